@@ -1,0 +1,72 @@
+"""Who controls each waiting ability, and the rule that decided it (603.3a, 603.7d–g, 113.8, 800.4d)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ScenarioError
+from .rules import Rule
+from .scenario import Scenario, TriggerBody
+from .types import PlayerId
+
+__all__ = ["Control", "derive_controller"]
+
+_DELAYED_RULE = {
+    "spell": (Rule.R603_7D, "a delayed ability created by a spell: {p} controlled that spell as it resolved"),
+    "ability": (Rule.R603_7E, "a delayed ability created by an ability: {p} controlled that ability as it resolved"),
+    "replacement": (
+        Rule.R603_7F,
+        "a delayed ability created by a replacement effect: {p} controlled its source when it applied",
+    ),
+    "static-action": (
+        Rule.R603_7G,
+        "a delayed ability created by a static ability that let a player act: {p} controlled its source then",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """The controller of an ability, the rule that decided it, and why in words."""
+
+    player: PlayerId
+    rule: Rule
+    reason: str
+    left_game: bool
+
+
+def _derived(scenario: Scenario, trigger: TriggerBody) -> tuple[PlayerId, Rule, str]:
+    if trigger.delayed is not None:
+        rule, text = _DELAYED_RULE[trigger.delayed.by]
+        return trigger.delayed.controller, rule, text.format(p=trigger.delayed.controller)
+    if trigger.source is None:
+        assert trigger.controller is not None  # the scenario validator insists
+        return trigger.controller, Rule.R603_3A, f"no source: the ability names {trigger.controller} as controller"
+    if trigger.source_controller is not None:
+        p = trigger.source_controller
+        return p, Rule.R603_3A, f"{p} controlled {trigger.source} when it triggered"
+    src = scenario.object(trigger.source)
+    assert src is not None  # references are checked first
+    if src.has_controller and src.effective_controller is not None:
+        p = src.effective_controller
+        return p, Rule.R603_3A, f"{p} controls {src.id}, its source"
+    owner = src.effective_owner
+    assert owner is not None
+    return owner, Rule.R113_8, f"{src.id} is a card in the {src.where} with no controller: its owner {owner}"
+
+
+def derive_controller(scenario: Scenario, trigger: TriggerBody, loc: tuple[str | int, ...]) -> Control:
+    """The controller of ``trigger``; a given ``controller`` that contradicts the rule is an error."""
+    player, rule, reason = _derived(scenario, trigger)
+    if trigger.controller is not None and trigger.controller != player:
+        raise ScenarioError(
+            f"controller {trigger.controller} contradicts the derived controller {player} ({reason})",
+            (*loc, "controller"),
+            rule=Rule.R603_3A,
+        )
+    who = scenario.player(player)
+    left = who is not None and who.left_game
+    if left:
+        reason += f"; {player} has left the game, so the ability is not put on the stack"
+        rule = Rule.R800_4D
+    return Control(player, rule, reason, left)

@@ -1,0 +1,271 @@
+"""``compile(scenario) -> Facts``: the frozen, integer-indexed facts every engine reads.
+
+This is the one place that answers "may ability A target thing T for requirement R?". What it
+cannot answer alone — whether a waiting ability is on the stack yet, what other requirements
+chose — is left to the engines, which ask :meth:`Facts.fits_target_of` for the latter.
+
+Things (possible targets) are indexed in canonical order: players in turn order, then objects,
+then the waiting abilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .apnap import Block, build_blocks, opponent_relation
+from .controllers import Control, derive_controller
+from .filters import Context, matches
+from .modes import allowed_counts
+from .rules import Code, Rule
+from .scenario import Filter, MustTarget, Requirement, Scenario, Trigger
+from .targeting import Exclusion, Restriction, restriction_exclusions
+from .things import Thing, scenario_things
+from .types import AbilityId, PlayerId, RequirementId, ThingId
+
+__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile"]
+
+
+@dataclass(frozen=True, slots=True)
+class RequirementFacts:
+    """One target requirement: bounds, and every thing with why it can or cannot be chosen."""
+
+    index: int
+    id: RequirementId
+    text: str
+    min: int
+    max: int | None  # None: any number
+    divide: int | None
+    different_from: tuple[int, ...]  # requirement indices of the same mode
+    filter: Filter
+    depends_on: tuple[int, ...]  # requirements whose targets this filter refers to (target_of)
+    candidates: tuple[int, ...]  # things that may be chosen, in canonical order
+    excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with each reason
+
+    @property
+    def upper(self) -> int:
+        """The most targets that can be chosen: ``max``, the candidates, and the amount divided."""
+        bound = len(self.candidates) if self.max is None else min(self.max, len(self.candidates))
+        return bound if self.divide is None else min(bound, self.divide)
+
+
+@dataclass(frozen=True, slots=True)
+class ModeFacts:
+    """A mode (or the single implicit mode of a non-modal ability, with ``id`` None)."""
+
+    index: int
+    id: str | None
+    text: str
+    available: bool
+    requirements: tuple[RequirementFacts, ...]
+    requirement_index: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityFacts:
+    """A waiting ability: control, place in 603.3b, and its choices."""
+
+    index: int
+    id: AbilityId
+    text: str
+    thing: int  # this ability as a possible target
+    source: int | None  # thing index of its source
+    control: Control
+    chooser: PlayerId
+    part: int
+    block: int | None  # None: never put on the stack (800.4d)
+    illegal: str | None
+    modal: bool
+    choose: frozenset[int]  # allowed numbers of modes ({1} for a non-modal ability)
+    repeat: bool
+    distinct_targets: bool
+    modes: tuple[ModeFacts, ...]
+    mode_index: Mapping[str, int]
+    must: tuple[int, ...]  # things that must be targeted if able, one entry per effect (601.2c)
+
+    @property
+    def controller(self) -> PlayerId:
+        return self.control.player
+
+    @property
+    def forced_removal(self) -> tuple[Rule, str] | None:
+        """Why the ability can never be put on the stack, if it can't (603.3d, 800.4d)."""
+        if self.control.left_game:
+            return Rule.R800_4D, f"{self.controller} has left the game"
+        if self.illegal is not None:
+            return Rule.R603_3D, f"illegal: {self.illegal}"
+        return None
+
+    @property
+    def may_choose_zero(self) -> bool:
+        """Its controller may choose no mode, and so remove it whatever the board (700.2)."""
+        return 0 in self.choose
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """Everything the engines need to know about a scenario, computed once."""
+
+    scenario: Scenario
+    things: tuple[Thing, ...]
+    thing_index: Mapping[str, int]
+    abilities: tuple[AbilityFacts, ...]
+    ability_index: Mapping[str, int]
+    blocks: tuple[Block, ...]
+    opponents: Mapping[PlayerId, frozenset[PlayerId]]
+
+    def is_opponent(self, a: PlayerId, b: PlayerId) -> bool:
+        return b in self.opponents.get(a, frozenset())
+
+    def waiting_ability(self, thing: int) -> int | None:
+        """The ability index if ``thing`` is a waiting ability, else None."""
+        k = thing - (len(self.things) - len(self.abilities))
+        return k if k >= 0 else None
+
+    def fits_target_of(
+        self, ability: int, mode: int, req: int, thing: int, chosen: Mapping[int, Sequence[int]]
+    ) -> bool:
+        """Whether ``thing`` fits requirement ``req``'s filter given the targets ``chosen`` for the
+        requirements it refers to with ``target_of`` (indices of the same mode)."""
+        a = self.abilities[ability]
+        m = a.modes[mode]
+        r = m.requirements[req]
+        if not r.depends_on:
+            return True
+        by_id = {m.requirements[k].id: tuple(self.things[t] for t in v) for k, v in chosen.items()}
+        ctx = Context(a.controller, self.is_opponent, by_id)
+        return matches(r.filter, self.things[thing], ctx) is True
+
+
+def _requirement(
+    req: Requirement,
+    index: int,
+    ids: Mapping[str, int],
+    things: Sequence[Thing],
+    source: Thing | None,
+    restriction: Restriction,
+    ctx: Context,
+) -> RequirementFacts:
+    candidates: list[int] = []
+    excluded: dict[int, tuple[Exclusion, ...]] = {}
+    for i, thing in enumerate(things):
+        fit = matches(req.filter, thing, ctx)
+        if fit is False:
+            excluded[i] = (Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"),)
+            continue
+        why = list(restriction_exclusions(restriction, thing))
+        if req.other_than_source and source is not None and thing.id == source.id:
+            why.insert(0, Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
+        if why:
+            excluded[i] = tuple(why)
+        else:
+            candidates.append(i)
+    return RequirementFacts(
+        index=index,
+        id=req.id,
+        text=req.text,
+        min=req.min,
+        max=req.max,
+        divide=req.divide,
+        different_from=tuple(ids[d] for d in req.different_from),
+        filter=req.filter,
+        depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
+        candidates=tuple(candidates),
+        excluded=MappingProxyType(excluded),
+    )
+
+
+def _must_targets(s: Scenario, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context) -> tuple[int, ...]:
+    out: list[int] = []
+    for entry in s.must_target:
+        if _must_applies(entry, trigger, things, index, opp):
+            out.append(index[entry.object])
+    return tuple(out)
+
+
+def _must_applies(entry: MustTarget, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context) -> bool:
+    if isinstance(entry.applies_to, tuple):
+        return trigger.id in entry.applies_to
+    if trigger.source is None:
+        return False
+    target = things[index[entry.object]]
+    ctx = opp.with_you(target.protector)
+    return matches(entry.applies_to, things[index[trigger.source]], ctx, implicit_kind=False) is True
+
+
+def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design names
+    """Compute the facts of ``scenario`` once; every engine shares them."""
+    opponents = opponent_relation(scenario)
+
+    def is_opponent(a: PlayerId, b: PlayerId) -> bool:
+        return b in opponents.get(a, frozenset())
+
+    base = scenario_things(scenario)
+    controls = [derive_controller(scenario, t, ("triggers", i)) for i, t in enumerate(scenario.triggers)]
+    waiting = tuple(
+        Thing(
+            id=ThingId(t.id),
+            kind="ability",
+            zone="stack",
+            controller=c.player,
+            owner=c.player,
+            ability_kind="triggered",
+            waiting=True,
+        )
+        for t, c in zip(scenario.triggers, controls, strict=True)
+    )
+    things = base + waiting
+    thing_index = {t.id: i for i, t in enumerate(things)}
+    blocks, block_of = build_blocks(
+        scenario,
+        [None if c.left_game else c.player for c in controls],
+        [2 if t.condition == "ability-triggered" else 1 for t in scenario.triggers],
+    )
+    anyone = Context(None, is_opponent)
+    abilities: list[AbilityFacts] = []
+    for k, (t, control) in enumerate(zip(scenario.triggers, controls, strict=True)):
+        me = things[len(base) + k]
+        source = things[thing_index[t.source]] if t.source is not None else None
+        restriction = Restriction(t.id, me, control.player, source, is_opponent)
+        ctx = Context(control.player, is_opponent)
+        raw_modes = [(None, t.text, True, t.targets)] if t.modal is None else [
+            (m.id, m.text, m.available, m.targets) for m in t.modes
+        ]
+        modes = []
+        for j, (mid, text, available, reqs) in enumerate(raw_modes):
+            ids = {r.id: i for i, r in enumerate(reqs)}
+            rfacts = tuple(
+                _requirement(r, i, ids, things, source, restriction, ctx) for i, r in enumerate(reqs)
+            )
+            modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
+        abilities.append(
+            AbilityFacts(
+                index=k,
+                id=t.id,
+                text=t.text,
+                thing=len(base) + k,
+                source=thing_index[t.source] if t.source is not None else None,
+                control=control,
+                chooser=t.chooser or control.player,
+                part=2 if t.condition == "ability-triggered" else 1,
+                block=block_of[k],
+                illegal=t.illegal,
+                modal=t.modal is not None,
+                choose=allowed_counts(t.modal),
+                repeat=bool(t.modal and t.modal.repeat),
+                distinct_targets=bool(t.modal and t.modal.distinct_targets),
+                modes=tuple(modes),
+                mode_index=MappingProxyType({m.id: m.index for m in modes if m.id is not None}),
+                must=_must_targets(scenario, t, things, thing_index, anyone),
+            )
+        )
+    return Facts(
+        scenario=scenario,
+        things=things,
+        thing_index=MappingProxyType(thing_index),
+        abilities=tuple(abilities),
+        ability_index=MappingProxyType({a.id: a.index for a in abilities}),
+        blocks=blocks,
+        opponents=MappingProxyType(opponents),
+    )

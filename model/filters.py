@@ -1,0 +1,160 @@
+"""The filter language of SPEC §4 and ``matches``.
+
+Evaluation is three-valued: a filter that compares with ``{"target_of": REQ}`` cannot be decided
+before REQ's targets are known, and then answers ``None`` ("unknown"). Candidate lists keep the
+things for which a filter is not ``False``; a proposal is judged with the chosen targets known.
+
+The implicit kind (115.2: without ``kind``, a filter matches permanents, or cards when it names a
+zone other than the battlefield) is decided once for the whole tree: an explicit ``kind`` wins,
+a node with combinators takes the kinds of its children, and a leaf takes the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .scenario import Comparison, Filter, TargetOf
+from .things import Thing
+from .types import PlayerId
+
+__all__ = ["Context", "Truth", "implicit_kinds", "matches"]
+
+Truth = bool | None
+"""True, False, or None for "depends on targets not chosen yet"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Whose point of view relative words take, and what is known of other requirements."""
+
+    you: PlayerId | None
+    is_opponent: Callable[[PlayerId, PlayerId], bool]
+    chosen: Mapping[str, Sequence[Thing]] | None = None  # requirement id → chosen things
+
+    def with_you(self, you: PlayerId | None) -> Context:
+        return Context(you, self.is_opponent, self.chosen)
+
+
+def _and(values: Sequence[Truth]) -> Truth:
+    if any(v is False for v in values):
+        return False
+    if any(v is None for v in values):
+        return None
+    return True
+
+
+def _or(values: Sequence[Truth]) -> Truth:
+    if any(v is True for v in values):
+        return True
+    if any(v is None for v in values):
+        return None
+    return False
+
+
+def _not(value: Truth) -> Truth:
+    return None if value is None else not value
+
+
+def _compare(cmp: Comparison, value: int | None) -> bool:
+    if value is None:
+        return False
+    return (
+        (cmp.lte is None or value <= cmp.lte)
+        and (cmp.gte is None or value >= cmp.gte)
+        and (cmp.eq is None or value == cmp.eq)
+    )
+
+
+def _who(thing: Thing, key: str) -> PlayerId | None:
+    if thing.is_player:
+        return PlayerId(thing.id)
+    return thing.controller if key == "controller" else thing.owner
+
+
+def _player_ref(ref: str | TargetOf, key: str, thing: Thing, ctx: Context) -> Truth:
+    who = _who(thing, key)
+    if isinstance(ref, TargetOf):
+        if ctx.chosen is None:
+            return None
+        chosen = ctx.chosen.get(ref.target_of, ())
+        return who is not None and any(_who(c, key) == who for c in chosen)
+    if ref == "any":
+        return True
+    if who is None:
+        return False
+    if ref == "you":
+        return who == ctx.you
+    if ref == "opponent":
+        return ctx.you is not None and ctx.is_opponent(ctx.you, who)
+    return who == ref
+
+
+def implicit_kinds(f: Filter, zone_context: tuple[str, ...] | None = None) -> frozenset[str]:
+    """The kinds of thing ``f`` can match at all (115.2 default, see the module docstring)."""
+    zones = f.zone if f.zone is not None else zone_context
+    if f.kind is not None:
+        return frozenset(f.kind)
+    children = list(f.iter_children())
+    if children:
+        out: frozenset[str] = frozenset()
+        for child in children:
+            out |= implicit_kinds(child, zones)
+        return out
+    if zones is not None and any(z != "battlefield" for z in zones):
+        return frozenset({"card"}) | (frozenset({"permanent"}) if "battlefield" in zones else frozenset())
+    return frozenset({"permanent"})
+
+
+def _leaf(f: Filter, thing: Thing, ctx: Context) -> Truth:
+    checks: list[Truth] = []
+    if f.kind is not None:
+        checks.append(thing.kind in f.kind)
+    if f.type is not None:
+        checks.append(bool(thing.types.intersection(f.type)))
+    if f.subtype is not None:
+        checks.append(bool(thing.subtypes.intersection(f.subtype)))
+    if f.supertype is not None:
+        checks.append(bool(thing.supertypes.intersection(f.supertype)))
+    if f.color is not None:
+        checks.append(bool(thing.colors.intersection(f.color)))
+    if f.colorless is not None:
+        checks.append((not thing.colors) == f.colorless and not thing.is_player)
+    if f.zone is not None:
+        checks.append(thing.zone in f.zone)
+    if f.tag is not None:
+        checks.append(thing.tags.issuperset(f.tag))
+    if f.id is not None:
+        checks.append(thing.id in f.id)
+    if f.controller is not None:
+        checks.append(_player_ref(f.controller, "controller", thing, ctx))
+    if f.owner is not None:
+        checks.append(_player_ref(f.owner, "owner", thing, ctx))
+    if f.power is not None:
+        checks.append(_compare(f.power, thing.power))
+    if f.toughness is not None:
+        checks.append(_compare(f.toughness, thing.toughness))
+    if f.mana_value is not None:
+        checks.append(_compare(f.mana_value, thing.mana_value))
+    if f.counter is not None:
+        checks.append(thing.counters.get(f.counter, 0) > 0)
+    if f.ability_kind is not None:
+        checks.append(thing.ability_kind == f.ability_kind)
+    if f.not_ is not None:
+        checks.append(_not(_leaf(f.not_, thing, ctx)))
+    if f.any is not None:
+        checks.append(_or([_leaf(c, thing, ctx) for c in f.any]))
+    if f.all is not None:
+        checks.append(_and([_leaf(c, thing, ctx) for c in f.all]))
+    return _and(checks)
+
+
+def matches(f: Filter, thing: Thing, ctx: Context, *, implicit_kind: bool = True) -> Truth:
+    """Whether ``thing`` fits ``f`` from the point of view of ``ctx.you``.
+
+    ``implicit_kind=False`` matches a quality anywhere (protection and hexproof-from are matched
+    against a source in any zone, 702.16a).
+    """
+    if implicit_kind and thing.kind not in implicit_kinds(f):
+        return False
+    return _leaf(f, thing, ctx)

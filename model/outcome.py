@@ -1,0 +1,169 @@
+"""The outcome / proposal format of SPEC §5, its canonical form, and the score of SPEC §7."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .io import load_document
+from .scenario import validation_error
+from .types import AbilityId
+
+__all__ = [
+    "Entry",
+    "ModeChoice",
+    "Outcome",
+    "Score",
+    "canonical",
+    "outcome_dict",
+    "outcome_json",
+    "parse_outcome",
+    "parse_score",
+]
+
+Targets = dict[str, tuple[str, ...]]
+Divisions = dict[str, dict[str, int]]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModeChoice(_Frozen):
+    """One chosen mode of a modal ability, with its own targets and divisions."""
+
+    mode: str
+    targets: Targets = Field(default_factory=dict)
+    divide: Divisions = Field(default_factory=dict)
+
+
+class Entry(_Frozen):
+    """One ability on the stack with its choices."""
+
+    ability: AbilityId
+    modes: tuple[ModeChoice, ...] | None = None
+    targets: Targets = Field(default_factory=dict)
+    divide: Divisions = Field(default_factory=dict)
+
+
+class Outcome(_Frozen):
+    """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass."""
+
+    stack: tuple[Entry, ...] = ()
+    removed: tuple[AbilityId, ...] = ()
+    passes: tuple[int, ...] | None = None
+
+    @classmethod
+    def load(cls, path: str) -> Outcome:
+        """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``."""
+        return parse_outcome(load_document(path), source=path)
+
+
+class Score(_Frozen):
+    """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
+
+    height: dict[str, int] = Field(default_factory=dict)
+    mode: dict[str, dict[str, int]] = Field(default_factory=dict)
+    target: dict[str, dict[str, int]] = Field(default_factory=dict)
+    removed: dict[str, int] = Field(default_factory=dict)
+
+
+def parse_outcome(data: Any, source: str | None = None) -> Outcome:
+    """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`."""
+    try:
+        return Outcome.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
+
+
+def parse_score(data: Any, source: str | None = None) -> Score:
+    try:
+        return Score.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, source) from None
+
+
+def _targets_key(order: Mapping[str, int], targets: Mapping[str, tuple[str, ...]]) -> list[Any]:
+    return [[k, sorted(order.get(t, len(order)) for t in v)] for k, v in sorted(targets.items())]
+
+
+def _clean_targets(order: Mapping[str, int], targets: Mapping[str, tuple[str, ...]]) -> Targets:
+    return {k: tuple(sorted(v, key=lambda t: (order.get(t, len(order)), t))) for k, v in targets.items() if v}
+
+
+def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
+    return {k: dict(sorted(v.items())) for k, v in divide.items() if v}
+
+
+def canonical(scenario: Any, outcome: Outcome) -> Outcome:
+    """The canonical form of ``outcome`` for ``scenario`` (SPEC §5).
+
+    Targets of a requirement in scenario order (players in turn order, then objects, then
+    waiting abilities), modes in the order the ability lists them (repeats adjacent, tied by their
+    targets), ``removed`` in scenario order, empty target lists dropped. Ids the scenario does not
+    know sort last, by name: canonicalising never fails, ``check`` reports them.
+    """
+    order = {p.id: i for i, p in enumerate(scenario.players)}
+    for o in scenario.objects:
+        order[o.id] = len(order)
+    for t in scenario.triggers:
+        order[t.id] = len(order)
+    triggers = {t.id: t for t in scenario.triggers}
+    entries = []
+    for e in outcome.stack:
+        modes = None
+        if e.modes is not None:
+            trig = triggers.get(e.ability)
+            mode_order = {m.id: i for i, m in enumerate(trig.modes)} if trig is not None else {}
+            modes = tuple(
+                sorted(
+                    (
+                        ModeChoice(mode=m.mode, targets=_clean_targets(order, m.targets), divide=_clean_divide(m.divide))
+                        for m in e.modes
+                    ),
+                    key=lambda m: (mode_order.get(m.mode, len(mode_order)), m.mode, _targets_key(order, m.targets)),
+                )
+            )
+        entries.append(
+            Entry(
+                ability=e.ability,
+                modes=modes,
+                targets=_clean_targets(order, e.targets),
+                divide=_clean_divide(e.divide),
+            )
+        )
+    removed = tuple(sorted(outcome.removed, key=lambda a: (order.get(a, len(order)), a)))
+    return Outcome(stack=tuple(entries), removed=removed, passes=outcome.passes)
+
+
+def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+    """The JSON-ready dict of an outcome, without empty fields."""
+    out: dict[str, Any] = {"stack": [], "removed": list(outcome.removed)}
+    for e in outcome.stack:
+        entry: dict[str, Any] = {"ability": e.ability}
+        if e.modes is not None:
+            entry["modes"] = []
+            for m in e.modes:
+                md: dict[str, Any] = {"mode": m.mode}
+                if m.targets:
+                    md["targets"] = {k: list(v) for k, v in m.targets.items()}
+                if m.divide:
+                    md["divide"] = m.divide
+                entry["modes"].append(md)
+        if e.targets:
+            entry["targets"] = {k: list(v) for k, v in e.targets.items()}
+        if e.divide:
+            entry["divide"] = e.divide
+        out["stack"].append(entry)
+    if outcome.passes is not None:
+        out["passes"] = list(outcome.passes)
+    return out
+
+
+def outcome_json(outcome: Outcome) -> str:
+    """Compact canonical JSON, keys sorted: byte-identical for equal canonical outcomes."""
+    return json.dumps(outcome_dict(outcome), sort_keys=True, separators=(",", ":"))
+

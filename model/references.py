@@ -1,0 +1,207 @@
+"""Cross-reference checks of a scenario whose shapes are valid: unique ids, references that
+resolve, kinds in their zones, teams, acyclic ``target_of``, and controllers that agree with 603.3a.
+
+Each failure is a :class:`ScenarioError` naming its place; ``Scenario`` turns it into a pydantic
+error so that ``Scenario.model_validate`` reports it like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from pydantic_core import PydanticCustomError
+
+from .errors import ScenarioError
+
+if TYPE_CHECKING:
+    from .scenario import Filter, Requirement, Scenario, TriggerBody
+
+__all__ = ["check_references"]
+
+Loc = tuple[str | int, ...]
+_RELATIVE = frozenset({"you", "opponent", "any"})
+_KIND_ZONES = {
+    "permanent": {"battlefield"},
+    "spell": {"stack"},
+    "ability": {"stack"},
+    "emblem": {"command"},
+    "card": {"graveyard", "exile", "hand", "library", "command"},
+}
+
+
+def check_references(scenario: Scenario) -> None:
+    """Raise a pydantic error for the first reference that does not hold."""
+    try:
+        _check(scenario)
+    except ScenarioError as exc:
+        raise PydanticCustomError(
+            "reference",
+            "{message}",
+            {"loc": exc.loc, "message": exc.message, "rule": exc.rule.value if exc.rule else None},
+        ) from None
+
+
+def _unique(ids: Iterable[tuple[str, Loc]], seen: dict[str, Loc], what: str) -> None:
+    for ident, loc in ids:
+        if ident in seen:
+            raise ScenarioError(f"duplicate id {ident!r} (already used at {_fmt(seen[ident])})", loc)
+        seen[ident] = loc
+
+
+def _fmt(loc: Loc) -> str:
+    from .errors import format_loc
+
+    return format_loc(loc)
+
+
+def _check(s: Scenario) -> None:
+    from .controllers import derive_controller
+
+    seen: dict[str, Loc] = {}
+    players = {p.id for p in s.players}
+    _unique(((p.id, ("players", i, "id")) for i, p in enumerate(s.players)), seen, "player")
+    _unique(((o.id, ("objects", i, "id")) for i, o in enumerate(s.objects)), seen, "object")
+    _unique(((t.id, ("triggers", i, "id")) for i, t in enumerate(s.triggers)), seen, "trigger")
+    _unique(((r.id, ("reactions", i, "id")) for i, r in enumerate(s.reactions)), seen, "reaction")
+    if "@" in "".join(seen):
+        bad = next(i for i in seen if "@" in i)
+        raise ScenarioError(f"id {bad!r} may not contain '@' (it marks fired abilities)", seen[bad])
+    if all(p.left_game for p in s.players):
+        raise ScenarioError("every player has left the game", ("players",))
+
+    def player(pid: str | None, loc: Loc) -> None:
+        if pid is not None and pid not in players:
+            raise ScenarioError(f"unknown player {pid!r}", loc)
+
+    for i, o in enumerate(s.objects):
+        loc: Loc = ("objects", i)
+        player(o.controller, (*loc, "controller"))
+        player(o.owner, (*loc, "owner"))
+        if o.kind == "card" and o.zone is None:
+            raise ScenarioError("a card needs a zone (graveyard, exile, hand, library or command)", (*loc, "zone"))
+        if o.where not in _KIND_ZONES[o.kind]:
+            raise ScenarioError(f"a {o.kind} can't be in the {o.where}", (*loc, "zone"))
+        if o.controller is None and o.owner is None:
+            raise ScenarioError(f"object {o.id!r} needs a controller or an owner", loc)
+        if o.ability_kind is not None and o.kind != "ability":
+            raise ScenarioError("ability_kind is only for objects of kind ability", (*loc, "ability_kind"))
+        _check_target_restrictions(s, o, loc)
+    for i, p in enumerate(s.players):
+        _check_target_restrictions(s, p, ("players", i))
+
+    if s.rules == "2hg":
+        if s.teams is None:
+            raise ScenarioError("rules 2hg needs teams", ("teams",))
+        members = [p for team in s.teams for p in team]
+        for j, team in enumerate(s.teams):
+            for k, pid in enumerate(team):
+                player(pid, ("teams", j, k))
+        if sorted(members) != sorted(players):
+            raise ScenarioError("teams must hold every player exactly once", ("teams",))
+        if s.players[0].id not in s.teams[0]:
+            raise ScenarioError(f"the first team must be the active team (holding {s.players[0].id})", ("teams", 0))
+    elif s.teams is not None:
+        raise ScenarioError("teams are only for rules 2hg", ("teams",))
+
+    for i, t in enumerate(s.triggers):
+        _check_trigger(s, t, ("triggers", i), seen)
+        derive_controller(s, t, ("triggers", i))
+    for i, m in enumerate(s.must_target):
+        loc = ("must_target", i)
+        if m.object not in seen or m.object in {r.id for r in s.reactions}:
+            raise ScenarioError(f"unknown object or player {m.object!r}", (*loc, "object"))
+        if isinstance(m.applies_to, tuple):
+            for k, aid in enumerate(m.applies_to):
+                if aid not in {t.id for t in s.triggers}:
+                    raise ScenarioError(f"unknown trigger {aid!r}", (*loc, "applies_to", k))
+        else:
+            _check_filter(s, m.applies_to, (*loc, "applies_to"), None, ())
+    for i, r in enumerate(s.reactions):
+        loc = ("reactions", i)
+        if r.object not in players and s.object(r.object) is None:
+            raise ScenarioError(f"unknown object or player {r.object!r}", (*loc, "object"))
+        _check_trigger(s, r.trigger, (*loc, "trigger"), seen)
+
+
+def _check_target_restrictions(s: Scenario, thing: object, loc: Loc) -> None:
+    for key in ("protection", "hexproof_from"):
+        for j, f in enumerate(getattr(thing, key)):
+            _check_filter(s, f, (*loc, key, j), None, ())
+    for j, entry in enumerate(getattr(thing, "cant_be_targeted_by")):
+        _check_filter(s, entry.source, (*loc, "cant_be_targeted_by", j, "source"), None, ())
+
+
+def _check_trigger(s: Scenario, t: TriggerBody, loc: Loc, seen: dict[str, Loc]) -> None:
+    players = {p.id for p in s.players}
+    for key in ("controller", "source_controller", "chooser"):
+        pid = getattr(t, key)
+        if pid is not None and pid not in players:
+            raise ScenarioError(f"unknown player {pid!r}", (*loc, key))
+    if t.delayed is not None and t.delayed.controller not in players:
+        raise ScenarioError(f"unknown player {t.delayed.controller!r}", (*loc, "delayed", "controller"))
+    if t.source is not None and s.object(t.source) is None:
+        what = "a player can't be a source" if t.source in players else f"unknown object {t.source!r}"
+        raise ScenarioError(what, (*loc, "source"))
+    mode_ids: dict[str, Loc] = {}
+    for i, mode in enumerate(t.modes):
+        _unique([(mode.id, (*loc, "modes", i, "id"))], mode_ids, "mode")
+    for where, reqs in t.requirement_lists():
+        _check_requirements(s, reqs, (*loc, *where))
+
+
+def _check_requirements(s: Scenario, reqs: tuple[Requirement, ...], loc: Loc) -> None:
+    ids: dict[str, Loc] = {}
+    _unique(((r.id, (*loc, i, "id")) for i, r in enumerate(reqs)), ids, "requirement")
+    by_id = {r.id: r for r in reqs}
+    for i, r in enumerate(reqs):
+        for k, other in enumerate(r.different_from):
+            if other not in by_id:
+                raise ScenarioError(f"unknown requirement {other!r} of the same ability or mode", (*loc, i, "different_from", k))
+            if other == r.id:
+                raise ScenarioError("a requirement can't be different from itself", (*loc, i, "different_from", k))
+        _check_filter(s, r.filter, (*loc, i, "filter"), by_id, (r.id,))
+    # target_of must not be cyclic: a requirement's filter can't wait for itself.
+    deps = {r.id: {ref for _, ref in r.filter.iter_target_of()} for r in reqs}
+    for i, r in enumerate(reqs):
+        stack, seen_ids = list(deps[r.id]), set()
+        while stack:
+            nxt = stack.pop()
+            if nxt == r.id:
+                raise ScenarioError(
+                    f"target_of is cyclic: requirement {r.id!r} depends on its own targets", (*loc, i, "filter")
+                )
+            if nxt not in seen_ids:
+                seen_ids.add(nxt)
+                stack.extend(deps.get(nxt, ()))
+
+
+def _check_filter(s: Scenario, f: Filter, loc: Loc, reqs: dict[str, Requirement] | None, self_ids: tuple[str, ...]) -> None:
+    players = {p.id for p in s.players}
+    for key in ("controller", "owner"):
+        ref = getattr(f, key)
+        if ref is None:
+            continue
+        if isinstance(ref, str):
+            if ref not in _RELATIVE and ref not in players:
+                raise ScenarioError(f"expected you, opponent, any or a player id, not {ref!r}", (*loc, key))
+        else:
+            if reqs is None:
+                raise ScenarioError("target_of is only for target requirements", (*loc, key, "target_of"))
+            if ref.target_of in self_ids:
+                raise ScenarioError(
+                    f"target_of is cyclic: requirement {ref.target_of!r} can't refer to itself", (*loc, key, "target_of")
+                )
+            if ref.target_of not in reqs:
+                raise ScenarioError(
+                    f"unknown requirement {ref.target_of!r} of the same ability or mode", (*loc, key, "target_of")
+                )
+    known = players | {o.id for o in s.objects} | {t.id for t in s.triggers}
+    for k, ident in enumerate(f.id or ()):
+        if ident not in known:
+            raise ScenarioError(f"unknown id {ident!r}", (*loc, "id", k))
+    if f.not_ is not None:
+        _check_filter(s, f.not_, (*loc, "not"), reqs, self_ids)
+    for key in ("any", "all"):
+        for k, sub in enumerate(getattr(f, key) or ()):
+            _check_filter(s, sub, (*loc, key, k), reqs, self_ids)

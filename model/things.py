@@ -1,0 +1,98 @@
+"""One flat view of everything that can be chosen as a target: players, objects and waiting
+abilities, in the scenario's canonical order (players in turn order, then objects, then waiting
+abilities). Filters and targeting restrictions read only this view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .scenario import Object, Player, Scenario, SourceRestriction, Filter
+from .types import PlayerId, ThingId
+
+__all__ = ["Thing", "object_thing", "player_thing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Thing:
+    """A player, an object, or a waiting ability, as filters see it."""
+
+    id: ThingId
+    kind: str  # player, permanent, card, spell, ability, emblem
+    zone: str | None
+    controller: PlayerId | None
+    owner: PlayerId | None
+    types: frozenset[str] = frozenset()
+    subtypes: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    mana_value: int | None = None
+    counters: Mapping[str, int] = field(default_factory=dict)
+    tags: frozenset[str] = frozenset()
+    ability_kind: str | None = None
+    waiting: bool = False  # a waiting triggered ability of this batch
+    hexproof: bool = False
+    shroud: bool = False
+    protection: tuple[Filter, ...] = ()
+    hexproof_from: tuple[Filter, ...] = ()
+    cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
+
+    @property
+    def is_player(self) -> bool:
+        return self.kind == "player"
+
+    @property
+    def protector(self) -> PlayerId | None:
+        """Whose point of view judges restrictions on this thing: a player's own, or the
+        controller (else owner) of an object."""
+        if self.is_player:
+            return PlayerId(self.id)
+        return self.controller if self.controller is not None else self.owner
+
+
+def player_thing(player: Player) -> Thing:
+    return Thing(
+        id=ThingId(player.id),
+        kind="player",
+        zone=None,
+        controller=player.id,
+        owner=player.id,
+        hexproof=player.hexproof,
+        shroud=player.shroud,
+        protection=player.protection,
+        hexproof_from=player.hexproof_from,
+        cant_be_targeted_by=player.cant_be_targeted_by,
+    )
+
+
+def object_thing(obj: Object) -> Thing:
+    return Thing(
+        id=ThingId(obj.id),
+        kind=obj.kind,
+        zone=obj.where,
+        controller=obj.effective_controller,
+        owner=obj.effective_owner,
+        types=frozenset(obj.types),
+        subtypes=frozenset(obj.subtypes),
+        supertypes=frozenset(obj.supertypes),
+        colors=frozenset(obj.colors),
+        power=obj.power,
+        toughness=obj.toughness,
+        mana_value=obj.mana_value,
+        counters=dict(obj.counters),
+        tags=frozenset(obj.tags),
+        ability_kind=obj.ability_kind,
+        hexproof=obj.hexproof,
+        shroud=obj.shroud,
+        protection=obj.protection,
+        hexproof_from=obj.hexproof_from,
+        cant_be_targeted_by=obj.cant_be_targeted_by,
+    )
+
+
+def scenario_things(scenario: Scenario) -> tuple[Thing, ...]:
+    """Players and objects in canonical order (waiting abilities are added by ``facts``, which
+    knows their controllers)."""
+    return tuple(player_thing(p) for p in scenario.players) + tuple(object_thing(o) for o in scenario.objects)
