@@ -4,7 +4,7 @@
 """
 
 from .errors import ProposalError, ScenarioError
-from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile
+from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile, facts_of
 from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
 from .rules import CODE_RULE, Code, Rule
 from .scenario import Scenario
@@ -26,6 +26,7 @@ __all__ = [
     "Score",
     "canonical",
     "compile",
+    "facts_of",
     "outcome_dict",
     "outcome_json",
 ]

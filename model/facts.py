@@ -24,7 +24,7 @@ from .targeting import Exclusion, Restriction, restriction_exclusions
 from .things import Thing, scenario_things
 from .types import AbilityId, PlayerId, RequirementId, ThingId
 
-__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile"]
+__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile", "facts_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,3 +269,15 @@ def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design na
         blocks=blocks,
         opponents=MappingProxyType(opponents),
     )
+
+
+def facts_of(scenario: Scenario | Facts) -> Facts:
+    """The facts of ``scenario``, compiled on first use and kept with it (a scenario is frozen)."""
+    if isinstance(scenario, Facts):
+        return scenario
+    cached = scenario._facts
+    if cached is None:
+        cached = compile(scenario)
+        scenario._facts = cached
+    assert isinstance(cached, Facts)
+    return cached

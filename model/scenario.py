@@ -17,6 +17,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     model_validator,
 )
@@ -351,6 +352,7 @@ class Scenario(_Frozen):
     triggers: tuple[Trigger, ...] = ()
     must_target: tuple[MustTarget, ...] = ()
     reactions: tuple[Reaction, ...] = ()
+    _facts: Any = PrivateAttr(default=None)  # compiled once by ``facts.facts_of``
 
     @model_validator(mode="after")
     def _references(self) -> Self:

@@ -1,0 +1,355 @@
+"""``check``: decide a proposal exactly against SPEC §3 and list every violation.
+
+No solver runs here: order is read off the 603.3b blocks, and each ability's choices are judged
+against the facts with what was below it on the proposed stack. ``removed-but-legal`` and
+``target-must`` ask :mod:`choices` whether a legal (or a better) choice existed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from triggerstack.model.errors import ProposalError
+from triggerstack.model.facts import AbilityFacts, Facts, facts_of
+from triggerstack.model.outcome import Entry, Outcome
+from triggerstack.model.rules import CODE_RULE, Code, Rule
+from triggerstack.model.scenario import Scenario
+
+from .choices import has_legal_choice, is_mode_legal, most_musts_obeyed
+
+__all__ = ["Verdict", "Violation", "check"]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: the rule, the code, the ability (None if the proposal names none), a line."""
+
+    rule: Rule
+    code: Code
+    ability: str | None
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["rule"] = self.rule.value
+        d["code"] = self.code.value
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether the proposal is legal, and every violation if not."""
+
+    legal: bool
+    violations: tuple[Violation, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"legal": self.legal, "violations": [v.as_dict() for v in self.violations]}
+
+
+class _Report:
+    def __init__(self) -> None:
+        self.items: list[Violation] = []
+
+    def add(self, code: Code, ability: str | None, message: str, rule: Rule | None = None) -> None:
+        self.items.append(Violation(rule or CODE_RULE[code], code, ability, message))
+
+
+def _block_name(facts: Facts, a: AbilityFacts) -> str:
+    assert a.block is not None
+    return facts.blocks[a.block].describe()
+
+
+def _check_shape(facts: Facts, outcome: Outcome) -> None:
+    """Raise :class:`ProposalError` where the proposal's shape does not fit the scenario."""
+    for p, e in enumerate(outcome.stack):
+        k = facts.ability_index.get(e.ability)
+        if k is None:
+            continue  # reported as unknown-ability
+        a = facts.abilities[k]
+        loc: tuple[str | int, ...] = ("stack", p)
+        if a.modal:
+            if e.targets or e.divide:
+                key = "targets" if e.targets else "divide"
+                raise ProposalError(f"{a.id} is modal: its {key} go under each chosen mode", (*loc, key))
+            for j, mc in enumerate(e.modes or ()):
+                mk = a.mode_index.get(mc.mode)
+                if mk is not None:
+                    _check_requirement_keys(a, mk, mc.targets, mc.divide, (*loc, "modes", j))
+        else:
+            if e.modes is not None:
+                raise ProposalError(f"{a.id} is not modal: it takes no modes", (*loc, "modes"))
+            _check_requirement_keys(a, 0, e.targets, e.divide, loc)
+
+
+def _check_requirement_keys(
+    a: AbilityFacts, mode: int, targets: Mapping[str, Any], divide: Mapping[str, Any], loc: tuple[str | int, ...]
+) -> None:
+    m = a.modes[mode]
+    where = f"{a.id}'s mode {m.id}" if m.id is not None else a.id
+    for key, table in (("targets", targets), ("divide", divide)):
+        for rid in table:
+            if rid not in m.requirement_index:
+                known = ", ".join(r.id for r in m.requirements) or "none"
+                raise ProposalError(f"{where} has no requirement {rid!r} (it has: {known})", (*loc, key, rid))
+            if key == "divide" and m.requirements[m.requirement_index[rid]].divide is None:
+                raise ProposalError(f"{where}'s requirement {rid!r} divides nothing", (*loc, key, rid))
+
+
+def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
+    """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
+
+    Raises :class:`~triggerstack.model.ProposalError` when the proposal names requirements the
+    ability does not have, or puts targets where the ability has none.
+    """
+    facts = facts_of(scenario)
+    _check_shape(facts, outcome)
+    report = _Report()
+    abilities = facts.abilities
+    positions: dict[int, int] = {}
+    removed: set[int] = set()
+
+    for p, e in enumerate(outcome.stack):
+        k = facts.ability_index.get(e.ability)
+        if k is None:
+            report.add(Code.UNKNOWN_ABILITY, e.ability, f"stack[{p}] names {e.ability}, which is not a waiting ability")
+        elif k in positions:
+            report.add(Code.DUPLICATE_ABILITY, e.ability, f"{e.ability} is on the stack twice (stack[{positions[k]}] and stack[{p}])")
+        else:
+            positions[k] = p
+    for aid, n in Counter(outcome.removed).items():
+        k = facts.ability_index.get(aid)
+        if k is None:
+            report.add(Code.UNKNOWN_ABILITY, aid, f"removed names {aid}, which is not a waiting ability")
+            continue
+        if n > 1:
+            report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is listed {n} times in removed")
+        if k in positions:
+            report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is both on the stack (stack[{positions[k]}]) and removed")
+        removed.add(k)
+    for a in abilities:
+        if a.index not in positions and a.index not in removed:
+            report.add(Code.MISSING_ABILITY, a.id, f"{a.id} is neither on the stack nor removed")
+
+    placed = sorted(positions, key=positions.__getitem__)
+    _check_order(facts, placed, report)
+    for k in placed:
+        a = abilities[k]
+        below = frozenset(j for j in placed if positions[j] < positions[k])
+        _check_entry(facts, a, outcome.stack[positions[k]], below, report)
+    for k in sorted(removed - positions.keys()):
+        _check_removal(facts, abilities[k], positions, report)
+    return Verdict(not report.items, tuple(report.items))
+
+
+def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
+    """603.3b: every block's abilities lie below every later block's."""
+    highest: AbilityFacts | None = None
+    for k in placed:
+        a = facts.abilities[k]
+        forced = a.forced_removal
+        if forced is not None:
+            report.add(Code.PLACED_BUT_ILLEGAL, a.id, f"{a.id} is on the stack but is never put there: {forced[1]}", forced[0])
+            continue
+        assert a.block is not None
+        if highest is not None and highest.block is not None and highest.block > a.block:
+            rule = facts.blocks[a.block].rule
+            report.add(
+                Code.ORDER,
+                a.id,
+                f"{a.id} ({_block_name(facts, a)}) is above {highest.id} ({_block_name(facts, highest)}), "
+                f"but {_block_name(facts, a)} goes on the stack first",
+                rule if rule is not Rule.R101_4 else Rule.R603_3B,
+            )
+        if highest is None or (highest.block is not None and a.block > highest.block):
+            highest = a
+
+
+def _names(facts: Facts, things: Sequence[int]) -> str:
+    return ", ".join(facts.things[t].id for t in things)
+
+
+def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
+    if a.forced_removal is not None:
+        return
+    if not a.modal:
+        chosen = [(0, dict(e.targets), dict(e.divide), a.id)]
+    else:
+        chosen = []
+        picks = e.modes or ()
+        counts = sorted(a.choose - {0})
+        if len(picks) not in a.choose or not picks:
+            zero = " (choosing none removes it: list it in removed)" if a.may_choose_zero else ""
+            report.add(
+                Code.MODE_COUNT,
+                a.id,
+                f"{a.id} has {len(picks)} modes chosen; allowed: {', '.join(map(str, counts))}{zero}",
+            )
+        seen: Counter[str] = Counter()
+        for mc in picks:
+            seen[mc.mode] += 1
+            mk = a.mode_index.get(mc.mode)
+            if mk is None:
+                report.add(Code.MODE_UNKNOWN, a.id, f"{a.id} has no mode {mc.mode} (modes: {', '.join(a.mode_index)})")
+                continue
+            if seen[mc.mode] == 2 and not a.repeat:
+                report.add(Code.MODE_REPEAT, a.id, f"{a.id} chooses mode {mc.mode} more than once, which its text does not allow")
+            if not a.modes[mk].available:
+                report.add(Code.MODE_UNAVAILABLE, a.id, f"{a.id}'s mode {mc.mode} is not available (chosen before, or its condition is unmet)")
+                continue
+            if not is_mode_legal(facts, a, mk, below):
+                report.add(Code.MODE_ILLEGAL, a.id, f"{a.id}'s mode {mc.mode} can't be chosen: it has no legal targets when {a.id} is put on the stack")
+                continue
+            chosen.append((mk, dict(mc.targets), dict(mc.divide), f"{a.id}'s mode {mc.mode}"))
+    instances = []
+    for mk, targets, divide, where in chosen:
+        instances.append(_check_targets(facts, a, mk, targets, divide, below, where, report))
+    if a.distinct_targets:
+        owner: dict[int, str] = {}
+        for (_, _, _, where), things in zip(chosen, instances, strict=True):
+            for t in sorted(set(things[1])):
+                if t in owner:
+                    report.add(
+                        Code.MODE_DISTINCT_TARGETS,
+                        a.id,
+                        f"{a.id}: {facts.things[t].id} is a target of both {owner[t]} and {where}; each mode must target a different one",
+                    )
+                else:
+                    owner[t] = where
+    if a.must and instances and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items):
+        obeyed = sum(1 for t in a.must if any(t in inst[1] for inst in instances))
+        modes = [mk for mk, *_ in chosen]
+        counts = [inst[0] for inst in instances]
+        best = most_musts_obeyed(facts, a, modes, counts, below)
+        if obeyed < best:
+            report.add(
+                Code.TARGET_MUST,
+                a.id,
+                f"{a.id} obeys {obeyed} of the effects that say {_names(facts, a.must)} must be targeted; "
+                f"{best} can be obeyed",
+            )
+
+
+def _check_targets(
+    facts: Facts,
+    a: AbilityFacts,
+    mode: int,
+    targets: Mapping[str, Sequence[str]],
+    divide: Mapping[str, Mapping[str, int]],
+    below: frozenset[int],
+    where: str,
+    report: _Report,
+) -> tuple[list[int], list[int]]:
+    """Check one mode instance's targets; returns the counts per requirement and all things chosen."""
+    m = a.modes[mode]
+    chosen: dict[int, tuple[int, ...]] = {}
+    counts = []
+    everything: list[int] = []
+    for r in m.requirements:
+        ids = list(targets.get(r.id, ()))
+        label = f"{where}, target {r.id}"
+        known = []
+        for tid in ids:
+            t = facts.thing_index.get(tid)
+            if t is None:
+                report.add(Code.TARGET_UNKNOWN, a.id, f"{label}: {tid} is not a player, object or waiting ability")
+            else:
+                known.append(t)
+        for tid, n in Counter(ids).items():
+            if n > 1:
+                report.add(Code.TARGET_DUPLICATE, a.id, f"{label}: {tid} is chosen {n} times for one instance of 'target'")
+        distinct = tuple(sorted(set(known)))
+        chosen[r.index] = distinct
+        counts.append(len(ids))
+        everything.extend(distinct)
+        top = "any number" if r.max is None else str(r.max)
+        if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
+            report.add(Code.TARGET_COUNT, a.id, f"{label}: {len(ids)} targets chosen; between {r.min} and {top} required")
+        for t in distinct:
+            for ex in r.excluded.get(t, ()):
+                report.add(ex.code, a.id, f"{label}: {ex.reason}", ex.rule)
+            k = facts.waiting_ability(t)
+            if t not in r.excluded and k is not None and k not in below:
+                report.add(
+                    Code.TARGET_NOT_YET_ON_STACK,
+                    a.id,
+                    f"{label}: {facts.things[t].id} is not on the stack when {a.id} is put there",
+                )
+        if r.divide is not None:
+            _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), label, report)
+    for r in m.requirements:
+        mine = chosen[r.index]
+        for d in r.different_from:
+            twice = sorted(set(mine) & set(chosen[d]))
+            if twice:
+                report.add(
+                    Code.TARGET_NOT_DISTINCT,
+                    a.id,
+                    f"{where}: {_names(facts, twice)} chosen for both {r.id} and {m.requirements[d].id}, which must differ",
+                )
+        if r.depends_on:
+            deps = {d: chosen[d] for d in r.depends_on}
+            for t in mine:
+                if t not in r.excluded and not facts.fits_target_of(a.index, mode, r.index, t, deps):
+                    refs = ", ".join(m.requirements[d].id for d in r.depends_on)
+                    report.add(
+                        Code.TARGET_FILTER,
+                        a.id,
+                        f"{where}, target {r.id}: {facts.things[t].id} does not fit the filter given the targets of {refs}",
+                    )
+    return counts, everything
+
+
+def _check_division(
+    facts: Facts,
+    a: AbilityFacts,
+    amount: int,
+    targets: Sequence[int],
+    given: Mapping[str, int],
+    label: str,
+    report: _Report,
+) -> None:
+    """601.2d: the amount is divided among the chosen targets, each getting at least one."""
+    names = {facts.things[t].id for t in targets}
+    problems = []
+    if targets and not given:
+        problems.append("no division given")
+    extra = sorted(set(given) - names)
+    if extra:
+        problems.append(f"{', '.join(extra)} divided but not targeted")
+    missing = sorted(names - set(given))
+    if missing and given:
+        problems.append(f"{', '.join(missing)} targeted but given nothing")
+    small = sorted(k for k, v in given.items() if v < 1)
+    if small:
+        problems.append(f"{', '.join(small)} given less than 1")
+    total = sum(given.values())
+    if given and total != amount:
+        problems.append(f"the parts add up to {total}, not {amount}")
+    if problems:
+        report.add(Code.DIVISION, a.id, f"{label}: {amount} divided wrongly: {'; '.join(problems)}")
+
+
+def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], report: _Report) -> None:
+    """603.3c–d: an ability is removed only if it had no legal choice at the start of its block."""
+    if a.forced_removal is not None or a.may_choose_zero:
+        return
+    assert a.block is not None
+    start = frozenset(k for k in positions if (b := facts.abilities[k].block) is not None and b < a.block)
+    example = has_legal_choice(facts, a, start)
+    if example is not None:
+        what = []
+        for inst in example.modes:
+            m = a.modes[inst.mode]
+            tgt = "; ".join(
+                f"{r.id}: {_names(facts, ts) or 'none'}" for r, ts in zip(m.requirements, inst.targets, strict=True)
+            )
+            what.append(f"{m.id or 'its effect'}" + (f" ({tgt})" if tgt else ""))
+        report.add(
+            Code.REMOVED_BUT_LEGAL,
+            a.id,
+            f"{a.id} is removed but has a legal choice at the start of {_block_name(facts, a)}, e.g. {', '.join(what)}",
+        )

@@ -1,0 +1,219 @@
+"""The legal choices of one ability as it is put on the stack (603.3c–d, 601.2c–d, 700.2).
+
+A *choice* is the modes (a multiset, as sorted mode indices) and, per chosen mode instance, the
+targets of each requirement (sorted thing indices) and the division of each divided requirement.
+What is legal depends on which waiting abilities are already on the stack (``on_stack``, ability
+indices); everything else comes from :class:`~triggerstack.model.Facts`.
+
+The search is plain backtracking over the facts; it is used where one ability is judged at a
+time (``check``, ``explain``). It stops at the first solution when only existence is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model.modes import iter_mode_choices
+
+__all__ = [
+    "Choice",
+    "ModeInstance",
+    "available_targets",
+    "has_legal_choice",
+    "iter_choices",
+    "iter_divisions",
+    "iter_mode_targets",
+    "is_mode_legal",
+    "most_musts_obeyed",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ModeInstance:
+    """One chosen mode with its targets per requirement (sorted thing indices)."""
+
+    mode: int
+    targets: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The modes and targets of one ability (divisions are chosen separately)."""
+
+    modes: tuple[ModeInstance, ...]
+
+    def things(self) -> Iterator[int]:
+        for m in self.modes:
+            for ts in m.targets:
+                yield from ts
+
+
+def available_targets(facts: Facts, a: AbilityFacts, r: RequirementFacts, on_stack: frozenset[int]) -> tuple[int, ...]:
+    """The candidates of ``r`` now: a waiting ability only once it is on the stack (601.2c)."""
+    out = []
+    for t in r.candidates:
+        k = facts.waiting_ability(t)
+        if k is None or k in on_stack:
+            out.append(t)
+    return tuple(out)
+
+
+def _order(m: ModeFacts) -> list[int]:
+    """Requirements in an order where each ``target_of`` comes before those that read it."""
+    done: list[int] = []
+    pending = list(range(len(m.requirements)))
+    while pending:
+        for i in pending:
+            if all(d in done for d in m.requirements[i].depends_on):
+                done.append(i)
+                pending.remove(i)
+                break
+        else:  # a cycle; the scenario validator refuses them
+            raise ValueError(f"target_of is cyclic in mode {m.id}")
+    return done
+
+
+def iter_mode_targets(
+    facts: Facts,
+    a: AbilityFacts,
+    mode: int,
+    on_stack: frozenset[int],
+    forbidden: frozenset[int] = frozenset(),
+    counts: Sequence[int] | None = None,
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every legal assignment of targets to the requirements of one mode.
+
+    ``forbidden`` things may not be chosen (other modes' targets under ``distinct_targets``);
+    ``counts``, if given, fixes how many targets each requirement takes.
+    """
+    m = a.modes[mode]
+    order = _order(m)
+    pools = [available_targets(facts, a, r, on_stack) for r in m.requirements]
+    chosen: dict[int, tuple[int, ...]] = {}
+
+    def sizes(r: RequirementFacts, pool: Sequence[int]) -> range:
+        top = len(pool) if r.max is None else min(r.max, len(pool))
+        if r.divide is not None:
+            top = min(top, r.divide)
+        if counts is not None:
+            n = counts[r.index]
+            return range(n, n + 1) if r.min <= n <= top else range(0)
+        return range(r.min, top + 1)
+
+    def rec(depth: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if depth == len(order):
+            yield tuple(chosen[i] for i in range(len(m.requirements)))
+            return
+        i = order[depth]
+        r = m.requirements[i]
+        others = set(forbidden)
+        for d in r.different_from:
+            others.update(chosen.get(d, ()))
+        for j, other in enumerate(m.requirements):
+            if i in other.different_from and j in chosen:
+                others.update(chosen[j])
+        pool = [t for t in pools[i] if t not in others]
+        if r.depends_on:
+            pool = [t for t in pool if facts.fits_target_of(a.index, mode, i, t, {d: chosen[d] for d in r.depends_on})]
+        for n in sizes(r, pool):
+            for pick in combinations(pool, n):
+                chosen[i] = pick
+                yield from rec(depth + 1)
+                del chosen[i]
+
+    yield from rec(0)
+
+
+def is_mode_legal(facts: Facts, a: AbilityFacts, mode: int, on_stack: frozenset[int]) -> bool:
+    """Whether the mode can be chosen at all: available, and its targets can be chosen (603.3c)."""
+    if not a.modes[mode].available:
+        return False
+    return next(iter_mode_targets(facts, a, mode, on_stack), None) is not None
+
+
+def iter_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Iterator[Choice]:
+    """Every legal choice of modes and targets for ``a`` with ``on_stack`` below it."""
+    if a.forced_removal is not None:
+        return
+    legal = [m.index for m in a.modes if is_mode_legal(facts, a, m.index, on_stack)]
+    for modes in iter_mode_choices(legal, a.choose, a.repeat):
+        yield from _assign(facts, a, modes, on_stack, 0, (), frozenset())
+
+
+def _assign(
+    facts: Facts,
+    a: AbilityFacts,
+    modes: tuple[int, ...],
+    on_stack: frozenset[int],
+    k: int,
+    done: tuple[ModeInstance, ...],
+    used: frozenset[int],
+) -> Iterator[Choice]:
+    if k == len(modes):
+        yield Choice(done)
+        return
+    forbidden = used if a.distinct_targets else frozenset()
+    previous = done[-1] if k and modes[k - 1] == modes[k] else None
+    for targets in iter_mode_targets(facts, a, modes[k], on_stack, forbidden):
+        # Repeated instances of a mode are a multiset: keep their targets in sorted order.
+        if previous is not None and targets < previous.targets:
+            continue
+        inst = ModeInstance(modes[k], targets)
+        yield from _assign(facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts))
+
+
+def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:
+    """A legal choice with ``on_stack`` below, or None when there is none (then 603.3c–d remove it)."""
+    return next(iter_choices(facts, a, on_stack), None)
+
+
+def most_musts_obeyed(
+    facts: Facts,
+    a: AbilityFacts,
+    modes: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    on_stack: frozenset[int],
+) -> int:
+    """The greatest number of "must target" effects (601.2c) any legal target choice obeys, with
+    the modes and the numbers of targets already announced."""
+    if not a.must:
+        return 0
+    best = 0
+    ordered = sorted(range(len(modes)), key=lambda i: modes[i])
+
+    def rec(k: int, used: frozenset[int], things: frozenset[int]) -> None:
+        nonlocal best
+        if k == len(ordered):
+            best = max(best, sum(1 for t in a.must if t in things))
+            return
+        i = ordered[k]
+        forbidden = used if a.distinct_targets else frozenset()
+        for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden, counts[i]):
+            picked = frozenset(t for ts in targets for t in ts)
+            rec(k + 1, used | picked, things | picked)
+            if best == len(a.must):
+                return
+
+    rec(0, frozenset(), frozenset())
+    return best
+
+
+def iter_divisions(amount: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Each way to divide ``amount`` among ``parts`` targets, each getting at least 1 (601.2d)."""
+    if parts == 0:
+        if amount == 0:
+            yield ()
+        return
+    if parts == 1:
+        if amount >= 1:
+            yield (amount,)
+        return
+    for first in range(1, amount - parts + 2):
+        for rest in iter_divisions(amount - first, parts - 1):
+            yield (first, *rest)
+
+
+
