@@ -10,7 +10,7 @@ are checked once the shapes are valid; each error names its place
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, Self, Union
 
 from pydantic import (
     BaseModel,
@@ -77,7 +77,7 @@ class _Frozen(BaseModel):
 Kind = Literal["permanent", "card", "spell", "ability", "emblem", "player"]
 ObjectKind = Literal["permanent", "card", "spell", "ability", "emblem"]
 Zone = Literal["battlefield", "graveyard", "exile", "hand", "library", "stack", "command"]
-Strs = Annotated[tuple[str, ...], BeforeValidator(_as_tuple)]
+Strs = Annotated[tuple[str, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])]
 
 
 class Comparison(_Frozen):
@@ -101,6 +101,9 @@ class TargetOf(_Frozen):
 
 
 PlayerRef = Annotated[str | TargetOf, Field(union_mode="left_to_right")]
+FilterField = Annotated[
+    "Filter", BeforeValidator(_expand_any_target, json_schema_input_type=Union[Literal["any-target"], "Filter"])
+]
 
 
 class Filter(_Frozen):
@@ -112,13 +115,13 @@ class Filter(_Frozen):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    kind: Annotated[tuple[Kind, ...], BeforeValidator(_as_tuple)] | None = None
+    kind: Annotated[tuple[Kind, ...], BeforeValidator(_as_tuple, json_schema_input_type=Kind | list[Kind])] | None = None
     type: Strs | None = None
     subtype: Strs | None = None
     supertype: Strs | None = None
     color: Strs | None = None
     colorless: bool | None = None
-    zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple)] | None = None
+    zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple, json_schema_input_type=Zone | list[Zone])] | None = None
     tag: Strs | None = None
     id: Strs | None = None
     controller: PlayerRef | None = None
@@ -128,9 +131,9 @@ class Filter(_Frozen):
     mana_value: Comparison | None = None
     counter: str | None = None
     ability_kind: Literal["triggered", "activated"] | None = None
-    not_: Annotated[Filter, BeforeValidator(_expand_any_target)] | None = Field(default=None, alias="not")
-    any: tuple[Annotated[Filter, BeforeValidator(_expand_any_target)], ...] | None = None
-    all: tuple[Annotated[Filter, BeforeValidator(_expand_any_target)], ...] | None = None
+    not_: FilterField | None = Field(default=None, alias="not")
+    any: tuple[FilterField, ...] | None = None
+    all: tuple[FilterField, ...] | None = None
 
     def iter_target_of(self) -> Iterator[tuple[str, str]]:
         """Each ``(key, requirement id)`` this filter refers to through ``target_of``."""
@@ -146,9 +149,6 @@ class Filter(_Frozen):
             yield self.not_
         yield from self.any or ()
         yield from self.all or ()
-
-
-FilterField = Annotated[Filter, BeforeValidator(_expand_any_target)]
 
 
 class SourceRestriction(_Frozen):
@@ -327,7 +327,7 @@ class MustTarget(_Frozen):
     source matches the filter (relative words judged from the controller of ``object``)."""
 
     object: str
-    applies_to: Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple)] | FilterField = Field(
+    applies_to: Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])] | FilterField = Field(
         union_mode="left_to_right"
     )
 
@@ -346,7 +346,9 @@ class Scenario(_Frozen):
     """Players in turn order (the active player first), objects, and the waiting abilities."""
 
     rules: Literal["seed", "cr-1p", "2hg"] = "seed"
-    players: tuple[Annotated[Player, BeforeValidator(_player_as_object)], ...] = Field(min_length=1)
+    players: tuple[
+        Annotated[Player, BeforeValidator(_player_as_object, json_schema_input_type=str | Player)], ...
+    ] = Field(min_length=1)
     teams: tuple[tuple[PlayerId, ...], ...] | None = None
     objects: tuple[Object, ...] = ()
     triggers: tuple[Trigger, ...] = ()
