@@ -27,8 +27,9 @@ class Block:
     rule: Rule
 
     def describe(self) -> str:
+        """``A's part-1 abilities``, ``A+C's abilities`` (a 2HG team)."""
         who = "+".join(self.players)
-        return f"part {self.part}, {who}" if self.rule is Rule.R603_3B else f"{who} ({self.rule.value})"
+        return f"{who}'s part-{self.part} abilities" if self.rule is Rule.R603_3B else f"{who}'s abilities"
 
 
 def apnap_order(scenario: Scenario) -> tuple[PlayerId, ...]:

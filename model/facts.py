@@ -10,8 +10,9 @@ then the waiting abilities.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import product
 from types import MappingProxyType
 
 from .apnap import Block, build_blocks, opponent_relation
@@ -176,6 +177,39 @@ def _requirement(
     )
 
 
+def _refine_target_of(
+    reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context
+) -> tuple[RequirementFacts, ...]:
+    """Drop the candidates of a ``target_of`` filter that fit no choice of the requirements it
+    refers to (one candidate of each), so that candidates stay exact where they can be."""
+    out = []
+    for r in reqs:
+        if not r.depends_on:
+            out.append(r)
+            continue
+        keep: list[int] = []
+        excluded = dict(r.excluded)
+        deps = [reqs[d] for d in r.depends_on]
+        for t in r.candidates:
+            if any(
+                matches(r.filter, things[t], Context(ctx.you, ctx.is_opponent, chosen)) is True
+                for chosen in _single_choices(deps, things)
+            ):
+                keep.append(t)
+            else:
+                refs = ", ".join(d.id for d in deps)
+                excluded[t] = (
+                    Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{things[t].id} fits no possible target of {refs}"),
+                )
+        out.append(replace(r, candidates=tuple(keep), excluded=MappingProxyType(excluded)))
+    return tuple(out)
+
+
+def _single_choices(deps: Sequence[RequirementFacts], things: Sequence[Thing]) -> Iterator[dict[str, tuple[Thing, ...]]]:
+    for combo in product(*(d.candidates for d in deps)):
+        yield {d.id: (things[t],) for d, t in zip(deps, combo, strict=True)}
+
+
 def _must_targets(s: Scenario, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context) -> tuple[int, ...]:
     out: list[int] = []
     for entry in s.must_target:
@@ -235,8 +269,10 @@ def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design na
         modes = []
         for j, (mid, text, available, reqs) in enumerate(raw_modes):
             ids = {r.id: i for i, r in enumerate(reqs)}
-            rfacts = tuple(
-                _requirement(r, i, ids, things, source, restriction, ctx) for i, r in enumerate(reqs)
+            rfacts = _refine_target_of(
+                tuple(_requirement(r, i, ids, things, source, restriction, ctx) for i, r in enumerate(reqs)),
+                things,
+                ctx,
             )
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
         abilities.append(

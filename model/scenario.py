@@ -50,9 +50,13 @@ __all__ = [
 
 
 def _as_tuple(value: Any) -> Any:
-    """A single value where a list is allowed becomes a one-element list."""
-    if isinstance(value, (str, int, float, bool, dict)):
+    """A single string where a list is allowed becomes a one-element list."""
+    if isinstance(value, str):
         return (value,)
+    if not isinstance(value, (list, tuple)):
+        raise PydanticCustomError(
+            "value_or_list", "expected a string or a list of strings, got {got}", {"got": type(value).__name__}
+        )
     return value
 
 

@@ -146,26 +146,59 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
 
 
 def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
-    """603.3b: every block's abilities lie below every later block's."""
-    highest: AbilityFacts | None = None
+    """603.3b: every block's abilities lie below every later block's.
+
+    The fewest entries are blamed: those outside a longest run that is already in block order
+    (so one ability put too low is one violation, not one for each ability above it).
+    """
+    entries: list[AbilityFacts] = []
     for k in placed:
         a = facts.abilities[k]
         forced = a.forced_removal
         if forced is not None:
             report.add(Code.PLACED_BUT_ILLEGAL, a.id, f"{a.id} is on the stack but is never put there: {forced[1]}", forced[0])
+        else:
+            entries.append(a)
+    blocks = [a.block for a in entries]
+    keep = _longest_in_order([b if b is not None else -1 for b in blocks])
+    for i, a in enumerate(entries):
+        if i in keep:
             continue
         assert a.block is not None
-        if highest is not None and highest.block is not None and highest.block > a.block:
-            rule = facts.blocks[a.block].rule
-            report.add(
-                Code.ORDER,
-                a.id,
-                f"{a.id} ({_block_name(facts, a)}) is above {highest.id} ({_block_name(facts, highest)}), "
-                f"but {_block_name(facts, a)} goes on the stack first",
-                rule if rule is not Rule.R101_4 else Rule.R603_3B,
-            )
-        if highest is None or (highest.block is not None and a.block > highest.block):
-            highest = a
+        above = next((b for b in entries[i + 1 :] if b.block is not None and b.block < a.block), None)
+        if above is not None:
+            where, other = "below", above
+        else:
+            other = next(b for b in entries[:i] if b.block is not None and b.block > a.block)
+            where = "above"
+        first = a if where == "above" else other
+        rule = facts.blocks[a.block].rule
+        report.add(
+            Code.ORDER,
+            a.id,
+            f"{a.id} ({_block_name(facts, a)}) is {where} {other.id} ({_block_name(facts, other)}); "
+            f"{_block_name(facts, first)} go on the stack first, below",
+            rule if rule is not Rule.R101_4 else Rule.R603_3B,
+        )
+
+
+def _longest_in_order(values: Sequence[int]) -> set[int]:
+    """Positions of a longest non-decreasing subsequence (the earliest such, deterministic)."""
+    n = len(values)
+    length = [1] * n
+    prev = [-1] * n
+    for i in range(n):
+        for j in range(i):
+            if values[j] <= values[i] and length[j] + 1 > length[i]:
+                length[i], prev[i] = length[j] + 1, j
+    if not n:
+        return set()
+    i = max(range(n), key=lambda k: (length[k], -k))
+    out = set()
+    while i != -1:
+        out.add(i)
+        i = prev[i]
+    return out
 
 
 def _names(facts: Facts, things: Sequence[int]) -> str:

@@ -131,8 +131,8 @@ def explain_text(data: dict[str, Any]) -> str:
     lines = [f"rules: {data['rules']}; APNAP order: {', '.join(data['apnap'])}"]
     for b in data["blocks"]:
         lines.append(
-            f"block {b['index']}: part {b['part']}, {'+'.join(b['players'])} puts {', '.join(b['abilities'])} "
-            f"(rule {b['rule']})"
+            f"block {b['index']} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "
+            f"puts {', '.join(b['abilities'])} in any order"
         )
     for a in data["abilities"]:
         lines.append("")

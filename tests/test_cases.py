@@ -1,0 +1,150 @@
+"""Runs every rule case in ``tests/cases/<rule>/<name>.yaml``.
+
+A case names its ``source`` (a rule number or a card ruling), gives a scenario (inline, or
+``scenario_file`` relative to the repository, with optional ``override`` of top-level keys),
+and lists ``proposals`` with the codes ``check`` must report (empty: legal), ``explain`` facts
+per ability, or a ``scenario_error`` the scenario must raise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from triggerstack.model import Outcome, ProposalError, Scenario, ScenarioError
+from triggerstack.model.errors import format_loc
+from triggerstack.model.io import load_document
+from triggerstack.model.outcome import parse_outcome
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import check, explain
+
+from .conftest import CASES, ROOT
+
+CASE_FILES = sorted(CASES.rglob("*.yaml"))
+KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error"}
+
+
+def _load(path: Path) -> dict[str, Any]:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(case, dict), f"{path}: a case is a mapping"
+    assert case.get("source"), f"{path}: every case names its source (rule number or ruling)"
+    assert set(case) <= KNOWN_KEYS, f"{path}: unknown keys {set(case) - KNOWN_KEYS}"
+    return case
+
+
+def _scenario_data(case: dict[str, Any]) -> Any:
+    data = load_document(str(ROOT / case["scenario_file"])) if "scenario_file" in case else case["scenario"]
+    return {**data, **case.get("override", {})}
+
+
+def _scenario(case: dict[str, Any]) -> Scenario:
+    return parse_scenario(_scenario_data(case))
+
+
+def _proposal(p: dict[str, Any]) -> Outcome:
+    data = load_document(str(ROOT / p["proposal_file"])) if "proposal_file" in p else p["proposal"]
+    return parse_outcome(data)
+
+
+def _params() -> list[Any]:
+    out = []
+    for path in CASE_FILES:
+        case = _load(path)
+        rel = path.relative_to(CASES).with_suffix("")
+        for i, p in enumerate(case.get("proposals", [])):
+            out.append(pytest.param(path, i, id=f"{rel}:{p.get('name', i)}"))
+    return out
+
+
+def _explain_params() -> list[Any]:
+    return [
+        pytest.param(path, id=str(path.relative_to(CASES).with_suffix("")))
+        for path in CASE_FILES
+        if "explain" in _load(path)
+    ]
+
+
+def _error_params() -> list[Any]:
+    return [
+        pytest.param(path, id=str(path.relative_to(CASES).with_suffix("")))
+        for path in CASE_FILES
+        if "scenario_error" in _load(path)
+    ]
+
+
+def test_there_are_cases() -> None:
+    assert len(CASE_FILES) >= 20
+
+
+@pytest.mark.parametrize(("path", "index"), _params())
+def test_proposal(path: Path, index: int) -> None:
+    case = _load(path)
+    p = case["proposals"][index]
+    if "error" in p:  # a proposal whose shape does not fit the scenario: bad input, not a violation
+        with pytest.raises(ProposalError) as info:
+            check(_scenario(case), _proposal(p))
+        assert format_loc(info.value.loc) == p["error"]["loc"], info.value.one_line()
+        assert p["error"]["contains"] in info.value.message
+        return
+    verdict = check(_scenario(case), _proposal(p))
+    expected = Counter(p.get("codes", []))
+    got = Counter(v.code.value for v in verdict.violations)
+    detail = "\n".join(f"  {v.rule.value} {v.code.value} {v.ability}: {v.message}" for v in verdict.violations)
+    assert got == expected, f"{case['source']}\nexpected {sorted(expected.elements())}, got:\n{detail}"
+    assert verdict.legal == (not expected)
+    for code, rule in p.get("rules", {}).items():
+        assert {v.rule.value for v in verdict.violations if v.code.value == code} == {str(rule)}, detail
+    for v in verdict.violations:
+        assert "\n" not in v.message and v.message
+
+
+@pytest.mark.parametrize("path", _explain_params())
+def test_explain(path: Path) -> None:
+    case = _load(path)
+    data = explain(_scenario(case))
+    abilities = {a["id"]: a for a in data["abilities"]}
+    for aid, facts in case["explain"].items():
+        if aid == "_":
+            continue
+        a = abilities[aid]
+        for key in ("controller", "controller_rule", "part", "block", "removal", "chooser"):
+            if key in facts:
+                assert a[key] == facts[key], f"{aid}.{key}: {a[key]!r} ({a.get('controller_reason')})"
+        modes = {m["id"]: m for m in a["modes"]}
+        for mid, status in facts.get("modes", {}).items():
+            assert modes[mid]["status"] == status, f"{aid} mode {mid}: {modes[mid]}"
+        for where, legal in facts.get("legal", {}).items():
+            assert _requirement(modes, where)["legal"] == legal, f"{aid} {where}"
+        for where, legal in facts.get("legal_once_on_stack", {}).items():
+            assert _requirement(modes, where)["legal_once_on_stack"] == legal, f"{aid} {where}"
+        for where, excluded in facts.get("excluded", {}).items():
+            got: dict[str, set[str]] = {}
+            for e in _requirement(modes, where)["excluded"]:
+                got.setdefault(e["id"], set()).add(e["code"])
+            for thing, code in excluded.items():
+                assert code in got.get(thing, set()), f"{aid} {where}: {thing} excluded by {got.get(thing)}"
+    if "blocks" in case["explain"].get("_", {}):
+        assert [b["abilities"] for b in data["blocks"]] == case["explain"]["_"]["blocks"]
+
+
+def _requirement(modes: dict[Any, Any], where: str) -> dict[str, Any]:
+    mode, _, req = where.rpartition(".")
+    reqs = {r["id"]: r for r in modes[mode or None]["requirements"]}
+    return reqs[req]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("path", _error_params())
+def test_scenario_error(path: Path) -> None:
+    case = _load(path)
+    expected = case["scenario_error"]
+    with pytest.raises(ScenarioError) as info:
+        _scenario(case)
+    err = info.value
+    assert format_loc(err.loc) == expected["loc"], err.one_line()
+    assert expected["contains"] in err.message, err.one_line()
+    if "rule" in expected:
+        assert err.rule is not None and err.rule.value == str(expected["rule"])
