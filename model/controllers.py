@@ -13,7 +13,10 @@ __all__ = ["Control", "derive_controller"]
 
 _DELAYED_RULE = {
     "spell": (Rule.R603_7D, "a delayed ability created by a spell: {p} controlled that spell as it resolved"),
-    "ability": (Rule.R603_7E, "a delayed ability created by an ability: {p} controlled that ability as it resolved"),
+    "ability": (
+        Rule.R603_7E,
+        "a delayed ability created by an ability: {p} controlled that ability as it resolved",
+    ),
     "replacement": (
         Rule.R603_7F,
         "a delayed ability created by a replacement effect: {p} controlled its source when it applied",
@@ -41,7 +44,11 @@ def _derived(scenario: Scenario, trigger: TriggerBody) -> tuple[PlayerId, Rule, 
         return trigger.delayed.controller, rule, text.format(p=trigger.delayed.controller)
     if trigger.source is None:
         assert trigger.controller is not None  # the scenario validator insists
-        return trigger.controller, Rule.R603_3A, f"no source: the ability names {trigger.controller} as controller"
+        return (
+            trigger.controller,
+            Rule.R603_3A,
+            f"no source: the ability names {trigger.controller} as controller",
+        )
     if trigger.source_controller is not None:
         p = trigger.source_controller
         return p, Rule.R603_3A, f"{p} controlled {trigger.source} when it triggered"

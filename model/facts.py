@@ -134,7 +134,9 @@ class Facts:
         r = m.requirements[req]
         if not r.depends_on:
             return True
-        by_id = {m.requirements[k].id: tuple(self.things[t] for t in v) for k, v in chosen.items()}
+        by_id: dict[str, tuple[Thing, ...]] = {
+            m.requirements[k].id: tuple(self.things[t] for t in v) for k, v in chosen.items()
+        }
         ctx = Context(a.controller, self.is_opponent, by_id)
         return matches(r.filter, self.things[thing], ctx) is True
 
@@ -157,7 +159,10 @@ def _requirement(
             continue
         why = list(restriction_exclusions(restriction, thing))
         if req.other_than_source and source is not None and thing.id == source.id:
-            why.insert(0, Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
+            why.insert(
+                0,
+                Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"),
+            )
         if why:
             excluded[i] = tuple(why)
         else:
@@ -205,12 +210,16 @@ def _refine_target_of(
     return tuple(out)
 
 
-def _single_choices(deps: Sequence[RequirementFacts], things: Sequence[Thing]) -> Iterator[dict[str, tuple[Thing, ...]]]:
+def _single_choices(
+    deps: Sequence[RequirementFacts], things: Sequence[Thing]
+) -> Iterator[dict[str, tuple[Thing, ...]]]:
     for combo in product(*(d.candidates for d in deps)):
         yield {d.id: (things[t],) for d, t in zip(deps, combo, strict=True)}
 
 
-def _must_targets(s: Scenario, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context) -> tuple[int, ...]:
+def _must_targets(
+    s: Scenario, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context
+) -> tuple[int, ...]:
     out: list[int] = []
     for entry in s.must_target:
         if _must_applies(entry, trigger, things, index, opp):
@@ -218,7 +227,9 @@ def _must_targets(s: Scenario, trigger: Trigger, things: Sequence[Thing], index:
     return tuple(out)
 
 
-def _must_applies(entry: MustTarget, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context) -> bool:
+def _must_applies(
+    entry: MustTarget, trigger: Trigger, things: Sequence[Thing], index: Mapping[str, int], opp: Context
+) -> bool:
     if isinstance(entry.applies_to, tuple):
         return trigger.id in entry.applies_to
     if trigger.source is None:
@@ -228,7 +239,7 @@ def _must_applies(entry: MustTarget, trigger: Trigger, things: Sequence[Thing], 
     return matches(entry.applies_to, things[index[trigger.source]], ctx, implicit_kind=False) is True
 
 
-def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design names
+def compile(scenario: Scenario) -> Facts:
     """Compute the facts of ``scenario`` once; every engine shares them."""
     opponents = opponent_relation(scenario)
 
@@ -250,7 +261,7 @@ def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design na
         for t, c in zip(scenario.triggers, controls, strict=True)
     )
     things = base + waiting
-    thing_index = {t.id: i for i, t in enumerate(things)}
+    thing_index: dict[str, int] = {t.id: i for i, t in enumerate(things)}
     blocks, block_of = build_blocks(
         scenario,
         [None if c.left_game else c.player for c in controls],
@@ -263,12 +274,14 @@ def compile(scenario: Scenario) -> Facts:  # noqa: A001 - the verb the design na
         source = things[thing_index[t.source]] if t.source is not None else None
         restriction = Restriction(t.id, me, control.player, source, is_opponent)
         ctx = Context(control.player, is_opponent)
-        raw_modes = [(None, t.text, True, t.targets)] if t.modal is None else [
-            (m.id, m.text, m.available, m.targets) for m in t.modes
-        ]
+        raw_modes = (
+            [(None, t.text, True, t.targets)]
+            if t.modal is None
+            else [(m.id, m.text, m.available, m.targets) for m in t.modes]
+        )
         modes = []
         for j, (mid, text, available, reqs) in enumerate(raw_modes):
-            ids = {r.id: i for i, r in enumerate(reqs)}
+            ids: dict[str, int] = {r.id: i for i, r in enumerate(reqs)}
             rfacts = _refine_target_of(
                 tuple(_requirement(r, i, ids, things, source, restriction, ctx) for i, r in enumerate(reqs)),
                 things,

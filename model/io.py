@@ -34,14 +34,12 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
         key = loader.construct_object(key_node, deep=deep)
         if key in out:
             mark = key_node.start_mark
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", mark)
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[arg-type]
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _parse_json(text: str, source: str) -> Any:
@@ -55,7 +53,7 @@ def _parse_json(text: str, source: str) -> Any:
 
 def _parse_yaml(text: str, source: str) -> Any:
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

@@ -15,9 +15,7 @@ def allowed_counts(modal: Modal | None) -> frozenset[int]:
     return frozenset({1}) if modal is None else frozenset(modal.choose)
 
 
-def iter_mode_choices(
-    choosable: Sequence[int], counts: frozenset[int], repeat: bool
-) -> Iterator[tuple[int, ...]]:
+def iter_mode_choices(choosable: Sequence[int], counts: frozenset[int], repeat: bool) -> Iterator[tuple[int, ...]]:
     """Each multiset of modes (sorted mode indices) with an allowed, non-zero size.
 
     ``choosable`` are the modes that can be chosen at all; with ``repeat`` a mode may be chosen

@@ -121,10 +121,18 @@ def canonical(scenario: Any, outcome: Outcome) -> Outcome:
             modes = tuple(
                 sorted(
                     (
-                        ModeChoice(mode=m.mode, targets=_clean_targets(order, m.targets), divide=_clean_divide(m.divide))
+                        ModeChoice(
+                            mode=m.mode,
+                            targets=_clean_targets(order, m.targets),
+                            divide=_clean_divide(m.divide),
+                        )
                         for m in e.modes
                     ),
-                    key=lambda m: (mode_order.get(m.mode, len(mode_order)), m.mode, _targets_key(order, m.targets)),
+                    key=lambda m: (
+                        mode_order.get(m.mode, len(mode_order)),
+                        m.mode,
+                        _targets_key(order, m.targets),
+                    ),
                 )
             )
         entries.append(
@@ -166,4 +174,3 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
 def outcome_json(outcome: Outcome) -> str:
     """Compact canonical JSON, keys sorted: byte-identical for equal canonical outcomes."""
     return json.dumps(outcome_dict(outcome), sort_keys=True, separators=(",", ":"))
-

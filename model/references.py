@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from .errors import ScenarioError
 
 if TYPE_CHECKING:
-    from .scenario import Filter, Requirement, Scenario, TriggerBody
+    from .scenario import Filter, Object, Player, Requirement, Scenario, TriggerBody
 
 __all__ = ["check_references"]
 
@@ -124,16 +124,16 @@ def _check(s: Scenario) -> None:
         _check_trigger(s, r.trigger, (*loc, "trigger"), seen)
 
 
-def _check_target_restrictions(s: Scenario, thing: object, loc: Loc) -> None:
+def _check_target_restrictions(s: Scenario, thing: Player | Object, loc: Loc) -> None:
     for key in ("protection", "hexproof_from"):
         for j, f in enumerate(getattr(thing, key)):
             _check_filter(s, f, (*loc, key, j), None, ())
-    for j, entry in enumerate(getattr(thing, "cant_be_targeted_by")):
+    for j, entry in enumerate(thing.cant_be_targeted_by):
         _check_filter(s, entry.source, (*loc, "cant_be_targeted_by", j, "source"), None, ())
 
 
 def _check_trigger(s: Scenario, t: TriggerBody, loc: Loc, seen: dict[str, Loc]) -> None:
-    players = {p.id for p in s.players}
+    players: set[str] = {p.id for p in s.players}
     for key in ("controller", "source_controller", "chooser"):
         pid = getattr(t, key)
         if pid is not None and pid not in players:
@@ -153,30 +153,36 @@ def _check_trigger(s: Scenario, t: TriggerBody, loc: Loc, seen: dict[str, Loc]) 
 def _check_requirements(s: Scenario, reqs: tuple[Requirement, ...], loc: Loc) -> None:
     ids: dict[str, Loc] = {}
     _unique(((r.id, (*loc, i, "id")) for i, r in enumerate(reqs)), ids, "requirement")
-    by_id = {r.id: r for r in reqs}
+    by_id: dict[str, Requirement] = {r.id: r for r in reqs}
     for i, r in enumerate(reqs):
         for k, other in enumerate(r.different_from):
             if other not in by_id:
-                raise ScenarioError(f"unknown requirement {other!r} of the same ability or mode", (*loc, i, "different_from", k))
+                raise ScenarioError(
+                    f"unknown requirement {other!r} of the same ability or mode",
+                    (*loc, i, "different_from", k),
+                )
             if other == r.id:
                 raise ScenarioError("a requirement can't be different from itself", (*loc, i, "different_from", k))
         _check_filter(s, r.filter, (*loc, i, "filter"), by_id, (r.id,))
     # target_of must not be cyclic: a requirement's filter can't wait for itself.
-    deps = {r.id: {ref for _, ref in r.filter.iter_target_of()} for r in reqs}
+    deps: dict[str, set[str]] = {r.id: {ref for _, ref in r.filter.iter_target_of()} for r in reqs}
     for i, r in enumerate(reqs):
-        stack, seen_ids = list(deps[r.id]), set()
+        stack, seen_ids = list(deps[r.id]), set[str]()
         while stack:
             nxt = stack.pop()
             if nxt == r.id:
                 raise ScenarioError(
-                    f"target_of is cyclic: requirement {r.id!r} depends on its own targets", (*loc, i, "filter")
+                    f"target_of is cyclic: requirement {r.id!r} depends on its own targets",
+                    (*loc, i, "filter"),
                 )
             if nxt not in seen_ids:
                 seen_ids.add(nxt)
                 stack.extend(deps.get(nxt, ()))
 
 
-def _check_filter(s: Scenario, f: Filter, loc: Loc, reqs: dict[str, Requirement] | None, self_ids: tuple[str, ...]) -> None:
+def _check_filter(
+    s: Scenario, f: Filter, loc: Loc, reqs: dict[str, Requirement] | None, self_ids: tuple[str, ...]
+) -> None:
     players = {p.id for p in s.players}
     for key in ("controller", "owner"):
         ref = getattr(f, key)
@@ -190,11 +196,13 @@ def _check_filter(s: Scenario, f: Filter, loc: Loc, reqs: dict[str, Requirement]
                 raise ScenarioError("target_of is only for target requirements", (*loc, key, "target_of"))
             if ref.target_of in self_ids:
                 raise ScenarioError(
-                    f"target_of is cyclic: requirement {ref.target_of!r} can't refer to itself", (*loc, key, "target_of")
+                    f"target_of is cyclic: requirement {ref.target_of!r} can't refer to itself",
+                    (*loc, key, "target_of"),
                 )
             if ref.target_of not in reqs:
                 raise ScenarioError(
-                    f"unknown requirement {ref.target_of!r} of the same ability or mode", (*loc, key, "target_of")
+                    f"unknown requirement {ref.target_of!r} of the same ability or mode",
+                    (*loc, key, "target_of"),
                 )
     known = players | {o.id for o in s.objects} | {t.id for t in s.triggers}
     for k, ident in enumerate(f.id or ()):

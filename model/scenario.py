@@ -32,9 +32,9 @@ __all__ = [
     "Comparison",
     "Delayed",
     "Filter",
-    "MustTarget",
     "Modal",
     "Mode",
+    "MustTarget",
     "Object",
     "Player",
     "Reaction",
@@ -55,7 +55,9 @@ def _as_tuple(value: Any) -> Any:
         return (value,)
     if not isinstance(value, (list, tuple)):
         raise PydanticCustomError(
-            "value_or_list", "expected a string or a list of strings, got {got}", {"got": type(value).__name__}
+            "value_or_list",
+            "expected a string or a list of strings, got {got}",
+            {"got": type(value).__name__},
         )
     return value
 
@@ -106,7 +108,8 @@ class TargetOf(_Frozen):
 
 PlayerRef = Annotated[str | TargetOf, Field(union_mode="left_to_right")]
 FilterField = Annotated[
-    "Filter", BeforeValidator(_expand_any_target, json_schema_input_type=Union[Literal["any-target"], "Filter"])
+    "Filter",
+    BeforeValidator(_expand_any_target, json_schema_input_type=Union[Literal["any-target"], "Filter"]),
 ]
 
 
@@ -119,13 +122,17 @@ class Filter(_Frozen):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    kind: Annotated[tuple[Kind, ...], BeforeValidator(_as_tuple, json_schema_input_type=Kind | list[Kind])] | None = None
+    kind: Annotated[tuple[Kind, ...], BeforeValidator(_as_tuple, json_schema_input_type=Kind | list[Kind])] | None = (
+        None
+    )
     type: Strs | None = None
     subtype: Strs | None = None
     supertype: Strs | None = None
     color: Strs | None = None
     colorless: bool | None = None
-    zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple, json_schema_input_type=Zone | list[Zone])] | None = None
+    zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple, json_schema_input_type=Zone | list[Zone])] | None = (
+        None
+    )
     tag: Strs | None = None
     id: Strs | None = None
     controller: PlayerRef | None = None
@@ -306,9 +313,7 @@ class TriggerBody(_Frozen):
                 {"n": max(self.modal.choose), "m": len(self.modes)},
             )
         if self.source is None and self.controller is None and self.delayed is None:
-            raise PydanticCustomError(
-                "controller", "an ability without a source must name its controller (603.3a)", {}
-            )
+            raise PydanticCustomError("controller", "an ability without a source must name its controller (603.3a)", {})
         return self
 
     def requirement_lists(self) -> Iterator[tuple[tuple[str | int, ...], tuple[Requirement, ...]]]:
@@ -327,13 +332,14 @@ class Trigger(TriggerBody):
 
 
 class MustTarget(_Frozen):
-    """"... must target X if able" (601.2c): applies to the listed abilities, or those whose
+    """ "... must target X if able" (601.2c): applies to the listed abilities, or those whose
     source matches the filter (relative words judged from the controller of ``object``)."""
 
     object: str
-    applies_to: Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])] | FilterField = Field(
-        union_mode="left_to_right"
-    )
+    applies_to: (
+        Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])]
+        | FilterField
+    ) = Field(union_mode="left_to_right")
 
 
 class Reaction(_Frozen):
@@ -350,9 +356,9 @@ class Scenario(_Frozen):
     """Players in turn order (the active player first), objects, and the waiting abilities."""
 
     rules: Literal["seed", "cr-1p", "2hg"] = "seed"
-    players: tuple[
-        Annotated[Player, BeforeValidator(_player_as_object, json_schema_input_type=str | Player)], ...
-    ] = Field(min_length=1)
+    players: tuple[Annotated[Player, BeforeValidator(_player_as_object, json_schema_input_type=str | Player)], ...] = (
+        Field(min_length=1)
+    )
     teams: tuple[tuple[PlayerId, ...], ...] | None = None
     objects: tuple[Object, ...] = ()
     triggers: tuple[Trigger, ...] = ()

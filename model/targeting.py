@@ -16,7 +16,7 @@ from .rules import Code, Rule
 from .things import Thing
 from .types import PlayerId
 
-__all__ = ["Exclusion", "Restriction", "RESTRICTIONS", "restriction_exclusions"]
+__all__ = ["RESTRICTIONS", "Exclusion", "Restriction", "restriction_exclusions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,9 @@ def has_hexproof(r: Restriction, t: Thing) -> Exclusion | None:
     """702.11b–c: hexproof — not by abilities an opponent of its controller (of the player) controls."""
     if t.hexproof and r.opposes(t):
         return Exclusion(
-            Code.TARGET_HEXPROOF, Rule.R702_11B, f"{t.id} has hexproof and {r.you} is an opponent of {t.protector}"
+            Code.TARGET_HEXPROOF,
+            Rule.R702_11B,
+            f"{t.id} has hexproof and {r.you} is an opponent of {t.protector}",
         )
     return None
 
@@ -92,7 +94,9 @@ def has_protection(r: Restriction, t: Thing) -> Exclusion | None:
     """702.16b: protection from a quality — not by abilities from a source with it, whoever controls them."""
     if t.protection and r.source_has(t, tuple(t.protection)):
         return Exclusion(
-            Code.TARGET_PROTECTION, Rule.R702_16B, f"{t.id} has protection from a quality of {_name(r.source)}"
+            Code.TARGET_PROTECTION,
+            Rule.R702_16B,
+            f"{t.id} has protection from a quality of {_name(r.source)}",
         )
     return None
 

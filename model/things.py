@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .scenario import Object, Player, Scenario, SourceRestriction, Filter
+from .scenario import Filter, Object, Player, Scenario, SourceRestriction
 from .types import PlayerId, ThingId
 
 __all__ = ["Thing", "object_thing", "player_thing"]

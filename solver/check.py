@@ -86,7 +86,11 @@ def _check_shape(facts: Facts, outcome: Outcome) -> None:
 
 
 def _check_requirement_keys(
-    a: AbilityFacts, mode: int, targets: Mapping[str, Any], divide: Mapping[str, Any], loc: tuple[str | int, ...]
+    a: AbilityFacts,
+    mode: int,
+    targets: Mapping[str, Any],
+    divide: Mapping[str, Any],
+    loc: tuple[str | int, ...],
 ) -> None:
     m = a.modes[mode]
     where = f"{a.id}'s mode {m.id}" if m.id is not None else a.id
@@ -115,9 +119,17 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
     for p, e in enumerate(outcome.stack):
         k = facts.ability_index.get(e.ability)
         if k is None:
-            report.add(Code.UNKNOWN_ABILITY, e.ability, f"stack[{p}] names {e.ability}, which is not a waiting ability")
+            report.add(
+                Code.UNKNOWN_ABILITY,
+                e.ability,
+                f"stack[{p}] names {e.ability}, which is not a waiting ability",
+            )
         elif k in positions:
-            report.add(Code.DUPLICATE_ABILITY, e.ability, f"{e.ability} is on the stack twice (stack[{positions[k]}] and stack[{p}])")
+            report.add(
+                Code.DUPLICATE_ABILITY,
+                e.ability,
+                f"{e.ability} is on the stack twice (stack[{positions[k]}] and stack[{p}])",
+            )
         else:
             positions[k] = p
     for aid, n in Counter(outcome.removed).items():
@@ -156,7 +168,12 @@ def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
         a = facts.abilities[k]
         forced = a.forced_removal
         if forced is not None:
-            report.add(Code.PLACED_BUT_ILLEGAL, a.id, f"{a.id} is on the stack but is never put there: {forced[1]}", forced[0])
+            report.add(
+                Code.PLACED_BUT_ILLEGAL,
+                a.id,
+                f"{a.id} is on the stack but is never put there: {forced[1]}",
+                forced[0],
+            )
         else:
             entries.append(a)
     blocks = [a.block for a in entries]
@@ -209,32 +226,49 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
     if a.forced_removal is not None:
         return
     if not a.modal:
+        chosen: list[tuple[int, dict[str, tuple[str, ...]], dict[str, dict[str, int]], str]]
         chosen = [(0, dict(e.targets), dict(e.divide), a.id)]
     else:
         chosen = []
         picks = e.modes or ()
-        counts = sorted(a.choose - {0})
+        allowed = sorted(a.choose - {0})
         if len(picks) not in a.choose or not picks:
             zero = " (choosing none removes it: list it in removed)" if a.may_choose_zero else ""
             report.add(
                 Code.MODE_COUNT,
                 a.id,
-                f"{a.id} has {len(picks)} modes chosen; allowed: {', '.join(map(str, counts))}{zero}",
+                f"{a.id} has {len(picks)} modes chosen; allowed: {', '.join(map(str, allowed))}{zero}",
             )
         seen: Counter[str] = Counter()
         for mc in picks:
             seen[mc.mode] += 1
             mk = a.mode_index.get(mc.mode)
             if mk is None:
-                report.add(Code.MODE_UNKNOWN, a.id, f"{a.id} has no mode {mc.mode} (modes: {', '.join(a.mode_index)})")
+                report.add(
+                    Code.MODE_UNKNOWN,
+                    a.id,
+                    f"{a.id} has no mode {mc.mode} (modes: {', '.join(a.mode_index)})",
+                )
                 continue
             if seen[mc.mode] == 2 and not a.repeat:
-                report.add(Code.MODE_REPEAT, a.id, f"{a.id} chooses mode {mc.mode} more than once, which its text does not allow")
+                report.add(
+                    Code.MODE_REPEAT,
+                    a.id,
+                    f"{a.id} chooses mode {mc.mode} more than once, which its text does not allow",
+                )
             if not a.modes[mk].available:
-                report.add(Code.MODE_UNAVAILABLE, a.id, f"{a.id}'s mode {mc.mode} is not available (chosen before, or its condition is unmet)")
+                report.add(
+                    Code.MODE_UNAVAILABLE,
+                    a.id,
+                    f"{a.id}'s mode {mc.mode} is not available (chosen before, or its condition is unmet)",
+                )
                 continue
             if not is_mode_legal(facts, a, mk, below):
-                report.add(Code.MODE_ILLEGAL, a.id, f"{a.id}'s mode {mc.mode} can't be chosen: it has no legal targets when {a.id} is put on the stack")
+                report.add(
+                    Code.MODE_ILLEGAL,
+                    a.id,
+                    f"{a.id}'s mode {mc.mode} can't be chosen: it has no legal targets when {a.id} is put on the stack",
+                )
                 continue
             chosen.append((mk, dict(mc.targets), dict(mc.divide), f"{a.id}'s mode {mc.mode}"))
     instances = []
@@ -248,11 +282,16 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
                     report.add(
                         Code.MODE_DISTINCT_TARGETS,
                         a.id,
-                        f"{a.id}: {facts.things[t].id} is a target of both {owner[t]} and {where}; each mode must target a different one",
+                        f"{a.id}: {facts.things[t].id} is a target of both {owner[t]} and {where}; "
+                        "each mode must target a different one",
                     )
                 else:
                     owner[t] = where
-    if a.must and instances and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items):
+    if (
+        a.must
+        and instances
+        and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items)
+    ):
         obeyed = sum(1 for t in a.must if any(t in inst[1] for inst in instances))
         modes = [mk for mk, *_ in chosen]
         counts = [inst[0] for inst in instances]
@@ -293,14 +332,22 @@ def _check_targets(
                 known.append(t)
         for tid, n in Counter(ids).items():
             if n > 1:
-                report.add(Code.TARGET_DUPLICATE, a.id, f"{label}: {tid} is chosen {n} times for one instance of 'target'")
+                report.add(
+                    Code.TARGET_DUPLICATE,
+                    a.id,
+                    f"{label}: {tid} is chosen {n} times for one instance of 'target'",
+                )
         distinct = tuple(sorted(set(known)))
         chosen[r.index] = distinct
         counts.append(len(ids))
         everything.extend(distinct)
         top = "any number" if r.max is None else str(r.max)
         if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            report.add(Code.TARGET_COUNT, a.id, f"{label}: {len(ids)} targets chosen; between {r.min} and {top} required")
+            report.add(
+                Code.TARGET_COUNT,
+                a.id,
+                f"{label}: {len(ids)} targets chosen; between {r.min} and {top} required",
+            )
         for t in distinct:
             for ex in r.excluded.get(t, ()):
                 report.add(ex.code, a.id, f"{label}: {ex.reason}", ex.rule)
@@ -321,7 +368,8 @@ def _check_targets(
                 report.add(
                     Code.TARGET_NOT_DISTINCT,
                     a.id,
-                    f"{where}: {_names(facts, twice)} chosen for both {r.id} and {m.requirements[d].id}, which must differ",
+                    f"{where}: {_names(facts, twice)} chosen for both {r.id} and {m.requirements[d].id}, "
+                    "which must differ",
                 )
         if r.depends_on:
             deps = {d: chosen[d] for d in r.depends_on}
@@ -331,7 +379,8 @@ def _check_targets(
                     report.add(
                         Code.TARGET_FILTER,
                         a.id,
-                        f"{where}, target {r.id}: {facts.things[t].id} does not fit the filter given the targets of {refs}",
+                        f"{where}, target {r.id}: {facts.things[t].id} does not fit the filter "
+                        f"given the targets of {refs}",
                     )
     return counts, everything
 

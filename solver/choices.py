@@ -23,10 +23,10 @@ __all__ = [
     "ModeInstance",
     "available_targets",
     "has_legal_choice",
+    "is_mode_legal",
     "iter_choices",
     "iter_divisions",
     "iter_mode_targets",
-    "is_mode_legal",
     "most_musts_obeyed",
 ]
 
@@ -162,7 +162,9 @@ def _assign(
         if previous is not None and targets < previous.targets:
             continue
         inst = ModeInstance(modes[k], targets)
-        yield from _assign(facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts))
+        yield from _assign(
+            facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts)
+        )
 
 
 def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:
@@ -214,6 +216,3 @@ def iter_divisions(amount: int, parts: int) -> Iterator[tuple[int, ...]]:
     for first in range(1, amount - parts + 2):
         for rest in iter_divisions(amount - first, parts - 1):
             yield (first, *rest)
-
-
-

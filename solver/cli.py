@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from pydantic import BaseModel
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.outcome import Outcome, Score
 from triggerstack.model.scenario import Scenario
@@ -90,7 +91,8 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
-    model = {"scenario": Scenario, "outcome": Outcome, "score": Score}[args.what]
+    models: dict[str, type[BaseModel]] = {"scenario": Scenario, "outcome": Outcome, "score": Score}
+    model = models[args.what]
     schema = model.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return EXIT_OK, _dump(schema)
@@ -113,7 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug, not bad input: one line unless debugging
         if os.environ.get("TRIGGERSTACK_DEBUG"):
             raise
-        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc} (set TRIGGERSTACK_DEBUG=1 for details)\n")
+        sys.stderr.write(
+            f"{PROG}: internal error: {type(exc).__name__}: {exc} (set TRIGGERSTACK_DEBUG=1 for details)\n"
+        )
         return EXIT_INTERNAL
     try:
         sys.stdout.write(text + "\n")

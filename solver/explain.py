@@ -33,11 +33,15 @@ def _removal(facts: Facts, a: AbilityFacts) -> tuple[str, str]:
     most = _earlier(facts, a)
     if has_legal_choice(facts, a, most) is None:
         return "must", "no legal choice of modes and targets exists (603.3c-d)"
-    return "may", "it has a legal choice only if an ability it could target is put on the stack before its block starts"
+    return (
+        "may",
+        "it has a legal choice only if an ability it could target is put on the stack before its block starts",
+    )
 
 
 def _requirement(facts: Facts, m: ModeFacts, r: RequirementFacts) -> dict[str, Any]:
-    now, later = [], []
+    now: list[str] = []
+    later: list[str] = []
     for t in r.candidates:
         (later if facts.waiting_ability(t) is not None else now).append(facts.things[t].id)
     excluded = [
@@ -103,7 +107,11 @@ def explain(scenario: Scenario | Facts) -> dict[str, Any]:
                 "chooser": a.chooser,
                 "part": a.part,
                 "block": a.block,
-                "modal": {"choose": sorted(a.choose), "repeat": a.repeat, "distinct_targets": a.distinct_targets}
+                "modal": {
+                    "choose": sorted(a.choose),
+                    "repeat": a.repeat,
+                    "distinct_targets": a.distinct_targets,
+                }
                 if a.modal
                 else None,
                 "modes": [_mode(facts, a, m) for m in a.modes],

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from triggerstack.model import Outcome, ProposalError, Scenario, ScenarioError
 from triggerstack.model.errors import format_loc
 from triggerstack.model.io import load_document
