@@ -1,0 +1,174 @@
+"""The command line: exit codes 0/1/2, one-line errors naming the place, stdin, no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from triggerstack.solver.cli import main
+
+from .conftest import EXAMPLES
+
+PRINCE = str(EXAMPLES / "charming-prince" / "scenario.yaml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", PRINCE, str(EXAMPLES / "charming-prince" / "legal.json"))
+    assert (code, out, err) == (0, "legal\n", "")
+
+
+def test_check_illegal_lists_rule_code_ability(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", PRINCE, str(EXAMPLES / "charming-prince" / "illegal.json"))
+    assert code == 1
+    assert out.splitlines()[0] == "illegal: 1 violation"
+    assert out.splitlines()[1].startswith("603.3c mode-illegal P: ")
+
+
+def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", PRINCE, str(EXAMPLES / "charming-prince" / "illegal.json"), "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["legal"] is False
+    assert [(v["rule"], v["code"], v["ability"]) for v in data["violations"]] == [("603.3c", "mode-illegal", "P")]
+
+
+def test_proposal_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"stack": [{"ability": "P", "modes": [{"mode": "scry"}]}]}'))
+    assert run(capsys, "check", PRINCE, "-")[0] == 0
+
+
+def test_scenario_from_stdin_yaml(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(Path(PRINCE).read_text()))
+    code, out, _ = run(capsys, "explain", "-")
+    assert code == 0 and "controller A (rule 603.3a)" in out
+
+
+def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", PRINCE, "--json")
+    data = json.loads(out)
+    assert code == 0
+    (p,) = data["abilities"]
+    assert p["controller"] == "A" and p["removal"] == "cannot"
+    assert [m["status"] for m in p["modes"]] == ["legal", "legal", "illegal"]
+
+
+@pytest.mark.parametrize("what", ["scenario", "outcome", "score"])
+def test_schema(capsys: pytest.CaptureFixture[str], what: str) -> None:
+    code, out, _ = run(capsys, "schema", what)
+    schema = json.loads(out)
+    assert code == 0 and schema["type"] == "object" and schema["additionalProperties"] is False
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+BAD_SCENARIOS = [
+    ("missing.json", None, "missing.json: no such file"),
+    ("scenario.txt", "{}", "expected a .json, .yaml or .yml file"),
+    ("bad.json", '{"players": ["A",]}', "bad.json: line 1 column 18: malformed JSON"),
+    ("bad.yaml", "players: [A\nobjects: []\n", "malformed YAML"),
+    ("dup.json", '{"players": ["A"], "players": ["B"]}', "duplicate key 'players'"),
+    (
+        "type.json",
+        '{"players": ["A"], "objects": [{"id": "x", "controller": "A", "power": "big"}]}',
+        "objects[0].power: ",
+    ),
+    (
+        "unknown.json",
+        '{"players": ["A"], "triggers": [{"id": "T", "source": "ghost"}]}',
+        "triggers[0].source: unknown object 'ghost'",
+    ),
+    ("dupid.json", '{"players": ["A", "A"]}', "players[1].id: duplicate id 'A'"),
+    (
+        "contra.json",
+        '{"players": ["A", "B"], "objects": [{"id": "x", "controller": "A"}], '
+        '"triggers": [{"id": "T", "source": "x", "controller": "B"}]}',
+        "triggers[0].controller: controller B contradicts the derived controller A",
+    ),
+    ("empty.json", '{"players": []}', "players: "),
+    ("list.json", "[1, 2]", "Input should be"),
+    (
+        "filter.json",
+        '{"players": ["A"], "objects": [{"id": "x", "controller": "A"}], "triggers": [{"id": "T", "source": "x", '
+        '"modal": {"choose": [1]}, "modes": [{"id": "a"}, {"id": "b", "targets": [{"id": "t", "filter": {"type": 7}}]}]}]}',
+        "triggers[0].modes[1].targets[0].filter.type: expected a string or a list of strings",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_SCENARIOS, ids=[b[0] for b in BAD_SCENARIOS])
+def test_bad_scenario_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str | None, message: str
+) -> None:
+    path = str(tmp_path / name) if text is None else _write(tmp_path, name, text)
+    code, out, err = run(capsys, "explain", path)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert message in err, err
+
+
+def test_bad_proposal_names_the_proposal_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    prop = _write(tmp_path, "p.json", '{"stack": [{"ability": "P", "targets": {"t": ["A"]}}]}')
+    code, out, err = run(capsys, "check", PRINCE, prop)
+    assert (code, out) == (2, "")
+    assert err == f"triggerstack: {prop}: stack[0].targets: P is modal: its targets go under each chosen mode\n"
+
+
+def test_proposal_schema_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    prop = _write(tmp_path, "p.yaml", "stack:\n  - {ability: P, mode: [scry]}\n")
+    code, _, err = run(capsys, "check", PRINCE, prop)
+    assert code == 2 and "stack[0].mode: unknown field 'mode'" in err
+
+
+def test_both_stdin_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "check", "-", "-")
+    assert code == 2 and "only one of" in err
+
+
+def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice" in err
+
+
+def test_console_script_end_to_end(tmp_path: Path) -> None:
+    """The installed entry point, in a real process: exit codes and no traceback."""
+    bad = _write(tmp_path, "bad.json", "{")
+    legal = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "triggerstack.solver",
+            "check",
+            PRINCE,
+            str(EXAMPLES / "charming-prince" / "legal.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (legal.returncode, legal.stdout) == (0, "legal\n")
+    broken = subprocess.run(
+        [sys.executable, "-m", "triggerstack.solver", "explain", bad], capture_output=True, text=True, check=False
+    )
+    assert broken.returncode == 2 and broken.stdout == "" and "Traceback" not in broken.stderr
+    assert broken.stderr.startswith(f"triggerstack: {bad}: line 1 column 2: malformed JSON")

@@ -1,0 +1,94 @@
+"""The filter language (SPEC §4): implicit kinds (115.2), any-target (115.4), relative words,
+comparisons, combinators, and three-valued ``target_of``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from triggerstack.model.filters import Context, implicit_kinds, matches
+from triggerstack.model.scenario import Filter, Object, Player
+from triggerstack.model.things import Thing, object_thing, player_thing
+from triggerstack.model.types import PlayerId
+
+
+def f(data: Any) -> Filter:
+    from pydantic import TypeAdapter
+    from triggerstack.model.scenario import FilterField
+
+    return TypeAdapter(FilterField).validate_python(data)
+
+
+def opp(a: PlayerId, b: PlayerId) -> bool:
+    return a != b
+
+
+A = Context(PlayerId("A"), opp)
+PLAYER_A = player_thing(Player(id=PlayerId("A")))
+PLAYER_B = player_thing(Player(id=PlayerId("B")))
+BEAR = object_thing(Object.model_validate({"id": "bear", "controller": "B", "types": ["creature"], "power": 2}))
+WALKER = object_thing(Object.model_validate({"id": "jace", "controller": "B", "types": ["planeswalker"]}))
+LAND = object_thing(Object.model_validate({"id": "land", "controller": "A", "types": ["land"], "tags": ["tapped"]}))
+CARD = object_thing(
+    Object.model_validate({"id": "dead", "kind": "card", "zone": "graveyard", "owner": "B", "types": ["creature"]})
+)
+SPELL = object_thing(
+    Object.model_validate({"id": "bolt", "kind": "spell", "controller": "B", "types": ["instant"], "colors": ["red"]})
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "yes", "no"),
+    [
+        ({"type": "creature"}, [BEAR], [CARD, PLAYER_A, SPELL]),  # 115.2: permanents only
+        ({"type": "creature", "zone": "graveyard"}, [CARD], [BEAR]),  # a zone names cards
+        ("any-target", [BEAR, WALKER, PLAYER_B], [LAND, CARD, SPELL]),  # 115.4
+        ({"not": {"type": "creature"}}, [LAND, WALKER], [BEAR, PLAYER_A, CARD]),  # noncreature permanent
+        ({"kind": "player", "controller": "opponent"}, [PLAYER_B], [PLAYER_A, BEAR]),
+        ({"kind": "player", "controller": "you"}, [PLAYER_A], [PLAYER_B]),
+        ({"controller": "opponent"}, [BEAR, WALKER], [LAND, PLAYER_B]),
+        ({"owner": "B", "zone": "graveyard"}, [CARD], [BEAR]),
+        ({"power": {"lte": 2}}, [BEAR], [WALKER]),  # no power: no match
+        ({"power": {"gte": 3}}, [], [BEAR]),
+        ({"tag": ["tapped"]}, [LAND], [BEAR]),
+        ({"kind": ["spell", "ability"], "color": "red"}, [SPELL], [BEAR]),
+        ({"kind": "spell", "colorless": True}, [], [SPELL]),
+        ({"id": ["bear", "land"]}, [BEAR, LAND], [WALKER]),
+        ({"any": [{"type": "land"}, {"kind": "player", "controller": "you"}]}, [LAND, PLAYER_A], [BEAR, PLAYER_B]),
+        ({"all": [{"type": "creature"}, {"controller": "you"}]}, [], [BEAR]),
+    ],
+)
+def test_matches(data: Any, yes: list[Thing], no: list[Thing]) -> None:
+    flt = f(data)
+    for t in yes:
+        assert matches(flt, t, A) is True, t.id
+    for t in no:
+        assert matches(flt, t, A) is False, t.id
+
+
+def test_target_of_is_unknown_until_chosen() -> None:
+    flt = f({"type": "creature", "controller": {"target_of": "p"}})
+    assert matches(flt, BEAR, A) is None
+    assert matches(flt, LAND, A) is False  # not a creature whatever p is
+    chosen_b = Context(A.you, opp, {"p": (PLAYER_B,)})
+    chosen_a = Context(A.you, opp, {"p": (PLAYER_A,)})
+    assert matches(flt, BEAR, chosen_b) is True
+    assert matches(flt, BEAR, chosen_a) is False
+    assert matches(f({"not": {"controller": {"target_of": "p"}}}), BEAR, A) is None
+
+
+def test_implicit_kinds() -> None:
+    assert implicit_kinds(f({})) == {"permanent"}
+    assert implicit_kinds(f("any-target")) == {"player", "permanent"}
+    assert implicit_kinds(f({"zone": ["graveyard", "exile"]})) == {"card"}
+    assert implicit_kinds(f({"zone": "graveyard", "not": {"type": "land"}})) == {"card"}
+
+
+def test_quality_matching_ignores_kind() -> None:
+    """Protection from red stops a red card's ability even from the graveyard (702.16a)."""
+    red_card = object_thing(
+        Object.model_validate({"id": "c", "kind": "card", "zone": "graveyard", "owner": "A", "colors": ["red"]})
+    )
+    assert matches(f({"color": "red"}), red_card, A) is False
+    assert matches(f({"color": "red"}), red_card, A, implicit_kind=False) is True
+    assert matches(f({}), red_card, A, implicit_kind=False) is True
