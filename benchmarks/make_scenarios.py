@@ -35,19 +35,48 @@ def mixed(n_abilities: int, players: int = 3, creatures_each: int = 3) -> tuple[
         tid = f"T{k}"
         kind = k % 3
         if kind == 0:
-            triggers.append({"id": tid, "source": f"src_{p}", "text": "deal 2 damage to target creature",
-                             "targets": [{"id": "c", "filter": {"type": "creature"}}]})
+            triggers.append(
+                {
+                    "id": tid,
+                    "source": f"src_{p}",
+                    "text": "deal 2 damage to target creature",
+                    "targets": [{"id": "c", "filter": {"type": "creature"}}],
+                }
+            )
             stack.append({"ability": tid, "targets": {"c": [f"{opp.lower()}0"]}})
         elif kind == 1:
-            triggers.append({"id": tid, "source": f"src_{p}", "text": "choose one or both",
-                             "modal": {"choose": [1, 2]},
-                             "modes": [{"id": "drain", "targets": [{"id": "p", "filter": {"kind": "player", "controller": "opponent"}}]},
-                                       {"id": "draw"}]})
+            triggers.append(
+                {
+                    "id": tid,
+                    "source": f"src_{p}",
+                    "text": "choose one or both",
+                    "modal": {"choose": [1, 2]},
+                    "modes": [
+                        {
+                            "id": "drain",
+                            "targets": [{"id": "p", "filter": {"kind": "player", "controller": "opponent"}}],
+                        },
+                        {"id": "draw"},
+                    ],
+                }
+            )
             stack.append({"ability": tid, "modes": [{"mode": "drain", "targets": {"p": [opp]}}, {"mode": "draw"}]})
         else:
-            triggers.append({"id": tid, "source": f"src_{p}", "text": "3 damage divided among up to three targets",
-                             "targets": [{"id": "d", "min": 1, "max": 3, "divide": 3, "filter": "any-target"}]})
-            stack.append({"ability": tid, "targets": {"d": [opp, f"{opp.lower()}0"]}, "divide": {"d": {opp: 1, f"{opp.lower()}0": 2}}})
+            triggers.append(
+                {
+                    "id": tid,
+                    "source": f"src_{p}",
+                    "text": "3 damage divided among up to three targets",
+                    "targets": [{"id": "d", "min": 1, "max": 3, "divide": 3, "filter": "any-target"}],
+                }
+            )
+            stack.append(
+                {
+                    "ability": tid,
+                    "targets": {"d": [opp, f"{opp.lower()}0"]},
+                    "divide": {"d": {opp: 1, f"{opp.lower()}0": 2}},
+                }
+            )
     return {"players": pids, "objects": objects, "triggers": triggers}, {"stack": stack, "removed": []}
 
 

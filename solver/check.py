@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from triggerstack.model.errors import ProposalError
+from triggerstack.model.errors import ProposalError, ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, facts_of
 from triggerstack.model.outcome import Entry, Outcome
 from triggerstack.model.rules import CODE_RULE, Code, Rule
@@ -154,7 +154,32 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
         _check_entry(facts, a, outcome.stack[positions[k]], below, report)
     for k in sorted(removed - positions.keys()):
         _check_removal(facts, abilities[k], positions, report)
+    _refuse_further_passes(facts, outcome)
     return Verdict(not report.items, tuple(report.items))
+
+
+def _refuse_further_passes(facts: Facts, outcome: Outcome) -> None:
+    """A proposal that fires a reaction needs a further pass of 603.3b, which this version does
+    not decide yet: say so rather than judge only the first pass."""
+    for i, reaction in enumerate(facts.scenario.reactions):
+        watched = facts.things[facts.thing_index[reaction.object]]
+        for e in outcome.stack:
+            k = facts.ability_index.get(e.ability)
+            if k is None:
+                continue
+            you = facts.abilities[k].controller
+            named = {t for ts in e.targets.values() for t in ts}
+            named.update(t for m in e.modes or () for ts in m.targets.values() for t in ts)
+            who = watched.protector
+            fires = reaction.by == "any" or (
+                who is not None and (facts.is_opponent(you, who) if reaction.by == "opponent" else you == who)
+            )
+            if reaction.object in named and fires:
+                raise ScenarioError(
+                    f"{e.ability} fires reaction {reaction.id}, so a further pass of 603.3b follows; "
+                    "passes after the first are not decided by this version",
+                    ("reactions", i),
+                )
 
 
 def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:

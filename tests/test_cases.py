@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from triggerstack.model import Outcome, ProposalError, Scenario, ScenarioError
+from triggerstack.model import Outcome, Scenario, ScenarioError
 from triggerstack.model.errors import format_loc
 from triggerstack.model.io import load_document
 from triggerstack.model.outcome import parse_outcome
@@ -84,7 +84,7 @@ def test_proposal(path: Path, index: int) -> None:
     case = _load(path)
     p = case["proposals"][index]
     if "error" in p:  # a proposal whose shape does not fit the scenario: bad input, not a violation
-        with pytest.raises(ProposalError) as info:
+        with pytest.raises(ScenarioError) as info:
             check(_scenario(case), _proposal(p))
         assert format_loc(info.value.loc) == p["error"]["loc"], info.value.one_line()
         assert p["error"]["contains"] in info.value.message
@@ -147,3 +147,19 @@ def test_scenario_error(path: Path) -> None:
     assert expected["contains"] in err.message, err.one_line()
     if "rule" in expected:
         assert err.rule is not None and err.rule.value == str(expected["rule"])
+
+
+def test_every_code_is_produced_and_every_case_file_has_a_lawful_proposal() -> None:
+    """Each violation code of SPEC §6 is expected by at least one case; a case file that expects
+    violations also holds a lawful proposal for the same scenario."""
+    from triggerstack.model import Code
+
+    seen: set[str] = set()
+    for path in CASE_FILES:
+        case = _load(path)
+        proposals = case.get("proposals", [])
+        for p in proposals:
+            seen.update(p.get("codes", []))
+        if any(p.get("codes") for p in proposals):
+            assert any(not p.get("codes") and "error" not in p for p in proposals), f"{path}: no lawful proposal"
+    assert {c.value for c in Code} - seen == set()
