@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -86,8 +86,18 @@ def parse_score(data: Any, source: str | None = None) -> Score:
         raise validation_error(exc, source) from None
 
 
-def _targets_key(order: Mapping[str, int], targets: Mapping[str, tuple[str, ...]]) -> list[Any]:
-    return [[k, sorted(order.get(t, len(order)) for t in v)] for k, v in sorted(targets.items())]
+def _mode_key(order: Mapping[str, int], reqs: Sequence[str], m: ModeChoice) -> list[Any]:
+    """Ties between repeated instances of a mode: targets per requirement in listing order, each
+    in scenario order, then the amounts divided in that order."""
+    reqs = [*reqs, *sorted(set(m.targets) - set(reqs))]  # requirements the scenario lacks sort last
+    targets = [[(order.get(t, len(order)), t) for t in sorted(m.targets.get(r, ()))] for r in reqs]
+    for ts in targets:
+        ts.sort()
+    amounts = [
+        [m.divide.get(r, {}).get(t, 0) for t in sorted(m.targets.get(r, ()), key=lambda t: order.get(t, len(order)))]
+        for r in reqs
+    ]
+    return [targets, amounts]
 
 
 def _clean_targets(order: Mapping[str, int], targets: Mapping[str, tuple[str, ...]]) -> Targets:
@@ -112,12 +122,14 @@ def canonical(scenario: Any, outcome: Outcome) -> Outcome:
     for t in scenario.triggers:
         order[t.id] = len(order)
     triggers = {t.id: t for t in scenario.triggers}
+    no_reqs: list[str] = []
     entries = []
     for e in outcome.stack:
         modes = None
         if e.modes is not None:
             trig = triggers.get(e.ability)
             mode_order = {m.id: i for i, m in enumerate(trig.modes)} if trig is not None else {}
+            reqs = {m.id: [r.id for r in m.targets] for m in trig.modes} if trig is not None else {}
             modes = tuple(
                 sorted(
                     (
@@ -131,7 +143,7 @@ def canonical(scenario: Any, outcome: Outcome) -> Outcome:
                     key=lambda m: (
                         mode_order.get(m.mode, len(mode_order)),
                         m.mode,
-                        _targets_key(order, m.targets),
+                        _mode_key(order, reqs.get(m.mode, no_reqs), m),
                     ),
                 )
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model.modes import iter_mode_choices
@@ -25,23 +25,27 @@ __all__ = [
     "has_legal_choice",
     "is_mode_legal",
     "iter_choices",
+    "iter_divided",
     "iter_divisions",
+    "iter_full_choices",
     "iter_mode_targets",
     "most_musts_obeyed",
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, order=True, slots=True)
 class ModeInstance:
-    """One chosen mode with its targets per requirement (sorted thing indices)."""
+    """One chosen mode with its targets per requirement (sorted thing indices) and, for divided
+    requirements, the amount each target gets (aligned with the targets; ``()`` otherwise)."""
 
     mode: int
     targets: tuple[tuple[int, ...], ...]
+    divide: tuple[tuple[int, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Choice:
-    """The modes and targets of one ability (divisions are chosen separately)."""
+    """The modes (sorted: the canonical multiset order) with their targets and divisions."""
 
     modes: tuple[ModeInstance, ...]
 
@@ -158,13 +162,59 @@ def _assign(
     forbidden = used if a.distinct_targets else frozenset()
     previous = done[-1] if k and modes[k - 1] == modes[k] else None
     for targets in iter_mode_targets(facts, a, modes[k], on_stack, forbidden):
-        # Repeated instances of a mode are a multiset: keep their targets in sorted order.
+        # Repeated instances of a mode are a multiset: keep their targets in sorted order
+        # (equal targets stay, as each instance may still divide differently).
         if previous is not None and targets < previous.targets:
             continue
         inst = ModeInstance(modes[k], targets)
         yield from _assign(
             facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts)
         )
+
+
+def iter_divided(facts: Facts, a: AbilityFacts, choice: Choice) -> Iterator[Choice]:
+    """``choice`` with each way of dividing the amounts of its divided requirements (601.2d)."""
+    options: list[list[tuple[tuple[int, ...], ...]]] = []
+    for inst in choice.modes:
+        reqs = a.modes[inst.mode].requirements
+        per_req = [
+            list(iter_divisions(r.divide, len(ts))) if r.divide is not None and ts else [()]
+            for r, ts in zip(reqs, inst.targets, strict=True)
+        ]
+        options.append([tuple(p) for p in product(*per_req)])
+    for combo in product(*options):
+        modes = tuple(
+            ModeInstance(inst.mode, inst.targets, div if any(div) else ())
+            for inst, div in zip(choice.modes, combo, strict=True)
+        )
+        # Repeated instances of a mode stay a multiset: keep them sorted with their divisions.
+        if all(modes[i] <= modes[i + 1] for i in range(len(modes) - 1) if modes[i].mode == modes[i + 1].mode):
+            yield Choice(modes)
+
+
+def iter_full_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Iterator[Choice]:
+    """Every legal complete choice — modes, targets, divisions — obeying the greatest possible
+    number of "must target" effects for its modes and numbers of targets (601.2c)."""
+    plain: Iterator[Choice] = iter_choices(facts, a, on_stack)
+    if a.must:
+        plain = iter(_most_obedient(facts, a, list(plain)))
+    for choice in plain:
+        yield from iter_divided(facts, a, choice)
+
+
+def _most_obedient(facts: Facts, a: AbilityFacts, choices: list[Choice]) -> list[Choice]:
+    def shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
+
+    def obeyed(c: Choice) -> int:
+        things = set(c.things())
+        return sum(1 for t in a.must if t in things)
+
+    best: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+    for c in choices:
+        key = shape(c)
+        best[key] = max(best.get(key, 0), obeyed(c))
+    return [c for c in choices if obeyed(c) == best[shape(c)]]
 
 
 def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:

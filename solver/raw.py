@@ -1,0 +1,87 @@
+"""Outcomes as the engines build them: integer-indexed, hashable, canonical by construction.
+
+``RawOutcome`` is what every engine (CP-SAT, python-constraint, the fast path, the test
+simulator) produces; two equal ``RawOutcome`` s are one outcome (SPEC §3). ``to_outcome``
+turns one into the canonical wire form of SPEC §5, and ``from_outcome`` reads a proposal back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from triggerstack.model.facts import Facts
+from triggerstack.model.outcome import Entry, ModeChoice, Outcome, Score
+
+from .choices import Choice, ModeInstance
+
+__all__ = ["Placed", "RawOutcome", "score_of", "to_outcome"]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Placed:
+    """One ability on the stack with its complete choice."""
+
+    ability: int
+    choice: Choice
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class RawOutcome:
+    """The final stack (bottom → top) and the removed abilities (sorted indices)."""
+
+    stack: tuple[Placed, ...]
+    removed: tuple[int, ...]
+
+
+def _targets(facts: Facts, a: int, inst: ModeInstance) -> tuple[dict[str, tuple[str, ...]], dict[str, dict[str, int]]]:
+    reqs = facts.abilities[a].modes[inst.mode].requirements
+    targets: dict[str, tuple[str, ...]] = {}
+    divide: dict[str, dict[str, int]] = {}
+    for i, (r, ts) in enumerate(zip(reqs, inst.targets, strict=True)):
+        if not ts:
+            continue
+        targets[r.id] = tuple(facts.things[t].id for t in ts)
+        if inst.divide and inst.divide[i]:
+            divide[r.id] = {facts.things[t].id: n for t, n in zip(ts, inst.divide[i], strict=True)}
+    return targets, divide
+
+
+def to_outcome(facts: Facts, raw: RawOutcome) -> Outcome:
+    """The canonical wire form (SPEC §5) of an engine's outcome."""
+    entries = []
+    for p in raw.stack:
+        a = facts.abilities[p.ability]
+        if a.modal:
+            modes = []
+            for inst in p.choice.modes:
+                targets, divide = _targets(facts, p.ability, inst)
+                mid = a.modes[inst.mode].id
+                assert mid is not None
+                modes.append(ModeChoice(mode=mid, targets=targets, divide=divide))
+            entries.append(Entry(ability=a.id, modes=tuple(modes)))
+        else:
+            (inst,) = p.choice.modes
+            targets, divide = _targets(facts, p.ability, inst)
+            entries.append(Entry(ability=a.id, targets=targets, divide=divide))
+    return Outcome(stack=tuple(entries), removed=tuple(facts.abilities[k].id for k in raw.removed))
+
+
+def score_of(facts: Facts, raw: RawOutcome, score: Score) -> int:
+    """The score of SPEC §7: weight × position from the bottom (0-based) for ``height``, and the
+    weight of each chosen mode, chosen target and removed ability."""
+    total = 0
+    for pos, p in enumerate(raw.stack):
+        a = facts.abilities[p.ability]
+        total += score.height.get(a.id, 0) * pos
+        mode_w: Mapping[str, int] = score.mode.get(a.id, {})
+        target_w: Mapping[str, int] = score.target.get(a.id, {})
+        for inst in p.choice.modes:
+            mid = a.modes[inst.mode].id
+            if mid is not None:
+                total += mode_w.get(mid, 0)
+            for ts in inst.targets:
+                total += sum(target_w.get(facts.things[t].id, 0) for t in ts)
+    for k in raw.removed:
+        total += score.removed.get(facts.abilities[k].id, 0)
+    return total
