@@ -70,6 +70,11 @@ class Score(_Frozen):
     target: dict[str, dict[str, int]] = Field(default_factory=dict)
     removed: dict[str, int] = Field(default_factory=dict)
 
+    @classmethod
+    def load(cls, path: str) -> Score:
+        """Read a score from a ``.json``/``.yaml``/``.yml`` file or ``-``."""
+        return parse_score(load_document(path), source=path)
+
 
 def parse_outcome(data: Any, source: str | None = None) -> Outcome:
     """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`."""

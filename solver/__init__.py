@@ -1,9 +1,26 @@
-"""The engines: validation, explanation and the command line.
+"""The engines: validation, counting, enumeration, optimisation, explanation, the command line.
 
-``from triggerstack.solver import check, explain``
+``from triggerstack.solver import check, count, outcomes, best, explain``
 """
 
+from .best import Best, best
 from .check import Verdict, Violation, check
+from .count import count
+from .engines import Engine
+from .enumerate import outcomes
+from .errors import EngineCannot, TimeLimitReached
 from .explain import explain
 
-__all__ = ["Verdict", "Violation", "check", "explain"]
+__all__ = [
+    "Best",
+    "Engine",
+    "EngineCannot",
+    "TimeLimitReached",
+    "Verdict",
+    "Violation",
+    "best",
+    "check",
+    "count",
+    "explain",
+    "outcomes",
+]

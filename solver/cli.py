@@ -15,8 +15,10 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.outcome import Outcome, Score
+from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_json
 from triggerstack.model.scenario import Scenario
+
+from .errors import TimeLimitReached
 
 __all__ = ["main"]
 
@@ -51,9 +53,60 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", metavar="SCENARIO")
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
+    engines = ["auto", "fast", "cpsat", "constraint"]
+
+    def solving(q: argparse.ArgumentParser, timed: bool = True) -> None:
+        q.add_argument("scenario", metavar="SCENARIO")
+        q.add_argument(
+            "--engine",
+            choices=engines,
+            default="auto",
+            help="which engine answers (default: auto, the fastest exact one)",
+        )
+        if timed:
+            q.add_argument(
+                "--time-limit",
+                type=_seconds,
+                default=None,
+                metavar="SECONDS",
+                help="give up after this long (exit 3); default 60 for CP-SAT",
+            )
+
+    n = sub.add_parser("count", help="the exact number of legal outcomes")
+    solving(n)
+    n.add_argument("--json", action="store_true", help='print {"count": N, "engine": ...}')
+
+    en = sub.add_parser("enumerate", help="every legal outcome once, one canonical JSON per line")
+    solving(en)
+    en.add_argument("--limit", type=_positive, default=None, metavar="N", help="stop after N outcomes")
+
+    b = sub.add_parser("best", help="the legal outcome with the highest score, and the score")
+    solving(b)
+    b.add_argument("--score", required=True, metavar="SCORE", help="weights: a .json/.yaml file (schema: score)")
+
     s = sub.add_parser("schema", help="the JSON Schema of a scenario, an outcome or a score")
     s.add_argument("what", nargs="?", default="scenario", choices=["scenario", "outcome", "score"])
     return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("the time limit must be more than 0 seconds")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected 1 or more")
+    return value
 
 
 def _dump(data: Any) -> str:
@@ -98,7 +151,51 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
     return EXIT_OK, _dump(schema)
 
 
-_VERBS = {"check": _check, "explain": _explain, "schema": _schema}
+def _count(args: argparse.Namespace) -> tuple[int, str]:
+    from .count import count
+    from .engines import pick
+
+    scenario = Scenario.load(args.scenario)
+    n = count(scenario, engine=args.engine, time_limit=args.time_limit)
+    if args.json:
+        from triggerstack.model.facts import facts_of
+
+        return EXIT_OK, json.dumps({"count": n, "engine": pick(facts_of(scenario), args.engine).value})
+    return EXIT_OK, str(n)
+
+
+def _enumerate(args: argparse.Namespace) -> tuple[int, str]:
+    from .enumerate import outcomes
+
+    scenario = Scenario.load(args.scenario)
+    found = outcomes(scenario, engine=args.engine, limit=args.limit, time_limit=args.time_limit)
+    return EXIT_OK, "\n".join(outcome_json(o) for o in found)
+
+
+def _best(args: argparse.Namespace) -> tuple[int, str]:
+    from .best import best
+
+    scenario = Scenario.load(args.scenario)
+    score = Score.load(args.score)
+    try:
+        found = best(scenario, score, engine=args.engine, time_limit=args.time_limit)
+    except ScenarioError as exc:
+        if exc.loc and exc.loc[0] in ("height", "mode", "target", "removed"):
+            raise exc.located(args.score) from None
+        raise
+    return EXIT_OK, json.dumps(
+        {"score": found.score, "proven": found.proven, "outcome": outcome_dict(found.outcome)}, sort_keys=True
+    )
+
+
+_VERBS = {
+    "check": _check,
+    "explain": _explain,
+    "schema": _schema,
+    "count": _count,
+    "enumerate": _enumerate,
+    "best": _best,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,6 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as exc:
         sys.stderr.write(f"{PROG}: {exc.one_line()}\n")
         return EXIT_BAD_INPUT
+    except TimeLimitReached as exc:
+        sys.stderr.write(f"{PROG}: time limit reached: {exc}\n")
+        return EXIT_TIME_LIMIT
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
@@ -120,7 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_INTERNAL
     try:
-        sys.stdout.write(text + "\n")
+        if text:
+            sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -19,13 +19,12 @@ Variable families (keys are index tuples; each solver variable's name repeats it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
 from ortools.sat.python import cp_model
-
 from triggerstack.model.facts import AbilityFacts, Facts
 from triggerstack.model.outcome import Score
 
@@ -70,6 +69,10 @@ def _bool(m: PassModel, name: str) -> cp_model.IntVar:
     return m.model.new_bool_var(name)
 
 
+def _sum(terms: Iterable[Any]) -> cp_model.LinearExpr:
+    return cp_model.LinearExpr.sum(list(terms))
+
+
 def add_placement_constraints(m: PassModel) -> None:
     """603.3b: each block's placed abilities fill its first slots, one per slot, in any order;
     800.4d and 603.3d: an ability that can never be put on the stack is removed."""
@@ -80,13 +83,15 @@ def add_placement_constraints(m: PassModel) -> None:
             m.model.add(m.placed[a.index] == 0)
     for block in facts.blocks:
         n = len(block.abilities)
-        for a in block.abilities:
+        for k_a in block.abilities:
             for k in range(n):
-                m.slot[a, k] = _bool(m, f"slot[{a},{k}]")
-            m.model.add(sum(m.slot[a, k] for k in range(n)) == m.placed[a])
-            m.index[a] = m.model.new_int_var(0, max(n - 1, 0), f"index[{a}]")
-            m.model.add(m.index[a] == sum(k * m.slot[a, k] for k in range(n)))
-        occupied = [sum(m.slot[a, k] for a in block.abilities) for k in range(n)]
+                m.slot[k_a, k] = _bool(m, f"slot[{k_a},{k}]")
+            m.model.add(_sum(m.slot[k_a, k] for k in range(n)) == m.placed[k_a])
+            m.index[k_a] = m.model.new_int_var(0, max(n - 1, 0), f"index[{k_a}]")
+            m.model.add(
+                m.index[k_a] == cp_model.LinearExpr.weighted_sum([m.slot[k_a, k] for k in range(n)], list(range(n)))
+            )
+        occupied = [_sum(m.slot[k_a, k] for k_a in block.abilities) for k in range(n)]
         for k in range(n):
             m.model.add(occupied[k] <= 1)
             if k:
@@ -124,7 +129,7 @@ def add_mode_constraints(m: PassModel) -> None:
                 m.model.add(m.used[a.index, inst.j] == 0)
             if inst.copy:
                 m.model.add_implication(m.used[a.index, inst.j], m.used[a.index, inst.j - 1])
-        chosen = sum(m.used[a.index, i.j] for i in insts)
+        chosen = _sum(m.used[a.index, i.j] for i in insts)
         allowed = sorted(a.choose - {0})
         if allowed:
             m.model.add_linear_expression_in_domain(chosen, cp_model.Domain.from_values(allowed)).only_enforce_if(
@@ -170,7 +175,7 @@ def add_target_constraints(m: PassModel) -> None:
                         else:
                             m.model.add_implication(lit, m.placed[b])
                     chosen.append(lit)
-                n = sum(chosen)
+                n = _sum(chosen)
                 m.model.add(n >= r.min).only_enforce_if(used)
                 m.model.add(n <= r.upper).only_enforce_if(used)
             _different_from(m, a, inst)
@@ -204,7 +209,9 @@ def _target_of(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
                 lits = [m.tgt.get((a.index, inst.j, d.index, x)) for d, x in zip(deps, combo, strict=True)]
                 if any(x is None for x in lits):
                     continue
-                if not facts.fits_target_of(a.index, inst.mode, r.index, c, {d.index: (x,) for d, x in zip(deps, combo, strict=True)}):
+                if not facts.fits_target_of(
+                    a.index, inst.mode, r.index, c, {d.index: (x,) for d, x in zip(deps, combo, strict=True)}
+                ):
                     continue
                 present = [x for x in lits if x is not None]
                 if len(present) == 1:
@@ -260,7 +267,7 @@ def add_division_constraints(m: PassModel) -> None:
                     continue
                 anyt = _bool(m, f"any[{a.index},{inst.j},{r.index}]")
                 m.model.add_max_equality(anyt, list(lits.values()))
-                m.model.add(sum(amounts) == r.divide * anyt)
+                m.model.add(_sum(amounts) == r.divide * anyt)
 
 
 def add_repeat_symmetry_constraints(m: PassModel) -> None:
@@ -288,7 +295,7 @@ def add_repeat_symmetry_constraints(m: PassModel) -> None:
             if radix >= 2**60:
                 m.symmetry_broken = False
                 continue
-            m.model.add(sum(terms_prev) <= sum(terms_this)).only_enforce_if(m.used[a.index, inst.j])
+            m.model.add(_sum(terms_prev) <= _sum(terms_this)).only_enforce_if(m.used[a.index, inst.j])
 
 
 def build(facts: Facts) -> PassModel:
@@ -317,9 +324,15 @@ def _extract(m: PassModel, value: Callable[[cp_model.IntVar], int]) -> RawOutcom
                     continue
                 targets, divide = [], []
                 for r in a.modes[inst.mode].requirements:
-                    ts = tuple(c for c in r.candidates if (lit := m.tgt.get((k, inst.j, r.index, c))) is not None and value(lit))
+                    ts = tuple(
+                        c
+                        for c in r.candidates
+                        if (lit := m.tgt.get((k, inst.j, r.index, c))) is not None and value(lit)
+                    )
                     targets.append(ts)
-                    divide.append(tuple(value(m.amt[k, inst.j, r.index, c]) for c in ts) if r.divide is not None else ())
+                    divide.append(
+                        tuple(value(m.amt[k, inst.j, r.index, c]) for c in ts) if r.divide is not None else ()
+                    )
                 insts.append(ModeInstance(inst.mode, tuple(targets), tuple(divide) if any(divide) else ()))
             stack.append(Placed(k, Choice(tuple(sorted(insts)))))
     for a in facts.abilities:
@@ -398,8 +411,9 @@ def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | Non
 
 
 def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Iterator[RawOutcome]:
-    """The distinct outcomes, sorted (a deterministic order), at most ``limit``."""
-    yield from solve_all(facts, limit=limit, time_limit=time_limit).outcomes
+    """The first ``limit`` distinct outcomes in sorted order (all of them are found first, so
+    that every engine gives the same prefix)."""
+    yield from solve_all(facts, time_limit=time_limit).outcomes[:limit]
 
 
 def count_raw(facts: Facts, *, time_limit: float | None = None) -> int:
@@ -418,7 +432,7 @@ def _objective(m: PassModel, score: Score) -> Any:
             if w:
                 n = len(facts.abilities)
                 gpos = m.model.new_int_var(0, n, f"gpos[{k}]")
-                m.model.add(gpos == sum(offset) + m.index[k]).only_enforce_if(m.placed[k])
+                m.model.add(gpos == _sum(offset) + m.index[k]).only_enforce_if(m.placed[k])
                 m.model.add(gpos == 0).only_enforce_if(~m.placed[k])
                 terms.append(w * gpos)
         offset.extend(m.placed[k] for k in block.abilities)
@@ -434,7 +448,7 @@ def _objective(m: PassModel, score: Score) -> Any:
                 terms.append(targets[facts.things[c].id] * lit)
         if score.removed.get(a.id):
             terms.append(score.removed[a.id] * (1 - m.placed[a.index]))
-    return sum(terms)
+    return _sum(terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,4 +473,4 @@ def best_raw(facts: Facts, score: Score, *, time_limit: float | None = None, wor
             f"CP-SAT did not prove an optimum within the time limit ({solver.status_name(status)}); raise --time-limit"
         )
     raw = _extract(m, solver.value)
-    return BestRaw(raw, int(round(solver.objective_value)))
+    return BestRaw(raw, round(solver.objective_value))

@@ -21,7 +21,6 @@ from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
 from constraint import Problem
-
 from triggerstack.model.facts import AbilityFacts, Facts
 
 from .choices import Choice, ModeInstance, iter_divisions
@@ -37,7 +36,9 @@ REMOVED = ("removed",)
 def _subsets(pool: Sequence[int], lo: int, hi: int) -> list[tuple[int, ...]]:
     out = [s for n in range(lo, hi + 1) for s in combinations(pool, n)]
     if len(out) > MAX_SUBSETS:
-        raise EngineCannot(f"a requirement has {len(out)} possible target sets; the constraint engine stops at {MAX_SUBSETS}")
+        raise EngineCannot(
+            f"a requirement has {len(out)} possible target sets; the constraint engine stops at {MAX_SUBSETS}"
+        )
     return out
 
 
@@ -81,8 +82,9 @@ def ability_choices(facts: Facts, a: AbilityFacts) -> list[Choice]:
                     problem.addConstraint(fits, [(i, r.index), *deps])
         if a.distinct_targets and len(modes) > 1:
             per_instance = [[n for n in names if n[0] == i] for i in range(len(modes))]
+            shape = tuple(len(p) for p in per_instance)
 
-            def distinct(*values: tuple[int, ...], _shape: list[int] = [len(p) for p in per_instance]) -> bool:
+            def distinct(*values: tuple[int, ...], _shape: tuple[int, ...] = shape) -> bool:
                 seen: set[int] = set()
                 k = 0
                 for size in _shape:
@@ -101,9 +103,7 @@ def ability_choices(facts: Facts, a: AbilityFacts) -> list[Choice]:
                 this = [n for n in names if n[0] == i]
                 prev = [n for n in names if n[0] == i - 1]
                 if this:
-                    problem.addConstraint(
-                        lambda *v, _n=len(prev): tuple(v[:_n]) <= tuple(v[_n:]), [*prev, *this]
-                    )
+                    problem.addConstraint(_ordered(len(prev)), [*prev, *this])
         solutions = problem.getSolutions() if names else [{}]
         for sol in solutions:
             insts = []
@@ -112,6 +112,15 @@ def ability_choices(facts: Facts, a: AbilityFacts) -> list[Choice]:
                 insts.append([tuple(sol[i, r.index]) for r in reqs])
             out.extend(_with_divisions(a, modes, insts))
     return sorted(set(out))
+
+
+def _ordered(n: int) -> Any:
+    """Repeated instances of a mode are a multiset (700.2d): keep copy i ≤ copy i+1."""
+
+    def ordered(*values: tuple[int, ...]) -> bool:
+        return tuple(values[:n]) <= tuple(values[n:])
+
+    return ordered
 
 
 def _with_divisions(a: AbilityFacts, modes: tuple[int, ...], insts: list[list[tuple[int, ...]]]) -> Iterator[Choice]:
@@ -165,7 +174,9 @@ def enumerate_raw(facts: Facts, *, limit: int | None = None) -> Iterator[RawOutc
         me = a.index
         for b in sorted(needs[me]):
             if facts.abilities[b].block is None:
-                problem.addConstraint(lambda v, _m=me, _b=b: v == REMOVED or _b not in _waiting(facts, choices[_m][v[1]]), [me])
+                problem.addConstraint(
+                    lambda v, _m=me, _b=b: v == REMOVED or _b not in _waiting(facts, choices[_m][v[1]]), [me]
+                )
                 continue
 
             def below(v: Any, w: Any, _m: int = me, _b: int = b) -> bool:
@@ -200,12 +211,8 @@ def enumerate_raw(facts: Facts, *, limit: int | None = None) -> Iterator[RawOutc
                 return _obeyed(facts.abilities[_m], mine) >= max(_obeyed(facts.abilities[_m], c) for c in rivals)
 
             problem.addConstraint(must, [me, *same_or_earlier])
-    found = set()
-    for sol in problem.getSolutionIter():
-        found.add(_raw(facts, choices, sol))
-        if limit is not None and len(found) >= limit:
-            break
-    yield from sorted(found)
+    found = {_raw(facts, choices, sol) for sol in problem.getSolutionIter()}
+    yield from sorted(found)[:limit]
 
 
 def _is_below(facts: Facts, b: int, w: Any, a: int, v: Any) -> bool:

@@ -74,6 +74,7 @@ def legal_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> se
                         continue
                 out.add(Choice(tuple(sorted(insts))))
     if a.must:
+
         def shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
             return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
 

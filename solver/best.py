@@ -1,0 +1,61 @@
+"""``best``: the legal outcome with the highest score (SPEC §7), proven optimal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from triggerstack.model.errors import ScenarioError
+from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.outcome import Outcome, Score
+from triggerstack.model.scenario import Scenario
+
+from .engines import Engine, pick, raw_outcomes
+from .raw import score_of, to_outcome
+
+__all__ = ["Best", "best", "check_score"]
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The best outcome and its score; ``proven`` is True when the optimum is proven."""
+
+    outcome: Outcome
+    score: int
+    proven: bool = True
+
+
+def check_score(facts: Facts, score: Score) -> None:
+    """Every id a score names exists: abilities, their modes, and things to target."""
+    for key in ("height", "mode", "target", "removed"):
+        for aid in getattr(score, key):
+            if aid not in facts.ability_index:
+                raise ScenarioError(f"unknown ability {aid!r}", (key, aid))
+    for aid, modes in score.mode.items():
+        a = facts.abilities[facts.ability_index[aid]]
+        for mid in modes:
+            if mid not in a.mode_index:
+                raise ScenarioError(f"{aid} has no mode {mid!r}", ("mode", aid, mid))
+    for aid, things in score.target.items():
+        for tid in things:
+            if tid not in facts.thing_index:
+                raise ScenarioError(f"unknown player, object or ability {tid!r}", ("target", aid, tid))
+
+
+def best(
+    scenario: Scenario | Facts,
+    score: Score,
+    *,
+    engine: Engine | str = Engine.AUTO,
+    time_limit: float | None = None,
+) -> Best:
+    """The legal outcome with the highest ``score``; ties go to the first in enumeration order
+    for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
+    facts = facts_of(scenario)
+    check_score(facts, score)
+    if pick(facts, engine) is Engine.CPSAT and not facts.scenario.reactions:
+        from . import cpsat
+
+        found = cpsat.best_raw(facts, score, time_limit=time_limit)
+        return Best(to_outcome(facts, found.outcome), found.score)
+    top = max(raw_outcomes(facts, engine, time_limit=time_limit), key=lambda r: score_of(facts, r, score))
+    return Best(to_outcome(facts, top), score_of(facts, top, score))

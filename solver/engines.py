@@ -1,0 +1,66 @@
+"""Which engine answers: one table from :class:`Engine` to the function that enumerates.
+
+``auto`` takes the fastest exact engine for the scenario; every engine gives the same answers
+(the property tests hold them to it), so choosing one is for comparing and debugging.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from enum import StrEnum
+
+from triggerstack.model.facts import Facts
+
+from .errors import EngineCannot, TimeLimitReached
+from .raw import RawOutcome
+
+__all__ = ["Engine", "pick", "raw_outcomes"]
+
+
+class Engine(StrEnum):
+    AUTO = "auto"
+    FAST = "fast"
+    CPSAT = "cpsat"
+    CONSTRAINT = "constraint"
+
+
+def pick(facts: Facts, engine: Engine | str) -> Engine:
+    """The engine that will answer for ``facts`` when ``engine`` is asked for."""
+    engine = Engine(engine)
+    if engine is Engine.AUTO:
+        return Engine.CPSAT
+    if engine is Engine.FAST:
+        raise EngineCannot("the fast engine is not available in this version; use --engine cpsat or constraint")
+    return engine
+
+
+def _cpsat(facts: Facts, limit: int | None, time_limit: float | None) -> Iterator[RawOutcome]:
+    from . import cpsat  # ortools is imported only when a CP-SAT path is taken
+
+    return cpsat.enumerate_raw(facts, limit=limit, time_limit=time_limit)
+
+
+def _constraint(facts: Facts, limit: int | None, time_limit: float | None) -> Iterator[RawOutcome]:
+    from . import crosscheck
+
+    start = time.monotonic()
+    out = list(crosscheck.enumerate_raw(facts, limit=limit))
+    if time_limit is not None and time.monotonic() - start > time_limit:
+        raise TimeLimitReached(f"python-constraint took {time.monotonic() - start:.1f}s, over the time limit")
+    return iter(out)
+
+
+_ENUMERATORS: dict[Engine, Callable[[Facts, int | None, float | None], Iterator[RawOutcome]]] = {
+    Engine.CPSAT: _cpsat,
+    Engine.CONSTRAINT: _constraint,
+}
+
+
+def raw_outcomes(
+    facts: Facts, engine: Engine | str = Engine.AUTO, *, limit: int | None = None, time_limit: float | None = None
+) -> Iterator[RawOutcome]:
+    """The distinct outcomes of ``facts`` from ``engine``, in sorted (deterministic) order."""
+    if facts.scenario.reactions:
+        raise EngineCannot("reactions (further passes of 603.3b) are not decided by this version", ("reactions",))
+    return _ENUMERATORS[pick(facts, engine)](facts, limit, time_limit)
