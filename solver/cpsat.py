@@ -395,6 +395,8 @@ class Enumeration:
 
 def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Enumeration:
     """Enumerate the model's solutions with one worker (more workers lose and repeat solutions)."""
+    if not facts.abilities:  # an empty model: CP-SAT reports no solution to call back with
+        return Enumeration((RawOutcome((), ()),), 1, True)
     m = build(facts)
     solver = _solver(time_limit)
     solver.parameters.enumerate_all_solutions = True

@@ -211,6 +211,9 @@ def enumerate_raw(facts: Facts, *, limit: int | None = None) -> Iterator[RawOutc
                 return _obeyed(facts.abilities[_m], mine) >= max(_obeyed(facts.abilities[_m], c) for c in rivals)
 
             problem.addConstraint(must, [me, *same_or_earlier])
+    if not active:  # nothing to decide: python-constraint has no variable to report a solution for
+        yield RawOutcome((), tuple(a.index for a in facts.abilities))
+        return
     found = {_raw(facts, choices, sol) for sol in problem.getSolutionIter()}
     yield from sorted(found)[:limit]
 

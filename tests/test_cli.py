@@ -172,3 +172,64 @@ def test_console_script_end_to_end(tmp_path: Path) -> None:
     )
     assert broken.returncode == 2 and broken.stdout == "" and "Traceback" not in broken.stderr
     assert broken.stderr.startswith(f"triggerstack: {bad}: line 1 column 2: malformed JSON")
+
+
+EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_count_enumerate_best_on_every_example(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str) -> None:
+    scenario = str(EXAMPLES / name / "scenario.yaml")
+    code, out, _ = run(capsys, "count", scenario)
+    assert code == 0
+    n = int(out)
+    code, out, _ = run(capsys, "enumerate", scenario)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == n == len(set(lines))
+    for i, line in enumerate(lines[:20]):
+        assert run(capsys, "check", scenario, _write(tmp_path, f"p{i}.json", line))[0] == 0
+    code, out, _ = run(capsys, "enumerate", scenario, "--limit", "2")
+    assert out.splitlines() == lines[:2]
+    code, out, _ = run(
+        capsys, "best", scenario, "--score", str(EXAMPLES.parent / "tests" / "data" / "empty-score.json")
+    )
+    assert code == 0 and json.loads(out)["score"] == 0 and json.loads(out)["proven"] is True
+
+
+def test_best_prefers_the_weighted_outcome(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    score = _write(tmp_path, "s.yaml", "height: {E: 5}\ntarget: {E: {SWA: 3}}\n")
+    code, out, _ = run(capsys, "best", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--score", score)
+    data = json.loads(out)
+    assert code == 0 and data["score"] == 2 * 5 + 3
+    assert data["outcome"]["stack"][-1] == {
+        "ability": "E",
+        "modes": [{"mode": "counter", "targets": {"ability": ["SWA"]}}],
+    }
+
+
+def test_best_score_names_unknown_ability(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    score = _write(tmp_path, "s.json", '{"height": {"Q": 1}}')
+    code, out, err = run(capsys, "best", PRINCE, "--score", score)
+    assert (code, out) == (2, "") and err == f"triggerstack: {score}: height.Q: unknown ability 'Q'\n"
+
+
+def test_count_json_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", PRINCE, "--json", "--engine", "constraint")
+    assert code == 0 and json.loads(out) == {"count": 2, "engine": "constraint"}
+
+
+def test_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "count", str(EXAMPLES / "board-wipe" / "scenario.yaml"), "--time-limit", "0.0001")
+    assert (code, out) == (3, "") and err.startswith("triggerstack: time limit reached: ")
+
+
+def test_engine_that_cannot_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "count", PRINCE, "--engine", "fast")
+    assert (code, out) == (2, "") and "not available" in err
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "soon"])
+def test_bad_time_limit(capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["count", PRINCE, "--time-limit", bad])
+    assert info.value.code == 2

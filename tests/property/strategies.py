@@ -1,0 +1,134 @@
+"""Hypothesis strategies for small scenarios (≤ 6 abilities, ≤ 4 players, ≤ 6 objects) that
+exercise every rule the engines encode: APNAP blocks and part 2, cr-1p and 2hg, modal
+abilities with repeats, unavailable modes and distinct targets, divisions, hexproof /
+protection / shroud, ``target_of``, ``different_from``, abilities that target other waiting
+abilities, abilities with no legal choice, illegal abilities and players who left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+__all__ = ["SETTINGS", "scenarios"]
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
+FILTERS: list[Any] = [
+    "any-target",
+    {"type": "creature"},
+    {"kind": "player"},
+    {"kind": "player", "controller": "opponent"},
+    {"kind": "ability"},
+    {"kind": ["spell", "ability"], "controller": "opponent"},
+    {"type": ["creature", "land"], "controller": "you"},
+    {"not": {"type": "creature"}},
+    {"type": "creature", "color": "green"},
+    {"zone": "graveyard"},
+]
+BOUNDS = [(1, 1), (1, 1), (0, 1), (1, 2), (0, None), (2, 2)]
+
+
+@st.composite
+def _requirement(draw: st.DrawFn, rid: str, earlier: list[dict[str, Any]]) -> dict[str, Any]:
+    lo, hi = draw(st.sampled_from(BOUNDS))
+    req: dict[str, Any] = {"id": rid, "min": lo, "max": hi, "filter": draw(st.sampled_from(FILTERS))}
+    players = [e for e in earlier if e["filter"] in ({"kind": "player"}, {"kind": "player", "controller": "opponent"})]
+    if players and draw(st.integers(0, 3)) == 0:
+        req["filter"] = {"type": "creature", "controller": {"target_of": players[0]["id"]}}
+    if draw(st.integers(0, 5)) == 0:
+        amount = draw(st.integers(1, 3))
+        req["divide"] = amount
+        req["min"] = min(max(lo, 1), amount)
+        req["max"] = None if hi is None else max(hi, req["min"])
+    if earlier and draw(st.integers(0, 3)) == 0:
+        req["different_from"] = [earlier[-1]["id"]]
+    if draw(st.integers(0, 4)) == 0:
+        req["other_than_source"] = True
+    return req
+
+
+@st.composite
+def _requirements(draw: st.DrawFn, most: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in range(draw(st.integers(0, most))):
+        out.append(draw(_requirement(f"r{i}", out)))
+    return out
+
+
+@st.composite
+def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[str, Any]]) -> dict[str, Any]:
+    t: dict[str, Any] = {"id": tid, "text": tid}
+    on_field = [o for o in objects if o.get("kind", "permanent") == "permanent"]
+    how = draw(st.integers(0, 9))
+    if how == 0 or not objects:
+        t["controller"] = draw(st.sampled_from(players))
+    elif how == 1:
+        t["delayed"] = {"by": draw(st.sampled_from(["spell", "ability"])), "controller": draw(st.sampled_from(players))}
+    else:
+        t["source"] = draw(st.sampled_from(on_field or objects))["id"]
+    if draw(st.integers(0, 3)) == 0:
+        t["condition"] = "ability-triggered"
+    if draw(st.integers(0, 12)) == 0:
+        t["illegal"] = "an effect"
+    if draw(st.booleans()):
+        t["targets"] = draw(_requirements(2))
+    else:
+        n_modes = draw(st.integers(2, 3))
+        repeat = draw(st.integers(0, 3)) == 0
+        top = 3 if repeat else n_modes
+        choose = sorted(draw(st.sets(st.integers(0, top), min_size=1, max_size=3)))
+        if choose == [0]:
+            choose = [0, 1]
+        t["modal"] = {"choose": choose, "repeat": repeat, "distinct_targets": draw(st.integers(0, 3)) == 0}
+        t["modes"] = [
+            {"id": f"m{j}", "targets": draw(_requirements(1)), "available": draw(st.integers(0, 6)) != 0}
+            for j in range(n_modes)
+        ]
+    return t
+
+
+@st.composite
+def scenarios(draw: st.DrawFn, max_abilities: int = 5) -> dict[str, Any]:
+    """A valid scenario document (a dict), small enough for the literal simulator."""
+    n_players = draw(st.integers(1, 4))
+    players: list[Any] = [f"P{i}" for i in range(n_players)]
+    rules = draw(st.sampled_from(["seed", "seed", "seed", "cr-1p"] + (["2hg"] if n_players == 4 else [])))
+    doc: dict[str, Any] = {"rules": rules}
+    if rules == "2hg":
+        doc["teams"] = [["P0", "P2"], ["P1", "P3"]]
+    ids = list(players)
+    for i in range(n_players):
+        extra: dict[str, Any] = {}
+        if draw(st.integers(0, 6)) == 0:
+            extra["hexproof"] = True
+        if i and draw(st.integers(0, 10)) == 0:
+            extra["left_game"] = True
+        if extra:
+            players[i] = {"id": ids[i], **extra}
+    objects: list[dict[str, Any]] = []
+    for j in range(draw(st.integers(0, 5))):
+        o: dict[str, Any] = {
+            "id": f"o{j}",
+            "controller": draw(st.sampled_from(ids)),
+            "types": [draw(st.sampled_from(["creature", "creature", "land", "planeswalker", "artifact"]))],
+            "colors": draw(st.lists(st.sampled_from(["red", "green"]), max_size=1, unique=True)),
+        }
+        if draw(st.integers(0, 5)) == 0:
+            o["hexproof"] = True
+        if draw(st.integers(0, 7)) == 0:
+            o["shroud"] = True
+        if draw(st.integers(0, 5)) == 0:
+            o["protection"] = [{"color": "red"}]
+        if draw(st.integers(0, 6)) == 0:
+            o = {"id": o["id"], "kind": "card", "zone": "graveyard", "owner": o["controller"], "types": o["types"]}
+        objects.append(o)
+    doc["players"] = players
+    doc["objects"] = objects
+    doc["triggers"] = [draw(_trigger(f"T{k}", ids, objects)) for k in range(draw(st.integers(0, max_abilities)))]
+    return doc
