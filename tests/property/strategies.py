@@ -94,7 +94,7 @@ def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[s
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, max_abilities: int = 5) -> dict[str, Any]:
+def scenarios(draw: st.DrawFn, max_abilities: int = 6) -> dict[str, Any]:
     """A valid scenario document (a dict), small enough for the literal simulator."""
     n_players = draw(st.integers(1, 4))
     players: list[Any] = [f"P{i}" for i in range(n_players)]
