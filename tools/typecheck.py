@@ -36,6 +36,7 @@ def main() -> int:
             *sources,
             *[str(p) for p in sorted((ROOT / "tests").rglob("*.py"))],
             *[str(p) for p in sorted((ROOT / "tools").rglob("*.py"))],
+            *[str(p) for p in sorted((ROOT / "benchmarks").glob("*.py"))],
         ]
         return subprocess.call(cmd, env=env, cwd=tmp)
 
