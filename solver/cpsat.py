@@ -394,7 +394,9 @@ class Enumeration:
 
 
 def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Enumeration:
-    """Enumerate the model's solutions with one worker (more workers lose and repeat solutions)."""
+    """Enumerate the model's solutions with one worker: more workers lose and repeat solutions
+    (measured on examples/board-wipe, 768 outcomes: 2 workers reported 384 solutions, 4 workers
+    919 solutions of which 693 distinct)."""
     if not facts.abilities:  # an empty model: CP-SAT reports no solution to call back with
         return Enumeration((RawOutcome((), ()),), 1, True)
     m = build(facts)

@@ -16,6 +16,7 @@ It shares the facts with every engine and no search code with CP-SAT or ``choice
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any
@@ -24,7 +25,7 @@ from constraint import Problem
 from triggerstack.model.facts import AbilityFacts, Facts
 
 from .choices import Choice, ModeInstance, iter_divisions
-from .errors import EngineCannot
+from .errors import EngineCannot, TimeLimitReached
 from .raw import Placed, RawOutcome
 
 __all__ = ["ability_choices", "enumerate_raw"]
@@ -151,10 +152,20 @@ def _shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
 
 
-def enumerate_raw(facts: Facts, *, limit: int | None = None) -> Iterator[RawOutcome]:
-    """The distinct outcomes of one pass, sorted."""
+def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Iterator[RawOutcome]:
+    """The first ``limit`` distinct outcomes of one pass in sorted order; raises
+    :class:`TimeLimitReached` once ``time_limit`` seconds have passed."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def on_time() -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeLimitReached(f"python-constraint ran past the time limit of {time_limit}s; raise --time-limit")
+
     problem = Problem()
-    choices = {a.index: ability_choices(facts, a) for a in facts.abilities}
+    choices = {}
+    for a in facts.abilities:
+        choices[a.index] = ability_choices(facts, a)
+        on_time()
     needs = {k: frozenset().union(*(_waiting(facts, c) for c in cs)) for k, cs in choices.items()}
     active = [a for a in facts.abilities if a.block is not None]
     for a in active:
@@ -214,7 +225,11 @@ def enumerate_raw(facts: Facts, *, limit: int | None = None) -> Iterator[RawOutc
     if not active:  # nothing to decide: python-constraint has no variable to report a solution for
         yield RawOutcome((), tuple(a.index for a in facts.abilities))
         return
-    found = {_raw(facts, choices, sol) for sol in problem.getSolutionIter()}
+    found = set()
+    for i, sol in enumerate(problem.getSolutionIter()):
+        found.add(_raw(facts, choices, sol))
+        if i % 256 == 0:
+            on_time()
     yield from sorted(found)[:limit]
 
 

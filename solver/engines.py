@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 
 from triggerstack.model.facts import Facts
 
-from .errors import EngineCannot, TimeLimitReached
+from .errors import EngineCannot
 from .raw import RawOutcome
 
 __all__ = ["Engine", "pick", "raw_outcomes"]
@@ -44,11 +43,7 @@ def _cpsat(facts: Facts, limit: int | None, time_limit: float | None) -> Iterato
 def _constraint(facts: Facts, limit: int | None, time_limit: float | None) -> Iterator[RawOutcome]:
     from . import crosscheck
 
-    start = time.monotonic()
-    out = list(crosscheck.enumerate_raw(facts, limit=limit))
-    if time_limit is not None and time.monotonic() - start > time_limit:
-        raise TimeLimitReached(f"python-constraint took {time.monotonic() - start:.1f}s, over the time limit")
-    return iter(out)
+    return iter(list(crosscheck.enumerate_raw(facts, limit=limit, time_limit=time_limit)))
 
 
 _ENUMERATORS: dict[Engine, Callable[[Facts, int | None, float | None], Iterator[RawOutcome]]] = {

@@ -233,3 +233,16 @@ def test_bad_time_limit(capsys: pytest.CaptureFixture[str], bad: str) -> None:
     with pytest.raises(SystemExit) as info:
         main(["count", PRINCE, "--time-limit", bad])
     assert info.value.code == 2
+
+
+def test_time_limit_constraint_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys,
+        "enumerate",
+        str(EXAMPLES / "board-wipe" / "scenario.yaml"),
+        "--engine",
+        "constraint",
+        "--time-limit",
+        "1e-9",
+    )
+    assert (code, out) == (3, "") and "python-constraint ran past the time limit" in err
