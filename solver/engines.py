@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from enum import StrEnum
+from itertools import islice
 
 from triggerstack.model.facts import Facts
 
@@ -25,13 +26,16 @@ class Engine(StrEnum):
 
 
 def pick(facts: Facts, engine: Engine | str) -> Engine:
-    """The engine that will answer for ``facts`` when ``engine`` is asked for."""
+    """The engine that will answer for ``facts`` when ``engine`` is asked for: ``auto`` is the
+    fast path, which is exact on every pass (its coupled core, if any, goes through CP-SAT)."""
     engine = Engine(engine)
-    if engine is Engine.AUTO:
-        return Engine.CPSAT
-    if engine is Engine.FAST:
-        raise EngineCannot("the fast engine is not available in this version; use --engine cpsat or constraint")
-    return engine
+    return Engine.FAST if engine is Engine.AUTO else engine
+
+
+def _fast(facts: Facts, limit: int | None, time_limit: float | None) -> Iterator[RawOutcome]:
+    from .fast import FastPass
+
+    return islice(FastPass(facts, time_limit=time_limit), limit)
 
 
 def _cpsat(facts: Facts, limit: int | None, time_limit: float | None) -> Iterator[RawOutcome]:
@@ -47,6 +51,7 @@ def _constraint(facts: Facts, limit: int | None, time_limit: float | None) -> It
 
 
 _ENUMERATORS: dict[Engine, Callable[[Facts, int | None, float | None], Iterator[RawOutcome]]] = {
+    Engine.FAST: _fast,
     Engine.CPSAT: _cpsat,
     Engine.CONSTRAINT: _constraint,
 }
@@ -55,7 +60,8 @@ _ENUMERATORS: dict[Engine, Callable[[Facts, int | None, float | None], Iterator[
 def raw_outcomes(
     facts: Facts, engine: Engine | str = Engine.AUTO, *, limit: int | None = None, time_limit: float | None = None
 ) -> Iterator[RawOutcome]:
-    """The distinct outcomes of ``facts`` from ``engine``, in sorted (deterministic) order."""
+    """The distinct outcomes of ``facts`` from ``engine``: the fast path in its rank order
+    (documented in :mod:`fast`), the solvers in sorted order."""
     if facts.scenario.reactions:
         raise EngineCannot("reactions (further passes of 603.3b) are not decided by this version", ("reactions",))
     return _ENUMERATORS[pick(facts, engine)](facts, limit, time_limit)

@@ -8,7 +8,7 @@ turns one into the canonical wire form of SPEC §5, and ``from_outcome`` reads a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Entry, ModeChoice, Outcome, Score
@@ -18,17 +18,18 @@ from .choices import Choice, ModeInstance
 __all__ = ["Placed", "RawOutcome", "score_of", "to_outcome"]
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     """One ability on the stack with its complete choice."""
 
     ability: int
     choice: Choice
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class RawOutcome:
-    """The final stack (bottom → top) and the removed abilities (sorted indices)."""
+class RawOutcome(NamedTuple):
+    """The final stack (bottom → top) and the removed abilities (sorted indices).
+
+    A named tuple, not a dataclass: the fast path makes millions of them, and tuples compare,
+    hash and sort the same way (stack first, then removed)."""
 
     stack: tuple[Placed, ...]
     removed: tuple[int, ...]

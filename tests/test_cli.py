@@ -219,13 +219,24 @@ def test_count_json_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "count", str(EXAMPLES / "board-wipe" / "scenario.yaml"), "--time-limit", "0.0001")
+    code, out, err = run(
+        capsys, "count", str(EXAMPLES / "board-wipe" / "scenario.yaml"), "--engine", "cpsat", "--time-limit", "0.0001"
+    )
     assert (code, out) == (3, "") and err.startswith("triggerstack: time limit reached: ")
 
 
-def test_engine_that_cannot_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "count", PRINCE, "--engine", "fast")
-    assert (code, out) == (2, "") and "not available" in err
+def test_engine_that_cannot_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    wide = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"o{i}", "controller": "B", "types": ["land"]} for i in range(20)],
+        "triggers": [
+            {"id": "T", "controller": "A", "targets": [{"id": "t", "min": 0, "max": None, "filter": {"type": "land"}}]}
+        ],
+    }
+    path = _write(tmp_path, "wide.json", json.dumps(wide))
+    code, out, err = run(capsys, "count", path, "--engine", "constraint")
+    assert (code, out) == (2, "") and "the constraint engine stops at" in err
+    assert run(capsys, "count", path)[1] == f"{2**20}\n"
 
 
 @pytest.mark.parametrize("bad", ["0", "-1", "soon"])

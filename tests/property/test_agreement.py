@@ -6,8 +6,9 @@ abilities they control on the stack in any order they choose." 603.3c–d: modes
 chosen as the ability is put on the stack; "if a choice is required ... but no legal choices can
 be made for it, ... the ability is simply removed from the stack."
 
-For each generated scenario: the outcome sets of CP-SAT, python-constraint2 and the literal
-simulator are identical; ``count`` equals their size; CP-SAT reports no duplicate solution;
+For each generated scenario: the outcome sets of the fast path, CP-SAT, python-constraint2 and
+the literal simulator are identical; the fast path enumerates in rank order and ``rank`` inverts
+``unrank``; ``count`` equals their size; CP-SAT reports no duplicate solution;
 every outcome passes ``check``; and a random mutation of a legal outcome fails ``check`` unless
 it is itself an outcome.
 """
@@ -25,6 +26,7 @@ from triggerstack.model.facts import Facts
 from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import best, check, count, cpsat, crosscheck
 from triggerstack.solver.choices import iter_full_choices
+from triggerstack.solver.fast import FastPass
 from triggerstack.solver.raw import score_of, to_outcome
 
 from ..simulator import simulate
@@ -123,7 +125,13 @@ def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject
     solved = cpsat.solve_all(facts)
     assert set(solved.outcomes) == simulated
     assert set(crosscheck.enumerate_raw(facts)) == simulated
-    assert count(facts) == len(simulated)
+    assert count(facts) == count(facts, engine="cpsat") == len(simulated)
+    fast = FastPass(facts)
+    listed = list(fast)
+    assert len(listed) == fast.count == len(simulated) and set(listed) == simulated
+    for r in range(0, fast.count, max(1, fast.count // 25)):
+        assert fast.unrank(r) == listed[r], "enumeration runs in rank order"
+        assert fast.rank(listed[r]) == r
     if cpsat.build(facts).symmetry_broken:
         assert solved.solutions == len(simulated), "CP-SAT repeated an outcome"
 

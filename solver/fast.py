@@ -1,0 +1,378 @@
+"""The fast exact path: counting, ranking, unranking and lazy enumeration by product.
+
+When no ability can target another waiting ability (see :mod:`plan`), each ability's options are
+the same whatever is below it, and a block's outcomes are: which of its optional abilities (those
+allowed to choose no mode) are placed, the order of the placed ones, and one option each. Abilities
+that *are* coupled are solved by CP-SAT as one core; each core outcome fixes, per block, the coupled
+abilities placed and their order, and the independent abilities are interleaved around them.
+
+The order of outcomes (rank order, also the order of enumeration), from most to least significant:
+
+1. the core outcome (sorted), when there is a core;
+2. for each block from the bottom: which optional abilities are placed (by ability index,
+   "removed" before "placed"), then the arrangement of the placed abilities (at each position from
+   the bottom: the next core ability first, then the independent ones by index);
+3. the options of the placed independent abilities, position by position from the bottom, each in
+   its own rank order (:class:`~options.Options`), the top position varying fastest.
+
+``count`` is exact with Python integers; ``unrank`` and ``rank`` are a bijection with
+``range(count)``; iteration is lazy (memory does not grow with the number of outcomes).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import product, repeat
+from math import perm
+
+from triggerstack.model.facts import Facts
+from triggerstack.model.scenario import Scenario
+
+from .choices import Choice, ModeInstance
+from .options import Options, options_for
+from .plan import Plan, plan
+from .raw import Placed, RawOutcome
+
+__all__ = ["FastPass"]
+
+Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
+
+
+def _arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
+    """Every arrangement of ``items`` (distinct) around ``k`` core slots kept in order."""
+    if k == 0 and not items:
+        yield ()
+        return
+    if k:
+        for rest in _arrangements(k - 1, items):
+            yield (None, *rest)
+    for i, a in enumerate(items):
+        for rest in _arrangements(k, [*items[:i], *items[i + 1 :]]):
+            yield (a, *rest)
+
+
+def _unrank_arrangement(k: int, items: Sequence[int], x: int) -> Arrangement:
+    out: list[int | None] = []
+    left = list(items)
+    while k or left:
+        if k:
+            c = perm(k - 1 + len(left), len(left))
+            if x < c:
+                out.append(None)
+                k -= 1
+                continue
+            x -= c
+        size = perm(k + len(left) - 1, len(left) - 1)
+        i, x = divmod(x, size)
+        out.append(left.pop(i))
+    return tuple(out)
+
+
+def _rank_arrangement(k: int, seq: Arrangement) -> int:
+    left = sorted(a for a in seq if a is not None)
+    x = 0
+    for a in seq:
+        if a is None:
+            k -= 1
+            continue
+        if k:
+            x += perm(k - 1 + len(left), len(left))
+        size = perm(k + len(left) - 1, len(left) - 1)
+        x += left.index(a) * size
+        left.remove(a)
+    return x
+
+
+@dataclass
+class _Block:
+    """One block's independent abilities: placed always, placed or removed, removed always."""
+
+    index: int
+    mandatory: tuple[int, ...]
+    optional: tuple[int, ...]
+    removed: tuple[int, ...]
+    weight: dict[int, int]
+    _g: dict[int, list[list[int]]] = field(default_factory=dict)
+
+    @cached_property
+    def base(self) -> int:
+        n = 1
+        for a in self.mandatory:
+            n *= self.weight[a]
+        return n
+
+    def g(self, k: int) -> list[list[int]]:
+        """g[i][t]: Σ over which of optional[i:] are placed, with t placed before, of the
+        arrangements times the weights of those placed."""
+        if k not in self._g:
+            n, m = len(self.optional), len(self.mandatory)
+            table = [[0] * (n + 1) for _ in range(n + 1)]
+            for t in range(n + 1):
+                table[n][t] = perm(k + m + t, m + t)
+            for i in range(n - 1, -1, -1):
+                w = self.weight[self.optional[i]]
+                for t in range(i + 1):
+                    table[i][t] = table[i + 1][t] + w * table[i + 1][t + 1]
+            self._g[k] = table
+        return self._g[k]
+
+    def total(self, k: int) -> int:
+        return self.base * self.g(k)[0][0]
+
+    def unrank_shape(self, k: int, x: int) -> tuple[tuple[int, ...], Arrangement, int, int]:
+        """The shape holding weighted index ``x``: (placed optional, arrangement, start, weight)."""
+        g = self.g(k)
+        base, start, t = self.base, 0, 0
+        chosen: list[int] = []
+        for i, o in enumerate(self.optional):
+            skip = base * g[i + 1][t]
+            if x < skip:
+                continue
+            x -= skip
+            start += skip
+            base *= self.weight[o]
+            t += 1
+            chosen.append(o)
+        arrangement = x // base
+        placed = sorted((*self.mandatory, *chosen))
+        return tuple(chosen), _unrank_arrangement(k, placed, arrangement), start + arrangement * base, base
+
+    def rank_shape(self, k: int, chosen: set[int], arrangement: Arrangement) -> tuple[int, int]:
+        """(start, weight) of a shape: the inverse of :meth:`unrank_shape`."""
+        g = self.g(k)
+        base, start, t = self.base, 0, 0
+        for i, o in enumerate(self.optional):
+            if o in chosen:
+                start += base * g[i + 1][t]
+                base *= self.weight[o]
+                t += 1
+        return start + _rank_arrangement(k, arrangement) * base, base
+
+    def iter_shapes(self, k: int) -> Iterator[tuple[tuple[int, ...], Arrangement]]:
+        """Shapes in rank order: (placed optional abilities, arrangement)."""
+        n = len(self.optional)
+
+        def subsets(i: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            if i == n:
+                yield chosen
+                return
+            yield from subsets(i + 1, chosen)
+            yield from subsets(i + 1, (*chosen, self.optional[i]))
+
+        for chosen in subsets(0, ()):
+            placed = sorted((*self.mandatory, *chosen))
+            for arrangement in _arrangements(k, placed):
+                yield chosen, arrangement
+
+
+@dataclass(frozen=True)
+class _Core:
+    """One outcome of the coupled abilities: per block, their placed entries in order."""
+
+    raw: RawOutcome
+    per_block: tuple[tuple[Placed, ...], ...]
+
+    @property
+    def k(self) -> tuple[int, ...]:
+        return tuple(len(p) for p in self.per_block)
+
+
+def _core_scenario(scenario: Scenario, ids: set[str]) -> Scenario:
+    """The scenario restricted to the coupled abilities ``ids`` (every player and object stays)."""
+    data = scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
+    data["triggers"] = [t for t in data["triggers"] if t["id"] in ids]
+    triggers = {t.id for t in scenario.triggers}
+    must = []
+    for m in data["must_target"]:
+        if m["object"] in triggers and m["object"] not in ids:
+            continue  # an ability outside the core: no core ability can target it
+        if isinstance(m["applies_to"], (list, tuple)):
+            m["applies_to"] = [x for x in m["applies_to"] if x in ids]
+            if not m["applies_to"]:
+                continue
+        must.append(m)
+    data["must_target"] = must
+    return Scenario.model_validate(data)
+
+
+class FastPass:
+    """Exact counting, ranking, unranking and lazy enumeration of one pass."""
+
+    def __init__(self, facts: Facts, *, time_limit: float | None = None) -> None:
+        self.facts = facts
+        self.plan: Plan = plan(facts)
+        coupled = set(self.plan.coupled)
+        self.options: dict[int, Options] = {
+            a.index: options_for(facts, a) for a in facts.abilities if a.index not in coupled and a.block is not None
+        }
+        self.never = tuple(a.index for a in facts.abilities if a.block is None)
+        self.blocks: list[_Block] = []
+        for b in facts.blocks:
+            mandatory, optional, removed = [], [], []
+            weight = {}
+            for k in b.abilities:
+                if k in coupled:
+                    continue
+                a = facts.abilities[k]
+                w = weight[k] = self.options[k].count
+                if a.forced_removal is not None or w == 0:
+                    removed.append(k)
+                elif a.may_choose_zero:
+                    optional.append(k)
+                else:
+                    mandatory.append(k)
+            self.blocks.append(_Block(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
+        self.cores = self._cores(coupled, time_limit)
+        self._core_index = {c.raw: i for i, c in enumerate(self.cores)}
+        self.sizes = [self._size(c) for c in self.cores]
+        self.starts = [0]
+        for size in self.sizes:
+            self.starts.append(self.starts[-1] + size)
+        self.count = self.starts[-1]
+        self._placed: dict[int, list[Placed]] = {}
+
+    def _size(self, core: _Core) -> int:
+        n = 1
+        for block, k in zip(self.blocks, core.k, strict=True):
+            n *= block.total(k)
+        return n
+
+    def _cores(self, coupled: set[int], time_limit: float | None) -> list[_Core]:
+        empty = tuple(() for _ in self.blocks)
+        if not coupled:
+            return [_Core(RawOutcome((), ()), empty)]
+        from . import cpsat
+
+        facts = self.facts
+        ids = {facts.abilities[k].id for k in coupled}
+        data = facts.scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
+        data["triggers"] = [t for t in data["triggers"] if t["id"] in ids]
+        data["must_target"] = [
+            m
+            for m in data.get("must_target", [])
+            if not isinstance(m["applies_to"], (list, tuple)) or set(m["applies_to"]) & ids
+        ]
+        for m in data["must_target"]:
+            if isinstance(m["applies_to"], (list, tuple)):
+                m["applies_to"] = [x for x in m["applies_to"] if x in ids]
+        sub = Scenario.model_validate(data)
+        from triggerstack.model.facts import compile as compile_facts
+
+        sub_facts = compile_facts(sub)
+        ability = [facts.ability_index[a.id] for a in sub_facts.abilities]
+        thing = [facts.thing_index[t.id] for t in sub_facts.things]
+        cores = []
+        for raw in cpsat.solve_all(sub_facts, time_limit=time_limit).outcomes:
+            stack = tuple(Placed(ability[p.ability], self._remap(p.choice, thing)) for p in raw.stack)
+            removed = tuple(sorted(ability[k] for k in raw.removed))
+            per_block = tuple(
+                tuple(p for p in stack if facts.abilities[p.ability].block == b.index) for b in self.blocks
+            )
+            cores.append(_Core(RawOutcome(stack, removed), per_block))
+        return sorted(cores, key=lambda c: c.raw)
+
+    @staticmethod
+    def _remap(choice: Choice, thing: Sequence[int]) -> Choice:
+        return Choice(
+            tuple(
+                ModeInstance(m.mode, tuple(tuple(thing[t] for t in ts) for ts in m.targets), m.divide)
+                for m in choice.modes
+            )
+        )
+
+    def placed(self, a: int) -> list[Placed]:
+        """``a`` placed with each of its options, in rank order (listed once)."""
+        if a not in self._placed:
+            self._placed[a] = [Placed(a, c) for c in self.options[a].as_list()]
+        return self._placed[a]
+
+    # -- unrank / rank ---------------------------------------------------------------------------
+
+    def unrank(self, r: int) -> RawOutcome:
+        """The outcome of rank ``r`` (0 ≤ r < count)."""
+        if not 0 <= r < self.count:
+            raise IndexError(f"rank {r} outside [0, {self.count})")
+        ci = bisect_right(self.starts, r) - 1
+        core = self.cores[ci]
+        r -= self.starts[ci]
+        ks = core.k
+        suffix = [1] * (len(self.blocks) + 1)
+        for b in range(len(self.blocks) - 1, -1, -1):
+            suffix[b] = suffix[b + 1] * self.blocks[b].total(ks[b])
+        c = 1
+        shapes = []
+        for b, block in enumerate(self.blocks):
+            unit = c * suffix[b + 1]
+            chosen, arrangement, start, weight = block.unrank_shape(ks[b], r // unit)
+            r -= unit * start
+            c *= weight
+            shapes.append((chosen, arrangement))
+        # r is now the mixed-radix number of the options, top position least significant.
+        stack: list[Placed] = []
+        removed = list(self.never) + list(core.raw.removed)
+        digits: list[tuple[int, int]] = []  # (position in stack, ability)
+        for b, (block, (chosen, arrangement)) in enumerate(zip(self.blocks, shapes, strict=True)):
+            core_entries = iter(core.per_block[b])
+            removed.extend(block.removed)
+            removed.extend(o for o in block.optional if o not in chosen)
+            for a in arrangement:
+                if a is None:
+                    stack.append(next(core_entries))
+                else:
+                    digits.append((len(stack), a))
+                    stack.append(Placed(a, Choice(())))
+        for pos, a in reversed(digits):
+            r, d = divmod(r, self.options[a].count)
+            stack[pos] = Placed(a, self.options[a].unrank(d))
+        return RawOutcome(tuple(stack), tuple(sorted(removed)))
+
+    def rank(self, raw: RawOutcome) -> int:
+        """The rank of ``raw``: the inverse of :meth:`unrank`."""
+        coupled = set(self.plan.coupled)
+        core_raw = RawOutcome(
+            tuple(p for p in raw.stack if p.ability in coupled), tuple(k for k in raw.removed if k in coupled)
+        )
+        ci = self._core_index[core_raw]
+        ks = self.cores[ci].k
+        suffix = [1] * (len(self.blocks) + 1)
+        for b in range(len(self.blocks) - 1, -1, -1):
+            suffix[b] = suffix[b + 1] * self.blocks[b].total(ks[b])
+        by_block: dict[int, list[Placed]] = {}
+        for p in raw.stack:
+            by_block.setdefault(self.facts.abilities[p.ability].block or 0, []).append(p)
+        r, c = self.starts[ci], 1
+        digits = 0
+        for b, block in enumerate(self.blocks):
+            entries = by_block.get(block.index, [])
+            arrangement = tuple(None if p.ability in coupled else p.ability for p in entries)
+            chosen = {p.ability for p in entries if p.ability in block.optional}
+            start, weight = block.rank_shape(ks[b], chosen, arrangement)
+            r += c * suffix[b + 1] * start
+            c *= weight
+            for p in entries:
+                if p.ability not in coupled:
+                    opts = self.options[p.ability]
+                    digits = digits * opts.count + opts.rank(p.choice)
+        return r + digits
+
+    # -- enumeration ----------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[RawOutcome]:
+        """Every outcome once, in rank order, lazily."""
+        for core in self.cores:
+            yield from self._iter_core(core, 0, [], list(self.never) + list(core.raw.removed))
+
+    def _iter_core(self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]) -> Iterator[RawOutcome]:
+        if b == len(self.blocks):
+            done = tuple(sorted(removed))
+            yield from map(RawOutcome, product(*lists), repeat(done))
+            return
+        block = self.blocks[b]
+        for chosen, arrangement in block.iter_shapes(core.k[b]):
+            core_entries = iter(core.per_block[b])
+            here = [[next(core_entries)] if a is None else self.placed(a) for a in arrangement]
+            gone = [*block.removed, *(o for o in block.optional if o not in chosen)]
+            yield from self._iter_core(core, b + 1, lists + here, removed + gone)

@@ -1,0 +1,317 @@
+"""The legal complete choices of one ability, counted, ranked and listed without a search where
+the ability's own choices are independent of each other.
+
+An ability whose requirements are independent (no ``different_from``, ``target_of``,
+``distinct_targets`` or "must target") has options that are a product: for each multiset of modes,
+the multisets of instances of each mode, each instance a product over its requirements of (a set
+of targets, a division). Those are counted with binomials and unranked directly, so a requirement
+with sixty candidates and any number of targets costs nothing until one option is asked for.
+Where the choices are coupled, python-constraint2 lists them (``crosscheck.ability_choices``).
+
+Options are judged with the given waiting abilities on the stack (``on_stack``); rank order is
+the order of :meth:`Options.unrank` and of iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from math import comb
+
+from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
+from triggerstack.model.modes import iter_mode_choices
+
+from .choices import Choice, ModeInstance, available_targets, iter_full_choices
+from .errors import EngineCannot
+
+__all__ = ["MAX_LISTED", "Options", "is_independent", "options_for"]
+
+MAX_LISTED = 2_000_000
+"""The most options of one ability that are ever listed (enumeration needs the list)."""
+
+
+def is_independent(a: AbilityFacts) -> bool:
+    """Whether ``a``'s own choices are a plain product (no coupling between its targets)."""
+    if a.must or a.distinct_targets:
+        return False
+    return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
+
+
+def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th k-subset of range(n) in lexicographic order."""
+    out: list[int] = []
+    x = 0
+    for remaining in range(k, 0, -1):
+        while True:
+            c = comb(n - x - 1, remaining - 1)
+            if index < c:
+                out.append(x)
+                x += 1
+                break
+            index -= c
+            x += 1
+    return tuple(out)
+
+
+def _rank_combination(n: int, subset: Sequence[int]) -> int:
+    index, x = 0, 0
+    k = len(subset)
+    for i, s in enumerate(subset):
+        while x < s:
+            index += comb(n - x - 1, k - i - 1)
+            x += 1
+        x = s + 1
+    return index
+
+
+def _unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
+    out: list[int] = []
+    for left in range(parts, 1, -1):
+        first = 1
+        while True:
+            c = comb(amount - first - 1, left - 2)
+            if index < c:
+                break
+            index -= c
+            first += 1
+        out.append(first)
+        amount -= first
+    out.append(amount)
+    return tuple(out)
+
+
+def _rank_composition(parts: Sequence[int]) -> int:
+    index, amount = 0, sum(parts)
+    for i, p in enumerate(parts[:-1]):
+        left = len(parts) - i
+        for first in range(1, p):
+            index += comb(amount - first - 1, left - 2)
+        amount -= p
+    return index
+
+
+def _multichoose(n: int, k: int) -> int:
+    return comb(n + k - 1, k) if n else (1 if k == 0 else 0)
+
+
+def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order."""
+    out: list[int] = []
+    x = 0
+    for remaining in range(k, 0, -1):
+        while True:
+            c = _multichoose(n - x, remaining - 1)
+            if index < c:
+                out.append(x)
+                break
+            index -= c
+            x += 1
+    return tuple(out)
+
+
+def _rank_multiset(n: int, seq: Sequence[int]) -> int:
+    index, x = 0, 0
+    k = len(seq)
+    for i, s in enumerate(seq):
+        while x < s:
+            index += _multichoose(n - x, k - i - 1)
+            x += 1
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class _Requirement:
+    """The options of one requirement: a set of targets within the bounds, and a division."""
+
+    pool: tuple[int, ...]
+    low: int
+    high: int
+    divide: int | None
+
+    def _divisions(self, n: int) -> int:
+        if self.divide is None or n == 0:
+            return 1
+        return comb(self.divide - 1, n - 1)
+
+    @property
+    def count(self) -> int:
+        return sum(comb(len(self.pool), n) * self._divisions(n) for n in range(self.low, self.high + 1))
+
+    def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        for n in range(self.low, self.high + 1):
+            d = self._divisions(n)
+            size = comb(len(self.pool), n) * d
+            if index < size:
+                subset = _unrank_combination(len(self.pool), n, index // d)
+                targets = tuple(self.pool[i] for i in subset)
+                div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+                return targets, div
+            index -= size
+        raise IndexError(index)
+
+    def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
+        n = len(targets)
+        index = sum(comb(len(self.pool), m) * self._divisions(m) for m in range(self.low, n))
+        where = {t: i for i, t in enumerate(self.pool)}
+        sub = _rank_combination(len(self.pool), [where[t] for t in targets])
+        d = self._divisions(n)
+        return index + sub * d + (_rank_composition(div) if self.divide is not None and n else 0)
+
+
+@dataclass(frozen=True)
+class _Mode:
+    """The instances of one mode: a product over its requirements (the last varies fastest)."""
+
+    mode: int
+    reqs: tuple[_Requirement, ...]
+    divided: bool
+
+    @cached_property
+    def count(self) -> int:
+        n = 1
+        for r in self.reqs:
+            n *= r.count
+        return n
+
+    def unrank(self, index: int) -> ModeInstance:
+        targets: list[tuple[int, ...]] = []
+        divs: list[tuple[int, ...]] = []
+        for r in reversed(self.reqs):
+            index, digit = divmod(index, r.count)
+            t, d = r.unrank(digit)
+            targets.append(t)
+            divs.append(d)
+        targets.reverse()
+        divs.reverse()
+        return ModeInstance(self.mode, tuple(targets), tuple(divs) if any(divs) else ())
+
+    def rank(self, inst: ModeInstance) -> int:
+        index = 0
+        for i, r in enumerate(self.reqs):
+            div = inst.divide[i] if inst.divide else ()
+            index = index * r.count + r.rank(inst.targets[i], div)
+        return index
+
+
+@dataclass
+class Options:
+    """The legal complete choices of one ability, in rank order."""
+
+    ability: AbilityFacts
+    _modes: dict[int, _Mode] = field(default_factory=dict)
+    _multisets: list[tuple[int, ...]] = field(default_factory=list)
+    _listed: list[Choice] | None = None
+    _index: dict[Choice, int] | None = None
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        return [self._multiset_count(ms) for ms in self._multisets]
+
+    def _multiset_count(self, modes: tuple[int, ...]) -> int:
+        n = 1
+        for m in sorted(set(modes)):
+            n *= _multichoose(self._modes[m].count, modes.count(m))
+        return n
+
+    @property
+    def count(self) -> int:
+        if self._listed is not None:
+            return len(self._listed)
+        return sum(self._sizes)
+
+    def unrank(self, index: int) -> Choice:
+        """The ``index``-th option (0 ≤ index < count)."""
+        if self._listed is not None:
+            return self._listed[index]
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        for modes, size in zip(self._multisets, self._sizes, strict=True):
+            if index < size:
+                return self._unrank_in(modes, index)
+            index -= size
+        raise IndexError(index)
+
+    def _unrank_in(self, modes: tuple[int, ...], index: int) -> Choice:
+        distinct = sorted(set(modes))
+        instances: list[ModeInstance] = []
+        for m in reversed(distinct):
+            mode = self._modes[m]
+            copies = modes.count(m)
+            radix = _multichoose(mode.count, copies)
+            index, digit = divmod(index, radix)
+            for i in _unrank_multiset(mode.count, copies, digit):
+                instances.append(mode.unrank(i))
+        return Choice(tuple(sorted(instances)))
+
+    def rank(self, choice: Choice) -> int:
+        """The index of ``choice`` (the inverse of :meth:`unrank`)."""
+        if self._listed is not None:
+            if self._index is None:
+                self._index = {c: i for i, c in enumerate(self._listed)}
+            return self._index[choice]
+        modes = tuple(sorted(i.mode for i in choice.modes))
+        index = sum(self._sizes[: self._multisets.index(modes)])
+        within = 0
+        for m in sorted(set(modes)):
+            mode = self._modes[m]
+            ranks = sorted(mode.rank(i) for i in choice.modes if i.mode == m)
+            within = within * _multichoose(mode.count, len(ranks)) + _rank_multiset(mode.count, ranks)
+        return index + within
+
+    def __iter__(self) -> Iterator[Choice]:
+        if self._listed is not None:
+            return iter(self._listed)
+        return (self.unrank(i) for i in range(self.count))
+
+    def as_list(self) -> list[Choice]:
+        """Every option in rank order (listed once and kept)."""
+        if self._listed is None:
+            if self.count > MAX_LISTED:
+                raise EngineCannot(
+                    f"{self.ability.id} has {self.count} legal choices; listing more than {MAX_LISTED} is refused"
+                )
+            self._listed = [self.unrank(i) for i in range(self.count)]
+        return self._listed
+
+
+def options_for(facts: Facts, a: AbilityFacts, on_stack: frozenset[int] = frozenset()) -> Options:
+    """The options of ``a`` with ``on_stack`` below it (combinatorial where independent)."""
+    opts = Options(a)
+    if a.forced_removal is not None:
+        opts._listed = []
+        return opts
+    if not is_independent(a):
+        opts._listed = _coupled_list(facts, a, on_stack)
+        return opts
+    for m in a.modes:
+        if not m.available:
+            continue
+        reqs = []
+        for r in m.requirements:
+            pool = available_targets(facts, a, r, on_stack)
+            reqs.append(_Requirement(pool, r.min, _upper(r, len(pool)), r.divide))
+        mode = _Mode(m.index, tuple(reqs), any(r.divide is not None for r in m.requirements))
+        if mode.count:
+            opts._modes[m.index] = mode
+    opts._multisets = sorted(iter_mode_choices(sorted(opts._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
+    return opts
+
+
+def _upper(r: RequirementFacts, pool: int) -> int:
+    top = pool if r.max is None else min(r.max, pool)
+    return top if r.divide is None else min(top, r.divide)
+
+
+def _coupled_list(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> list[Choice]:
+    """Coupled choices: python-constraint2 lists them; "must target" needs what is below, so
+    those go through the choices search, which applies 601.2c's maximality."""
+    if a.must:
+        return sorted(set(iter_full_choices(facts, a, on_stack)))
+    from .crosscheck import ability_choices
+
+    def below(c: Choice) -> bool:
+        return all((b := facts.waiting_ability(t)) is None or b in on_stack for t in c.things())
+
+    return [c for c in ability_choices(facts, a) if below(c)]
