@@ -1,6 +1,6 @@
 """The engines: validation, counting, enumeration, optimisation, explanation, the command line.
 
-``from triggerstack.solver import check, count, outcomes, best, explain``
+``from triggerstack.solver import check, count, outcomes, sample, best, explain``
 """
 
 from .best import Best, best
@@ -10,6 +10,7 @@ from .engines import Engine
 from .enumerate import outcomes
 from .errors import EngineCannot, TimeLimitReached
 from .explain import explain
+from .sample import sample
 
 __all__ = [
     "Best",
@@ -23,4 +24,5 @@ __all__ = [
     "count",
     "explain",
     "outcomes",
+    "sample",
 ]

@@ -10,7 +10,8 @@ from triggerstack.model.outcome import Outcome, Score
 from triggerstack.model.scenario import Scenario
 
 from .engines import Engine, pick, raw_outcomes
-from .raw import score_of, to_outcome
+from .fast import FastPass
+from .raw import Placed, RawOutcome, score_of, to_outcome
 
 __all__ = ["Best", "best", "check_score"]
 
@@ -41,6 +42,32 @@ def check_score(facts: Facts, score: Score) -> None:
                 raise ScenarioError(f"unknown player, object or ability {tid!r}", ("target", aid, tid))
 
 
+MAX_SCANNED = 200_000
+"""The most options of one ability that ``best_by_parts`` scans for its best choice."""
+
+
+def best_by_parts(fast: FastPass, score: Score) -> RawOutcome | None:
+    """The optimum part by part, where the score splits: no coupled core, no optional ability
+    (whose removal would move every later block), and few enough options to scan. Within a
+    block, the heaviest ``height`` weight goes highest (rearrangement); each ability takes its
+    best-scoring option. ``None`` when the score does not split so simply."""
+    facts = fast.facts
+    if fast.plan.coupled or any(b.optional for b in fast.blocks):
+        return None
+    if any(fast.options[a].count > MAX_SCANNED for b in fast.blocks for a in b.mandatory):
+        return None
+    stack: list[Placed] = []
+    removed = list(fast.never)
+    for block in fast.blocks:
+        removed.extend(block.removed)
+        height = [(score.height.get(facts.abilities[a].id, 0), a) for a in block.mandatory]
+        for _, a in sorted(height):
+            alone = [RawOutcome((Placed(a, c),), ()) for c in fast.options[a].as_list()]
+            top = max(alone, key=lambda r: score_of(facts, r, score))  # height 0: modes and targets only
+            stack.append(top.stack[0])
+    return RawOutcome(tuple(stack), tuple(sorted(removed)))
+
+
 def best(
     scenario: Scenario | Facts,
     score: Score,
@@ -52,7 +79,16 @@ def best(
     for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
     facts = facts_of(scenario)
     check_score(facts, score)
-    if pick(facts, engine) is Engine.CPSAT and not facts.scenario.reactions:
+    chosen = pick(facts, engine)
+    if chosen is Engine.FAST:
+        from .fast import FastPass
+
+        fast = FastPass(facts, time_limit=time_limit)
+        split = best_by_parts(fast, score)
+        if split is not None:
+            return Best(to_outcome(facts, split), score_of(facts, split, score))
+        chosen = Engine.CPSAT  # the score does not split over the parts: one model of the whole pass
+    if chosen is Engine.CPSAT and not facts.scenario.reactions:
         from . import cpsat
 
         found = cpsat.best_raw(facts, score, time_limit=time_limit)

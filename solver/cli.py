@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from pydantic import BaseModel
@@ -72,13 +72,21 @@ def _parser() -> argparse.ArgumentParser:
                 help="give up after this long (exit 3); default 60 for CP-SAT",
             )
 
+    merge_help = "count outcomes that only swap identical abilities (same source, text, choices) once"
     n = sub.add_parser("count", help="the exact number of legal outcomes")
     solving(n)
-    n.add_argument("--json", action="store_true", help='print {"count": N, "engine": ...}')
+    n.add_argument("--json", action="store_true", help='print {"count": N, "engine": ..., "path": ...}')
+    n.add_argument("--merge-identical", action="store_true", help=merge_help)
 
     en = sub.add_parser("enumerate", help="every legal outcome once, one canonical JSON per line")
     solving(en)
     en.add_argument("--limit", type=_positive, default=None, metavar="N", help="stop after N outcomes")
+    en.add_argument("--merge-identical", action="store_true", help=merge_help)
+
+    sa = sub.add_parser("sample", help="uniformly random legal outcomes, one canonical JSON per line")
+    solving(sa)
+    sa.add_argument("-n", type=_positive, default=1, metavar="N", help="how many (default 1)")
+    sa.add_argument("--seed", type=int, default=None, metavar="S", help="for repeatable draws")
 
     b = sub.add_parser("best", help="the legal outcome with the highest score, and the score")
     solving(b)
@@ -152,24 +160,53 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _count(args: argparse.Namespace) -> tuple[int, str]:
+    from triggerstack.model.facts import facts_of
+
     from .count import count
-    from .engines import pick
+    from .engines import Engine, pick
+    from .plan import plan
 
-    scenario = Scenario.load(args.scenario)
-    n = count(scenario, engine=args.engine, time_limit=args.time_limit)
+    facts = facts_of(Scenario.load(args.scenario))
+    n = count(facts, engine=args.engine, time_limit=args.time_limit, merge_identical=args.merge_identical)
     if args.json:
-        from triggerstack.model.facts import facts_of
-
-        return EXIT_OK, json.dumps({"count": n, "engine": pick(facts_of(scenario), args.engine).value})
+        engine = pick(facts, args.engine)
+        path = plan(facts).path.value if engine is Engine.FAST else engine.value
+        return EXIT_OK, json.dumps({"count": n, "engine": engine.value, "path": path})
     return EXIT_OK, str(n)
 
 
-def _enumerate(args: argparse.Namespace) -> tuple[int, str]:
+def _enumerate(args: argparse.Namespace) -> None:
     from .enumerate import outcomes
 
     scenario = Scenario.load(args.scenario)
-    found = outcomes(scenario, engine=args.engine, limit=args.limit, time_limit=args.time_limit)
-    return EXIT_OK, "\n".join(outcome_json(o) for o in found)
+    found = outcomes(
+        scenario,
+        engine=args.engine,
+        limit=args.limit,
+        time_limit=args.time_limit,
+        merge_identical=args.merge_identical,
+    )
+    _stream(outcome_json(o) for o in found)
+
+
+def _sample(args: argparse.Namespace) -> None:
+    from .sample import sample
+
+    scenario = Scenario.load(args.scenario)
+    drawn = sample(scenario, args.n, args.seed, engine=args.engine, time_limit=args.time_limit)
+    _stream(outcome_json(o) for o in drawn)
+
+
+def _stream(lines: Iterator[str]) -> None:
+    """Write lines as they come; the first is computed before anything is written, so an error
+    found while starting leaves standard output empty."""
+    write = sys.stdout.write
+    for i, line in enumerate(lines):
+        write(line)
+        write("\n")
+        if i % 4096 == 4095:
+            sys.stdout.flush()
+    sys.stdout.flush()
 
 
 def _best(args: argparse.Namespace) -> tuple[int, str]:
@@ -188,12 +225,13 @@ def _best(args: argparse.Namespace) -> tuple[int, str]:
     )
 
 
-_VERBS = {
+_VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
     "check": _check,
     "explain": _explain,
     "schema": _schema,
     "count": _count,
     "enumerate": _enumerate,
+    "sample": _sample,
     "best": _best,
 }
 
@@ -202,7 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     args = _parser().parse_args(argv)
     try:
-        code, text = _VERBS[args.verb](args)
+        result = _VERBS[args.verb](args)
+        if result is None:  # a streaming verb has written its output
+            return EXIT_OK
+        code, text = result
     except ScenarioError as exc:
         sys.stderr.write(f"{PROG}: {exc.one_line()}\n")
         return EXIT_BAD_INPUT
@@ -212,6 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
     except Exception as exc:  # a bug, not bad input: one line unless debugging
         if os.environ.get("TRIGGERSTACK_DEBUG"):
             raise

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
 from triggerstack.model.facts import Facts, facts_of
 from triggerstack.model.outcome import Outcome
 from triggerstack.model.scenario import Scenario
 
-from .engines import Engine, raw_outcomes
-from .raw import to_outcome
+from .engines import Engine, pick, raw_outcomes
+from .errors import EngineCannot
+from .raw import RawOutcome, to_outcome
 
 __all__ = ["outcomes"]
 
@@ -20,8 +22,22 @@ def outcomes(
     engine: Engine | str = Engine.AUTO,
     limit: int | None = None,
     time_limit: float | None = None,
+    merge_identical: bool = False,
 ) -> Iterator[Outcome]:
-    """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``."""
+    """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``.
+
+    The fast path (``auto``) yields lazily in its rank order (:mod:`fast`); the solver engines
+    find every outcome first and yield them sorted. ``merge_identical`` yields one outcome per
+    class of outcomes that only swap identical abilities (fast path only)."""
     facts = facts_of(scenario)
-    for raw in raw_outcomes(facts, engine, limit=limit, time_limit=time_limit):
+    if merge_identical:
+        if pick(facts, engine) is not Engine.FAST:
+            raise EngineCannot("--merge-identical is answered by the fast path only (--engine auto or fast)")
+        from .fast import FastPass
+        from .merge import iter_merged
+
+        raws: Iterator[RawOutcome] = islice(iter_merged(FastPass(facts, time_limit=time_limit)), limit)
+    else:
+        raws = raw_outcomes(facts, engine, limit=limit, time_limit=time_limit)
+    for raw in raws:
         yield to_outcome(facts, raw)

@@ -76,6 +76,22 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts) -> dict[str, Any]:
     return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
 
 
+def _counts(facts: Facts) -> dict[str, Any]:
+    """The plan the fast path takes, and the counts with and without merging identical abilities."""
+    from .fast import FastPass
+    from .merge import identical_groups, merged_count
+    from .plan import plan
+
+    out: dict[str, Any] = {"plan": plan(facts).as_dict(facts)}
+    if facts.scenario.reactions:
+        return out  # further passes are not counted by this version
+    fast = FastPass(facts)
+    out["count"] = fast.count
+    out["count_merged_identical"] = merged_count(fast)
+    out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(fast) if len(g) > 1]
+    return out
+
+
 def explain(scenario: Scenario | Facts) -> dict[str, Any]:
     """The facts behind every decision about ``scenario``, as a JSON-ready dict."""
     facts = facts_of(scenario)
@@ -95,6 +111,7 @@ def explain(scenario: Scenario | Facts) -> dict[str, Any]:
         ],
         "abilities": [],
     }
+    out.update(_counts(facts))
     for a in facts.abilities:
         removal, why = _removal(facts, a)
         out["abilities"].append(
@@ -137,6 +154,15 @@ def _bounds(r: dict[str, Any]) -> str:
 def explain_text(data: dict[str, Any]) -> str:
     """The readable form of :func:`explain`'s dict."""
     lines = [f"rules: {data['rules']}; APNAP order: {', '.join(data['apnap'])}"]
+    plan = data["plan"]
+    coupled = f" (coupled: {', '.join(plan['coupled'])})" if plan["coupled"] else ""
+    lines.append(f"path: {plan['path']}{coupled}")
+    if "count" in data:
+        merged = data["count_merged_identical"]
+        same = f"; {merged} when identical abilities are interchangeable" if merged != data["count"] else ""
+        lines.append(f"legal outcomes: {data['count']}{same}")
+        for group in data["identical"]:
+            lines.append(f"identical: {', '.join(group)}")
     for b in data["blocks"]:
         lines.append(
             f"block {b['index']} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "

@@ -215,7 +215,9 @@ def test_best_score_names_unknown_ability(capsys: pytest.CaptureFixture[str], tm
 
 def test_count_json_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "count", PRINCE, "--json", "--engine", "constraint")
-    assert code == 0 and json.loads(out) == {"count": 2, "engine": "constraint"}
+    assert code == 0 and json.loads(out) == {"count": 2, "engine": "constraint", "path": "constraint"}
+    code, out, _ = run(capsys, "count", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--json")
+    assert json.loads(out) == {"count": 10, "engine": "fast", "path": "product+cpsat"}
 
 
 def test_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
@@ -257,3 +259,24 @@ def test_time_limit_constraint_engine(capsys: pytest.CaptureFixture[str]) -> Non
         "1e-9",
     )
     assert (code, out) == (3, "") and "python-constraint ran past the time limit" in err
+
+
+def test_sample_and_merge_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    wipe = str(EXAMPLES / "board-wipe" / "scenario.yaml")
+    code, out, _ = run(capsys, "sample", wipe, "-n", "5", "--seed", "7")
+    assert code == 0 and len(out.splitlines()) == 5
+    assert run(capsys, "sample", wipe, "-n", "5", "--seed", "7")[1] == out
+    assert run(capsys, "count", wipe, "--merge-identical")[1] == "16\n"
+    assert len(run(capsys, "enumerate", wipe, "--merge-identical")[1].splitlines()) == 16
+    code, _, err = run(capsys, "count", wipe, "--merge-identical", "--engine", "cpsat")
+    assert code == 2 and "fast path only" in err
+
+
+def test_count_of_an_independent_pass_does_not_import_ortools() -> None:
+    probe = (
+        "import sys; from triggerstack.solver.cli import main; "
+        f"code = main(['count', {str(EXAMPLES / 'board-wipe' / 'scenario.yaml')!r}]); "
+        "assert code == 0 and 'ortools' not in sys.modules, sorted(m for m in sys.modules if 'ortools' in m)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and result.stdout == "768\n", result.stderr

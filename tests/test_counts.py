@@ -60,3 +60,16 @@ def test_zero_abilities_one_outcome() -> None:
     s = Scenario.model_validate({"players": ["A", "B"]})
     assert count(s) == count(s, engine="constraint") == 1
     assert json.dumps(len(simulate(compile(s)))) == "1"
+
+
+def test_merge_identical_board_wipe() -> None:
+    """The four Blood Artist triggers are identical, as are the two Zulaport triggers: orders that
+    swap them are one outcome. A's block: each of 4 positions targets A or B (2⁴); B's block: 1."""
+    scenario = Scenario.load(str(EXAMPLES / "board-wipe" / "scenario.yaml"))
+    assert count(scenario, merge_identical=True) == 2**4
+    assert count(scenario) == 768
+    from triggerstack.solver import outcomes
+
+    merged = list(outcomes(scenario, merge_identical=True))
+    assert len(merged) == 16
+    assert all([e.ability for e in o.stack] == ["BA1", "BA2", "BA3", "BA4", "Z1", "Z2"] for o in merged)

@@ -130,5 +130,10 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6) -> dict[str, Any]:
         objects.append(o)
     doc["players"] = players
     doc["objects"] = objects
-    doc["triggers"] = [draw(_trigger(f"T{k}", ids, objects)) for k in range(draw(st.integers(0, max_abilities)))]
+    triggers = [draw(_trigger(f"T{k}", ids, objects)) for k in range(draw(st.integers(0, max_abilities)))]
+    for k in range(1, len(triggers)):
+        if draw(st.integers(0, 3)) == 0:  # an identical twin (same source, text, choices)
+            twin = draw(st.sampled_from(triggers[:k]))
+            triggers[k] = {**twin, "id": f"T{k}"}
+    doc["triggers"] = triggers
     return doc

@@ -8,7 +8,8 @@ be made for it, ... the ability is simply removed from the stack."
 
 For each generated scenario: the outcome sets of the fast path, CP-SAT, python-constraint2 and
 the literal simulator are identical; the fast path enumerates in rank order and ``rank`` inverts
-``unrank``; ``count`` equals their size; CP-SAT reports no duplicate solution;
+``unrank``; merging identical abilities counts and enumerates one outcome per class of outcomes
+that differ only by swapping them; ``count`` equals their size; CP-SAT reports no duplicate solution;
 every outcome passes ``check``; and a random mutation of a legal outcome fails ``check`` unless
 it is itself an outcome.
 """
@@ -27,7 +28,8 @@ from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import best, check, count, cpsat, crosscheck
 from triggerstack.solver.choices import iter_full_choices
 from triggerstack.solver.fast import FastPass
-from triggerstack.solver.raw import score_of, to_outcome
+from triggerstack.solver.merge import identical_groups, iter_merged, merged_count
+from triggerstack.solver.raw import RawOutcome, score_of, to_outcome
 
 from ..simulator import simulate
 from .strategies import SETTINGS, scenarios
@@ -134,6 +136,17 @@ def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject
         assert fast.rank(listed[r]) == r
     if cpsat.build(facts).symmetry_broken:
         assert solved.solutions == len(simulated), "CP-SAT repeated an outcome"
+
+    groups = [g for g in identical_groups(fast) if len(g) > 1]
+    label = {a: ("group", g[0]) for g in groups for a in g}
+
+    def merged_key(raw: RawOutcome) -> tuple[object, ...]:
+        stack = tuple((label.get(p.ability, p.ability), p.choice) for p in raw.stack)
+        return stack, tuple(sorted(map(str, (label.get(k, k) for k in raw.removed))))
+
+    classes = {merged_key(r) for r in simulated}
+    representatives = [merged_key(r) for r in iter_merged(fast)]
+    assert merged_count(fast) == len(classes) == len(representatives) == len(set(representatives))
 
     score = data.draw(scores(facts), label="score")
     found = best(facts, score)

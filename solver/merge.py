@@ -1,0 +1,89 @@
+"""``--merge-identical``: outcomes that differ only by swapping identical abilities count once.
+
+Two waiting abilities are *identical* when they have the same source, text, controller, part and
+choices (the same trigger but for its id) — two Soul Warden triggers for two creatures entering.
+Arena, XMage and Forge order such abilities automatically. Only independent abilities are merged
+(an ability another one may target is not interchangeable with its twin).
+
+Count: per block, the placed abilities are a sequence of group labels around the core slots, each
+position with its own choice: Σ over how many of each group are placed of
+(k + P)! / (k! · Π pᵍ!) · Π wᵍ^pᵍ. Enumeration keeps, from the fast enumeration, the one outcome of
+each class in which the placed members of every group are its lowest indices, bottom to top.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from fractions import Fraction
+from math import factorial, perm
+
+from triggerstack.model.facts import Facts
+
+from .fast import FastPass
+from .raw import RawOutcome
+
+__all__ = ["identical_groups", "is_representative", "iter_merged", "merged_count"]
+
+
+def identical_groups(fast: FastPass) -> list[tuple[int, ...]]:
+    """Groups (sorted indices) of identical independent abilities, in the same block."""
+    facts: Facts = fast.facts
+    coupled = set(fast.plan.coupled)
+    keys: dict[str, list[int]] = {}
+    for a in facts.abilities:
+        if a.block is None or a.index in coupled:
+            continue
+        body = facts.scenario.triggers[a.index].model_dump(exclude={"id"}, mode="json")
+        key = json.dumps([a.block, a.controller, body, a.must], sort_keys=True)
+        keys.setdefault(key, []).append(a.index)
+    return sorted(tuple(g) for g in keys.values())
+
+
+def _block_total(fast: FastPass, block_index: int, k: int, groups: list[tuple[int, ...]]) -> int:
+    block = fast.blocks[block_index]
+    mine = [g for g in groups if g[0] in block.mandatory or g[0] in block.optional]
+    poly: dict[int, Fraction] = {0: Fraction(1)}
+    for g in mine:
+        w = block.weight[g[0]]
+        sizes = [len(g)] if g[0] in block.mandatory else list(range(len(g) + 1))
+        nxt: dict[int, Fraction] = {}
+        for placed, coeff in poly.items():
+            for p in sizes:
+                nxt[placed + p] = nxt.get(placed + p, Fraction(0)) + coeff * Fraction(w**p, factorial(p))
+        poly = nxt
+    total = sum((coeff * perm(k + placed, placed) for placed, coeff in poly.items()), Fraction(0))
+    assert total.denominator == 1
+    return int(total)
+
+
+def merged_count(fast: FastPass) -> int:
+    """The number of outcomes when identical abilities are interchangeable."""
+    groups = identical_groups(fast)
+    total = 0
+    for core in fast.cores:
+        n = 1
+        for b, k in enumerate(core.k):
+            n *= _block_total(fast, b, k, groups)
+        total += n
+    return total
+
+
+def is_representative(raw: RawOutcome, groups: list[tuple[int, ...]]) -> bool:
+    """Whether ``raw`` is its class's representative: each group's placed members are its lowest
+    indices, in increasing order from the bottom."""
+    order = [p.ability for p in raw.stack]
+    for g in groups:
+        if len(g) < 2:
+            continue
+        members = set(g)
+        placed = [a for a in order if a in members]
+        if placed != list(g[: len(placed)]):
+            return False
+    return True
+
+
+def iter_merged(fast: FastPass) -> Iterator[RawOutcome]:
+    """One outcome per class, in the fast path's rank order."""
+    groups = [g for g in identical_groups(fast) if len(g) > 1]
+    return (raw for raw in fast if is_representative(raw, groups))

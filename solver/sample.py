@@ -1,0 +1,51 @@
+"""``sample``: legal outcomes drawn exactly uniformly, by unranking a uniform integer."""
+
+from __future__ import annotations
+
+import random
+
+from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.outcome import Outcome
+from triggerstack.model.scenario import Scenario
+
+from .engines import Engine, pick, raw_outcomes
+from .raw import RawOutcome, to_outcome
+
+__all__ = ["sample", "sample_raw"]
+
+
+def sample_raw(
+    facts: Facts,
+    n: int,
+    seed: int | None = None,
+    *,
+    engine: Engine | str = Engine.AUTO,
+    time_limit: float | None = None,
+) -> list[RawOutcome]:
+    """``n`` outcomes drawn independently and uniformly (with replacement).
+
+    The fast path draws a rank in ``[0, count)`` and unranks it (no enumeration, any size); the
+    solver engines enumerate every outcome and draw from the list, which is exact but costs the
+    whole enumeration.
+    """
+    rng = random.Random(seed)
+    if pick(facts, engine) is Engine.FAST:
+        from .fast import FastPass
+
+        fast = FastPass(facts, time_limit=time_limit)
+        return [fast.unrank(rng.randrange(fast.count)) for _ in range(n)]
+    found = list(raw_outcomes(facts, engine, time_limit=time_limit))
+    return [found[rng.randrange(len(found))] for _ in range(n)]
+
+
+def sample(
+    scenario: Scenario | Facts,
+    n: int = 1,
+    seed: int | None = None,
+    *,
+    engine: Engine | str = Engine.AUTO,
+    time_limit: float | None = None,
+) -> list[Outcome]:
+    """``n`` legal outcomes of ``scenario``, each uniformly random; ``seed`` makes them repeatable."""
+    facts = facts_of(scenario)
+    return [to_outcome(facts, r) for r in sample_raw(facts, n, seed, engine=engine, time_limit=time_limit)]
