@@ -1,6 +1,6 @@
 """The engines: validation, counting, enumeration, optimisation, explanation, the command line.
 
-``from triggerstack.solver import check, count, outcomes, sample, best, explain``
+``from triggerstack.solver import check, count, outcomes, sample, best, explain, step``
 """
 
 from .best import Best, best
@@ -11,11 +11,15 @@ from .enumerate import outcomes
 from .errors import EngineCannot, TimeLimitReached
 from .explain import explain
 from .sample import sample
+from .step import Decision, State, Stepper, step
 
 __all__ = [
     "Best",
+    "Decision",
     "Engine",
     "EngineCannot",
+    "State",
+    "Stepper",
     "TimeLimitReached",
     "Verdict",
     "Violation",
@@ -25,4 +29,5 @@ __all__ = [
     "explain",
     "outcomes",
     "sample",
+    "step",
 ]

@@ -1,0 +1,254 @@
+"""``step``: the legal next decisions, one at a time, for agents that decide as 603.3 reads.
+
+A walk goes block by block (603.3b). With no ability in hand, the next decision is ``put X`` (X
+has a legal choice with what is on the stack now) or ``remove X`` (it has none, or may choose no
+mode, or can never be put there). After ``put X``, X's choices are announced token by token:
+``mode X:m`` for each chosen mode (in mode order; repeats repeated) and ``end modes`` for a modal
+ability; then for each chosen mode and each of its requirements, ``target T`` for each target
+(in scenario order) and ``end targets``, followed by ``divide N`` per target where the amount is
+divided. Only decisions that still extend to a legal outcome are offered, so every walk ends in
+an outcome that ``check`` accepts, and every outcome is reachable.
+
+Decision ids are fixed per scenario (``Stepper.size`` of them), so an agent can keep a 0/1 mask:
+
+* ``put X``: X's index; ``remove X``: abilities + index;
+* ``mode X:m``: 2·abilities + the mode's index among all abilities' modes; ``end modes`` next;
+* ``target T``: then the thing's index (players, objects, waiting abilities); ``end targets`` next;
+* ``divide N`` for N = 1 … the largest amount divided.
+
+States are values: :meth:`Stepper.apply` returns a new one and never changes its input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from triggerstack.model.errors import ScenarioError
+from triggerstack.model.facts import AbilityFacts, Facts, facts_of
+from triggerstack.model.outcome import Outcome
+from triggerstack.model.scenario import Scenario
+
+from .choices import Choice
+from .options import options_for
+from .raw import Placed, RawOutcome, to_outcome
+
+__all__ = ["Decision", "Kind", "State", "Stepper", "step"]
+
+
+class Kind(StrEnum):
+    PUT = "put"
+    REMOVE = "remove"
+    MODE = "mode"
+    END_MODES = "end modes"
+    TARGET = "target"
+    END_TARGETS = "end targets"
+    DIVIDE = "divide"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision: its fixed id, its kind, what it names, and its readable form."""
+
+    id: int
+    kind: Kind
+    text: str
+
+    def to_str(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
+    with the tokens of its choice announced so far."""
+
+    decisions: tuple[int, ...] = ()
+    stack: tuple[Placed, ...] = ()
+    removed: frozenset[int] = frozenset()
+    current: int | None = None
+    tokens: tuple[int, ...] = ()
+
+    @property
+    def processed(self) -> frozenset[int]:
+        done = set(self.removed) | {p.ability for p in self.stack}
+        if self.current is not None:
+            done.add(self.current)
+        return frozenset(done)
+
+
+@dataclass
+class Stepper:
+    """The decision space of one scenario, with its caches. Build it once per scenario."""
+
+    facts: Facts
+    _options: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        f = self.facts
+        n = len(f.abilities)
+        self.mode_offset: list[int] = []
+        total = 0
+        for a in f.abilities:
+            self.mode_offset.append(total)
+            total += len(a.modes) if a.modal else 0
+        self.end_modes = 2 * n + total
+        self.target0 = self.end_modes + 1
+        self.end_targets = self.target0 + len(f.things)
+        self.divide0 = self.end_targets + 1
+        most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
+        self.size = self.divide0 + most
+        self._decisions = [self._make(i) for i in range(self.size)]
+        self._by_text = {d.text: d for d in self._decisions}
+
+    # -- the fixed numbering ------------------------------------------------------------------
+
+    def _make(self, i: int) -> Decision:
+        f = self.facts
+        n = len(f.abilities)
+        if i < n:
+            return Decision(i, Kind.PUT, f"put {f.abilities[i].id}")
+        if i < 2 * n:
+            return Decision(i, Kind.REMOVE, f"remove {f.abilities[i - n].id}")
+        if i < self.end_modes:
+            j = i - 2 * n
+            k = max(x for x in range(n) if self.mode_offset[x] <= j and f.abilities[x].modal)
+            a = f.abilities[k]
+            return Decision(i, Kind.MODE, f"mode {a.id}:{a.modes[j - self.mode_offset[k]].id}")
+        if i == self.end_modes:
+            return Decision(i, Kind.END_MODES, "end modes")
+        if i < self.end_targets:
+            return Decision(i, Kind.TARGET, f"target {f.things[i - self.target0].id}")
+        if i == self.end_targets:
+            return Decision(i, Kind.END_TARGETS, "end targets")
+        return Decision(i, Kind.DIVIDE, f"divide {i - self.divide0 + 1}")
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        """A decision from its id, its readable form, or itself."""
+        if isinstance(ref, Decision):
+            return ref
+        if isinstance(ref, int):
+            if not 0 <= ref < self.size:
+                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
+            return self._decisions[ref]
+        if ref not in self._by_text:
+            raise ScenarioError(f"no decision {ref!r} in this scenario")
+        return self._by_text[ref]
+
+    def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
+        """The decisions that announce ``choice`` after ``put``."""
+        out: list[int] = []
+        if a.modal:
+            out.extend(2 * len(self.facts.abilities) + self.mode_offset[a.index] + m.mode for m in choice.modes)
+            out.append(self.end_modes)
+        for inst in choice.modes:
+            for i, ts in enumerate(inst.targets):
+                out.extend(self.target0 + t for t in ts)
+                out.append(self.end_targets)
+                if inst.divide and inst.divide[i]:
+                    out.extend(self.divide0 + n - 1 for n in inst.divide[i])
+        return tuple(out)
+
+    # -- legality -----------------------------------------------------------------------------
+
+    def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]:
+        key = (a.index, on_stack & self._relevant(a))
+        if key not in self._options:
+            opts = options_for(self.facts, a, key[1]).as_list()
+            self._options[key] = [(c, self.tokens(a, c)) for c in opts]
+        return self._options[key]
+
+    def _relevant(self, a: AbilityFacts) -> frozenset[int]:
+        return frozenset(
+            b
+            for m in a.modes
+            for r in m.requirements
+            for t in r.candidates
+            if (b := self.facts.waiting_ability(t)) is not None
+        )
+
+    def _block(self, state: State) -> list[int]:
+        done = state.processed
+        for b in self.facts.blocks:
+            left = [k for k in b.abilities if k not in done]
+            if left:
+                return left
+        return []
+
+    def legal(self, state: State) -> list[Decision]:
+        """The legal next decisions, sorted by id (empty: the walk is over)."""
+        f = self.facts
+        on_stack = frozenset(p.ability for p in state.stack)
+        if state.current is None:
+            out: list[int] = []
+            for k in self._block(state):
+                a = f.abilities[k]
+                has = bool(self._choices(a, on_stack)) if a.forced_removal is None else False
+                if has:
+                    out.append(k)
+                if not has or a.may_choose_zero:
+                    out.append(len(f.abilities) + k)
+            return [self._decisions[i] for i in sorted(out)]
+        a = f.abilities[state.current]
+        n = len(state.tokens)
+        nxt = {seq[n] for _, seq in self._choices(a, on_stack) if len(seq) > n and seq[:n] == state.tokens}
+        return [self._decisions[i] for i in sorted(nxt)]
+
+    def mask(self, state: State) -> list[bool]:
+        """A 0/1 mask over all ``size`` decision ids."""
+        legal = {d.id for d in self.legal(state)}
+        return [i in legal for i in range(self.size)]
+
+    def apply(self, state: State, ref: Decision | int | str) -> State:
+        """The state after ``ref``; refuses a decision that is not legal now."""
+        d = self.decision(ref)
+        if d.id not in {x.id for x in self.legal(state)}:
+            raise ScenarioError(f"{d.text!r} is not a legal decision now")
+        return self.apply_unchecked(state, d)
+
+    def apply_unchecked(self, state: State, ref: Decision | int | str) -> State:
+        """The state after ``ref`` without checking that it is legal (for walks that already did)."""
+        d = self.decision(ref)
+        f = self.facts
+        decisions = (*state.decisions, d.id)
+        if d.kind is Kind.PUT:
+            state = replace(state, decisions=decisions, current=d.id, tokens=())
+            return self._finish(state)
+        if d.kind is Kind.REMOVE:
+            return replace(state, decisions=decisions, removed=state.removed | {d.id - len(f.abilities)})
+        return self._finish(replace(state, decisions=decisions, tokens=(*state.tokens, d.id)))
+
+    def _finish(self, state: State) -> State:
+        """Place the ability in hand once its tokens spell a whole choice."""
+        assert state.current is not None
+        a = self.facts.abilities[state.current]
+        on_stack = frozenset(p.ability for p in state.stack)
+        for choice, seq in self._choices(a, on_stack):
+            if seq == state.tokens:
+                return replace(state, stack=(*state.stack, Placed(a.index, choice)), current=None, tokens=())
+        return state
+
+    def is_over(self, state: State) -> bool:
+        return state.current is None and not self._block(state)
+
+    def outcome(self, state: State) -> Outcome:
+        """The outcome a finished walk reached."""
+        if not self.is_over(state):
+            raise ScenarioError("the walk is not over: there are legal decisions left")
+        never = {a.index for a in self.facts.abilities if a.block is None}
+        return to_outcome(self.facts, RawOutcome(state.stack, tuple(sorted(state.removed | never))))
+
+    def walk(self, decisions: Iterable[Decision | int | str]) -> State:
+        """The state after ``decisions`` from the start, each checked."""
+        state = State()
+        for d in decisions:
+            state = self.apply(state, d)
+        return state
+
+
+def step(scenario: Scenario | Facts | Stepper, decisions: Sequence[Decision | int | str] = ()) -> list[Decision]:
+    """The legal next decisions after ``decisions`` (ids, readable strings or ``Decision`` s),
+    sorted by id. Build a :class:`Stepper` once to step many times."""
+    stepper = scenario if isinstance(scenario, Stepper) else Stepper(facts_of(scenario))
+    return stepper.legal(stepper.walk(decisions))

@@ -1,0 +1,67 @@
+"""``step``: every walk ends in an outcome that ``check`` accepts, and every outcome is reachable.
+
+Rule 603.3b: each player "puts triggered abilities they control on the stack in any order they
+choose"; 603.3c–d: the modes and targets are announced as the ability is put on the stack, and an
+ability with no legal choice is removed. A walk decides exactly those things, one at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import compile, outcome_json
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import check
+from triggerstack.solver.fast import FastPass
+from triggerstack.solver.raw import to_outcome
+from triggerstack.solver.step import State, Stepper
+
+from .strategies import SETTINGS, scenarios
+
+SMALL = 120
+
+
+@settings(SETTINGS, max_examples=150)
+@given(doc=scenarios(), data=st.data())
+def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[str, Any], data: st.DataObject) -> None:
+    facts = compile(parse_scenario(doc))
+    fast = FastPass(facts)
+    assume(fast.count <= SMALL)
+    stepper = Stepper(facts)
+    every = {outcome_json(to_outcome(facts, r)) for r in fast}
+
+    for _ in range(3):
+        state = State()
+        while True:
+            legal = stepper.legal(state)
+            if not legal:
+                break
+            assert [d.id for d in legal] == sorted(d.id for d in legal)
+            assert all(0 <= d.id < stepper.size and stepper.decision(d.text) == d for d in legal)
+            before = state
+            state = stepper.apply(state, data.draw(st.sampled_from(legal)))
+            assert state != before and before == stepper.walk(before.decisions), "apply never changes its input"
+        assert stepper.is_over(state) and not stepper.legal(state)
+        outcome = stepper.outcome(state)
+        assert check(facts, outcome).legal
+        assert outcome_json(outcome) in every
+
+    reached: set[str] = set()
+    seen: set[tuple[object, ...]] = set()
+
+    def explore(state: State) -> None:
+        key = (state.stack, state.removed, state.current, state.tokens)  # the path to it doesn't matter
+        if key in seen:
+            return
+        seen.add(key)
+        legal = stepper.legal(state)
+        if not legal:
+            reached.add(outcome_json(stepper.outcome(state)))
+            return
+        for d in legal:
+            explore(stepper.apply_unchecked(state, d))
+
+    explore(State())
+    assert reached == every
