@@ -104,9 +104,11 @@ class AbilityFacts:
         return 0 in self.choose
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Facts:
-    """Everything the engines need to know about a scenario, computed once."""
+    """Everything the engines need to know about a scenario, computed once.
+
+    Compared by identity: engines may keep memos keyed by a ``Facts`` (weakly)."""
 
     scenario: Scenario
     things: tuple[Thing, ...]

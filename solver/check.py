@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ProposalError, ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, facts_of
@@ -148,10 +150,10 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
 
     placed = sorted(positions, key=positions.__getitem__)
     _check_order(facts, placed, report)
+    below: frozenset[int] = frozenset()
     for k in placed:
-        a = abilities[k]
-        below = frozenset(j for j in placed if positions[j] < positions[k])
-        _check_entry(facts, a, outcome.stack[positions[k]], below, report)
+        _check_entry(facts, abilities[k], outcome.stack[positions[k]], below, report)
+        below = below | {k}
     for k in sorted(removed - positions.keys()):
         _check_removal(facts, abilities[k], positions, report)
     _refuse_further_passes(facts, outcome)
@@ -182,6 +184,26 @@ def _refuse_further_passes(facts: Facts, outcome: Outcome) -> None:
                 )
 
 
+_MEMO: WeakKeyDictionary[Facts, dict[Any, Any]] = WeakKeyDictionary()
+
+
+def _mode_legal(facts: Facts, a: AbilityFacts, mode: int, below: frozenset[int]) -> bool:
+    """603.3c, memoised per scenario on the waiting abilities that could matter to the mode."""
+    memo = _MEMO.get(facts)
+    if memo is None:
+        memo = _MEMO[facts] = {}
+    relevant = memo.get((a.index, mode))
+    if relevant is None:
+        relevant = memo[a.index, mode] = frozenset(
+            b for r in a.modes[mode].requirements for t in r.candidates if (b := facts.waiting_ability(t)) is not None
+        )
+    key = (a.index, mode, below & relevant)
+    legal = memo.get(key)
+    if legal is None:
+        legal = memo[key] = is_mode_legal(facts, a, mode, key[2])
+    return legal
+
+
 def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
     """603.3b: every block's abilities lie below every later block's.
 
@@ -201,8 +223,10 @@ def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
             )
         else:
             entries.append(a)
-    blocks = [a.block for a in entries]
-    keep = _longest_in_order([b if b is not None else -1 for b in blocks])
+    blocks = [a.block if a.block is not None else -1 for a in entries]
+    if all(x <= y for x, y in pairwise(blocks)):
+        return  # already in block order: the common case
+    keep = _longest_in_order(blocks)
     for i, a in enumerate(entries):
         if i in keep:
             continue
@@ -250,23 +274,23 @@ def _names(facts: Facts, things: Sequence[int]) -> str:
 def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
     if a.forced_removal is not None:
         return
+    chosen: list[tuple[int, Mapping[str, Sequence[str]], Mapping[str, Mapping[str, int]], str]]
     if not a.modal:
-        chosen: list[tuple[int, dict[str, tuple[str, ...]], dict[str, dict[str, int]], str]]
-        chosen = [(0, dict(e.targets), dict(e.divide), a.id)]
+        chosen = [(0, e.targets, e.divide, a.id)]
     else:
         chosen = []
         picks = e.modes or ()
-        allowed = sorted(a.choose - {0})
         if len(picks) not in a.choose or not picks:
+            allowed = sorted(a.choose - {0})
             zero = " (choosing none removes it: list it in removed)" if a.may_choose_zero else ""
             report.add(
                 Code.MODE_COUNT,
                 a.id,
                 f"{a.id} has {len(picks)} modes chosen; allowed: {', '.join(map(str, allowed))}{zero}",
             )
-        seen: Counter[str] = Counter()
+        seen: dict[str, int] = {}
         for mc in picks:
-            seen[mc.mode] += 1
+            seen[mc.mode] = seen.get(mc.mode, 0) + 1
             mk = a.mode_index.get(mc.mode)
             if mk is None:
                 report.add(
@@ -288,14 +312,14 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
                     f"{a.id}'s mode {mc.mode} is not available (chosen before, or its condition is unmet)",
                 )
                 continue
-            if not is_mode_legal(facts, a, mk, below):
+            if not _mode_legal(facts, a, mk, below):
                 report.add(
                     Code.MODE_ILLEGAL,
                     a.id,
                     f"{a.id}'s mode {mc.mode} can't be chosen: it has no legal targets when {a.id} is put on the stack",
                 )
                 continue
-            chosen.append((mk, dict(mc.targets), dict(mc.divide), f"{a.id}'s mode {mc.mode}"))
+            chosen.append((mk, mc.targets, mc.divide, f"{a.id}'s mode {mc.mode}"))
     instances = []
     for mk, targets, divide, where in chosen:
         instances.append(_check_targets(facts, a, mk, targets, divide, below, where, report))
@@ -345,46 +369,55 @@ def _check_targets(
     chosen: dict[int, tuple[int, ...]] = {}
     counts = []
     everything: list[int] = []
+    index = facts.thing_index
+    first_waiting = len(facts.things) - len(facts.abilities)
     for r in m.requirements:
-        ids = list(targets.get(r.id, ()))
-        label = f"{where}, target {r.id}"
+        ids = targets.get(r.id, ())
         known = []
         for tid in ids:
-            t = facts.thing_index.get(tid)
+            t = index.get(tid)
             if t is None:
-                report.add(Code.TARGET_UNKNOWN, a.id, f"{label}: {tid} is not a player, object or waiting ability")
+                report.add(
+                    Code.TARGET_UNKNOWN,
+                    a.id,
+                    f"{where}, target {r.id}: {tid} is not a player, object or waiting ability",
+                )
             else:
                 known.append(t)
-        for tid, n in Counter(ids).items():
-            if n > 1:
-                report.add(
-                    Code.TARGET_DUPLICATE,
-                    a.id,
-                    f"{label}: {tid} is chosen {n} times for one instance of 'target'",
-                )
         distinct = tuple(sorted(set(known)))
+        if len(distinct) != len(known):
+            for tid, n in Counter(ids).items():
+                if n > 1:
+                    report.add(
+                        Code.TARGET_DUPLICATE,
+                        a.id,
+                        f"{where}, target {r.id}: {tid} is chosen {n} times for one instance of 'target'",
+                    )
         chosen[r.index] = distinct
         counts.append(len(ids))
         everything.extend(distinct)
-        top = "any number" if r.max is None else str(r.max)
         if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
+            top = "any number" if r.max is None else str(r.max)
             report.add(
                 Code.TARGET_COUNT,
                 a.id,
-                f"{label}: {len(ids)} targets chosen; between {r.min} and {top} required",
+                f"{where}, target {r.id}: {len(ids)} targets chosen; between {r.min} and {top} required",
             )
+        excluded = r.excluded
         for t in distinct:
-            for ex in r.excluded.get(t, ()):
-                report.add(ex.code, a.id, f"{label}: {ex.reason}", ex.rule)
-            k = facts.waiting_ability(t)
-            if t not in r.excluded and k is not None and k not in below:
+            if t in excluded:
+                for ex in excluded[t]:
+                    report.add(ex.code, a.id, f"{where}, target {r.id}: {ex.reason}", ex.rule)
+            elif t >= first_waiting and t - first_waiting not in below:
                 report.add(
                     Code.TARGET_NOT_YET_ON_STACK,
                     a.id,
-                    f"{label}: {facts.things[t].id} is not on the stack when {a.id} is put there",
+                    f"{where}, target {r.id}: {facts.things[t].id} is not on the stack when {a.id} is put there",
                 )
         if r.divide is not None:
-            _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), label, report)
+            _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), f"{where}, target {r.id}", report)
+    if not any(r.different_from or r.depends_on for r in m.requirements):
+        return counts, everything
     for r in m.requirements:
         mine = chosen[r.index]
         for d in r.different_from:
