@@ -95,6 +95,8 @@ def _check_requirement_keys(
     loc: tuple[str | int, ...],
 ) -> None:
     m = a.modes[mode]
+    if targets.keys() <= m.requirement_index.keys() and not divide:
+        return  # the common case: nothing to report
     where = f"{a.id}'s mode {m.id}" if m.id is not None else a.id
     for key, table in (("targets", targets), ("divide", divide)):
         for rid in table:
@@ -384,7 +386,7 @@ def _check_targets(
                 )
             else:
                 known.append(t)
-        distinct = tuple(sorted(set(known)))
+        distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
                 if n > 1:
