@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import pairwise, product
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -33,7 +33,7 @@ from .errors import TimeLimitReached
 from .raw import Placed, RawOutcome, score_of
 from .removal import minimal_enabling_sets
 
-__all__ = ["PassModel", "best_raw", "build", "count_raw", "enumerate_raw"]
+__all__ = ["PassModel", "best_raw", "build", "count_raw", "enumerate_raw", "validate"]
 
 DEFAULT_TIME_LIMIT = 60.0
 
@@ -478,3 +478,59 @@ def best_raw(facts: Facts, score: Score, *, time_limit: float | None = None, wor
         )
     raw = _extract(m, solver.value)
     return BestRaw(raw, round(solver.objective_value))
+
+
+def validate(facts: Facts, raw: RawOutcome, *, time_limit: float | None = None) -> bool:
+    """Whether ``raw`` is a legal outcome, decided by CP-SAT: the model with every variable fixed
+    to the proposal (the slow way to do what ``check`` does; kept to measure against it)."""
+    blocks = [facts.abilities[p.ability].block for p in raw.stack]
+    if None in blocks or any(x > y for x, y in pairwise(blocks)):  # type: ignore[operator]
+        return False  # 603.3b: blocks go on the stack one after another
+    m = build(facts)
+    placed = {p.ability: p for p in raw.stack}
+    position: dict[int, int] = {}
+    for p in raw.stack:
+        block = facts.abilities[p.ability].block
+        position[p.ability] = sum(
+            1 for q in raw.stack[: raw.stack.index(p)] if facts.abilities[q.ability].block == block
+        )
+    for a in facts.abilities:
+        m.model.add(m.placed[a.index] == int(a.index in placed))
+        if a.index in placed and a.block is not None:
+            m.model.add(m.index[a.index] == position[a.index])
+            wanted = list(placed[a.index].choice.modes)
+            free = list(m.instances[a.index])
+            for inst in wanted:
+                slot = next((i for i in free if i.mode == inst.mode), None)
+                if slot is None:
+                    return False
+                free.remove(slot)
+                m.model.add(m.used[a.index, slot.j] == 1)
+                for r in a.modes[inst.mode].requirements:
+                    if any((a.index, slot.j, r.index, c) not in m.tgt for c in inst.targets[r.index]):
+                        return False  # not a candidate, or a waiting ability that is never below
+                    for c in r.candidates:
+                        lit = m.tgt.get((a.index, slot.j, r.index, c))
+                        if lit is None:
+                            if c in inst.targets[r.index]:
+                                return False
+                            continue
+                        m.model.add(lit == int(c in inst.targets[r.index]))
+                    if r.divide is not None and inst.targets[r.index]:
+                        amounts = inst.divide[r.index] if inst.divide else ()
+                        if len(amounts) != len(inst.targets[r.index]):
+                            return False
+                        for c, n in zip(inst.targets[r.index], amounts, strict=True):
+                            amt = m.amt.get((a.index, slot.j, r.index, c))
+                            if amt is None or not 0 <= n <= r.divide:
+                                return False
+                            m.model.add(amt == n)
+            for slot in free:
+                m.model.add(m.used[a.index, slot.j] == 0)
+    m.symmetry_broken = False
+    solver = _solver(time_limit)
+    status = solver.solve(m.model)
+    if status == cp_model.UNKNOWN:
+        raise TimeLimitReached("CP-SAT could not decide the proposal within the time limit")
+    feasible = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return feasible and (not any(a.must for a in facts.abilities) or obeys_must_target(facts, raw))

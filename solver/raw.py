@@ -15,7 +15,7 @@ from triggerstack.model.outcome import Entry, ModeChoice, Outcome, Score
 
 from .choices import Choice, ModeInstance
 
-__all__ = ["Placed", "RawOutcome", "score_of", "to_outcome"]
+__all__ = ["Placed", "RawOutcome", "from_outcome", "score_of", "to_outcome"]
 
 
 class Placed(NamedTuple):
@@ -86,3 +86,30 @@ def score_of(facts: Facts, raw: RawOutcome, score: Score) -> int:
     for k in raw.removed:
         total += score.removed.get(facts.abilities[k].id, 0)
     return total
+
+
+def from_outcome(facts: Facts, outcome: Outcome) -> RawOutcome:
+    """The engines' form of a proposal that names only known abilities, modes, requirements and
+    things (``KeyError`` otherwise; ``check`` reports those)."""
+    stack = []
+    for e in outcome.stack:
+        k = facts.ability_index[e.ability]
+        a = facts.abilities[k]
+        picks = (
+            [(a.mode_index[m.mode], m.targets, m.divide) for m in e.modes or ()]
+            if a.modal
+            else [(0, e.targets, e.divide)]
+        )
+        insts = []
+        for mode, targets, divide in picks:
+            reqs = a.modes[mode].requirements
+            ts_all, div_all = [], []
+            for r in reqs:
+                ts = tuple(sorted(facts.thing_index[t] for t in targets.get(r.id, ())))
+                ts_all.append(ts)
+                amounts = divide.get(r.id, {})
+                div_all.append(tuple(amounts[facts.things[t].id] for t in ts) if r.divide is not None and ts else ())
+            insts.append(ModeInstance(mode, tuple(ts_all), tuple(div_all) if any(div_all) else ()))
+        stack.append(Placed(k, Choice(tuple(sorted(insts)))))
+    removed = tuple(sorted(facts.ability_index[x] for x in outcome.removed))
+    return RawOutcome(tuple(stack), removed)

@@ -11,7 +11,7 @@ the literal simulator are identical; the fast path enumerates in rank order and 
 ``unrank``; merging identical abilities counts and enumerates one outcome per class of outcomes
 that differ only by swapping them; ``count`` equals their size; CP-SAT reports no duplicate solution;
 every outcome passes ``check``; and a random mutation of a legal outcome fails ``check`` unless
-it is itself an outcome.
+it is itself an outcome — and CP-SAT, with the proposal fixed, agrees.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from triggerstack.solver import best, check, count, cpsat, crosscheck
 from triggerstack.solver.choices import iter_full_choices
 from triggerstack.solver.fast import FastPass
 from triggerstack.solver.merge import identical_groups, iter_merged, merged_count
-from triggerstack.solver.raw import RawOutcome, score_of, to_outcome
+from triggerstack.solver.raw import RawOutcome, from_outcome, score_of, to_outcome
 
 from ..simulator import simulate
 from .strategies import SETTINGS, scenarios
@@ -154,6 +154,7 @@ def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject
     assert found.score == score_of(facts, next(r for r in simulated if to_outcome(facts, r) == found.outcome), score)
 
     legal = {outcome_json(to_outcome(facts, r)) for r in simulated}
+    checked_by_cpsat = 0
     for raw in sorted(simulated)[:: max(1, len(simulated) // 8)]:
         outcome = to_outcome(facts, raw)
         verdict = check(facts, outcome)
@@ -167,3 +168,10 @@ def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject
             continue  # a shape the scenario can't read: bad input, not a verdict
         in_set = outcome_json(canonical(facts.scenario, proposal)) in legal
         assert verdict.legal == in_set, (mutated, [v.message for v in verdict.violations])
+        if checked_by_cpsat < 3:  # the slow oracle: the CP-SAT model with every variable fixed
+            checked_by_cpsat += 1
+            try:
+                raw_proposal = from_outcome(facts, proposal)
+            except KeyError:
+                continue  # names something the scenario lacks: only check can say what
+            assert cpsat.validate(facts, raw_proposal) == in_set
