@@ -80,12 +80,91 @@ def mixed(n_abilities: int, players: int = 3, creatures_each: int = 3) -> tuple[
     return {"players": pids, "objects": objects, "triggers": triggers}, {"stack": stack, "removed": []}
 
 
+def simple(n_abilities: int, players: int, candidates: int) -> dict[str, Any]:
+    """``n_abilities`` "deal 1 damage to target creature" triggers spread over ``players``, with
+    ``candidates`` creatures: every ability independent, ``n``-th block orders times 4^n choices."""
+    pids = [chr(ord("A") + i) for i in range(players)]
+    objects = [{"id": f"c{i}", "controller": pids[i % players], "types": ["creature"]} for i in range(candidates)]
+    triggers = [
+        {
+            "id": f"T{k}",
+            "controller": pids[k % players],
+            "text": "deal 1 damage to target creature",
+            "targets": [{"id": "c", "filter": {"type": "creature"}}],
+        }
+        for k in range(n_abilities)
+    ]
+    return {"players": pids, "objects": objects, "triggers": triggers}
+
+
+def wide(candidates: int) -> dict[str, Any]:
+    """Four abilities, each "tap up to two target creatures" and one dividing 3 damage, over
+    ``candidates`` creatures: the options of each ability grow with the candidates."""
+    pids = ["A", "B"]
+    objects = [{"id": f"c{i}", "controller": pids[i % 2], "types": ["creature"]} for i in range(candidates)]
+    triggers: list[dict[str, Any]] = [
+        {
+            "id": f"T{k}",
+            "controller": pids[k % 2],
+            "text": "tap up to two target creatures",
+            "targets": [{"id": "c", "min": 0, "max": 2, "filter": {"type": "creature"}}],
+        }
+        for k in range(3)
+    ]
+    triggers.append(
+        {
+            "id": "T3",
+            "controller": "A",
+            "text": "3 damage divided among one to three targets",
+            "targets": [{"id": "d", "min": 1, "max": 3, "divide": 3, "filter": {"type": "creature"}}],
+        }
+    )
+    return {"players": pids, "objects": objects, "triggers": triggers}
+
+
+def coupled(wardens: int) -> dict[str, Any]:
+    """B's ``wardens`` Soul Warden triggers and A's Ertai Resurrected trigger, which may counter
+    one of them (or destroy a creature, or choose no mode): a core CP-SAT must solve."""
+    objects = [{"id": "ertai", "controller": "A", "types": ["creature"]}]
+    objects += [{"id": f"w{i}", "controller": "A" if i % 2 else "B", "types": ["creature"]} for i in range(wardens)]
+    triggers: list[dict[str, Any]] = [
+        {"id": f"SW{i}", "source": f"w{i}", "text": "Whenever another creature enters, you gain 1 life."}
+        for i in range(wardens)
+    ]
+    triggers.append(
+        {
+            "id": "E",
+            "source": "ertai",
+            "text": "When Ertai Resurrected enters, choose up to one —",
+            "modal": {"choose": [0, 1]},
+            "modes": [
+                {"id": "counter", "targets": [{"id": "ability", "filter": {"kind": ["spell", "ability"]}}]},
+                {"id": "destroy", "targets": [{"id": "creature", "filter": {"type": "creature"}}]},
+            ],
+        }
+    )
+    return {"players": ["B", "A"], "objects": objects, "triggers": triggers}
+
+
+def write(name: str, data: dict[str, Any]) -> None:
+    (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
+
+
 def main() -> None:
     HERE.mkdir(exist_ok=True)
-    for n in (2, 10, 40):
+    for n in (2, 4, 8, 10, 16, 40):
         scenario, proposal = mixed(n)
-        (HERE / f"mixed-{n}.json").write_text(json.dumps(scenario, indent=1) + "\n")
-        (HERE / f"mixed-{n}.proposal.json").write_text(json.dumps(proposal, indent=1) + "\n")
+        write(f"mixed-{n}", scenario)
+        write(f"mixed-{n}.proposal", proposal)
+    for n in (2, 4, 6, 8, 16, 40):
+        write(f"abilities-{n}", simple(n, 2, 3))
+    for p in (2, 3, 4):
+        write(f"players-{p}", simple(12, p, 6))
+    write("players-4-abilities-40", simple(40, 4, 12))
+    for c in (2, 10, 30, 60):
+        write(f"candidates-{c}", wide(c))
+    for w in (2, 3, 4, 6):
+        write(f"coupled-{w}", coupled(w))
 
 
 if __name__ == "__main__":

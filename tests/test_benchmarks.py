@@ -1,0 +1,24 @@
+"""The benchmark runner's smoke test (``--quick``): every operation on every engine runs, and
+the engines' counts and optima agree (the runner stops on a disagreement). No timing is judged."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .conftest import ROOT
+
+
+def test_quick_benchmark_runs_and_engines_agree(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_all
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert bench_all.main(["--quick", "--out", str(tmp_path)]) == 0
+    records = json.loads((tmp_path / "results.json").read_text())
+    assert {r["operation"] for r in records} == {"check", "count", "enumerate", "sample", "best", "step"}
+    assert {r["engine"] for r in records} >= {"fast", "cpsat", "constraint", "simulator", "check"}
+    assert "| count | abilities-4 | product | 324 |" in (tmp_path / "results.md").read_text()
+    assert (tmp_path / "cost.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
