@@ -28,7 +28,7 @@ from .choices import Choice, ModeInstance, iter_divisions
 from .errors import EngineCannot, TimeLimitReached
 from .raw import Placed, RawOutcome
 
-__all__ = ["ability_choices", "enumerate_raw"]
+__all__ = ["ability_choices", "enumerate_raw", "iter_solutions"]
 
 MAX_SUBSETS = 50_000
 REMOVED = ("removed",)
@@ -155,6 +155,12 @@ def _shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
 def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Iterator[RawOutcome]:
     """The first ``limit`` distinct outcomes of one pass in sorted order; raises
     :class:`TimeLimitReached` once ``time_limit`` seconds have passed."""
+    yield from sorted(set(iter_solutions(facts, time_limit=time_limit)))[:limit]
+
+
+def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator[RawOutcome]:
+    """The outcomes in python-constraint's own order, as it finds them (each solution of the
+    problem is a distinct outcome)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def on_time() -> None:
@@ -225,12 +231,10 @@ def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float |
     if not active:  # nothing to decide: python-constraint has no variable to report a solution for
         yield RawOutcome((), tuple(a.index for a in facts.abilities))
         return
-    found = set()
     for i, sol in enumerate(problem.getSolutionIter()):
-        found.add(_raw(facts, choices, sol))
+        yield _raw(facts, choices, sol)
         if i % 256 == 0:
             on_time()
-    yield from sorted(found)[:limit]
 
 
 def _is_below(facts: Facts, b: int, w: Any, a: int, v: Any) -> bool:
