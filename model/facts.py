@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control, derive_controller
-from .filters import Context, matches
+from .filters import Context, implicit_kinds, matches
 from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Filter, MustTarget, Requirement, Scenario, Trigger
@@ -154,8 +154,9 @@ def _requirement(
 ) -> RequirementFacts:
     candidates: list[int] = []
     excluded: dict[int, tuple[Exclusion, ...]] = {}
+    kinds = implicit_kinds(req.filter)  # once per requirement, not per thing
     for i, thing in enumerate(things):
-        fit = matches(req.filter, thing, ctx)
+        fit = matches(req.filter, thing, ctx, implicit_kind=False) if thing.kind in kinds else False
         if fit is False:
             excluded[i] = (Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"),)
             continue
