@@ -507,6 +507,8 @@ def validate(facts: Facts, raw: RawOutcome, *, time_limit: float | None = None) 
                 free.remove(slot)
                 m.model.add(m.used[a.index, slot.j] == 1)
                 for r in a.modes[inst.mode].requirements:
+                    if len(set(inst.targets[r.index])) != len(inst.targets[r.index]):
+                        return False  # 601.2c: one target once per instance of "target"
                     if any((a.index, slot.j, r.index, c) not in m.tgt for c in inst.targets[r.index]):
                         return False  # not a candidate, or a waiting ability that is never below
                     for c in r.candidates:

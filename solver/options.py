@@ -14,9 +14,9 @@ the order of :meth:`Options.unrank` and of iteration.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from math import comb
 
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
@@ -38,19 +38,38 @@ def is_independent(a: AbilityFacts) -> bool:
     return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
 
 
+def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
+    """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if index < below(mid + 1):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _combinations_below(n: int, r: int, total: int, y: int) -> int:
+    return total - comb(n - y, r)
+
+
+def _multisets_below(n: int, r: int, total: int, y: int) -> int:
+    return total - _multichoose(n - y, r)
+
+
 def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th k-subset of range(n) in lexicographic order."""
+    """The ``index``-th k-subset of range(n) in lexicographic order.
+
+    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); a binary search finds
+    each element, so the cost does not grow with n."""
     out: list[int] = []
     x = 0
-    for remaining in range(k, 0, -1):
-        while True:
-            c = comb(n - x - 1, remaining - 1)
-            if index < c:
-                out.append(x)
-                x += 1
-                break
-            index -= c
-            x += 1
+    for r in range(k, 0, -1):
+        total = comb(n - x, r)
+        first = _first_reaching(index, x, n, partial(_combinations_below, n, r, total))
+        index -= total - comb(n - first, r)
+        out.append(first)
+        x = first + 1
     return tuple(out)
 
 
@@ -58,9 +77,8 @@ def _rank_combination(n: int, subset: Sequence[int]) -> int:
     index, x = 0, 0
     k = len(subset)
     for i, s in enumerate(subset):
-        while x < s:
-            index += comb(n - x - 1, k - i - 1)
-            x += 1
+        r = k - i
+        index += comb(n - x, r) - comb(n - s, r)
         x = s + 1
     return index
 
@@ -97,17 +115,16 @@ def _multichoose(n: int, k: int) -> int:
 
 
 def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order."""
+    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
+    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
     out: list[int] = []
     x = 0
-    for remaining in range(k, 0, -1):
-        while True:
-            c = _multichoose(n - x, remaining - 1)
-            if index < c:
-                out.append(x)
-                break
-            index -= c
-            x += 1
+    for r in range(k, 0, -1):
+        total = _multichoose(n - x, r)
+        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
+        index -= total - _multichoose(n - first, r)
+        out.append(first)
+        x = first
     return tuple(out)
 
 
@@ -115,9 +132,9 @@ def _rank_multiset(n: int, seq: Sequence[int]) -> int:
     index, x = 0, 0
     k = len(seq)
     for i, s in enumerate(seq):
-        while x < s:
-            index += _multichoose(n - x, k - i - 1)
-            x += 1
+        r = k - i
+        index += _multichoose(n - x, r) - _multichoose(n - s, r)
+        x = s
     return index
 
 

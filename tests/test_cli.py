@@ -280,3 +280,14 @@ def test_count_of_an_independent_pass_does_not_import_ortools() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stdout == "768\n", result.stderr
+
+
+def test_explain_json_shows_the_plan_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["plan"] == {"path": "product+cpsat", "coupled": ["SWB", "SWA", "E"], "independent": []}
+    assert data["count"] == data["count_merged_identical"] == 10
+    code, out, _ = run(capsys, "explain", str(EXAMPLES / "board-wipe" / "scenario.yaml"), "--json")
+    data = json.loads(out)
+    assert data["plan"]["path"] == "product" and (data["count"], data["count_merged_identical"]) == (768, 16)
+    assert data["identical"] == [["BA1", "BA2", "BA3", "BA4"], ["Z1", "Z2"]]
