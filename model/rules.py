@@ -42,7 +42,12 @@ class Rule(StrEnum):
 
 
 class Code(StrEnum):
-    """Violation codes of SPEC §6."""
+    """Violation codes of SPEC §6.
+
+    ``unknown-ability``, ``mode-unknown`` and ``target-unknown`` stay for SPEC compatibility but
+    are never reported: issue 6 made a proposal that names what the scenario lacks bad input
+    (exit 2, naming the place), which ``check`` raises as ``ProposalError``.
+    """
 
     UNKNOWN_ABILITY = "unknown-ability"
     DUPLICATE_ABILITY = "duplicate-ability"

@@ -66,45 +66,72 @@ def _block_name(facts: Facts, a: AbilityFacts) -> str:
 
 
 def _check_shape(facts: Facts, outcome: Outcome) -> None:
-    """Raise :class:`ProposalError` where the proposal's shape does not fit the scenario."""
+    """Raise :class:`ProposalError` where the proposal does not fit the scenario: an ability, mode,
+    requirement or target the scenario does not have (bad input, exit 2, as issue 6 settles over
+    SPEC §6's ``unknown-ability``, ``mode-unknown`` and ``target-unknown``), or targets where the
+    ability has none."""
     for p, e in enumerate(outcome.stack):
+        loc: tuple[str | int, ...] = ("stack", p)
         k = facts.ability_index.get(e.ability)
         if k is None:
-            continue  # reported as unknown-ability
+            raise ProposalError(f"{e.ability} is not a waiting ability of the scenario", (*loc, "ability"))
         a = facts.abilities[k]
-        loc: tuple[str | int, ...] = ("stack", p)
         if a.modal:
             if e.targets or e.divide:
                 key = "targets" if e.targets else "divide"
                 raise ProposalError(f"{a.id} is modal: its {key} go under each chosen mode", (*loc, key))
             for j, mc in enumerate(e.modes or ()):
                 mk = a.mode_index.get(mc.mode)
-                if mk is not None:
-                    _check_requirement_keys(a, mk, mc.targets, mc.divide, (*loc, "modes", j))
+                if mk is None:
+                    raise ProposalError(
+                        f"{a.id} has no mode {mc.mode!r} (modes: {', '.join(a.mode_index)})", (*loc, "modes", j, "mode")
+                    )
+                _check_requirement_keys(facts, a, mk, mc.targets, mc.divide, (*loc, "modes", j))
         else:
             if e.modes is not None:
                 raise ProposalError(f"{a.id} is not modal: it takes no modes", (*loc, "modes"))
-            _check_requirement_keys(a, 0, e.targets, e.divide, loc)
+            _check_requirement_keys(facts, a, 0, e.targets, e.divide, loc)
+    for i, aid in enumerate(outcome.removed):
+        if aid not in facts.ability_index:
+            raise ProposalError(f"{aid} is not a waiting ability of the scenario", ("removed", i))
 
 
 def _check_requirement_keys(
+    facts: Facts,
     a: AbilityFacts,
     mode: int,
-    targets: Mapping[str, Any],
-    divide: Mapping[str, Any],
+    targets: Mapping[str, Sequence[str]],
+    divide: Mapping[str, Mapping[str, int]],
     loc: tuple[str | int, ...],
 ) -> None:
     m = a.modes[mode]
-    if targets.keys() <= m.requirement_index.keys() and not divide:
+    known = facts.thing_index
+    if (
+        targets.keys() <= m.requirement_index.keys()
+        and not divide
+        and all(t in known for ts in targets.values() for t in ts)
+    ):
         return  # the common case: nothing to report
     where = f"{a.id}'s mode {m.id}" if m.id is not None else a.id
     for key, table in (("targets", targets), ("divide", divide)):
         for rid in table:
             if rid not in m.requirement_index:
-                known = ", ".join(r.id for r in m.requirements) or "none"
-                raise ProposalError(f"{where} has no requirement {rid!r} (it has: {known})", (*loc, key, rid))
+                names = ", ".join(r.id for r in m.requirements) or "none"
+                raise ProposalError(f"{where} has no requirement {rid!r} (it has: {names})", (*loc, key, rid))
             if key == "divide" and m.requirements[m.requirement_index[rid]].divide is None:
                 raise ProposalError(f"{where}'s requirement {rid!r} divides nothing", (*loc, key, rid))
+    for rid, ts in targets.items():
+        for i, t in enumerate(ts):
+            if t not in known:
+                raise ProposalError(
+                    f"{t} is not a player, object or waiting ability of the scenario", (*loc, "targets", rid, i)
+                )
+    for rid, amounts in divide.items():
+        for t in amounts:
+            if t not in known:
+                raise ProposalError(
+                    f"{t} is not a player, object or waiting ability of the scenario", (*loc, "divide", rid, t)
+                )
 
 
 def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
@@ -122,13 +149,8 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
 
     for p, e in enumerate(outcome.stack):
         k = facts.ability_index.get(e.ability)
-        if k is None:
-            report.add(
-                Code.UNKNOWN_ABILITY,
-                e.ability,
-                f"stack[{p}] names {e.ability}, which is not a waiting ability",
-            )
-        elif k in positions:
+        assert k is not None  # _check_shape refuses unknown abilities
+        if k in positions:
             report.add(
                 Code.DUPLICATE_ABILITY,
                 e.ability,
@@ -137,10 +159,7 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
         else:
             positions[k] = p
     for aid, n in Counter(outcome.removed).items():
-        k = facts.ability_index.get(aid)
-        if k is None:
-            report.add(Code.UNKNOWN_ABILITY, aid, f"removed names {aid}, which is not a waiting ability")
-            continue
+        k = facts.ability_index[aid]
         if n > 1:
             report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is listed {n} times in removed")
         if k in positions:
@@ -293,14 +312,7 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         seen: dict[str, int] = {}
         for mc in picks:
             seen[mc.mode] = seen.get(mc.mode, 0) + 1
-            mk = a.mode_index.get(mc.mode)
-            if mk is None:
-                report.add(
-                    Code.MODE_UNKNOWN,
-                    a.id,
-                    f"{a.id} has no mode {mc.mode} (modes: {', '.join(a.mode_index)})",
-                )
-                continue
+            mk = a.mode_index[mc.mode]  # _check_shape refuses unknown modes
             if seen[mc.mode] == 2 and not a.repeat:
                 report.add(
                     Code.MODE_REPEAT,
@@ -375,17 +387,7 @@ def _check_targets(
     first_waiting = len(facts.things) - len(facts.abilities)
     for r in m.requirements:
         ids = targets.get(r.id, ())
-        known = []
-        for tid in ids:
-            t = index.get(tid)
-            if t is None:
-                report.add(
-                    Code.TARGET_UNKNOWN,
-                    a.id,
-                    f"{where}, target {r.id}: {tid} is not a player, object or waiting ability",
-                )
-            else:
-                known.append(t)
+        known = [index[tid] for tid in ids]  # _check_shape refuses unknown things
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
