@@ -44,10 +44,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
 
-    c = sub.add_parser("check", help="is this proposed placement legal? every violation with its rule")
-    c.add_argument("scenario", metavar="SCENARIO")
-    c.add_argument("proposal", metavar="PROPOSAL")
+    c = sub.add_parser(
+        "check",
+        help="is this proposed placement legal? every violation with its rule",
+        description="Check one proposal (SCENARIO PROPOSAL), or a batch: --batch FILE.jsonl with one "
+        '{"scenario": ..., "proposal": ...} per line, or proposals alone with --scenario S. A batch '
+        "writes one verdict line per input line, in order; exit 0 if all are legal, 1 otherwise.",
+    )
+    c.add_argument("scenario", metavar="SCENARIO", nargs="?")
+    c.add_argument("proposal", metavar="PROPOSAL", nargs="?")
     c.add_argument("--json", action="store_true", help='print {"legal": ..., "violations": [...]}')
+    c.add_argument("--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)")
+    c.add_argument(
+        "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
+    )
+    c.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
 
     e = sub.add_parser("explain", help="controllers and why, blocks, legal modes and targets, removal")
     e.add_argument("scenario", metavar="SCENARIO")
@@ -121,9 +132,15 @@ def _dump(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
 
 
-def _check(args: argparse.Namespace) -> tuple[int, str]:
+def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     from .check import check
 
+    if args.batch is not None:
+        return _batch(args)
+    if args.batch_scenario is not None or args.jobs != 1:
+        raise ScenarioError("--scenario and --jobs go with --batch")
+    if args.scenario is None or args.proposal is None:
+        raise ScenarioError("check needs SCENARIO and PROPOSAL, or --batch FILE")
     if args.scenario == "-" and args.proposal == "-":
         raise ScenarioError("only one of SCENARIO and PROPOSAL can be standard input (-)")
     scenario = Scenario.load(args.scenario)
@@ -142,6 +159,40 @@ def _check(args: argparse.Namespace) -> tuple[int, str]:
     for v in verdict.violations:
         lines.append(f"{v.rule.value} {v.code.value} {v.ability or '-'}: {v.message}")
     return code, "\n".join(lines)
+
+
+def _batch(args: argparse.Namespace) -> tuple[int, str]:
+    from triggerstack.model.facts import compile as compile_facts
+
+    from .batch import check_lines
+
+    if args.scenario is not None or args.proposal is not None:
+        raise ScenarioError("with --batch, give the batch's scenario as --scenario S, not positionally")
+    shared = compile_facts(Scenario.load(args.batch_scenario)) if args.batch_scenario is not None else None
+    if args.batch == "-":
+        source = sys.stdin
+    else:
+        try:
+            source = open(args.batch, encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise ScenarioError(f"cannot read: {exc.strerror}", source=args.batch) from None
+    all_legal = True
+    try:
+        out = sys.stdout
+        for i, line in enumerate(check_lines(source, shared, args.jobs)):
+            out.write(line)
+            out.write("\n")
+            if '"legal":true' not in line:
+                all_legal = False
+            if i % 4096 == 4095:
+                out.flush()
+        out.flush()
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=args.batch) from None
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    return (EXIT_OK if all_legal else EXIT_ILLEGAL), ""
 
 
 def _explain(args: argparse.Namespace) -> tuple[int, str]:
@@ -176,17 +227,17 @@ def _count(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _enumerate(args: argparse.Namespace) -> None:
-    from .enumerate import outcomes
+    from .enumerate import outcome_lines
 
     scenario = Scenario.load(args.scenario)
-    found = outcomes(
+    lines = outcome_lines(
         scenario,
         engine=args.engine,
         limit=args.limit,
         time_limit=args.time_limit,
         merge_identical=args.merge_identical,
     )
-    _stream(outcome_json(o) for o in found)
+    _stream(lines)
 
 
 def _sample(args: argparse.Namespace) -> None:
@@ -198,15 +249,21 @@ def _sample(args: argparse.Namespace) -> None:
 
 
 def _stream(lines: Iterator[str]) -> None:
-    """Write lines as they come; the first is computed before anything is written, so an error
-    found while starting leaves standard output empty."""
-    write = sys.stdout.write
-    for i, line in enumerate(lines):
-        write(line)
-        write("\n")
-        if i % 4096 == 4095:
-            sys.stdout.flush()
-    sys.stdout.flush()
+    """Write lines as they come, in chunks; the first is computed before anything is written, so
+    an error found while starting leaves standard output empty."""
+    out = sys.stdout
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) == 2048:
+            chunk.append("")
+            out.write("\n".join(chunk))
+            out.flush()
+            chunk.clear()
+    if chunk:
+        chunk.append("")
+        out.write("\n".join(chunk))
+    out.flush()
 
 
 def _best(args: argparse.Namespace) -> tuple[int, str]:
@@ -244,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if result is None:  # a streaming verb has written its output
             return EXIT_OK
         code, text = result
+        if not text:  # a batch has written its own lines
+            return code
     except ScenarioError as exc:
         sys.stderr.write(f"{PROG}: {exc.one_line()}\n")
         return EXIT_BAD_INPUT

@@ -1,0 +1,92 @@
+"""``check --batch``: exactly one verdict line per input line, in input order, a verdict for each
+malformed line (its error and line number), the same with ``--jobs``."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from triggerstack.solver.cli import main
+
+from .conftest import EXAMPLES
+
+ERTAI = EXAMPLES / "ertai-resurrected"
+LEGAL = (ERTAI / "legal.json").read_text().strip().replace("\n", " ")
+ILLEGAL = (ERTAI / "illegal.json").read_text().strip().replace("\n", " ")
+SHAPES = [
+    LEGAL,
+    ILLEGAL,
+    "{not json",
+    '{"stack": [{"ability": "NOPE"}]}',
+    "",
+    '{"stack": [], "removed": ["SWB", "SWA", "E"]}',
+]
+EXPECT = ["legal", "illegal", "error", "error", "error", "illegal"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def kind(v: dict[str, object]) -> str:
+    return "error" if "error" in v else "legal" if v["legal"] else "illegal"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_hundred_thousand_lines_every_one_judged_in_order(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    n = 100_000
+    path = tmp_path / "batch.jsonl"
+    path.write_text("\n".join(SHAPES[i % len(SHAPES)] for i in range(n)) + "\n")
+    code, verdicts, err = run(
+        capsys, "check", "--batch", str(path), "--scenario", str(ERTAI / "scenario.yaml"), "--jobs", jobs
+    )
+    assert (code, err) == (1, "")
+    assert len(verdicts) == n
+    assert [v["line"] for v in verdicts] == list(range(1, n + 1))
+    assert [kind(v) for v in verdicts[:12]] == EXPECT * 2
+    assert all(kind(v) == EXPECT[i % len(EXPECT)] for i, v in enumerate(verdicts))
+
+
+def test_errors_name_the_line_and_place(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "b.jsonl"
+    path.write_text("\n".join(SHAPES) + "\n")
+    _, verdicts, _ = run(capsys, "check", "--batch", str(path), "--scenario", str(ERTAI / "scenario.yaml"))
+    assert verdicts[2] == {
+        "line": 3,
+        "error": "column 2: malformed JSON: Expecting property name enclosed in double quotes",
+    }
+    assert verdicts[3] == {"line": 4, "error": "stack[0].ability: NOPE is not a waiting ability of the scenario"}
+    assert verdicts[4]["line"] == 5 and "malformed JSON" in str(verdicts[4]["error"])
+
+
+def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    scenario = yaml.safe_load((ERTAI / "scenario.yaml").read_text())
+    lines = [
+        json.dumps({"scenario": scenario, "proposal": json.loads(LEGAL)}),
+        json.dumps({"scenario": {**scenario, "players": []}, "proposal": json.loads(LEGAL)}),
+        json.dumps({"proposal": json.loads(LEGAL)}),
+        json.dumps({"scenario": scenario, "proposal": {"stack": [{"ability": "E", "targets": {"x": ["A"]}}]}}),
+    ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    code, verdicts, _ = run(capsys, "check", "--batch", "-")
+    assert code == 1 and [v["line"] for v in verdicts] == [1, 2, 3, 4]
+    assert verdicts[0]["legal"] is True
+    assert str(verdicts[1]["error"]).startswith("scenario.players: ")
+    assert "expected {" in str(verdicts[2]["error"])
+    assert str(verdicts[3]["error"]).startswith("proposal.stack[0].targets: E is modal")
+
+
+def test_batch_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "check", "--batch", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "cannot read" in err
+    code, _, err = run(capsys, "check", str(ERTAI / "scenario.yaml"), str(ERTAI / "legal.json"), "--jobs", "2")
+    assert code == 2 and "go with --batch" in err
