@@ -15,6 +15,8 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel
 from triggerstack.model.errors import ScenarioError
+from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS, Limits
 from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_json
 from triggerstack.model.scenario import Scenario
 
@@ -43,9 +45,21 @@ def _parser() -> argparse.ArgumentParser:
         "Exit codes: 0 legal, 1 illegal, 2 bad input, 3 time limit.",
     )
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
+    limits = _Parser(add_help=False)
+    caps = limits.add_argument_group("size caps (model/limits.py)")
+    for name, default, what in (
+        ("abilities", DEFAULT_LIMITS.abilities, "waiting abilities"),
+        ("objects", DEFAULT_LIMITS.objects, "objects"),
+        ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
+        ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
+    ):
+        caps.add_argument(
+            f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
+        )
 
     c = sub.add_parser(
         "check",
+        parents=[limits],
         help="is this proposed placement legal? every violation with its rule",
         description="Check one proposal (SCENARIO PROPOSAL), or a batch: --batch FILE.jsonl with one "
         '{"scenario": ..., "proposal": ...} per line, or proposals alone with --scenario S. A batch '
@@ -60,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
 
-    e = sub.add_parser("explain", help="controllers and why, blocks, legal modes and targets, removal")
+    e = sub.add_parser(
+        "explain", parents=[limits], help="controllers and why, blocks, legal modes and targets, removal"
+    )
     e.add_argument("scenario", metavar="SCENARIO")
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -84,22 +100,22 @@ def _parser() -> argparse.ArgumentParser:
             )
 
     merge_help = "count outcomes that only swap identical abilities (same source, text, choices) once"
-    n = sub.add_parser("count", help="the exact number of legal outcomes")
+    n = sub.add_parser("count", parents=[limits], help="the exact number of legal outcomes")
     solving(n)
     n.add_argument("--json", action="store_true", help='print {"count": N, "engine": ..., "path": ...}')
     n.add_argument("--merge-identical", action="store_true", help=merge_help)
 
-    en = sub.add_parser("enumerate", help="every legal outcome once, one canonical JSON per line")
+    en = sub.add_parser("enumerate", parents=[limits], help="every legal outcome once, one canonical JSON per line")
     solving(en)
     en.add_argument("--limit", type=_positive, default=None, metavar="N", help="stop after N outcomes")
     en.add_argument("--merge-identical", action="store_true", help=merge_help)
 
-    sa = sub.add_parser("sample", help="uniformly random legal outcomes, one canonical JSON per line")
+    sa = sub.add_parser("sample", parents=[limits], help="uniformly random legal outcomes, one canonical JSON per line")
     solving(sa)
     sa.add_argument("-n", type=_positive, default=1, metavar="N", help="how many (default 1)")
     sa.add_argument("--seed", type=int, default=None, metavar="S", help="for repeatable draws")
 
-    b = sub.add_parser("best", help="the legal outcome with the highest score, and the score")
+    b = sub.add_parser("best", parents=[limits], help="the legal outcome with the highest score, and the score")
     solving(b)
     b.add_argument("--score", required=True, metavar="SCORE", help="weights: a .json/.yaml file (schema: score)")
 
@@ -128,6 +144,20 @@ def _positive(text: str) -> int:
     return value
 
 
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(args.max_abilities, args.max_objects, args.max_candidates, args.max_outcomes)
+
+
+def _load(args: argparse.Namespace, path: str) -> Facts:
+    """The scenario at ``path``, compiled, within the size caps."""
+    facts = facts_of(Scenario.load(path))
+    try:
+        _limits(args).check(facts)
+    except ScenarioError as exc:
+        raise exc.located(path) from None
+    return facts
+
+
 def _dump(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
 
@@ -143,7 +173,7 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
         raise ScenarioError("check needs SCENARIO and PROPOSAL, or --batch FILE")
     if args.scenario == "-" and args.proposal == "-":
         raise ScenarioError("only one of SCENARIO and PROPOSAL can be standard input (-)")
-    scenario = Scenario.load(args.scenario)
+    scenario = _load(args, args.scenario)
     proposal = Outcome.load(args.proposal)
     try:
         verdict = check(scenario, proposal)
@@ -162,13 +192,12 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
 
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
-    from triggerstack.model.facts import compile as compile_facts
 
     from .batch import check_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise ScenarioError("with --batch, give the batch's scenario as --scenario S, not positionally")
-    shared = compile_facts(Scenario.load(args.batch_scenario)) if args.batch_scenario is not None else None
+    shared = _load(args, args.batch_scenario) if args.batch_scenario is not None else None
     if args.batch == "-":
         source = sys.stdin
     else:
@@ -198,7 +227,7 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 def _explain(args: argparse.Namespace) -> tuple[int, str]:
     from .explain import explain, explain_text
 
-    data = explain(Scenario.load(args.scenario))
+    data = explain(_load(args, args.scenario))
     return EXIT_OK, _dump(data) if args.json else explain_text(data)
 
 
@@ -211,14 +240,19 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _count(args: argparse.Namespace) -> tuple[int, str]:
-    from triggerstack.model.facts import facts_of
 
     from .count import count
     from .engines import Engine, pick
     from .plan import plan
 
-    facts = facts_of(Scenario.load(args.scenario))
-    n = count(facts, engine=args.engine, time_limit=args.time_limit, merge_identical=args.merge_identical)
+    facts = _load(args, args.scenario)
+    n = count(
+        facts,
+        engine=args.engine,
+        time_limit=args.time_limit,
+        merge_identical=args.merge_identical,
+        max_outcomes=args.max_outcomes,
+    )
     if args.json:
         engine = pick(facts, args.engine)
         path = plan(facts).path.value if engine is Engine.FAST else engine.value
@@ -229,13 +263,13 @@ def _count(args: argparse.Namespace) -> tuple[int, str]:
 def _enumerate(args: argparse.Namespace) -> None:
     from .enumerate import outcome_lines
 
-    scenario = Scenario.load(args.scenario)
     lines = outcome_lines(
-        scenario,
+        _load(args, args.scenario),
         engine=args.engine,
         limit=args.limit,
         time_limit=args.time_limit,
         merge_identical=args.merge_identical,
+        max_outcomes=args.max_outcomes,
     )
     _stream(lines)
 
@@ -243,8 +277,10 @@ def _enumerate(args: argparse.Namespace) -> None:
 def _sample(args: argparse.Namespace) -> None:
     from .sample import sample
 
-    scenario = Scenario.load(args.scenario)
-    drawn = sample(scenario, args.n, args.seed, engine=args.engine, time_limit=args.time_limit)
+    facts = _load(args, args.scenario)
+    drawn = sample(
+        facts, args.n, args.seed, engine=args.engine, time_limit=args.time_limit, max_outcomes=args.max_outcomes
+    )
     _stream(outcome_json(o) for o in drawn)
 
 
@@ -269,7 +305,7 @@ def _stream(lines: Iterator[str]) -> None:
 def _best(args: argparse.Namespace) -> tuple[int, str]:
     from .best import best
 
-    scenario = Scenario.load(args.scenario)
+    scenario = _load(args, args.scenario)
     score = Score.load(args.score)
     try:
         found = best(scenario, score, engine=args.engine, time_limit=args.time_limit)

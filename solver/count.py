@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS
 from triggerstack.model.scenario import Scenario
 
-from .engines import Engine, pick, raw_outcomes
+from .engines import Engine, guard_solver, pick, raw_outcomes
 from .errors import EngineCannot
 
 __all__ = ["count"]
@@ -17,6 +18,7 @@ def count(
     engine: Engine | str = Engine.AUTO,
     time_limit: float | None = None,
     merge_identical: bool = False,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> int:
     """How many legal outcomes ``scenario`` has. A scenario with no waiting ability has one.
 
@@ -40,5 +42,6 @@ def count(
     if chosen is Engine.CPSAT:
         from . import cpsat
 
+        guard_solver(facts, max_outcomes)
         return cpsat.count_raw(facts, time_limit=time_limit)
-    return sum(1 for _ in raw_outcomes(facts, engine, time_limit=time_limit))
+    return sum(1 for _ in raw_outcomes(facts, engine, time_limit=time_limit, max_outcomes=max_outcomes))

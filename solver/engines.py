@@ -11,11 +11,12 @@ from enum import StrEnum
 from itertools import islice
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.limits import DEFAULT_LIMITS
 
 from .errors import EngineCannot
 from .raw import RawOutcome
 
-__all__ = ["Engine", "pick", "raw_outcomes"]
+__all__ = ["Engine", "guard_solver", "pick", "raw_outcomes"]
 
 
 class Engine(StrEnum):
@@ -57,11 +58,35 @@ _ENUMERATORS: dict[Engine, Callable[[Facts, int | None, float | None], Iterator[
 }
 
 
+def guard_solver(facts: Facts, max_outcomes: int) -> None:
+    """Refuse, with a clear message, to let a solver engine enumerate more than ``max_outcomes``
+    (it would stall); the fast path tells how many there are without enumerating."""
+    from .fast import FastPass
+    from .plan import plan
+
+    if plan(facts).coupled:
+        return  # the count itself needs CP-SAT's core; the time limit bounds it
+    n = FastPass(facts).count
+    if n > max_outcomes:
+        raise EngineCannot(
+            f"this pass has {n} outcomes; a solver engine enumerates them one by one and stops at "
+            f"{max_outcomes} (raise it with --max-outcomes, or use --engine auto)"
+        )
+
+
 def raw_outcomes(
-    facts: Facts, engine: Engine | str = Engine.AUTO, *, limit: int | None = None, time_limit: float | None = None
+    facts: Facts,
+    engine: Engine | str = Engine.AUTO,
+    *,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> Iterator[RawOutcome]:
     """The distinct outcomes of ``facts`` from ``engine``: the fast path in its rank order
     (documented in :mod:`fast`), the solvers in sorted order."""
     if facts.scenario.reactions:
         raise EngineCannot("reactions (further passes of 603.3b) are not decided by this version", ("reactions",))
-    return _ENUMERATORS[pick(facts, engine)](facts, limit, time_limit)
+    chosen = pick(facts, engine)
+    if chosen is not Engine.FAST:
+        guard_solver(facts, max_outcomes)
+    return _ENUMERATORS[chosen](facts, limit, time_limit)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS
 from triggerstack.model.outcome import Outcome
 from triggerstack.model.scenario import Scenario
 
@@ -50,6 +51,7 @@ def outcome_lines(
     limit: int | None = None,
     time_limit: float | None = None,
     merge_identical: bool = False,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> Iterator[str]:
     """:func:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``), made fast
     enough to stream millions: fragments are reused across outcomes."""
@@ -62,5 +64,5 @@ def outcome_lines(
 
         raws: Iterator[RawOutcome] = islice(iter_merged(FastPass(facts, time_limit=time_limit)), limit)
     else:
-        raws = raw_outcomes(facts, engine, limit=limit, time_limit=time_limit)
+        raws = raw_outcomes(facts, engine, limit=limit, time_limit=time_limit, max_outcomes=max_outcomes)
     return map(JsonWriter(facts), raws)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS
 from triggerstack.model.outcome import Outcome
 from triggerstack.model.scenario import Scenario
 
@@ -21,6 +22,7 @@ def sample_raw(
     *,
     engine: Engine | str = Engine.AUTO,
     time_limit: float | None = None,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> list[RawOutcome]:
     """``n`` outcomes drawn independently and uniformly (with replacement).
 
@@ -34,7 +36,7 @@ def sample_raw(
 
         fast = FastPass(facts, time_limit=time_limit)
         return [fast.unrank(rng.randrange(fast.count)) for _ in range(n)]
-    found = list(raw_outcomes(facts, engine, time_limit=time_limit))
+    found = list(raw_outcomes(facts, engine, time_limit=time_limit, max_outcomes=max_outcomes))
     return [found[rng.randrange(len(found))] for _ in range(n)]
 
 
@@ -45,7 +47,9 @@ def sample(
     *,
     engine: Engine | str = Engine.AUTO,
     time_limit: float | None = None,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> list[Outcome]:
     """``n`` legal outcomes of ``scenario``, each uniformly random; ``seed`` makes them repeatable."""
     facts = facts_of(scenario)
-    return [to_outcome(facts, r) for r in sample_raw(facts, n, seed, engine=engine, time_limit=time_limit)]
+    drawn = sample_raw(facts, n, seed, engine=engine, time_limit=time_limit, max_outcomes=max_outcomes)
+    return [to_outcome(facts, r) for r in drawn]
