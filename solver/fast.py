@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product, repeat
-from math import perm
+from math import factorial, perm
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.scenario import Scenario
@@ -39,6 +39,7 @@ from .raw import Placed, RawOutcome
 __all__ = ["FastPass"]
 
 Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
+LISTED_FOR_SAMPLING = 4096  # options of one ability listed once (and reused) rather than unranked each time
 
 
 def _arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
@@ -54,9 +55,18 @@ def _arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
             yield (a, *rest)
 
 
+_FACTORIALS = [factorial(n) for n in range(64)]
+
+
 def _unrank_arrangement(k: int, items: Sequence[int], x: int) -> Arrangement:
-    out: list[int | None] = []
     left = list(items)
+    if k == 0 and len(left) < len(_FACTORIALS):  # a plain permutation: the factorial number system
+        out_plain: list[int | None] = []
+        for i in range(len(left) - 1, -1, -1):
+            j, x = divmod(x, _FACTORIALS[i])
+            out_plain.append(left.pop(j))
+        return tuple(out_plain)
+    out: list[int | None] = []
     while k or left:
         if k:
             c = perm(k - 1 + len(left), len(left))
@@ -233,6 +243,8 @@ class FastPass:
             self.starts.append(self.starts[-1] + size)
         self.count = self.starts[-1]
         self._placed: dict[int, list[Placed]] = {}
+        self._suffixes: dict[int, list[int]] = {}
+        self._counts = {a: o.count for a, o in self.options.items()}
 
     def _size(self, core: _Core) -> int:
         n = 1
@@ -291,43 +303,55 @@ class FastPass:
 
     # -- unrank / rank ---------------------------------------------------------------------------
 
+    def _suffix(self, ci: int) -> list[int]:
+        """suffix[b]: the number of ways to complete blocks b… for core ``ci`` (cached)."""
+        cached = self._suffixes.get(ci)
+        if cached is None:
+            ks = self.cores[ci].k
+            cached = [1] * (len(self.blocks) + 1)
+            for b in range(len(self.blocks) - 1, -1, -1):
+                cached[b] = cached[b + 1] * self.blocks[b].total(ks[b])
+            self._suffixes[ci] = cached
+        return cached
+
     def unrank(self, r: int) -> RawOutcome:
         """The outcome of rank ``r`` (0 ≤ r < count)."""
         if not 0 <= r < self.count:
             raise IndexError(f"rank {r} outside [0, {self.count})")
-        ci = bisect_right(self.starts, r) - 1
+        ci = bisect_right(self.starts, r) - 1 if len(self.starts) > 2 else 0
         core = self.cores[ci]
         r -= self.starts[ci]
         ks = core.k
-        suffix = [1] * (len(self.blocks) + 1)
-        for b in range(len(self.blocks) - 1, -1, -1):
-            suffix[b] = suffix[b + 1] * self.blocks[b].total(ks[b])
+        suffix = self._suffix(ci)
         c = 1
-        shapes = []
+        stack: list[Placed | None] = []
+        digits: list[tuple[int, int]] = []  # (position in stack, ability)
+        removed = list(self.never)
+        removed.extend(core.raw.removed)
         for b, block in enumerate(self.blocks):
             unit = c * suffix[b + 1]
             chosen, arrangement, start, weight = block.unrank_shape(ks[b], r // unit)
             r -= unit * start
             c *= weight
-            shapes.append((chosen, arrangement))
-        # r is now the mixed-radix number of the options, top position least significant.
-        stack: list[Placed] = []
-        removed = list(self.never) + list(core.raw.removed)
-        digits: list[tuple[int, int]] = []  # (position in stack, ability)
-        for b, (block, (chosen, arrangement)) in enumerate(zip(self.blocks, shapes, strict=True)):
-            core_entries = iter(core.per_block[b])
             removed.extend(block.removed)
-            removed.extend(o for o in block.optional if o not in chosen)
+            if len(chosen) != len(block.optional):
+                removed.extend(o for o in block.optional if o not in chosen)
+            entries = core.per_block[b]
+            used = 0
             for a in arrangement:
                 if a is None:
-                    stack.append(next(core_entries))
+                    stack.append(entries[used])
+                    used += 1
                 else:
                     digits.append((len(stack), a))
-                    stack.append(Placed(a, Choice(())))
+                    stack.append(None)
+        # r is now the mixed-radix number of the options, top position least significant.
+        counts = self._counts
         for pos, a in reversed(digits):
-            r, d = divmod(r, self.options[a].count)
-            stack[pos] = Placed(a, self.options[a].unrank(d))
-        return RawOutcome(tuple(stack), tuple(sorted(removed)))
+            n = counts[a]
+            r, d = divmod(r, n)
+            stack[pos] = self.placed(a)[d] if n <= LISTED_FOR_SAMPLING else Placed(a, self.options[a].unrank(d))
+        return RawOutcome(tuple(stack), tuple(sorted(removed)))  # type: ignore[arg-type]
 
     def rank(self, raw: RawOutcome) -> int:
         """The rank of ``raw``: the inverse of :meth:`unrank`."""

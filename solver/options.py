@@ -232,8 +232,9 @@ class Options:
             n *= _multichoose(self._modes[m].count, modes.count(m))
         return n
 
-    @property
+    @cached_property
     def count(self) -> int:
+        """How many options (fixed once the options are built; listing them does not change it)."""
         if self._listed is not None:
             return len(self._listed)
         return sum(self._sizes)
