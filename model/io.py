@@ -32,6 +32,10 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a mapping key must be a plain value, not {type(key).__name__}", key_node.start_mark
+            )
         if key in out:
             mark = key_node.start_mark
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", mark)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from .io import load_document
 from .scenario import validation_error
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 Targets = dict[str, tuple[str, ...]]
-Divisions = dict[str, dict[str, int]]
+Divisions = dict[str, dict[str, StrictInt]]
 
 
 class _Frozen(BaseModel):
@@ -54,7 +54,7 @@ class Outcome(_Frozen):
 
     stack: tuple[Entry, ...] = ()
     removed: tuple[AbilityId, ...] = ()
-    passes: tuple[int, ...] | None = None
+    passes: tuple[StrictInt, ...] | None = None
 
     @classmethod
     def load(cls, path: str) -> Outcome:
@@ -65,10 +65,10 @@ class Outcome(_Frozen):
 class Score(_Frozen):
     """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
 
-    height: dict[str, int] = Field(default_factory=dict)
-    mode: dict[str, dict[str, int]] = Field(default_factory=dict)
-    target: dict[str, dict[str, int]] = Field(default_factory=dict)
-    removed: dict[str, int] = Field(default_factory=dict)
+    height: dict[str, StrictInt] = Field(default_factory=dict)
+    mode: dict[str, dict[str, StrictInt]] = Field(default_factory=dict)
+    target: dict[str, dict[str, StrictInt]] = Field(default_factory=dict)
+    removed: dict[str, StrictInt] = Field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str) -> Score:

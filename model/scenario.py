@@ -18,6 +18,8 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
+    StrictInt,
     ValidationError,
     model_validator,
 )
@@ -89,9 +91,9 @@ Strs = Annotated[tuple[str, ...], BeforeValidator(_as_tuple, json_schema_input_t
 class Comparison(_Frozen):
     """``{"lte": 2}``, ``{"gte": 3}``, ``{"eq": 1}``; several keys all apply."""
 
-    lte: int | None = None
-    gte: int | None = None
-    eq: int | None = None
+    lte: StrictInt | None = None
+    gte: StrictInt | None = None
+    eq: StrictInt | None = None
 
     @model_validator(mode="after")
     def _one_key(self) -> Self:
@@ -129,7 +131,7 @@ class Filter(_Frozen):
     subtype: Strs | None = None
     supertype: Strs | None = None
     color: Strs | None = None
-    colorless: bool | None = None
+    colorless: StrictBool | None = None
     zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple, json_schema_input_type=Zone | list[Zone])] | None = (
         None
     )
@@ -171,8 +173,8 @@ class SourceRestriction(_Frozen):
 
 
 class _Targetable(_Frozen):
-    hexproof: bool = False
-    shroud: bool = False
+    hexproof: StrictBool = False
+    shroud: StrictBool = False
     protection: tuple[FilterField, ...] = ()
     hexproof_from: tuple[FilterField, ...] = ()
     cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
@@ -182,7 +184,7 @@ class Player(_Targetable):
     """A player; in the scenario either a bare id or this object."""
 
     id: PlayerId
-    left_game: bool = False
+    left_game: StrictBool = False
 
 
 class Object(_Targetable):
@@ -197,10 +199,10 @@ class Object(_Targetable):
     subtypes: tuple[str, ...] = ()
     supertypes: tuple[str, ...] = ()
     colors: tuple[str, ...] = ()
-    power: int | None = None
-    toughness: int | None = None
-    mana_value: int | None = None
-    counters: dict[str, int] = Field(default_factory=dict)
+    power: StrictInt | None = None
+    toughness: StrictInt | None = None
+    mana_value: StrictInt | None = None
+    counters: dict[str, StrictInt] = Field(default_factory=dict)
     tags: tuple[str, ...] = ()
     ability_kind: Literal["triggered", "activated"] | None = None
     text: str = ""
@@ -239,12 +241,12 @@ class Requirement(_Frozen):
 
     id: RequirementId
     text: str = ""
-    min: int = Field(default=1, ge=0)
-    max: int | None = Field(default=1, ge=0)
+    min: StrictInt = Field(default=1, ge=0)
+    max: StrictInt | None = Field(default=1, ge=0)
     filter: FilterField
-    other_than_source: bool = False
+    other_than_source: StrictBool = False
     different_from: tuple[RequirementId, ...] = ()
-    divide: int | None = Field(default=None, ge=1)
+    divide: StrictInt | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _bounds(self) -> Self:
@@ -265,15 +267,15 @@ class Mode(_Frozen):
     id: str
     text: str = ""
     targets: tuple[Requirement, ...] = ()
-    available: bool = True
+    available: StrictBool = True
 
 
 class Modal(_Frozen):
     """How many modes may be chosen: ``choose`` lists the allowed numbers."""
 
-    choose: tuple[Annotated[int, Field(ge=0)], ...] = Field(min_length=1)
-    repeat: bool = False
-    distinct_targets: bool = False
+    choose: tuple[Annotated[StrictInt, Field(ge=0)], ...] = Field(min_length=1)
+    repeat: StrictBool = False
+    distinct_targets: StrictBool = False
 
 
 class Delayed(_Frozen):

@@ -1,0 +1,37 @@
+"""The bad-input corpus (``tests/bad_inputs/``, written by its ``make.py``): each file makes the
+command line exit 2 with exactly one line on stderr that names the place, nothing on stdout,
+and never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from triggerstack.solver.cli import main
+
+from .conftest import ROOT
+
+CORPUS = ROOT / "tests" / "bad_inputs"
+CASES = json.loads((CORPUS / "expected.json").read_text())
+
+
+def test_the_corpus_is_large() -> None:
+    assert len(CASES) >= 150
+    assert len({c["file"] for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], case: dict[str, object]) -> None:
+    here = os.getcwd()
+    os.chdir(CORPUS)
+    try:
+        code = main(list(case["argv"]))  # type: ignore[call-overload]
+    finally:
+        os.chdir(here)
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("triggerstack: "), err
+    assert "Traceback" not in err
+    assert str(case["contains"]) in err, err
