@@ -1,0 +1,140 @@
+"""Fuzzing: random JSON documents and near-valid scenarios and proposals, through ``Scenario``,
+``check`` and the command line in-process. Nothing but the documented errors escapes, the command
+line never exits 70 (an internal error), and every case ends within its deadline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Outcome, ScenarioError, compile
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import EngineCannot, TimeLimitReached, check, count
+from triggerstack.solver.cli import main
+
+from ..conftest import EXAMPLES
+from .strategies import scenarios
+
+FUZZ = settings(max_examples=150, deadline=3000, suppress_health_check=list(HealthCheck))
+
+WORDS = st.sampled_from(
+    [
+        "players",
+        "objects",
+        "triggers",
+        "id",
+        "source",
+        "targets",
+        "filter",
+        "modal",
+        "modes",
+        "choose",
+        "min",
+        "max",
+        "divide",
+        "kind",
+        "type",
+        "controller",
+        "A",
+        "B",
+        "T0",
+        "o0",
+        "stack",
+        "ability",
+        "removed",
+        "any-target",
+        "x",
+    ]
+)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 5) | st.floats(allow_nan=False, width=16) | WORDS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(WORDS, inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@FUZZ
+@given(JSON)
+def test_random_documents_are_refused_cleanly(doc: Any) -> None:
+    try:
+        parse_scenario(doc)
+    except ScenarioError as exc:
+        assert "\n" not in exc.one_line()
+
+
+@st.composite
+def near_valid(draw: st.DrawFn) -> Any:
+    doc = draw(scenarios(max_abilities=4))
+    for _ in range(draw(st.integers(1, 3))):
+        node: Any = doc
+        path = []
+        while isinstance(node, (dict, list)) and node and draw(st.integers(0, 3)):
+            key = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else list(range(len(node)))))
+            path.append(key)
+            node = node[key]
+        if not path:
+            continue
+        parent: Any = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        how = draw(st.integers(0, 3))
+        if how == 0 and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif how == 1 and isinstance(parent, dict):
+            parent[draw(WORDS)] = draw(JSON)
+        else:
+            parent[path[-1]] = draw(JSON)
+    return doc
+
+
+@FUZZ
+@given(near_valid())
+def test_near_valid_scenarios_parse_or_fail_cleanly_and_answer(doc: Any) -> None:
+    try:
+        facts = compile(parse_scenario(doc))
+    except ScenarioError:
+        return
+    try:
+        count(facts, time_limit=2)
+    except (EngineCannot, TimeLimitReached):
+        pass
+
+
+PRINCE = EXAMPLES / "ertai-resurrected"
+
+
+@FUZZ
+@given(JSON)
+def test_random_proposals_are_judged_or_refused(doc: Any) -> None:
+    from triggerstack.model import Scenario
+
+    scenario = Scenario.load(str(PRINCE / "scenario.yaml"))
+    try:
+        proposal = Outcome.model_validate(doc)
+    except ValueError:
+        return
+    try:
+        verdict = check(scenario, proposal)
+    except ScenarioError:
+        return
+    assert verdict.legal in (True, False)
+
+
+@FUZZ
+@given(st.one_of(JSON, near_valid()))
+def test_command_line_never_crashes(tmp_path_factory: pytest.TempPathFactory, doc: Any) -> None:
+    path: Path = tmp_path_factory.mktemp("fuzz") / "scenario.json"
+    path.write_text(json.dumps(doc))
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["count", str(path), "--time-limit", "2"])
+    assert code in (0, 2, 3), err.getvalue()
+    if code:
+        assert out.getvalue() == "" and err.getvalue().count("\n") == 1
