@@ -12,13 +12,13 @@ import json
 import time
 from pathlib import Path
 
-from triggerstack.model import Scenario, compile
+from triggerstack.model import Facts, Scenario, compile
 from triggerstack.solver.batch import check_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def lines_for(name: str, n: int) -> tuple[object, list[str]]:
+def lines_for(name: str, n: int) -> tuple[Facts, list[str]]:
     if name == "ertai":
         facts = compile(Scenario.load(str(ROOT / "examples/ertai-resurrected/scenario.yaml")))
         shapes = [
@@ -43,7 +43,7 @@ def main() -> None:
         facts, lines = lines_for(name, args.lines)
         for jobs in (1, 2):
             t0 = time.perf_counter()
-            got = sum(1 for _ in check_lines(lines, facts, jobs))  # type: ignore[arg-type]
+            got = sum(1 for _ in check_lines(lines, facts, jobs))
             secs = time.perf_counter() - t0
             assert got == len(lines)
             print(f"| {name} | {got:,} | {jobs} | {got / secs:,.0f} |")
