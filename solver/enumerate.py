@@ -17,6 +17,24 @@ from .raw import JsonWriter, RawOutcome, to_outcome
 __all__ = ["outcome_lines", "outcomes"]
 
 
+def _raws(
+    facts: Facts,
+    engine: Engine | str,
+    limit: int | None,
+    time_limit: float | None,
+    merge_identical: bool,
+    max_outcomes: int,
+) -> Iterator[RawOutcome]:
+    if not merge_identical:
+        return raw_outcomes(facts, engine, limit=limit, time_limit=time_limit, max_outcomes=max_outcomes)
+    if pick(facts, engine) is not Engine.FAST:
+        raise EngineCannot("--merge-identical is answered by the fast path only (--engine auto or fast)")
+    from .fast import FastPass
+    from .merge import iter_merged
+
+    return islice(iter_merged(FastPass(facts, time_limit=time_limit)), limit)
+
+
 def outcomes(
     scenario: Scenario | Facts,
     *,
@@ -24,6 +42,7 @@ def outcomes(
     limit: int | None = None,
     time_limit: float | None = None,
     merge_identical: bool = False,
+    max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> Iterator[Outcome]:
     """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``.
 
@@ -31,16 +50,7 @@ def outcomes(
     find every outcome first and yield them sorted. ``merge_identical`` yields one outcome per
     class of outcomes that only swap identical abilities (fast path only)."""
     facts = facts_of(scenario)
-    if merge_identical:
-        if pick(facts, engine) is not Engine.FAST:
-            raise EngineCannot("--merge-identical is answered by the fast path only (--engine auto or fast)")
-        from .fast import FastPass
-        from .merge import iter_merged
-
-        raws: Iterator[RawOutcome] = islice(iter_merged(FastPass(facts, time_limit=time_limit)), limit)
-    else:
-        raws = raw_outcomes(facts, engine, limit=limit, time_limit=time_limit)
-    for raw in raws:
+    for raw in _raws(facts, engine, limit, time_limit, merge_identical, max_outcomes):
         yield to_outcome(facts, raw)
 
 
@@ -56,13 +66,4 @@ def outcome_lines(
     """:func:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``), made fast
     enough to stream millions: fragments are reused across outcomes."""
     facts = facts_of(scenario)
-    if merge_identical:
-        if pick(facts, engine) is not Engine.FAST:
-            raise EngineCannot("--merge-identical is answered by the fast path only (--engine auto or fast)")
-        from .fast import FastPass
-        from .merge import iter_merged
-
-        raws: Iterator[RawOutcome] = islice(iter_merged(FastPass(facts, time_limit=time_limit)), limit)
-    else:
-        raws = raw_outcomes(facts, engine, limit=limit, time_limit=time_limit, max_outcomes=max_outcomes)
-    return map(JsonWriter(facts), raws)
+    return map(JsonWriter(facts), _raws(facts, engine, limit, time_limit, merge_identical, max_outcomes))
