@@ -30,10 +30,11 @@ _KIND_ZONES = {
 }
 
 
-def check_references(scenario: Scenario) -> None:
-    """Raise a pydantic error for the first reference that does not hold."""
+def check_references(scenario: Scenario, allow_fired: bool = False) -> None:
+    """Raise a pydantic error for the first reference that does not hold. ``allow_fired``: the
+    scenario of a later pass, whose ids may contain '@' (``REACTION@ABILITY``)."""
     try:
-        _check(scenario)
+        _check(scenario, allow_fired)
     except ScenarioError as exc:
         raise PydanticCustomError(
             "reference",
@@ -55,7 +56,7 @@ def _fmt(loc: Loc) -> str:
     return format_loc(loc)
 
 
-def _check(s: Scenario) -> None:
+def _check(s: Scenario, allow_fired: bool = False) -> None:
     from .controllers import derive_controller
 
     seen: dict[str, Loc] = {}
@@ -64,7 +65,7 @@ def _check(s: Scenario) -> None:
     _unique(((o.id, ("objects", i, "id")) for i, o in enumerate(s.objects)), seen, "object")
     _unique(((t.id, ("triggers", i, "id")) for i, t in enumerate(s.triggers)), seen, "trigger")
     _unique(((r.id, ("reactions", i, "id")) for i, r in enumerate(s.reactions)), seen, "reaction")
-    if "@" in "".join(seen):
+    if not allow_fired and "@" in "".join(seen):
         bad = next(i for i in seen if "@" in i)
         raise ScenarioError(f"id {bad!r} may not contain '@' (it marks fired abilities)", seen[bad])
     if all(p.left_game for p in s.players):

@@ -44,9 +44,11 @@ class Rule(StrEnum):
 class Code(StrEnum):
     """Violation codes of SPEC §6.
 
-    ``unknown-ability``, ``mode-unknown`` and ``target-unknown`` stay for SPEC compatibility but
-    are never reported: issue 6 made a proposal that names what the scenario lacks bad input
-    (exit 2, naming the place), which ``check`` raises as ``ProposalError``.
+    ``mode-unknown`` and ``target-unknown`` stay for SPEC compatibility but are never reported:
+    issue 6 made a proposal that names what the scenario lacks bad input (exit 2, naming the
+    place), which ``check`` raises as ``ProposalError``. ``unknown-ability`` is reported only for
+    an ability in a later pass that no earlier choice fired (603.3b); an ability unknown to the
+    scenario itself is bad input.
     """
 
     UNKNOWN_ABILITY = "unknown-ability"

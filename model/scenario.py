@@ -21,6 +21,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     ValidationError,
+    ValidationInfo,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -369,10 +370,10 @@ class Scenario(_Frozen):
     _facts: Any = PrivateAttr(default=None)  # compiled once by ``facts.facts_of``
 
     @model_validator(mode="after")
-    def _references(self) -> Self:
+    def _references(self, info: ValidationInfo) -> Self:
         from .references import check_references
 
-        check_references(self)
+        check_references(self, allow_fired=bool(info.context and info.context.get("later_pass")))
         return self
 
     @classmethod

@@ -25,13 +25,32 @@ class Best:
     proven: bool = True
 
 
-def check_score(facts: Facts, score: Score) -> None:
-    """Every id a score names exists: abilities, their modes, and things to target."""
+def score_outcome(outcome: Outcome, score: Score) -> int:
+    """The score of SPEC §7 of a whole outcome (every pass), read by ids."""
+    total = 0
+    for pos, e in enumerate(outcome.stack):
+        total += score.height.get(e.ability, 0) * pos
+        modes = score.mode.get(e.ability, {})
+        targets = score.target.get(e.ability, {})
+        for m in e.modes or ():
+            total += modes.get(m.mode, 0)
+            total += sum(targets.get(t, 0) for ts in m.targets.values() for t in ts)
+        total += sum(targets.get(t, 0) for ts in e.targets.values() for t in ts)
+    return total + sum(score.removed.get(r, 0) for r in outcome.removed)
+
+
+def check_score(facts: Facts, score: Score, allow_fired: bool = False) -> None:
+    """Every id a score names exists: abilities, their modes, and things to target (with
+    reactions, abilities fired in later passes, ``REACTION@ABILITY``, may be named too)."""
     for key in ("height", "mode", "target", "removed"):
         for aid in getattr(score, key):
+            if allow_fired and "@" in aid:
+                continue
             if aid not in facts.ability_index:
                 raise ScenarioError(f"unknown ability {aid!r}", (key, aid))
     for aid, modes in score.mode.items():
+        if aid not in facts.ability_index:
+            continue  # a fired ability: its modes are known only once it fires
         a = facts.abilities[facts.ability_index[aid]]
         for mid in modes:
             if mid not in a.mode_index:
@@ -78,8 +97,19 @@ def best(
     """The legal outcome with the highest ``score``; ties go to the first in enumeration order
     for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
     facts = facts_of(scenario)
-    check_score(facts, score)
+    check_score(facts, score, allow_fired=bool(facts.scenario.reactions))
     chosen = pick(facts, engine)
+    if facts.scenario.reactions:
+        from .enumerate import outcomes
+
+        leader: Outcome | None = None
+        leader_score = 0
+        for whole in outcomes(facts, engine=engine, time_limit=time_limit):
+            value = score_outcome(whole, score)
+            if leader is None or value > leader_score:
+                leader, leader_score = whole, value
+        assert leader is not None
+        return Best(leader, leader_score)
     if chosen is Engine.FAST:
         from .fast import FastPass
 
@@ -88,7 +118,7 @@ def best(
         if split is not None:
             return Best(to_outcome(facts, split), score_of(facts, split, score))
         chosen = Engine.CPSAT  # the score does not split over the parts: one model of the whole pass
-    if chosen is Engine.CPSAT and not facts.scenario.reactions:
+    if chosen is Engine.CPSAT:
         from . import cpsat
 
         found = cpsat.best_raw(facts, score, time_limit=time_limit)

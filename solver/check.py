@@ -15,12 +15,13 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ProposalError, ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts, facts_of
+from triggerstack.model.facts import AbilityFacts, Facts, compile, facts_of
 from triggerstack.model.outcome import Entry, Outcome
 from triggerstack.model.rules import CODE_RULE, Code, Rule
 from triggerstack.model.scenario import Scenario
 
 from .choices import has_legal_choice, is_mode_legal, most_musts_obeyed
+from .passes import DEFAULT_MAX_PASSES, NextPass, by_reactions, next_scenario
 
 __all__ = ["Verdict", "Violation", "check"]
 
@@ -134,13 +135,102 @@ def _check_requirement_keys(
                 )
 
 
-def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
+def check(
+    scenario: Scenario | Facts,
+    outcome: Outcome,
+    *,
+    next_pass: NextPass | None = None,
+    max_passes: int = DEFAULT_MAX_PASSES,
+) -> Verdict:
     """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
 
-    Raises :class:`~triggerstack.model.ProposalError` when the proposal names requirements the
-    ability does not have, or puts targets where the ability has none.
+    With ``reactions`` (or an engine's ``next_pass`` function, :mod:`passes`), each pass is
+    checked in turn and the abilities of each later pass must be exactly those the earlier
+    choices fired (603.3b). Raises :class:`~triggerstack.model.ProposalError` when the proposal
+    names what the scenario lacks, or puts targets where the ability has none.
     """
     facts = facts_of(scenario)
+    if not facts.scenario.reactions and next_pass is None and outcome.passes in (None, (len(outcome.stack),)):
+        return _check_one(facts, outcome)
+    return _check_passes(facts, outcome, next_pass or by_reactions, max_passes)
+
+
+def _check_passes(facts: Facts, outcome: Outcome, next_pass: NextPass, max_passes: int) -> Verdict:
+    """603.3b's loop: pass after pass, each judged alone, each later pass holding exactly what
+    the earlier ones fired."""
+    sizes = outcome.passes or (len(outcome.stack),)
+    if sum(sizes) != len(outcome.stack):
+        raise ProposalError(
+            f"passes add up to {sum(sizes)} entries but the stack has {len(outcome.stack)}", ("passes",)
+        )
+    report = _Report()
+    first = facts.scenario
+    on_stack: tuple[tuple[str, str], ...] = ()
+    start = 0
+    claimed: set[str] = set()
+    current: Facts | None = facts
+    for k, size in enumerate(sizes):
+        entries = outcome.stack[start : start + size]
+        start += size
+        if current is None:  # nothing fired: these entries were never triggered
+            for e in entries:
+                report.add(
+                    Code.UNKNOWN_ABILITY,
+                    e.ability,
+                    f"{e.ability} is in pass {k + 1}, but nothing triggered it",
+                    Rule.R603_3B,
+                )
+                claimed.add(e.ability)
+            continue
+        mine = [e for e in entries if e.ability in current.ability_index]
+        for e in entries:
+            if e.ability not in current.ability_index:
+                if k == 0:
+                    raise ProposalError(
+                        f"{e.ability} is not a waiting ability of the scenario",
+                        ("stack", outcome.stack.index(e), "ability"),
+                    )
+                report.add(
+                    Code.UNKNOWN_ABILITY,
+                    e.ability,
+                    f"{e.ability} is in pass {k + 1}, but no choice of pass {k} fired it",
+                    Rule.R603_3B,
+                )
+        removed = tuple(r for r in outcome.removed if r in current.ability_index)
+        claimed.update(e.ability for e in entries)
+        claimed.update(removed)
+        this = Outcome(stack=tuple(mine), removed=removed)
+        report.items.extend(_check_one(current, this).violations)
+        waiting = list(next_pass(current.scenario, this))
+        on_stack += tuple((e.ability, current.abilities[current.ability_index[e.ability]].controller) for e in mine)
+        if not waiting:
+            current = None
+            continue
+        if k + 1 >= max_passes:
+            raise ScenarioError(
+                f"abilities still trigger after {max_passes} passes of 603.3b (raise it with --max-passes)"
+            )
+        current = compile(next_scenario(first, on_stack, waiting))
+    while current is not None:  # the proposal stops while abilities still wait
+        for a in current.abilities:
+            if a.id not in outcome.removed:
+                report.add(
+                    Code.MISSING_ABILITY,
+                    a.id,
+                    f"{a.id} triggered in pass {len(sizes)} but is in no later pass",
+                    Rule.R603_3B,
+                )
+        current = None
+    for r in outcome.removed:
+        if r not in claimed:
+            if r in facts.ability_index:
+                continue
+            report.add(Code.UNKNOWN_ABILITY, r, f"{r} is removed, but nothing triggered it", Rule.R603_3B)
+    return Verdict(not report.items, tuple(report.items))
+
+
+def _check_one(facts: Facts, outcome: Outcome) -> Verdict:
+    """Every violation of one pass."""
     _check_shape(facts, outcome)
     report = _Report()
     abilities = facts.abilities
@@ -177,32 +267,7 @@ def check(scenario: Scenario | Facts, outcome: Outcome) -> Verdict:
         below = below | {k}
     for k in sorted(removed - positions.keys()):
         _check_removal(facts, abilities[k], positions, report)
-    _refuse_further_passes(facts, outcome)
     return Verdict(not report.items, tuple(report.items))
-
-
-def _refuse_further_passes(facts: Facts, outcome: Outcome) -> None:
-    """A proposal that fires a reaction needs a further pass of 603.3b, which this version does
-    not decide yet: say so rather than judge only the first pass."""
-    for i, reaction in enumerate(facts.scenario.reactions):
-        watched = facts.things[facts.thing_index[reaction.object]]
-        for e in outcome.stack:
-            k = facts.ability_index.get(e.ability)
-            if k is None:
-                continue
-            you = facts.abilities[k].controller
-            named = {t for ts in e.targets.values() for t in ts}
-            named.update(t for m in e.modes or () for ts in m.targets.values() for t in ts)
-            who = watched.protector
-            fires = reaction.by == "any" or (
-                who is not None and (facts.is_opponent(you, who) if reaction.by == "opponent" else you == who)
-            )
-            if reaction.object in named and fires:
-                raise ScenarioError(
-                    f"{e.ability} fires reaction {reaction.id}, so a further pass of 603.3b follows; "
-                    "passes after the first are not decided by this version",
-                    ("reactions", i),
-                )
 
 
 _MEMO: WeakKeyDictionary[Facts, dict[Any, Any]] = WeakKeyDictionary()

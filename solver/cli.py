@@ -21,6 +21,7 @@ from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_jso
 from triggerstack.model.scenario import Scenario
 
 from .errors import TimeLimitReached
+from .passes import DEFAULT_MAX_PASSES
 
 __all__ = ["main"]
 
@@ -52,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         ("objects", DEFAULT_LIMITS.objects, "objects"),
         ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
         ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
+        ("passes", DEFAULT_MAX_PASSES, "passes of 603.3b when reactions fire further abilities"),
     ):
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
@@ -176,7 +178,7 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     scenario = _load(args, args.scenario)
     proposal = Outcome.load(args.proposal)
     try:
-        verdict = check(scenario, proposal)
+        verdict = check(scenario, proposal, max_passes=args.max_passes)
     except ScenarioError as exc:
         raise exc.located(args.proposal) from None
     code = EXIT_OK if verdict.legal else EXIT_ILLEGAL
@@ -252,6 +254,7 @@ def _count(args: argparse.Namespace) -> tuple[int, str]:
         time_limit=args.time_limit,
         merge_identical=args.merge_identical,
         max_outcomes=args.max_outcomes,
+        max_passes=args.max_passes,
     )
     if args.json:
         engine = pick(facts, args.engine)
@@ -270,6 +273,7 @@ def _enumerate(args: argparse.Namespace) -> None:
         time_limit=args.time_limit,
         merge_identical=args.merge_identical,
         max_outcomes=args.max_outcomes,
+        max_passes=args.max_passes,
     )
     _stream(lines)
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from triggerstack.model.facts import Facts, facts_of
 from triggerstack.model.limits import DEFAULT_LIMITS
 from triggerstack.model.scenario import Scenario
 
 from .engines import Engine, guard_solver, pick, raw_outcomes
 from .errors import EngineCannot
+from .passes import DEFAULT_MAX_PASSES, NextPass
+from .raw import RawOutcome
 
 __all__ = ["count"]
 
@@ -19,15 +23,25 @@ def count(
     time_limit: float | None = None,
     merge_identical: bool = False,
     max_outcomes: int = DEFAULT_LIMITS.outcomes,
+    next_pass: NextPass | None = None,
+    max_passes: int = DEFAULT_MAX_PASSES,
 ) -> int:
     """How many legal outcomes ``scenario`` has. A scenario with no waiting ability has one.
 
     ``merge_identical`` counts outcomes that differ only by swapping identical abilities once
-    (:mod:`merge`; the fast path only)."""
+    (:mod:`merge`; the fast path only). With ``reactions`` in the scenario, or a ``next_pass``
+    function (:mod:`passes`), the count covers every further pass of 603.3b."""
     facts = facts_of(scenario)
     chosen = pick(facts, engine)
-    if facts.scenario.reactions:
-        raise EngineCannot("reactions (further passes of 603.3b) are not decided by this version", ("reactions",))
+    if facts.scenario.reactions or next_pass is not None:
+        if merge_identical:
+            raise EngineCannot("--merge-identical does not cover further passes of 603.3b")
+        from .passes import PassChain
+
+        def one_pass(f: Facts) -> Iterator[RawOutcome]:
+            return raw_outcomes(f, engine, time_limit=time_limit, max_outcomes=max_outcomes)
+
+        return PassChain(facts, next_pass, max_passes, one_pass).count()
     if merge_identical and chosen is not Engine.FAST:
         raise EngineCannot("--merge-identical is answered by the fast path only (--engine auto or fast)")
     if chosen is Engine.FAST:

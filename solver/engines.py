@@ -82,10 +82,9 @@ def raw_outcomes(
     time_limit: float | None = None,
     max_outcomes: int = DEFAULT_LIMITS.outcomes,
 ) -> Iterator[RawOutcome]:
-    """The distinct outcomes of ``facts`` from ``engine``: the fast path in its rank order
-    (documented in :mod:`fast`), the solvers in sorted order."""
-    if facts.scenario.reactions:
-        raise EngineCannot("reactions (further passes of 603.3b) are not decided by this version", ("reactions",))
+    """The distinct outcomes of one pass of ``facts`` from ``engine``: the fast path in its rank
+    order (documented in :mod:`fast`), the solvers in sorted order. Further passes are
+    :mod:`passes`' business."""
     chosen = pick(facts, engine)
     if chosen is not Engine.FAST:
         guard_solver(facts, max_outcomes)

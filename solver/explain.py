@@ -4,8 +4,10 @@ removed. Everything is read from the facts; nothing is decided here that ``check
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
+from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, facts_of
 from triggerstack.model.rules import Code
 from triggerstack.model.scenario import Scenario
@@ -84,7 +86,11 @@ def _counts(facts: Facts) -> dict[str, Any]:
 
     out: dict[str, Any] = {"plan": plan(facts).as_dict(facts)}
     if facts.scenario.reactions:
-        return out  # further passes are not counted by this version
+        from .count import count
+
+        with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
+            out["count"] = count(facts)  # every pass of 603.3b's loop
+        return out
     fast = FastPass(facts)
     out["count"] = fast.count
     out["count_merged_identical"] = merged_count(fast)
@@ -157,7 +163,9 @@ def explain_text(data: dict[str, Any]) -> str:
     plan = data["plan"]
     coupled = f" (coupled: {', '.join(plan['coupled'])})" if plan["coupled"] else ""
     lines.append(f"path: {plan['path']}{coupled}")
-    if "count" in data:
+    if "count" in data and "count_merged_identical" not in data:
+        lines.append(f"legal outcomes (every pass): {data['count']}")
+    elif "count" in data:
         merged = data["count_merged_identical"]
         same = f"; {merged} when identical abilities are interchangeable" if merged != data["count"] else ""
         lines.append(f"legal outcomes: {data['count']}{same}")

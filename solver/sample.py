@@ -10,6 +10,7 @@ from triggerstack.model.outcome import Outcome
 from triggerstack.model.scenario import Scenario
 
 from .engines import Engine, pick, raw_outcomes
+from .errors import EngineCannot
 from .raw import RawOutcome, to_outcome
 
 __all__ = ["sample", "sample_raw"]
@@ -51,5 +52,19 @@ def sample(
 ) -> list[Outcome]:
     """``n`` legal outcomes of ``scenario``, each uniformly random; ``seed`` makes them repeatable."""
     facts = facts_of(scenario)
+    if facts.scenario.reactions:
+        # Several passes: every whole outcome is listed (bounded by max_outcomes), then drawn from.
+        from itertools import islice
+
+        from .enumerate import outcomes
+
+        every = list(islice(outcomes(facts, engine=engine, time_limit=time_limit), max_outcomes + 1))
+        if len(every) > max_outcomes:
+            raise EngineCannot(
+                f"sampling across passes lists every outcome; there are more than {max_outcomes} "
+                "(raise it with --max-outcomes)"
+            )
+        rng = random.Random(seed)
+        return [every[rng.randrange(len(every))] for _ in range(n)]
     drawn = sample_raw(facts, n, seed, engine=engine, time_limit=time_limit, max_outcomes=max_outcomes)
     return [to_outcome(facts, r) for r in drawn]

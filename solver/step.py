@@ -31,6 +31,7 @@ from triggerstack.model.outcome import Outcome
 from triggerstack.model.scenario import Scenario
 
 from .choices import Choice
+from .errors import EngineCannot
 from .options import options_for
 from .raw import Placed, RawOutcome, to_outcome
 
@@ -87,6 +88,8 @@ class Stepper:
 
     def __post_init__(self) -> None:
         f = self.facts
+        if f.scenario.reactions:
+            raise EngineCannot("step does not cover further passes of 603.3b (reactions) yet", ("reactions",))
         n = len(f.abilities)
         self.mode_offset: list[int] = []
         total = 0

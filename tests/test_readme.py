@@ -22,6 +22,8 @@ def test_readme_python_blocks_run() -> None:
         os.chdir(here)
     from triggerstack.solver import Stepper
 
+    counted = namespace["count"](namespace["scenario"], next_pass=namespace["dies_trigger"])  # type: ignore[operator]
+    assert counted == 10
     stepper = namespace["stepper"]
     assert isinstance(stepper, Stepper)
     assert namespace["verdict"].legal is False  # type: ignore[attr-defined]

@@ -1,0 +1,163 @@
+"""603.3b's loop: abilities that trigger while a pass is put on the stack (ward and other
+"becomes the target" abilities) go on the stack in further passes, above, until none trigger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from triggerstack.model import Outcome, Scenario, ScenarioError, compile, outcome_json
+from triggerstack.solver import check, count, outcomes
+from triggerstack.solver.cli import main
+
+CREATURES = [
+    {"id": "src", "controller": "A", "types": ["creature"], "colors": ["red"]},
+    {"id": "troll", "controller": "B", "types": ["creature"]},
+    {"id": "bear", "controller": "B", "types": ["creature"]},
+    {"id": "mine", "controller": "A", "types": ["creature"]},
+]
+DIVIDED = {
+    "id": "T",
+    "source": "src",
+    "text": "2 damage divided among one or two target creatures",
+    "targets": [{"id": "c", "min": 1, "max": 2, "divide": 2, "filter": {"type": "creature"}}],
+}
+
+
+def ward(obj: str, rid: str, trigger: dict[str, Any] | None = None, by: str = "opponent") -> dict[str, Any]:
+    return {"id": rid, "object": obj, "by": by, "trigger": trigger or {"source": obj, "text": "Ward {2}"}}
+
+
+def scenario(reactions: list[dict[str, Any]], triggers: list[dict[str, Any]] | None = None) -> Scenario:
+    return Scenario.model_validate(
+        {"players": ["A", "B"], "objects": CREATURES, "triggers": triggers or [DIVIDED], "reactions": reactions}
+    )
+
+
+def every_engine(s: Scenario) -> int:
+    n = count(s)
+    listed = [outcome_json(o) for o in outcomes(s)]
+    assert len(listed) == len(set(listed)) == n
+    for engine in ("cpsat", "constraint"):
+        assert count(s, engine=engine) == n
+        assert sorted(outcome_json(o) for o in outcomes(s, engine=engine)) == sorted(listed)
+    facts = compile(s)
+    for line in listed:
+        verdict = check(facts, Outcome.model_validate_json(line))
+        assert verdict.legal, verdict.violations
+    return n
+
+
+def test_ward_whose_firing_depends_on_the_divided_targets() -> None:
+    """Count = sum over first-pass choices of the next pass's outcomes. The ward trigger here makes
+    a choice (target player loses 1 life): the 4 first-pass outcomes that target the troll lead
+    to 2 outcomes each, the 6 others to 1."""
+    drain = {
+        "source": "troll",
+        "text": "target player loses 1 life",
+        "targets": [{"id": "p", "filter": {"kind": "player"}}],
+    }
+    s = scenario([ward("troll", "WARD", drain)])
+    assert every_engine(s) == 6 * 1 + 4 * 2
+
+
+def test_ward_on_two_targeted_permanents() -> None:
+    """Targeting both warded creatures fires two abilities in pass 2, which B orders (2 ways);
+    A's own ward never fires for A's ability."""
+    s = scenario([ward("troll", "WT"), ward("bear", "WB"), ward("mine", "WM")])
+    assert every_engine(s) == 4 + 5 + 2
+    two = [o for o in outcomes(s) if o.passes == (1, 2)]
+    assert len(two) == 2 and {tuple(e.ability for e in o.stack[1:]) for o in two} == {
+        ("WT@T", "WB@T"),
+        ("WB@T", "WT@T"),
+    }
+
+
+def test_a_reaction_fires_a_reaction() -> None:
+    """B's ward trigger targets a creature of A's; targeting A's source fires A's reaction in a
+    third pass."""
+    strike = {
+        "source": "troll",
+        "text": "deal 1 damage to target creature an opponent controls",
+        "targets": [{"id": "c", "filter": {"type": "creature", "controller": "opponent"}}],
+    }
+    s = scenario([ward("troll", "WARD", strike), ward("src", "BACK")])
+    n = every_engine(s)
+    three = [o for o in outcomes(s) if o.passes is not None and len(o.passes) == 3]
+    assert three and all(o.stack[-1].ability == "BACK@WARD@T" for o in three)
+    # 6 outcomes without the troll; 4 with it, each leading to WARD@T targeting src (→ BACK) or mine
+    assert n == 6 + 4 * 2
+
+
+def test_the_pass_bound(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    echo = {
+        "source": "troll",
+        "text": "target creature: this triggers itself",
+        "targets": [{"id": "c", "filter": {"id": "troll"}}],
+    }
+    s = scenario([ward("troll", "ECHO", echo, by="any")])
+    with pytest.raises(ScenarioError, match="still trigger after 8 passes"):
+        count(s)
+    with pytest.raises(ScenarioError, match="still trigger after 3 passes"):
+        count(s, max_passes=3)
+    path = tmp_path / "echo.json"
+    path.write_text(s.model_dump_json(by_alias=True))
+    assert main(["count", str(path), "--max-passes", "4"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "still trigger after 4 passes of 603.3b (raise it with --max-passes)" in err
+
+
+def test_engine_hook_decides_what_triggers_next() -> None:
+    """An engine whose own state-based actions decide what triggers passes a function: here, any
+    ability that targets the bear makes B's 'Blood Artist' trigger once."""
+    s = scenario([])
+
+    def next_pass(scenario: Scenario, placed: Outcome) -> Sequence[dict[str, Any]]:
+        if any("bear" in ts for e in placed.stack for ts in e.targets.values()) and not scenario.triggers[
+            0
+        ].id.startswith("DIES"):
+            return [
+                {
+                    "id": "DIES",
+                    "controller": "B",
+                    "text": "a creature died: target player loses 1 life",
+                    "targets": [{"id": "p", "filter": {"kind": "player"}}],
+                }
+            ]
+        return []
+
+    plain = count(s)
+    hooked = count(s, next_pass=next_pass)
+    assert plain == 10 and hooked == 6 + 4 * 2
+    whole = [o for o in outcomes(s, next_pass=next_pass) if o.passes]
+    assert len(whole) == 8 and all(o.stack[-1].ability == "DIES" for o in whole)
+    assert check(s, whole[0], next_pass=next_pass).legal
+    assert not check(s, whole[0]).legal  # without the hook, nothing fired DIES
+
+
+def test_sample_and_best_cover_every_pass() -> None:
+    from collections import Counter
+
+    from triggerstack.model import Score
+    from triggerstack.solver import best, sample
+
+    drain = {
+        "source": "troll",
+        "text": "target player loses 1 life",
+        "targets": [{"id": "p", "filter": {"kind": "player"}}],
+    }
+    s = scenario([ward("troll", "WARD", drain)])
+    every = {outcome_json(o) for o in outcomes(s)}
+    drawn = Counter(outcome_json(o) for o in sample(s, 14 * 200, seed=3))
+    assert set(drawn) == every  # 14 outcomes, two of them in two passes each time the troll is hit
+    assert sum((n - 200) ** 2 / 200 for n in drawn.values()) < 34.528  # chi-square, 13 df, 0.999
+    top = best(s, Score(height={"WARD@T": 5}, target={"WARD@T": {"A": 2}}))
+    assert top.score == 5 * 1 + 2 and top.outcome.stack[-1].targets == {"p": ("A",)}
+
+
+def test_step_says_it_does_not_cover_further_passes() -> None:
+    from triggerstack.solver import EngineCannot, step
+
+    with pytest.raises(EngineCannot, match="further passes"):
+        step(scenario([ward("troll", "WARD")]))
