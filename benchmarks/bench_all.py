@@ -32,7 +32,7 @@ from triggerstack.model import Facts, Outcome, Scenario, Score, compile  # noqa:
 from triggerstack.solver import best, check, cpsat, crosscheck  # noqa: E402
 from triggerstack.solver.fast import FastPass  # noqa: E402
 from triggerstack.solver.raw import from_outcome  # noqa: E402
-from triggerstack.solver.step import State, Stepper  # noqa: E402
+from triggerstack.solver.step import Stepper  # noqa: E402
 
 from tests.simulator import simulate  # noqa: E402
 
@@ -112,7 +112,7 @@ def bench(run: Run, name: str, quick: bool) -> None:
     stepper = Stepper(facts)
     calls, t0 = 0, time.perf_counter()
     for walk in range(1 if quick else 5):
-        state, wrng = State(), random.Random(walk)
+        state, wrng = stepper.start(), random.Random(walk)
         while legal := stepper.legal(state):
             calls += 1
             state = stepper.apply_unchecked(state, wrng.choice(legal))

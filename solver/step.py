@@ -21,21 +21,22 @@ States are values: :meth:`Stepper.apply` returns a new one and never changes its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts, facts_of
+from triggerstack.model.facts import AbilityFacts, Facts, compile, facts_of
 from triggerstack.model.outcome import Outcome
-from triggerstack.model.scenario import Scenario
+from triggerstack.model.scenario import Scenario, TriggerBody
 
 from .choices import Choice
-from .errors import EngineCannot
 from .options import options_for
+from .passes import DEFAULT_MAX_PASSES, by_reactions, next_scenario
 from .raw import Placed, RawOutcome, to_outcome
 
-__all__ = ["Decision", "Kind", "State", "Stepper", "step"]
+__all__ = ["Decision", "Kind", "State", "Stepper", "Walk", "step"]
 
 
 class Kind(StrEnum):
@@ -80,16 +81,14 @@ class State:
 
 
 @dataclass
-class Stepper:
-    """The decision space of one scenario, with its caches. Build it once per scenario."""
+class _PassStepper:
+    """The decisions of one pass, with its caches."""
 
     facts: Facts
     _options: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         f = self.facts
-        if f.scenario.reactions:
-            raise EngineCannot("step does not cover further passes of 603.3b (reactions) yet", ("reactions",))
         n = len(f.abilities)
         self.mode_offset: list[int] = []
         total = 0
@@ -248,6 +247,155 @@ class Stepper:
         for d in decisions:
             state = self.apply(state, d)
         return state
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A walk across passes: the finished passes, and the pass in progress."""
+
+    done: tuple[tuple[Facts, State], ...] = ()
+    facts: Facts | None = None
+    local: State = State()
+    on_stack: tuple[tuple[str, str], ...] = ()
+    decisions: tuple[int, ...] = ()
+
+
+class Stepper:
+    """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
+
+    Ids are laid out as in one pass (see the module docstring) over a *universe*: the waiting
+    abilities and every ability a reaction could fire from them (``REACTION@ABILITY``, up to
+    ``max_passes`` deep), and as things the players, the objects and that universe. A pass that
+    ends having fired abilities starts the next pass by itself. Build it once per scenario.
+    """
+
+    def __init__(self, facts: Facts, max_passes: int = DEFAULT_MAX_PASSES) -> None:
+        self.facts = facts
+        self.max_passes = max_passes
+        s = facts.scenario
+        bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
+        level = list(bodies)
+        for _ in range(max_passes - 1):
+            nxt = [
+                (f"{r.id}@{aid}", r.trigger)
+                for aid, body in level
+                if any(req for _, reqs in body.requirement_lists() for req in reqs)
+                for r in s.reactions
+            ]
+            bodies.extend(nxt)
+            level = nxt
+        self.universe = bodies
+        texts = [f"put {aid}" for aid, _ in bodies] + [f"remove {aid}" for aid, _ in bodies]
+        texts += [f"mode {aid}:{m.id}" for aid, b in bodies if b.modal is not None for m in b.modes]
+        texts.append("end modes")
+        things = [p.id for p in s.players] + [o.id for o in s.objects] + [aid for aid, _ in bodies]
+        texts += [f"target {t}" for t in things]
+        texts.append("end targets")
+        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
+        texts += [f"divide {k}" for k in range(1, most + 1)]
+        self._decisions = [Decision(i, _kind_of(t), t) for i, t in enumerate(texts)]
+        self._by_text = {d.text: d for d in self._decisions}
+        self.size = len(self._decisions)
+        self._passes: dict[int, _PassStepper] = {}
+        self._compiled: dict[str, Facts] = {}
+
+    def _local(self, facts: Facts) -> _PassStepper:
+        stepper = self._passes.get(id(facts))
+        if stepper is None:
+            stepper = self._passes[id(facts)] = _PassStepper(facts)
+        return stepper
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        """A decision from its id, its readable form, or itself."""
+        if isinstance(ref, Decision):
+            ref = ref.text
+        if isinstance(ref, int):
+            if not 0 <= ref < self.size:
+                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
+            return self._decisions[ref]
+        if ref not in self._by_text:
+            raise ScenarioError(f"no decision {ref!r} in this scenario")
+        return self._by_text[ref]
+
+    def start(self) -> Walk:
+        return Walk(facts=self.facts)
+
+    def legal(self, walk: Walk) -> list[Decision]:
+        """The legal next decisions, sorted by id (empty: the walk is over)."""
+        assert walk.facts is not None
+        local = self._local(walk.facts)
+        return sorted((self._by_text[d.text] for d in local.legal(walk.local)), key=lambda d: d.id)
+
+    def mask(self, walk: Walk) -> list[bool]:
+        """A 0/1 mask over all ``size`` decision ids."""
+        legal = {d.id for d in self.legal(walk)}
+        return [i in legal for i in range(self.size)]
+
+    def apply(self, walk: Walk, ref: Decision | int | str) -> Walk:
+        """The walk after ``ref``; refuses a decision that is not legal now."""
+        d = self.decision(ref)
+        if d.id not in {x.id for x in self.legal(walk)}:
+            raise ScenarioError(f"{d.text!r} is not a legal decision now")
+        return self.apply_unchecked(walk, d)
+
+    def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
+        """The walk after ``ref`` without checking that it is legal; starts the next pass when
+        this one is over and fired abilities."""
+        d = self.decision(ref)
+        facts = walk.facts
+        assert facts is not None
+        local = self._local(facts)
+        state = local.apply_unchecked(walk.local, local.decision(d.text))
+        walk = replace(walk, local=state, decisions=(*walk.decisions, d.id))
+        if not local.is_over(state):
+            return walk
+        placed = local.outcome(state)
+        waiting = list(by_reactions(facts.scenario, placed))
+        if not waiting:
+            return walk
+        if len(walk.done) + 1 >= self.max_passes:
+            raise ScenarioError(
+                f"abilities still trigger after {self.max_passes} passes of 603.3b (raise it with --max-passes)"
+            )
+        on_stack = walk.on_stack + tuple(
+            (e.ability, facts.abilities[facts.ability_index[e.ability]].controller) for e in placed.stack
+        )
+        scenario = next_scenario(self.facts.scenario, on_stack, waiting)
+        key = json.dumps(scenario.model_dump(mode="json", by_alias=True), sort_keys=True)
+        nxt = self._compiled.get(key)
+        if nxt is None:
+            nxt = self._compiled[key] = compile(scenario)
+        return Walk((*walk.done, (facts, state)), nxt, State(), on_stack, walk.decisions)
+
+    def is_over(self, walk: Walk) -> bool:
+        assert walk.facts is not None
+        return self._local(walk.facts).is_over(walk.local)
+
+    def outcome(self, walk: Walk) -> Outcome:
+        """The whole outcome a finished walk reached (every pass)."""
+        if not self.is_over(walk):
+            raise ScenarioError("the walk is not over: there are legal decisions left")
+        assert walk.facts is not None
+        parts = [self._local(f).outcome(st) for f, st in walk.done] + [self._local(walk.facts).outcome(walk.local)]
+        stack = tuple(e for o in parts for e in o.stack)
+        removed = tuple(r for o in parts for r in o.removed)
+        return Outcome(
+            stack=stack, removed=removed, passes=tuple(len(o.stack) for o in parts) if len(parts) > 1 else None
+        )
+
+    def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
+        """The walk after ``decisions`` from the start, each checked."""
+        walk = self.start()
+        for d in decisions:
+            walk = self.apply(walk, d)
+        return walk
+
+
+def _kind_of(text: str) -> Kind:
+    for kind in (Kind.END_MODES, Kind.END_TARGETS):
+        if text == kind.value:
+            return kind
+    return Kind(text.split(" ", 1)[0])
 
 
 def step(scenario: Scenario | Facts | Stepper, decisions: Sequence[Decision | int | str] = ()) -> list[Decision]:

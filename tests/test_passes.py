@@ -156,8 +156,33 @@ def test_sample_and_best_cover_every_pass() -> None:
     assert top.score == 5 * 1 + 2 and top.outcome.stack[-1].targets == {"p": ("A",)}
 
 
-def test_step_says_it_does_not_cover_further_passes() -> None:
-    from triggerstack.solver import EngineCannot, step
+def test_step_walks_every_pass() -> None:
+    """Every walk across passes ends in a whole outcome that check accepts, and every whole
+    outcome is reachable; ids are fixed over the universe of abilities that could fire."""
+    from triggerstack.solver import Stepper
 
-    with pytest.raises(EngineCannot, match="further passes"):
-        step(scenario([ward("troll", "WARD")]))
+    strike = {
+        "source": "troll",
+        "text": "deal 1 damage to target creature an opponent controls",
+        "targets": [{"id": "c", "filter": {"type": "creature", "controller": "opponent"}}],
+    }
+    s = scenario([ward("troll", "WARD", strike), ward("src", "BACK")])
+    stepper = Stepper(compile(s))
+    assert stepper.decision("put WARD@T").id < stepper.size and stepper.decision("put BACK@WARD@T")
+    every = {outcome_json(o) for o in outcomes(s)}
+    reached: set[str] = set()
+
+    def explore(walk: Any) -> None:
+        legal = stepper.legal(walk)
+        if not legal:
+            outcome = stepper.outcome(walk)
+            assert check(s, outcome).legal
+            reached.add(outcome_json(outcome))
+            return
+        for d in legal:
+            explore(stepper.apply(walk, d))
+
+    explore(stepper.start())
+    assert reached == every and len(every) == 14
+    walk = stepper.walk(["put T", "target troll", "end targets", "divide 2", "put WARD@T", "target src", "end targets"])
+    assert [d.text for d in stepper.legal(walk)] == ["put BACK@WARD@T"]

@@ -16,7 +16,7 @@ from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import check
 from triggerstack.solver.fast import FastPass
 from triggerstack.solver.raw import to_outcome
-from triggerstack.solver.step import State, Stepper
+from triggerstack.solver.step import Stepper, Walk
 
 from .strategies import SETTINGS, scenarios
 from .test_agreement import size_bound
@@ -35,7 +35,7 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
     every = {outcome_json(to_outcome(facts, r)) for r in fast}
 
     for _ in range(3):
-        state = State()
+        state = stepper.start()
         while True:
             legal = stepper.legal(state)
             if not legal:
@@ -53,8 +53,10 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
     reached: set[str] = set()
     seen: set[tuple[object, ...]] = set()
 
-    def explore(state: State) -> None:
-        key = (state.stack, state.removed, state.current, state.tokens)  # the path to it doesn't matter
+    def explore(state: Walk) -> None:
+        here = state.local
+        done = tuple((id(f), st.stack, st.removed) for f, st in state.done)
+        key = (done, id(state.facts), here.stack, here.removed, here.current, here.tokens)  # not the path
         if key in seen:
             return
         seen.add(key)
@@ -65,5 +67,5 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
         for d in legal:
             explore(stepper.apply_unchecked(state, d))
 
-    explore(State())
+    explore(stepper.start())
     assert reached == every
