@@ -205,7 +205,7 @@ def _core_scenario(scenario: Scenario, ids: set[str]) -> Scenario:
                 continue
         must.append(m)
     data["must_target"] = must
-    return Scenario.model_validate(data)
+    return Scenario.model_validate(data, context={"later_pass": True})  # a later pass's ids hold '@'
 
 
 class FastPass:
@@ -259,18 +259,8 @@ class FastPass:
         from . import cpsat
 
         facts = self.facts
-        ids = {facts.abilities[k].id for k in coupled}
-        data = facts.scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
-        data["triggers"] = [t for t in data["triggers"] if t["id"] in ids]
-        data["must_target"] = [
-            m
-            for m in data.get("must_target", [])
-            if not isinstance(m["applies_to"], (list, tuple)) or set(m["applies_to"]) & ids
-        ]
-        for m in data["must_target"]:
-            if isinstance(m["applies_to"], (list, tuple)):
-                m["applies_to"] = [x for x in m["applies_to"] if x in ids]
-        sub = Scenario.model_validate(data)
+        ids: set[str] = {facts.abilities[k].id for k in coupled}
+        sub = _core_scenario(facts.scenario, ids)
         from triggerstack.model.facts import compile as compile_facts
 
         sub_facts = compile_facts(sub)

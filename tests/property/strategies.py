@@ -94,7 +94,27 @@ def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[s
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, max_abilities: int = 6) -> dict[str, Any]:
+def _reactions(draw: st.DrawFn, ids: list[str], objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ward-like reactions: "when X becomes the target of an ability of (an opponent | you | any)"."""
+    out = []
+    watchable = [o["id"] for o in objects if o.get("kind", "permanent") == "permanent"] + ids
+    for i in range(draw(st.integers(1, 2))):
+        watched = draw(st.sampled_from(watchable))
+        body: dict[str, Any] = {"text": f"R{i}"}
+        if watched in ids:
+            body["controller"] = watched
+        else:
+            body["source"] = watched
+        if draw(st.booleans()):
+            body["targets"] = draw(_requirements(1))
+        out.append(
+            {"id": f"R{i}", "object": watched, "by": draw(st.sampled_from(["opponent", "you", "any"])), "trigger": body}
+        )
+    return out
+
+
+@st.composite
+def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) -> dict[str, Any]:
     """A valid scenario document (a dict), small enough for the literal simulator."""
     n_players = draw(st.integers(1, 4))
     players: list[Any] = [f"P{i}" for i in range(n_players)]
@@ -136,4 +156,6 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6) -> dict[str, Any]:
             twin = draw(st.sampled_from(triggers[:k]))
             triggers[k] = {**twin, "id": f"T{k}"}
     doc["triggers"] = triggers
+    if reactions:
+        doc["reactions"] = draw(_reactions(ids, objects))
     return doc
