@@ -20,11 +20,13 @@ from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
 from .check import check
+from .passes import DEFAULT_MAX_PASSES
 
 __all__ = ["check_lines", "verdict_line"]
 
 _CACHE_SIZE = 64
 _shared: Facts | None = None  # the batch's one scenario, in each worker
+_max_passes = DEFAULT_MAX_PASSES
 _cache: OrderedDict[str, Facts] = OrderedDict()
 
 
@@ -41,7 +43,7 @@ def _facts_for(doc: Any) -> Facts:
     return facts
 
 
-def verdict_line(number: int, text: str, shared: Facts | None = None) -> str:
+def verdict_line(number: int, text: str, shared: Facts | None = None, max_passes: int = DEFAULT_MAX_PASSES) -> str:
     """The verdict line for input line ``number`` (1-based)."""
     try:
         try:
@@ -59,7 +61,7 @@ def verdict_line(number: int, text: str, shared: Facts | None = None) -> str:
                 raise ScenarioError(exc.message, ("scenario", *exc.loc), exc.rule) from None
             proposal_doc = doc["proposal"]
         try:
-            verdict = check(facts, parse_outcome(proposal_doc))
+            verdict = check(facts, parse_outcome(proposal_doc), max_passes=max_passes)
         except ScenarioError as exc:
             raise ScenarioError(exc.message, (("proposal",) if shared is None else ()) + exc.loc, exc.rule) from None
     except ScenarioError as exc:
@@ -67,24 +69,26 @@ def verdict_line(number: int, text: str, shared: Facts | None = None) -> str:
     return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
 
 
-def _init(shared: Facts | None) -> None:
-    global _shared
-    _shared = shared
+def _init(shared: Facts | None, max_passes: int) -> None:
+    global _shared, _max_passes
+    _shared, _max_passes = shared, max_passes
 
 
 def _work(item: tuple[int, str]) -> str:
-    return verdict_line(item[0], item[1], _shared)
+    return verdict_line(item[0], item[1], _shared, _max_passes)
 
 
-def check_lines(lines: Iterable[str], shared: Facts | None = None, jobs: int = 1) -> Iterator[str]:
+def check_lines(
+    lines: Iterable[str], shared: Facts | None = None, jobs: int = 1, max_passes: int = DEFAULT_MAX_PASSES
+) -> Iterator[str]:
     """One verdict line per input line, in order (``jobs`` processes if more than one)."""
     numbered = ((i, line.rstrip("\n")) for i, line in enumerate(lines, 1))
     if jobs <= 1:
         for n, text in numbered:
-            yield verdict_line(n, text, shared)
+            yield verdict_line(n, text, shared, max_passes)
         return
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(jobs, initializer=_init, initargs=(shared,)) as pool:
+    with ctx.Pool(jobs, initializer=_init, initargs=(shared, max_passes)) as pool:
         yield from pool.imap(_work, numbered, chunksize=256)

@@ -11,6 +11,7 @@ from triggerstack.model.scenario import Scenario
 
 from .engines import Engine, pick, raw_outcomes
 from .fast import FastPass
+from .passes import DEFAULT_MAX_PASSES
 from .raw import Placed, RawOutcome, score_of, to_outcome
 
 __all__ = ["Best", "best", "check_score"]
@@ -93,6 +94,7 @@ def best(
     *,
     engine: Engine | str = Engine.AUTO,
     time_limit: float | None = None,
+    max_passes: int = DEFAULT_MAX_PASSES,
 ) -> Best:
     """The legal outcome with the highest ``score``; ties go to the first in enumeration order
     for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
@@ -104,7 +106,7 @@ def best(
 
         leader: Outcome | None = None
         leader_score = 0
-        for whole in outcomes(facts, engine=engine, time_limit=time_limit):
+        for whole in outcomes(facts, engine=engine, time_limit=time_limit, max_passes=max_passes):
             value = score_outcome(whole, score)
             if leader is None or value > leader_score:
                 leader, leader_score = whole, value

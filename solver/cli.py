@@ -210,7 +210,7 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
     all_legal = True
     try:
         out = sys.stdout
-        for i, line in enumerate(check_lines(source, shared, args.jobs)):
+        for i, line in enumerate(check_lines(source, shared, args.jobs, args.max_passes)):
             out.write(line)
             out.write("\n")
             if '"legal":true' not in line:
@@ -229,7 +229,7 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 def _explain(args: argparse.Namespace) -> tuple[int, str]:
     from .explain import explain, explain_text
 
-    data = explain(_load(args, args.scenario))
+    data = explain(_load(args, args.scenario), max_passes=args.max_passes)
     return EXIT_OK, _dump(data) if args.json else explain_text(data)
 
 
@@ -283,7 +283,13 @@ def _sample(args: argparse.Namespace) -> None:
 
     facts = _load(args, args.scenario)
     drawn = sample(
-        facts, args.n, args.seed, engine=args.engine, time_limit=args.time_limit, max_outcomes=args.max_outcomes
+        facts,
+        args.n,
+        args.seed,
+        engine=args.engine,
+        time_limit=args.time_limit,
+        max_outcomes=args.max_outcomes,
+        max_passes=args.max_passes,
     )
     _stream(outcome_json(o) for o in drawn)
 
@@ -312,7 +318,7 @@ def _best(args: argparse.Namespace) -> tuple[int, str]:
     scenario = _load(args, args.scenario)
     score = Score.load(args.score)
     try:
-        found = best(scenario, score, engine=args.engine, time_limit=args.time_limit)
+        found = best(scenario, score, engine=args.engine, time_limit=args.time_limit, max_passes=args.max_passes)
     except ScenarioError as exc:
         if exc.loc and exc.loc[0] in ("height", "mode", "target", "removed"):
             raise exc.located(args.score) from None

@@ -13,6 +13,7 @@ from triggerstack.model.rules import Code
 from triggerstack.model.scenario import Scenario
 
 from .choices import has_legal_choice, is_mode_legal
+from .passes import DEFAULT_MAX_PASSES
 
 __all__ = ["explain", "explain_text"]
 
@@ -78,7 +79,7 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts) -> dict[str, Any]:
     return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
 
 
-def _counts(facts: Facts) -> dict[str, Any]:
+def _counts(facts: Facts, max_passes: int) -> dict[str, Any]:
     """The plan the fast path takes, and the counts with and without merging identical abilities."""
     from .fast import FastPass
     from .merge import identical_groups, merged_count
@@ -89,7 +90,7 @@ def _counts(facts: Facts) -> dict[str, Any]:
         from .count import count
 
         with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
-            out["count"] = count(facts)  # every pass of 603.3b's loop
+            out["count"] = count(facts, max_passes=max_passes)  # every pass of 603.3b's loop
         return out
     fast = FastPass(facts)
     out["count"] = fast.count
@@ -98,7 +99,7 @@ def _counts(facts: Facts) -> dict[str, Any]:
     return out
 
 
-def explain(scenario: Scenario | Facts) -> dict[str, Any]:
+def explain(scenario: Scenario | Facts, *, max_passes: int = DEFAULT_MAX_PASSES) -> dict[str, Any]:
     """The facts behind every decision about ``scenario``, as a JSON-ready dict."""
     facts = facts_of(scenario)
     s = facts.scenario
@@ -117,7 +118,7 @@ def explain(scenario: Scenario | Facts) -> dict[str, Any]:
         ],
         "abilities": [],
     }
-    out.update(_counts(facts))
+    out.update(_counts(facts, max_passes))
     for a in facts.abilities:
         removal, why = _removal(facts, a)
         out["abilities"].append(

@@ -11,6 +11,7 @@ from triggerstack.model.scenario import Scenario
 
 from .engines import Engine, pick, raw_outcomes
 from .errors import EngineCannot
+from .passes import DEFAULT_MAX_PASSES
 from .raw import RawOutcome, to_outcome
 
 __all__ = ["sample", "sample_raw"]
@@ -49,6 +50,7 @@ def sample(
     engine: Engine | str = Engine.AUTO,
     time_limit: float | None = None,
     max_outcomes: int = DEFAULT_LIMITS.outcomes,
+    max_passes: int = DEFAULT_MAX_PASSES,
 ) -> list[Outcome]:
     """``n`` legal outcomes of ``scenario``, each uniformly random; ``seed`` makes them repeatable."""
     facts = facts_of(scenario)
@@ -58,7 +60,8 @@ def sample(
 
         from .enumerate import outcomes
 
-        every = list(islice(outcomes(facts, engine=engine, time_limit=time_limit), max_outcomes + 1))
+        found = outcomes(facts, engine=engine, time_limit=time_limit, max_passes=max_passes)
+        every = list(islice(found, max_outcomes + 1))
         if len(every) > max_outcomes:
             raise EngineCannot(
                 f"sampling across passes lists every outcome; there are more than {max_outcomes} "

@@ -25,6 +25,7 @@ HAND_COUNTS = {
     "inferno-titan": 5 + 10 * 2 + 10 * 1,
     "strict-proctor": factorial(2),
     "vindictive-lich": 3 * 2 + 3 * 2,
+    "ward": 6 * 1 + 4 * 2,  # further passes: 4 first-pass outcomes hit the troll, each then 2
 }
 
 
