@@ -30,6 +30,8 @@ VERBS = [
     ["best", str(ERTAI / "scenario.yaml"), "--score", str(SCORE)],
     ["best", str(LICH / "scenario.yaml"), "--score", str(SCORE), "--engine", "cpsat"],
     ["schema", "scenario"],
+    ["enumerate", str(EXAMPLES / "ward" / "scenario.yaml")],
+    ["sample", str(EXAMPLES / "ward" / "scenario.yaml"), "-n", "10", "--seed", "2"],
     [
         "check",
         "--batch",
