@@ -192,20 +192,9 @@ class _Core:
 
 def _core_scenario(scenario: Scenario, ids: set[str]) -> Scenario:
     """The scenario restricted to the coupled abilities ``ids`` (every player and object stays)."""
-    data = scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
-    data["triggers"] = [t for t in data["triggers"] if t["id"] in ids]
-    triggers = {t.id for t in scenario.triggers}
-    must = []
-    for m in data["must_target"]:
-        if m["object"] in triggers and m["object"] not in ids:
-            continue  # an ability outside the core: no core ability can target it
-        if isinstance(m["applies_to"], (list, tuple)):
-            m["applies_to"] = [x for x in m["applies_to"] if x in ids]
-            if not m["applies_to"]:
-                continue
-        must.append(m)
-    data["must_target"] = must
-    return Scenario.model_validate(data, context={"later_pass": True})  # a later pass's ids hold '@'
+    from .passes import with_triggers
+
+    return with_triggers(scenario, [t for t in scenario.triggers if t.id in ids])
 
 
 class FastPass:

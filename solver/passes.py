@@ -35,6 +35,7 @@ __all__ = [
     "by_reactions",
     "join",
     "next_scenario",
+    "with_triggers",
 ]
 
 DEFAULT_MAX_PASSES = 8
@@ -65,17 +66,16 @@ def by_reactions(scenario: Scenario, placed: Outcome) -> list[dict[str, Any]]:
     return fired
 
 
-def next_scenario(
-    first: Scenario, on_stack: Sequence[tuple[str, str]], waiting: Sequence[Trigger | Mapping[str, Any]]
+def with_triggers(
+    scenario: Scenario,
+    triggers: Sequence[Trigger | Mapping[str, Any]],
+    objects: Sequence[Mapping[str, Any]] = (),
 ) -> Scenario:
-    """The scenario of a further pass: ``first`` 's players and objects, the abilities already on
-    the stack (``(id, controller)``, bottom first) as objects, and ``waiting`` as its triggers."""
-    data = first.model_dump(by_alias=True)
-    data["objects"] = [
-        *data["objects"],
-        *({"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack),
-    ]
-    data["triggers"] = [t.model_dump(by_alias=True) if isinstance(t, Trigger) else dict(t) for t in waiting]
+    """``scenario`` with other waiting abilities (and more objects): "must target" effects keep
+    the abilities still there, and drop those whose object is gone."""
+    data = scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
+    data["objects"] = [*data["objects"], *objects]
+    data["triggers"] = [t.model_dump(by_alias=True) if isinstance(t, Trigger) else dict(t) for t in triggers]
     ids = {t["id"] for t in data["triggers"]}
     known = ids | {o["id"] for o in data["objects"]} | {p["id"] for p in data["players"]}
     must = []
@@ -88,7 +88,16 @@ def next_scenario(
                 continue
         must.append(m)
     data["must_target"] = must
-    return Scenario.model_validate(data, context={"later_pass": True})
+    return Scenario.model_validate(data, context={"later_pass": True})  # a later pass's ids hold '@'
+
+
+def next_scenario(
+    first: Scenario, on_stack: Sequence[tuple[str, str]], waiting: Sequence[Trigger | Mapping[str, Any]]
+) -> Scenario:
+    """The scenario of a further pass: ``first`` 's players and objects, the abilities already on
+    the stack (``(id, controller)``, bottom first) as objects, and ``waiting`` as its triggers."""
+    stack = [{"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack]
+    return with_triggers(first, waiting, stack)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Generic, TypeVar
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, compile, facts_of
@@ -37,6 +38,8 @@ from .passes import DEFAULT_MAX_PASSES, by_reactions, next_scenario
 from .raw import Placed, RawOutcome, to_outcome
 
 __all__ = ["Decision", "Kind", "State", "Stepper", "Walk", "step"]
+
+S = TypeVar("S")
 
 
 class Kind(StrEnum):
@@ -80,8 +83,35 @@ class State:
         return frozenset(done)
 
 
+class _Checked(Generic[S]):
+    """``mask`` and checked ``apply`` from ``legal``, ``decision`` and ``apply_unchecked``."""
+
+    size: int
+
+    def legal(self, state: S) -> list[Decision]:
+        raise NotImplementedError
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        raise NotImplementedError
+
+    def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
+        raise NotImplementedError
+
+    def mask(self, state: S) -> list[bool]:
+        """A 0/1 mask over all ``size`` decision ids."""
+        legal = {d.id for d in self.legal(state)}
+        return [i in legal for i in range(self.size)]
+
+    def apply(self, state: S, ref: Decision | int | str) -> S:
+        """The state after ``ref``; refuses a decision that is not legal now."""
+        d = self.decision(ref)
+        if d.id not in {x.id for x in self.legal(state)}:
+            raise ScenarioError(f"{d.text!r} is not a legal decision now")
+        return self.apply_unchecked(state, d)
+
+
 @dataclass
-class _PassStepper:
+class _PassStepper(_Checked[State]):
     """The decisions of one pass, with its caches."""
 
     facts: Facts
@@ -197,18 +227,6 @@ class _PassStepper:
         nxt = {seq[n] for _, seq in self._choices(a, on_stack) if len(seq) > n and seq[:n] == state.tokens}
         return [self._decisions[i] for i in sorted(nxt)]
 
-    def mask(self, state: State) -> list[bool]:
-        """A 0/1 mask over all ``size`` decision ids."""
-        legal = {d.id for d in self.legal(state)}
-        return [i in legal for i in range(self.size)]
-
-    def apply(self, state: State, ref: Decision | int | str) -> State:
-        """The state after ``ref``; refuses a decision that is not legal now."""
-        d = self.decision(ref)
-        if d.id not in {x.id for x in self.legal(state)}:
-            raise ScenarioError(f"{d.text!r} is not a legal decision now")
-        return self.apply_unchecked(state, d)
-
     def apply_unchecked(self, state: State, ref: Decision | int | str) -> State:
         """The state after ``ref`` without checking that it is legal (for walks that already did)."""
         d = self.decision(ref)
@@ -260,7 +278,7 @@ class Walk:
     decisions: tuple[int, ...] = ()
 
 
-class Stepper:
+class Stepper(_Checked[Walk]):
     """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
 
     Ids are laid out as in one pass (see the module docstring) over a *universe*: the waiting
@@ -325,18 +343,6 @@ class Stepper:
         assert walk.facts is not None
         local = self._local(walk.facts)
         return sorted((self._by_text[d.text] for d in local.legal(walk.local)), key=lambda d: d.id)
-
-    def mask(self, walk: Walk) -> list[bool]:
-        """A 0/1 mask over all ``size`` decision ids."""
-        legal = {d.id for d in self.legal(walk)}
-        return [i in legal for i in range(self.size)]
-
-    def apply(self, walk: Walk, ref: Decision | int | str) -> Walk:
-        """The walk after ``ref``; refuses a decision that is not legal now."""
-        d = self.decision(ref)
-        if d.id not in {x.id for x in self.legal(walk)}:
-            raise ScenarioError(f"{d.text!r} is not a legal decision now")
-        return self.apply_unchecked(walk, d)
 
     def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
         """The walk after ``ref`` without checking that it is legal; starts the next pass when
