@@ -529,7 +529,6 @@ def validate(facts: Facts, raw: RawOutcome, *, time_limit: float | None = None) 
                             m.model.add(amt == n)
             for slot in free:
                 m.model.add(m.used[a.index, slot.j] == 0)
-    m.symmetry_broken = False
     solver = _solver(time_limit)
     status = solver.solve(m.model)
     if status == cp_model.UNKNOWN:

@@ -84,15 +84,27 @@ class State:
 
 
 class _Checked(Generic[S]):
-    """``mask`` and checked ``apply`` from ``legal``, ``decision`` and ``apply_unchecked``."""
+    """``decision``, ``mask`` and checked ``apply`` from ``legal`` and ``apply_unchecked``."""
 
     size: int
+    _decisions: list[Decision]
+    _by_text: dict[str, Decision]
 
     def legal(self, state: S) -> list[Decision]:
         raise NotImplementedError
 
     def decision(self, ref: Decision | int | str) -> Decision:
-        raise NotImplementedError
+        """A decision from its id, its readable form, or a decision with the same form (one
+        pass's decisions name the scenario's by their text)."""
+        if isinstance(ref, Decision):
+            ref = ref.text
+        if isinstance(ref, int):
+            if not 0 <= ref < self.size:
+                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
+            return self._decisions[ref]
+        if ref not in self._by_text:
+            raise ScenarioError(f"no decision {ref!r} in this scenario")
+        return self._by_text[ref]
 
     def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
         raise NotImplementedError
@@ -155,18 +167,6 @@ class _PassStepper(_Checked[State]):
         if i == self.end_targets:
             return Decision(i, Kind.END_TARGETS, "end targets")
         return Decision(i, Kind.DIVIDE, f"divide {i - self.divide0 + 1}")
-
-    def decision(self, ref: Decision | int | str) -> Decision:
-        """A decision from its id, its readable form, or itself."""
-        if isinstance(ref, Decision):
-            return ref
-        if isinstance(ref, int):
-            if not 0 <= ref < self.size:
-                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
-            return self._decisions[ref]
-        if ref not in self._by_text:
-            raise ScenarioError(f"no decision {ref!r} in this scenario")
-        return self._by_text[ref]
 
     def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
         """The decisions that announce ``choice`` after ``put``."""
@@ -322,18 +322,6 @@ class Stepper(_Checked[Walk]):
         if stepper is None:
             stepper = self._passes[id(facts)] = _PassStepper(facts)
         return stepper
-
-    def decision(self, ref: Decision | int | str) -> Decision:
-        """A decision from its id, its readable form, or itself."""
-        if isinstance(ref, Decision):
-            ref = ref.text
-        if isinstance(ref, int):
-            if not 0 <= ref < self.size:
-                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
-            return self._decisions[ref]
-        if ref not in self._by_text:
-            raise ScenarioError(f"no decision {ref!r} in this scenario")
-        return self._by_text[ref]
 
     def start(self) -> Walk:
         return Walk(facts=self.facts)
