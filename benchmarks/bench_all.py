@@ -4,7 +4,7 @@
 ``results.json`` (one record per measurement: operation, scenario, engine, path, seconds, count)
 and ``cost.png`` (cost against size) to ``benchmarks/results/`` (or DIR).
 
-Engines: ``fast`` (the product path, CP-SAT for a coupled core), ``cpsat`` (one model of the
+Engines: ``product`` (the product engine, CP-SAT for a coupled core), ``cpsat`` (one model of the
 pass), ``constraint`` (python-constraint2), ``simulator`` (the literal 603.3b oracle of the tests).
 The solver engines enumerate, so they run only where the count is small. Counts must agree
 between engines: a disagreement stops the run (exit 1). ``--quick`` is CI's smoke test: a few small
@@ -28,16 +28,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the literal simulator lives with the tests
 
-from triggerstack.model import Facts, Outcome, Scenario, Score, compile  # noqa: E402
-from triggerstack.solver import best, check, cpsat, crosscheck  # noqa: E402
-from triggerstack.solver.fast import FastPass  # noqa: E402
-from triggerstack.solver.raw import from_outcome  # noqa: E402
-from triggerstack.solver.step import Stepper  # noqa: E402
+from triggerstack.model import Facts, Outcome, Scenario, Score, compile_facts  # noqa: E402
+from triggerstack.solver import best, check  # noqa: E402
+from triggerstack.solver.core.indexed import from_outcome  # noqa: E402
+from triggerstack.solver.engines import constraint, cpsat  # noqa: E402
+from triggerstack.solver.engines.product import ProductEngine  # noqa: E402
+from triggerstack.solver.verbs.step import Stepper  # noqa: E402
 
 from tests.simulator import simulate  # noqa: E402
 
 SMALL = 5_000  # the solver engines enumerate only up to this many outcomes
-ENUMERATED = 300_000  # the fast path is timed over at most this many outcomes
+ENUMERATED = 300_000  # the product engine is timed over at most this many outcomes
 
 FULL = [
     *(f"abilities-{n}" for n in (2, 4, 6, 8, 16, 40)),
@@ -90,23 +91,23 @@ def score_for(facts: Facts) -> Score:
 
 
 def bench(run: Run, name: str, quick: bool) -> None:
-    facts = compile(Scenario.load(str(HERE / "scenarios" / f"{name}.json")))
-    build_s, fast = clock(lambda: FastPass(facts), 1 if quick else 3)
-    path = fast.plan.path.value
-    n = fast.count
-    run.record("count", name, "fast", path, build_s, n)
+    facts = compile_facts(Scenario.load(str(HERE / "scenarios" / f"{name}.json")))
+    build_s, product = clock(lambda: ProductEngine(facts), 1 if quick else 3)
+    path = product.path
+    n = product.count()
+    run.record("count", name, "product", path, build_s, n)
 
-    # enumerate: the fast path lazily, over a prefix
+    # enumerate: the product engine lazily, over a prefix
     take = min(n, 2_000 if quick else ENUMERATED)
-    secs, got = clock(lambda: sum(1 for _ in islice(fast, take)), 1)
-    run.record("enumerate", name, "fast", path, secs, n, outcomes=got, rate=got / secs if secs else None)
+    secs, got = clock(lambda: sum(1 for _ in islice(product, take)), 1)
+    run.record("enumerate", name, "product", path, secs, n, outcomes=got, rate=got / secs if secs else None)
 
     # sample: unrank uniform ranks
     rng = random.Random(1)
     draws = 200 if quick else 2_000
     ranks = [rng.randrange(n) for _ in range(draws)]
-    secs, _ = clock(lambda: [fast.unrank(r) for r in ranks], 1)
-    run.record("sample", name, "fast", path, secs / draws, n)
+    secs, _ = clock(lambda: [product.unrank(r) for r in ranks], 1)
+    run.record("sample", name, "product", path, secs / draws, n)
 
     # step: the legal decisions along random walks
     stepper = Stepper(facts)
@@ -116,38 +117,38 @@ def bench(run: Run, name: str, quick: bool) -> None:
         while legal := stepper.legal(state):
             calls += 1
             state = stepper.apply_unchecked(state, wrng.choice(legal))
-    run.record("step", name, "fast", path, (time.perf_counter() - t0) / max(calls, 1), n, calls=calls)
+    run.record("step", name, "product", path, (time.perf_counter() - t0) / max(calls, 1), n, calls=calls)
 
     # best: part by part where it splits, else CP-SAT; and CP-SAT's whole model
     score = score_for(facts)
     secs, top = clock(lambda: best(facts, score), 1)
-    run.record("best", name, "fast", path, secs, n, score=top.score)
+    run.record("best", name, "product", path, secs, n, score=top.score)
     if len(facts.abilities) <= 16:
         secs, cp_top = clock(lambda: best(facts, score, engine="cpsat"), 1)
         run.record("best", name, "cpsat", "cpsat", secs, n, score=cp_top.score)
         if cp_top.score != top.score:
-            raise SystemExit(f"{name}: best disagrees: fast {top.score}, cpsat {cp_top.score}")
+            raise SystemExit(f"{name}: best disagrees: product {top.score}, cpsat {cp_top.score}")
 
     # the solver engines, where the count is small enough to enumerate
     if n <= SMALL:
         for engine, fn in (
             ("cpsat", lambda: len(cpsat.solve_all(facts).outcomes)),
-            ("constraint", lambda: len(list(crosscheck.enumerate_raw(facts)))),
+            ("constraint", lambda: constraint.ConstraintEngine(facts).count()),
             ("simulator", lambda: len(simulate(facts))),
         ):
             secs, got = clock(fn, 1)
             if got != n:
-                raise SystemExit(f"{name}: {engine} counts {got}, the fast path {n}")
+                raise SystemExit(f"{name}: {engine} counts {got}, the product engine {n}")
             run.record("count", name, engine, engine, secs, n)
             run.record("enumerate", name, engine, engine, secs, n, outcomes=got, rate=got / secs if secs else None)
-    elif not quick and not fast.plan.coupled:
+    elif not quick and not product.plan.coupled:
         # too many to count by enumeration: time the solvers over a prefix of their own order
         prefix = 20_000
         for engine, fn in (
             ("cpsat", lambda: len(cpsat.solve_all(facts, limit=prefix).outcomes)),
-            ("constraint", lambda: sum(1 for _ in islice(crosscheck.iter_solutions(facts), prefix))),
+            ("constraint", lambda: sum(1 for _ in islice(constraint.iter_solutions(facts), prefix))),
         ):
-            widest = max((o.count for o in fast.options.values()), default=0)
+            widest = max((o.count for o in product.spaces.values()), default=0)
             if engine == "constraint" and (len(facts.abilities) > 8 or widest > 500):
                 continue  # its slot constraints bite only once a block is assigned; wide domains crawl
             secs, got = clock(fn, 1)
@@ -183,7 +184,7 @@ def table(records: list[dict[str, Any]]) -> str:
         s = r["seconds"]
         return f"{s * 1e6:,.1f} µs" if s < 1e-3 else f"{s * 1e3:,.2f} ms" if s < 1 else f"{s:,.2f} s"
 
-    engines = ["fast", "check", "cpsat", "constraint", "simulator"]
+    engines = ["product", "check", "cpsat", "constraint", "simulator"]
     lines = ["| operation | scenario | path | count | " + " | ".join(engines) + " |", "|---" * (4 + len(engines)) + "|"]
     keys = sorted(
         {(r["operation"], r["scenario"]) for r in records},
@@ -209,7 +210,7 @@ def plot(records: list[dict[str, Any]], out: Path) -> bool:
     except ImportError:
         return False
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for engine, marker in (("fast", "o"), ("cpsat", "s"), ("constraint", "^"), ("simulator", "x")):
+    for engine, marker in (("product", "o"), ("cpsat", "s"), ("constraint", "^"), ("simulator", "x")):
         pts = sorted(
             (int(r["scenario"].split("-")[1]), r["seconds"])
             for r in records

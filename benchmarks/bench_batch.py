@@ -12,22 +12,22 @@ import json
 import time
 from pathlib import Path
 
-from triggerstack.model import Facts, Scenario, compile
-from triggerstack.solver.batch import check_lines
+from triggerstack.model import Facts, Scenario, compile_facts
+from triggerstack.solver.verbs.batch import check_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def lines_for(name: str, n: int) -> tuple[Facts, list[str]]:
     if name == "ertai":
-        facts = compile(Scenario.load(str(ROOT / "examples/ertai-resurrected/scenario.yaml")))
+        facts = compile_facts(Scenario.load(str(ROOT / "examples/ertai-resurrected/scenario.yaml")))
         shapes = [
             (ROOT / "examples/ertai-resurrected/legal.json").read_text(),
             (ROOT / "examples/ertai-resurrected/illegal.json").read_text(),
             "{oops",
         ]
     else:
-        facts = compile(Scenario.load(str(ROOT / "benchmarks/scenarios/mixed-10.json")))
+        facts = compile_facts(Scenario.load(str(ROOT / "benchmarks/scenarios/mixed-10.json")))
         shapes = [(ROOT / "benchmarks/scenarios/mixed-10.proposal.json").read_text()]
     shapes = [json.dumps(json.loads(s)) if not s.startswith("{oops") else s for s in shapes]
     return facts, [shapes[i % len(shapes)] for i in range(n)]

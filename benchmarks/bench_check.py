@@ -12,7 +12,7 @@ import statistics
 import time
 from pathlib import Path
 
-from triggerstack.model import Outcome, Scenario, compile
+from triggerstack.model import Outcome, Scenario, compile_facts
 from triggerstack.solver import check
 
 HERE = Path(__file__).resolve().parent / "scenarios"
@@ -22,7 +22,7 @@ def measure(n: int, rounds: int) -> tuple[float, float, float]:
     scenario = Scenario.load(str(HERE / f"mixed-{n}.json"))
     proposal = Outcome.load(str(HERE / f"mixed-{n}.proposal.json"))
     t0 = time.perf_counter()
-    facts = compile(scenario)
+    facts = compile_facts(scenario)
     compile_s = time.perf_counter() - t0
     assert check(facts, proposal).legal, "the benchmark proposal must be legal"
     times = []

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from triggerstack.model import Facts, Scenario, compile
-from triggerstack.solver import cpsat, crosscheck
+from triggerstack.model import Facts, Scenario, compile_facts
+from triggerstack.solver.engines import constraint, cpsat
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the literal simulator lives with the tests
@@ -49,10 +49,10 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|")
     for name, path in cases:
-        facts = compile(Scenario.load(str(path)))
+        facts = compile_facts(Scenario.load(str(path)))
         build_s, _ = timed(cpsat.build, facts)
         cp_s, found = timed(cpsat.solve_all, facts)
-        pc_s, pc = timed(lambda f: list(crosscheck.enumerate_raw(f)), facts)
+        pc_s, pc = timed(lambda f: list(constraint.ConstraintEngine(f)), facts)
         sim_s, sim = timed(simulate, facts)
         n = len(found.outcomes)
         if not (n == len(pc) == len(sim)):

@@ -1,31 +1,50 @@
 """The scenario and outcome types, and the rules' facts (no solver here).
 
 ``from triggerstack.model import Scenario, Outcome``
+
+Modules, bottom up (each imports only those above it in this list):
+
+* ``types``, ``rules``, ``errors``, ``io`` — ids, rule numbers and codes, the exception tree, reading files;
+* ``shapes`` — the pydantic shapes of SPEC §4; ``controllers`` (603.3a), ``references``
+  (cross-reference checks), ``things``, ``filters``, ``targeting`` (115, 702), ``apnap`` (101.4,
+  603.3b blocks), ``modes`` (700.2);
+* ``scenario`` — :class:`Scenario` and its validation;
+* ``facts`` — ``compile_facts(scenario) -> Facts``, the frozen facts every engine reads, including
+  the stack-dependent ones;
+* ``limits`` — the documented size caps; ``outcome`` — SPEC §5's outcome, canonical form, score;
+* ``passes`` — 603.3b's loop: the scenario of each further pass.
 """
 
 from .errors import ProposalError, ScenarioError
-from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile, facts_of
+from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile_facts, facts_of
+from .limits import DEFAULT_LIMITS, Limits
 from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
+from .passes import NextPass, Passes, by_reactions
 from .rules import CODE_RULE, Code, Rule
 from .scenario import Scenario
 
 __all__ = [
     "CODE_RULE",
+    "DEFAULT_LIMITS",
     "AbilityFacts",
     "Code",
     "Entry",
     "Facts",
+    "Limits",
     "ModeChoice",
     "ModeFacts",
+    "NextPass",
     "Outcome",
+    "Passes",
     "ProposalError",
     "RequirementFacts",
     "Rule",
     "Scenario",
     "ScenarioError",
     "Score",
+    "by_reactions",
     "canonical",
-    "compile",
+    "compile_facts",
     "facts_of",
     "outcome_dict",
     "outcome_json",

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .rules import Rule
-from .scenario import Scenario
+from .shapes import ScenarioFields
 from .types import PlayerId
 
 __all__ = ["Block", "apnap_order", "build_blocks", "opponent_relation"]
@@ -32,18 +32,18 @@ class Block:
         return f"{who}'s part-{self.part} abilities" if self.rule is Rule.R603_3B else f"{who}'s abilities"
 
 
-def apnap_order(scenario: Scenario) -> tuple[PlayerId, ...]:
+def apnap_order(scenario: ScenarioFields) -> tuple[PlayerId, ...]:
     """The players still in the game, the active player first, then in turn order (101.4)."""
     return tuple(p.id for p in scenario.players if not p.left_game)
 
 
-def _teams(scenario: Scenario) -> tuple[tuple[PlayerId, ...], ...]:
+def _teams(scenario: ScenarioFields) -> tuple[tuple[PlayerId, ...], ...]:
     if scenario.rules == "2hg" and scenario.teams is not None:
         return tuple(scenario.teams)
     return tuple((p.id,) for p in scenario.players)
 
 
-def opponent_relation(scenario: Scenario) -> dict[PlayerId, frozenset[PlayerId]]:
+def opponent_relation(scenario: ScenarioFields) -> dict[PlayerId, frozenset[PlayerId]]:
     """Each player's opponents: every other player, or in ``2hg`` the players of other teams."""
     team_of = {p: team for team in _teams(scenario) for p in team}
     everyone = [p.id for p in scenario.players]
@@ -51,7 +51,7 @@ def opponent_relation(scenario: Scenario) -> dict[PlayerId, frozenset[PlayerId]]
 
 
 def build_blocks(
-    scenario: Scenario, controllers: Sequence[PlayerId | None], parts: Sequence[int]
+    scenario: ScenarioFields, controllers: Sequence[PlayerId | None], parts: Sequence[int]
 ) -> tuple[tuple[Block, ...], tuple[int | None, ...]]:
     """The blocks in stack order, and each ability's block (``None``: never put on the stack).
 

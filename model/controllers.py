@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .errors import ScenarioError
 from .rules import Rule
-from .scenario import Scenario, TriggerBody
+from .shapes import ScenarioFields, TriggerBody
 from .types import PlayerId
 
 __all__ = ["Control", "derive_controller"]
@@ -38,7 +38,7 @@ class Control:
     left_game: bool
 
 
-def _derived(scenario: Scenario, trigger: TriggerBody) -> tuple[PlayerId, Rule, str]:
+def _derived(scenario: ScenarioFields, trigger: TriggerBody) -> tuple[PlayerId, Rule, str]:
     if trigger.delayed is not None:
         rule, text = _DELAYED_RULE[trigger.delayed.by]
         return trigger.delayed.controller, rule, text.format(p=trigger.delayed.controller)
@@ -62,7 +62,7 @@ def _derived(scenario: Scenario, trigger: TriggerBody) -> tuple[PlayerId, Rule, 
     return owner, Rule.R113_8, f"{src.id} is a card in the {src.where} with no controller: its owner {owner}"
 
 
-def derive_controller(scenario: Scenario, trigger: TriggerBody, loc: tuple[str | int, ...]) -> Control:
+def derive_controller(scenario: ScenarioFields, trigger: TriggerBody, loc: tuple[str | int, ...]) -> Control:
     """The controller of ``trigger``; a given ``controller`` that contradicts the rule is an error."""
     player, rule, reason = _derived(scenario, trigger)
     if trigger.controller is not None and trigger.controller != player:

@@ -1,11 +1,19 @@
-"""``compile(scenario) -> Facts``: the frozen, integer-indexed facts every engine reads.
+"""``compile_facts(scenario) -> Facts``: the frozen, integer-indexed facts every engine reads.
 
-This is the one place that answers "may ability A target thing T for requirement R?". What it
-cannot answer alone — whether a waiting ability is on the stack yet, what other requirements
-chose — is left to the engines, which ask :meth:`Facts.fits_target_of` for the latter.
+This is the one place that answers "may ability A target thing T for requirement R?", including
+the parts that depend on what is already on the stack when A is put there:
 
-Things (possible targets) are indexed in canonical order: players in turn order, then objects,
-then the waiting abilities.
+* a waiting ability is a legal target only once it is on the stack, below (601.2c, 603.3b):
+  :meth:`Facts.is_on_stack_target`, :meth:`Facts.available`;
+* which waiting abilities can be below A at all (same block or an earlier one, 603.3b):
+  :meth:`Facts.may_precede`, and per ability :attr:`AbilityFacts.waiting_targets`,
+  :attr:`~AbilityFacts.precedable_targets`, :attr:`~AbilityFacts.earlier_targets`;
+* how many targets a requirement can take from what is available:
+  :meth:`RequirementFacts.most`.
+
+What other requirements of the same mode chose (``target_of``) is asked of
+:meth:`Facts.fits_target_of`. Things (possible targets) are indexed in canonical order: players in
+turn order, then objects, then the waiting abilities.
 """
 
 from __future__ import annotations
@@ -16,16 +24,17 @@ from itertools import product
 from types import MappingProxyType
 
 from .apnap import Block, build_blocks, opponent_relation
-from .controllers import Control, derive_controller
+from .controllers import Control
 from .filters import Context, implicit_kinds, matches
 from .modes import allowed_counts
 from .rules import Code, Rule
-from .scenario import Filter, MustTarget, Requirement, Scenario, Trigger
+from .scenario import Scenario
+from .shapes import Filter, MustTarget, Requirement, Trigger
 from .targeting import Exclusion, Restriction, restriction_exclusions
 from .things import Thing, scenario_things
 from .types import AbilityId, PlayerId, RequirementId, ThingId
 
-__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile", "facts_of"]
+__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile_facts", "facts_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +53,16 @@ class RequirementFacts:
     candidates: tuple[int, ...]  # things that may be chosen, in canonical order
     excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with each reason
 
+    def most(self, available: int) -> int:
+        """The most targets that can be chosen from ``available`` things: bounded by ``max``
+        and by the amount divided, each target getting at least one (601.2c–d)."""
+        bound = available if self.max is None else min(self.max, available)
+        return bound if self.divide is None else min(bound, self.divide)
+
     @property
     def upper(self) -> int:
-        """The most targets that can be chosen: ``max``, the candidates, and the amount divided."""
-        bound = len(self.candidates) if self.max is None else min(self.max, len(self.candidates))
-        return bound if self.divide is None else min(bound, self.divide)
+        """The most targets that can be chosen with every candidate available."""
+        return self.most(len(self.candidates))
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +98,9 @@ class AbilityFacts:
     modes: tuple[ModeFacts, ...]
     mode_index: Mapping[str, int]
     must: tuple[int, ...]  # things that must be targeted if able, one entry per effect (601.2c)
+    waiting_targets: frozenset[int]  # waiting abilities some requirement lists as a candidate
+    precedable_targets: frozenset[int]  # ... of those, the ones that can be below it (603.3b)
+    earlier_targets: frozenset[int]  # ... of those, the ones in an earlier block (below its block's start)
 
     @property
     def controller(self) -> PlayerId:
@@ -125,6 +142,24 @@ class Facts:
         """The ability index if ``thing`` is a waiting ability, else None."""
         k = thing - (len(self.things) - len(self.abilities))
         return k if k >= 0 else None
+
+    def is_on_stack_target(self, thing: int, on_stack: frozenset[int]) -> bool:
+        """Whether ``thing`` can be targeted with the waiting abilities ``on_stack`` below: a
+        waiting ability only once it is on the stack (601.2c, 603.3b); anything else always."""
+        k = self.waiting_ability(thing)
+        return k is None or k in on_stack
+
+    def available(self, r: RequirementFacts, on_stack: frozenset[int]) -> tuple[int, ...]:
+        """The candidates of ``r`` with ``on_stack`` below (see :meth:`is_on_stack_target`)."""
+        first = len(self.things) - len(self.abilities)
+        return tuple(t for t in r.candidates if t < first or t - first in on_stack)
+
+    def may_precede(self, b: int, a: int) -> bool:
+        """Whether waiting ability ``b`` can be on the stack below ``a`` when ``a`` is put there:
+        both are put on the stack at some point and ``b``'s block is ``a``'s or an earlier one
+        (603.3b)."""
+        below, above = self.abilities[b], self.abilities[a]
+        return _may_precede(below.block, below.forced_removal is None, above.block, b, a)
 
     def fits_target_of(
         self, ability: int, mode: int, req: int, thing: int, chosen: Mapping[int, Sequence[int]]
@@ -242,7 +277,11 @@ def _must_applies(
     return matches(entry.applies_to, things[index[trigger.source]], ctx, implicit_kind=False) is True
 
 
-def compile(scenario: Scenario) -> Facts:
+def _may_precede(block_b: int | None, b_placeable: bool, block_a: int | None, b: int, a: int) -> bool:
+    return b != a and b_placeable and block_a is not None and block_b is not None and block_b <= block_a
+
+
+def compile_facts(scenario: Scenario) -> Facts:
     """Compute the facts of ``scenario`` once; every engine shares them."""
     opponents = opponent_relation(scenario)
 
@@ -250,7 +289,7 @@ def compile(scenario: Scenario) -> Facts:
         return b in opponents.get(a, frozenset())
 
     base = scenario_things(scenario)
-    controls = [derive_controller(scenario, t, ("triggers", i)) for i, t in enumerate(scenario.triggers)]
+    controls = scenario.controls
     waiting = tuple(
         Thing(
             id=ThingId(t.id),
@@ -259,7 +298,6 @@ def compile(scenario: Scenario) -> Facts:
             controller=c.player,
             owner=c.player,
             ability_kind="triggered",
-            waiting=True,
         )
         for t, c in zip(scenario.triggers, controls, strict=True)
     )
@@ -271,6 +309,7 @@ def compile(scenario: Scenario) -> Facts:
         [2 if t.condition == "ability-triggered" else 1 for t in scenario.triggers],
     )
     anyone = Context(None, is_opponent)
+    placeable = [not c.left_game and t.illegal is None for t, c in zip(scenario.triggers, controls, strict=True)]
     abilities: list[AbilityFacts] = []
     for k, (t, control) in enumerate(zip(scenario.triggers, controls, strict=True)):
         me = things[len(base) + k]
@@ -291,6 +330,8 @@ def compile(scenario: Scenario) -> Facts:
                 ctx,
             )
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
+        targets = frozenset(b for m in modes for r in m.requirements for t in r.candidates if (b := t - len(base)) >= 0)
+        precedable = frozenset(b for b in targets if _may_precede(block_of[b], placeable[b], block_of[k], b, k))
         abilities.append(
             AbilityFacts(
                 index=k,
@@ -310,6 +351,9 @@ def compile(scenario: Scenario) -> Facts:
                 modes=tuple(modes),
                 mode_index=MappingProxyType({m.id: m.index for m in modes if m.id is not None}),
                 must=_must_targets(scenario, t, things, thing_index, anyone),
+                waiting_targets=targets,
+                precedable_targets=precedable,
+                earlier_targets=frozenset(b for b in precedable if block_of[b] != block_of[k]),
             )
         )
     return Facts(
@@ -329,7 +373,7 @@ def facts_of(scenario: Scenario | Facts) -> Facts:
         return scenario
     cached = scenario._facts
     if cached is None:
-        cached = compile(scenario)
+        cached = compile_facts(scenario)
         scenario._facts = cached
     assert isinstance(cached, Facts)
     return cached

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .scenario import Comparison, Filter, TargetOf
+from .shapes import Comparison, Filter, TargetOf
 from .things import Thing
 from .types import PlayerId
 

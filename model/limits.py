@@ -7,9 +7,11 @@ cap                default  what it bounds (flag)
 abilities          1,000    waiting abilities in one scenario (``--max-abilities``)
 objects            10,000   objects in one scenario (``--max-objects``)
 candidates         10,000   things one requirement may choose among (``--max-candidates``)
-outcomes           2·10⁶    outcomes the solver engines (cpsat, constraint) may enumerate
-                            (``--max-outcomes``); the fast path counts, samples and streams
-                            at any size
+outcomes           2·10⁶    outcomes the solver engines (cpsat, constraint) may enumerate, and
+                            whole outcomes listed across passes (``--max-outcomes``); the
+                            product engine counts, samples and streams one pass at any size
+passes             8        passes of 603.3b's loop when abilities keep triggering
+                            (``--max-passes``)
 =================  =======  ==============================================================
 """
 
@@ -29,6 +31,7 @@ class Limits:
     objects: int = 10_000
     candidates: int = 10_000
     outcomes: int = 2_000_000
+    passes: int = 8
 
     def check(self, facts: Facts) -> None:
         """Raise :class:`ScenarioError` naming the first cap ``facts`` exceeds."""

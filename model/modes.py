@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 
-from .scenario import Modal
+from .shapes import Modal
 
 __all__ = ["allowed_counts", "iter_mode_choices"]
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from .facts import Facts, facts_of
 from .io import load_document
-from .scenario import validation_error
+from .scenario import Scenario, validation_error
 from .types import AbilityId
 
 __all__ = [
@@ -75,6 +76,39 @@ class Score(_Frozen):
         """Read a score from a ``.json``/``.yaml``/``.yml`` file or ``-``."""
         return parse_score(load_document(path), source=path)
 
+    def value(self, stack: Iterable[tuple[str, Iterable[str | None], Iterable[str]]], removed: Iterable[str]) -> int:
+        """The score of SPEC §7, the one implementation: ``stack`` gives, bottom first, each
+        entry's ability, its chosen modes (one per instance; ``None`` for a non-modal ability)
+        and every target it chose. Weight × position from the bottom (0-based) for ``height``,
+        and the weight of each chosen mode, chosen target and removed ability."""
+        total = 0
+        for pos, (ability, modes, targets) in enumerate(stack):
+            total += self.height.get(ability, 0) * pos
+            mode_w = self.mode.get(ability)
+            if mode_w:
+                total += sum(mode_w.get(m, 0) for m in modes if m is not None)
+            target_w = self.target.get(ability)
+            if target_w:
+                total += sum(target_w.get(t, 0) for t in targets)
+        return total + sum(self.removed.get(r, 0) for r in removed)
+
+    def of(self, outcome: Outcome) -> int:
+        """The score of a whole outcome (every pass), read by ids."""
+        return self.value(
+            (
+                (
+                    e.ability,
+                    (m.mode for m in e.modes or ()),
+                    [
+                        *(t for m in e.modes or () for ts in m.targets.values() for t in ts),
+                        *(t for ts in e.targets.values() for t in ts),
+                    ],
+                )
+                for e in outcome.stack
+            ),
+            outcome.removed,
+        )
+
 
 def parse_outcome(data: Any, source: str | None = None) -> Outcome:
     """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`."""
@@ -113,28 +147,26 @@ def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
     return {k: dict(sorted(v.items())) for k, v in divide.items() if v}
 
 
-def canonical(scenario: Any, outcome: Outcome) -> Outcome:
+def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
     """The canonical form of ``outcome`` for ``scenario`` (SPEC §5).
 
-    Targets of a requirement in scenario order (players in turn order, then objects, then
-    waiting abilities), modes in the order the ability lists them (repeats adjacent, tied by their
-    targets), ``removed`` in scenario order, empty target lists dropped. Ids the scenario does not
-    know sort last, by name: canonicalising never fails, ``check`` reports them.
+    Targets of a requirement in scenario order (the order of :attr:`Facts.things`: players in turn
+    order, then objects, then waiting abilities), modes in the order the ability lists them
+    (repeats adjacent, tied by their targets), ``removed`` in scenario order, empty target lists
+    dropped. Ids the scenario does not know sort last, by name: canonicalising never fails,
+    ``check`` reports them.
     """
-    order = {p.id: i for i, p in enumerate(scenario.players)}
-    for o in scenario.objects:
-        order[o.id] = len(order)
-    for t in scenario.triggers:
-        order[t.id] = len(order)
-    triggers = {t.id: t for t in scenario.triggers}
+    facts = facts_of(scenario)
+    order = facts.thing_index
     no_reqs: list[str] = []
     entries = []
     for e in outcome.stack:
         modes = None
         if e.modes is not None:
-            trig = triggers.get(e.ability)
-            mode_order = {m.id: i for i, m in enumerate(trig.modes)} if trig is not None else {}
-            reqs = {m.id: [r.id for r in m.targets] for m in trig.modes} if trig is not None else {}
+            k = facts.ability_index.get(e.ability)
+            trig = facts.abilities[k] if k is not None else None
+            mode_order = trig.mode_index if trig is not None else {}
+            reqs = {m.id: [r.id for r in m.requirements] for m in trig.modes} if trig is not None else {}
             modes = tuple(
                 sorted(
                     (

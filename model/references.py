@@ -8,14 +8,12 @@ error so that ``Scenario.model_validate`` reports it like any other.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from pydantic_core import PydanticCustomError
 
-from .errors import ScenarioError
-
-if TYPE_CHECKING:
-    from .scenario import Filter, Object, Player, Requirement, Scenario, TriggerBody
+from .controllers import Control, derive_controller
+from .errors import ScenarioError, format_loc
+from .shapes import Filter, Object, Player, Requirement, ScenarioFields, TriggerBody
 
 __all__ = ["check_references"]
 
@@ -30,11 +28,12 @@ _KIND_ZONES = {
 }
 
 
-def check_references(scenario: Scenario, allow_fired: bool = False) -> None:
-    """Raise a pydantic error for the first reference that does not hold. ``allow_fired``: the
-    scenario of a later pass, whose ids may contain '@' (``REACTION@ABILITY``)."""
+def check_references(scenario: ScenarioFields, allow_fired: bool = False) -> tuple[Control, ...]:
+    """Each waiting ability's controller (603.3a), once every reference holds; else a pydantic
+    error for the first that does not. ``allow_fired``: the scenario of a later pass, whose ids
+    may contain '@' (``REACTION@ABILITY``)."""
     try:
-        _check(scenario, allow_fired)
+        return _check(scenario, allow_fired)
     except ScenarioError as exc:
         raise PydanticCustomError(
             "reference",
@@ -43,28 +42,20 @@ def check_references(scenario: Scenario, allow_fired: bool = False) -> None:
         ) from None
 
 
-def _unique(ids: Iterable[tuple[str, Loc]], seen: dict[str, Loc], what: str) -> None:
+def _unique(ids: Iterable[tuple[str, Loc]], seen: dict[str, Loc]) -> None:
     for ident, loc in ids:
         if ident in seen:
-            raise ScenarioError(f"duplicate id {ident!r} (already used at {_fmt(seen[ident])})", loc)
+            raise ScenarioError(f"duplicate id {ident!r} (already used at {format_loc(seen[ident])})", loc)
         seen[ident] = loc
 
 
-def _fmt(loc: Loc) -> str:
-    from .errors import format_loc
-
-    return format_loc(loc)
-
-
-def _check(s: Scenario, allow_fired: bool = False) -> None:
-    from .controllers import derive_controller
-
+def _check(s: ScenarioFields, allow_fired: bool = False) -> tuple[Control, ...]:
     seen: dict[str, Loc] = {}
     players = {p.id for p in s.players}
-    _unique(((p.id, ("players", i, "id")) for i, p in enumerate(s.players)), seen, "player")
-    _unique(((o.id, ("objects", i, "id")) for i, o in enumerate(s.objects)), seen, "object")
-    _unique(((t.id, ("triggers", i, "id")) for i, t in enumerate(s.triggers)), seen, "trigger")
-    _unique(((r.id, ("reactions", i, "id")) for i, r in enumerate(s.reactions)), seen, "reaction")
+    _unique(((p.id, ("players", i, "id")) for i, p in enumerate(s.players)), seen)
+    _unique(((o.id, ("objects", i, "id")) for i, o in enumerate(s.objects)), seen)
+    _unique(((t.id, ("triggers", i, "id")) for i, t in enumerate(s.triggers)), seen)
+    _unique(((r.id, ("reactions", i, "id")) for i, r in enumerate(s.reactions)), seen)
     if not allow_fired and "@" in "".join(seen):
         bad = next(i for i in seen if "@" in i)
         raise ScenarioError(f"id {bad!r} may not contain '@' (it marks fired abilities)", seen[bad])
@@ -105,9 +96,10 @@ def _check(s: Scenario, allow_fired: bool = False) -> None:
     elif s.teams is not None:
         raise ScenarioError("teams are only for rules 2hg", ("teams",))
 
+    controls = []
     for i, t in enumerate(s.triggers):
-        _check_trigger(s, t, ("triggers", i), seen)
-        derive_controller(s, t, ("triggers", i))
+        _check_trigger(s, t, ("triggers", i))
+        controls.append(derive_controller(s, t, ("triggers", i)))
     for i, m in enumerate(s.must_target):
         loc = ("must_target", i)
         if m.object not in seen or m.object in {r.id for r in s.reactions}:
@@ -122,10 +114,11 @@ def _check(s: Scenario, allow_fired: bool = False) -> None:
         loc = ("reactions", i)
         if r.object not in players and s.object(r.object) is None:
             raise ScenarioError(f"unknown object or player {r.object!r}", (*loc, "object"))
-        _check_trigger(s, r.trigger, (*loc, "trigger"), seen)
+        _check_trigger(s, r.trigger, (*loc, "trigger"))
+    return tuple(controls)
 
 
-def _check_target_restrictions(s: Scenario, thing: Player | Object, loc: Loc) -> None:
+def _check_target_restrictions(s: ScenarioFields, thing: Player | Object, loc: Loc) -> None:
     for key in ("protection", "hexproof_from"):
         for j, f in enumerate(getattr(thing, key)):
             _check_filter(s, f, (*loc, key, j), None, ())
@@ -133,7 +126,7 @@ def _check_target_restrictions(s: Scenario, thing: Player | Object, loc: Loc) ->
         _check_filter(s, entry.source, (*loc, "cant_be_targeted_by", j, "source"), None, ())
 
 
-def _check_trigger(s: Scenario, t: TriggerBody, loc: Loc, seen: dict[str, Loc]) -> None:
+def _check_trigger(s: ScenarioFields, t: TriggerBody, loc: Loc) -> None:
     players: set[str] = {p.id for p in s.players}
     for key in ("controller", "source_controller", "chooser"):
         pid = getattr(t, key)
@@ -146,14 +139,14 @@ def _check_trigger(s: Scenario, t: TriggerBody, loc: Loc, seen: dict[str, Loc]) 
         raise ScenarioError(what, (*loc, "source"))
     mode_ids: dict[str, Loc] = {}
     for i, mode in enumerate(t.modes):
-        _unique([(mode.id, (*loc, "modes", i, "id"))], mode_ids, "mode")
+        _unique([(mode.id, (*loc, "modes", i, "id"))], mode_ids)
     for where, reqs in t.requirement_lists():
         _check_requirements(s, reqs, (*loc, *where))
 
 
-def _check_requirements(s: Scenario, reqs: tuple[Requirement, ...], loc: Loc) -> None:
+def _check_requirements(s: ScenarioFields, reqs: tuple[Requirement, ...], loc: Loc) -> None:
     ids: dict[str, Loc] = {}
-    _unique(((r.id, (*loc, i, "id")) for i, r in enumerate(reqs)), ids, "requirement")
+    _unique(((r.id, (*loc, i, "id")) for i, r in enumerate(reqs)), ids)
     by_id: dict[str, Requirement] = {r.id: r for r in reqs}
     for i, r in enumerate(reqs):
         for k, other in enumerate(r.different_from):
@@ -182,7 +175,7 @@ def _check_requirements(s: Scenario, reqs: tuple[Requirement, ...], loc: Loc) ->
 
 
 def _check_filter(
-    s: Scenario, f: Filter, loc: Loc, reqs: dict[str, Requirement] | None, self_ids: tuple[str, ...]
+    s: ScenarioFields, f: Filter, loc: Loc, reqs: dict[str, Requirement] | None, self_ids: tuple[str, ...]
 ) -> None:
     players = {p.id for p in s.players}
     for key in ("controller", "owner"):

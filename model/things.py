@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .scenario import Filter, Object, Player, Scenario, SourceRestriction
+from .shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
 from .types import PlayerId, ThingId
 
 __all__ = ["Thing", "object_thing", "player_thing"]
@@ -32,7 +32,6 @@ class Thing:
     counters: Mapping[str, int] = field(default_factory=dict)
     tags: frozenset[str] = frozenset()
     ability_kind: str | None = None
-    waiting: bool = False  # a waiting triggered ability of this batch
     hexproof: bool = False
     shroud: bool = False
     protection: tuple[Filter, ...] = ()
@@ -92,7 +91,7 @@ def object_thing(obj: Object) -> Thing:
     )
 
 
-def scenario_things(scenario: Scenario) -> tuple[Thing, ...]:
+def scenario_things(scenario: ScenarioFields) -> tuple[Thing, ...]:
     """Players and objects in canonical order (waiting abilities are added by ``facts``, which
     knows their controllers)."""
     return tuple(player_thing(p) for p in scenario.players) + tuple(object_thing(o) for o in scenario.objects)

@@ -21,7 +21,7 @@ from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_jso
 from triggerstack.model.scenario import Scenario
 
 from .errors import TimeLimitReached
-from .passes import DEFAULT_MAX_PASSES
+from .options import Engine, Options
 
 __all__ = ["main"]
 
@@ -53,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         ("objects", DEFAULT_LIMITS.objects, "objects"),
         ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
         ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
-        ("passes", DEFAULT_MAX_PASSES, "passes of 603.3b when reactions fire further abilities"),
+        ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities"),
     ):
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
@@ -82,15 +82,15 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", metavar="SCENARIO")
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
-    engines = ["auto", "fast", "cpsat", "constraint"]
-
     def solving(q: argparse.ArgumentParser, timed: bool = True) -> None:
         q.add_argument("scenario", metavar="SCENARIO")
         q.add_argument(
             "--engine",
-            choices=engines,
-            default="auto",
-            help="which engine answers (default: auto, the fastest exact one)",
+            type=_engine,
+            default=Engine.AUTO,
+            metavar="ENGINE",
+            help="which engine answers: auto (default: the fastest exact one), product (also called fast), "
+            "cpsat or constraint",
         )
         if timed:
             q.add_argument(
@@ -146,8 +146,25 @@ def _positive(text: str) -> int:
     return value
 
 
+def _engine(text: str) -> Engine:
+    try:
+        return Engine.parse(text)
+    except ScenarioError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(args.max_abilities, args.max_objects, args.max_candidates, args.max_outcomes)
+    return Limits(args.max_abilities, args.max_objects, args.max_candidates, args.max_outcomes, args.max_passes)
+
+
+def _options(args: argparse.Namespace) -> Options:
+    """The options every verb is answered with, from the flags this verb has."""
+    return Options(
+        engine=getattr(args, "engine", Engine.AUTO),
+        time_limit=getattr(args, "time_limit", None),
+        limits=_limits(args),
+        merge_identical=getattr(args, "merge_identical", False),
+    )
 
 
 def _load(args: argparse.Namespace, path: str) -> Facts:
@@ -165,7 +182,7 @@ def _dump(data: Any) -> str:
 
 
 def _check(args: argparse.Namespace) -> tuple[int, str] | None:
-    from .check import check
+    from .verbs.check import check
 
     if args.batch is not None:
         return _batch(args)
@@ -178,7 +195,7 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     scenario = _load(args, args.scenario)
     proposal = Outcome.load(args.proposal)
     try:
-        verdict = check(scenario, proposal, max_passes=args.max_passes)
+        verdict = check(scenario, proposal, _options(args))
     except ScenarioError as exc:
         raise exc.located(args.proposal) from None
     code = EXIT_OK if verdict.legal else EXIT_ILLEGAL
@@ -195,7 +212,7 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
 
-    from .batch import check_lines
+    from .verbs.batch import check_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise ScenarioError("with --batch, give the batch's scenario as --scenario S, not positionally")
@@ -210,7 +227,7 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
     all_legal = True
     try:
         out = sys.stdout
-        for i, line in enumerate(check_lines(source, shared, args.jobs, args.max_passes)):
+        for i, line in enumerate(check_lines(source, shared, args.jobs, _options(args))):
             out.write(line)
             out.write("\n")
             if '"legal":true' not in line:
@@ -227,9 +244,9 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _explain(args: argparse.Namespace) -> tuple[int, str]:
-    from .explain import explain, explain_text
+    from .verbs.explain import explain, explain_text
 
-    data = explain(_load(args, args.scenario), max_passes=args.max_passes)
+    data = explain(_load(args, args.scenario), _options(args))
     return EXIT_OK, _dump(data) if args.json else explain_text(data)
 
 
@@ -242,55 +259,24 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _count(args: argparse.Namespace) -> tuple[int, str]:
+    from .verbs.count import counted
 
-    from .count import count
-    from .engines import Engine, pick
-    from .plan import plan
-
-    facts = _load(args, args.scenario)
-    n = count(
-        facts,
-        engine=args.engine,
-        time_limit=args.time_limit,
-        merge_identical=args.merge_identical,
-        max_outcomes=args.max_outcomes,
-        max_passes=args.max_passes,
-    )
+    found = counted(_load(args, args.scenario), _options(args))
     if args.json:
-        engine = pick(facts, args.engine)
-        path = plan(facts).path.value if engine is Engine.FAST else engine.value
-        return EXIT_OK, json.dumps({"count": n, "engine": engine.value, "path": path})
-    return EXIT_OK, str(n)
+        return EXIT_OK, json.dumps({"count": found.count, "engine": found.engine, "path": found.path})
+    return EXIT_OK, str(found.count)
 
 
 def _enumerate(args: argparse.Namespace) -> None:
-    from .enumerate import outcome_lines
+    from .verbs.enumerate import outcome_lines
 
-    lines = outcome_lines(
-        _load(args, args.scenario),
-        engine=args.engine,
-        limit=args.limit,
-        time_limit=args.time_limit,
-        merge_identical=args.merge_identical,
-        max_outcomes=args.max_outcomes,
-        max_passes=args.max_passes,
-    )
-    _stream(lines)
+    _stream(outcome_lines(_load(args, args.scenario), _options(args), limit=args.limit))
 
 
 def _sample(args: argparse.Namespace) -> None:
-    from .sample import sample
+    from .verbs.sample import sample
 
-    facts = _load(args, args.scenario)
-    drawn = sample(
-        facts,
-        args.n,
-        args.seed,
-        engine=args.engine,
-        time_limit=args.time_limit,
-        max_outcomes=args.max_outcomes,
-        max_passes=args.max_passes,
-    )
+    drawn = sample(_load(args, args.scenario), args.n, args.seed, _options(args))
     _stream(outcome_json(o) for o in drawn)
 
 
@@ -313,19 +299,23 @@ def _stream(lines: Iterator[str]) -> None:
 
 
 def _best(args: argparse.Namespace) -> tuple[int, str]:
-    from .best import best
+    from .verbs.best import best
 
     scenario = _load(args, args.scenario)
     score = Score.load(args.score)
     try:
-        found = best(scenario, score, engine=args.engine, time_limit=args.time_limit, max_passes=args.max_passes)
+        found = best(scenario, score, _options(args))
     except ScenarioError as exc:
         if exc.loc and exc.loc[0] in ("height", "mode", "target", "removed"):
             raise exc.located(args.score) from None
         raise
-    return EXIT_OK, json.dumps(
+    text = json.dumps(
         {"score": found.score, "proven": found.proven, "outcome": outcome_dict(found.outcome)}, sort_keys=True
     )
+    if not found.proven:  # the best found when the time limit ran out, labelled as such
+        sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
+        return EXIT_TIME_LIMIT, text
+    return EXIT_OK, text
 
 
 _VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {

@@ -1,335 +1,109 @@
-"""The legal complete choices of one ability, counted, ranked and listed without a search where
-the ability's own choices are independent of each other.
+"""How a verb is answered: one frozen :class:`Options` object that every verb takes, the way
+OR-Tools takes one parameters object, instead of the same keyword arguments repeated per verb.
 
-An ability whose requirements are independent (no ``different_from``, ``target_of``,
-``distinct_targets`` or "must target") has options that are a product: for each multiset of modes,
-the multisets of instances of each mode, each instance a product over its requirements of (a set
-of targets, a division). Those are counted with binomials and unranked directly, so a requirement
-with sixty candidates and any number of targets costs nothing until one option is asked for.
-Where the choices are coupled, python-constraint2 lists them (``crosscheck.ability_choices``).
+Every public verb (``check``, ``count``, ``outcomes``, ``sample``, ``best``, ``explain``, ``step``)
+accepts ``options=Options(...)`` and, for convenience, the same fields as keyword arguments, which
+override the object's (``count(s, engine="cpsat")``)::
 
-Options are judged with the given waiting abilities on the stack (``on_stack``); rank order is
-the order of :meth:`Options.unrank` and of iteration.
+    from triggerstack.solver import Options, count
+    fast = Options(time_limit=5)
+    count(scenario, fast)
+    count(scenario, fast, engine="cpsat")
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property, partial
-from math import comb
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TypedDict
 
-from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
-from triggerstack.model.modes import iter_mode_choices
+from triggerstack.model.errors import ScenarioError
+from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS, Limits
+from triggerstack.model.passes import NextPass
+from triggerstack.model.scenario import Scenario
 
-from .choices import Choice, ModeInstance, available_targets, iter_full_choices
-from .errors import EngineCannot
-
-__all__ = ["MAX_LISTED", "Options", "is_independent", "options_for"]
-
-MAX_LISTED = 2_000_000
-"""The most options of one ability that are ever listed (enumeration needs the list)."""
+__all__ = ["DEFAULT_OPTIONS", "Engine", "OptionChanges", "Options", "prepare", "resolve"]
 
 
-def is_independent(a: AbilityFacts) -> bool:
-    """Whether ``a``'s own choices are a plain product (no coupling between its targets)."""
-    if a.must or a.distinct_targets:
-        return False
-    return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
+class Engine(StrEnum):
+    """Which engine answers. Every engine gives the same answers (the property tests hold them
+    to it), so choosing one is for comparing and debugging.
 
+    * ``auto``: the fastest exact engine for the scenario and the question (the one place that
+      decides is ``engines.select``);
+    * ``product``: counting, ranking and lazy enumeration by product over independent parts, with
+      the abilities that may target each other solved together (by CP-SAT);
+    * ``cpsat``: one OR-Tools CP-SAT model of the whole pass;
+    * ``constraint``: an independent python-constraint2 formulation, for cross-checking.
 
-def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
-    """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if index < below(mid + 1):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    ``fast`` is accepted as SPEC §7's name for ``product``.
+    """
 
+    AUTO = "auto"
+    PRODUCT = "product"
+    CPSAT = "cpsat"
+    CONSTRAINT = "constraint"
 
-def _combinations_below(n: int, r: int, total: int, y: int) -> int:
-    return total - comb(n - y, r)
-
-
-def _multisets_below(n: int, r: int, total: int, y: int) -> int:
-    return total - _multichoose(n - y, r)
-
-
-def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th k-subset of range(n) in lexicographic order.
-
-    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); a binary search finds
-    each element, so the cost does not grow with n."""
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = comb(n - x, r)
-        first = _first_reaching(index, x, n, partial(_combinations_below, n, r, total))
-        index -= total - comb(n - first, r)
-        out.append(first)
-        x = first + 1
-    return tuple(out)
-
-
-def _rank_combination(n: int, subset: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(subset)
-    for i, s in enumerate(subset):
-        r = k - i
-        index += comb(n - x, r) - comb(n - s, r)
-        x = s + 1
-    return index
-
-
-def _unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
-    out: list[int] = []
-    for left in range(parts, 1, -1):
-        first = 1
-        while True:
-            c = comb(amount - first - 1, left - 2)
-            if index < c:
-                break
-            index -= c
-            first += 1
-        out.append(first)
-        amount -= first
-    out.append(amount)
-    return tuple(out)
-
-
-def _rank_composition(parts: Sequence[int]) -> int:
-    index, amount = 0, sum(parts)
-    for i, p in enumerate(parts[:-1]):
-        left = len(parts) - i
-        for first in range(1, p):
-            index += comb(amount - first - 1, left - 2)
-        amount -= p
-    return index
-
-
-def _multichoose(n: int, k: int) -> int:
-    return comb(n + k - 1, k) if n else (1 if k == 0 else 0)
-
-
-def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
-    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = _multichoose(n - x, r)
-        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
-        index -= total - _multichoose(n - first, r)
-        out.append(first)
-        x = first
-    return tuple(out)
-
-
-def _rank_multiset(n: int, seq: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(seq)
-    for i, s in enumerate(seq):
-        r = k - i
-        index += _multichoose(n - x, r) - _multichoose(n - s, r)
-        x = s
-    return index
+    @classmethod
+    def parse(cls, value: Engine | str) -> Engine:
+        """The engine named ``value`` (``fast`` is ``product``); an unknown name is bad input."""
+        if isinstance(value, Engine):
+            return value
+        if value == "fast":
+            return cls.PRODUCT
+        try:
+            return cls(value)
+        except ValueError:
+            names = ", ".join(e.value for e in cls)
+            raise ScenarioError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
 
 
 @dataclass(frozen=True, slots=True)
-class _Requirement:
-    """The options of one requirement: a set of targets within the bounds, and a division."""
-
-    pool: tuple[int, ...]
-    low: int
-    high: int
-    divide: int | None
-
-    def _divisions(self, n: int) -> int:
-        if self.divide is None or n == 0:
-            return 1
-        return comb(self.divide - 1, n - 1)
-
-    @property
-    def count(self) -> int:
-        return sum(comb(len(self.pool), n) * self._divisions(n) for n in range(self.low, self.high + 1))
-
-    def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        for n in range(self.low, self.high + 1):
-            d = self._divisions(n)
-            size = comb(len(self.pool), n) * d
-            if index < size:
-                subset = _unrank_combination(len(self.pool), n, index // d)
-                targets = tuple(self.pool[i] for i in subset)
-                div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
-                return targets, div
-            index -= size
-        raise IndexError(index)
-
-    def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
-        n = len(targets)
-        index = sum(comb(len(self.pool), m) * self._divisions(m) for m in range(self.low, n))
-        where = {t: i for i, t in enumerate(self.pool)}
-        sub = _rank_combination(len(self.pool), [where[t] for t in targets])
-        d = self._divisions(n)
-        return index + sub * d + (_rank_composition(div) if self.divide is not None and n else 0)
-
-
-@dataclass(frozen=True)
-class _Mode:
-    """The instances of one mode: a product over its requirements (the last varies fastest)."""
-
-    mode: int
-    reqs: tuple[_Requirement, ...]
-    divided: bool
-
-    @cached_property
-    def count(self) -> int:
-        n = 1
-        for r in self.reqs:
-            n *= r.count
-        return n
-
-    def unrank(self, index: int) -> ModeInstance:
-        targets: list[tuple[int, ...]] = []
-        divs: list[tuple[int, ...]] = []
-        for r in reversed(self.reqs):
-            index, digit = divmod(index, r.count)
-            t, d = r.unrank(digit)
-            targets.append(t)
-            divs.append(d)
-        targets.reverse()
-        divs.reverse()
-        return ModeInstance(self.mode, tuple(targets), tuple(divs) if any(divs) else ())
-
-    def rank(self, inst: ModeInstance) -> int:
-        index = 0
-        for i, r in enumerate(self.reqs):
-            div = inst.divide[i] if inst.divide else ()
-            index = index * r.count + r.rank(inst.targets[i], div)
-        return index
-
-
-@dataclass
 class Options:
-    """The legal complete choices of one ability, in rank order."""
+    """What every verb is answered with.
 
-    ability: AbilityFacts
-    _modes: dict[int, _Mode] = field(default_factory=dict)
-    _multisets: list[tuple[int, ...]] = field(default_factory=list)
-    _listed: list[Choice] | None = None
-    _index: dict[Choice, int] | None = None
+    ``engine``: see :class:`Engine`. ``time_limit``: seconds before giving up
+    (:class:`~triggerstack.solver.TimeLimitReached`, exit 3); ``None`` is CP-SAT's default of 60 s.
+    ``limits``: the size caps (:class:`~triggerstack.model.Limits`, passes included).
+    ``next_pass``: an engine's own function deciding what triggers after each pass of 603.3b
+    (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's ``reactions``.
+    ``merge_identical``: count and enumerate outcomes that only swap identical abilities once.
+    """
 
-    @cached_property
-    def _sizes(self) -> list[int]:
-        return [self._multiset_count(ms) for ms in self._multisets]
+    engine: Engine = Engine.AUTO
+    time_limit: float | None = None
+    limits: Limits = DEFAULT_LIMITS
+    next_pass: NextPass | None = None
+    merge_identical: bool = False
 
-    def _multiset_count(self, modes: tuple[int, ...]) -> int:
-        n = 1
-        for m in sorted(set(modes)):
-            n *= _multichoose(self._modes[m].count, modes.count(m))
-        return n
-
-    @cached_property
-    def count(self) -> int:
-        """How many options (fixed once the options are built; listing them does not change it)."""
-        if self._listed is not None:
-            return len(self._listed)
-        return sum(self._sizes)
-
-    def unrank(self, index: int) -> Choice:
-        """The ``index``-th option (0 ≤ index < count)."""
-        if self._listed is not None:
-            return self._listed[index]
-        if not 0 <= index < self.count:
-            raise IndexError(index)
-        for modes, size in zip(self._multisets, self._sizes, strict=True):
-            if index < size:
-                return self._unrank_in(modes, index)
-            index -= size
-        raise IndexError(index)
-
-    def _unrank_in(self, modes: tuple[int, ...], index: int) -> Choice:
-        distinct = sorted(set(modes))
-        instances: list[ModeInstance] = []
-        for m in reversed(distinct):
-            mode = self._modes[m]
-            copies = modes.count(m)
-            radix = _multichoose(mode.count, copies)
-            index, digit = divmod(index, radix)
-            for i in _unrank_multiset(mode.count, copies, digit):
-                instances.append(mode.unrank(i))
-        return Choice(tuple(sorted(instances)))
-
-    def rank(self, choice: Choice) -> int:
-        """The index of ``choice`` (the inverse of :meth:`unrank`)."""
-        if self._listed is not None:
-            if self._index is None:
-                self._index = {c: i for i, c in enumerate(self._listed)}
-            return self._index[choice]
-        modes = tuple(sorted(i.mode for i in choice.modes))
-        index = sum(self._sizes[: self._multisets.index(modes)])
-        within = 0
-        for m in sorted(set(modes)):
-            mode = self._modes[m]
-            ranks = sorted(mode.rank(i) for i in choice.modes if i.mode == m)
-            within = within * _multichoose(mode.count, len(ranks)) + _rank_multiset(mode.count, ranks)
-        return index + within
-
-    def __iter__(self) -> Iterator[Choice]:
-        if self._listed is not None:
-            return iter(self._listed)
-        return (self.unrank(i) for i in range(self.count))
-
-    def as_list(self) -> list[Choice]:
-        """Every option in rank order (listed once and kept)."""
-        if self._listed is None:
-            if self.count > MAX_LISTED:
-                raise EngineCannot(
-                    f"{self.ability.id} has {self.count} legal choices; listing more than {MAX_LISTED} is refused"
-                )
-            self._listed = [self.unrank(i) for i in range(self.count)]
-        return self._listed
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "engine", Engine.parse(self.engine))
 
 
-def options_for(facts: Facts, a: AbilityFacts, on_stack: frozenset[int] = frozenset()) -> Options:
-    """The options of ``a`` with ``on_stack`` below it (combinatorial where independent)."""
-    opts = Options(a)
-    if a.forced_removal is not None:
-        opts._listed = []
-        return opts
-    if not is_independent(a):
-        opts._listed = _coupled_list(facts, a, on_stack)
-        return opts
-    for m in a.modes:
-        if not m.available:
-            continue
-        reqs = []
-        for r in m.requirements:
-            pool = available_targets(facts, a, r, on_stack)
-            reqs.append(_Requirement(pool, r.min, _upper(r, len(pool)), r.divide))
-        mode = _Mode(m.index, tuple(reqs), any(r.divide is not None for r in m.requirements))
-        if mode.count:
-            opts._modes[m.index] = mode
-    opts._multisets = sorted(iter_mode_choices(sorted(opts._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
-    return opts
+class OptionChanges(TypedDict, total=False):
+    """The fields of :class:`Options`, as keyword arguments of the verbs."""
+
+    engine: Engine | str
+    time_limit: float | None
+    limits: Limits
+    next_pass: NextPass | None
+    merge_identical: bool
 
 
-def _upper(r: RequirementFacts, pool: int) -> int:
-    top = pool if r.max is None else min(r.max, pool)
-    return top if r.divide is None else min(top, r.divide)
+DEFAULT_OPTIONS = Options()
 
 
-def _coupled_list(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> list[Choice]:
-    """Coupled choices: python-constraint2 lists them; "must target" needs what is below, so
-    those go through the choices search, which applies 601.2c's maximality."""
-    if a.must:
-        return sorted(set(iter_full_choices(facts, a, on_stack)))
-    from .crosscheck import ability_choices
+def resolve(options: Options | None, changes: OptionChanges) -> Options:
+    """``options`` (the defaults if ``None``) with ``changes`` applied."""
+    base = DEFAULT_OPTIONS if options is None else options
+    return replace(base, **changes) if changes else base  # type: ignore[arg-type]
 
-    def below(c: Choice) -> bool:
-        return all((b := facts.waiting_ability(t)) is None or b in on_stack for t in c.things())
 
-    return [c for c in ability_choices(facts, a) if below(c)]
+def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> tuple[Facts, Options]:
+    """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
+    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise)."""
+    facts = facts_of(scenario)
+    resolved = resolve(options, changes)
+    resolved.limits.check(facts)
+    return facts, resolved

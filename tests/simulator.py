@@ -8,19 +8,20 @@ allowed). Choices are found by generating every combination and testing it again
 Distinct outcomes are collected in a set.
 
 It reads only :class:`~triggerstack.model.Facts` (the single home of "may X target Y") and shares
-no search code with ``solver/``: the agreement of three different searches is the test.
+no search code with ``solver/`` (only the outcome types and the engine interface, so that a chain
+of passes can run on it): the agreement of different searches is the test.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 
 from triggerstack.model.facts import AbilityFacts, Facts
-from triggerstack.solver.choices import Choice, ModeInstance
-from triggerstack.solver.raw import Placed, RawOutcome
+from triggerstack.solver.core.engine import ListedEngine
+from triggerstack.solver.core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
 
-__all__ = ["legal_choices", "simulate"]
+__all__ = ["SimulatedEngine", "legal_choices", "simulate"]
 
 
 def _compositions(amount: int, parts: int) -> list[tuple[int, ...]]:
@@ -89,14 +90,14 @@ def legal_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> se
     return out
 
 
-def simulate(facts: Facts) -> set[RawOutcome]:
+def simulate(facts: Facts) -> set[IndexedOutcome]:
     """Every distinct outcome of one pass, by trying every sequence of 603.3b."""
     never = frozenset(a.index for a in facts.abilities if a.block is None)
-    results: set[RawOutcome] = set()
+    results: set[IndexedOutcome] = set()
 
     def block(bi: int, stack: tuple[Placed, ...], removed: frozenset[int]) -> None:
         if bi == len(facts.blocks):
-            results.add(RawOutcome(stack, tuple(sorted(removed | never))))
+            results.add(IndexedOutcome(stack, tuple(sorted(removed | never))))
             return
         step(bi, frozenset(facts.blocks[bi].abilities), stack, removed)
 
@@ -115,3 +116,16 @@ def simulate(facts: Facts) -> set[RawOutcome]:
 
     block(0, (), frozenset())
     return results
+
+
+class SimulatedEngine(ListedEngine):
+    """The simulator behind the engine interface (its outcomes sorted), for chains of passes."""
+
+    name = "simulator"
+    path = "simulator"
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+
+    def _solve(self) -> Sequence[IndexedOutcome]:
+        return sorted(simulate(self.facts))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from triggerstack.model import Scenario, compile
+from triggerstack.model import Scenario, compile_facts
 
 
 def scenario(rules: str, players: list[Any], triggers: list[tuple[str, str, str]], teams: Any = None) -> Scenario:
@@ -30,7 +30,7 @@ TRIGGERS = [
 
 
 def blocks(s: Scenario) -> list[tuple[int, tuple[str, ...], list[str]]]:
-    f = compile(s)
+    f = compile_facts(s)
     return [(b.part, b.players, [f.abilities[k].id for k in b.abilities]) for b in f.blocks]
 
 
@@ -65,13 +65,13 @@ def test_cr_1p_single_pass() -> None:
 def test_2hg_teams() -> None:
     s = scenario("2hg", ["A", "B", "C", "D"], [*TRIGGERS, ("D1", "D", "event")], teams=[["A", "C"], ["B", "D"]])
     assert blocks(s) == [(1, ("A", "C"), ["A1", "C1", "A2"]), (1, ("B", "D"), ["B2", "B1", "D1"])]
-    f = compile(s)
+    f = compile_facts(s)
     assert not f.is_opponent("A", "C") and f.is_opponent("A", "B")  # type: ignore[arg-type]
 
 
 def test_left_player_has_no_block() -> None:
     s = scenario("seed", ["A", {"id": "B", "left_game": True}, "C"], TRIGGERS)
-    f = compile(s)
+    f = compile_facts(s)
     assert [b.players for b in f.blocks] == [("A",), ("C",), ("A",)]
     b1 = f.abilities[f.ability_index["B1"]]
     assert b1.block is None and b1.forced_removal is not None

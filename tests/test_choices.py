@@ -5,8 +5,8 @@ from __future__ import annotations
 from math import comb
 
 import pytest
-from triggerstack.model import Scenario, compile
-from triggerstack.solver.choices import has_legal_choice, iter_choices, iter_divisions
+from triggerstack.model import Scenario, compile_facts
+from triggerstack.solver.core.choices import has_legal_choice, iter_choices, iter_divisions
 
 
 @pytest.mark.parametrize(("amount", "parts"), [(3, 1), (3, 2), (3, 3), (5, 2), (6, 4), (2, 3)])
@@ -38,7 +38,7 @@ def modal(choose: list[int], repeat: bool, distinct: bool) -> Scenario:
 
 
 def count_choices(s: Scenario) -> int:
-    f = compile(s)
+    f = compile_facts(s)
     choices = list(iter_choices(f, f.abilities[0], frozenset()))
     assert len(set(choices)) == len(choices), "no choice twice"
     return len(choices)
@@ -72,5 +72,5 @@ def test_no_legal_choice() -> None:
             ],
         }
     )
-    f = compile(s)
-    assert has_legal_choice(f, f.abilities[0], frozenset()) is None
+    f = compile_facts(s)
+    assert not has_legal_choice(f, f.abilities[0], frozenset())

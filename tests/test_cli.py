@@ -217,7 +217,7 @@ def test_count_json_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run(capsys, "count", PRINCE, "--json", "--engine", "constraint")
     assert code == 0 and json.loads(out) == {"count": 2, "engine": "constraint", "path": "constraint"}
     code, out, _ = run(capsys, "count", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--json")
-    assert json.loads(out) == {"count": 10, "engine": "fast", "path": "product+cpsat"}
+    assert json.loads(out) == {"count": 10, "engine": "product", "path": "product+cpsat"}
 
 
 def test_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
@@ -269,7 +269,7 @@ def test_sample_and_merge_from_the_cli(capsys: pytest.CaptureFixture[str]) -> No
     assert run(capsys, "count", wipe, "--merge-identical")[1] == "16\n"
     assert len(run(capsys, "enumerate", wipe, "--merge-identical")[1].splitlines()) == 16
     code, _, err = run(capsys, "count", wipe, "--merge-identical", "--engine", "cpsat")
-    assert code == 2 and "fast path only" in err
+    assert code == 2 and "product engine only" in err
 
 
 def test_count_of_an_independent_pass_does_not_import_ortools() -> None:

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 from triggerstack.model.filters import Context, implicit_kinds, matches
-from triggerstack.model.scenario import Filter, Object, Player
+from triggerstack.model.shapes import Filter, Object, Player
 from triggerstack.model.things import Thing, object_thing, player_thing
 from triggerstack.model.types import PlayerId
 
 
 def f(data: Any) -> Filter:
     from pydantic import TypeAdapter
-    from triggerstack.model.scenario import FilterField
+    from triggerstack.model.shapes import FilterField
 
     return TypeAdapter(FilterField).validate_python(data)
 

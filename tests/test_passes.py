@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from triggerstack.model import Outcome, Scenario, ScenarioError, compile, outcome_json
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
 from triggerstack.solver.cli import main
 
@@ -42,7 +42,7 @@ def every_engine(s: Scenario) -> int:
     for engine in ("cpsat", "constraint"):
         assert count(s, engine=engine) == n
         assert sorted(outcome_json(o) for o in outcomes(s, engine=engine)) == sorted(listed)
-    facts = compile(s)
+    facts = compile_facts(s)
     for line in listed:
         verdict = check(facts, Outcome.model_validate_json(line))
         assert verdict.legal, verdict.violations
@@ -100,7 +100,7 @@ def test_the_pass_bound(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> No
     with pytest.raises(ScenarioError, match="still trigger after 8 passes"):
         count(s)
     with pytest.raises(ScenarioError, match="still trigger after 3 passes"):
-        count(s, max_passes=3)
+        count(s, limits=Limits(passes=3))
     path = tmp_path / "echo.json"
     path.write_text(s.model_dump_json(by_alias=True))
     assert main(["count", str(path), "--max-passes", "4"]) == 2
@@ -167,7 +167,7 @@ def test_step_walks_every_pass() -> None:
         "targets": [{"id": "c", "filter": {"type": "creature", "controller": "opponent"}}],
     }
     s = scenario([ward("troll", "WARD", strike), ward("src", "BACK")])
-    stepper = Stepper(compile(s))
+    stepper = Stepper(compile_facts(s))
     assert stepper.decision("put WARD@T").id < stepper.size and stepper.decision("put BACK@WARD@T")
     every = {outcome_json(o) for o in outcomes(s)}
     reached: set[str] = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from triggerstack.model import Scenario, compile, outcome_json
+from triggerstack.model import Scenario, compile_facts, outcome_json
 from triggerstack.solver import count, outcomes, sample
 
 from .conftest import EXAMPLES
@@ -66,4 +66,4 @@ def test_sample_at_a_size_nothing_could_enumerate() -> None:
     assert len(one.stack) == 40
     from triggerstack.solver import check
 
-    assert check(compile(scenario), one).legal
+    assert check(compile_facts(scenario), one).legal

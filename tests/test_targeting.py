@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from triggerstack.model.rules import Code, Rule
-from triggerstack.model.scenario import Object
+from triggerstack.model.shapes import Object
 from triggerstack.model.targeting import Restriction, restriction_exclusions
 from triggerstack.model.things import Thing, object_thing
-from triggerstack.model.types import PlayerId
+from triggerstack.model.types import PlayerId, ThingId
 
 
 def thing(**data: Any) -> Thing:
@@ -68,6 +68,6 @@ def test_cant_be_targeted_by_relative_to_its_controller() -> None:
 
 
 def test_self() -> None:
-    me = Thing(id="T", kind="ability", zone="stack", controller=PlayerId("A"), owner=PlayerId("A"), waiting=True)  # type: ignore[arg-type]
+    me = Thing(id=ThingId("T"), kind="ability", zone="stack", controller=PlayerId("A"), owner=PlayerId("A"))
     r = Restriction("T", me, PlayerId("A"), RED, opp)
     assert [e.code for e in restriction_exclusions(r, me)] == [Code.TARGET_SELF]

@@ -23,7 +23,9 @@ def main() -> int:
         for name in ("model", "solver"):
             (pkg / name).symlink_to(ROOT / name, target_is_directory=True)
         env = {**os.environ, "MYPYPATH": os.pathsep.join([tmp, str(ROOT)])}
-        sources = sorted(str(pkg / d / f.name) for d in ("model", "solver") for f in (ROOT / d).glob("*.py"))
+        sources = sorted(
+            str(pkg / d / f.relative_to(ROOT / d)) for d in ("model", "solver") for f in (ROOT / d).rglob("*.py")
+        )
         cmd = [
             sys.executable,
             "-m",

@@ -22,16 +22,20 @@ from typing import Any
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from triggerstack.model import Outcome, ProposalError, ScenarioError, Score, canonical, compile, outcome_json
+from triggerstack.model import Outcome, ProposalError, ScenarioError, Score, canonical, compile_facts, outcome_json
 from triggerstack.model.facts import Facts
+from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver import best, check, count, cpsat, crosscheck, outcomes
-from triggerstack.solver.choices import iter_full_choices
-from triggerstack.solver.fast import FastPass
-from triggerstack.solver.merge import identical_groups, iter_merged, merged_count
-from triggerstack.solver.raw import RawOutcome, from_outcome, score_of, to_outcome
+from triggerstack.solver import best, check, count, outcomes
+from triggerstack.solver.core.chain import Chain
+from triggerstack.solver.core.indexed import IndexedOutcome, from_outcome, score_of, to_outcome
+from triggerstack.solver.core.must import iter_legal_choices
+from triggerstack.solver.engines import cpsat
+from triggerstack.solver.engines.constraint import ConstraintEngine
+from triggerstack.solver.engines.product import ProductEngine
+from triggerstack.solver.engines.product.merge import identical_groups, iter_merged, merged_count
 
-from ..simulator import simulate
+from ..simulator import SimulatedEngine, simulate
 from .strategies import SETTINGS, scenarios
 
 MAX_BOUND = 3000
@@ -45,7 +49,7 @@ def size_bound(facts: Facts) -> int:
         bound *= factorial(len(b.abilities))
     for a in facts.abilities:
         n = 1
-        for _ in iter_full_choices(facts, a, everything):
+        for _ in iter_legal_choices(facts, a, everything):
             n += 1
             if n > MAX_BOUND:
                 return n
@@ -121,17 +125,17 @@ def mutate(data: st.DataObject, doc: dict[str, Any], facts: Facts) -> dict[str, 
 @SETTINGS
 @given(doc=scenarios(), data=st.data())
 def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject) -> None:
-    facts = compile(parse_scenario(doc))
+    facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= MAX_BOUND)
     simulated = simulate(facts)
     solved = cpsat.solve_all(facts)
     assert set(solved.outcomes) == simulated
-    assert set(crosscheck.enumerate_raw(facts)) == simulated
+    assert set(ConstraintEngine(facts)) == simulated
     assert count(facts) == count(facts, engine="cpsat") == len(simulated)
-    fast = FastPass(facts)
+    fast = ProductEngine(facts)
     listed = list(fast)
-    assert len(listed) == fast.count == len(simulated) and set(listed) == simulated
-    for r in range(0, fast.count, max(1, fast.count // 25)):
+    assert len(listed) == fast.count() == len(simulated) and set(listed) == simulated
+    for r in range(0, fast.count(), max(1, fast.count() // 25)):
         assert fast.unrank(r) == listed[r], "enumeration runs in rank order"
         assert fast.rank(listed[r]) == r
     if cpsat.build(facts).symmetry_broken:
@@ -140,7 +144,7 @@ def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject
     groups = [g for g in identical_groups(fast) if len(g) > 1]
     label = {a: ("group", g[0]) for g in groups for a in g}
 
-    def merged_key(raw: RawOutcome) -> tuple[object, ...]:
+    def merged_key(raw: IndexedOutcome) -> tuple[object, ...]:
         stack = tuple((label.get(p.ability, p.ability), p.choice) for p in raw.stack)
         return stack, tuple(sorted(map(str, (label.get(k, k) for k in raw.removed))))
 
@@ -184,9 +188,7 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     stack" in a further pass. Whole outcomes over every pass are the same whether each pass is
     solved by the fast path, CP-SAT or the literal simulator; count is their number; check accepts
     each and rejects every mutation that is not one."""
-    from triggerstack.solver.passes import PassChain, join
-
-    facts = compile(parse_scenario(doc))
+    facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 400)
     try:
         fast = [outcome_json(o) for o in outcomes(facts)]
@@ -197,7 +199,7 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     assert len(set(fast)) == len(fast) == count(facts)
     by_cpsat = sorted(outcome_json(o) for o in outcomes(facts, engine="cpsat"))
     simulated = sorted(
-        outcome_json(join(w)) for w in PassChain(facts, raw_outcomes=lambda f: iter(sorted(simulate(f))))
+        outcome_json(o) for o in Chain(Passes(facts), SimulatedEngine, max_listed=10**6).outcomes()
     )
     assert sorted(fast) == by_cpsat == simulated
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Outcome, ScenarioError, compile
+from triggerstack.model import Outcome, ScenarioError, compile_facts
 from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import EngineCannot, TimeLimitReached, check, count
 from triggerstack.solver.cli import main
@@ -96,7 +96,7 @@ def near_valid(draw: st.DrawFn) -> Any:
 @given(near_valid())
 def test_near_valid_scenarios_parse_or_fail_cleanly_and_answer(doc: Any) -> None:
     try:
-        facts = compile(parse_scenario(doc))
+        facts = compile_facts(parse_scenario(doc))
     except ScenarioError:
         return
     with contextlib.suppress(EngineCannot, TimeLimitReached):

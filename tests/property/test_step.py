@@ -11,12 +11,12 @@ from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import compile, outcome_json
+from triggerstack.model import compile_facts, outcome_json
 from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import check
-from triggerstack.solver.fast import FastPass
-from triggerstack.solver.raw import to_outcome
-from triggerstack.solver.step import Stepper, Walk
+from triggerstack.solver.core.indexed import to_outcome
+from triggerstack.solver.engines.product import ProductEngine
+from triggerstack.solver.verbs.step import Stepper, Walk
 
 from .strategies import SETTINGS, scenarios
 from .test_agreement import size_bound
@@ -27,10 +27,10 @@ SMALL = 120
 @settings(SETTINGS, max_examples=150)
 @given(doc=scenarios(), data=st.data())
 def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[str, Any], data: st.DataObject) -> None:
-    facts = compile(parse_scenario(doc))
+    facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 4 * SMALL)  # before anything enumerates a coupled core
-    fast = FastPass(facts)
-    assume(fast.count <= SMALL)
+    fast = ProductEngine(facts)
+    assume(fast.count() <= SMALL)
     stepper = Stepper(facts)
     every = {outcome_json(to_outcome(facts, r)) for r in fast}
 

@@ -5,15 +5,19 @@ removed. Everything is read from the facts; nothing is decided here that ``check
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
+from dataclasses import replace
+from typing import Any, Unpack
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, facts_of
+from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model.rules import Code
 from triggerstack.model.scenario import Scenario
 
-from .choices import has_legal_choice, is_mode_legal
-from .passes import DEFAULT_MAX_PASSES
+from ..core.choices import has_legal_choice, is_mode_legal
+from ..engines.product import ProductEngine, plan
+from ..engines.product.merge import identical_groups, merged_count
+from ..engines.select import chain_for
+from ..options import Engine, OptionChanges, Options, prepare
 
 __all__ = ["explain", "explain_text"]
 
@@ -31,10 +35,10 @@ def _removal(facts: Facts, a: AbilityFacts) -> tuple[str, str]:
         return "must", f"{forced[1]} (rule {forced[0].value})"
     if a.may_choose_zero:
         return "may", "its controller may choose no mode (700.2)"
-    if has_legal_choice(facts, a, frozenset()) is not None:
+    if has_legal_choice(facts, a, frozenset()):
         return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
     most = _earlier(facts, a)
-    if has_legal_choice(facts, a, most) is None:
+    if not has_legal_choice(facts, a, most):
         return "must", "no legal choice of modes and targets exists (603.3c-d)"
     return (
         "may",
@@ -79,29 +83,27 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts) -> dict[str, Any]:
     return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
 
 
-def _counts(facts: Facts, max_passes: int) -> dict[str, Any]:
-    """The plan the fast path takes, and the counts with and without merging identical abilities."""
-    from .fast import FastPass
-    from .merge import identical_groups, merged_count
-    from .plan import plan
-
+def _counts(facts: Facts, options: Options) -> dict[str, Any]:
+    """The plan the product engine takes, and the counts with and without merging identical abilities."""
     out: dict[str, Any] = {"plan": plan(facts).as_dict(facts)}
-    if facts.scenario.reactions:
-        from .count import count
-
+    chain = chain_for(facts, replace(options, engine=Engine.PRODUCT, merge_identical=False))
+    if not chain.single:
         with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
-            out["count"] = count(facts, max_passes=max_passes)  # every pass of 603.3b's loop
+            out["count"] = chain.count()  # every pass of 603.3b's loop
         return out
-    fast = FastPass(facts)
-    out["count"] = fast.count
-    out["count_merged_identical"] = merged_count(fast)
-    out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(fast) if len(g) > 1]
+    engine = chain.first
+    assert isinstance(engine, ProductEngine)
+    out["count"] = engine.count()
+    out["count_merged_identical"] = merged_count(engine)
+    out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
     return out
 
 
-def explain(scenario: Scenario | Facts, *, max_passes: int = DEFAULT_MAX_PASSES) -> dict[str, Any]:
+def explain(
+    scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
+) -> dict[str, Any]:
     """The facts behind every decision about ``scenario``, as a JSON-ready dict."""
-    facts = facts_of(scenario)
+    facts, opts = prepare(scenario, options, changes)
     s = facts.scenario
     out: dict[str, Any] = {
         "rules": s.rules,
@@ -118,7 +120,7 @@ def explain(scenario: Scenario | Facts, *, max_passes: int = DEFAULT_MAX_PASSES)
         ],
         "abilities": [],
     }
-    out.update(_counts(facts, max_passes))
+    out.update(_counts(facts, opts))
     for a in facts.abilities:
         removal, why = _removal(facts, a)
         out["abilities"].append(

@@ -21,28 +21,28 @@ States are values: :meth:`Stepper.apply` returns a new one and never changes its
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, Unpack
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts, compile, facts_of
+from triggerstack.model.facts import AbilityFacts, Facts
 from triggerstack.model.outcome import Outcome
-from triggerstack.model.scenario import Scenario, TriggerBody
+from triggerstack.model.passes import Passes, StackItem, join
+from triggerstack.model.scenario import Scenario
+from triggerstack.model.shapes import TriggerBody
 
-from .choices import Choice
-from .options import options_for
-from .passes import DEFAULT_MAX_PASSES, by_reactions, next_scenario
-from .raw import Placed, RawOutcome, to_outcome
+from ..core.indexed import Choice, IndexedOutcome, Placed, to_outcome
+from ..core.space import space_for
+from ..options import OptionChanges, Options, prepare
 
-__all__ = ["Decision", "Kind", "State", "Stepper", "Walk", "step"]
+__all__ = ["Decision", "DecisionKind", "State", "Stepper", "Walk", "step"]
 
 S = TypeVar("S")
 
 
-class Kind(StrEnum):
+class DecisionKind(StrEnum):
     PUT = "put"
     REMOVE = "remove"
     MODE = "mode"
@@ -57,7 +57,7 @@ class Decision:
     """One decision: its fixed id, its kind, what it names, and its readable form."""
 
     id: int
-    kind: Kind
+    kind: DecisionKind
     text: str
 
     def to_str(self) -> str:
@@ -127,7 +127,7 @@ class _PassStepper(_Checked[State]):
     """The decisions of one pass, with its caches."""
 
     facts: Facts
-    _options: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
+    _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         f = self.facts
@@ -152,21 +152,21 @@ class _PassStepper(_Checked[State]):
         f = self.facts
         n = len(f.abilities)
         if i < n:
-            return Decision(i, Kind.PUT, f"put {f.abilities[i].id}")
+            return Decision(i, DecisionKind.PUT, f"put {f.abilities[i].id}")
         if i < 2 * n:
-            return Decision(i, Kind.REMOVE, f"remove {f.abilities[i - n].id}")
+            return Decision(i, DecisionKind.REMOVE, f"remove {f.abilities[i - n].id}")
         if i < self.end_modes:
             j = i - 2 * n
             k = max(x for x in range(n) if self.mode_offset[x] <= j and f.abilities[x].modal)
             a = f.abilities[k]
-            return Decision(i, Kind.MODE, f"mode {a.id}:{a.modes[j - self.mode_offset[k]].id}")
+            return Decision(i, DecisionKind.MODE, f"mode {a.id}:{a.modes[j - self.mode_offset[k]].id}")
         if i == self.end_modes:
-            return Decision(i, Kind.END_MODES, "end modes")
+            return Decision(i, DecisionKind.END_MODES, "end modes")
         if i < self.end_targets:
-            return Decision(i, Kind.TARGET, f"target {f.things[i - self.target0].id}")
+            return Decision(i, DecisionKind.TARGET, f"target {f.things[i - self.target0].id}")
         if i == self.end_targets:
-            return Decision(i, Kind.END_TARGETS, "end targets")
-        return Decision(i, Kind.DIVIDE, f"divide {i - self.divide0 + 1}")
+            return Decision(i, DecisionKind.END_TARGETS, "end targets")
+        return Decision(i, DecisionKind.DIVIDE, f"divide {i - self.divide0 + 1}")
 
     def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
         """The decisions that announce ``choice`` after ``put``."""
@@ -185,20 +185,11 @@ class _PassStepper(_Checked[State]):
     # -- legality -----------------------------------------------------------------------------
 
     def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]:
-        key = (a.index, on_stack & self._relevant(a))
-        if key not in self._options:
-            opts = options_for(self.facts, a, key[1]).as_list()
-            self._options[key] = [(c, self.tokens(a, c)) for c in opts]
-        return self._options[key]
-
-    def _relevant(self, a: AbilityFacts) -> frozenset[int]:
-        return frozenset(
-            b
-            for m in a.modes
-            for r in m.requirements
-            for t in r.candidates
-            if (b := self.facts.waiting_ability(t)) is not None
-        )
+        key = (a.index, on_stack & a.waiting_targets)
+        if key not in self._choice_tokens:
+            listed = space_for(self.facts, a, key[1]).as_list()
+            self._choice_tokens[key] = [(c, self.tokens(a, c)) for c in listed]
+        return self._choice_tokens[key]
 
     def _block(self, state: State) -> list[int]:
         done = state.processed
@@ -232,10 +223,10 @@ class _PassStepper(_Checked[State]):
         d = self.decision(ref)
         f = self.facts
         decisions = (*state.decisions, d.id)
-        if d.kind is Kind.PUT:
+        if d.kind is DecisionKind.PUT:
             state = replace(state, decisions=decisions, current=d.id, tokens=())
             return self._finish(state)
-        if d.kind is Kind.REMOVE:
+        if d.kind is DecisionKind.REMOVE:
             return replace(state, decisions=decisions, removed=state.removed | {d.id - len(f.abilities)})
         return self._finish(replace(state, decisions=decisions, tokens=(*state.tokens, d.id)))
 
@@ -257,7 +248,7 @@ class _PassStepper(_Checked[State]):
         if not self.is_over(state):
             raise ScenarioError("the walk is not over: there are legal decisions left")
         never = {a.index for a in self.facts.abilities if a.block is None}
-        return to_outcome(self.facts, RawOutcome(state.stack, tuple(sorted(state.removed | never))))
+        return to_outcome(self.facts, IndexedOutcome(state.stack, tuple(sorted(state.removed | never))))
 
     def walk(self, decisions: Iterable[Decision | int | str]) -> State:
         """The state after ``decisions`` from the start, each checked."""
@@ -274,7 +265,7 @@ class Walk:
     done: tuple[tuple[Facts, State], ...] = ()
     facts: Facts | None = None
     local: State = State()
-    on_stack: tuple[tuple[str, str], ...] = ()
+    on_stack: tuple[StackItem, ...] = ()
     decisions: tuple[int, ...] = ()
 
 
@@ -283,17 +274,22 @@ class Stepper(_Checked[Walk]):
 
     Ids are laid out as in one pass (see the module docstring) over a *universe*: the waiting
     abilities and every ability a reaction could fire from them (``REACTION@ABILITY``, up to
-    ``max_passes`` deep), and as things the players, the objects and that universe. A pass that
+    ``limits.passes`` deep), and as things the players, the objects and that universe. A pass that
     ends having fired abilities starts the next pass by itself. Build it once per scenario.
+
+    With an engine's ``next_pass`` hook (:class:`~..options.Options`), what it fires cannot be
+    known in advance: the decisions of an ability or thing it fires get the next free ids when
+    they first appear, so ``size`` grows during walks.
     """
 
-    def __init__(self, facts: Facts, max_passes: int = DEFAULT_MAX_PASSES) -> None:
+    def __init__(self, facts: Facts, options: Options | None = None) -> None:
         self.facts = facts
-        self.max_passes = max_passes
+        self.options = options or Options()
+        self.passes = Passes(facts, self.options.next_pass, self.options.limits.passes)
         s = facts.scenario
         bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
         level = list(bodies)
-        for _ in range(max_passes - 1):
+        for _ in range(self.passes.max_passes - 1):
             nxt = [
                 (f"{r.id}@{aid}", r.trigger)
                 for aid, body in level
@@ -314,13 +310,17 @@ class Stepper(_Checked[Walk]):
         self._decisions = [Decision(i, _kind_of(t), t) for i, t in enumerate(texts)]
         self._by_text = {d.text: d for d in self._decisions}
         self.size = len(self._decisions)
-        self._passes: dict[int, _PassStepper] = {}
-        self._compiled: dict[str, Facts] = {}
+        self._steppers: dict[int, _PassStepper] = {}
 
     def _local(self, facts: Facts) -> _PassStepper:
-        stepper = self._passes.get(id(facts))
+        stepper = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if stepper is None:
-            stepper = self._passes[id(facts)] = _PassStepper(facts)
+            stepper = self._steppers[id(facts)] = _PassStepper(facts)
+            for d in stepper._decisions:  # a hook's pass may name what no reaction could fire
+                if d.text not in self._by_text:
+                    self._by_text[d.text] = Decision(self.size, d.kind, d.text)
+                    self._decisions.append(self._by_text[d.text])
+                    self.size += 1
         return stepper
 
     def start(self) -> Walk:
@@ -343,23 +343,10 @@ class Stepper(_Checked[Walk]):
         walk = replace(walk, local=state, decisions=(*walk.decisions, d.id))
         if not local.is_over(state):
             return walk
-        placed = local.outcome(state)
-        waiting = list(by_reactions(facts.scenario, placed))
-        if not waiting:
+        successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
+        if successor.facts is None:
             return walk
-        if len(walk.done) + 1 >= self.max_passes:
-            raise ScenarioError(
-                f"abilities still trigger after {self.max_passes} passes of 603.3b (raise it with --max-passes)"
-            )
-        on_stack = walk.on_stack + tuple(
-            (e.ability, facts.abilities[facts.ability_index[e.ability]].controller) for e in placed.stack
-        )
-        scenario = next_scenario(self.facts.scenario, on_stack, waiting)
-        key = json.dumps(scenario.model_dump(mode="json", by_alias=True), sort_keys=True)
-        nxt = self._compiled.get(key)
-        if nxt is None:
-            nxt = self._compiled[key] = compile(scenario)
-        return Walk((*walk.done, (facts, state)), nxt, State(), on_stack, walk.decisions)
+        return Walk((*walk.done, (facts, state)), successor.facts, State(), successor.on_stack, walk.decisions)
 
     def is_over(self, walk: Walk) -> bool:
         assert walk.facts is not None
@@ -370,12 +357,7 @@ class Stepper(_Checked[Walk]):
         if not self.is_over(walk):
             raise ScenarioError("the walk is not over: there are legal decisions left")
         assert walk.facts is not None
-        parts = [self._local(f).outcome(st) for f, st in walk.done] + [self._local(walk.facts).outcome(walk.local)]
-        stack = tuple(e for o in parts for e in o.stack)
-        removed = tuple(r for o in parts for r in o.removed)
-        return Outcome(
-            stack=stack, removed=removed, passes=tuple(len(o.stack) for o in parts) if len(parts) > 1 else None
-        )
+        return join([self._local(f).outcome(st) for f, st in walk.done] + [self._local(walk.facts).outcome(walk.local)])
 
     def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
         """The walk after ``decisions`` from the start, each checked."""
@@ -385,15 +367,24 @@ class Stepper(_Checked[Walk]):
         return walk
 
 
-def _kind_of(text: str) -> Kind:
-    for kind in (Kind.END_MODES, Kind.END_TARGETS):
+def _kind_of(text: str) -> DecisionKind:
+    for kind in (DecisionKind.END_MODES, DecisionKind.END_TARGETS):
         if text == kind.value:
             return kind
-    return Kind(text.split(" ", 1)[0])
+    return DecisionKind(text.split(" ", 1)[0])
 
 
-def step(scenario: Scenario | Facts | Stepper, decisions: Sequence[Decision | int | str] = ()) -> list[Decision]:
+def step(
+    scenario: Scenario | Facts | Stepper,
+    decisions: Sequence[Decision | int | str] = (),
+    options: Options | None = None,
+    **changes: Unpack[OptionChanges],
+) -> list[Decision]:
     """The legal next decisions after ``decisions`` (ids, readable strings or ``Decision`` s),
-    sorted by id. Build a :class:`Stepper` once to step many times."""
-    stepper = scenario if isinstance(scenario, Stepper) else Stepper(facts_of(scenario))
+    sorted by id. Build a :class:`Stepper` once to step many times (``options`` then go to it)."""
+    if isinstance(scenario, Stepper):
+        stepper = scenario
+    else:
+        facts, opts = prepare(scenario, options, changes)
+        stepper = Stepper(facts, opts)
     return stepper.legal(stepper.walk(decisions))

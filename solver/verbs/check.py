@@ -1,8 +1,10 @@
 """``check``: decide a proposal exactly against SPEC §3 and list every violation.
 
 No solver runs here: order is read off the 603.3b blocks, and each ability's choices are judged
-against the facts with what was below it on the proposed stack. ``removed-but-legal`` and
-``target-must`` ask :mod:`choices` whether a legal (or a better) choice existed.
+against the facts with what was below it on the proposed stack. ``removed-but-legal`` asks the
+shared search whether a legal choice existed, and ``target-must`` asks :mod:`~..core.must`
+whether a more obedient one did. Across passes, :class:`~triggerstack.model.Passes` says what
+each later pass must hold.
 """
 
 from __future__ import annotations
@@ -11,17 +13,19 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, Unpack
 from weakref import WeakKeyDictionary
 
-from triggerstack.model.errors import ProposalError, ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts, compile, facts_of
+from triggerstack.model.errors import ProposalError
+from triggerstack.model.facts import AbilityFacts, Facts
 from triggerstack.model.outcome import Entry, Outcome
+from triggerstack.model.passes import Passes, StackItem
 from triggerstack.model.rules import CODE_RULE, Code, Rule
 from triggerstack.model.scenario import Scenario
 
-from .choices import has_legal_choice, is_mode_legal, most_musts_obeyed
-from .passes import DEFAULT_MAX_PASSES, NextPass, by_reactions, next_scenario
+from ..core.choices import first_legal_choice, is_mode_legal
+from ..core.must import count_obeyed, most_obeyed
+from ..options import OptionChanges, Options, prepare
 
 __all__ = ["Verdict", "Violation", "check"]
 
@@ -136,36 +140,33 @@ def _check_requirement_keys(
 
 
 def check(
-    scenario: Scenario | Facts,
-    outcome: Outcome,
-    *,
-    next_pass: NextPass | None = None,
-    max_passes: int = DEFAULT_MAX_PASSES,
+    scenario: Scenario | Facts, outcome: Outcome, options: Options | None = None, **changes: Unpack[OptionChanges]
 ) -> Verdict:
     """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
 
-    With ``reactions`` (or an engine's ``next_pass`` function, :mod:`passes`), each pass is
-    checked in turn and the abilities of each later pass must be exactly those the earlier
-    choices fired (603.3b). Raises :class:`~triggerstack.model.ProposalError` when the proposal
-    names what the scenario lacks, or puts targets where the ability has none.
+    With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~..options.Options`),
+    each pass is checked in turn and the abilities of each later pass must be exactly those the
+    earlier choices fired (603.3b). Raises :class:`~triggerstack.model.ProposalError` when the
+    proposal names what the scenario lacks, or puts targets where the ability has none.
     """
-    facts = facts_of(scenario)
-    if not facts.scenario.reactions and next_pass is None and outcome.passes in (None, (len(outcome.stack),)):
+    facts, opts = prepare(scenario, options, changes)
+    passes = Passes(facts, opts.next_pass, opts.limits.passes)
+    if passes.single and outcome.passes in (None, (len(outcome.stack),)):
         return _check_one(facts, outcome)
-    return _check_passes(facts, outcome, next_pass or by_reactions, max_passes)
+    return _check_passes(passes, outcome)
 
 
-def _check_passes(facts: Facts, outcome: Outcome, next_pass: NextPass, max_passes: int) -> Verdict:
+def _check_passes(passes: Passes, outcome: Outcome) -> Verdict:
     """603.3b's loop: pass after pass, each judged alone, each later pass holding exactly what
     the earlier ones fired."""
+    facts = passes.first
     sizes = outcome.passes or (len(outcome.stack),)
     if sum(sizes) != len(outcome.stack):
         raise ProposalError(
             f"passes add up to {sum(sizes)} entries but the stack has {len(outcome.stack)}", ("passes",)
         )
     report = _Report()
-    first = facts.scenario
-    on_stack: tuple[tuple[str, str], ...] = ()
+    on_stack: tuple[StackItem, ...] = ()
     start = 0
     claimed: set[str] = set()
     current: Facts | None = facts
@@ -201,16 +202,8 @@ def _check_passes(facts: Facts, outcome: Outcome, next_pass: NextPass, max_passe
         claimed.update(removed)
         this = Outcome(stack=tuple(mine), removed=removed)
         report.items.extend(_check_one(current, this).violations)
-        waiting = list(next_pass(current.scenario, this))
-        on_stack += tuple((e.ability, current.abilities[current.ability_index[e.ability]].controller) for e in mine)
-        if not waiting:
-            current = None
-            continue
-        if k + 1 >= max_passes:
-            raise ScenarioError(
-                f"abilities still trigger after {max_passes} passes of 603.3b (raise it with --max-passes)"
-            )
-        current = compile(next_scenario(first, on_stack, waiting))
+        successor = passes.after(current, this, on_stack, k)
+        current, on_stack = successor.facts, successor.on_stack
     while current is not None:  # the proposal stops while abilities still wait
         for a in current.abilities:
             if a.id not in outcome.removed:
@@ -274,16 +267,11 @@ _MEMO: WeakKeyDictionary[Facts, dict[Any, Any]] = WeakKeyDictionary()
 
 
 def _mode_legal(facts: Facts, a: AbilityFacts, mode: int, below: frozenset[int]) -> bool:
-    """603.3c, memoised per scenario on the waiting abilities that could matter to the mode."""
+    """603.3c, memoised per scenario on the waiting abilities that could matter to the ability."""
     memo = _MEMO.get(facts)
     if memo is None:
         memo = _MEMO[facts] = {}
-    relevant = memo.get((a.index, mode))
-    if relevant is None:
-        relevant = memo[a.index, mode] = frozenset(
-            b for r in a.modes[mode].requirements for t in r.candidates if (b := facts.waiting_ability(t)) is not None
-        )
-    key = (a.index, mode, below & relevant)
+    key = (a.index, mode, below & a.waiting_targets)
     legal = memo.get(key)
     if legal is None:
         legal = memo[key] = is_mode_legal(facts, a, mode, key[2])
@@ -420,10 +408,10 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         and instances
         and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items)
     ):
-        obeyed = sum(1 for t in a.must if any(t in inst[1] for inst in instances))
+        obeyed = count_obeyed(a, (t for inst in instances for t in inst[1]))
         modes = [mk for mk, *_ in chosen]
         counts = [inst[0] for inst in instances]
-        best = most_musts_obeyed(facts, a, modes, counts, below)
+        best = most_obeyed(facts, a, modes, counts, below)
         if obeyed < best:
             report.add(
                 Code.TARGET_MUST,
@@ -449,7 +437,6 @@ def _check_targets(
     counts = []
     everything: list[int] = []
     index = facts.thing_index
-    first_waiting = len(facts.things) - len(facts.abilities)
     for r in m.requirements:
         ids = targets.get(r.id, ())
         known = [index[tid] for tid in ids]  # _check_shape refuses unknown things
@@ -477,7 +464,7 @@ def _check_targets(
             if t in excluded:
                 for ex in excluded[t]:
                     report.add(ex.code, a.id, f"{where}, target {r.id}: {ex.reason}", ex.rule)
-            elif t >= first_waiting and t - first_waiting not in below:
+            elif not facts.is_on_stack_target(t, below):
                 report.add(
                     Code.TARGET_NOT_YET_ON_STACK,
                     a.id,
@@ -548,7 +535,7 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
         return
     assert a.block is not None
     start = frozenset(k for k in positions if (b := facts.abilities[k].block) is not None and b < a.block)
-    example = has_legal_choice(facts, a, start)
+    example = first_legal_choice(facts, a, start)
     if example is not None:
         what = []
         for inst in example.modes:

@@ -7,7 +7,7 @@ Arena, XMage and Forge order such abilities automatically. Only independent abil
 
 Count: per block, the placed abilities are a sequence of group labels around the core slots, each
 position with its own choice: Σ over how many of each group are placed of
-(k + P)! / (k! · Π pᵍ!) · Π wᵍ^pᵍ. Enumeration keeps, from the fast enumeration, the one outcome of
+(k + P)! / (k! · Π pᵍ!) · Π wᵍ^pᵍ. Enumeration keeps, from the product enumeration, the one outcome of
 each class in which the placed members of every group are its lowest indices, bottom to top.
 """
 
@@ -19,17 +19,20 @@ from fractions import Fraction
 from math import factorial, perm
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.outcome import Score
 
-from .fast import FastPass
-from .raw import RawOutcome
+from ...core.engine import Found
+from ...core.indexed import IndexedOutcome
+from ...errors import EngineCannot
+from .engine import ProductEngine
 
-__all__ = ["identical_groups", "is_representative", "iter_merged", "merged_count"]
+__all__ = ["MergedEngine", "identical_groups", "is_representative", "iter_merged", "merged_count"]
 
 
-def identical_groups(fast: FastPass) -> list[tuple[int, ...]]:
+def identical_groups(engine: ProductEngine) -> list[tuple[int, ...]]:
     """Groups (sorted indices) of identical independent abilities, in the same block."""
-    facts: Facts = fast.facts
-    coupled = set(fast.plan.coupled)
+    facts: Facts = engine.facts
+    coupled = set(engine.plan.coupled)
     keys: dict[str, list[int]] = {}
     for a in facts.abilities:
         if a.block is None or a.index in coupled:
@@ -40,8 +43,8 @@ def identical_groups(fast: FastPass) -> list[tuple[int, ...]]:
     return sorted(tuple(g) for g in keys.values())
 
 
-def _block_total(fast: FastPass, block_index: int, k: int, groups: list[tuple[int, ...]]) -> int:
-    block = fast.blocks[block_index]
+def _block_total(engine: ProductEngine, block_index: int, k: int, groups: list[tuple[int, ...]]) -> int:
+    block = engine.blocks[block_index]
     mine = [g for g in groups if g[0] in block.mandatory or g[0] in block.optional]
     poly: dict[int, Fraction] = {0: Fraction(1)}
     for g in mine:
@@ -57,22 +60,22 @@ def _block_total(fast: FastPass, block_index: int, k: int, groups: list[tuple[in
     return int(total)
 
 
-def merged_count(fast: FastPass) -> int:
+def merged_count(engine: ProductEngine) -> int:
     """The number of outcomes when identical abilities are interchangeable."""
-    groups = identical_groups(fast)
+    groups = identical_groups(engine)
     total = 0
-    for core in fast.cores:
+    for core in engine.cores:
         n = 1
         for b, k in enumerate(core.k):
-            n *= _block_total(fast, b, k, groups)
+            n *= _block_total(engine, b, k, groups)
         total += n
     return total
 
 
-def is_representative(raw: RawOutcome, groups: list[tuple[int, ...]]) -> bool:
-    """Whether ``raw`` is its class's representative: each group's placed members are its lowest
+def is_representative(outcome: IndexedOutcome, groups: list[tuple[int, ...]]) -> bool:
+    """Whether ``outcome`` is its class's representative: each group's placed members are its lowest
     indices, in increasing order from the bottom."""
-    order = [p.ability for p in raw.stack]
+    order = [p.ability for p in outcome.stack]
     for g in groups:
         if len(g) < 2:
             continue
@@ -83,7 +86,41 @@ def is_representative(raw: RawOutcome, groups: list[tuple[int, ...]]) -> bool:
     return True
 
 
-def iter_merged(fast: FastPass) -> Iterator[RawOutcome]:
-    """One outcome per class, in the fast path's rank order."""
-    groups = [g for g in identical_groups(fast) if len(g) > 1]
-    return (raw for raw in fast if is_representative(raw, groups))
+def iter_merged(engine: ProductEngine) -> Iterator[IndexedOutcome]:
+    """One outcome per class, in the product engine's rank order."""
+    groups = [g for g in identical_groups(engine) if len(g) > 1]
+    return (o for o in engine if is_representative(o, groups))
+
+
+class MergedEngine:
+    """The product engine's pass with identical abilities interchangeable: count by formula,
+    iterate one representative per class (in the product engine's rank order). It does not rank,
+    unrank or optimise: those questions go to the plain engines."""
+
+    name = "product"
+
+    def __init__(self, engine: ProductEngine) -> None:
+        self.engine = engine
+        self.facts = engine.facts
+        self.path = engine.path
+
+    def count(self) -> int:
+        return merged_count(self.engine)
+
+    def __iter__(self) -> Iterator[IndexedOutcome]:
+        return iter_merged(self.engine)
+
+    def _cannot(self) -> EngineCannot:
+        return EngineCannot("--merge-identical answers count and enumerate only")
+
+    def unrank(self, rank: int) -> IndexedOutcome:
+        raise self._cannot()
+
+    def rank(self, outcome: IndexedOutcome) -> int:
+        raise self._cannot()
+
+    def __contains__(self, outcome: IndexedOutcome) -> bool:
+        raise self._cannot()
+
+    def best(self, score: Score) -> Found:
+        raise self._cannot()

@@ -11,7 +11,10 @@ Two levels, both python-constraint problems:
   removal (no choice would be legal with the earlier blocks' placed abilities on the stack), and
   "must target" maximality judged with what is actually below.
 
-It shares the facts with every engine and no search code with CP-SAT or ``choices``.
+This is the cross-check, on purpose: it reads the shared facts and the shared outcome types, but
+imports none of the search code (``core.choices``, ``core.must``, ``core.removal``, ``core.space``,
+the product engine or CP-SAT) and states every stack-dependent rule in its own words, so that its
+agreement with the other engines on generated scenarios means something. A test reads its imports.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ from typing import Any
 from constraint import Problem
 from triggerstack.model.facts import AbilityFacts, Facts
 
-from .choices import Choice, ModeInstance, iter_divisions
-from .errors import EngineCannot, TimeLimitReached
-from .raw import Placed, RawOutcome
+from ..core.engine import ListedEngine
+from ..core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
+from ..errors import EngineCannot, TimeLimitReached
+from ..options import Options
 
-__all__ = ["ability_choices", "enumerate_raw", "iter_solutions"]
+__all__ = ["ConstraintEngine", "ability_choices", "iter_solutions"]
 
 MAX_SUBSETS = 50_000
 REMOVED = ("removed",)
@@ -124,12 +128,21 @@ def _ordered(n: int) -> Any:
     return ordered
 
 
+def _compositions(amount: int, parts: int) -> list[tuple[int, ...]]:
+    """601.2d: every way to give ``parts`` targets at least 1 each of ``amount``."""
+    if parts == 1:
+        return [(amount,)]
+    return [
+        (first, *rest) for first in range(1, amount - parts + 2) for rest in _compositions(amount - first, parts - 1)
+    ]
+
+
 def _with_divisions(a: AbilityFacts, modes: tuple[int, ...], insts: list[list[tuple[int, ...]]]) -> Iterator[Choice]:
     per_instance = []
     for mode, targets in zip(modes, insts, strict=True):
         reqs = a.modes[mode].requirements
         options = [
-            list(iter_divisions(r.divide, len(ts))) if r.divide is not None and ts else [()]
+            _compositions(r.divide, len(ts)) if r.divide is not None and ts else [()]
             for r, ts in zip(reqs, targets, strict=True)
         ]
         per_instance.append(
@@ -152,13 +165,7 @@ def _shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
 
 
-def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Iterator[RawOutcome]:
-    """The first ``limit`` distinct outcomes of one pass in sorted order; raises
-    :class:`TimeLimitReached` once ``time_limit`` seconds have passed."""
-    yield from sorted(set(iter_solutions(facts, time_limit=time_limit)))[:limit]
-
-
-def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator[RawOutcome]:
+def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator[IndexedOutcome]:
     """The outcomes in python-constraint's own order, as it finds them (each solution of the
     problem is a distinct outcome)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -229,7 +236,7 @@ def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator
 
             problem.addConstraint(must, [me, *same_or_earlier])
     if not active:  # nothing to decide: python-constraint has no variable to report a solution for
-        yield RawOutcome((), tuple(a.index for a in facts.abilities))
+        yield IndexedOutcome((), tuple(a.index for a in facts.abilities))
         return
     for i, sol in enumerate(problem.getSolutionIter()):
         yield _raw(facts, choices, sol)
@@ -243,10 +250,25 @@ def _is_below(facts: Facts, b: int, w: Any, a: int, v: Any) -> bool:
     return blk_b < blk_a or (blk_b == blk_a and w[0] < v[0])
 
 
-def _raw(facts: Facts, choices: dict[int, list[Choice]], sol: dict[Any, Any]) -> RawOutcome:
+def _raw(facts: Facts, choices: dict[int, list[Choice]], sol: dict[Any, Any]) -> IndexedOutcome:
     stack: list[Placed] = []
     for block in facts.blocks:
         placed = sorted((k for k in block.abilities if sol[k] != REMOVED), key=lambda k: sol[k][0])
         stack.extend(Placed(k, choices[k][sol[k][1]]) for k in placed)
     removed = tuple(a.index for a in facts.abilities if a.block is None or sol[a.index] == REMOVED)
-    return RawOutcome(tuple(stack), removed)
+    return IndexedOutcome(tuple(stack), removed)
+
+
+class ConstraintEngine(ListedEngine):
+    """The engine interface from the python-constraint2 problem: every solution found and sorted
+    (raises :class:`TimeLimitReached` once the time limit has passed)."""
+
+    name = "constraint"
+    path = "constraint"
+
+    def __init__(self, facts: Facts, options: Options | None = None) -> None:
+        self.facts = facts
+        self.time_limit = (options or Options()).time_limit
+
+    def _solve(self) -> Sequence[IndexedOutcome]:
+        return sorted(set(iter_solutions(self.facts, time_limit=self.time_limit)))

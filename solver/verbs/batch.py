@@ -15,18 +15,18 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, compile
+from triggerstack.model.facts import Facts, compile_facts
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
+from ..options import DEFAULT_OPTIONS, Options
 from .check import check
-from .passes import DEFAULT_MAX_PASSES
 
 __all__ = ["check_lines", "verdict_line"]
 
 _CACHE_SIZE = 64
 _shared: Facts | None = None  # the batch's one scenario, in each worker
-_max_passes = DEFAULT_MAX_PASSES
+_options = DEFAULT_OPTIONS
 _cache: OrderedDict[str, Facts] = OrderedDict()
 
 
@@ -34,7 +34,7 @@ def _facts_for(doc: Any) -> Facts:
     key = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     facts = _cache.get(key)
     if facts is None:
-        facts = compile(parse_scenario(doc))
+        facts = compile_facts(parse_scenario(doc))
         _cache[key] = facts
         if len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -43,7 +43,7 @@ def _facts_for(doc: Any) -> Facts:
     return facts
 
 
-def verdict_line(number: int, text: str, shared: Facts | None = None, max_passes: int = DEFAULT_MAX_PASSES) -> str:
+def verdict_line(number: int, text: str, shared: Facts | None = None, options: Options = DEFAULT_OPTIONS) -> str:
     """The verdict line for input line ``number`` (1-based)."""
     try:
         try:
@@ -57,11 +57,12 @@ def verdict_line(number: int, text: str, shared: Facts | None = None, max_passes
                 raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
             try:
                 facts = _facts_for(doc["scenario"])
+                options.limits.check(facts)
             except ScenarioError as exc:
                 raise ScenarioError(exc.message, ("scenario", *exc.loc), exc.rule) from None
             proposal_doc = doc["proposal"]
         try:
-            verdict = check(facts, parse_outcome(proposal_doc), max_passes=max_passes)
+            verdict = check(facts, parse_outcome(proposal_doc), options)
         except ScenarioError as exc:
             raise ScenarioError(exc.message, (("proposal",) if shared is None else ()) + exc.loc, exc.rule) from None
     except ScenarioError as exc:
@@ -69,26 +70,26 @@ def verdict_line(number: int, text: str, shared: Facts | None = None, max_passes
     return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
 
 
-def _init(shared: Facts | None, max_passes: int) -> None:
-    global _shared, _max_passes
-    _shared, _max_passes = shared, max_passes
+def _init(shared: Facts | None, options: Options) -> None:
+    global _shared, _options
+    _shared, _options = shared, options
 
 
 def _work(item: tuple[int, str]) -> str:
-    return verdict_line(item[0], item[1], _shared, _max_passes)
+    return verdict_line(item[0], item[1], _shared, _options)
 
 
 def check_lines(
-    lines: Iterable[str], shared: Facts | None = None, jobs: int = 1, max_passes: int = DEFAULT_MAX_PASSES
+    lines: Iterable[str], shared: Facts | None = None, jobs: int = 1, options: Options = DEFAULT_OPTIONS
 ) -> Iterator[str]:
     """One verdict line per input line, in order (``jobs`` processes if more than one)."""
     numbered = ((i, line.rstrip("\n")) for i, line in enumerate(lines, 1))
     if jobs <= 1:
         for n, text in numbered:
-            yield verdict_line(n, text, shared, max_passes)
+            yield verdict_line(n, text, shared, options)
         return
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(jobs, initializer=_init, initargs=(shared, max_passes)) as pool:
+    with ctx.Pool(jobs, initializer=_init, initargs=(shared, options)) as pool:
         yield from pool.imap(_work, numbered, chunksize=256)

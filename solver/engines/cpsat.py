@@ -1,7 +1,8 @@
 """One OR-Tools CP-SAT model of a placement pass (603.3b–d), built only from the facts.
 
-``build(facts)`` returns the model and its variable families; ``enumerate_raw``, ``count_raw`` and
-``best_raw`` solve it. Every solution is one outcome (SPEC §3): removed abilities take no slot
+``build(facts)`` returns the model and its variable families; :class:`CpsatEngine` answers the
+engine interface with it (``solve_all`` enumerates, ``best_found`` optimises, ``validate`` fixes
+every variable to a proposal). Every solution is one outcome (SPEC §3): removed abilities take no slot
 and no choice, placed abilities fill the first slots of their block, repeated instances of a
 mode are ordered, and every auxiliary literal is fully reified; the callback still deduplicates
 by outcome as a safety net, and the property tests check that it never has to.
@@ -19,7 +20,7 @@ Variable families (keys are index tuples; each solver variable's name repeats it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise, product
 from typing import Any
@@ -28,12 +29,14 @@ from ortools.sat.python import cp_model
 from triggerstack.model.facts import AbilityFacts, Facts
 from triggerstack.model.outcome import Score
 
-from .choices import Choice, ModeInstance, most_musts_obeyed
-from .errors import TimeLimitReached
-from .raw import Placed, RawOutcome, score_of
-from .removal import minimal_enabling_sets
+from ..core.engine import Found, ListedEngine
+from ..core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
+from ..core.must import obeys_outcome
+from ..core.removal import minimal_enabling_sets
+from ..errors import TimeLimitReached
+from ..options import Options
 
-__all__ = ["PassModel", "best_raw", "build", "count_raw", "enumerate_raw", "validate"]
+__all__ = ["CpsatEngine", "PassModel", "best_found", "build", "solve_all", "validate"]
 
 DEFAULT_TIME_LIMIT = 60.0
 
@@ -163,10 +166,8 @@ def add_target_constraints(m: PassModel) -> None:
                 chosen = []
                 for c in r.candidates:
                     b = facts.waiting_ability(c)
-                    if b is not None:
-                        blk = facts.abilities[b].block
-                        if blk is None or a.block is None or blk > a.block:
-                            continue  # never below a
+                    if b is not None and not facts.may_precede(b, a.index):
+                        continue  # never below a
                     lit = m.tgt[a.index, inst.j, r.index, c] = _bool(m, f"tgt[{a.index},{inst.j},{r.index},{c}]")
                     m.model.add_implication(lit, used)
                     if b is not None:
@@ -310,7 +311,7 @@ def build(facts: Facts) -> PassModel:
     return m
 
 
-def _extract(m: PassModel, value: Callable[[cp_model.IntVar], int]) -> RawOutcome:
+def _extract(m: PassModel, value: Callable[[cp_model.IntVar], int]) -> IndexedOutcome:
     facts = m.facts
     stack: list[Placed] = []
     removed: list[int] = []
@@ -338,24 +339,7 @@ def _extract(m: PassModel, value: Callable[[cp_model.IntVar], int]) -> RawOutcom
     for a in facts.abilities:
         if not value(m.placed[a.index]):
             removed.append(a.index)
-    return RawOutcome(tuple(stack), tuple(removed))
-
-
-def obeys_must_target(facts: Facts, raw: RawOutcome) -> bool:
-    """601.2c for an outcome: each placed ability obeys as many "must target" effects as any
-    legal choice with its modes and numbers of targets could, given what is below it."""
-    below: set[int] = set()
-    for p in raw.stack:
-        a = facts.abilities[p.ability]
-        if a.must:
-            things = set(p.choice.things())
-            obeyed = sum(1 for t in a.must if t in things)
-            modes = [i.mode for i in p.choice.modes]
-            counts = [[len(ts) for ts in i.targets] for i in p.choice.modes]
-            if obeyed < most_musts_obeyed(facts, a, modes, counts, frozenset(below)):
-                return False
-        below.add(p.ability)
-    return True
+    return IndexedOutcome(tuple(stack), tuple(removed))
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -363,16 +347,16 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         super().__init__()
         self.m = m
         self.limit = limit
-        self.seen: set[RawOutcome] = set()
+        self.seen: set[IndexedOutcome] = set()
         self.solutions = 0
         self.must = any(a.must for a in m.facts.abilities)
 
     def on_solution_callback(self) -> None:
         self.solutions += 1
-        raw = _extract(self.m, self.value)
-        if self.must and not obeys_must_target(self.m.facts, raw):
+        found = _extract(self.m, self.value)
+        if self.must and not obeys_outcome(self.m.facts, found):
             return
-        self.seen.add(raw)
+        self.seen.add(found)
         if self.limit is not None and len(self.seen) >= self.limit:
             self.stop_search()
 
@@ -386,11 +370,10 @@ def _solver(time_limit: float | None, workers: int = 1) -> cp_model.CpSolver:
 
 @dataclass(frozen=True, slots=True)
 class Enumeration:
-    """All distinct outcomes found, and how many solutions the solver reported for them."""
+    """All distinct outcomes found (sorted), and how many solutions the solver reported for them."""
 
-    outcomes: tuple[RawOutcome, ...]
+    outcomes: tuple[IndexedOutcome, ...]
     solutions: int
-    complete: bool
 
 
 def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Enumeration:
@@ -398,7 +381,7 @@ def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | Non
     (measured on examples/board-wipe, 768 outcomes: 2 workers reported 384 solutions, 4 workers
     919 solutions of which 693 distinct)."""
     if not facts.abilities:  # an empty model: CP-SAT reports no solution to call back with
-        return Enumeration((RawOutcome((), ()),), 1, True)
+        return Enumeration((IndexedOutcome((), ()),), 1)
     m = build(facts)
     solver = _solver(time_limit)
     solver.parameters.enumerate_all_solutions = True
@@ -411,18 +394,7 @@ def solve_all(facts: Facts, *, limit: int | None = None, time_limit: float | Non
             f"CP-SAT stopped after {solver.wall_time:.1f}s with {len(collector.seen)} outcomes found "
             f"({solver.status_name(status)}); raise --time-limit"
         )
-    return Enumeration(tuple(sorted(collector.seen)), collector.solutions, complete)
-
-
-def enumerate_raw(facts: Facts, *, limit: int | None = None, time_limit: float | None = None) -> Iterator[RawOutcome]:
-    """The first ``limit`` distinct outcomes in sorted order (all of them are found first, so
-    that every engine gives the same prefix)."""
-    yield from solve_all(facts, time_limit=time_limit).outcomes[:limit]
-
-
-def count_raw(facts: Facts, *, time_limit: float | None = None) -> int:
-    """The exact number of distinct outcomes."""
-    return len(solve_all(facts, time_limit=time_limit).outcomes)
+    return Enumeration(tuple(sorted(collector.seen)), collector.solutions)
 
 
 def _objective(m: PassModel, score: Score) -> Any:
@@ -455,32 +427,27 @@ def _objective(m: PassModel, score: Score) -> Any:
     return _sum(terms)
 
 
-@dataclass(frozen=True, slots=True)
-class BestRaw:
-    outcome: RawOutcome
-    score: int
-
-
-def best_raw(facts: Facts, score: Score, *, time_limit: float | None = None, workers: int = 1) -> BestRaw:
-    """The outcome with the highest score, proven optimal (else :class:`TimeLimitReached`)."""
+def best_found(facts: Facts, score: Score, *, time_limit: float | None = None, workers: int = 1) -> Found:
+    """The outcome with the highest score: proven optimal, or, when the time limit stops CP-SAT
+    with a solution found, the best found so far with ``proven`` False (none found:
+    :class:`TimeLimitReached`)."""
     if any(a.must for a in facts.abilities):
         # "Must target" maximality is a nested optimum; enumerate and take the best instead.
-        found = solve_all(facts, time_limit=time_limit).outcomes
-        top = max(found, key=lambda r: score_of(facts, r, score))  # the first of the sorted maxima
-        return BestRaw(top, score_of(facts, top, score))
+        every = solve_all(facts, time_limit=time_limit).outcomes
+        top = max(every, key=lambda o: score_of(facts, o, score))  # the first of the sorted maxima
+        return Found(top, score_of(facts, top, score))
     m = build(facts)
     m.model.maximize(_objective(m, score))
     solver = _solver(time_limit, workers)
     status = solver.solve(m.model)
-    if status != cp_model.OPTIMAL:
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise TimeLimitReached(
-            f"CP-SAT did not prove an optimum within the time limit ({solver.status_name(status)}); raise --time-limit"
+            f"CP-SAT found no outcome within the time limit ({solver.status_name(status)}); raise --time-limit"
         )
-    raw = _extract(m, solver.value)
-    return BestRaw(raw, round(solver.objective_value))
+    return Found(_extract(m, solver.value), round(solver.objective_value), proven=status == cp_model.OPTIMAL)
 
 
-def validate(facts: Facts, raw: RawOutcome, *, time_limit: float | None = None) -> bool:
+def validate(facts: Facts, raw: IndexedOutcome, *, time_limit: float | None = None) -> bool:
     """Whether ``raw`` is a legal outcome, decided by CP-SAT: the model with every variable fixed
     to the proposal (the slow way to do what ``check`` does; kept to measure against it)."""
     blocks = [facts.abilities[p.ability].block for p in raw.stack]
@@ -534,4 +501,25 @@ def validate(facts: Facts, raw: RawOutcome, *, time_limit: float | None = None) 
     if status == cp_model.UNKNOWN:
         raise TimeLimitReached("CP-SAT could not decide the proposal within the time limit")
     feasible = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    return feasible and (not any(a.must for a in facts.abilities) or obeys_must_target(facts, raw))
+    return feasible and (not any(a.must for a in facts.abilities) or obeys_outcome(facts, raw))
+
+
+class CpsatEngine(ListedEngine):
+    """The engine interface from the CP-SAT model: every outcome enumerated with one worker and
+    sorted; ``best`` by optimisation; membership by fixing every variable to the proposal."""
+
+    name = "cpsat"
+    path = "cpsat"
+
+    def __init__(self, facts: Facts, options: Options | None = None) -> None:
+        self.facts = facts
+        self.time_limit = (options or Options()).time_limit
+
+    def _solve(self) -> Sequence[IndexedOutcome]:
+        return solve_all(self.facts, time_limit=self.time_limit).outcomes
+
+    def __contains__(self, outcome: IndexedOutcome) -> bool:
+        return validate(self.facts, outcome, time_limit=self.time_limit)
+
+    def best(self, score: Score) -> Found:
+        return best_found(self.facts, score, time_limit=self.time_limit)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from triggerstack.model import Scenario, compile
-from triggerstack.solver.choices import iter_full_choices
-from triggerstack.solver.options import is_independent, options_for
+from triggerstack.model import Scenario, compile_facts
+from triggerstack.solver.core.must import iter_legal_choices
+from triggerstack.solver.core.space import is_independent, space_for
 
 
 def ability(trigger: dict[str, Any], creatures: int = 5) -> tuple[Any, Any]:
@@ -17,7 +17,7 @@ def ability(trigger: dict[str, Any], creatures: int = 5) -> tuple[Any, Any]:
         "objects": [{"id": f"c{i}", "controller": "AB"[i % 2], "types": ["creature"]} for i in range(creatures)],
         "triggers": [{"id": "T", "controller": "A", **trigger}],
     }
-    facts = compile(Scenario.model_validate(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     return facts, facts.abilities[0]
 
 
@@ -52,10 +52,10 @@ CASES = [
 def test_options_match_the_search_and_rank_inverts_unrank(trigger: dict[str, Any]) -> None:
     facts, a = ability(trigger)
     assert is_independent(a)
-    opts = options_for(facts, a)
+    opts = space_for(facts, a)
     listed = [opts.unrank(i) for i in range(opts.count)]
     assert len(set(listed)) == len(listed) == opts.count
-    assert set(listed) == set(iter_full_choices(facts, a, frozenset()))
+    assert set(listed) == set(iter_legal_choices(facts, a, frozenset()))
     assert [opts.rank(c) for c in listed] == list(range(opts.count))
     assert list(opts) == listed
 
@@ -63,7 +63,7 @@ def test_options_match_the_search_and_rank_inverts_unrank(trigger: dict[str, Any
 def test_counted_without_listing() -> None:
     """Any number of targets among sixty creatures: 2⁶⁰ options, counted and unranked at once."""
     facts, a = ability({"targets": [{"id": "t", "min": 0, "max": None, "filter": {"type": "creature"}}]}, creatures=60)
-    opts = options_for(facts, a)
+    opts = space_for(facts, a)
     assert opts.count == 2**60
     last = opts.unrank(2**60 - 1)
     assert len(last.modes[0].targets[0]) == 60 and opts.rank(last) == 2**60 - 1
@@ -79,6 +79,6 @@ def test_coupled_options_come_from_python_constraint() -> None:
         }
     )
     assert not is_independent(a)
-    opts = options_for(facts, a)
+    opts = space_for(facts, a)
     assert opts.count == 5 * 4
-    assert set(opts) == set(iter_full_choices(facts, a, frozenset()))
+    assert set(opts) == set(iter_legal_choices(facts, a, frozenset()))

@@ -1,22 +1,46 @@
 """Outcomes as the engines build them: integer-indexed, hashable, canonical by construction.
 
-``RawOutcome`` is what every engine (CP-SAT, python-constraint, the fast path, the test
-simulator) produces; two equal ``RawOutcome`` s are one outcome (SPEC §3). ``to_outcome``
-turns one into the canonical wire form of SPEC §5, and ``from_outcome`` reads a proposal back.
+An :class:`IndexedOutcome` is what every engine (the product engine, CP-SAT, python-constraint2,
+the test simulator) produces; two equal ones are one outcome (SPEC §3). A :class:`Choice` is one
+ability's complete choice: its modes (a multiset, sorted mode indices) and per chosen mode
+instance the targets of each requirement (sorted thing indices) and the division of each divided
+requirement. ``to_outcome`` turns an indexed outcome into the canonical wire form of SPEC §5, and
+``from_outcome`` reads a proposal back. These are data, not search: every engine may import them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Entry, ModeChoice, Outcome, Score, outcome_dict
 
-from .choices import Choice, ModeInstance
+__all__ = ["Choice", "IndexedOutcome", "JsonWriter", "ModeInstance", "Placed", "from_outcome", "score_of", "to_outcome"]
 
-__all__ = ["JsonWriter", "Placed", "RawOutcome", "from_outcome", "score_of", "to_outcome"]
+
+@dataclass(frozen=True, order=True, slots=True)
+class ModeInstance:
+    """One chosen mode with its targets per requirement (sorted thing indices) and, for divided
+    requirements, the amount each target gets (aligned with the targets; ``()`` otherwise)."""
+
+    mode: int
+    targets: tuple[tuple[int, ...], ...]
+    divide: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Choice:
+    """The modes (sorted: the canonical multiset order) with their targets and divisions."""
+
+    modes: tuple[ModeInstance, ...]
+
+    def things(self) -> Iterator[int]:
+        for m in self.modes:
+            for ts in m.targets:
+                yield from ts
 
 
 class Placed(NamedTuple):
@@ -26,7 +50,7 @@ class Placed(NamedTuple):
     choice: Choice
 
 
-class RawOutcome(NamedTuple):
+class IndexedOutcome(NamedTuple):
     """The final stack (bottom → top) and the removed abilities (sorted indices).
 
     A named tuple, not a dataclass: the fast path makes millions of them, and tuples compare,
@@ -49,10 +73,10 @@ def _targets(facts: Facts, a: int, inst: ModeInstance) -> tuple[dict[str, tuple[
     return targets, divide
 
 
-def to_outcome(facts: Facts, raw: RawOutcome) -> Outcome:
+def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
     """The canonical wire form (SPEC §5) of an engine's outcome."""
     entries = []
-    for p in raw.stack:
+    for p in outcome.stack:
         a = facts.abilities[p.ability]
         if a.modal:
             modes = []
@@ -66,30 +90,26 @@ def to_outcome(facts: Facts, raw: RawOutcome) -> Outcome:
             (inst,) = p.choice.modes
             targets, divide = _targets(facts, p.ability, inst)
             entries.append(Entry(ability=a.id, targets=targets, divide=divide))
-    return Outcome(stack=tuple(entries), removed=tuple(facts.abilities[k].id for k in raw.removed))
+    return Outcome(stack=tuple(entries), removed=tuple(facts.abilities[k].id for k in outcome.removed))
 
 
-def score_of(facts: Facts, raw: RawOutcome, score: Score) -> int:
-    """The score of SPEC §7: weight × position from the bottom (0-based) for ``height``, and the
-    weight of each chosen mode, chosen target and removed ability."""
-    total = 0
-    for pos, p in enumerate(raw.stack):
-        a = facts.abilities[p.ability]
-        total += score.height.get(a.id, 0) * pos
-        mode_w: Mapping[str, int] = score.mode.get(a.id, {})
-        target_w: Mapping[str, int] = score.target.get(a.id, {})
-        for inst in p.choice.modes:
-            mid = a.modes[inst.mode].id
-            if mid is not None:
-                total += mode_w.get(mid, 0)
-            for ts in inst.targets:
-                total += sum(target_w.get(facts.things[t].id, 0) for t in ts)
-    for k in raw.removed:
-        total += score.removed.get(facts.abilities[k].id, 0)
-    return total
+def score_of(facts: Facts, outcome: IndexedOutcome, score: Score) -> int:
+    """The score of SPEC §7 (:meth:`Score.value`) of an indexed outcome."""
+    abilities, things = facts.abilities, facts.things
+    return score.value(
+        (
+            (
+                abilities[p.ability].id,
+                (abilities[p.ability].modes[i.mode].id for i in p.choice.modes),
+                (things[t].id for t in p.choice.things()),
+            )
+            for p in outcome.stack
+        ),
+        (abilities[k].id for k in outcome.removed),
+    )
 
 
-def from_outcome(facts: Facts, outcome: Outcome) -> RawOutcome:
+def from_outcome(facts: Facts, outcome: Outcome) -> IndexedOutcome:
     """The engines' form of a proposal that names only known abilities, modes, requirements and
     things (``KeyError`` otherwise; ``check`` reports those)."""
     stack = []
@@ -113,7 +133,7 @@ def from_outcome(facts: Facts, outcome: Outcome) -> RawOutcome:
             insts.append(ModeInstance(mode, tuple(ts_all), tuple(div_all) if any(div_all) else ()))
         stack.append(Placed(k, Choice(tuple(sorted(insts)))))
     removed = tuple(sorted(facts.ability_index[x] for x in outcome.removed))
-    return RawOutcome(tuple(stack), removed)
+    return IndexedOutcome(tuple(stack), removed)
 
 
 class JsonWriter:
@@ -125,16 +145,16 @@ class JsonWriter:
         self._placed: dict[Placed, str] = {}
         self._removed: dict[tuple[int, ...], str] = {}
 
-    def __call__(self, raw: RawOutcome) -> str:
-        removed = self._removed.get(raw.removed)
+    def __call__(self, outcome: IndexedOutcome) -> str:
+        removed = self._removed.get(outcome.removed)
         if removed is None:
-            ids = [self.facts.abilities[k].id for k in raw.removed]
-            removed = self._removed[raw.removed] = json.dumps(ids, separators=(",", ":"))
+            ids = [self.facts.abilities[k].id for k in outcome.removed]
+            removed = self._removed[outcome.removed] = json.dumps(ids, separators=(",", ":"))
         parts = []
-        for p in raw.stack:
+        for p in outcome.stack:
             text = self._placed.get(p)
             if text is None:
-                one = outcome_dict(to_outcome(self.facts, RawOutcome((p,), ())))["stack"][0]
+                one = outcome_dict(to_outcome(self.facts, IndexedOutcome((p,), ())))["stack"][0]
                 text = self._placed[p] = json.dumps(one, sort_keys=True, separators=(",", ":"))
             parts.append(text)
         return f'{{"removed":{removed},"stack":[{",".join(parts)}]}}'

@@ -1,68 +1,35 @@
-"""The legal choices of one ability as it is put on the stack (603.3c–d, 601.2c–d, 700.2).
+"""The search for one ability's choices as it is put on the stack (603.3c–d, 601.2c–d, 700.2).
 
-A *choice* is the modes (a multiset, as sorted mode indices) and, per chosen mode instance, the
-targets of each requirement (sorted thing indices) and the division of each divided requirement.
-What is legal depends on which waiting abilities are already on the stack (``on_stack``, ability
-indices); everything else comes from :class:`~triggerstack.model.Facts`.
+A choice (:class:`~.indexed.Choice`) is the modes and, per chosen mode instance, the targets of
+each requirement and the division of each divided requirement. What is legal depends on which
+waiting abilities are already on the stack (``on_stack``, ability indices): the facts answer it
+(:meth:`~triggerstack.model.Facts.available`). "Must target" maximality (601.2c) is applied on
+top of this search by :mod:`.must`, whose :func:`~.must.iter_legal_choices` gives an ability's
+complete legal choices.
 
-The search is plain backtracking over the facts; it is used where one ability is judged at a
-time (``check``, ``explain``). It stops at the first solution when only existence is asked.
+The search is plain backtracking over the facts. It stops at the first solution when only
+existence is asked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import combinations, product
 
-from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts
 from triggerstack.model.modes import iter_mode_choices
 
+from .indexed import Choice, ModeInstance
+
 __all__ = [
-    "Choice",
-    "ModeInstance",
-    "available_targets",
+    "first_legal_choice",
     "has_legal_choice",
     "is_mode_legal",
     "iter_choices",
     "iter_divided",
     "iter_divisions",
-    "iter_full_choices",
     "iter_mode_targets",
-    "most_musts_obeyed",
 ]
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class ModeInstance:
-    """One chosen mode with its targets per requirement (sorted thing indices) and, for divided
-    requirements, the amount each target gets (aligned with the targets; ``()`` otherwise)."""
-
-    mode: int
-    targets: tuple[tuple[int, ...], ...]
-    divide: tuple[tuple[int, ...], ...] = ()
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class Choice:
-    """The modes (sorted: the canonical multiset order) with their targets and divisions."""
-
-    modes: tuple[ModeInstance, ...]
-
-    def things(self) -> Iterator[int]:
-        for m in self.modes:
-            for ts in m.targets:
-                yield from ts
-
-
-def available_targets(facts: Facts, a: AbilityFacts, r: RequirementFacts, on_stack: frozenset[int]) -> tuple[int, ...]:
-    """The candidates of ``r`` now: a waiting ability only once it is on the stack (601.2c)."""
-    out = []
-    for t in r.candidates:
-        k = facts.waiting_ability(t)
-        if k is None or k in on_stack:
-            out.append(t)
-    return tuple(out)
 
 
 def _order(m: ModeFacts) -> list[int]:
@@ -95,17 +62,8 @@ def iter_mode_targets(
     """
     m = a.modes[mode]
     order = _order(m)
-    pools = [available_targets(facts, a, r, on_stack) for r in m.requirements]
+    pools = [facts.available(r, on_stack) for r in m.requirements]
     chosen: dict[int, tuple[int, ...]] = {}
-
-    def sizes(r: RequirementFacts, pool: Sequence[int]) -> range:
-        top = len(pool) if r.max is None else min(r.max, len(pool))
-        if r.divide is not None:
-            top = min(top, r.divide)
-        if counts is not None:
-            n = counts[r.index]
-            return range(n, n + 1) if r.min <= n <= top else range(0)
-        return range(r.min, top + 1)
 
     def rec(depth: int) -> Iterator[tuple[tuple[int, ...], ...]]:
         if depth == len(order):
@@ -122,7 +80,13 @@ def iter_mode_targets(
         pool = [t for t in pools[i] if t not in others]
         if r.depends_on:
             pool = [t for t in pool if facts.fits_target_of(a.index, mode, i, t, {d: chosen[d] for d in r.depends_on})]
-        for n in sizes(r, pool):
+        top = r.most(len(pool))
+        if counts is not None:
+            n = counts[r.index]
+            sizes = range(n, n + 1) if r.min <= n <= top else range(0)
+        else:
+            sizes = range(r.min, top + 1)
+        for n in sizes:
             for pick in combinations(pool, n):
                 chosen[i] = pick
                 yield from rec(depth + 1)
@@ -172,7 +136,7 @@ def _assign(
         )
 
 
-def iter_divided(facts: Facts, a: AbilityFacts, choice: Choice) -> Iterator[Choice]:
+def iter_divided(a: AbilityFacts, choice: Choice) -> Iterator[Choice]:
     """``choice`` with each way of dividing the amounts of its divided requirements (601.2d)."""
     options: list[list[tuple[tuple[int, ...], ...]]] = []
     for inst in choice.modes:
@@ -192,65 +156,15 @@ def iter_divided(facts: Facts, a: AbilityFacts, choice: Choice) -> Iterator[Choi
             yield Choice(modes)
 
 
-def iter_full_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Iterator[Choice]:
-    """Every legal complete choice — modes, targets, divisions — obeying the greatest possible
-    number of "must target" effects for its modes and numbers of targets (601.2c)."""
-    plain: Iterator[Choice] = iter_choices(facts, a, on_stack)
-    if a.must:
-        plain = iter(_most_obedient(facts, a, list(plain)))
-    for choice in plain:
-        yield from iter_divided(facts, a, choice)
-
-
-def _most_obedient(facts: Facts, a: AbilityFacts, choices: list[Choice]) -> list[Choice]:
-    def shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
-
-    def obeyed(c: Choice) -> int:
-        things = set(c.things())
-        return sum(1 for t in a.must if t in things)
-
-    best: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
-    for c in choices:
-        key = shape(c)
-        best[key] = max(best.get(key, 0), obeyed(c))
-    return [c for c in choices if obeyed(c) == best[shape(c)]]
-
-
-def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:
-    """A legal choice with ``on_stack`` below, or None when there is none (then 603.3c–d remove it)."""
+def first_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:
+    """A legal choice of modes and targets with ``on_stack`` below, or None when there is none
+    (then 603.3c–d remove the ability)."""
     return next(iter_choices(facts, a, on_stack), None)
 
 
-def most_musts_obeyed(
-    facts: Facts,
-    a: AbilityFacts,
-    modes: Sequence[int],
-    counts: Sequence[Sequence[int]],
-    on_stack: frozenset[int],
-) -> int:
-    """The greatest number of "must target" effects (601.2c) any legal target choice obeys, with
-    the modes and the numbers of targets already announced."""
-    if not a.must:
-        return 0
-    best = 0
-    ordered = sorted(range(len(modes)), key=lambda i: modes[i])
-
-    def rec(k: int, used: frozenset[int], things: frozenset[int]) -> None:
-        nonlocal best
-        if k == len(ordered):
-            best = max(best, sum(1 for t in a.must if t in things))
-            return
-        i = ordered[k]
-        forbidden = used if a.distinct_targets else frozenset()
-        for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden, counts[i]):
-            picked = frozenset(t for ts in targets for t in ts)
-            rec(k + 1, used | picked, things | picked)
-            if best == len(a.must):
-                return
-
-    rec(0, frozenset(), frozenset())
-    return best
+def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
+    """Whether ``a`` has a legal choice with ``on_stack`` below (603.3c–d)."""
+    return first_legal_choice(facts, a, on_stack) is not None
 
 
 def iter_divisions(amount: int, parts: int) -> Iterator[tuple[int, ...]]:

@@ -1,11 +1,11 @@
 """When may an ability be removed? (603.3c–d): the abilities of earlier blocks that decide it.
 
 An ability without a legal choice at the start of its block is removed; what is on the stack
-then is the abilities of earlier blocks that were put there. Only those it could target matter,
-and having a legal choice only becomes easier as more of them are on the stack. So the lawful
-removals are described by the *minimal enabling sets*: the smallest sets of earlier-block
-abilities whose presence gives it a legal choice. Engines encode "removed ⇒ no enabling set is
-fully on the stack".
+then is the abilities of earlier blocks that were put there. Only those it could target matter
+(:attr:`~triggerstack.model.AbilityFacts.earlier_targets`), and having a legal choice only becomes
+easier as more of them are on the stack. So the lawful removals are described by the *minimal
+enabling sets*: the smallest sets of earlier-block abilities whose presence gives it a legal
+choice. Engines encode "removed ⇒ no enabling set is fully on the stack".
 """
 
 from __future__ import annotations
@@ -14,27 +14,13 @@ from itertools import combinations
 
 from triggerstack.model.facts import AbilityFacts, Facts
 
+from ..errors import EngineCannot
 from .choices import has_legal_choice
-from .errors import EngineCannot
 
-__all__ = ["MAX_RELEVANT", "earlier_targetable", "minimal_enabling_sets"]
+__all__ = ["MAX_RELEVANT", "minimal_enabling_sets"]
 
 MAX_RELEVANT = 14
 """More earlier-block abilities than this that one ability could target: too many subsets."""
-
-
-def earlier_targetable(facts: Facts, a: AbilityFacts) -> tuple[int, ...]:
-    """Abilities of earlier blocks that some requirement of ``a`` could target."""
-    if a.block is None:
-        return ()
-    out: set[int] = set()
-    for m in a.modes:
-        for r in m.requirements:
-            for t in r.candidates:
-                b = facts.waiting_ability(t)
-                if b is not None and (blk := facts.abilities[b].block) is not None and blk < a.block:
-                    out.add(b)
-    return tuple(sorted(out))
 
 
 def minimal_enabling_sets(facts: Facts, a: AbilityFacts) -> tuple[frozenset[int], ...] | None:
@@ -43,7 +29,7 @@ def minimal_enabling_sets(facts: Facts, a: AbilityFacts) -> tuple[frozenset[int]
     lawful for another reason (illegal, left the game, or zero modes allowed)."""
     if a.forced_removal is not None or a.may_choose_zero:
         return None
-    relevant = earlier_targetable(facts, a)
+    relevant = sorted(a.earlier_targets)
     if len(relevant) > MAX_RELEVANT:
         raise EngineCannot(
             f"{a.id} could target {len(relevant)} abilities of earlier blocks; at most {MAX_RELEVANT} are supported"
@@ -54,6 +40,6 @@ def minimal_enabling_sets(facts: Facts, a: AbilityFacts) -> tuple[frozenset[int]
             s = frozenset(subset)
             if any(f <= s for f in found):
                 continue
-            if has_legal_choice(facts, a, s) is not None:
+            if has_legal_choice(facts, a, s):
                 found.append(s)
     return tuple(found)

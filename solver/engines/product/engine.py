@@ -1,8 +1,8 @@
-"""The fast exact path: counting, ranking, unranking and lazy enumeration by product.
+"""The product engine: exact counting, ranking, unranking and lazy enumeration by product.
 
-When no ability can target another waiting ability (see :mod:`plan`), each ability's options are
+When no ability can target another waiting ability (see :mod:`.plan`), each ability's choices are
 the same whatever is below it, and a block's outcomes are: which of its optional abilities (those
-allowed to choose no mode) are placed, the order of the placed ones, and one option each. Abilities
+allowed to choose no mode) are placed, the order of the placed ones, and one choice each. Abilities
 that *are* coupled are solved by CP-SAT as one core; each core outcome fixes, per block, the coupled
 abilities placed and their order, and the independent abilities are interleaved around them.
 
@@ -12,8 +12,9 @@ The order of outcomes (rank order, also the order of enumeration), from most to 
 2. for each block from the bottom: which optional abilities are placed (by ability index,
    "removed" before "placed"), then the arrangement of the placed abilities (at each position from
    the bottom: the next core ability first, then the independent ones by index);
-3. the options of the placed independent abilities, position by position from the bottom, each in
-   its own rank order (:class:`~options.Options`), the top position varying fastest.
+3. the choices of the placed independent abilities, position by position from the bottom, each in
+   its own rank order (:class:`~triggerstack.solver.core.space.ChoiceSpace`), the top position
+   varying fastest.
 
 ``count`` is exact with Python integers; ``unrank`` and ``rank`` are a bijection with
 ``range(count)``; iteration is lazy (memory does not grow with the number of outcomes).
@@ -28,18 +29,23 @@ from functools import cached_property
 from itertools import product, repeat
 from math import factorial, perm
 
-from triggerstack.model.facts import Facts
-from triggerstack.model.scenario import Scenario
+from triggerstack.model.facts import Facts, compile_facts
+from triggerstack.model.outcome import Score
+from triggerstack.model.passes import with_triggers
 
-from .choices import Choice, ModeInstance
-from .options import Options, options_for
+from ...core.engine import Found
+from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
+from ...core.space import ChoiceSpace, space_for
+from ...errors import EngineCannot
+from ...options import Options
 from .plan import Plan, plan
-from .raw import Placed, RawOutcome
 
-__all__ = ["FastPass"]
+__all__ = ["MAX_SCANNED", "ProductEngine"]
 
 Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
-LISTED_FOR_SAMPLING = 4096  # options of one ability listed once (and reused) rather than unranked each time
+LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
+MAX_SCANNED = 200_000
+"""The most choices of one ability that ``best`` by parts scans for its best choice."""
 
 
 def _arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
@@ -182,7 +188,7 @@ class _Block:
 class _Core:
     """One outcome of the coupled abilities: per block, their placed entries in order."""
 
-    raw: RawOutcome
+    outcome: IndexedOutcome
     per_block: tuple[tuple[Placed, ...], ...]
 
     @property
@@ -190,22 +196,19 @@ class _Core:
         return tuple(len(p) for p in self.per_block)
 
 
-def _core_scenario(scenario: Scenario, ids: set[str]) -> Scenario:
-    """The scenario restricted to the coupled abilities ``ids`` (every player and object stays)."""
-    from .passes import with_triggers
+class ProductEngine:
+    """Exact counting, ranking, unranking and lazy enumeration of one pass, by product."""
 
-    return with_triggers(scenario, [t for t in scenario.triggers if t.id in ids])
+    name = "product"
 
-
-class FastPass:
-    """Exact counting, ranking, unranking and lazy enumeration of one pass."""
-
-    def __init__(self, facts: Facts, *, time_limit: float | None = None) -> None:
+    def __init__(self, facts: Facts, options: Options | None = None) -> None:
         self.facts = facts
+        self.options = options or Options()
         self.plan: Plan = plan(facts)
+        self.path = self.plan.path
         coupled = set(self.plan.coupled)
-        self.options: dict[int, Options] = {
-            a.index: options_for(facts, a) for a in facts.abilities if a.index not in coupled and a.block is not None
+        self.spaces: dict[int, ChoiceSpace] = {
+            a.index: space_for(facts, a) for a in facts.abilities if a.index not in coupled and a.block is not None
         }
         self.never = tuple(a.index for a in facts.abilities if a.block is None)
         self.blocks: list[_Block] = []
@@ -216,7 +219,7 @@ class FastPass:
                 if k in coupled:
                     continue
                 a = facts.abilities[k]
-                w = weight[k] = self.options[k].count
+                w = weight[k] = self.spaces[k].count
                 if a.forced_removal is not None or w == 0:
                     removed.append(k)
                 elif a.may_choose_zero:
@@ -224,16 +227,18 @@ class FastPass:
                 else:
                     mandatory.append(k)
             self.blocks.append(_Block(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
-        self.cores = self._cores(coupled, time_limit)
-        self._core_index = {c.raw: i for i, c in enumerate(self.cores)}
-        self.sizes = [self._size(c) for c in self.cores]
+        self.cores = self._cores(coupled)
+        self._core_index = {c.outcome: i for i, c in enumerate(self.cores)}
         self.starts = [0]
-        for size in self.sizes:
-            self.starts.append(self.starts[-1] + size)
-        self.count = self.starts[-1]
+        for core in self.cores:
+            self.starts.append(self.starts[-1] + self._size(core))
+        self.total = self.starts[-1]
         self._placed: dict[int, list[Placed]] = {}
         self._suffixes: dict[int, list[int]] = {}
-        self._counts = {a: o.count for a, o in self.options.items()}
+        self._counts = {a: o.count for a, o in self.spaces.items()}
+
+    def count(self) -> int:
+        return self.total
 
     def _size(self, core: _Core) -> int:
         n = 1
@@ -241,29 +246,28 @@ class FastPass:
             n *= block.total(k)
         return n
 
-    def _cores(self, coupled: set[int], time_limit: float | None) -> list[_Core]:
+    def _cores(self, coupled: set[int]) -> list[_Core]:
+        """The outcomes of the coupled abilities alone (every player and object stays), solved by
+        CP-SAT on the scenario restricted to them, in sorted order."""
         empty = tuple(() for _ in self.blocks)
         if not coupled:
-            return [_Core(RawOutcome((), ()), empty)]
-        from . import cpsat
+            return [_Core(IndexedOutcome((), ()), empty)]
+        from ..cpsat import CpsatEngine  # OR-Tools is imported only when there is a core
 
         facts = self.facts
         ids: set[str] = {facts.abilities[k].id for k in coupled}
-        sub = _core_scenario(facts.scenario, ids)
-        from triggerstack.model.facts import compile as compile_facts
-
-        sub_facts = compile_facts(sub)
-        ability = [facts.ability_index[a.id] for a in sub_facts.abilities]
-        thing = [facts.thing_index[t.id] for t in sub_facts.things]
+        sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
+        ability = [facts.ability_index[a.id] for a in sub.abilities]
+        thing = [facts.thing_index[t.id] for t in sub.things]
         cores = []
-        for raw in cpsat.solve_all(sub_facts, time_limit=time_limit).outcomes:
-            stack = tuple(Placed(ability[p.ability], self._remap(p.choice, thing)) for p in raw.stack)
-            removed = tuple(sorted(ability[k] for k in raw.removed))
+        for found in CpsatEngine(sub, self.options):
+            stack = tuple(Placed(ability[p.ability], self._remap(p.choice, thing)) for p in found.stack)
+            removed = tuple(sorted(ability[k] for k in found.removed))
             per_block = tuple(
                 tuple(p for p in stack if facts.abilities[p.ability].block == b.index) for b in self.blocks
             )
-            cores.append(_Core(RawOutcome(stack, removed), per_block))
-        return sorted(cores, key=lambda c: c.raw)
+            cores.append(_Core(IndexedOutcome(stack, removed), per_block))
+        return sorted(cores, key=lambda c: c.outcome)
 
     @staticmethod
     def _remap(choice: Choice, thing: Sequence[int]) -> Choice:
@@ -275,9 +279,9 @@ class FastPass:
         )
 
     def placed(self, a: int) -> list[Placed]:
-        """``a`` placed with each of its options, in rank order (listed once)."""
+        """``a`` placed with each of its choices, in rank order (listed once)."""
         if a not in self._placed:
-            self._placed[a] = [Placed(a, c) for c in self.options[a].as_list()]
+            self._placed[a] = [Placed(a, c) for c in self.spaces[a].as_list()]
         return self._placed[a]
 
     # -- unrank / rank ---------------------------------------------------------------------------
@@ -293,10 +297,10 @@ class FastPass:
             self._suffixes[ci] = cached
         return cached
 
-    def unrank(self, r: int) -> RawOutcome:
+    def unrank(self, r: int) -> IndexedOutcome:
         """The outcome of rank ``r`` (0 ≤ r < count)."""
-        if not 0 <= r < self.count:
-            raise IndexError(f"rank {r} outside [0, {self.count})")
+        if not 0 <= r < self.total:
+            raise IndexError(f"rank {r} outside [0, {self.total})")
         ci = bisect_right(self.starts, r) - 1 if len(self.starts) > 2 else 0
         core = self.cores[ci]
         r -= self.starts[ci]
@@ -306,7 +310,7 @@ class FastPass:
         stack: list[Placed | None] = []
         digits: list[tuple[int, int]] = []  # (position in stack, ability)
         removed = list(self.never)
-        removed.extend(core.raw.removed)
+        removed.extend(core.outcome.removed)
         for b, block in enumerate(self.blocks):
             unit = c * suffix[b + 1]
             chosen, arrangement, start, weight = block.unrank_shape(ks[b], r // unit)
@@ -324,28 +328,37 @@ class FastPass:
                 else:
                     digits.append((len(stack), a))
                     stack.append(None)
-        # r is now the mixed-radix number of the options, top position least significant.
+        # r is now the mixed-radix number of the choices, top position least significant.
         counts = self._counts
         for pos, a in reversed(digits):
             n = counts[a]
             r, d = divmod(r, n)
-            stack[pos] = self.placed(a)[d] if n <= LISTED_FOR_SAMPLING else Placed(a, self.options[a].unrank(d))
-        return RawOutcome(tuple(stack), tuple(sorted(removed)))  # type: ignore[arg-type]
+            stack[pos] = self.placed(a)[d] if n <= LISTED_FOR_SAMPLING else Placed(a, self.spaces[a].unrank(d))
+        return IndexedOutcome(tuple(stack), tuple(sorted(removed)))  # type: ignore[arg-type]
 
-    def rank(self, raw: RawOutcome) -> int:
-        """The rank of ``raw``: the inverse of :meth:`unrank`."""
+    def rank(self, outcome: IndexedOutcome) -> int:
+        """The rank of ``outcome``: the inverse of :meth:`unrank` (``ValueError`` when it is not
+        an outcome of the pass; a value that merely has the shape of one may rank, and
+        :meth:`__contains__` tells by unranking it back)."""
+        try:
+            return self._rank(outcome)
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise ValueError("not an outcome of this pass") from exc
+
+    def _rank(self, outcome: IndexedOutcome) -> int:
         coupled = set(self.plan.coupled)
-        core_raw = RawOutcome(
-            tuple(p for p in raw.stack if p.ability in coupled), tuple(k for k in raw.removed if k in coupled)
+        core = IndexedOutcome(
+            tuple(p for p in outcome.stack if p.ability in coupled), tuple(k for k in outcome.removed if k in coupled)
         )
-        ci = self._core_index[core_raw]
+        ci = self._core_index[core]
         ks = self.cores[ci].k
-        suffix = [1] * (len(self.blocks) + 1)
-        for b in range(len(self.blocks) - 1, -1, -1):
-            suffix[b] = suffix[b + 1] * self.blocks[b].total(ks[b])
+        suffix = self._suffix(ci)
         by_block: dict[int, list[Placed]] = {}
-        for p in raw.stack:
-            by_block.setdefault(self.facts.abilities[p.ability].block or 0, []).append(p)
+        for p in outcome.stack:
+            where = self.facts.abilities[p.ability].block
+            if where is None:
+                raise ValueError(f"{self.facts.abilities[p.ability].id} is never put on the stack")
+            by_block.setdefault(where, []).append(p)
         r, c = self.starts[ci], 1
         digits = 0
         for b, block in enumerate(self.blocks):
@@ -357,21 +370,61 @@ class FastPass:
             c *= weight
             for p in entries:
                 if p.ability not in coupled:
-                    opts = self.options[p.ability]
-                    digits = digits * opts.count + opts.rank(p.choice)
+                    space = self.spaces[p.ability]
+                    digits = digits * space.count + space.rank(p.choice)
         return r + digits
+
+    def __contains__(self, outcome: IndexedOutcome) -> bool:
+        """Whether ``outcome`` is an outcome of the pass: it ranks, and that rank unranks to it."""
+        try:
+            return self.unrank(self.rank(outcome)) == outcome
+        except (ValueError, IndexError):
+            return False
+
+    # -- best -----------------------------------------------------------------------------------
+
+    @cached_property
+    def splits(self) -> bool:
+        """Whether ``best`` splits part by part: no coupled core, no optional ability (whose
+        removal would move every later block), and few enough choices to scan."""
+        if self.plan.coupled or any(b.optional for b in self.blocks):
+            return False
+        return all(self.spaces[a].count <= MAX_SCANNED for b in self.blocks for a in b.mandatory)
+
+    def best(self, score: Score) -> Found:
+        """The optimum part by part (see :attr:`splits`): within a block, the heaviest ``height``
+        weight goes highest (rearrangement); each ability takes its best-scoring choice."""
+        if not self.splits:
+            raise EngineCannot(
+                "the product engine answers best only where the score splits part by part "
+                "(no coupled core, no optional ability); use --engine auto or cpsat"
+            )
+        facts = self.facts
+        stack: list[Placed] = []
+        removed = list(self.never)
+        for block in self.blocks:
+            removed.extend(block.removed)
+            height = [(score.height.get(facts.abilities[a].id, 0), a) for a in block.mandatory]
+            for _, a in sorted(height):
+                alone = [IndexedOutcome((Placed(a, c),), ()) for c in self.spaces[a].as_list()]
+                top = max(alone, key=lambda o: score_of(facts, o, score))  # height 0: modes and targets only
+                stack.append(top.stack[0])
+        found = IndexedOutcome(tuple(stack), tuple(sorted(removed)))
+        return Found(found, score_of(facts, found, score))
 
     # -- enumeration ----------------------------------------------------------------------------
 
-    def __iter__(self) -> Iterator[RawOutcome]:
+    def __iter__(self) -> Iterator[IndexedOutcome]:
         """Every outcome once, in rank order, lazily."""
         for core in self.cores:
-            yield from self._iter_core(core, 0, [], list(self.never) + list(core.raw.removed))
+            yield from self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
 
-    def _iter_core(self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]) -> Iterator[RawOutcome]:
+    def _iter_core(
+        self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]
+    ) -> Iterator[IndexedOutcome]:
         if b == len(self.blocks):
             done = tuple(sorted(removed))
-            yield from map(RawOutcome, product(*lists), repeat(done))
+            yield from map(IndexedOutcome, product(*lists), repeat(done))
             return
         block = self.blocks[b]
         for chosen, arrangement in block.iter_shapes(core.k[b]):

@@ -1,0 +1,184 @@
+"""One chain across the passes of 603.3b: the questions of :class:`~.engine.PassEngine` asked of
+whole outcomes.
+
+A *whole* outcome is one outcome per pass, the first pass's first: each later pass holds what the
+earlier ones fired (:class:`~triggerstack.model.Passes` steps from a pass to the next, with
+the scenario's reactions or an engine's ``next_pass`` hook). Each pass is answered by the engine
+``engine_for`` gives for its facts. The order of whole outcomes is the first pass's engine order,
+then, for each first-pass outcome, the order of what follows it; ``unrank`` and ``count`` read the
+same order, so sampling a uniform rank is exactly uniform.
+
+With a single pass (no reactions, no hook) every question goes straight to the first pass's engine.
+Further passes are counted once per distinct next-pass scenario (its :class:`Facts` is shared),
+and one pass's outcomes are listed, with the counts of what follows each, only to unrank.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import accumulate
+
+from triggerstack.model.facts import Facts
+from triggerstack.model.outcome import Outcome, Score, outcome_json
+from triggerstack.model.passes import Passes, StackItem, Successor, join
+
+from ..errors import EngineCannot
+from .engine import PassEngine
+from .indexed import IndexedOutcome, JsonWriter, to_outcome
+
+__all__ = ["Chain", "Pass", "Whole"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One pass of a whole outcome: its facts and its outcome."""
+
+    facts: Facts
+    outcome: IndexedOutcome
+
+
+Whole = tuple[Pass, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """One pass's outcomes with what follows each, and the cumulative counts (for unrank)."""
+
+    outcomes: tuple[IndexedOutcome, ...]
+    successors: tuple[Successor, ...]
+    ends: tuple[int, ...]  # ends[i]: whole outcomes through outcome i
+
+
+class Chain:
+    """Count, iterate, unrank and best over every pass of 603.3b's loop."""
+
+    def __init__(self, passes: Passes, engine_for: Callable[[Facts], PassEngine], max_listed: int) -> None:
+        self.passes = passes
+        self.engine_for = engine_for
+        self.max_listed = max_listed
+        self.first = engine_for(passes.first)
+        self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
+        self._counts: dict[int, int] = {}
+        self._tables: dict[int, _Table] = {}
+
+    @property
+    def single(self) -> bool:
+        return self.passes.single
+
+    def _engine(self, facts: Facts) -> PassEngine:
+        engine = self._engines.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
+        if engine is None:
+            engine = self._engines[id(facts)] = self.engine_for(facts)
+        return engine
+
+    def _after(self, facts: Facts, outcome: IndexedOutcome, below: tuple[StackItem, ...], depth: int) -> Successor:
+        return self.passes.after(facts, to_outcome(facts, outcome), below, depth)
+
+    # -- count ----------------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """The exact number of whole outcomes."""
+        if self.single:
+            return self.first.count()
+        return self._count(self.passes.first, (), 0)
+
+    def _count(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> int:
+        key = id(facts)
+        if key not in self._counts:
+            total = 0
+            for outcome in self._engine(facts):
+                nxt = self._after(facts, outcome, below, depth)
+                total += 1 if nxt.facts is None else self._count(nxt.facts, nxt.on_stack, depth + 1)
+            self._counts[key] = total
+        return self._counts[key]
+
+    # -- iterate ---------------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[Whole]:
+        """Every whole outcome once, in the chain's order, lazily."""
+        return self._iter(self.passes.first, (), 0)
+
+    def _iter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> Iterator[Whole]:
+        for outcome in self._engine(facts):
+            here = Pass(facts, outcome)
+            nxt = self._after(facts, outcome, below, depth) if not self.single else Successor(None, ())
+            if nxt.facts is None:
+                yield (here,)
+            else:
+                for rest in self._iter(nxt.facts, nxt.on_stack, depth + 1):
+                    yield (here, *rest)
+
+    def outcome(self, whole: Whole) -> Outcome:
+        """The canonical wire form of a whole outcome (SPEC §5)."""
+        parts = [to_outcome(p.facts, p.outcome) for p in whole]
+        return parts[0] if len(parts) == 1 else join(parts)
+
+    def outcomes(self) -> Iterator[Outcome]:
+        """Every whole outcome in wire form, in the chain's order."""
+        if self.single:
+            facts = self.passes.first
+            return (to_outcome(facts, o) for o in self.first)
+        return map(self.outcome, self)
+
+    def lines(self) -> Iterator[str]:
+        """Every whole outcome as canonical JSON (byte-identical to ``outcome_json``), fast for one
+        pass: each placed ability's fragment is made once and reused."""
+        if self.single:
+            return map(JsonWriter(self.passes.first), self.first)
+        return map(outcome_json, self.outcomes())
+
+    # -- unrank ----------------------------------------------------------------------------------
+
+    def unrank(self, rank: int) -> Whole:
+        """The whole outcome at ``rank`` of the chain's order (0 ≤ rank < count())."""
+        if self.single:
+            return (Pass(self.passes.first, self.first.unrank(rank)),)
+        if not 0 <= rank < self.count():
+            raise IndexError(f"rank {rank} outside [0, {self.count()})")
+        return self._unrank(self.passes.first, (), 0, rank)
+
+    def _unrank(self, facts: Facts, below: tuple[StackItem, ...], depth: int, rank: int) -> Whole:
+        table = self._table(facts, below, depth)
+        i = bisect_right(table.ends, rank)
+        here = Pass(facts, table.outcomes[i])
+        nxt = table.successors[i]
+        if nxt.facts is None:
+            return (here,)
+        start = table.ends[i - 1] if i else 0
+        return (here, *self._unrank(nxt.facts, nxt.on_stack, depth + 1, rank - start))
+
+    def _table(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> _Table:
+        key = id(facts)
+        table = self._tables.get(key)
+        if table is None:
+            engine = self._engine(facts)
+            n = engine.count()
+            if n > self.max_listed:
+                raise EngineCannot(
+                    f"a pass with {n} outcomes is listed to sample across passes; the limit is "
+                    f"{self.max_listed} (raise it with --max-outcomes)"
+                )
+            outcomes = tuple(engine)
+            successors = tuple(self._after(facts, o, below, depth) for o in outcomes)
+            sizes = (1 if s.facts is None else self._count(s.facts, s.on_stack, depth + 1) for s in successors)
+            table = self._tables[key] = _Table(outcomes, successors, tuple(accumulate(sizes)))
+        return table
+
+    # -- best ------------------------------------------------------------------------------------
+
+    def best(self, score: Score) -> tuple[Outcome, int, bool]:
+        """The whole outcome with the highest ``score``, its score, and whether it is proven
+        optimal; ties go to the first in the chain's order."""
+        if self.single:
+            found = self.first.best(score)
+            return to_outcome(self.passes.first, found.outcome), found.score, found.proven
+        leader: Outcome | None = None
+        value = 0
+        for whole in self.outcomes():
+            v = score.of(whole)
+            if leader is None or v > value:
+                leader, value = whole, v
+        assert leader is not None  # every scenario has at least one outcome
+        return leader, value, True

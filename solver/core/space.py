@@ -1,0 +1,318 @@
+"""An ability's choice space: its legal complete choices, counted, ranked and listed without a
+search where the ability's own choices are independent of each other.
+
+An ability whose requirements are independent (no ``different_from``, ``target_of``,
+``distinct_targets`` or "must target") has choices that are a product: for each multiset of modes,
+the multisets of instances of each mode, each instance a product over its requirements of (a set
+of targets, a division). Those are counted with binomials and unranked directly, so a requirement
+with sixty candidates and any number of targets costs nothing until one choice is asked for.
+Where an ability's own choices are coupled, the shared search lists them
+(:func:`~.must.iter_legal_choices`, which applies 601.2c's maximality).
+
+Choices are judged with the given waiting abilities on the stack (``on_stack``); rank order is
+the order of :meth:`ChoiceSpace.unrank` and of iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+from math import comb
+
+from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.modes import iter_mode_choices
+
+from ..errors import EngineCannot
+from .indexed import Choice, ModeInstance
+from .must import iter_legal_choices
+
+__all__ = ["MAX_LISTED", "ChoiceSpace", "is_independent", "space_for"]
+
+MAX_LISTED = 2_000_000
+"""The most choices of one ability that are ever listed (enumeration needs the list)."""
+
+
+def is_independent(a: AbilityFacts) -> bool:
+    """Whether ``a``'s own choices are a plain product (no coupling between its targets)."""
+    if a.must or a.distinct_targets:
+        return False
+    return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
+
+
+def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
+    """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if index < below(mid + 1):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _combinations_below(n: int, r: int, total: int, y: int) -> int:
+    return total - comb(n - y, r)
+
+
+def _multisets_below(n: int, r: int, total: int, y: int) -> int:
+    return total - _multichoose(n - y, r)
+
+
+def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th k-subset of range(n) in lexicographic order.
+
+    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); a binary search finds
+    each element, so the cost does not grow with n."""
+    out: list[int] = []
+    x = 0
+    for r in range(k, 0, -1):
+        total = comb(n - x, r)
+        first = _first_reaching(index, x, n, partial(_combinations_below, n, r, total))
+        index -= total - comb(n - first, r)
+        out.append(first)
+        x = first + 1
+    return tuple(out)
+
+
+def _rank_combination(n: int, subset: Sequence[int]) -> int:
+    index, x = 0, 0
+    k = len(subset)
+    for i, s in enumerate(subset):
+        r = k - i
+        index += comb(n - x, r) - comb(n - s, r)
+        x = s + 1
+    return index
+
+
+def _unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
+    out: list[int] = []
+    for left in range(parts, 1, -1):
+        first = 1
+        while True:
+            c = comb(amount - first - 1, left - 2)
+            if index < c:
+                break
+            index -= c
+            first += 1
+        out.append(first)
+        amount -= first
+    out.append(amount)
+    return tuple(out)
+
+
+def _rank_composition(parts: Sequence[int]) -> int:
+    index, amount = 0, sum(parts)
+    for i, p in enumerate(parts[:-1]):
+        left = len(parts) - i
+        for first in range(1, p):
+            index += comb(amount - first - 1, left - 2)
+        amount -= p
+    return index
+
+
+def _multichoose(n: int, k: int) -> int:
+    return comb(n + k - 1, k) if n else (1 if k == 0 else 0)
+
+
+def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
+    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
+    out: list[int] = []
+    x = 0
+    for r in range(k, 0, -1):
+        total = _multichoose(n - x, r)
+        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
+        index -= total - _multichoose(n - first, r)
+        out.append(first)
+        x = first
+    return tuple(out)
+
+
+def _rank_multiset(n: int, seq: Sequence[int]) -> int:
+    index, x = 0, 0
+    k = len(seq)
+    for i, s in enumerate(seq):
+        r = k - i
+        index += _multichoose(n - x, r) - _multichoose(n - s, r)
+        x = s
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class _Requirement:
+    """The choices of one requirement: a set of targets within the bounds, and a division."""
+
+    pool: tuple[int, ...]
+    low: int
+    high: int
+    divide: int | None
+
+    def _divisions(self, n: int) -> int:
+        if self.divide is None or n == 0:
+            return 1
+        return comb(self.divide - 1, n - 1)
+
+    @property
+    def count(self) -> int:
+        return sum(comb(len(self.pool), n) * self._divisions(n) for n in range(self.low, self.high + 1))
+
+    def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        for n in range(self.low, self.high + 1):
+            d = self._divisions(n)
+            size = comb(len(self.pool), n) * d
+            if index < size:
+                subset = _unrank_combination(len(self.pool), n, index // d)
+                targets = tuple(self.pool[i] for i in subset)
+                div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+                return targets, div
+            index -= size
+        raise IndexError(index)
+
+    def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
+        n = len(targets)
+        index = sum(comb(len(self.pool), m) * self._divisions(m) for m in range(self.low, n))
+        where = {t: i for i, t in enumerate(self.pool)}
+        sub = _rank_combination(len(self.pool), [where[t] for t in targets])
+        d = self._divisions(n)
+        return index + sub * d + (_rank_composition(div) if self.divide is not None and n else 0)
+
+
+@dataclass(frozen=True)
+class _Mode:
+    """The instances of one mode: a product over its requirements (the last varies fastest)."""
+
+    mode: int
+    reqs: tuple[_Requirement, ...]
+
+    @cached_property
+    def count(self) -> int:
+        n = 1
+        for r in self.reqs:
+            n *= r.count
+        return n
+
+    def unrank(self, index: int) -> ModeInstance:
+        targets: list[tuple[int, ...]] = []
+        divs: list[tuple[int, ...]] = []
+        for r in reversed(self.reqs):
+            index, digit = divmod(index, r.count)
+            t, d = r.unrank(digit)
+            targets.append(t)
+            divs.append(d)
+        targets.reverse()
+        divs.reverse()
+        return ModeInstance(self.mode, tuple(targets), tuple(divs) if any(divs) else ())
+
+    def rank(self, inst: ModeInstance) -> int:
+        index = 0
+        for i, r in enumerate(self.reqs):
+            div = inst.divide[i] if inst.divide else ()
+            index = index * r.count + r.rank(inst.targets[i], div)
+        return index
+
+
+@dataclass
+class ChoiceSpace:
+    """The legal complete choices of one ability, in rank order."""
+
+    ability: AbilityFacts
+    _modes: dict[int, _Mode] = field(default_factory=dict)
+    _multisets: list[tuple[int, ...]] = field(default_factory=list)
+    _listed: list[Choice] | None = None
+    _index: dict[Choice, int] | None = None
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        return [self._multiset_count(ms) for ms in self._multisets]
+
+    def _multiset_count(self, modes: tuple[int, ...]) -> int:
+        n = 1
+        for m in sorted(set(modes)):
+            n *= _multichoose(self._modes[m].count, modes.count(m))
+        return n
+
+    @cached_property
+    def count(self) -> int:
+        """How many choices (fixed once the space is built; listing them does not change it)."""
+        if self._listed is not None:
+            return len(self._listed)
+        return sum(self._sizes)
+
+    def unrank(self, index: int) -> Choice:
+        """The ``index``-th choice (0 ≤ index < count)."""
+        if self._listed is not None:
+            return self._listed[index]
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        for modes, size in zip(self._multisets, self._sizes, strict=True):
+            if index < size:
+                return self._unrank_in(modes, index)
+            index -= size
+        raise IndexError(index)
+
+    def _unrank_in(self, modes: tuple[int, ...], index: int) -> Choice:
+        distinct = sorted(set(modes))
+        instances: list[ModeInstance] = []
+        for m in reversed(distinct):
+            mode = self._modes[m]
+            copies = modes.count(m)
+            radix = _multichoose(mode.count, copies)
+            index, digit = divmod(index, radix)
+            for i in _unrank_multiset(mode.count, copies, digit):
+                instances.append(mode.unrank(i))
+        return Choice(tuple(sorted(instances)))
+
+    def rank(self, choice: Choice) -> int:
+        """The index of ``choice`` (the inverse of :meth:`unrank`)."""
+        if self._listed is not None:
+            if self._index is None:
+                self._index = {c: i for i, c in enumerate(self._listed)}
+            return self._index[choice]
+        modes = tuple(sorted(i.mode for i in choice.modes))
+        index = sum(self._sizes[: self._multisets.index(modes)])
+        within = 0
+        for m in sorted(set(modes)):
+            mode = self._modes[m]
+            ranks = sorted(mode.rank(i) for i in choice.modes if i.mode == m)
+            within = within * _multichoose(mode.count, len(ranks)) + _rank_multiset(mode.count, ranks)
+        return index + within
+
+    def __iter__(self) -> Iterator[Choice]:
+        if self._listed is not None:
+            return iter(self._listed)
+        return (self.unrank(i) for i in range(self.count))
+
+    def as_list(self) -> list[Choice]:
+        """Every choice in rank order (listed once and kept)."""
+        if self._listed is None:
+            if self.count > MAX_LISTED:
+                raise EngineCannot(
+                    f"{self.ability.id} has {self.count} legal choices; listing more than {MAX_LISTED} is refused"
+                )
+            self._listed = [self.unrank(i) for i in range(self.count)]
+        return self._listed
+
+
+def space_for(facts: Facts, a: AbilityFacts, on_stack: frozenset[int] = frozenset()) -> ChoiceSpace:
+    """The choice space of ``a`` with ``on_stack`` below it (combinatorial where independent)."""
+    space = ChoiceSpace(a)
+    if a.forced_removal is not None:
+        space._listed = []
+        return space
+    if not is_independent(a):
+        space._listed = sorted(set(iter_legal_choices(facts, a, on_stack)))
+        return space
+    for m in a.modes:
+        if not m.available:
+            continue
+        reqs = []
+        for r in m.requirements:
+            pool = facts.available(r, on_stack)
+            reqs.append(_Requirement(pool, r.min, r.most(len(pool)), r.divide))
+        mode = _Mode(m.index, tuple(reqs))
+        if mode.count:
+            space._modes[m.index] = mode
+    space._multisets = sorted(iter_mode_choices(sorted(space._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
+    return space

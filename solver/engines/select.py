@@ -1,0 +1,100 @@
+"""Which engine answers: the one place that reads the options and the facts and decides.
+
+Every verb asks :func:`chain_for` (or :func:`engine_for` for one pass), so ``--engine``,
+``--time-limit``, the size caps and ``next_pass`` reach every verb the same way:
+
+* ``auto`` is the product engine, exact on every pass (its coupled core, if any, goes through
+  CP-SAT); for ``best`` it is the product engine where the score splits part by part, and
+  CP-SAT's whole model otherwise;
+* a solver engine (``cpsat``, ``constraint``) enumerates, so it is refused, with a clear message,
+  a pass with more outcomes than ``limits.outcomes`` (the product engine counts them first);
+* ``merge_identical`` is the product engine's merged view of one pass.
+
+Engine modules are imported only when chosen: ``count`` of an independent pass never imports
+OR-Tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+
+from triggerstack.model.facts import Facts
+from triggerstack.model.passes import Passes
+
+from ..core.chain import Chain
+from ..core.engine import PassEngine
+from ..errors import EngineCannot
+from ..options import Engine, Options
+
+__all__ = ["Task", "chain_for", "engine_for"]
+
+
+class Task(Enum):
+    """What the engine is asked: any of the enumeration questions, or an optimum."""
+
+    ENUMERATE = "enumerate"
+    BEST = "best"
+
+
+def _product(facts: Facts, options: Options) -> PassEngine:
+    from .product import MergedEngine, ProductEngine
+
+    engine = ProductEngine(facts, options)
+    return MergedEngine(engine) if options.merge_identical else engine
+
+
+def _refuse_too_many(facts: Facts, options: Options) -> None:
+    """A solver engine enumerates one outcome at a time: refuse a pass it would stall on."""
+    from .product import ProductEngine, plan
+
+    if plan(facts).coupled:
+        return  # counting needs the CP-SAT core itself; the time limit bounds it
+    n = ProductEngine(facts, options).count()
+    if n > options.limits.outcomes:
+        raise EngineCannot(
+            f"this pass has {n} outcomes; a solver engine enumerates them one by one and stops at "
+            f"{options.limits.outcomes} (raise it with --max-outcomes, or use --engine auto)"
+        )
+
+
+def _cpsat(facts: Facts, options: Options) -> PassEngine:
+    from .cpsat import CpsatEngine  # ortools is imported only when a CP-SAT path is taken
+
+    return CpsatEngine(facts, options)
+
+
+def _constraint(facts: Facts, options: Options) -> PassEngine:
+    from .constraint import ConstraintEngine
+
+    return ConstraintEngine(facts, options)
+
+
+_SOLVERS: dict[Engine, Callable[[Facts, Options], PassEngine]] = {Engine.CPSAT: _cpsat, Engine.CONSTRAINT: _constraint}
+
+
+def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE) -> PassEngine:
+    """The engine that answers ``task`` for one pass of ``facts`` under ``options``."""
+    engine = options.engine
+    if options.merge_identical and engine not in (Engine.AUTO, Engine.PRODUCT):
+        raise EngineCannot("--merge-identical is answered by the product engine only (--engine auto or product)")
+    if engine in (Engine.AUTO, Engine.PRODUCT):
+        from .product import ProductEngine
+
+        chosen = _product(facts, options)
+        if task is Task.BEST and engine is Engine.AUTO and not (isinstance(chosen, ProductEngine) and chosen.splits):
+            return _cpsat(facts, options)  # the score does not split over the parts: one model of the pass
+        return chosen
+    if task is not Task.BEST or engine is Engine.CONSTRAINT:  # CP-SAT optimises without enumerating
+        _refuse_too_many(facts, options)
+    return _SOLVERS[engine](facts, options)
+
+
+def chain_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE) -> Chain:
+    """The chain of passes of ``facts`` (one pass without reactions or ``next_pass``), each pass
+    answered by :func:`engine_for`."""
+    passes = Passes(facts, options.next_pass, options.limits.passes)
+    if options.merge_identical and not passes.single:
+        raise EngineCannot("--merge-identical does not cover further passes of 603.3b")
+    each = task if passes.single else Task.ENUMERATE  # across passes, best scores whole outcomes
+    return Chain(passes, lambda f: engine_for(f, options, each), options.limits.outcomes)
