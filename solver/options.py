@@ -59,7 +59,7 @@ class Engine(StrEnum):
             raise ScenarioError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Options:
     """What every verb is answered with.
 
@@ -71,14 +71,25 @@ class Options:
     ``merge_identical``: count and enumerate outcomes that only swap identical abilities once.
     """
 
-    engine: Engine = Engine.AUTO
-    time_limit: float | None = None
-    limits: Limits = DEFAULT_LIMITS
-    next_pass: NextPass | None = None
-    merge_identical: bool = False
+    engine: Engine
+    time_limit: float | None
+    limits: Limits
+    next_pass: NextPass | None
+    merge_identical: bool
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "engine", Engine.parse(self.engine))
+    def __init__(
+        self,
+        engine: Engine | str = Engine.AUTO,
+        time_limit: float | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        next_pass: NextPass | None = None,
+        merge_identical: bool = False,
+    ) -> None:
+        object.__setattr__(self, "engine", Engine.parse(engine))  # a name is parsed once, here
+        object.__setattr__(self, "time_limit", time_limit)
+        object.__setattr__(self, "limits", limits)
+        object.__setattr__(self, "next_pass", next_pass)
+        object.__setattr__(self, "merge_identical", merge_identical)
 
 
 class OptionChanges(TypedDict, total=False):

@@ -37,6 +37,7 @@ def kind(v: dict[str, object]) -> str:
     return "error" if "error" in v else "legal" if v["legal"] else "illegal"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_hundred_thousand_lines_every_one_judged_in_order(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str

@@ -7,7 +7,11 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def test_quick_benchmark_runs_and_engines_agree(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import pytest
 
 from .conftest import EXAMPLES
 
+pytestmark = pytest.mark.slow  # every verb twice, each in its own process
+
 ERTAI = EXAMPLES / "ertai-resurrected"
 WIPE = EXAMPLES / "board-wipe"
 LICH = EXAMPLES / "vindictive-lich"

@@ -71,6 +71,7 @@ def _peak_rss_kib(limit: int) -> int:
     return int(done.stderr.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_enumerate_streams_a_million_outcomes_in_constant_memory() -> None:
     small, large = _peak_rss_kib(10_000), _peak_rss_kib(1_000_000)
     assert large - small < 20 * 1024, f"peak RSS {small} KiB for 10^4 outcomes, {large} KiB for 10^6"

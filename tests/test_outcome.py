@@ -31,7 +31,7 @@ def outcomes(draw: st.DrawFn) -> Outcome:
     return Outcome.model_validate({"stack": [{"ability": "L", "modes": modes}], "removed": removed})
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=settings().max_examples * 2 // 3, deadline=None)
 @given(outcomes(), st.randoms())
 def test_canonical_is_idempotent_and_order_free(outcome: Outcome, rnd: object) -> None:
     once = canonical(SCENARIO, outcome)

@@ -8,6 +8,7 @@ from typing import Unpack
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Outcome, Score
+from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import Scenario
 
 from ..engines.select import Task, chain_for
@@ -26,12 +27,15 @@ class Best:
     proven: bool = True
 
 
-def check_score(facts: Facts, score: Score, allow_fired: bool = False) -> None:
-    """Every id a score names exists: abilities, their modes, and things to target (with
-    reactions, abilities fired in later passes, ``REACTION@ABILITY``, may be named too)."""
+def check_score(facts: Facts, score: Score, passes: Passes | None = None) -> None:
+    """Every id a score names exists: abilities, their modes, and things to target. Across the
+    passes of 603.3b, abilities fired later may be named too: ``REACTION@ABILITY`` with
+    reactions, and any id with an engine's ``next_pass`` hook (what it fires is its own)."""
+    hook = passes is not None and passes.next_pass is not None
+    fired = passes is not None and not passes.single
     for key in ("height", "mode", "target", "removed"):
         for aid in getattr(score, key):
-            if allow_fired and "@" in aid:
+            if hook or (fired and "@" in aid):
                 continue
             if aid not in facts.ability_index:
                 raise ScenarioError(f"unknown ability {aid!r}", (key, aid))
@@ -54,7 +58,7 @@ def best(
     """The legal outcome with the highest ``score``; ties go to the first in the engine's order
     for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
     facts, opts = prepare(scenario, options, changes)
-    check_score(facts, score, allow_fired=opts.next_pass is not None or bool(facts.scenario.reactions))
+    check_score(facts, score, Passes(facts, opts.next_pass))
     chain = chain_for(facts, opts, Task.BEST)
     outcome, value, proven = chain.best(score)
     return Best(outcome, value, proven)

@@ -22,13 +22,6 @@ from ..options import Engine, OptionChanges, Options, prepare
 __all__ = ["explain", "explain_text"]
 
 
-def _earlier(facts: Facts, a: AbilityFacts) -> frozenset[int]:
-    """Abilities of earlier blocks: the most that can be below ``a`` when its block starts."""
-    if a.block is None:
-        return frozenset()
-    return frozenset(b.index for b in facts.abilities if b.block is not None and b.block < a.block)
-
-
 def _removal(facts: Facts, a: AbilityFacts) -> tuple[str, str]:
     forced = a.forced_removal
     if forced is not None:
@@ -37,8 +30,7 @@ def _removal(facts: Facts, a: AbilityFacts) -> tuple[str, str]:
         return "may", "its controller may choose no mode (700.2)"
     if has_legal_choice(facts, a, frozenset()):
         return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
-    most = _earlier(facts, a)
-    if not has_legal_choice(facts, a, most):
+    if not has_legal_choice(facts, a, a.earlier_targets):  # the most that can be below it as its block starts
         return "must", "no legal choice of modes and targets exists (603.3c-d)"
     return (
         "may",
@@ -50,7 +42,7 @@ def _requirement(facts: Facts, m: ModeFacts, r: RequirementFacts) -> dict[str, A
     now: list[str] = []
     later: list[str] = []
     for t in r.candidates:
-        (later if facts.waiting_ability(t) is not None else now).append(facts.things[t].id)
+        (now if facts.is_on_stack_target(t, frozenset()) else later).append(facts.things[t].id)
     excluded = [
         {"id": facts.things[t].id, "code": e.code.value, "rule": e.rule.value, "reason": e.reason}
         for t, reasons in sorted(r.excluded.items())
@@ -76,7 +68,7 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts) -> dict[str, Any]:
         status, why = "unavailable", "not available (chosen before, or its condition is unmet)"
     elif is_mode_legal(facts, a, m.index, frozenset()):
         status, why = "legal", ""
-    elif is_mode_legal(facts, a, m.index, _earlier(facts, a)):
+    elif is_mode_legal(facts, a, m.index, a.earlier_targets):
         status, why = "legal-if", "legal only if an ability it can target is already on the stack"
     else:
         status, why = "illegal", "no legal targets (603.3c)"

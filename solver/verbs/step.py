@@ -346,6 +346,7 @@ class Stepper(_Checked[Walk]):
         successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
         if successor.facts is None:
             return walk
+        self._local(successor.facts)  # a hook's pass: its decisions get their ids now
         return Walk((*walk.done, (facts, state)), successor.facts, State(), successor.on_stack, walk.decisions)
 
     def is_over(self, walk: Walk) -> bool:

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 
 __all__ = ["SETTINGS", "scenarios"]
 
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+SETTINGS = settings()
+"""The loaded profile (``tests/conftest.py``): 300 examples per property in full, 30 in dev."""
 
 FILTERS: list[Any] = [
     "any-target",

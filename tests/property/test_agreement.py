@@ -20,6 +20,7 @@ import json
 from math import factorial
 from typing import Any
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, ProposalError, ScenarioError, Score, canonical, compile_facts, outcome_json
@@ -37,6 +38,8 @@ from triggerstack.solver.engines.product.merge import identical_groups, iter_mer
 
 from ..simulator import SimulatedEngine, simulate
 from .strategies import SETTINGS, scenarios
+
+pytestmark = pytest.mark.slow  # hundreds of generated scenarios
 
 MAX_BOUND = 3000
 

@@ -20,7 +20,9 @@ from triggerstack.solver.cli import main
 from ..conftest import EXAMPLES
 from .strategies import scenarios
 
-FUZZ = settings(max_examples=150, deadline=3000, suppress_health_check=list(HealthCheck))
+pytestmark = pytest.mark.slow  # hundreds of generated scenarios
+
+FUZZ = settings(max_examples=settings().max_examples // 2, deadline=3000, suppress_health_check=list(HealthCheck))
 
 WORDS = st.sampled_from(
     [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import compile_facts, outcome_json
@@ -21,10 +22,12 @@ from triggerstack.solver.verbs.step import Stepper, Walk
 from .strategies import SETTINGS, scenarios
 from .test_agreement import size_bound
 
+pytestmark = pytest.mark.slow  # hundreds of generated scenarios
+
 SMALL = 120
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
 @given(doc=scenarios(), data=st.data())
 def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[str, Any], data: st.DataObject) -> None:
     facts = compile_facts(parse_scenario(doc))

@@ -1,0 +1,42 @@
+"""``best`` (SPEC §7): the optimum, and an honest answer when the time limit stops CP-SAT first."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from triggerstack.model import Scenario, Score, facts_of
+from triggerstack.solver import best
+from triggerstack.solver.cli import main
+
+from .conftest import ROOT
+
+WIDE = ROOT / "benchmarks" / "scenarios" / "abilities-16.json"  # 7·10^16 outcomes; CP-SAT proves its optimum in ~20 s
+
+
+def heights(path: str) -> Score:
+    facts = facts_of(Scenario.load(path))
+    first = facts.things[0].id
+    return Score(
+        height={a.id: a.index % 5 + 1 for a in facts.abilities}, target={a.id: {first: 2} for a in facts.abilities}
+    )
+
+
+def test_cpsat_stopped_by_the_time_limit_says_the_optimum_is_not_proven() -> None:
+    score = heights(str(WIDE))
+    exact = best(Scenario.load(str(WIDE)), score)  # the product engine, part by part: proven
+    cut = best(Scenario.load(str(WIDE)), score, engine="cpsat", time_limit=0.3)
+    assert exact.proven and not cut.proven
+    assert cut.score <= exact.score
+
+
+def test_the_command_line_prints_an_unproven_best_and_exits_3(
+    capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    path = f"{tmp_path}/score.json"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(heights(str(WIDE)).model_dump_json())
+    assert main(["best", str(WIDE), "--score", path, "--engine", "cpsat", "--time-limit", "0.3"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out)["proven"] is False
+    assert "not proven optimal" in err and err.count("\n") == 1

@@ -1,0 +1,150 @@
+"""The architecture, read from the imports of every module: no cycle, no module importing a
+layer above its own, ``model/`` free of solvers, and the cross-check engine free of the search
+code it checks."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from .conftest import ROOT
+
+PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver"}
+
+LAYERS = [
+    ("triggerstack.model", 0),
+    ("triggerstack.solver.errors", 1),
+    ("triggerstack.solver.options", 1),
+    ("triggerstack.solver.core", 2),
+    ("triggerstack.solver.engines", 3),
+    ("triggerstack.solver.verbs", 4),
+    ("triggerstack.solver", 5),  # __init__, cli, __main__
+]
+"""Bottom up; a module's layer is that of the longest prefix that names it."""
+
+SEARCH = {
+    "triggerstack.solver.core.choices",
+    "triggerstack.solver.core.must",
+    "triggerstack.solver.core.removal",
+    "triggerstack.solver.core.space",
+    "triggerstack.solver.core.chain",
+    "triggerstack.solver.engines.cpsat",
+    "triggerstack.solver.engines.select",
+}
+
+
+def _modules() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join((package, *parts))] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _imports(name: str) -> Iterator[str]:
+    """Every module ``name`` imports, anywhere in its body (functions and TYPE_CHECKING too)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                yield sub if sub in MODULES else target
+
+
+def _graph() -> dict[str, set[str]]:
+    return {m: {t for t in _imports(m) if t in MODULES and t != m} for m in MODULES}
+
+
+def _layer_of(name: str) -> int:
+    best = max((p for p, _ in LAYERS if name == p or name.startswith(p + ".")), key=len)
+    return dict(LAYERS)[best]
+
+
+def test_every_module_is_read() -> None:
+    assert {"triggerstack.model.facts", "triggerstack.solver.core.chain", "triggerstack.solver.cli"} <= set(MODULES)
+    assert len(MODULES) > 30
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    return [
+        f"{m} (layer {_layer_of(m)}) imports {t} (layer {_layer_of(t)})"
+        for m, targets in sorted(graph.items())
+        for t in sorted(targets)
+        if _layer_of(t) > _layer_of(m)
+    ]
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[str]:
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+    cycles: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        path.append(m)
+        for t in sorted(graph.get(m, ())):
+            if state.get(t) == 1:
+                cycles.append(" -> ".join([*path[path.index(t) :], t]))
+            elif t not in state:
+                visit(t)
+        path.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    return cycles
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    assert not (found := _upward(_graph())), "\n".join(found)
+
+
+def test_no_import_cycle() -> None:
+    assert not (found := _cycles(_graph())), "\n".join(found)
+
+
+def test_the_checks_catch_what_they_refuse() -> None:
+    """Each check finds an upward import and a cycle planted in the real graph (it is not vacuous)."""
+    graph = _graph()
+    graph["triggerstack.solver.core.chain"] = graph["triggerstack.solver.core.chain"] | {
+        "triggerstack.solver.engines.select"
+    }
+    assert _upward(graph) == [
+        "triggerstack.solver.core.chain (layer 2) imports triggerstack.solver.engines.select (layer 3)"
+    ]
+    cycle = "triggerstack.solver.core.chain -> triggerstack.solver.engines.select"
+    assert any(cycle in c for c in _cycles(graph))
+
+
+def test_model_imports_no_solver() -> None:
+    for m in MODULES:
+        if m.startswith("triggerstack.model"):
+            bad = [t for t in _imports(m) if t.startswith(("ortools", "constraint", "triggerstack.solver"))]
+            assert not bad, f"{m} imports {bad}"
+
+
+def test_the_cross_check_imports_none_of_the_search_code() -> None:
+    """The python-constraint2 engine is a cross-check only if it shares no search with what it checks."""
+    imported = set(_imports("triggerstack.solver.engines.constraint"))
+    assert not imported & SEARCH, sorted(imported & SEARCH)
+    assert not any(t.startswith("triggerstack.solver.engines.product") for t in imported)

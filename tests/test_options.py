@@ -1,0 +1,133 @@
+"""Every public verb takes the same :class:`Options` (or its fields as keywords): the engine, the
+size caps and an engine's ``next_pass`` hook reach each verb the same way.
+
+Rule 603.3b: "... then the abilities that triggered during this process go on the stack" in a
+further pass; an engine's own state-based actions may decide what triggers (the hook)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score, facts_of, outcome_json
+from triggerstack.solver import (
+    Engine,
+    Options,
+    Stepper,
+    best,
+    check,
+    count,
+    explain,
+    outcome_lines,
+    outcomes,
+    sample,
+    step,
+)
+
+from .conftest import EXAMPLES
+
+ERTAI = Scenario.load(str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"))
+
+
+def dies(pass_scenario: Scenario, placed: Outcome) -> Sequence[dict[str, Any]]:
+    """After a pass in which E targeted SWB, B's 'a creature died' triggers (once)."""
+    hit = any("SWB" in ts for e in placed.stack for m in e.modes or () for ts in m.targets.values())
+    first = not any(t.id == "DIES" for t in pass_scenario.triggers)
+    return [{"id": "DIES", "controller": "B", "text": "a creature died"}] if hit and first else []
+
+
+HOOKED = Options(next_pass=dies)
+WITH_DIES = 10  # the two outcomes that counter SWB each gain a pass holding DIES: still 10 outcomes
+
+
+def test_options_are_frozen_and_keywords_override() -> None:
+    options = Options(engine="constraint")
+    assert options.engine is Engine.CONSTRAINT
+    assert Options(engine="fast").engine is Engine.PRODUCT  # SPEC §7's name
+    with pytest.raises(ScenarioError, match="unknown engine 'quick'"):
+        Options(engine="quick")
+    with pytest.raises(AttributeError):
+        options.engine = Engine.CPSAT  # type: ignore[misc]
+    assert count(ERTAI, options) == count(ERTAI, options, engine="cpsat") == count(ERTAI) == 10
+
+
+def test_next_pass_reaches_count_and_outcomes() -> None:
+    assert count(ERTAI, HOOKED) == count(ERTAI, next_pass=dies) == WITH_DIES
+    whole = [o for o in outcomes(ERTAI, HOOKED) if o.passes]
+    assert len(whole) == 2 and all(o.stack[-1].ability == "DIES" for o in whole)
+    lines = list(outcome_lines(ERTAI, HOOKED))
+    assert lines == [outcome_json(o) for o in outcomes(ERTAI, next_pass=dies)]
+    assert sum('"DIES"' in line for line in lines) == 2
+
+
+def test_next_pass_reaches_check() -> None:
+    (hooked,) = [o for o in outcomes(ERTAI, HOOKED) if o.passes][:1]
+    assert check(ERTAI, hooked, HOOKED).legal
+    verdict = check(ERTAI, hooked)  # without the hook nothing fired DIES
+    assert [v.code.value for v in verdict.violations] == ["unknown-ability"]
+
+
+def test_next_pass_reaches_sample() -> None:
+    drawn = sample(ERTAI, 200, 5, HOOKED)
+    assert any(o.passes for o in drawn)
+    every = {outcome_json(o) for o in outcomes(ERTAI, HOOKED)}
+    assert {outcome_json(o) for o in drawn} <= every
+
+
+def test_next_pass_reaches_best() -> None:
+    top = best(ERTAI, Score(height={"DIES": 7}), HOOKED)
+    assert top.outcome.stack[-1].ability == "DIES" and top.score == 7 * 3
+    with pytest.raises(ScenarioError, match="unknown ability 'DIES'"):  # without the hook nothing fires it
+        best(ERTAI, Score(height={"DIES": 7}))
+
+
+def test_next_pass_reaches_explain() -> None:
+    assert explain(ERTAI, HOOKED)["count"] == WITH_DIES
+    assert "count_merged_identical" not in explain(ERTAI, HOOKED)  # several passes: the chain counted
+
+
+def test_next_pass_reaches_step() -> None:
+    walk = ["put SWB", "put SWA", "put E", "mode E:counter", "end modes", "target SWB", "end targets"]
+    assert [d.text for d in step(ERTAI, walk, HOOKED)] == ["put DIES"]
+    assert step(ERTAI, walk) == []  # the walk is over without the hook
+    stepper = Stepper(facts_of(ERTAI), HOOKED)
+    state = stepper.walk([*walk, "put DIES"])
+    assert stepper.is_over(state) and stepper.outcome(state).passes == (3, 1)
+    assert check(ERTAI, stepper.outcome(state), HOOKED).legal
+
+
+VERBS: list[tuple[str, Callable[..., object]]] = [
+    ("check", lambda s, o: check(s, Outcome(), o)),
+    ("count", lambda s, o: count(s, o)),
+    ("outcomes", lambda s, o: list(outcomes(s, o))),
+    ("outcome_lines", lambda s, o: list(outcome_lines(s, o))),
+    ("sample", lambda s, o: sample(s, 1, 1, o)),
+    ("best", lambda s, o: best(s, Score(), o)),
+    ("explain", lambda s, o: explain(s, o)),
+    ("step", lambda s, o: step(s, (), o)),
+]
+
+
+@pytest.mark.parametrize(("name", "verb"), VERBS, ids=[n for n, _ in VERBS])
+def test_size_caps_reach_every_verb(name: str, verb: Callable[..., object]) -> None:
+    """The caps are options too: a scenario over them is refused by every verb, naming the cap."""
+    with pytest.raises(ScenarioError, match="3 waiting abilities is more than the limit of 2"):
+        verb(ERTAI, Options(limits=Limits(abilities=2)))
+    verb(ERTAI, Options(limits=Limits(abilities=3)))
+
+
+@pytest.mark.parametrize(("name", "verb"), VERBS, ids=[n for n, _ in VERBS])
+def test_the_pass_cap_reaches_every_verb(name: str, verb: Callable[..., object]) -> None:
+    """A hook that always fires runs into the pass cap in every verb that follows passes."""
+
+    def forever(pass_scenario: Scenario, placed: Outcome) -> Sequence[dict[str, Any]]:
+        return [{"id": f"X{len(pass_scenario.objects)}", "controller": "A", "text": "again"}]
+
+    options = Options(next_pass=forever, limits=Limits(passes=3))
+    if name in ("check", "explain", "step"):  # check judges the passes a proposal has; explain reports the
+        # first pass; step stops only when walked
+        verb(ERTAI, options)
+        return
+    with pytest.raises(ScenarioError, match="still trigger after 3 passes"):
+        verb(ERTAI, options)
