@@ -134,25 +134,24 @@ class Facts:
     ability_index: Mapping[str, int]
     blocks: tuple[Block, ...]
     opponents: Mapping[PlayerId, frozenset[PlayerId]]
+    first_waiting: int  # the thing index of the first waiting ability (players and objects come before)
 
     def is_opponent(self, a: PlayerId, b: PlayerId) -> bool:
         return b in self.opponents.get(a, frozenset())
 
     def waiting_ability(self, thing: int) -> int | None:
         """The ability index if ``thing`` is a waiting ability, else None."""
-        k = thing - (len(self.things) - len(self.abilities))
+        k = thing - self.first_waiting
         return k if k >= 0 else None
 
     def is_on_stack_target(self, thing: int, on_stack: frozenset[int]) -> bool:
         """Whether ``thing`` can be targeted with the waiting abilities ``on_stack`` below: a
         waiting ability only once it is on the stack (601.2c, 603.3b); anything else always."""
-        k = self.waiting_ability(thing)
-        return k is None or k in on_stack
+        return thing < self.first_waiting or thing - self.first_waiting in on_stack
 
     def available(self, r: RequirementFacts, on_stack: frozenset[int]) -> tuple[int, ...]:
         """The candidates of ``r`` with ``on_stack`` below (see :meth:`is_on_stack_target`)."""
-        first = len(self.things) - len(self.abilities)
-        return tuple(t for t in r.candidates if t < first or t - first in on_stack)
+        return tuple(t for t in r.candidates if self.is_on_stack_target(t, on_stack))
 
     def may_precede(self, b: int, a: int) -> bool:
         """Whether waiting ability ``b`` can be on the stack below ``a`` when ``a`` is put there:
@@ -364,6 +363,7 @@ def compile_facts(scenario: Scenario) -> Facts:
         ability_index=MappingProxyType({a.id: a.index for a in abilities}),
         blocks=blocks,
         opponents=MappingProxyType(opponents),
+        first_waiting=len(base),
     )
 
 

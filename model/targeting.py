@@ -61,8 +61,8 @@ def is_self(r: Restriction, t: Thing) -> Exclusion | None:
     return None
 
 
-def has_shroud(r: Restriction, t: Thing) -> Exclusion | None:
-    """702.18a: shroud — can't be the target of spells or abilities."""
+def has_shroud(_r: Restriction, t: Thing) -> Exclusion | None:
+    """702.18a: shroud — can't be the target of spells or abilities (whoever controls them)."""
     if t.shroud:
         return Exclusion(Code.TARGET_SHROUD, Rule.R702_18A, f"{t.id} has shroud")
     return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TypedDict
+from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts, facts_of
@@ -111,10 +112,17 @@ def resolve(options: Options | None, changes: OptionChanges) -> Options:
     return replace(base, **changes) if changes else base  # type: ignore[arg-type]
 
 
+_WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()
+
+
 def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> tuple[Facts, Options]:
     """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
-    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise)."""
+    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise;
+    a scenario found within some caps is not measured again against them)."""
     facts = facts_of(scenario)
     resolved = resolve(options, changes)
-    resolved.limits.check(facts)
+    within = _WITHIN.setdefault(facts, set())
+    if resolved.limits not in within:
+        resolved.limits.check(facts)
+        within.add(resolved.limits)
     return facts, resolved

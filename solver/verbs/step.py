@@ -298,7 +298,6 @@ class Stepper(_Checked[Walk]):
             ]
             bodies.extend(nxt)
             level = nxt
-        self.universe = bodies
         texts = [f"put {aid}" for aid, _ in bodies] + [f"remove {aid}" for aid, _ in bodies]
         texts += [f"mode {aid}:{m.id}" for aid, b in bodies if b.modal is not None for m in b.modes]
         texts.append("end modes")

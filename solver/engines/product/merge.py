@@ -113,14 +113,14 @@ class MergedEngine:
     def _cannot(self) -> EngineCannot:
         return EngineCannot("--merge-identical answers count and enumerate only")
 
-    def unrank(self, rank: int) -> IndexedOutcome:
+    def unrank(self, rank: int) -> IndexedOutcome:  # noqa: ARG002 - the engine interface
         raise self._cannot()
 
-    def rank(self, outcome: IndexedOutcome) -> int:
+    def rank(self, outcome: IndexedOutcome) -> int:  # noqa: ARG002
         raise self._cannot()
 
     def __contains__(self, outcome: IndexedOutcome) -> bool:
         raise self._cannot()
 
-    def best(self, score: Score) -> Found:
+    def best(self, score: Score) -> Found:  # noqa: ARG002
         raise self._cannot()
