@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control
-from .filters import Context, implicit_kinds, matches
+from .filters import ANYTHING, Context, matches, possible_kinds
 from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Scenario
@@ -188,9 +188,9 @@ def _requirement(
 ) -> RequirementFacts:
     candidates: list[int] = []
     excluded: dict[int, tuple[Exclusion, ...]] = {}
-    kinds = implicit_kinds(req.filter)  # once per requirement, not per thing
+    kinds = possible_kinds(req.filter)  # once per requirement, not per thing
     for i, thing in enumerate(things):
-        fit = matches(req.filter, thing, ctx, implicit_kind=False) if thing.kind in kinds else False
+        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
         if fit is False:
             excluded[i] = (Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"),)
             continue
@@ -273,7 +273,7 @@ def _must_applies(
         return False
     target = things[index[entry.object]]
     ctx = opp.with_you(target.protector)
-    return matches(entry.applies_to, things[index[trigger.source]], ctx, implicit_kind=False) is True
+    return matches(entry.applies_to, things[index[trigger.source]], ctx, within=ANYTHING) is True
 
 
 def _may_precede(block_b: int | None, b_placeable: bool, block_a: int | None, b: int, a: int) -> bool:

@@ -4,9 +4,23 @@ Evaluation is three-valued: a filter that compares with ``{"target_of": REQ}`` c
 before REQ's targets are known, and then answers ``None`` ("unknown"). Candidate lists keep the
 things for which a filter is not ``False``; a proposal is judged with the chosen targets known.
 
-The implicit kind (115.2: without ``kind``, a filter matches permanents, or cards when it names a
-zone other than the battlefield) is decided once for the whole tree: an explicit ``kind`` wins,
-a node with combinators takes the kinds of its children, and a leaf takes the default.
+**Domains (115.2) under combinators** (SPEC §4): every filter object has a *domain*, the kinds of
+thing it can match at all:
+
+* a filter that names ``kind`` matches only those kinds;
+* one without ``kind`` inherits the domain of its nearest enclosing filter that decided one;
+* with no such enclosing filter, it matches only permanents — unless it names a ``zone`` (then
+  the zone decides, whatever the kind) or its only keys are ``any``/``all`` (then each child
+  decides for itself);
+* ``not`` negates within the enclosing filter's domain: a kind or zone named inside ``not`` is a
+  condition that is negated, and never widens or narrows what the outside matches.
+
+So ``{"type": "creature", "not": {"kind": "player"}}`` is every creature, ``{"not": {"zone":
+"graveyard"}}`` every permanent, ``{"kind": "player", "not": {"controller": "you"}}`` every
+opponent, ``{"any": [{"kind": "player"}, {"type": "creature"}]}`` every player and creature,
+``{"all": [{}]}`` every permanent. A *quality* (protection, hexproof from, a restriction's or a
+"must target" effect's source filter) is matched against a source in any zone (702.16a): it is
+evaluated in the domain :data:`ANYTHING`.
 """
 
 from __future__ import annotations
@@ -18,7 +32,7 @@ from .shapes import Comparison, Filter, TargetOf
 from .things import Thing
 from .types import PlayerId
 
-__all__ = ["Context", "Truth", "implicit_kinds", "matches"]
+__all__ = ["ANYTHING", "PERMANENTS", "Context", "Domain", "Truth", "domain", "matches", "possible_kinds"]
 
 Truth = bool | None
 """True, False, or None for "depends on targets not chosen yet"."""
@@ -90,26 +104,42 @@ def _player_ref(ref: str | TargetOf, key: str, thing: Thing, ctx: Context) -> Tr
     return who == ref
 
 
-def implicit_kinds(f: Filter, zone_context: tuple[str, ...] | None = None) -> frozenset[str]:
-    """The kinds of thing ``f`` can match at all (115.2 default, see the module docstring)."""
-    zones = f.zone if f.zone is not None else zone_context
+Domain = frozenset[str]
+
+PERMANENTS: Domain = frozenset({"permanent"})
+ANYTHING: Domain = frozenset({"permanent", "card", "spell", "ability", "emblem", "player"})
+"""Every kind: the domain of a quality matched against a source in any zone (702.16a)."""
+
+
+def domain(f: Filter, inherited: Domain | None = None) -> Domain | None:
+    """The kinds ``f`` can match (see the module docstring); ``None``: each child decides."""
     if f.kind is not None:
         return frozenset(f.kind)
-    children = list(f.iter_children())
-    if children:
-        out: frozenset[str] = frozenset()
-        for child in children:
-            out |= implicit_kinds(child, zones)
-        return out
-    if zones is not None and any(z != "battlefield" for z in zones):
-        return frozenset({"card"}) | (frozenset({"permanent"}) if "battlefield" in zones else frozenset())
-    return frozenset({"permanent"})
+    if inherited is not None:
+        return inherited
+    if f.zone is not None:
+        return ANYTHING  # the zone decides
+    if f.only_combinators:
+        return None
+    return PERMANENTS
 
 
-def _leaf(f: Filter, thing: Thing, ctx: Context) -> Truth:
+def possible_kinds(f: Filter, inherited: Domain | None = None) -> Domain:
+    """Every kind ``f`` could match: a superset, used to skip things without evaluating ``f``."""
+    own = domain(f, inherited)
+    if own is not None:
+        return own
+    out: frozenset[str] = frozenset()
+    for child in (*(f.any or ()), *(f.all or ())):
+        out |= possible_kinds(child, None)
+    return out
+
+
+def _leaf(f: Filter, thing: Thing, ctx: Context, inherited: Domain | None) -> Truth:
+    own = domain(f, inherited)
+    if own is not None and thing.kind not in own:
+        return False
     checks: list[Truth] = []
-    if f.kind is not None:
-        checks.append(thing.kind in f.kind)
     if f.type is not None:
         checks.append(bool(thing.types.intersection(f.type)))
     if f.subtype is not None:
@@ -141,20 +171,18 @@ def _leaf(f: Filter, thing: Thing, ctx: Context) -> Truth:
     if f.ability_kind is not None:
         checks.append(thing.ability_kind == f.ability_kind)
     if f.not_ is not None:
-        checks.append(_not(_leaf(f.not_, thing, ctx)))
+        checks.append(_not(_leaf(f.not_, thing, ctx, own)))
     if f.any is not None:
-        checks.append(_or([_leaf(c, thing, ctx) for c in f.any]))
+        checks.append(_or([_leaf(c, thing, ctx, own) for c in f.any]))
     if f.all is not None:
-        checks.append(_and([_leaf(c, thing, ctx) for c in f.all]))
+        checks.append(_and([_leaf(c, thing, ctx, own) for c in f.all]))
     return _and(checks)
 
 
-def matches(f: Filter, thing: Thing, ctx: Context, *, implicit_kind: bool = True) -> Truth:
+def matches(f: Filter, thing: Thing, ctx: Context, *, within: Domain | None = None) -> Truth:
     """Whether ``thing`` fits ``f`` from the point of view of ``ctx.you``.
 
-    ``implicit_kind=False`` matches a quality anywhere (protection and hexproof-from are matched
-    against a source in any zone, 702.16a).
+    ``within`` is the domain ``f`` inherits: none for a target requirement's filter (115.2's
+    default applies), :data:`ANYTHING` for a quality matched against a source in any zone.
     """
-    if implicit_kind and thing.kind not in implicit_kinds(f):
-        return False
-    return _leaf(f, thing, ctx)
+    return _leaf(f, thing, ctx, within)

@@ -17,6 +17,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     StrictBool,
     StrictInt,
     model_validator,
@@ -112,8 +113,8 @@ FilterField = Annotated[
 class Filter(_Frozen):
     """A conjunctive description of what may be chosen (SPEC §4).
 
-    Without ``kind`` it matches permanents only (115.2), or cards when it names a ``zone`` other
-    than the battlefield.
+    Without ``kind`` it inherits the domain of its enclosing filter, or matches permanents only
+    (115.2) unless it names a ``zone`` or has only ``any``/``all`` (see ``filters``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -144,6 +145,19 @@ class Filter(_Frozen):
     not_: FilterField | None = Field(default=None, alias="not")
     any: tuple[FilterField, ...] | None = None
     all: tuple[FilterField, ...] | None = None
+    _only_combinators: bool | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _combinators(self) -> Self:
+        named = {name for name in type(self).model_fields if getattr(self, name) is not None}
+        self._only_combinators = bool(named) and named <= {"any", "all"}
+        return self
+
+    @property
+    def only_combinators(self) -> bool:
+        """Whether its only keys are ``any``/``all`` (at least one): then each child decides its
+        own domain (115.2, SPEC §4)."""
+        return bool(self._only_combinators)
 
     def iter_target_of(self) -> Iterator[tuple[str, str]]:
         """Each ``(key, requirement id)`` this filter refers to through ``target_of``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .filters import Context, matches
+from .filters import ANYTHING, Context, matches
 from .rules import Code, Rule
 from .things import Thing
 from .types import PlayerId
@@ -47,7 +47,7 @@ class Restriction:
         if self.source is None:
             return False
         ctx = Context(target.protector, self.is_opponent)
-        return any(matches(q, self.source, ctx, implicit_kind=False) is True for q in qualities)  # type: ignore[arg-type]
+        return any(matches(q, self.source, ctx, within=ANYTHING) is True for q in qualities)  # type: ignore[arg-type]
 
 
 def _name(thing: Thing | None) -> str:
@@ -112,7 +112,7 @@ def cant_be_targeted(r: Restriction, t: Thing) -> Exclusion | None:
             applies = entry.source.model_dump(exclude_defaults=True) == {}
         else:
             ctx = Context(t.protector, r.is_opponent)
-            applies = matches(entry.source, r.source, ctx, implicit_kind=False) is True
+            applies = matches(entry.source, r.source, ctx, within=ANYTHING) is True
         if applies:
             return Exclusion(
                 Code.TARGET_RESTRICTED,

@@ -3,7 +3,7 @@
 A case names its ``source`` (a rule number or a card ruling), gives a scenario (inline, or
 ``scenario_file`` relative to the repository, with optional ``override`` of top-level keys),
 and lists ``proposals`` with the codes ``check`` must report (empty: legal), ``explain`` facts
-per ability, or a ``scenario_error`` the scenario must raise.
+per ability, the ``count`` every engine must give, or a ``scenario_error`` the scenario must raise.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from triggerstack.model.errors import format_loc
 from triggerstack.model.io import load_document
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver import check, explain
+from triggerstack.solver import check, count, explain
 
 from .conftest import CASES, ROOT
 
 CASE_FILES = sorted(CASES.rglob("*.yaml"))
-KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error"}
+KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error", "count"}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -134,6 +134,21 @@ def _requirement(modes: dict[Any, Any], where: str) -> dict[str, Any]:
     mode, _, req = where.rpartition(".")
     reqs = {r["id"]: r for r in modes[mode or None]["requirements"]}
     return reqs[req]  # type: ignore[no-any-return]
+
+
+def _count_params() -> list[Any]:
+    return [
+        pytest.param(path, engine, id=f"{path.relative_to(CASES).with_suffix('')}:{engine}")
+        for path in CASE_FILES
+        if "count" in _load(path)
+        for engine in ("auto", "cpsat", "constraint")
+    ]
+
+
+@pytest.mark.parametrize(("path", "engine"), _count_params())
+def test_count(path: Path, engine: str) -> None:
+    case = _load(path)
+    assert count(_scenario(case), engine=engine) == case["count"], case["source"]
 
 
 @pytest.mark.parametrize("path", _error_params())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from triggerstack.model.filters import Context, implicit_kinds, matches
+from triggerstack.model.filters import ANYTHING, Context, matches, possible_kinds
 from triggerstack.model.shapes import Filter, Object, Player
 from triggerstack.model.things import Thing, object_thing, player_thing
 from triggerstack.model.types import PlayerId
@@ -77,11 +77,37 @@ def test_target_of_is_unknown_until_chosen() -> None:
     assert matches(f({"not": {"controller": {"target_of": "p"}}}), BEAR, A) is None
 
 
-def test_implicit_kinds() -> None:
-    assert implicit_kinds(f({})) == {"permanent"}
-    assert implicit_kinds(f("any-target")) == {"player", "permanent"}
-    assert implicit_kinds(f({"zone": ["graveyard", "exile"]})) == {"card"}
-    assert implicit_kinds(f({"zone": "graveyard", "not": {"type": "land"}})) == {"card"}
+def test_possible_kinds() -> None:
+    assert possible_kinds(f({})) == {"permanent"}
+    assert possible_kinds(f("any-target")) == {"player", "permanent"}
+    assert possible_kinds(f({"zone": ["graveyard", "exile"]})) >= {"card"}  # the zone decides
+    assert possible_kinds(f({"type": "creature", "not": {"kind": "player"}})) == {"permanent"}
+
+
+ABILITY = object_thing(Object.model_validate({"id": "trig", "kind": "ability", "controller": "B", "ability_kind": "triggered"}))
+
+
+@pytest.mark.parametrize(
+    ("data", "yes", "no"),
+    [
+        # SPEC §4, "Domains under combinators": a kind or zone inside `not` never changes the domain
+        ({"type": "creature", "not": {"kind": "player"}}, [BEAR], [PLAYER_A, CARD, SPELL]),
+        ({"not": {"zone": "graveyard"}}, [BEAR, LAND, WALKER], [CARD, PLAYER_A, SPELL]),
+        ({"kind": "player", "not": {"controller": "you"}}, [PLAYER_B], [PLAYER_A, BEAR]),
+        ({"any": [{"kind": "player"}, {"type": "creature"}]}, [PLAYER_A, PLAYER_B, BEAR], [CARD, LAND, SPELL]),
+        ({"all": [{}]}, [BEAR, LAND, WALKER], [PLAYER_A, CARD, SPELL]),  # each child decides: permanents
+        ({"kind": "player", "any": [{}, {"controller": "you"}]}, [PLAYER_A, PLAYER_B], [BEAR]),  # children inherit
+        ({"zone": "stack"}, [SPELL, ABILITY], [BEAR, CARD, PLAYER_A]),  # the zone decides, whatever the kind
+        ({"any": [{"zone": "graveyard"}, {"type": "land"}]}, [CARD, LAND], [BEAR, PLAYER_A]),
+        ({"kind": "card", "not": {"any": [{"type": "land"}]}}, [CARD], [BEAR, LAND]),  # `not` keeps {card}
+    ],
+)
+def test_domains_under_combinators(data: Any, yes: list[Thing], no: list[Thing]) -> None:
+    flt = f(data)
+    for t in yes:
+        assert matches(flt, t, A) is True, t.id
+    for t in no:
+        assert matches(flt, t, A) is False, t.id
 
 
 def test_quality_matching_ignores_kind() -> None:
@@ -90,5 +116,5 @@ def test_quality_matching_ignores_kind() -> None:
         Object.model_validate({"id": "c", "kind": "card", "zone": "graveyard", "owner": "A", "colors": ["red"]})
     )
     assert matches(f({"color": "red"}), red_card, A) is False
-    assert matches(f({"color": "red"}), red_card, A, implicit_kind=False) is True
-    assert matches(f({}), red_card, A, implicit_kind=False) is True
+    assert matches(f({"color": "red"}), red_card, A, within=ANYTHING) is True
+    assert matches(f({}), red_card, A, within=ANYTHING) is True
