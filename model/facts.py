@@ -18,6 +18,7 @@ turn order, then objects, then the waiting abilities.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
@@ -30,7 +31,7 @@ from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Scenario
 from .shapes import Filter, MustTarget, Requirement, Trigger
-from .targeting import Exclusion, Restriction, restriction_exclusions
+from .targeting import Exclusion, Restriction, ignored_properties, restriction_exclusions
 from .things import Thing, scenario_things
 from .types import AbilityId, PlayerId, RequirementId, ThingId
 
@@ -51,7 +52,8 @@ class RequirementFacts:
     filter: Filter
     depends_on: tuple[int, ...]  # requirements whose targets this filter refers to (target_of)
     candidates: tuple[int, ...]  # things that may be chosen, in canonical order
-    excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with each reason
+    excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with every reason
+    ignored: Mapping[int, str]  # things that fit, whose own targeting properties do not function (113.6)
 
     def most(self, available: int) -> int:
         """The most targets that can be chosen from ``available`` things: bounded by ``max``
@@ -150,8 +152,13 @@ class Facts:
         return thing < self.first_waiting or thing - self.first_waiting in on_stack
 
     def available(self, r: RequirementFacts, on_stack: frozenset[int]) -> tuple[int, ...]:
-        """The candidates of ``r`` with ``on_stack`` below (see :meth:`is_on_stack_target`)."""
-        return tuple(t for t in r.candidates if self.is_on_stack_target(t, on_stack))
+        """The candidates of ``r`` with ``on_stack`` below (see :meth:`is_on_stack_target`).
+        Candidates are in canonical order, so the waiting abilities among them come last."""
+        first = self.first_waiting
+        cut = bisect_left(r.candidates, first)
+        if cut == len(r.candidates):
+            return r.candidates
+        return r.candidates[:cut] + tuple(t for t in r.candidates[cut:] if t - first in on_stack)
 
     def may_precede(self, b: int, a: int) -> bool:
         """Whether waiting ability ``b`` can be on the stack below ``a`` when ``a`` is put there:
@@ -188,18 +195,21 @@ def _requirement(
 ) -> RequirementFacts:
     candidates: list[int] = []
     excluded: dict[int, tuple[Exclusion, ...]] = {}
+    ignored: dict[int, str] = {}
     kinds = possible_kinds(req.filter)  # once per requirement, not per thing
     for i, thing in enumerate(things):
         fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
+        why: list[Exclusion] = []
         if fit is False:
-            excluded[i] = (Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"),)
-            continue
-        why = list(restriction_exclusions(restriction, thing))
+            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
+            if not thing.has_restrictions:  # the common case: one reason is all there is
+                excluded[i] = tuple(why)
+                continue
+        elif (note := ignored_properties(thing)) is not None:
+            ignored[i] = note
         if req.other_than_source and source is not None and thing.id == source.id:
-            why.insert(
-                0,
-                Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"),
-            )
+            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
+        why.extend(restriction_exclusions(restriction, thing))
         if why:
             excluded[i] = tuple(why)
         else:
@@ -216,6 +226,7 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         excluded=MappingProxyType(excluded),
+        ignored=MappingProxyType(ignored),
     )
 
 
@@ -269,8 +280,8 @@ def _must_applies(
 ) -> bool:
     if isinstance(entry.applies_to, tuple):
         return trigger.id in entry.applies_to
-    if trigger.source is None:
-        return False
+    if trigger.source is None:  # a filter over the source: only "everything" ({}) applies without one
+        return entry.applies_to.is_everything
     target = things[index[entry.object]]
     ctx = opp.with_you(target.protector)
     return matches(entry.applies_to, things[index[trigger.source]], ctx, within=ANYTHING) is True

@@ -97,11 +97,15 @@ def next_scenario(
 
 def join(parts: Sequence[Outcome]) -> Outcome:
     """The whole outcome (SPEC §3, §5) of consecutive passes: every pass's stack, bottom pass
-    first, the removed abilities of every pass, and ``passes`` when there was more than one."""
+    first, the removed abilities of every pass, and ``passes``, the entries per pass, when more
+    than one pass put something on the stack (a last pass whose abilities were all removed puts
+    nothing there, and is not listed)."""
     stack = tuple(e for o in parts for e in o.stack)
     removed = tuple(r for o in parts for r in o.removed)
-    sizes = tuple(len(o.stack) for o in parts) if len(parts) > 1 else None
-    return Outcome(stack=stack, removed=removed, passes=sizes)
+    sizes = [len(o.stack) for o in parts]
+    while len(sizes) > 1 and sizes[-1] == 0:
+        sizes.pop()
+    return Outcome(stack=stack, removed=removed, passes=tuple(sizes) if len(sizes) > 1 else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,23 +33,22 @@ class Rule(StrEnum):
     R603_7G = "603.7g"  # ... by a static ability that let a player take an action
     R700_2 = "700.2"  # modal spells and abilities
     R700_2D = "700.2d"  # the same mode more than once
-    R702_11B = "702.11b"  # hexproof
+    R113_6 = "113.6"  # abilities of an object function only on the battlefield (its own hexproof, shroud ...)
+    R702_11B = "702.11b"  # hexproof (a permanent)
+    R702_11C = "702.11c"  # hexproof (a player)
     R702_11D = "702.11d"  # hexproof from a quality
     R702_16B = "702.16b"  # protection: can't be targeted
+    R702_16J = "702.16j"  # protection from everything
     R702_18A = "702.18a"  # shroud
+    R800_4A = "800.4a"  # a player who left the game: not a legal target
     R800_4D = "800.4d"  # abilities of a player who left the game
     R805_7 = "805.7"  # Two-Headed Giant: teams put triggered abilities on the stack
 
 
 class Code(StrEnum):
-    """Violation codes of SPEC §6.
-
-    ``mode-unknown`` and ``target-unknown`` stay for SPEC compatibility but are never reported:
-    issue 6 made a proposal that names what the scenario lacks bad input (exit 2, naming the
-    place), which ``check`` raises as ``ProposalError``. ``unknown-ability`` is reported only for
-    an ability in a later pass that no earlier choice fired (603.3b); an ability unknown to the
-    scenario itself is bad input.
-    """
+    """Violation codes of SPEC §6. A proposal of the right shape is judged, never refused: what it
+    names that the scenario lacks is ``unknown-ability`` (it did not trigger, 603.3b),
+    ``mode-unknown`` or ``target-unknown``."""
 
     UNKNOWN_ABILITY = "unknown-ability"
     DUPLICATE_ABILITY = "duplicate-ability"
@@ -80,7 +79,7 @@ class Code(StrEnum):
 
 
 CODE_RULE: dict[Code, Rule] = {
-    Code.UNKNOWN_ABILITY: Rule.R603_3,
+    Code.UNKNOWN_ABILITY: Rule.R603_3B,
     Code.DUPLICATE_ABILITY: Rule.R603_3,
     Code.MISSING_ABILITY: Rule.R603_3,
     Code.ORDER: Rule.R603_3B,

@@ -145,19 +145,23 @@ class Filter(_Frozen):
     not_: FilterField | None = Field(default=None, alias="not")
     any: tuple[FilterField, ...] | None = None
     all: tuple[FilterField, ...] | None = None
-    _only_combinators: bool | None = PrivateAttr(default=None)
+    _named: frozenset[str] = PrivateAttr(default=frozenset())
 
     @model_validator(mode="after")
-    def _combinators(self) -> Self:
-        named = {name for name in type(self).model_fields if getattr(self, name) is not None}
-        self._only_combinators = bool(named) and named <= {"any", "all"}
+    def _keys(self) -> Self:
+        self._named = frozenset(name for name in type(self).model_fields if getattr(self, name) is not None)
         return self
 
     @property
     def only_combinators(self) -> bool:
         """Whether its only keys are ``any``/``all`` (at least one): then each child decides its
         own domain (115.2, SPEC §4)."""
-        return bool(self._only_combinators)
+        return bool(self._named) and self._named <= {"any", "all"}
+
+    @property
+    def is_everything(self) -> bool:
+        """``{}``: no condition at all (as a quality: "from everything", 702.16j)."""
+        return not self._named
 
     def iter_target_of(self) -> Iterator[tuple[str, str]]:
         """Each ``(key, requirement id)`` this filter refers to through ``target_of``."""

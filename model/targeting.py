@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .filters import ANYTHING, Context, matches
 from .rules import Code, Rule
+from .shapes import Filter
 from .things import Thing
 from .types import PlayerId
 
@@ -42,12 +43,13 @@ class Restriction:
         who = target.protector
         return self.you is not None and who is not None and self.is_opponent(self.you, who)
 
-    def source_has(self, target: Thing, qualities: tuple[object, ...]) -> bool:
-        """Whether the source has one of the qualities (filters judged from the target's side)."""
+    def source_has(self, target: Thing, qualities: tuple[Filter, ...]) -> bool:
+        """Whether the source has one of the qualities (filters judged from the target's side).
+        A quality of "everything" (``{}``) applies to an ability with no source too (702.16j)."""
         if self.source is None:
-            return False
+            return any(q.is_everything for q in qualities)
         ctx = Context(target.protector, self.is_opponent)
-        return any(matches(q, self.source, ctx, within=ANYTHING) is True for q in qualities)  # type: ignore[arg-type]
+        return any(matches(q, self.source, ctx, within=ANYTHING) is True for q in qualities)
 
 
 def _name(thing: Thing | None) -> str:
@@ -61,19 +63,27 @@ def is_self(r: Restriction, t: Thing) -> Exclusion | None:
     return None
 
 
+def has_left_the_game(_r: Restriction, t: Thing) -> Exclusion | None:
+    """800.4a: a player who has left the game is not a legal target."""
+    if t.left_game:
+        return Exclusion(Code.TARGET_RESTRICTED, Rule.R800_4A, f"{t.id} has left the game")
+    return None
+
+
 def has_shroud(_r: Restriction, t: Thing) -> Exclusion | None:
     """702.18a: shroud — can't be the target of spells or abilities (whoever controls them)."""
-    if t.shroud:
+    if t.shroud and t.own_properties_function:
         return Exclusion(Code.TARGET_SHROUD, Rule.R702_18A, f"{t.id} has shroud")
     return None
 
 
 def has_hexproof(r: Restriction, t: Thing) -> Exclusion | None:
-    """702.11b–c: hexproof — not by abilities an opponent of its controller (of the player) controls."""
-    if t.hexproof and r.opposes(t):
+    """702.11b (a permanent), 702.11c (a player): hexproof — not by abilities an opponent of its
+    controller (of the player) controls."""
+    if t.hexproof and t.own_properties_function and r.opposes(t):
         return Exclusion(
             Code.TARGET_HEXPROOF,
-            Rule.R702_11B,
+            Rule.R702_11C if t.is_player else Rule.R702_11B,
             f"{t.id} has hexproof and {r.you} is an opponent of {t.protector}",
         )
     return None
@@ -81,7 +91,7 @@ def has_hexproof(r: Restriction, t: Thing) -> Exclusion | None:
 
 def has_hexproof_from(r: Restriction, t: Thing) -> Exclusion | None:
     """702.11d: hexproof from a quality — as hexproof, only against sources with that quality."""
-    if t.hexproof_from and r.opposes(t) and r.source_has(t, tuple(t.hexproof_from)):
+    if t.hexproof_from and t.own_properties_function and r.opposes(t) and r.source_has(t, t.hexproof_from):
         return Exclusion(
             Code.TARGET_HEXPROOF,
             Rule.R702_11D,
@@ -91,8 +101,9 @@ def has_hexproof_from(r: Restriction, t: Thing) -> Exclusion | None:
 
 
 def has_protection(r: Restriction, t: Thing) -> Exclusion | None:
-    """702.16b: protection from a quality — not by abilities from a source with it, whoever controls them."""
-    if t.protection and r.source_has(t, tuple(t.protection)):
+    """702.16b: protection from a quality — not by abilities from a source with it, whoever controls
+    them; protection from everything (702.16j) stops abilities with no source too."""
+    if t.protection and t.own_properties_function and r.source_has(t, t.protection):
         return Exclusion(
             Code.TARGET_PROTECTION,
             Rule.R702_16B,
@@ -109,7 +120,7 @@ def cant_be_targeted(r: Restriction, t: Thing) -> Exclusion | None:
         if entry.controller == "opponent" and not r.opposes(t):
             continue
         if r.source is None:
-            applies = entry.source.model_dump(exclude_defaults=True) == {}
+            applies = entry.source.is_everything
         else:
             ctx = Context(t.protector, r.is_opponent)
             applies = matches(entry.source, r.source, ctx, within=ANYTHING) is True
@@ -124,6 +135,7 @@ def cant_be_targeted(r: Restriction, t: Thing) -> Exclusion | None:
 
 RESTRICTIONS: tuple[Callable[[Restriction, Thing], Exclusion | None], ...] = (
     is_self,
+    has_left_the_game,
     has_shroud,
     has_hexproof,
     has_hexproof_from,
@@ -136,3 +148,13 @@ RESTRICTIONS: tuple[Callable[[Restriction, Thing], Exclusion | None], ...] = (
 def restriction_exclusions(r: Restriction, t: Thing) -> tuple[Exclusion, ...]:
     """Every restriction that stops ``r`` from targeting ``t``."""
     return tuple(e for f in RESTRICTIONS if (e := f(r, t)) is not None)
+
+
+def ignored_properties(t: Thing) -> str | None:
+    """Why ``t``'s own targeting properties are ignored, if they are (113.6)."""
+    if t.own_properties_function:
+        return None
+    own = [name for name in ("hexproof", "shroud", "protection", "hexproof_from") if getattr(t, name)]
+    if not own:
+        return None
+    return f"{t.id}'s own {', '.join(own)} do not function in the {t.zone} (only on the battlefield)"

@@ -37,10 +37,29 @@ class Thing:
     protection: tuple[Filter, ...] = ()
     hexproof_from: tuple[Filter, ...] = ()
     cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
+    left_game: bool = False  # a player who has left the game (800.4a)
 
     @property
     def is_player(self) -> bool:
         return self.kind == "player"
+
+    @property
+    def own_properties_function(self) -> bool:
+        """Whether its own hexproof, shroud, protection and hexproof from function: not on a card
+        outside the battlefield (113.6); ``cant_be_targeted_by`` may be another object's effect."""
+        return self.kind != "card"
+
+    @property
+    def has_restrictions(self) -> bool:
+        """Whether any targeting restriction could apply to it at all."""
+        return bool(
+            self.hexproof
+            or self.shroud
+            or self.protection
+            or self.hexproof_from
+            or self.cant_be_targeted_by
+            or self.left_game
+        )
 
     @property
     def protector(self) -> PlayerId | None:
@@ -63,6 +82,7 @@ def player_thing(player: Player) -> Thing:
         protection=player.protection,
         hexproof_from=player.hexproof_from,
         cant_be_targeted_by=player.cant_be_targeted_by,
+        left_game=player.left_game,
     )
 
 

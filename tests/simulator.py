@@ -76,8 +76,8 @@ def legal_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> se
                 out.add(Choice(tuple(sorted(insts))))
     if a.must:
 
-        def shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
-            return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
+        def shape(c: Choice) -> tuple[int, ...]:  # the modes: "must target" never forces a mode (601.2b)
+            return tuple(m.mode for m in c.modes)
 
         def obeyed(c: Choice) -> int:
             things = set(c.things())

@@ -20,7 +20,7 @@ SHAPES = [
     LEGAL,
     ILLEGAL,
     "{not json",
-    '{"stack": [{"ability": "NOPE"}]}',
+    '{"stack": [{"abilty": "NOPE"}]}',
     "",
     '{"stack": [], "removed": ["SWB", "SWA", "E"]}',
 ]
@@ -63,8 +63,17 @@ def test_errors_name_the_line_and_place(capsys: pytest.CaptureFixture[str], tmp_
         "line": 3,
         "error": "column 2: malformed JSON: Expecting property name enclosed in double quotes",
     }
-    assert verdicts[3] == {"line": 4, "error": "stack[0].ability: NOPE is not a waiting ability of the scenario"}
+    assert verdicts[3] == {"line": 4, "error": "stack[0].ability: missing field 'ability'"}
     assert verdicts[4]["line"] == 5 and "malformed JSON" in str(verdicts[4]["error"])
+
+
+def test_a_proposal_naming_what_did_not_trigger_is_judged(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "b.jsonl"
+    path.write_text('{"stack": [{"ability": "NOPE"}]}\n')
+    code, (verdict,), _ = run(capsys, "check", "--batch", str(path), "--scenario", str(ERTAI / "scenario.yaml"))
+    assert code == 1 and verdict["legal"] is False
+    codes = sorted(v["code"] for v in verdict["violations"])  # type: ignore[attr-defined]
+    assert codes == ["missing-ability"] * 3 + ["unknown-ability"]
 
 
 def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,7 +84,7 @@ def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, m
         json.dumps({"scenario": scenario, "proposal": json.loads(LEGAL)}),
         json.dumps({"scenario": {**scenario, "players": []}, "proposal": json.loads(LEGAL)}),
         json.dumps({"proposal": json.loads(LEGAL)}),
-        json.dumps({"scenario": scenario, "proposal": {"stack": [{"ability": "E", "targets": {"x": ["A"]}}]}}),
+        json.dumps({"scenario": scenario, "proposal": {"stack": [], "passes": [1]}}),
     ]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     code, verdicts, _ = run(capsys, "check", "--batch", "-")
@@ -83,7 +92,7 @@ def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, m
     assert verdicts[0]["legal"] is True
     assert str(verdicts[1]["error"]).startswith("scenario.players: ")
     assert "expected {" in str(verdicts[2]["error"])
-    assert str(verdicts[3]["error"]).startswith("proposal.stack[0].targets: E is modal")
+    assert str(verdicts[3]["error"]).startswith("proposal.passes: passes add up to 1 entries")
 
 
 def test_batch_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -177,5 +177,4 @@ def test_every_code_is_produced_and_every_case_file_has_a_lawful_proposal() -> N
             seen.update(p.get("codes", []))
         if any(p.get("codes") for p in proposals):
             assert any(not p.get("codes") and "error" not in p for p in proposals), f"{path}: no lawful proposal"
-    superseded = {Code.MODE_UNKNOWN, Code.TARGET_UNKNOWN}  # bad input since issue 6
-    assert {c.value for c in Code} - seen == {c.value for c in superseded}
+    assert {c.value for c in Code} - seen == set()

@@ -29,8 +29,9 @@ def test_check_legal(capsys: pytest.CaptureFixture[str]) -> None:
 def test_check_illegal_lists_rule_code_ability(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check", PRINCE, str(EXAMPLES / "charming-prince" / "illegal.json"))
     assert code == 1
-    assert out.splitlines()[0] == "illegal: 1 violation"
+    assert out.splitlines()[0] == "illegal: 2 violations"
     assert out.splitlines()[1].startswith("603.3c mode-illegal P: ")
+    assert out.splitlines()[2].startswith("601.2c target-filter P: ")
 
 
 def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,7 +39,10 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1
     data = json.loads(out)
     assert data["legal"] is False
-    assert [(v["rule"], v["code"], v["ability"]) for v in data["violations"]] == [("603.3c", "mode-illegal", "P")]
+    assert [(v["rule"], v["code"], v["ability"]) for v in data["violations"]] == [
+        ("603.3c", "mode-illegal", "P"),
+        ("601.2c", "target-filter", "P"),
+    ]
 
 
 def test_proposal_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,10 +129,17 @@ def test_bad_scenario_exits_2_with_one_line(
 
 
 def test_bad_proposal_names_the_proposal_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    prop = _write(tmp_path, "p.json", '{"stack": [{"ability": "P", "targets": {"t": ["A"]}}]}')
+    prop = _write(tmp_path, "p.json", '{"stack": [], "passes": [1]}')
     code, out, err = run(capsys, "check", PRINCE, prop)
     assert (code, out) == (2, "")
-    assert err == f"triggerstack: {prop}: stack[0].targets: P is modal: its targets go under each chosen mode\n"
+    assert err == f"triggerstack: {prop}: passes: passes add up to 1 entries but the stack has 0\n"
+
+
+def test_a_proposal_of_the_right_shape_is_judged(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    prop = _write(tmp_path, "p.json", '{"stack": [{"ability": "P", "targets": {"t": ["A"]}}]}')
+    code, out, err = run(capsys, "check", PRINCE, prop)
+    assert (code, err) == (1, "")
+    assert "target-unknown P: P is modal: its targets go under each chosen mode" in out
 
 
 def test_proposal_schema_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

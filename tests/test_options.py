@@ -125,8 +125,7 @@ def test_the_pass_cap_reaches_every_verb(name: str, verb: Callable[..., object])
         return [{"id": f"X{len(pass_scenario.objects)}", "controller": "A", "text": "again"}]
 
     options = Options(next_pass=forever, limits=Limits(passes=3))
-    if name in ("check", "explain", "step"):  # check judges the passes a proposal has; explain reports the
-        # first pass; step stops only when walked
+    if name in ("explain", "step"):  # explain reports the first pass; step stops only when walked
         verb(ERTAI, options)
         return
     with pytest.raises(ScenarioError, match="still trigger after 3 passes"):

@@ -1,9 +1,10 @@
 """"Must target" effects (601.2c): the one home of their maximality.
 
 "If an effect says an object or player must be chosen as a target if able, the choices that obey
-the greatest possible number of such effects are the legal ones." The numbers of modes and of
-targets are announced before the targets are chosen (601.2b–c), so choices are compared within
-one *shape*: the same modes and the same number of targets for each requirement.
+the greatest possible number of such effects are the legal ones." The modes are chosen before the
+targets (601.2b), so a "must target" effect never forces a mode: choices are compared within one
+*shape*, the same modes. The numbers of targets are part of the target choice, so they count:
+"up to one target creature" with a must-target creature among the candidates must choose it.
 
 ``check``, the product engine (through :func:`iter_legal_choices`), CP-SAT
 (:func:`obeys_outcome`) and ``step`` all ask this module; the python-constraint2 engine keeps its
@@ -21,12 +22,12 @@ from .indexed import Choice, IndexedOutcome
 
 __all__ = ["Shape", "count_obeyed", "iter_legal_choices", "most_obedient", "most_obeyed", "obeys_outcome", "shape"]
 
-Shape = tuple[tuple[int, tuple[int, ...]], ...]
-"""The announced part of a choice: each mode instance with its number of targets per requirement."""
+Shape = tuple[int, ...]
+"""What a "must target" effect cannot change about a choice: its modes (sorted, repeats repeated)."""
 
 
 def shape(choice: Choice) -> Shape:
-    return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in choice.modes)
+    return tuple(m.mode for m in choice.modes)
 
 
 def count_obeyed(a: AbilityFacts, things: Iterable[int]) -> int:
@@ -47,15 +48,8 @@ def most_obedient(a: AbilityFacts, choices: Iterable[Choice]) -> list[Choice]:
     return [c for c in listed if count_obeyed(a, c.things()) == best[shape(c)]]
 
 
-def most_obeyed(
-    facts: Facts,
-    a: AbilityFacts,
-    modes: Sequence[int],
-    counts: Sequence[Sequence[int]],
-    on_stack: frozenset[int],
-) -> int:
-    """The greatest number of effects any legal target choice obeys, with the modes ``modes`` and
-    the numbers of targets ``counts`` (per mode instance, per requirement) announced."""
+def most_obeyed(facts: Facts, a: AbilityFacts, modes: Sequence[int], on_stack: frozenset[int]) -> int:
+    """The greatest number of effects any legal target choice obeys with the modes ``modes``."""
     if not a.must:
         return 0
     best = 0
@@ -68,7 +62,7 @@ def most_obeyed(
             return
         i = ordered[k]
         forbidden = used if a.distinct_targets else frozenset()
-        for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden, counts[i]):
+        for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden):
             picked = frozenset(t for ts in targets for t in ts)
             rec(k + 1, used | picked, things | picked)
             if best == len(a.must):
@@ -80,8 +74,7 @@ def most_obeyed(
 
 def _obeys_most(facts: Facts, a: AbilityFacts, choice: Choice, on_stack: frozenset[int]) -> bool:
     modes = [i.mode for i in choice.modes]
-    counts = [[len(ts) for ts in i.targets] for i in choice.modes]
-    return count_obeyed(a, choice.things()) >= most_obeyed(facts, a, modes, counts, on_stack)
+    return count_obeyed(a, choice.things()) >= most_obeyed(facts, a, modes, on_stack)
 
 
 def obeys_outcome(facts: Facts, outcome: IndexedOutcome) -> bool:

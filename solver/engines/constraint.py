@@ -161,8 +161,9 @@ def _obeyed(a: AbilityFacts, c: Choice) -> int:
     return sum(1 for t in a.must if t in things)
 
 
-def _shape(c: Choice) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    return tuple((m.mode, tuple(len(ts) for ts in m.targets)) for m in c.modes)
+def _shape(c: Choice) -> tuple[int, ...]:
+    """601.2b–c: modes come first; a "must target" effect compares target choices for the same modes."""
+    return tuple(m.mode for m in c.modes)
 
 
 def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator[IndexedOutcome]:

@@ -70,73 +70,18 @@ def _block_name(facts: Facts, a: AbilityFacts) -> str:
     return facts.blocks[a.block].describe()
 
 
-def _check_shape(facts: Facts, outcome: Outcome) -> None:
-    """Raise :class:`ProposalError` where the proposal does not fit the scenario: an ability, mode,
-    requirement or target the scenario does not have (bad input, exit 2, as issue 6 settles over
-    SPEC §6's ``unknown-ability``, ``mode-unknown`` and ``target-unknown``), or targets where the
-    ability has none."""
-    for p, e in enumerate(outcome.stack):
-        loc: tuple[str | int, ...] = ("stack", p)
-        k = facts.ability_index.get(e.ability)
-        if k is None:
-            raise ProposalError(f"{e.ability} is not a waiting ability of the scenario", (*loc, "ability"))
-        a = facts.abilities[k]
-        if a.modal:
-            if e.targets or e.divide:
-                key = "targets" if e.targets else "divide"
-                raise ProposalError(f"{a.id} is modal: its {key} go under each chosen mode", (*loc, key))
-            for j, mc in enumerate(e.modes or ()):
-                mk = a.mode_index.get(mc.mode)
-                if mk is None:
-                    raise ProposalError(
-                        f"{a.id} has no mode {mc.mode!r} (modes: {', '.join(a.mode_index)})", (*loc, "modes", j, "mode")
-                    )
-                _check_requirement_keys(facts, a, mk, mc.targets, mc.divide, (*loc, "modes", j))
-        else:
-            if e.modes is not None:
-                raise ProposalError(f"{a.id} is not modal: it takes no modes", (*loc, "modes"))
-            _check_requirement_keys(facts, a, 0, e.targets, e.divide, loc)
-    for i, aid in enumerate(outcome.removed):
-        if aid not in facts.ability_index:
-            raise ProposalError(f"{aid} is not a waiting ability of the scenario", ("removed", i))
-
-
-def _check_requirement_keys(
-    facts: Facts,
-    a: AbilityFacts,
-    mode: int,
-    targets: Mapping[str, Sequence[str]],
-    divide: Mapping[str, Mapping[str, int]],
-    loc: tuple[str | int, ...],
-) -> None:
-    m = a.modes[mode]
-    known = facts.thing_index
-    if (
-        targets.keys() <= m.requirement_index.keys()
-        and not divide
-        and all(t in known for ts in targets.values() for t in ts)
-    ):
-        return  # the common case: nothing to report
-    where = f"{a.id}'s mode {m.id}" if m.id is not None else a.id
-    for key, table in (("targets", targets), ("divide", divide)):
-        for rid in table:
-            if rid not in m.requirement_index:
-                names = ", ".join(r.id for r in m.requirements) or "none"
-                raise ProposalError(f"{where} has no requirement {rid!r} (it has: {names})", (*loc, key, rid))
-            if key == "divide" and m.requirements[m.requirement_index[rid]].divide is None:
-                raise ProposalError(f"{where}'s requirement {rid!r} divides nothing", (*loc, key, rid))
-    for rid, ts in targets.items():
-        for i, t in enumerate(ts):
-            if t not in known:
-                raise ProposalError(
-                    f"{t} is not a player, object or waiting ability of the scenario", (*loc, "targets", rid, i)
-                )
-    for rid, amounts in divide.items():
-        for t in amounts:
-            if t not in known:
-                raise ProposalError(
-                    f"{t} is not a player, object or waiting ability of the scenario", (*loc, "divide", rid, t)
-                )
+def _refuse_unreadable_passes(outcome: Outcome) -> None:
+    """``passes`` that cannot be read against the stack are bad input: they must add up to the
+    stack, and a trailing empty pass says nothing (SPEC §5)."""
+    sizes = outcome.passes
+    if sizes is None:
+        return
+    if sum(sizes) != len(outcome.stack):
+        raise ProposalError(
+            f"passes add up to {sum(sizes)} entries but the stack has {len(outcome.stack)}", ("passes",)
+        )
+    if len(sizes) > 1 and sizes[-1] == 0:
+        raise ProposalError("a trailing empty pass: list only passes that put something on the stack", ("passes",))
 
 
 def check(
@@ -144,95 +89,114 @@ def check(
 ) -> Verdict:
     """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
 
+    A proposal of the right shape is always judged: an ability, mode, requirement or target the
+    scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).
     With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~..options.Options`),
-    each pass is checked in turn and the abilities of each later pass must be exactly those the
-    earlier choices fired (603.3b). Raises :class:`~triggerstack.model.ProposalError` when the
-    proposal names what the scenario lacks, or puts targets where the ability has none.
+    the passes of 603.3b are judged in turn: pass 1 holds the scenario's waiting abilities and each
+    later pass exactly what the earlier one fired, bottom pass first. ``passes`` may be omitted
+    (it is inferred); when given it must agree. Raises
+    :class:`~triggerstack.model.ProposalError` only for ``passes`` that do not add up to the stack.
     """
     facts, opts = prepare(scenario, options, changes)
-    passes = Passes(facts, opts.next_pass, opts.limits.passes)
-    if passes.single and outcome.passes in (None, (len(outcome.stack),)):
-        return _check_one(facts, outcome)
-    return _check_passes(passes, outcome)
-
-
-def _check_passes(passes: Passes, outcome: Outcome) -> Verdict:
-    """603.3b's loop: pass after pass, each judged alone, each later pass holding exactly what
-    the earlier ones fired."""
-    facts = passes.first
-    sizes = outcome.passes or (len(outcome.stack),)
-    if sum(sizes) != len(outcome.stack):
-        raise ProposalError(
-            f"passes add up to {sum(sizes)} entries but the stack has {len(outcome.stack)}", ("passes",)
-        )
+    _refuse_unreadable_passes(outcome)
     report = _Report()
-    on_stack: tuple[StackItem, ...] = ()
-    start = 0
-    claimed: set[str] = set()
-    current: Facts | None = facts
-    for k, size in enumerate(sizes):
-        entries = outcome.stack[start : start + size]
-        start += size
-        if current is None:  # nothing fired: these entries were never triggered
-            for e in entries:
-                report.add(
-                    Code.UNKNOWN_ABILITY,
-                    e.ability,
-                    f"{e.ability} is in pass {k + 1}, but nothing triggered it",
-                    Rule.R603_3B,
-                )
-                claimed.add(e.ability)
-            continue
-        mine = [e for e in entries if e.ability in current.ability_index]
-        for e in entries:
-            if e.ability not in current.ability_index:
-                if k == 0:
-                    raise ProposalError(
-                        f"{e.ability} is not a waiting ability of the scenario",
-                        ("stack", outcome.stack.index(e), "ability"),
-                    )
-                report.add(
-                    Code.UNKNOWN_ABILITY,
-                    e.ability,
-                    f"{e.ability} is in pass {k + 1}, but no choice of pass {k} fired it",
-                    Rule.R603_3B,
-                )
-        removed = tuple(r for r in outcome.removed if r in current.ability_index)
-        claimed.update(e.ability for e in entries)
-        claimed.update(removed)
-        this = Outcome(stack=tuple(mine), removed=removed)
-        report.items.extend(_check_one(current, this).violations)
-        successor = passes.after(current, this, on_stack, k)
-        current, on_stack = successor.facts, successor.on_stack
-    while current is not None:  # the proposal stops while abilities still wait
-        for a in current.abilities:
-            if a.id not in outcome.removed:
-                report.add(
-                    Code.MISSING_ABILITY,
-                    a.id,
-                    f"{a.id} triggered in pass {len(sizes)} but is in no later pass",
-                    Rule.R603_3B,
-                )
-        current = None
-    for r in outcome.removed:
-        if r not in claimed:
-            if r in facts.ability_index:
-                continue
-            report.add(Code.UNKNOWN_ABILITY, r, f"{r} is removed, but nothing triggered it", Rule.R603_3B)
+    _judge(Passes(facts, opts.next_pass, opts.limits.passes), outcome, report)
     return Verdict(not report.items, tuple(report.items))
 
 
-def _check_one(facts: Facts, outcome: Outcome) -> Verdict:
-    """Every violation of one pass."""
-    _check_shape(facts, outcome)
-    report = _Report()
+def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
+    """603.3b's loop: each pass holds the entries that name its waiting abilities, judged alone;
+    what it fires is the next pass. Entries no pass holds did not trigger."""
+    stack = outcome.stack
+    left = list(range(len(stack)))
+    removed_left = list(outcome.removed)
+    pass_of: dict[int, int] = {}
+    sizes: list[int] = []
+    current: Facts | None = passes.first
+    on_stack: tuple[StackItem, ...] = ()
+    depth = 0
+    while current is not None:
+        index = current.ability_index
+        mine = [i for i in left if stack[i].ability in index]
+        left = [i for i in left if stack[i].ability not in index]
+        gone = [r for r in removed_left if r in index]
+        removed_left = [r for r in removed_left if r not in index]
+        for i in mine:
+            pass_of[i] = depth
+        sizes.append(len(mine))
+        _judge_pass(current, [(i, stack[i]) for i in mine], gone, depth, report)
+        if passes.single:
+            break
+        placed = Outcome(stack=tuple(stack[i] for i in mine), removed=tuple(gone))
+        successor = passes.after(current, placed, on_stack, depth)
+        current, on_stack = successor.facts, successor.on_stack
+        depth += 1
+    for i in left:
+        aid = stack[i].ability
+        report.add(
+            Code.UNKNOWN_ABILITY,
+            aid,
+            f"{aid} (stack[{i}]) did not trigger: it is not a waiting ability{_fired(passes)}",
+        )
+    for aid in dict.fromkeys(removed_left):
+        report.add(
+            Code.UNKNOWN_ABILITY,
+            aid,
+            f"{aid} is removed but did not trigger: it is not a waiting ability{_fired(passes)}",
+        )
+    _check_pass_order(stack, pass_of, report)
+    while len(sizes) > 1 and sizes[-1] == 0:
+        sizes.pop()  # a last pass whose abilities were all removed puts nothing on the stack
+    inferred = tuple(sizes) if len(sizes) > 1 else None
+    given = outcome.passes if outcome.passes is None or len(outcome.passes) > 1 else None
+    if given is not None and given != inferred and not left:  # an entry no pass holds is told already
+        report.add(
+            Code.ORDER,
+            None,
+            f"passes says {list(given)} entries per pass, but the passes of 603.3b hold "
+            f"{list(inferred or (len(pass_of),))}",
+            Rule.R603_3B,
+        )
+
+
+def _fired(passes: Passes) -> str:
+    return " of the scenario" if passes.single else " of the scenario, and no pass fired it"
+
+
+def _check_pass_order(stack: Sequence[Entry], pass_of: Mapping[int, int], report: _Report) -> None:
+    """603.3b: a later pass goes on the stack above every earlier one. The fewest entries are
+    blamed: those outside a longest run already in pass order."""
+    placed = sorted(pass_of)
+    numbers = [pass_of[i] for i in placed]
+    if all(x <= y for x, y in pairwise(numbers)):
+        return
+    keep = _longest_in_order(numbers)
+    for j, i in enumerate(placed):
+        if j in keep:
+            continue
+        n = numbers[j]
+        below = next((placed[q] for q in range(j + 1, len(placed)) if numbers[q] < n), None)
+        other = below if below is not None else next(placed[q] for q in range(j) if numbers[q] > n)
+        where = "below" if below is not None else "above"
+        report.add(
+            Code.ORDER,
+            stack[i].ability,
+            f"{stack[i].ability} (pass {n + 1}) is {where} {stack[other].ability} (pass {pass_of[other] + 1}); "
+            "each pass goes on the stack above the passes before it",
+            Rule.R603_3B,
+        )
+
+
+def _judge_pass(
+    facts: Facts, entries: Sequence[tuple[int, Entry]], removed: Sequence[str], depth: int, report: _Report
+) -> None:
+    """Every violation of one pass: ``entries`` (with their places on the whole stack) and the
+    ``removed`` ids, all naming this pass's waiting abilities."""
     abilities = facts.abilities
     positions: dict[int, int] = {}
-    removed: set[int] = set()
-
-    for p, e in enumerate(outcome.stack):
-        k = facts.ability_index.get(e.ability)
-        assert k is not None  # _check_shape refuses unknown abilities
+    later = f" (it triggered in pass {depth + 1})" if depth else ""
+    for p, e in entries:
+        k = facts.ability_index[e.ability]
         if k in positions:
             report.add(
                 Code.DUPLICATE_ABILITY,
@@ -241,26 +205,31 @@ def _check_one(facts: Facts, outcome: Outcome) -> Verdict:
             )
         else:
             positions[k] = p
-    for aid, n in Counter(outcome.removed).items():
+    gone: set[int] = set()
+    for aid, n in Counter(removed).items():
         k = facts.ability_index[aid]
         if n > 1:
             report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is listed {n} times in removed")
         if k in positions:
             report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is both on the stack (stack[{positions[k]}]) and removed")
-        removed.add(k)
+        gone.add(k)
     for a in abilities:
-        if a.index not in positions and a.index not in removed:
-            report.add(Code.MISSING_ABILITY, a.id, f"{a.id} is neither on the stack nor removed")
-
+        if a.index not in positions and a.index not in gone:
+            report.add(
+                Code.MISSING_ABILITY,
+                a.id,
+                f"{a.id} is neither on the stack nor removed{later}",
+                Rule.R603_3B if depth else None,
+            )
     placed = sorted(positions, key=positions.__getitem__)
     _check_order(facts, placed, report)
+    by_index = dict(entries)
     below: frozenset[int] = frozenset()
     for k in placed:
-        _check_entry(facts, abilities[k], outcome.stack[positions[k]], below, report)
+        _check_entry(facts, abilities[k], by_index[positions[k]], below, report)
         below = below | {k}
-    for k in sorted(removed - positions.keys()):
+    for k in sorted(gone - positions.keys()):
         _check_removal(facts, abilities[k], positions, report)
-    return Verdict(not report.items, tuple(report.items))
 
 
 _MEMO: WeakKeyDictionary[Facts, dict[Any, Any]] = WeakKeyDictionary()
@@ -348,11 +317,17 @@ def _names(facts: Facts, things: Sequence[int]) -> str:
 def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
     if a.forced_removal is not None:
         return
-    chosen: list[tuple[int, Mapping[str, Sequence[str]], Mapping[str, Mapping[str, int]], str]]
+    Chosen = tuple[int, Mapping[str, Sequence[str]], Mapping[str, Mapping[str, int]], str]
+    chosen: list[Chosen] = []
+    refused: list[Chosen] = []  # modes that can't be chosen: only their targets' own reasons are told
     if not a.modal:
+        if e.modes is not None:
+            report.add(Code.MODE_UNKNOWN, a.id, f"{a.id} is not modal: it takes no modes")
         chosen = [(0, e.targets, e.divide, a.id)]
     else:
-        chosen = []
+        if e.targets or e.divide:
+            key = "targets" if e.targets else "divide"
+            report.add(Code.TARGET_UNKNOWN, a.id, f"{a.id} is modal: its {key} go under each chosen mode")
         picks = e.modes or ()
         if len(picks) not in a.choose or not picks:
             allowed = sorted(a.choose - {0})
@@ -365,35 +340,44 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         seen: dict[str, int] = {}
         for mc in picks:
             seen[mc.mode] = seen.get(mc.mode, 0) + 1
-            mk = a.mode_index[mc.mode]  # _check_shape refuses unknown modes
+            mk = a.mode_index.get(mc.mode)
+            if mk is None:
+                report.add(
+                    Code.MODE_UNKNOWN, a.id, f"{a.id} has no mode {mc.mode!r} (modes: {', '.join(a.mode_index)})"
+                )
+                continue
             if seen[mc.mode] == 2 and not a.repeat:
                 report.add(
                     Code.MODE_REPEAT,
                     a.id,
                     f"{a.id} chooses mode {mc.mode} more than once, which its text does not allow",
                 )
+            where = f"{a.id}'s mode {mc.mode}"
             if not a.modes[mk].available:
                 report.add(
                     Code.MODE_UNAVAILABLE,
                     a.id,
-                    f"{a.id}'s mode {mc.mode} is not available (chosen before, or its condition is unmet)",
+                    f"{where} is not available (chosen before, or its condition is unmet)",
                 )
-                continue
-            if not _mode_legal(facts, a, mk, below):
+                refused.append((mk, mc.targets, mc.divide, where))
+            elif not _mode_legal(facts, a, mk, below):
                 report.add(
                     Code.MODE_ILLEGAL,
                     a.id,
-                    f"{a.id}'s mode {mc.mode} can't be chosen: it has no legal targets when {a.id} is put on the stack",
+                    f"{where} can't be chosen: it has no legal targets when {a.id} is put on the stack",
                 )
-                continue
-            chosen.append((mk, mc.targets, mc.divide, f"{a.id}'s mode {mc.mode}"))
-    instances = []
-    for mk, targets, divide, where in chosen:
-        instances.append(_check_targets(facts, a, mk, targets, divide, below, where, report))
+                refused.append((mk, mc.targets, mc.divide, where))
+            else:
+                chosen.append((mk, mc.targets, mc.divide, where))
+    for mk, targets, divide, where in refused:
+        _check_targets(facts, a, mk, targets, divide, below, where, report, reasons_only=True)
+    instances = [
+        _check_targets(facts, a, mk, targets, divide, below, where, report) for mk, targets, divide, where in chosen
+    ]
     if a.distinct_targets:
         owner: dict[int, str] = {}
         for (_, _, _, where), things in zip(chosen, instances, strict=True):
-            for t in sorted(set(things[1])):
+            for t in sorted(set(things)):
                 if t in owner:
                     report.add(
                         Code.MODE_DISTINCT_TARGETS,
@@ -408,10 +392,8 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         and instances
         and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items)
     ):
-        obeyed = count_obeyed(a, (t for inst in instances for t in inst[1]))
-        modes = [mk for mk, *_ in chosen]
-        counts = [inst[0] for inst in instances]
-        best = most_obeyed(facts, a, modes, counts, below)
+        obeyed = count_obeyed(a, (t for things in instances for t in things))
+        best = most_obeyed(facts, a, [mk for mk, *_ in chosen], below)
         if obeyed < best:
             report.add(
                 Code.TARGET_MUST,
@@ -430,39 +412,53 @@ def _check_targets(
     below: frozenset[int],
     where: str,
     report: _Report,
-) -> tuple[list[int], list[int]]:
-    """Check one mode instance's targets; returns the counts per requirement and all things chosen."""
+    *,
+    reasons_only: bool = False,
+) -> list[int]:
+    """Check one mode instance's targets; returns every thing chosen (known to the scenario).
+
+    ``reasons_only``: the mode can't be chosen at all; only each chosen target's own reasons
+    (exclusions, not yet on the stack, names the scenario lacks) are told, so a judge sees why."""
     m = a.modes[mode]
-    chosen: dict[int, tuple[int, ...]] = {}
-    counts = []
-    everything: list[int] = []
     index = facts.thing_index
+    for key, table in (("targets", targets), ("divide", divide)):
+        for rid in table:
+            if rid not in m.requirement_index:
+                names = ", ".join(r.id for r in m.requirements) or "none"
+                report.add(Code.TARGET_UNKNOWN, a.id, f"{where} has no requirement {rid!r} (it has: {names})")
+            elif key == "divide" and not reasons_only:
+                unknown = [t for t in divide[rid] if t not in facts.thing_index]
+                for t in unknown:
+                    report.add(
+                        Code.TARGET_UNKNOWN,
+                        a.id,
+                        f"{where}, target {rid}: {t} is divided to but is not a player, object or waiting ability",
+                    )
+                if m.requirements[m.requirement_index[rid]].divide is None:
+                    report.add(
+                        Code.DIVISION, a.id, f"{where}, target {rid}: it divides nothing, but a division is given"
+                    )
+    chosen: dict[int, tuple[int, ...]] = {}
+    everything: list[int] = []
     for r in m.requirements:
         ids = targets.get(r.id, ())
-        known = [index[tid] for tid in ids]  # _check_shape refuses unknown things
+        known: list[int] = []
+        for tid in ids:
+            t = index.get(tid)
+            if t is None:
+                report.add(
+                    Code.TARGET_UNKNOWN,
+                    a.id,
+                    f"{where}, target {r.id}: {tid} is not a player, object or waiting ability of the scenario",
+                )
+            else:
+                known.append(t)
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
-        if len(distinct) != len(known):
-            for tid, n in Counter(ids).items():
-                if n > 1:
-                    report.add(
-                        Code.TARGET_DUPLICATE,
-                        a.id,
-                        f"{where}, target {r.id}: {tid} is chosen {n} times for one instance of 'target'",
-                    )
         chosen[r.index] = distinct
-        counts.append(len(ids))
         everything.extend(distinct)
-        if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            top = "any number" if r.max is None else str(r.max)
-            report.add(
-                Code.TARGET_COUNT,
-                a.id,
-                f"{where}, target {r.id}: {len(ids)} targets chosen; between {r.min} and {top} required",
-            )
-        excluded = r.excluded
         for t in distinct:
-            if t in excluded:
-                for ex in excluded[t]:
+            if t in r.excluded:
+                for ex in r.excluded[t]:
                     report.add(ex.code, a.id, f"{where}, target {r.id}: {ex.reason}", ex.rule)
             elif not facts.is_on_stack_target(t, below):
                 report.add(
@@ -470,10 +466,27 @@ def _check_targets(
                     a.id,
                     f"{where}, target {r.id}: {facts.things[t].id} is not on the stack when {a.id} is put there",
                 )
+        if reasons_only:
+            continue
+        if len(distinct) != len(known):
+            for tid, n in Counter(ids).items():
+                if n > 1 and tid in index:
+                    report.add(
+                        Code.TARGET_DUPLICATE,
+                        a.id,
+                        f"{where}, target {r.id}: {tid} is chosen {n} times for one instance of 'target'",
+                    )
+        if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
+            top = "any number" if r.max is None else str(r.max)
+            report.add(
+                Code.TARGET_COUNT,
+                a.id,
+                f"{where}, target {r.id}: {len(ids)} targets chosen; between {r.min} and {top} required",
+            )
         if r.divide is not None:
             _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), f"{where}, target {r.id}", report)
-    if not any(r.different_from or r.depends_on for r in m.requirements):
-        return counts, everything
+    if reasons_only or not any(r.different_from or r.depends_on for r in m.requirements):
+        return everything
     for r in m.requirements:
         mine = chosen[r.index]
         for d in r.different_from:
@@ -496,7 +509,7 @@ def _check_targets(
                         f"{where}, target {r.id}: {facts.things[t].id} does not fit the filter "
                         f"given the targets of {refs}",
                     )
-    return counts, everything
+    return everything
 
 
 def _check_division(
