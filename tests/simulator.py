@@ -83,7 +83,7 @@ def legal_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> se
             things = set(c.things())
             return sum(1 for t in a.must if t in things)
 
-        most: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+        most: dict[tuple[int, ...], int] = {}
         for c in out:
             most[shape(c)] = max(most.get(shape(c), 0), obeyed(c))
         out = {c for c in out if obeyed(c) == most[shape(c)]}

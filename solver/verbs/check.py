@@ -427,13 +427,13 @@ def _check_targets(
                 names = ", ".join(r.id for r in m.requirements) or "none"
                 report.add(Code.TARGET_UNKNOWN, a.id, f"{where} has no requirement {rid!r} (it has: {names})")
             elif key == "divide" and not reasons_only:
-                unknown = [t for t in divide[rid] if t not in facts.thing_index]
-                for t in unknown:
-                    report.add(
-                        Code.TARGET_UNKNOWN,
-                        a.id,
-                        f"{where}, target {rid}: {t} is divided to but is not a player, object or waiting ability",
-                    )
+                for name in divide[rid]:
+                    if name not in facts.thing_index:
+                        report.add(
+                            Code.TARGET_UNKNOWN,
+                            a.id,
+                            f"{where}, target {rid}: {name} is given a part but is not a player, object or ability",
+                        )
                 if m.requirements[m.requirement_index[rid]].divide is None:
                     report.add(
                         Code.DIVISION, a.id, f"{where}, target {rid}: it divides nothing, but a division is given"
