@@ -6,11 +6,12 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .facts import Facts, facts_of
 from .io import load_document
 from .scenario import Scenario, validation_error
+from .shapes import Whole
 from .types import AbilityId
 
 __all__ = [
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 Targets = dict[str, tuple[str, ...]]
-Divisions = dict[str, dict[str, StrictInt]]
+Divisions = dict[str, dict[str, Whole]]
 
 
 class _Frozen(BaseModel):
@@ -55,7 +56,7 @@ class Outcome(_Frozen):
 
     stack: tuple[Entry, ...] = ()
     removed: tuple[AbilityId, ...] = ()
-    passes: tuple[StrictInt, ...] | None = None
+    passes: tuple[Whole, ...] | None = None
 
     @classmethod
     def load(cls, path: str) -> Outcome:
@@ -66,10 +67,10 @@ class Outcome(_Frozen):
 class Score(_Frozen):
     """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
 
-    height: dict[str, StrictInt] = Field(default_factory=dict)
-    mode: dict[str, dict[str, StrictInt]] = Field(default_factory=dict)
-    target: dict[str, dict[str, StrictInt]] = Field(default_factory=dict)
-    removed: dict[str, StrictInt] = Field(default_factory=dict)
+    height: dict[str, Whole] = Field(default_factory=dict)
+    mode: dict[str, dict[str, Whole]] = Field(default_factory=dict)
+    target: dict[str, dict[str, Whole]] = Field(default_factory=dict)
+    removed: dict[str, Whole] = Field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str) -> Score:

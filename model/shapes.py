@@ -9,8 +9,9 @@ importing the module that validates one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Self, Union
+from collections.abc import Callable, Iterator
+from difflib import get_close_matches
+from typing import Annotated, Any, Literal, Self, Union, get_args
 
 from pydantic import (
     BaseModel,
@@ -77,18 +78,93 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _whole(value: Any) -> Any:
+    """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) is an integer."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Whole = Annotated[StrictInt, BeforeValidator(_whole)]
+"""An integer; ``6.0`` is accepted as 6 (JSON Schema calls it an integer too), ``6.5``, ``"6"`` and
+``true`` are not."""
+
+
+def _word(vocabulary: tuple[str, ...], what: str) -> Callable[[Any], Any]:
+    """A closed vocabulary in any letter case, canonicalised to lower case; an unknown word is an
+    error that suggests the nearest known one."""
+
+    def canonical(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value  # the Literal reports the wrong type
+        word = value.lower()
+        if word in vocabulary:
+            return word
+        near = get_close_matches(word, vocabulary, n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]!r}?" if near else f"expected one of {', '.join(vocabulary)}"
+        raise PydanticCustomError(
+            "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": repr(value), "hint": hint}
+        )
+
+    return canonical
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
 ThingKind = Literal["permanent", "card", "spell", "ability", "emblem", "player"]
 ObjectKind = Literal["permanent", "card", "spell", "ability", "emblem"]
 Zone = Literal["battlefield", "graveyard", "exile", "hand", "library", "stack", "command"]
-Strs = Annotated[tuple[str, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])]
+Color = Literal["white", "blue", "black", "red", "green"]
+CardType = Literal[
+    "artifact",
+    "battle",
+    "creature",
+    "dungeon",
+    "enchantment",
+    "instant",
+    "kindred",
+    "land",
+    "planeswalker",
+    "sorcery",
+    "tribal",
+]
+Supertype = Literal["basic", "legendary", "ongoing", "snow", "world"]
+
+COLORS: tuple[str, ...] = get_args(Color)
+CARD_TYPES: tuple[str, ...] = get_args(CardType)
+SUPERTYPES: tuple[str, ...] = get_args(Supertype)
+
+ThingKindWord = Annotated[ThingKind, BeforeValidator(_word(get_args(ThingKind), "kind"))]
+ObjectKindWord = Annotated[ObjectKind, BeforeValidator(_word(get_args(ObjectKind), "kind"))]
+ZoneWord = Annotated[Zone, BeforeValidator(_word(get_args(Zone), "zone"))]
+ColorWord = Annotated[Color, BeforeValidator(_word(COLORS, "color"))]
+CardTypeWord = Annotated[CardType, BeforeValidator(_word(CARD_TYPES, "card type"))]
+SupertypeWord = Annotated[Supertype, BeforeValidator(_word(SUPERTYPES, "supertype"))]
+Subtype = Annotated[str, BeforeValidator(_lower)]
+"""Subtypes are an open vocabulary, matched in any letter case."""
+
+
+def _one_or_many(item: Any) -> Any:
+    return BeforeValidator(_as_tuple, json_schema_input_type=item | list[item])
+
+
+Strs = Annotated[tuple[str, ...], _one_or_many(str)]
+Kinds = Annotated[tuple[ThingKindWord, ...], _one_or_many(ThingKind)]
+Zones = Annotated[tuple[ZoneWord, ...], _one_or_many(Zone)]
+Colors = Annotated[tuple[ColorWord, ...], _one_or_many(Color)]
+CardTypes = Annotated[tuple[CardTypeWord, ...], _one_or_many(CardType)]
+Supertypes = Annotated[tuple[SupertypeWord, ...], _one_or_many(Supertype)]
+Subtypes = Annotated[tuple[Subtype, ...], _one_or_many(str)]
 
 
 class Comparison(_Frozen):
     """``{"lte": 2}``, ``{"gte": 3}``, ``{"eq": 1}``; several keys all apply."""
 
-    lte: StrictInt | None = None
-    gte: StrictInt | None = None
-    eq: StrictInt | None = None
+    lte: Whole | None = None
+    gte: Whole | None = None
+    eq: Whole | None = None
 
     @model_validator(mode="after")
     def _one_key(self) -> Self:
@@ -119,20 +195,13 @@ class Filter(_Frozen):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    kind: (
-        Annotated[
-            tuple[ThingKind, ...], BeforeValidator(_as_tuple, json_schema_input_type=ThingKind | list[ThingKind])
-        ]
-        | None
-    ) = None
-    type: Strs | None = None
-    subtype: Strs | None = None
-    supertype: Strs | None = None
-    color: Strs | None = None
+    kind: Kinds | None = None
+    type: CardTypes | None = None
+    subtype: Subtypes | None = None
+    supertype: Supertypes | None = None
+    color: Colors | None = None
     colorless: StrictBool | None = None
-    zone: Annotated[tuple[Zone, ...], BeforeValidator(_as_tuple, json_schema_input_type=Zone | list[Zone])] | None = (
-        None
-    )
+    zone: Zones | None = None
     tag: Strs | None = None
     id: Strs | None = None
     controller: PlayerRef | None = None
@@ -206,18 +275,18 @@ class Object(_Targetable):
     """Anything other than a player that can be a target or a source."""
 
     id: ObjectId
-    kind: ObjectKind = "permanent"
-    zone: Zone | None = None
+    kind: ObjectKindWord = "permanent"
+    zone: ZoneWord | None = None
     controller: PlayerId | None = None
     owner: PlayerId | None = None
-    types: tuple[str, ...] = ()
-    subtypes: tuple[str, ...] = ()
-    supertypes: tuple[str, ...] = ()
-    colors: tuple[str, ...] = ()
-    power: StrictInt | None = None
-    toughness: StrictInt | None = None
-    mana_value: StrictInt | None = None
-    counters: dict[str, StrictInt] = Field(default_factory=dict)
+    types: tuple[CardTypeWord, ...] = ()
+    subtypes: tuple[Subtype, ...] = ()
+    supertypes: tuple[SupertypeWord, ...] = ()
+    colors: tuple[ColorWord, ...] = ()
+    power: Whole | None = None
+    toughness: Whole | None = None
+    mana_value: Whole | None = None
+    counters: dict[str, Whole] = Field(default_factory=dict)
     tags: tuple[str, ...] = ()
     ability_kind: Literal["triggered", "activated"] | None = None
     text: str = ""
@@ -256,12 +325,12 @@ class Requirement(_Frozen):
 
     id: RequirementId
     text: str = ""
-    min: StrictInt = Field(default=1, ge=0)
-    max: StrictInt | None = Field(default=1, ge=0)
+    min: Whole = Field(default=1, ge=0)
+    max: Whole | None = Field(default=1, ge=0)
     filter: FilterField
     other_than_source: StrictBool = False
     different_from: tuple[RequirementId, ...] = ()
-    divide: StrictInt | None = Field(default=None, ge=1)
+    divide: Whole | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _bounds(self) -> Self:
@@ -288,7 +357,7 @@ class Mode(_Frozen):
 class Modal(_Frozen):
     """How many modes may be chosen: ``choose`` lists the allowed numbers."""
 
-    choose: tuple[Annotated[StrictInt, Field(ge=0)], ...] = Field(min_length=1)
+    choose: tuple[Annotated[Whole, Field(ge=0)], ...] = Field(min_length=1)
     repeat: StrictBool = False
     distinct_targets: StrictBool = False
 
