@@ -106,7 +106,7 @@ def has_protection(r: Restriction, t: Thing) -> Exclusion | None:
     if t.protection and t.own_properties_function and r.source_has(t, t.protection):
         return Exclusion(
             Code.TARGET_PROTECTION,
-            Rule.R702_16B,
+            Rule.R702_16J if any(q.is_everything for q in t.protection) else Rule.R702_16B,
             f"{t.id} has protection from a quality of {_name(r.source)}",
         )
     return None

@@ -225,7 +225,7 @@ def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator
 
             problem.addConstraint(lawful, [me, *earlier])
         if a.must:
-            same_or_earlier = sorted(needs[me])
+            same_or_earlier = sorted(b for b in needs[me] if facts.abilities[b].block is not None)  # the others never are
 
             def must(v: Any, *ws: Any, _m: int = me, _o: list[int] = same_or_earlier) -> bool:
                 if v == REMOVED:

@@ -227,7 +227,8 @@ def _judge_pass(
     below: frozenset[int] = frozenset()
     for k in placed:
         _check_entry(facts, abilities[k], by_index[positions[k]], below, report)
-        below = below | {k}
+        if abilities[k].forced_removal is None:  # one that is never put there is below nothing
+            below = below | {k}
     for k in sorted(gone - positions.keys()):
         _check_removal(facts, abilities[k], positions, report)
 
