@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .facts import Facts, facts_of
 from .io import load_document
 from .scenario import Scenario, validation_error
-from .shapes import Whole
+from .shapes import TriggerBody, Whole
 from .types import AbilityId
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Outcome",
     "Score",
     "canonical",
+    "canonical_key",
     "outcome_dict",
     "outcome_json",
     "parse_outcome",
@@ -126,62 +127,83 @@ def parse_score(data: Any, source: str | None = None) -> Score:
         raise validation_error(exc, source) from None
 
 
-def _mode_key(order: Mapping[str, int], reqs: Sequence[str], m: ModeChoice) -> list[Any]:
+Key = tuple[Any, ...]
+
+
+def _mode_key(key: Callable[[str], Key], reqs: Sequence[str], m: ModeChoice) -> list[Any]:
     """Ties between repeated instances of a mode: targets per requirement in listing order, each
-    in scenario order, then the amounts divided in that order."""
+    in canonical order, then the amounts divided in that order."""
     reqs = [*reqs, *sorted(set(m.targets) - set(reqs))]  # requirements the scenario lacks sort last
-    targets = [[(order.get(t, len(order)), t) for t in sorted(m.targets.get(r, ()))] for r in reqs]
-    for ts in targets:
-        ts.sort()
-    amounts = [
-        [m.divide.get(r, {}).get(t, 0) for t in sorted(m.targets.get(r, ()), key=lambda t: order.get(t, len(order)))]
-        for r in reqs
-    ]
+    targets = [sorted(key(t) for t in m.targets.get(r, ())) for r in reqs]
+    amounts = [[m.divide.get(r, {}).get(t, 0) for t in sorted(m.targets.get(r, ()), key=key)] for r in reqs]
     return [targets, amounts]
 
 
-def _clean_targets(order: Mapping[str, int], targets: Mapping[str, tuple[str, ...]]) -> Targets:
-    return {k: tuple(sorted(v, key=lambda t: (order.get(t, len(order)), t))) for k, v in targets.items() if v}
+def _clean_targets(key: Callable[[str], Key], targets: Mapping[str, tuple[str, ...]]) -> Targets:
+    return {k: tuple(sorted(v, key=key)) for k, v in targets.items() if v}
 
 
 def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
     return {k: dict(sorted(v.items())) for k, v in divide.items() if v}
 
 
-def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
-    """The canonical form of ``outcome`` for ``scenario`` (SPEC §5).
+def canonical_key(facts: Facts, outcome: Outcome) -> Callable[[str], Key]:
+    """The canonical order of ids in ``outcome`` (SPEC §5): players in turn order, then objects,
+    then the scenario's waiting abilities (the order of :attr:`Facts.things`); then abilities fired
+    in later passes (``REACTION@ABILITY``), by pass, then by the stack position of the ability that
+    fired them, then by the reaction's order in the scenario; then any other id, by name."""
+    order = facts.thing_index
+    position = {e.ability: i for i, e in reversed(list(enumerate(outcome.stack)))}
+    reactions = {r.id: i for i, r in enumerate(facts.scenario.reactions)}
+    unplaced = len(outcome.stack)
 
-    Targets of a requirement in scenario order (the order of :attr:`Facts.things`: players in turn
-    order, then objects, then waiting abilities), modes in the order the ability lists them
-    (repeats adjacent, tied by their targets), ``removed`` in scenario order, empty target lists
-    dropped. Ids the scenario does not know sort last, by name: canonicalising never fails,
-    ``check`` reports them.
+    def key(ident: str) -> Key:
+        known = order.get(ident)
+        if known is not None:
+            return (0, known, "")
+        reaction, at, firing = ident.partition("@")
+        if at and reaction in reactions:
+            return (1, ident.count("@"), position.get(firing, unplaced), reactions[reaction], ident)
+        return (2, 0, 0, 0, ident)
+
+    return key
+
+
+def _body(facts: Facts, ability: str) -> TriggerBody | None:
+    """The trigger an ability id names: a waiting ability's, or the reaction's it was fired from."""
+    k = facts.ability_index.get(ability)
+    if k is not None:
+        return facts.scenario.triggers[k]
+    reaction = ability.partition("@")[0]
+    return next((r.trigger for r in facts.scenario.reactions if r.id == reaction and "@" in ability), None)
+
+
+def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
+    """The canonical form of ``outcome`` for ``scenario`` (SPEC §5): ids in the order of
+    :func:`canonical_key` (targets of a requirement, ``removed``), modes in the order the ability
+    lists them (repeats adjacent, tied by their targets), empty target lists dropped.
+    Canonicalising never fails: ids the scenario does not know sort last, and ``check`` reports them.
     """
     facts = facts_of(scenario)
-    order = facts.thing_index
+    key = canonical_key(facts, outcome)
     no_reqs: list[str] = []
     entries = []
     for e in outcome.stack:
         modes = None
         if e.modes is not None:
-            k = facts.ability_index.get(e.ability)
-            trig = facts.abilities[k] if k is not None else None
-            mode_order = trig.mode_index if trig is not None else {}
-            reqs = {m.id: [r.id for r in m.requirements] for m in trig.modes} if trig is not None else {}
+            body = _body(facts, e.ability)
+            mode_order = {m.id: i for i, m in enumerate(body.modes)} if body is not None else {}
+            reqs = {m.id: [r.id for r in m.targets] for m in body.modes} if body is not None else {}
             modes = tuple(
                 sorted(
                     (
-                        ModeChoice(
-                            mode=m.mode,
-                            targets=_clean_targets(order, m.targets),
-                            divide=_clean_divide(m.divide),
-                        )
+                        ModeChoice(mode=m.mode, targets=_clean_targets(key, m.targets), divide=_clean_divide(m.divide))
                         for m in e.modes
                     ),
                     key=lambda m: (
                         mode_order.get(m.mode, len(mode_order)),
                         m.mode,
-                        _mode_key(order, reqs.get(m.mode, no_reqs), m),
+                        _mode_key(key, reqs.get(m.mode, no_reqs), m),
                     ),
                 )
             )
@@ -189,11 +211,11 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
             Entry(
                 ability=e.ability,
                 modes=modes,
-                targets=_clean_targets(order, e.targets),
+                targets=_clean_targets(key, e.targets),
                 divide=_clean_divide(e.divide),
             )
         )
-    removed = tuple(sorted(outcome.removed, key=lambda a: (order.get(a, len(order)), a)))
+    removed = tuple(sorted(outcome.removed, key=key))
     return Outcome(stack=tuple(entries), removed=removed, passes=outcome.passes)
 
 

@@ -139,8 +139,12 @@ class Passes:
         with ``below`` already on the stack from earlier passes. Raises :class:`ScenarioError`
         when abilities still trigger after ``max_passes`` passes."""
         waiting = list((self.next_pass or by_reactions)(facts.scenario, placed))
+        index = facts.ability_index
+        # Canonical order, not stack order (SPEC §5): the next pass's things list this pass's
+        # abilities as its waiting abilities were listed (the scenario's order, then as fired).
         on_stack = below + tuple(
-            (e.ability, facts.abilities[facts.ability_index[e.ability]].controller) for e in placed.stack
+            (e.ability, facts.abilities[index[e.ability]].controller)
+            for e in sorted(placed.stack, key=lambda e: index[e.ability])
         )
         if not waiting:
             return Successor(None, on_stack)

@@ -186,3 +186,24 @@ def test_step_walks_every_pass() -> None:
     assert reached == every and len(every) == 14
     walk = stepper.walk(["put T", "target troll", "end targets", "divide 2", "put WARD@T", "target src", "end targets"])
     assert [d.text for d in stepper.legal(walk)] == ["put BACK@WARD@T"]
+
+
+def test_targets_across_passes_are_in_canonical_order() -> None:
+    """SPEC §5 (issue 16): the targets of a requirement list players, objects, then waiting
+    abilities in scenario order, fired abilities after them — whatever order the earlier pass put
+    them on the stack in; and canonicalising a whole outcome changes nothing."""
+    from triggerstack.model import canonical
+
+    counter = {
+        "source": "troll",
+        "text": "counter up to two target abilities",
+        "targets": [{"id": "a", "min": 0, "max": 2, "filter": {"kind": "ability"}}],
+    }
+    tap = {"id": "TAP", "source": "src", "text": "tap target creature", "targets": [{"id": "c", "filter": {"id": "troll"}}]}
+    gain = {"id": "GAIN", "source": "src", "text": "gain 1 life"}
+    s = scenario([ward("troll", "WARD", counter)], triggers=[tap, gain])
+    both = [o for o in outcomes(s) if o.passes and o.stack[-1].targets.get("a") and len(o.stack[-1].targets["a"]) == 2]
+    assert {tuple(e.ability for e in o.stack[:2]) for o in both} == {("TAP", "GAIN"), ("GAIN", "TAP")}
+    assert all(o.stack[-1].targets["a"] == ("TAP", "GAIN") for o in both)
+    for o in outcomes(s):
+        assert outcome_json(canonical(s, o)) == outcome_json(o)

@@ -50,8 +50,12 @@ def test_protection_whoever_controls() -> None:
 
 
 def test_protection_from_everything() -> None:
+    """702.16j: protection from everything stops every ability, those with no source too."""
     knight = thing(id="k", controller="B", protection=[{}])
-    assert codes("B", BLACK, knight) == [(Code.TARGET_PROTECTION, Rule.R702_16B)]
+    assert codes("B", BLACK, knight) == [(Code.TARGET_PROTECTION, Rule.R702_16J)]
+    assert codes("B", None, knight) == [(Code.TARGET_PROTECTION, Rule.R702_16J)]
+    red_only = thing(id="r", controller="B", protection=[{"color": "red"}])
+    assert codes("A", None, red_only) == []  # a quality no source-less ability has
 
 
 def test_shroud_against_everyone() -> None:
