@@ -153,7 +153,7 @@ def canonical_key(facts: Facts, outcome: Outcome) -> Callable[[str], Key]:
     in later passes (``REACTION@ABILITY``), by pass, then by the stack position of the ability that
     fired them, then by the reaction's order in the scenario; then any other id, by name."""
     order = facts.thing_index
-    position = {e.ability: i for i, e in reversed(list(enumerate(outcome.stack)))}
+    position: dict[str, int] = {e.ability: i for i, e in reversed(list(enumerate(outcome.stack)))}
     reactions = {r.id: i for i, r in enumerate(facts.scenario.reactions)}
     unplaced = len(outcome.stack)
 

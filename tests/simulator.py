@@ -127,5 +127,5 @@ class SimulatedEngine(ListedEngine):
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
 
-    def _solve(self) -> Sequence[IndexedOutcome]:
-        return sorted(simulate(self.facts))
+    def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
+        return sorted(simulate(self.facts))[:limit]

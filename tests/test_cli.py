@@ -302,3 +302,17 @@ def test_explain_json_shows_the_plan_and_counts(capsys: pytest.CaptureFixture[st
     data = json.loads(out)
     assert data["plan"]["path"] == "product" and (data["count"], data["count_merged_identical"]) == (768, 16)
     assert data["identical"] == [["BA1", "BA2", "BA3", "BA4"], ["Z1", "Z2"]]
+
+
+def test_a_solver_engine_with_a_limit_stops_there(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 10: --limit bounds the work, so a solver engine is not refused a pass with more
+    outcomes than --max-outcomes; it yields the first N it finds, sorted, each legal."""
+    path = str(EXAMPLES.parent / "benchmarks" / "scenarios" / "abilities-8.json")  # 3,779,136 outcomes
+    for engine in ("cpsat", "constraint"):
+        code, out, err = run(capsys, "enumerate", path, "--engine", engine, "--limit", "3")
+        lines = out.splitlines()
+        assert (code, err, len(lines), len(set(lines))) == (0, "", 3, 3), err
+        for i, line in enumerate(lines):
+            assert run(capsys, "check", path, _write(tmp_path, f"{engine}-{i}.json", line))[0] == 0
+    code, _, err = run(capsys, "enumerate", path, "--engine", "cpsat", "--limit", "3000000")
+    assert code == 2 and "--max-outcomes" in err  # a limit above the cap bounds nothing

@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Outcome, Score, outcome_json
@@ -115,19 +115,23 @@ class Chain:
         parts = [to_outcome(p.facts, p.outcome) for p in whole]
         return parts[0] if len(parts) == 1 else join(parts)
 
-    def outcomes(self) -> Iterator[Outcome]:
-        """Every whole outcome in wire form, in the chain's order."""
+    def _first_pass(self, limit: int | None) -> Iterator[IndexedOutcome]:
+        return iter(self.first) if limit is None else self.first.head(limit)
+
+    def outcomes(self, limit: int | None = None) -> Iterator[Outcome]:
+        """Every whole outcome in wire form, in the chain's order (at most ``limit``; see
+        :meth:`PassEngine.head` for how a solver engine stops early)."""
         if self.single:
             facts = self.passes.first
-            return (to_outcome(facts, o) for o in self.first)
-        return map(self.outcome, self)
+            return (to_outcome(facts, o) for o in self._first_pass(limit))
+        return islice(map(self.outcome, self), limit)
 
-    def lines(self) -> Iterator[str]:
-        """Every whole outcome as canonical JSON (byte-identical to ``outcome_json``), fast for one
+    def lines(self, limit: int | None = None) -> Iterator[str]:
+        """:meth:`outcomes` as canonical JSON (byte-identical to ``outcome_json``), fast for one
         pass: each placed ability's fragment is made once and reused."""
         if self.single:
-            return map(JsonWriter(self.passes.first), self.first)
-        return map(outcome_json, self.outcomes())
+            return map(JsonWriter(self.passes.first), self._first_pass(limit))
+        return map(outcome_json, self.outcomes(limit))
 
     # -- unrank ----------------------------------------------------------------------------------
 

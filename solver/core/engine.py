@@ -57,6 +57,12 @@ class PassEngine(Protocol):
         """Every outcome once, in the engine's order."""
         ...
 
+    def head(self, limit: int) -> Iterator[IndexedOutcome]:
+        """At most ``limit`` outcomes, stopping as soon as it can: the first ``limit`` of the
+        engine's order, or, for an engine that must find every outcome to sort them, the first
+        ``limit`` it finds, sorted (deterministic, but not a prefix of the whole order)."""
+        ...
+
     def unrank(self, rank: int) -> IndexedOutcome:
         """The outcome at ``rank`` of the engine's order (``IndexError`` outside ``range(count())``)."""
         ...
@@ -82,8 +88,8 @@ class ListedEngine(ABC):
     path: str
 
     @abstractmethod
-    def _solve(self) -> Sequence[IndexedOutcome]:
-        """Every distinct outcome, sorted."""
+    def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
+        """Every distinct outcome (the first ``limit`` found, if given), sorted."""
 
     def _listed(self) -> Sequence[IndexedOutcome]:
         listed: Sequence[IndexedOutcome] | None = getattr(self, "_sorted", None)
@@ -97,6 +103,10 @@ class ListedEngine(ABC):
 
     def __iter__(self) -> Iterator[IndexedOutcome]:
         return iter(self._listed())
+
+    def head(self, limit: int) -> Iterator[IndexedOutcome]:
+        listed: Sequence[IndexedOutcome] | None = getattr(self, "_sorted", None)
+        return iter(listed[:limit] if listed is not None else self._solve(limit))
 
     def unrank(self, rank: int) -> IndexedOutcome:
         listed = self._listed()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, islice, product
 from typing import Any
 
 from constraint import Problem
@@ -225,7 +225,7 @@ def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator
 
             problem.addConstraint(lawful, [me, *earlier])
         if a.must:
-            same_or_earlier = sorted(b for b in needs[me] if facts.abilities[b].block is not None)  # the others never are
+            same_or_earlier = sorted(b for b in needs[me] if facts.abilities[b].block is not None)  # others: never
 
             def must(v: Any, *ws: Any, _m: int = me, _o: list[int] = same_or_earlier) -> bool:
                 if v == REMOVED:
@@ -271,5 +271,5 @@ class ConstraintEngine(ListedEngine):
         self.facts = facts
         self.time_limit = (options or Options()).time_limit
 
-    def _solve(self) -> Sequence[IndexedOutcome]:
-        return sorted(set(iter_solutions(self.facts, time_limit=self.time_limit)))
+    def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
+        return sorted(set(islice(iter_solutions(self.facts, time_limit=self.time_limit), limit)))

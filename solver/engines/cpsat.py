@@ -515,8 +515,8 @@ class CpsatEngine(ListedEngine):
         self.facts = facts
         self.time_limit = (options or Options()).time_limit
 
-    def _solve(self) -> Sequence[IndexedOutcome]:
-        return solve_all(self.facts, time_limit=self.time_limit).outcomes
+    def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
+        return solve_all(self.facts, limit=limit, time_limit=self.time_limit).outcomes
 
     def __contains__(self, outcome: IndexedOutcome) -> bool:
         return validate(self.facts, outcome, time_limit=self.time_limit)

@@ -73,8 +73,10 @@ def _constraint(facts: Facts, options: Options) -> PassEngine:
 _SOLVERS: dict[Engine, Callable[[Facts, Options], PassEngine]] = {Engine.CPSAT: _cpsat, Engine.CONSTRAINT: _constraint}
 
 
-def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE) -> PassEngine:
-    """The engine that answers ``task`` for one pass of ``facts`` under ``options``."""
+def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE, limit: int | None = None) -> PassEngine:
+    """The engine that answers ``task`` for one pass of ``facts`` under ``options``; ``limit``:
+    only that many outcomes are asked for (a solver engine then stops there, so it is not refused
+    a pass with more outcomes than ``limits.outcomes``)."""
     engine = options.engine
     if options.merge_identical and engine not in (Engine.AUTO, Engine.PRODUCT):
         raise EngineCannot("--merge-identical is answered by the product engine only (--engine auto or product)")
@@ -85,16 +87,19 @@ def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE) -> P
         if task is Task.BEST and engine is Engine.AUTO and not (isinstance(chosen, ProductEngine) and chosen.splits):
             return _cpsat(facts, options)  # the score does not split over the parts: one model of the pass
         return chosen
-    if task is not Task.BEST or engine is Engine.CONSTRAINT:  # CP-SAT optimises without enumerating
+    bounded = limit is not None and limit <= options.limits.outcomes
+    if (task is not Task.BEST or engine is Engine.CONSTRAINT) and not bounded:  # CP-SAT optimises without listing
         _refuse_too_many(facts, options)
     return _SOLVERS[engine](facts, options)
 
 
-def chain_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE) -> Chain:
+def chain_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
     """The chain of passes of ``facts`` (one pass without reactions or ``next_pass``), each pass
-    answered by :func:`engine_for`."""
+    answered by :func:`engine_for` (``limit`` reaches the first pass's engine when it is the only one)."""
     passes = Passes(facts, options.next_pass, options.limits.passes)
     if options.merge_identical and not passes.single:
         raise EngineCannot("--merge-identical does not cover further passes of 603.3b")
-    each = task if passes.single else Task.ENUMERATE  # across passes, best scores whole outcomes
-    return Chain(passes, lambda f: engine_for(f, options, each), options.limits.outcomes)
+    if passes.single:
+        return Chain(passes, lambda f: engine_for(f, options, task, limit), options.limits.outcomes)
+    # across passes, best scores whole outcomes, and a limit on whole outcomes bounds no one pass
+    return Chain(passes, lambda f: engine_for(f, options, Task.ENUMERATE), options.limits.outcomes)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 from typing import Unpack
 
 from triggerstack.model.facts import Facts
@@ -26,11 +25,12 @@ def outcomes(
     """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``.
 
     The product engine (``auto``) yields lazily in its rank order; the solver engines find every
-    outcome first and yield them sorted. Across passes, each first-pass outcome is followed by
+    outcome first and yield them sorted — or, with ``limit``, stop after the first ``limit`` they
+    find and yield those sorted. Across passes, each first-pass outcome is followed by
     the outcomes of what it fired. ``merge_identical`` yields one outcome per class of outcomes
     that only swap identical abilities (the product engine only)."""
     facts, opts = prepare(scenario, options, changes)
-    return islice(chain_for(facts, opts).outcomes(), limit)
+    return chain_for(facts, opts, limit=limit).outcomes(limit)
 
 
 def outcome_lines(
@@ -43,4 +43,4 @@ def outcome_lines(
     """:func:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``), made fast
     enough to stream millions: fragments are reused across outcomes."""
     facts, opts = prepare(scenario, options, changes)
-    return islice(chain_for(facts, opts).lines(), limit)
+    return chain_for(facts, opts, limit=limit).lines(limit)

@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import product, repeat
+from itertools import islice, product, repeat
 from math import factorial, perm
 
 from triggerstack.model.facts import Facts, compile_facts
@@ -373,6 +373,9 @@ class ProductEngine:
                     space = self.spaces[p.ability]
                     digits = digits * space.count + space.rank(p.choice)
         return r + digits
+
+    def head(self, limit: int) -> Iterator[IndexedOutcome]:
+        return islice(self, limit)
 
     def __contains__(self, outcome: IndexedOutcome) -> bool:
         """Whether ``outcome`` is an outcome of the pass: it ranks, and that rank unranks to it."""

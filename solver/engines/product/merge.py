@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import islice
 from math import factorial, perm
 
 from triggerstack.model.facts import Facts
@@ -109,6 +110,9 @@ class MergedEngine:
 
     def __iter__(self) -> Iterator[IndexedOutcome]:
         return iter_merged(self.engine)
+
+    def head(self, limit: int) -> Iterator[IndexedOutcome]:
+        return islice(iter_merged(self.engine), limit)
 
     def _cannot(self) -> EngineCannot:
         return EngineCannot("--merge-identical answers count and enumerate only")
