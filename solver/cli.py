@@ -121,8 +121,10 @@ def _parser() -> argparse.ArgumentParser:
     solving(b)
     b.add_argument("--score", required=True, metavar="SCORE", help="weights: a .json/.yaml file (schema: score)")
 
-    s = sub.add_parser("schema", help="the JSON Schema of a scenario, an outcome or a score")
-    s.add_argument("what", nargs="?", default="scenario", choices=["scenario", "outcome", "score"])
+    s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
+    s.add_argument(
+        "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
+    )
     return p
 
 
@@ -251,7 +253,15 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
-    models: dict[str, type[BaseModel]] = {"scenario": Scenario, "outcome": Outcome, "score": Score}
+    from triggerstack.model.reports import Explanation, VerdictReport
+
+    models: dict[str, type[BaseModel]] = {
+        "scenario": Scenario,
+        "outcome": Outcome,
+        "score": Score,
+        "verdict": VerdictReport,
+        "explain": Explanation,
+    }
     model = models[args.what]
     schema = model.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

@@ -16,6 +16,7 @@ and one pass's outcomes are listed, with the counts of what follows each, only t
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
@@ -66,6 +67,26 @@ class Chain:
     @property
     def single(self) -> bool:
         return self.passes.single
+
+    def engine(self, facts: Facts) -> PassEngine:
+        """The engine of a pass of this chain (one per distinct pass scenario)."""
+        return self._engine(facts)
+
+    def later_passes(self) -> list[tuple[int, Facts]]:
+        """Every distinct pass scenario after the first, with its depth (1: the second pass), in
+        the order they are first reached; each pass's outcomes are listed once (bounded as for
+        unranking)."""
+        out: list[tuple[int, Facts]] = []
+        seen: set[int] = set()
+        frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(self.passes.first, (), 0)])
+        while frontier and not self.single:
+            facts, below, depth = frontier.popleft()
+            for successor in self._table(facts, below, depth).successors:
+                if successor.facts is not None and id(successor.facts) not in seen:
+                    seen.add(id(successor.facts))
+                    out.append((depth + 1, successor.facts))
+                    frontier.append((successor.facts, successor.on_stack, depth + 1))
+        return out
 
     def _engine(self, facts: Facts) -> PassEngine:
         engine = self._engines.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)

@@ -27,7 +27,7 @@ from ..errors import EngineCannot
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
-__all__ = ["MAX_LISTED", "ChoiceSpace", "is_independent", "space_for"]
+__all__ = ["MAX_LISTED", "ChoiceSpace", "Reach", "is_independent", "space_for"]
 
 MAX_LISTED = 2_000_000
 """The most choices of one ability that are ever listed (enumeration needs the list)."""
@@ -138,6 +138,25 @@ def _rank_multiset(n: int, seq: Sequence[int]) -> int:
         index += _multichoose(n - x, r) - _multichoose(n - s, r)
         x = s
     return index
+
+
+@dataclass
+class Reach:
+    """What some legal choices of an ability take: modes, and things per (mode, requirement)."""
+
+    modes: set[int] = field(default_factory=set)
+    targets: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+
+    def add(self, choice: Choice) -> None:
+        for inst in choice.modes:
+            self.modes.add(inst.mode)
+            for r, ts in enumerate(inst.targets):
+                self.targets.setdefault((inst.mode, r), set()).update(ts)
+
+    def update(self, other: Reach) -> None:
+        self.modes |= other.modes
+        for key, things in other.targets.items():
+            self.targets.setdefault(key, set()).update(things)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +302,21 @@ class ChoiceSpace:
         if self._listed is not None:
             return iter(self._listed)
         return (self.unrank(i) for i in range(self.count))
+
+    def reach(self) -> Reach:
+        """The modes and targets some choice of the space takes (without listing a combinatorial
+        space: there every mode of an allowed multiset is taken, and every target of its pool)."""
+        reach = Reach()
+        if self._listed is not None:
+            for choice in self._listed:
+                reach.add(choice)
+            return reach
+        for modes in self._multisets:
+            for m in modes:
+                reach.modes.add(m)
+                for r, req in enumerate(self._modes[m].reqs):
+                    reach.targets.setdefault((m, r), set()).update(req.pool if req.high >= 1 else ())
+        return reach
 
     def as_list(self) -> list[Choice]:
         """Every choice in rank order (listed once and kept)."""

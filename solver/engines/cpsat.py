@@ -352,10 +352,10 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.must = any(a.must for a in m.facts.abilities)
 
     def on_solution_callback(self) -> None:
-        self.solutions += 1
         found = _extract(self.m, self.value)
         if self.must and not obeys_outcome(self.m.facts, found):
-            return
+            return  # a solution that disobeys a "must target" effect is no outcome (601.2c)
+        self.solutions += 1
         self.seen.add(found)
         if self.limit is not None and len(self.seen) >= self.limit:
             self.stop_search()
@@ -370,7 +370,8 @@ def _solver(time_limit: float | None, workers: int = 1) -> cp_model.CpSolver:
 
 @dataclass(frozen=True, slots=True)
 class Enumeration:
-    """All distinct outcomes found (sorted), and how many solutions the solver reported for them."""
+    """All distinct outcomes found (sorted), and how many of the solver's solutions were outcomes
+    (more than the outcomes: some outcome was reported twice)."""
 
     outcomes: tuple[IndexedOutcome, ...]
     solutions: int

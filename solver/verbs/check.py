@@ -147,14 +147,12 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
     _check_pass_order(stack, pass_of, report)
     while len(sizes) > 1 and sizes[-1] == 0:
         sizes.pop()  # a last pass whose abilities were all removed puts nothing on the stack
-    inferred = tuple(sizes) if len(sizes) > 1 else None
-    given = outcome.passes if outcome.passes is None or len(outcome.passes) > 1 else None
-    if given is not None and given != inferred and not left:  # an entry no pass holds is told already
+    given = outcome.passes
+    if given is not None and given != tuple(sizes) and not left:  # an entry no pass holds is told already
         report.add(
             Code.ORDER,
             None,
-            f"passes says {list(given)} entries per pass, but the passes of 603.3b hold "
-            f"{list(inferred or (len(pass_of),))}",
+            f"passes says {list(given)} entries per pass, but the passes of 603.3b hold {sizes}",
             Rule.R603_3B,
         )
 

@@ -1,6 +1,17 @@
 """``explain``: per ability, who controls it and why, where it goes, which modes and targets are
 legal, which candidates are excluded and by what rule, and whether it must, may or cannot be
-removed. Everything is read from the facts; nothing is decided here that ``check`` does not."""
+removed — and, across the passes of 603.3b, each reaction, what fires it, and the fired
+abilities' own facts.
+
+What ``explain`` says is what the legal outcomes do (SPEC §3): a mode is legal when some legal
+outcome chooses it, a thing is a legal target when some legal outcome chooses it, and an ability
+must, may or cannot be removed as the outcomes remove it in all, some or none of them. Those are
+read off the product engine (:mod:`~..engines.product.projection`) without enumerating, so
+``explain`` can never contradict ``check``, ``count`` or ``step`` (a property test holds it to
+the literal simulator). Targets and modes are judged at the start of the ability's block: with
+the abilities of earlier blocks that every outcome places below it on the stack; a waiting
+ability that is below only in some outcomes is legal "once on the stack".
+"""
 
 from __future__ import annotations
 
@@ -10,44 +21,77 @@ from typing import Any, Unpack
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
-from triggerstack.model.rules import Code
+from triggerstack.model.rules import Code, Rule
 from triggerstack.model.scenario import Scenario
 
-from ..core.choices import has_legal_choice, is_mode_legal
+from ..core.chain import Chain
+from ..core.choices import is_mode_legal
 from ..engines.product import ProductEngine, plan
 from ..engines.product.merge import identical_groups, merged_count
+from ..engines.product.projection import Projection, project
 from ..engines.select import chain_for
 from ..options import Engine, OptionChanges, Options, prepare
 
 __all__ = ["explain", "explain_text"]
 
+_REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in every legal outcome"}
 
-def _removal(facts: Facts, a: AbilityFacts) -> tuple[str, str]:
+
+def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[str, str]:
+    removal = seen.removal
     forced = a.forced_removal
     if forced is not None:
         return "must", f"{forced[1]} (rule {forced[0].value})"
+    if removal == "must":
+        return "must", "no legal choice of modes and targets exists when it is put on the stack (603.3c-d)"
+    if removal == "cannot":
+        if certain and any(
+            t in certain
+            for m in a.modes
+            for r in m.requirements
+            for t in (facts.waiting_ability(c) for c in r.candidates)
+            if t is not None
+        ):
+            below = ", ".join(facts.abilities[k].id for k in sorted(certain))
+            return "cannot", f"it always has a legal choice: {below} is on the stack below it by then (603.3c-d)"
+        return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
     if a.may_choose_zero:
         return "may", "its controller may choose no mode (700.2)"
-    if has_legal_choice(facts, a, frozenset()):
-        return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
-    if not has_legal_choice(facts, a, a.earlier_targets):  # the most that can be below it as its block starts
-        return "must", "no legal choice of modes and targets exists (603.3c-d)"
     return (
         "may",
-        "it has a legal choice only if an ability it could target is put on the stack before its block starts",
+        "it has a legal choice only if an ability it could target is on the stack when its block starts (603.3c-d)",
     )
 
 
-def _requirement(facts: Facts, m: ModeFacts, r: RequirementFacts) -> dict[str, Any]:
+def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
+    """Why a candidate no legal outcome chooses is never chosen."""
+    b = facts.waiting_ability(t)
+    name = facts.things[t].id
+    if b is not None:
+        code, rule, reason = Code.TARGET_NOT_YET_ON_STACK, Rule.R601_2C, f"{name} is never on the stack below {a.id}"
+    elif a.must:
+        targets = ", ".join(facts.things[m].id for m in a.must)
+        code, rule = Code.TARGET_MUST, Rule.R601_2C
+        reason = f"every legal choice targets {targets}, which a 'must target' effect requires"
+    else:
+        code, rule, reason = Code.TARGET_FILTER, Rule.R601_2C, f"{name} fits no legal choice of the other targets"
+    return {"id": name, "code": code.value, "rule": rule.value, "reason": reason}
+
+
+def _requirement(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, chosen: set[int], certain: frozenset[int]
+) -> dict[str, Any]:
     now: list[str] = []
     later: list[str] = []
-    for t in r.candidates:
-        (now if facts.is_on_stack_target(t, frozenset()) else later).append(facts.things[t].id)
+    for t in sorted(chosen):
+        b = facts.waiting_ability(t)
+        (now if b is None or b in certain else later).append(facts.things[t].id)
     excluded = [
         {"id": facts.things[t].id, "code": e.code.value, "rule": e.rule.value, "reason": e.reason}
         for t, reasons in sorted(r.excluded.items())
         for e in reasons
     ]
+    excluded.extend(_never_chosen(facts, a, t) for t in r.candidates if t not in chosen)
     return {
         "id": r.id,
         "text": r.text,
@@ -59,44 +103,125 @@ def _requirement(facts: Facts, m: ModeFacts, r: RequirementFacts) -> dict[str, A
         "legal": now,
         "legal_once_on_stack": later,
         "excluded": excluded,
+        "ignored": [
+            {"id": facts.things[t].id, "rule": Rule.R113_6.value, "reason": why} for t, why in sorted(r.ignored.items())
+        ],
     }
 
 
-def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts) -> dict[str, Any]:
-    reqs = [_requirement(facts, m, r) for r in m.requirements]
-    if not m.available:
+def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int]) -> dict[str, Any]:
+    reqs = [
+        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain) for r in m.requirements
+    ]
+    if m.index in seen.reach.modes:
+        if is_mode_legal(facts, a, m.index, certain):
+            status, why = "legal", ""
+        else:
+            status, why = "legal-if", "legal only if an ability it can target is already on the stack below it"
+    elif not m.available:
         status, why = "unavailable", "not available (chosen before, or its condition is unmet)"
-    elif is_mode_legal(facts, a, m.index, frozenset()):
-        status, why = "legal", ""
-    elif is_mode_legal(facts, a, m.index, a.earlier_targets):
-        status, why = "legal-if", "legal only if an ability it can target is already on the stack"
     else:
-        status, why = "illegal", "no legal targets (603.3c)"
+        status, why = "illegal", "no legal outcome chooses it: no legal targets when it is put on the stack (603.3c)"
     return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
 
 
-def _counts(facts: Facts, options: Options) -> dict[str, Any]:
-    """The plan the product engine takes, and the counts with and without merging identical abilities."""
-    out: dict[str, Any] = {"plan": plan(facts).as_dict(facts)}
-    chain = chain_for(facts, replace(options, engine=Engine.PRODUCT, merge_identical=False))
-    if not chain.single:
-        with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
-            out["count"] = chain.count()  # every pass of 603.3b's loop
-        return out
-    engine = chain.first
-    assert isinstance(engine, ProductEngine)
-    out["count"] = engine.count()
-    out["count_merged_identical"] = merged_count(engine)
-    out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
+def _abilities(facts: Facts, engine: ProductEngine) -> list[dict[str, Any]]:
+    """Each ability of one pass, as its legal outcomes treat it."""
+    seen = project(engine)
+    out = []
+    for a in facts.abilities:
+        certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
+        removal, why = _removal(facts, a, seen[a.index], certain)
+        out.append(
+            {
+                "id": a.id,
+                "text": a.text,
+                "controller": a.controller,
+                "controller_rule": a.control.rule.value,
+                "controller_reason": a.control.reason,
+                "chooser": a.chooser,
+                "part": a.part,
+                "block": a.block,
+                "modal": {"choose": sorted(a.choose), "repeat": a.repeat, "distinct_targets": a.distinct_targets}
+                if a.modal
+                else None,
+                "modes": [_mode(facts, a, m, seen[a.index], certain) for m in a.modes],
+                "must_target": [facts.things[t].id for t in a.must],
+                "removal": removal,
+                "removal_reason": why,
+            }
+        )
     return out
+
+
+def _union(first: list[Any], second: list[Any]) -> list[Any]:
+    return first + [x for x in second if x not in first]
+
+
+_STATUS = ["legal", "legal-if", "illegal", "unavailable"]
+
+
+def _merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """One fired ability as two later-pass scenarios treat it: what either allows."""
+    if old["removal"] != new["removal"]:
+        old["removal"] = "may"
+        old["removal_reason"] = "it depends on what the earlier passes put on the stack (603.3c-d)"
+    for mo, mn in zip(old["modes"], new["modes"], strict=True):
+        if _STATUS.index(mn["status"]) < _STATUS.index(mo["status"]):
+            mo["status"], mo["reason"] = mn["status"], mn["reason"]
+        for ro, rn in zip(mo["requirements"], mn["requirements"], strict=True):
+            ro["legal"] = _union(ro["legal"], rn["legal"])
+            ro["legal_once_on_stack"] = _union(
+                [t for t in ro["legal_once_on_stack"] if t not in ro["legal"]],
+                [t for t in rn["legal_once_on_stack"] if t not in ro["legal"]],
+            )
+            chosen = set(ro["legal"]) | set(ro["legal_once_on_stack"])
+            ro["excluded"] = [e for e in _union(ro["excluded"], rn["excluded"]) if e["id"] not in chosen]
+            ro["ignored"] = _union(ro["ignored"], rn["ignored"])
+    return old
+
+
+def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
+    """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
+    fired: dict[str, dict[str, Any]] = {}
+    for depth, later in chain.later_passes():
+        engine = chain.engine(later)
+        assert isinstance(engine, ProductEngine)
+        for view in _abilities(later, engine):
+            aid = view["id"]
+            view["pass"] = depth + 1
+            reaction, _, by = aid.partition("@")
+            view["fired_by"] = by or None
+            view["reaction"] = reaction if by else None
+            fired[aid] = _merge(fired[aid], view) if aid in fired else view
+    reactions = []
+    for r in facts.scenario.reactions:
+        fires = [aid for aid in fired if aid.partition("@")[0] == r.id]
+        reactions.append(
+            {
+                "id": r.id,
+                "when": r.when,
+                "object": r.object,
+                "by": r.by,
+                "text": r.trigger.text,
+                "fires": fires,
+                "fired_by": sorted({fired[aid]["fired_by"] for aid in fires}),
+                "passes": sorted({fired[aid]["pass"] for aid in fires}),
+            }
+        )
+    return {"reactions": reactions, "fired": list(fired.values())}
 
 
 def explain(
     scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
 ) -> dict[str, Any]:
-    """The facts behind every decision about ``scenario``, as a JSON-ready dict."""
+    """The facts behind every decision about ``scenario``, as a JSON-ready dict (its JSON Schema:
+    ``triggerstack schema explain``)."""
     facts, opts = prepare(scenario, options, changes)
     s = facts.scenario
+    chain = chain_for(facts, replace(opts, engine=Engine.PRODUCT, merge_identical=False))
+    engine = chain.first
+    assert isinstance(engine, ProductEngine)
     out: dict[str, Any] = {
         "rules": s.rules,
         "apnap": [p.id for p in s.players if not p.left_game],
@@ -110,34 +235,17 @@ def explain(
             }
             for b in facts.blocks
         ],
-        "abilities": [],
+        "plan": plan(facts).as_dict(facts),
+        "abilities": _abilities(facts, engine),
     }
-    out.update(_counts(facts, opts))
-    for a in facts.abilities:
-        removal, why = _removal(facts, a)
-        out["abilities"].append(
-            {
-                "id": a.id,
-                "text": a.text,
-                "controller": a.controller,
-                "controller_rule": a.control.rule.value,
-                "controller_reason": a.control.reason,
-                "chooser": a.chooser,
-                "part": a.part,
-                "block": a.block,
-                "modal": {
-                    "choose": sorted(a.choose),
-                    "repeat": a.repeat,
-                    "distinct_targets": a.distinct_targets,
-                }
-                if a.modal
-                else None,
-                "modes": [_mode(facts, a, m) for m in a.modes],
-                "must_target": [facts.things[t].id for t in a.must],
-                "removal": removal,
-                "removal_reason": why,
-            }
-        )
+    if chain.single:
+        out["count"] = engine.count()
+        out["count_merged_identical"] = merged_count(engine)
+        out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
+        return out
+    with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
+        out["count"] = chain.count()  # every pass of 603.3b's loop
+        out.update(_later_passes(facts, chain))
     return out
 
 
@@ -150,6 +258,47 @@ def _bounds(r: dict[str, Any]) -> str:
     else:
         text = f"{lo} to {hi}"
     return text + (f", dividing {r['divide']}" if r["divide"] is not None else "")
+
+
+def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
+    lines = ["", f"{title}: {a['text']}" if a["text"] else title]
+    lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
+    if a["chooser"] != a["controller"]:
+        lines.append(f"  choices made by {a['chooser']} (700.2e); legality judged from {a['controller']}")
+    where = f"block {a['block']}" if a["block"] is not None else "never put on the stack"
+    lines.append(f"  part {a['part']}, {where}")
+    if a["modal"]:
+        m = a["modal"]
+        extra = (", modes may repeat" if m["repeat"] else "") + (
+            ", each mode a different target" if m["distinct_targets"] else ""
+        )
+        lines.append(f"  choose {' or '.join(map(str, m['choose']))} mode(s){extra}")
+    for mode in a["modes"]:
+        indent = "  "
+        if mode["id"] is not None:
+            note = f" — {mode['reason']}" if mode["reason"] else ""
+            lines.append(f"  mode {mode['id']}: {mode['status']}{note}")
+            indent = "    "
+        for r in mode["requirements"]:
+            lines.append(f"{indent}target {r['id']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
+            if r["legal_once_on_stack"]:
+                lines.append(f"{indent}  once on the stack below it: {', '.join(r['legal_once_on_stack'])}")
+            if r["different_from"]:
+                lines.append(f"{indent}  different from {', '.join(r['different_from'])} (115.3)")
+            if r["depends_on_targets_of"]:
+                lines.append(f"{indent}  filter depends on the targets of {', '.join(r['depends_on_targets_of'])}")
+            unfit = [e for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value]
+            for e in r["excluded"]:
+                if e["code"] != Code.TARGET_FILTER.value:
+                    lines.append(f"{indent}  excluded {e['id']}: {e['reason']} (rule {e['rule']}, {e['code']})")
+            if unfit:
+                lines.append(f"{indent}  {len(unfit)} other(s) do not fit the filter")
+            for note in r["ignored"]:
+                lines.append(f"{indent}  ignored: {note['reason']} (rule {note['rule']})")
+    if a["must_target"]:
+        lines.append(f"  must target if able (601.2c): {', '.join(a['must_target'])}")
+    lines.append(f"  removal: {a['removal']} — {a['removal_reason']}")
+    return lines
 
 
 def explain_text(data: dict[str, Any]) -> str:
@@ -172,40 +321,20 @@ def explain_text(data: dict[str, Any]) -> str:
             f"puts {', '.join(b['abilities'])} in any order"
         )
     for a in data["abilities"]:
+        lines.extend(_ability_lines(a, a["id"]))
+    for r in data.get("reactions", ()):
+        whose = {"opponent": "an opponent of its controller", "you": "its controller", "any": "any player"}[r["by"]]
+        fired = ", ".join(r["fires"]) or "nothing: no legal outcome targets it so"
         lines.append("")
-        lines.append(f"{a['id']}: {a['text']}" if a["text"] else a["id"])
-        lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
-        if a["chooser"] != a["controller"]:
-            lines.append(f"  choices made by {a['chooser']} (700.2e); legality judged from {a['controller']}")
-        where = f"block {a['block']}" if a["block"] is not None else "never put on the stack"
-        lines.append(f"  part {a['part']}, {where}")
-        if a["modal"]:
-            m = a["modal"]
-            extra = (", modes may repeat" if m["repeat"] else "") + (
-                ", each mode a different target" if m["distinct_targets"] else ""
-            )
-            lines.append(f"  choose {' or '.join(map(str, m['choose']))} mode(s){extra}")
-        for mode in a["modes"]:
-            indent = "  "
-            if mode["id"] is not None:
-                note = f" — {mode['reason']}" if mode["reason"] else ""
-                lines.append(f"  mode {mode['id']}: {mode['status']}{note}")
-                indent = "    "
-            for r in mode["requirements"]:
-                lines.append(f"{indent}target {r['id']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
-                if r["legal_once_on_stack"]:
-                    lines.append(f"{indent}  once on the stack below it: {', '.join(r['legal_once_on_stack'])}")
-                if r["different_from"]:
-                    lines.append(f"{indent}  different from {', '.join(r['different_from'])} (115.3)")
-                if r["depends_on_targets_of"]:
-                    lines.append(f"{indent}  filter depends on the targets of {', '.join(r['depends_on_targets_of'])}")
-                unfit = [e for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value]
-                for e in r["excluded"]:
-                    if e["code"] != Code.TARGET_FILTER.value:
-                        lines.append(f"{indent}  excluded {e['id']}: {e['reason']} (rule {e['rule']}, {e['code']})")
-                if unfit:
-                    lines.append(f"{indent}  {len(unfit)} other(s) do not fit the filter")
-        if a["must_target"]:
-            lines.append(f"  must target if able (601.2c): {', '.join(a['must_target'])}")
-        lines.append(f"  removal: {a['removal']} — {a['removal_reason']}")
+        lines.append(
+            f"reaction {r['id']}: when {r['object']} becomes the target of an ability {whose} controls "
+            f"(603.3b: it waits for the next pass) — fires {fired}"
+        )
+    for a in data.get("fired", ()):
+        title = (
+            f"{a['id']} (pass {a['pass']}, fired by {a['fired_by']})"
+            if a["fired_by"]
+            else f"{a['id']} (pass {a['pass']})"
+        )
+        lines.extend(_ability_lines(a, title))
     return "\n".join(lines)

@@ -1,8 +1,11 @@
 """Hypothesis strategies for small scenarios (≤ 6 abilities, ≤ 4 players, ≤ 6 objects) that
 exercise every rule the engines encode: APNAP blocks and part 2, cr-1p and 2hg, modal
 abilities with repeats, unavailable modes and distinct targets, divisions, hexproof /
-protection / shroud, ``target_of``, ``different_from``, abilities that target other waiting
-abilities, abilities with no legal choice, illegal abilities and players who left."""
+hexproof from / protection / shroud / cant_be_targeted_by (on cards in graveyards too, where
+113.6 turns the card's own ones off), filters with kinds and zones under not/any/all,
+``target_of`` over players and objects, ``different_from``, "must target" effects, choosers,
+abilities that target other waiting abilities, abilities with no legal choice, illegal abilities
+and players who left."""
 
 from __future__ import annotations
 
@@ -27,6 +30,12 @@ FILTERS: list[Any] = [
     {"not": {"type": "creature"}},
     {"type": "creature", "color": "green"},
     {"zone": "graveyard"},
+    {"type": "creature", "not": {"kind": "player"}},  # SPEC §4: every creature
+    {"not": {"zone": "graveyard"}},  # every permanent
+    {"any": [{"kind": "player"}, {"zone": "graveyard", "type": "creature"}]},
+    {"kind": "card", "not": {"type": "land"}},
+    {"all": [{}]},
+    {"kind": "player", "any": [{}, {"controller": "you"}]},
 ]
 BOUNDS = [(1, 1), (1, 1), (0, 1), (1, 2), (0, None), (2, 2)]
 
@@ -36,8 +45,14 @@ def _requirement(draw: st.DrawFn, rid: str, earlier: list[dict[str, Any]]) -> di
     lo, hi = draw(st.sampled_from(BOUNDS))
     req: dict[str, Any] = {"id": rid, "min": lo, "max": hi, "filter": draw(st.sampled_from(FILTERS))}
     players = [e for e in earlier if e["filter"] in ({"kind": "player"}, {"kind": "player", "controller": "opponent"})]
+    creatures = [
+        e for e in earlier if e["filter"] in ({"type": "creature"}, {"type": "creature", "not": {"kind": "player"}})
+    ]
     if players and draw(st.integers(0, 3)) == 0:
         req["filter"] = {"type": "creature", "controller": {"target_of": players[0]["id"]}}
+    elif creatures and draw(st.integers(0, 2)) == 0:  # target_of over an object: its controller, or its owner
+        key = draw(st.sampled_from(["controller", "owner"]))
+        req["filter"] = {"kind": draw(st.sampled_from(["player", "permanent"])), key: {"target_of": creatures[0]["id"]}}
     if draw(st.integers(0, 5)) == 0:
         amount = draw(st.integers(1, 3))
         req["divide"] = amount
@@ -73,6 +88,8 @@ def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[s
         t["condition"] = "ability-triggered"
     if draw(st.integers(0, 12)) == 0:
         t["illegal"] = "an effect"
+    if draw(st.integers(0, 8)) == 0:
+        t["chooser"] = draw(st.sampled_from(players))  # 700.2e: legality is still the controller's
     if draw(st.booleans()):
         t["targets"] = draw(_requirements(2))
     else:
@@ -141,9 +158,30 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
         if draw(st.integers(0, 7)) == 0:
             o["shroud"] = True
         if draw(st.integers(0, 5)) == 0:
-            o["protection"] = [{"color": "red"}]
-        if draw(st.integers(0, 6)) == 0:
-            o = {"id": o["id"], "kind": "card", "zone": "graveyard", "owner": o["controller"], "types": o["types"]}
+            o["protection"] = [draw(st.sampled_from([{"color": "red"}, {}]))]
+        if draw(st.integers(0, 7)) == 0:
+            o["hexproof_from"] = [{"color": draw(st.sampled_from(["red", "green"]))}]
+        if draw(st.integers(0, 7)) == 0:
+            o["cant_be_targeted_by"] = [
+                {
+                    "source": draw(st.sampled_from([{}, {"color": "green"}])),
+                    "controller": draw(st.sampled_from(["opponent", "any"])),
+                }
+            ]
+        if draw(st.integers(0, 4)) == 0:
+            o["owner"] = draw(st.sampled_from(ids))  # controlled by one player, owned by another
+        if draw(st.integers(0, 6)) == 0:  # a card in a graveyard keeps its printed properties (113.6: off)
+            keep = {
+                k: o[k] for k in ("hexproof", "shroud", "protection", "hexproof_from", "cant_be_targeted_by") if k in o
+            }
+            o = {
+                "id": o["id"],
+                "kind": "card",
+                "zone": "graveyard",
+                "owner": o.get("owner", o["controller"]),
+                "types": o["types"],
+                **keep,
+            }
         objects.append(o)
     doc["players"] = players
     doc["objects"] = objects
@@ -153,6 +191,15 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
             twin = draw(st.sampled_from(triggers[:k]))
             triggers[k] = {**twin, "id": f"T{k}"}
     doc["triggers"] = triggers
+    if triggers and draw(st.integers(0, 3)) == 0:  # a "must target" effect (601.2c)
+        thing = draw(st.sampled_from(ids + [o["id"] for o in objects] + [t["id"] for t in triggers]))
+        applies = draw(
+            st.one_of(
+                st.lists(st.sampled_from([t["id"] for t in triggers]), min_size=1, max_size=2, unique=True),
+                st.sampled_from([{}, {"controller": "opponent"}, {"type": "creature"}]),
+            )
+        )
+        doc["must_target"] = [{"object": thing, "applies_to": applies}]
     if reactions:
         doc["reactions"] = draw(_reactions(ids, objects))
     return doc

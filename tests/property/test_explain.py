@@ -1,0 +1,101 @@
+"""``explain`` states what the legal outcomes do, and never contradicts them.
+
+SPEC §3: an outcome is legal when "each ability's choices were legal given what was on the stack
+when it was put there, and each removed ability was removed lawfully"; "the start of its
+controller's block is when it has the fewest candidates". Rule 603.3c: "If one of the modes would
+be illegal ... that mode can't be chosen."
+
+For generated scenarios (with reactions, "must target" effects, choosers, every targeting
+property), the outcomes of every pass are found by the literal simulator, and explain's facts
+must be their projections: an ability must / may / cannot be removed as the outcomes remove it in
+all / some / none of them; a mode is legal or legal-if exactly when some outcome chooses it; a
+requirement's legal targets (at block start, or once on the stack) are exactly the things some
+outcome chooses; every fired ability explain lists is fired in some outcome, and every one fired
+is listed; a waiting ability explain calls legal at block start is below the ability in every
+outcome that places it. Explain's dict fits its published schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from triggerstack.model import ScenarioError, compile_facts
+from triggerstack.model.passes import Passes
+from triggerstack.model.reports import Explanation
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import explain
+from triggerstack.solver.core.chain import Chain
+
+from ..simulator import SimulatedEngine
+from .strategies import SETTINGS, scenarios
+from .test_agreement import size_bound
+
+pytestmark = pytest.mark.slow  # hundreds of generated scenarios
+
+
+@dataclass
+class Seen:
+    placed: set[bool] = field(default_factory=set)
+    modes: set[str | None] = field(default_factory=set)
+    targets: dict[tuple[str | None, str], set[str]] = field(default_factory=dict)
+    below: list[set[str]] = field(default_factory=list)  # per outcome placing it: the abilities under it
+
+
+def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], set[str]]:
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        wholes = list(Chain(Passes(facts), SimulatedEngine, max_listed=10**6))
+    except ScenarioError:
+        assume(False)  # a reaction that keeps firing past the pass bound
+        raise
+    assume(len(wholes) <= 3000)
+    seen: dict[str, Seen] = {}
+    for whole in wholes:
+        stack: set[str] = set()  # every ability on the stack so far, earlier passes included
+        for p in whole:
+            f = p.facts
+            for entry in p.outcome.stack:
+                a = f.abilities[entry.ability]
+                s = seen.setdefault(a.id, Seen())
+                s.placed.add(True)
+                s.below.append(set(stack))
+                stack.add(a.id)
+                for inst in entry.choice.modes:
+                    mode = a.modes[inst.mode]
+                    s.modes.add(mode.id)
+                    for r, ts in zip(mode.requirements, inst.targets, strict=True):
+                        s.targets.setdefault((mode.id, r.id), set()).update(f.things[t].id for t in ts)
+            for k in p.outcome.removed:
+                seen.setdefault(f.abilities[k].id, Seen()).placed.add(False)
+    first = {a.id for a in facts.abilities}
+    return explain(facts), seen, first
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(), scenarios(max_abilities=4, reactions=True)))
+def test_explain_is_the_projection_of_the_outcomes(doc: dict[str, Any]) -> None:
+    data, seen, first = _projections(doc)
+    Explanation.model_validate(data)
+    fired = data.get("fired") or []
+    assert {a["id"] for a in fired} == set(seen) - first, "explain lists exactly the fired abilities"
+    waiting = first | set(seen)
+    for a in [*data["abilities"], *fired]:
+        s = seen[a["id"]]
+        expected = "must" if s.placed == {False} else "cannot" if s.placed == {True} else "may"
+        assert a["removal"] == expected, (a["id"], a["removal"], a["removal_reason"])
+        legal_now: set[str] = set()
+        for mode in a["modes"]:
+            chosen = mode["id"] in s.modes
+            assert (mode["status"] in ("legal", "legal-if")) == chosen, (a["id"], mode["id"], mode["status"])
+            for r in mode["requirements"]:
+                listed = set(r["legal"]) | set(r["legal_once_on_stack"])
+                assert listed == s.targets.get((mode["id"], r["id"]), set()), (a["id"], mode["id"], r["id"])
+                assert not set(r["legal"]) & set(r["legal_once_on_stack"])
+                legal_now |= set(r["legal"]) & waiting
+        for below in s.below:  # "legal at the start of its block": below it whenever it is placed
+            assert legal_now <= below, (a["id"], legal_now, below)

@@ -1,0 +1,83 @@
+"""The format reference in ``docs/`` is checked: every example block loads as the format it names
+and means what the page says, and every violation code the tool has is in its table."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from triggerstack.model import Code, Outcome, Scenario, Score
+from triggerstack.model.reports import VerdictReport
+from triggerstack.model.types import PlayerId
+from triggerstack.solver import check
+
+from .conftest import ROOT
+
+FORMATS = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```json (\w+)\n(.*?)```", FORMATS, flags=re.S)
+
+
+def _block(kind: str) -> object:
+    (text,) = [body for name, body in BLOCKS if name == kind]
+    return json.loads(text)
+
+
+def test_every_example_loads_as_its_format() -> None:
+    assert {name for name, _ in BLOCKS} == {"scenario", "outcome", "score", "verdict"}
+    scenario = Scenario.model_validate(_block("scenario"))
+    outcome = Outcome.model_validate(_block("outcome"))
+    Score.model_validate(_block("score"))
+    assert check(scenario, outcome).legal  # the outcome shown is a legal one of the scenario shown
+    shown = VerdictReport.model_validate(_block("verdict"))
+    illegal = Outcome.model_validate(
+        {"stack": [{"ability": "SWB"}, {"ability": "E", "modes": [{"mode": "counter", "targets": {"ability": ["SWA"]}}]}, {"ability": "SWA"}]}
+    )
+    assert check(scenario, illegal).as_dict() == shown.model_dump()  # the verdict shown is check's
+
+
+def test_every_code_is_in_the_table_with_its_rule() -> None:
+    from triggerstack.model import CODE_RULE
+
+    table = FORMATS.split("### Violation codes", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `([a-z-]+)` \| ([0-9a-z., ()]+?) \|", table, flags=re.M))
+    assert set(rows) == {c.value for c in Code}
+    for code, rule in CODE_RULE.items():
+        assert rule.value in rows[code.value], (code, rule, rows[code.value])
+
+
+def test_the_filter_table_is_what_the_filters_do() -> None:
+    """Each row of the domains table, checked against a board with one thing of each kind."""
+    from triggerstack.model.facts import compile_facts
+    from triggerstack.model.filters import Context, matches
+    from triggerstack.model.shapes import Filter
+
+    facts = compile_facts(
+        Scenario.model_validate(
+            {
+                "players": ["A", "B"],
+                "objects": [
+                    {"id": "bear", "controller": "B", "types": ["creature"]},
+                    {"id": "land", "controller": "A", "types": ["land"]},
+                    {"id": "dead", "kind": "card", "zone": "graveyard", "owner": "B", "types": ["creature"]},
+                    {"id": "bolt", "kind": "spell", "controller": "B", "types": ["instant"]},
+                ],
+            }
+        )
+    )
+    expected = {
+        '{"type": "creature"}': {"bear"},
+        '{"type": "creature", "zone": "graveyard"}': {"dead"},
+        '{"type": "creature", "not": {"kind": "player"}}': {"bear"},
+        '{"not": {"zone": "graveyard"}}': {"bear", "land"},
+        '{"kind": "player", "not": {"controller": "you"}}': {"B"},
+        '{"any": [{"kind": "player"}, {"type": "creature"}]}': {"A", "B", "bear"},
+        '{"all": [{}]}': {"bear", "land"},
+        '{"kind": "player", "any": [{}, {"controller": "you"}]}': {"A", "B"},
+    }
+    rows = re.findall(r"^\| `(\{.*\})` \| ", FORMATS, flags=re.M)
+    assert set(rows) == set(expected)
+    ctx = Context(PlayerId("A"), facts.is_opponent)
+    for row in rows:
+        flt = Filter.model_validate(json.loads(row))
+        got = {t.id for t in facts.things if matches(flt, t, ctx) is True}
+        assert got == expected[row], row
