@@ -171,7 +171,7 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
         if draw(st.integers(0, 4)) == 0:
             o["owner"] = draw(st.sampled_from(ids))  # controlled by one player, owned by another
         if draw(st.integers(0, 6)) == 0:  # a card in a graveyard keeps its printed properties (113.6: off)
-            keep = {
+            keep: dict[str, Any] = {
                 k: o[k] for k in ("hexproof", "shroud", "protection", "hexproof_from", "cant_be_targeted_by") if k in o
             }
             o = {

@@ -72,7 +72,7 @@ def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], 
                         s.targets.setdefault((mode.id, r.id), set()).update(f.things[t].id for t in ts)
             for k in p.outcome.removed:
                 seen.setdefault(f.abilities[k].id, Seen()).placed.add(False)
-    first = {a.id for a in facts.abilities}
+    first: set[str] = {a.id for a in facts.abilities}
     return explain(facts), seen, first
 
 
