@@ -124,8 +124,5 @@ class SimulatedEngine(ListedEngine):
     name = "simulator"
     path = "simulator"
 
-    def __init__(self, facts: Facts) -> None:
-        self.facts = facts
-
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
         return sorted(simulate(self.facts))[:limit]

@@ -83,9 +83,12 @@ class PassEngine(Protocol):
 class ListedEngine(ABC):
     """An engine that finds every outcome, sorts them, and answers from the sorted list."""
 
-    facts: Facts
     name: str
     path: str
+
+    def __init__(self, facts: Facts, time_limit: float | None = None) -> None:
+        self.facts = facts
+        self.time_limit = time_limit
 
     @abstractmethod
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:

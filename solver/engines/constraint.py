@@ -268,8 +268,7 @@ class ConstraintEngine(ListedEngine):
     path = "constraint"
 
     def __init__(self, facts: Facts, options: Options | None = None) -> None:
-        self.facts = facts
-        self.time_limit = (options or Options()).time_limit
+        super().__init__(facts, (options or Options()).time_limit)
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
         return sorted(set(islice(iter_solutions(self.facts, time_limit=self.time_limit), limit)))

@@ -513,8 +513,7 @@ class CpsatEngine(ListedEngine):
     path = "cpsat"
 
     def __init__(self, facts: Facts, options: Options | None = None) -> None:
-        self.facts = facts
-        self.time_limit = (options or Options()).time_limit
+        super().__init__(facts, (options or Options()).time_limit)
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
         return solve_all(self.facts, limit=limit, time_limit=self.time_limit).outcomes
