@@ -3,8 +3,10 @@
 ::
 
     ValueError
-     └── ScenarioError        bad scenario, proposal or score: unreadable, malformed, unknown id …
+     └── ScenarioError        bad scenario, proposal or score: unreadable, malformed, over a cap …
           └── ProposalError   a proposal whose shape does not fit its scenario
+    RuntimeError
+     └── TimeLimitReached     the time limit ran out before the answer was complete (exit 3)
 
 An illegal proposal is not an exception: its violations are data (``Verdict.violations``).
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from .rules import Rule
 
-__all__ = ["ProposalError", "ScenarioError", "format_loc"]
+__all__ = ["ProposalError", "ScenarioError", "TimeLimitReached", "format_loc"]
 
 
 def format_loc(loc: tuple[str | int, ...]) -> str:
@@ -68,3 +70,7 @@ class ScenarioError(ValueError):
 class ProposalError(ScenarioError):
     """A proposal whose shape does not fit its scenario (rule 603.3c–d: modes and targets go
     where the ability has them)."""
+
+
+class TimeLimitReached(RuntimeError):
+    """The time limit ran out: no partial answer is passed off as whole (SPEC §7)."""

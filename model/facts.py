@@ -27,6 +27,7 @@ from types import MappingProxyType
 from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control
 from .filters import ANYTHING, Context, matches, possible_kinds
+from .limits import NO_DEADLINE, Deadline, Limits
 from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Scenario
@@ -35,7 +36,7 @@ from .targeting import Exclusion, Restriction, ignored_properties, restriction_e
 from .things import Thing, scenario_things
 from .types import AbilityId, PlayerId, RequirementId, ThingId
 
-__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "compile_facts", "facts_of"]
+__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "check_limits", "compile_facts", "facts_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,15 +235,20 @@ def _refine_target_of(
     reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context
 ) -> tuple[RequirementFacts, ...]:
     """Drop the candidates of a ``target_of`` filter that fit no choice of the requirements it
-    refers to (one candidate of each), so that candidates stay exact where they can be."""
+    refers to (one candidate of each), so that candidates stay exact where they can be — where
+    that costs at most :data:`REFINE_BUDGET` filter evaluations (the engines judge each choice
+    with :meth:`Facts.fits_target_of` anyway, so candidates may be a superset)."""
     out = []
     for r in reqs:
-        if not r.depends_on:
+        deps = [reqs[d] for d in r.depends_on]
+        work = len(r.candidates)
+        for d in deps:
+            work *= len(d.candidates)
+        if not deps or work > REFINE_BUDGET:
             out.append(r)
             continue
         keep: list[int] = []
         excluded = dict(r.excluded)
-        deps = [reqs[d] for d in r.depends_on]
         for t in r.candidates:
             if any(
                 matches(r.filter, things[t], Context(ctx.you, ctx.is_opponent, chosen)) is True
@@ -256,6 +262,9 @@ def _refine_target_of(
                 )
         out.append(replace(r, candidates=tuple(keep), excluded=MappingProxyType(excluded)))
     return tuple(out)
+
+
+REFINE_BUDGET = 200_000
 
 
 def _single_choices(
@@ -291,8 +300,11 @@ def _may_precede(block_b: int | None, b_placeable: bool, block_a: int | None, b:
     return b != a and b_placeable and block_a is not None and block_b is not None and block_b <= block_a
 
 
-def compile_facts(scenario: Scenario) -> Facts:
-    """Compute the facts of ``scenario`` once; every engine shares them."""
+def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:
+    """Compute the facts of ``scenario`` once; every engine shares them. With ``limits``, a
+    requirement with more candidates than the cap is refused as soon as it is found."""
+    if limits is not None:
+        _check_sizes(scenario, limits)
     opponents = opponent_relation(scenario)
 
     def is_opponent(a: PlayerId, b: PlayerId) -> bool:
@@ -334,11 +346,16 @@ def compile_facts(scenario: Scenario) -> Facts:
         modes = []
         for j, (mid, text, available, reqs) in enumerate(raw_modes):
             ids: dict[str, int] = {r.id: i for i, r in enumerate(reqs)}
-            rfacts = _refine_target_of(
-                tuple(_requirement(r, i, ids, things, source, restriction, ctx) for i, r in enumerate(reqs)),
-                things,
-                ctx,
-            )
+            found = []
+            for i, r in enumerate(reqs):
+                deadline.check(f"compiling the candidates of {t.id}")
+                req = _requirement(r, i, ids, things, source, restriction, ctx)
+                if limits is not None and len(req.candidates) > limits.candidates:
+                    where: tuple[str | int, ...] = ("triggers", k)
+                    where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
+                    raise limits.refuse("candidates", len(req.candidates), "candidates", where)
+                found.append(req)
+            rfacts = _refine_target_of(tuple(found), things, ctx)
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
         targets = frozenset(b for m in modes for r in m.requirements for t in r.candidates if (b := t - len(base)) >= 0)
         precedable = frozenset(b for b in targets if _may_precede(block_of[b], placeable[b], block_of[k], b, k))
@@ -378,13 +395,35 @@ def compile_facts(scenario: Scenario) -> Facts:
     )
 
 
-def facts_of(scenario: Scenario | Facts) -> Facts:
-    """The facts of ``scenario``, compiled on first use and kept with it (a scenario is frozen)."""
+def facts_of(scenario: Scenario | Facts, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:
+    """The facts of ``scenario``, compiled on first use and kept with it (a scenario is frozen);
+    ``limits`` and ``deadline`` bound the compiling (:func:`check_limits` measures facts already
+    compiled)."""
     if isinstance(scenario, Facts):
         return scenario
     cached = scenario._facts
     if cached is None:
-        cached = compile_facts(scenario)
+        cached = compile_facts(scenario, limits, deadline)
         scenario._facts = cached
     assert isinstance(cached, Facts)
     return cached
+
+
+def _check_sizes(scenario: Scenario, limits: Limits) -> None:
+    if len(scenario.triggers) > limits.abilities:
+        raise limits.refuse("waiting abilities", len(scenario.triggers), "abilities", ("triggers",))
+    if len(scenario.objects) > limits.objects:
+        raise limits.refuse("objects", len(scenario.objects), "objects", ("objects",))
+
+
+def check_limits(facts: Facts, limits: Limits) -> None:
+    """Raise :class:`ScenarioError` naming the first cap ``facts`` exceeds (abilities, objects,
+    candidates of one requirement)."""
+    _check_sizes(facts.scenario, limits)
+    for i, a in enumerate(facts.abilities):
+        for m in a.modes:
+            for r in m.requirements:
+                if len(r.candidates) > limits.candidates:
+                    where: tuple[str | int, ...] = ("triggers", i)
+                    where += ("modes", m.index, "targets", r.index) if a.modal else ("targets", r.index)
+                    raise limits.refuse("candidates", len(r.candidates), "candidates", where)

@@ -1,17 +1,30 @@
-"""Reading JSON and YAML documents, with errors that name the file, line and column."""
+"""Reading JSON and YAML documents within the limits, with errors that name the file, line and column.
+
+What is read stays data: at most ``limits.bytes`` bytes are read (a path to ``/dev/zero`` or gigabytes
+on standard input are refused once the cap is passed, never read whole); YAML is JSON-compatible —
+no sets, ordered maps, binary or other tags, timestamps stay strings — and its aliases are counted
+as they expand, so a few hundred bytes of aliases can't grow past ``limits.values`` values; nesting
+deeper than ``limits.depth``, an integer of more than ``limits.digits`` digits, or a string that is
+not valid Unicode text (a lone surrogate) is an error naming the place.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
 from .errors import ScenarioError
+from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["load_document", "parse_text"]
+__all__ = ["check_data", "load_document", "parse_json_line", "parse_text", "read_bounded"]
+
+Loc = tuple[str | int, ...]
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -23,11 +36,20 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys instead of keeping the last one."""
+class _DataLoader(yaml.SafeLoader):
+    """Safe YAML that is JSON data: plain keys, no duplicate keys, no sets, no timestamps."""
+
+    limits: Limits = DEFAULT_LIMITS
 
 
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+# Timestamps stay strings: drop the implicit resolver that turns 2024-01-01 into a date.
+_DataLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _construct_mapping(loader: _DataLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
@@ -37,60 +59,175 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
                 None, None, f"a mapping key must be a plain value, not {type(key).__name__}", key_node.start_mark
             )
         if key in out:
-            mark = key_node.start_mark
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", mark)
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+def _construct_int(loader: _DataLoader, node: yaml.ScalarNode) -> int:
+    digits = sum(c.isdigit() for c in str(node.value))
+    if digits > loader.limits.digits:
+        cap = loader.limits.digits
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits} digits is more than the limit of {cap}", node.start_mark
+        )
+    return int(yaml.SafeLoader.construct_yaml_int(loader, node))
 
 
-def _parse_json(text: str, source: str) -> Any:
+def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, f"{node.tag} is not JSON data (use lists, mappings, strings, numbers)", node.start_mark
+    )
+
+
+_DataLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_DataLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+for _tag in ("set", "omap", "pairs", "binary", "timestamp"):
+    _DataLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _not_data)
+_DataLoader.add_constructor(None, _not_data)  # any other tag
+
+
+def _expanded_size(node: yaml.Node, limits: Limits) -> int:
+    """The number of values ``node`` stands for once its aliases are expanded, counted without
+    expanding them (each node's size once), refused past ``limits.values``."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, done = stack.pop()
+        key = id(current)
+        if key in sizes:
+            continue
+        children: list[yaml.Node] = []
+        if isinstance(current, yaml.SequenceNode):
+            children = list(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            children = [n for pair in current.value for n in pair]
+        if not done and any(id(c) not in sizes for c in children):
+            stack.append((current, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        size = 1 + sum(sizes.get(id(c), 0) for c in children)
+        if size > limits.values:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"more than {limits.values} values once its aliases expand (raise it with --max-values)",
+                current.start_mark,
+            )
+        sizes[key] = size
+    return sizes[id(node)]
+
+
+def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
+    def parse_int(digits: str) -> int:
+        n = len(digits.lstrip("-"))
+        if n > limits.digits:
+            raise ValueError(f"an integer of {n} digits is more than the limit of {limits.digits}")
+        return int(digits)
+
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"line {exc.lineno} column {exc.colno}: malformed JSON: {exc.msg}", source=source) from None
-    except ValueError as exc:  # duplicate key
+        where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
+        raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
+    except RecursionError:
+        raise ScenarioError(f"nested deeper than the limit of {limits.depth}", source=source) from None
+    except ValueError as exc:  # a duplicate key, an integer too long
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 
 
-def _parse_yaml(text: str, source: str) -> Any:
+def _parse_yaml(text: str, source: str, limits: Limits) -> Any:
+    loader = _DataLoader(text)
+    loader.limits = limits
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, limits)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark is not None else ""
         raise ScenarioError(f"{where}malformed YAML: {problem}", source=source) from None
+    except RecursionError:
+        raise ScenarioError(f"nested deeper than the limit of {limits.depth}", source=source) from None
+    finally:
+        loader.dispose()
 
 
-def parse_text(text: str, source: str, fmt: str | None = None) -> Any:
-    """Parse ``text`` as JSON (``fmt="json"``), YAML (``"yaml"``), or whichever fits (``None``)."""
-    if fmt == "json":
-        return _parse_json(text, source)
-    if fmt == "yaml":
-        return _parse_yaml(text, source)
-    if text.lstrip().startswith(("{", "[")):
-        return _parse_json(text, source)
-    return _parse_yaml(text, source)
+def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
+    stack: list[tuple[Loc, Any]] = [((), doc)]
+    while stack:
+        loc, value = stack.pop()
+        yield loc, value
+        if isinstance(value, dict):
+            stack.extend(((*loc, str(k)), v) for k, v in value.items())
+            stack.extend(((*loc, str(k)), k) for k in value if isinstance(k, str))
+        elif isinstance(value, list):
+            stack.extend(((*loc, i), v) for i, v in enumerate(value))
 
 
-def load_document(path: str) -> Any:
+def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """``doc`` once it is within the limits: nesting, number of values, integer digits, and text
+    that is valid Unicode (no lone surrogate, which no output could print)."""
+    for values, (loc, value) in enumerate(_walk(doc), 1):
+        if values > limits.values:
+            raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+        if len(loc) > limits.depth:
+            raise ScenarioError(f"nested deeper than the limit of {limits.depth}", loc[: limits.depth], source=source)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ScenarioError(f"not valid Unicode text (character {exc.start})", loc, source=source) from None
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
+            raise ScenarioError(f"an integer of more than {limits.digits} digits", loc, source=source)
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < 10**limits.digits):
+            raise ScenarioError(f"{value!r} is not a number this tool can take", loc, source=source)
+    return doc
+
+
+def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Parse ``text`` as JSON (``fmt="json"``), YAML (``"yaml"``), or whichever fits (``None``),
+    within ``limits``."""
+    if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
+        doc = _parse_json(text, source, limits)
+    else:
+        doc = _parse_yaml(text, source, limits)
+    return check_data(doc, source, limits)
+
+
+def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """One JSON Lines line (errors name the column), within ``limits``."""
+    return check_data(_parse_json(text, None, limits, one_line=True), None, limits)
+
+
+def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
+    """At most ``limits.bytes`` bytes of ``stream``, decoded as UTF-8; more is refused unread."""
+    data = stream.read(limits.bytes + 1)
+    if len(data) > limits.bytes:
+        raise ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)", source=source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+
+
+def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """The parsed document at ``path`` (``.json``, ``.yaml``, ``.yml``), or standard input for ``-``."""
     if path == "-":
-        return parse_text(sys.stdin.read(), "<stdin>")
+        return parse_text(read_bounded(sys.stdin.buffer, "<stdin>", limits), "<stdin>", limits=limits)
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".yaml", ".yml"):
         raise ScenarioError("expected a .json, .yaml or .yml file, or - for standard input", source=path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as stream:
+            text = read_bounded(stream, path, limits)
     except FileNotFoundError:
         raise ScenarioError("no such file", source=path) from None
     except IsADirectoryError:
         raise ScenarioError("is a directory, not a file", source=path) from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=path) from None
     except OSError as exc:
         raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
-    return parse_text(text, path, "json" if suffix == ".json" else "yaml")
+    return parse_text(text, path, "json" if suffix == ".json" else "yaml", limits)

@@ -1,63 +1,98 @@
-"""Documented size caps, so that machine-made input is refused with a clear message instead of
-stalling. Every cap has a command-line flag to raise it.
+"""Documented limits, so that hostile or careless input is refused with a clear message instead of
+stalling or exhausting memory. One :class:`Limits` object carries the size caps, the same for the
+command line (each cap has a flag), ``check --batch`` lines, the Python verbs and the servers;
+``Deadline`` carries the time limit of one call.
 
-=================  =======  ==============================================================
-cap                default  what it bounds (flag)
-=================  =======  ==============================================================
-abilities          1,000    waiting abilities in one scenario (``--max-abilities``)
-objects            10,000   objects in one scenario (``--max-objects``)
-candidates         10,000   things one requirement may choose among (``--max-candidates``)
-outcomes           2·10⁶    outcomes the solver engines (cpsat, constraint) may enumerate, and
-                            whole outcomes listed across passes (``--max-outcomes``); the
-                            product engine counts, samples and streams one pass at any size
-passes             8        passes of 603.3b's loop when abilities keep triggering
-                            (``--max-passes``)
-=================  =======  ==============================================================
+=================  =========  ============================================================
+cap                default    what it bounds (flag)
+=================  =========  ============================================================
+bytes              16 MiB     bytes read from one document or one batch line (``--max-bytes``)
+depth              64         nesting of a document's lists and mappings (``--max-depth``)
+digits             100        digits of one integer in a document (``--max-digits``)
+values             10⁶        values in one document once YAML aliases are expanded
+                              (``--max-values``)
+abilities          1,000      waiting abilities in one scenario (``--max-abilities``)
+objects            10,000     objects in one scenario (``--max-objects``)
+candidates         10,000     things one requirement may choose among (``--max-candidates``)
+choices            2·10⁶      choices of one ability that are listed (those that are not
+                              counted in closed form) (``--max-choices``)
+outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
+                              outcomes of one pass listed across passes (``--max-outcomes``)
+passes             8          passes of 603.3b's loop while abilities keep triggering
+                              (``--max-passes``)
+=================  =========  ============================================================
+
+The time limit (``--time-limit``, ``Options.time_limit``) is 60 s by default for every verb.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from .errors import ScenarioError
-from .facts import Facts
+from .errors import ScenarioError, TimeLimitReached
 
-__all__ = ["DEFAULT_LIMITS", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIME_LIMIT", "Deadline", "Limits"]
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds every verb may take unless told otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
+
+    bytes: int = 16 * 1024 * 1024
+    depth: int = 64
+    digits: int = 100
+    values: int = 1_000_000
     abilities: int = 1_000
     objects: int = 10_000
     candidates: int = 10_000
+    choices: int = 2_000_000
     outcomes: int = 2_000_000
     passes: int = 8
 
-    def check(self, facts: Facts) -> None:
-        """Raise :class:`ScenarioError` naming the first cap ``facts`` exceeds."""
-        s = facts.scenario
-        if len(s.triggers) > self.abilities:
-            raise ScenarioError(
-                f"{len(s.triggers)} waiting abilities is more than the limit of {self.abilities} "
-                "(raise it with --max-abilities)",
-                ("triggers",),
-            )
-        if len(s.objects) > self.objects:
-            raise ScenarioError(
-                f"{len(s.objects)} objects is more than the limit of {self.objects} (raise it with --max-objects)",
-                ("objects",),
-            )
-        for i, a in enumerate(facts.abilities):
-            for m in a.modes:
-                for r in m.requirements:
-                    if len(r.candidates) > self.candidates:
-                        where: tuple[str | int, ...] = ("triggers", i)
-                        where += ("modes", m.index, "targets", r.index) if a.modal else ("targets", r.index)
-                        raise ScenarioError(
-                            f"{len(r.candidates)} candidates is more than the limit of {self.candidates} "
-                            "(raise it with --max-candidates)",
-                            where,
-                        )
+    def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
+        """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""
+        return ScenarioError(
+            f"{count} {what} is more than the limit of {getattr(self, cap)} (raise it with --max-{cap})", loc
+        )
+
+    def check_document(self, doc: Any) -> None:
+        """The caps a scenario document can be measured against before it is validated or
+        compiled: the numbers of waiting abilities and of objects."""
+        if not isinstance(doc, Mapping):
+            return
+        for key, cap in (("triggers", "abilities"), ("objects", "objects")):
+            value = doc.get(key)
+            if isinstance(value, (list, tuple)) and len(value) > getattr(self, cap):
+                what = "waiting abilities" if cap == "abilities" else "objects"
+                raise self.refuse(what, len(value), cap, (key,))
 
 
 DEFAULT_LIMITS = Limits()
+
+
+class Deadline:
+    """When one call must be done. ``check`` is cheap enough to call in inner loops; it raises
+    :class:`TimeLimitReached` naming what was being computed."""
+
+    __slots__ = ("at", "seconds")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    def remaining(self) -> float | None:
+        """Seconds left (never below a millisecond), or None for no limit."""
+        return None if self.at is None else max(self.at - time.monotonic(), 0.001)
+
+    def check(self, what: str) -> None:
+        if self.at is not None and time.monotonic() > self.at:
+            raise TimeLimitReached(f"ran past the time limit of {self.seconds:g}s while {what}; raise --time-limit")
+
+
+NO_DEADLINE = Deadline(None)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .facts import Facts, facts_of
 from .io import load_document
+from .limits import DEFAULT_LIMITS, Limits
 from .scenario import Scenario, validation_error
 from .shapes import TriggerBody, Whole
 from .types import AbilityId
@@ -29,6 +30,8 @@ __all__ = [
 
 Targets = dict[str, tuple[str, ...]]
 Divisions = dict[str, dict[str, Whole]]
+Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
+"""A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""
 
 
 class _Frozen(BaseModel):
@@ -60,23 +63,23 @@ class Outcome(_Frozen):
     passes: tuple[Whole, ...] | None = None
 
     @classmethod
-    def load(cls, path: str) -> Outcome:
-        """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``."""
-        return parse_outcome(load_document(path), source=path)
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
+        """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
+        return parse_outcome(load_document(path, limits), source=path)
 
 
 class Score(_Frozen):
     """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
 
-    height: dict[str, Whole] = Field(default_factory=dict)
-    mode: dict[str, dict[str, Whole]] = Field(default_factory=dict)
-    target: dict[str, dict[str, Whole]] = Field(default_factory=dict)
-    removed: dict[str, Whole] = Field(default_factory=dict)
+    height: dict[str, Weight] = Field(default_factory=dict)
+    mode: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    target: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    removed: dict[str, Weight] = Field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: str) -> Score:
-        """Read a score from a ``.json``/``.yaml``/``.yml`` file or ``-``."""
-        return parse_score(load_document(path), source=path)
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Score:
+        """Read a score from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
+        return parse_score(load_document(path, limits), source=path)
 
     def value(self, stack: Iterable[tuple[str, Iterable[str | None], Iterable[str]]], removed: Iterable[str]) -> int:
         """The score of SPEC §7, the one implementation: ``stack`` gives, bottom first, each

@@ -16,6 +16,7 @@ from pydantic import PrivateAttr, ValidationError, ValidationInfo, model_validat
 from .controllers import Control
 from .errors import ScenarioError
 from .io import load_document
+from .limits import DEFAULT_LIMITS, Limits
 from .references import check_references
 from .rules import Rule
 from .shapes import ScenarioFields, model_names
@@ -41,18 +42,24 @@ class Scenario(ScenarioFields):
         return self._controls
 
     @classmethod
-    def load(cls, path: str) -> Scenario:
-        """Read a scenario from a ``.json``/``.yaml``/``.yml`` file, or ``-`` for standard input.
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Scenario:
+        """Read a scenario from a ``.json``/``.yaml``/``.yml`` file, or ``-`` for standard input,
+        within ``limits`` (bytes, nesting, numbers of abilities and objects, ...).
 
         Raises :class:`ScenarioError` naming the file and the place.
         """
-        return parse_scenario(load_document(path), source=path)
+        return parse_scenario(load_document(path, limits), source=path, limits=limits)
 
 
-def parse_scenario(data: Any, source: str | None = None) -> Scenario:
-    """Validate a loaded document into a :class:`Scenario`, or raise :class:`ScenarioError`."""
+def parse_scenario(data: Any, source: str | None = None, limits: Limits | None = None) -> Scenario:
+    """Validate a loaded document into a :class:`Scenario`, or raise :class:`ScenarioError`.
+    With ``limits``, the numbers of abilities and objects are measured before anything else."""
     try:
+        if limits is not None:
+            limits.check_document(data)
         return Scenario.model_validate(data)
+    except ScenarioError as exc:
+        raise exc.located(source) if source else exc from None
     except ValidationError as exc:
         raise validation_error(exc, source) from None
 

@@ -1,22 +1,28 @@
 """The command line (SPEC §7): parsing, I/O and exit codes only.
 
 Exit codes: 0 legal / done, 1 illegal proposal, 2 bad input (one line on stderr, never a
-traceback), 3 time limit reached, 70 an internal error (a bug: please report it).
+traceback), 3 time limit reached, 70 an internal error (a bug: please report it), 74 the output
+could not be written (closed or full standard output, or the reader went away: never 0 or 1,
+which would lie about a verdict), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from pydantic import BaseModel
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, facts_of
-from triggerstack.model.limits import DEFAULT_LIMITS, Limits
+from triggerstack.model.facts import Facts, check_limits, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
 from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_json
 from triggerstack.model.scenario import Scenario
 
@@ -26,6 +32,7 @@ from .options import Engine, Options
 __all__ = ["main"]
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 70
+EXIT_OUTPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 74, 130, 143
 
 PROG = "triggerstack"
 
@@ -42,22 +49,34 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
         description="Which ways of putting waiting triggered abilities on the stack are legal (rule 603.3).",
-        epilog="Files are .json, .yaml or .yml; - reads standard input. "
-        "Exit codes: 0 legal, 1 illegal, 2 bad input, 3 time limit.",
+        epilog="Files are .json, .yaml or .yml; - reads standard input. Exit codes: 0 legal (or done), "
+        "1 illegal, 2 bad input, 3 time limit, 74 the output could not be written, 130 interrupted.",
     )
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
     limits = _Parser(add_help=False)
-    caps = limits.add_argument_group("size caps (model/limits.py)")
+    caps = limits.add_argument_group("limits (docs/formats.md, model/limits.py)")
     for name, default, what in (
+        ("bytes", DEFAULT_LIMITS.bytes, "bytes read from one document or batch line"),
+        ("depth", DEFAULT_LIMITS.depth, "nesting of a document"),
+        ("digits", DEFAULT_LIMITS.digits, "digits of one integer in a document"),
+        ("values", DEFAULT_LIMITS.values, "values of one document, YAML aliases expanded"),
         ("abilities", DEFAULT_LIMITS.abilities, "waiting abilities"),
         ("objects", DEFAULT_LIMITS.objects, "objects"),
         ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
+        ("choices", DEFAULT_LIMITS.choices, "choices of one ability listed one by one"),
         ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
         ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities"),
     ):
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
         )
+    caps.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
+    )
 
     c = sub.add_parser(
         "check",
@@ -82,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", metavar="SCENARIO")
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def solving(q: argparse.ArgumentParser, timed: bool = True) -> None:
+    def solving(q: argparse.ArgumentParser) -> None:
         q.add_argument("scenario", metavar="SCENARIO")
         q.add_argument(
             "--engine",
@@ -92,14 +111,6 @@ def _parser() -> argparse.ArgumentParser:
             help="which engine answers: auto (default: the fastest exact one), product (also called fast), "
             "cpsat or constraint",
         )
-        if timed:
-            q.add_argument(
-                "--time-limit",
-                type=_seconds,
-                default=None,
-                metavar="SECONDS",
-                help="give up after this long (exit 3); default 60 for CP-SAT",
-            )
 
     merge_help = "count outcomes that only swap identical abilities (same source, text, choices) once"
     n = sub.add_parser("count", parents=[limits], help="the exact number of legal outcomes")
@@ -156,24 +167,37 @@ def _engine(text: str) -> Engine:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(args.max_abilities, args.max_objects, args.max_candidates, args.max_outcomes, args.max_passes)
+    return Limits(
+        bytes=args.max_bytes,
+        depth=args.max_depth,
+        digits=args.max_digits,
+        values=args.max_values,
+        abilities=args.max_abilities,
+        objects=args.max_objects,
+        candidates=args.max_candidates,
+        choices=args.max_choices,
+        outcomes=args.max_outcomes,
+        passes=args.max_passes,
+    )
 
 
 def _options(args: argparse.Namespace) -> Options:
     """The options every verb is answered with, from the flags this verb has."""
     return Options(
         engine=getattr(args, "engine", Engine.AUTO),
-        time_limit=getattr(args, "time_limit", None),
+        time_limit=args.time_limit,
         limits=_limits(args),
         merge_identical=getattr(args, "merge_identical", False),
     )
 
 
 def _load(args: argparse.Namespace, path: str) -> Facts:
-    """The scenario at ``path``, compiled, within the size caps."""
-    facts = facts_of(Scenario.load(path))
+    """The scenario at ``path``, read and compiled within the limits (caps and time)."""
+    limits = _limits(args)
+    scenario = Scenario.load(path, limits)
     try:
-        _limits(args).check(facts)
+        facts = facts_of(scenario, limits, Deadline(args.time_limit))
+        check_limits(facts, limits)
     except ScenarioError as exc:
         raise exc.located(path) from None
     return facts
@@ -195,7 +219,7 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     if args.scenario == "-" and args.proposal == "-":
         raise ScenarioError("only one of SCENARIO and PROPOSAL can be standard input (-)")
     scenario = _load(args, args.scenario)
-    proposal = Outcome.load(args.proposal)
+    proposal = Outcome.load(args.proposal, _limits(args))
     try:
         verdict = check(scenario, proposal, _options(args))
     except ScenarioError as exc:
@@ -213,34 +237,30 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
 
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
-
-    from .verbs.batch import check_lines
+    from .verbs.batch import check_lines, iter_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise ScenarioError("with --batch, give the batch's scenario as --scenario S, not positionally")
     shared = _load(args, args.batch_scenario) if args.batch_scenario is not None else None
     if args.batch == "-":
-        source = sys.stdin
+        source = sys.stdin.buffer
     else:
         try:
-            source = open(args.batch, encoding="utf-8")  # noqa: SIM115 - closed below
+            source = open(args.batch, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise ScenarioError(f"cannot read: {exc.strerror}", source=args.batch) from None
     all_legal = True
     try:
-        out = sys.stdout
-        for i, line in enumerate(check_lines(source, shared, args.jobs, _options(args))):
-            out.write(line)
-            out.write("\n")
+        lines = iter_lines(source, _limits(args))
+        for i, line in enumerate(check_lines(lines, shared, args.jobs, _options(args))):
+            _write(line + "\n")  # whole lines only: an interrupted batch ends on a line's end
             if '"legal":true' not in line:
                 all_legal = False
             if i % 4096 == 4095:
-                out.flush()
-        out.flush()
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=args.batch) from None
+                _write("", flush=True)
+        _write("", flush=True)
     finally:
-        if source is not sys.stdin:
+        if source is not sys.stdin.buffer:
             source.close()
     return (EXIT_OK if all_legal else EXIT_ILLEGAL), ""
 
@@ -290,29 +310,46 @@ def _sample(args: argparse.Namespace) -> None:
     _stream(outcome_json(o) for o in drawn)
 
 
+class _OutputFailed(Exception):
+    """Standard output could not be written (closed, full, or the reader went away)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+
+
+def _write(text: str, flush: bool = False) -> None:
+    if sys.stdout is None:  # started with standard output closed
+        raise _OutputFailed(OSError(errno.EBADF, "standard output is closed"))
+    try:
+        if text:
+            sys.stdout.write(text)
+        if flush:
+            sys.stdout.flush()
+    except OSError as exc:
+        raise _OutputFailed(exc) from None
+
+
 def _stream(lines: Iterator[str]) -> None:
     """Write lines as they come, in chunks; the first is computed before anything is written, so
     an error found while starting leaves standard output empty."""
-    out = sys.stdout
     chunk: list[str] = []
     for line in lines:
         chunk.append(line)
         if len(chunk) == 2048:
             chunk.append("")
-            out.write("\n".join(chunk))
-            out.flush()
+            _write("\n".join(chunk), flush=True)
             chunk.clear()
     if chunk:
         chunk.append("")
-        out.write("\n".join(chunk))
-    out.flush()
+        _write("\n".join(chunk))
+    _write("", flush=True)
 
 
 def _best(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.best import best
 
     scenario = _load(args, args.scenario)
-    score = Score.load(args.score)
+    score = Score.load(args.score, _limits(args))
     try:
         found = best(scenario, score, _options(args))
     except ScenarioError as exc:
@@ -339,43 +376,55 @@ _VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
 }
 
 
+class _Terminated(Exception):
+    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly."""
+
+
+def _on_sigterm(_signum: int, _frame: object) -> None:
+    raise _Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
+    sys.set_int_max_str_digits(0)  # exact counts print at any size; inputs have their own digit cap
     args = _parser().parse_args(argv)
+    previous = (
+        signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    )
     try:
         result = _VERBS[args.verb](args)
         if result is None:  # a streaming verb has written its output
             return EXIT_OK
         code, text = result
-        if not text:  # a batch has written its own lines
-            return code
+        _write(text + "\n" if text else "", flush=True)  # a batch has written its own lines
+        return code
     except ScenarioError as exc:
-        sys.stderr.write(f"{PROG}: {exc.one_line()}\n")
-        return EXIT_BAD_INPUT
+        return _fail(EXIT_BAD_INPUT, exc.one_line())
     except TimeLimitReached as exc:
-        sys.stderr.write(f"{PROG}: time limit reached: {exc}\n")
-        return EXIT_TIME_LIMIT
+        return _fail(EXIT_TIME_LIMIT, f"time limit reached: {exc}")
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
-    except BrokenPipeError:  # the reader went away (| head): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
+        return _fail(EXIT_INTERRUPTED, "interrupted")
+    except _Terminated:
+        return _fail(EXIT_TERMINATED, "terminated")
+    except _OutputFailed as exc:
+        with contextlib.suppress(OSError, AttributeError, ValueError):  # nothing more reaches it, at exit either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail(EXIT_OUTPUT, f"cannot write the output: {exc}")
     except Exception as exc:  # a bug, not bad input: one line unless debugging
         if os.environ.get("TRIGGERSTACK_DEBUG"):
             raise
-        sys.stderr.write(
-            f"{PROG}: internal error: {type(exc).__name__}: {exc} (set TRIGGERSTACK_DEBUG=1 for details)\n"
+        return _fail(
+            EXIT_INTERNAL, f"internal error: {type(exc).__name__}: {exc} (set TRIGGERSTACK_DEBUG=1 for details)"
         )
-        return EXIT_INTERNAL
-    try:
-        if text:
-            sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _fail(code: int, message: str) -> int:
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"{PROG}: {message}\n")
+        sys.stderr.flush()
     return code
 
 

@@ -6,19 +6,15 @@
      └── ScenarioError (model)
           └── EngineCannot      this engine does not handle this scenario (exit 2): use another
     RuntimeError
-     └── TimeLimitReached       the time limit ran out before the answer was complete (exit 3)
+     └── TimeLimitReached       (model) the time limit ran out before the answer was complete (exit 3)
 """
 
 from __future__ import annotations
 
-from triggerstack.model.errors import ScenarioError
+from triggerstack.model.errors import ScenarioError, TimeLimitReached
 
 __all__ = ["EngineCannot", "TimeLimitReached"]
 
 
 class EngineCannot(ScenarioError):
     """The chosen engine cannot decide this scenario exactly; it says so rather than guess (SPEC §7)."""
-
-
-class TimeLimitReached(RuntimeError):
-    """The time limit ran out: no partial answer is passed off as whole (SPEC §7)."""

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, facts_of
-from triggerstack.model.limits import DEFAULT_LIMITS, Limits
+from triggerstack.model.facts import Facts, check_limits, facts_of
+from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
 from triggerstack.model.passes import NextPass
 from triggerstack.model.scenario import Scenario
 
-__all__ = ["DEFAULT_OPTIONS", "Engine", "OptionChanges", "Options", "prepare", "resolve"]
+__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve"]
 
 
 class Engine(StrEnum):
@@ -64,8 +64,9 @@ class Engine(StrEnum):
 class Options:
     """What every verb is answered with.
 
-    ``engine``: see :class:`Engine`. ``time_limit``: seconds before giving up
-    (:class:`~triggerstack.solver.TimeLimitReached`, exit 3); ``None`` is CP-SAT's default of 60 s.
+    ``engine``: see :class:`Engine`. ``time_limit``: seconds one call may take before it gives up
+    (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by default, ``None`` for no limit;
+    a generator (``outcomes``) counts the time from its first outcome asked for to its last.
     ``limits``: the size caps (:class:`~triggerstack.model.Limits`, passes included).
     ``next_pass``: an engine's own function deciding what triggers after each pass of 603.3b
     (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's ``reactions``.
@@ -81,7 +82,7 @@ class Options:
     def __init__(
         self,
         engine: Engine | str = Engine.AUTO,
-        time_limit: float | None = None,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
         limits: Limits = DEFAULT_LIMITS,
         next_pass: NextPass | None = None,
         merge_identical: bool = False,
@@ -115,14 +116,23 @@ def resolve(options: Options | None, changes: OptionChanges) -> Options:
 _WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()
 
 
-def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> tuple[Facts, Options]:
-    """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
-    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise;
-    a scenario found within some caps is not measured again against them)."""
-    facts = facts_of(scenario)
+class Call(NamedTuple):
+    """What one verb call is answered with: the facts, the options and the deadline."""
+
+    facts: Facts
+    options: Options
+    deadline: Deadline
+
+
+def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> Call:
+    """The compiled facts of ``scenario`` (kept with it), the resolved options and the call's
+    deadline, once the scenario is within the options' size caps (:class:`ScenarioError` naming
+    the cap otherwise; a scenario found within some caps is not measured again against them)."""
     resolved = resolve(options, changes)
+    deadline = Deadline(resolved.time_limit)
+    facts = facts_of(scenario, resolved.limits, deadline)  # compiling stops at the first cap passed
     within = _WITHIN.setdefault(facts, set())
     if resolved.limits not in within:
-        resolved.limits.check(facts)
+        check_limits(facts, resolved.limits)
         within.add(resolved.limits)
-    return facts, resolved
+    return Call(facts, resolved, deadline)

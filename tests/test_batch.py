@@ -86,7 +86,7 @@ def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, m
         json.dumps({"proposal": json.loads(LEGAL)}),
         json.dumps({"scenario": scenario, "proposal": {"stack": [], "passes": [1]}}),
     ]
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(("\n".join(lines) + "\n").encode())))
     code, verdicts, _ = run(capsys, "check", "--batch", "-")
     assert code == 1 and [v["line"] for v in verdicts] == [1, 2, 3, 4]
     assert verdicts[0]["legal"] is True

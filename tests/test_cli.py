@@ -48,14 +48,14 @@ def test_check_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_proposal_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO('{"stack": [{"ability": "P", "modes": [{"mode": "scry"}]}]}'))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"stack": [{"ability": "P", "modes": [{"mode": "scry"}]}]}')))
     assert run(capsys, "check", PRINCE, "-")[0] == 0
 
 
 def test_scenario_from_stdin_yaml(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO(Path(PRINCE).read_text()))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((Path(PRINCE).read_text()).encode())))
     code, out, _ = run(capsys, "explain", "-")
     assert code == 0 and "controller A (rule 603.3a)" in out
 
@@ -269,7 +269,7 @@ def test_time_limit_constraint_engine(capsys: pytest.CaptureFixture[str]) -> Non
         "--time-limit",
         "1e-9",
     )
-    assert (code, out) == (3, "") and "python-constraint ran past the time limit" in err
+    assert (code, out) == (3, "") and "ran past the time limit of 1e-09s" in err
 
 
 def test_sample_and_merge_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:

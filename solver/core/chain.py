@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import accumulate, islice
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Outcome, Score, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
 
@@ -55,10 +56,18 @@ class _Table:
 class Chain:
     """Count, iterate, unrank and best over every pass of 603.3b's loop."""
 
-    def __init__(self, passes: Passes, engine_for: Callable[[Facts], PassEngine], max_listed: int) -> None:
+    def __init__(
+        self,
+        passes: Passes,
+        engine_for: Callable[[Facts], PassEngine],
+        max_listed: int,
+        deadline: Deadline = NO_DEADLINE,
+    ) -> None:
         self.passes = passes
         self.engine_for = engine_for
         self.max_listed = max_listed
+        self.deadline = deadline
+        self._listed = 0  # outcomes listed in tables so far, against max_listed across every pass
         self.first = engine_for(passes.first)
         self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
         self._counts: dict[int, int] = {}
@@ -110,6 +119,7 @@ class Chain:
         if key not in self._counts:
             total = 0
             for outcome in self._engine(facts):
+                self.deadline.check(f"counting the outcomes of pass {depth + 1}")
                 nxt = self._after(facts, outcome, below, depth)
                 total += 1 if nxt.facts is None else self._count(nxt.facts, nxt.on_stack, depth + 1)
             self._counts[key] = total
@@ -124,7 +134,11 @@ class Chain:
     def _iter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> Iterator[Whole]:
         for outcome in self._engine(facts):
             here = Pass(facts, outcome)
-            nxt = self._after(facts, outcome, below, depth) if not self.single else Successor(None, ())
+            if self.single:
+                yield (here,)
+                continue
+            self.deadline.check(f"following the outcomes of pass {depth + 1} into the next pass")
+            nxt = self._after(facts, outcome, below, depth)
             if nxt.facts is None:
                 yield (here,)
             else:
@@ -156,12 +170,20 @@ class Chain:
 
     # -- unrank ----------------------------------------------------------------------------------
 
+    def ranks(self) -> int:
+        """:meth:`count`, found the way :meth:`unrank` needs it: across passes, by listing each
+        pass's outcomes with the counts of what follows them (within ``max_listed``)."""
+        if self.single:
+            return self.first.count()
+        table = self._table(self.passes.first, (), 0)
+        return table.ends[-1] if table.ends else 0
+
     def unrank(self, rank: int) -> Whole:
         """The whole outcome at ``rank`` of the chain's order (0 ≤ rank < count())."""
         if self.single:
             return (Pass(self.passes.first, self.first.unrank(rank)),)
-        if not 0 <= rank < self.count():
-            raise IndexError(f"rank {rank} outside [0, {self.count()})")
+        if not 0 <= rank < self.ranks():
+            raise IndexError(f"rank {rank} outside [0, {self.ranks()})")
         return self._unrank(self.passes.first, (), 0, rank)
 
     def _unrank(self, facts: Facts, below: tuple[StackItem, ...], depth: int, rank: int) -> Whole:
@@ -180,15 +202,19 @@ class Chain:
         if table is None:
             engine = self._engine(facts)
             n = engine.count()
-            if n > self.max_listed:
+            self._listed += n
+            if self._listed > self.max_listed:
                 raise EngineCannot(
-                    f"a pass with {n} outcomes is listed to sample across passes; the limit is "
-                    f"{self.max_listed} (raise it with --max-outcomes)"
+                    f"following the passes of 603.3b lists the outcomes of each pass: {self._listed} so far, "
+                    f"more than the limit of {self.max_listed} (raise it with --max-outcomes)"
                 )
             outcomes = tuple(engine)
-            successors = tuple(self._after(facts, o, below, depth) for o in outcomes)
+            successors = []
+            for o in outcomes:
+                self.deadline.check(f"following the outcomes of pass {depth + 1} into the next pass")
+                successors.append(self._after(facts, o, below, depth))
             sizes = (1 if s.facts is None else self._count(s.facts, s.on_stack, depth + 1) for s in successors)
-            table = self._tables[key] = _Table(outcomes, successors, tuple(accumulate(sizes)))
+            table = self._tables[key] = _Table(outcomes, tuple(successors), tuple(accumulate(sizes)))
         return table
 
     # -- best ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Score
 
 from .indexed import IndexedOutcome, score_of
@@ -86,9 +87,14 @@ class ListedEngine(ABC):
     name: str
     path: str
 
-    def __init__(self, facts: Facts, time_limit: float | None = None) -> None:
+    def __init__(self, facts: Facts, deadline: Deadline = NO_DEADLINE) -> None:
         self.facts = facts
-        self.time_limit = time_limit
+        self.deadline = deadline
+
+    @property
+    def time_limit(self) -> float | None:
+        """The seconds a solver may still take (what is left of the call's deadline)."""
+        return self.deadline.remaining()
 
     @abstractmethod
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:

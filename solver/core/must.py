@@ -1,4 +1,4 @@
-""""Must target" effects (601.2c): the one home of their maximality.
+""" "Must target" effects (601.2c): the one home of their maximality.
 
 "If an effect says an object or player must be chosen as a target if able, the choices that obey
 the greatest possible number of such effects are the legal ones." The modes are chosen before the
@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 
+from ..errors import EngineCannot
 from .choices import iter_choices, iter_divided, iter_mode_targets
 from .indexed import Choice, IndexedOutcome
 
@@ -48,7 +50,9 @@ def most_obedient(a: AbilityFacts, choices: Iterable[Choice]) -> list[Choice]:
     return [c for c in listed if count_obeyed(a, c.things()) == best[shape(c)]]
 
 
-def most_obeyed(facts: Facts, a: AbilityFacts, modes: Sequence[int], on_stack: frozenset[int]) -> int:
+def most_obeyed(
+    facts: Facts, a: AbilityFacts, modes: Sequence[int], on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+) -> int:
     """The greatest number of effects any legal target choice obeys with the modes ``modes``."""
     if not a.must:
         return 0
@@ -63,6 +67,7 @@ def most_obeyed(facts: Facts, a: AbilityFacts, modes: Sequence[int], on_stack: f
         i = ordered[k]
         forbidden = used if a.distinct_targets else frozenset()
         for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden):
+            deadline.check(f"looking for the most 'must target' effects {a.id} can obey")
             picked = frozenset(t for ts in targets for t in ts)
             rec(k + 1, used | picked, things | picked)
             if best == len(a.must):
@@ -89,8 +94,30 @@ def obeys_outcome(facts: Facts, outcome: IndexedOutcome) -> bool:
     return True
 
 
-def iter_legal_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Iterator[Choice]:
+def iter_legal_choices(
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int],
+    limit: int | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> Iterator[Choice]:
     """Every legal complete choice of ``a`` with ``on_stack`` below — modes, targets, divisions —
-    obeying the greatest possible number of "must target" effects for its shape."""
-    for choice in most_obedient(a, iter_choices(facts, a, on_stack)) if a.must else iter_choices(facts, a, on_stack):
-        yield from iter_divided(a, choice)
+    obeying the greatest possible number of "must target" effects for its shape. With ``limit``,
+    finding more than that many is refused (:class:`EngineCannot`), so nothing lists without
+    bound; the deadline is checked as the search goes."""
+    found = _bounded(iter_choices(facts, a, on_stack), a, limit, deadline)
+    for choice in most_obedient(a, found) if a.must else found:
+        yield from _bounded(iter_divided(a, choice), a, limit, deadline)
+
+
+def _bounded(choices: Iterator[Choice], a: AbilityFacts, limit: int | None, deadline: Deadline) -> Iterator[Choice]:
+    for n, choice in enumerate(choices, 1):
+        if n % 1024 == 0:
+            deadline.check(f"listing the choices of {a.id}")
+        if limit is not None and n > limit:
+            raise EngineCannot(
+                f"{a.id} has more than {limit} legal choices that are listed one by one (its targets are "
+                "linked by different_from, target_of, distinct modes or a must-target effect); raise it with "
+                "--max-choices"
+            )
+        yield choice

@@ -15,22 +15,22 @@ the order of :meth:`ChoiceSpace.unrank` and of iteration.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from itertools import accumulate
 from math import comb
 
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
 from triggerstack.model.modes import iter_mode_choices
 
 from ..errors import EngineCannot
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
-__all__ = ["MAX_LISTED", "ChoiceSpace", "Reach", "is_independent", "space_for"]
-
-MAX_LISTED = 2_000_000
-"""The most choices of one ability that are ever listed (enumeration needs the list)."""
+__all__ = ["ChoiceSpace", "Reach", "is_independent", "space_for"]
 
 
 def is_independent(a: AbilityFacts) -> bool:
@@ -161,37 +161,63 @@ class Reach:
 
 @dataclass(frozen=True, slots=True)
 class _Requirement:
-    """The choices of one requirement: a set of targets within the bounds, and a division."""
+    """The choices of one requirement: a set of targets within the bounds, and a division.
+
+    Its choices come by number of targets (``low`` … ``high``), each number's block holding
+    C(pool, n) target sets times the divisions of the amount among n targets. The count is summed
+    with binomials stepped one from the next; the blocks' running totals are kept only once
+    something is unranked or ranked (a big pool's totals are big integers)."""
 
     pool: tuple[int, ...]
     low: int
     high: int
     divide: int | None
+    count: int = field(init=False)
+    _ends: list[int] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "count", sum(self._sizes()))
 
     def _divisions(self, n: int) -> int:
         if self.divide is None or n == 0:
             return 1
         return comb(self.divide - 1, n - 1)
 
-    @property
-    def count(self) -> int:
-        return sum(comb(len(self.pool), n) * self._divisions(n) for n in range(self.low, self.high + 1))
+    def _sizes(self) -> Iterator[int]:
+        """The size of each block, n = low … high."""
+        size = len(self.pool)
+        if self.low > self.high or self.low > size:
+            return
+        sets = comb(size, self.low)
+        for n in range(self.low, self.high + 1):
+            yield sets * self._divisions(n)
+            sets = sets * (size - n) // (n + 1)
+
+    def _running(self) -> list[int]:
+        if self._ends is None:
+            object.__setattr__(self, "_ends", list(accumulate(self._sizes())))
+        assert self._ends is not None
+        return self._ends
 
     def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        for n in range(self.low, self.high + 1):
-            d = self._divisions(n)
-            size = comb(len(self.pool), n) * d
-            if index < size:
-                subset = _unrank_combination(len(self.pool), n, index // d)
-                targets = tuple(self.pool[i] for i in subset)
-                div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
-                return targets, div
-            index -= size
-        raise IndexError(index)
+        ends = self._running()
+        k = bisect_right(ends, index)
+        if k == len(ends):
+            raise IndexError(index)
+        n = self.low + k
+        index -= ends[k - 1] if k else 0
+        d = self._divisions(n)
+        subset = _unrank_combination(len(self.pool), n, index // d)
+        targets = tuple(self.pool[i] for i in subset)
+        div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+        return targets, div
 
     def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
         n = len(targets)
-        index = sum(comb(len(self.pool), m) * self._divisions(m) for m in range(self.low, n))
+        if not self.low <= n <= self.high:
+            raise ValueError(f"{n} targets outside {self.low}..{self.high}")
+        ends = self._running()
+        index = ends[n - self.low - 1] if n > self.low else 0
         where = {t: i for i, t in enumerate(self.pool)}
         sub = _rank_combination(len(self.pool), [where[t] for t in targets])
         d = self._divisions(n)
@@ -237,6 +263,8 @@ class ChoiceSpace:
     """The legal complete choices of one ability, in rank order."""
 
     ability: AbilityFacts
+    limits: Limits = DEFAULT_LIMITS
+    deadline: Deadline = NO_DEADLINE
     _modes: dict[int, _Mode] = field(default_factory=dict)
     _multisets: list[tuple[int, ...]] = field(default_factory=list)
     _listed: list[Choice] | None = None
@@ -319,24 +347,38 @@ class ChoiceSpace:
         return reach
 
     def as_list(self) -> list[Choice]:
-        """Every choice in rank order (listed once and kept)."""
+        """Every choice in rank order (listed once and kept); more than ``limits.choices`` is
+        refused before anything is listed."""
         if self._listed is None:
-            if self.count > MAX_LISTED:
+            if self.count > self.limits.choices:
                 raise EngineCannot(
-                    f"{self.ability.id} has {self.count} legal choices; listing more than {MAX_LISTED} is refused"
+                    f"{self.ability.id} has {self.count} legal choices; listing more than {self.limits.choices} is "
+                    "refused (raise it with --max-choices)"
                 )
-            self._listed = [self.unrank(i) for i in range(self.count)]
+            listed = []
+            for i in range(self.count):
+                if i % 4096 == 4095:
+                    self.deadline.check(f"listing the choices of {self.ability.id}")
+                listed.append(self.unrank(i))
+            self._listed = listed
         return self._listed
 
 
-def space_for(facts: Facts, a: AbilityFacts, on_stack: frozenset[int] = frozenset()) -> ChoiceSpace:
-    """The choice space of ``a`` with ``on_stack`` below it (combinatorial where independent)."""
-    space = ChoiceSpace(a)
+def space_for(
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int] = frozenset(),
+    limits: Limits = DEFAULT_LIMITS,
+    deadline: Deadline = NO_DEADLINE,
+) -> ChoiceSpace:
+    """The choice space of ``a`` with ``on_stack`` below it (combinatorial where independent;
+    listed, within ``limits.choices``, where its own choices are coupled)."""
+    space = ChoiceSpace(a, limits=limits, deadline=deadline)
     if a.forced_removal is not None:
         space._listed = []
         return space
     if not is_independent(a):
-        space._listed = sorted(set(iter_legal_choices(facts, a, on_stack)))
+        space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
         return space
     for m in a.modes:
         if not m.available:

@@ -22,10 +22,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, islice, product
+from math import comb
 from typing import Any
 
 from constraint import Problem
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import Deadline
 
 from ..core.engine import ListedEngine
 from ..core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
@@ -39,12 +41,11 @@ REMOVED = ("removed",)
 
 
 def _subsets(pool: Sequence[int], lo: int, hi: int) -> list[tuple[int, ...]]:
-    out = [s for n in range(lo, hi + 1) for s in combinations(pool, n)]
-    if len(out) > MAX_SUBSETS:
-        raise EngineCannot(
-            f"a requirement has {len(out)} possible target sets; the constraint engine stops at {MAX_SUBSETS}"
-        )
-    return out
+    """Every set of targets within the bounds: counted first, listed only if there are few enough."""
+    n = sum(comb(len(pool), k) for k in range(lo, hi + 1))
+    if n > MAX_SUBSETS:
+        raise EngineCannot(f"a requirement has {n} possible target sets; the constraint engine stops at {MAX_SUBSETS}")
+    return [s for k in range(lo, hi + 1) for s in combinations(pool, k)]
 
 
 def _mode_multisets(a: AbilityFacts) -> Iterator[tuple[int, ...]]:
@@ -267,8 +268,8 @@ class ConstraintEngine(ListedEngine):
     name = "constraint"
     path = "constraint"
 
-    def __init__(self, facts: Facts, options: Options | None = None) -> None:
-        super().__init__(facts, (options or Options()).time_limit)
+    def __init__(self, facts: Facts, options: Options | None = None, deadline: Deadline | None = None) -> None:
+        super().__init__(facts, deadline or Deadline((options or Options()).time_limit))
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
         return sorted(set(islice(iter_solutions(self.facts, time_limit=self.time_limit), limit)))

@@ -27,13 +27,14 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Score
 
 from ..core.engine import Found, ListedEngine
 from ..core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
 from ..core.must import obeys_outcome
 from ..core.removal import minimal_enabling_sets
-from ..errors import TimeLimitReached
+from ..errors import EngineCannot, TimeLimitReached
 from ..options import Options
 
 __all__ = ["CpsatEngine", "PassModel", "best_found", "build", "solve_all", "validate"]
@@ -441,6 +442,8 @@ def best_found(facts: Facts, score: Score, *, time_limit: float | None = None, w
     m.model.maximize(_objective(m, score))
     solver = _solver(time_limit, workers)
     status = solver.solve(m.model)
+    if status == cp_model.MODEL_INVALID:
+        raise EngineCannot(f"CP-SAT refused the model of this score: {m.model.validate()}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise TimeLimitReached(
             f"CP-SAT found no outcome within the time limit ({solver.status_name(status)}); raise --time-limit"
@@ -512,8 +515,8 @@ class CpsatEngine(ListedEngine):
     name = "cpsat"
     path = "cpsat"
 
-    def __init__(self, facts: Facts, options: Options | None = None) -> None:
-        super().__init__(facts, (options or Options()).time_limit)
+    def __init__(self, facts: Facts, options: Options | None = None, deadline: Deadline | None = None) -> None:
+        super().__init__(facts, deadline or Deadline((options or Options()).time_limit))
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
         return solve_all(self.facts, limit=limit, time_limit=self.time_limit).outcomes

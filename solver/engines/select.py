@@ -20,6 +20,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.passes import Passes
 
 from ..core.chain import Chain
@@ -37,20 +38,20 @@ class Task(Enum):
     BEST = "best"
 
 
-def _product(facts: Facts, options: Options) -> PassEngine:
+def _product(facts: Facts, options: Options, deadline: Deadline) -> PassEngine:
     from .product import MergedEngine, ProductEngine
 
-    engine = ProductEngine(facts, options)
+    engine = ProductEngine(facts, options, deadline)
     return MergedEngine(engine) if options.merge_identical else engine
 
 
-def _refuse_too_many(facts: Facts, options: Options) -> None:
+def _refuse_too_many(facts: Facts, options: Options, deadline: Deadline) -> None:
     """A solver engine enumerates one outcome at a time: refuse a pass it would stall on."""
     from .product import ProductEngine, plan
 
     if plan(facts).coupled:
         return  # counting needs the CP-SAT core itself; the time limit bounds it
-    n = ProductEngine(facts, options).count()
+    n = ProductEngine(facts, options, deadline).count()
     if n > options.limits.outcomes:
         raise EngineCannot(
             f"this pass has {n} outcomes; a solver engine enumerates them one by one and stops at "
@@ -58,22 +59,31 @@ def _refuse_too_many(facts: Facts, options: Options) -> None:
         )
 
 
-def _cpsat(facts: Facts, options: Options) -> PassEngine:
+def _cpsat(facts: Facts, options: Options, deadline: Deadline) -> PassEngine:
     from .cpsat import CpsatEngine  # ortools is imported only when a CP-SAT path is taken
 
-    return CpsatEngine(facts, options)
+    return CpsatEngine(facts, options, deadline)
 
 
-def _constraint(facts: Facts, options: Options) -> PassEngine:
+def _constraint(facts: Facts, options: Options, deadline: Deadline) -> PassEngine:
     from .constraint import ConstraintEngine
 
-    return ConstraintEngine(facts, options)
+    return ConstraintEngine(facts, options, deadline)
 
 
-_SOLVERS: dict[Engine, Callable[[Facts, Options], PassEngine]] = {Engine.CPSAT: _cpsat, Engine.CONSTRAINT: _constraint}
+_SOLVERS: dict[Engine, Callable[[Facts, Options, Deadline], PassEngine]] = {
+    Engine.CPSAT: _cpsat,
+    Engine.CONSTRAINT: _constraint,
+}
 
 
-def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE, limit: int | None = None) -> PassEngine:
+def engine_for(
+    facts: Facts,
+    options: Options,
+    task: Task = Task.ENUMERATE,
+    limit: int | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> PassEngine:
     """The engine that answers ``task`` for one pass of ``facts`` under ``options``; ``limit``:
     only that many outcomes are asked for (a solver engine then stops there, so it is not refused
     a pass with more outcomes than ``limits.outcomes``)."""
@@ -83,23 +93,31 @@ def engine_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE, limi
     if engine in (Engine.AUTO, Engine.PRODUCT):
         from .product import ProductEngine
 
-        chosen = _product(facts, options)
+        chosen = _product(facts, options, deadline)
         if task is Task.BEST and engine is Engine.AUTO and not (isinstance(chosen, ProductEngine) and chosen.splits):
-            return _cpsat(facts, options)  # the score does not split over the parts: one model of the pass
+            return _cpsat(facts, options, deadline)  # the score does not split over the parts: one model
         return chosen
     bounded = limit is not None and limit <= options.limits.outcomes
     if (task is not Task.BEST or engine is Engine.CONSTRAINT) and not bounded:  # CP-SAT optimises without listing
-        _refuse_too_many(facts, options)
-    return _SOLVERS[engine](facts, options)
+        _refuse_too_many(facts, options, deadline)
+    return _SOLVERS[engine](facts, options, deadline)
 
 
-def chain_for(facts: Facts, options: Options, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
+def chain_for(
+    facts: Facts,
+    options: Options,
+    task: Task = Task.ENUMERATE,
+    limit: int | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> Chain:
     """The chain of passes of ``facts`` (one pass without reactions or ``next_pass``), each pass
     answered by :func:`engine_for` (``limit`` reaches the first pass's engine when it is the only one)."""
     passes = Passes(facts, options.next_pass, options.limits.passes)
     if options.merge_identical and not passes.single:
         raise EngineCannot("--merge-identical does not cover further passes of 603.3b")
     if passes.single:
-        return Chain(passes, lambda f: engine_for(f, options, task, limit), options.limits.outcomes)
+        return Chain(passes, lambda f: engine_for(f, options, task, limit, deadline), options.limits.outcomes, deadline)
     # across passes, best scores whole outcomes, and a limit on whole outcomes bounds no one pass
-    return Chain(passes, lambda f: engine_for(f, options, Task.ENUMERATE), options.limits.outcomes)
+    return Chain(
+        passes, lambda f: engine_for(f, options, Task.ENUMERATE, None, deadline), options.limits.outcomes, deadline
+    )

@@ -4,92 +4,159 @@ Each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone w
 is given for the whole batch. Each output line is ``{"line": N, "legal": ..., "violations": [...]}``
 or, for a line that cannot be judged, ``{"line": N, "error": "..."}`` naming the place. With
 ``jobs > 1`` the lines are checked in worker processes and written back in input order.
-Scenarios repeated across lines are compiled once per process.
+
+Every line is judged on its own: whatever goes wrong with one line — malformed JSON, bytes that
+are not UTF-8, a line over the byte cap, nesting or numbers over the caps, an inline scenario over
+the size caps, the time limit, even a bug — becomes that line's error verdict, and the batch goes
+on. Input is split on ``\\n`` only (a bare CR stays inside its line) and read in bounded pieces.
+Scenarios repeated across lines are compiled once per process, in a cache bounded by the size of
+the scenarios it keeps.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
-from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, compile_facts
+from triggerstack.model.errors import ScenarioError, TimeLimitReached
+from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.io import parse_json_line
+from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
 from ..options import DEFAULT_OPTIONS, Options
 from .check import check
 
-__all__ = ["check_lines", "verdict_line"]
+__all__ = ["CACHE_BYTES", "check_lines", "iter_lines", "verdict_line"]
 
-_CACHE_SIZE = 64
+CACHE_ENTRIES = 64
+CACHE_BYTES = 32 * 1024 * 1024
+"""The compiled-scenario cache keeps at most this many bytes of scenario text (and 64 scenarios)."""
+
 _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS
 _cache: OrderedDict[str, Facts] = OrderedDict()
+_cached_bytes = 0
 
 
-def _facts_for(doc: Any) -> Facts:
+def _facts_for(doc: Any, options: Options) -> Facts:
+    global _cached_bytes
     key = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     facts = _cache.get(key)
-    if facts is None:
-        facts = compile_facts(parse_scenario(doc))
-        _cache[key] = facts
-        if len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    else:
+    if facts is not None:
         _cache.move_to_end(key)
+        return facts
+    facts = facts_of(parse_scenario(doc, limits=options.limits), options.limits, Deadline(options.time_limit))
+    if len(key) <= CACHE_BYTES:
+        _cache[key] = facts
+        _cached_bytes += len(key)
+        while len(_cache) > CACHE_ENTRIES or _cached_bytes > CACHE_BYTES:
+            old, _ = _cache.popitem(last=False)
+            _cached_bytes -= len(old)
     return facts
 
 
-def verdict_line(number: int, text: str, shared: Facts | None = None, options: Options = DEFAULT_OPTIONS) -> str:
-    """The verdict line for input line ``number`` (1-based)."""
-    try:
+def _error(number: int, message: str) -> str:
+    return json.dumps({"line": number, "error": message}, sort_keys=True, separators=(",", ":"))
+
+
+def _judge(number: int, text: str, shared: Facts | None, options: Options) -> str:
+    doc = parse_json_line(text, options.limits)
+    if shared is not None:
+        facts, proposal_doc = shared, doc
+    else:
+        if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
+            raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
         try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError(f"column {exc.colno}: malformed JSON: {exc.msg}") from None
-        if shared is not None:
-            facts, proposal_doc = shared, doc
-        else:
-            if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
-                raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
-            try:
-                facts = _facts_for(doc["scenario"])
-                options.limits.check(facts)
-            except ScenarioError as exc:
-                raise ScenarioError(exc.message, ("scenario", *exc.loc), exc.rule) from None
-            proposal_doc = doc["proposal"]
-        try:
-            verdict = check(facts, parse_outcome(proposal_doc), options)
+            facts = _facts_for(doc["scenario"], options)
         except ScenarioError as exc:
-            raise ScenarioError(exc.message, (("proposal",) if shared is None else ()) + exc.loc, exc.rule) from None
+            raise ScenarioError(exc.message, ("scenario", *exc.loc), exc.rule) from None
+        proposal_doc = doc["proposal"]
+    try:
+        verdict = check(facts, parse_outcome(proposal_doc), options)
     except ScenarioError as exc:
-        return json.dumps({"line": number, "error": exc.one_line()}, sort_keys=True, separators=(",", ":"))
+        raise ScenarioError(exc.message, (("proposal",) if shared is None else ()) + exc.loc, exc.rule) from None
     return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
+
+
+def verdict_line(
+    number: int, line: str | bytes | ScenarioError, shared: Facts | None = None, options: Options = DEFAULT_OPTIONS
+) -> str:
+    """The verdict line for input line ``number`` (1-based): always one line, whatever the input."""
+    try:
+        if isinstance(line, ScenarioError):
+            raise line
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+        return _judge(number, line, shared, options)
+    except ScenarioError as exc:
+        return _error(number, exc.one_line())
+    except TimeLimitReached as exc:
+        return _error(number, f"time limit reached: {exc}")
+    except RecursionError:
+        return _error(number, f"nested deeper than the limit of {options.limits.depth}")
+    except MemoryError:
+        return _error(number, "out of memory judging this line (lower the limits, or split the scenario)")
+    except Exception as exc:  # a bug: the line says so, and the batch goes on
+        return _error(number, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
+    """The lines of ``stream``, split on ``\\n`` only, each at most ``limits.bytes`` bytes (a longer
+    one is read past in pieces and stands as its error)."""
+    while True:
+        line = stream.readline(limits.bytes + 1)
+        if not line:
+            return
+        if len(line) > limits.bytes and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
+                line = stream.readline(1 << 20)
+            yield ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)")
+            continue
+        yield line.removesuffix(b"\n")
 
 
 def _init(shared: Facts | None, options: Options) -> None:
     global _shared, _options
     _shared, _options = shared, options
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _work(item: tuple[int, str]) -> str:
+def _work(item: tuple[int, bytes | str | ScenarioError]) -> str:
     return verdict_line(item[0], item[1], _shared, _options)
 
 
 def check_lines(
-    lines: Iterable[str], shared: Facts | None = None, jobs: int = 1, options: Options = DEFAULT_OPTIONS
+    lines: Iterable[bytes | str | ScenarioError],
+    shared: Facts | None = None,
+    jobs: int = 1,
+    options: Options = DEFAULT_OPTIONS,
 ) -> Iterator[str]:
-    """One verdict line per input line, in order (``jobs`` processes if more than one)."""
-    numbered = ((i, line.rstrip("\n")) for i, line in enumerate(lines, 1))
+    """One verdict line per input line, in order (``jobs`` processes if more than one). An
+    interrupted batch (Ctrl-C, or SIGTERM turned into an exception by the caller) ends its
+    workers before the exception goes on."""
+    numbered = enumerate(lines, 1)
     if jobs <= 1:
-        for n, text in numbered:
-            yield verdict_line(n, text, shared, options)
+        for n, line in numbered:
+            yield verdict_line(n, line, shared, options)
         return
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(jobs, initializer=_init, initargs=(shared, options)) as pool:
+    pool = ctx.Pool(jobs, initializer=_init, initargs=(shared, options))
+    try:
         yield from pool.imap(_work, numbered, chunksize=256)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # every worker ends now, busy or not
+        raise
+    finally:
+        pool.join()

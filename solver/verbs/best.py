@@ -57,8 +57,8 @@ def best(
 ) -> Best:
     """The legal outcome with the highest ``score``; ties go to the first in the engine's order
     for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
-    facts, opts = prepare(scenario, options, changes)
+    facts, opts, deadline = prepare(scenario, options, changes)
     check_score(facts, score, Passes(facts, opts.next_pass))
-    chain = chain_for(facts, opts, Task.BEST)
+    chain = chain_for(facts, opts, Task.BEST, deadline=deadline)
     outcome, value, proven = chain.best(score)
     return Best(outcome, value, proven)

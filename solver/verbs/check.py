@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ProposalError
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Entry, Outcome
 from triggerstack.model.passes import Passes, StackItem
 from triggerstack.model.rules import CODE_RULE, Code, Rule
@@ -58,8 +59,11 @@ class Verdict:
 
 
 class _Report:
-    def __init__(self) -> None:
+    """The violations found so far, and the deadline the judging keeps."""
+
+    def __init__(self, deadline: Deadline = NO_DEADLINE) -> None:
         self.items: list[Violation] = []
+        self.deadline = deadline
 
     def add(self, code: Code, ability: str | None, message: str, rule: Rule | None = None) -> None:
         self.items.append(Violation(rule or CODE_RULE[code], code, ability, message))
@@ -97,9 +101,9 @@ def check(
     (it is inferred); when given it must agree. Raises
     :class:`~triggerstack.model.ProposalError` only for ``passes`` that do not add up to the stack.
     """
-    facts, opts = prepare(scenario, options, changes)
+    facts, opts, deadline = prepare(scenario, options, changes)
     _refuse_unreadable_passes(outcome)
-    report = _Report()
+    report = _Report(deadline)
     _judge(Passes(facts, opts.next_pass, opts.limits.passes), outcome, report)
     return Verdict(not report.items, tuple(report.items))
 
@@ -392,7 +396,7 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items)
     ):
         obeyed = count_obeyed(a, (t for things in instances for t in things))
-        best = most_obeyed(facts, a, [mk for mk, *_ in chosen], below)
+        best = most_obeyed(facts, a, [mk for mk, *_ in chosen], below, report.deadline)
         if obeyed < best:
             report.add(
                 Code.TARGET_MUST,

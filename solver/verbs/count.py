@@ -25,8 +25,8 @@ class Counted:
 
 def counted(scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]) -> Counted:
     """:func:`count`, with the engine and path that answered."""
-    facts, opts = prepare(scenario, options, changes)
-    chain = chain_for(facts, opts)
+    facts, opts, deadline = prepare(scenario, options, changes)
+    chain = chain_for(facts, opts, deadline=deadline)
     return Counted(chain.count(), chain.first.name, chain.first.path)
 
 

@@ -29,8 +29,8 @@ def outcomes(
     find and yield those sorted. Across passes, each first-pass outcome is followed by
     the outcomes of what it fired. ``merge_identical`` yields one outcome per class of outcomes
     that only swap identical abilities (the product engine only)."""
-    facts, opts = prepare(scenario, options, changes)
-    return chain_for(facts, opts, limit=limit).outcomes(limit)
+    facts, opts, deadline = prepare(scenario, options, changes)
+    return chain_for(facts, opts, limit=limit, deadline=deadline).outcomes(limit)
 
 
 def outcome_lines(
@@ -42,5 +42,5 @@ def outcome_lines(
 ) -> Iterator[str]:
     """:func:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``), made fast
     enough to stream millions: fragments are reused across outcomes."""
-    facts, opts = prepare(scenario, options, changes)
-    return chain_for(facts, opts, limit=limit).lines(limit)
+    facts, opts, deadline = prepare(scenario, options, changes)
+    return chain_for(facts, opts, limit=limit, deadline=deadline).lines(limit)

@@ -217,9 +217,9 @@ def explain(
 ) -> dict[str, Any]:
     """The facts behind every decision about ``scenario``, as a JSON-ready dict (its JSON Schema:
     ``triggerstack schema explain``)."""
-    facts, opts = prepare(scenario, options, changes)
+    facts, opts, deadline = prepare(scenario, options, changes)
     s = facts.scenario
-    chain = chain_for(facts, replace(opts, engine=Engine.PRODUCT, merge_identical=False))
+    chain = chain_for(facts, replace(opts, engine=Engine.PRODUCT, merge_identical=False), deadline=deadline)
     engine = chain.first
     assert isinstance(engine, ProductEngine)
     out: dict[str, Any] = {

@@ -28,8 +28,8 @@ def sample(
     Each draw is a rank in ``[0, count)`` unranked: the product engine without any enumeration,
     the solver engines from their sorted list, and across passes by the counts of what each
     outcome of a pass leads to."""
-    facts, opts = prepare(scenario, options, changes)
-    chain = chain_for(facts, opts)
+    facts, opts, deadline = prepare(scenario, options, changes)
+    chain = chain_for(facts, opts, deadline=deadline)
     rng = random.Random(seed)
-    total = chain.count()
+    total = chain.ranks()
     return [chain.outcome(chain.unrank(rng.randrange(total))) for _ in range(n)]

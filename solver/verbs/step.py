@@ -28,6 +28,7 @@ from typing import Generic, TypeVar, Unpack
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Outcome
 from triggerstack.model.passes import Passes, StackItem, join
 from triggerstack.model.scenario import Scenario
@@ -127,6 +128,7 @@ class _PassStepper(_Checked[State]):
     """The decisions of one pass, with its caches."""
 
     facts: Facts
+    options: Options = field(default_factory=Options)
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -187,7 +189,8 @@ class _PassStepper(_Checked[State]):
     def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]:
         key = (a.index, on_stack & a.waiting_targets)
         if key not in self._choice_tokens:
-            listed = space_for(self.facts, a, key[1]).as_list()
+            deadline = Deadline(self.options.time_limit)  # each decision's choices, within the time limit
+            listed = space_for(self.facts, a, key[1], self.options.limits, deadline).as_list()
             self._choice_tokens[key] = [(c, self.tokens(a, c)) for c in listed]
         return self._choice_tokens[key]
 
@@ -314,7 +317,7 @@ class Stepper(_Checked[Walk]):
     def _local(self, facts: Facts) -> _PassStepper:
         stepper = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if stepper is None:
-            stepper = self._steppers[id(facts)] = _PassStepper(facts)
+            stepper = self._steppers[id(facts)] = _PassStepper(facts, self.options)
             for d in stepper._decisions:  # a hook's pass may name what no reaction could fire
                 if d.text not in self._by_text:
                     self._by_text[d.text] = Decision(self.size, d.kind, d.text)
@@ -385,6 +388,6 @@ def step(
     if isinstance(scenario, Stepper):
         stepper = scenario
     else:
-        facts, opts = prepare(scenario, options, changes)
+        facts, opts, _ = prepare(scenario, options, changes)  # the stepper times each decision itself
         stepper = Stepper(facts, opts)
     return stepper.legal(stepper.walk(decisions))

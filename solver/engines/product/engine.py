@@ -30,6 +30,7 @@ from itertools import islice, product, repeat
 from math import factorial, perm
 
 from triggerstack.model.facts import Facts, compile_facts
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Score
 from triggerstack.model.passes import with_triggers
 
@@ -201,14 +202,18 @@ class ProductEngine:
 
     name = "product"
 
-    def __init__(self, facts: Facts, options: Options | None = None) -> None:
+    def __init__(self, facts: Facts, options: Options | None = None, deadline: Deadline = NO_DEADLINE) -> None:
         self.facts = facts
         self.options = options or Options()
+        self.deadline = deadline
         self.plan: Plan = plan(facts)
         self.path = self.plan.path
         coupled = set(self.plan.coupled)
+        limits = self.options.limits
         self.spaces: dict[int, ChoiceSpace] = {
-            a.index: space_for(facts, a) for a in facts.abilities if a.index not in coupled and a.block is not None
+            a.index: space_for(facts, a, frozenset(), limits, deadline)
+            for a in facts.abilities
+            if a.index not in coupled and a.block is not None
         }
         self.never = tuple(a.index for a in facts.abilities if a.block is None)
         self.blocks: list[_Block] = []
@@ -260,7 +265,7 @@ class ProductEngine:
         ability = [facts.ability_index[a.id] for a in sub.abilities]
         thing = [facts.thing_index[t.id] for t in sub.things]
         cores = []
-        for found in CpsatEngine(sub, self.options):
+        for found in CpsatEngine(sub, self.options, self.deadline):
             stack = tuple(Placed(ability[p.ability], self._remap(p.choice, thing)) for p in found.stack)
             removed = tuple(sorted(ability[k] for k in found.removed))
             per_block = tuple(
@@ -418,9 +423,18 @@ class ProductEngine:
     # -- enumeration ----------------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[IndexedOutcome]:
-        """Every outcome once, in rank order, lazily."""
-        for core in self.cores:
-            yield from self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
+        """Every outcome once, in rank order, lazily (the deadline is checked every few thousand)."""
+        every = (
+            outcome
+            for core in self.cores
+            for outcome in self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
+        )
+        if self.deadline.at is None:
+            yield from every
+            return
+        while chunk := list(islice(every, 8192)):
+            yield from chunk
+            self.deadline.check("enumerating outcomes")
 
     def _iter_core(
         self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]

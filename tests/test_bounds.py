@@ -1,0 +1,382 @@
+"""Every path is bounded in time and memory by the documented limits (``model/limits.py``), a batch
+never loses a line, exit codes never lie, and YAML stays data. Each test is sized to run in
+seconds: small caps, short time limits. None of them times anything: a run past its time limit
+must say so (exit 3), and a refusal must come from the cap it names."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from triggerstack.model import Limits, Scenario, ScenarioError
+from triggerstack.model.errors import TimeLimitReached
+from triggerstack.solver import Options, count, explain, outcomes, sample
+from triggerstack.solver.cli import main
+
+from .conftest import EXAMPLES
+
+ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
+
+
+def write(tmp_path: Path, name: str, data: Any) -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def coupled(n: int) -> dict[str, Any]:
+    """``n`` abilities, each of which may counter any other below it: one coupled core."""
+    return {
+        "players": ["A", "B"],
+        "triggers": [
+            {
+                "id": f"C{i}",
+                "controller": "AB"[i % 2],
+                "text": "Counter up to one target ability.",
+                "targets": [{"id": "a", "min": 0, "max": 1, "filter": {"kind": "ability"}}],
+            }
+            for i in range(n)
+        ],
+    }
+
+
+def warded(k: int) -> dict[str, Any]:
+    """Three of A's triggers may each target one or two of B's ``k`` warded creatures."""
+    return {
+        "players": ["A", "B"],
+        "objects": [{"id": f"w{i}", "controller": "B", "types": ["creature"]} for i in range(k)]
+        + [{"id": "src", "controller": "A", "types": ["creature"]}],
+        "triggers": [
+            {
+                "id": f"T{j}",
+                "source": "src",
+                "targets": [{"id": "c", "min": 1, "max": 2, "filter": {"type": "creature"}}],
+            }
+            for j in range(3)
+        ],
+        "reactions": [
+            {
+                "id": f"W{i}",
+                "object": f"w{i}",
+                "by": "opponent",
+                "trigger": {"source": f"w{i}", "targets": [{"id": "p", "filter": {"kind": "player"}}]},
+            }
+            for i in range(k)
+        ],
+    }
+
+
+# -- caps are checked before anything is compiled -------------------------------------------------
+
+
+def test_caps_come_before_validation(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """2,000 triggers and 20,000 objects: refused by the cap, not after compiling (the last object
+    is malformed too, and is never looked at)."""
+    objects: list[dict[str, Any]] = [{"id": f"o{i}", "controller": "A", "types": ["creature"]} for i in range(20000)]
+    objects[-1]["bogus"] = True
+    doc = {
+        "players": ["A"],
+        "objects": objects,
+        "triggers": [{"id": f"T{i}", "controller": "A"} for i in range(2000)],
+    }
+    code, out, err = cli(capsys, "count", write(tmp_path, "big.json", doc))
+    assert (code, out) == (2, "") and "triggers: 2000 waiting abilities is more than the limit of 1000" in err
+
+
+def test_bytes_read_are_capped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, "s.json", json.dumps(coupled(3)) + " " * 5000)
+    code, out, err = cli(capsys, "count", path, "--max-bytes", "4096")
+    assert (code, out) == (2, "") and "more than 4096 bytes (raise it with --max-bytes)" in err
+
+
+def test_endless_standard_input_is_refused_unread() -> None:
+    """/dev/zero on standard input: the cap's worth is read, then exit 2 (never gigabytes)."""
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(
+            [sys.executable, "-m", "triggerstack.solver", "count", "-", "--max-bytes", "100000"],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2 and "more than 100000 bytes" in done.stderr and done.stdout == ""
+
+
+def test_the_python_verbs_have_the_caps_too() -> None:
+    big = Scenario.model_validate(coupled(5))
+    with pytest.raises(ScenarioError, match="5 waiting abilities is more than the limit of 4"):
+        count(big, limits=Limits(abilities=4))
+    with pytest.raises(ScenarioError, match="more than the limit"):
+        Scenario.load(ERTAI, Limits(abilities=2))
+
+
+# -- one deadline through every path -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("verb", ["count", "enumerate", "sample", "explain", "best"])
+def test_a_coupled_core_is_bounded_by_the_time_limit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str
+) -> None:
+    """Twelve abilities that may each counter another: minutes of CP-SAT; the limit says 1 s."""
+    path = write(tmp_path, "c.json", coupled(12))
+    extra = ["--score", write(tmp_path, "score.json", {"height": {"C0": 1}})] if verb == "best" else []
+    start = time.monotonic()
+    code, _, err = cli(capsys, verb, path, "--time-limit", "1", *extra)
+    assert code == 3 and "time limit" in err and err.count("\n") == 1, err
+    assert time.monotonic() - start < 30  # a hang would be minutes; this bounds the test, it times nothing
+
+
+@pytest.mark.parametrize("verb", ["count", "sample", "best", "explain"])
+def test_the_passes_loop_is_bounded(capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str) -> None:
+    """Ten warded creatures: every first-pass outcome fires some wards; bounded by the time limit
+    or by the outcomes listed, and says which."""
+    path = write(tmp_path, "w.json", warded(10))
+    extra = ["--score", write(tmp_path, "score.json", {"height": {"T0": 1}})] if verb == "best" else []
+    code, _, err = cli(capsys, verb, path, "--time-limit", "1", "--max-outcomes", "20000", *extra)
+    assert code in (2, 3) and ("time limit" in err or "--max-outcomes" in err), err
+
+
+def test_explain_takes_the_time_limit_it_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = cli(capsys, "explain", write(tmp_path, "c.json", coupled(12)), "--time-limit", "0.5")
+    assert code == 3 and "raise --time-limit" in err
+
+
+def test_python_verbs_keep_the_deadline() -> None:
+    core = Scenario.model_validate(coupled(12))
+    with pytest.raises(TimeLimitReached):
+        count(core, time_limit=0.5)
+    with pytest.raises(TimeLimitReached):
+        list(outcomes(Scenario.model_validate(warded(10)), time_limit=0.5))
+    with pytest.raises(TimeLimitReached):
+        explain(core, Options(time_limit=0.5))
+
+
+# -- never build what cannot fit ------------------------------------------------------------------
+
+
+def test_linked_target_sets_are_refused_before_they_are_listed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two 'any number of target creatures' among 20, linked by different_from: 3^20 choices."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"o{i}", "controller": "B", "types": ["creature"]} for i in range(20)],
+        "triggers": [
+            {
+                "id": "T",
+                "controller": "A",
+                "targets": [
+                    {"id": "x", "min": 0, "max": None, "filter": {"type": "creature"}},
+                    {"id": "y", "min": 0, "max": None, "filter": {"type": "creature"}, "different_from": ["x"]},
+                ],
+            }
+        ],
+    }
+    for verb in ("count", "sample", "explain"):
+        code, _, err = cli(capsys, verb, write(tmp_path, "d.json", doc), "--max-choices", "1000")
+        assert code == 2 and "more than 1000 legal choices" in err and "--max-choices" in err, err
+
+
+def test_yaml_aliases_are_counted_before_they_expand(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A few hundred bytes whose aliases fan out to 10^10 values: refused before expansion."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    lines.append("players: [A]")
+    code, _, err = cli(capsys, "count", write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n"))
+    assert code == 2 and "once its aliases expand" in err
+
+
+def test_outcomes_listed_across_passes_are_capped() -> None:
+    with pytest.raises(ScenarioError, match="--max-outcomes"):
+        sample(Scenario.model_validate(warded(6)), 1, 1, limits=Limits(outcomes=1000))
+
+
+# -- numbers -----------------------------------------------------------------------------------------
+
+
+def test_a_count_of_any_size_prints(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """10,000 candidates, any number of targets: 2^10000, 3,011 digits, and more with a second."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"o{i}", "controller": "B", "types": ["creature"]} for i in range(10000)],
+        "triggers": [
+            {
+                "id": f"T{j}",
+                "controller": "A",
+                "targets": [{"id": "t", "min": 0, "max": None, "filter": {"type": "creature"}}],
+            }
+            for j in range(2)
+        ],
+    }
+    code, out, _ = cli(capsys, "count", write(tmp_path, "n.json", doc))
+    assert code == 0 and int(out) == 2 * 2**20000 and len(out.strip()) > 4300
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("digits.yaml", "players: [A]\nobjects: [{id: o, controller: A, power: " + "9" * 5000 + "}]\n", "digits"),
+        (
+            "digits.json",
+            '{"players": ["A"], "objects": [{"id": "o", "controller": "A", "power": ' + "9" * 5000 + "}]}",
+            "digits",
+        ),
+        ("deep.json", "[" * 100000 + "]" * 100000, "nested deeper"),
+        ("deep.yaml", "a: " + "[" * 5000 + "]" * 5000 + "\n", "nested deeper"),
+        ("set.yaml", "players: !!set {A: null, B: null}\n", "is not JSON data"),
+        ("surrogate.json", '{"players": ["\\ud800"]}', "not valid Unicode"),
+    ],
+)
+def test_numbers_nesting_and_non_data_are_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    code, out, err = cli(capsys, "explain", write(tmp_path, name, text))
+    assert (code, out) == (2, "") and message in err and err.count("\n") == 1, err
+
+
+def test_a_weight_cp_sat_cannot_sum_is_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = cli(capsys, "best", ERTAI, "--score", write(tmp_path, "s.json", {"height": {"E": 2**63 - 1}}))
+    assert code == 2 and "height.E: Input should be less than or equal to 1000000000" in err
+
+
+# -- batch: nothing lost --------------------------------------------------------------------------
+
+
+def test_every_batch_line_is_answered_whatever_it_holds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    legal = json.dumps(
+        {
+            "stack": [
+                {"ability": "SWB"},
+                {"ability": "SWA"},
+                {"ability": "E", "modes": [{"mode": "counter", "targets": {"ability": ["SWB"]}}]},
+            ]
+        }
+    ).encode()
+    huge = json.dumps(coupled(11)).encode()
+    lines = [
+        legal,
+        b"[" * 100000 + b"]" * 100000,  # nested 100k deep
+        b'{"stack": [], "removed": [' + b"9" * 5000 + b"]}",  # a 5,000-digit integer
+        b'{"stack": [{"ability": "SW\xffB"}]}',  # not UTF-8
+        b'{"stack": [{"ability": "SWB"},\r {"ability": "SWA"}]}',  # a bare CR stays inside its line
+        legal,
+    ]
+    path = tmp_path / "b.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    code, out, _ = cli(capsys, "check", "--batch", str(path), "--scenario", ERTAI)
+    verdicts = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [v["line"] for v in verdicts] == [1, 2, 3, 4, 5, 6]
+    assert verdicts[0]["legal"] and verdicts[5]["legal"]
+    assert "nested deeper" in verdicts[1]["error"]
+    assert "digits" in verdicts[2]["error"]
+    assert verdicts[3]["error"] == "not UTF-8 text (byte 27 of the line)"  # 1-based, within its own line
+    assert verdicts[4]["legal"] is False  # judged as one line (SWB, SWA, no E)
+    inline = tmp_path / "inline.jsonl"
+    inline.write_bytes(json.dumps({"scenario": json.loads(huge), "proposal": {"stack": []}}).encode() + b"\n")
+    code, out, _ = cli(capsys, "check", "--batch", str(inline), "--max-abilities", "10")
+    assert "11 waiting abilities is more than the limit of 10" in json.loads(out)["error"]
+
+
+def test_the_batch_cache_is_bounded_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from triggerstack.solver.verbs import batch
+
+    monkeypatch.setattr(batch, "CACHE_BYTES", 2000)
+    monkeypatch.setattr(batch, "_cache", type(batch._cache)())
+    monkeypatch.setattr(batch, "_cached_bytes", 0)
+    for n in range(2, 12):
+        batch._facts_for(coupled(n), Options())
+        assert batch._cached_bytes <= 2000 and batch._cached_bytes == sum(map(len, batch._cache))
+    assert 0 < len(batch._cache) < 10
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        out.update(int(t) for t in text)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["sigint-to-the-group", "sigterm-to-the-parent"])
+def test_a_batch_stops_cleanly_on_signals(tmp_path: Path, how: str) -> None:
+    """Ctrl-C (SIGINT to the process group) or SIGTERM to the parent during --jobs 2: the parent
+    and every worker end promptly, no traceback, the output ends on a whole line."""
+    path = tmp_path / "b.jsonl"
+    line = json.dumps({"scenario": coupled(6), "proposal": {"stack": []}})
+    path.write_text((line + "\n") * 200000)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "triggerstack.solver", "check", "--batch", str(path), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the batch is under way
+    assert b'"line":1,' in first
+    workers = _children(proc.pid)
+    assert len(workers) == 2
+    if how == "sigint-to-the-group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == (130 if how == "sigint-to-the-group" else 143)
+    assert b"Traceback" not in err and err.count(b"\n") == 1, err
+    assert (first + rest).endswith(b"\n")
+    time.sleep(0.5)
+    assert not [
+        w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in Path(f"/proc/{w}/status").read_text()
+    ]
+
+
+# -- exit codes that never lie ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["count", ERTAI],
+        ["explain", ERTAI],
+        ["check", ERTAI, str(EXAMPLES / "ertai-resurrected" / "legal.json")],
+        ["schema", "scenario"],
+        ["enumerate", ERTAI],
+    ],
+    ids=["count", "explain", "check", "schema", "enumerate"],
+)
+def test_an_output_that_cannot_be_written_is_its_own_exit_status(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "triggerstack.solver", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 74, done.stderr
+    assert done.stderr.startswith("triggerstack: cannot write the output: ") and done.stderr.count("\n") == 1
+    closed = subprocess.run(
+        [sys.executable, "-m", "triggerstack.solver", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+        pass_fds=(),
+        close_fds=True,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == 74 and b"Traceback" not in closed.stderr, closed.stderr
