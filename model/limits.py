@@ -14,7 +14,7 @@ values             10⁶        values in one document once YAML aliases are exp
 abilities          1,000      waiting abilities in one scenario (``--max-abilities``)
 objects            10,000     objects in one scenario (``--max-objects``)
 candidates         10,000     things one requirement may choose among (``--max-candidates``)
-choices            2·10⁶      choices of one ability that are listed (those that are not
+choices            200,000    choices of one ability that are listed (those that are not
                               counted in closed form) (``--max-choices``)
 outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
                               outcomes of one pass listed across passes (``--max-outcomes``)
@@ -51,7 +51,7 @@ class Limits:
     abilities: int = 1_000
     objects: int = 10_000
     candidates: int = 10_000
-    choices: int = 2_000_000
+    choices: int = 200_000
     outcomes: int = 2_000_000
     passes: int = 8
 

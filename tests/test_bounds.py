@@ -188,15 +188,16 @@ def test_linked_target_sets_are_refused_before_they_are_listed(
     }
     for verb in ("count", "sample", "explain"):
         code, _, err = cli(capsys, verb, write(tmp_path, "d.json", doc), "--max-choices", "1000")
-        assert code == 2 and "more than 1000 legal choices" in err and "--max-choices" in err, err
+        assert code == 2 and "up to 1099511627776 of them could be legal" in err and "--max-choices" in err, err
 
 
 def test_yaml_aliases_are_counted_before_they_expand(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """A few hundred bytes whose aliases fan out to 10^10 values: refused before expansion."""
-    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    for i in range(1, 10):
-        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
-    lines.append("players: [A]")
+    """700 bytes whose aliases fan out through nested any filters to 10^8 filters: refused before
+    expansion (it reached 4 GB)."""
+    lines = ["players: [A]", "objects:", "  - id: o", "    controller: A", "    protection:"]
+    lines.append("      - &f0 {any: [" + ", ".join(["{type: creature}"] * 10) + "]}")
+    for i in range(1, 8):
+        lines.append(f"      - &f{i} {{any: [" + ", ".join([f"*f{i - 1}"] * 10) + "]}")
     code, _, err = cli(capsys, "count", write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n"))
     assert code == 2 and "once its aliases expand" in err
 

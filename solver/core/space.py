@@ -59,11 +59,19 @@ def _multisets_below(n: int, r: int, total: int, y: int) -> int:
     return total - _multichoose(n - y, r)
 
 
+SEQUENTIAL_FROM = 64
+"""Subsets of more elements than this are unranked element by element, not by binary search."""
+
+
 def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
     """The ``index``-th k-subset of range(n) in lexicographic order.
 
-    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); a binary search finds
-    each element, so the cost does not grow with n."""
+    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); for a few elements
+    a binary search finds each one, so the cost does not grow with n; for many (half of ten
+    thousand candidates), walking x up once with each binomial stepped from the last is cheaper
+    than a fresh binomial of thousands of digits per probe."""
+    if k > SEQUENTIAL_FROM:
+        return _unrank_combination_walking(n, k, index)
     out: list[int] = []
     x = 0
     for r in range(k, 0, -1):
@@ -72,6 +80,26 @@ def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
         index -= total - comb(n - first, r)
         out.append(first)
         x = first + 1
+    return tuple(out)
+
+
+def _unrank_combination_walking(n: int, k: int, index: int) -> tuple[int, ...]:
+    """:func:`_unrank_combination` by one walk over range(n): ``c`` is the number of the
+    remaining subsets that take ``x`` next, C(m, r − 1) with m = n − x − 1 elements after x."""
+    out: list[int] = []
+    r = k
+    c = comb(n - 1, r - 1)
+    for x in range(n):
+        m = n - x - 1
+        if index < c:  # take x
+            out.append(x)
+            r -= 1
+            if r == 0:
+                break
+            c = c * r // m  # C(m - 1, r - 1) from C(m, r): taking x leaves r to choose among m
+        else:
+            index -= c
+            c = c * (m - r + 1) // m  # C(m - 1, r - 1) from C(m, r - 1)
     return tuple(out)
 
 
@@ -364,22 +392,9 @@ class ChoiceSpace:
         return self._listed
 
 
-def space_for(
-    facts: Facts,
-    a: AbilityFacts,
-    on_stack: frozenset[int] = frozenset(),
-    limits: Limits = DEFAULT_LIMITS,
-    deadline: Deadline = NO_DEADLINE,
-) -> ChoiceSpace:
-    """The choice space of ``a`` with ``on_stack`` below it (combinatorial where independent;
-    listed, within ``limits.choices``, where its own choices are coupled)."""
-    space = ChoiceSpace(a, limits=limits, deadline=deadline)
-    if a.forced_removal is not None:
-        space._listed = []
-        return space
-    if not is_independent(a):
-        space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
-        return space
+def _product(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: ChoiceSpace) -> ChoiceSpace:
+    """``space`` as the product of ``a``'s modes, requirements and divisions (exact where the
+    ability's own choices are independent, an upper bound on them otherwise)."""
     for m in a.modes:
         if not m.available:
             continue
@@ -391,4 +406,31 @@ def space_for(
         if mode.count:
             space._modes[m.index] = mode
     space._multisets = sorted(iter_mode_choices(sorted(space._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
+    return space
+
+
+def space_for(
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int] = frozenset(),
+    limits: Limits = DEFAULT_LIMITS,
+    deadline: Deadline = NO_DEADLINE,
+) -> ChoiceSpace:
+    """The choice space of ``a`` with ``on_stack`` below it: combinatorial where its own choices
+    are independent; listed where they are coupled — once the product it is drawn from is
+    counted and found within ``limits.choices`` (nothing is listed past the cap)."""
+    space = ChoiceSpace(a, limits=limits, deadline=deadline)
+    if a.forced_removal is not None:
+        space._listed = []
+        return space
+    if is_independent(a):
+        return _product(facts, a, on_stack, space)
+    bound = _product(facts, a, on_stack, ChoiceSpace(a)).count
+    if bound > limits.choices:
+        raise EngineCannot(
+            f"{a.id}'s choices are listed one by one (its targets are linked by different_from, target_of, "
+            f"distinct modes or a must-target effect), and up to {bound} of them could be legal: more than the "
+            f"limit of {limits.choices} (raise it with --max-choices)"
+        )
+    space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
     return space

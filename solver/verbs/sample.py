@@ -32,4 +32,8 @@ def sample(
     chain = chain_for(facts, opts, deadline=deadline)
     rng = random.Random(seed)
     total = chain.ranks()
-    return [chain.outcome(chain.unrank(rng.randrange(total))) for _ in range(n)]
+    drawn = []
+    for _ in range(n):
+        deadline.check(f"drawing {n} outcomes")
+        drawn.append(chain.outcome(chain.unrank(rng.randrange(total))))
+    return drawn
