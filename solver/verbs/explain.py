@@ -161,8 +161,10 @@ def _union(first: list[Any], second: list[Any]) -> list[Any]:
 _STATUS = ["legal", "legal-if", "illegal", "unavailable"]
 
 
-def _merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """One fired ability as two later-pass scenarios treat it: what either allows."""
+def _merge(old: dict[str, Any], new: dict[str, Any], abilities: set[str]) -> dict[str, Any]:
+    """One fired ability as two later-pass scenarios treat it: what either allows. An ability on
+    the stack from an earlier pass is legal at the start of the block only if it is so in both
+    (it may be missing from the other, removed in its pass): otherwise legal once on the stack."""
     if old["removal"] != new["removal"]:
         old["removal"] = "may"
         old["removal_reason"] = "it depends on what the earlier passes put on the stack (603.3c-d)"
@@ -170,11 +172,15 @@ def _merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         if _STATUS.index(mn["status"]) < _STATUS.index(mo["status"]):
             mo["status"], mo["reason"] = mn["status"], mn["reason"]
         for ro, rn in zip(mo["requirements"], mn["requirements"], strict=True):
-            ro["legal"] = _union(ro["legal"], rn["legal"])
-            ro["legal_once_on_stack"] = _union(
-                [t for t in ro["legal_once_on_stack"] if t not in ro["legal"]],
-                [t for t in rn["legal_once_on_stack"] if t not in ro["legal"]],
-            )
+            chosen_old = _union(ro["legal"], ro["legal_once_on_stack"])
+            chosen_new = _union(rn["legal"], rn["legal_once_on_stack"])
+            legal = [
+                t
+                for t in _union(ro["legal"], rn["legal"])
+                if t not in abilities or (t in ro["legal"] and t in rn["legal"])
+            ]
+            ro["legal"] = legal
+            ro["legal_once_on_stack"] = [t for t in _union(chosen_old, chosen_new) if t not in legal]
             chosen = set(ro["legal"]) | set(ro["legal_once_on_stack"])
             ro["excluded"] = [e for e in _union(ro["excluded"], rn["excluded"]) if e["id"] not in chosen]
             ro["ignored"] = _union(ro["ignored"], rn["ignored"])
@@ -184,7 +190,9 @@ def _merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
     """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
     fired: dict[str, dict[str, Any]] = {}
-    for depth, later in chain.later_passes():
+    passes = chain.later_passes()
+    abilities = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
+    for depth, later in passes:
         engine = chain.engine(later)
         assert isinstance(engine, ProductEngine)
         for view in _abilities(later, engine):
@@ -193,7 +201,7 @@ def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
             reaction, _, by = aid.partition("@")
             view["fired_by"] = by or None
             view["reaction"] = reaction if by else None
-            fired[aid] = _merge(fired[aid], view) if aid in fired else view
+            fired[aid] = _merge(fired[aid], view, abilities) if aid in fired else view
     reactions = []
     for r in facts.scenario.reactions:
         fires = [aid for aid in fired if aid.partition("@")[0] == r.id]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import ScenarioError, compile_facts
 from triggerstack.model.passes import Passes
@@ -76,7 +76,7 @@ def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], 
     return explain(facts), seen, first
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
 @given(doc=st.one_of(scenarios(), scenarios(max_abilities=4, reactions=True)))
 def test_explain_is_the_projection_of_the_outcomes(doc: dict[str, Any]) -> None:
     data, seen, first = _projections(doc)
