@@ -15,13 +15,60 @@ Modules, bottom up (each imports only those above it in this list):
 * ``passes`` — 603.3b's loop: the scenario of each further pass.
 """
 
-from .errors import ProposalError, ScenarioError
-from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile_facts, facts_of
-from .limits import DEFAULT_LIMITS, Limits
-from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
-from .passes import NextPass, Passes, by_reactions
-from .rules import CODE_RULE, Code, Rule
-from .scenario import Scenario
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import ProposalError, ScenarioError
+    from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile_facts, facts_of
+    from .limits import DEFAULT_LIMITS, Limits
+    from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
+    from .passes import NextPass, Passes, by_reactions
+    from .rules import CODE_RULE, Code, Rule
+    from .scenario import Scenario
+
+_HOMES = {
+    "ProposalError": ".errors",
+    "ScenarioError": ".errors",
+    "AbilityFacts": ".facts",
+    "Facts": ".facts",
+    "ModeFacts": ".facts",
+    "RequirementFacts": ".facts",
+    "compile_facts": ".facts",
+    "facts_of": ".facts",
+    "DEFAULT_LIMITS": ".limits",
+    "Limits": ".limits",
+    "Entry": ".outcome",
+    "ModeChoice": ".outcome",
+    "Outcome": ".outcome",
+    "Score": ".outcome",
+    "canonical": ".outcome",
+    "outcome_dict": ".outcome",
+    "outcome_json": ".outcome",
+    "NextPass": ".passes",
+    "Passes": ".passes",
+    "by_reactions": ".passes",
+    "CODE_RULE": ".rules",
+    "Code": ".rules",
+    "Rule": ".rules",
+    "Scenario": ".scenario",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, each imported from its home on first use (so that what does not need
+    the pydantic models does not build them)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "CODE_RULE",

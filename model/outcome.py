@@ -35,7 +35,7 @@ Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ModeChoice(_Frozen):

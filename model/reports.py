@@ -14,7 +14,7 @@ __all__ = ["Explanation", "VerdictReport"]
 
 
 class _Report(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ViolationReport(_Report):
@@ -149,7 +149,7 @@ class ReactionReport(_Report):
 class Explanation(_Report):
     """What ``explain --json`` prints."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     rules: str = Field(description="seed, cr-1p or 2hg")
     apnap: list[str] = Field(description="The players still in the game, in APNAP order (101.4)")

@@ -75,7 +75,7 @@ def _expand_any_target(value: Any) -> Any:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _whole(value: Any) -> Any:
@@ -193,7 +193,7 @@ class Filter(_Frozen):
     (115.2) unless it names a ``zone`` or has only ``any``/``all`` (see ``filters``).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     kind: Kinds | None = None
     type: CardTypes | None = None

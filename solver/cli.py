@@ -17,17 +17,15 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from pydantic import BaseModel
-from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, check_limits, facts_of
+from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
-from triggerstack.model.outcome import Outcome, Score, outcome_dict, outcome_json
-from triggerstack.model.scenario import Scenario
 
-from .errors import TimeLimitReached
 from .options import Engine, Options
+
+if TYPE_CHECKING:  # each verb imports what it needs, when it runs: --help imports no model at all
+    from triggerstack.model.facts import Facts
 
 __all__ = ["main"]
 
@@ -193,6 +191,9 @@ def _options(args: argparse.Namespace) -> Options:
 
 def _load(args: argparse.Namespace, path: str) -> Facts:
     """The scenario at ``path``, read and compiled within the limits (caps and time)."""
+    from triggerstack.model.facts import check_limits, facts_of
+    from triggerstack.model.scenario import Scenario
+
     limits = _limits(args)
     scenario = Scenario.load(path, limits)
     try:
@@ -219,6 +220,8 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     if args.scenario == "-" and args.proposal == "-":
         raise ScenarioError("only one of SCENARIO and PROPOSAL can be standard input (-)")
     scenario = _load(args, args.scenario)
+    from triggerstack.model.outcome import Outcome
+
     proposal = Outcome.load(args.proposal, _limits(args))
     try:
         verdict = check(scenario, proposal, _options(args))
@@ -273,7 +276,10 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
+    from pydantic import BaseModel
+    from triggerstack.model.outcome import Outcome, Score
     from triggerstack.model.reports import Explanation, VerdictReport
+    from triggerstack.model.scenario import Scenario
 
     models: dict[str, type[BaseModel]] = {
         "scenario": Scenario,
@@ -307,6 +313,8 @@ def _sample(args: argparse.Namespace) -> None:
     from .verbs.sample import sample
 
     drawn = sample(_load(args, args.scenario), args.n, args.seed, _options(args))
+    from triggerstack.model.outcome import outcome_json
+
     _stream(outcome_json(o) for o in drawn)
 
 
@@ -349,6 +357,8 @@ def _best(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.best import best
 
     scenario = _load(args, args.scenario)
+    from triggerstack.model.outcome import Score, outcome_dict
+
     score = Score.load(args.score, _limits(args))
     try:
         found = best(scenario, score, _options(args))
@@ -429,7 +439,15 @@ def _fail(code: int, message: str) -> int:
 
 
 def run() -> NoReturn:
-    raise SystemExit(main())
+    """The console script: :func:`main`, then the process ends at once — everything it wrote is
+    flushed and nothing is left to clean up (a batch's workers are joined), so the interpreter's
+    teardown of every module, a tenth of a short run, is skipped."""
+    code = main()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

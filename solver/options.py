@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import NamedTuple, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, check_limits, facts_of
 from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
-from triggerstack.model.passes import NextPass
-from triggerstack.model.scenario import Scenario
+
+if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
+    from triggerstack.model.facts import Facts
+    from triggerstack.model.passes import NextPass
+    from triggerstack.model.scenario import Scenario
 
 __all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve"]
 
@@ -128,6 +130,8 @@ def prepare(scenario: Scenario | Facts, options: Options | None, changes: Option
     """The compiled facts of ``scenario`` (kept with it), the resolved options and the call's
     deadline, once the scenario is within the options' size caps (:class:`ScenarioError` naming
     the cap otherwise; a scenario found within some caps is not measured again against them)."""
+    from triggerstack.model.facts import check_limits, facts_of
+
     resolved = resolve(options, changes)
     deadline = Deadline(resolved.time_limit)
     facts = facts_of(scenario, resolved.limits, deadline)  # compiling stops at the first cap passed
