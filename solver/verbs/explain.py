@@ -191,7 +191,7 @@ def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
     """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
     fired: dict[str, dict[str, Any]] = {}
     passes = chain.later_passes()
-    abilities = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
+    abilities: set[str] = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
     for depth, later in passes:
         engine = chain.engine(later)
         assert isinstance(engine, ProductEngine)
