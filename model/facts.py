@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import product
 from types import MappingProxyType
+from typing import Any
 
 from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control
@@ -128,7 +129,9 @@ class AbilityFacts:
 class Facts:
     """Everything the engines need to know about a scenario, computed once.
 
-    Compared by identity: engines may keep memos keyed by a ``Facts`` (weakly)."""
+    Compared by identity. ``memo`` is where the solvers keep what they learn about the scenario
+    (:class:`~triggerstack.solver.LegalOutcomes` keeps its state there, so that it lives as long
+    as the facts and no longer)."""
 
     scenario: Scenario
     things: tuple[Thing, ...]
@@ -138,6 +141,7 @@ class Facts:
     blocks: tuple[Block, ...]
     opponents: Mapping[PlayerId, frozenset[PlayerId]]
     first_waiting: int  # the thing index of the first waiting ability (players and objects come before)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def is_opponent(self, a: PlayerId, b: PlayerId) -> bool:
         return b in self.opponents.get(a, frozenset())

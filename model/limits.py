@@ -86,6 +86,12 @@ class Deadline:
         self.seconds = seconds
         self.at = None if seconds is None else time.monotonic() + seconds
 
+    def restart(self, seconds: float | None) -> None:
+        """Start counting again, ``seconds`` from now: one deadline object kept by engines that
+        outlive a call (:class:`~triggerstack.solver.LegalOutcomes`) bounds each call in turn."""
+        self.seconds = seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+
     def remaining(self) -> float | None:
         """Seconds left (never below a millisecond), or None for no limit."""
         return None if self.at is None else max(self.at - time.monotonic(), 0.001)

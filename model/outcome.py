@@ -34,6 +34,14 @@ Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
 """A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""
 
 
+def _hash_targets(targets: Targets) -> int:
+    return hash(frozenset(targets.items())) if targets else 0
+
+
+def _hash_divide(divide: Divisions) -> int:
+    return hash(frozenset((k, frozenset(v.items())) for k, v in divide.items())) if divide else 0
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -45,6 +53,9 @@ class ModeChoice(_Frozen):
     targets: Targets = Field(default_factory=dict)
     divide: Divisions = Field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        return hash((self.mode, _hash_targets(self.targets), _hash_divide(self.divide)))
+
 
 class Entry(_Frozen):
     """One ability on the stack with its choices."""
@@ -54,6 +65,9 @@ class Entry(_Frozen):
     targets: Targets = Field(default_factory=dict)
     divide: Divisions = Field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        return hash((self.ability, self.modes, _hash_targets(self.targets), _hash_divide(self.divide)))
+
 
 class Outcome(_Frozen):
     """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass."""
@@ -61,6 +75,10 @@ class Outcome(_Frozen):
     stack: tuple[Entry, ...] = ()
     removed: tuple[AbilityId, ...] = ()
     passes: tuple[Whole, ...] | None = None
+
+    def __hash__(self) -> int:
+        """Outcomes are values: equal ones (as ``==`` compares them) hash alike."""
+        return hash((self.stack, self.removed, self.passes))
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:

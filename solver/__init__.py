@@ -1,6 +1,7 @@
 """The engines and the verbs: validation, counting, enumeration, optimisation, explanation, stepping.
 
-``from triggerstack.solver import check, count, outcomes, sample, best, explain, step``
+``from triggerstack.solver import check, count, outcomes, sample, best, explain, step``, or one
+object per scenario that answers them all and keeps what it learned: ``LegalOutcomes(scenario)``.
 
 Layers, bottom up (a module imports only from its own layer or below; a test reads the imports):
 
@@ -18,13 +19,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .errors import EngineCannot, TimeLimitReached
     from .options import Engine, Options
-    from .verbs.best import Best, best
-    from .verbs.check import Verdict, Violation, check
-    from .verbs.count import count
-    from .verbs.enumerate import outcome_lines, outcomes
-    from .verbs.explain import explain
-    from .verbs.sample import sample
-    from .verbs.step import Decision, DecisionKind, State, Stepper, Walk, step
+    from .verbs.best import Best
+    from .verbs.check import Verdict, Violation
+    from .verbs.legal import Counted, LegalOutcomes, best, check, count, explain, outcome_lines, outcomes, sample, step
+    from .verbs.step import Decision, DecisionKind, State, Stepper, Walk
 
 _HOMES = {
     "EngineCannot": ".errors",
@@ -32,21 +30,23 @@ _HOMES = {
     "Engine": ".options",
     "Options": ".options",
     "Best": ".verbs.best",
-    "best": ".verbs.best",
+    "best": ".verbs.legal",
     "Verdict": ".verbs.check",
     "Violation": ".verbs.check",
-    "check": ".verbs.check",
-    "count": ".verbs.count",
-    "outcome_lines": ".verbs.enumerate",
-    "outcomes": ".verbs.enumerate",
-    "explain": ".verbs.explain",
-    "sample": ".verbs.sample",
+    "check": ".verbs.legal",
+    "count": ".verbs.legal",
+    "outcome_lines": ".verbs.legal",
+    "outcomes": ".verbs.legal",
+    "explain": ".verbs.legal",
+    "LegalOutcomes": ".verbs.legal",
+    "Counted": ".verbs.legal",
+    "sample": ".verbs.legal",
     "Decision": ".verbs.step",
     "DecisionKind": ".verbs.step",
     "State": ".verbs.step",
     "Stepper": ".verbs.step",
     "Walk": ".verbs.step",
-    "step": ".verbs.step",
+    "step": ".verbs.legal",
 }
 
 
@@ -67,10 +67,12 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Best",
+    "Counted",
     "Decision",
     "DecisionKind",
     "Engine",
     "EngineCannot",
+    "LegalOutcomes",
     "Options",
     "State",
     "Stepper",

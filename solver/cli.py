@@ -209,7 +209,7 @@ def _dump(data: Any) -> str:
 
 
 def _check(args: argparse.Namespace) -> tuple[int, str] | None:
-    from .verbs.check import check
+    from .verbs.legal import check
 
     if args.batch is not None:
         return _batch(args)
@@ -269,7 +269,8 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _explain(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.explain import explain, explain_text
+    from .verbs.explain import explain_text
+    from .verbs.legal import explain
 
     data = explain(_load(args, args.scenario), _options(args))
     return EXIT_OK, _dump(data) if args.json else explain_text(data)
@@ -295,7 +296,7 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _count(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.count import counted
+    from .verbs.legal import counted
 
     found = counted(_load(args, args.scenario), _options(args))
     if args.json:
@@ -304,18 +305,16 @@ def _count(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _enumerate(args: argparse.Namespace) -> None:
-    from .verbs.enumerate import outcome_lines
+    from .verbs.legal import outcome_lines
 
     _stream(outcome_lines(_load(args, args.scenario), _options(args), limit=args.limit))
 
 
 def _sample(args: argparse.Namespace) -> None:
-    from .verbs.sample import sample
+    from .verbs.legal import LegalOutcomes
 
-    drawn = sample(_load(args, args.scenario), args.n, args.seed, _options(args))
-    from triggerstack.model.outcome import outcome_json
-
-    _stream(outcome_json(o) for o in drawn)
+    legal = LegalOutcomes(_load(args, args.scenario), _options(args))
+    _stream(legal.sample_lines(args.n, args.seed))  # drawn as written: memory stays flat for any -n
 
 
 class _OutputFailed(Exception):
@@ -354,7 +353,7 @@ def _stream(lines: Iterator[str]) -> None:
 
 
 def _best(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.best import best
+    from .verbs.legal import best
 
     scenario = _load(args, args.scenario)
     from triggerstack.model.outcome import Score, outcome_dict

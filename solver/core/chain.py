@@ -20,15 +20,16 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
+from random import Random
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
-from triggerstack.model.outcome import Outcome, Score, outcome_json
+from triggerstack.model.outcome import Entry, Outcome, Score, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
 
 from ..errors import EngineCannot
 from .engine import PassEngine
-from .indexed import IndexedOutcome, JsonWriter, to_outcome
+from .indexed import IndexedOutcome, JsonWriter, from_outcome, to_outcome
 
 __all__ = ["Chain", "Pass", "Whole"]
 
@@ -76,6 +77,12 @@ class Chain:
     @property
     def single(self) -> bool:
         return self.passes.single
+
+    @property
+    def path(self) -> str:
+        """How the chain answers: the first pass's engine path, and across passes ``+passes``
+        (each pass's outcomes listed with the counts of what follows them)."""
+        return self.first.path if self.single else f"{self.first.path}+passes"
 
     def engine(self, facts: Facts) -> PassEngine:
         """The engine of a pass of this chain (one per distinct pass scenario)."""
@@ -185,6 +192,63 @@ class Chain:
         if not 0 <= rank < self.ranks():
             raise IndexError(f"rank {rank} outside [0, {self.ranks()})")
         return self._unrank(self.passes.first, (), 0, rank)
+
+    def draw(self, rng: Random) -> Outcome:
+        """One whole outcome drawn exactly uniformly with ``rng``, in wire form."""
+        return self.outcome(self.unrank(rng.randrange(self.ranks())))
+
+    def draw_lines(self, rng: Random) -> Iterator[str]:
+        """Endless :meth:`draw` s as canonical JSON lines (the same draws, fast for one pass)."""
+        if not self.single:
+            while True:
+                yield outcome_json(self.draw(rng))
+        write, total, unrank = JsonWriter(self.passes.first), self.first.count(), self.first.unrank
+        while True:
+            yield write(unrank(rng.randrange(total)))
+
+    def rank(self, outcome: Outcome) -> int:
+        """The rank of the whole outcome ``outcome`` (any form of it): the inverse of
+        :meth:`unrank` (``ValueError`` when it is not a legal outcome)."""
+        if self.single:
+            return self._rank_in(self.passes.first, self.first, outcome)
+        return self._rank(self.passes.first, (), 0, outcome.stack, outcome.removed)
+
+    @staticmethod
+    def _rank_in(facts: Facts, engine: PassEngine, outcome: Outcome) -> int:
+        try:
+            indexed = from_outcome(facts, outcome)
+        except KeyError as exc:
+            raise ValueError(f"not a legal outcome: {exc.args[0]!r} is not in the scenario") from None
+        r = engine.rank(indexed)
+        try:
+            if engine.unrank(r) == indexed:
+                return r
+        except IndexError:
+            pass
+        raise ValueError("not a legal outcome")
+
+    def _rank(
+        self,
+        facts: Facts,
+        below: tuple[StackItem, ...],
+        depth: int,
+        stack: tuple[Entry, ...],
+        removed: tuple[str, ...],
+    ) -> int:
+        index = facts.ability_index
+        mine = Outcome(
+            stack=tuple(e for e in stack if e.ability in index), removed=tuple(r for r in removed if r in index)
+        )
+        table = self._table(facts, below, depth)
+        i = self._rank_in(facts, self._engine(facts), mine)  # the engine's order is the table's
+        start = table.ends[i - 1] if i else 0
+        nxt = table.successors[i]
+        rest = tuple(e for e in stack if e.ability not in index), tuple(r for r in removed if r not in index)
+        if nxt.facts is None:
+            if rest[0] or rest[1]:
+                raise ValueError("not a legal outcome: it holds abilities that did not trigger")
+            return start
+        return start + self._rank(nxt.facts, nxt.on_stack, depth + 1, *rest)
 
     def _unrank(self, facts: Facts, below: tuple[StackItem, ...], depth: int, rank: int) -> Whole:
         table = self._table(facts, below, depth)

@@ -73,24 +73,45 @@ def _targets(facts: Facts, a: int, inst: ModeInstance) -> tuple[dict[str, tuple[
     return targets, divide
 
 
-def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
-    """The canonical wire form (SPEC §5) of an engine's outcome."""
-    entries = []
-    for p in outcome.stack:
-        a = facts.abilities[p.ability]
-        if a.modal:
-            modes = []
-            for inst in p.choice.modes:
-                targets, divide = _targets(facts, p.ability, inst)
-                mid = a.modes[inst.mode].id
-                assert mid is not None
-                modes.append(ModeChoice(mode=mid, targets=targets, divide=divide))
-            entries.append(Entry(ability=a.id, modes=tuple(modes)))
-        else:
-            (inst,) = p.choice.modes
+MAX_KEPT_ENTRIES = 1 << 16
+"""Wire entries kept per scenario (one per ability with one choice), reused by every outcome."""
+
+
+def _entry(facts: Facts, p: Placed) -> Entry:
+    a = facts.abilities[p.ability]
+    if a.modal:
+        modes = []
+        for inst in p.choice.modes:
             targets, divide = _targets(facts, p.ability, inst)
-            entries.append(Entry(ability=a.id, targets=targets, divide=divide))
-    return Outcome(stack=tuple(entries), removed=tuple(facts.abilities[k].id for k in outcome.removed))
+            mid = a.modes[inst.mode].id
+            assert mid is not None
+            modes.append(ModeChoice.model_construct(mode=mid, targets=targets, divide=divide))
+        return Entry.model_construct(ability=a.id, modes=tuple(modes), targets={}, divide={})
+    (inst,) = p.choice.modes
+    targets, divide = _targets(facts, p.ability, inst)
+    return Entry.model_construct(ability=a.id, modes=None, targets=targets, divide=divide)
+
+
+def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
+    """The canonical wire form (SPEC §5) of an engine's outcome. Built, not validated: each
+    placed ability's entry is made once per scenario and shared by every outcome that holds it
+    (outcomes are frozen)."""
+    kept: dict[Placed, Entry] | None = facts.memo.get(_ENTRIES)
+    if kept is None:
+        kept = facts.memo[_ENTRIES] = {}
+    stack = []
+    for p in outcome.stack:
+        entry = kept.get(p)
+        if entry is None:
+            if len(kept) >= MAX_KEPT_ENTRIES:
+                kept.clear()
+            entry = kept[p] = _entry(facts, p)
+        stack.append(entry)
+    abilities = facts.abilities
+    return Outcome(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
+
+
+_ENTRIES = "indexed.entries"
 
 
 def score_of(facts: Facts, outcome: IndexedOutcome, score: Score) -> int:

@@ -29,7 +29,7 @@ from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
 from ..options import DEFAULT_OPTIONS, Options
-from .check import check
+from .legal import check
 
 __all__ = ["CACHE_BYTES", "check_lines", "iter_lines", "verdict_line"]
 

@@ -1,20 +1,16 @@
-"""``best``: the legal outcome with the highest score (SPEC §7)."""
+"""``best``: the legal outcome with the highest score (SPEC §7): the result, and the score checked
+against the scenario. :func:`~.legal.best` answers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Unpack
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Outcome, Score
 from triggerstack.model.passes import Passes
-from triggerstack.model.scenario import Scenario
 
-from ..engines.select import Task, chain_for
-from ..options import OptionChanges, Options, prepare
-
-__all__ = ["Best", "best", "check_score"]
+__all__ = ["Best", "check_score"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +46,3 @@ def check_score(facts: Facts, score: Score, passes: Passes | None = None) -> Non
         for tid in things:
             if tid not in facts.thing_index:
                 raise ScenarioError(f"unknown player, object or ability {tid!r}", ("target", aid, tid))
-
-
-def best(
-    scenario: Scenario | Facts, score: Score, options: Options | None = None, **changes: Unpack[OptionChanges]
-) -> Best:
-    """The legal outcome with the highest ``score``; ties go to the first in the engine's order
-    for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
-    facts, opts, deadline = prepare(scenario, options, changes)
-    check_score(facts, score, Passes(facts, opts.next_pass))
-    chain = chain_for(facts, opts, Task.BEST, deadline=deadline)
-    outcome, value, proven = chain.best(score)
-    return Best(outcome, value, proven)

@@ -1,4 +1,4 @@
-"""``check``: decide a proposal exactly against SPEC §3 and list every violation.
+"""Judging a proposal (``check``): decide it exactly against SPEC §3 and list every violation.
 
 No solver runs here: order is read off the 603.3b blocks, and each ability's choices are judged
 against the facts with what was below it on the proposed stack. ``removed-but-legal`` asks the
@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
-from typing import Any, Unpack
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ProposalError
@@ -22,13 +22,11 @@ from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Entry, Outcome
 from triggerstack.model.passes import Passes, StackItem
 from triggerstack.model.rules import CODE_RULE, Code, Rule
-from triggerstack.model.scenario import Scenario
 
 from ..core.choices import first_legal_choice, is_mode_legal
 from ..core.must import count_obeyed, most_obeyed
-from ..options import OptionChanges, Options, prepare
 
-__all__ = ["Verdict", "Violation", "check"]
+__all__ = ["Verdict", "Violation", "judge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,23 +86,12 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
         raise ProposalError("a trailing empty pass: list only passes that put something on the stack", ("passes",))
 
 
-def check(
-    scenario: Scenario | Facts, outcome: Outcome, options: Options | None = None, **changes: Unpack[OptionChanges]
-) -> Verdict:
-    """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
-
-    A proposal of the right shape is always judged: an ability, mode, requirement or target the
-    scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).
-    With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~..options.Options`),
-    the passes of 603.3b are judged in turn: pass 1 holds the scenario's waiting abilities and each
-    later pass exactly what the earlier one fired, bottom pass first. ``passes`` may be omitted
-    (it is inferred); when given it must agree. Raises
-    :class:`~triggerstack.model.ProposalError` only for ``passes`` that do not add up to the stack.
-    """
-    facts, opts, deadline = prepare(scenario, options, changes)
+def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
+    """Every violation of ``outcome`` (SPEC §3, §6) through ``passes`` (which keeps each next
+    pass compiled): what :func:`~.legal.check` answers."""
     _refuse_unreadable_passes(outcome)
     report = _Report(deadline)
-    _judge(Passes(facts, opts.next_pass, opts.limits.passes), outcome, report)
+    _judge(passes, outcome, report)
     return Verdict(not report.items, tuple(report.items))
 
 

@@ -16,23 +16,19 @@ ability that is below only in some outcomes is legal "once on the stack".
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import replace
-from typing import Any, Unpack
+from typing import Any
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model.rules import Code, Rule
-from triggerstack.model.scenario import Scenario
 
 from ..core.chain import Chain
 from ..core.choices import is_mode_legal
 from ..engines.product import ProductEngine, plan
 from ..engines.product.merge import identical_groups, merged_count
 from ..engines.product.projection import Projection, project
-from ..engines.select import chain_for
-from ..options import Engine, OptionChanges, Options, prepare
 
-__all__ = ["explain", "explain_text"]
+__all__ = ["explain_chain", "explain_text"]
 
 _REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in every legal outcome"}
 
@@ -220,14 +216,9 @@ def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
     return {"reactions": reactions, "fired": list(fired.values())}
 
 
-def explain(
-    scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
-) -> dict[str, Any]:
-    """The facts behind every decision about ``scenario``, as a JSON-ready dict (its JSON Schema:
-    ``triggerstack schema explain``)."""
-    facts, opts, deadline = prepare(scenario, options, changes)
+def explain_chain(facts: Facts, chain: Chain) -> dict[str, Any]:
+    """What :func:`~.legal.explain` answers, read off the product engine's ``chain`` of ``facts``."""
     s = facts.scenario
-    chain = chain_for(facts, replace(opts, engine=Engine.PRODUCT, merge_identical=False), deadline=deadline)
     engine = chain.first
     assert isinstance(engine, ProductEngine)
     out: dict[str, Any] = {

@@ -21,24 +21,23 @@ States are values: :meth:`Stepper.apply` returns a new one and never changes its
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Generic, TypeVar, Unpack
+from typing import Generic, TypeVar
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Outcome
 from triggerstack.model.passes import Passes, StackItem, join
-from triggerstack.model.scenario import Scenario
 from triggerstack.model.shapes import TriggerBody
 
 from ..core.indexed import Choice, IndexedOutcome, Placed, to_outcome
 from ..core.space import space_for
-from ..options import OptionChanges, Options, prepare
+from ..options import Options
 
-__all__ = ["Decision", "DecisionKind", "State", "Stepper", "Walk", "step"]
+__all__ = ["Decision", "DecisionKind", "State", "Stepper", "Walk"]
 
 S = TypeVar("S")
 
@@ -375,19 +374,3 @@ def _kind_of(text: str) -> DecisionKind:
         if text == kind.value:
             return kind
     return DecisionKind(text.split(" ", 1)[0])
-
-
-def step(
-    scenario: Scenario | Facts | Stepper,
-    decisions: Sequence[Decision | int | str] = (),
-    options: Options | None = None,
-    **changes: Unpack[OptionChanges],
-) -> list[Decision]:
-    """The legal next decisions after ``decisions`` (ids, readable strings or ``Decision`` s),
-    sorted by id. Build a :class:`Stepper` once to step many times (``options`` then go to it)."""
-    if isinstance(scenario, Stepper):
-        stepper = scenario
-    else:
-        facts, opts, _ = prepare(scenario, options, changes)  # the stepper times each decision itself
-        stepper = Stepper(facts, opts)
-    return stepper.legal(stepper.walk(decisions))

@@ -1,0 +1,359 @@
+"""``LegalOutcomes``: one object per scenario that answers every verb and keeps what it learned;
+and the verbs as free functions, each a thin call on it.
+
+The way python-chess keeps one lazy legal-move generator per board::
+
+    from triggerstack.solver import LegalOutcomes
+    legal = LegalOutcomes(scenario)
+    legal.count()              # exact, across every pass of 603.3b
+    legal[0], legal[-1]        # unrank (negative indices count from the end)
+    legal.index(outcome)       # rank: the inverse of legal[i]
+    outcome in legal           # check(...).legal
+    for o in legal: ...        # lazily, in the engine's order
+    legal.sample(5, seed=1)    # a generator of exactly uniform draws
+    legal.best(score)
+    legal.stepper()            # decision by decision, with fixed ids
+
+What is learned — the compiled facts, each engine with its listed choice spaces and its solved
+coupled core, each distinct next-pass scenario, the counts of what follows each pass, the
+stepper — is kept in the scenario's :attr:`~triggerstack.model.Facts.memo`, keyed by the options
+(the time limit aside), so it lives exactly as long as the scenario object. Two
+``LegalOutcomes`` of one scenario share it, and so do the free functions (``count``,
+``sample``, ``check``…), which are thin calls on this object: ``sample(s, 1)`` in a loop costs
+what ``legal.sample(1)`` does.
+
+Each call (each generator, from its first item on) gets the options' time limit afresh.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Unpack
+
+from triggerstack.model.facts import Facts
+from triggerstack.model.limits import Deadline
+from triggerstack.model.outcome import Outcome, Score
+from triggerstack.model.passes import Passes
+from triggerstack.model.scenario import Scenario
+
+from ..core.chain import Chain
+from ..engines.select import Task, chain_for
+from ..options import OptionChanges, Options, prepare
+
+if TYPE_CHECKING:
+    from .best import Best
+    from .check import Verdict
+    from .step import Decision, Stepper
+
+__all__ = [
+    "Counted",
+    "LegalOutcomes",
+    "best",
+    "check",
+    "count",
+    "counted",
+    "explain",
+    "outcome_lines",
+    "outcomes",
+    "sample",
+    "step",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A count, the engine that made it (of the first pass) and how (``product``,
+    ``product+cpsat``…; across passes, how the passes were followed too)."""
+
+    count: int
+    engine: str
+    path: str
+
+
+@dataclass
+class _Learned:
+    """What one scenario under one set of options has learned so far."""
+
+    facts: Facts
+    options: Options  # without a time limit: the calls bring theirs
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    chains: dict[tuple[Task, bool], Chain] = field(default_factory=dict)
+    passes: Passes | None = None
+    stepper: Stepper | None = None
+
+    def chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
+        bounded = limit is not None and limit <= self.options.limits.outcomes
+        key = (task, bounded)
+        chain = self.chains.get(key)
+        if chain is None:
+            chain = self.chains[key] = chain_for(self.facts, self.options, task, limit, self.deadline)
+        return chain
+
+    def judging_passes(self) -> Passes:
+        """The passes ``check`` steps through (each next-pass scenario compiled once)."""
+        if self.passes is None:
+            self.passes = Passes(self.facts, self.options.next_pass, self.options.limits.passes)
+        return self.passes
+
+
+def _learned(facts: Facts, options: Options) -> _Learned:
+    key = ("legal", replace(options, time_limit=None))
+    learned = facts.memo.get(key)
+    if learned is None:
+        learned = facts.memo[key] = _Learned(facts, key[1])
+    assert isinstance(learned, _Learned)
+    return learned
+
+
+class LegalOutcomes:
+    """The legal outcomes of a scenario under some options (see the module docstring).
+
+    ``LegalOutcomes(scenario, options, **changes)`` takes what every verb takes. Raises
+    :class:`~triggerstack.model.ScenarioError` when the scenario is over a size cap."""
+
+    def __init__(
+        self, scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
+    ) -> None:
+        facts, opts, _ = prepare(scenario, options, changes)
+        self.facts = facts
+        self.options = opts
+        self._learned = _learned(facts, opts)
+
+    def __repr__(self) -> str:
+        return f"<LegalOutcomes of {len(self.facts.abilities)} waiting abilities, engine {self.options.engine.value}>"
+
+    def _start(self) -> Deadline:
+        """This call's deadline (the shared one, restarted)."""
+        deadline = self._learned.deadline
+        deadline.restart(self.options.time_limit)
+        return deadline
+
+    def _chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
+        self._start()
+        return self._learned.chain(task, limit)
+
+    # -- counting --------------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """How many legal outcomes there are (every pass of 603.3b; one when nothing waits)."""
+        return self._chain().count()
+
+    def counted(self) -> Counted:
+        """:meth:`count` with the engine and the path that answered."""
+        chain = self._chain()
+        return Counted(chain.count(), chain.first.name, chain.path)
+
+    def __len__(self) -> int:
+        """:meth:`count` (``OverflowError`` past ``sys.maxsize``: use :meth:`count`)."""
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return True  # every scenario has at least one outcome
+
+    # -- ranks -----------------------------------------------------------------------------------
+
+    def __getitem__(self, index: int) -> Outcome:
+        """The outcome at ``index`` of the engine's order (negative: from the end)."""
+        chain = self._chain()
+        if index < 0:
+            index += chain.ranks()
+        return chain.outcome(chain.unrank(index))
+
+    def index(self, outcome: Outcome) -> int:
+        """The position of ``outcome`` in the engine's order: ``legal[legal.index(o)] == o``
+        for every legal ``o`` (``ValueError`` if it is not a legal outcome)."""
+        return self._chain().rank(outcome)
+
+    def __contains__(self, outcome: object) -> bool:
+        """Whether ``outcome`` is legal (``check`` decides; any form of it, canonical or not)."""
+        return isinstance(outcome, Outcome) and self.check(outcome).legal
+
+    # -- enumeration -----------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[Outcome]:
+        return self.outcomes()
+
+    def outcomes(self, limit: int | None = None) -> Iterator[Outcome]:
+        """Every legal outcome once, canonical, in the engine's order; at most ``limit`` (a solver
+        engine then stops after the first ``limit`` it finds, sorted)."""
+        self._start()
+        yield from self._learned.chain(limit=limit).outcomes(limit)
+
+    def lines(self, limit: int | None = None) -> Iterator[str]:
+        """:meth:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``)."""
+        self._start()
+        yield from self._learned.chain(limit=limit).lines(limit)
+
+    def sample(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[Outcome]:
+        """``n`` outcomes drawn independently and exactly uniformly (with replacement), lazily;
+        ``n=None`` draws for as long as asked. ``seed`` (an integer or a ``random.Random``) makes
+        them repeatable."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deadline = self._start()
+        chain = self._learned.chain()
+        drawn = 0
+        while n is None or drawn < n:
+            deadline.check(f"drawing {n if n is not None else 'endless'} outcomes")
+            yield chain.draw(rng)
+            drawn += 1
+
+    def sample_lines(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[str]:
+        """:meth:`sample` as canonical JSON lines (the same draws for the same seed), fast."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deadline = self._start()
+        lines = self._learned.chain().draw_lines(rng)
+        drawn = 0
+        while n is None or drawn < n:
+            deadline.check(f"drawing {n if n is not None else 'endless'} outcomes")
+            yield next(lines)
+            drawn += 1
+
+    # -- the other verbs -------------------------------------------------------------------------
+
+    def best(self, score: Score) -> Best:
+        """The legal outcome with the highest ``score`` (SPEC §7)."""
+        from .best import Best, check_score
+
+        self._start()
+        check_score(self.facts, score, Passes(self.facts, self.options.next_pass))
+        outcome, value, proven = self._learned.chain(Task.BEST).best(score)
+        return Best(outcome, value, proven)
+
+    def check(self, proposal: Outcome) -> Verdict:
+        """Every violation of ``proposal`` (see :func:`~.check.check`)."""
+        from .check import judge
+
+        return judge(self._learned.judging_passes(), proposal, self._start())
+
+    def explain(self) -> dict[str, Any]:
+        """The facts behind every decision (see :func:`~.explain.explain`)."""
+        from ..options import Engine
+        from .explain import explain_chain
+
+        self._start()
+        product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
+        learned = _learned(self.facts, product)
+        learned.deadline.restart(self.options.time_limit)
+        return explain_chain(self.facts, learned.chain())
+
+    def stepper(self) -> Stepper:
+        """The decision space, decision by decision with fixed ids (one per scenario, shared)."""
+        from .step import Stepper
+
+        learned = self._learned
+        if learned.stepper is None:
+            learned.stepper = Stepper(self.facts, self.options)
+        return learned.stepper
+
+
+# -- the verbs as free functions: each a thin call on the scenario's LegalOutcomes -----------------
+
+
+def count(scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]) -> int:
+    """How many legal outcomes ``scenario`` has (SPEC §3: distinct final stacks and removed
+    sets). A scenario with no waiting ability has one.
+
+    ``merge_identical`` counts outcomes that differ only by swapping identical abilities once
+    (the product engine only). With ``reactions`` in the scenario, or a ``next_pass`` function,
+    the count covers every further pass of 603.3b."""
+    return LegalOutcomes(scenario, options, **changes).count()
+
+
+def counted(scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]) -> Counted:
+    """:func:`count`, with the engine and path that answered."""
+    return LegalOutcomes(scenario, options, **changes).counted()
+
+
+def outcomes(
+    scenario: Scenario | Facts,
+    options: Options | None = None,
+    *,
+    limit: int | None = None,
+    **changes: Unpack[OptionChanges],
+) -> Iterator[Outcome]:
+    """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``.
+
+    The product engine (``auto``) yields lazily in its rank order; the solver engines find every
+    outcome first and yield them sorted — or, with ``limit``, stop after the first ``limit`` they
+    find and yield those sorted. Across passes, each first-pass outcome is followed by
+    the outcomes of what it fired. ``merge_identical`` yields one outcome per class of outcomes
+    that only swap identical abilities (the product engine only)."""
+    return LegalOutcomes(scenario, options, **changes).outcomes(limit)
+
+
+def outcome_lines(
+    scenario: Scenario | Facts,
+    options: Options | None = None,
+    *,
+    limit: int | None = None,
+    **changes: Unpack[OptionChanges],
+) -> Iterator[str]:
+    """:func:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``), made fast
+    enough to stream millions: fragments are reused across outcomes."""
+    return LegalOutcomes(scenario, options, **changes).lines(limit)
+
+
+def sample(
+    scenario: Scenario | Facts,
+    n: int = 1,
+    seed: int | None = None,
+    options: Options | None = None,
+    **changes: Unpack[OptionChanges],
+) -> list[Outcome]:
+    """``n`` legal outcomes of ``scenario``, drawn independently and uniformly (with replacement);
+    ``seed`` makes them repeatable. :meth:`LegalOutcomes.sample` is the same draws as a
+    generator (constant memory for any ``n``).
+
+    With one pass, each draw is a rank in ``[0, count)`` unranked: the product engine without any
+    enumeration, the solver engines from their sorted list. Across passes, first-pass outcomes
+    are drawn with the weight of what follows them, then what follows uniformly."""
+    return list(LegalOutcomes(scenario, options, **changes).sample(n, seed))
+
+
+def best(
+    scenario: Scenario | Facts, score: Score, options: Options | None = None, **changes: Unpack[OptionChanges]
+) -> Best:
+    """The legal outcome with the highest ``score`` (SPEC §7); ties go to the first in the
+    engine's order for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
+    return LegalOutcomes(scenario, options, **changes).best(score)
+
+
+def check(
+    scenario: Scenario | Facts, outcome: Outcome, options: Options | None = None, **changes: Unpack[OptionChanges]
+) -> Verdict:
+    """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
+
+    A proposal of the right shape is always judged: an ability, mode, requirement or target the
+    scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).
+    With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~..options.Options`),
+    the passes of 603.3b are judged in turn: pass 1 holds the scenario's waiting abilities and each
+    later pass exactly what the earlier one fired, bottom pass first. ``passes`` may be omitted
+    (it is inferred); when given it must agree. Raises
+    :class:`~triggerstack.model.ProposalError` only for ``passes`` that do not add up to the stack.
+    Each next-pass scenario is compiled once per scenario object."""
+    return LegalOutcomes(scenario, options, **changes).check(outcome)
+
+
+def explain(
+    scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
+) -> dict[str, Any]:
+    """The facts behind every decision about ``scenario``, as a JSON-ready dict (its JSON Schema:
+    ``triggerstack schema explain``; see :mod:`~.explain`)."""
+    return LegalOutcomes(scenario, options, **changes).explain()
+
+
+def step(
+    scenario: Scenario | Facts | Stepper,
+    decisions: Sequence[Decision | int | str] = (),
+    options: Options | None = None,
+    **changes: Unpack[OptionChanges],
+) -> list[Decision]:
+    """The legal next decisions after ``decisions`` (ids, readable strings or ``Decision`` s),
+    sorted by id (see :mod:`~.step`). The stepper is built once per scenario object and kept
+    (:meth:`LegalOutcomes.stepper`)."""
+    from .step import Stepper
+
+    stepper = scenario if isinstance(scenario, Stepper) else LegalOutcomes(scenario, options, **changes).stepper()
+    return stepper.legal(stepper.walk(decisions))
