@@ -146,6 +146,39 @@ def coupled(wardens: int) -> dict[str, Any]:
     return {"players": ["B", "A"], "objects": objects, "triggers": triggers}
 
 
+def ward(k: int, reactions: bool = True) -> dict[str, Any]:
+    """A's ``k`` triggers "deal 1 damage to target creature" over B's ``k`` warded creatures: each
+    targeted creature's ward-like reaction fires "target player loses 1 life" into a second pass
+    of 603.3b (603.3b's loop). ``reactions=False`` is its single-pass twin."""
+    objects: list[dict[str, Any]] = [{"id": f"w{i}", "controller": "B", "types": ["creature"]} for i in range(k)]
+    objects.append({"id": "src", "controller": "A", "types": ["enchantment"]})
+    triggers = [
+        {
+            "id": f"T{j}",
+            "source": "src",
+            "text": "deal 1 damage to target creature",
+            "targets": [{"id": "c", "filter": {"type": "creature"}}],
+        }
+        for j in range(k)
+    ]
+    data: dict[str, Any] = {"players": ["A", "B"], "objects": objects, "triggers": triggers}
+    if reactions:
+        data["reactions"] = [
+            {
+                "id": f"W{i}",
+                "object": f"w{i}",
+                "by": "opponent",
+                "trigger": {
+                    "source": f"w{i}",
+                    "text": "target player loses 1 life",
+                    "targets": [{"id": "p", "filter": {"kind": "player"}}],
+                },
+            }
+            for i in range(k)
+        ]
+    return data
+
+
 def write(name: str, data: dict[str, Any]) -> None:
     (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
@@ -163,8 +196,11 @@ def main() -> None:
     write("players-4-abilities-40", simple(40, 4, 12))
     for c in (2, 10, 30, 60):
         write(f"candidates-{c}", wide(c))
-    for w in (2, 3, 4, 6):
+    for w in (2, 3, 4, 5, 6, 7, 8):
         write(f"coupled-{w}", coupled(w))
+    for k in range(1, 9):
+        write(f"ward-{k}", ward(k))
+        write(f"ward-{k}-single", ward(k, reactions=False))
 
 
 if __name__ == "__main__":

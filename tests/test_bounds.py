@@ -53,8 +53,10 @@ def coupled(n: int) -> dict[str, Any]:
     }
 
 
-def warded(k: int) -> dict[str, Any]:
-    """Three of A's triggers may each target one or two of B's ``k`` warded creatures."""
+def warded(k: int, body: str = "player") -> dict[str, Any]:
+    """Three of A's triggers may each target one or two of B's ``k`` warded creatures; each ward
+    trigger targets a ``body`` (``player``, or ``ability``: then what it may target depends on
+    the whole stack, and the passes are listed, not counted by classes)."""
     return {
         "players": ["A", "B"],
         "objects": [{"id": f"w{i}", "controller": "B", "types": ["creature"]} for i in range(k)]
@@ -72,7 +74,7 @@ def warded(k: int) -> dict[str, Any]:
                 "id": f"W{i}",
                 "object": f"w{i}",
                 "by": "opponent",
-                "trigger": {"source": f"w{i}", "targets": [{"id": "p", "filter": {"kind": "player"}}]},
+                "trigger": {"source": f"w{i}", "targets": [{"id": "t", "filter": {"kind": body}}]},
             }
             for i in range(k)
         ],
@@ -142,9 +144,10 @@ def test_a_coupled_core_is_bounded_by_the_time_limit(
 
 @pytest.mark.parametrize("verb", ["count", "sample", "best", "explain"])
 def test_the_passes_loop_is_bounded(capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str) -> None:
-    """Ten warded creatures: every first-pass outcome fires some wards; bounded by the time limit
-    or by the outcomes listed, and says which."""
-    path = write(tmp_path, "w.json", warded(10))
+    """Ten warded creatures: every first-pass outcome fires some wards, which may target what is on
+    the stack, so each pass is listed; bounded by the time limit or by the outcomes listed, and
+    says which."""
+    path = write(tmp_path, "w.json", warded(10, body="ability"))
     extra = ["--score", write(tmp_path, "score.json", {"height": {"T0": 1}})] if verb == "best" else []
     code, _, err = cli(capsys, verb, path, "--time-limit", "1", "--max-outcomes", "20000", *extra)
     assert code in (2, 3) and ("time limit" in err or "--max-outcomes" in err), err
@@ -204,7 +207,15 @@ def test_yaml_aliases_are_counted_before_they_expand(capsys: pytest.CaptureFixtu
 
 def test_outcomes_listed_across_passes_are_capped() -> None:
     with pytest.raises(ScenarioError, match="--max-outcomes"):
-        sample(Scenario.model_validate(warded(6)), 1, 1, limits=Limits(outcomes=1000))
+        sample(Scenario.model_validate(warded(6, body="ability")), 1, 1, limits=Limits(outcomes=1000))
+
+
+def test_what_classes_count_lists_nothing() -> None:
+    """The same scenario with ward triggers that target players: counted and drawn by classes of
+    what the first pass fires, so the cap on listed outcomes is never reached."""
+    scenario = Scenario.model_validate(warded(6))
+    assert count(scenario, limits=Limits(outcomes=1000)) > 10**6
+    assert len(sample(scenario, 3, 1, limits=Limits(outcomes=1000))) == 3
 
 
 # -- numbers -----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
 from random import Random
+from typing import Protocol
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
@@ -31,7 +32,7 @@ from ..errors import EngineCannot
 from .engine import PassEngine
 from .indexed import IndexedOutcome, JsonWriter, from_outcome, to_outcome
 
-__all__ = ["Chain", "Pass", "Whole"]
+__all__ = ["Chain", "Classes", "ClassesFor", "Pass", "Whole"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +55,25 @@ class _Table:
     ends: tuple[int, ...]  # ends[i]: whole outcomes through outcome i
 
 
+class Classes(Protocol):
+    """Whole outcomes counted and drawn without listing them (``engines.product.fired``)."""
+
+    path: str
+
+    def count(self) -> int: ...
+
+    def draw(self, rng: Random) -> Outcome: ...
+
+
+ClassesFor = Callable[[Passes, PassEngine, Deadline], "Classes | str"]
+"""Builds the classes of a chain from its passes and first engine, or says why they do not apply."""
+
+
 class Chain:
-    """Count, iterate, unrank and best over every pass of 603.3b's loop."""
+    """Count, iterate, unrank and best over every pass of 603.3b's loop.
+
+    ``classes``, when given, may count and draw across passes without listing any pass (see
+    :class:`Classes`); where it says it does not apply, each pass is listed."""
 
     def __init__(
         self,
@@ -63,11 +81,14 @@ class Chain:
         engine_for: Callable[[Facts], PassEngine],
         max_listed: int,
         deadline: Deadline = NO_DEADLINE,
+        classes: ClassesFor | None = None,
     ) -> None:
         self.passes = passes
         self.engine_for = engine_for
         self.max_listed = max_listed
         self.deadline = deadline
+        self._classes_for = classes
+        self._classes: Classes | str | None = None
         self._listed = 0  # outcomes listed in tables so far, against max_listed across every pass
         self.first = engine_for(passes.first)
         self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
@@ -80,9 +101,28 @@ class Chain:
 
     @property
     def path(self) -> str:
-        """How the chain answers: the first pass's engine path, and across passes ``+passes``
-        (each pass's outcomes listed with the counts of what follows them)."""
-        return self.first.path if self.single else f"{self.first.path}+passes"
+        """How the chain answers: the first pass's engine path, and across passes how they are
+        followed: ``+classes`` (counted by what the first pass fires) or ``+passes`` (each pass's
+        outcomes listed with the counts of what follows them)."""
+        if self.single:
+            return self.first.path
+        classes = self.classes()
+        return f"{self.first.path}+{classes.path if classes is not None else 'passes'}"
+
+    def classes(self) -> Classes | None:
+        """The classes that count and draw across passes, if they apply (:meth:`why_listed` says
+        why not)."""
+        if self._classes is None:
+            made = self._classes_for(self.passes, self.first, self.deadline) if self._classes_for else None
+            self._classes = "no classes for this engine" if made is None else made
+        return None if isinstance(self._classes, str) else self._classes
+
+    def why_listed(self) -> str | None:
+        """Why the passes are listed rather than counted by classes (None: they are not)."""
+        if self.single or self.classes() is not None:
+            return None
+        assert isinstance(self._classes, str)
+        return self._classes
 
     def engine(self, facts: Facts) -> PassEngine:
         """The engine of a pass of this chain (one per distinct pass scenario)."""
@@ -119,6 +159,9 @@ class Chain:
         """The exact number of whole outcomes."""
         if self.single:
             return self.first.count()
+        classes = self.classes()
+        if classes is not None:
+            return classes.count()
         return self._count(self.passes.first, (), 0)
 
     def _count(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> int:
@@ -194,7 +237,11 @@ class Chain:
         return self._unrank(self.passes.first, (), 0, rank)
 
     def draw(self, rng: Random) -> Outcome:
-        """One whole outcome drawn exactly uniformly with ``rng``, in wire form."""
+        """One whole outcome drawn exactly uniformly with ``rng``, in wire form (across passes,
+        by classes where they apply, else by unranking a uniform rank)."""
+        classes = None if self.single else self.classes()
+        if classes is not None:
+            return classes.draw(rng)
         return self.outcome(self.unrank(rng.randrange(self.ranks())))
 
     def draw_lines(self, rng: Random) -> Iterator[str]:

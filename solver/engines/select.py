@@ -118,6 +118,15 @@ def chain_for(
     if passes.single:
         return Chain(passes, lambda f: engine_for(f, options, task, limit, deadline), options.limits.outcomes, deadline)
     # across passes, best scores whole outcomes, and a limit on whole outcomes bounds no one pass
+    classes = None
+    if options.engine in (Engine.AUTO, Engine.PRODUCT):
+        from .product.fired import fired_classes
+
+        classes = fired_classes
     return Chain(
-        passes, lambda f: engine_for(f, options, Task.ENUMERATE, None, deadline), options.limits.outcomes, deadline
+        passes,
+        lambda f: engine_for(f, options, Task.ENUMERATE, None, deadline),
+        options.limits.outcomes,
+        deadline,
+        classes,
     )

@@ -27,7 +27,7 @@ from triggerstack.model import Outcome, ProposalError, ScenarioError, Score, can
 from triggerstack.model.facts import Facts
 from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver import best, check, count, outcomes
+from triggerstack.solver import best, check, count, outcomes, sample
 from triggerstack.solver.core.chain import Chain
 from triggerstack.solver.core.indexed import IndexedOutcome, from_outcome, score_of, to_outcome
 from triggerstack.solver.core.must import iter_legal_choices
@@ -205,6 +205,8 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
         outcome_json(o) for o in Chain(Passes(facts), SimulatedEngine, max_listed=10**6).outcomes()
     )
     assert sorted(fast) == by_cpsat == simulated
+    seed = data.draw(st.integers(0, 2**32), label="seed")
+    assert {outcome_json(o) for o in sample(facts, 30, seed)} <= set(fast), "every draw is a whole outcome"
 
     def key(o: Outcome) -> tuple[object, ...]:
         """Order-free identity of a whole outcome: canonical entries, removed as a set, passes."""
