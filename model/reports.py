@@ -131,6 +131,12 @@ class PlanReport(_Report):
     path: str = Field(description="product, or product+cpsat when some abilities may target each other")
     coupled: list[str] = Field(description="Abilities that may target another waiting ability, and those targets")
     independent: list[str] = Field(description="The other abilities")
+    passes: str | None = Field(
+        default=None,
+        description="Several passes: classes (counted and drawn by what the first pass fires, without "
+        "listing) or listed (each pass's outcomes listed with the counts of what follows them)",
+    )
+    passes_reason: str | None = Field(default=None, description="Several passes, listed: why not by classes")
 
 
 class ReactionReport(_Report):

@@ -148,7 +148,8 @@ def test_the_passes_loop_is_bounded(capsys: pytest.CaptureFixture[str], tmp_path
     the stack, so each pass is listed; bounded by the time limit or by the outcomes listed, and
     says which."""
     path = write(tmp_path, "w.json", warded(10, body="ability"))
-    extra = ["--score", write(tmp_path, "score.json", {"height": {"T0": 1}})] if verb == "best" else []
+    score = {"height": {"W0@T0": 1}}  # a fired ability: every whole outcome is scored
+    extra = ["--score", write(tmp_path, "score.json", score)] if verb == "best" else []
     code, _, err = cli(capsys, verb, path, "--time-limit", "1", "--max-outcomes", "20000", *extra)
     assert code in (2, 3) and ("time limit" in err or "--max-outcomes" in err), err
 

@@ -110,3 +110,30 @@ def test_a_draw_is_every_pass_of_one_outcome() -> None:
         outcome = legal._learned.chain().draw(rng)
         assert outcome in legal
         assert legal[legal.index(outcome)] == outcome
+
+
+def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
+    from triggerstack.solver import Options
+    from triggerstack.solver.engines.select import chain_for
+    from triggerstack.solver.verbs.explain import explain_chain
+
+    facts = compile_facts(scenario)
+    chain = chain_for(facts, Options(engine="product"))
+    if not by_classes:
+        chain._classes = "listed for the test"
+    data = explain_chain(facts, chain)
+    assert data["plan"].pop("passes") == ("classes" if by_classes else "listed")
+    data["plan"].pop("passes_reason")
+    for r in data["reactions"]:
+        r["fires"].sort()  # the order each way reaches them
+    for view in data["fired"]:
+        for mode in view["modes"]:
+            for r in mode["requirements"]:
+                r["excluded"].sort(key=lambda e: e["id"])
+    data["fired"].sort(key=lambda v: v["id"])
+    return data
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_explain_by_classes_says_what_listing_says(k: int) -> None:
+    assert _explained(_ward(k), by_classes=True) == _explained(_ward(k), by_classes=False)

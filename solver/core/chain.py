@@ -330,12 +330,25 @@ class Chain:
 
     # -- best ------------------------------------------------------------------------------------
 
-    def best(self, score: Score) -> tuple[Outcome, int, bool]:
+    def best(self, score: Score, first_best: PassEngine | None = None) -> tuple[Outcome, int, bool]:
         """The whole outcome with the highest ``score``, its score, and whether it is proven
-        optimal; ties go to the first in the chain's order."""
+        optimal. Across passes, a score that names no fired ability (``REACTION@ABILITY``; with
+        the scenario's reactions) is decided by the first pass alone — later passes score 0 and
+        sit above it — so the first pass's best (by ``first_best``, the engine for ``best``) is
+        followed by the first of what it fires; otherwise every whole outcome is scored, ties
+        going to the first in the chain's order."""
         if self.single:
             found = self.first.best(score)
             return to_outcome(self.passes.first, found.outcome), found.score, found.proven
+        if self.passes.next_pass is None and not _names_fired(score):
+            engine = first_best or self.first
+            found = engine.best(score)
+            facts = self.passes.first
+            nxt = self._after(facts, found.outcome, (), 0)
+            here = Pass(facts, found.outcome)
+            top = (here,) if nxt.facts is None else (here, *next(self._iter(nxt.facts, nxt.on_stack, 1)))
+            outcome = self.outcome(top)
+            return outcome, score.of(outcome), found.proven
         leader: Outcome | None = None
         value = 0
         for whole in self.outcomes():
@@ -344,3 +357,8 @@ class Chain:
                 leader, value = whole, v
         assert leader is not None  # every scenario has at least one outcome
         return leader, value, True
+
+
+def _names_fired(score: Score) -> bool:
+    """Whether ``score`` weighs an ability fired in a later pass (their ids hold ``@``)."""
+    return any("@" in aid for key in ("height", "mode", "target", "removed") for aid in getattr(score, key))

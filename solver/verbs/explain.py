@@ -15,6 +15,7 @@ ability that is below only in some outcomes is legal "once on the stack".
 
 from __future__ import annotations
 
+import copy
 from contextlib import suppress
 from typing import Any
 
@@ -25,6 +26,7 @@ from triggerstack.model.rules import Code, Rule
 from ..core.chain import Chain
 from ..core.choices import is_mode_legal
 from ..engines.product import ProductEngine, plan
+from ..engines.product.fired import FiredClasses
 from ..engines.product.merge import identical_groups, merged_count
 from ..engines.product.projection import Projection, project
 
@@ -183,10 +185,52 @@ def _merge(old: dict[str, Any], new: dict[str, Any], abilities: set[str]) -> dic
     return old
 
 
+def _by_classes(classes: FiredClasses) -> dict[str, dict[str, Any]]:
+    """The fired abilities' facts where the passes are counted by classes: every copy of a
+    reaction, whoever fired it, has the facts of the representative fired pass (fired abilities
+    that target no ability see nothing of the stack), with the other fired abilities it excludes
+    named as each of them."""
+    facts, rep = classes.facts, classes.rep
+    anchor = classes.anchor
+    views = _abilities(rep, classes.rep_engine)
+    pairs = classes.fired_pairs()
+    reactions = classes.reactions
+    together = {(a, frozenset(g.fires)) for a, groups in classes.groups.items() for g in groups}
+    as_fired: dict[str, list[tuple[int, int]]] = {}  # a representative fired id -> the pairs it stands for
+    for a, i in pairs:
+        as_fired.setdefault(f"{reactions[i].id}@{anchor}", []).append((a, i))
+
+    def with_it(a: int, i: int, b: int, j: int) -> bool:
+        """Whether some legal outcome fires both (b's choices are its own, unless b is a)."""
+        return a != b or any(x == a and {i, j} <= fires for x, fires in together)
+
+    out: dict[str, dict[str, Any]] = {}
+    for a, i in pairs:
+        aid = f"{reactions[i].id}@{facts.abilities[a].id}"
+        view = copy.deepcopy(views[i])
+        view.update(id=aid, fired_by=facts.abilities[a].id, reaction=reactions[i].id)
+        view["pass"] = 2
+        for mode in view["modes"]:
+            for r in mode["requirements"]:
+                excluded: list[dict[str, Any]] = []
+                for e in r["excluded"]:
+                    if e["id"] not in as_fired:
+                        excluded.append(e)
+                        continue
+                    for b, j in as_fired[e["id"]]:
+                        if with_it(a, i, b, j):
+                            fid = f"{reactions[j].id}@{facts.abilities[b].id}"
+                            excluded.append({**e, "id": fid, "reason": e["reason"].replace(e["id"], fid)})
+                r["excluded"] = excluded
+        out[aid] = view
+    return out
+
+
 def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
     """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
-    fired: dict[str, dict[str, Any]] = {}
-    passes = chain.later_passes()
+    classes = chain.classes()
+    fired: dict[str, dict[str, Any]] = _by_classes(classes) if isinstance(classes, FiredClasses) else {}
+    passes = [] if isinstance(classes, FiredClasses) else chain.later_passes()
     abilities: set[str] = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
     for depth, later in passes:
         engine = chain.engine(later)
@@ -242,6 +286,8 @@ def explain_chain(facts: Facts, chain: Chain) -> dict[str, Any]:
         out["count_merged_identical"] = merged_count(engine)
         out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
         return out
+    why = chain.why_listed()
+    out["plan"].update(passes="listed" if why else "classes", passes_reason=why)
     with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
         out["count"] = chain.count()  # every pass of 603.3b's loop
         out.update(_later_passes(facts, chain))

@@ -39,7 +39,8 @@ from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import Scenario
 
 from ..core.chain import Chain
-from ..engines.select import Task, chain_for
+from ..core.engine import PassEngine
+from ..engines.select import Task, chain_for, engine_for
 from ..options import OptionChanges, Options, prepare
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class _Learned:
     chains: dict[tuple[Task, bool], Chain] = field(default_factory=dict)
     passes: Passes | None = None
     stepper: Stepper | None = None
+    best_engine: PassEngine | None = None
 
     def chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
         bounded = limit is not None and limit <= self.options.limits.outcomes
@@ -90,6 +92,12 @@ class _Learned:
         if chain is None:
             chain = self.chains[key] = chain_for(self.facts, self.options, task, limit, self.deadline)
         return chain
+
+    def first_best(self) -> PassEngine:
+        """The engine that answers ``best`` for the first pass alone."""
+        if self.best_engine is None:
+            self.best_engine = engine_for(self.facts, self.options, Task.BEST, deadline=self.deadline)
+        return self.best_engine
 
     def judging_passes(self) -> Passes:
         """The passes ``check`` steps through (each next-pass scenario compiled once)."""
@@ -218,7 +226,9 @@ class LegalOutcomes:
 
         self._start()
         check_score(self.facts, score, Passes(self.facts, self.options.next_pass))
-        outcome, value, proven = self._learned.chain(Task.BEST).best(score)
+        chain = self._learned.chain(Task.BEST)
+        first_best = None if chain.single else self._learned.first_best()
+        outcome, value, proven = chain.best(score, first_best)
         return Best(outcome, value, proven)
 
     def check(self, proposal: Outcome) -> Verdict:

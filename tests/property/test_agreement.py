@@ -207,6 +207,10 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     assert sorted(fast) == by_cpsat == simulated
     seed = data.draw(st.integers(0, 2**32), label="seed")
     assert {outcome_json(o) for o in sample(facts, 30, seed)} <= set(fast), "every draw is a whole outcome"
+    score = data.draw(scores(facts), label="score")
+    top = best(facts, score)  # decided by the first pass when the score names no fired ability
+    assert outcome_json(top.outcome) in set(fast)
+    assert top.score == score.of(top.outcome) == max(score.of(Outcome.model_validate_json(line)) for line in fast)
 
     def key(o: Outcome) -> tuple[object, ...]:
         """Order-free identity of a whole outcome: canonical entries, removed as a set, passes."""

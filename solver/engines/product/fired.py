@@ -120,8 +120,7 @@ class FiredClasses:
         facts = self.facts
         placed = [a for a in facts.abilities if a.block is not None]
         on_stack = [(a.id, a.controller) for a in placed]
-        anchor = facts.abilities[0].id if facts.abilities else "_"
-        waiting = [{"id": f"{r.id}@{anchor}", **r.trigger.model_dump(by_alias=True)} for r in self.reactions]
+        waiting = [{"id": f"{r.id}@{self.anchor}", **r.trigger.model_dump(by_alias=True)} for r in self.reactions]
         rep = compile_facts(next_scenario(facts.scenario, on_stack, waiting))
         for a in rep.abilities:
             for m in a.modes:
@@ -238,6 +237,16 @@ class FiredClasses:
 
     def count(self) -> int:
         return self.total
+
+    def fired_pairs(self) -> list[tuple[int, int]]:
+        """Every (first-pass ability, reaction) such that the ability fires the reaction in some
+        legal outcome (each group of choices is in some outcome: every weight is positive)."""
+        return sorted({(a, i) for a, groups in self.groups.items() for g in groups for i in g.fires})
+
+    @property
+    def anchor(self) -> str:
+        """The first-pass ability the representative fired pass says fired every reaction."""
+        return self.facts.abilities[0].id if self.facts.abilities else "_"
 
     # -- drawing ------------------------------------------------------------------------------------
 
