@@ -36,7 +36,7 @@ class Engine(StrEnum):
     * ``auto``: the fastest exact engine for the scenario and the question (the one place that
       decides is ``engines.select``);
     * ``product``: counting, ranking and lazy enumeration by product over independent parts, with
-      the abilities that may target each other solved together (by CP-SAT);
+      the abilities that may target each other solved together (by a direct search);
     * ``cpsat``: one OR-Tools CP-SAT model of the whole pass;
     * ``constraint``: an independent python-constraint2 formulation, for cross-checking.
 

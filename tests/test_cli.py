@@ -228,7 +228,7 @@ def test_count_json_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run(capsys, "count", PRINCE, "--json", "--engine", "constraint")
     assert code == 0 and json.loads(out) == {"count": 2, "engine": "constraint", "path": "constraint"}
     code, out, _ = run(capsys, "count", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--json")
-    assert json.loads(out) == {"count": 10, "engine": "product", "path": "product+cpsat"}
+    assert json.loads(out) == {"count": 10, "engine": "product", "path": "product+search"}
 
 
 def test_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
@@ -296,7 +296,7 @@ def test_count_of_an_independent_pass_does_not_import_ortools() -> None:
 def test_explain_json_shows_the_plan_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "explain", str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"), "--json")
     data = json.loads(out)
-    assert code == 0 and data["plan"] == {"path": "product+cpsat", "coupled": ["SWB", "SWA", "E"], "independent": []}
+    assert code == 0 and data["plan"] == {"path": "product+search", "coupled": ["SWB", "SWA", "E"], "independent": []}
     assert data["count"] == data["count_merged_identical"] == 10
     code, out, _ = run(capsys, "explain", str(EXAMPLES / "board-wipe" / "scenario.yaml"), "--json")
     data = json.loads(out)

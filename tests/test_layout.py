@@ -27,6 +27,7 @@ SEARCH = {
     "triggerstack.solver.core.choices",
     "triggerstack.solver.core.must",
     "triggerstack.solver.core.removal",
+    "triggerstack.solver.core.search",
     "triggerstack.solver.core.space",
     "triggerstack.solver.core.chain",
     "triggerstack.solver.engines.cpsat",

@@ -47,7 +47,7 @@ class PassEngine(Protocol):
 
     @property
     def path(self) -> str:
-        """How it answers (``product``, ``product+cpsat``, ``cpsat``, ``constraint``)."""
+        """How it answers (``product``, ``product+search``, ``cpsat``, ``constraint``)."""
         ...
 
     def count(self) -> int:

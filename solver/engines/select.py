@@ -3,9 +3,11 @@
 Every verb asks :func:`chain_for` (or :func:`engine_for` for one pass), so ``--engine``,
 ``--time-limit``, the size caps and ``next_pass`` reach every verb the same way:
 
-* ``auto`` is the product engine, exact on every pass (its coupled core, if any, goes through
-  CP-SAT); for ``best`` it is the product engine where the score splits part by part, and
-  CP-SAT's whole model otherwise;
+* ``auto`` is the product engine, exact on every pass (its coupled core, if any, found by the
+  direct search of ``core.search``, measured faster than CP-SAT and python-constraint2 on the
+  coupled family of ``benchmarks/``); across passes it counts and draws by classes of what the
+  first pass fires where that applies (``product.fired``); for ``best`` it is the product engine
+  where the score splits part by part, and CP-SAT's whole model otherwise;
 * a solver engine (``cpsat``, ``constraint``) enumerates, so it is refused, with a clear message,
   a pass with more outcomes than ``limits.outcomes`` (the product engine counts them first);
 * ``merge_identical`` is the product engine's merged view of one pass.
@@ -50,7 +52,7 @@ def _refuse_too_many(facts: Facts, options: Options, deadline: Deadline) -> None
     from .product import ProductEngine, plan
 
     if plan(facts).coupled:
-        return  # counting needs the CP-SAT core itself; the time limit bounds it
+        return  # counting would search the core itself; the time limit bounds the solver
     n = ProductEngine(facts, options, deadline).count()
     if n > options.limits.outcomes:
         raise EngineCannot(

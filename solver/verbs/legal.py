@@ -66,7 +66,7 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Counted:
     """A count, the engine that made it (of the first pass) and how (``product``,
-    ``product+cpsat``…; across passes, how the passes were followed too)."""
+    ``product+search``…; across passes, how the passes were followed too)."""
 
     count: int
     engine: str

@@ -3,7 +3,7 @@
 When no ability can target another waiting ability (see :mod:`.plan`), each ability's choices are
 the same whatever is below it, and a block's outcomes are: which of its optional abilities (those
 allowed to choose no mode) are placed, the order of the placed ones, and one choice each. Abilities
-that *are* coupled are solved by CP-SAT as one core; each core outcome fixes, per block, the coupled
+that *are* coupled are solved by a direct search as one core; each core outcome fixes, per block, the coupled
 abilities placed and their order, and the independent abilities are interleaved around them.
 
 The order of outcomes (rank order, also the order of enumeration), from most to least significant:
@@ -36,6 +36,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
+from ...core.search import search_outcomes
 from ...core.space import ChoiceSpace, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -252,27 +253,34 @@ class ProductEngine:
         return n
 
     def _cores(self, coupled: set[int]) -> list[_Core]:
-        """The outcomes of the coupled abilities alone (every player and object stays), solved by
-        CP-SAT on the scenario restricted to them, in sorted order."""
+        """The outcomes of the coupled abilities alone (every player and object stays), found by
+        the direct search (:mod:`~...core.search`) on the scenario restricted to them, sorted."""
         empty = tuple(() for _ in self.blocks)
         if not coupled:
             return [_Core(IndexedOutcome((), ()), empty)]
-        from ..cpsat import CpsatEngine  # OR-Tools is imported only when there is a core
-
         facts = self.facts
         ids: set[str] = {facts.abilities[k].id for k in coupled}
         sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
         ability = [facts.ability_index[a.id] for a in sub.abilities]
         thing = [facts.thing_index[t.id] for t in sub.things]
+        limits = self.options.limits
+        found = search_outcomes(sub, limits.outcomes, limits.choices, self.deadline)
+        # Each choice object is shared by many outcomes (the search lists choices once): remap it once.
+        # Every one of them is alive until the loop ends, so its id names it.
+        remapped: dict[tuple[int, int], Placed] = {}
+        block_of = [a.block for a in facts.abilities]
         cores = []
-        for found in CpsatEngine(sub, self.options, self.deadline):
-            stack = tuple(Placed(ability[p.ability], self._remap(p.choice, thing)) for p in found.stack)
-            removed = tuple(sorted(ability[k] for k in found.removed))
-            per_block = tuple(
-                tuple(p for p in stack if facts.abilities[p.ability].block == b.index) for b in self.blocks
-            )
-            cores.append(_Core(IndexedOutcome(stack, removed), per_block))
-        return sorted(cores, key=lambda c: c.outcome)
+        for outcome in found:
+            stack = []
+            for p in outcome.stack:
+                q = remapped.get((p.ability, id(p.choice)))
+                if q is None:
+                    q = remapped[(p.ability, id(p.choice))] = Placed(ability[p.ability], self._remap(p.choice, thing))
+                stack.append(q)
+            removed = tuple(ability[k] for k in outcome.removed)  # the maps keep order: still sorted
+            per_block = tuple(tuple(p for p in stack if block_of[p.ability] == b.index) for b in self.blocks)
+            cores.append(_Core(IndexedOutcome(tuple(stack), removed), per_block))
+        return cores  # sorted: the index maps are increasing, so the search's order is kept
 
     @staticmethod
     def _remap(choice: Choice, thing: Sequence[int]) -> Choice:

@@ -4,7 +4,8 @@ Two abilities are *coupled* when one could target the other as a waiting ability
 only once it is on the stack below, :meth:`~triggerstack.model.Facts.may_precede`): then the order
 inside a block, and the choices, depend on each other. Every other ability's choices are the same
 whatever is below it, so the pass is a product of independent parts (each block's order and each
-ability's choices). The coupled abilities, if any, are solved together as one core by CP-SAT; the
+ability's choices). The coupled abilities, if any, are solved together as one core by a direct search
+(:mod:`~...core.search`); the
 rest is combined with them by counting.
 """
 
@@ -14,15 +15,15 @@ from dataclasses import dataclass
 
 from triggerstack.model.facts import Facts
 
-__all__ = ["PRODUCT", "PRODUCT_CPSAT", "Plan", "plan"]
+__all__ = ["PRODUCT", "PRODUCT_SEARCH", "Plan", "plan"]
 
 PRODUCT = "product"  # every ability independent: exact counting, ranking and lazy enumeration
-PRODUCT_CPSAT = "product+cpsat"  # a coupled core through CP-SAT, combined with the rest by counting
+PRODUCT_SEARCH = "product+search"  # a coupled core by direct search, combined with the rest by counting
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The path taken (:data:`PRODUCT` or :data:`PRODUCT_CPSAT`) and the coupled abilities (sorted)."""
+    """The path taken (:data:`PRODUCT` or :data:`PRODUCT_SEARCH`) and the coupled abilities (sorted)."""
 
     path: str
     coupled: tuple[int, ...]
@@ -44,4 +45,4 @@ def plan(facts: Facts) -> Plan:
         if a.forced_removal is None and a.precedable_targets:
             coupled.add(a.index)
             coupled.update(a.precedable_targets)
-    return Plan(PRODUCT_CPSAT if coupled else PRODUCT, tuple(sorted(coupled)))
+    return Plan(PRODUCT_SEARCH if coupled else PRODUCT, tuple(sorted(coupled)))
