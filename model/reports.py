@@ -128,7 +128,10 @@ class BlockReport(_Report):
 class PlanReport(_Report):
     """How the product engine answers."""
 
-    path: str = Field(description="product, or product+search when some abilities may target each other (their core is found by a direct search)")
+    path: str = Field(
+        description="product, or product+search when some abilities may target each other (their core is "
+        "found by a direct search)"
+    )
     coupled: list[str] = Field(description="Abilities that may target another waiting ability, and those targets")
     independent: list[str] = Field(description="The other abilities")
     passes: str | None = Field(

@@ -374,6 +374,35 @@ class ChoiceSpace:
                     reach.targets.setdefault((m, r), set()).update(req.pool if req.high >= 1 else ())
         return reach
 
+    def best(self, mode_weight: Sequence[int], thing_weight: Callable[[int], int]) -> tuple[Choice, int] | None:
+        """The choice with the highest weight — Σ of each chosen mode instance's ``mode_weight``
+        and of each chosen target's ``thing_weight`` (SPEC §7's mode and target weights) — and
+        that weight, found part by part without listing the space: per requirement the heaviest
+        targets (at least its minimum, more while they add), per mode its best instance (every
+        copy of a repeated mode alike), then the best multiset of modes. ``None`` for a listed
+        space or an empty one (scan :meth:`as_list` for a listed one)."""
+        if self._listed is not None or not self._multisets:
+            return None
+        best_instance: dict[int, tuple[ModeInstance, int]] = {}
+        for m, mode in self._modes.items():
+            targets: list[tuple[int, ...]] = []
+            divs: list[tuple[int, ...]] = []
+            value = mode_weight[m]
+            for r in mode.reqs:
+                heaviest = sorted(r.pool, key=lambda t: -thing_weight(t))  # stable: ties keep pool order
+                n = r.low + sum(1 for t in heaviest[r.low : r.high] if thing_weight(t) > 0)
+                chosen = tuple(sorted(heaviest[:n]))
+                value += sum(thing_weight(t) for t in chosen)
+                targets.append(chosen)
+                divs.append(_unrank_composition(r.divide, n, 0) if r.divide is not None and n else ())
+            best_instance[m] = (ModeInstance(m, tuple(targets), tuple(divs) if any(divs) else ()), value)
+        top: tuple[Choice, int] | None = None
+        for modes in self._multisets:
+            value = sum(best_instance[m][1] for m in modes)
+            if top is None or value > top[1]:
+                top = (Choice(tuple(sorted(best_instance[m][0] for m in modes))), value)
+        return top
+
     def as_list(self) -> list[Choice]:
         """Every choice in rank order (listed once and kept); more than ``limits.choices`` is
         refused before anything is listed."""

@@ -405,7 +405,11 @@ class ProductEngine:
         removal would move every later block), and few enough choices to scan."""
         if self.plan.coupled or any(b.optional for b in self.blocks):
             return False
-        return all(self.spaces[a].count <= MAX_SCANNED for b in self.blocks for a in b.mandatory)
+        return all(
+            self.spaces[a]._listed is None or self.spaces[a].count <= MAX_SCANNED
+            for b in self.blocks
+            for a in b.mandatory
+        )
 
     def best(self, score: Score) -> Found:
         """The optimum part by part (see :attr:`splits`): within a block, the heaviest ``height``
@@ -422,11 +426,23 @@ class ProductEngine:
             removed.extend(block.removed)
             height = [(score.height.get(facts.abilities[a].id, 0), a) for a in block.mandatory]
             for _, a in sorted(height):
-                alone = [IndexedOutcome((Placed(a, c),), ()) for c in self.spaces[a].as_list()]
-                top = max(alone, key=lambda o: score_of(facts, o, score))  # height 0: modes and targets only
-                stack.append(top.stack[0])
+                stack.append(Placed(a, self._best_choice(a, score)))
         found = IndexedOutcome(tuple(stack), tuple(sorted(removed)))
         return Found(found, score_of(facts, found, score))
+
+    def _best_choice(self, a: int, score: Score) -> Choice:
+        """``a``'s best-scoring choice (modes and targets: its height is the block's business),
+        read off its choice space by parts, or scanned where the space is listed."""
+        facts, ability = self.facts, self.facts.abilities[a]
+        space = self.spaces[a]
+        modes = score.mode.get(ability.id, {})
+        targets = score.target.get(ability.id, {})
+        mode_weight = [modes.get(m.id, 0) if m.id is not None else 0 for m in ability.modes]
+        found = space.best(mode_weight, lambda t: targets.get(facts.things[t].id, 0))
+        if found is not None:
+            return found[0]
+        alone = [IndexedOutcome((Placed(a, c),), ()) for c in space.as_list()]
+        return max(alone, key=lambda o: score_of(facts, o, score)).stack[0].choice  # the first of the maxima
 
     # -- enumeration ----------------------------------------------------------------------------
 
