@@ -1,5 +1,7 @@
-"""The benchmark runner's smoke test (``--quick``): every operation on every engine runs, and
-the engines' counts and optima agree (the runner stops on a disagreement). No timing is judged."""
+"""The benchmark runner's smoke test (``--quick``): every measurement runs — the public Python
+calls, the internal figures, the other engines, the families and the command line as whole
+processes — the engines agree (the runner stops on a disagreement), and every goal is reported.
+No timing is judged here."""
 
 from __future__ import annotations
 
@@ -14,14 +16,21 @@ from .conftest import ROOT
 pytestmark = pytest.mark.slow
 
 
-def test_quick_benchmark_runs_and_engines_agree(tmp_path: Path) -> None:
+def test_quick_benchmark_runs_and_engines_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = importlib.util.spec_from_file_location("bench_all", ROOT / "benchmarks" / "bench_all.py")
     assert spec is not None and spec.loader is not None
     bench_all = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench_all)
     assert bench_all.main(["--quick", "--out", str(tmp_path)]) == 0
     records = json.loads((tmp_path / "results.json").read_text())
-    assert {r["operation"] for r in records} == {"check", "count", "enumerate", "sample", "best", "step"}
-    assert {r["engine"] for r in records} >= {"product", "cpsat", "constraint", "simulator", "check"}
-    assert "| count | abilities-4 | product | 324 |" in (tmp_path / "results.md").read_text()
+    operations = {r["operation"] for r in records}
+    assert operations >= {"count", "enumerate", "list", "lines", "sample", "sample(s, 1)", "best", "check", "step"}
+    assert operations >= {"explain", "coupled count", "process", "cli enumerate", "cli sample"}
+    assert {r["how"] for r in records} >= {"public", "internal", "LegalOutcomes", "cpsat", "constraint", "cli"}
+    counts = {(r["scenario"], r["how"]): r["count"] for r in records if r["operation"] == "count"}
+    assert counts[("abilities-4", "public")] == counts[("abilities-4", "internal")] == 324
+    text = (tmp_path / "results.md").read_text()
+    assert "| count | abilities-4 | 324 |" in text and "## Goals" in text
+    printed = capsys.readouterr().out
+    assert printed.count("PASS") + printed.count("FAIL") + printed.count("—  ") >= 10
     assert (tmp_path / "cost.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -55,6 +55,10 @@ class _Table:
     ends: tuple[int, ...]  # ends[i]: whole outcomes through outcome i
 
 
+KEPT_OUTCOMES = 4096
+"""A pass with at most this many outcomes keeps each drawn outcome, to draw it again as it is."""
+
+
 class Classes(Protocol):
     """Whole outcomes counted and drawn without listing them (``engines.product.fired``)."""
 
@@ -89,6 +93,7 @@ class Chain:
         self.deadline = deadline
         self._classes_for = classes
         self._classes: Classes | str | None = None
+        self._kept: dict[int, Outcome] = {}
         self._listed = 0  # outcomes listed in tables so far, against max_listed across every pass
         self.first = engine_for(passes.first)
         self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
@@ -215,7 +220,12 @@ class Chain:
         """:meth:`outcomes` as canonical JSON (byte-identical to ``outcome_json``), fast for one
         pass: each placed ability's fragment is made once and reused."""
         if self.single:
-            return map(JsonWriter(self.passes.first), self._first_pass(limit))
+            writer = JsonWriter(self.passes.first)
+            strings = getattr(self.first, "lines", None)  # an engine that builds lines from fragments
+            if strings is not None:
+                every: Iterator[str] = strings(writer.fragment, writer.removed)
+                return every if limit is None else islice(every, limit)
+            return map(writer, self._first_pass(limit))
         return map(outcome_json, self.outcomes(limit))
 
     # -- unrank ----------------------------------------------------------------------------------
@@ -243,6 +253,23 @@ class Chain:
         if classes is not None:
             return classes.draw(rng)
         return self.outcome(self.unrank(rng.randrange(self.ranks())))
+
+    def draws(self, rng: Random) -> Iterator[Outcome]:
+        """Endless :meth:`draw` s (the same draws, with less said per draw for one pass)."""
+        if not self.single:
+            while True:
+                yield self.draw(rng)
+        facts, total, unrank, below = self.passes.first, self.first.count(), self.first.unrank, rng.randrange
+        if total > KEPT_OUTCOMES:
+            while True:
+                yield to_outcome(facts, unrank(below(total)))
+        kept = self._kept  # a small pass: each outcome is made once and drawn again as it is (frozen)
+        while True:
+            r = below(total)
+            outcome = kept.get(r)
+            if outcome is None:
+                outcome = kept[r] = to_outcome(facts, unrank(r))
+            yield outcome
 
     def draw_lines(self, rng: Random) -> Iterator[str]:
         """Endless :meth:`draw` s as canonical JSON lines (the same draws, fast for one pass)."""

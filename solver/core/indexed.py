@@ -166,16 +166,22 @@ class JsonWriter:
         self._placed: dict[Placed, str] = {}
         self._removed: dict[tuple[int, ...], str] = {}
 
+    def removed(self, removed: tuple[int, ...]) -> str:
+        """The JSON of a removed set."""
+        text = self._removed.get(removed)
+        if text is None:
+            ids = [self.facts.abilities[k].id for k in removed]
+            text = self._removed[removed] = json.dumps(ids, separators=(",", ":"))
+        return text
+
+    def fragment(self, p: Placed) -> str:
+        """The JSON of one placed ability's entry."""
+        text = self._placed.get(p)
+        if text is None:
+            one = outcome_dict(to_outcome(self.facts, IndexedOutcome((p,), ())))["stack"][0]
+            text = self._placed[p] = json.dumps(one, sort_keys=True, separators=(",", ":"))
+        return text
+
     def __call__(self, outcome: IndexedOutcome) -> str:
-        removed = self._removed.get(outcome.removed)
-        if removed is None:
-            ids = [self.facts.abilities[k].id for k in outcome.removed]
-            removed = self._removed[outcome.removed] = json.dumps(ids, separators=(",", ":"))
-        parts = []
-        for p in outcome.stack:
-            text = self._placed.get(p)
-            if text is None:
-                one = outcome_dict(to_outcome(self.facts, IndexedOutcome((p,), ())))["stack"][0]
-                text = self._placed[p] = json.dumps(one, sort_keys=True, separators=(",", ":"))
-            parts.append(text)
-        return f'{{"removed":{removed},"stack":[{",".join(parts)}]}}'
+        parts = [self.fragment(p) for p in outcome.stack]
+        return f'{{"removed":{self.removed(outcome.removed)},"stack":[{",".join(parts)}]}}'

@@ -84,6 +84,7 @@ class _Learned:
     passes: Passes | None = None
     stepper: Stepper | None = None
     best_engine: PassEngine | None = None
+    rng: random.Random | None = None
 
     def chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
         bounded = limit is not None and limit <= self.options.limits.outcomes
@@ -107,11 +108,15 @@ class _Learned:
 
 
 def _learned(facts: Facts, options: Options) -> _Learned:
+    last = facts.memo.get("legal:last")  # the same options object as last time: no key to build
+    if last is not None and last[0] is options:
+        return last[1]  # type: ignore[no-any-return]
     key = ("legal", replace(options, time_limit=None))
     learned = facts.memo.get(key)
     if learned is None:
         learned = facts.memo[key] = _Learned(facts, key[1])
     assert isinstance(learned, _Learned)
+    facts.memo["legal:last"] = (options, learned)
     return learned
 
 
@@ -198,20 +203,32 @@ class LegalOutcomes:
         """``n`` outcomes drawn independently and exactly uniformly (with replacement), lazily;
         ``n=None`` draws for as long as asked. ``seed`` (an integer or a ``random.Random``) makes
         them repeatable."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deadline = self._start()
-        chain = self._learned.chain()
-        drawn = 0
-        while n is None or drawn < n:
-            deadline.check(f"drawing {n if n is not None else 'endless'} outcomes")
-            yield chain.draw(rng)
-            drawn += 1
+        draws = self._learned.chain().draws(self._rng(seed))
+        if n is None:
+            while True:
+                deadline.check("drawing outcomes")
+                yield next(draws)
+        for _ in range(n):
+            deadline.check(f"drawing {n} outcomes")
+            yield next(draws)
+
+    def _rng(self, seed: int | random.Random | None) -> random.Random:
+        """The generator of a draw: ``seed``'s, or without one the scenario's own stream (seeded
+        once from the system, so unseeded calls in a loop do not reseed each time)."""
+        if isinstance(seed, random.Random):
+            return seed
+        if seed is not None:
+            return random.Random(seed)
+        learned = self._learned
+        if learned.rng is None:
+            learned.rng = random.Random()
+        return learned.rng
 
     def sample_lines(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[str]:
         """:meth:`sample` as canonical JSON lines (the same draws for the same seed), fast."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deadline = self._start()
-        lines = self._learned.chain().draw_lines(rng)
+        lines = self._learned.chain().draw_lines(self._rng(seed))
         drawn = 0
         while n is None or drawn < n:
             deadline.check(f"drawing {n if n is not None else 'endless'} outcomes")

@@ -23,7 +23,7 @@ The order of outcomes (rank order, also the order of enumeration), from most to 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product, repeat
@@ -459,6 +459,49 @@ class ProductEngine:
         while chunk := list(islice(every, 8192)):
             yield from chunk
             self.deadline.check("enumerating outcomes")
+
+    def lines(self, fragment: Callable[[Placed], str], removed_json: Callable[[tuple[int, ...]], str]) -> Iterator[str]:
+        """Every outcome as a canonical JSON line, in rank order, built from each placed ability's
+        ``fragment`` (its JSON entry) and each removed set's ``removed_json``: the product of
+        strings instead of the product of entries (the lines ``JsonWriter`` would write, byte for byte)."""
+        every = (line for core in self.cores for line in self._core_lines(core, fragment, removed_json))
+        if self.deadline.at is None:
+            yield from every
+            return
+        while chunk := list(islice(every, 8192)):
+            yield from chunk
+            self.deadline.check("enumerating outcomes")
+
+    def _core_lines(
+        self, core: _Core, fragment: Callable[[Placed], str], removed_json: Callable[[tuple[int, ...]], str]
+    ) -> Iterator[str]:
+        strings: dict[int, list[str]] = {}
+        for shape_lists, removed in self._shapes(core, 0, [], list(self.never) + list(core.outcome.removed)):
+            lists = []
+            for entry in shape_lists:
+                if isinstance(entry, Placed):
+                    lists.append([fragment(entry)])
+                else:
+                    if entry not in strings:
+                        strings[entry] = [fragment(p) for p in self.placed(entry)]
+                    lists.append(strings[entry])
+            head = f'{{"removed":{removed_json(removed)},"stack":['
+            yield from (f"{head}{','.join(combo)}]}}" for combo in product(*lists))
+
+    def _shapes(
+        self, core: _Core, b: int, lists: list[Placed | int], removed: list[int]
+    ) -> Iterator[tuple[list[Placed | int], tuple[int, ...]]]:
+        """Per shape of the whole pass (what :meth:`_iter_core` walks): each position's core entry
+        or independent ability, and the removed set."""
+        if b == len(self.blocks):
+            yield lists, tuple(sorted(removed))
+            return
+        block = self.blocks[b]
+        for chosen, arrangement in block.iter_shapes(core.k[b]):
+            core_entries = iter(core.per_block[b])
+            here: list[Placed | int] = [next(core_entries) if a is None else a for a in arrangement]
+            gone = [*block.removed, *(o for o in block.optional if o not in chosen)]
+            yield from self._shapes(core, b + 1, lists + here, removed + gone)
 
     def _iter_core(
         self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]
