@@ -96,22 +96,36 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
     """The canonical wire form (SPEC §5) of an engine's outcome. Built, not validated: each
     placed ability's entry is made once per scenario and shared by every outcome that holds it
     (outcomes are frozen)."""
-    kept: dict[Placed, Entry] | None = facts.memo.get(_ENTRIES)
+    memo = facts.memo
+    kept: dict[Placed, Entry] | None = memo.get(_ENTRIES)
     if kept is None:
-        kept = facts.memo[_ENTRIES] = {}
+        kept = memo[_ENTRIES] = {}
+    # Engines reuse their Placed objects (listed choices): found by identity first, without
+    # hashing; the Placed is kept in the value, so its id names no other object meanwhile.
+    same: dict[int, tuple[Placed, Entry]] | None = memo.get(_SAME)
+    if same is None:
+        same = memo[_SAME] = {}
     stack = []
     for p in outcome.stack:
+        hit = same.get(id(p))
+        if hit is not None and hit[0] is p:
+            stack.append(hit[1])
+            continue
         entry = kept.get(p)
         if entry is None:
             if len(kept) >= MAX_KEPT_ENTRIES:
                 kept.clear()
             entry = kept[p] = _entry(facts, p)
+        if len(same) >= MAX_KEPT_ENTRIES:
+            same.clear()
+        same[id(p)] = (p, entry)
         stack.append(entry)
     abilities = facts.abilities
     return Outcome(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
 
 
 _ENTRIES = "indexed.entries"
+_SAME = "indexed.entries-by-identity"
 
 
 def score_of(facts: Facts, outcome: IndexedOutcome, score: Score) -> int:
