@@ -260,7 +260,10 @@ class ProductEngine:
             return [_Core(IndexedOutcome((), ()), empty)]
         facts = self.facts
         ids: set[str] = {facts.abilities[k].id for k in coupled}
-        sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
+        if len(coupled) == len(facts.abilities):  # the whole scenario is the core: no restriction to compile
+            sub = facts
+        else:
+            sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
         ability = [facts.ability_index[a.id] for a in sub.abilities]
         thing = [facts.thing_index[t.id] for t in sub.things]
         limits = self.options.limits
