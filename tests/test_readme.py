@@ -31,3 +31,10 @@ def test_readme_python_blocks_run() -> None:
         "mode E:counter",
         "mode E:destroy",
     ]
+    legal = namespace["legal"]
+    first = namespace["first"]
+    assert legal.count() == 10  # type: ignore[attr-defined]
+    assert legal.index(first) == 0  # type: ignore[attr-defined]
+    assert first in legal  # type: ignore[operator]
+    assert len(set(legal)) == 10  # type: ignore[call-overload]
+    assert all(o in legal for o in legal.sample(5, seed=7))  # type: ignore[attr-defined,operator]
