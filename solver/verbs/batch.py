@@ -123,15 +123,22 @@ def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioEr
         yield line.removesuffix(b"\n")
 
 
-def _init(shared: Facts | None, options: Options) -> None:
-    global _shared, _options
-    _shared, _options = shared, options
+CHUNK = 256
+"""Lines per message to a worker."""
+
+
+def _worker(conn: Any, shared: Facts | None, options: Options) -> None:
+    """A worker: chunks of numbered lines in, their verdict lines out, in order, until EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _work(item: tuple[int, bytes | str | ScenarioError]) -> str:
-    return verdict_line(item[0], item[1], _shared, _options)
+    try:
+        while True:
+            chunk = conn.recv()
+            if chunk is None:
+                return
+            conn.send([verdict_line(n, line, shared, options) for n, line in chunk])
+    except (EOFError, OSError):  # the parent is gone
+        return
 
 
 def check_lines(
@@ -142,21 +149,68 @@ def check_lines(
 ) -> Iterator[str]:
     """One verdict line per input line, in order (``jobs`` processes if more than one). An
     interrupted batch (Ctrl-C, or SIGTERM turned into an exception by the caller) ends its
-    workers before the exception goes on."""
+    workers before the exception goes on.
+
+    Each worker has a pipe of its own and no lock is shared (a pool's shared queue lock, held by
+    a worker waiting for work, can deadlock its termination): a feeder thread sends chunk ``i``
+    to worker ``i mod jobs``, and the caller's thread reads the answers back in that order."""
     numbered = enumerate(lines, 1)
     if jobs <= 1:
         for n, line in numbered:
             yield verdict_line(n, line, shared, options)
         return
     import multiprocessing
+    import queue
+    import threading
 
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ctx.Pool(jobs, initializer=_init, initargs=(shared, options))
+    ctx: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pipes = [ctx.Pipe() for _ in range(jobs)]
+    workers = [ctx.Process(target=_worker, args=(child, shared, options), daemon=True) for _, child in pipes]
+    for w in workers:
+        w.start()
+    for _, child in pipes:
+        child.close()
+    conns = [parent for parent, _ in pipes]
+    outbox: queue.SimpleQueue[int | BaseException | None] = queue.SimpleQueue()  # chunk i went out; the end
+
+    def feed() -> None:
+        try:
+            i = 0
+            while chunk := list(_take(numbered, CHUNK)):
+                conns[i % jobs].send(chunk)
+                outbox.put(i)
+                i += 1
+            for c in conns:
+                c.send(None)
+            outbox.put(None)
+        except BaseException as exc:  # reading the input failed, or the batch is being stopped
+            outbox.put(exc)
+
+    feeder = threading.Thread(target=feed, name="triggerstack-batch-feeder", daemon=True)
+    feeder.start()
     try:
-        yield from pool.imap(_work, numbered, chunksize=256)
-        pool.close()
+        while (item := outbox.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield from conns[item % jobs].recv()
+        feeder.join()
+        for w in workers:
+            w.join()
     except BaseException:
-        pool.terminate()  # every worker ends now, busy or not
+        for w in workers:
+            if w.is_alive():
+                w.kill()  # every worker ends now, busy or not; none holds anything another needs
+        for w in workers:
+            w.join(timeout=5)
         raise
     finally:
-        pool.join()
+        for c in conns:
+            c.close()
+
+
+def _take(it: Iterator[tuple[int, Any]], n: int) -> Iterator[tuple[int, Any]]:
+    for _ in range(n):
+        item = next(it, None)
+        if item is None:
+            return
+        yield item
