@@ -10,6 +10,7 @@ Layers, bottom up (a module imports only from its own layer or below; a test rea
   engine interface and the chain across passes;
 * ``engines/`` — the product engine, CP-SAT, python-constraint2, and ``select`` that picks one;
 * ``verbs/`` — one module per public verb;
+* ``rl/`` — the PettingZoo and Gymnasium environments (the optional extra ``[rl]``);
 * ``cli`` — parsing, I/O and exit codes.
 """
 
@@ -17,15 +18,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .errors import EngineCannot, TimeLimitReached
+    from .errors import EngineCannot, IllegalDecision, TimeLimitReached
     from .options import Engine, Options
     from .verbs.best import Best
     from .verbs.check import Verdict, Violation
     from .verbs.legal import Counted, LegalOutcomes, best, check, count, explain, outcome_lines, outcomes, sample, step
-    from .verbs.step import Decision, DecisionKind, State, Stepper, Walk
+    from .verbs.step import ActionLayout, Decision, DecisionKind, IllegalOutcome, State, Stepper, Walk
 
 _HOMES = {
     "EngineCannot": ".errors",
+    "IllegalDecision": ".errors",
+    "ActionLayout": ".verbs.step",
+    "IllegalOutcome": ".verbs.step",
     "TimeLimitReached": ".errors",
     "Engine": ".options",
     "Options": ".options",
@@ -66,12 +70,15 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ActionLayout",
     "Best",
     "Counted",
     "Decision",
     "DecisionKind",
     "Engine",
     "EngineCannot",
+    "IllegalDecision",
+    "IllegalOutcome",
     "LegalOutcomes",
     "Options",
     "State",

@@ -3,7 +3,9 @@
 A case names its ``source`` (a rule number or a card ruling), gives a scenario (inline, or
 ``scenario_file`` relative to the repository, with optional ``override`` of top-level keys),
 and lists ``proposals`` with the codes ``check`` must report (empty: legal), ``explain`` facts
-per ability, the ``count`` every engine must give, or a ``scenario_error`` the scenario must raise.
+per ability, the ``count`` every engine must give, a ``scenario_error`` the scenario must raise, or
+``steps``: decisions taken one at a time (``after`` these, ``decision`` is legal, or illegal with
+``rule`` or ``illegal: true``; ``decider`` is who decides then).
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import pytest
 import yaml
 from triggerstack.model import Outcome, Scenario, ScenarioError
 from triggerstack.model.errors import format_loc
+from triggerstack.model.facts import compile_facts
 from triggerstack.model.io import load_document
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver import check, count, explain
+from triggerstack.solver import IllegalDecision, Stepper, check, count, explain
 
 from .conftest import CASES, ROOT
 
 CASE_FILES = sorted(CASES.rglob("*.yaml"))
-KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error", "count"}
+KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error", "count", "steps"}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -73,6 +76,38 @@ def _error_params() -> list[Any]:
         for path in CASE_FILES
         if "scenario_error" in _load(path)
     ]
+
+
+def _step_params() -> list[Any]:
+    out = []
+    for path in CASE_FILES:
+        rel = path.relative_to(CASES).with_suffix("")
+        for i, step in enumerate(_load(path).get("steps", [])):
+            out.append(pytest.param(path, i, id=f"{rel}:{step.get('name', i)}"))
+    return out
+
+
+@pytest.mark.parametrize(("path", "index"), _step_params())
+def test_step(path: Path, index: int) -> None:
+    """A decision is offered exactly when it is legal; an illegal one raises IllegalDecision (not
+    ScenarioError: the scenario is fine) naming the rule it breaks."""
+    step = _load(path)["steps"][index]
+    stepper = Stepper(compile_facts(_scenario(_load(path))))
+    walk = stepper.walk(step.get("after", []))
+    if "decider" in step:
+        assert stepper.decider(walk) == step["decider"]
+    offered = [d.text for d in stepper.legal(walk)]
+    if "rule" not in step and not step.get("illegal"):
+        assert step["decision"] in offered
+        stepper.apply(walk, step["decision"])
+        return
+    assert step["decision"] not in offered
+    with pytest.raises(IllegalDecision) as caught:
+        stepper.apply(walk, step["decision"])
+    assert not isinstance(caught.value, ScenarioError)
+    assert caught.value.rule == step.get("rule")
+    assert step["decision"] in str(caught.value) and caught.value.reason in str(caught.value)
+    assert list(caught.value.legal) == offered
 
 
 def test_there_are_cases() -> None:

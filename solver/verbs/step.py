@@ -16,30 +16,47 @@ Decision ids are fixed per scenario (``Stepper.size`` of them), so an agent can 
 * ``target T``: then the thing's index (players, objects, waiting abilities); ``end targets`` next;
 * ``divide N`` for N = 1 … the largest amount divided.
 
+That numbering fits one scenario. For ids that mean the same across scenarios (a fixed action
+space), give the :class:`Stepper` an :class:`ActionLayout` with capacities; see its docstring.
+
+Who decides (:meth:`Stepper.decider`): the chooser of the ability in hand while its modes and
+targets are announced (its controller unless the scenario names one, 700.2e); otherwise the player
+whose block is being put on the stack (603.3b; a Two-Headed Giant team's block is decided by its
+first player in turn order, 805.7). An illegal :meth:`~Stepper.apply` raises
+:class:`~..errors.IllegalDecision`, which says why.
+
 States are values: :meth:`Stepper.apply` returns a new one and never changes its input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Generic, TypeVar
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
+from triggerstack.model.filters import possible_kinds
 from triggerstack.model.limits import Deadline
-from triggerstack.model.outcome import Outcome
-from triggerstack.model.passes import Passes, StackItem, join
+from triggerstack.model.outcome import Entry, Outcome, canonical
+from triggerstack.model.passes import Passes, StackItem, Successor, join
+from triggerstack.model.rules import Rule
 from triggerstack.model.shapes import TriggerBody
+from triggerstack.model.types import PlayerId
 
 from ..core.indexed import Choice, IndexedOutcome, Placed, to_outcome
-from ..core.space import space_for
+from ..core.space import ChoiceSpace, space_for
+from ..errors import IllegalDecision
 from ..options import Options
+from .check import Verdict, judge
 
-__all__ = ["Decision", "DecisionKind", "State", "Stepper", "Walk"]
+__all__ = ["ActionLayout", "Decision", "DecisionKind", "IllegalOutcome", "State", "Stepper", "Walk"]
 
 S = TypeVar("S")
+PREFIX_CACHE = 100_000
+"""How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
 
 class DecisionKind(StrEnum):
@@ -64,6 +81,134 @@ class Decision:
         return self.text
 
 
+class IllegalOutcome(ValueError):
+    """:meth:`Stepper.decisions_for` was given an outcome that ``check`` rejects: ``verdict`` says why."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        why = "; ".join(f"{v.message} ({v.rule})" for v in verdict.violations[:3])
+        more = len(verdict.violations) - 3
+        super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLayout:
+    """Capacities that give decision ids one meaning in every scenario that fits them.
+
+    Slots: *things* are the players (first, in turn order) and then the objects, in scenario
+    order; *abilities* are the scenario's waiting abilities in order and then every ability a
+    reaction could fire from them (``REACTION@ABILITY``, pass by pass: :attr:`Stepper.universe`);
+    a mode is its index among its own ability's modes. The ids, in this order:
+
+    ====================  ==========================================
+    put ability a         a
+    remove ability a      abilities + a
+    mode m of ability a   2·abilities + a·modes + m
+    end modes             2·abilities + abilities·modes
+    target thing t        end modes + 1 + t
+    target ability a      end modes + 1 + things + a
+    end targets           end modes + 1 + things + abilities
+    divide n              end targets + n, for n = 1 … divide
+    ====================  ==========================================
+
+    ``size`` ids in all; an id whose slot the scenario leaves empty is never legal. ``players``
+    is how many seats there can be (the environment's agents), and ``passes`` how many passes of
+    603.3b's loop a walk may take (it caps them as ``--max-passes`` does). A scenario's own
+    smallest layout is :attr:`Stepper.needs`; :meth:`covering` takes the largest of several.
+    """
+
+    abilities: int
+    things: int
+    modes: int = 1
+    divide: int = 0
+    passes: int = 1
+    players: int = 2
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"ActionLayout.{f.name} must be a whole number, not {value!r}")
+        if self.passes < 1 or self.players < 1:
+            raise ValueError("an ActionLayout has at least one pass and one player")
+        if self.players > self.things:
+            raise ValueError(f"ActionLayout: {self.players} players do not fit in {self.things} things")
+
+    @classmethod
+    def covering(cls, layouts: Iterable[ActionLayout]) -> ActionLayout:
+        """The smallest layout that every one of ``layouts`` fits in."""
+        found = list(layouts)
+        if not found:
+            raise ValueError("ActionLayout.covering needs at least one layout")
+        return cls(**{f.name: max(getattr(x, f.name) for x in found) for f in fields(cls)})
+
+    def fits(self, other: ActionLayout) -> bool:
+        """Whether ``other`` 's ids all have a place in this layout."""
+        return all(getattr(other, f.name) <= getattr(self, f.name) for f in fields(self))
+
+    @property
+    def end_modes(self) -> int:
+        return 2 * self.abilities + self.abilities * self.modes
+
+    @property
+    def end_targets(self) -> int:
+        return self.end_modes + 1 + self.things + self.abilities
+
+    @property
+    def size(self) -> int:
+        """How many ids there are (OpenSpiel's ``num_distinct_actions``)."""
+        return self.end_targets + 1 + self.divide
+
+    def put(self, ability: int) -> int:
+        return self._slot(ability, self.abilities, "ability")
+
+    def remove(self, ability: int) -> int:
+        return self.abilities + self._slot(ability, self.abilities, "ability")
+
+    def mode(self, ability: int, mode: int) -> int:
+        slot = self._slot(ability, self.abilities, "ability")
+        return 2 * self.abilities + slot * self.modes + self._slot(mode, self.modes, "mode")
+
+    def target_thing(self, thing: int) -> int:
+        return self.end_modes + 1 + self._slot(thing, self.things, "thing")
+
+    def target_ability(self, ability: int) -> int:
+        return self.end_modes + 1 + self.things + self._slot(ability, self.abilities, "ability")
+
+    def divide_amount(self, amount: int) -> int:
+        return self.end_targets + self._slot(amount - 1, self.divide, "amount divided") + 1
+
+    def describe(self, ident: int) -> str:
+        """What an id means in any scenario: ``put ability 3``, ``target thing 0``, ``divide 2``."""
+        id = ident
+        if not 0 <= id < self.size:
+            raise ValueError(f"no id {id} in this layout: ids run from 0 to {self.size - 1}")
+        a = self.abilities
+        if id < a:
+            return f"put ability {id}"
+        if id < 2 * a:
+            return f"remove ability {id - a}"
+        if id < self.end_modes:
+            k, m = divmod(id - 2 * a, self.modes)
+            return f"mode {m} of ability {k}"
+        if id == self.end_modes:
+            return "end modes"
+        t = id - self.end_modes - 1
+        if t < self.things:
+            return f"target thing {t}"
+        if t < self.things + a:
+            return f"target ability {t - self.things}"
+        if id == self.end_targets:
+            return "end targets"
+        return f"divide {id - self.end_targets}"
+
+    @staticmethod
+    def _slot(value: int, capacity: int, what: str) -> int:
+        if not 0 <= value < capacity:
+            raise ScenarioError(f"{what} slot {value} does not fit the layout (it has {capacity})")
+        return value
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
@@ -83,28 +228,39 @@ class State:
         return frozenset(done)
 
 
+Why = tuple[str, Rule | None]
+
+
 class _Checked(Generic[S]):
-    """``decision``, ``mask`` and checked ``apply`` from ``legal`` and ``apply_unchecked``."""
+    """``decision``, ``mask`` and checked ``apply`` from ``legal``, ``why_illegal`` and ``apply_unchecked``."""
 
     size: int
-    _decisions: list[Decision]
+    _by_id: dict[int, Decision]
     _by_text: dict[str, Decision]
 
     def legal(self, state: S) -> list[Decision]:
         raise NotImplementedError
 
+    def why_illegal(self, state: S, decision: Decision) -> Why:
+        raise NotImplementedError
+
     def decision(self, ref: Decision | int | str) -> Decision:
-        """A decision from its id, its readable form, or a decision with the same form (one
-        pass's decisions name the scenario's by their text)."""
+        """A decision from its id (any integer type), its readable form, or a decision with the
+        same form (one pass's decisions name the scenario's by their text). An id or a form this
+        scenario lacks raises :class:`~..errors.IllegalDecision`."""
         if isinstance(ref, Decision):
             ref = ref.text
-        if isinstance(ref, int):
-            if not 0 <= ref < self.size:
-                raise ScenarioError(f"no decision {ref}: ids run from 0 to {self.size - 1}")
-            return self._decisions[ref]
-        if ref not in self._by_text:
-            raise ScenarioError(f"no decision {ref!r} in this scenario")
-        return self._by_text[ref]
+        if isinstance(ref, str):
+            found = self._by_text.get(ref)
+            if found is None:
+                raise IllegalDecision(ref, "this scenario has no such decision")
+            return found
+        i = operator.index(ref)
+        found = self._by_id.get(i)
+        if found is None:
+            where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
+            raise IllegalDecision(str(i), f"no decision has this id ({where})")
+        return found
 
     def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
         raise NotImplementedError
@@ -114,11 +270,21 @@ class _Checked(Generic[S]):
         legal = {d.id for d in self.legal(state)}
         return [i in legal for i in range(self.size)]
 
+    def legal_actions(self, state: S) -> list[int]:
+        """The ids of the legal next decisions, ascending (OpenSpiel's ``legal_actions``)."""
+        return [d.id for d in self.legal(state)]
+
     def apply(self, state: S, ref: Decision | int | str) -> S:
-        """The state after ``ref``; refuses a decision that is not legal now."""
-        d = self.decision(ref)
-        if d.id not in {x.id for x in self.legal(state)}:
-            raise ScenarioError(f"{d.text!r} is not a legal decision now")
+        """The state after ``ref``; a decision that is not legal now raises
+        :class:`~..errors.IllegalDecision` saying why (the rule it breaks, and what is legal)."""
+        legal = self.legal(state)
+        try:
+            d = self.decision(ref)
+        except IllegalDecision as exc:
+            raise IllegalDecision(exc.decision, exc.reason, None, tuple(x.text for x in legal)) from None
+        if all(x.id != d.id for x in legal):
+            reason, rule = self.why_illegal(state, d)
+            raise IllegalDecision(d.text, reason, rule, tuple(x.text for x in legal))
         return self.apply_unchecked(state, d)
 
 
@@ -129,6 +295,12 @@ class _PassStepper(_Checked[State]):
     facts: Facts
     options: Options = field(default_factory=Options)
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
+    _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
+    _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
+    _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
+    _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
+    _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
+    _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         f = self.facts
@@ -145,6 +317,7 @@ class _PassStepper(_Checked[State]):
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
         self.size = self.divide0 + most
         self._decisions = [self._make(i) for i in range(self.size)]
+        self._by_id = dict(enumerate(self._decisions))
         self._by_text = {d.text: d for d in self._decisions}
 
     # -- the fixed numbering ------------------------------------------------------------------
@@ -188,10 +361,48 @@ class _PassStepper(_Checked[State]):
     def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]:
         key = (a.index, on_stack & a.waiting_targets)
         if key not in self._choice_tokens:
-            deadline = Deadline(self.options.time_limit)  # each decision's choices, within the time limit
-            listed = space_for(self.facts, a, key[1], self.options.limits, deadline).as_list()
+            listed = self._space(a, key).as_list()
             self._choice_tokens[key] = [(c, self.tokens(a, c)) for c in listed]
+            self._spaces.pop(key, None)  # listed: the space is no longer needed
         return self._choice_tokens[key]
+
+    def _space(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> ChoiceSpace:
+        space = self._spaces.get(key)
+        if space is None:
+            deadline = Deadline(self.options.time_limit)  # each decision's choices, within the time limit
+            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, deadline)
+        return space
+
+    def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
+        """Whether ``a`` has a legal choice now: counted, not listed (only the ability put is listed)."""
+        key = (a.index, on_stack & a.waiting_targets)
+        found = self._has.get(key)
+        if found is None:
+            found = bool(self._choice_tokens[key]) if key in self._choice_tokens else self._space(a, key).count > 0
+            self._has[key] = found
+        return found
+
+    def tokens_for(self, a: AbilityFacts, on_stack: frozenset[int], entry: Entry) -> tuple[int, ...] | None:
+        """The tokens that announce the choice ``entry`` records (canonical), if it is a legal one now."""
+        key = (a.index, on_stack & a.waiting_targets)
+        table = self._entry_tokens.get(key)
+        if table is None:
+            table = self._entry_tokens[key] = {}
+            for choice, seq in self._choices(a, on_stack):
+                placed = to_outcome(self.facts, IndexedOutcome((Placed(a.index, choice),), ())).stack[0]
+                table[placed] = seq
+        return table.get(canonical(self.facts, Outcome(stack=(entry,))).stack[0])
+
+    def announced(self, state: State) -> tuple[list[int], list[int], int]:
+        """What the ability in hand has announced: its chosen modes (modal abilities), the things
+        it has chosen as targets, and how many requirements are done."""
+        if state.current is None:
+            return [], [], 0
+        a = self.facts.abilities[state.current]
+        base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+        modes = [t - base for t in state.tokens if 2 * len(self.facts.abilities) <= t < self.end_modes]
+        targets = [t - self.target0 for t in state.tokens if self.target0 <= t < self.end_targets]
+        return modes, targets, state.tokens.count(self.end_targets)
 
     def _block(self, state: State) -> list[int]:
         done = state.processed
@@ -201,6 +412,17 @@ class _PassStepper(_Checked[State]):
                 return left
         return []
 
+    def decider(self, state: State) -> PlayerId | None:
+        """Who makes the next decision (None: the pass is over)."""
+        f = self.facts
+        if state.current is not None:
+            return f.abilities[state.current].chooser
+        done = state.processed
+        for b in f.blocks:
+            if any(k not in done for k in b.abilities):
+                return b.players[0]
+        return None
+
     def legal(self, state: State) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         f = self.facts
@@ -209,16 +431,114 @@ class _PassStepper(_Checked[State]):
             out: list[int] = []
             for k in self._block(state):
                 a = f.abilities[k]
-                has = bool(self._choices(a, on_stack)) if a.forced_removal is None else False
+                has = self._has_choice(a, on_stack) if a.forced_removal is None else False
                 if has:
                     out.append(k)
                 if not has or a.may_choose_zero:
                     out.append(len(f.abilities) + k)
             return [self._decisions[i] for i in sorted(out)]
         a = f.abilities[state.current]
-        n = len(state.tokens)
-        nxt = {seq[n] for _, seq in self._choices(a, on_stack) if len(seq) > n and seq[:n] == state.tokens}
-        return [self._decisions[i] for i in sorted(nxt)]
+        key = (a.index, on_stack & a.waiting_targets)
+        nxt = self._next.get((key, state.tokens))
+        if nxt is None:
+            choices = self._choices(a, on_stack)
+            n = len(state.tokens)
+            nxt = tuple(sorted({choices[i][1][n] for i in self._matching(key, state.tokens) if len(choices[i][1]) > n}))
+            self._next[(key, state.tokens)] = nxt
+        return [self._decisions[i] for i in nxt]
+
+    def _matching(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[int]:
+        """The choices (indices in their list) whose tokens begin with ``tokens``: each prefix
+        filters its parent's, so a long list is scanned once per token, not once per step."""
+        found = self._prefix.get((key, tokens))
+        if found is None:
+            choices = self._choice_tokens[key]
+            if not tokens:
+                return list(range(len(choices)))
+            n = len(tokens) - 1
+            last = tokens[-1]
+            found = [i for i in self._matching(key, tokens[:-1]) if len(choices[i][1]) > n and choices[i][1][n] == last]
+            if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
+                self._prefix.clear()
+                self._next.clear()
+            self._prefix[(key, tokens)] = found
+        return found
+
+    def why_illegal(self, state: State, decision: Decision) -> Why:
+        """Why ``decision`` (one of this pass's) is not legal in ``state``: a sentence and the rule."""
+        f = self.facts
+        n = len(f.abilities)
+        d = self._by_text[decision.text]
+        if self.is_over(state):
+            return "the walk is over: every waiting ability is on the stack or removed", None
+        if state.current is not None:
+            return self._why_token(state, f.abilities[state.current], d)
+        if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
+            return "no ability is being put on the stack: choices are announced after its 'put'", Rule.R603_3
+        a = f.abilities[d.id % n]
+        if any(p.ability == a.index for p in state.stack):
+            return f"{a.id} is already on the stack", Rule.R603_3
+        if a.index in state.removed:
+            return f"{a.id} was already removed", Rule.R603_3
+        if a.block is None:
+            rule, why = a.forced_removal or (Rule.R800_4D, "it is never put on the stack")
+            return f"{a.id} is not put on the stack nor removed by a decision: {why}", rule
+        current = next(b for b in f.blocks if any(k not in state.processed for k in b.abilities))
+        if a.block != current.index:
+            later = f.blocks[a.block].describe()
+            return f"{a.id} is among {later}, which come after {current.describe()}", Rule.R603_3B
+        if d.kind is DecisionKind.PUT:
+            if a.forced_removal is not None:
+                rule, why = a.forced_removal
+                return f"{a.id} cannot be put on the stack: {why}", rule
+            return f"{a.id} has no legal choice with what is on the stack now, so it is removed", Rule.R603_3D
+        why = "can be put on the stack now (it has a legal choice) and may not choose no mode, so it must be"
+        return f"{a.id} {why}", Rule.R603_3D
+
+    def _why_token(self, state: State, a: AbilityFacts, d: Decision) -> Why:
+        f = self.facts
+        legal = self.legal(state)
+        announced = " ".join(repr(self._decisions[t].text) for t in state.tokens) or "nothing yet"
+        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+            return f"{a.id} is being put on the stack: its modes and targets are announced first", Rule.R603_3
+        if d.kind is DecisionKind.MODE:
+            j = d.id - 2 * len(f.abilities)
+            k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
+            if k != a.index:
+                return f"{d.text[5:]} is a mode of {f.abilities[k].id}, not of {a.id} (in hand)", Rule.R700_2
+            mode = a.modes[d.id - 2 * len(f.abilities) - self.mode_offset[k]]
+            if not mode.available:
+                return f"mode {mode.id} of {a.id} is not available", Rule.R700_2
+        if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
+            return f"the amounts {a.id} divides among the targets just chosen come first", Rule.R601_2D
+        if d.kind is DecisionKind.TARGET:
+            t = d.id - self.target0
+            req = self._requirement(a, state.tokens)
+            if req is not None and t in req.excluded:
+                ex = req.excluded[t][0]
+                return f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}: {ex.reason}", ex.rule
+            if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
+                return f"{f.things[t].id} is not on the stack below {a.id}", Rule.R601_2C
+        return (
+            f"no legal choice of {a.id} goes on with {d.text!r} after {announced} "
+            f"(counts, different targets, must-target effects or divisions rule it out)",
+            Rule.R601_2C if d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS) else Rule.R700_2,
+        )
+
+    def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
+        """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""
+        rest = list(tokens)
+        instances = [0]
+        if a.modal:
+            if self.end_modes not in rest:
+                return None
+            at = rest.index(self.end_modes)
+            base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+            instances = [t - base for t in rest[:at]]
+            rest = rest[at + 1 :]
+        done = rest.count(self.end_targets)
+        sequence = [r for m in instances for r in a.modes[m].requirements]
+        return sequence[done] if done < len(sequence) else None
 
     def apply_unchecked(self, state: State, ref: Decision | int | str) -> State:
         """The state after ``ref`` without checking that it is legal (for walks that already did)."""
@@ -226,21 +546,24 @@ class _PassStepper(_Checked[State]):
         f = self.facts
         decisions = (*state.decisions, d.id)
         if d.kind is DecisionKind.PUT:
-            state = replace(state, decisions=decisions, current=d.id, tokens=())
-            return self._finish(state)
+            return self._finish(State(decisions, state.stack, state.removed, d.id, ()))
         if d.kind is DecisionKind.REMOVE:
-            return replace(state, decisions=decisions, removed=state.removed | {d.id - len(f.abilities)})
-        return self._finish(replace(state, decisions=decisions, tokens=(*state.tokens, d.id)))
+            return State(decisions, state.stack, state.removed | {d.id - len(f.abilities)}, None, ())
+        return self._finish(State(decisions, state.stack, state.removed, state.current, (*state.tokens, d.id)))
 
     def _finish(self, state: State) -> State:
         """Place the ability in hand once its tokens spell a whole choice."""
         assert state.current is not None
         a = self.facts.abilities[state.current]
-        on_stack = frozenset(p.ability for p in state.stack)
-        for choice, seq in self._choices(a, on_stack):
-            if seq == state.tokens:
-                return replace(state, stack=(*state.stack, Placed(a.index, choice)), current=None, tokens=())
-        return state
+        key = (a.index, frozenset(p.ability for p in state.stack) & a.waiting_targets)
+        whole = self._whole.get(key)
+        if whole is None:
+            choices = self._choices(a, key[1])
+            whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in choices}
+        placed = whole.get(state.tokens)
+        if placed is None:
+            return state
+        return State(state.decisions, (*state.stack, placed), state.removed, None, ())
 
     def is_over(self, state: State) -> bool:
         return state.current is None and not self._block(state)
@@ -271,67 +594,192 @@ class Walk:
     decisions: tuple[int, ...] = ()
 
 
+def _reachable(body: TriggerBody, kinds: frozenset[str] | None) -> bool:
+    """Whether an ability with ``body`` could target a thing of one of ``kinds`` (None: any)."""
+    for _, reqs in body.requirement_lists():
+        for r in reqs:
+            if kinds is None or possible_kinds(r.filter) & kinds:
+                return True
+    return False
+
+
 class Stepper(_Checked[Walk]):
     """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
 
-    Ids are laid out as in one pass (see the module docstring) over a *universe*: the waiting
-    abilities and every ability a reaction could fire from them (``REACTION@ABILITY``, up to
-    ``limits.passes`` deep), and as things the players, the objects and that universe. A pass that
-    ends having fired abilities starts the next pass by itself. Build it once per scenario.
+    Ids are laid out as in one pass (see the module docstring) over a *universe*
+    (:attr:`universe`): the waiting abilities and every ability a reaction could fire from them
+    (``REACTION@ABILITY``: an ability with a requirement that could name the reaction's object,
+    up to ``limits.passes`` deep), and as things the players, the objects and that universe. A
+    pass that ends having fired abilities starts the next pass by itself. Build it once per
+    scenario. With ``layout`` the ids are those of the :class:`ActionLayout` instead (the same
+    across scenarios that fit it; one that does not fit is refused naming what overflows).
 
     With an engine's ``next_pass`` hook (:class:`~..options.Options`), what it fires cannot be
-    known in advance: the decisions of an ability or thing it fires get the next free ids when
-    they first appear, so ``size`` grows during walks.
+    known in advance: the decisions of an ability or thing it fires get the next free ids (or
+    slots) when they first appear, so ``size`` can grow during walks without a layout.
     """
 
-    def __init__(self, facts: Facts, options: Options | None = None) -> None:
+    def __init__(self, facts: Facts, options: Options | None = None, layout: ActionLayout | None = None) -> None:
         self.facts = facts
         self.options = options or Options()
-        self.passes = Passes(facts, self.options.next_pass, self.options.limits.passes)
+        self.layout = layout
+        max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
+        self.passes = Passes(facts, self.options.next_pass, max_passes)
         s = facts.scenario
+        kind_of = {r.id: self._kind(r.object) for r in s.reactions}
         bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
         level = list(bodies)
+        depth = 1
         for _ in range(self.passes.max_passes - 1):
             nxt = [
                 (f"{r.id}@{aid}", r.trigger)
                 for aid, body in level
-                if any(req for _, reqs in body.requirement_lists() for req in reqs)
                 for r in s.reactions
+                if _reachable(body, kind_of[r.id])
             ]
+            if not nxt:
+                break
             bodies.extend(nxt)
             level = nxt
+            depth += 1
+        self.universe: tuple[str, ...] = tuple(aid for aid, _ in bodies)
+        """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
+        self.thing_slots: tuple[str, ...] = (*(p.id for p in s.players), *(o.id for o in s.objects))
+        """The players (in turn order) and objects, by thing slot."""
+        self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
+        self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
+        self._modes: dict[str, list[str]] = {aid: [m.id for m in b.modes] for aid, b in bodies if b.modal is not None}
+        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
+        self.needs = ActionLayout(
+            abilities=len(bodies),
+            things=len(self.thing_slots),
+            modes=max((len(m) for m in self._modes.values()), default=0) or 1,
+            divide=most,
+            passes=depth,
+            players=len(s.players),
+        )
+        """The smallest :class:`ActionLayout` this scenario fits."""
+        if layout is not None and not layout.fits(self.needs):
+            over = [
+                f"{getattr(self.needs, f.name)} {f.name} (the layout has {getattr(layout, f.name)})"
+                for f in fields(ActionLayout)
+                if getattr(self.needs, f.name) > getattr(layout, f.name) and f.name != "passes"
+            ]
+            if over:
+                raise ScenarioError("the scenario does not fit the action layout: it needs " + ", ".join(over))
         texts = [f"put {aid}" for aid, _ in bodies] + [f"remove {aid}" for aid, _ in bodies]
         texts += [f"mode {aid}:{m.id}" for aid, b in bodies if b.modal is not None for m in b.modes]
         texts.append("end modes")
-        things = [p.id for p in s.players] + [o.id for o in s.objects] + [aid for aid, _ in bodies]
+        things = [*self.thing_slots, *self.universe]
         texts += [f"target {t}" for t in things]
         texts.append("end targets")
-        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
         texts += [f"divide {k}" for k in range(1, most + 1)]
-        self._decisions = [Decision(i, _kind_of(t), t) for i, t in enumerate(texts)]
-        self._by_text = {d.text: d for d in self._decisions}
-        self.size = len(self._decisions)
-        self._steppers: dict[int, _PassStepper] = {}
+        self._by_text: dict[str, Decision] = {}
+        self._by_id: dict[int, Decision] = {}
+        self.size = 0 if layout is None else layout.size
+        for t in texts:
+            self._add(t)
+        self._steppers: dict[int, tuple[_PassStepper, list[Decision]]] = {}
+        self._after: dict[tuple[object, ...], Successor] = {}
 
-    def _local(self, facts: Facts) -> _PassStepper:
-        stepper = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
-        if stepper is None:
-            stepper = self._steppers[id(facts)] = _PassStepper(facts, self.options)
-            for d in stepper._decisions:  # a hook's pass may name what no reaction could fire
-                if d.text not in self._by_text:
-                    self._by_text[d.text] = Decision(self.size, d.kind, d.text)
-                    self._decisions.append(self._by_text[d.text])
-                    self.size += 1
-        return stepper
+    def _kind(self, obj: str) -> frozenset[str] | None:
+        k = self.facts.thing_index.get(obj)
+        return None if k is None else frozenset({self.facts.things[k].kind})
+
+    def _add(self, text: str) -> Decision:
+        """Give ``text`` its id: the next free one, or its place in the layout."""
+        if self.layout is None:
+            i = self.size
+            self.size += 1
+        else:
+            i = self._layout_id(text)
+        d = self._by_text[text] = self._by_id[i] = Decision(i, _kind_of(text), text)
+        return d
+
+    def _layout_id(self, text: str) -> int:
+        layout = self.layout
+        assert layout is not None
+        kind = _kind_of(text)
+        rest = text.partition(" ")[2]
+        if kind is DecisionKind.END_MODES:
+            return layout.end_modes
+        if kind is DecisionKind.END_TARGETS:
+            return layout.end_targets
+        if kind is DecisionKind.PUT:
+            return layout.put(self._slot_of(rest))
+        if kind is DecisionKind.REMOVE:
+            return layout.remove(self._slot_of(rest))
+        if kind is DecisionKind.MODE:
+            aid, _, mode = rest.rpartition(":")
+            return layout.mode(self._slot_of(aid), self._modes[aid].index(mode))
+        if kind is DecisionKind.TARGET:
+            t = self._thing_slot.get(rest)
+            return layout.target_thing(t) if t is not None else layout.target_ability(self._slot_of(rest))
+        return layout.divide_amount(int(rest))
+
+    def _slot_of(self, aid: str) -> int:
+        """An ability's slot; one a hook fired gets the next free slot."""
+        slot = self._ability_slot.get(aid)
+        if slot is None:
+            slot = self._ability_slot[aid] = len(self.universe)
+            self.universe = (*self.universe, aid)
+        return slot
+
+    def _local(self, facts: Facts) -> tuple[_PassStepper, list[Decision]]:
+        """One pass's stepper, and its decisions' global forms by local id."""
+        found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
+        if found is None:
+            stepper = _PassStepper(facts, self.options)
+            for a in facts.abilities:  # a hook's pass may name what no reaction could fire
+                if a.modal and a.id not in self._modes:
+                    self._modes[a.id] = [m.id or "" for m in a.modes]
+            glob = [self._by_text.get(d.text) or self._add(d.text) for d in stepper._decisions]
+            found = self._steppers[id(facts)] = (stepper, glob)
+        return found
 
     def start(self) -> Walk:
         return Walk(facts=self.facts)
 
+    def ability_slot(self, ability: str) -> int:
+        """The slot of an ability of :attr:`universe` (its place in an :class:`ActionLayout`)."""
+        return self._slot_of(ability)
+
+    def thing_slot(self, thing: str) -> int | None:
+        """The slot of a player or object (None: not one; abilities have :meth:`ability_slot`)."""
+        return self._thing_slot.get(thing)
+
+    def pass_stepper(self, facts: Facts) -> _PassStepper:
+        """The stepper of one pass (``walk.facts``), with its local numbering."""
+        return self._local(facts)[0]
+
     def legal(self, walk: Walk) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         assert walk.facts is not None
-        local = self._local(walk.facts)
-        return sorted((self._by_text[d.text] for d in local.legal(walk.local)), key=lambda d: d.id)
+        local, glob = self._local(walk.facts)
+        out = [glob[d.id] for d in local.legal(walk.local)]
+        out.sort(key=lambda d: d.id)
+        return out
+
+    def decider(self, walk: Walk) -> PlayerId | None:
+        """The player who makes the next decision of ``walk`` (None once it is over): the chooser
+        of the ability in hand (700.2e), else the player whose block is being put (603.3b)."""
+        assert walk.facts is not None
+        return self._local(walk.facts)[0].decider(walk.local)
+
+    def why_illegal(self, walk: Walk, decision: Decision) -> Why:
+        assert walk.facts is not None
+        local, _ = self._local(walk.facts)
+        if decision.text in local._by_text:
+            return local.why_illegal(walk.local, decision)
+        if self.is_over(walk):
+            return "the walk is over: every waiting ability is on the stack or removed", None
+        name = decision.text.partition(" ")[2].rpartition(":")[0] if decision.kind is DecisionKind.MODE else ""
+        name = name or decision.text.partition(" ")[2]
+        if decision.kind is DecisionKind.TARGET:
+            return f"{name} is not a thing of this pass: it has not triggered", Rule.R601_2C
+        if any(name in f.ability_index for f, _ in walk.done):
+            return f"{name} was put on the stack or removed in an earlier pass", Rule.R603_3B
+        return f"{name} is not waiting in this pass: it has not triggered", Rule.R603_3B
 
     def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
         """The walk after ``ref`` without checking that it is legal; starts the next pass when
@@ -339,12 +787,18 @@ class Stepper(_Checked[Walk]):
         d = self.decision(ref)
         facts = walk.facts
         assert facts is not None
-        local = self._local(facts)
-        state = local.apply_unchecked(walk.local, local.decision(d.text))
-        walk = replace(walk, local=state, decisions=(*walk.decisions, d.id))
+        local, _ = self._local(facts)
+        state = local.apply_unchecked(walk.local, local._by_text[d.text])
+        walk = Walk(walk.done, facts, state, walk.on_stack, (*walk.decisions, d.id))
         if not local.is_over(state):
             return walk
-        successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
+        key = (id(facts), tuple(id(p) for p in state.stack), state.removed, walk.on_stack)
+        successor = self._after.get(key)  # the pass's Placed objects are kept by its stepper: ids name them
+        if successor is None:
+            successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
+            if len(self._after) > PREFIX_CACHE:
+                self._after.clear()
+            self._after[key] = successor
         if successor.facts is None:
             return walk
         self._local(successor.facts)  # a hook's pass: its decisions get their ids now
@@ -352,14 +806,15 @@ class Stepper(_Checked[Walk]):
 
     def is_over(self, walk: Walk) -> bool:
         assert walk.facts is not None
-        return self._local(walk.facts).is_over(walk.local)
+        return self._local(walk.facts)[0].is_over(walk.local)
 
     def outcome(self, walk: Walk) -> Outcome:
         """The whole outcome a finished walk reached (every pass)."""
         if not self.is_over(walk):
             raise ScenarioError("the walk is not over: there are legal decisions left")
         assert walk.facts is not None
-        return join([self._local(f).outcome(st) for f, st in walk.done] + [self._local(walk.facts).outcome(walk.local)])
+        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
+        return join([*parts, self._local(walk.facts)[0].outcome(walk.local)])
 
     def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
         """The walk after ``decisions`` from the start, each checked."""
@@ -367,6 +822,44 @@ class Stepper(_Checked[Walk]):
         for d in decisions:
             walk = self.apply(walk, d)
         return walk
+
+    def decisions_for(self, outcome: Outcome) -> list[Decision]:
+        """A sequence of decisions whose walk ends in ``outcome`` (for imitation learning, or to
+        replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
+        with the verdict. Within a block, the removals come as early as they are legal."""
+        verdict = judge(self.passes, outcome, Deadline(self.options.time_limit))
+        if not verdict.legal:
+            raise IllegalOutcome(verdict)
+        walk = self.start()
+        removed = set(outcome.removed)
+        placed = 0
+        while not self.is_over(walk):
+            facts = walk.facts
+            assert facts is not None
+            local, glob = self._local(facts)
+            n = len(facts.abilities)
+            legal = local.legal(walk.local)
+            drops = (d for d in legal if d.kind is DecisionKind.REMOVE and facts.abilities[d.id - n].id in removed)
+            drop = next(drops, None)
+            if drop is not None:
+                walk = self.apply_unchecked(walk, glob[drop.id])
+                continue
+            entry = outcome.stack[placed] if placed < len(outcome.stack) else None
+            put = None if entry is None else local._by_text.get(f"put {entry.ability}")
+            if entry is None or put is None or put not in legal:
+                raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
+            a = facts.abilities[put.id]
+            tokens = local.tokens_for(a, frozenset(p.ability for p in walk.local.stack), entry)
+            if tokens is None:
+                raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
+            walk = self.apply_unchecked(walk, glob[put.id])
+            for t in tokens:
+                walk = self.apply_unchecked(walk, glob[t])
+            placed += 1
+        reached = self.outcome(walk)
+        if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
+            raise AssertionError("check accepts the outcome but the walk reached another one")
+        return [self._by_id[i] for i in walk.decisions]
 
 
 def _kind_of(text: str) -> DecisionKind:

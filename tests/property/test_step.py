@@ -72,3 +72,31 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
 
     explore(stepper.start())
     assert reached == every
+
+
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 3)
+@given(doc=scenarios(reactions=True))
+def test_decisions_for_reaches_every_outcome_and_refuses_what_check_rejects(doc: dict[str, Any]) -> None:
+    """``decisions_for`` inverts the walk: for every legal outcome (every pass), a sequence of
+    legal decisions that ends in it; for an outcome ``check`` rejects, the verdict."""
+    from triggerstack.model.errors import ScenarioError, TimeLimitReached
+    from triggerstack.solver import IllegalOutcome, LegalOutcomes
+
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 4 * SMALL)
+    legal = LegalOutcomes(facts, time_limit=2)
+    try:
+        assume(legal.count() <= SMALL)
+        every = list(legal)
+    except (ScenarioError, TimeLimitReached):  # a loop of reactions, or too long a listing
+        assume(False)
+    stepper = Stepper(facts)
+    for outcome in every:
+        assert stepper.outcome(stepper.walk(stepper.decisions_for(outcome))) == outcome
+    if every and every[0].stack:
+        swapped = every[0].model_copy(update={"stack": every[0].stack[::-1], "removed": ()})
+        verdict = check(facts, swapped)
+        if not verdict.legal:
+            with pytest.raises(IllegalOutcome) as caught:
+                stepper.decisions_for(swapped)
+            assert caught.value.verdict == verdict
