@@ -19,6 +19,7 @@ LAYERS = [
     ("triggerstack.solver.core", 2),
     ("triggerstack.solver.engines", 3),
     ("triggerstack.solver.verbs", 4),
+    ("triggerstack.solver.rl", 5),  # the environments (the extra [rl]): on top of the verbs, beside the cli
     ("triggerstack.solver", 5),  # __init__, cli, __main__
 ]
 """Bottom up; a module's layer is that of the longest prefix that names it."""
@@ -149,3 +150,14 @@ def test_the_cross_check_imports_none_of_the_search_code() -> None:
     imported = set(_imports("triggerstack.solver.engines.constraint"))
     assert not imported & SEARCH, sorted(imported & SEARCH)
     assert not any(t.startswith("triggerstack.solver.engines.product") for t in imported)
+
+
+def test_only_the_environments_import_the_rl_extra() -> None:
+    """NumPy, Gymnasium and PettingZoo are the optional extra ``[rl]``: nothing outside
+    ``solver/rl`` imports them (the library, the CLI and its ``--help`` start without them)."""
+    extra = ("numpy", "gymnasium", "pettingzoo")
+    for m in MODULES:
+        if not m.startswith("triggerstack.solver.rl"):
+            bad = [t for t in _imports(m) if t.split(".")[0] in extra or t.startswith("triggerstack.solver.rl")]
+            assert not bad, f"{m} imports {bad}"
+    assert any(t.startswith("pettingzoo") for t in _imports("triggerstack.solver.rl.env"))

@@ -1,0 +1,345 @@
+"""The environments of ``triggerstack.solver.rl``: PettingZoo's ``api_test`` and Gymnasium's
+``check_env`` pass; every masked random episode ends in an outcome ``check`` accepts; every
+enumerated outcome of the examples is reached through the environment and by
+``decisions_for``; fixed action layouts mean the same id in every scenario that fits; the
+observation is what its documentation says.
+
+Rules: 603.3b (who decides: the controller of the block being put, APNAP), 700.2e (the chooser of
+the ability in hand), 603.3c-d (what a walk may decide), SPEC §5 (the outcome reached, in the
+canonical form of ``enumerate``), SPEC §7 (the score as a per-player reward).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+from triggerstack.model import Outcome, Scenario, compile_facts, outcome_json  # noqa: E402
+from triggerstack.model.errors import ScenarioError, TimeLimitReached  # noqa: E402
+from triggerstack.model.scenario import parse_scenario  # noqa: E402
+from triggerstack.model.types import PlayerId  # noqa: E402
+from triggerstack.solver import (  # noqa: E402
+    ActionLayout,
+    IllegalDecision,
+    IllegalOutcome,
+    LegalOutcomes,
+    Stepper,
+    check,
+    rl,
+)
+from triggerstack.solver.verbs.step import DecisionKind  # noqa: E402
+
+from .conftest import EXAMPLES  # noqa: E402
+from .property.strategies import SETTINGS, scenarios  # noqa: E402
+from .property.test_agreement import size_bound  # noqa: E402
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*/scenario.yaml"))
+IDS = [p.parent.name for p in EXAMPLE_FILES]
+ERTAI = EXAMPLES / "ertai-resurrected" / "scenario.yaml"
+SMALL = 3000  # examples with at most this many outcomes are walked outcome by outcome
+
+# What api_test says of every environment whose observation is a dict with an action mask (it
+# lists PettingZoo's own such games by name, and so warns for any other): expected, not a defect.
+API_TEST_WARNINGS = [
+    "ignore:Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+]
+
+
+def _filtered(test: Any) -> Any:
+    for w in API_TEST_WARNINGS:
+        test = pytest.mark.filterwarnings(w)(test)
+    return test
+
+
+def _play(game: Any, rng: Any) -> dict[str, Any]:
+    """One masked random episode through the AEC API; the infos of the last agent."""
+    info: dict[str, Any] = {}
+    for agent in game.agent_iter():
+        observation, _, terminated, truncated, info = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal) > 0, "the agent selected has a legal decision"
+        assert agent == game.agent_selection
+        game.step(int(legal[rng.integers(len(legal))]))
+    return info
+
+
+def _playable(facts: Any) -> bool:
+    """Small, ends within the passes allowed (a loop of reactions is refused, by every verb), and
+    has a decision to make."""
+    if size_bound(facts) > 10_000:
+        return False
+    try:
+        if LegalOutcomes(facts, time_limit=2).count() > 10_000:
+            return False
+    except (ScenarioError, TimeLimitReached):
+        return False
+    stepper = Stepper(facts)
+    return bool(stepper.legal(stepper.start()))
+
+
+def test_a_scenario_with_no_decision_is_refused_at_reset() -> None:
+    nothing = parse_scenario({"players": ["A", "B"]})
+    with pytest.raises(ScenarioError, match="no decision to make"):
+        rl.raw_env(nothing).reset()
+    game = rl.raw_env([nothing, Scenario.load(str(ERTAI))])
+    for seed in range(5):
+        game.reset(seed=seed)  # the empty one is passed over
+        assert game.stepper.facts.scenario.triggers
+
+
+# -- PettingZoo and Gymnasium's own checks -------------------------------------------------------
+
+
+@_filtered
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
+def test_api_test_passes_on_every_example(path: Path) -> None:
+    api_test(rl.env(str(path)), num_cycles=100)
+
+
+@_filtered
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
+@given(doc=scenarios(reactions=True))
+def test_api_test_passes_on_generated_scenarios(doc: dict[str, Any]) -> None:
+    facts = compile_facts(parse_scenario(doc))
+    assume(_playable(facts))
+    api_test(rl.raw_env(facts), num_cycles=30)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
+def test_check_env_passes_on_every_example(path: Path) -> None:
+    # Every example has an ability of the active player's, so seat 0 always decides.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env warns of every doubtful answer: none is expected
+        check_env(rl.TriggerStackGym(str(path)), skip_render_check=True)
+
+
+# -- episodes end in legal outcomes, and reach every one -----------------------------------------
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
+def test_random_masked_episodes_end_in_legal_outcomes(path: Path) -> None:
+    scenario = Scenario.load(str(path))
+    game = rl.env(scenario)
+    every = {outcome_json(o) for o in islice(LegalOutcomes(scenario), SMALL + 1)}
+    rng = np.random.default_rng(7)
+    for seed in range(20):
+        game.reset(seed=seed)
+        agents = list(game.agents)
+        info = _play(game, rng)
+        line = info["outcome"]
+        assert json.loads(line)  # the canonical JSON line of enumerate
+        assert check(scenario, Outcome.model_validate_json(line)).legal
+        if len(every) <= SMALL:
+            assert line in every
+        assert not game.agents and agents == [f"player_{i}" for i in range(len(scenario.players))]
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
+@given(doc=scenarios(reactions=True), seed=st.integers(0, 2**32 - 1))
+def test_random_episodes_of_generated_scenarios_end_in_legal_outcomes(doc: dict[str, Any], seed: int) -> None:
+    facts = compile_facts(parse_scenario(doc))
+    assume(_playable(facts))
+    game = rl.raw_env(facts)
+    game.reset(seed=seed)
+    info = _play(game, np.random.default_rng(seed))
+    assert check(facts, Outcome.model_validate_json(info["outcome"])).legal
+
+
+def _small_examples() -> list[Any]:
+    out = []
+    for path in EXAMPLE_FILES:
+        if LegalOutcomes(Scenario.load(str(path))).count() <= SMALL:
+            out.append(pytest.param(path, id=path.parent.name))
+    return out
+
+
+@pytest.mark.parametrize("path", _small_examples())
+def test_every_outcome_is_reached_through_the_env_and_decisions_for_round_trips(path: Path) -> None:
+    scenario = Scenario.load(str(path))
+    facts = compile_facts(scenario)
+    stepper = Stepper(facts)
+    game = rl.raw_env(facts)
+    reached = set()
+    for outcome in LegalOutcomes(facts):
+        decisions = stepper.decisions_for(outcome)
+        assert stepper.outcome(stepper.walk(decisions)) == outcome  # checked decision by decision
+        game.reset()
+        for d in decisions:
+            game.step(game.stepper.decision(d.text).id)
+        line = game.infos["player_0"]["outcome"]
+        assert line == outcome_json(outcome)
+        reached.add(line)
+    assert len(reached) == LegalOutcomes(facts).count()
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
+def test_decisions_for_refuses_an_illegal_outcome_with_its_verdict(path: Path) -> None:
+    scenario = Scenario.load(str(path))
+    illegal = Outcome.load(str(path.parent / "illegal.json"))
+    with pytest.raises(IllegalOutcome) as caught:
+        Stepper(compile_facts(scenario)).decisions_for(illegal)
+    assert caught.value.verdict == check(scenario, illegal)
+    assert not caught.value.verdict.legal
+    legal = Outcome.load(str(path.parent / "legal.json"))
+    stepper = Stepper(compile_facts(scenario))
+    assert check(scenario, stepper.outcome(stepper.walk(stepper.decisions_for(legal)))).legal
+
+
+# -- who decides, and illegal actions -------------------------------------------------------------
+
+def test_agent_selection_follows_apnap_and_illegal_actions_say_why() -> None:
+    game = rl.raw_env(str(ERTAI))
+    game.reset(seed=0)
+    # B is the active player (players: [B, A]): player_0 is B and puts B's Soul Warden trigger first.
+    assert game.player("player_0") == "B" and game.agent_selection == "player_0"
+    put_e = game.stepper.decision("put E").id
+    with pytest.raises(IllegalDecision, match=r"603\.3b") as caught:
+        game.step(put_e)
+    assert not isinstance(caught.value, ScenarioError) and caught.value.legal == ("put SWB",)
+    game.step(game.stepper.decision("put SWB").id)
+    assert game.agent_selection == "player_1"
+    mask = game.observe("player_1")["action_mask"]
+    assert mask.dtype == np.int8 and set(np.flatnonzero(mask)) == {d.id for d in game.legal()}
+    assert not game.observe("player_0")["action_mask"].any(), "only who decides has legal actions"
+
+
+def test_rewards_come_from_a_score_per_player() -> None:
+    score_a = {"mode": {"E": {"destroy": 5}}, "target": {"E": {"warden_b": 3}}}
+    game = rl.raw_env(str(ERTAI), rewards={"A": score_a})
+    seen = set()
+    rng = np.random.default_rng(3)
+    for seed in range(30):
+        game.reset(seed=seed)
+        for agent in game.agent_iter():
+            _, reward, terminated, _, info = game.last()
+            if terminated:
+                outcome = Outcome.model_validate_json(info["outcome"])
+                want = rl_score(score_a, outcome) if game.player(agent) == "A" else 0.0
+                assert reward == want
+                seen.add(want)
+                game.step(None)
+                continue
+            legal = np.flatnonzero(game.mask())
+            game.step(int(legal[rng.integers(len(legal))]))
+    assert {0.0, 8.0} <= seen
+
+
+def rl_score(score: dict[str, Any], outcome: Outcome) -> float:
+    from triggerstack.model.outcome import parse_score
+
+    return float(parse_score(score).of(outcome))
+
+
+# -- sources and layouts --------------------------------------------------------------------------
+
+
+def test_sources_and_the_layout_they_need(tmp_path: Path) -> None:
+    folder = rl.raw_env(str(EXAMPLES))
+    assert folder._source.fixed is not None and len(folder._source.fixed) == len(EXAMPLE_FILES)
+    every = [folder._stepper(f).needs for f in folder._source.fixed]
+    assert folder.layout == ActionLayout.covering(every) and all(folder.layout.fits(x) for x in every)
+    drawn = set()
+    for seed in range(40):
+        folder.reset(seed=seed)
+        drawn.add(id(folder.stepper.facts))
+    assert len(drawn) > 1, "a folder's scenarios are drawn"
+    folder.reset(seed=5)
+    first = folder.stepper.facts
+    folder.reset(seed=5)
+    assert folder.stepper.facts is first, "the draw follows the seed"
+    folder.reset(options={"scenario": str(ERTAI)})
+    assert folder.stepper.facts.scenario.players[0].id == "B"
+
+    with pytest.raises(ScenarioError, match="layout"):
+        rl.raw_env(iter([Scenario.load(str(ERTAI))]))
+    generated = rl.raw_env(lambda rng: Scenario.load(str(ERTAI)), layout=folder.layout)
+    generated.reset(seed=1)
+    assert generated.stepper.facts.scenario.players[0].id == "B"
+    tiny = ActionLayout(abilities=1, things=3, players=2)
+    with pytest.raises(ScenarioError, match="3 abilities"):
+        rl.raw_env(str(ERTAI), layout=tiny)
+    empty = tmp_path / "none"
+    empty.mkdir()
+    with pytest.raises(ScenarioError, match="no scenario files"):
+        rl.raw_env(str(empty))
+
+
+def test_a_fixed_layout_gives_each_id_one_meaning_across_scenarios() -> None:
+    steppers = [Stepper(compile_facts(Scenario.load(str(p)))) for p in EXAMPLE_FILES]
+    layout = ActionLayout.covering(s.needs for s in steppers)
+    for own in steppers:
+        fixed = Stepper(own.facts, layout=layout)
+        assert fixed.size == layout.size
+        for text, d in fixed._by_text.items():
+            assert fixed.decision(d.id) == d == fixed.decision(text)  # both directions
+            kind, _, name = text.partition(" ")
+            meaning = layout.describe(d.id)
+            if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+                assert meaning == f"{kind} ability {fixed.ability_slot(name)}"
+            elif d.kind is DecisionKind.MODE:
+                aid, _, mode = name.rpartition(":")
+                body = next(t for t in fixed.facts.abilities if t.id == aid)
+                assert meaning == f"mode {[m.id for m in body.modes].index(mode)} of ability {fixed.ability_slot(aid)}"
+            elif d.kind is DecisionKind.TARGET:
+                slot = fixed.thing_slot(name)
+                assert meaning == (f"target thing {slot}" if slot is not None else f"target ability {fixed.ability_slot(name)}")
+            else:
+                assert meaning == text
+        # The same walk under both numberings: the decisions correspond by their text.
+        outcome = next(iter(LegalOutcomes(own.facts)))
+        ours = [d.text for d in own.decisions_for(outcome)]
+        assert [d.text for d in fixed.decisions_for(outcome)] == ours
+    with pytest.raises(IllegalDecision, match="no decision has this id"):
+        Stepper(steppers[0].facts, layout=layout).decision(layout.size)
+
+
+# -- the observation ------------------------------------------------------------------------------
+
+
+def test_the_observation_reads_as_documented() -> None:
+    game = rl.raw_env(str(ERTAI))
+    obs = game.observer
+    names = obs.fields()
+    assert len(names) == obs.size == obs.space.shape[0] and game.observation_space("player_0")["observation"] is obs.space
+    at = {n: i for i, n in enumerate(names)}
+    game.reset(seed=0)
+    stepper = game.stepper
+    b_view = game.observe("player_0")["observation"]
+    a_view = game.observe("player_1")["observation"]
+    e = stepper.ability_slot("E")
+    assert b_view[at["header.pass"]] == 1 and b_view[at["header.phase"]] == 1 and b_view[at["header.players"]] == 2
+    assert b_view[at[f"ability[{e}].status"]] == 1  # waiting
+    assert b_view[at[f"ability[{e}].controller"]] == 2 and a_view[at[f"ability[{e}].controller"]] == 1  # relative seats
+    assert b_view[at["header.seat"]] == 0 and a_view[at["header.seat"]] == 1
+    assert b_view[at[f"ability[{e}].mode[0].requirements"]] == 1
+    for text in ["put SWB", "put E", "mode E:counter", "end modes"]:
+        game.step(stepper.decision(text).id)
+    view = game.observe("player_1")["observation"]
+    swb = stepper.ability_slot("SWB")
+    assert view[at[f"ability[{swb}].status"]] == 3 and view[at[f"ability[{swb}].stack_position"]] == 1
+    assert view[at[f"ability[{e}].status"]] == 2 and view[at["header.in_hand"]] == e + 1
+    assert view[at[f"ability[{e}].mode[0].chosen"]] == 1 and view[at["header.phase"]] == 3
+    game.step(stepper.decision("target SWB").id)
+    view = game.observe("player_1")["observation"]
+    column = obs.layout.things + swb
+    assert view[at[f"chosen[{e}][{column}]"]] == 1
+    assert game.observation_space("player_1")["observation"].contains(view)
+    again = obs.encode(stepper, game.walk, PlayerId("A"))
+    assert np.array_equal(again, view) and again is not view, "deterministic, and a new array each time"
