@@ -34,3 +34,17 @@ def test_quick_benchmark_runs_and_engines_agree(tmp_path: Path, capsys: pytest.C
     printed = capsys.readouterr().out
     assert printed.count("PASS") + printed.count("FAIL") + printed.count("—  ") >= 10
     assert (tmp_path / "cost.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_quick_rl_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The RL benchmark's smoke run: every measurement runs and every goal is reported (the
+    classic games are measured only where an interpreter has them, else reported skipped)."""
+    pytest.importorskip("pettingzoo")
+    spec = importlib.util.spec_from_file_location("bench_rl", ROOT / "benchmarks" / "bench_rl.py")
+    assert spec is not None and spec.loader is not None
+    bench_rl = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_rl)
+    assert bench_rl.main(["--quick"]) == 0
+    captured = capsys.readouterr()
+    assert "## Steps per second" in captured.out and "| mixed-10 |" in captured.out
+    assert "reset on a new 10-ability scenario" in captured.err and "observe + mask" in captured.err

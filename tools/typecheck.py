@@ -39,6 +39,7 @@ def main() -> int:
             *[str(p) for p in sorted((ROOT / "tests").rglob("*.py"))],
             *[str(p) for p in sorted((ROOT / "tools").rglob("*.py"))],
             *[str(p) for p in sorted((ROOT / "benchmarks").glob("*.py"))],
+            *[str(p) for p in sorted((ROOT / "examples").rglob("*.py"))],
         ]
         return subprocess.call(cmd, env=env, cwd=tmp)
 

@@ -40,7 +40,7 @@ these (drawn uniformly with the environment's generator); an iterator (the next 
 or a function of the environment's ``numpy`` generator."""
 
 Rewards: TypeAlias = (
-    Mapping[PlayerId, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[PlayerId, float]]
+    Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
 )
 """Per player, a score (SPEC §7) whose value of the outcome reached is that player's reward; or a
 function of the scenario and the outcome giving each player's reward. Players left out get 0."""
@@ -152,7 +152,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
         self.observer = Observer(layout)
         self._rewards = rewards
-        self._scores: dict[PlayerId, Score] | None = None
+        self._scores: dict[str, Score] | None = None
         if rewards is not None and not callable(rewards):
             self._scores = {p: s if isinstance(s, Score) else parse_score(s) for p, s in rewards.items()}
         self.possible_agents = [f"player_{i}" for i in range(layout.players)]
@@ -273,7 +273,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
-    def _reward(self, outcome: Outcome) -> dict[PlayerId, float]:
+    def _reward(self, outcome: Outcome) -> dict[str, float]:
         if self._rewards is None:
             return {}
         if self._scores is not None:

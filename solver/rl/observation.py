@@ -125,6 +125,7 @@ class Observer:
         self._static: dict[tuple[int, int], Vector] = {}
         self._passes: dict[tuple[int, int], _PassRows] = {}
         self._entries: dict[tuple[int, int, int], tuple[NDArray[np.intp], Vector]] = {}
+        self._stacks: dict[tuple[object, ...], tuple[NDArray[np.intp], Vector]] = {}
         self._announced: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[NDArray[np.intp], Vector]]] = {}
         self._keep: list[object] = []  # what the caches' ids name stays alive
 
@@ -247,6 +248,28 @@ class Observer:
         keys = sorted(counts)
         return np.array(keys, dtype=np.intp), np.array([counts[k] for k in keys], dtype=np.int16)
 
+    def _stack_delta(self, rows: _PassRows, facts: Facts, state: State, below: int) -> tuple[NDArray[np.intp], Vector]:
+        """Status 1 → 3 and the stack position of each placed ability, its choices, and status
+        1 → 4 of each removed one, as (unique indices, amounts to add)."""
+        counts: Counter[int] = Counter()
+        for position, placed in enumerate(state.stack, below + 1):
+            slot = rows.slots[placed.ability]
+            counts[self._ability(slot)] += 2
+            counts[self._ability(slot) + 6] += position
+            key = (id(facts), placed.ability, id(placed.choice))
+            entry = self._entries.get(key)
+            if entry is None:
+                self._keep.append(placed)
+                modes = [m.mode for m in placed.choice.modes]
+                targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
+                entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
+            for i, v in zip(entry[0].tolist(), entry[1].tolist(), strict=True):
+                counts[i] += v
+        for k in state.removed:
+            counts[self._ability(rows.slots[k])] += 3
+        keys = sorted(counts)
+        return np.array(keys, dtype=np.intp), np.array([counts[k] for k in keys], dtype=np.int16)
+
     def encode(self, stepper: Stepper, walk: Walk, player: PlayerId, legal: list[Decision] | None = None) -> Vector:
         """The observation of ``walk`` from ``player`` 's seat (``legal``: the legal decisions, if known)."""
         facts = stepper.facts
@@ -255,6 +278,7 @@ class Observer:
             self._passes.clear()
             self._entries.clear()
             self._announced.clear()
+            self._stacks.clear()
             self._keep.clear()
         seat = self._seat(facts, player)
         obs = self._static_of(stepper, seat).copy()
@@ -266,21 +290,15 @@ class Observer:
             rows = self._pass_rows(stepper, pass_facts)
             index, value = self._rows(pass_facts, rows, seat, number)
             obs[index] = value
-            for placed in state.stack:
-                slot = rows.slots[placed.ability]
-                height += 1
-                obs[self._ability(slot)] = 3
-                obs[self._ability(slot) + 6] = height
-                key = (id(pass_facts), placed.ability, id(placed.choice))
-                entry = self._entries.get(key)
-                if entry is None:
-                    self._keep.append(placed)
-                    modes = [m.mode for m in placed.choice.modes]
-                    targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
-                    entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
-                obs[entry[0]] += entry[1]
-            for k in state.removed:
-                obs[self._ability(rows.slots[k])] = 4
+            # What the pass's stack and removals add to the rows, as one sum: kept per stack (a
+            # walk announces an ability token by token over the same stack).
+            key = (id(pass_facts), height, tuple(map(id, state.stack)), state.removed)
+            delta = self._stacks.get(key)
+            if delta is None:
+                delta = self._stacks[key] = self._stack_delta(rows, pass_facts, state, height)
+                self._keep.append(state)
+            obs[delta[0]] += delta[1]
+            height += len(state.stack)
         local = stepper.pass_stepper(walk.facts)
         state = walk.local
         if legal is None:

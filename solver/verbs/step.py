@@ -297,7 +297,7 @@ class _PassStepper(_Checked[State]):
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
     _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
     _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
-    _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
+    _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
     _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
@@ -439,29 +439,36 @@ class _PassStepper(_Checked[State]):
             return [self._decisions[i] for i in sorted(out)]
         a = f.abilities[state.current]
         key = (a.index, on_stack & a.waiting_targets)
-        nxt = self._next.get((key, state.tokens))
-        if nxt is None:
-            choices = self._choices(a, on_stack)
-            n = len(state.tokens)
-            nxt = tuple(sorted({choices[i][1][n] for i in self._matching(key, state.tokens) if len(choices[i][1]) > n}))
-            self._next[(key, state.tokens)] = nxt
-        return [self._decisions[i] for i in nxt]
-
-    def _matching(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[int]:
-        """The choices (indices in their list) whose tokens begin with ``tokens``: each prefix
-        filters its parent's, so a long list is scanned once per token, not once per step."""
-        found = self._prefix.get((key, tokens))
+        found = self._next.get((key, state.tokens))
         if found is None:
-            choices = self._choice_tokens[key]
-            if not tokens:
-                return list(range(len(choices)))
-            n = len(tokens) - 1
-            last = tokens[-1]
-            found = [i for i in self._matching(key, tokens[:-1]) if len(choices[i][1]) > n and choices[i][1][n] == last]
-            if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
-                self._prefix.clear()
-                self._next.clear()
-            self._prefix[(key, tokens)] = found
+            self._choices(a, on_stack)
+            found = self._expand(key, state.tokens)
+        return list(found)
+
+    def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
+        """The decisions that can follow ``tokens``: the choices that begin with them (indices in
+        their list) are grouped by their next token in one pass, and each group is kept for the
+        prefix one token longer, so that a long list is scanned once per prefix reached."""
+        matching = self._prefix.get((key, tokens))
+        if matching is None:
+            if tokens:
+                self._expand(key, tokens[:-1])
+                matching = self._prefix.get((key, tokens), [])
+            else:
+                matching = list(range(len(self._choice_tokens[key])))
+        choices = self._choice_tokens[key]
+        n = len(tokens)
+        groups: dict[int, list[int]] = {}
+        for i in matching:
+            seq = choices[i][1]
+            if len(seq) > n:
+                groups.setdefault(seq[n], []).append(i)
+        if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
+            self._prefix.clear()
+            self._next.clear()
+        for t, group in groups.items():
+            self._prefix[(key, (*tokens, t))] = group
+        found = self._next[(key, tokens)] = [self._decisions[t] for t in sorted(groups)]
         return found
 
     def why_illegal(self, state: State, decision: Decision) -> Why:
