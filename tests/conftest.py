@@ -23,4 +23,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "full"))
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "scenario.yaml").exists())
+"""The example scenarios (examples/rl holds the RL scripts, not a scenario)."""
 CASES = Path(__file__).resolve().parent / "cases"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from triggerstack.solver.cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES
 
 PRINCE = str(EXAMPLES / "charming-prince" / "scenario.yaml")
 
@@ -185,7 +185,7 @@ def test_console_script_end_to_end(tmp_path: Path) -> None:
     assert broken.stderr.startswith(f"triggerstack: {bad}: line 1 column 2: malformed JSON")
 
 
-EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
+
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)

@@ -11,9 +11,9 @@ from triggerstack.model import Outcome, Scenario, outcome_json
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.solver import LegalOutcomes, Options, check, count, outcomes, sample, step
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES
 
-NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "scenario.yaml").exists())
+NAMES = EXAMPLE_NAMES
 
 
 def _scenario(name: str) -> Scenario:

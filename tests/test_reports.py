@@ -11,9 +11,9 @@ from triggerstack.model.reports import Explanation, VerdictReport
 from triggerstack.solver import check, explain, outcomes
 from triggerstack.solver.cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES
 
-NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
+NAMES = EXAMPLE_NAMES
 
 
 @pytest.mark.parametrize("name", NAMES)
