@@ -4,7 +4,8 @@
 
 Modules, bottom up (each imports only those above it in this list):
 
-* ``types``, ``rules``, ``errors``, ``io`` — ids, rule numbers and codes, the exception tree, reading files;
+* ``types``, ``rules``, ``errors``, ``io``, ``lazy`` — ids, rule numbers and codes, the exception tree,
+  reading files, lazy exports (this package's and the solver's);
 * ``shapes`` — the pydantic shapes of SPEC §4; ``controllers`` (603.3a), ``references``
   (cross-reference checks), ``things``, ``filters``, ``targeting`` (115, 702), ``apnap`` (101.4,
   603.3b blocks), ``modes`` (700.2);
@@ -15,8 +16,9 @@ Modules, bottom up (each imports only those above it in this list):
 * ``passes`` — 603.3b's loop: the scenario of each further pass.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .errors import ProposalError, ScenarioError
@@ -55,20 +57,6 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """The public names, each imported from its home on first use (so that what does not need
-    the pydantic models does not build them)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
 
 __all__ = [
     "CODE_RULE",
@@ -96,3 +84,5 @@ __all__ = [
     "outcome_dict",
     "outcome_json",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)

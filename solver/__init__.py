@@ -14,8 +14,9 @@ Layers, bottom up (a module imports only from its own layer or below; a test rea
 * ``cli`` — parsing, I/O and exit codes.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from triggerstack.model.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .errors import EngineCannot, IllegalDecision, TimeLimitReached
@@ -54,20 +55,6 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """The public names, each imported from its home on first use (a verb imports only its own
-    path: ``triggerstack --help`` imports no solver at all)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
 
 __all__ = [
     "ActionLayout",
@@ -96,3 +83,5 @@ __all__ = [
     "sample",
     "step",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)

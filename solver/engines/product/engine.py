@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product, repeat
 from math import factorial, perm
+from typing import TypeVar
 
 from triggerstack.model.facts import Facts, compile_facts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
@@ -41,6 +42,8 @@ from ...core.space import ChoiceSpace, space_for
 from ...errors import EngineCannot
 from ...options import Options
 from .plan import Plan, plan
+
+T = TypeVar("T")
 
 __all__ = ["MAX_SCANNED", "ProductEngine"]
 
@@ -456,18 +459,17 @@ class ProductEngine:
             for core in self.cores
             for outcome in self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
         )
-        if self.deadline.at is None:
-            yield from every
-            return
-        while chunk := list(islice(every, 8192)):
-            yield from chunk
-            self.deadline.check("enumerating outcomes")
+        return self._within_deadline(every)
 
     def lines(self, fragment: Callable[[Placed], str], removed_json: Callable[[tuple[int, ...]], str]) -> Iterator[str]:
         """Every outcome as a canonical JSON line, in rank order, built from each placed ability's
         ``fragment`` (its JSON entry) and each removed set's ``removed_json``: the product of
         strings instead of the product of entries (the lines ``JsonWriter`` would write, byte for byte)."""
         every = (line for core in self.cores for line in self._core_lines(core, fragment, removed_json))
+        return self._within_deadline(every)
+
+    def _within_deadline(self, every: Iterator[T]) -> Iterator[T]:
+        """``every``, the deadline checked after each few thousand."""
         if self.deadline.at is None:
             yield from every
             return
