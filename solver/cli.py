@@ -130,6 +130,17 @@ def _parser() -> argparse.ArgumentParser:
     solving(b)
     b.add_argument("--score", required=True, metavar="SCORE", help="weights: a .json/.yaml file (schema: score)")
 
+    sv = sub.add_parser(
+        "serve",
+        parents=[limits],
+        help="answer JSON-RPC 2.0 requests for every verb (--stdio: one per line)",
+        description="Serve every verb as JSON-RPC 2.0 methods: load a scenario once, then ask by its handle. "
+        "--stdio reads one request per line on standard input and writes one response per line, in order, "
+        "until end of input. The methods and their params and results: the rpc.discover method "
+        "(docs/server.md). The limits apply to every request; --time-limit is each request's most.",
+    )
+    sv.add_argument("--stdio", action="store_true", required=True, help="requests on standard input, one per line")
+
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
@@ -374,7 +385,14 @@ def _best(args: argparse.Namespace) -> tuple[int, str]:
     return EXIT_OK, text
 
 
+def _serve(args: argparse.Namespace) -> None:
+    from .serve.stdio import serve
+
+    serve(sys.stdin.buffer, sys.stdout.buffer, _options(args))
+
+
 _VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
+    "serve": _serve,
     "check": _check,
     "explain": _explain,
     "schema": _schema,

@@ -48,3 +48,14 @@ def test_quick_rl_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     assert "## Steps per second" in captured.out and "| mixed-10 |" in captured.out
     assert "reset on a new 10-ability scenario" in captured.err and "observe + mask" in captured.err
+
+
+def test_quick_serve_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The server benchmark's smoke run: the stdio server, the CLI and in-process check all run."""
+    spec = importlib.util.spec_from_file_location("bench_serve", ROOT / "benchmarks" / "bench_serve.py")
+    assert spec is not None and spec.loader is not None
+    bench_serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_serve)
+    assert bench_serve.main(["--quick"]) == 0
+    captured = capsys.readouterr()
+    assert "serve --stdio" in captured.out and "one process per check" in captured.out

@@ -1,0 +1,6 @@
+"""The server: the verbs as JSON-RPC 2.0 methods for engines in any language.
+
+``rpc`` holds the methods, transport-free (params and results are pydantic models, published by
+``rpc.discover``); ``stdio`` serves them one request per line on standard input and output
+(``triggerstack serve --stdio``).
+"""

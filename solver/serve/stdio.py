@@ -1,0 +1,37 @@
+"""``triggerstack serve --stdio``: one JSON-RPC request per line in, one response per line out.
+
+Requests are answered in order, each flushed as it is written. A line over ``limits.bytes`` is
+answered with an error without being read into memory; so is a line that is not UTF-8 or not
+JSON. Nothing a request holds ends the server: end of input does (exit 0).
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from ..options import Options
+from ..verbs.batch import iter_lines
+from .rpc import PARSE_ERROR, RpcError, Service
+
+__all__ = ["serve"]
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -> None:
+    """Answer every request line of ``stdin`` on ``stdout`` until end of input."""
+    service = Service(options)
+    for line in iter_lines(stdin, service.options.limits):
+        if isinstance(line, Exception):
+            answer: str | None = _error(RpcError(PARSE_ERROR, line.one_line()))
+        elif not line.strip():
+            continue  # blank lines are not requests
+        else:
+            answer = service.handle(line)
+        if answer is not None:
+            stdout.write(answer.encode("utf-8") + b"\n")
+            stdout.flush()
+
+
+def _error(exc: RpcError) -> str:
+    import json
+
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": exc.as_dict()}, separators=(",", ":"))
