@@ -56,6 +56,87 @@ def stdio_rate(n: int) -> float:
     return rate
 
 
+class Http:
+    """A ``serve --http`` process on a free loopback port, for the duration of a ``with``."""
+
+    def __enter__(self) -> str:
+        import socket
+
+        import httpx
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.server = subprocess.Popen([*CLI, "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                httpx.get(self.url + "/health")
+                return self.url
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("serve --http did not start")
+
+    def __exit__(self, *_: object) -> None:
+        self.server.terminate()
+        self.server.wait(timeout=10)
+
+
+def http_rate(url: str, n: int) -> float:
+    """check requests per second over one keep-alive connection, one at a time."""
+    import httpx
+
+    proposal = json.loads(PROPOSAL.read_text())
+    scenario = json.loads(SCENARIO.read_text())
+    with httpx.Client(base_url=url) as client:
+        handle = client.post("/v1/load", json={"scenario": scenario}).json()["handle"]
+        for _ in range(20):
+            client.post("/v1/check", json={"handle": handle, "proposal": proposal})
+        start = time.perf_counter()
+        for _ in range(n):
+            assert client.post("/v1/check", json={"handle": handle, "proposal": proposal}).status_code == 200
+        return n / (time.perf_counter() - start)
+
+
+def http_load(url: str, seconds: float, clients: int = 8) -> dict[str, float]:
+    """``clients`` concurrent clients checking for ``seconds``: answers, errors, latency percentiles."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    proposal = json.loads(PROPOSAL.read_text())
+    scenario = json.loads(SCENARIO.read_text())
+    with httpx.Client(base_url=url) as client:
+        handle = client.post("/v1/load", json={"scenario": scenario}).json()["handle"]
+    end = time.perf_counter() + seconds
+
+    def one(_: int) -> tuple[list[float], int, list[object]]:
+        latencies: list[float] = []
+        errors = 0
+        bodies: list[object] = []
+        with httpx.Client(base_url=url, timeout=60) as c:
+            while time.perf_counter() < end:
+                t = time.perf_counter()
+                r = c.post("/v1/check", json={"handle": handle, "proposal": proposal})
+                latencies.append(time.perf_counter() - t)
+                errors += r.status_code != 200
+                bodies.append(r.json())
+        return latencies, errors, bodies
+
+    with ThreadPoolExecutor(clients) as pool:
+        results = list(pool.map(one, range(clients)))
+    latencies = sorted(x for r in results for x in r[0])
+    bodies = [b for r in results for b in r[2]]
+    want = bodies[0] if bodies else None
+    return {
+        "answers": len(latencies),
+        "errors": sum(r[1] for r in results),
+        "differing": sum(b != want for b in bodies),
+        "p50_ms": latencies[len(latencies) // 2] * 1e3,
+        "p99_ms": latencies[int(len(latencies) * 0.99)] * 1e3,
+    }
+
+
 def cli_rate(n: int) -> float:
     start = time.perf_counter()
     for _ in range(n):
@@ -82,8 +163,19 @@ def main(argv: list[str] | None = None) -> int:
     stdio = max(stdio_rate(n) for _ in range(1 if args.quick else 3))
     cli = cli_rate(processes)
     floor = inprocess_rate(n)
+    with Http() as url:
+        http = max(http_rate(url, n) for _ in range(1 if args.quick else 3))
+        load = http_load(url, 2 if args.quick else 30)
     ok = stdio >= 50 * cli
     goal = f"stdio check of a loaded 10-ability scenario ≥ 50× one CLI process per check: {stdio / cli:.0f}×"
+    ok_http = stdio >= 5 * http
+    goal_http = f"stdio ≥ 5× the HTTP service on the same requests: {stdio / http:.1f}×"
+    ok_load = load["errors"] == 0 and load["differing"] == 0
+    goal_load = (
+        f"8 concurrent HTTP clients for {2 if args.quick else 30} s: {load['answers']:,.0f} answers, "
+        f"{load['errors']:.0f} errors, {load['differing']:.0f} differing, p50 {load['p50_ms']:.1f} ms, "
+        f"p99 {load['p99_ms']:.1f} ms"
+    )
     lines = [
         "# Benchmarks: the server",
         "",
@@ -93,18 +185,24 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---|",
         f"| `serve --stdio`, loaded once, one request at a time | {stdio:,.0f} |",
         f"| `triggerstack check ... --json`, one process per check | {cli:,.1f} |",
+        f"| `serve --http`, `POST /v1/check`, one keep-alive connection | {http:,.0f} |",
         f"| `LegalOutcomes.check` in-process (the floor) | {floor:,.0f} |",
         "",
-        f"{'PASS' if ok else 'FAIL'}: {goal} (the HTTP service is not built yet: its ratio is not measured).",
+        f"* {'PASS' if ok else 'FAIL'}: {goal}",
+        f"* {'PASS' if ok_http else 'FAIL'}: {goal_http}",
+        f"* {'PASS' if ok_load else 'FAIL'}: {goal_load}",
     ]
     text = "\n".join(lines) + "\n"
-    print(f"{'PASS' if ok else 'FAIL'}  {goal}", file=sys.stderr)
+    for passed, what in ((ok, goal), (ok_http, goal_http), (ok_load, goal_load)):
+        print(f"{'PASS' if passed else 'FAIL'}  {what}", file=sys.stderr)
     if args.quick:
         print(text)
     else:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "serve.md").write_text(text, encoding="utf-8")
-        data = {"stdio_checks_per_s": stdio, "cli_checks_per_s": cli, "inprocess_checks_per_s": floor}
+
+        data: dict[str, object] = {"stdio_checks_per_s": stdio, "cli_checks_per_s": cli}
+        data |= {"inprocess_checks_per_s": floor, "http_checks_per_s": http, "http_load": load}
         (args.out / "serve.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {args.out / 'serve.md'}", file=sys.stderr)
     return 0

@@ -69,9 +69,45 @@ def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
             stack.extend(((*loc, i), v) for i, v in enumerate(value))
 
 
+def _within(doc: Any, limits: Limits) -> bool:
+    """Whether ``doc`` is within the limits, without building any place (the common case, fast)."""
+    big = 10**limits.digits
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    values = 0
+    while stack:
+        value, depth = stack.pop()
+        values += 1
+        if values > limits.values or depth > limits.depth:
+            return False
+        if isinstance(value, dict):
+            for k, v in value.items():
+                stack.append((v, depth + 1))
+                if isinstance(k, str):
+                    stack.append((k, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if abs(value) >= big:
+                return False
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < big):
+            return False
+    return True
+
+
 def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
     """``doc`` once it is within the limits: nesting, number of values, integer digits, and text
-    that is valid Unicode (no lone surrogate, which no output could print)."""
+    that is valid Unicode (no lone surrogate, which no output could print). A document within them
+    is walked once without places; only one that is not is walked again to name the place."""
+    if _within(doc, limits):
+        return doc
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
             raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)

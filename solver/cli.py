@@ -139,7 +139,13 @@ def _parser() -> argparse.ArgumentParser:
         "until end of input. The methods and their params and results: the rpc.discover method "
         "(docs/server.md). The limits apply to every request; --time-limit is each request's most.",
     )
-    sv.add_argument("--stdio", action="store_true", required=True, help="requests on standard input, one per line")
+    how = sv.add_mutually_exclusive_group(required=True)
+    how.add_argument("--stdio", action="store_true", help="requests on standard input, one per line")
+    how.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="an HTTP service (the extra [serve]) on HOST (default 127.0.0.1) and PORT: POST /v1/<method>",
+    )
 
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
@@ -386,9 +392,22 @@ def _best(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from .serve.stdio import serve
+    if args.http is None:
+        from .serve.stdio import serve
 
-    serve(sys.stdin.buffer, sys.stdout.buffer, _options(args))
+        serve(sys.stdin.buffer, sys.stdout.buffer, _options(args))
+        return
+    host, _, port = args.http.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ScenarioError(f"--http: expected [HOST:]PORT, not {args.http!r}")
+    try:
+        import uvicorn
+
+        from .serve.http import app
+    except ImportError as exc:
+        missing = f"--http needs the extra: pip install 'triggerstack[serve]' ({exc.name} is missing)"
+        raise ScenarioError(missing) from None
+    uvicorn.run(app(_options(args)), host=host or "127.0.0.1", port=int(port), log_level="warning")
 
 
 _VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {

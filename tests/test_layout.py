@@ -162,3 +162,12 @@ def test_only_the_environments_import_the_rl_extra() -> None:
             bad = [t for t in _imports(m) if t.split(".")[0] in extra or t.startswith("triggerstack.solver.rl")]
             assert not bad, f"{m} imports {bad}"
     assert any(t.startswith("pettingzoo") for t in _imports("triggerstack.solver.rl.env"))
+
+
+def test_only_the_http_service_imports_the_serve_extra() -> None:
+    """FastAPI and uvicorn are the optional extra ``[serve]``: only ``serve/http`` imports them (and
+    the command line's ``serve --http``, inside that verb)."""
+    for m in MODULES:
+        if m not in ("triggerstack.solver.serve.http", "triggerstack.solver.cli"):
+            bad = [t for t in _imports(m) if t.split(".")[0] in ("fastapi", "uvicorn", "starlette")]
+            assert not bad, f"{m} imports {bad}"

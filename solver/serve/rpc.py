@@ -244,6 +244,15 @@ class Service:
             limit = p.time_limit if limit is None else min(limit, p.time_limit)
         return resolve(self.options, {"engine": Engine.parse(p.engine or self.options.engine), "time_limit": limit})
 
+    def legal_for(self, p: _Asks) -> LegalOutcomes:
+        """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
+        try:
+            return self._legal(p)
+        except ScenarioError as exc:
+            raise RpcError(BAD_INPUT, exc.one_line(), {"place": format_loc(exc.loc)} if exc.loc else None) from None
+        except TimeLimitReached as exc:
+            raise RpcError(TIME_LIMIT, f"time limit reached: {exc}") from None
+
     def _legal(self, p: _Asks) -> LegalOutcomes:
         options = self._options(p)
         if p.handle is not None:
