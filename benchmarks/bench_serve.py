@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import LegalOutcomes
@@ -137,6 +138,42 @@ def http_load(url: str, seconds: float, clients: int = 8) -> dict[str, float]:
     }
 
 
+def batch_rates(lines: int) -> dict[str, float]:
+    """Seconds for ``triggerstack batch`` of ``lines`` check requests: one process, --jobs 2, and a
+    Dask LocalCluster of two workers (the same bytes each time, or the run stops)."""
+    import tempfile
+
+    from triggerstack.solver.serve.jobs import run
+
+    scenario = json.loads(SCENARIO.read_text())
+    proposal = json.loads(PROPOSAL.read_text())
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "requests.jsonl"
+        line = json.dumps({"method": "check", "params": {"scenario": scenario, "proposal": proposal}})
+        source.write_text((line + "\n") * lines)
+        answers = []
+        for name, jobs in (("one process", 1), ("--jobs 2", 2)):
+            start = time.perf_counter()
+            (written,), _ = run([str(source)], f"{tmp}/{jobs}", jobs=jobs)
+            out[name] = time.perf_counter() - start
+            answers.append(written.read_bytes())
+        import distributed
+
+        cluster_of: Any = distributed.LocalCluster
+        client_of: Any = distributed.Client
+        with (
+            cluster_of(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+            client_of(cluster) as client,
+        ):
+            start = time.perf_counter()
+            (written,), _ = run([str(source)], f"{tmp}/dask", client=client)
+            out["Dask, 2 local workers"] = time.perf_counter() - start
+            answers.append(written.read_bytes())
+        assert len(set(answers)) == 1, "the three paths disagree"
+    return out
+
+
 def cli_rate(n: int) -> float:
     start = time.perf_counter()
     for _ in range(n):
@@ -166,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     with Http() as url:
         http = max(http_rate(url, n) for _ in range(1 if args.quick else 3))
         load = http_load(url, 2 if args.quick else 30)
+    batch = batch_rates(2000 if args.quick else 100_000)
+    ok_dask = batch["Dask, 2 local workers"] <= 1.5 * batch["--jobs 2"]
+    goal_dask = (
+        f"batch on Dask (2 workers) within 1.5× of --jobs 2: {batch['Dask, 2 local workers']:.1f} s vs "
+        f"{batch['--jobs 2']:.1f} s ({batch['Dask, 2 local workers'] / batch['--jobs 2']:.2f}×; one process "
+        f"{batch['one process']:.1f} s), the same bytes"
+    )
     ok = stdio >= 50 * cli
     goal = f"stdio check of a loaded 10-ability scenario ≥ 50× one CLI process per check: {stdio / cli:.0f}×"
     ok_http = stdio >= 5 * http
@@ -191,9 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         f"* {'PASS' if ok else 'FAIL'}: {goal}",
         f"* {'PASS' if ok_http else 'FAIL'}: {goal_http}",
         f"* {'PASS' if ok_load else 'FAIL'}: {goal_load}",
+        f"* {'PASS' if ok_dask else 'FAIL'}: {goal_dask}",
     ]
     text = "\n".join(lines) + "\n"
-    for passed, what in ((ok, goal), (ok_http, goal_http), (ok_load, goal_load)):
+    for passed, what in ((ok, goal), (ok_http, goal_http), (ok_load, goal_load), (ok_dask, goal_dask)):
         print(f"{'PASS' if passed else 'FAIL'}  {what}", file=sys.stderr)
     if args.quick:
         print(text)
@@ -202,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "serve.md").write_text(text, encoding="utf-8")
 
         data: dict[str, object] = {"stdio_checks_per_s": stdio, "cli_checks_per_s": cli}
-        data |= {"inprocess_checks_per_s": floor, "http_checks_per_s": http, "http_load": load}
+        data |= {"inprocess_checks_per_s": floor, "http_checks_per_s": http, "http_load": load, "batch_s": batch}
         (args.out / "serve.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {args.out / 'serve.md'}", file=sys.stderr)
     return 0

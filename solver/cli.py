@@ -147,6 +147,20 @@ def _parser() -> argparse.ArgumentParser:
         help="an HTTP service (the extra [serve]) on HOST (default 127.0.0.1) and PORT: POST /v1/<method>",
     )
 
+    bt = sub.add_parser(
+        "batch",
+        parents=[limits],
+        help="check, count and sample requests from JSON Lines files, locally or on a Dask cluster",
+        description='Each line of each FILE is {"method": "check" | "count" | "sample", "params": {...}} with the '
+        "params of that server method (docs/server.md); each answer line is {\"line\": N, \"result\": ...} or "
+        '{"line": N, "error": {...}}, in input order, in NAME.out.jsonl beside the input (or in --out), written '
+        "whole or not at all. Exit 0 if every line has a result, 1 if some have an error.",
+    )
+    bt.add_argument("files", metavar="FILE", nargs="+", help="JSON Lines files of requests")
+    bt.add_argument("--out", metavar="DIR", help="where the answer files go (default: beside each input)")
+    bt.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (the extra [dask])")
+    bt.add_argument("--jobs", type=_positive, default=1, metavar="N", help="without --scheduler: N local processes")
+
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
@@ -410,7 +424,15 @@ def _serve(args: argparse.Namespace) -> None:
     uvicorn.run(app(_options(args)), host=host or "127.0.0.1", port=int(port), log_level="warning")
 
 
+def _jobs(args: argparse.Namespace) -> tuple[int, str]:
+    from .serve.jobs import run
+
+    written, clean = run(args.files, args.out, args.scheduler, args.jobs, _options(args))
+    return (EXIT_OK if clean else EXIT_ILLEGAL), "\n".join(str(p) for p in written)
+
+
 _VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
+    "batch": _jobs,
     "serve": _serve,
     "check": _check,
     "explain": _explain,

@@ -171,3 +171,11 @@ def test_only_the_http_service_imports_the_serve_extra() -> None:
         if m not in ("triggerstack.solver.serve.http", "triggerstack.solver.cli"):
             bad = [t for t in _imports(m) if t.split(".")[0] in ("fastapi", "uvicorn", "starlette")]
             assert not bad, f"{m} imports {bad}"
+
+
+def test_only_the_batch_imports_dask() -> None:
+    """Dask is the optional extra ``[dask]``: only ``serve/jobs`` imports it, inside ``--scheduler``."""
+    for m in MODULES:
+        if m != "triggerstack.solver.serve.jobs":
+            bad = [t for t in _imports(m) if t.split(".")[0] in ("dask", "distributed")]
+            assert not bad, f"{m} imports {bad}"

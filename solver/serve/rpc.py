@@ -30,15 +30,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
-from triggerstack.model.facts import Facts, check_limits, facts_of
+from triggerstack.model.facts import Facts, check_limits
 from triggerstack.model.io import load_document, parse_json_line
-from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
-from triggerstack.model.scenario import parse_scenario
 
 from ..errors import EngineCannot, IllegalDecision
 from ..options import Engine, Options, resolve
+from ..verbs.batch import _facts_for
 from ..verbs.legal import LegalOutcomes
 
 __all__ = ["MAX_HANDLES", "METHODS", "RpcError", "Service", "discover"]
@@ -231,8 +230,8 @@ class Service:
 
     def _compile(self, doc: Any, place: str = "scenario") -> Facts:
         limits = self.options.limits
-        try:
-            facts = facts_of(parse_scenario(doc, limits=limits), limits, Deadline(self.options.time_limit))
+        try:  # compiled once for the same scenario text (a bounded cache, the batch's)
+            facts = _facts_for(doc, self.options)
             check_limits(facts, limits)
         except ScenarioError as exc:
             raise ScenarioError(exc.message, (place, *exc.loc), exc.rule) from None

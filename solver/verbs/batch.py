@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import signal
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
@@ -127,7 +127,11 @@ CHUNK = 256
 """Lines per message to a worker."""
 
 
-def _worker(conn: Any, shared: Facts | None, options: Options) -> None:
+Answer = Callable[[int, "bytes | str | ScenarioError", "Facts | None", Options], str]
+"""What answers one numbered line: :func:`verdict_line` for ``check --batch``."""
+
+
+def _worker(conn: Any, shared: Facts | None, options: Options, answer: Answer) -> None:
     """A worker: chunks of numbered lines in, their verdict lines out, in order, until EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -136,7 +140,7 @@ def _worker(conn: Any, shared: Facts | None, options: Options) -> None:
             chunk = conn.recv()
             if chunk is None:
                 return
-            conn.send([verdict_line(n, line, shared, options) for n, line in chunk])
+            conn.send([answer(n, line, shared, options) for n, line in chunk])
     except (EOFError, OSError):  # the parent is gone
         return
 
@@ -146,6 +150,7 @@ def check_lines(
     shared: Facts | None = None,
     jobs: int = 1,
     options: Options = DEFAULT_OPTIONS,
+    answer: Answer | None = None,
 ) -> Iterator[str]:
     """One verdict line per input line, in order (``jobs`` processes if more than one). An
     interrupted batch (Ctrl-C, or SIGTERM turned into an exception by the caller) ends its
@@ -153,11 +158,13 @@ def check_lines(
 
     Each worker has a pipe of its own and no lock is shared (a pool's shared queue lock, held by
     a worker waiting for work, can deadlock its termination): a feeder thread sends chunk ``i``
-    to worker ``i mod jobs``, and the caller's thread reads the answers back in that order."""
+    to worker ``i mod jobs``, and the caller's thread reads the answers back in that order.
+    ``answer`` answers each line (a module-level function: workers may be spawned)."""
     numbered = enumerate(lines, 1)
+    answer = answer or verdict_line
     if jobs <= 1:
         for n, line in numbered:
-            yield verdict_line(n, line, shared, options)
+            yield answer(n, line, shared, options)
         return
     import multiprocessing
     import queue
@@ -165,7 +172,7 @@ def check_lines(
 
     ctx: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pipes = [ctx.Pipe() for _ in range(jobs)]
-    workers = [ctx.Process(target=_worker, args=(child, shared, options), daemon=True) for _, child in pipes]
+    workers = [ctx.Process(target=_worker, args=(child, shared, options, answer), daemon=True) for _, child in pipes]
     for w in workers:
         w.start()
     for _, child in pipes:

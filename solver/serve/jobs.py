@@ -1,0 +1,166 @@
+"""``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster.
+
+Each input line is ``{"method": "check" | "count" | "sample", "params": {…}}`` with the params of
+that server method (the scenario inline: ``"scenario"``); each output line is ``{"line": N,
+"result": …}`` with what the server would answer, or ``{"line": N, "error": {"code", "message",
+"data"}}`` — every line answered, in input order, one output file per input file
+(``NAME.out.jsonl`` beside it or in ``--out``), written whole or not at all.
+
+With ``--scheduler tcp://HOST:PORT`` the lines go to a Dask cluster in blocks (one small task per
+line would cost more than the work); a worker lost mid-run has its blocks run again elsewhere
+(Dask reschedules them), and since a block's answers are written only once it is done, in order,
+no line is lost or written twice. Without it, ``--jobs N`` local processes answer them as
+``check --batch`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from triggerstack.model.errors import ScenarioError, TimeLimitReached
+from triggerstack.model.facts import Facts
+from triggerstack.model.io import parse_json_line
+
+from ..options import Options
+from ..verbs.batch import check_lines, iter_lines
+from .rpc import INVALID_REQUEST, PARSE_ERROR, RpcError, Service
+
+__all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
+
+BATCH_METHODS = ("check", "count", "sample")
+BLOCK = 1000
+"""Lines per Dask task."""
+
+_services: dict[Options, Service] = {}
+
+
+def _service(options: Options) -> Service:
+    found = _services.get(options)
+    if found is None:
+        found = _services[options] = Service(options)
+    return found
+
+
+def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts | None, options: Options) -> str:
+    """The answer line to input line ``number``: always one line, whatever it holds."""
+    out: dict[str, Any] = {"line": number}
+    try:
+        if isinstance(line, ScenarioError):
+            raise RpcError(PARSE_ERROR, line.one_line())
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RpcError(PARSE_ERROR, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+        try:
+            request = parse_json_line(line, options.limits)
+        except ScenarioError as exc:
+            raise RpcError(PARSE_ERROR, exc.one_line()) from None
+        if (
+            not isinstance(request, dict)
+            or set(request) - {"method", "params"}
+            or request.get("method") not in BATCH_METHODS
+        ):
+            raise RpcError(INVALID_REQUEST, 'a line is {"method": "check" | "count" | "sample", "params": {...}}')
+        out["result"] = _service(options).call(request["method"], request.get("params"))
+    except RpcError as exc:
+        out["error"] = exc.as_dict()
+    except (TimeLimitReached, RecursionError, MemoryError) as exc:
+        code = -32002 if isinstance(exc, TimeLimitReached) else -32603
+        out["error"] = RpcError(code, str(exc) or type(exc).__name__).as_dict()
+    return json.dumps(out, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def answer_block(lines: Sequence[bytes | ScenarioError], first: int, options: Options) -> list[str]:
+    """The answers to a block of lines numbered from ``first`` (one Dask task)."""
+    return [answer_line(first + i, line, None, options) for i, line in enumerate(lines)]
+
+
+def _blocks(lines: Iterator[bytes | ScenarioError], size: int) -> Iterator[tuple[int, list[bytes | ScenarioError]]]:
+    number = 1
+    while True:
+        block = []
+        for line in lines:
+            block.append(line)
+            if len(block) == size:
+                break
+        if not block:
+            return
+        yield number, block
+        number += len(block)
+
+
+def _on_cluster(lines: Iterator[bytes | ScenarioError], client: Any, options: Options, block: int) -> Iterator[str]:
+    """Blocks submitted with a window of a few per worker, their answers yielded in order."""
+    window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
+    pending: deque[Any] = deque()
+    for first, lines_ in _blocks(lines, block):
+        pending.append(client.submit(answer_block, lines_, first, options, pure=False))
+        if len(pending) >= window:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
+
+
+def run(
+    inputs: Sequence[str],
+    out_dir: str | None = None,
+    scheduler: str | None = None,
+    jobs: int = 1,
+    options: Options | None = None,
+    block: int = BLOCK,
+    client: Any = None,
+) -> tuple[list[Path], bool]:
+    """Answer every line of every input; returns the files written and whether every line has a
+    result (none an error). ``client`` is a Dask client to use instead of connecting to ``scheduler``."""
+    options = options or Options()
+    own = None
+    if scheduler is not None and client is None:
+        try:
+            from distributed import Client
+        except ImportError as exc:
+            missing = f"--scheduler needs the extra: pip install 'triggerstack[dask]' ({exc.name} is missing)"
+            raise ScenarioError(missing) from None
+        try:
+            wait = 30 if options.time_limit is None else min(30.0, options.time_limit)
+            own = client = cast(Any, Client)(scheduler, timeout=wait)
+        except OSError as exc:
+            raise ScenarioError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+    written: list[Path] = []
+    clean = True
+    try:
+        for name in inputs:
+            path = Path(name)
+            target = Path(out_dir or path.parent) / (path.name.removesuffix(".jsonl") + ".out.jsonl")
+            try:
+                source = open(path, "rb")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                raise ScenarioError(f"cannot read: {exc.strerror}", source=name) from None
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            try:
+                with source, os.fdopen(fd, "w", encoding="utf-8") as sink:
+                    lines = iter_lines(source, options.limits)
+                    answers = (
+                        _on_cluster(lines, client, options, block)
+                        if client is not None
+                        else check_lines(lines, None, jobs, options, answer=answer_line)
+                    )
+                    for line in answers:
+                        clean = clean and not line.startswith('{"error"')
+                        sink.write(line + "\n")
+                os.replace(temp, target)  # whole, or not at all
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
+            written.append(target)
+    finally:
+        if own is not None:
+            cast(Any, own).close()
+    return written, clean
