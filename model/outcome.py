@@ -43,15 +43,18 @@ def _hash_divide(divide: Divisions) -> int:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
 
 
 class ModeChoice(_Frozen):
     """One chosen mode of a modal ability, with its own targets and divisions."""
 
     mode: str
+    """The chosen mode's id."""
     targets: Targets = Field(default_factory=dict)
+    """Its targets: requirement id -> the things chosen."""
     divide: Divisions = Field(default_factory=dict)
+    """Its divisions: requirement id -> thing -> amount (601.2d)."""
 
     def __hash__(self) -> int:
         return hash((self.mode, _hash_targets(self.targets), _hash_divide(self.divide)))
@@ -61,9 +64,13 @@ class Entry(_Frozen):
     """One ability on the stack with its choices."""
 
     ability: AbilityId
+    """The ability's id (REACTION@ABILITY for one fired in a later pass)."""
     modes: tuple[ModeChoice, ...] | None = None
+    """A modal ability's chosen modes, one entry per instance (null for a non-modal ability)."""
     targets: Targets = Field(default_factory=dict)
+    """A non-modal ability's targets: requirement id -> the things chosen."""
     divide: Divisions = Field(default_factory=dict)
+    """A non-modal ability's divisions: requirement id -> thing -> amount (601.2d)."""
 
     def __hash__(self) -> int:
         return hash((self.ability, self.modes, _hash_targets(self.targets), _hash_divide(self.divide)))
@@ -73,8 +80,11 @@ class Outcome(_Frozen):
     """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass."""
 
     stack: tuple[Entry, ...] = ()
+    """The stack, bottom first: every ability put on it, with its choices."""
     removed: tuple[AbilityId, ...] = ()
+    """The abilities removed from the stack (603.3c-d)."""
     passes: tuple[Whole, ...] | None = None
+    """Entries per pass of 603.3b's loop, when reactions fired further abilities (optional: inferred)."""
 
     def __hash__(self) -> int:
         """Outcomes are values: equal ones (as ``==`` compares them) hash alike."""
@@ -90,9 +100,13 @@ class Score(_Frozen):
     """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
 
     height: dict[str, Weight] = Field(default_factory=dict)
+    """Per ability: weight x its position from the bottom (0-based)."""
     mode: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    """Per ability and mode: the weight of choosing it."""
     target: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    """Per ability and thing: the weight of each time it is chosen as a target."""
     removed: dict[str, Weight] = Field(default_factory=dict)
+    """Per ability: the weight of its being removed."""
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Score:

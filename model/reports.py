@@ -6,11 +6,11 @@ against these models (unknown fields forbidden), so the schema cannot drift from
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Explanation", "VerdictReport"]
+__all__ = ["SCHEMAS", "Explanation", "VerdictReport", "published_schema"]
 
 
 class _Report(BaseModel):
@@ -174,3 +174,29 @@ class Explanation(_Report):
     fired: list[AbilityReport] | None = Field(
         default=None, description="Several passes: every ability a reaction fires in some legal outcome"
     )
+
+
+SCHEMAS = ("scenario", "outcome", "score", "verdict", "explain")
+"""The formats whose JSON Schema ``triggerstack schema`` publishes."""
+
+
+def published_schema(what: str) -> dict[str, Any]:
+    """The JSON Schema of a format, as published: draft 2020-12, with an ``$id``, every property
+    described (the descriptions are the models' field docstrings, the one source docs/fields.md
+    is generated from)."""
+    from .outcome import Outcome, Score
+    from .scenario import Scenario
+
+    models: dict[str, type[BaseModel]] = {
+        "scenario": Scenario,
+        "outcome": Outcome,
+        "score": Score,
+        "verdict": VerdictReport,
+        "explain": Explanation,
+    }
+    schema = models[what].model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:triggerstack:schema:{what}:1",
+        **schema,
+    }

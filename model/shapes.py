@@ -75,7 +75,7 @@ def _expand_any_target(value: Any) -> Any:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
 
 
 def _whole(value: Any) -> Any:
@@ -163,8 +163,11 @@ class Comparison(_Frozen):
     """``{"lte": 2}``, ``{"gte": 3}``, ``{"eq": 1}``; several keys all apply."""
 
     lte: Whole | None = None
+    """At most this number."""
     gte: Whole | None = None
+    """At least this number."""
     eq: Whole | None = None
+    """Exactly this number."""
 
     @model_validator(mode="after")
     def _one_key(self) -> Self:
@@ -177,6 +180,8 @@ class TargetOf(_Frozen):
     """Whoever or whatever was chosen for requirement ``target_of`` of the same mode."""
 
     target_of: RequirementId
+    """A requirement of the same mode: the player chosen for it, or the controller (for owner: the owner) of the object
+    chosen for it."""
 
 
 PlayerRef = Annotated[str | TargetOf, Field(union_mode="left_to_right")]
@@ -193,27 +198,49 @@ class Filter(_Frozen):
     (115.2) unless it names a ``zone`` or has only ``any``/``all`` (see ``filters``).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, defer_build=True, use_attribute_docstrings=True
+    )
 
     kind: Kinds | None = None
+    """The kinds of thing it matches (player, permanent, card, spell, ability, emblem); without it the domain is
+    inherited, or permanents (115.2)."""
     type: CardTypes | None = None
+    """Any of these card types."""
     subtype: Subtypes | None = None
+    """Any of these subtypes (any letter case)."""
     supertype: Supertypes | None = None
+    """Any of these supertypes."""
     color: Colors | None = None
+    """Any of these colors (never a player)."""
     colorless: StrictBool | None = None
+    """Colorless (true) or colored (false); never a player."""
     zone: Zones | None = None
+    """Any of these zones; naming a zone makes the filter match cards there."""
     tag: Strs | None = None
+    """Any of these free tags (tapped, attacking, token ...)."""
     id: Strs | None = None
+    """One of these ids."""
     controller: PlayerRef | None = None
+    """Its controller, relative to the ability's controller: you, opponent, any, a player id, or {target_of: R}."""
     owner: PlayerRef | None = None
+    """Its owner, relative to the ability's controller: you, opponent, any, a player id, or {target_of: R}."""
     power: Comparison | None = None
+    """Its power compared with numbers."""
     toughness: Comparison | None = None
+    """Its toughness compared with numbers."""
     mana_value: Comparison | None = None
+    """Its mana value compared with numbers."""
     counter: str | None = None
+    """It has at least one counter of this kind."""
     ability_kind: Literal["triggered", "activated"] | None = None
+    """For an ability on the stack: triggered or activated."""
     not_: FilterField | None = Field(default=None, alias="not")
+    """Matches what the inner filter does not, within the enclosing domain."""
     any: tuple[FilterField, ...] | None = None
+    """Matches what any of these filters matches."""
     all: tuple[FilterField, ...] | None = None
+    """Matches what every one of these filters matches."""
     _named: frozenset[str] = PrivateAttr(default=frozenset())
 
     @model_validator(mode="after")
@@ -253,43 +280,68 @@ class SourceRestriction(_Frozen):
     (relative to the protected object's controller) can't target it."""
 
     source: FilterField = Field(default_factory=Filter)
+    """The sources whose abilities can't target it."""
     controller: Literal["you", "opponent", "any"] = "any"
+    """Whose such sources: you (its controller), opponent, or any."""
 
 
 class _Targetable(_Frozen):
     hexproof: StrictBool = False
+    """Hexproof: not the target of an opponent's ability (702.11)."""
     shroud: StrictBool = False
+    """Shroud: not the target of any ability (702.18)."""
     protection: tuple[FilterField, ...] = ()
+    """Protection from each quality a filter describes (702.16): not the target of an ability of such a source."""
     hexproof_from: tuple[FilterField, ...] = ()
+    """Hexproof from each quality a filter describes (702.11d)."""
     cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
+    """Effects saying it can't be the target of some sources' abilities (applies in any zone)."""
 
 
 class Player(_Targetable):
     """A player; in the scenario either a bare id or this object."""
 
     id: PlayerId
+    """The player's id."""
     left_game: StrictBool = False
+    """The player has left the game (800.4): not a target, and their abilities are removed."""
 
 
 class Object(_Targetable):
     """Anything other than a player that can be a target or a source."""
 
     id: ObjectId
+    """The object's id."""
     kind: ObjectKindWord = "permanent"
+    """permanent (the default), card, spell, ability or emblem."""
     zone: ZoneWord | None = None
+    """Its zone; a card's zone (graveyard, exile, hand, library, command); a permanent is on the battlefield."""
     controller: PlayerId | None = None
+    """Its controller (a permanent, spell or ability)."""
     owner: PlayerId | None = None
+    """Its owner (default: its controller)."""
     types: tuple[CardTypeWord, ...] = ()
+    """Its card types."""
     subtypes: tuple[Subtype, ...] = ()
+    """Its subtypes."""
     supertypes: tuple[SupertypeWord, ...] = ()
+    """Its supertypes."""
     colors: tuple[ColorWord, ...] = ()
+    """Its colors (none: colorless)."""
     power: Whole | None = None
+    """Its power."""
     toughness: Whole | None = None
+    """Its toughness."""
     mana_value: Whole | None = None
+    """Its mana value."""
     counters: dict[str, Whole] = Field(default_factory=dict)
+    """Counters on it, by kind: {\"+1/+1\": 2}."""
     tags: tuple[str, ...] = ()
+    """Free words a filter's tag can match (tapped, attacking, token ...)."""
     ability_kind: Literal["triggered", "activated"] | None = None
+    """For an ability on the stack: triggered or activated."""
     text: str = ""
+    """Its text, shown in messages."""
 
     @property
     def where(self) -> Zone:
@@ -324,13 +376,21 @@ class Requirement(_Frozen):
     """One instance of the word "target" (601.2c)."""
 
     id: RequirementId
+    """The requirement's id, unique within its mode (or its non-modal ability)."""
     text: str = ""
+    """Its text, shown in messages."""
     min: Whole = Field(default=1, ge=0)
+    """The fewest targets (0 for 'up to')."""
     max: Whole | None = Field(default=1, ge=0)
+    """The most targets; null: any number."""
     filter: FilterField
+    """What may be chosen (a filter, or 'any-target')."""
     other_than_source: StrictBool = False
+    """'another' (115.3): the ability's source is not a legal target."""
     different_from: tuple[RequirementId, ...] = ()
+    """Requirements of the same mode whose targets must be different things."""
     divide: Whole | None = Field(default=None, ge=1)
+    """An amount divided among the targets, at least 1 each (601.2d)."""
 
     @model_validator(mode="after")
     def _bounds(self) -> Self:
@@ -349,40 +409,61 @@ class Mode(_Frozen):
     """One mode of a modal ability (700.2)."""
 
     id: str
+    """The mode's id, unique within its ability."""
     text: str = ""
+    """Its text, shown in messages."""
     targets: tuple[Requirement, ...] = ()
+    """The mode's target requirements."""
     available: StrictBool = True
+    """False when the mode can't be chosen (a rule or effect says so)."""
 
 
 class Modal(_Frozen):
     """How many modes may be chosen: ``choose`` lists the allowed numbers."""
 
     choose: tuple[Annotated[Whole, Field(ge=0)], ...] = Field(min_length=1)
+    """The allowed numbers of modes (0 allows choosing none: the ability is then removed)."""
     repeat: StrictBool = False
+    """The same mode may be chosen more than once (700.2d)."""
     distinct_targets: StrictBool = False
+    """Each chosen mode must have a different target."""
 
 
 class Delayed(_Frozen):
     """A delayed triggered ability and who controlled what created it (603.7d–g)."""
 
     by: Literal["spell", "ability", "replacement", "static-action"]
+    """What created the delayed trigger: spell, ability, replacement or static-action (603.7d-g)."""
     controller: PlayerId
+    """Who controlled what created it."""
 
 
 class TriggerBody(_Frozen):
     """A waiting triggered ability without its id (the shape a reaction fires)."""
 
     text: str = ""
+    """Its text, shown in messages."""
     source: ObjectId | None = None
+    """The object it comes from; omit it for a source-less ability and give controller."""
     controller: PlayerId | None = None
+    """Its controller: required without a source; otherwise an error naming 603.3a if it contradicts the derived one."""
     source_controller: PlayerId | None = None
+    """Who controlled the source when it triggered (default: its controller, or its owner off the
+    battlefield, 113.8)."""
     delayed: Delayed | None = None
+    """A delayed triggered ability, and what created it (603.7d-g)."""
     condition: Literal["event", "ability-triggered"] = "event"
+    """event (default) or ability-triggered: its trigger condition is another ability triggering (part 2 of 603.3b)."""
     targets: tuple[Requirement, ...] = ()
+    """A non-modal ability's target requirements."""
     modal: Modal | None = None
+    """For a modal ability: how many modes, repeats, distinct targets."""
     modes: tuple[Mode, ...] = ()
+    """For a modal ability: its modes."""
     chooser: PlayerId | None = None
+    """The player who makes its choices if not its controller (700.2e); legality is still judged from the controller."""
     illegal: str | None = None
+    """A reason, when a rule or effect makes the ability illegal (603.3d: it is removed)."""
 
     @model_validator(mode="after")
     def _modal_shape(self) -> Self:
@@ -415,6 +496,7 @@ class Trigger(TriggerBody):
     """A waiting triggered ability."""
 
     id: AbilityId
+    """The ability's id, unique in the scenario (no '@': it marks fired abilities)."""
 
 
 class MustTarget(_Frozen):
@@ -422,34 +504,49 @@ class MustTarget(_Frozen):
     source matches the filter (relative words judged from the controller of ``object``)."""
 
     object: str
+    """The thing that must be targeted if able (601.2c)."""
     applies_to: (
         Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])]
         | FilterField
     ) = Field(union_mode="left_to_right")
+    """The abilities it applies to: their ids, or a filter their sources match."""
 
 
 class Reaction(_Frozen):
     """An ability that triggers when ``object`` becomes the target of a placed ability (603.3b loop)."""
 
     id: str
+    """The reaction's id; what it fires is REACTION@ABILITY."""
     when: Literal["becomes-target"] = "becomes-target"
+    """becomes-target: it triggers when object becomes the target of a placed ability."""
     object: str
+    """The watched object (or player)."""
     by: Literal["opponent", "you", "any"] = "opponent"
+    """Whose abilities fire it, relative to the watched object's controller: opponent (ward), you or any."""
     trigger: TriggerBody
+    """The ability it fires, which waits for the next pass of 603.3b."""
 
 
 class ScenarioFields(_Frozen):
     """A scenario's fields and lookups; :class:`~.scenario.Scenario` adds the reference checks."""
 
     rules: Literal["seed", "cr-1p", "2hg"] = "seed"
+    """seed (default: the two parts of 603.3b), cr-1p (one APNAP pass, before April 2021) or 2hg (805.7)."""
     players: tuple[Annotated[Player, BeforeValidator(_player_as_object, json_schema_input_type=str | Player)], ...] = (
         Field(min_length=1)
     )
+    """Turn order, the active player first: ids, or objects with id and targeting properties."""
     teams: tuple[tuple[PlayerId, ...], ...] | None = None
+    """With rules 2hg only: lists of player ids in turn order, the active team first."""
     objects: tuple[Object, ...] = ()
+    """Everything else that can be a target or a source."""
     triggers: tuple[Trigger, ...] = ()
+    """The waiting abilities, in any order."""
     must_target: tuple[MustTarget, ...] = ()
+    """'... must target X if able' effects (601.2c)."""
     reactions: tuple[Reaction, ...] = ()
+    """Abilities that trigger while the waiting ones are put on the stack (ward and other 'becomes the target'
+    abilities)."""
 
     def player(self, pid: str) -> Player | None:
         return next((p for p in self.players if p.id == pid), None)

@@ -308,22 +308,9 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
-    from pydantic import BaseModel
-    from triggerstack.model.outcome import Outcome, Score
-    from triggerstack.model.reports import Explanation, VerdictReport
-    from triggerstack.model.scenario import Scenario
+    from triggerstack.model.reports import published_schema
 
-    models: dict[str, type[BaseModel]] = {
-        "scenario": Scenario,
-        "outcome": Outcome,
-        "score": Score,
-        "verdict": VerdictReport,
-        "explain": Explanation,
-    }
-    model = models[args.what]
-    schema = model.model_json_schema(by_alias=True)
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    return EXIT_OK, _dump(schema)
+    return EXIT_OK, _dump(published_schema(args.what))
 
 
 def _count(args: argparse.Namespace) -> tuple[int, str]:

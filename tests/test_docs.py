@@ -81,3 +81,36 @@ def test_the_filter_table_is_what_the_filters_do() -> None:
         flt = Filter.model_validate(json.loads(row))
         got = {t.id for t in facts.things if matches(flt, t, ctx) is True}
         assert got == expected[row], row
+
+
+def test_every_schema_has_an_id_and_every_property_a_description() -> None:
+    from triggerstack.model.reports import SCHEMAS, published_schema
+
+    def properties(node: object) -> list[tuple[str, dict[str, object]]]:
+        found: list[tuple[str, dict[str, object]]] = []
+        if isinstance(node, dict):
+            found += [(k, v) for k, v in (node.get("properties") or {}).items()]
+            for value in node.values():
+                found += properties(value)
+        elif isinstance(node, list):
+            for value in node:
+                found += properties(value)
+        return found
+
+    ids = set()
+    for what in SCHEMAS:
+        schema = published_schema(what)
+        ids.add(schema["$id"])
+        every = properties(schema)
+        assert every and all(isinstance(p.get("description"), str) and p["description"] for _, p in every), [
+            k for k, p in every if not p.get("description")
+        ]
+    assert len(ids) == len(SCHEMAS)
+
+
+def test_the_field_reference_is_generated_from_the_schemas() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "fields.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
