@@ -87,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("scenario", metavar="SCENARIO", nargs="?")
     c.add_argument("proposal", metavar="PROPOSAL", nargs="?")
     c.add_argument("--json", action="store_true", help='print {"legal": ..., "violations": [...]}')
+    c.add_argument(
+        "--format",
+        choices=["text", "json", "svg"],
+        default=None,
+        help="text (default), json (as --json), or svg: the stack drawn, each violation beside its entry",
+    )
     c.add_argument("--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)")
     c.add_argument(
         "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
@@ -98,6 +104,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     e.add_argument("scenario", metavar="SCENARIO")
     e.add_argument("--json", action="store_true", help="machine-readable output")
+    e.add_argument(
+        "--format",
+        choices=["text", "json", "svg"],
+        default=None,
+        help="text (default), json (as --json), or svg: the blocks and one legal outcome drawn",
+    )
 
     def solving(q: argparse.ArgumentParser) -> None:
         q.add_argument("scenario", metavar="SCENARIO")
@@ -259,7 +271,17 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
     except ScenarioError as exc:
         raise exc.located(args.proposal) from None
     code = EXIT_OK if verdict.legal else EXIT_ILLEGAL
-    if args.json:
+    if args.format == "svg":
+        from triggerstack.model.outcome import outcome_dict
+
+        from .verbs.draw import stack_svg
+
+        drawn = outcome_dict(proposal)
+        n = len(verdict.violations)
+        title = "legal" if verdict.legal else f"illegal: {n} violation{'s' if n != 1 else ''}"
+        violations = verdict.as_dict()["violations"]
+        return code, stack_svg(scenario, drawn["stack"], drawn["removed"], proposal.passes, violations, title)
+    if args.json or args.format == "json":
         return code, _dump(verdict.as_dict())
     if verdict.legal:
         return code, "legal"
@@ -303,8 +325,20 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.explain import explain_text
     from .verbs.legal import explain
 
-    data = explain(_load(args, args.scenario), _options(args))
-    return EXIT_OK, _dump(data) if args.json else explain_text(data)
+    facts = _load(args, args.scenario)
+    if args.format == "svg":
+        from triggerstack.model.outcome import outcome_dict
+
+        from .verbs.draw import stack_svg
+        from .verbs.legal import LegalOutcomes
+
+        legal = LegalOutcomes(facts, _options(args))
+        first = legal[0]
+        drawn = outcome_dict(first)
+        title = f"one legal outcome of {legal.count()}"
+        return EXIT_OK, stack_svg(facts, drawn["stack"], drawn["removed"], first.passes, (), title)
+    data = explain(facts, _options(args))
+    return EXIT_OK, _dump(data) if args.json or args.format == "json" else explain_text(data)
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:

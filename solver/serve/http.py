@@ -12,8 +12,10 @@ before they are read whole; each request has ``--time-limit``. One request is an
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -171,6 +173,8 @@ def app(options: Options | None = None) -> Any:
         response_class=StreamingResponse,
     )(lines)
 
+    _page_routes(api, service)
+
     @api.get("/health", summary="The service is up")
     def health() -> dict[str, str]:
         return {"status": "ok"}
@@ -200,3 +204,98 @@ def _endpoint(name: str, params: type[BaseModel], answer: Callable[[str, BaseMod
     endpoint.__name__ = name.replace(".", "_")
     return endpoint
 
+
+
+PAGE = Path(__file__).resolve().parent / "page"
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository, when the package runs from it: its examples and docs are served to the page."""
+
+
+def _page_routes(api: FastAPI, service: Service) -> None:
+    """The judge's page at ``/`` and what it reads besides the methods: the examples, YAML or JSON
+    parsed with the place of an error, and the rules as HTML with an anchor per rule number."""
+    from fastapi.responses import FileResponse, HTMLResponse
+
+    @api.get("/", include_in_schema=False)
+    def index() -> Any:
+        return FileResponse(PAGE / "index.html", media_type="text/html")
+
+    @api.get("/page.js", include_in_schema=False)
+    def script() -> Any:
+        return FileResponse(PAGE / "page.js", media_type="text/javascript")
+
+    @api.get("/page.css", include_in_schema=False)
+    def style() -> Any:
+        return FileResponse(PAGE / "page.css", media_type="text/css")
+
+    @api.get("/page/examples", include_in_schema=False)
+    def examples() -> list[dict[str, str]]:
+        out = []
+        for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
+            entry = {"name": folder.parent.name, "scenario": folder.read_text(encoding="utf-8")}
+            for which in ("legal", "illegal"):
+                path = folder.parent / f"{which}.json"
+                if path.exists():
+                    entry[which] = path.read_text(encoding="utf-8")
+            out.append(entry)
+        return out
+
+    class Text(BaseModel):
+        text: str
+
+    def parse(body: Text) -> Any:
+        from triggerstack.model.errors import ScenarioError
+        from triggerstack.model.io import parse_text
+        from triggerstack.model.scenario import parse_scenario
+
+        limits = service.options.limits
+        try:
+            doc = parse_text(body.text, "scenario", limits=limits)
+            parse_scenario(doc, limits=limits)
+        except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
+            data = {"place": format_loc(exc.loc)} if exc.loc else None
+            answer = problem(RpcError(rpc.BAD_INPUT, exc.one_line(), data))
+            return JSONResponse({"problem": json.loads(bytes(answer.body))})
+        return JSONResponse({"scenario": doc})
+
+    parse.__annotations__ = {"body": Text, "return": Any}
+    api.post("/page/parse", include_in_schema=False)(parse)
+
+    @api.get("/docs/rules.html", include_in_schema=False)
+    def rules() -> Any:
+        source = ROOT / "docs" / "rules.md"
+        text = source.read_text(encoding="utf-8") if source.exists() else "The rules reference is not installed."
+        return HTMLResponse(_rules_html(text))
+
+
+def _rules_html(markdown: str) -> str:
+    """docs/rules.md as HTML: a paragraph per block, anchors ``r<rule>`` for each rule number a
+    paragraph's bold heading names (and its parents: 601.2c also anchors 601.2 and 601)."""
+    import html
+    import re
+
+    anchored: set[str] = set()
+    parts = []
+    for block in markdown.split("\n\n"):
+        text = html.escape(block.strip())
+        heading = re.match(r"\*\*(.+?)\*\*", block.strip())
+        ids = []
+        for rule in re.findall(r"\d{3}(?:\.\d+[a-z]?)?", heading.group(1) if heading else block):
+            for name in (rule, rule.rstrip("abcdefghijklmnopqrstuvwxyz"), rule.split(".")[0]):
+                if name not in anchored:
+                    anchored.add(name)
+                    ids.append(name)
+        text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+        text = re.sub(r"`(.+?)`", r"<code>\1</code>", text)
+        if text.startswith("# "):
+            parts.append(f"<h1>{text[2:]}</h1>")
+            continue
+        anchors = "".join(f'<a id="r{i}"></a>' for i in ids)
+        parts.append(f"<p>{anchors}{text}</p>")
+    body = "\n".join(parts)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>The rules as applied</title>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/page.css"></head>'
+        f'<body><p><a href="/">Back to the page</a></p>{body}</body></html>'
+    )

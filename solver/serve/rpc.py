@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model.facts import Facts, check_limits
 from triggerstack.model.io import load_document, parse_json_line
+from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
 
@@ -158,6 +159,18 @@ class StepApply(Steps):
     decision: int | str = Field(description="The decision to take: its id or readable form")
 
 
+class StepCount(Steps):
+    """How many outcomes the walk can still end in."""
+
+    cap: int = Field(10_000, ge=1, le=100_000, description="Stop counting past this many (then exact is false)")
+
+
+class Draw(Steps):
+    """The stack as an SVG picture: the walk so far, or a proposal with its violations."""
+
+    proposal: Any = Field(None, description="A proposal to draw with check's violations, instead of the walk")
+
+
 class Discover(_Params):
     """The methods, their params and results, as an OpenRPC document."""
 
@@ -208,6 +221,15 @@ class StepState(_Params):
 class MaskResult(_Params):
     size: int = Field(description="How many decision ids there are")
     mask: list[int] = Field(description="1 for each legal decision id, 0 otherwise")
+
+
+class Reachable(_Params):
+    count: int = Field(description="Distinct outcomes the walk can still end in")
+    exact: bool = Field(description="False when counting stopped at cap")
+
+
+class Picture(_Params):
+    svg: str = Field(description="An SVG document: the stack top first, each entry's choices, blocks, violations")
 
 
 class OutcomeResult(_Params):
@@ -347,6 +369,37 @@ class Service:
         stepper, walk = self._walk(p)
         return OutcomeResult(outcome=outcome_dict(stepper.outcome(walk)))
 
+    def step_count(self, p: StepCount) -> Reachable:
+        legal = self._legal(p)
+        if not p.decisions:
+            return Reachable(count=legal.count(), exact=True)
+        stepper = legal.stepper()
+        count, exact = stepper.reachable(stepper.walk(p.decisions), p.cap, Deadline(legal.options.time_limit))
+        return Reachable(count=count, exact=exact)
+
+    def draw(self, p: Draw) -> Picture:
+        from ..verbs.draw import stack_svg
+
+        legal = self._legal(p)
+        if p.proposal is not None:
+            try:
+                proposal = parse_outcome(p.proposal)
+            except ScenarioError as exc:
+                raise ScenarioError(exc.message, ("proposal", *exc.loc), exc.rule) from None
+            verdict = legal.check(proposal).as_dict()
+            drawn = outcome_dict(proposal)
+            n = len(verdict["violations"])
+            title = "legal" if verdict["legal"] else f"illegal: {n} violation{'s' if n != 1 else ''}"
+            violations = verdict["violations"]
+            svg = stack_svg(legal.facts, drawn["stack"], drawn["removed"], proposal.passes, violations, title)
+            return Picture(svg=svg)
+        stepper = legal.stepper()
+        walk = stepper.walk(p.decisions)
+        built = stepper.so_far(walk)
+        drawn = outcome_dict(built)
+        title = "the stack built so far" if stepper.legal(walk) else "the stack built: over"
+        return Picture(svg=stack_svg(legal.facts, drawn["stack"], drawn["removed"], built.passes, (), title))
+
     def discover(self, _: Discover) -> dict[str, Any]:
         return discover()
 
@@ -460,6 +513,8 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
     "step.apply": (StepApply, StepState, Service.step_apply),
     "step.mask": (Steps, MaskResult, Service.step_mask),
     "step.outcome": (Steps, OutcomeResult, Service.step_outcome),
+    "step.count": (StepCount, Reachable, Service.step_count),
+    "draw": (Draw, Picture, Service.draw),
     "rpc.discover": (Discover, BaseModel, Service.discover),
 }
 """Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what runs it."""

@@ -40,7 +40,7 @@ from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
 from triggerstack.model.filters import possible_kinds
 from triggerstack.model.limits import Deadline
-from triggerstack.model.outcome import Entry, Outcome, canonical
+from triggerstack.model.outcome import Entry, Outcome, canonical, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
 from triggerstack.model.rules import Rule
 from triggerstack.model.shapes import TriggerBody
@@ -822,6 +822,42 @@ class Stepper(_Checked[Walk]):
         assert walk.facts is not None
         parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
         return join([*parts, self._local(walk.facts)[0].outcome(walk.local)])
+
+    def so_far(self, walk: Walk) -> Outcome:
+        """What a walk has put on the stack and removed so far, every pass (the ability in hand,
+        not yet placed, is in neither); :meth:`outcome` once it is over."""
+        assert walk.facts is not None
+        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
+        f = walk.facts
+        parts.append(to_outcome(f, IndexedOutcome(walk.local.stack, tuple(sorted(walk.local.removed)))))
+        return join(parts)
+
+    def reachable(self, walk: Walk, cap: int, deadline: Deadline) -> tuple[int, bool]:
+        """How many distinct outcomes ``walk`` can still end in: (the number, exact?). Counted by
+        walking every continuation (states reached twice are walked once), up to ``cap``."""
+        seen: set[tuple[object, ...]] = set()
+        ends: set[str] = set()
+        pending = [walk]
+        steps = 0
+        while pending:
+            w = pending.pop()
+            done = tuple((id(f), st.stack, st.removed) for f, st in w.done)
+            here = w.local
+            key: tuple[object, ...] = (done, id(w.facts), here.stack, here.removed, here.current, here.tokens)
+            if key in seen:
+                continue
+            seen.add(key)
+            steps += 1
+            if steps % 512 == 0:
+                deadline.check("counting the outcomes still reachable")
+            legal = self.legal(w)
+            if not legal:
+                ends.add(outcome_json(self.outcome(w)))
+                if len(ends) >= cap:
+                    return len(ends), False
+                continue
+            pending.extend(self.apply_unchecked(w, d) for d in legal)
+        return len(ends), True
 
     def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
         """The walk after ``decisions`` from the start, each checked."""

@@ -1,0 +1,219 @@
+// The judge's page: load a scenario, read what explain says, build the stack decision by
+// decision (the legal ones only, from step), and check a proposal. Every answer comes from the
+// server's /v1/ methods: the page judges nothing itself. Pictures of the stack are the server's
+// SVG (the code explain --format svg uses).
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const state = { scenario: null, decisions: [], over: false };
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function ruleLink(rule) {
+  return element("a", { href: `/docs/rules.html#r${rule}` }, rule);
+}
+
+async function call(method, body) {
+  const response = await fetch(`/v1/${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw data;
+  return data;
+}
+
+function showError(problem) {
+  const box = $("#error");
+  if (!problem) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.hidden = false;
+  box.textContent = problem.detail || problem.message || String(problem);
+}
+
+// -- 1. loading -------------------------------------------------------------------------------
+
+async function loadExamples() {
+  const response = await fetch("/page/examples");
+  const examples = await response.json();
+  const select = $("#example");
+  for (const example of examples) select.append(element("option", { value: example.name }, example.name));
+  select.addEventListener("change", () => {
+    const chosen = examples.find((e) => e.name === select.value);
+    if (!chosen) return;
+    $("#scenario-text").value = chosen.scenario;
+    $("#proposal-text").value = chosen.illegal || "";
+    load();
+  });
+}
+
+async function load() {
+  showError(null);
+  $("#loaded").textContent = "";
+  try {
+    const parsed = await fetch("/page/parse", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: $("#scenario-text").value }),
+    });
+    const data = await parsed.json();
+    if (!parsed.ok) throw data;
+    if (data.problem) throw data.problem;
+    state.scenario = data.scenario;
+    state.decisions = [];
+    const explained = await call("explain", { scenario: state.scenario });
+    renderExplain(explained);
+    const count = explained.count;
+    $("#loaded").textContent = `loaded: ${explained.abilities.length} waiting abilities, ${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
+    for (const id of ["#explain", "#build", "#check"]) $(id).hidden = false;
+    await refresh();
+  } catch (problem) {
+    for (const id of ["#explain", "#build", "#check"]) $(id).hidden = true;
+    showError(problem);
+  }
+}
+
+// -- 2. explain -------------------------------------------------------------------------------
+
+function renderExplain(data) {
+  const blocks = $("#blocks");
+  blocks.replaceChildren();
+  for (const block of data.blocks) {
+    blocks.append(element("li", {}, `${block.players.join("+")} (part ${block.part}): ${block.abilities.join(", ")} — `, ruleLink(block.rule)));
+  }
+  const list = $("#abilities");
+  list.replaceChildren();
+  for (const r of data.reactions || []) {
+    const fires = (r.fires || []).length ? `fires ${r.fires.join(", ")} in pass ${(r.passes || []).join(", ")}` : "fires nothing here";
+    list.append(element("p", { class: "reaction" }, `Reaction ${r.id} (${r.when} of ${r.object}, by ${r.by}): ${fires} — `, ruleLink("603.3b")));
+  }
+  for (const a of [...data.abilities, ...(data.fired || [])]) {
+    const card = element("article", { class: "ability", "data-ability": a.id, "data-pass": String(a.pass || 1) });
+    const where = a.pass ? ` (pass ${a.pass}, fired by ${a.fired_by})` : "";
+    card.append(element("h3", {}, `${a.id}${where}: ${a.text || ""}`));
+    card.append(element("p", { class: "why" }, `controller ${a.controller}: ${a.controller_reason} (`, ruleLink(a.controller_rule), ")"));
+    if (a.chooser && a.chooser !== a.controller) card.append(element("p", { class: "why" }, `choices made by ${a.chooser} (`, ruleLink("700.2e"), ")"));
+    const removal = a.removal === "must" ? "must be removed" : a.removal === "may" ? "may be removed" : "cannot be removed";
+    const removalRule = (a.removal_reason || "").match(/\d{3}\.\d+[a-z]?/);
+    card.append(element("p", {}, `${removal}${a.removal_reason ? `: ${a.removal_reason}` : ""}`, removalRule ? " — " : "", removalRule ? ruleLink(removalRule[0]) : ""));
+    for (const mode of a.modes || []) {
+      if (!a.modal && !(mode.requirements || []).length) continue; // no mode, no targets: nothing to say
+      const title = mode.id ? `mode ${mode.id}: ${mode.status}` : "targets";
+      const section = element("div", {}, element("strong", {}, title), mode.reason ? ` (${mode.reason})` : "");
+      const items = element("ul");
+      for (const r of mode.requirements || []) {
+        const legal = (r.legal || []).join(", ") || "none";
+        const later = (r.legal_once_on_stack || []).length ? `; once on the stack below: ${r.legal_once_on_stack.join(", ")}` : "";
+        const item = element("li", {}, `${r.id} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
+        const excluded = element("ul");
+        for (const x of r.excluded || []) excluded.append(element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
+        for (const x of r.ignored || []) excluded.append(element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
+        if (excluded.childElementCount) item.append(excluded);
+        items.append(item);
+      }
+      if (items.childElementCount) section.append(items);
+      card.append(section);
+    }
+    list.append(card);
+  }
+}
+
+// -- 3. building the stack --------------------------------------------------------------------
+
+async function refresh() {
+  const body = { scenario: state.scenario, decisions: state.decisions };
+  const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", body), call("step/count", body)]);
+  state.over = walk.over;
+  $("#decider").textContent = walk.over ? "The walk is over: every waiting ability is on the stack or removed." : `${walk.decider} decides:`;
+  const buttons = $("#decisions");
+  buttons.replaceChildren();
+  for (const d of walk.legal) {
+    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id) }, d.text);
+    button.addEventListener("click", () => apply(d.id));
+    buttons.append(button);
+  }
+  $("#stack").innerHTML = picture.svg;
+  $("#reachable").textContent = `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`;
+  $("#undo").disabled = state.decisions.length === 0;
+  $("#use-built").disabled = !walk.over;
+  document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+  const first = buttons.querySelector("button");
+  if (first && state.decisions.length) first.focus(); // keyboard users go on with Enter
+}
+
+async function apply(id) {
+  try {
+    const walk = await call("step/apply", { scenario: state.scenario, decisions: state.decisions, decision: id });
+    state.decisions = walk.decisions;
+    await refresh();
+  } catch (problem) {
+    showError(problem);
+  }
+}
+
+// -- 4. checking ------------------------------------------------------------------------------
+
+async function check() {
+  $("#violations").replaceChildren();
+  $("#verdict").textContent = "";
+  let proposal;
+  try {
+    proposal = JSON.parse($("#proposal-text").value);
+  } catch (error) {
+    $("#verdict").replaceChildren(element("span", { class: "bad" }, `not JSON: ${error.message}`));
+    return;
+  }
+  try {
+    const verdict = await call("check", { scenario: state.scenario, proposal });
+    $("#verdict").replaceChildren(
+      verdict.legal ? element("span", { class: "ok" }, "legal") : element("span", { class: "bad" }, `illegal: ${verdict.violations.length} violation${verdict.violations.length === 1 ? "" : "s"}`),
+    );
+    for (const v of verdict.violations) {
+      $("#violations").append(element("li", {}, `${v.ability || "the proposal"}: ${v.message} (${v.code}, `, ruleLink(v.rule), ")"));
+    }
+    const picture = await call("draw", { scenario: state.scenario, proposal });
+    $("#checked").innerHTML = picture.svg;
+    document.body.dataset.checked = String(Number(document.body.dataset.checked || 0) + 1);
+  } catch (problem) {
+    $("#verdict").replaceChildren(element("span", { class: "bad" }, problem.detail || String(problem)));
+  }
+}
+
+async function useBuilt() {
+  const built = await call("step/outcome", { scenario: state.scenario, decisions: state.decisions });
+  $("#proposal-text").value = JSON.stringify(built.outcome, null, 1);
+  $("#check-button").focus();
+}
+
+// -- wiring -----------------------------------------------------------------------------------
+
+$("#load-button").addEventListener("click", load);
+$("#file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  $("#scenario-text").value = await file.text();
+  load();
+});
+$("#undo").addEventListener("click", async () => {
+  state.decisions = state.decisions.slice(0, -1);
+  await refresh();
+});
+$("#restart").addEventListener("click", async () => {
+  state.decisions = [];
+  await refresh();
+});
+$("#check-button").addEventListener("click", check);
+$("#use-built").addEventListener("click", useBuilt);
+loadExamples();

@@ -1,0 +1,163 @@
+"""The judge's page served by ``serve --http`` at ``/``, in a real browser (Playwright driving the
+system's Chromium): every example loads, a legal outcome is built by clicks (and by keyboard alone)
+and ``check`` accepts it, an illegal proposal shows its violations with their rules, fired
+abilities appear in their pass, it reads at phone width, and no console error is logged."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+httpx = pytest.importorskip("httpx")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")]
+
+from triggerstack.model import Outcome, Scenario  # noqa: E402
+from triggerstack.solver import check  # noqa: E402
+
+from .conftest import EXAMPLE_NAMES, EXAMPLES  # noqa: E402
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            httpx.get(url + "/health")
+            break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    yield url
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, base: str) -> Iterator[Any]:
+    context = browser.new_context()
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on("response", lambda r: errors.append(f"{r.status} {r.url} {r.request.post_data}"[:600]) if r.status >= 400 else None)
+    tab.goto(base + "/")
+    tab.errors = errors
+    yield tab
+    assert not errors, errors  # no console error, ever
+    context.close()
+
+
+def _refreshed(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.refreshed || 0)"))
+
+
+def _wait_refresh(page: Any, before: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.refreshed || 0) > {before}")
+
+
+def _load(page: Any, name: str) -> None:
+    before = _refreshed(page)
+    page.select_option("#example", name)
+    _wait_refresh(page, before)
+
+
+def _build_by_clicks(page: Any, pick: int = 0) -> None:
+    while page.locator("#decisions button").count():
+        before = _refreshed(page)
+        buttons = page.locator("#decisions button")
+        buttons.nth(min(pick, buttons.count() - 1)).click()
+        _wait_refresh(page, before)
+
+
+def _check(page: Any) -> str:
+    before = int(page.evaluate("Number(document.body.dataset.checked || 0)"))
+    page.click("#check-button")
+    page.wait_for_function(f"Number(document.body.dataset.checked || 0) > {before}")
+    return str(page.text_content("#verdict"))
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_every_example_builds_a_legal_outcome_by_clicks_and_shows_an_illegal_ones_violations(page: Any, name: str) -> None:
+    _load(page, name)
+    scenario = Scenario.load(str(EXAMPLES / name / "scenario.yaml"))
+    assert page.locator("#blocks li").count() >= 1
+    assert page.locator("#abilities article").count() >= len(scenario.triggers)
+    for pick in (0, 1):
+        before = _refreshed(page)
+        page.click("#restart")
+        _wait_refresh(page, before)
+        _build_by_clicks(page, pick)
+        assert "over" in str(page.text_content("#decider"))
+        page.fill("#proposal-text", "")
+        page.click("#use-built")
+        page.wait_for_function("document.querySelector('#proposal-text').value.length > 0")
+        built = Outcome.model_validate(json.loads(page.input_value("#proposal-text")))
+        assert check(scenario, built).legal
+        assert _check(page) == "legal"
+    illegal = (EXAMPLES / name / "illegal.json").read_text()
+    page.fill("#proposal-text", illegal)
+    assert _check(page).startswith("illegal")
+    verdict = check(scenario, Outcome.model_validate_json(illegal))
+    shown = page.locator("#violations li").all_text_contents()
+    assert len(shown) == len(verdict.violations)
+    for line, v in zip(shown, verdict.violations, strict=True):
+        assert v.rule.value in line and v.code.value in line
+    assert page.locator("#checked svg .entry.bad").count() + page.locator("#checked svg .violation").count() >= 1
+
+
+def test_ertai_by_keyboard_alone_and_a_screenshot(page: Any, tmp_path: Path) -> None:
+    _load(page, "ertai-resurrected")
+    page.focus("#decisions button")
+    while page.locator("#decisions button").count():
+        before = _refreshed(page)
+        page.keyboard.press("Enter")  # the first legal decision; focus stays on the decisions
+        _wait_refresh(page, before)
+        assert page.evaluate("document.activeElement.closest('#decisions') !== null || !document.querySelector('#decisions button')")
+    assert "over" in str(page.text_content("#decider"))
+    rules = page.locator("#abilities a").first.get_attribute("href")
+    assert rules is not None and rules.startswith("/docs/rules.html#r")
+    shot = tmp_path / "ertai.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    print(f"screenshot: {shot}")
+
+
+def test_fired_abilities_appear_in_their_pass(page: Any) -> None:
+    _load(page, "ward")
+    assert page.locator('#abilities article[data-pass="2"]').count() >= 1
+    _build_by_clicks(page)
+    assert "pass 2 above, pass 1 below" in str(page.text_content("#stack svg"))
+
+
+def test_errors_show_the_place_and_the_page_reads_at_phone_width(page: Any) -> None:
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.fill("#scenario-text", "players: [A]\ntriggers: [{id: T, controller: Z}]")
+    page.click("#load-button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "triggers[0].controller" in str(page.text_content("#error"))
+    _load(page, "flametongue-kavu")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
