@@ -25,11 +25,10 @@ from typing import Any, cast
 
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.facts import Facts
-from triggerstack.model.io import parse_json_line
 
 from ..options import Options
 from ..verbs.batch import check_lines, iter_lines
-from .rpc import INVALID_REQUEST, PARSE_ERROR, RpcError, Service
+from .rpc import INVALID_REQUEST, PARSE_ERROR, RpcError, Service, read_line
 
 __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
 
@@ -53,15 +52,7 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
     try:
         if isinstance(line, ScenarioError):
             raise RpcError(PARSE_ERROR, line.one_line())
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise RpcError(PARSE_ERROR, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
-        try:
-            request = parse_json_line(line, options.limits)
-        except ScenarioError as exc:
-            raise RpcError(PARSE_ERROR, exc.one_line()) from None
+        request = read_line(line, options.limits)
         if (
             not isinstance(request, dict)
             or set(request) - {"method", "params"}

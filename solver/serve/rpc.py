@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model.facts import Facts, check_limits
 from triggerstack.model.io import load_document, parse_json_line
-from triggerstack.model.limits import Deadline
+from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
 
@@ -445,17 +445,7 @@ class Service:
         """The response line (no newline) to one request line; None for a notification."""
         request: Any = None
         try:
-            if isinstance(line, bytes):
-                try:
-                    line = line.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise RpcError(PARSE_ERROR, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
-            try:
-                request = parse_json_line(line, self.options.limits)
-            except ScenarioError as exc:
-                raise RpcError(PARSE_ERROR, exc.one_line()) from None
-            except RecursionError:
-                raise RpcError(PARSE_ERROR, f"nested deeper than the limit of {self.options.limits.depth}") from None
+            request = read_line(line, self.options.limits)
             if isinstance(request, list):
                 if not request:
                     raise RpcError(INVALID_REQUEST, "an empty batch")
@@ -496,6 +486,21 @@ class Service:
                 raise
             error = RpcError(INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
             return {"jsonrpc": "2.0", "id": ident, "error": error.as_dict()}
+
+
+def read_line(line: str | bytes, limits: Limits) -> Any:
+    """One line of JSON, decoded and parsed within ``limits``, or :class:`RpcError` (-32700)."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RpcError(PARSE_ERROR, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+    try:
+        return parse_json_line(line, limits)
+    except ScenarioError as exc:
+        raise RpcError(PARSE_ERROR, exc.one_line()) from None
+    except RecursionError:
+        raise RpcError(PARSE_ERROR, f"nested deeper than the limit of {limits.depth}") from None
 
 
 Runner = Callable[[Service, Any], Any]
