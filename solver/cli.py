@@ -272,15 +272,9 @@ def _check(args: argparse.Namespace) -> tuple[int, str] | None:
         raise exc.located(args.proposal) from None
     code = EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if args.format == "svg":
-        from triggerstack.model.outcome import outcome_dict
+        from .verbs.draw import verdict_svg
 
-        from .verbs.draw import stack_svg
-
-        drawn = outcome_dict(proposal)
-        n = len(verdict.violations)
-        title = "legal" if verdict.legal else f"illegal: {n} violation{'s' if n != 1 else ''}"
-        violations = verdict.as_dict()["violations"]
-        return code, stack_svg(scenario, drawn["stack"], drawn["removed"], proposal.passes, violations, title)
+        return code, verdict_svg(scenario, proposal, verdict)
     if args.json or args.format == "json":
         return code, _dump(verdict.as_dict())
     if verdict.legal:
@@ -327,16 +321,11 @@ def _explain(args: argparse.Namespace) -> tuple[int, str]:
 
     facts = _load(args, args.scenario)
     if args.format == "svg":
-        from triggerstack.model.outcome import outcome_dict
-
-        from .verbs.draw import stack_svg
+        from .verbs.draw import outcome_svg
         from .verbs.legal import LegalOutcomes
 
         legal = LegalOutcomes(facts, _options(args))
-        first = legal[0]
-        drawn = outcome_dict(first)
-        title = f"one legal outcome of {legal.count()}"
-        return EXIT_OK, stack_svg(facts, drawn["stack"], drawn["removed"], first.passes, (), title)
+        return EXIT_OK, outcome_svg(facts, legal[0], (), f"one legal outcome of {legal.count()}")
     data = explain(facts, _options(args))
     return EXIT_OK, _dump(data) if args.json or args.format == "json" else explain_text(data)
 

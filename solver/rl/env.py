@@ -288,13 +288,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             return
         if action is None:
             raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
-        d = self.stepper.decision(int(action))
-        if all(x.id != d.id for x in self._legal):
-            reason, rule = self.stepper.why_illegal(self.walk, d)
-            raise IllegalDecision(d.text, reason, rule, tuple(x.text for x in self._legal))
+        walk = self.stepper.apply(self.walk, int(action), self._legal)  # IllegalDecision, with why
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.walk = self.stepper.apply_unchecked(self.walk, d)
+        self.walk = walk
         self._advance()
         if self.render_mode == "human":
             self.render()

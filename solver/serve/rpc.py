@@ -26,7 +26,7 @@ import json
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
@@ -269,10 +269,8 @@ class Service:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
         try:
             return self._legal(p)
-        except ScenarioError as exc:
-            raise RpcError(BAD_INPUT, exc.one_line(), {"place": format_loc(exc.loc)} if exc.loc else None) from None
-        except TimeLimitReached as exc:
-            raise RpcError(TIME_LIMIT, f"time limit reached: {exc}") from None
+        except (ScenarioError, TimeLimitReached) as exc:
+            raise self._error(exc) from None
 
     def _legal(self, p: _Asks) -> LegalOutcomes:
         options = self._options(p)
@@ -309,10 +307,7 @@ class Service:
 
     def check(self, p: Check) -> dict[str, Any]:
         legal = self._legal(p)
-        try:
-            proposal = parse_outcome(p.proposal)
-        except ScenarioError as exc:
-            raise ScenarioError(exc.message, ("proposal", *exc.loc), exc.rule) from None
+        proposal = _within("proposal", parse_outcome, p.proposal)
         return legal.check(proposal).as_dict()
 
     def count(self, p: Count) -> CountResult:
@@ -331,10 +326,7 @@ class Service:
 
     def best(self, p: BestParams) -> BestResult:
         legal = self._legal(p)
-        try:
-            score = parse_score(p.score)
-        except ScenarioError as exc:
-            raise ScenarioError(exc.message, ("score", *exc.loc), exc.rule) from None
+        score = _within("score", parse_score, p.score)
         found = legal.best(score)
         return BestResult(score=found.score, proven=found.proven, outcome=outcome_dict(found.outcome))
 
@@ -378,27 +370,16 @@ class Service:
         return Reachable(count=count, exact=exact)
 
     def draw(self, p: Draw) -> Picture:
-        from ..verbs.draw import stack_svg
+        from ..verbs.draw import outcome_svg, verdict_svg
 
         legal = self._legal(p)
         if p.proposal is not None:
-            try:
-                proposal = parse_outcome(p.proposal)
-            except ScenarioError as exc:
-                raise ScenarioError(exc.message, ("proposal", *exc.loc), exc.rule) from None
-            verdict = legal.check(proposal).as_dict()
-            drawn = outcome_dict(proposal)
-            n = len(verdict["violations"])
-            title = "legal" if verdict["legal"] else f"illegal: {n} violation{'s' if n != 1 else ''}"
-            violations = verdict["violations"]
-            svg = stack_svg(legal.facts, drawn["stack"], drawn["removed"], proposal.passes, violations, title)
-            return Picture(svg=svg)
+            proposal = _within("proposal", parse_outcome, p.proposal)
+            return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal)))
         stepper = legal.stepper()
         walk = stepper.walk(p.decisions)
-        built = stepper.so_far(walk)
-        drawn = outcome_dict(built)
         title = "the stack built so far" if stepper.legal(walk) else "the stack built: over"
-        return Picture(svg=stack_svg(legal.facts, drawn["stack"], drawn["removed"], built.passes, (), title))
+        return Picture(svg=outcome_svg(legal.facts, stepper.so_far(walk), (), title))
 
     def discover(self, _: Discover) -> dict[str, Any]:
         return discover()
@@ -423,23 +404,27 @@ class Service:
             raise RpcError(INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
         try:
             result = run(self, parsed)
-        except IllegalDecision as exc:
-            data = {"decision": exc.decision, "reason": exc.reason, "legal": list(exc.legal)}
+        except (IllegalDecision, ScenarioError, TimeLimitReached, RecursionError) as exc:
+            raise self._error(exc) from None
+        return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+
+    def _error(self, exc: IllegalDecision | ScenarioError | TimeLimitReached | RecursionError) -> RpcError:
+        """The JSON-RPC error of what a question raised (the one mapping; see the module)."""
+        if isinstance(exc, IllegalDecision):
+            data: dict[str, Any] = {"decision": exc.decision, "reason": exc.reason, "legal": list(exc.legal)}
             if exc.rule is not None:
                 data["rule"] = exc.rule.value
-            raise RpcError(ILLEGAL_DECISION, str(exc), data) from None
-        except EngineCannot as exc:
-            raise RpcError(ENGINE_CANNOT, exc.one_line()) from None
-        except ScenarioError as exc:
+            return RpcError(ILLEGAL_DECISION, str(exc), data)
+        if isinstance(exc, EngineCannot):
+            return RpcError(ENGINE_CANNOT, exc.one_line())
+        if isinstance(exc, ScenarioError):
             data = {"place": format_loc(exc.loc)} if exc.loc else {}
             if exc.rule is not None:
                 data["rule"] = exc.rule.value
-            raise RpcError(BAD_INPUT, exc.one_line(), data or None) from None
-        except TimeLimitReached as exc:
-            raise RpcError(TIME_LIMIT, f"time limit reached: {exc}") from None
-        except RecursionError:
-            raise RpcError(BAD_INPUT, f"nested deeper than the limit of {self.options.limits.depth}") from None
-        return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+            return RpcError(BAD_INPUT, exc.one_line(), data or None)
+        if isinstance(exc, TimeLimitReached):
+            return RpcError(TIME_LIMIT, f"time limit reached: {exc}")
+        return RpcError(BAD_INPUT, f"nested deeper than the limit of {self.options.limits.depth}")
 
     def handle(self, line: str | bytes) -> str | None:
         """The response line (no newline) to one request line; None for a notification."""
@@ -486,6 +471,17 @@ class Service:
                 raise
             error = RpcError(INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
             return {"jsonrpc": "2.0", "id": ident, "error": error.as_dict()}
+
+
+T = TypeVar("T")
+
+
+def _within(param: str, parse: Callable[[Any], T], doc: Any) -> T:
+    """``parse(doc)``, a bad document's place named from the request's ``param``."""
+    try:
+        return parse(doc)
+    except ScenarioError as exc:
+        raise ScenarioError(exc.message, (param, *exc.loc), exc.rule) from None
 
 
 def read_line(line: str | bytes, limits: Limits) -> Any:

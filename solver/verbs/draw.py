@@ -15,8 +15,11 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from triggerstack.model.facts import Facts
+from triggerstack.model.outcome import Outcome, outcome_dict
 
-__all__ = ["stack_svg"]
+from .check import Verdict
+
+__all__ = ["outcome_svg", "stack_svg", "verdict_svg"]
 
 WIDTH = 560
 LINE = 18
@@ -43,6 +46,21 @@ def _wrap(text: str, x: int) -> list[str]:
 def _violation_lines(v: Mapping[str, Any], x: int) -> list[str]:
     return _wrap(f"{v['rule']} {v['code']}: {v['message']}", x)
 
+
+
+def verdict_svg(facts: Facts, proposal: Outcome, verdict: Verdict) -> str:
+    """A proposal drawn with ``check`` 's verdict: each violation in its entry's box."""
+    n = len(verdict.violations)
+    title = "legal" if verdict.legal else f"illegal: {n} violation{'s' if n != 1 else ''}"
+    return outcome_svg(facts, proposal, verdict.as_dict()["violations"], title)
+
+
+def outcome_svg(
+    facts: Facts, outcome: Outcome, violations: Sequence[Mapping[str, Any]] = (), title: str = ""
+) -> str:
+    """An outcome (or a stack built so far) drawn: see :func:`stack_svg`."""
+    drawn = outcome_dict(outcome)
+    return stack_svg(facts, drawn["stack"], drawn["removed"], outcome.passes, violations, title)
 
 
 def stack_svg(

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from triggerstack.model.apnap import Block
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
 from triggerstack.model.filters import possible_kinds
@@ -274,10 +275,12 @@ class _Checked(Generic[S]):
         """The ids of the legal next decisions, ascending (OpenSpiel's ``legal_actions``)."""
         return [d.id for d in self.legal(state)]
 
-    def apply(self, state: S, ref: Decision | int | str) -> S:
+    def apply(self, state: S, ref: Decision | int | str, legal: Sequence[Decision] | None = None) -> S:
         """The state after ``ref``; a decision that is not legal now raises
-        :class:`~..errors.IllegalDecision` saying why (the rule it breaks, and what is legal)."""
-        legal = self.legal(state)
+        :class:`~..errors.IllegalDecision` saying why (the rule it breaks, and what is legal).
+        ``legal``: the legal decisions of ``state`` where the caller already has them."""
+        if legal is None:
+            legal = self.legal(state)
         try:
             d = self.decision(ref)
         except IllegalDecision as exc:
@@ -404,24 +407,24 @@ class _PassStepper(_Checked[State]):
         targets = [t - self.target0 for t in state.tokens if self.target0 <= t < self.end_targets]
         return modes, targets, state.tokens.count(self.end_targets)
 
-    def _block(self, state: State) -> list[int]:
+    def _current(self, state: State) -> tuple[Block | None, list[int]]:
+        """The block being put on the stack (603.3b), and its abilities not yet decided."""
         done = state.processed
         for b in self.facts.blocks:
             left = [k for k in b.abilities if k not in done]
             if left:
-                return left
-        return []
+                return b, left
+        return None, []
+
+    def _block(self, state: State) -> list[int]:
+        return self._current(state)[1]
 
     def decider(self, state: State) -> PlayerId | None:
         """Who makes the next decision (None: the pass is over)."""
-        f = self.facts
         if state.current is not None:
-            return f.abilities[state.current].chooser
-        done = state.processed
-        for b in f.blocks:
-            if any(k not in done for k in b.abilities):
-                return b.players[0]
-        return None
+            return self.facts.abilities[state.current].chooser
+        block = self._current(state)[0]
+        return None if block is None else block.players[0]
 
     def legal(self, state: State) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
@@ -490,7 +493,8 @@ class _PassStepper(_Checked[State]):
         if a.block is None:
             rule, why = a.forced_removal or (Rule.R800_4D, "it is never put on the stack")
             return f"{a.id} is not put on the stack nor removed by a decision: {why}", rule
-        current = next(b for b in f.blocks if any(k not in state.processed for k in b.abilities))
+        current = self._current(state)[0]
+        assert current is not None  # the walk is not over
         if a.block != current.index:
             later = f.blocks[a.block].describe()
             return f"{a.id} is among {later}, which come after {current.describe()}", Rule.R603_3B
