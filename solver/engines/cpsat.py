@@ -300,15 +300,18 @@ def add_repeat_symmetry_constraints(m: PassModel) -> None:
             m.model.add(_sum(terms_prev) <= _sum(terms_this)).only_enforce_if(m.used[a.index, inst.j])
 
 
-def build(facts: Facts) -> PassModel:
-    """The CP-SAT model of one pass of ``facts``."""
+def build(facts: Facts, symmetry: bool = True) -> PassModel:
+    """The CP-SAT model of one pass of ``facts``. ``symmetry=False`` leaves out the order among
+    repeated instances of a mode (700.2d), which only makes each multiset one solution: a model
+    whose every variable is fixed to a proposal must accept its instances in any order."""
     m = PassModel(facts, cp_model.CpModel())
     add_placement_constraints(m)
     add_mode_constraints(m)
     add_removal_constraints(m)
     add_target_constraints(m)
     add_division_constraints(m)
-    add_repeat_symmetry_constraints(m)
+    if symmetry:
+        add_repeat_symmetry_constraints(m)
     return m
 
 
@@ -457,7 +460,7 @@ def validate(facts: Facts, raw: IndexedOutcome, *, time_limit: float | None = No
     blocks = [facts.abilities[p.ability].block for p in raw.stack]
     if None in blocks or any(x > y for x, y in pairwise(blocks)):  # type: ignore[operator]
         return False  # 603.3b: blocks go on the stack one after another
-    m = build(facts)
+    m = build(facts, symmetry=False)  # the instances are fixed in the proposal's order
     placed = {p.ability: p for p in raw.stack}
     position: dict[int, int] = {}
     for p in raw.stack:

@@ -29,7 +29,7 @@ from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import parse_scenario
 from triggerstack.solver import best, check, count, outcomes, sample
 from triggerstack.solver.core.chain import Chain
-from triggerstack.solver.core.indexed import IndexedOutcome, from_outcome, score_of, to_outcome
+from triggerstack.solver.core.indexed import Choice, IndexedOutcome, Placed, from_outcome, score_of, to_outcome
 from triggerstack.solver.core.must import iter_legal_choices
 from triggerstack.solver.engines import cpsat
 from triggerstack.solver.engines.constraint import ConstraintEngine
@@ -228,3 +228,33 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
         except (ProposalError, ScenarioError):
             continue
         assert verdict.legal == (key(proposal) in legal), (mutated, [v.message for v in verdict.violations])
+
+
+def test_cpsat_validate_accepts_repeated_instances_in_any_order() -> None:
+    """700.2d: repeated instances of a mode are a multiset. The CP-SAT model orders them to make
+    each multiset one solution; validating a fixed proposal must not demand that order (a
+    generated scenario found validate rejecting 272 of 722 legal outcomes)."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": "o1", "controller": "B", "types": ["creature"]}, {"id": "o2", "controller": "B", "types": ["creature"]}],
+        "triggers": [
+            {
+                "id": "T",
+                "controller": "A",
+                "modal": {"choose": [2], "repeat": True},
+                "modes": [{"id": "m", "targets": [{"id": "r", "min": 1, "max": 2, "filter": "any-target"}]}],
+            }
+        ],
+    }
+    facts = compile_facts(parse_scenario(doc))
+    every = list(ProductEngine(facts))
+    assert len(every) == 55  # 10 target sets (4 things: 4 singles, 6 pairs), multisets of 2: 10·11/2
+    assert all(cpsat.validate(facts, r) for r in every)
+    reversed_instances = [
+        IndexedOutcome(tuple(Placed(p.ability, Choice(p.choice.modes[::-1])) for p in r.stack), r.removed) for r in every
+    ]
+    assert all(cpsat.validate(facts, r) for r in reversed_instances)
+    too_many = IndexedOutcome(
+        (Placed(0, Choice(every[0].stack[0].choice.modes * 2)),), every[0].removed
+    )
+    assert not cpsat.validate(facts, too_many)  # four instances where the text chooses two
