@@ -24,7 +24,7 @@ _KIND_ZONES = {
     "spell": {"stack"},
     "ability": {"stack"},
     "emblem": {"command"},
-    "card": {"graveyard", "exile", "hand", "library", "command"},
+    "card": {"graveyard", "exile", "hand", "library", "command", "ante"},
 }
 
 
@@ -71,7 +71,8 @@ def _check(s: ScenarioFields, allow_fired: bool = False) -> tuple[Control, ...]:
         player(o.controller, (*loc, "controller"))
         player(o.owner, (*loc, "owner"))
         if o.kind == "card" and o.zone is None:
-            raise ScenarioError("a card needs a zone (graveyard, exile, hand, library or command)", (*loc, "zone"))
+            where = "graveyard, exile, hand, library, command or ante"
+            raise ScenarioError(f"a card needs a zone ({where})", (*loc, "zone"))
         if o.where not in _KIND_ZONES[o.kind]:
             raise ScenarioError(f"a {o.kind} can't be in the {o.where}", (*loc, "zone"))
         if o.controller is None and o.owner is None:

@@ -68,9 +68,11 @@ ANY_TARGET = "any-target"
 
 
 def _expand_any_target(value: Any) -> Any:
-    """``"any-target"`` is a creature, player, planeswalker or battle (115.4)."""
+    """``"any-target"`` is a player, or a creature, planeswalker or battle *permanent* (115.4,
+    109.2): a fixed domain, so both branches name their kind and no enclosing filter widens or
+    narrows it (never a spell or a card, SPEC §4)."""
     if value == ANY_TARGET:
-        return {"any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"]}]}
+        return {"any": [{"kind": "player"}, {"kind": "permanent", "type": ["creature", "planeswalker", "battle"]}]}
     return value
 
 
@@ -90,9 +92,11 @@ Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 ``true`` are not."""
 
 
-def _word(vocabulary: tuple[str, ...], what: str) -> Callable[[Any], Any]:
-    """A closed vocabulary in any letter case, canonicalised to lower case; an unknown word is an
-    error that suggests the nearest known one."""
+def _word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None = None) -> Callable[[Any], Any]:
+    """A closed vocabulary in any letter case, canonicalised to lower case (an old name to its
+    current one); an unknown word is an error that suggests the nearest known one."""
+    aliases = aliases or {}
+    known = (*vocabulary, *aliases)
 
     def canonical(value: Any) -> Any:
         if not isinstance(value, str):
@@ -100,7 +104,9 @@ def _word(vocabulary: tuple[str, ...], what: str) -> Callable[[Any], Any]:
         word = value.lower()
         if word in vocabulary:
             return word
-        near = get_close_matches(word, vocabulary, n=1, cutoff=0.6)
+        if word in aliases:
+            return aliases[word]
+        near = get_close_matches(word, known, n=1, cutoff=0.6)
         hint = f"did you mean {near[0]!r}?" if near else f"expected one of {', '.join(vocabulary)}"
         raise PydanticCustomError(
             "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": repr(value), "hint": hint}
@@ -115,32 +121,54 @@ def _lower(value: Any) -> Any:
 
 ThingKind = Literal["permanent", "card", "spell", "ability", "emblem", "player"]
 ObjectKind = Literal["permanent", "card", "spell", "ability", "emblem"]
-Zone = Literal["battlefield", "graveyard", "exile", "hand", "library", "stack", "command"]
+
+# The closed vocabularies are the Comprehensive Rules' own lists, word for word (the suite reads
+# the rules' sentences in tests/data/cr-vocabularies.txt and compares them with these).
+Zone = Literal["library", "hand", "battlefield", "graveyard", "stack", "exile", "command", "ante"]
+"""CR 400.1: "There are normally seven zones: library, hand, battlefield, graveyard, stack, exile,
+and command. Some older cards also use the ante zone." """
 Color = Literal["white", "blue", "black", "red", "green"]
+"""CR 105.1: "There are five colors in the Magic game: white, blue, black, red, and green." """
 CardType = Literal[
     "artifact",
     "battle",
+    "conspiracy",
     "creature",
     "dungeon",
     "enchantment",
     "instant",
     "kindred",
     "land",
+    "phenomenon",
+    "plane",
     "planeswalker",
+    "scheme",
     "sorcery",
-    "tribal",
+    "vanguard",
 ]
+"""CR 205.2a and 300.1: "The card types are artifact, battle, conspiracy, creature, dungeon,
+enchantment, instant, kindred, land, phenomenon, plane, planeswalker, scheme, sorcery, and
+vanguard." """
+CARD_TYPE_ALIASES: dict[str, str] = {"tribal": "kindred"}
+"""Old names read as the current card type: kindred was called tribal until 2024 (the rules
+renamed it; cards printed before say "Tribal")."""
+CardTypeInput = CardType | Literal["tribal"]
 Supertype = Literal["basic", "legendary", "ongoing", "snow", "world"]
+"""CR 205.4a: "The supertypes are basic, legendary, ongoing, snow, and world." """
 
 COLORS: tuple[str, ...] = get_args(Color)
 CARD_TYPES: tuple[str, ...] = get_args(CardType)
 SUPERTYPES: tuple[str, ...] = get_args(Supertype)
+ZONES: tuple[str, ...] = get_args(Zone)
 
 ThingKindWord = Annotated[ThingKind, BeforeValidator(_word(get_args(ThingKind), "kind"))]
 ObjectKindWord = Annotated[ObjectKind, BeforeValidator(_word(get_args(ObjectKind), "kind"))]
-ZoneWord = Annotated[Zone, BeforeValidator(_word(get_args(Zone), "zone"))]
+ZoneWord = Annotated[Zone, BeforeValidator(_word(ZONES, "zone"))]
 ColorWord = Annotated[Color, BeforeValidator(_word(COLORS, "color"))]
-CardTypeWord = Annotated[CardType, BeforeValidator(_word(CARD_TYPES, "card type"))]
+CardTypeWord = Annotated[
+    CardType,
+    BeforeValidator(_word(CARD_TYPES, "card type", CARD_TYPE_ALIASES), json_schema_input_type=CardTypeInput),
+]
 SupertypeWord = Annotated[Supertype, BeforeValidator(_word(SUPERTYPES, "supertype"))]
 Subtype = Annotated[str, BeforeValidator(_lower)]
 """Subtypes are an open vocabulary, matched in any letter case."""
@@ -154,7 +182,7 @@ Strs = Annotated[tuple[str, ...], _one_or_many(str)]
 Kinds = Annotated[tuple[ThingKindWord, ...], _one_or_many(ThingKind)]
 Zones = Annotated[tuple[ZoneWord, ...], _one_or_many(Zone)]
 Colors = Annotated[tuple[ColorWord, ...], _one_or_many(Color)]
-CardTypes = Annotated[tuple[CardTypeWord, ...], _one_or_many(CardType)]
+CardTypes = Annotated[tuple[CardTypeWord, ...], _one_or_many(CardTypeInput)]
 Supertypes = Annotated[tuple[SupertypeWord, ...], _one_or_many(Supertype)]
 Subtypes = Annotated[tuple[Subtype, ...], _one_or_many(str)]
 

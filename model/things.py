@@ -20,7 +20,7 @@ class Thing:
     id: ThingId
     kind: str  # player, permanent, card, spell, ability, emblem
     zone: str | None
-    controller: PlayerId | None
+    controller: PlayerId | None  # a card's owner where it has no controller (108.4a)
     owner: PlayerId | None
     types: frozenset[str] = frozenset()
     subtypes: frozenset[str] = frozenset()
@@ -91,7 +91,9 @@ def object_thing(obj: Object) -> Thing:
         id=ThingId(obj.id),
         kind=obj.kind,
         zone=obj.where,
-        controller=obj.effective_controller,
+        # 108.4a: "If anything asks for the controller of a card that doesn't have one (because
+        # it's not a permanent or spell), use its owner instead."
+        controller=obj.effective_controller if obj.has_controller else obj.effective_owner,
         owner=obj.effective_owner,
         types=frozenset(obj.types),
         subtypes=frozenset(obj.subtypes),

@@ -42,9 +42,10 @@ and so on; fields that name a player hold ``1 + relative seat`` (0: none). Count
 ====  =====================================================================  ==========
 0     kind: 0 empty, 1 player, 2 permanent, 3 card, 4 spell, 5 ability,      0 … 6
       6 emblem
-1     controller (a player: itself): 1 + relative seat; 0 none               0 … players
-2     zone: 0 none (players), 1 battlefield, 2 graveyard, 3 exile, 4 hand,   0 … 7
-      5 library, 6 stack, 7 command
+1     controller (a player: itself; a card: its owner, 108.4a): 1 + relative 0 … players
+      seat; 0 none
+2     zone: 0 none (players), 1 battlefield, 2 graveyard, 3 exile, 4 hand,   0 … 8
+      5 library, 6 stack, 7 command, 8 ante
 3–8   hexproof, shroud, protection (any), hexproof from (any), "can't be    0 … 1
       the target of" (any), left the game
 9     times any ability has chosen it as a target so far (clipped)           0 … 15
@@ -76,7 +77,7 @@ ABILITY_BASE = 9
 THING_WIDTH = 10
 KEEP = 100_000  # cached scenarios, passes and entries before the caches start afresh
 _KINDS = {"player": 1, "permanent": 2, "card": 3, "spell": 4, "ability": 5, "emblem": 6}
-_ZONES = {"battlefield": 1, "graveyard": 2, "exile": 3, "hand": 4, "library": 5, "stack": 6, "command": 7}
+_ZONES = {"battlefield": 1, "graveyard": 2, "exile": 3, "hand": 4, "library": 5, "stack": 6, "command": 7, "ante": 8}
 _PHASE = {
     DecisionKind.PUT: 1,
     DecisionKind.REMOVE: 1,
@@ -118,7 +119,7 @@ class Observer:
         for k in range(a):
             high[self._ability(k) : self._ability(k) + self.ability_width] = row
         for k in range(t):
-            high[self._thing(k) : self._thing(k) + THING_WIDTH] = [6, p, 7, 1, 1, 1, 1, 1, 1, CLIP]
+            high[self._thing(k) : self._thing(k) + THING_WIDTH] = [6, p, 8, 1, 1, 1, 1, 1, 1, CLIP]
         high[self.chosen0 :] = CLIP
         self.high = np.maximum(high, 1)  # no entry's range is a single value
         self.space = spaces.Box(low=0, high=self.high, shape=(self.size,), dtype=np.int16)

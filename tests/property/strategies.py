@@ -5,14 +5,17 @@ hexproof from / protection / shroud / cant_be_targeted_by (on cards in graveyard
 113.6 turns the card's own ones off), filters with kinds and zones under not/any/all,
 ``target_of`` over players and objects, ``different_from``, "must target" effects, choosers,
 abilities that target other waiting abilities, abilities with no legal choice, illegal abilities
-and players who left."""
+and players who left; every card type of CR 300.1, cards in every zone of 400.1 (a plane with its
+planar controller), spells, "any-target" under spell, card and zone domains, and controller words and
+``target_of`` over cards (108.4a)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis import settings
 from hypothesis import strategies as st
+from triggerstack.model.shapes import CardType
 
 __all__ = ["SETTINGS", "scenarios"]
 
@@ -36,7 +39,19 @@ FILTERS: list[Any] = [
     {"kind": "card", "not": {"type": "land"}},
     {"all": [{}]},
     {"kind": "player", "any": [{}, {"controller": "you"}]},
+    # "any-target" is a fixed domain (115.4, SPEC §4): nothing under a spell or card domain
+    {"kind": "spell", "all": ["any-target"]},
+    {"kind": "spell", "not": "any-target"},
+    {"zone": "graveyard", "any": ["any-target"]},
+    {"kind": ["card", "permanent"], "not": "any-target"},
+    # a card's controller is its owner (108.4a)
+    {"kind": "card", "controller": "opponent"},
+    {"zone": ["graveyard", "exile", "command"], "controller": "you"},
+    {"kind": "card", "controller": "P0"},
 ]
+CARD_TYPES = list(get_args(CardType))
+"""Every card type of CR 300.1 (creature, land and planeswalker drawn most often)."""
+ZONES = ["graveyard", "exile", "hand", "library", "command", "ante"]
 BOUNDS = [(1, 1), (1, 1), (0, 1), (1, 2), (0, None), (2, 2)]
 
 
@@ -46,7 +61,15 @@ def _requirement(draw: st.DrawFn, rid: str, earlier: list[dict[str, Any]]) -> di
     req: dict[str, Any] = {"id": rid, "min": lo, "max": hi, "filter": draw(st.sampled_from(FILTERS))}
     players = [e for e in earlier if e["filter"] in ({"kind": "player"}, {"kind": "player", "controller": "opponent"})]
     creatures = [
-        e for e in earlier if e["filter"] in ({"type": "creature"}, {"type": "creature", "not": {"kind": "player"}})
+        e
+        for e in earlier
+        if e["filter"]
+        in (
+            {"type": "creature"},
+            {"type": "creature", "not": {"kind": "player"}},
+            {"kind": "card", "controller": "opponent"},  # target_of over a card: its owner (108.4a)
+            {"zone": ["graveyard", "exile", "command"], "controller": "you"},
+        )
     ]
     if players and draw(st.integers(0, 3)) == 0:
         req["filter"] = {"type": "creature", "controller": {"target_of": players[0]["id"]}}
@@ -150,7 +173,7 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
         o: dict[str, Any] = {
             "id": f"o{j}",
             "controller": draw(st.sampled_from(ids)),
-            "types": [draw(st.sampled_from(["creature", "creature", "land", "planeswalker", "artifact"]))],
+            "types": [draw(st.sampled_from(["creature", "creature", "land", "planeswalker", *CARD_TYPES]))],
             "colors": draw(st.lists(st.sampled_from(["red", "green"]), max_size=1, unique=True)),
         }
         if draw(st.integers(0, 5)) == 0:
@@ -170,18 +193,23 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
             ]
         if draw(st.integers(0, 4)) == 0:
             o["owner"] = draw(st.sampled_from(ids))  # controlled by one player, owned by another
-        if draw(st.integers(0, 6)) == 0:  # a card in a graveyard keeps its printed properties (113.6: off)
+        off = draw(st.integers(0, 9))
+        if off <= 1:  # a card off the battlefield keeps its printed properties (113.6: off)
             keep: dict[str, Any] = {
                 k: o[k] for k in ("hexproof", "shroud", "protection", "hexproof_from", "cant_be_targeted_by") if k in o
             }
             o = {
                 "id": o["id"],
                 "kind": "card",
-                "zone": "graveyard",
+                "zone": "graveyard" if off == 0 else draw(st.sampled_from(ZONES)),
                 "owner": o.get("owner", o["controller"]),
                 "types": o["types"],
                 **keep,
             }
+            if o["zone"] == "command" and draw(st.booleans()):  # a plane: the planar controller (901.6)
+                o["controller"] = draw(st.sampled_from(ids))
+        elif off == 2:  # a spell on the stack (a creature spell is no "any target")
+            o = {"id": o["id"], "kind": "spell", "controller": o["controller"], "types": o["types"]}
         objects.append(o)
     doc["players"] = players
     doc["objects"] = objects
