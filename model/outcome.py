@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from .facts import Facts, facts_of
 from .io import load_document
@@ -34,19 +35,55 @@ Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
 """A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""
 
 
-def _hash_targets(targets: Targets) -> int:
-    return hash(frozenset(targets.items())) if targets else 0
-
-
-def _hash_divide(divide: Divisions) -> int:
-    return hash(frozenset((k, frozenset(v.items())) for k, v in divide.items())) if divide else 0
-
-
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
 
 
-class ModeChoice(_Frozen):
+def _targets_value(targets: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """A requirement's targets as a set (a listed repeat kept: ``check`` reports it), empty
+    lists dropped (SPEC §5: they may be omitted)."""
+    return frozenset((k, tuple(sorted(v))) for k, v in targets.items() if v)
+
+
+def _divide_value(divide: Mapping[str, Mapping[str, int]]) -> frozenset[tuple[str, frozenset[tuple[str, int]]]]:
+    return frozenset((k, frozenset(v.items())) for k, v in divide.items() if v)
+
+
+def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
+    """The entries per pass that the ids say: an ability fired in pass n + 1 has n ``@`` in its id
+    (``REACTION@ABILITY``); None for one pass, as :func:`~.passes.join` writes it."""
+    sizes: list[int] = []
+    for e in stack:
+        level = e.ability.count("@")
+        sizes.extend([0] * (level + 1 - len(sizes)))
+        sizes[level] += 1
+    return tuple(sizes) if len(sizes) > 1 else None
+
+
+class _Value(_Frozen):
+    """Equal and hashed by what the outcome *is*, not how it is listed (SPEC §3: modes are a
+    multiset, a requirement's targets a set): ``value`` is computed once."""
+
+    _value: Any = PrivateAttr(default=None)
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def _cached(self) -> Any:
+        if self._value is None:
+            self._value = self.value()
+        return self._value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Value):
+            return NotImplemented
+        return type(self) is type(other) and self._cached() == other._cached()
+
+    def __hash__(self) -> int:
+        return hash(self._cached())
+
+
+class ModeChoice(_Value):
     """One chosen mode of a modal ability, with its own targets and divisions."""
 
     mode: str
@@ -56,11 +93,11 @@ class ModeChoice(_Frozen):
     divide: Divisions = Field(default_factory=dict)
     """Its divisions: requirement id -> thing -> amount (601.2d)."""
 
-    def __hash__(self) -> int:
-        return hash((self.mode, _hash_targets(self.targets), _hash_divide(self.divide)))
+    def value(self) -> Any:
+        return (self.mode, _targets_value(self.targets), _divide_value(self.divide))
 
 
-class Entry(_Frozen):
+class Entry(_Value):
     """One ability on the stack with its choices."""
 
     ability: AbilityId
@@ -72,12 +109,19 @@ class Entry(_Frozen):
     divide: Divisions = Field(default_factory=dict)
     """A non-modal ability's divisions: requirement id -> thing -> amount (601.2d)."""
 
-    def __hash__(self) -> int:
-        return hash((self.ability, self.modes, _hash_targets(self.targets), _hash_divide(self.divide)))
+    def value(self) -> Any:
+        modes = None if self.modes is None else frozenset(Counter(self.modes).items())  # a multiset
+        return (self.ability, modes, _targets_value(self.targets), _divide_value(self.divide))
 
 
-class Outcome(_Frozen):
-    """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass."""
+class Outcome(_Value):
+    """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass.
+
+    Outcomes are values: two are equal, and hash alike, when they are the same outcome — the
+    same stack entry by entry (modes as a multiset, each requirement's targets as a set), the same
+    removed abilities in any order, and the same passes, an omitted ``passes`` being the one the
+    ids imply (an ability fired in pass n + 1 has n ``@``). So a proposal equals the canonical
+    outcome it lists, in whatever order it lists it."""
 
     stack: tuple[Entry, ...] = ()
     """The stack, bottom first: every ability put on it, with its choices."""
@@ -86,9 +130,9 @@ class Outcome(_Frozen):
     passes: tuple[Whole, ...] | None = None
     """Entries per pass of 603.3b's loop, when reactions fired further abilities (optional: inferred)."""
 
-    def __hash__(self) -> int:
-        """Outcomes are values: equal ones (as ``==`` compares them) hash alike."""
-        return hash((self.stack, self.removed, self.passes))
+    def value(self) -> Any:
+        passes = self.passes if self.passes is not None else _inferred_passes(self.stack)
+        return (self.stack, frozenset(Counter(self.removed).items()), passes)
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:

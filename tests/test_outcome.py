@@ -66,3 +66,59 @@ def test_canonical_order() -> None:
         '{"removed":[],"stack":[{"ability":"L","modes":[{"mode":"sacrifice","targets":{"opponent":["B"]}},'
         '{"mode":"life","targets":{"opponent":["C"]}}]}]}'
     )
+
+
+@settings(max_examples=settings().max_examples * 2 // 3, deadline=None)
+@given(outcomes(), st.randoms())
+def test_equal_by_value_however_listed(outcome: Outcome, rnd: object) -> None:
+    """README, docs/python.md: outcomes are values — equal and hashed alike whatever order the
+    targets, modes and removed abilities are listed in, and equal to their canonical form (issue
+    20 item 4: a reordered outcome was != and hashed apart while check and `in` accepted it)."""
+    data = json.loads(outcome.model_dump_json())
+    for entry in data["stack"]:
+        rnd.shuffle(entry["modes"])  # type: ignore[attr-defined]
+        for m in entry["modes"]:
+            for ts in m["targets"].values():
+                rnd.shuffle(ts)  # type: ignore[attr-defined]
+            m["targets"]["unused"] = []  # an empty requirement may be omitted or [] (SPEC §5)
+    rnd.shuffle(data["removed"])  # type: ignore[attr-defined]
+    shuffled = Outcome.model_validate(data)
+    assert shuffled == outcome and hash(shuffled) == hash(outcome)
+    assert canonical(SCENARIO, outcome) == outcome and hash(canonical(SCENARIO, outcome)) == hash(outcome)
+    assert len({outcome, shuffled, canonical(SCENARIO, shuffled)}) == 1
+
+
+def test_what_differs_is_unequal() -> None:
+    """Another target, another mode, a repeated mode, another stack order or removed set is
+    another outcome."""
+    base = {"stack": [{"ability": "L", "modes": [{"mode": "life", "targets": {"opponent": ["B"]}}]}], "removed": []}
+    one = Outcome.model_validate(base)
+    others = [
+        {"stack": [{"ability": "L", "modes": [{"mode": "life", "targets": {"opponent": ["C"]}}]}], "removed": []},
+        {"stack": [{"ability": "L", "modes": [{"mode": "discard", "targets": {"opponent": ["B"]}}]}], "removed": []},
+        {
+            "stack": [{"ability": "L", "modes": [{"mode": "life", "targets": {"opponent": ["B"]}}] * 2}],
+            "removed": [],
+        },
+        {**base, "removed": ["X"]},
+        {"stack": [{"ability": "L", "targets": {"opponent": ["B"]}}], "removed": []},
+    ]
+    for other in others:
+        assert Outcome.model_validate(other) != one, other
+
+
+def test_omitted_passes_are_the_ones_the_ids_say() -> None:
+    """SPEC §5: a proposal may omit passes; it is then the same outcome as the one that lists them
+    (an ability fired in pass n + 1 has n '@'), and a different split is another outcome."""
+    ward = Scenario.load(str(EXAMPLES / "ward" / "scenario.yaml"))
+    from triggerstack.solver import LegalOutcomes
+
+    legal = LegalOutcomes(ward)
+    multi = [o for o in legal if o.passes is not None]
+    assert multi
+    for o in multi:
+        bare = Outcome.model_validate({"stack": [e.model_dump() for e in o.stack], "removed": list(o.removed)})
+        assert bare.passes is None and bare == o and hash(bare) == hash(o) and bare in legal
+        assert bare in set(legal)
+        split = Outcome.model_validate({**o.model_dump(), "passes": [len(o.stack)]})
+        assert split != o and split not in legal
