@@ -207,8 +207,8 @@ def _requirement(
         why: list[Exclusion] = []
         if fit is False:
             why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
-            if not thing.has_restrictions:  # the common case: one reason is all there is
-                excluded[i] = tuple(why)
+            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
+                excluded[i] = tuple(why)  # the common case: one reason is all there is
                 continue
         elif (note := ignored_properties(thing)) is not None:
             ignored[i] = note
@@ -233,6 +233,14 @@ def _requirement(
         excluded=MappingProxyType(excluded),
         ignored=MappingProxyType(ignored),
     )
+
+
+def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
+    """Whether ``thing`` is the ability itself (115.5) or, for "another", its source (115.3):
+    reasons a thing outside the filter has besides the filter (every reason is told, SPEC §6)."""
+    if restriction.ability_thing is not None and thing.id == restriction.ability_thing.id:
+        return True
+    return req.other_than_source and restriction.source is not None and thing.id == restriction.source.id
 
 
 def _refine_target_of(

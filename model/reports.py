@@ -100,6 +100,11 @@ class AbilityReport(_Report):
     controller: str = Field(description="Its controller (603.3a)")
     controller_rule: str = Field(description="The rule that decided the controller")
     controller_reason: str = Field(description="Why, in words")
+    controller_assumed: str | None = Field(
+        default=None,
+        description="What the scenario left unsaid and was assumed to decide the controller (a card's owner where "
+        "source_controller is not given), and how to say otherwise; null: nothing was assumed",
+    )
     chooser: str = Field(description="Who makes its choices (700.2e); the controller unless named")
     part: int = Field(description="Its part of 603.3b: 2 when its trigger condition is another ability triggering")
     block: int | None = Field(description="Its block of 603.3b; null: it is never put on the stack (800.4d)")

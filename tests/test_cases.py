@@ -148,6 +148,8 @@ def test_explain(path: Path) -> None:
         for key in ("controller", "controller_rule", "part", "block", "removal", "chooser"):
             if key in facts:
                 assert a[key] == facts[key], f"{aid}.{key}: {a[key]!r} ({a.get('controller_reason')})"
+        if "assumed" in facts:  # the controller rests on an assumption explain states (603.3a, 603.10a)
+            assert bool(a["controller_assumed"]) == facts["assumed"], f"{aid}: {a['controller_assumed']!r}"
         modes = {m["id"]: m for m in a["modes"]}
         for mid, status in facts.get("modes", {}).items():
             assert modes[mid]["status"] == status, f"{aid} mode {mid}: {modes[mid]}"

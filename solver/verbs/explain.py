@@ -137,6 +137,7 @@ def _abilities(facts: Facts, engine: ProductEngine) -> list[dict[str, Any]]:
                 "controller": a.controller,
                 "controller_rule": a.control.rule.value,
                 "controller_reason": a.control.reason,
+                "controller_assumed": a.control.assumed,
                 "chooser": a.chooser,
                 "part": a.part,
                 "block": a.block,
@@ -212,16 +213,22 @@ def _by_classes(classes: FiredClasses) -> dict[str, dict[str, Any]]:
         view["pass"] = 2
         for mode in view["modes"]:
             for r in mode["requirements"]:
-                excluded: list[dict[str, Any]] = []
+                excluded: dict[str, list[dict[str, Any]]] = {}  # by thing, in the order things come
                 for e in r["excluded"]:
                     if e["id"] not in as_fired:
-                        excluded.append(e)
+                        excluded.setdefault(e["id"], []).append(e)
+                        continue
+                    if e["code"] == Code.TARGET_SELF:  # 115.5 names only the ability itself
+                        own = {**e, "id": aid, "reason": e["reason"].replace(e["id"], aid)}
+                        excluded.setdefault(aid, []).append(own)
                         continue
                     for b, j in as_fired[e["id"]]:
                         if with_it(a, i, b, j):
                             fid = f"{reactions[j].id}@{facts.abilities[b].id}"
-                            excluded.append({**e, "id": fid, "reason": e["reason"].replace(e["id"], fid)})
-                r["excluded"] = excluded
+                            excluded.setdefault(fid, []).append(
+                                {**e, "id": fid, "reason": e["reason"].replace(e["id"], fid)}
+                            )
+                r["excluded"] = [e for group in excluded.values() for e in group]
         out[aid] = view
     return out
 
@@ -308,6 +315,8 @@ def _bounds(r: dict[str, Any]) -> str:
 def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
     lines = ["", f"{title}: {a['text']}" if a["text"] else title]
     lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
+    if a.get("controller_assumed"):
+        lines.append(f"  assumed: {a['controller_assumed']}")
     if a["chooser"] != a["controller"]:
         lines.append(f"  choices made by {a['chooser']} (700.2e); legality judged from {a['controller']}")
     where = f"block {a['block']}" if a["block"] is not None else "never put on the stack"

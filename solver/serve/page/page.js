@@ -104,6 +104,7 @@ function renderExplain(data) {
     const where = a.pass ? ` (pass ${a.pass}, fired by ${a.fired_by})` : "";
     card.append(element("h3", {}, `${a.id}${where}: ${a.text || ""}`));
     card.append(element("p", { class: "why" }, `controller ${a.controller}: ${a.controller_reason} (`, ruleLink(a.controller_rule), ")"));
+    if (a.controller_assumed) card.append(element("p", { class: "assumed" }, `assumed: ${a.controller_assumed} (`, ruleLink("603.10a"), ")"));
     if (a.chooser && a.chooser !== a.controller) card.append(element("p", { class: "why" }, `choices made by ${a.chooser} (`, ruleLink("700.2e"), ")"));
     const removal = a.removal === "must" ? "must be removed" : a.removal === "may" ? "may be removed" : "cannot be removed";
     const removalRule = (a.removal_reason || "").match(/\d{3}\.\d+[a-z]?/);
