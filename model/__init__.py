@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from .lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .errors import ProposalError, ScenarioError
+    from .errors import EndlessLoop, ProposalError, ScenarioError
     from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile_facts, facts_of
     from .limits import DEFAULT_LIMITS, Limits
     from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .scenario import Scenario
 
 _HOMES = {
+    "EndlessLoop": ".errors",
     "ProposalError": ".errors",
     "ScenarioError": ".errors",
     "AbilityFacts": ".facts",
@@ -63,6 +64,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "AbilityFacts",
     "Code",
+    "EndlessLoop",
     "Entry",
     "Facts",
     "Limits",

@@ -4,7 +4,8 @@
 
     ValueError
      └── ScenarioError        bad scenario, proposal or score: unreadable, malformed, over a cap …
-          └── ProposalError   a proposal whose shape does not fit its scenario
+          ├── ProposalError   a proposal whose shape does not fit its scenario
+          └── EndlessLoop     603.3b's loop never ends: a mandatory loop (104.4b) or an optional one
     RuntimeError
      └── TimeLimitReached     the time limit ran out before the answer was complete (exit 3)
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from .rules import Rule
 
-__all__ = ["ProposalError", "ScenarioError", "TimeLimitReached", "format_loc"]
+__all__ = ["EndlessLoop", "ProposalError", "ScenarioError", "TimeLimitReached", "format_loc"]
 
 
 def format_loc(loc: tuple[str | int, ...]) -> str:
@@ -70,6 +71,28 @@ class ScenarioError(ValueError):
 class ProposalError(ScenarioError):
     """A proposal whose shape does not fit its scenario (rule 603.3c–d: modes and targets go
     where the ability has them)."""
+
+
+class EndlessLoop(ScenarioError):
+    """Abilities trigger again and again while the waiting ones are put on the stack: a later pass
+    of 603.3b repeats an earlier one (the same waiting abilities, up to their names, on the same
+    stack facts), so the passes never end. ``mandatory``: no choice ever ends the loop, and the game
+    is a draw (104.4b) — there is no outcome; otherwise the loop is optional and the outcomes are
+    unboundedly many (a choice ends it after any number of rounds)."""
+
+    def __init__(
+        self,
+        message: str,
+        mandatory: bool,
+        loc: tuple[str | int, ...] = (),
+        rule: Rule | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.mandatory = mandatory
+        super().__init__(message, loc, rule, source)
+
+    def located(self, source: str) -> ScenarioError:
+        return type(self)(self.message, self.mandatory, self.loc, self.rule, source)
 
 
 class TimeLimitReached(RuntimeError):

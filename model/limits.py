@@ -18,8 +18,10 @@ choices            200,000    choices of one ability that are listed (those that
                               counted in closed form) (``--max-choices``)
 outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
                               outcomes of one pass listed across passes (``--max-outcomes``)
-passes             8          passes of 603.3b's loop while abilities keep triggering
-                              (``--max-passes``)
+passes             100        passes of 603.3b's loop while abilities keep triggering
+                              (``--max-passes``); a pass that repeats an earlier one is
+                              named as a loop whatever the cap. ``check`` follows a
+                              proposal's own passes (one more than it lists at most)
 =================  =========  ============================================================
 
 The time limit (``--time-limit``, ``Options.time_limit``) is 60 s by default for every verb.
@@ -53,7 +55,7 @@ class Limits:
     candidates: int = 10_000
     choices: int = 200_000
     outcomes: int = 2_000_000
-    passes: int = 8
+    passes: int = 100
 
     def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
         """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""

@@ -24,11 +24,25 @@ from typing import Any
 
 from .errors import ScenarioError
 from .facts import Facts, compile_facts, facts_of
+from .filters import Context, matches, possible_kinds
+from .limits import DEFAULT_LIMITS
 from .outcome import Outcome
 from .scenario import Scenario
-from .shapes import Trigger
+from .shapes import Filter, Reaction, Trigger, TriggerBody
+from .things import Thing
+from .types import ThingId
 
-__all__ = ["NextPass", "Passes", "StackItem", "Successor", "by_reactions", "join", "next_scenario", "with_triggers"]
+__all__ = [
+    "END",
+    "NextPass",
+    "Passes",
+    "StackItem",
+    "Successor",
+    "by_reactions",
+    "join",
+    "next_scenario",
+    "with_triggers",
+]
 
 NextPass = Callable[[Scenario, Outcome], Sequence[Trigger | Mapping[str, Any]]]
 """``next_pass(pass_scenario, placed)``: the abilities that wait for the next pass (none: the loop ends)."""
@@ -68,22 +82,32 @@ def with_triggers(
 ) -> Scenario:
     """``scenario`` with other waiting abilities (and more objects): "must target" effects keep
     the abilities still there, and drop those whose object is gone."""
-    data = scenario.model_dump(by_alias=True)  # a full round trip: None can be meaningful (max)
-    data["objects"] = [*data["objects"], *objects]
+    data = _with_triggers(scenario.model_dump(by_alias=True), triggers, objects)  # None can mean something (max)
+    return Scenario.model_validate(data, context={"later_pass": True})  # a later pass's ids hold '@'
+
+
+def _with_triggers(
+    base: Mapping[str, Any],
+    triggers: Sequence[Trigger | Mapping[str, Any]],
+    objects: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The document of :func:`with_triggers`, not validated (``base`` is left as it is)."""
+    data = dict(base)
+    data["objects"] = [*base["objects"], *objects]
     data["triggers"] = [t.model_dump(by_alias=True) if isinstance(t, Trigger) else dict(t) for t in triggers]
     ids = {t["id"] for t in data["triggers"]}
     known = ids | {o["id"] for o in data["objects"]} | {p["id"] for p in data["players"]}
     must = []
-    for m in data["must_target"]:
+    for m in base["must_target"]:
         if m["object"] not in known:
             continue
         if isinstance(m["applies_to"], (list, tuple)):
-            m["applies_to"] = [x for x in m["applies_to"] if x in ids]
+            m = {**m, "applies_to": [x for x in m["applies_to"] if x in ids]}
             if not m["applies_to"]:
                 continue
         must.append(m)
     data["must_target"] = must
-    return Scenario.model_validate(data, context={"later_pass": True})  # a later pass's ids hold '@'
+    return data
 
 
 def next_scenario(
@@ -91,8 +115,36 @@ def next_scenario(
 ) -> Scenario:
     """The scenario of a further pass: ``first`` 's players and objects, the abilities already on
     the stack (bottom first) as objects, and ``waiting`` as its triggers."""
-    stack = [{"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack]
-    return with_triggers(first, waiting, stack)
+    return with_triggers(first, waiting, _stacked(on_stack))
+
+
+def _stacked(on_stack: Sequence[StackItem]) -> list[dict[str, Any]]:
+    return [{"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack]
+
+
+END = "end"
+"""What :meth:`Passes.ahead` says when nothing triggers (a signature is a JSON object, never this)."""
+
+_TOKEN = "\x00"
+"""Marks the places that stand for names in a signature (no scenario string holds it)."""
+
+
+def _filters(f: Filter) -> list[Filter]:
+    """``f`` and every filter inside it."""
+    out = [f]
+    for child in f.iter_children():
+        out.extend(_filters(child))
+    return out
+
+
+def _renamed(value: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, names) for k, v in value.items()}
+    return value
 
 
 def join(parts: Sequence[Outcome]) -> Outcome:
@@ -122,22 +174,108 @@ class Passes:
     """603.3b's loop for one scenario: after each pass, which abilities wait for the next one.
 
     Each distinct next-pass scenario is compiled once and kept, so that a next pass reached again
-    (by other choices in an earlier pass) is the same :class:`Facts`."""
+    (by other choices in an earlier pass) is the same :class:`Facts`. :meth:`signature` tells when
+    a pass repeats an earlier one up to names, which is how the engines name an endless loop."""
 
     first: Facts
     next_pass: NextPass | None = None
-    max_passes: int = 8
+    max_passes: int = DEFAULT_LIMITS.passes
     _compiled: dict[str, Facts] = field(default_factory=dict, repr=False)
+    _signatures: dict[int, str | None] = field(default_factory=dict, repr=False)
+    _stack_matters: bool | None = field(default=None, repr=False)
+    _first_data: dict[str, Any] | None = field(default=None, repr=False)
+    _fast: bool | None = field(default=None, repr=False)
+
+    def signature(self, facts: Facts) -> str | None:
+        """What a pass *is*, up to names: its scenario with each waiting ability named by its place
+        and the abilities on the stack from earlier passes left out — or, where a fired ability
+        could target an ability (then the stack is part of what it can choose), named by their
+        places. By the default :func:`by_reactions`, what follows a pass depends on nothing else,
+        so a pass with the signature of an earlier pass on the same path repeats it forever: a
+        loop, and two passes with one signature have as many outcomes. None with an engine's
+        ``next_pass`` hook, whose answers may depend on names."""
+        key = id(facts)
+        if key not in self._signatures:
+            data = facts.scenario.model_dump(by_alias=True)
+            self._signatures[key] = None if self.next_pass is not None else self._signature(data)
+        return self._signatures[key]
+
+    def _base(self) -> dict[str, Any]:
+        if self._first_data is None:
+            self._first_data = self.first.scenario.model_dump(by_alias=True)
+        return self._first_data
+
+    def _live_reactions(self) -> list[Reaction]:
+        """The reactions that could fire at all: some waiting ability or reaction's ability could
+        target the object each watches (its filter not known to fail for every player)."""
+        s = self.first.scenario
+        bodies: list[TriggerBody] = [*s.triggers, *(r.trigger for r in s.reactions)]
+        filters = [r.filter for b in bodies for _, reqs in b.requirement_lists() for r in reqs]
+        facts = self.first
+        players = [p.id for p in s.players]
+        live = []
+        for reaction in s.reactions:
+            k = facts.thing_index.get(reaction.object)
+            watched = facts.things[k] if k is not None else None
+            if watched is None or any(
+                matches(f, watched, Context(you, facts.is_opponent)) is not False for f in filters for you in players
+            ):
+                live.append(reaction)
+        return live
+
+    def _may_target_the_stack(self, f: Filter) -> bool:
+        """Whether a fired ability with filter ``f`` could target an ability put on the stack in
+        an earlier pass, whoever controls either (not known to be False for some pair)."""
+        if "ability" not in possible_kinds(f):
+            return False
+        players = [p.id for p in self.first.scenario.players]
+        named = [i for sub in _filters(f) for i in sub.id or () if "@" in i]
+        is_opponent = self.first.is_opponent
+        for you in players:
+            for who in players:
+                for aid in [*named, "@"]:
+                    stacked = Thing(ThingId(aid), "ability", "stack", who, who, ability_kind="triggered")
+                    if matches(f, stacked, Context(you, is_opponent)) is not False:
+                        return True
+        return False
+
+    def _signature(self, data: Mapping[str, Any]) -> str | None:
+        """The signature of a pass from its scenario's document (see :meth:`signature`)."""
+        if self._stack_matters is None:
+            self._stack_matters = any(
+                self._may_target_the_stack(r.filter)
+                for reaction in self._live_reactions()
+                for _, reqs in reaction.trigger.requirement_lists()
+                for r in reqs
+            )
+        own = len(self.first.scenario.objects)
+        if self._fast is None:  # nothing the scenario says names a fired ability: the fast form applies
+            base = self._base()
+            self._fast = not self._stack_matters and "@" not in json.dumps(
+                [base[k] for k in ("players", "objects", "reactions", "must_target")]
+            )
+        if self._fast and all("@" in t["id"] for t in data["triggers"]):
+            # by_reactions fires {"id": "R@X", **R's body}: a later pass is its reactions, in order,
+            # and the "must target" effects still in force (the rest is the first scenario's)
+            fired = [t["id"].partition("@")[0] for t in data["triggers"]]
+            return json.dumps([fired, data["must_target"]], sort_keys=True)
+        names: dict[str, str] = {t["id"]: f"{_TOKEN}w{i}" for i, t in enumerate(data["triggers"])}
+        shown = dict(data)
+        if self._stack_matters:
+            names.update({o["id"]: f"{_TOKEN}s{j}" for j, o in enumerate(data["objects"][own:])})
+        else:
+            shown["objects"] = data["objects"][:own]
+        if "\\u0000" in json.dumps(shown):
+            return None  # the scenario's own strings hold the marker: no renaming can be trusted
+        return json.dumps(_renamed(shown, names), sort_keys=True)
 
     @property
     def single(self) -> bool:
         """Whether the loop has only the first pass whatever is chosen (no reactions, no hook)."""
         return self.next_pass is None and not self.first.scenario.reactions
 
-    def after(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int) -> Successor:
-        """The successor of pass number ``depth`` (0-based) of ``facts``, placed as ``placed``,
-        with ``below`` already on the stack from earlier passes. Raises :class:`ScenarioError`
-        when abilities still trigger after ``max_passes`` passes."""
+    def _next(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> tuple[Any, tuple[StackItem, ...]]:
+        """What the next pass waits for (empty: the loop ends), and the stack once ``placed`` is."""
         waiting = list((self.next_pass or by_reactions)(facts.scenario, placed))
         index = facts.ability_index
         # Canonical order, not stack order (SPEC §5): the next pass's things list this pass's
@@ -146,15 +284,37 @@ class Passes:
             (e.ability, facts.abilities[index[e.ability]].controller)
             for e in sorted(placed.stack, key=lambda e: index[e.ability])
         )
+        return waiting, on_stack
+
+    def ahead(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> str | None:
+        """The signature of the pass that follows ``placed`` without compiling it: :data:`END`
+        when nothing triggers, None when it has no signature (an engine's hook)."""
+        waiting, on_stack = self._next(facts, placed, below)
+        if not waiting:
+            return END
+        if self.next_pass is not None:
+            return None
+        return self._signature(_with_triggers(self._base(), waiting, _stacked(on_stack)))
+
+    def after(
+        self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int, capped: bool = True
+    ) -> Successor:
+        """The successor of pass number ``depth`` (0-based) of ``facts``, placed as ``placed``,
+        with ``below`` already on the stack from earlier passes. Raises :class:`ScenarioError`
+        when abilities still trigger after ``max_passes`` passes (unless not ``capped``: ``check``
+        follows a proposal's own passes, which end once it lists no more)."""
+        waiting, on_stack = self._next(facts, placed, below)
         if not waiting:
             return Successor(None, on_stack)
-        if depth + 1 >= self.max_passes:
+        if capped and depth + 1 >= self.max_passes:
             raise ScenarioError(
-                f"abilities still trigger after {self.max_passes} passes of 603.3b (raise it with --max-passes)"
+                f"abilities still trigger after {self.max_passes} passes of 603.3b and no pass repeats an earlier "
+                "one, so the chain may yet end (raise the cap with --max-passes)"
             )
-        scenario = next_scenario(self.first.scenario, on_stack, waiting)
-        key = json.dumps(scenario.model_dump(mode="json", by_alias=True), sort_keys=True)
+        data = _with_triggers(self._base(), waiting, _stacked(on_stack))
+        key = json.dumps(data, sort_keys=True, default=list)
         nxt = self._compiled.get(key)
         if nxt is None:
-            nxt = self._compiled[key] = compile_facts(scenario)
+            nxt = self._compiled[key] = compile_facts(Scenario.model_validate(data, context={"later_pass": True}))
+            self._signatures[id(nxt)] = None if self.next_pass is not None else self._signature(data)
         return Successor(nxt, on_stack)

@@ -160,6 +160,14 @@ class ReactionReport(_Report):
     passes: list[int] = Field(description="The passes the fired abilities go into")
 
 
+class LoopReport(_Report):
+    """603.3b's passes never end: a later pass repeats an earlier one."""
+
+    mandatory: bool = Field(description="No choice ends the loop: the game is a draw (104.4b)")
+    rule: str = Field(description="104.4b for a mandatory loop, 603.3b for an optional one")
+    message: str = Field(description="Which pass repeats which, in words")
+
+
 class Explanation(_Report):
     """What ``explain --json`` prints."""
 
@@ -178,6 +186,9 @@ class Explanation(_Report):
     reactions: list[ReactionReport] | None = Field(default=None, description="Several passes: the reactions")
     fired: list[AbilityReport] | None = Field(
         default=None, description="Several passes: every ability a reaction fires in some legal outcome"
+    )
+    loop: LoopReport | None = Field(
+        default=None, description="Several passes: the endless loop they run into (then no count is given)"
     )
 
 

@@ -15,6 +15,7 @@ class Rule(StrEnum):
     """Comprehensive Rules numbers this tool applies."""
 
     R101_4 = "101.4"  # APNAP order
+    R104_4B = "104.4b"  # a loop of mandatory actions: the game is a draw
     R113_8 = "113.8"  # an ability of a card outside the battlefield: its owner controls it
     R115_3 = "115.3"  # the same object for different instances of "target"; "another"/"other"
     R115_4 = "115.4"  # "any target"

@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
         ("choices", DEFAULT_LIMITS.choices, "choices of one ability listed one by one"),
         ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
-        ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities"),
+        ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities (a loop is named)"),
     ):
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"

@@ -4,6 +4,7 @@ A case names its ``source`` (a rule number or a card ruling), gives a scenario (
 ``scenario_file`` relative to the repository, with optional ``override`` of top-level keys),
 and lists ``proposals`` with the codes ``check`` must report (empty: legal), ``explain`` facts
 per ability, the ``count`` every engine must give, a ``scenario_error`` the scenario must raise, or
+``count_error``: the error every engine's count must raise (an endless loop of 603.3b), or
 ``steps``: decisions taken one at a time (``after`` these, ``decision`` is legal, or illegal with
 ``rule`` or ``illegal: true``; ``decider`` is who decides then).
 """
@@ -27,7 +28,18 @@ from triggerstack.solver import IllegalDecision, Stepper, check, count, explain
 from .conftest import CASES, ROOT
 
 CASE_FILES = sorted(CASES.rglob("*.yaml"))
-KNOWN_KEYS = {"source", "scenario", "scenario_file", "override", "proposals", "explain", "scenario_error", "count", "steps"}
+KNOWN_KEYS = {
+    "source",
+    "scenario",
+    "scenario_file",
+    "override",
+    "proposals",
+    "explain",
+    "scenario_error",
+    "count",
+    "count_error",
+    "steps",
+}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -173,11 +185,12 @@ def _requirement(modes: dict[Any, Any], where: str) -> dict[str, Any]:
     return reqs[req]  # type: ignore[no-any-return]
 
 
-def _count_params() -> list[Any]:
+def _count_params(key: str = "count") -> list[Any]:
+    """Every case with ``key``, once per engine."""
     return [
         pytest.param(path, engine, id=f"{path.relative_to(CASES).with_suffix('')}:{engine}")
         for path in CASE_FILES
-        if "count" in _load(path)
+        if key in _load(path)
         for engine in ("auto", "cpsat", "constraint")
     ]
 
@@ -186,6 +199,20 @@ def _count_params() -> list[Any]:
 def test_count(path: Path, engine: str) -> None:
     case = _load(path)
     assert count(_scenario(case), engine=engine) == case["count"], case["source"]
+
+
+@pytest.mark.parametrize(("path", "engine"), _count_params("count_error"))
+def test_count_error(path: Path, engine: str) -> None:
+    """A scenario whose passes never end has no count: every engine names the loop (104.4b or
+    603.3b), and explain says it too."""
+    case = _load(path)
+    expected = case["count_error"]
+    with pytest.raises(ScenarioError) as info:
+        count(_scenario(case), engine=engine)
+    assert expected["contains"] in info.value.message, info.value.one_line()
+    assert info.value.rule is not None and info.value.rule.value == str(expected["rule"])
+    loop = explain(_scenario(case)).get("loop")
+    assert loop is not None and expected["contains"] in loop["message"] and loop["rule"] == str(expected["rule"])
 
 
 @pytest.mark.parametrize("path", _error_params())

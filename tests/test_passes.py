@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, compile_facts, outcome_json
+from triggerstack.model import EndlessLoop, Limits, Outcome, Rule, Scenario, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
 from triggerstack.solver.cli import main
 
@@ -90,22 +90,107 @@ def test_a_reaction_fires_a_reaction() -> None:
     assert n == 6 + 4 * 2
 
 
-def test_the_pass_bound(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
-    echo = {
-        "source": "troll",
-        "text": "target creature: this triggers itself",
-        "targets": [{"id": "c", "filter": {"id": "troll"}}],
-    }
-    s = scenario([ward("troll", "ECHO", echo, by="any")])
-    with pytest.raises(ScenarioError, match="still trigger after 8 passes"):
-        count(s)
-    with pytest.raises(ScenarioError, match="still trigger after 3 passes"):
-        count(s, limits=Limits(passes=3))
-    path = tmp_path / "echo.json"
+def relay(n: int, stop: bool = True) -> Scenario:
+    """A chain of n reactions: T targets o0; each o_i's reaction, when it becomes a target, fires an
+    ability of o_i that targets o_{i+1} (up to one target when ``stop``: its controller may end the
+    chain there). Finite: n + 1 passes at most, no pass repeating another (each waits for another
+    reaction's ability)."""
+    objects = [{"id": f"o{i}", "controller": "AB"[i % 2], "types": ["creature"]} for i in range(n + 1)]
+    reactions = [
+        {
+            "id": f"R{i}",
+            "object": f"o{i}",
+            "by": "any",
+            "trigger": {
+                "source": f"o{i}",
+                "text": f"Whenever this becomes a target, it deals 1 damage to up to one target o{i + 1}.",
+                "targets": [{"id": "t", "min": 0 if stop else 1, "filter": {"id": f"o{i + 1}"}}],
+            },
+        }
+        for i in range(n)
+    ]
+    start = {"id": "T", "controller": "A", "text": "Target o0", "targets": [{"id": "t", "filter": {"id": "o0"}}]}
+    return Scenario.model_validate({"players": ["A", "B"], "objects": objects, "triggers": [start], "reactions": reactions})
+
+
+def test_long_finite_chains_are_counted(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """Issue 20 item 5: a finite chain of 11 reactions (12 passes) is counted under the default cap,
+    every engine agreeing: it may stop after each of passes 2..11 (10 outcomes), or run to pass 12,
+    whose ability targets o11 or nothing (2)."""
+    s = relay(11)
+    assert every_engine(s) == 10 + 2
+    longest = [o for o in outcomes(s) if o.passes is not None and len(o.passes) == 12]
+    assert len(longest) == 2 and longest[0].stack[-1].ability == "@".join(f"R{i}" for i in reversed(range(11))) + "@T"
+    assert count(relay(11, stop=False)) == 1  # every ability must target the next object
+    path = tmp_path / "relay.json"
     path.write_text(s.model_dump_json(by_alias=True))
+    assert main(["count", str(path)]) == 0
+    assert capsys.readouterr().out == "12\n"
     assert main(["count", str(path), "--max-passes", "4"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "still trigger after 4 passes of 603.3b (raise it with --max-passes)" in err
+    assert out == "" and "still trigger after 4 passes of 603.3b and no pass repeats an earlier one" in err
+
+
+ECHO = {
+    "source": "troll",
+    "text": "target creature: this triggers itself",
+    "targets": [{"id": "c", "filter": {"id": "troll"}}],
+}
+
+
+def test_a_mandatory_loop_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """Issue 20 item 5, CR 104.4b: 'If a game somehow enters a loop of mandatory actions, repeating
+    a sequence of events with no way to stop, the game is a draw.' ECHO must target the troll and
+    so triggers itself again: pass 3 repeats pass 2 up to names, whatever the pass cap."""
+    s = scenario([ward("troll", "ECHO", ECHO, by="any")])
+    for limits in (Limits(), Limits(passes=3), Limits(passes=10_000)):
+        with pytest.raises(EndlessLoop, match=r"a mandatory loop: pass 3 \(ECHO@ECHO@T\) repeats pass 2 \(ECHO@T\)") as info:
+            count(s, limits=limits)
+        assert info.value.mandatory and info.value.rule == Rule.R104_4B
+    with pytest.raises(EndlessLoop, match="mandatory"):
+        list(outcomes(s))
+    path = tmp_path / "echo.json"
+    path.write_text(s.model_dump_json(by_alias=True))
+    assert main(["count", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "the game is a draw" in err and "(rule 104.4b)" in err
+    # check still judges a proposal: the loop's next ability is missing, never a refusal
+    looping = Outcome.model_validate(
+        {"stack": [{"ability": "T", "targets": {"c": ["troll"]}, "divide": {"c": {"troll": 2}}}, {"ability": "ECHO@T", "targets": {"c": ["troll"]}}]}
+    )
+    verdict = check(s, looping)
+    assert not verdict.legal and {v.code.value for v in verdict.violations} == {"missing-ability"}
+    # choices that keep away from the troll are outcomes; the loop is reached by the others
+    away = Outcome.model_validate({"stack": [{"ability": "T", "targets": {"c": ["bear"]}, "divide": {"c": {"bear": 2}}}]})
+    assert check(s, away).legal
+
+
+def test_an_optional_loop_is_named() -> None:
+    """An ability that may target the troll (or a player instead) triggers itself again only if its
+    controller wants: pass 3 repeats pass 2 and a choice ends it, so the outcomes are unboundedly
+    many (603.3b's loop goes on as long as the players choose)."""
+    maybe = {**ECHO, "targets": [{"id": "c", "filter": {"any": [{"id": "troll"}, {"kind": "player"}]}}]}
+    s = scenario([ward("troll", "ECHO", maybe, by="any")])
+    with pytest.raises(EndlessLoop, match=r"an optional loop: pass 3 .* unboundedly many") as info:
+        count(s)
+    assert not info.value.mandatory and info.value.rule == Rule.R603_3B
+    # a proposal that stops after any number of rounds is lawful
+    rounds = [{"ability": "T", "targets": {"c": ["troll"]}, "divide": {"c": {"troll": 2}}}]
+    for k in range(1, 12):
+        fired = "@".join(["ECHO"] * k) + "@T"
+        last = {"ability": fired, "targets": {"c": ["A"]}}
+        assert check(s, Outcome.model_validate({"stack": [*rounds, last]})).legal, k
+        rounds.append({"ability": fired, "targets": {"c": ["troll"]}})
+
+
+def test_a_mutual_loop_through_two_objects() -> None:
+    """Two reactions that fire each other (the troll's targets the bear, the bear's the troll): the
+    period is two passes, and still named."""
+    to_bear = {"source": "troll", "text": "target bear", "targets": [{"id": "c", "filter": {"id": "bear"}}]}
+    to_troll = {"source": "bear", "text": "target troll", "targets": [{"id": "c", "filter": {"id": "troll"}}]}
+    s = scenario([ward("troll", "X", to_bear, by="any"), ward("bear", "Y", to_troll, by="any")])
+    with pytest.raises(EndlessLoop, match="a mandatory loop"):
+        count(s)
 
 
 def test_engine_hook_decides_what_triggers_next() -> None:

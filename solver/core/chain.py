@@ -23,10 +23,12 @@ from itertools import accumulate, islice
 from random import Random
 from typing import Protocol
 
+from triggerstack.model.errors import EndlessLoop
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Entry, Outcome, Score, outcome_json
-from triggerstack.model.passes import Passes, StackItem, Successor, join
+from triggerstack.model.passes import END, Passes, StackItem, Successor, join
+from triggerstack.model.rules import Rule
 
 from ..errors import EngineCannot
 from .engine import PassEngine
@@ -46,6 +48,18 @@ class Pass:
 Whole = tuple[Pass, ...]
 
 
+@dataclass(slots=True)
+class _Frame:
+    """A pass being followed depth-first: its outcomes still to follow, and the count so far."""
+
+    facts: Facts
+    below: tuple[StackItem, ...]
+    depth: int
+    outcomes: Iterator[IndexedOutcome]
+    sig: str | None
+    total: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Table:
     """One pass's outcomes with what follows each, and the cumulative counts (for unrank)."""
@@ -57,6 +71,30 @@ class _Table:
 
 KEPT_OUTCOMES = 4096
 """A pass with at most this many outcomes keeps each drawn outcome, to draw it again as it is."""
+
+
+class _Path:
+    """The passes being followed depth-first, each a frame, with their signatures: entering a pass
+    whose signature is on the path is a loop (:meth:`Chain._loop` says which)."""
+
+    def __init__(self, chain: Chain) -> None:
+        self.chain = chain
+        self.frames: list[_Frame] = []
+        self.on_path: dict[str, tuple[int, Facts]] = {}  # signature -> the depth and facts of that pass
+
+    def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> None:
+        sig = self.chain.passes.signature(facts)
+        if sig is not None:
+            if sig in self.on_path:
+                raise self.chain._loop(facts, below, depth, self.on_path[sig])
+            self.on_path[sig] = (depth, facts)
+        self.frames.append(_Frame(facts, below, depth, iter(self.chain.engine(facts)), sig))
+
+    def leave(self) -> _Frame:
+        top = self.frames.pop()
+        if top.sig is not None:
+            del self.on_path[top.sig]
+        return top
 
 
 class Classes(Protocol):
@@ -97,7 +135,7 @@ class Chain:
         self._listed = 0  # outcomes listed in tables so far, against max_listed across every pass
         self.first = engine_for(passes.first)
         self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
-        self._counts: dict[int, int] = {}
+        self._counts: dict[object, int] = {}  # by a pass's signature (its class up to names), else its facts
         self._tables: dict[int, _Table] = {}
 
     @property
@@ -169,16 +207,125 @@ class Chain:
             return classes.count()
         return self._count(self.passes.first, (), 0)
 
+    def _class(self, facts: Facts) -> object:
+        """What a pass's count depends on: its signature (passes equal up to names count alike,
+        whatever earlier choices put below them), else the facts themselves."""
+        sig = self.passes.signature(facts)
+        return id(facts) if sig is None else sig
+
     def _count(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> int:
-        key = id(facts)
-        if key not in self._counts:
-            total = 0
-            for outcome in self._engine(facts):
-                self.deadline.check(f"counting the outcomes of pass {depth + 1}")
-                nxt = self._after(facts, outcome, below, depth)
-                total += 1 if nxt.facts is None else self._count(nxt.facts, nxt.on_stack, depth + 1)
-            self._counts[key] = total
-        return self._counts[key]
+        """The whole outcomes from pass ``depth`` (``facts``) on: depth-first without recursion,
+        so a chain of any length is counted; a pass that repeats one on its path is a loop."""
+        known = self._counts.get(self._class(facts))
+        if known is not None:
+            return known
+        walk = _Path(self)
+        walk.enter(facts, below, depth)
+        while walk.frames:
+            top = walk.frames[-1]
+            outcome = next(top.outcomes, None)
+            if outcome is None:
+                walk.leave()
+                self._counts[self._class(top.facts)] = top.total
+                if walk.frames:
+                    walk.frames[-1].total += top.total
+                continue
+            self.deadline.check(f"counting the outcomes of pass {top.depth + 1}")
+            placed = to_outcome(top.facts, outcome)
+            ahead = self.passes.ahead(top.facts, placed, top.below)  # the next pass's class, not compiled
+            if ahead == END:
+                top.total += 1
+                continue
+            if ahead is not None and (done := self._counts.get(ahead)) is not None:
+                top.total += done
+                continue
+            nxt = self.passes.after(top.facts, placed, top.below, top.depth)
+            assert nxt.facts is not None
+            if (done := self._counts.get(self._class(nxt.facts))) is not None:
+                top.total += done
+            else:
+                walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
+        return self._counts[self._class(facts)]
+
+    # -- loops -----------------------------------------------------------------------------------
+
+    def _loop(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts]
+    ) -> EndlessLoop:
+        """The error for pass ``depth`` (``facts``) repeating the ``earlier`` pass of its path (its
+        depth and facts): a mandatory loop when no choice from it ever ends the passes (104.4b),
+        else an optional one."""
+        mandatory, decided = self._mandatory(facts, below, depth)
+        then, now = earlier[0] + 1, depth + 1
+        again = (
+            f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
+            f"({', '.join(a.id for a in earlier[1].abilities)}) up to names"
+        )
+        if not decided:
+            return EndlessLoop(
+                f"an endless loop: {again}, and whether a choice ends it is not decided within "
+                f"{self.passes.max_passes} passes (raise the cap with --max-passes)",
+                mandatory=False,
+                rule=Rule.R603_3B,
+            )
+        if mandatory:
+            return EndlessLoop(
+                f"a mandatory loop: {again}, and once there no choice ends it: the game is a draw, so there is "
+                "no outcome to give",
+                mandatory=True,
+                rule=Rule.R104_4B,
+            )
+        return EndlessLoop(
+            f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
+            "unboundedly many",
+            mandatory=False,
+            rule=Rule.R603_3B,
+        )
+
+    def _mandatory(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[bool, bool]:
+        """Whether no whole outcome follows ``facts`` (every choice keeps the passes going), and
+        whether that was decided: the passes reachable from it are explored by signature (each
+        class once, its outcomes listed within ``max_listed``) until none is new or the pass cap."""
+        start = self.passes.signature(facts)
+        follows: dict[str | None, list[str | None]] = {}  # a class -> what each outcome leads to (None: the end)
+        seen = {start}
+        frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(facts, below, depth)])
+        decided = True
+        while frontier:
+            f, b, d = frontier.popleft()
+            here = self.passes.signature(f)
+            engine = self._engine(f)
+            self._listed += engine.count()
+            if self._listed > self.max_listed:
+                raise EngineCannot(
+                    f"telling whether the loop of 603.3b can end lists the outcomes of each pass: {self._listed} "
+                    f"so far, more than the limit of {self.max_listed} (raise it with --max-outcomes)"
+                )
+            leads = follows.setdefault(here, [])
+            for outcome in engine:
+                self.deadline.check("telling whether the loop of 603.3b can end")
+                nxt = self.passes.after(f, to_outcome(f, outcome), b, d, capped=False)
+                if nxt.facts is None:
+                    leads.append(None)
+                    continue
+                sig = self.passes.signature(nxt.facts)
+                leads.append(sig)
+                if sig in seen:
+                    continue
+                if d + 1 >= max(self.passes.max_passes, depth + 1):  # a new kind of pass past the cap
+                    decided = False
+                    continue
+                seen.add(sig)
+                frontier.append((nxt.facts, nxt.on_stack, d + 1))
+        ends: set[str | None] = set()  # the classes from which some choices end the passes
+        grew = True
+        while grew:
+            grew = False
+            for sig, leads in follows.items():
+                if sig not in ends and any(t is None or t in ends for t in leads):
+                    ends.add(sig)
+                    grew = True
+        return start not in ends, decided or start in ends
 
     # -- iterate ---------------------------------------------------------------------------------
 
@@ -187,18 +334,31 @@ class Chain:
         return self._iter(self.passes.first, (), 0)
 
     def _iter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> Iterator[Whole]:
-        for outcome in self._engine(facts):
-            here = Pass(facts, outcome)
-            if self.single:
-                yield (here,)
+        """Every whole outcome from pass ``depth`` (``facts``) on, depth-first without recursion;
+        a pass that repeats one on its path is a loop."""
+        if self.single:
+            for only in self._engine(facts):
+                yield (Pass(facts, only),)
+            return
+        walk = _Path(self)
+        chosen: list[Pass] = []  # the outcome taken in each pass below the top frame
+        walk.enter(facts, below, depth)
+        while walk.frames:
+            top = walk.frames[-1]
+            outcome = next(top.outcomes, None)
+            if outcome is None:
+                walk.leave()
+                if walk.frames:
+                    chosen.pop()
                 continue
-            self.deadline.check(f"following the outcomes of pass {depth + 1} into the next pass")
-            nxt = self._after(facts, outcome, below, depth)
+            here = Pass(top.facts, outcome)
+            self.deadline.check(f"following the outcomes of pass {top.depth + 1} into the next pass")
+            nxt = self._after(top.facts, outcome, top.below, top.depth)
             if nxt.facts is None:
-                yield (here,)
+                yield (*chosen, here)
             else:
-                for rest in self._iter(nxt.facts, nxt.on_stack, depth + 1):
-                    yield (here, *rest)
+                chosen.append(here)
+                walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
 
     def outcome(self, whole: Whole) -> Outcome:
         """The canonical wire form of a whole outcome (SPEC §5)."""
@@ -309,30 +469,35 @@ class Chain:
         stack: tuple[Entry, ...],
         removed: tuple[str, ...],
     ) -> int:
-        index = facts.ability_index
-        mine = Outcome(
-            stack=tuple(e for e in stack if e.ability in index), removed=tuple(r for r in removed if r in index)
-        )
-        table = self._table(facts, below, depth)
-        i = self._rank_in(facts, self._engine(facts), mine)  # the engine's order is the table's
-        start = table.ends[i - 1] if i else 0
-        nxt = table.successors[i]
-        rest = tuple(e for e in stack if e.ability not in index), tuple(r for r in removed if r not in index)
-        if nxt.facts is None:
-            if rest[0] or rest[1]:
-                raise ValueError("not a legal outcome: it holds abilities that did not trigger")
-            return start
-        return start + self._rank(nxt.facts, nxt.on_stack, depth + 1, *rest)
+        start = 0
+        while True:
+            index = facts.ability_index
+            mine = Outcome(
+                stack=tuple(e for e in stack if e.ability in index), removed=tuple(r for r in removed if r in index)
+            )
+            table = self._table(facts, below, depth)
+            i = self._rank_in(facts, self._engine(facts), mine)  # the engine's order is the table's
+            start += table.ends[i - 1] if i else 0
+            nxt = table.successors[i]
+            stack = tuple(e for e in stack if e.ability not in index)
+            removed = tuple(r for r in removed if r not in index)
+            if nxt.facts is None:
+                if stack or removed:
+                    raise ValueError("not a legal outcome: it holds abilities that did not trigger")
+                return start
+            facts, below, depth = nxt.facts, nxt.on_stack, depth + 1
 
     def _unrank(self, facts: Facts, below: tuple[StackItem, ...], depth: int, rank: int) -> Whole:
-        table = self._table(facts, below, depth)
-        i = bisect_right(table.ends, rank)
-        here = Pass(facts, table.outcomes[i])
-        nxt = table.successors[i]
-        if nxt.facts is None:
-            return (here,)
-        start = table.ends[i - 1] if i else 0
-        return (here, *self._unrank(nxt.facts, nxt.on_stack, depth + 1, rank - start))
+        out: list[Pass] = []
+        while True:
+            table = self._table(facts, below, depth)
+            i = bisect_right(table.ends, rank)
+            out.append(Pass(facts, table.outcomes[i]))
+            nxt = table.successors[i]
+            if nxt.facts is None:
+                return tuple(out)
+            rank -= table.ends[i - 1] if i else 0
+            facts, below, depth = nxt.facts, nxt.on_stack, depth + 1
 
     def _table(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> _Table:
         key = id(facts)

@@ -119,7 +119,7 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
         if passes.single:
             break
         placed = Outcome(stack=tuple(stack[i] for i in mine), removed=tuple(gone))
-        successor = passes.after(current, placed, on_stack, depth)
+        successor = passes.after(current, placed, on_stack, depth, capped=not mine)  # a proposal ends its passes
         current, on_stack = successor.facts, successor.on_stack
         depth += 1
     for i in left:

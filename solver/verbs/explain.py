@@ -16,10 +16,9 @@ ability that is below only in some outcomes is legal "once on the stack".
 from __future__ import annotations
 
 import copy
-from contextlib import suppress
 from typing import Any
 
-from triggerstack.model.errors import ScenarioError
+from triggerstack.model.errors import EndlessLoop, ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model.rules import Code, Rule
 
@@ -295,9 +294,14 @@ def explain_chain(facts: Facts, chain: Chain) -> dict[str, Any]:
         return out
     why = chain.why_listed()
     out["plan"].update(passes="listed" if why else "classes", passes_reason=why)
-    with suppress(ScenarioError):  # past the pass bound, explain still explains the first pass
+    try:
         out["count"] = chain.count()  # every pass of 603.3b's loop
         out.update(_later_passes(facts, chain))
+    except EndlessLoop as loop:  # what a judge needs to hear: the passes never end, and why
+        assert loop.rule is not None
+        out["loop"] = {"mandatory": loop.mandatory, "rule": loop.rule.value, "message": loop.message}
+    except ScenarioError:  # past the pass bound, explain still explains the first pass
+        pass
     return out
 
 
@@ -369,6 +373,9 @@ def explain_text(data: dict[str, Any]) -> str:
         lines.append(f"legal outcomes: {data['count']}{same}")
         for group in data["identical"]:
             lines.append(f"identical: {', '.join(group)}")
+    if data.get("loop"):
+        loop = data["loop"]
+        lines.append(f"endless: {loop['message']} (rule {loop['rule']})")
     for b in data["blocks"]:
         lines.append(
             f"block {b['index']} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "

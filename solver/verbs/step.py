@@ -39,12 +39,13 @@ from typing import Generic, TypeVar
 from triggerstack.model.apnap import Block
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
-from triggerstack.model.filters import possible_kinds
+from triggerstack.model.filters import Context, matches, possible_kinds
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Entry, Outcome, canonical, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
 from triggerstack.model.rules import Rule
 from triggerstack.model.shapes import TriggerBody
+from triggerstack.model.things import Thing
 from triggerstack.model.types import PlayerId
 
 from ..core.indexed import Choice, IndexedOutcome, Placed, to_outcome
@@ -605,11 +606,24 @@ class Walk:
     decisions: tuple[int, ...] = ()
 
 
-def _reachable(body: TriggerBody, kinds: frozenset[str] | None) -> bool:
-    """Whether an ability with ``body`` could target a thing of one of ``kinds`` (None: any)."""
+UNIVERSE = 4096
+"""The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
+more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
+    """Whether an ability with ``body`` could target ``watched`` (None: anything), whoever
+    controls it (its filter is not known to fail for every player)."""
     for _, reqs in body.requirement_lists():
         for r in reqs:
-            if kinds is None or possible_kinds(r.filter) & kinds:
+            if watched is None:
+                return True
+            if watched.kind not in possible_kinds(r.filter):
+                continue
+            if any(
+                matches(r.filter, watched, Context(p.id, facts.is_opponent)) is not False
+                for p in facts.scenario.players
+            ):
                 return True
     return False
 
@@ -637,7 +651,7 @@ class Stepper(_Checked[Walk]):
         max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
         self.passes = Passes(facts, self.options.next_pass, max_passes)
         s = facts.scenario
-        kind_of = {r.id: self._kind(r.object) for r in s.reactions}
+        watched = {r.id: self._watched(r.object) for r in s.reactions}
         bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
         level = list(bodies)
         depth = 1
@@ -646,10 +660,10 @@ class Stepper(_Checked[Walk]):
                 (f"{r.id}@{aid}", r.trigger)
                 for aid, body in level
                 for r in s.reactions
-                if _reachable(body, kind_of[r.id])
+                if _reachable(facts, body, watched[r.id])
             ]
-            if not nxt:
-                break
+            if not nxt or len(bodies) + len(nxt) > UNIVERSE:
+                break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
             bodies.extend(nxt)
             level = nxt
             depth += 1
@@ -693,9 +707,9 @@ class Stepper(_Checked[Walk]):
         self._steppers: dict[int, tuple[_PassStepper, list[Decision]]] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
 
-    def _kind(self, obj: str) -> frozenset[str] | None:
+    def _watched(self, obj: str) -> Thing | None:
         k = self.facts.thing_index.get(obj)
-        return None if k is None else frozenset({self.facts.things[k].kind})
+        return None if k is None else self.facts.things[k]
 
     def _add(self, text: str) -> Decision:
         """Give ``text`` its id: the next free one, or its place in the layout."""

@@ -7,7 +7,8 @@ hexproof from / protection / shroud / cant_be_targeted_by (on cards in graveyard
 abilities that target other waiting abilities, abilities with no legal choice, illegal abilities
 and players who left; every card type of CR 300.1, cards in every zone of 400.1 (a plane with its
 planar controller), spells, "any-target" under spell, card and zone domains, and controller words and
-``target_of`` over cards (108.4a)."""
+``target_of`` over cards (108.4a); with reactions, relays of reactions longer than eight passes and
+loops through them."""
 
 from __future__ import annotations
 
@@ -230,4 +231,37 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
         doc["must_target"] = [{"object": thing, "applies_to": applies}]
     if reactions:
         doc["reactions"] = draw(_reactions(ids, objects))
+        if draw(st.integers(0, 5)) == 0:
+            relay = draw(_relay(ids))
+            doc["objects"] = [*objects, *relay["objects"]]
+            doc["triggers"] = [*triggers, relay["trigger"]]
+            doc["reactions"] = [*doc["reactions"], *relay["reactions"]]
     return doc
+
+
+@st.composite
+def _relay(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
+    """A chain of 8 to 10 reactions (up to 11 passes), longer than eight passes (603.3b's loop goes on as long as
+    something triggers): a trigger targets c0; each ci's reaction fires an ability that targets
+    c(i+1) — up to one, or exactly one, or a player instead — firing the next reaction. Sometimes
+    the last one targets c0 again: a loop through the whole chain, mandatory or optional."""
+    n = draw(st.integers(8, 10))
+    loop = draw(st.integers(0, 4)) == 0
+    objects = [{"id": f"c{i}", "controller": draw(st.sampled_from(players)), "types": ["creature"]} for i in range(n + 1)]
+    reactions = []
+    for i in range(n):
+        to = 0 if loop and i == n - 1 else i + 1
+        how = draw(st.integers(0, 2))
+        filt: Any = {"id": f"c{to}"} if how < 2 else {"any": [{"id": f"c{to}"}, {"kind": "player"}]}
+        req = {"id": "t", "min": 0 if how == 0 else 1, "filter": filt}
+        reactions.append(
+            {
+                "id": f"Q{i}",
+                "object": f"c{i}",
+                "by": "any" if loop else draw(st.sampled_from(["any", "any", "you", "opponent"])),
+                "trigger": {"source": f"c{i}", "text": f"Q{i}", "targets": [req]},
+            }
+        )
+    start: dict[str, Any] = {"id": "RT", "controller": draw(st.sampled_from(players)), "text": "RT"}
+    start["targets"] = [{"id": "t", "min": draw(st.integers(0, 1)), "filter": {"id": "c0"}}]
+    return {"objects": objects, "reactions": reactions, "trigger": start}

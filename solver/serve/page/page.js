@@ -76,7 +76,10 @@ async function load() {
     const explained = await call("explain", { scenario: state.scenario });
     renderExplain(explained);
     const count = explained.count;
-    $("#loaded").textContent = `loaded: ${explained.abilities.length} waiting abilities, ${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
+    const outcomes = explained.loop
+      ? `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`
+      : `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
+    $("#loaded").textContent = `loaded: ${explained.abilities.length} waiting abilities, ${outcomes}`;
     for (const id of ["#explain", "#build", "#check"]) $(id).hidden = false;
     await refresh();
   } catch (problem) {
@@ -95,6 +98,7 @@ function renderExplain(data) {
   }
   const list = $("#abilities");
   list.replaceChildren();
+  if (data.loop) list.append(element("p", { class: "assumed" }, `Endless: ${data.loop.message} — `, ruleLink(data.loop.rule)));
   for (const r of data.reactions || []) {
     const fires = (r.fires || []).length ? `fires ${r.fires.join(", ")} in pass ${(r.passes || []).join(", ")}` : "fires nothing here";
     list.append(element("p", { class: "reaction" }, `Reaction ${r.id} (${r.when} of ${r.object}, by ${r.by}): ${fires} — `, ruleLink("603.3b")));
