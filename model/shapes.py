@@ -14,6 +14,7 @@ from difflib import get_close_matches
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -25,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .text import printable_id
 from .types import AbilityId, ObjectId, PlayerId, RequirementId
 
 __all__ = [
@@ -329,7 +331,7 @@ class _Targetable(_Frozen):
 class Player(_Targetable):
     """A player; in the scenario either a bare id or this object."""
 
-    id: PlayerId
+    id: Annotated[PlayerId, AfterValidator(printable_id)]
     """The player's id."""
     left_game: StrictBool = False
     """The player has left the game (800.4): not a target, and their abilities are removed."""
@@ -338,7 +340,7 @@ class Player(_Targetable):
 class Object(_Targetable):
     """Anything other than a player that can be a target or a source."""
 
-    id: ObjectId
+    id: Annotated[ObjectId, AfterValidator(printable_id)]
     """The object's id."""
     kind: ObjectKindWord = "permanent"
     """permanent (the default), card, spell, ability or emblem."""
@@ -403,7 +405,7 @@ class Object(_Targetable):
 class Requirement(_Frozen):
     """One instance of the word "target" (601.2c)."""
 
-    id: RequirementId
+    id: Annotated[RequirementId, AfterValidator(printable_id)]
     """The requirement's id, unique within its mode (or its non-modal ability)."""
     text: str = ""
     """Its text, shown in messages."""
@@ -436,7 +438,7 @@ class Requirement(_Frozen):
 class Mode(_Frozen):
     """One mode of a modal ability (700.2)."""
 
-    id: str
+    id: Annotated[str, AfterValidator(printable_id)]
     """The mode's id, unique within its ability."""
     text: str = ""
     """Its text, shown in messages."""
@@ -523,7 +525,7 @@ class TriggerBody(_Frozen):
 class Trigger(TriggerBody):
     """A waiting triggered ability."""
 
-    id: AbilityId
+    id: Annotated[AbilityId, AfterValidator(printable_id)]
     """The ability's id, unique in the scenario (no '@': it marks fired abilities)."""
 
 
@@ -543,7 +545,7 @@ class MustTarget(_Frozen):
 class Reaction(_Frozen):
     """An ability that triggers when ``object`` becomes the target of a placed ability (603.3b loop)."""
 
-    id: str
+    id: Annotated[str, AfterValidator(printable_id)]
     """The reaction's id; what it fires is REACTION@ABILITY."""
     when: Literal["becomes-target"] = "becomes-target"
     """becomes-target: it triggers when object becomes the target of a placed ability."""

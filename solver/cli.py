@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
+from triggerstack.model.text import visible, visible_lines
 
 from .options import Engine, Options
 
@@ -39,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with usage errors on one line and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(f"{self.prog}: error: {visible(message)} (see {self.prog} --help)\n")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -370,7 +371,7 @@ def _write(text: str, flush: bool = False) -> None:
         raise _OutputFailed(OSError(errno.EBADF, "standard output is closed"))
     try:
         if text:
-            sys.stdout.write(text)
+            sys.stdout.write(visible_lines(text))  # what a scenario or proposal says can't steer the terminal
         if flush:
             sys.stdout.flush()
     except OSError as exc:
@@ -501,7 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _fail(code: int, message: str) -> int:
     with contextlib.suppress(OSError):
-        sys.stderr.write(f"{PROG}: {message}\n")
+        sys.stderr.write(f"{PROG}: {visible(message)}\n")
         sys.stderr.flush()
     return code
 

@@ -161,3 +161,37 @@ def test_errors_show_the_place_and_the_page_reads_at_phone_width(page: Any) -> N
     assert "triggers[0].controller" in str(page.text_content("#error"))
     _load(page, "flametongue-kavu")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+ATTRIBUTE = 'T" tabindex="0" autofocus="" onfocus="window.__pwned=1" x="'
+MARKUP = "<img src=x onerror=window.__pwned=2>"
+
+
+def test_nothing_a_scenario_or_a_proposal_says_runs_as_script(page: Any) -> None:
+    """Issue 21 item 1: an ability id that closes the SVG's data-ability attribute and adds an
+    onfocus handler, or markup in a name or a text, stays text: the global the payloads set stays
+    unset after every entry of the drawn stack is clicked and focused, and a 5,000-character name
+    wraps at phone width."""
+    _load(page, "ertai-resurrected")
+    legal = json.loads((EXAMPLES / "ertai-resurrected" / "legal.json").read_text())
+    legal["stack"] += [{"ability": ATTRIBUTE}, {"ability": MARKUP}, {"ability": "X" * 5000}]
+    page.fill("#proposal-text", json.dumps(legal))
+    assert _check(page).startswith("illegal")
+    boxes = page.locator("#checked svg g")
+    assert boxes.count() == len(legal["stack"])
+    for i in range(boxes.count()):
+        boxes.nth(i).click()
+        page.keyboard.press("Tab")
+    drawn = page.locator("#checked svg g").evaluate_all("gs => gs.map(g => g.getAttribute('data-ability'))")
+    assert ATTRIBUTE in drawn and MARKUP in drawn
+    assert page.locator("#checked svg [onfocus], #checked svg img, #violations img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    scenario = "players: [A]\ntriggers: [{id: T, controller: A, text: '" + MARKUP + "'}]"
+    page.fill("#scenario-text", scenario)
+    before = _refreshed(page)
+    page.click("#load-button")
+    _wait_refresh(page, before)
+    assert MARKUP in str(page.text_content("#abilities"))
+    assert page.evaluate("window.__pwned") is None

@@ -35,6 +35,7 @@ from triggerstack.model.io import load_document, parse_json_line
 from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
+from triggerstack.model.text import visible
 
 from ..errors import EngineCannot, IllegalDecision
 from ..options import Engine, Options, resolve
@@ -435,9 +436,9 @@ class Service:
                 if not request:
                     raise RpcError(INVALID_REQUEST, "an empty batch")
                 answers = [a for a in (self._one(r) for r in request) if a is not None]
-                return json.dumps(answers, separators=(",", ":"), ensure_ascii=False) if answers else None
+                return visible(json.dumps(answers, separators=(",", ":"), ensure_ascii=False)) if answers else None
             answer = self._one(request)
-            return None if answer is None else json.dumps(answer, separators=(",", ":"), ensure_ascii=False)
+            return None if answer is None else visible(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
         except RpcError as exc:
             return json.dumps({"jsonrpc": "2.0", "id": None, "error": exc.as_dict()}, separators=(",", ":"))
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _xml_escape
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Outcome, outcome_dict
+from triggerstack.model.text import visible
 
 from .check import Verdict
 
@@ -23,6 +24,24 @@ __all__ = ["outcome_svg", "stack_svg", "verdict_svg"]
 
 WIDTH = 560
 LINE = 18
+NAME = 48
+"""Characters of an ability's name drawn in its box; a longer one is cut with "…", the whole name
+in the box's ``<title>`` (a tooltip) and ``data-ability``."""
+
+
+def escape(text: str) -> str:
+    """Text from a scenario or a proposal as SVG text: unsafe code points written as escapes (XML
+    cannot hold most controls; none changes how the rest looks), then ``&``, ``<``, ``>``."""
+    return _xml_escape(visible(text))
+
+
+def attribute(text: str) -> str:
+    """The same, safe inside a double- or single-quoted attribute value."""
+    return _xml_escape(visible(text), {'"': "&quot;", "'": "&apos;"})
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME else name[: NAME - 1] + "…"
 
 
 def _choices(part: Mapping[str, Any]) -> list[str]:
@@ -105,9 +124,10 @@ def stack_svg(
         problems = [part for v in by_ability.get(ability, []) for part in _violation_lines(v, 32)]
         height = 26 + LINE * (len(lines) + len(problems))
         rows.append(
-            f'<g class="entry{" bad" if problems else ""}" data-ability="{escape(ability)}">'
+            f'<g class="entry{" bad" if problems else ""}" data-ability="{attribute(ability)}">'
+            f"<title>{escape(ability)}</title>"
             f'<rect x="10" y="{y}" width="{WIDTH - 20}" height="{height}" rx="6"/>'
-            f'<text x="20" y="{y + 18}" class="name">{position + 1}. {escape(ability)}</text>'
+            f'<text x="20" y="{y + 18}" class="name">{position + 1}. {escape(_short(ability))}</text>'
             f'<text x="{WIDTH - 20}" y="{y + 18}" class="who" text-anchor="end">'
             f"{escape(controller.get(ability, ''))}</text>"
         )
@@ -129,8 +149,10 @@ def stack_svg(
             rows.append(f'<text x="10" y="{y + 12}" class="violation">{escape(text)}</text>')
             y += LINE
     if removed:
-        rows.append(f'<text x="10" y="{y + 14}" class="label">removed: {escape(", ".join(removed))}</text>')
-        y += 22
+        for text in _wrap(f"removed: {', '.join(removed)}", 10):
+            rows.append(f'<text x="10" y="{y + 14}" class="label">{escape(text)}</text>')
+            y += LINE
+        y += 4
     blocks = "; ".join(
         f"{i + 1}. {'+'.join(b.players)}: {', '.join(facts.abilities[k].id for k in b.abilities)}"
         for i, b in enumerate(facts.blocks)

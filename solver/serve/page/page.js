@@ -7,18 +7,50 @@
 const $ = (selector) => document.querySelector(selector);
 const state = { scenario: null, decisions: [], over: false };
 
+// Text from a scenario or a proposal is data: nodes are built with DOM APIs (never innerHTML of a
+// string), and the code points that would change how the text around them looks (controls,
+// bidirectional formatting, noncharacters) are shown as escapes, the rule docs/formats.md states.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ud83f\ud87f\ud8bf\ud8ff\ud93f\ud97f\ud9bf\ud9ff\uda3f\uda7f\udabf\udaff\udb3f\udb7f\udbbf\udbff][\udffe\udfff]/g;
+
+function visible(text) {
+  return String(text).replace(UNSAFE, (found) => [...found].map((c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join(""));
+}
+
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (key === "class") node.className = value;
     else node.setAttribute(key, value);
   }
-  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(visible(child)));
   return node;
 }
 
 function ruleLink(rule) {
+  if (!/^\d{3}(\.\d+[a-z]?)?$/.test(String(rule))) return document.createTextNode(visible(rule));
   return element("a", { href: `/docs/rules.html#r${rule}` }, rule);
+}
+
+// The server's SVG, parsed as XML (never as HTML) and kept only if it is the picture we draw:
+// known elements and attributes, nothing that could run or load anything.
+const SVG_ELEMENTS = new Set(["svg", "g", "rect", "text", "line", "title", "style"]);
+const SVG_ATTRIBUTES = new Set(["xmlns", "width", "height", "viewBox", "role", "x", "y", "x1", "x2", "y1", "y2", "rx", "class", "text-anchor", "data-ability"]);
+
+function showPicture(container, svg) {
+  const parsed = new DOMParser().parseFromString(svg, "image/svg+xml");
+  const root = parsed.documentElement;
+  if (root.localName !== "svg" || parsed.getElementsByTagName("parsererror").length) {
+    container.replaceChildren(element("p", { class: "error" }, "the picture could not be read"));
+    return;
+  }
+  for (const node of [root, ...root.querySelectorAll("*")]) {
+    if (!SVG_ELEMENTS.has(node.localName)) {
+      node.remove();
+      continue;
+    }
+    for (const name of node.getAttributeNames()) if (!SVG_ATTRIBUTES.has(name)) node.removeAttribute(name);
+  }
+  container.replaceChildren(document.importNode(root, true));
 }
 
 async function call(method, body) {
@@ -40,7 +72,7 @@ function showError(problem) {
     return;
   }
   box.hidden = false;
-  box.textContent = problem.detail || problem.message || String(problem);
+  box.textContent = visible(problem.detail || problem.message || String(problem));
 }
 
 // -- 1. loading -------------------------------------------------------------------------------
@@ -79,7 +111,7 @@ async function load() {
     const outcomes = explained.loop
       ? `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`
       : `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
-    $("#loaded").textContent = `loaded: ${explained.abilities.length} waiting abilities, ${outcomes}`;
+    $("#loaded").textContent = visible(`loaded: ${explained.abilities.length} waiting abilities, ${outcomes}`);
     for (const id of ["#explain", "#build", "#check"]) $(id).hidden = false;
     await refresh();
   } catch (problem) {
@@ -141,7 +173,7 @@ async function refresh() {
   const body = { scenario: state.scenario, decisions: state.decisions };
   const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", body), call("step/count", body)]);
   state.over = walk.over;
-  $("#decider").textContent = walk.over ? "The walk is over: every waiting ability is on the stack or removed." : `${walk.decider} decides:`;
+  $("#decider").textContent = visible(walk.over ? "The walk is over: every waiting ability is on the stack or removed." : `${walk.decider} decides:`);
   const buttons = $("#decisions");
   buttons.replaceChildren();
   for (const d of walk.legal) {
@@ -149,7 +181,7 @@ async function refresh() {
     button.addEventListener("click", () => apply(d.id));
     buttons.append(button);
   }
-  $("#stack").innerHTML = picture.svg;
+  showPicture($("#stack"), picture.svg);
   $("#reachable").textContent = `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`;
   $("#undo").disabled = state.decisions.length === 0;
   $("#use-built").disabled = !walk.over;
@@ -189,7 +221,7 @@ async function check() {
       $("#violations").append(element("li", {}, `${v.ability || "the proposal"}: ${v.message} (${v.code}, `, ruleLink(v.rule), ")"));
     }
     const picture = await call("draw", { scenario: state.scenario, proposal });
-    $("#checked").innerHTML = picture.svg;
+    showPicture($("#checked"), picture.svg);
     document.body.dataset.checked = String(Number(document.body.dataset.checked || 0) + 1);
   } catch (problem) {
     $("#verdict").replaceChildren(element("span", { class: "bad" }, problem.detail || String(problem)));

@@ -1,0 +1,68 @@
+"""Text from a scenario or a proposal, made safe to show: one rule for every format.
+
+A code point is *unsafe* to show when it can change how the text around it looks instead of
+showing itself: a control character (category Cc: escape sequences can erase a line and write
+another verdict in a terminal, and XML cannot hold most of them), a bidirectional formatting
+character (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069: ``U+202E BWS`` looks like ``SWB``),
+a surrogate or a noncharacter (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF).
+
+* An **id** in a scenario (of a player, object, trigger, mode, requirement or reaction) may hold
+  none of them: it is bad input naming its place (:func:`printable_id`).
+* Everything else — texts, and ids a proposal names (a proposal is judged, never refused) — is
+  shown with each unsafe code point written as a JSON escape (``\\u202e``) by :func:`visible`,
+  in every format: terminal text, SVG, the page, and JSON (where the escape means the same
+  string).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["UNSAFE", "is_unsafe", "printable_id", "visible", "visible_lines"]
+
+_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f"  # controls (Cc)
+    + _BIDI
+    + "\ud800-\udfff"  # surrogates
+    + "\ufdd0-\ufdef\ufffe\uffff"  # noncharacters of the BMP
+    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
+    + "]"
+)
+"""The code points that are never shown as themselves."""
+_UNSAFE_IN_LINES = re.compile(UNSAFE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f"))
+
+
+def is_unsafe(text: str) -> bool:
+    return UNSAFE.search(text) is not None
+
+
+def _escape(match: re.Match[str]) -> str:
+    cp = ord(match.group())
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    cp -= 0x10000  # JSON writes an astral code point as a surrogate pair
+    return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every unsafe code point written as its JSON escape (``\\u001b``); the same
+    string where there is none. Inside a JSON document's strings the escape means the same text."""
+    return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+
+
+def visible_lines(text: str) -> str:
+    """:func:`visible` for text of several lines: its line ends are kept, nothing else unsafe."""
+    return _UNSAFE_IN_LINES.sub(_escape, text) if _UNSAFE_IN_LINES.search(text) else text
+
+
+def printable_id(value: str) -> str:
+    """``value`` if it holds no unsafe code point; else ``ValueError`` naming the first."""
+    found = UNSAFE.search(value)
+    if found is not None:
+        cp = ord(found.group())
+        raise ValueError(
+            f"id '{visible(value)}' holds U+{cp:04X}, a control, bidirectional or noncharacter code point: "
+            "an id must show as itself (docs/formats.md)"
+        )
+    return value

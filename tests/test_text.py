@@ -1,0 +1,114 @@
+"""Nothing a scenario or a proposal says can run script or fake a verdict where it is shown (issue
+21 items 1 and 6; model/text.py states the one rule): a scenario's ids are printable or bad input,
+and what a proposal names is shown with its controls, bidirectional formatting and noncharacters
+written as escapes — in terminal text, SVG and JSON alike."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from triggerstack.model import Outcome, ScenarioError, compile_facts
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.model.text import visible
+from triggerstack.solver import check
+from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver.verbs.draw import verdict_svg
+
+from .conftest import EXAMPLES
+
+ERTAI = EXAMPLES / "ertai-resurrected"
+ATTRIBUTE = 'T" tabindex="0" autofocus="" onfocus="window.__pwned=1" x="'
+MARKUP = "<img src=x onerror=window.__pwned=2>"
+TERMINAL = "SWB\x1b[2K\r\x1b[1Alegal\x1b[8m"
+BIDI = "\u202eBWS"
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "triggerstack.solver", *argv], capture_output=True, check=False)
+
+
+def _proposal(tmp_path: Path, *names: str) -> Path:
+    legal = json.loads((ERTAI / "legal.json").read_text())
+    legal["stack"] += [{"ability": n} for n in names]
+    path = tmp_path / "proposal.json"
+    path.write_text(json.dumps(legal))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("where", "doc"),
+    [
+        ("players[1].id", {"players": ["A", BIDI]}),
+        ("objects[0].id", {"players": ["A"], "objects": [{"id": "x\x1b[2J", "controller": "A"}]}),
+        ("triggers[0].id", {"players": ["A"], "triggers": [{"id": "T\ufdd0", "controller": "A"}]}),
+        ("triggers[0].targets[0].id", {"players": ["A"], "triggers": [{"id": "T", "controller": "A", "targets": [{"id": "r\u2066", "filter": {"kind": "player"}}]}]}),
+    ],
+)
+def test_a_scenario_id_that_would_not_show_as_itself_is_bad_input(where: str, doc: dict[str, object]) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(doc)
+    line = info.value.one_line()
+    assert line.startswith(where + ":") and "must show as itself" in line
+    assert visible(line) == line  # the message shows the id escaped, not raw
+
+
+def test_check_text_cannot_be_rewritten_by_a_proposal(tmp_path: Path) -> None:
+    """An id with terminal escapes could erase 'illegal: 2 violations' and write 'legal'; it is
+    printed escaped (exit code 1 and every violation still shown)."""
+    done = _cli("check", str(ERTAI / "scenario.yaml"), str(_proposal(tmp_path, TERMINAL, BIDI)))
+    assert done.returncode == 1
+    out = done.stdout.decode()
+    assert "\x1b" not in out and "\r" not in out and "\u202e" not in out
+    assert out.startswith("illegal: 2 violations\n")
+    assert "SWB\\u001b[2K\\u000d\\u001b[1Alegal\\u001b[8m" in out and "\\u202eBWS" in out
+
+
+def test_json_output_escapes_what_would_not_show_and_means_the_same(tmp_path: Path) -> None:
+    service = Service()
+    legal = json.loads((ERTAI / "legal.json").read_text())
+    legal["stack"].append({"ability": BIDI + "\x85"})
+    request = {"jsonrpc": "2.0", "id": 1, "method": "check", "params": {"scenario": parse_scenario_doc(), "proposal": legal}}
+    line = service.handle(json.dumps(request))
+    assert line is not None and "\u202e" not in line and "\x85" not in line
+    answer = json.loads(line)
+    assert any(BIDI + "\x85" in v["message"] for v in answer["result"]["violations"])  # the same text, escaped
+
+
+def parse_scenario_doc() -> object:
+    import yaml
+
+    return yaml.safe_load((ERTAI / "scenario.yaml").read_text())
+
+
+def test_the_svg_of_a_hostile_proposal_is_well_formed_and_adds_no_attribute(tmp_path: Path) -> None:
+    """An id that closes the data-ability attribute and adds an event handler is drawn as text: the
+    SVG parses as XML, no element has an on* attribute, and data-ability holds the whole id."""
+    scenario = compile_facts(parse_scenario(parse_scenario_doc()))
+    proposal = Outcome.model_validate(json.loads(_proposal(tmp_path, ATTRIBUTE, MARKUP, TERMINAL).read_text()))
+    svg = verdict_svg(scenario, proposal, check(scenario, proposal))
+    root = ET.fromstring(svg)
+    attributes = {name for node in root.iter() for name in node.attrib}
+    assert not any(name.lower().startswith("on") or name in ("tabindex", "autofocus", "src") for name in attributes)
+    drawn = {node.get("data-ability") for node in root.iter() if node.get("data-ability") is not None}
+    assert {ATTRIBUTE, MARKUP, visible(TERMINAL)} <= drawn
+    assert not any(node.tag.endswith("img") for node in root.iter())
+    done = _cli("check", str(ERTAI / "scenario.yaml"), str(_proposal(tmp_path, ATTRIBUTE, TERMINAL)), "--format", "svg")
+    assert done.returncode == 1 and b"\x1b" not in done.stdout
+    ET.fromstring(done.stdout)  # the file a browser opens: XML, so no markup runs from it
+
+
+def test_a_long_name_is_cut_in_its_box_with_the_whole_name_on_hover(tmp_path: Path) -> None:
+    scenario = compile_facts(parse_scenario(parse_scenario_doc()))
+    long = "X" * 5000
+    proposal = Outcome.model_validate(json.loads(_proposal(tmp_path, long).read_text()))
+    root = ET.fromstring(verdict_svg(scenario, proposal, check(scenario, proposal)))
+    ns = "{http://www.w3.org/2000/svg}"
+    box = next(g for g in root.iter(ns + "g") if g.get("data-ability") == long)
+    assert box.findtext(ns + "title") == long
+    name = "".join(box.find(ns + "text").itertext())  # type: ignore[union-attr]
+    assert name.endswith("…") and len(name) < 60
