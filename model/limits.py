@@ -18,6 +18,9 @@ choices            200,000    choices of one ability that are listed (those that
                               counted in closed form) (``--max-choices``)
 outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
                               outcomes of one pass listed across passes (``--max-outcomes``)
+memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and
+                              its cache) may take together, each measured as it is compiled;
+                              one scenario over it is refused as it compiles (``--max-memory``)
 passes             100        passes of 603.3b's loop while abilities keep triggering
                               (``--max-passes``); a pass that repeats an earlier one is
                               named as a loop whatever the cap. ``check`` follows a
@@ -29,14 +32,17 @@ The time limit (``--time-limit``, ``Options.time_limit``) is 60 s by default for
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import ScenarioError, TimeLimitReached
 
-__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIME_LIMIT", "Deadline", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIME_LIMIT", "Abandoned", "Bound", "Deadline", "Limits", "bounded"]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
@@ -56,6 +62,7 @@ class Limits:
     choices: int = 200_000
     outcomes: int = 2_000_000
     passes: int = 100
+    memory: int = 1024 * 1024 * 1024
 
     def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
         """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""
@@ -95,12 +102,59 @@ class Deadline:
         self.at = None if seconds is None else time.monotonic() + seconds
 
     def remaining(self) -> float | None:
-        """Seconds left (never below a millisecond), or None for no limit."""
-        return None if self.at is None else max(self.at - time.monotonic(), 0.001)
+        """Seconds left (never below a millisecond), or None for no limit — within the request's
+        bound too, when one is in force (:func:`bounded`)."""
+        own = None if self.at is None else max(self.at - time.monotonic(), 0.001)
+        outer = _BOUND.get()
+        if outer is None or outer is self or outer.at is None:
+            return own
+        left = max(outer.at - time.monotonic(), 0.001)
+        return left if own is None else min(own, left)
 
     def check(self, what: str) -> None:
         if self.at is not None and time.monotonic() > self.at:
             raise TimeLimitReached(f"ran past the time limit of {self.seconds:g}s while {what}; raise --time-limit")
+        outer = _BOUND.get()
+        if outer is not None and outer is not self:
+            outer.check(what)
+
+
+class Abandoned(TimeLimitReached):
+    """The client that asked went away: the work stops (nobody would read the answer)."""
+
+
+class Bound(Deadline):
+    """One request's bound, whatever the verbs inside it restart: its time limit, and whether the
+    client that asked has gone (``gone``, set by the server that saw it hang up)."""
+
+    __slots__ = ("gone",)
+
+    def __init__(self, seconds: float | None, gone: threading.Event | None = None) -> None:
+        super().__init__(seconds)
+        self.gone = gone
+
+    def check(self, what: str) -> None:
+        if self.gone is not None and self.gone.is_set():
+            raise Abandoned(f"the client went away while {what}")
+        if self.at is not None and time.monotonic() > self.at:
+            raise TimeLimitReached(
+                f"ran past the request's time limit of {self.seconds:g}s while {what}; raise --time-limit"
+            )
+
+
+_BOUND: ContextVar[Bound | None] = ContextVar("triggerstack_bound", default=None)
+
+
+@contextmanager
+def bounded(bound: Bound) -> Iterator[Bound]:
+    """Every :class:`Deadline` checked inside also checks ``bound``: a request that calls several
+    verbs (``enumerate``: a count, then an outcome per rank) is bounded as a whole, and stops when
+    its client goes away."""
+    token = _BOUND.set(bound)
+    try:
+        yield bound
+    finally:
+        _BOUND.reset(token)
 
 
 NO_DEADLINE = Deadline(None)

@@ -65,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         ("choices", DEFAULT_LIMITS.choices, "choices of one ability listed one by one"),
         ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
         ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities (a loop is named)"),
+        ("memory", DEFAULT_LIMITS.memory, "bytes of compiled scenarios a server keeps (serve)"),
     ):
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
@@ -159,6 +160,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="[HOST:]PORT",
         help="an HTTP service (the extra [serve]) on HOST (default 127.0.0.1) and PORT: POST /v1/<method>",
     )
+    sv.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        help="with --http: a Host name to answer besides 127.0.0.1, localhost and ::1 (the name clients use "
+        "to reach it; repeat for several); any other is refused, which stops DNS rebinding",
+    )
 
     bt = sub.add_parser(
         "batch",
@@ -220,6 +228,7 @@ def _limits(args: argparse.Namespace) -> Limits:
         choices=args.max_choices,
         outcomes=args.max_outcomes,
         passes=args.max_passes,
+        memory=args.max_memory,
     )
 
 
@@ -428,11 +437,18 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         import uvicorn
 
-        from .serve.http import app
+        from .serve.http import app, protocol
     except ImportError as exc:
         missing = f"--http needs the extra: pip install 'triggerstack[serve]' ({exc.name} is missing)"
         raise ScenarioError(missing) from None
-    uvicorn.run(app(_options(args)), host=host or "127.0.0.1", port=int(port), log_level="warning")
+    uvicorn.run(
+        app(_options(args), hosts=args.allow_host or ()),
+        host=host or "127.0.0.1",
+        port=int(port),
+        log_level="warning",
+        http=protocol(),
+        timeout_keep_alive=5,
+    )
 
 
 def _jobs(args: argparse.Namespace) -> tuple[int, str]:

@@ -134,6 +134,7 @@ def prepare(scenario: Scenario | Facts, options: Options | None, changes: Option
 
     resolved = resolve(options, changes)
     deadline = Deadline(resolved.time_limit)
+    deadline.check("starting")  # within a request's bound, when a server set one
     facts = facts_of(scenario, resolved.limits, deadline)  # compiling stops at the first cap passed
     within = _WITHIN.setdefault(facts, set())
     if resolved.limits not in within:

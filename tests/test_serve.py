@@ -174,8 +174,14 @@ def test_any_line_gets_an_answer_and_never_an_exception(line: str | bytes) -> No
 
 
 def test_the_stdio_server_answers_a_hostile_stream_in_order_and_ends_at_eof() -> None:
+    server = subprocess.Popen([*SERVE, "--max-bytes", "2000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "load", "params": {"path": ERTAI}}).encode() + b"\n")
+    server.stdin.flush()
+    first = server.stdout.readline()
+    handle = json.loads(first)["result"]["handle"]
+    assert handle.startswith("h") and len(handle) >= 20  # unguessable, not s1, s2, ...
     requests = [
-        {"jsonrpc": "2.0", "id": 1, "method": "load", "params": {"path": ERTAI}},
         "not json at all",
         '{"jsonrpc": "2.0", "id": 2, "method": "count", "params": {"handle": "s1"}',  # truncated
         {"jsonrpc": "2.0", "id": 3, "method": "count", "params": {"handle": "s1"}},
@@ -186,10 +192,10 @@ def test_the_stdio_server_answers_a_hostile_stream_in_order_and_ends_at_eof() ->
         [1, 2],
         {"jsonrpc": "2.0", "id": 6, "method": "unload", "params": {"handle": "s1"}},
     ]
-    text = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests).encode() + b"\xff\n\n"
-    done = subprocess.run([*SERVE, "--max-bytes", "2000"], input=text, capture_output=True, timeout=60, check=False)
-    assert done.returncode == 0 and done.stderr == b""
-    answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    text = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests).replace("s1", handle).encode() + b"\xff\n\n"
+    out, err = server.communicate(text, timeout=60)  # closes every pipe
+    assert server.returncode == 0 and err == b""
+    answers = [json.loads(line) for line in [first.decode(), *out.decode().splitlines()]]
     assert len(answers) == 10  # every line but the notification and the blank one
     flat = [a if isinstance(a, dict) else {"id": "batch"} for a in answers]
     assert [a.get("id") for a in flat] == [1, None, None, 3, None, 4, 5, "batch", 6, None]
@@ -215,7 +221,7 @@ def test_the_java_client_loads_checks_and_counts(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("loaded s1")
+    assert lines[0].startswith("loaded h")
     assert lines[1] == "legal.json: legal"
     assert lines[2].startswith("illegal.json: illegal, 1 violation: 601.2c target-not-yet-on-stack")
     assert lines[3] == "count: 10"
@@ -233,6 +239,22 @@ def test_the_server_docs_list_every_method_and_error_code() -> None:
     assert codes == {v for k, v in vars(rpc).items() if k.isupper() and isinstance(v, int) and -32800 < v < -32000}
     for block in re.findall(r"```\n\$ triggerstack serve --stdio\n(.*?)```", text, flags=re.S):
         lines = block.strip().splitlines()
-        asked = "".join(line + "\n" for line in lines[0::2]).encode()
-        done = subprocess.run(SERVE, input=asked, capture_output=True, timeout=60, check=False, cwd=ROOT)
-        assert done.stdout.decode().splitlines() == lines[1::2]
+        server = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+        assert server.stdin is not None and server.stdout is not None
+        names: dict[str, str] = {}  # the handle the docs show -> the one this server gave (random)
+        for asked, shown in zip(lines[0::2], lines[1::2], strict=True):
+            for doc, real in names.items():
+                asked = asked.replace(doc, real)
+            server.stdin.write(asked.encode() + b"\n")
+            server.stdin.flush()
+            got = server.stdout.readline().decode().rstrip("\n")
+            doc_handle = re.search(r'"handle":"(h[\w-]+)"', shown)
+            real_handle = re.search(r'"handle":"(h[\w-]+)"', got)
+            if doc_handle and real_handle:
+                names[doc_handle.group(1)] = real_handle.group(1)
+            for doc, real in names.items():
+                got = got.replace(real, doc)
+            assert got == shown
+        server.stdin.close()
+        assert server.wait(timeout=60) == 0
+        server.stdout.close()

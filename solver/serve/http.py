@@ -5,31 +5,51 @@ body and answers its result, exactly as over stdio (:mod:`.rpc`); ``POST /v1/enu
 streams every outcome from ``cursor`` as NDJSON, the lines ``triggerstack enumerate`` prints;
 ``GET /health`` says the service is up; ``GET /v1/openapi.json`` is the OpenAPI document, built
 from the same pydantic types. Errors are RFC 9457 problem details (``application/problem+json``)
-carrying the JSON-RPC ``code`` and the ``place``. Bodies over ``--max-bytes`` are refused (413)
-before they are read whole; each request has ``--time-limit``. One request is answered at a time
-(the questions are CPU-bound: a second would only share the core).
+carrying the JSON-RPC ``code`` and the ``place`` — every error, unknown routes and bugs included.
+
+The security model (docs/server.md): only the ``Host`` names it was started for are answered (a
+page on another name that resolves here — DNS rebinding — is refused); a body is read by the same
+bounded reader as stdio and batch (bytes, nesting, digits, values, Unicode) and must be JSON; every
+request, the page's included, is bounded by ``--time-limit`` as a whole and stops computing when its
+client hangs up; handles belong to the client token that loaded them (``Authorization: Bearer``);
+one question is computed at a time (they are CPU-bound), and ``/health`` never waits behind them;
+a connection must send its headers within :data:`HEADER_SECONDS`, and at most
+:data:`MAX_CONNECTIONS` are open at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel
-from triggerstack.model.errors import format_loc
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
+from triggerstack.model.io import parse_text
+from triggerstack.model.limits import Bound, bounded
 from triggerstack.model.outcome import outcome_json
+from triggerstack.model.text import visible
 
 from ..options import Options
 from . import rpc
 from .rpc import METHODS, RpcError, Service
 
-__all__ = ["PROBLEM_TYPES", "app"]
+__all__ = ["HEADER_SECONDS", "LOCAL_HOSTS", "MAX_CONNECTIONS", "PAGE_TEXT", "PROBLEM_TYPES", "app", "protocol"]
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""
+HEADER_SECONDS = 10.0
+"""A connection that has not sent a request's headers within this long is closed."""
+MAX_CONNECTIONS = 256
+"""Connections open at once; one more is closed as it arrives."""
 
 STATUS = {
     rpc.PARSE_ERROR: 400,
@@ -60,8 +80,16 @@ PROBLEM_TYPES = {
 """Each error's problem ``type``, relative to ``/v1/problems/`` (docs/server.md lists them)."""
 
 
-def problem(error: RpcError) -> JSONResponse:
-    status = STATUS.get(error.code, 500)
+class Json(JSONResponse):
+    """JSON whose unsafe code points (controls, bidi, lone surrogates …) are escapes (model/text.py):
+    the same document, and never a failure to encode one."""
+
+    def render(self, content: Any) -> bytes:
+        return visible(json.dumps(content, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
+
+
+def problem(error: RpcError, status: int | None = None) -> Json:
+    status = status or STATUS.get(error.code, 500)
     body: dict[str, Any] = {
         "type": f"/v1/problems/{PROBLEM_TYPES.get(error.code, 'internal')}",
         "title": PROBLEM_TYPES.get(error.code, "internal").replace("-", " "),
@@ -71,19 +99,32 @@ def problem(error: RpcError) -> JSONResponse:
     }
     if error.data:
         body.update({k: v for k, v in error.data.items() if k not in body})
-    return JSONResponse(body, status_code=status, media_type="application/problem+json")
+    return Json(body, status_code=status, media_type="application/problem+json")
 
 
 class _Limited:
-    """ASGI middleware: a body over ``limit`` bytes is refused with 413 before it is read whole."""
+    """ASGI middleware: only the allowed ``Host`` names are answered, and a body over ``limit``
+    bytes is refused with 413 before it is read whole."""
 
-    def __init__(self, inner: Any, limit: int) -> None:
+    def __init__(self, inner: Any, limit: int, hosts: Iterable[str]) -> None:
         self.inner = inner
         self.limit = limit
+        self.hosts = frozenset(h.lower() for h in hosts)
+
+    def _host_allowed(self, scope: Any) -> bool:
+        raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").strip().lower()
+        name = raw[1 : raw.index("]")] if raw.startswith("[") and "]" in raw else raw.rsplit(":", 1)[0]
+        return name in self.hosts
 
     async def __call__(self, scope: Any, receive: Callable[[], Any], send: Callable[[Any], Any]) -> None:
         if scope["type"] != "http":
             await self.inner(scope, receive, send)
+            return
+        if not self._host_allowed(scope):
+            error = RpcError(
+                rpc.INVALID_REQUEST, "this service answers only the host names it was started for (--allow-host)"
+            )
+            await problem(error, 421)(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
@@ -91,7 +132,7 @@ class _Limited:
             return
         seen = 0
 
-        async def bounded() -> Any:
+        async def bounded_receive() -> Any:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
@@ -101,25 +142,86 @@ class _Limited:
             return message
 
         try:
-            await self.inner(scope, bounded, send)
+            await self.inner(scope, bounded_receive, send)
         except _TooLarge:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Any, receive: Any, send: Any) -> None:
         error = RpcError(rpc.PARSE_ERROR, f"the body is more than {self.limit} bytes (raise it with --max-bytes)")
-        response = problem(error)
-        response.status_code = 413
-        await response(scope, receive, send)
+        await problem(error, 413)(scope, receive, send)
 
 
 class _TooLarge(Exception):
     pass
 
 
-def app(options: Options | None = None) -> Any:
-    """The ASGI application (FastAPI, wrapped in the body-size limit)."""
+def _client(request: Request) -> str:
+    """The token a client presents (``Authorization: Bearer <token>``): its handles are its own."""
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+async def _body(request: Request, service: Service) -> Any:
+    """The request's JSON body, read by the bounded reader stdio and batch use."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json" and not kind.endswith("+json"):
+        found = kind or "none"
+        raise RpcError(rpc.PARSE_ERROR, f"the body must be JSON (Content-Type: application/json, not {found!r})")
+    data = await request.body()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RpcError(rpc.PARSE_ERROR, f"the body is not UTF-8 text (byte {exc.start + 1})") from None
+    try:
+        return parse_text(text, "body", "json", limits=service.options.limits) if text.strip() else {}
+    except ScenarioError as exc:
+        raise RpcError(rpc.PARSE_ERROR, exc.one_line()) from None
+    except RecursionError:
+        raise RpcError(rpc.PARSE_ERROR, f"nested deeper than the limit of {service.options.limits.depth}") from None
+
+
+class _Gate:
+    """One question computed at a time; waiting for a turn is bounded by the request's time limit
+    and ends when its client hangs up, and a client that hangs up stops its question."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.lock = threading.Lock()
+
+    def _turn(self, work: Callable[[], Any], gone: threading.Event) -> Any:
+        bound = Bound(self.service.options.time_limit, gone)
+        with bounded(bound):
+            while not self.lock.acquire(timeout=0.05):
+                bound.check("waiting for the questions asked before it")
+            try:
+                return work()
+            finally:
+                self.lock.release()
+
+    async def run(self, request: Request, work: Callable[[threading.Event], Any]) -> Any:
+        gone = threading.Event()
+        finished = asyncio.Event()
+
+        async def watch() -> None:
+            while not finished.is_set():
+                if await request.is_disconnected():
+                    gone.set()
+                    return
+                await asyncio.sleep(0.05)
+
+        watcher = asyncio.create_task(watch())
+        try:
+            return await run_in_threadpool(self._turn, lambda: work(gone), gone)
+        finally:
+            finished.set()
+            watcher.cancel()
+
+
+def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
+    """The ASGI application (FastAPI, behind the host check and the body-size limit)."""
     service = Service(options)
-    lock = threading.Lock()
+    gate = _Gate(service)
     api = FastAPI(
         title="triggerstack",
         version="0.1.0",
@@ -127,64 +229,122 @@ def app(options: Options | None = None) -> Any:
         openapi_url="/v1/openapi.json",
         docs_url=None,
         redoc_url=None,
+        default_response_class=Json,
     )
 
-    def answer(method: str, body: BaseModel) -> Any:
-        if isinstance(body, rpc.Load) and body.path is not None:  # the service reads no file a client names
+    async def answer(method: str, request: Request) -> Response:
+        try:
+            params = await _body(request, service)
+        except RpcError as exc:
+            return problem(exc)
+        if method == "load" and isinstance(params, dict) and params.get("path") is not None:
             return problem(RpcError(rpc.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"}))
-        with lock:
-            try:  # the answer exactly as stdio gives it (the response model documents it, never reshapes it)
-                return JSONResponse(service.call(method, body.model_dump(exclude_unset=True)))
+        client = _client(request)
+
+        def work(gone: threading.Event) -> Response:
+            try:  # the answer exactly as stdio gives it
+                return Json(service.call(method, params, gone, client))
             except RpcError as exc:
                 return problem(exc)
+
+        try:
+            result: Response = await gate.run(request, work)
+        except TimeLimitReached as exc:
+            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
+        return result
 
     for name, (params, result, _) in METHODS.items():
         if name == "rpc.discover":
             continue
-        api.post(
+        api.add_api_route(
             "/v1/" + name.replace(".", "/"),
+            _endpoint(name, answer),
+            methods=["POST"],
             response_model=None if result is BaseModel else result,
             summary=(params.__doc__ or "").strip().splitlines()[0],
             name=name,
             responses={422: {"description": "Bad input, as an RFC 9457 problem with the place"}},
-        )(_endpoint(name, params, answer))
+            openapi_extra=_body_schema(params),
+        )
 
-    def lines(body: rpc.Enumerate) -> Any:
-        with lock:
-            try:
-                legal = service.legal_for(body)
-                total = legal.count()
-            except RpcError as exc:
-                return problem(exc)
+    async def lines(request: Request) -> Response:
+        try:
+            params = await _body(request, service)
+            body = rpc.Enumerate.model_validate(params)
+        except RpcError as exc:
+            return problem(exc)
+        except Exception as exc:  # pydantic's ValidationError: the params' shape
+            return problem(RpcError(rpc.INVALID_PARAMS, f"params: {exc}".splitlines()[0]))
+        client = _client(request)
+
+        def first(_gone: threading.Event) -> Any:
+            legal = service.legal_for(body, client)
+            return legal, legal.count()
+
+        try:
+            legal, total = await gate.run(request, first)
+        except RpcError as exc:
+            return problem(exc)
+        except TimeLimitReached as exc:
+            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
         start = int(body.cursor)
+        seconds = service.options.time_limit
+        if body.time_limit is not None:
+            seconds = body.time_limit if seconds is None else min(seconds, body.time_limit)
+        stream_bound = Bound(seconds)
 
         def stream() -> Iterator[bytes]:
+            """One line per outcome; the whole stream within the time limit — past it, a last line
+            says so, so that no partial answer passes for a whole one."""
             for i in range(start, total):
-                with lock:
-                    line = outcome_json(legal[i])
+                try:
+                    with gate.lock, bounded(stream_bound):
+                        stream_bound.check(f"streaming outcome {i}")
+                        line = outcome_json(legal[i])
+                except TimeLimitReached as exc:
+                    error = {"code": rpc.TIME_LIMIT, "message": f"time limit reached: {exc}", "next": str(i)}
+                    yield (json.dumps({"error": error}) + "\n").encode()
+                    return
                 yield line.encode("utf-8") + b"\n"
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
-    lines.__annotations__ = {"body": rpc.Enumerate, "return": Any}
-    api.post(
+    api.add_api_route(
         "/v1/enumerate/lines",
+        lines,
+        methods=["POST"],
         summary="Every legal outcome from cursor, one canonical JSON per line (NDJSON)",
         response_class=StreamingResponse,
-    )(lines)
+        openapi_extra=_body_schema(rpc.Enumerate),
+    )
+    generated = api.openapi
 
-    _page_routes(api, service)
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document, with each method's params schema among the components (the bodies
+        are read by our bounded reader, so FastAPI does not see their types)."""
+        if api.openapi_schema is None:
+            document = generated()
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for params, _, _ in METHODS.values():
+                schema = params.model_json_schema(ref_template="#/components/schemas/{model}")
+                schemas.update(schema.pop("$defs", {}))
+                schemas[params.__name__] = schema
+        return api.openapi_schema or generated()
 
-    @api.get("/health", summary="The service is up")
-    def health() -> dict[str, str]:
+    api.openapi = openapi  # type: ignore[method-assign]
+
+    _page_routes(api, service, gate)
+
+    @api.get("/health", summary="The service is up (answered at once, whatever is being computed)")
+    async def health() -> dict[str, str]:
         return {"status": "ok"}
 
     @api.get("/v1/discover", summary="The OpenRPC document of the same methods (rpc.discover)")
-    def discover() -> dict[str, Any]:
+    async def discover() -> dict[str, Any]:
         return rpc.discover()
 
     @api.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(_: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0]
         loc = tuple(p for p in first.get("loc", ()) if p != "body")
         place = format_loc(loc)
@@ -192,18 +352,82 @@ def app(options: Options | None = None) -> Any:
             return problem(RpcError(rpc.PARSE_ERROR, f"the body is not JSON: {first.get('msg')}"))
         return problem(RpcError(rpc.INVALID_PARAMS, f"{place or 'body'}: {first.get('msg')}", {"place": place}))
 
-    limit = service.options.limits.bytes
-    return _Limited(api, limit)
+    @api.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> Response:
+        code = rpc.NO_METHOD if exc.status_code in (404, 405) else rpc.INVALID_REQUEST
+        return problem(RpcError(code, str(exc.detail)), exc.status_code)
+
+    @api.exception_handler(Exception)
+    async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
+        return problem(RpcError(rpc.INTERNAL, f"internal error: {type(exc).__name__}: {exc}"))
+
+    allowed = (*LOCAL_HOSTS, *hosts)
+    return _Limited(api, service.options.limits.bytes, allowed)
 
 
-def _endpoint(name: str, params: type[BaseModel], answer: Callable[[str, BaseModel], Any]) -> Any:
-    def endpoint(body: Any) -> Any:
-        return answer(name, body)
+def _body_schema(params: type[BaseModel]) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{params.__name__}"}}},
+        }
+    }
 
-    endpoint.__annotations__ = {"body": params, "return": Any}
+
+def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_CONNECTIONS) -> type[Any]:
+    """uvicorn's h11 protocol with a header-read timeout (``header_seconds``, for each request of a
+    connection) and a cap on open connections (``max_connections``): a slow or abandoned client can
+    neither hold the server's connections nor keep a new one from being answered."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Guarded(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(header_seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if self.cycle is None or self.cycle.response_complete:  # no request under way: its headers never came
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            before = self.cycle
+            super().handle_events()
+            if self.cycle is not before:  # a request's headers arrived
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()  # the next request's headers, on the same connection
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:
+    async def endpoint(request: Request) -> Any:
+        return await answer(name, request)
+
     endpoint.__name__ = name.replace(".", "_")
     return endpoint
-
 
 
 PAGE = Path(__file__).resolve().parent / "page"
@@ -211,7 +435,11 @@ ROOT = Path(__file__).resolve().parents[2]
 """The repository, when the package runs from it: its examples and docs are served to the page."""
 
 
-def _page_routes(api: FastAPI, service: Service) -> None:
+PAGE_TEXT = 512 * 1024
+"""Bytes of YAML the page's ``/page/parse`` reads (JSON is read up to ``--max-bytes``)."""
+
+
+def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
     """The judge's page at ``/`` and what it reads besides the methods: the examples, YAML or JSON
     parsed with the place of an error, and the rules as HTML with an anchor per rule number."""
     from fastapi.responses import FileResponse, HTMLResponse
@@ -240,26 +468,40 @@ def _page_routes(api: FastAPI, service: Service) -> None:
             out.append(entry)
         return out
 
-    class Text(BaseModel):
-        text: str
-
-    def parse(body: Text) -> Any:
-        from triggerstack.model.errors import ScenarioError
-        from triggerstack.model.io import parse_text
+    async def parse(request: Request) -> Response:
+        """A pasted scenario (YAML or JSON) parsed for the page: the body ``{"text": ...}`` through
+        the bounded reader, YAML of at most :data:`PAGE_TEXT` bytes (a YAML parser can't be stopped
+        midway), within the time limit, one at a time with the questions."""
         from triggerstack.model.scenario import parse_scenario
 
-        limits = service.options.limits
         try:
-            doc = parse_text(body.text, "scenario", limits=limits)
-            parse_scenario(doc, limits=limits)
-        except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
-            data = {"place": format_loc(exc.loc)} if exc.loc else None
-            answer = problem(RpcError(rpc.BAD_INPUT, exc.one_line(), data))
-            return JSONResponse({"problem": json.loads(bytes(answer.body))})
-        return JSONResponse({"scenario": doc})
+            body = await _body(request, service)
+            text = body.get("text") if isinstance(body, dict) and set(body) == {"text"} else None
+            if not isinstance(text, str):
+                raise RpcError(rpc.INVALID_PARAMS, 'the body is {"text": "..."}', {"place": "text"})
+            if len(text.encode("utf-8")) > PAGE_TEXT and not text.lstrip().startswith(("{", "[")):
+                raise RpcError(rpc.BAD_INPUT, f"a pasted YAML scenario is more than {PAGE_TEXT} bytes: load it as JSON")
+        except RpcError as exc:
+            return problem(exc)
+        limits = service.options.limits
 
-    parse.__annotations__ = {"body": Text, "return": Any}
-    api.post("/page/parse", include_in_schema=False)(parse)
+        def work(_gone: threading.Event) -> Response:
+            try:
+                doc = parse_text(text, "scenario", limits=limits)
+                parse_scenario(doc, limits=limits)
+            except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
+                data = {"place": format_loc(exc.loc)} if exc.loc else None
+                answer = problem(RpcError(rpc.BAD_INPUT, exc.one_line(), data))
+                return Json({"problem": json.loads(bytes(answer.body))})
+            return Json({"scenario": doc})
+
+        try:
+            result: Response = await gate.run(request, work)
+        except TimeLimitReached as exc:
+            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
+        return result
+
+    api.add_api_route("/page/parse", parse, methods=["POST"], include_in_schema=False)
 
     @api.get("/docs/rules.html", include_in_schema=False)
     def rules() -> Any:

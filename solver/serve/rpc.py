@@ -24,28 +24,42 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model.facts import Facts, check_limits
 from triggerstack.model.io import load_document, parse_json_line
-from triggerstack.model.limits import Deadline, Limits
+from triggerstack.model.limits import Bound, Deadline, Limits, bounded
 from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
 from triggerstack.model.text import visible
 
 from ..errors import EngineCannot, IllegalDecision
 from ..options import Engine, Options, resolve
-from ..verbs.batch import _facts_for
+from ..verbs.batch import measured_facts
 from ..verbs.legal import LegalOutcomes
 
-__all__ = ["MAX_HANDLES", "METHODS", "RpcError", "Service", "discover"]
+__all__ = ["HANDLES_PER_CLIENT", "IDLE_SECONDS", "MAX_HANDLES", "METHODS", "RpcError", "Service", "discover"]
 
 MAX_HANDLES = 256
-"""Scenarios loaded at once; ``load`` beyond it is refused until some are unloaded."""
+"""Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
+HANDLES_PER_CLIENT = 32
+"""Scenarios one client may hold loaded at once."""
+IDLE_SECONDS = 900.0
+"""A loaded scenario not asked about for this long is unloaded."""
+CACHE_ENTRIES = 64
+"""Scenarios sent inline kept compiled (within ``limits.memory`` with the loaded ones)."""
+
+_CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
+"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
 MAX_PAGE = 10_000
 """The most outcomes one ``enumerate`` or ``sample`` answer carries."""
 
@@ -240,25 +254,62 @@ class OutcomeResult(_Params):
 # -- the service ------------------------------------------------------------------------------------
 
 
+@dataclass
+class _Held:
+    """A loaded scenario: its answers, the client it belongs to, what it costs, when last asked."""
+
+    legal: LegalOutcomes
+    client: str
+    cost: int
+    used: float
+
+
 class Service:
     """Answers requests; keeps the loaded scenarios. ``options`` are the server's: each request's
-    engine and time limit may change them, its time limit only downwards."""
+    engine and time limit may change them, its time limit only downwards.
 
-    def __init__(self, options: Options | None = None) -> None:
+    A handle is unguessable (128 random bits) and belongs to the client that loaded it — the token
+    it presents (``client``; over HTTP ``Authorization: Bearer <token>``): another client asking by
+    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`,
+    the server :data:`MAX_HANDLES`; a handle not asked about for :data:`IDLE_SECONDS` is unloaded.
+    Every compiled scenario (loaded, or cached from a request that sent it inline) is measured as
+    it compiles, and together they stay within ``limits.memory`` bytes: the cache gives way first,
+    then a load is refused."""
+
+    def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options or Options()
-        self._loaded: OrderedDict[str, LegalOutcomes] = OrderedDict()
-        self._next = 0
+        self._loaded: dict[str, _Held] = {}
+        self._cache: OrderedDict[str, tuple[Facts, int]] = OrderedDict()  # inline scenarios, by their text
+        self._clock = clock
 
     # -- scenarios
 
-    def _compile(self, doc: Any, place: str = "scenario") -> Facts:
+    def held_bytes(self) -> int:
+        """The bytes the loaded and cached compiled scenarios take, as measured."""
+        return sum(h.cost for h in self._loaded.values()) + sum(cost for _, cost in self._cache.values())
+
+    def _room(self, cost: int) -> bool:
+        """Make room for ``cost`` more bytes by dropping cached scenarios (oldest first)."""
+        cap = self.options.limits.memory
+        while self._cache and self.held_bytes() + cost > cap:
+            self._cache.popitem(last=False)
+        return self.held_bytes() + cost <= cap
+
+    def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
         limits = self.options.limits
-        try:  # compiled once for the same scenario text (a bounded cache, the batch's)
-            facts = _facts_for(doc, self.options)
+        key = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        try:
+            facts, cost = measured_facts(doc, self.options)
             check_limits(facts, limits)
         except ScenarioError as exc:
             raise ScenarioError(exc.message, (place, *exc.loc), exc.rule) from None
-        return facts
+        if cache and len(self._cache) < CACHE_ENTRIES and self._room(cost):
+            self._cache[key] = (facts, cost)
+        return facts, cost
 
     def _options(self, p: _Asks) -> Options:
         limit = self.options.time_limit
@@ -266,44 +317,72 @@ class Service:
             limit = p.time_limit if limit is None else min(limit, p.time_limit)
         return resolve(self.options, {"engine": Engine.parse(p.engine or self.options.engine), "time_limit": limit})
 
-    def legal_for(self, p: _Asks) -> LegalOutcomes:
+    def legal_for(self, p: _Asks, client: str = "") -> LegalOutcomes:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
+        token = _CLIENT.set(client)
         try:
             return self._legal(p)
         except (ScenarioError, TimeLimitReached) as exc:
             raise self._error(exc) from None
+        finally:
+            _CLIENT.reset(token)
+
+    def _held(self, handle: str) -> _Held:
+        self._expire()
+        found = self._loaded.get(handle)
+        if found is None or found.client != _CLIENT.get():
+            raise RpcError(
+                NO_HANDLE,
+                f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
+                f"{IDLE_SECONDS:g} s)",
+                {"handle": handle},
+            )
+        found.used = self._clock()
+        return found
+
+    def _expire(self) -> None:
+        now = self._clock()
+        for handle in [h for h, held in self._loaded.items() if now - held.used > IDLE_SECONDS]:
+            del self._loaded[handle]
 
     def _legal(self, p: _Asks) -> LegalOutcomes:
         options = self._options(p)
         if p.handle is not None:
-            found = self._loaded.get(p.handle)
-            if found is None:
-                raise RpcError(NO_HANDLE, f"no scenario is loaded as {p.handle!r}", {"handle": p.handle})
+            found = self._held(p.handle).legal
             if found.options == options:
                 return found
             return LegalOutcomes(found.facts, options)
-        return LegalOutcomes(self._compile(p.scenario), options)
+        return LegalOutcomes(self._compile(p.scenario)[0], options)
 
     # -- methods
 
     def load(self, p: Load) -> HandleResult:
-        if len(self._loaded) >= MAX_HANDLES:
-            raise RpcError(BAD_INPUT, f"{MAX_HANDLES} scenarios are loaded: unload one first")
+        self._expire()
+        client = _CLIENT.get()
+        mine = sum(1 for h in self._loaded.values() if h.client == client)
+        if mine >= HANDLES_PER_CLIENT or len(self._loaded) >= MAX_HANDLES:
+            held = f"this client holds {mine}" if mine >= HANDLES_PER_CLIENT else f"the server holds {MAX_HANDLES}"
+            raise RpcError(BAD_INPUT, f"{held} loaded scenarios, the most it may: unload one first")
         if p.path is not None:
             try:
-                facts = self._compile(load_document(p.path, self.options.limits), "path")
+                facts, cost = self._compile(load_document(p.path, self.options.limits), "path", cache=False)
             except ScenarioError as exc:
                 raise ScenarioError(exc.message, exc.loc[1:], exc.rule, source=p.path) from None
         else:
-            facts = self._compile(p.scenario)
-        self._next += 1
-        handle = f"s{self._next}"
-        self._loaded[handle] = LegalOutcomes(facts, self.options)
+            facts, cost = self._compile(p.scenario, cache=False)
+        if not self._room(cost):
+            raise RpcError(
+                BAD_INPUT,
+                f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than the "
+                f"limit of {self.options.limits.memory} together (unload some, or raise --max-memory)",
+            )
+        handle = "h" + secrets.token_urlsafe(16)
+        self._loaded[handle] = _Held(LegalOutcomes(facts, self.options), client, cost, self._clock())
         return HandleResult(handle=handle)
 
     def unload(self, p: Unload) -> UnloadResult:
-        if self._loaded.pop(p.handle, None) is None:
-            raise RpcError(NO_HANDLE, f"no scenario is loaded as {p.handle!r}", {"handle": p.handle})
+        self._held(p.handle)
+        del self._loaded[p.handle]
         return UnloadResult(unloaded=True)
 
     def check(self, p: Check) -> dict[str, Any]:
@@ -387,8 +466,17 @@ class Service:
 
     # -- the protocol
 
-    def call(self, method: str, params: Any) -> Any:
-        """The result of one method call (a JSON-ready value), or :class:`RpcError`."""
+    def call(self, method: str, params: Any, gone: threading.Event | None = None, client: str = "") -> Any:
+        """The result of one method call (a JSON-ready value), or :class:`RpcError`. The whole call
+        is bounded by its time limit (however many verbs it asks) and stops once ``gone`` is set
+        (the server saw its client hang up); ``client`` is the token the caller presented."""
+        token = _CLIENT.set(client)
+        try:
+            return self._call(method, params, gone)
+        finally:
+            _CLIENT.reset(token)
+
+    def _call(self, method: str, params: Any, gone: threading.Event | None) -> Any:
         entry = METHODS.get(method)
         if entry is None:
             raise RpcError(NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
@@ -403,8 +491,13 @@ class Service:
             first = exc.errors()[0]
             place = format_loc(tuple(first["loc"]))
             raise RpcError(INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
+        seconds = self.options.time_limit
+        asked = getattr(parsed, "time_limit", None)
+        if asked is not None:
+            seconds = asked if seconds is None else min(seconds, asked)
         try:
-            result = run(self, parsed)
+            with bounded(Bound(seconds, gone)):
+                result = run(self, parsed)
         except (IllegalDecision, ScenarioError, TimeLimitReached, RecursionError) as exc:
             raise self._error(exc) from None
         return result.model_dump(mode="json") if isinstance(result, BaseModel) else result

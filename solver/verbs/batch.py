@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import signal
+import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
@@ -41,6 +42,41 @@ _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS
 _cache: OrderedDict[str, Facts] = OrderedDict()
 _cached_bytes = 0
+
+
+class _Measured(Deadline):
+    """A compile's deadline that also stops it once it has taken more than ``cap`` bytes."""
+
+    __slots__ = ("cap",)
+
+    def __init__(self, seconds: float | None, cap: int) -> None:
+        super().__init__(seconds)
+        self.cap = cap
+
+    def check(self, what: str) -> None:
+        super().check(what)
+        used = tracemalloc.get_traced_memory()[0]
+        if used > self.cap:
+            raise ScenarioError(
+                f"the compiled scenario takes more than {self.cap} bytes while {what} (raise it with --max-memory)"
+            )
+
+
+def measured_facts(doc: Any, options: Options) -> tuple[Facts, int]:
+    """``doc`` compiled, and the bytes the compiled scenario takes (what stays allocated of what
+    compiling allocated, measured by tracemalloc); over ``options.limits.memory`` it is refused
+    while it compiles."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        deadline = _Measured(options.time_limit, before + options.limits.memory)
+        facts = facts_of(parse_scenario(doc, limits=options.limits), options.limits, deadline)
+        return facts, max(tracemalloc.get_traced_memory()[0] - before, 0)
+    finally:
+        if started:
+            tracemalloc.stop()
 
 
 def _facts_for(doc: Any, options: Options) -> Facts:

@@ -141,6 +141,7 @@ class LegalOutcomes:
         """This call's deadline (the shared one, restarted)."""
         deadline = self._learned.deadline
         deadline.restart(self.options.time_limit)
+        deadline.check("starting")  # within a request's bound (a server's): one more call may be one too many
         return deadline
 
     def _chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:

@@ -1,0 +1,224 @@
+"""Safe to serve (issue 21 items 2-4; docs/server.md, "The security model"): attacked as a local
+attacker would, against a real uvicorn on 127.0.0.1 — only the hosts it was started for are
+answered, handles are unguessable and a client's own, every route reads its body through the
+bounded reader and answers problems, never plain text, a request is bounded as a whole by the time
+limit and stops when its client hangs up, /health never waits, slow headers and connection floods
+are cut off, and loaded scenarios are bounded in bytes."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+uvicorn = pytest.importorskip("uvicorn")
+
+from triggerstack.model import Limits  # noqa: E402
+from triggerstack.model.io import load_document  # noqa: E402
+from triggerstack.solver import Options  # noqa: E402
+from triggerstack.solver.serve import rpc  # noqa: E402
+from triggerstack.solver.serve.http import app, protocol  # noqa: E402
+from triggerstack.solver.serve.rpc import Service  # noqa: E402
+
+from .conftest import EXAMPLES, ROOT  # noqa: E402
+
+pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
+
+ERTAI = load_document(str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"))
+BIG = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-10.json"))  # 10,000 outcomes take ~2 s to list
+HUGE = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-40.json"))  # 10,000 outcomes take ~9 s
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Server:
+    def __init__(self, options: Options, **guard: Any) -> None:
+        self.port = _free_port()
+        config = uvicorn.Config(
+            app(options, hosts=["service.test"]), host="127.0.0.1", port=self.port, log_level="error", http=protocol(**guard)
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.port}"
+        for _ in range(200):
+            try:
+                httpx.get(self.url + "/health", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[_Server]:
+    server = _Server(Options(time_limit=1.0), header_seconds=0.5, max_connections=20)
+    yield server
+    server.stop()
+
+
+def _problem(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status and body["detail"]
+    return body
+
+
+def test_only_the_hosts_it_was_started_for_are_answered(served: _Server) -> None:
+    """DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends Host: evil.example."""
+    for host in ("evil.example", "evil.example:80", "127.0.0.1.evil.example"):
+        _problem(httpx.post(served.url + "/v1/count", json={"scenario": ERTAI}, headers={"host": host}), 421)
+        _problem(httpx.get(served.url + "/health", headers={"host": host}), 421)
+    for host in (f"127.0.0.1:{served.port}", "localhost", f"[::1]:{served.port}", "service.test"):
+        assert httpx.post(served.url + "/v1/count", json={"scenario": ERTAI}, headers={"host": host}).json() == {"count": 10}
+
+
+def test_handles_are_unguessable_and_the_clients_own(served: _Server) -> None:
+    alice = {"authorization": "Bearer alice-token"}
+    mallory = {"authorization": "Bearer mallory-token"}
+    handle = httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=alice).json()["handle"]
+    other = httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=alice).json()["handle"]
+    assert handle != other and len(handle) >= 20 and not handle.startswith("s")
+    assert httpx.post(served.url + "/v1/count", json={"handle": handle}, headers=alice).json() == {"count": 10}
+    for who in (mallory, {}):
+        _problem(httpx.post(served.url + "/v1/count", json={"handle": handle}, headers=who), 404)
+        _problem(httpx.post(served.url + "/v1/unload", json={"handle": handle}, headers=who), 404)
+    assert httpx.post(served.url + "/v1/count", json={"handle": handle}, headers=alice).json() == {"count": 10}
+    for h in (handle, other):
+        assert httpx.post(served.url + "/v1/unload", json={"handle": h}, headers=alice).json() == {"unloaded": True}
+
+
+def test_one_client_cannot_fill_the_server(served: _Server) -> None:
+    greedy = {"authorization": "Bearer greedy"}
+    handles = []
+    for _ in range(rpc.HANDLES_PER_CLIENT):
+        handles.append(httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=greedy).json()["handle"])
+    refused = _problem(httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=greedy), 422)
+    assert "unload one first" in refused["detail"]
+    assert "handle" in httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers={"authorization": "Bearer polite"}).json()
+    for h in handles:
+        httpx.post(served.url + "/v1/unload", json={"handle": h}, headers=greedy)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("[" * 5000 + "]" * 5000, "nested deeper"),
+        ('{"scenario": {"players": ["A"], "objects": [{"id": "x", "controller": "A", "power": ' + "9" * 500 + "}]}}", "digits"),
+        ('{"scenario": {"players": ["A"], "triggers": [{"id": "T", "controller": "A", "text": "\\ud800"}]}}', "not valid Unicode"),
+        ("{not json", "malformed JSON"),
+    ],
+)
+def test_every_body_goes_through_the_bounded_reader(served: _Server, body: str, says: str) -> None:
+    """The framework no longer parses bodies: nesting, digits and lone surrogates are refused with
+    a problem naming the limit, as over stdio (a lone surrogate used to give a plain-text 500)."""
+    for route in ("/v1/explain", "/v1/draw", "/v1/count"):
+        answer = _problem(httpx.post(served.url + route, content=body, headers={"content-type": "application/json"}), 400)
+        assert says in answer["detail"] or says.lower() in answer["detail"].lower(), answer
+
+
+def test_every_error_is_a_problem_document(served: _Server) -> None:
+    _problem(httpx.post(served.url + "/v1/count", content=json.dumps({"scenario": ERTAI}), headers={"content-type": "text/plain"}), 400)
+    _problem(httpx.get(served.url + "/v1/nope"), 404)
+    _problem(httpx.get(served.url + "/v1/count"), 405)
+    answer = httpx.post(served.url + "/page/parse", json={"text": "a: " + "x" * (600 * 1024)})
+    _problem(answer, 422)
+
+
+def test_a_request_is_bounded_as_a_whole_and_so_is_the_stream(served: _Server) -> None:
+    """/v1/enumerate asks for a count and then 10,000 outcomes, each a call that restarts its own
+    deadline: under --time-limit 1 the request as a whole stops (it ran 8-9 s before)."""
+    answer = _problem(httpx.post(served.url + "/v1/enumerate", json={"scenario": BIG, "limit": 10000}, timeout=60), 504)
+    assert "time limit" in answer["detail"]
+    lines = httpx.post(served.url + "/v1/enumerate/lines", json={"scenario": BIG}, timeout=60).text.splitlines()
+    last = json.loads(lines[-1])
+    assert "error" in last and "time limit" in last["error"]["message"]  # never a partial answer passed off as whole
+    assert 0 < len(lines) - 1 < 20_000 and all("stack" in json.loads(line) for line in lines[:-1])
+
+
+def test_health_never_waits_and_an_abandoned_request_stops() -> None:
+    server = _Server(Options(time_limit=30.0))
+    try:
+        body = json.dumps({"scenario": HUGE, "limit": 10000}).encode()
+        asking = socket.create_connection(("127.0.0.1", server.port))
+        asking.sendall(
+            b"POST /v1/enumerate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        time.sleep(0.5)  # ~9 s of work under way
+        started = time.monotonic()
+        assert httpx.get(server.url + "/health", timeout=5).json() == {"status": "ok"}
+        assert time.monotonic() - started < 1.0  # not behind the question being computed
+        asking.close()  # the client hangs up mid-question: it stops, and the next question is answered
+        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=4).json() == {"count": 10}
+    finally:
+        server.stop()
+
+
+def test_slow_headers_and_connection_floods_are_cut_off(served: _Server) -> None:
+    slow = socket.create_connection(("127.0.0.1", served.port))
+    slow.sendall(b"POST /v1/count HTTP/1.1\r\nHost: localhost\r\n")  # and never the rest
+    slow.settimeout(5)
+    assert slow.recv(100) == b""  # closed after the header timeout, not held forever
+    slow.close()
+    flood = [socket.create_connection(("127.0.0.1", served.port)) for _ in range(25)]
+    try:
+        closed = 0
+        for s in flood:
+            s.settimeout(2)
+            try:
+                closed += s.recv(1) == b""
+            except OSError:
+                closed += 1
+        assert closed == len(flood)  # each is closed: the extra ones at once, the rest by the header timeout
+        assert httpx.get(served.url + "/health", timeout=5).json() == {"status": "ok"}
+    finally:
+        for s in flood:
+            s.close()
+
+
+def test_loaded_scenarios_are_bounded_in_bytes() -> None:
+    """Item 4: each compiled scenario is measured; the server's loaded and cached ones stay within
+    --max-memory together (the cache gives way first, then a load is refused), and one scenario over
+    it alone is refused while it compiles."""
+    small = Service(Options(limits=Limits(memory=600_000)))
+    cost = small._compile(BIG)[1]
+    assert 0 < cost < 600_000
+    handles = []
+    while True:
+        try:
+            handles.append(small.call("load", {"scenario": BIG})["handle"])
+        except rpc.RpcError as exc:
+            assert "more than the limit of 600000" in exc.message and "--max-memory" in exc.message
+            break
+    assert len(handles) >= 1 and small.held_bytes() <= 600_000
+    tiny = Service(Options(limits=Limits(memory=20_000)))
+    with pytest.raises(rpc.RpcError, match=r"takes more than .* bytes while"):
+        tiny.call("count", {"scenario": BIG})
+
+
+def test_an_idle_handle_is_unloaded() -> None:
+    now = [0.0]
+    service = Service(clock=lambda: now[0])
+    handle = service.call("load", {"scenario": ERTAI})["handle"]
+    now[0] += rpc.IDLE_SECONDS / 2
+    assert service.call("count", {"handle": handle}) == {"count": 10}  # asking keeps it
+    now[0] += rpc.IDLE_SECONDS + 1
+    with pytest.raises(rpc.RpcError, match="idle"):
+        service.call("count", {"handle": handle})
