@@ -23,6 +23,7 @@ from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
 from triggerstack.model.text import visible, visible_lines
 
+from .errors import OutputFailed
 from .options import Engine, Options
 
 if TYPE_CHECKING:  # each verb imports what it needs, when it runs: --help imports no model at all
@@ -501,6 +502,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(EXIT_INTERRUPTED, "interrupted")
     except _Terminated:
         return _fail(EXIT_TERMINATED, "terminated")
+    except OutputFailed as exc:  # an answer file (batch) could not be written: nothing half-written is left
+        return _fail(EXIT_OUTPUT, f"cannot write the output: {exc.strerror or exc}")
     except _OutputFailed as exc:
         with contextlib.suppress(OSError, AttributeError, ValueError):  # nothing more reaches it, at exit either
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -9,6 +9,8 @@
                                 scenario is fine; the decision is not)
     RuntimeError
      └── TimeLimitReached       (model) the time limit ran out before the answer was complete (exit 3)
+    OSError
+     └── OutputFailed           an answer could not be written (disk full, a device error …: exit 74)
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.rules import Rule
 
-__all__ = ["EngineCannot", "IllegalDecision", "TimeLimitReached"]
+__all__ = ["EngineCannot", "IllegalDecision", "OutputFailed", "TimeLimitReached"]
 
 
 class EngineCannot(ScenarioError):
@@ -37,3 +39,8 @@ class IllegalDecision(ValueError):
         if rule is not None:
             text += f" ({rule})"
         super().__init__(text)
+
+
+class OutputFailed(OSError):
+    """An output file could not be written once the work had begun (the disk filled up, a device
+    failed): nothing half-written is left, and the command line exits 74, never 0 or 1."""

@@ -91,3 +91,92 @@ def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot reach"):
         run([str(source)], str(tmp_path), scheduler="tcp://127.0.0.1:9", options=Options(time_limit=1))
     assert not list(tmp_path.glob("c.out.jsonl")), "nothing half-written"
+
+
+# -- what could go wrong around the work (issue 21 item 5) ----------------------------------------
+
+
+def _cli(*argv: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "triggerstack.solver", *argv], capture_output=True, text=True, check=False, **kw)
+
+
+def test_outputs_that_would_collide_are_refused_before_anything_runs(tmp_path: Path) -> None:
+    """Two inputs of the same name with one --out used to overwrite each other, exit 0."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = _requests(tmp_path / "a" / "x.jsonl", 3)
+    second = _requests(tmp_path / "b" / "x.jsonl", 5)
+    done = _cli("batch", str(first), str(second), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "would both write" in done.stderr and str(second) in done.stderr
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())  # nothing ran
+
+
+def test_a_bad_output_path_exits_2_and_a_failed_write_74(tmp_path: Path) -> None:
+    """An answer file that is a directory, or --out that is a file: exit 2 naming it (they gave 70,
+    'a bug'). A write that fails midway (here the file-size limit, as a full disk would): exit 74,
+    nothing half-written left."""
+    source = _requests(tmp_path / "d.jsonl", 50)
+    (tmp_path / "d.out.jsonl").mkdir()
+    done = _cli("batch", str(source))
+    assert done.returncode == 2 and "is a directory" in done.stderr
+    (tmp_path / "d.out.jsonl").rmdir()
+    (tmp_path / "file").write_text("")
+    done = _cli("batch", str(source), "--out", str(tmp_path / "file"))
+    assert done.returncode == 2 and "is not a directory" in done.stderr
+
+    def small_files() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    done = _cli("batch", str(source), "--out", str(tmp_path / "full"), preexec_fn=small_files)
+    assert done.returncode == 74 and "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert not list((tmp_path / "full").iterdir())
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.update(int(t) for t in text)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status and "\nState:\tX" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """SIGKILL gives the parent no chance to end its workers: they used to live on forever (each
+    forked worker held the other pipes' ends, so none read end of file)."""
+    source = _requests(tmp_path / "w.jsonl", 20000)
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "triggerstack.solver", "check", "--batch", str(source), "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        workers: set[int] = set()
+        for _ in range(200):
+            workers = _children(parent.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the workers did not start"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers)
+    finally:
+        for w in _children(parent.pid) if parent.poll() is None else set():
+            os.kill(w, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()

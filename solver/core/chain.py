@@ -284,16 +284,16 @@ class Chain:
 
     def _mandatory(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[bool, bool]:
         """Whether no whole outcome follows ``facts`` (every choice keeps the passes going), and
-        whether that was decided: the passes reachable from it are explored by signature (each
-        class once, its outcomes listed within ``max_listed``) until none is new or the pass cap."""
-        start = self.passes.signature(facts)
-        follows: dict[str | None, list[str | None]] = {}  # a class -> what each outcome leads to (None: the end)
-        seen = {start}
+        whether that was decided. ``facts`` lies on a cycle, so the loop is optional as soon as
+        any pass reachable from it has a choice that ends the passes: the passes reachable from
+        it are explored breadth-first by signature (each class once, its outcomes listed within
+        ``max_listed``) until such a choice, or none is new (mandatory), or the pass cap."""
+        known = self._counts
+        seen = {self.passes.signature(facts)}
         frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(facts, below, depth)])
         decided = True
         while frontier:
             f, b, d = frontier.popleft()
-            here = self.passes.signature(f)
             engine = self._engine(f)
             self._listed += engine.count()
             if self._listed > self.max_listed:
@@ -301,15 +301,17 @@ class Chain:
                     f"telling whether the loop of 603.3b can end lists the outcomes of each pass: {self._listed} "
                     f"so far, more than the limit of {self.max_listed} (raise it with --max-outcomes)"
                 )
-            leads = follows.setdefault(here, [])
             for outcome in engine:
                 self.deadline.check("telling whether the loop of 603.3b can end")
-                nxt = self.passes.after(f, to_outcome(f, outcome), b, d, capped=False)
-                if nxt.facts is None:
-                    leads.append(None)
+                placed = to_outcome(f, outcome)
+                ahead = self.passes.ahead(f, placed, b)  # the class that follows, not compiled
+                if ahead == END or (ahead is not None and known.get(ahead, 0) > 0):
+                    return False, True  # this choice (or one after it) ends the passes
+                if ahead is not None and ahead in seen:
                     continue
+                nxt = self.passes.after(f, placed, b, d, capped=False)
+                assert nxt.facts is not None
                 sig = self.passes.signature(nxt.facts)
-                leads.append(sig)
                 if sig in seen:
                     continue
                 if d + 1 >= max(self.passes.max_passes, depth + 1):  # a new kind of pass past the cap
@@ -317,15 +319,7 @@ class Chain:
                     continue
                 seen.add(sig)
                 frontier.append((nxt.facts, nxt.on_stack, d + 1))
-        ends: set[str | None] = set()  # the classes from which some choices end the passes
-        grew = True
-        while grew:
-            grew = False
-            for sig, leads in follows.items():
-                if sig not in ends and any(t is None or t in ends for t in leads):
-                    ends.add(sig)
-                    grew = True
-        return start not in ends, decided or start in ends
+        return True, decided
 
     # -- iterate ---------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ no line is lost or written twice. Without it, ``--jobs N`` local processes answe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -26,6 +27,7 @@ from typing import Any, cast
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
 from triggerstack.model.facts import Facts
 
+from ..errors import OutputFailed
 from ..options import Options
 from ..verbs.batch import check_lines, iter_lines
 from .rpc import INVALID_REQUEST, PARSE_ERROR, RpcError, Service, read_line
@@ -99,6 +101,53 @@ def _on_cluster(lines: Iterator[bytes | ScenarioError], client: Any, options: Op
         yield from pending.popleft().result()
 
 
+def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
+    """Each input's answer file (``NAME.out.jsonl`` beside it, or in ``out_dir``), refused before
+    anything runs when it can't be written: two inputs that would write the same file, an answer
+    file that would be an input, a directory where the file or the folder should be."""
+    targets: list[Path] = []
+    seen: dict[Path, str] = {}
+    sources = {Path(name).resolve() for name in inputs}
+    for name in inputs:
+        path = Path(name)
+        folder = Path(out_dir or path.parent)
+        target = folder / (path.name.removesuffix(".jsonl") + ".out.jsonl")
+        key = target.resolve()
+        if key in seen:
+            raise ScenarioError(
+                f"{seen[key]} and {name} would both write {target}: give them different names or --out folders",
+                source=name,
+            )
+        if key in sources:
+            raise ScenarioError(f"its answers would overwrite the input {target}", source=name)
+        if target.is_dir():
+            raise ScenarioError(f"the answer file {target} is a directory", source=name)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise ScenarioError(f"--out {folder} is not a directory", source=name) from None
+        except OSError as exc:
+            raise ScenarioError(f"cannot make the folder {folder}: {exc.strerror}", source=name) from None
+        seen[key] = name
+        targets.append(target)
+    return targets
+
+
+def _write(sink: Any, text: str, target: Path) -> None:
+    try:
+        sink.write(text)
+    except OSError as exc:
+        raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+
+
+def _flush(sink: Any, target: Path) -> None:
+    try:
+        sink.flush()
+        os.fsync(sink.fileno())
+    except OSError as exc:
+        raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+
+
 def run(
     inputs: Sequence[str],
     out_dir: str | None = None,
@@ -123,20 +172,23 @@ def run(
             own = client = cast(Any, Client)(scheduler, timeout=wait)
         except OSError as exc:
             raise ScenarioError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+    targets = _targets(inputs, out_dir)  # every path checked before anything runs
     written: list[Path] = []
     clean = True
     try:
-        for name in inputs:
-            path = Path(name)
-            target = Path(out_dir or path.parent) / (path.name.removesuffix(".jsonl") + ".out.jsonl")
+        for name, target in zip(inputs, targets, strict=True):
             try:
-                source = open(path, "rb")  # noqa: SIM115 - closed below
+                source = open(name, "rb")  # noqa: SIM115 - closed below
             except OSError as exc:
                 raise ScenarioError(f"cannot read: {exc.strerror}", source=name) from None
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
             try:
-                with source, os.fdopen(fd, "w", encoding="utf-8") as sink:
+                fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            except OSError as exc:
+                source.close()
+                raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
+            sink = os.fdopen(fd, "w", encoding="utf-8")
+            try:
+                with source:
                     lines = iter_lines(source, options.limits)
                     answers = (
                         _on_cluster(lines, client, options, block)
@@ -145,9 +197,13 @@ def run(
                     )
                     for line in answers:
                         clean = clean and not line.startswith('{"error"')
-                        sink.write(line + "\n")
+                        _write(sink, line + "\n", target)
+                    _flush(sink, target)
+                sink.close()
                 os.replace(temp, target)  # whole, or not at all
             except BaseException:
+                with contextlib.suppress(OSError):  # what it holds unwritten can't be written either
+                    sink.close()
                 Path(temp).unlink(missing_ok=True)
                 raise
             written.append(target)

@@ -16,10 +16,12 @@ the scenarios it keeps.
 from __future__ import annotations
 
 import json
+import os
 import signal
+import sys
 import tracemalloc
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from triggerstack.model.errors import ScenarioError, TimeLimitReached
@@ -167,10 +169,32 @@ Answer = Callable[[int, "bytes | str | ScenarioError", "Facts | None", Options],
 """What answers one numbered line: :func:`verdict_line` for ``check --batch``."""
 
 
-def _worker(conn: Any, shared: Facts | None, options: Options, answer: Answer) -> None:
-    """A worker: chunks of numbered lines in, their verdict lines out, in order, until EOF."""
+def _die_with(parent: int) -> None:
+    """End this worker when the process that started it dies, however it dies (SIGKILL too):
+    Linux's parent-death signal, and a check that the parent had not died already."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _worker(
+    conn: Any, shared: Facts | None, options: Options, answer: Answer, parent: int = 0, others: Sequence[Any] = ()
+) -> None:
+    """A worker: chunks of numbered lines in, their verdict lines out, in order, until EOF. A forked
+    worker first closes its copies of the other pipes' ends (``others``), so that when the parent is
+    gone its own pipe reads end of file, and asks to be killed with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in others:
+        other.close()
+    if parent:
+        _die_with(parent)
     try:
         while True:
             chunk = conn.recv()
@@ -206,9 +230,18 @@ def check_lines(
     import queue
     import threading
 
-    ctx: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    ctx: Any = multiprocessing.get_context("fork" if forked else "spawn")
     pipes = [ctx.Pipe() for _ in range(jobs)]
-    workers = [ctx.Process(target=_worker, args=(child, shared, options, answer), daemon=True) for _, child in pipes]
+    every = [end for pair in pipes for end in pair]
+    workers = [
+        ctx.Process(
+            target=_worker,
+            args=(child, shared, options, answer, os.getpid(), [e for e in every if e is not child] if forked else ()),
+            daemon=True,
+        )
+        for _, child in pipes
+    ]
     for w in workers:
         w.start()
     for _, child in pipes:

@@ -214,7 +214,8 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     except (ScenarioError, TimeLimitReached):
         assume(False)  # past the pass cap without a repeat (the stack grows), or too large to list here
         raise
-    assume(n <= 2000)
+    relay = any(r["id"].startswith("Q") for r in doc.get("reactions", ()))
+    assume(n <= (300 if relay else 2000))  # a relay's outcomes run up to 11 passes, each solved by every engine
     fast = [outcome_json(o) for o in outcomes(facts)]
     assert len(set(fast)) == len(fast) == count(facts)
     by_cpsat = sorted(outcome_json(o) for o in outcomes(facts, engine="cpsat"))
