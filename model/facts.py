@@ -146,6 +146,13 @@ class Facts:
     def is_opponent(self, a: PlayerId, b: PlayerId) -> bool:
         return b in self.opponents.get(a, frozenset())
 
+    def may_fit(self, f: Filter, thing: Thing) -> bool:
+        """Whether ``thing`` could fit ``f`` for an ability some player controls — its filter not
+        known to fail for every player (``target_of`` unknown): what could happen in a later pass."""
+        if thing.kind not in possible_kinds(f):
+            return False
+        return any(matches(f, thing, Context(p.id, self.is_opponent)) is not False for p in self.scenario.players)
+
     def waiting_ability(self, thing: int) -> int | None:
         """The ability index if ``thing`` is a waiting ability, else None."""
         k = thing - self.first_waiting

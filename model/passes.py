@@ -24,7 +24,6 @@ from typing import Any
 
 from .errors import ScenarioError
 from .facts import Facts, compile_facts, facts_of
-from .filters import Context, matches, possible_kinds
 from .limits import DEFAULT_LIMITS
 from .outcome import Outcome
 from .scenario import Scenario
@@ -33,7 +32,7 @@ from .things import Thing
 from .types import ThingId
 
 __all__ = [
-    "END",
+    "Ahead",
     "NextPass",
     "Passes",
     "StackItem",
@@ -122,9 +121,6 @@ def _stacked(on_stack: Sequence[StackItem]) -> list[dict[str, Any]]:
     return [{"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack]
 
 
-END = "end"
-"""What :meth:`Passes.ahead` says when nothing triggers (a signature is a JSON object, never this)."""
-
 _TOKEN = "\x00"
 """Marks the places that stand for names in a signature (no scenario string holds it)."""
 
@@ -207,37 +203,26 @@ class Passes:
 
     def _live_reactions(self) -> list[Reaction]:
         """The reactions that could fire at all: some waiting ability or reaction's ability could
-        target the object each watches (its filter not known to fail for every player)."""
-        s = self.first.scenario
+        target the object each watches (:meth:`Facts.may_fit`)."""
+        s, facts = self.first.scenario, self.first
         bodies: list[TriggerBody] = [*s.triggers, *(r.trigger for r in s.reactions)]
         filters = [r.filter for b in bodies for _, reqs in b.requirement_lists() for r in reqs]
-        facts = self.first
-        players = [p.id for p in s.players]
         live = []
         for reaction in s.reactions:
             k = facts.thing_index.get(reaction.object)
-            watched = facts.things[k] if k is not None else None
-            if watched is None or any(
-                matches(f, watched, Context(you, facts.is_opponent)) is not False for f in filters for you in players
-            ):
+            if k is None or any(facts.may_fit(f, facts.things[k]) for f in filters):
                 live.append(reaction)
         return live
 
     def _may_target_the_stack(self, f: Filter) -> bool:
         """Whether a fired ability with filter ``f`` could target an ability put on the stack in
-        an earlier pass, whoever controls either (not known to be False for some pair)."""
-        if "ability" not in possible_kinds(f):
-            return False
-        players = [p.id for p in self.first.scenario.players]
+        an earlier pass, whoever controls either (:meth:`Facts.may_fit`)."""
         named = [i for sub in _filters(f) for i in sub.id or () if "@" in i]
-        is_opponent = self.first.is_opponent
-        for you in players:
-            for who in players:
-                for aid in [*named, "@"]:
-                    stacked = Thing(ThingId(aid), "ability", "stack", who, who, ability_kind="triggered")
-                    if matches(f, stacked, Context(you, is_opponent)) is not False:
-                        return True
-        return False
+        return any(
+            self.first.may_fit(f, Thing(ThingId(aid), "ability", "stack", p.id, p.id, ability_kind="triggered"))
+            for p in self.first.scenario.players
+            for aid in [*named, "@"]
+        )
 
     def _signature(self, data: Mapping[str, Any]) -> str | None:
         """The signature of a pass from its scenario's document (see :meth:`signature`)."""
@@ -274,8 +259,9 @@ class Passes:
         """Whether the loop has only the first pass whatever is chosen (no reactions, no hook)."""
         return self.next_pass is None and not self.first.scenario.reactions
 
-    def _next(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> tuple[Any, tuple[StackItem, ...]]:
-        """What the next pass waits for (empty: the loop ends), and the stack once ``placed`` is."""
+    def peek(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> Ahead:
+        """What follows pass ``facts`` placed as ``placed`` (with ``below`` on the stack from earlier
+        passes), before anything is compiled: whether the loop ends, and the next pass's class."""
         waiting = list((self.next_pass or by_reactions)(facts.scenario, placed))
         index = facts.ability_index
         # Canonical order, not stack order (SPEC §5): the next pass's things list this pass's
@@ -284,37 +270,59 @@ class Passes:
             (e.ability, facts.abilities[index[e.ability]].controller)
             for e in sorted(placed.stack, key=lambda e: index[e.ability])
         )
-        return waiting, on_stack
+        data = _with_triggers(self._base(), waiting, _stacked(on_stack)) if waiting else None
+        return Ahead(self, on_stack, data)
 
-    def ahead(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> str | None:
-        """The signature of the pass that follows ``placed`` without compiling it: :data:`END`
-        when nothing triggers, None when it has no signature (an engine's hook)."""
-        waiting, on_stack = self._next(facts, placed, below)
-        if not waiting:
-            return END
-        if self.next_pass is not None:
-            return None
-        return self._signature(_with_triggers(self._base(), waiting, _stacked(on_stack)))
-
-    def after(
-        self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int, capped: bool = True
-    ) -> Successor:
-        """The successor of pass number ``depth`` (0-based) of ``facts``, placed as ``placed``,
-        with ``below`` already on the stack from earlier passes. Raises :class:`ScenarioError`
-        when abilities still trigger after ``max_passes`` passes (unless not ``capped``: ``check``
-        follows a proposal's own passes, which end once it lists no more)."""
-        waiting, on_stack = self._next(facts, placed, below)
-        if not waiting:
-            return Successor(None, on_stack)
+    def reach(self, ahead: Ahead, depth: int, capped: bool = True) -> Successor:
+        """The successor :meth:`peek` saw after pass number ``depth`` (0-based): its facts compiled
+        (once per distinct scenario). Raises :class:`ScenarioError` when abilities still trigger
+        after ``max_passes`` passes (unless not ``capped``: ``check`` follows a proposal's own
+        passes, which end once it lists no more)."""
+        if ahead.data is None:
+            return Successor(None, ahead.on_stack)
         if capped and depth + 1 >= self.max_passes:
             raise ScenarioError(
                 f"abilities still trigger after {self.max_passes} passes of 603.3b and no pass repeats an earlier "
                 "one, so the chain may yet end (raise the cap with --max-passes)"
             )
-        data = _with_triggers(self._base(), waiting, _stacked(on_stack))
-        key = json.dumps(data, sort_keys=True, default=list)
+        key = json.dumps(ahead.data, sort_keys=True, default=list)
         nxt = self._compiled.get(key)
         if nxt is None:
-            nxt = self._compiled[key] = compile_facts(Scenario.model_validate(data, context={"later_pass": True}))
-            self._signatures[id(nxt)] = None if self.next_pass is not None else self._signature(data)
-        return Successor(nxt, on_stack)
+            scenario = Scenario.model_validate(ahead.data, context={"later_pass": True})
+            nxt = self._compiled[key] = compile_facts(scenario)
+            self._signatures[id(nxt)] = ahead.signature
+        return Successor(nxt, ahead.on_stack)
+
+    def after(
+        self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int, capped: bool = True
+    ) -> Successor:
+        """:meth:`reach` of :meth:`peek`: the successor of pass number ``depth`` of ``facts``."""
+        return self.reach(self.peek(facts, placed, below), depth, capped)
+
+
+class Ahead:
+    """What :meth:`Passes.peek` sees after a pass: the stack, and the next pass's document (None:
+    nothing triggered, the loop ends) with its signature, computed once when first asked."""
+
+    __slots__ = ("_asked", "_passes", "_signature", "data", "on_stack")
+
+    def __init__(self, passes: Passes, on_stack: tuple[StackItem, ...], data: dict[str, Any] | None) -> None:
+        self._passes = passes
+        self.on_stack = on_stack
+        self.data = data
+        self._asked = False
+        self._signature: str | None = None
+
+    @property
+    def ends(self) -> bool:
+        return self.data is None
+
+    @property
+    def signature(self) -> str | None:
+        """The next pass's class (:meth:`Passes.signature`); None with an engine's hook, or when
+        the loop ends."""
+        if not self._asked:
+            self._asked = True
+            if self.data is not None and self._passes.next_pass is None:
+                self._signature = self._passes._signature(self.data)
+        return self._signature

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,19 +32,27 @@ def outcomes(draw: st.DrawFn) -> Outcome:
     return Outcome.model_validate({"stack": [{"ability": "L", "modes": modes}], "removed": removed})
 
 
+def _shuffled(outcome: Outcome, rnd: Any, empty: str | None = None) -> Outcome:
+    """``outcome`` listed in another order: its modes, each requirement's targets and the removed
+    abilities shuffled (and, with ``empty``, a requirement of that name listed with no target)."""
+    data = json.loads(outcome.model_dump_json())
+    for entry in data["stack"]:
+        rnd.shuffle(entry["modes"])
+        for m in entry["modes"]:
+            for ts in m["targets"].values():
+                rnd.shuffle(ts)
+            if empty is not None:
+                m["targets"][empty] = []
+    rnd.shuffle(data["removed"])
+    return Outcome.model_validate(data)
+
+
 @settings(max_examples=settings().max_examples * 2 // 3, deadline=None)
 @given(outcomes(), st.randoms())
 def test_canonical_is_idempotent_and_order_free(outcome: Outcome, rnd: object) -> None:
     once = canonical(SCENARIO, outcome)
     assert canonical(SCENARIO, once) == once
-    data = json.loads(outcome.model_dump_json())
-    for entry in data["stack"]:
-        rnd.shuffle(entry["modes"])  # type: ignore[attr-defined]
-        for m in entry["modes"]:
-            for ts in m["targets"].values():
-                rnd.shuffle(ts)  # type: ignore[attr-defined]
-    rnd.shuffle(data["removed"])  # type: ignore[attr-defined]
-    shuffled = Outcome.model_validate(data)
+    shuffled = _shuffled(outcome, rnd)
     assert outcome_json(canonical(SCENARIO, shuffled)) == outcome_json(once)
 
 
@@ -74,15 +83,7 @@ def test_equal_by_value_however_listed(outcome: Outcome, rnd: object) -> None:
     """README, docs/python.md: outcomes are values — equal and hashed alike whatever order the
     targets, modes and removed abilities are listed in, and equal to their canonical form (issue
     20 item 4: a reordered outcome was != and hashed apart while check and `in` accepted it)."""
-    data = json.loads(outcome.model_dump_json())
-    for entry in data["stack"]:
-        rnd.shuffle(entry["modes"])  # type: ignore[attr-defined]
-        for m in entry["modes"]:
-            for ts in m["targets"].values():
-                rnd.shuffle(ts)  # type: ignore[attr-defined]
-            m["targets"]["unused"] = []  # an empty requirement may be omitted or [] (SPEC §5)
-    rnd.shuffle(data["removed"])  # type: ignore[attr-defined]
-    shuffled = Outcome.model_validate(data)
+    shuffled = _shuffled(outcome, rnd, empty="unused")  # an empty requirement may be omitted or [] (SPEC §5)
     assert shuffled == outcome and hash(shuffled) == hash(outcome)
     assert canonical(SCENARIO, outcome) == outcome and hash(canonical(SCENARIO, outcome)) == hash(outcome)
     assert len({outcome, shuffled, canonical(SCENARIO, shuffled)}) == 1

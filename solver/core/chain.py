@@ -27,7 +27,7 @@ from triggerstack.model.errors import EndlessLoop
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Entry, Outcome, Score, outcome_json
-from triggerstack.model.passes import END, Passes, StackItem, Successor, join
+from triggerstack.model.passes import Passes, StackItem, Successor, join
 from triggerstack.model.rules import Rule
 
 from ..errors import EngineCannot
@@ -90,11 +90,16 @@ class _Path:
             self.on_path[sig] = (depth, facts)
         self.frames.append(_Frame(facts, below, depth, iter(self.chain.engine(facts)), sig))
 
-    def leave(self) -> _Frame:
-        top = self.frames.pop()
-        if top.sig is not None:
-            del self.on_path[top.sig]
-        return top
+    def advance(self) -> tuple[_Frame, IndexedOutcome | None]:
+        """The top pass and its next outcome; once it has none, the pass leaves the path and comes
+        back with None."""
+        top = self.frames[-1]
+        outcome = next(top.outcomes, None)
+        if outcome is None:
+            self.frames.pop()
+            if top.sig is not None:
+                del self.on_path[top.sig]
+        return top, outcome
 
 
 class Classes(Protocol):
@@ -222,26 +227,24 @@ class Chain:
         walk = _Path(self)
         walk.enter(facts, below, depth)
         while walk.frames:
-            top = walk.frames[-1]
-            outcome = next(top.outcomes, None)
+            top, outcome = walk.advance()
             if outcome is None:
-                walk.leave()
                 self._counts[self._class(top.facts)] = top.total
                 if walk.frames:
                     walk.frames[-1].total += top.total
                 continue
             self.deadline.check(f"counting the outcomes of pass {top.depth + 1}")
-            placed = to_outcome(top.facts, outcome)
-            ahead = self.passes.ahead(top.facts, placed, top.below)  # the next pass's class, not compiled
-            if ahead == END:
+            ahead = self.passes.peek(top.facts, to_outcome(top.facts, outcome), top.below)
+            if ahead.ends:
                 top.total += 1
                 continue
-            if ahead is not None and (done := self._counts.get(ahead)) is not None:
+            sig = ahead.signature  # the next pass's class, known before it is compiled
+            if sig is not None and (done := self._counts.get(sig)) is not None:
                 top.total += done
                 continue
-            nxt = self.passes.after(top.facts, placed, top.below, top.depth)
+            nxt = self.passes.reach(ahead, top.depth)
             assert nxt.facts is not None
-            if (done := self._counts.get(self._class(nxt.facts))) is not None:
+            if sig is None and (done := self._counts.get(id(nxt.facts))) is not None:
                 top.total += done
             else:
                 walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
@@ -303,13 +306,13 @@ class Chain:
                 )
             for outcome in engine:
                 self.deadline.check("telling whether the loop of 603.3b can end")
-                placed = to_outcome(f, outcome)
-                ahead = self.passes.ahead(f, placed, b)  # the class that follows, not compiled
-                if ahead == END or (ahead is not None and known.get(ahead, 0) > 0):
+                ahead = self.passes.peek(f, to_outcome(f, outcome), b)
+                sig = ahead.signature  # the class that follows, known before it is compiled
+                if ahead.ends or (sig is not None and known.get(sig, 0) > 0):
                     return False, True  # this choice (or one after it) ends the passes
-                if ahead is not None and ahead in seen:
+                if sig is not None and sig in seen:
                     continue
-                nxt = self.passes.after(f, placed, b, d, capped=False)
+                nxt = self.passes.reach(ahead, d, capped=False)
                 assert nxt.facts is not None
                 sig = self.passes.signature(nxt.facts)
                 if sig in seen:
@@ -338,10 +341,8 @@ class Chain:
         chosen: list[Pass] = []  # the outcome taken in each pass below the top frame
         walk.enter(facts, below, depth)
         while walk.frames:
-            top = walk.frames[-1]
-            outcome = next(top.outcomes, None)
+            top, outcome = walk.advance()
             if outcome is None:
-                walk.leave()
                 if walk.frames:
                     chosen.pop()
                 continue

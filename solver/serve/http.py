@@ -200,6 +200,8 @@ class _Gate:
                 self.lock.release()
 
     async def run(self, request: Request, work: Callable[[threading.Event], Any]) -> Any:
+        """``work`` in a worker thread, its turn and its run bounded (see the class); an error of
+        the bound is the :class:`RpcError` the service maps it to."""
         gone = threading.Event()
         finished = asyncio.Event()
 
@@ -213,6 +215,8 @@ class _Gate:
         watcher = asyncio.create_task(watch())
         try:
             return await run_in_threadpool(self._turn, lambda: work(gone), gone)
+        except TimeLimitReached as exc:  # waiting for its turn ran out, or its client went away
+            raise self.service.error(exc) from None
         finally:
             finished.set()
             watcher.cancel()
@@ -249,8 +253,8 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
 
         try:
             result: Response = await gate.run(request, work)
-        except TimeLimitReached as exc:
-            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
+        except RpcError as exc:
+            return problem(exc)
         return result
 
     for name, (params, result, _) in METHODS.items():
@@ -285,13 +289,8 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
             legal, total = await gate.run(request, first)
         except RpcError as exc:
             return problem(exc)
-        except TimeLimitReached as exc:
-            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
         start = int(body.cursor)
-        seconds = service.options.time_limit
-        if body.time_limit is not None:
-            seconds = body.time_limit if seconds is None else min(seconds, body.time_limit)
-        stream_bound = Bound(seconds)
+        stream_bound = Bound(service.seconds(body.time_limit))
 
         def stream() -> Iterator[bytes]:
             """One line per outcome; the whole stream within the time limit — past it, a last line
@@ -497,8 +496,8 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
 
         try:
             result: Response = await gate.run(request, work)
-        except TimeLimitReached as exc:
-            return problem(RpcError(rpc.TIME_LIMIT, f"time limit reached: {exc}"))
+        except RpcError as exc:
+            return problem(exc)
         return result
 
     api.add_api_route("/page/parse", parse, methods=["POST"], include_in_schema=False)

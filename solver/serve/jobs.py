@@ -133,17 +133,11 @@ def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
     return targets
 
 
-def _write(sink: Any, text: str, target: Path) -> None:
+@contextlib.contextmanager
+def _writing(target: Path) -> Iterator[None]:
+    """A write to ``target`` whose OS error (a full disk …) is :class:`OutputFailed` (exit 74)."""
     try:
-        sink.write(text)
-    except OSError as exc:
-        raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
-
-
-def _flush(sink: Any, target: Path) -> None:
-    try:
-        sink.flush()
-        os.fsync(sink.fileno())
+        yield
     except OSError as exc:
         raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
 
@@ -197,8 +191,11 @@ def run(
                     )
                     for line in answers:
                         clean = clean and not line.startswith('{"error"')
-                        _write(sink, line + "\n", target)
-                    _flush(sink, target)
+                        with _writing(target):
+                            sink.write(line + "\n")
+                    with _writing(target):
+                        sink.flush()
+                        os.fsync(sink.fileno())
                 sink.close()
                 os.replace(temp, target)  # whole, or not at all
             except BaseException:

@@ -311,11 +311,16 @@ class Service:
             self._cache[key] = (facts, cost)
         return facts, cost
 
-    def _options(self, p: _Asks) -> Options:
+    def seconds(self, asked: float | None) -> float | None:
+        """A request's time limit: the server's, lowered (never raised) to what the request asks."""
         limit = self.options.time_limit
-        if p.time_limit is not None:
-            limit = p.time_limit if limit is None else min(limit, p.time_limit)
-        return resolve(self.options, {"engine": Engine.parse(p.engine or self.options.engine), "time_limit": limit})
+        if asked is not None:
+            limit = asked if limit is None else min(limit, asked)
+        return limit
+
+    def _options(self, p: _Asks) -> Options:
+        engine = Engine.parse(p.engine or self.options.engine)
+        return resolve(self.options, {"engine": engine, "time_limit": self.seconds(p.time_limit)})
 
     def legal_for(self, p: _Asks, client: str = "") -> LegalOutcomes:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
@@ -323,7 +328,7 @@ class Service:
         try:
             return self._legal(p)
         except (ScenarioError, TimeLimitReached) as exc:
-            raise self._error(exc) from None
+            raise self.error(exc) from None
         finally:
             _CLIENT.reset(token)
 
@@ -491,18 +496,14 @@ class Service:
             first = exc.errors()[0]
             place = format_loc(tuple(first["loc"]))
             raise RpcError(INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
-        seconds = self.options.time_limit
-        asked = getattr(parsed, "time_limit", None)
-        if asked is not None:
-            seconds = asked if seconds is None else min(seconds, asked)
         try:
-            with bounded(Bound(seconds, gone)):
+            with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
                 result = run(self, parsed)
         except (IllegalDecision, ScenarioError, TimeLimitReached, RecursionError) as exc:
-            raise self._error(exc) from None
+            raise self.error(exc) from None
         return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
 
-    def _error(self, exc: IllegalDecision | ScenarioError | TimeLimitReached | RecursionError) -> RpcError:
+    def error(self, exc: IllegalDecision | ScenarioError | TimeLimitReached | RecursionError) -> RpcError:
         """The JSON-RPC error of what a question raised (the one mapping; see the module)."""
         if isinstance(exc, IllegalDecision):
             data: dict[str, Any] = {"decision": exc.decision, "reason": exc.reason, "legal": list(exc.legal)}

@@ -39,7 +39,6 @@ from typing import Generic, TypeVar
 from triggerstack.model.apnap import Block
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
-from triggerstack.model.filters import Context, matches, possible_kinds
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Entry, Outcome, canonical, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
@@ -613,19 +612,10 @@ more every pass) the abilities a walk meets get the next free ids as they first 
 
 def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
     """Whether an ability with ``body`` could target ``watched`` (None: anything), whoever
-    controls it (its filter is not known to fail for every player)."""
-    for _, reqs in body.requirement_lists():
-        for r in reqs:
-            if watched is None:
-                return True
-            if watched.kind not in possible_kinds(r.filter):
-                continue
-            if any(
-                matches(r.filter, watched, Context(p.id, facts.is_opponent)) is not False
-                for p in facts.scenario.players
-            ):
-                return True
-    return False
+    controls it (:meth:`Facts.may_fit`)."""
+    return any(
+        watched is None or facts.may_fit(r.filter, watched) for _, reqs in body.requirement_lists() for r in reqs
+    )
 
 
 class Stepper(_Checked[Walk]):
