@@ -18,23 +18,27 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNSAFE", "is_unsafe", "printable_id", "visible", "visible_lines"]
+__all__ = ["UNSAFE", "printable_id", "visible", "visible_lines"]
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f"  # controls (Cc)
-    + _BIDI
-    + "\ud800-\udfff"  # surrogates
-    + "\ufdd0-\ufdef\ufffe\uffff"  # noncharacters of the BMP
-    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
-    + "]"
-)
+_ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
+_BMP = "\x7f-\x9f" + _BIDI + "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+UNSAFE = re.compile("[\x00-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + "]")
 """The code points that are never shown as themselves."""
-_UNSAFE_IN_LINES = re.compile(UNSAFE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f"))
+_UNSAFE_IN_LINES = re.compile("[\x00-\x09\x0b-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + "]")
+
+# Searching with the classes above is slow (astral code points put the class on re's slow path:
+# ~80 ms a megabyte): what is searched first is the same set without the astral noncharacters, and
+# whether there is any astral character at all (each ~8 ms a megabyte).
+_UNSAFE_BMP = re.compile("[\x00-\x1f" + _BMP + "]")
+_UNSAFE_BMP_IN_LINES = re.compile("[\x00-\x09\x0b-\x1f" + _BMP + "]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def is_unsafe(text: str) -> bool:
-    return UNSAFE.search(text) is not None
+def _holds(text: str, bmp: re.Pattern[str], every: re.Pattern[str]) -> bool:
+    if bmp.search(text) is not None:
+        return True
+    return not text.isascii() and _ASTRAL.search(text) is not None and every.search(text) is not None
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -48,17 +52,17 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """``text`` with every unsafe code point written as its JSON escape (``\\u001b``); the same
     string where there is none. Inside a JSON document's strings the escape means the same text."""
-    return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+    return UNSAFE.sub(_escape, text) if _holds(text, _UNSAFE_BMP, UNSAFE) else text
 
 
 def visible_lines(text: str) -> str:
     """:func:`visible` for text of several lines: its line ends are kept, nothing else unsafe."""
-    return _UNSAFE_IN_LINES.sub(_escape, text) if _UNSAFE_IN_LINES.search(text) else text
+    return _UNSAFE_IN_LINES.sub(_escape, text) if _holds(text, _UNSAFE_BMP_IN_LINES, _UNSAFE_IN_LINES) else text
 
 
 def printable_id(value: str) -> str:
     """``value`` if it holds no unsafe code point; else ``ValueError`` naming the first."""
-    found = UNSAFE.search(value)
+    found = UNSAFE.search(value)  # an id is short: one search
     if found is not None:
         cp = ord(found.group())
         raise ValueError(

@@ -112,3 +112,15 @@ def test_a_long_name_is_cut_in_its_box_with_the_whole_name_on_hover(tmp_path: Pa
     assert box.findtext(ns + "title") == long
     name = "".join(box.find(ns + "text").itertext())  # type: ignore[union-attr]
     assert name.endswith("…") and len(name) < 60
+
+
+@pytest.mark.parametrize("cp", [0x00, 0x1B, 0x7F, 0x85, 0x9F, 0x061C, 0x200F, 0x202E, 0x2069, 0xD800, 0xFDD0, 0xFFFF, 0x1FFFE, 0x10FFFF])
+def test_every_unsafe_code_point_is_escaped_in_ascii_and_astral_company(cp: int) -> None:
+    """The quick searches (model/text.py) miss nothing the full rule names, whatever the text
+    around it holds (ASCII only, or astral characters such as emoji)."""
+    for around in ("plain ascii ", "emoji \U0001f600 ", "accents é "):
+        text = around + chr(cp) + around
+        shown = visible(text)
+        assert chr(cp) not in shown and json.loads('"' + shown.replace('"', '\\"') + '"') == text
+    for safe in ("plain", "\U0001f600 \U0001fffd é ǅ", "line\nbreak"):
+        assert visible(safe.replace("\n", " ")) == safe.replace("\n", " ")
