@@ -3,20 +3,37 @@
 ::
 
     ValueError
-     └── ScenarioError        bad scenario, proposal or score: unreadable, malformed, over a cap …
+     └── ScenarioError        bad input: a scenario, proposal or score unreadable, malformed, over a cap …
           ├── ProposalError   a proposal whose shape does not fit its scenario
-          └── EndlessLoop     603.3b's loop never ends: a mandatory loop (104.4b) or an optional one
+          ├── EndlessLoop     603.3b's loop never ends: a mandatory loop (104.4b) or an optional one
+          ├── UsageError      arguments that do not go together, an unknown engine name, a bad flag
+          ├── MissingExtra    what was asked needs an optional extra that is not installed
+          ├── LayoutOverflow  a scenario that does not fit an action layout's capacities
+          └── WalkStateError  a question a walk cannot answer in its state (the outcome of one not over …)
     RuntimeError
      └── TimeLimitReached     the time limit ran out before the answer was complete (exit 3)
 
-An illegal proposal is not an exception: its violations are data (``Verdict.violations``).
+An illegal proposal is not an exception: its violations are data (``Verdict.violations``). How each
+error is shown — exit code, JSON-RPC code, HTTP status — is decided in one table, ``solver/errors.py``.
 """
 
 from __future__ import annotations
 
+from typing import Self
+
 from .rules import Rule
 
-__all__ = ["EndlessLoop", "ProposalError", "ScenarioError", "TimeLimitReached", "format_loc"]
+__all__ = [
+    "EndlessLoop",
+    "LayoutOverflow",
+    "MissingExtra",
+    "ProposalError",
+    "ScenarioError",
+    "TimeLimitReached",
+    "UsageError",
+    "WalkStateError",
+    "format_loc",
+]
 
 
 def format_loc(loc: tuple[str | int, ...]) -> str:
@@ -63,9 +80,26 @@ class ScenarioError(ValueError):
         parts.append(text)
         return ": ".join(parts)
 
-    def located(self, source: str) -> ScenarioError:
+    def _changed(self, loc: tuple[str | int, ...], source: str | None) -> Self:
+        """This error, of its own type and with its own fields, at another place."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.loc, new.source = loc, source
+        new.args = (new.one_line(),)
+        return new
+
+    def located(self, source: str) -> Self:
         """The same error, naming the file it came from."""
-        return type(self)(self.message, self.loc, self.rule, source)
+        return self._changed(self.loc, source)
+
+    def within(self, *prefix: str | int) -> Self:
+        """The same error (its type kept), its place inside ``prefix``: a scenario's error sent as a
+        request's ``scenario`` is at ``scenario.triggers[0]``."""
+        return self._changed((*prefix, *self.loc), self.source)
+
+    def outside(self, parts: int) -> Self:
+        """The same error, its place without its first ``parts`` parts (the inverse of :meth:`within`)."""
+        return self._changed(self.loc[parts:], self.source)
 
 
 class ProposalError(ScenarioError):
@@ -91,9 +125,25 @@ class EndlessLoop(ScenarioError):
         self.mandatory = mandatory
         super().__init__(message, loc, rule, source)
 
-    def located(self, source: str) -> ScenarioError:
-        return type(self)(self.message, self.mandatory, self.loc, self.rule, source)
+
+class UsageError(ScenarioError):
+    """Arguments that do not go together, an unknown engine name, a flag out of range: how the tool
+    was called, not what a document says."""
+
+
+class MissingExtra(ScenarioError):
+    """What was asked needs an optional extra (``pip install 'triggerstack[serve]'`` …) that is
+    not installed."""
+
+
+class LayoutOverflow(ScenarioError):
+    """A scenario with more abilities, things, modes or divisions than an action layout has slots."""
+
+
+class WalkStateError(ScenarioError):
+    """A question a walk cannot answer in its state: the outcome of a walk that is not over, a
+    decision asked for when none is left to make."""
 
 
 class TimeLimitReached(RuntimeError):
-    """The time limit ran out: no partial answer is passed off as whole (SPEC §7)."""
+    """The time limit ran out: no partial answer is passed off as whole (docs/cli.md, "Exit codes")."""

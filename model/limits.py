@@ -37,7 +37,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .errors import ScenarioError, TimeLimitReached
@@ -48,21 +48,31 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
 
 
+def _cap(default: int, what: str) -> Any:
+    """A cap's field: its default, and what it bounds (the help of its flag, ``--max-<name>``)."""
+    return field(default=default, metadata={"what": what})
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
 
-    bytes: int = 16 * 1024 * 1024
-    depth: int = 64
-    digits: int = 100
-    values: int = 1_000_000
-    abilities: int = 1_000
-    objects: int = 10_000
-    candidates: int = 10_000
-    choices: int = 200_000
-    outcomes: int = 2_000_000
-    passes: int = 100
-    memory: int = 1024 * 1024 * 1024
+    bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line")
+    depth: int = _cap(64, "nesting of a document")
+    digits: int = _cap(100, "digits of one integer in a document")
+    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")
+    abilities: int = _cap(1_000, "waiting abilities")
+    objects: int = _cap(10_000, "objects")
+    candidates: int = _cap(10_000, "candidates of one requirement")
+    choices: int = _cap(200_000, "choices of one ability listed one by one")
+    outcomes: int = _cap(2_000_000, "outcomes a solver engine (cpsat, constraint) enumerates, or divide tallies")
+    passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
+    memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
+
+    @staticmethod
+    def described() -> list[tuple[str, int, str]]:
+        """Each cap: its name (the flag is ``--max-<name>``), its default, and what it bounds."""
+        return [(f.name, f.default, f.metadata["what"]) for f in fields(Limits)]  # type: ignore[misc]
 
     def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
         """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""

@@ -1,9 +1,12 @@
-"""The command line (SPEC §7): parsing, I/O and exit codes only.
+"""The command line (docs/cli.md): parsing, I/O and exit codes only.
 
-Exit codes: 0 legal / done, 1 illegal proposal, 2 bad input (one line on stderr, never a
-traceback), 3 time limit reached, 70 an internal error (a bug: please report it), 74 the output
-could not be written (closed or full standard output, or the reader went away: never 0 or 1,
-which would lie about a verdict), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+The verbs' subcommands and their flags are generated from the table of verbs (``verbs/table.py``)
+and the limits' flags from :class:`~triggerstack.model.Limits`' fields. Exit codes: 0 legal /
+done, 1 illegal proposal, and an error's from the one table of errors (``solver/errors.py``): 2
+bad input (one line on stderr, never a traceback), 3 time limit reached, 70 an internal error (a
+bug: please report it), 74 the output could not be written (closed or full standard output, or
+the reader went away: never 0 or 1, which would lie about a verdict), 130 interrupted (Ctrl-C),
+143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -16,23 +19,27 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from triggerstack.model.errors import ScenarioError, TimeLimitReached
-from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
+from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
+from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model.text import visible, visible_lines
 
-from .errors import OutputFailed
+from .errors import KINDS, OutputFailed, Terminated, failure
 from .options import Engine, Options
+from .version import VERSION
 
-if TYPE_CHECKING:  # each verb imports what it needs, when it runs: --help imports no model at all
-    from triggerstack.model.facts import Facts
+if TYPE_CHECKING:  # each verb imports what it needs, when it runs
+    from pydantic import BaseModel
+
+    from .verbs.legal import LegalOutcomes
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 70
-EXIT_OUTPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 74, 130, 143
+EXIT_OK, EXIT_ILLEGAL = 0, 1
+"""The answers' codes; an error's is its kind's (solver/errors.py)."""
 
 PROG = "triggerstack"
 
@@ -42,32 +49,23 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {visible(message)} (see {self.prog} --help)\n")
-        raise SystemExit(EXIT_BAD_INPUT)
+        raise SystemExit(KINDS.BAD_INPUT.exit)
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .verbs.table import VERBS
+
     p = _Parser(
         prog=PROG,
         description="Which ways of putting waiting triggered abilities on the stack are legal (rule 603.3).",
         epilog="Files are .json, .yaml or .yml; - reads standard input. Exit codes: 0 legal (or done), "
         "1 illegal, 2 bad input, 3 time limit, 74 the output could not be written, 130 interrupted.",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/formats.md, model/limits.py)")
-    for name, default, what in (
-        ("bytes", DEFAULT_LIMITS.bytes, "bytes read from one document or batch line"),
-        ("depth", DEFAULT_LIMITS.depth, "nesting of a document"),
-        ("digits", DEFAULT_LIMITS.digits, "digits of one integer in a document"),
-        ("values", DEFAULT_LIMITS.values, "values of one document, YAML aliases expanded"),
-        ("abilities", DEFAULT_LIMITS.abilities, "waiting abilities"),
-        ("objects", DEFAULT_LIMITS.objects, "objects"),
-        ("candidates", DEFAULT_LIMITS.candidates, "candidates of one requirement"),
-        ("choices", DEFAULT_LIMITS.choices, "choices of one ability listed one by one"),
-        ("outcomes", DEFAULT_LIMITS.outcomes, "outcomes a solver engine (cpsat, constraint) enumerates"),
-        ("passes", DEFAULT_LIMITS.passes, "passes of 603.3b when reactions fire further abilities (a loop is named)"),
-        ("memory", DEFAULT_LIMITS.memory, "bytes of compiled scenarios a server keeps (serve)"),
-    ):
+    for name, default, what in Limits.described():
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
         )
@@ -78,72 +76,43 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
     )
-
-    c = sub.add_parser(
-        "check",
-        parents=[limits],
-        help="is this proposed placement legal? every violation with its rule",
-        description="Check one proposal (SCENARIO PROPOSAL), or a batch: --batch FILE.jsonl with one "
-        '{"scenario": ..., "proposal": ...} per line, or proposals alone with --scenario S. A batch '
-        "writes one verdict line per input line, in order; exit 0 if all are legal, 1 otherwise.",
-    )
-    c.add_argument("scenario", metavar="SCENARIO", nargs="?")
-    c.add_argument("proposal", metavar="PROPOSAL", nargs="?")
-    c.add_argument("--json", action="store_true", help='print {"legal": ..., "violations": [...]}')
-    c.add_argument(
-        "--format",
-        choices=["text", "json", "svg"],
-        default=None,
-        help="text (default), json (as --json), or svg: the stack drawn, each violation beside its entry",
-    )
-    c.add_argument("--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)")
-    c.add_argument(
-        "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
-    )
-    c.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
-
-    e = sub.add_parser(
-        "explain", parents=[limits], help="controllers and why, blocks, legal modes and targets, removal"
-    )
-    e.add_argument("scenario", metavar="SCENARIO")
-    e.add_argument("--json", action="store_true", help="machine-readable output")
-    e.add_argument(
-        "--format",
-        choices=["text", "json", "svg"],
-        default=None,
-        help="text (default), json (as --json), or svg: the blocks and one legal outcome drawn",
-    )
-
-    def solving(q: argparse.ArgumentParser) -> None:
-        q.add_argument("scenario", metavar="SCENARIO")
-        q.add_argument(
-            "--engine",
-            type=_engine,
-            default=Engine.AUTO,
-            metavar="ENGINE",
-            help="which engine answers: auto (default: the fastest exact one), product (also called fast), "
-            "cpsat or constraint",
-        )
-
-    merge_help = "count outcomes that only swap identical abilities (same source, text, choices) once"
-    n = sub.add_parser("count", parents=[limits], help="the exact number of legal outcomes")
-    solving(n)
-    n.add_argument("--json", action="store_true", help='print {"count": N, "engine": ..., "path": ...}')
-    n.add_argument("--merge-identical", action="store_true", help=merge_help)
-
-    en = sub.add_parser("enumerate", parents=[limits], help="every legal outcome once, one canonical JSON per line")
-    solving(en)
-    en.add_argument("--limit", type=_positive, default=None, metavar="N", help="stop after N outcomes")
-    en.add_argument("--merge-identical", action="store_true", help=merge_help)
-
-    sa = sub.add_parser("sample", parents=[limits], help="uniformly random legal outcomes, one canonical JSON per line")
-    solving(sa)
-    sa.add_argument("-n", type=_positive, default=1, metavar="N", help="how many (default 1)")
-    sa.add_argument("--seed", type=int, default=None, metavar="S", help="for repeatable draws")
-
-    b = sub.add_parser("best", parents=[limits], help="the legal outcome with the highest score, and the score")
-    solving(b)
-    b.add_argument("--score", required=True, metavar="SCORE", help="weights: a .json/.yaml file (schema: score)")
+    for name, spec in _COMMANDS.items():
+        verb = VERBS[name]
+        q = sub.add_parser(name, parents=[limits], help=spec.help, description=spec.description or None)
+        q.add_argument("scenario", metavar="SCENARIO", nargs="?" if name == "check" else None)
+        _fields(q, verb.params, spec)
+        if spec.engine:
+            q.add_argument(
+                "--engine",
+                type=_engine,
+                default=Engine.AUTO,
+                metavar="ENGINE",
+                help="which engine answers: auto (default: the fastest exact one), product (also called fast), "
+                "cpsat or constraint",
+            )
+        if spec.merge:
+            q.add_argument(
+                "--merge-identical",
+                action="store_true",
+                help="count outcomes that only swap identical abilities (same source, text, choices) once",
+            )
+        if spec.json:
+            q.add_argument("--json", action="store_true", help=spec.json)
+        if verb.pictured:
+            q.add_argument(
+                "--format",
+                choices=["text", "json", "svg"],
+                default=None,
+                help=f"text (default), json, or svg: {spec.svg}",
+            )
+        if name == "check":
+            q.add_argument(
+                "--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)"
+            )
+            q.add_argument(
+                "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
+            )
+            q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
 
     sv = sub.add_parser(
         "serve",
@@ -174,7 +143,7 @@ def _parser() -> argparse.ArgumentParser:
         parents=[limits],
         help="check, count and sample requests from JSON Lines files, locally or on a Dask cluster",
         description='Each line of each FILE is {"method": "check" | "count" | "sample", "params": {...}} with the '
-        "params of that server method (docs/server.md); each answer line is {\"line\": N, \"result\": ...} or "
+        'params of that server method (docs/server.md); each answer line is {"line": N, "result": ...} or '
         '{"line": N, "error": {...}}, in input order, in NAME.out.jsonl beside the input (or in --out), written '
         "whole or not at all. Exit 0 if every line has a result, 1 if some have an error.",
     )
@@ -188,6 +157,84 @@ def _parser() -> argparse.ArgumentParser:
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
     )
     return p
+
+
+@dataclass(frozen=True)
+class _Command:
+    """How the command line serves a verb of the table (``verbs/table.py``): its help, the flags
+    it adds to the verb's own parameters, and whether it streams lines instead of one answer."""
+
+    help: str
+    description: str = ""
+    engine: bool = True
+    merge: bool = False
+    json: str = ""
+    pretty: bool = False
+    svg: str = ""
+    streams: bool = False
+    skip: tuple[str, ...] = ()
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+
+
+_COMMANDS = {
+    "check": _Command(
+        "is this proposed placement legal? every violation with its rule",
+        "Check one proposal (SCENARIO PROPOSAL), or a batch: --batch FILE.jsonl with one "
+        '{"scenario": ..., "proposal": ...} per line, or proposals alone with --scenario S. A batch '
+        "writes one verdict line per input line, in order; exit 0 if all are legal, 1 otherwise.",
+        engine=False,
+        json='print {"legal": ..., "violations": [...]}',
+        pretty=True,
+        svg="the stack drawn, each violation beside its entry",
+    ),
+    "explain": _Command(
+        "controllers and why, blocks, legal modes and targets, removal",
+        engine=False,
+        json="machine-readable output",
+        pretty=True,
+        svg="the blocks and one legal outcome drawn",
+    ),
+    "count": _Command(
+        "the exact number of legal outcomes", merge=True, json='print {"count": N, "engine": ..., "path": ...}'
+    ),
+    "enumerate": _Command(
+        "every legal outcome once, one canonical JSON per line",
+        merge=True,
+        streams=True,
+        skip=("cursor",),
+        defaults={"limit": None},  # a stream has no page: every outcome unless --limit
+    ),
+    "sample": _Command("uniformly random legal outcomes, one canonical JSON per line", streams=True),
+    "best": _Command("the legal outcome with the highest score, and the score"),
+}
+"""The verbs of the table the command line has, in the order ``--help`` lists them."""
+
+
+def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], spec: _Command) -> None:
+    """A flag for each field of a verb's parameters (``limit`` is ``--limit``, ``n`` is ``-n``;
+    its description the help); a document field is a file, positional (``PROPOSAL``) or a
+    required option (``--score SCORE``) as the table says."""
+    for name, info in params.model_fields.items():
+        if name in spec.skip:
+            continue
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        what = info.description or ""
+        if "document" in extra:
+            if extra.get("option"):
+                parser.add_argument(
+                    f"--{name}", required=True, metavar=name.upper(), help=f"{what}: a .json/.yaml file"
+                )
+            else:
+                parser.add_argument(name, metavar=name.upper(), nargs="?")
+            continue
+        flag = f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-")
+        if info.annotation is bool:
+            parser.add_argument(flag, action="store_true", help=what)
+            continue
+        default = spec.defaults.get(name, info.default)
+        shown = f" (default {default})" if default is not None else ""
+        kind = int if info.default is None else _positive
+        parser.add_argument(flag, dest=name, type=kind, default=default, metavar="N", help=what + shown)
 
 
 def _seconds(text: str) -> float:
@@ -218,19 +265,7 @@ def _engine(text: str) -> Engine:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(
-        bytes=args.max_bytes,
-        depth=args.max_depth,
-        digits=args.max_digits,
-        values=args.max_values,
-        abilities=args.max_abilities,
-        objects=args.max_objects,
-        candidates=args.max_candidates,
-        choices=args.max_choices,
-        outcomes=args.max_outcomes,
-        passes=args.max_passes,
-        memory=args.max_memory,
-    )
+    return Limits(**{name: getattr(args, f"max_{name}") for name, _, _ in Limits.described()})
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -243,66 +278,86 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
-def _load(args: argparse.Namespace, path: str) -> Facts:
-    """The scenario at ``path``, read and compiled within the limits (caps and time)."""
-    from triggerstack.model.facts import check_limits, facts_of
+def _legal(args: argparse.Namespace, path: str) -> LegalOutcomes:
+    """The scenario at ``path`` under the flags' options (read, compiled and measured against the
+    caps by the verb layer; an error names the file)."""
     from triggerstack.model.scenario import Scenario
+
+    from .verbs.legal import LegalOutcomes
 
     limits = _limits(args)
     scenario = Scenario.load(path, limits)
     try:
-        facts = facts_of(scenario, limits, Deadline(args.time_limit))
-        check_limits(facts, limits)
+        return LegalOutcomes(scenario, _options(args))
     except ScenarioError as exc:
         raise exc.located(path) from None
-    return facts
 
 
 def _dump(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
 
 
-def _check(args: argparse.Namespace) -> tuple[int, str] | None:
-    from .verbs.legal import check
+def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
+    """A verb of the table (verbs/table.py): its parameters from the flags, its documents read from
+    their files, its answer printed as text, JSON, SVG or streamed lines."""
+    from triggerstack.model.outcome import Outcome, Score
 
-    if args.batch is not None:
-        return _batch(args)
-    if args.batch_scenario is not None or args.jobs != 1:
-        raise ScenarioError("--scenario and --jobs go with --batch")
-    if args.scenario is None or args.proposal is None:
-        raise ScenarioError("check needs SCENARIO and PROPOSAL, or --batch FILE")
-    if args.scenario == "-" and args.proposal == "-":
-        raise ScenarioError("only one of SCENARIO and PROPOSAL can be standard input (-)")
-    scenario = _load(args, args.scenario)
-    from triggerstack.model.outcome import Outcome
+    from .verbs.table import VERBS
 
-    proposal = Outcome.load(args.proposal, _limits(args))
+    name = args.verb
+    verb, spec = VERBS[name], _COMMANDS[name]
+    if name == "check":
+        if args.batch is not None:
+            return _batch(args)
+        if args.batch_scenario is not None or args.jobs != 1:
+            raise UsageError("--scenario and --jobs go with --batch")
+        if args.scenario is None or args.proposal is None:
+            raise UsageError("check needs SCENARIO and PROPOSAL, or --batch FILE")
+        if args.scenario == "-" and args.proposal == "-":
+            raise UsageError("only one of SCENARIO and PROPOSAL can be standard input (-)")
+    legal = _legal(args, args.scenario)
+    files: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for field_name, info in verb.params.model_fields.items():
+        if field_name in spec.skip:
+            continue
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if "document" in extra:
+            path = files[field_name] = getattr(args, field_name)
+            read = Outcome.load if extra["document"] == "outcome" else Score.load
+            values[field_name] = read(path, _limits(args))
+        else:
+            values[field_name] = getattr(args, field_name)
+    params = verb.params.model_construct(**values) if spec.streams else verb.params.model_validate(values)
     try:
-        verdict = check(scenario, proposal, _options(args))
+        if spec.streams:
+            assert verb.lines is not None
+            _stream(verb.lines(legal, params))
+            return None
+        result = verb.run(legal, params)
+        picture = result.picture() if getattr(args, "format", None) == "svg" else None
     except ScenarioError as exc:
-        raise exc.located(args.proposal) from None
-    code = EXIT_OK if verdict.legal else EXIT_ILLEGAL
-    if args.format == "svg":
-        from .verbs.draw import verdict_svg
-
-        return code, verdict_svg(scenario, proposal, verdict)
-    if args.json or args.format == "json":
-        return code, _dump(verdict.as_dict())
-    if verdict.legal:
-        return code, "legal"
-    n = len(verdict.violations)
-    lines = [f"illegal: {n} violation{'s' if n != 1 else ''}"]
-    for v in verdict.violations:
-        lines.append(f"{v.rule.value} {v.code.value} {v.ability or '-'}: {v.message}")
-    return code, "\n".join(lines)
+        where = exc.loc[0] if exc.loc else None
+        if isinstance(where, str) and where in files:  # a document's error names its file
+            raise exc.outside(1).located(files[where]) from None
+        raise
+    if picture is not None:
+        text = picture
+    elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
+        text = _dump(result.report()) if spec.pretty else json.dumps(result.report(), sort_keys=True)
+    else:
+        text = result.text()
+    if result.code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
+        sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
+    return result.code(), text
 
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.batch import check_lines, iter_lines
 
     if args.scenario is not None or args.proposal is not None:
-        raise ScenarioError("with --batch, give the batch's scenario as --scenario S, not positionally")
-    shared = _load(args, args.batch_scenario) if args.batch_scenario is not None else None
+        raise UsageError("with --batch, give the batch's scenario as --scenario S, not positionally")
+    shared = _legal(args, args.batch_scenario).facts if args.batch_scenario is not None else None
     if args.batch == "-":
         source = sys.stdin.buffer
     else:
@@ -326,66 +381,28 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
     return (EXIT_OK if all_legal else EXIT_ILLEGAL), ""
 
 
-def _explain(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.explain import explain_text
-    from .verbs.legal import explain
-
-    facts = _load(args, args.scenario)
-    if args.format == "svg":
-        from .verbs.draw import outcome_svg
-        from .verbs.legal import LegalOutcomes
-
-        legal = LegalOutcomes(facts, _options(args))
-        return EXIT_OK, outcome_svg(facts, legal[0], (), f"one legal outcome of {legal.count()}")
-    data = explain(facts, _options(args))
-    return EXIT_OK, _dump(data) if args.json or args.format == "json" else explain_text(data)
-
-
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.reports import published_schema
 
     return EXIT_OK, _dump(published_schema(args.what))
 
 
-def _count(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.legal import counted
-
-    found = counted(_load(args, args.scenario), _options(args))
-    if args.json:
-        return EXIT_OK, json.dumps({"count": found.count, "engine": found.engine, "path": found.path})
-    return EXIT_OK, str(found.count)
-
-
-def _enumerate(args: argparse.Namespace) -> None:
-    from .verbs.legal import outcome_lines
-
-    _stream(outcome_lines(_load(args, args.scenario), _options(args), limit=args.limit))
-
-
-def _sample(args: argparse.Namespace) -> None:
-    from .verbs.legal import LegalOutcomes
-
-    legal = LegalOutcomes(_load(args, args.scenario), _options(args))
-    _stream(legal.sample_lines(args.n, args.seed))  # drawn as written: memory stays flat for any -n
-
-
-class _OutputFailed(Exception):
-    """Standard output could not be written (closed, full, or the reader went away)."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(error.strerror or str(error))
-
-
 def _write(text: str, flush: bool = False) -> None:
     if sys.stdout is None:  # started with standard output closed
-        raise _OutputFailed(OSError(errno.EBADF, "standard output is closed"))
+        raise _stdout_failed(OSError(errno.EBADF, "standard output is closed"))
     try:
         if text:
             sys.stdout.write(visible_lines(text))  # what a scenario or proposal says can't steer the terminal
         if flush:
             sys.stdout.flush()
     except OSError as exc:
-        raise _OutputFailed(exc) from None
+        raise _stdout_failed(exc) from None
+
+
+def _stdout_failed(exc: OSError) -> OutputFailed:
+    """Standard output could not be written (closed, full, or the reader went away): an
+    :class:`OutputFailed` with no errno, which says it was standard output."""
+    return OutputFailed(exc.strerror or str(exc))
 
 
 def _stream(lines: Iterator[str]) -> None:
@@ -404,28 +421,6 @@ def _stream(lines: Iterator[str]) -> None:
     _write("", flush=True)
 
 
-def _best(args: argparse.Namespace) -> tuple[int, str]:
-    from .verbs.legal import best
-
-    scenario = _load(args, args.scenario)
-    from triggerstack.model.outcome import Score, outcome_dict
-
-    score = Score.load(args.score, _limits(args))
-    try:
-        found = best(scenario, score, _options(args))
-    except ScenarioError as exc:
-        if exc.loc and exc.loc[0] in ("height", "mode", "target", "removed"):
-            raise exc.located(args.score) from None
-        raise
-    text = json.dumps(
-        {"score": found.score, "proven": found.proven, "outcome": outcome_dict(found.outcome)}, sort_keys=True
-    )
-    if not found.proven:  # the best found when the time limit ran out, labelled as such
-        sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
-        return EXIT_TIME_LIMIT, text
-    return EXIT_OK, text
-
-
 def _serve(args: argparse.Namespace) -> None:
     if args.http is None:
         from .serve.stdio import serve
@@ -434,14 +429,14 @@ def _serve(args: argparse.Namespace) -> None:
         return
     host, _, port = args.http.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ScenarioError(f"--http: expected [HOST:]PORT, not {args.http!r}")
+        raise UsageError(f"--http: expected [HOST:]PORT, not {args.http!r}")
     try:
         import uvicorn
 
         from .serve.http import app, protocol
     except ImportError as exc:
         missing = f"--http needs the extra: pip install 'triggerstack[serve]' ({exc.name} is missing)"
-        raise ScenarioError(missing) from None
+        raise MissingExtra(missing) from None
     uvicorn.run(
         app(_options(args), hosts=args.allow_host or ()),
         host=host or "127.0.0.1",
@@ -459,25 +454,16 @@ def _jobs(args: argparse.Namespace) -> tuple[int, str]:
     return (EXIT_OK if clean else EXIT_ILLEGAL), "\n".join(str(p) for p in written)
 
 
-_VERBS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
+_OTHERS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
     "batch": _jobs,
     "serve": _serve,
-    "check": _check,
-    "explain": _explain,
     "schema": _schema,
-    "count": _count,
-    "enumerate": _enumerate,
-    "sample": _sample,
-    "best": _best,
 }
-
-
-class _Terminated(Exception):
-    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly."""
+"""The commands that are not verbs of the table."""
 
 
 def _on_sigterm(_signum: int, _frame: object) -> None:
-    raise _Terminated
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -488,32 +474,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
     )
     try:
-        result = _VERBS[args.verb](args)
+        other = _OTHERS.get(args.verb)
+        result = other(args) if other is not None else _answer(args)
         if result is None:  # a streaming verb has written its output
             return EXIT_OK
         code, text = result
         _write(text + "\n" if text else "", flush=True)  # a batch has written its own lines
         return code
-    except ScenarioError as exc:
-        return _fail(EXIT_BAD_INPUT, exc.one_line())
-    except TimeLimitReached as exc:
-        return _fail(EXIT_TIME_LIMIT, f"time limit reached: {exc}")
-    except KeyboardInterrupt:
-        return _fail(EXIT_INTERRUPTED, "interrupted")
-    except _Terminated:
-        return _fail(EXIT_TERMINATED, "terminated")
-    except OutputFailed as exc:  # an answer file (batch) could not be written: nothing half-written is left
-        return _fail(EXIT_OUTPUT, f"cannot write the output: {exc.strerror or exc}")
-    except _OutputFailed as exc:
-        with contextlib.suppress(OSError, AttributeError, ValueError):  # nothing more reaches it, at exit either
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _fail(EXIT_OUTPUT, f"cannot write the output: {exc}")
-    except Exception as exc:  # a bug, not bad input: one line unless debugging
-        if os.environ.get("TRIGGERSTACK_DEBUG"):
-            raise
-        return _fail(
-            EXIT_INTERNAL, f"internal error: {type(exc).__name__}: {exc} (set TRIGGERSTACK_DEBUG=1 for details)"
-        )
+    except BaseException as exc:  # shown as the one table of errors says (solver/errors.py)
+        if not isinstance(exc, Exception | KeyboardInterrupt):
+            raise  # SystemExit and the like go on
+        found = failure(exc)
+        if found.kind is KINDS.INTERNAL:
+            if os.environ.get("TRIGGERSTACK_DEBUG"):
+                raise
+            return _fail(found.kind.exit, f"{found.message} (set TRIGGERSTACK_DEBUG=1 for details)")
+        if isinstance(exc, OutputFailed) and exc.errno is None:  # standard output: nothing more reaches it
+            with contextlib.suppress(OSError, AttributeError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail(found.kind.exit, found.message)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

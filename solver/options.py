@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
-from triggerstack.model.errors import ScenarioError
+from triggerstack.model.errors import UsageError
 from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
@@ -40,7 +40,7 @@ class Engine(StrEnum):
     * ``cpsat``: one OR-Tools CP-SAT model of the whole pass;
     * ``constraint``: an independent python-constraint2 formulation, for cross-checking.
 
-    ``fast`` is accepted as SPEC §7's name for ``product``.
+    ``fast`` is accepted as another name for ``product`` (docs/cli.md).
     """
 
     AUTO = "auto"
@@ -49,17 +49,26 @@ class Engine(StrEnum):
     CONSTRAINT = "constraint"
 
     @classmethod
+    def names(cls) -> list[str]:
+        """Every name an engine is known by: the engines', and ``fast`` (``product``)."""
+        return [*(e.value for e in cls), *_ALIASES]
+
+    @classmethod
     def parse(cls, value: Engine | str) -> Engine:
         """The engine named ``value`` (``fast`` is ``product``); an unknown name is bad input."""
         if isinstance(value, Engine):
             return value
-        if value == "fast":
-            return cls.PRODUCT
+        if value in _ALIASES:
+            return cls(_ALIASES[value])
         try:
             return cls(value)
         except ValueError:
             names = ", ".join(e.value for e in cls)
-            raise ScenarioError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
+            raise UsageError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
+
+
+_ALIASES = {"fast": "product"}
+"""Other names of engines: docs/cli.md's first name for the product engine."""
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -308,13 +308,12 @@ def test_every_batch_line_is_answered_whatever_it_holds(capsys: pytest.CaptureFi
 def test_the_batch_cache_is_bounded_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
     from triggerstack.solver.verbs import batch
 
-    monkeypatch.setattr(batch, "CACHE_BYTES", 2000)
-    monkeypatch.setattr(batch, "_cache", type(batch._cache)())
-    monkeypatch.setattr(batch, "_cached_bytes", 0)
+    cache = batch.Compiled(batch.CACHE_ENTRIES, measure=False)
+    small = Options(limits=Limits(memory=2000))
     for n in range(2, 12):
-        batch._facts_for(coupled(n), Options())
-        assert batch._cached_bytes <= 2000 and batch._cached_bytes == sum(map(len, batch._cache))
-    assert 0 < len(batch._cache) < 10
+        cache.get(coupled(n), small)
+        assert cache.bytes() <= 2000
+    assert 0 < len(cache) < 10
 
 
 def _children(pid: int) -> set[int]:

@@ -29,7 +29,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
@@ -38,11 +38,13 @@ from triggerstack.model.limits import Bound, bounded
 from triggerstack.model.outcome import outcome_json
 from triggerstack.model.text import visible
 
+from ..errors import KINDS, RequestError, failure
 from ..options import Options
+from ..version import VERSION
 from . import rpc
 from .rpc import METHODS, RpcError, Service
 
-__all__ = ["HEADER_SECONDS", "LOCAL_HOSTS", "MAX_CONNECTIONS", "PAGE_TEXT", "PROBLEM_TYPES", "app", "protocol"]
+__all__ = ["HEADER_SECONDS", "LOCAL_HOSTS", "MAX_CONNECTIONS", "PAGE_TEXT", "app", "problem", "protocol"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""
@@ -50,34 +52,6 @@ HEADER_SECONDS = 10.0
 """A connection that has not sent a request's headers within this long is closed."""
 MAX_CONNECTIONS = 256
 """Connections open at once; one more is closed as it arrives."""
-
-STATUS = {
-    rpc.PARSE_ERROR: 400,
-    rpc.INVALID_REQUEST: 400,
-    rpc.NO_METHOD: 404,
-    rpc.INVALID_PARAMS: 422,
-    rpc.BAD_INPUT: 422,
-    rpc.TIME_LIMIT: 504,
-    rpc.ILLEGAL_DECISION: 422,
-    rpc.NO_HANDLE: 404,
-    rpc.ENGINE_CANNOT: 422,
-    rpc.INTERNAL: 500,
-}
-"""The HTTP status of each JSON-RPC error code."""
-
-PROBLEM_TYPES = {
-    rpc.PARSE_ERROR: "not-json",
-    rpc.INVALID_REQUEST: "not-a-request",
-    rpc.NO_METHOD: "no-method",
-    rpc.INVALID_PARAMS: "invalid-params",
-    rpc.BAD_INPUT: "bad-input",
-    rpc.TIME_LIMIT: "time-limit",
-    rpc.ILLEGAL_DECISION: "illegal-decision",
-    rpc.NO_HANDLE: "no-handle",
-    rpc.ENGINE_CANNOT: "engine-cannot",
-    rpc.INTERNAL: "internal",
-}
-"""Each error's problem ``type``, relative to ``/v1/problems/`` (docs/server.md lists them)."""
 
 
 class Json(JSONResponse):
@@ -88,18 +62,11 @@ class Json(JSONResponse):
         return visible(json.dumps(content, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
 
 
-def problem(error: RpcError, status: int | None = None) -> Json:
-    status = status or STATUS.get(error.code, 500)
-    body: dict[str, Any] = {
-        "type": f"/v1/problems/{PROBLEM_TYPES.get(error.code, 'internal')}",
-        "title": PROBLEM_TYPES.get(error.code, "internal").replace("-", " "),
-        "status": status,
-        "detail": error.message,
-        "code": error.code,
-    }
-    if error.data:
-        body.update({k: v for k, v in error.data.items() if k not in body})
-    return Json(body, status_code=status, media_type="application/problem+json")
+def problem(error: BaseException) -> Json:
+    """The RFC 9457 problem of an error (``RpcError``: as the service mapped it; any other through
+    the one table, ``solver/errors.py``)."""
+    found = error.failure if isinstance(error, RpcError) else failure(error)
+    return Json(found.problem(), status_code=found.kind.http, media_type="application/problem+json")
 
 
 class _Limited:
@@ -121,10 +88,10 @@ class _Limited:
             await self.inner(scope, receive, send)
             return
         if not self._host_allowed(scope):
-            error = RpcError(
-                rpc.INVALID_REQUEST, "this service answers only the host names it was started for (--allow-host)"
+            error = RequestError(
+                KINDS.WRONG_HOST, "this service answers only the host names it was started for (--allow-host)"
             )
-            await problem(error, 421)(scope, receive, send)
+            await problem(error)(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
@@ -147,8 +114,8 @@ class _Limited:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Any, receive: Any, send: Any) -> None:
-        error = RpcError(rpc.PARSE_ERROR, f"the body is more than {self.limit} bytes (raise it with --max-bytes)")
-        await problem(error, 413)(scope, receive, send)
+        error = RequestError(KINDS.TOO_LARGE, f"the body is more than {self.limit} bytes (raise it with --max-bytes)")
+        await problem(error)(scope, receive, send)
 
 
 class _TooLarge(Exception):
@@ -167,18 +134,16 @@ async def _body(request: Request, service: Service) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json" and not kind.endswith("+json"):
         found = kind or "none"
-        raise RpcError(rpc.PARSE_ERROR, f"the body must be JSON (Content-Type: application/json, not {found!r})")
+        raise RequestError(KINDS.NOT_JSON, f"the body must be JSON (Content-Type: application/json, not {found!r})")
     data = await request.body()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RpcError(rpc.PARSE_ERROR, f"the body is not UTF-8 text (byte {exc.start + 1})") from None
+        raise RequestError(KINDS.NOT_JSON, f"the body is not UTF-8 text (byte {exc.start + 1})") from None
     try:
         return parse_text(text, "body", "json", limits=service.options.limits) if text.strip() else {}
     except ScenarioError as exc:
-        raise RpcError(rpc.PARSE_ERROR, exc.one_line()) from None
-    except RecursionError:
-        raise RpcError(rpc.PARSE_ERROR, f"nested deeper than the limit of {service.options.limits.depth}") from None
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 
 
 class _Gate:
@@ -200,8 +165,7 @@ class _Gate:
                 self.lock.release()
 
     async def run(self, request: Request, work: Callable[[threading.Event], Any]) -> Any:
-        """``work`` in a worker thread, its turn and its run bounded (see the class); an error of
-        the bound is the :class:`RpcError` the service maps it to."""
+        """``work`` in a worker thread, its turn and its run bounded (see the class)."""
         gone = threading.Event()
         finished = asyncio.Event()
 
@@ -215,8 +179,6 @@ class _Gate:
         watcher = asyncio.create_task(watch())
         try:
             return await run_in_threadpool(self._turn, lambda: work(gone), gone)
-        except TimeLimitReached as exc:  # waiting for its turn ran out, or its client went away
-            raise self.service.error(exc) from None
         finally:
             finished.set()
             watcher.cancel()
@@ -228,7 +190,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
     gate = _Gate(service)
     api = FastAPI(
         title="triggerstack",
-        version="0.1.0",
+        version=VERSION,
         summary="Which ways of putting waiting triggered abilities on the stack are legal (rule 603.3)",
         openapi_url="/v1/openapi.json",
         docs_url=None,
@@ -239,21 +201,12 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
     async def answer(method: str, request: Request) -> Response:
         try:
             params = await _body(request, service)
-        except RpcError as exc:
-            return problem(exc)
-        if method == "load" and isinstance(params, dict) and params.get("path") is not None:
-            return problem(RpcError(rpc.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"}))
-        client = _client(request)
-
-        def work(gone: threading.Event) -> Response:
-            try:  # the answer exactly as stdio gives it
-                return Json(service.call(method, params, gone, client))
-            except RpcError as exc:
-                return problem(exc)
-
-        try:
-            result: Response = await gate.run(request, work)
-        except RpcError as exc:
+            if method == "load" and isinstance(params, dict) and params.get("path") is not None:
+                raise RequestError(KINDS.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"})
+            client = _client(request)
+            # the answer exactly as stdio gives it
+            result: Response = await gate.run(request, lambda gone: Json(service.call(method, params, gone, client)))
+        except Exception as exc:
             return problem(exc)
         return result
 
@@ -271,23 +224,23 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
             openapi_extra=_body_schema(params),
         )
 
+    enumerate_request = METHODS["enumerate"][0]
+
     async def lines(request: Request) -> Response:
         try:
             params = await _body(request, service)
-            body = rpc.Enumerate.model_validate(params)
-        except RpcError as exc:
-            return problem(exc)
-        except Exception as exc:  # pydantic's ValidationError: the params' shape
-            return problem(RpcError(rpc.INVALID_PARAMS, f"params: {exc}".splitlines()[0]))
-        client = _client(request)
+            try:
+                body: Any = enumerate_request.model_validate(params)
+            except ValidationError as exc:  # the params' shape
+                raise RequestError(KINDS.INVALID_PARAMS, f"params: {exc}".splitlines()[0]) from None
+            client = _client(request)
 
-        def first(_gone: threading.Event) -> Any:
-            legal = service.legal_for(body, client)
-            return legal, legal.count()
+            def first(_gone: threading.Event) -> Any:
+                legal = service.legal_for(body, client)
+                return legal, legal.count()
 
-        try:
             legal, total = await gate.run(request, first)
-        except RpcError as exc:
+        except Exception as exc:
             return problem(exc)
         start = int(body.cursor)
         stream_bound = Bound(service.seconds(body.time_limit))
@@ -301,7 +254,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
                         stream_bound.check(f"streaming outcome {i}")
                         line = outcome_json(legal[i])
                 except TimeLimitReached as exc:
-                    error = {"code": rpc.TIME_LIMIT, "message": f"time limit reached: {exc}", "next": str(i)}
+                    error = {**failure(exc).rpc_error(), "next": str(i)}
                     yield (json.dumps({"error": error}) + "\n").encode()
                     return
                 yield line.encode("utf-8") + b"\n"
@@ -314,7 +267,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
         methods=["POST"],
         summary="Every legal outcome from cursor, one canonical JSON per line (NDJSON)",
         response_class=StreamingResponse,
-        openapi_extra=_body_schema(rpc.Enumerate),
+        openapi_extra=_body_schema(enumerate_request),
     )
     generated = api.openapi
 
@@ -348,17 +301,17 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
         loc = tuple(p for p in first.get("loc", ()) if p != "body")
         place = format_loc(loc)
         if first.get("type") == "json_invalid":
-            return problem(RpcError(rpc.PARSE_ERROR, f"the body is not JSON: {first.get('msg')}"))
-        return problem(RpcError(rpc.INVALID_PARAMS, f"{place or 'body'}: {first.get('msg')}", {"place": place}))
+            return problem(RequestError(KINDS.NOT_JSON, f"the body is not JSON: {first.get('msg')}"))
+        return problem(RequestError(KINDS.INVALID_PARAMS, f"{place or 'body'}: {first.get('msg')}", {"place": place}))
 
     @api.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> Response:
-        code = rpc.NO_METHOD if exc.status_code in (404, 405) else rpc.INVALID_REQUEST
-        return problem(RpcError(code, str(exc.detail)), exc.status_code)
+        kind = {404: KINDS.NO_METHOD, 405: KINDS.WRONG_HTTP_METHOD}.get(exc.status_code, KINDS.NOT_A_REQUEST)
+        return problem(RequestError(kind, str(exc.detail)))
 
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
-        return problem(RpcError(rpc.INTERNAL, f"internal error: {type(exc).__name__}: {exc}"))
+        return problem(exc)
 
     allowed = (*LOCAL_HOSTS, *hosts)
     return _Limited(api, service.options.limits.bytes, allowed)
@@ -477,10 +430,10 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
             body = await _body(request, service)
             text = body.get("text") if isinstance(body, dict) and set(body) == {"text"} else None
             if not isinstance(text, str):
-                raise RpcError(rpc.INVALID_PARAMS, 'the body is {"text": "..."}', {"place": "text"})
+                raise RequestError(KINDS.INVALID_PARAMS, 'the body is {"text": "..."}', {"place": "text"})
             if len(text.encode("utf-8")) > PAGE_TEXT and not text.lstrip().startswith(("{", "[")):
-                raise RpcError(rpc.BAD_INPUT, f"a pasted YAML scenario is more than {PAGE_TEXT} bytes: load it as JSON")
-        except RpcError as exc:
+                raise ScenarioError(f"a pasted YAML scenario is more than {PAGE_TEXT} bytes: load it as JSON")
+        except Exception as exc:
             return problem(exc)
         limits = service.options.limits
 
@@ -489,14 +442,12 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 doc = parse_text(text, "scenario", limits=limits)
                 parse_scenario(doc, limits=limits)
             except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
-                data = {"place": format_loc(exc.loc)} if exc.loc else None
-                answer = problem(RpcError(rpc.BAD_INPUT, exc.one_line(), data))
-                return Json({"problem": json.loads(bytes(answer.body))})
+                return Json({"problem": failure(exc).problem()})
             return Json({"scenario": doc})
 
         try:
             result: Response = await gate.run(request, work)
-        except RpcError as exc:
+        except Exception as exc:
             return problem(exc)
         return result
 

@@ -24,13 +24,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from triggerstack.model.errors import ScenarioError, TimeLimitReached
+from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model.facts import Facts
 
-from ..errors import OutputFailed
+from ..errors import KINDS, OutputFailed, RequestError, failure
 from ..options import Options
 from ..verbs.batch import check_lines, iter_lines
-from .rpc import INVALID_REQUEST, PARSE_ERROR, RpcError, Service, read_line
+from .rpc import RpcError, Service, read_line
 
 __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
 
@@ -53,20 +53,20 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
     out: dict[str, Any] = {"line": number}
     try:
         if isinstance(line, ScenarioError):
-            raise RpcError(PARSE_ERROR, line.one_line())
+            raise RequestError(KINDS.NOT_JSON, line.one_line())
         request = read_line(line, options.limits)
         if (
             not isinstance(request, dict)
             or set(request) - {"method", "params"}
             or request.get("method") not in BATCH_METHODS
         ):
-            raise RpcError(INVALID_REQUEST, 'a line is {"method": "check" | "count" | "sample", "params": {...}}')
+            shape = 'a line is {"method": "check" | "count" | "sample", "params": {...}}'
+            raise RequestError(KINDS.NOT_A_REQUEST, shape)
         out["result"] = _service(options).call(request["method"], request.get("params"))
     except RpcError as exc:
         out["error"] = exc.as_dict()
-    except (TimeLimitReached, RecursionError, MemoryError) as exc:
-        code = -32002 if isinstance(exc, TimeLimitReached) else -32603
-        out["error"] = RpcError(code, str(exc) or type(exc).__name__).as_dict()
+    except Exception as exc:
+        out["error"] = failure(exc).rpc_error()
     return json.dumps(out, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
@@ -114,20 +114,20 @@ def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
         target = folder / (path.name.removesuffix(".jsonl") + ".out.jsonl")
         key = target.resolve()
         if key in seen:
-            raise ScenarioError(
+            raise UsageError(
                 f"{seen[key]} and {name} would both write {target}: give them different names or --out folders",
                 source=name,
             )
         if key in sources:
-            raise ScenarioError(f"its answers would overwrite the input {target}", source=name)
+            raise UsageError(f"its answers would overwrite the input {target}", source=name)
         if target.is_dir():
-            raise ScenarioError(f"the answer file {target} is a directory", source=name)
+            raise UsageError(f"the answer file {target} is a directory", source=name)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
-            raise ScenarioError(f"--out {folder} is not a directory", source=name) from None
+            raise UsageError(f"--out {folder} is not a directory", source=name) from None
         except OSError as exc:
-            raise ScenarioError(f"cannot make the folder {folder}: {exc.strerror}", source=name) from None
+            raise UsageError(f"cannot make the folder {folder}: {exc.strerror}", source=name) from None
         seen[key] = name
         targets.append(target)
     return targets
@@ -160,12 +160,12 @@ def run(
             from distributed import Client
         except ImportError as exc:
             missing = f"--scheduler needs the extra: pip install 'triggerstack[dask]' ({exc.name} is missing)"
-            raise ScenarioError(missing) from None
+            raise MissingExtra(missing) from None
         try:
             wait = 30 if options.time_limit is None else min(30.0, options.time_limit)
             own = client = cast(Any, Client)(scheduler, timeout=wait)
         except OSError as exc:
-            raise ScenarioError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+            raise UsageError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
     targets = _targets(inputs, out_dir)  # every path checked before anything runs
     written: list[Path] = []
     clean = True

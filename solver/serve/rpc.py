@@ -6,18 +6,10 @@ next passes, the stepper — is kept), or sent inline as ``scenario`` with each 
 results are pydantic models: the same types validate requests, build results and publish the JSON
 Schema that ``rpc.discover`` returns (an OpenRPC document).
 
-Errors are JSON-RPC errors; ``data`` names the place (``triggers[3].modes[1]``) where there is
-one. Codes: -32700 not JSON, -32600 not a request, -32601 no such method, -32602 params of the
-wrong shape, and for the questions themselves:
-
-=======  =================================================================================
--32001   the scenario or proposal is bad input (the CLI's exit 2); ``data.place``, ``data.rule``
--32002   the time limit ran out (the CLI's exit 3)
--32003   an illegal decision (``step.apply``): ``data.reason``, ``data.rule``, ``data.legal``
--32004   no such handle (never loaded, or unloaded)
--32005   the chosen engine cannot decide this scenario
--32603   an internal error (a bug: it is reported, and the server goes on)
-=======  =================================================================================
+The verbs' methods are generated from the table of verbs (``verbs/table.py``): each method's
+params are the verb's own and how the scenario is named. Errors are JSON-RPC errors, mapped in
+the one table of errors (``solver/errors.py``; docs/server.md lists the codes); ``data`` names
+the place (``triggers[3].modes[1]``) where there is one.
 """
 
 from __future__ import annotations
@@ -27,27 +19,34 @@ import os
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
-from triggerstack.model.facts import Facts, check_limits
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from triggerstack.model.errors import ScenarioError, format_loc
+from triggerstack.model.facts import Facts
 from triggerstack.model.io import load_document, parse_json_line
-from triggerstack.model.limits import Bound, Deadline, Limits, bounded
-from triggerstack.model.outcome import outcome_dict, parse_outcome, parse_score
-from triggerstack.model.reports import Explanation, VerdictReport
+from triggerstack.model.limits import Bound, Limits, bounded
 from triggerstack.model.text import visible
 
-from ..errors import EngineCannot, IllegalDecision
+from ..errors import KINDS, Failure, Kind, RequestError, failure
 from ..options import Engine, Options, resolve
-from ..verbs.batch import measured_facts
+from ..verbs.batch import Compiled
 from ..verbs.legal import LegalOutcomes
+from ..verbs.table import MAX_PAGE, VERBS, Params, Verb
 
-__all__ = ["HANDLES_PER_CLIENT", "IDLE_SECONDS", "MAX_HANDLES", "METHODS", "RpcError", "Service", "discover"]
+__all__ = [
+    "HANDLES_PER_CLIENT",
+    "IDLE_SECONDS",
+    "MAX_HANDLES",
+    "MAX_PAGE",
+    "METHODS",
+    "RpcError",
+    "Service",
+    "discover",
+]
 
 MAX_HANDLES = 256
 """Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
@@ -60,27 +59,25 @@ CACHE_ENTRIES = 64
 
 _CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
 """Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
-MAX_PAGE = 10_000
-"""The most outcomes one ``enumerate`` or ``sample`` answer carries."""
 
-PARSE_ERROR, INVALID_REQUEST, NO_METHOD, INVALID_PARAMS, INTERNAL = -32700, -32600, -32601, -32602, -32603
-BAD_INPUT, TIME_LIMIT, ILLEGAL_DECISION, NO_HANDLE, ENGINE_CANNOT = -32001, -32002, -32003, -32004, -32005
+globals().update({name: kind.rpc for name, kind in vars(KINDS).items() if isinstance(kind, Kind) and kind.rpc})
+"""The JSON-RPC error codes by name (``BAD_INPUT`` …), for clients that read this module; the table is
+``solver/errors.py``."""
 
 
 class RpcError(Exception):
-    """A JSON-RPC error: ``code``, one-line ``message``, and ``data`` (the place, the rule …)."""
+    """A JSON-RPC error: what a call failed with, as a client reads it (``code``, one-line
+    ``message``, ``data``: the place, the rule …)."""
 
-    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
+    def __init__(self, found: Failure) -> None:
+        super().__init__(found.message)
+        self.failure = found
+        self.code = found.kind.rpc
+        self.message = found.message
+        self.data = found.data
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.data:
-            out["data"] = self.data
-        return out
+        return self.failure.rpc_error()
 
 
 # -- params -----------------------------------------------------------------------------------------
@@ -109,88 +106,40 @@ class Unload(_Params):
     handle: str = Field(description="A handle that load returned")
 
 
-class _Asks(_Params):
-    """A question about one scenario: named by ``handle`` or sent as ``scenario``."""
+class Asks(Params):
+    """How a question names its scenario, and the options it may change."""
 
     handle: str | None = Field(None, description="A handle that load returned")
     scenario: Any = Field(None, description="Or the scenario itself")
-    engine: Literal["auto", "product", "fast", "cpsat", "constraint"] | None = Field(
-        None, description="The engine (auto by default)"
+    engine: str | None = Field(
+        None, description="The engine (auto by default)", json_schema_extra={"enum": list[Any](Engine.names())}
     )
     time_limit: float | None = Field(
         None, gt=0, description="Seconds this request may take, at most the server's --time-limit"
     )
 
+    @field_validator("engine")
+    @classmethod
+    def _engine(cls, value: str | None) -> str | None:
+        if value is not None and value not in Engine.names():
+            raise ValueError(f"unknown engine {value!r}: one of {', '.join(Engine.names())}")
+        return value
+
     @model_validator(mode="after")
-    def _one(self) -> _Asks:
+    def _one(self) -> Asks:
         if (self.handle is None) == (self.scenario is None):
             raise ValueError("give one of handle and scenario")
         return self
 
 
-class Check(_Asks):
-    """Judge a proposal: the object ``check --json`` prints."""
-
-    proposal: Any = Field(description="The proposal (the outcome format)")
-
-
-class Count(_Asks):
-    """How many legal outcomes there are."""
-
-
-class Enumerate(_Asks):
-    """A page of the legal outcomes, in the engine's order."""
-
-    limit: int = Field(100, ge=1, le=MAX_PAGE, description="How many outcomes at most")
-    cursor: str = Field("0", pattern=r"^[0-9]{1,4300}$", description="Where the page starts: next from the last page")
-
-
-class Sample(_Asks):
-    """Uniformly random legal outcomes (with replacement)."""
-
-    n: int = Field(1, ge=1, le=MAX_PAGE, description="How many")
-    seed: int | None = Field(None, description="The seed: the same seed, the same outcomes")
-
-
-class BestParams(_Asks):
-    """The legal outcome with the highest score."""
-
-    score: Any = Field(description="The score (the score format)")
-
-
-class Explain(_Asks):
-    """What explain --json prints."""
-
-
-class Steps(_Asks):
-    """A walk, decision by decision: the decisions so far (ids or readable forms)."""
-
-    decisions: list[int | str] = Field(default_factory=list, description="The decisions taken so far, in order")
-
-
-class StepApply(Steps):
-    """Take one more decision."""
-
-    decision: int | str = Field(description="The decision to take: its id or readable form")
-
-
-class StepCount(Steps):
-    """How many outcomes the walk can still end in."""
-
-    cap: int = Field(10_000, ge=1, le=100_000, description="Stop counting past this many (then exact is false)")
-
-
-class Draw(Steps):
-    """The stack as an SVG picture: the walk so far, or a proposal with its violations."""
-
-    proposal: Any = Field(None, description="A proposal to draw with check's violations, instead of the walk")
+def request_model(verb: Verb[Any]) -> type[Params]:
+    """A verb's params as a request: its own, and :class:`Asks`."""
+    bases: tuple[type[Params], ...] = (verb.params, Asks)
+    return cast(type[Params], create_model(verb.params.__name__, __base__=bases, __doc__=verb.params.__doc__))
 
 
 class Discover(_Params):
     """The methods, their params and results, as an OpenRPC document."""
-
-
-# -- results ----------------------------------------------------------------------------------------
 
 
 class HandleResult(_Params):
@@ -199,56 +148,6 @@ class HandleResult(_Params):
 
 class UnloadResult(_Params):
     unloaded: bool = Field(description="True")
-
-
-class CountResult(_Params):
-    count: int = Field(description="The exact number of legal outcomes (any size)")
-
-
-class Page(_Params):
-    outcomes: list[dict[str, Any]] = Field(description="Outcomes in the outcome format, canonical")
-    next: str | None = Field(description="The cursor of the next page; null after the last")
-
-
-class Outcomes(_Params):
-    outcomes: list[dict[str, Any]] = Field(description="Outcomes in the outcome format, canonical")
-
-
-class BestResult(_Params):
-    score: int = Field(description="Its score")
-    proven: bool = Field(description="False when the time limit stopped the search before optimality was proven")
-    outcome: dict[str, Any] = Field(description="The outcome, canonical")
-
-
-class DecisionItem(_Params):
-    id: int = Field(description="Its fixed id")
-    text: str = Field(description="Its readable form, e.g. 'put E', 'mode E:counter', 'target SWB'")
-    kind: str = Field(description="put, remove, mode, end modes, target, end targets or divide")
-
-
-class StepState(_Params):
-    decisions: list[int] = Field(description="The decisions taken, by id")
-    legal: list[DecisionItem] = Field(description="The legal next decisions (empty: the walk is over)")
-    decider: str | None = Field(description="The player who decides next (700.2e, 603.3b); null once over")
-    over: bool = Field(description="Whether the walk is over")
-
-
-class MaskResult(_Params):
-    size: int = Field(description="How many decision ids there are")
-    mask: list[int] = Field(description="1 for each legal decision id, 0 otherwise")
-
-
-class Reachable(_Params):
-    count: int = Field(description="Distinct outcomes the walk can still end in")
-    exact: bool = Field(description="False when counting stopped at cap")
-
-
-class Picture(_Params):
-    svg: str = Field(description="An SVG document: the stack top first, each entry's choices, blocks, violations")
-
-
-class OutcomeResult(_Params):
-    outcome: dict[str, Any] = Field(description="The outcome the finished walk reached")
 
 
 # -- the service ------------------------------------------------------------------------------------
@@ -279,37 +178,30 @@ class Service:
     def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options or Options()
         self._loaded: dict[str, _Held] = {}
-        self._cache: OrderedDict[str, tuple[Facts, int]] = OrderedDict()  # inline scenarios, by their text
+        self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text
         self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"<Service: {len(self._loaded)} loaded, {self.held_bytes()} bytes compiled>"
 
     # -- scenarios
 
     def held_bytes(self) -> int:
         """The bytes the loaded and cached compiled scenarios take, as measured."""
-        return sum(h.cost for h in self._loaded.values()) + sum(cost for _, cost in self._cache.values())
+        return sum(h.cost for h in self._loaded.values()) + self._cache.bytes()
+
+    def _loaded_bytes(self) -> int:
+        return sum(h.cost for h in self._loaded.values())
 
     def _room(self, cost: int) -> bool:
         """Make room for ``cost`` more bytes by dropping cached scenarios (oldest first)."""
-        cap = self.options.limits.memory
-        while self._cache and self.held_bytes() + cost > cap:
-            self._cache.popitem(last=False)
-        return self.held_bytes() + cost <= cap
+        return self._cache.make_room(cost, self.options.limits.memory - self._loaded_bytes())
 
     def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
-        limits = self.options.limits
-        key = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
-        hit = self._cache.get(key)
-        if hit is not None:
-            self._cache.move_to_end(key)
-            return hit
         try:
-            facts, cost = measured_facts(doc, self.options)
-            check_limits(facts, limits)
+            return self._cache.get(doc, self.options, self.options.limits.memory - self._loaded_bytes(), cache)
         except ScenarioError as exc:
-            raise ScenarioError(exc.message, (place, *exc.loc), exc.rule) from None
-        if cache and len(self._cache) < CACHE_ENTRIES and self._room(cost):
-            self._cache[key] = (facts, cost)
-        return facts, cost
+            raise exc.within(place) from None
 
     def seconds(self, asked: float | None) -> float | None:
         """A request's time limit: the server's, lowered (never raised) to what the request asks."""
@@ -318,17 +210,17 @@ class Service:
             limit = asked if limit is None else min(limit, asked)
         return limit
 
-    def _options(self, p: _Asks) -> Options:
+    def _options(self, p: Asks) -> Options:
         engine = Engine.parse(p.engine or self.options.engine)
         return resolve(self.options, {"engine": engine, "time_limit": self.seconds(p.time_limit)})
 
-    def legal_for(self, p: _Asks, client: str = "") -> LegalOutcomes:
+    def legal_for(self, p: Asks, client: str = "") -> LegalOutcomes:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
         token = _CLIENT.set(client)
         try:
             return self._legal(p)
-        except (ScenarioError, TimeLimitReached) as exc:
-            raise self.error(exc) from None
+        except Exception as exc:
+            raise RpcError(failure(exc)) from None
         finally:
             _CLIENT.reset(token)
 
@@ -336,8 +228,8 @@ class Service:
         self._expire()
         found = self._loaded.get(handle)
         if found is None or found.client != _CLIENT.get():
-            raise RpcError(
-                NO_HANDLE,
+            raise RequestError(
+                KINDS.NO_HANDLE,
                 f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
                 f"{IDLE_SECONDS:g} s)",
                 {"handle": handle},
@@ -350,7 +242,7 @@ class Service:
         for handle in [h for h, held in self._loaded.items() if now - held.used > IDLE_SECONDS]:
             del self._loaded[handle]
 
-    def _legal(self, p: _Asks) -> LegalOutcomes:
+    def _legal(self, p: Asks) -> LegalOutcomes:
         options = self._options(p)
         if p.handle is not None:
             found = self._held(p.handle).legal
@@ -359,7 +251,7 @@ class Service:
             return LegalOutcomes(found.facts, options)
         return LegalOutcomes(self._compile(p.scenario)[0], options)
 
-    # -- methods
+    # -- the methods that are not verbs
 
     def load(self, p: Load) -> HandleResult:
         self._expire()
@@ -367,17 +259,17 @@ class Service:
         mine = sum(1 for h in self._loaded.values() if h.client == client)
         if mine >= HANDLES_PER_CLIENT or len(self._loaded) >= MAX_HANDLES:
             held = f"this client holds {mine}" if mine >= HANDLES_PER_CLIENT else f"the server holds {MAX_HANDLES}"
-            raise RpcError(BAD_INPUT, f"{held} loaded scenarios, the most it may: unload one first")
+            raise RequestError(KINDS.BAD_INPUT, f"{held} loaded scenarios, the most it may: unload one first")
         if p.path is not None:
             try:
                 facts, cost = self._compile(load_document(p.path, self.options.limits), "path", cache=False)
             except ScenarioError as exc:
-                raise ScenarioError(exc.message, exc.loc[1:], exc.rule, source=p.path) from None
+                raise exc.outside(1).located(p.path) from None
         else:
             facts, cost = self._compile(p.scenario, cache=False)
         if not self._room(cost):
-            raise RpcError(
-                BAD_INPUT,
+            raise RequestError(
+                KINDS.BAD_INPUT,
                 f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than the "
                 f"limit of {self.options.limits.memory} together (unload some, or raise --max-memory)",
             )
@@ -389,82 +281,6 @@ class Service:
         self._held(p.handle)
         del self._loaded[p.handle]
         return UnloadResult(unloaded=True)
-
-    def check(self, p: Check) -> dict[str, Any]:
-        legal = self._legal(p)
-        proposal = _within("proposal", parse_outcome, p.proposal)
-        return legal.check(proposal).as_dict()
-
-    def count(self, p: Count) -> CountResult:
-        return CountResult(count=self._legal(p).count())
-
-    def enumerate(self, p: Enumerate) -> Page:
-        legal = self._legal(p)
-        total = legal.count()
-        start = int(p.cursor)
-        end = min(total, start + p.limit)
-        outcomes = [outcome_dict(legal[i]) for i in range(start, end)]
-        return Page(outcomes=outcomes, next=str(end) if end < total else None)
-
-    def sample(self, p: Sample) -> Outcomes:
-        return Outcomes(outcomes=[outcome_dict(o) for o in self._legal(p).sample(p.n, p.seed)])
-
-    def best(self, p: BestParams) -> BestResult:
-        legal = self._legal(p)
-        score = _within("score", parse_score, p.score)
-        found = legal.best(score)
-        return BestResult(score=found.score, proven=found.proven, outcome=outcome_dict(found.outcome))
-
-    def explain(self, p: Explain) -> dict[str, Any]:
-        return self._legal(p).explain()
-
-    def _walk(self, p: Steps) -> tuple[Any, Any]:
-        stepper = self._legal(p).stepper()
-        return stepper, stepper.walk(p.decisions)
-
-    def _state(self, stepper: Any, walk: Any) -> StepState:
-        legal = stepper.legal(walk)
-        return StepState(
-            decisions=list(walk.decisions),
-            legal=[DecisionItem(id=d.id, text=d.text, kind=d.kind.value) for d in legal],
-            decider=stepper.decider(walk),
-            over=not legal,
-        )
-
-    def step_legal(self, p: Steps) -> StepState:
-        return self._state(*self._walk(p))
-
-    def step_apply(self, p: StepApply) -> StepState:
-        stepper, walk = self._walk(p)
-        return self._state(stepper, stepper.apply(walk, p.decision))
-
-    def step_mask(self, p: Steps) -> MaskResult:
-        stepper, walk = self._walk(p)
-        return MaskResult(size=stepper.size, mask=[int(b) for b in stepper.mask(walk)])
-
-    def step_outcome(self, p: Steps) -> OutcomeResult:
-        stepper, walk = self._walk(p)
-        return OutcomeResult(outcome=outcome_dict(stepper.outcome(walk)))
-
-    def step_count(self, p: StepCount) -> Reachable:
-        legal = self._legal(p)
-        if not p.decisions:
-            return Reachable(count=legal.count(), exact=True)
-        stepper = legal.stepper()
-        count, exact = stepper.reachable(stepper.walk(p.decisions), p.cap, Deadline(legal.options.time_limit))
-        return Reachable(count=count, exact=exact)
-
-    def draw(self, p: Draw) -> Picture:
-        from ..verbs.draw import outcome_svg, verdict_svg
-
-        legal = self._legal(p)
-        if p.proposal is not None:
-            proposal = _within("proposal", parse_outcome, p.proposal)
-            return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal)))
-        stepper = legal.stepper()
-        walk = stepper.walk(p.decisions)
-        title = "the stack built so far" if stepper.legal(walk) else "the stack built: over"
-        return Picture(svg=outcome_svg(legal.facts, stepper.so_far(walk), (), title))
 
     def discover(self, _: Discover) -> dict[str, Any]:
         return discover()
@@ -478,63 +294,45 @@ class Service:
         token = _CLIENT.set(client)
         try:
             return self._call(method, params, gone)
+        except Exception as exc:
+            if os.environ.get("TRIGGERSTACK_DEBUG") and failure(exc).kind is KINDS.INTERNAL:
+                raise
+            raise RpcError(failure(exc)) from None
         finally:
             _CLIENT.reset(token)
 
     def _call(self, method: str, params: Any, gone: threading.Event | None) -> Any:
         entry = METHODS.get(method)
         if entry is None:
-            raise RpcError(NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
+            raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
         model, _, run = entry
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise RpcError(INVALID_PARAMS, "params must be an object (by name)")
+            raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
         try:
             parsed = model.model_validate(params)
         except ValidationError as exc:
             first = exc.errors()[0]
             place = format_loc(tuple(first["loc"]))
-            raise RpcError(INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
-        try:
-            with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
-                result = run(self, parsed)
-        except (IllegalDecision, ScenarioError, TimeLimitReached, RecursionError) as exc:
-            raise self.error(exc) from None
+            raise RequestError(KINDS.INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
+        with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
+            result = run(self, parsed)
         return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
-
-    def error(self, exc: IllegalDecision | ScenarioError | TimeLimitReached | RecursionError) -> RpcError:
-        """The JSON-RPC error of what a question raised (the one mapping; see the module)."""
-        if isinstance(exc, IllegalDecision):
-            data: dict[str, Any] = {"decision": exc.decision, "reason": exc.reason, "legal": list(exc.legal)}
-            if exc.rule is not None:
-                data["rule"] = exc.rule.value
-            return RpcError(ILLEGAL_DECISION, str(exc), data)
-        if isinstance(exc, EngineCannot):
-            return RpcError(ENGINE_CANNOT, exc.one_line())
-        if isinstance(exc, ScenarioError):
-            data = {"place": format_loc(exc.loc)} if exc.loc else {}
-            if exc.rule is not None:
-                data["rule"] = exc.rule.value
-            return RpcError(BAD_INPUT, exc.one_line(), data or None)
-        if isinstance(exc, TimeLimitReached):
-            return RpcError(TIME_LIMIT, f"time limit reached: {exc}")
-        return RpcError(BAD_INPUT, f"nested deeper than the limit of {self.options.limits.depth}")
 
     def handle(self, line: str | bytes) -> str | None:
         """The response line (no newline) to one request line; None for a notification."""
-        request: Any = None
         try:
             request = read_line(line, self.options.limits)
             if isinstance(request, list):
                 if not request:
-                    raise RpcError(INVALID_REQUEST, "an empty batch")
+                    raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
                 answers = [a for a in (self._one(r) for r in request) if a is not None]
-                return visible(json.dumps(answers, separators=(",", ":"), ensure_ascii=False)) if answers else None
+                return _dumps(answers) if answers else None
             answer = self._one(request)
-            return None if answer is None else visible(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
-        except RpcError as exc:
-            return json.dumps({"jsonrpc": "2.0", "id": None, "error": exc.as_dict()}, separators=(",", ":"))
+            return None if answer is None else _dumps(answer)
+        except Exception as exc:
+            return error_line(failure(exc))
 
     def _one(self, request: Any) -> dict[str, Any] | None:
         ident = request.get("id") if isinstance(request, dict) else None
@@ -548,7 +346,12 @@ class Service:
                 or not set(request) <= {"jsonrpc", "method", "params", "id"}
             ):
                 raise RpcError(
-                    INVALID_REQUEST, 'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}'
+                    failure(
+                        RequestError(
+                            KINDS.NOT_A_REQUEST,
+                            'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}',
+                        )
+                    )
                 )
             result = self.call(request["method"], request.get("params"))
             if "id" not in request:
@@ -558,66 +361,54 @@ class Service:
             if isinstance(request, dict) and "id" not in request and isinstance(request.get("method"), str):
                 return None
             return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
-        except MemoryError:
-            error = RpcError(INTERNAL, "out of memory on this request (lower the limits)")
-            return {"jsonrpc": "2.0", "id": ident, "error": error.as_dict()}
-        except Exception as exc:  # a bug: answered, and the server goes on
-            if os.environ.get("TRIGGERSTACK_DEBUG"):
-                raise
-            error = RpcError(INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
-            return {"jsonrpc": "2.0", "id": ident, "error": error.as_dict()}
 
 
-T = TypeVar("T")
+def _dumps(answer: Any) -> str:
+    return visible(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
 
 
-def _within(param: str, parse: Callable[[Any], T], doc: Any) -> T:
-    """``parse(doc)``, a bad document's place named from the request's ``param``."""
-    try:
-        return parse(doc)
-    except ScenarioError as exc:
-        raise ScenarioError(exc.message, (param, *exc.loc), exc.rule) from None
+def error_line(found: Failure) -> str:
+    """A JSON-RPC response that answers no request in particular (``id`` null)."""
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": found.rpc_error()}, separators=(",", ":"))
 
 
 def read_line(line: str | bytes, limits: Limits) -> Any:
-    """One line of JSON, decoded and parsed within ``limits``, or :class:`RpcError` (-32700)."""
+    """One line of JSON, decoded and parsed within ``limits``; :class:`RequestError` (not JSON) otherwise."""
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RpcError(PARSE_ERROR, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+            raise RequestError(KINDS.NOT_JSON, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
     try:
         return parse_json_line(line, limits)
     except ScenarioError as exc:
-        raise RpcError(PARSE_ERROR, exc.one_line()) from None
-    except RecursionError:
-        raise RpcError(PARSE_ERROR, f"nested deeper than the limit of {limits.depth}") from None
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 
 
 Runner = Callable[[Service, Any], Any]
 
+
+def _verb_runner(verb: Verb[Any]) -> Runner:
+    def run(service: Service, p: Any) -> Any:
+        return verb.run(service._legal(p), p).to_json()
+
+    return run
+
+
 METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
     "load": (Load, HandleResult, Service.load),
     "unload": (Unload, UnloadResult, Service.unload),
-    "check": (Check, VerdictReport, Service.check),
-    "count": (Count, CountResult, Service.count),
-    "enumerate": (Enumerate, Page, Service.enumerate),
-    "sample": (Sample, Outcomes, Service.sample),
-    "best": (BestParams, BestResult, Service.best),
-    "explain": (Explain, Explanation, Service.explain),
-    "step.legal": (Steps, StepState, Service.step_legal),
-    "step.apply": (StepApply, StepState, Service.step_apply),
-    "step.mask": (Steps, MaskResult, Service.step_mask),
-    "step.outcome": (Steps, OutcomeResult, Service.step_outcome),
-    "step.count": (StepCount, Reachable, Service.step_count),
-    "draw": (Draw, Picture, Service.draw),
+    **{name: (request_model(verb), verb.result, _verb_runner(verb)) for name, verb in VERBS.items()},
     "rpc.discover": (Discover, BaseModel, Service.discover),
 }
-"""Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what runs it."""
+"""Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
+runs it — the verbs' from the table of verbs."""
 
 
 def discover() -> dict[str, Any]:
     """The OpenRPC document: every method with its params and result as JSON Schema."""
+    from ..version import VERSION
+
     methods = []
     for name, (params, result, _) in METHODS.items():
         schema = params.model_json_schema()
@@ -628,8 +419,7 @@ def discover() -> dict[str, Any]:
                 "summary": (params.__doc__ or "").strip().splitlines()[0],
                 "paramStructure": "by-name",
                 "params": [
-                    {"name": k, "required": k in required, "schema": v}
-                    for k, v in schema.get("properties", {}).items()
+                    {"name": k, "required": k in required, "schema": v} for k, v in schema.get("properties", {}).items()
                 ],
                 "result": {
                     "name": "result",
@@ -639,7 +429,6 @@ def discover() -> dict[str, Any]:
         )
     return {
         "openrpc": "1.3.2",
-        "info": {"title": "triggerstack", "version": "0.1.0", "description": (__doc__ or "").strip().splitlines()[0]},
+        "info": {"title": "triggerstack", "version": VERSION, "description": (__doc__ or "").strip().splitlines()[0]},
         "methods": methods,
     }
-

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import IO
 
+from ..errors import failure
 from ..options import Options
 from ..verbs.batch import iter_lines
-from .rpc import PARSE_ERROR, RpcError, Service
+from .rpc import Service, error_line
 
 __all__ = ["serve"]
 
@@ -21,7 +22,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -
     service = Service(options)
     for line in iter_lines(stdin, service.options.limits):
         if isinstance(line, Exception):
-            answer: str | None = _error(RpcError(PARSE_ERROR, line.one_line()))
+            answer: str | None = error_line(failure(line))
         elif not line.strip():
             continue  # blank lines are not requests
         else:
@@ -30,8 +31,3 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -
             stdout.write(answer.encode("utf-8") + b"\n")
             stdout.flush()
 
-
-def _error(exc: RpcError) -> str:
-    import json
-
-    return json.dumps({"jsonrpc": "2.0", "id": None, "error": exc.as_dict()}, separators=(",", ":"))

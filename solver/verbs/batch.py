@@ -22,19 +22,21 @@ import sys
 import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import IO, Any
 
-from triggerstack.model.errors import ScenarioError, TimeLimitReached
-from triggerstack.model.facts import Facts, facts_of
+from triggerstack.model.errors import ScenarioError
+from triggerstack.model.facts import Facts, check_limits, facts_of
 from triggerstack.model.io import parse_json_line
 from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
+from ..errors import failure
 from ..options import DEFAULT_OPTIONS, Options
 from .legal import check
 
-__all__ = ["CACHE_BYTES", "check_lines", "iter_lines", "verdict_line"]
+__all__ = ["CACHE_BYTES", "Compiled", "check_lines", "iter_lines", "measured_facts", "verdict_line"]
 
 CACHE_ENTRIES = 64
 CACHE_BYTES = 32 * 1024 * 1024
@@ -42,8 +44,6 @@ CACHE_BYTES = 32 * 1024 * 1024
 
 _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS
-_cache: OrderedDict[str, Facts] = OrderedDict()
-_cached_bytes = 0
 
 
 class _Measured(Deadline):
@@ -81,21 +81,49 @@ def measured_facts(doc: Any, options: Options) -> tuple[Facts, int]:
             tracemalloc.stop()
 
 
-def _facts_for(doc: Any, options: Options) -> Facts:
-    global _cached_bytes
-    key = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-    facts = _cache.get(key)
-    if facts is not None:
-        _cache.move_to_end(key)
-        return facts
-    facts = facts_of(parse_scenario(doc, limits=options.limits), options.limits, Deadline(options.time_limit))
-    if len(key) <= CACHE_BYTES:
-        _cache[key] = facts
-        _cached_bytes += len(key)
-        while len(_cache) > CACHE_ENTRIES or _cached_bytes > CACHE_BYTES:
-            old, _ = _cache.popitem(last=False)
-            _cached_bytes -= len(old)
-    return facts
+class Compiled:
+    """Compiled scenarios kept by their text, least recently used first out: at most ``entries`` of
+    them and ``room`` bytes (with ``measure``, the bytes each takes compiled, by tracemalloc, and a
+    scenario over the room is refused as it compiles; without, the bytes of its text)."""
+
+    def __init__(self, entries: int, measure: bool) -> None:
+        self.entries = entries
+        self.measure = measure
+        self._kept: OrderedDict[str, tuple[Facts, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def bytes(self) -> int:
+        return sum(cost for _, cost in self._kept.values())
+
+    def make_room(self, cost: int, room: int) -> bool:
+        """Drop the oldest until ``cost`` more bytes fit in ``room``; whether they do."""
+        while self._kept and self.bytes() + cost > room:
+            self._kept.popitem(last=False)
+        return self.bytes() + cost <= room
+
+    def get(self, doc: Any, options: Options, room: int | None = None, keep: bool = True) -> tuple[Facts, int]:
+        """``doc`` compiled within ``options`` (kept if ``keep`` and it fits in ``room``, by default
+        ``limits.memory``), and what it costs."""
+        key = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
+        hit = self._kept.get(key)
+        if hit is not None:
+            self._kept.move_to_end(key)
+            return hit
+        if self.measure:
+            facts, cost = measured_facts(doc, options)
+        else:
+            limits = options.limits
+            facts, cost = facts_of(parse_scenario(doc, limits=limits), limits, Deadline(options.time_limit)), len(key)
+        check_limits(facts, options.limits)
+        room = options.limits.memory if room is None else room
+        if keep and len(self._kept) < self.entries and self.make_room(cost, room):
+            self._kept[key] = (facts, cost)
+        return facts, cost
+
+
+_cache = Compiled(CACHE_ENTRIES, measure=False)
 
 
 def _error(number: int, message: str) -> str:
@@ -110,14 +138,14 @@ def _judge(number: int, text: str, shared: Facts | None, options: Options) -> st
         if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
             raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
         try:
-            facts = _facts_for(doc["scenario"], options)
+            facts = _cache.get(doc["scenario"], replace(options, limits=replace(options.limits, memory=CACHE_BYTES)))[0]
         except ScenarioError as exc:
-            raise ScenarioError(exc.message, ("scenario", *exc.loc), exc.rule) from None
+            raise exc.within("scenario") from None
         proposal_doc = doc["proposal"]
     try:
         verdict = check(facts, parse_outcome(proposal_doc), options)
     except ScenarioError as exc:
-        raise ScenarioError(exc.message, (("proposal",) if shared is None else ()) + exc.loc, exc.rule) from None
+        raise (exc if shared is not None else exc.within("proposal")) from None
     return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
 
 
@@ -134,16 +162,8 @@ def verdict_line(
             except UnicodeDecodeError as exc:
                 raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
         return _judge(number, line, shared, options)
-    except ScenarioError as exc:
-        return _error(number, exc.one_line())
-    except TimeLimitReached as exc:
-        return _error(number, f"time limit reached: {exc}")
-    except RecursionError:
-        return _error(number, f"nested deeper than the limit of {options.limits.depth}")
-    except MemoryError:
-        return _error(number, "out of memory judging this line (lower the limits, or split the scenario)")
-    except Exception as exc:  # a bug: the line says so, and the batch goes on
-        return _error(number, f"internal error: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
+        return _error(number, failure(exc).message)
 
 
 def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:

@@ -55,6 +55,15 @@ class Verdict:
     def as_dict(self) -> dict[str, Any]:
         return {"legal": self.legal, "violations": [v.as_dict() for v in self.violations]}
 
+    def text(self) -> str:
+        """What ``check`` prints: ``legal``, or how many violations and one line for each."""
+        if self.legal:
+            return "legal"
+        n = len(self.violations)
+        lines = [f"illegal: {n} violation{'s' if n != 1 else ''}"]
+        lines.extend(f"{v.rule.value} {v.code.value} {v.ability or '-'}: {v.message}" for v in self.violations)
+        return "\n".join(lines)
+
 
 class _Report:
     """The violations found so far, and the deadline the judging keeps."""

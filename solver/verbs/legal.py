@@ -27,14 +27,16 @@ Each call (each generator, from its first item on) gets the options' time limit 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Unpack
 
+from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import Deadline
-from triggerstack.model.outcome import Outcome, Score
+from triggerstack.model.outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import Scenario
 
@@ -166,6 +168,26 @@ class LegalOutcomes:
     def __bool__(self) -> bool:
         return True  # every scenario has at least one outcome
 
+    def divide(self) -> list[tuple[dict[str, Any] | None, int]]:
+        """The count under each first stack entry — the bottom one, with its modes, targets and
+        divisions — as perft's divide gives the count under each first move: ``(entry, count)``
+        by the entry's canonical JSON, ``None`` (nothing put on the stack) first. The counts sum
+        to :meth:`count`. The outcomes are tallied one by one, so at most ``limits.outcomes``."""
+        total = self.count()
+        cap = self.options.limits.outcomes
+        if total > cap:
+            raise ScenarioError(
+                f"divide tallies the outcomes one by one: {total} is more than the limit of {cap} "
+                "(raise it with --max-outcomes)"
+            )
+        tally: dict[Entry | None, int] = {}
+        for outcome in self.outcomes():
+            first = outcome.stack[0] if outcome.stack else None
+            tally[first] = tally.get(first, 0) + 1
+        shown = [(None if e is None else outcome_dict(Outcome(stack=(e,)))["stack"][0], n) for e, n in tally.items()]
+        shown.sort(key=lambda item: "" if item[0] is None else json.dumps(item[0], sort_keys=True))
+        return shown
+
     # -- ranks -----------------------------------------------------------------------------------
 
     def __getitem__(self, index: int) -> Outcome:
@@ -265,6 +287,12 @@ class LegalOutcomes:
         learned = _learned(self.facts, product)
         learned.deadline.restart(self.options.time_limit)
         return explain_chain(self.facts, learned.chain())
+
+    def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
+        """How many distinct outcomes the walk after ``decisions`` can still end in, counted by
+        walking up to ``cap`` of them: (the number, exact?)."""
+        stepper = self.stepper()
+        return stepper.reachable(stepper.walk(decisions), cap, self._start())
 
     def stepper(self) -> Stepper:
         """The decision space, decision by decision with fixed ids (one per scenario, shared)."""
