@@ -133,3 +133,12 @@ def test_eight_concurrent_clients_lose_no_response(base: str) -> None:
     with ThreadPoolExecutor(8) as pool:
         answers = [a for batch in pool.map(client, range(8)) for a in batch]
     assert len(answers) == 80 and all(a == want for a in answers)
+
+
+def test_count_divide_over_http(base: str) -> None:
+    """``count`` with ``divide`` (tests/test_divide.py holds it on the other surfaces)."""
+    doc = _doc("flametongue-kavu")
+    answer = httpx.post(base + "/v1/count", json={"scenario": doc, "divide": True}).json()
+    assert sum(d["count"] for d in answer["divide"]) == answer["count"] == Service().call("count", {"scenario": doc})["count"]
+    schemas = httpx.get(base + "/v1/openapi.json").json()["components"]["schemas"]
+    assert "divide" in schemas["Count"]["properties"] and "divide" in schemas["CountResult"]["properties"]
