@@ -1,10 +1,10 @@
-"""The filter language of SPEC §4 and ``matches``.
+"""The filter language of docs/formats.md (Scenario) and ``matches``.
 
 Evaluation is three-valued: a filter that compares with ``{"target_of": REQ}`` cannot be decided
 before REQ's targets are known, and then answers ``None`` ("unknown"). Candidate lists keep the
 things for which a filter is not ``False``; a proposal is judged with the chosen targets known.
 
-**Domains (115.2) under combinators** (SPEC §4): every filter object has a *domain*, the kinds of
+**Domains (115.2) under combinators** (docs/formats.md, Scenario): every filter object has a *domain*, the kinds of
 thing it can match at all:
 
 * a filter that names ``kind`` matches only those kinds;

@@ -1,4 +1,4 @@
-"""The outcome / proposal format of SPEC §5, its canonical form, and the score of SPEC §7."""
+"""The outcome / proposal format of docs/formats.md (Proposal and outcome), its canonical form, and the score of docs/cli.md (best)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class _Frozen(BaseModel):
 
 def _targets_value(targets: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, tuple[str, ...]]]:
     """A requirement's targets as a set (a listed repeat kept: ``check`` reports it), empty
-    lists dropped (SPEC §5: they may be omitted)."""
+    lists dropped (docs/formats.md, Proposal and outcome: they may be omitted)."""
     return frozenset((k, tuple(sorted(v))) for k, v in targets.items() if v)
 
 
@@ -61,7 +61,7 @@ def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
 
 
 class _Value(_Frozen):
-    """Equal and hashed by what the outcome *is*, not how it is listed (SPEC §3: modes are a
+    """Equal and hashed by what the outcome *is*, not how it is listed (docs/rules.md, "An outcome": modes are a
     multiset, a requirement's targets a set): ``value`` is computed once."""
 
     _value: Any = PrivateAttr(default=None)
@@ -141,7 +141,7 @@ class Outcome(_Value):
 
 
 class Score(_Frozen):
-    """Weights for ``best`` (SPEC §7): height × position from the bottom, and per mode, target, removal."""
+    """Weights for ``best`` (docs/cli.md): height × position from the bottom, and per mode, target, removal."""
 
     height: dict[str, Weight] = Field(default_factory=dict)
     """Per ability: weight x its position from the bottom (0-based)."""
@@ -158,7 +158,7 @@ class Score(_Frozen):
         return parse_score(load_document(path, limits), source=path)
 
     def value(self, stack: Iterable[tuple[str, Iterable[str | None], Iterable[str]]], removed: Iterable[str]) -> int:
-        """The score of SPEC §7, the one implementation: ``stack`` gives, bottom first, each
+        """The score of docs/cli.md (best), the one implementation: ``stack`` gives, bottom first, each
         entry's ability, its chosen modes (one per instance; ``None`` for a non-modal ability)
         and every target it chose. Weight × position from the bottom (0-based) for ``height``,
         and the weight of each chosen mode, chosen target and removed ability."""
@@ -227,7 +227,7 @@ def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
 
 
 def canonical_key(facts: Facts, outcome: Outcome) -> Callable[[str], Key]:
-    """The canonical order of ids in ``outcome`` (SPEC §5): players in turn order, then objects,
+    """The canonical order of ids in ``outcome`` (docs/formats.md, Proposal and outcome): players in turn order, then objects,
     then the scenario's waiting abilities (the order of :attr:`Facts.things`); then abilities fired
     in later passes (``REACTION@ABILITY``), by pass, then by the stack position of the ability that
     fired them, then by the reaction's order in the scenario; then any other id, by name."""
@@ -258,7 +258,7 @@ def _body(facts: Facts, ability: str) -> TriggerBody | None:
 
 
 def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
-    """The canonical form of ``outcome`` for ``scenario`` (SPEC §5): ids in the order of
+    """The canonical form of ``outcome`` for ``scenario`` (docs/formats.md, Proposal and outcome): ids in the order of
     :func:`canonical_key` (targets of a requirement, ``removed``), modes in the order the ability
     lists them (repeats adjacent, tied by their targets), empty target lists dropped.
     Canonicalising never fails: ids the scenario does not know sort last, and ``check`` reports them.

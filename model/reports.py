@@ -21,7 +21,7 @@ class ViolationReport(_Report):
     """One broken rule."""
 
     rule: str = Field(description="The Comprehensive Rules number it breaks, e.g. 601.2c")
-    code: str = Field(description="The violation code (SPEC §6), e.g. target-hexproof")
+    code: str = Field(description="The violation code (docs/formats.md, Violation codes), e.g. target-hexproof")
     ability: str | None = Field(description="The ability it concerns; null when the proposal as a whole is wrong")
     message: str = Field(description="One line naming the objects, what was expected and what was found")
 

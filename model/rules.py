@@ -47,7 +47,7 @@ class Rule(StrEnum):
 
 
 class Code(StrEnum):
-    """Violation codes of SPEC §6. A proposal of the right shape is judged, never refused: what it
+    """Violation codes of docs/formats.md (Violation codes). A proposal of the right shape is judged, never refused: what it
     names that the scenario lacks is ``unknown-ability`` (it did not trigger, 603.3b),
     ``mode-unknown`` or ``target-unknown``."""
 

@@ -1,4 +1,4 @@
-"""The scenario (SPEC §4): :class:`Scenario`, ``Scenario.load`` and one-line validation errors.
+"""The scenario (docs/formats.md, Scenario): :class:`Scenario`, ``Scenario.load`` and one-line validation errors.
 
 The shapes live in :mod:`.shapes`; a :class:`Scenario` adds the cross-reference checks (ids,
 sources, ``different_from``, ``target_of``, ``must_target``, reactions, and controllers that agree

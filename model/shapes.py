@@ -1,6 +1,6 @@
-"""The shapes of a scenario (SPEC §4): every pydantic model but :class:`~.scenario.Scenario` itself.
+"""The shapes of a scenario (docs/formats.md, Scenario): every pydantic model but :class:`~.scenario.Scenario` itself.
 
-Every model is frozen and forbids unknown fields. Values that SPEC lets be "a value or a list"
+Every model is frozen and forbids unknown fields. Values that the formats let be "a value or a list"
 are normalised to tuples before validation, so an error names the field and not a union branch.
 :class:`ScenarioFields` holds a scenario's fields and lookups without its cross-reference checks,
 so that the rules modules (references, controllers, APNAP, things) read a scenario without
@@ -72,7 +72,7 @@ ANY_TARGET = "any-target"
 def _expand_any_target(value: Any) -> Any:
     """``"any-target"`` is a player, or a creature, planeswalker or battle *permanent* (115.4,
     109.2): a fixed domain, so both branches name their kind and no enclosing filter widens or
-    narrows it (never a spell or a card, SPEC §4)."""
+    narrows it (never a spell or a card, docs/formats.md, Scenario)."""
     if value == ANY_TARGET:
         return {"any": [{"kind": "player"}, {"kind": "permanent", "type": ["creature", "planeswalker", "battle"]}]}
     return value
@@ -222,7 +222,7 @@ FilterField = Annotated[
 
 
 class Filter(_Frozen):
-    """A conjunctive description of what may be chosen (SPEC §4).
+    """A conjunctive description of what may be chosen (docs/formats.md, Scenario).
 
     Without ``kind`` it inherits the domain of its enclosing filter, or matches permanents only
     (115.2) unless it names a ``zone`` or has only ``any``/``all`` (see ``filters``).
@@ -281,7 +281,7 @@ class Filter(_Frozen):
     @property
     def only_combinators(self) -> bool:
         """Whether its only keys are ``any``/``all`` (at least one): then each child decides its
-        own domain (115.2, SPEC §4)."""
+        own domain (115.2, docs/formats.md, Scenario)."""
         return bool(self._named) and self._named <= {"any", "all"}
 
     @property

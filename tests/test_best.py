@@ -1,4 +1,4 @@
-"""``best`` (SPEC §7): the optimum, and an honest answer when the time limit stops CP-SAT first."""
+"""``best`` (docs/cli.md): the optimum, and an honest answer when the time limit stops CP-SAT first."""
 
 from __future__ import annotations
 

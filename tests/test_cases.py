@@ -229,7 +229,7 @@ def test_scenario_error(path: Path) -> None:
 
 
 def test_every_code_is_produced_and_every_case_file_has_a_lawful_proposal() -> None:
-    """Each violation code of SPEC §6 is expected by at least one case; a case file that expects
+    """Each violation code of docs/formats.md (Violation codes) is expected by at least one case; a case file that expects
     violations also holds a lawful proposal for the same scenario."""
     from triggerstack.model import Code
 

@@ -1,4 +1,4 @@
-"""The filter language (SPEC §4): implicit kinds (115.2), any-target (115.4), relative words,
+"""The filter language (docs/formats.md, Scenario): implicit kinds (115.2), any-target (115.4), relative words,
 comparisons, combinators, and three-valued ``target_of``."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ ABILITY = object_thing(Object.model_validate({"id": "trig", "kind": "ability", "
 @pytest.mark.parametrize(
     ("data", "yes", "no"),
     [
-        # SPEC §4, "Domains under combinators": a kind or zone inside `not` never changes the domain
+        # docs/formats.md, Filters, "Domains (115.2)": a kind or zone inside `not` never changes the domain
         ({"type": "creature", "not": {"kind": "player"}}, [BEAR], [PLAYER_A, CARD, SPELL]),
         ({"not": {"zone": "graveyard"}}, [BEAR, LAND, WALKER], [CARD, PLAYER_A, SPELL]),
         ({"kind": "player", "not": {"controller": "you"}}, [PLAYER_B], [PLAYER_A, BEAR]),

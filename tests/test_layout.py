@@ -139,6 +139,32 @@ def test_the_checks_catch_what_they_refuse() -> None:
     assert any(cycle in c for c in _cycles(graph))
 
 
+def _private_crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a private module (``pkg._name``) from outside its package ``pkg``."""
+    found = []
+    for m, targets in sorted(graph.items()):
+        for t in sorted(targets):
+            parts = t.split(".")
+            private = [i for i, part in enumerate(parts) if part.startswith("_")]
+            if not private:
+                continue
+            package = ".".join(parts[: private[0]])
+            if not (m == package or m.startswith(package + ".")):
+                found.append(f"{m} imports {t}, private to {package}")
+    return found
+
+
+def test_no_module_outside_a_package_imports_its_private_modules() -> None:
+    """A package's ``_`` modules are used through what the package exports (as httpx's are)."""
+    graph = _graph()
+    assert not (found := _private_crossings(graph)), "\n".join(found)
+    assert any(t.rpartition(".")[2].startswith("_") for targets in graph.values() for t in targets)  # some exist
+    graph["triggerstack.solver.rl.env"] = graph["triggerstack.solver.rl.env"] | {"triggerstack.solver.verbs.step._pass"}
+    assert _private_crossings(graph) == [
+        "triggerstack.solver.rl.env imports triggerstack.solver.verbs.step._pass, private to triggerstack.solver.verbs.step"
+    ]
+
+
 def test_model_imports_no_solver() -> None:
     for m in MODULES:
         if m.startswith("triggerstack.model"):

@@ -44,7 +44,7 @@ WITH_DIES = 10  # the two outcomes that counter SWB each gain a pass holding DIE
 def test_options_are_frozen_and_keywords_override() -> None:
     options = Options(engine="constraint")
     assert options.engine is Engine.CONSTRAINT
-    assert Options(engine="fast").engine is Engine.PRODUCT  # SPEC §7's name
+    assert Options(engine="fast").engine is Engine.PRODUCT  # docs/cli.md's other name
     with pytest.raises(ScenarioError, match="unknown engine 'quick'"):
         Options(engine="quick")
     with pytest.raises(AttributeError):

@@ -1,4 +1,4 @@
-"""Canonical outcome form (SPEC §5): idempotent, independent of listing order, byte-identical JSON."""
+"""Canonical outcome form (docs/formats.md, Proposal and outcome): idempotent, independent of listing order, byte-identical JSON."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_equal_by_value_however_listed(outcome: Outcome, rnd: object) -> None:
     """README, docs/python.md: outcomes are values — equal and hashed alike whatever order the
     targets, modes and removed abilities are listed in, and equal to their canonical form (issue
     20 item 4: a reordered outcome was != and hashed apart while check and `in` accepted it)."""
-    shuffled = _shuffled(outcome, rnd, empty="unused")  # an empty requirement may be omitted or [] (SPEC §5)
+    shuffled = _shuffled(outcome, rnd, empty="unused")  # an empty requirement may be omitted or [] (docs/formats.md, Proposal and outcome)
     assert shuffled == outcome and hash(shuffled) == hash(outcome)
     assert canonical(SCENARIO, outcome) == outcome and hash(canonical(SCENARIO, outcome)) == hash(outcome)
     assert len({outcome, shuffled, canonical(SCENARIO, shuffled)}) == 1
@@ -109,7 +109,7 @@ def test_what_differs_is_unequal() -> None:
 
 
 def test_omitted_passes_are_the_ones_the_ids_say() -> None:
-    """SPEC §5: a proposal may omit passes; it is then the same outcome as the one that lists them
+    """docs/formats.md, Proposal and outcome: a proposal may omit passes; it is then the same outcome as the one that lists them
     (an ability fired in pass n + 1 has n '@'), and a different split is another outcome."""
     ward = Scenario.load(str(EXAMPLES / "ward" / "scenario.yaml"))
     from triggerstack.solver import LegalOutcomes

@@ -274,7 +274,7 @@ def test_step_walks_every_pass() -> None:
 
 
 def test_targets_across_passes_are_in_canonical_order() -> None:
-    """SPEC §5 (issue 16): the targets of a requirement list players, objects, then waiting
+    """docs/formats.md, Proposal and outcome (issue 16): the targets of a requirement list players, objects, then waiting
     abilities in scenario order, fired abilities after them — whatever order the earlier pass put
     them on the stack in; and canonicalising a whole outcome changes nothing."""
     from triggerstack.model import canonical

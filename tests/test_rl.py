@@ -5,8 +5,8 @@ enumerated outcome of the examples is reached through the environment and by
 observation is what its documentation says.
 
 Rules: 603.3b (who decides: the controller of the block being put, APNAP), 700.2e (the chooser of
-the ability in hand), 603.3c-d (what a walk may decide), SPEC §5 (the outcome reached, in the
-canonical form of ``enumerate``), SPEC §7 (the score as a per-player reward).
+the ability in hand), 603.3c-d (what a walk may decide), docs/formats.md, Proposal and outcome (the outcome reached, in the
+canonical form of ``enumerate``), docs/cli.md (the score as a per-player reward).
 """
 
 from __future__ import annotations

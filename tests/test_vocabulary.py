@@ -1,5 +1,5 @@
-"""The closed vocabularies are the Comprehensive Rules' lists (SPEC §4: "a vocabulary is checked
-against the Comprehensive Rules, never written from memory"): each list in ``model/shapes.py`` is
+"""The closed vocabularies are the Comprehensive Rules' lists (docs/formats.md, Objects: "Closed vocabularies
+are the Comprehensive Rules' own lists"): each list in ``model/shapes.py`` is
 compared with the rule's own sentence in ``tests/data/cr-vocabularies.txt``."""
 
 from __future__ import annotations

@@ -356,7 +356,7 @@ class Chain:
                 walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
 
     def outcome(self, whole: Whole) -> Outcome:
-        """The canonical wire form of a whole outcome (SPEC §5)."""
+        """The canonical wire form of a whole outcome (docs/formats.md, Proposal and outcome)."""
         parts = [to_outcome(p.facts, p.outcome) for p in whole]
         return parts[0] if len(parts) == 1 else join(parts)
 

@@ -1,10 +1,10 @@
 """Outcomes as the engines build them: integer-indexed, hashable, canonical by construction.
 
 An :class:`IndexedOutcome` is what every engine (the product engine, CP-SAT, python-constraint2,
-the test simulator) produces; two equal ones are one outcome (SPEC §3). A :class:`Choice` is one
+the test simulator) produces; two equal ones are one outcome (docs/rules.md, "An outcome"). A :class:`Choice` is one
 ability's complete choice: its modes (a multiset, sorted mode indices) and per chosen mode
 instance the targets of each requirement (sorted thing indices) and the division of each divided
-requirement. ``to_outcome`` turns an indexed outcome into the canonical wire form of SPEC §5, and
+requirement. ``to_outcome`` turns an indexed outcome into the canonical wire form of docs/formats.md (Proposal and outcome), and
 ``from_outcome`` reads a proposal back. These are data, not search: every engine may import them.
 """
 
@@ -93,7 +93,7 @@ def _entry(facts: Facts, p: Placed) -> Entry:
 
 
 def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
-    """The canonical wire form (SPEC §5) of an engine's outcome. Built, not validated: each
+    """The canonical wire form (docs/formats.md, Proposal and outcome) of an engine's outcome. Built, not validated: each
     placed ability's entry is made once per scenario and shared by every outcome that holds it
     (outcomes are frozen)."""
     memo = facts.memo
@@ -129,7 +129,7 @@ _SAME = "indexed.entries-by-identity"
 
 
 def score_of(facts: Facts, outcome: IndexedOutcome, score: Score) -> int:
-    """The score of SPEC §7 (:meth:`Score.value`) of an indexed outcome."""
+    """The score of docs/cli.md (best) (:meth:`Score.value`) of an indexed outcome."""
     abilities, things = facts.abilities, facts.things
     return score.value(
         (

@@ -376,7 +376,7 @@ class ChoiceSpace:
 
     def best(self, mode_weight: Sequence[int], thing_weight: Callable[[int], int]) -> tuple[Choice, int] | None:
         """The choice with the highest weight — Σ of each chosen mode instance's ``mode_weight``
-        and of each chosen target's ``thing_weight`` (SPEC §7's mode and target weights) — and
+        and of each chosen target's ``thing_weight`` (docs/cli.md's mode and target weights) — and
         that weight, found part by part without listing the space: per requirement the heaviest
         targets (at least its minimum, more while they add), per mode its best instance (every
         copy of a repeated mode alike), then the best multiset of modes. ``None`` for a listed

@@ -42,7 +42,7 @@ or a function of the environment's ``numpy`` generator."""
 Rewards: TypeAlias = (
     Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
 )
-"""Per player, a score (SPEC §7) whose value of the outcome reached is that player's reward; or a
+"""Per player, a score (docs/cli.md) whose value of the outcome reached is that player's reward; or a
 function of the scenario and the outcome giving each player's reward. Players left out get 0."""
 
 Observation = dict[str, NDArray[Any]]

@@ -1,4 +1,4 @@
-"""``best``: the legal outcome with the highest score (SPEC §7): the result, and the score checked
+"""``best``: the legal outcome with the highest score (docs/cli.md): the result, and the score checked
 against the scenario. :func:`~.legal.best` answers."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Judging a proposal (``check``): decide it exactly against SPEC §3 and list every violation.
+"""Judging a proposal (``check``): decide it exactly against docs/rules.md and list every violation.
 
 No solver runs here: order is read off the 603.3b blocks, and each ability's choices are judged
 against the facts with what was below it on the proposed stack. ``removed-but-legal`` asks the
@@ -83,7 +83,7 @@ def _block_name(facts: Facts, a: AbilityFacts) -> str:
 
 def _refuse_unreadable_passes(outcome: Outcome) -> None:
     """``passes`` that cannot be read against the stack are bad input: they must add up to the
-    stack, and a trailing empty pass says nothing (SPEC §5)."""
+    stack, and a trailing empty pass says nothing (docs/formats.md, Proposal and outcome)."""
     sizes = outcome.passes
     if sizes is None:
         return
@@ -96,7 +96,7 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
 
 
 def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
-    """Every violation of ``outcome`` (SPEC §3, §6) through ``passes`` (which keeps each next
+    """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through ``passes`` (which keeps each next
     pass compiled): what :func:`~.legal.check` answers."""
     _refuse_unreadable_passes(outcome)
     report = _Report(deadline)

@@ -3,7 +3,7 @@ legal, which candidates are excluded and by what rule, and whether it must, may 
 removed — and, across the passes of 603.3b, each reaction, what fires it, and the fired
 abilities' own facts.
 
-What ``explain`` says is what the legal outcomes do (SPEC §3): a mode is legal when some legal
+What ``explain`` says is what the legal outcomes do (docs/rules.md, "An outcome"): a mode is legal when some legal
 outcome chooses it, a thing is a legal target when some legal outcome chooses it, and an ability
 must, may or cannot be removed as the outcomes remove it in all, some or none of them. Those are
 read off the product engine (:mod:`~..engines.product.projection`) without enumerating, so

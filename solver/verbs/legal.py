@@ -261,7 +261,7 @@ class LegalOutcomes:
     # -- the other verbs -------------------------------------------------------------------------
 
     def best(self, score: Score) -> Best:
-        """The legal outcome with the highest ``score`` (SPEC §7)."""
+        """The legal outcome with the highest ``score`` (docs/cli.md)."""
         from .best import Best, check_score
 
         self._start()
@@ -308,7 +308,7 @@ class LegalOutcomes:
 
 
 def count(scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]) -> int:
-    """How many legal outcomes ``scenario`` has (SPEC §3: distinct final stacks and removed
+    """How many legal outcomes ``scenario`` has (docs/rules.md, "An outcome": distinct final stacks and removed
     sets). A scenario with no waiting ability has one.
 
     ``merge_identical`` counts outcomes that differ only by swapping identical abilities once
@@ -329,7 +329,7 @@ def outcomes(
     limit: int | None = None,
     **changes: Unpack[OptionChanges],
 ) -> Iterator[Outcome]:
-    """Each legal outcome of ``scenario`` once, in canonical form (SPEC §5); at most ``limit``.
+    """Each legal outcome of ``scenario`` once, in canonical form (docs/formats.md, Proposal and outcome); at most ``limit``.
 
     The product engine (``auto``) yields lazily in its rank order; the solver engines find every
     outcome first and yield them sorted — or, with ``limit``, stop after the first ``limit`` they
@@ -371,7 +371,7 @@ def sample(
 def best(
     scenario: Scenario | Facts, score: Score, options: Options | None = None, **changes: Unpack[OptionChanges]
 ) -> Best:
-    """The legal outcome with the highest ``score`` (SPEC §7); ties go to the first in the
+    """The legal outcome with the highest ``score`` (docs/cli.md); ties go to the first in the
     engine's order for the enumerating engines, and to CP-SAT's choice for CP-SAT."""
     return LegalOutcomes(scenario, options, **changes).best(score)
 
@@ -379,7 +379,7 @@ def best(
 def check(
     scenario: Scenario | Facts, outcome: Outcome, options: Options | None = None, **changes: Unpack[OptionChanges]
 ) -> Verdict:
-    """Every violation of ``outcome`` against ``scenario`` (SPEC §3, §6); legal when there is none.
+    """Every violation of ``outcome`` against ``scenario`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes); legal when there is none.
 
     A proposal of the right shape is always judged: an ability, mode, requirement or target the
     scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).

@@ -34,13 +34,13 @@ FILTERS: list[Any] = [
     {"not": {"type": "creature"}},
     {"type": "creature", "color": "green"},
     {"zone": "graveyard"},
-    {"type": "creature", "not": {"kind": "player"}},  # SPEC §4: every creature
+    {"type": "creature", "not": {"kind": "player"}},  # docs/formats.md, Scenario: every creature
     {"not": {"zone": "graveyard"}},  # every permanent
     {"any": [{"kind": "player"}, {"zone": "graveyard", "type": "creature"}]},
     {"kind": "card", "not": {"type": "land"}},
     {"all": [{}]},
     {"kind": "player", "any": [{}, {"controller": "you"}]},
-    # "any-target" is a fixed domain (115.4, SPEC §4): nothing under a spell or card domain
+    # "any-target" is a fixed domain (115.4, docs/formats.md, Scenario): nothing under a spell or card domain
     {"kind": "spell", "all": ["any-target"]},
     {"kind": "spell", "not": "any-target"},
     {"zone": "graveyard", "any": ["any-target"]},

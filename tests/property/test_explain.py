@@ -1,6 +1,6 @@
 """``explain`` states what the legal outcomes do, and never contradicts them.
 
-SPEC §3: an outcome is legal when "each ability's choices were legal given what was on the stack
+docs/rules.md, "An outcome": an outcome is legal when "each ability's choices were legal given what was on the stack
 when it was put there, and each removed ability was removed lawfully"; "the start of its
 controller's block is when it has the fewest candidates". Rule 603.3c: "If one of the modes would
 be illegal ... that mode can't be chosen."

@@ -1,0 +1,368 @@
+"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk
+that replays an outcome (:meth:`Stepper.decisions_for`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from triggerstack.model.errors import LayoutOverflow, WalkStateError
+from triggerstack.model.facts import Facts
+from triggerstack.model.limits import Deadline
+from triggerstack.model.outcome import Outcome, canonical, outcome_json
+from triggerstack.model.passes import Passes, StackItem, Successor, join
+from triggerstack.model.rules import Rule
+from triggerstack.model.shapes import TriggerBody
+from triggerstack.model.things import Thing
+from triggerstack.model.types import PlayerId
+
+from ...core.indexed import IndexedOutcome, to_outcome
+from ...options import Options
+from ..check import Verdict, judge
+from ._decision import Checked, Decision, DecisionKind, Key, Why
+from ._layout import ActionLayout
+from ._pass import PREFIX_CACHE, PassStepper, State
+
+__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper", "Walk"]
+
+
+class IllegalOutcome(ValueError):
+    """:meth:`Stepper.decisions_for` was given an outcome that ``check`` rejects: ``verdict`` says why."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        why = "; ".join(f"{v.message} ({v.rule})" for v in verdict.violations[:3])
+        more = len(verdict.violations) - 3
+        super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Walk:
+    """A walk across passes: the finished passes, and the pass in progress."""
+
+    done: tuple[tuple[Facts, State], ...] = ()
+    facts: Facts | None = None
+    local: State = State()  # noqa: RUF009 - a frozen value, shared safely
+    on_stack: tuple[StackItem, ...] = ()
+    decisions: tuple[int, ...] = ()
+
+    def __repr__(self) -> str:
+        hand = "" if self.local.current is None else f", ability {self.local.current} in hand"
+        return (
+            f"<Walk in pass {len(self.done) + 1}: {len(self.decisions)} decisions, "
+            f"{len(self.local.stack)} placed and {len(self.local.removed)} removed in this pass{hand}>"
+        )
+
+
+UNIVERSE = 4096
+"""The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
+more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
+    """Whether an ability with ``body`` could target ``watched`` (None: anything), whoever
+    controls it (:meth:`Facts.may_fit`)."""
+    return any(
+        watched is None or facts.may_fit(r.filter, watched) for _, reqs in body.requirement_lists() for r in reqs
+    )
+
+
+class Stepper(Checked[Walk]):
+    """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
+
+    Ids are laid out as in one pass (see the module docstring) over a *universe*
+    (:attr:`universe`): the waiting abilities and every ability a reaction could fire from them
+    (``REACTION@ABILITY``: an ability with a requirement that could name the reaction's object,
+    up to ``limits.passes`` deep), and as things the players, the objects and that universe. A
+    pass that ends having fired abilities starts the next pass by itself. Build it once per
+    scenario. With ``layout`` the ids are those of the :class:`ActionLayout` instead (the same
+    across scenarios that fit it; one that does not fit is refused naming what overflows).
+
+    With an engine's ``next_pass`` hook (:class:`~..options.Options`), what it fires cannot be
+    known in advance: the decisions of an ability or thing it fires get the next free ids (or
+    slots) when they first appear, so ``size`` can grow during walks without a layout.
+    """
+
+    def __init__(self, facts: Facts, options: Options | None = None, layout: ActionLayout | None = None) -> None:
+        self.facts = facts
+        self.options = options or Options()
+        self.layout = layout
+        max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
+        self.passes = Passes(facts, self.options.next_pass, max_passes)
+        s = facts.scenario
+        watched = {r.id: self._watched(r.object) for r in s.reactions}
+        bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
+        level = list(bodies)
+        depth = 1
+        for _ in range(self.passes.max_passes - 1):
+            nxt = [
+                (f"{r.id}@{aid}", r.trigger)
+                for aid, body in level
+                for r in s.reactions
+                if _reachable(facts, body, watched[r.id])
+            ]
+            if not nxt or len(bodies) + len(nxt) > UNIVERSE:
+                break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
+            bodies.extend(nxt)
+            level = nxt
+            depth += 1
+        self.universe: tuple[str, ...] = tuple(aid for aid, _ in bodies)
+        """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
+        self.thing_slots: tuple[str, ...] = (*(p.id for p in s.players), *(o.id for o in s.objects))
+        """The players (in turn order) and objects, by thing slot."""
+        self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
+        self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
+        self._modes: dict[str, list[str]] = {aid: [m.id for m in b.modes] for aid, b in bodies if b.modal is not None}
+        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
+        self.needs = ActionLayout(
+            abilities=len(bodies),
+            things=len(self.thing_slots),
+            modes=max((len(m) for m in self._modes.values()), default=0) or 1,
+            divide=most,
+            passes=depth,
+            players=len(s.players),
+        )
+        """The smallest :class:`ActionLayout` this scenario fits."""
+        if layout is not None and not layout.fits(self.needs):
+            over = [
+                f"{getattr(self.needs, f.name)} {f.name} (the layout has {getattr(layout, f.name)})"
+                for f in fields(ActionLayout)
+                if getattr(self.needs, f.name) > getattr(layout, f.name) and f.name != "passes"
+            ]
+            if over:
+                raise LayoutOverflow("the scenario does not fit the action layout: it needs " + ", ".join(over))
+        keys: list[Key] = [(DecisionKind.PUT, aid, "", 0) for aid, _ in bodies]
+        keys += [(DecisionKind.REMOVE, aid, "", 0) for aid, _ in bodies]
+        keys += [(DecisionKind.MODE, aid, m.id, 0) for aid, b in bodies if b.modal is not None for m in b.modes]
+        keys.append((DecisionKind.END_MODES, "", "", 0))
+        things = [*self.thing_slots, *self.universe]
+        keys += [(DecisionKind.TARGET, t, "", 0) for t in things]
+        keys.append((DecisionKind.END_TARGETS, "", "", 0))
+        keys += [(DecisionKind.DIVIDE, "", "", k) for k in range(1, most + 1)]
+        self._by_text: dict[str, Decision] = {}
+        self._by_key: dict[Key, Decision] = {}
+        self._by_id: dict[int, Decision] = {}
+        self.size = 0 if layout is None else layout.size
+        for key in keys:
+            self._add(key)
+        self._steppers: dict[int, tuple[PassStepper, list[Decision]]] = {}
+        self._after: dict[tuple[object, ...], Successor] = {}
+
+    def _watched(self, obj: str) -> Thing | None:
+        k = self.facts.thing_index.get(obj)
+        return None if k is None else self.facts.things[k]
+
+    def __repr__(self) -> str:
+        laid = "" if self.layout is None else f", laid out in {self.layout.size}"
+        return f"<Stepper of {len(self.facts.abilities)} waiting abilities: {self.size} decision ids{laid}>"
+
+    def _add(self, key: Key) -> Decision:
+        """Give the decision that means ``key`` its id: the next free one, or its place in the layout."""
+        if self.layout is None:
+            i = self.size
+            self.size += 1
+        else:
+            i = self._layout_id(key)
+        d = Decision.keyed(i, key)
+        self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
+        return d
+
+    def _layout_id(self, key: Key) -> int:
+        layout = self.layout
+        assert layout is not None
+        kind, subject, mode, amount = key
+        if kind is DecisionKind.END_MODES:
+            return layout.end_modes
+        if kind is DecisionKind.END_TARGETS:
+            return layout.end_targets
+        if kind is DecisionKind.PUT:
+            return layout.put(self._slot_of(subject))
+        if kind is DecisionKind.REMOVE:
+            return layout.remove(self._slot_of(subject))
+        if kind is DecisionKind.MODE:
+            return layout.mode(self._slot_of(subject), self._modes[subject].index(mode))
+        if kind is DecisionKind.TARGET:
+            t = self._thing_slot.get(subject)
+            return layout.target_thing(t) if t is not None else layout.target_ability(self._slot_of(subject))
+        return layout.divide_amount(amount)
+
+    def _slot_of(self, aid: str) -> int:
+        """An ability's slot; one a hook fired gets the next free slot."""
+        slot = self._ability_slot.get(aid)
+        if slot is None:
+            slot = self._ability_slot[aid] = len(self.universe)
+            self.universe = (*self.universe, aid)
+        return slot
+
+    def _local(self, facts: Facts) -> tuple[PassStepper, list[Decision]]:
+        """One pass's stepper, and its decisions' global forms by local id."""
+        found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
+        if found is None:
+            stepper = PassStepper(facts, self.options)
+            for a in facts.abilities:  # a hook's pass may name what no reaction could fire
+                if a.modal and a.id not in self._modes:
+                    self._modes[a.id] = [m.id or "" for m in a.modes]
+            glob = [self._by_key.get(d.key) or self._add(d.key) for d in stepper.decisions]
+            found = self._steppers[id(facts)] = (stepper, glob)
+        return found
+
+    def start(self) -> Walk:
+        return Walk(facts=self.facts)
+
+    def ability_slot(self, ability: str) -> int:
+        """The slot of an ability of :attr:`universe` (its place in an :class:`ActionLayout`)."""
+        return self._slot_of(ability)
+
+    def thing_slot(self, thing: str) -> int | None:
+        """The slot of a player or object (None: not one; abilities have :meth:`ability_slot`)."""
+        return self._thing_slot.get(thing)
+
+    def pass_stepper(self, facts: Facts) -> PassStepper:
+        """The stepper of one pass (``walk.facts``), with its local numbering."""
+        return self._local(facts)[0]
+
+    def legal(self, walk: Walk) -> list[Decision]:
+        """The legal next decisions, sorted by id (empty: the walk is over)."""
+        assert walk.facts is not None
+        local, glob = self._local(walk.facts)
+        out = [glob[d.id] for d in local.legal(walk.local)]
+        out.sort(key=lambda d: d.id)
+        return out
+
+    def decider(self, walk: Walk) -> PlayerId | None:
+        """The player who makes the next decision of ``walk`` (None once it is over): the chooser
+        of the ability in hand (700.2e), else the player whose block is being put (603.3b)."""
+        assert walk.facts is not None
+        return self._local(walk.facts)[0].decider(walk.local)
+
+    def why_illegal(self, walk: Walk, decision: Decision) -> Why:
+        assert walk.facts is not None
+        local, _ = self._local(walk.facts)
+        if local.find(decision.key) is not None:
+            return local.why_illegal(walk.local, decision)
+        if self.is_over(walk):
+            return "the walk is over: every waiting ability is on the stack or removed", None
+        name = decision.subject
+        if decision.kind is DecisionKind.TARGET:
+            return f"{name} is not a thing of this pass: it has not triggered", Rule.R601_2C
+        if any(name in f.ability_index for f, _ in walk.done):
+            return f"{name} was put on the stack or removed in an earlier pass", Rule.R603_3B
+        return f"{name} is not waiting in this pass: it has not triggered", Rule.R603_3B
+
+    def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
+        """The walk after ``ref`` without checking that it is legal; starts the next pass when
+        this one is over and fired abilities."""
+        d = self.decision(ref)
+        facts = walk.facts
+        assert facts is not None
+        local, _ = self._local(facts)
+        here = local.find(d.key)
+        assert here is not None  # the pass's own decisions are the only ones applied to it
+        state = local.apply_unchecked(walk.local, here)
+        walk = Walk(walk.done, facts, state, walk.on_stack, (*walk.decisions, d.id))
+        if not local.is_over(state):
+            return walk
+        key = (id(facts), tuple(id(p) for p in state.stack), state.removed, walk.on_stack)
+        successor = self._after.get(key)  # the pass's Placed objects are kept by its stepper: ids name them
+        if successor is None:
+            successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
+            if len(self._after) > PREFIX_CACHE:
+                self._after.clear()
+            self._after[key] = successor
+        if successor.facts is None:
+            return walk
+        self._local(successor.facts)  # a hook's pass: its decisions get their ids now
+        return Walk((*walk.done, (facts, state)), successor.facts, State(), successor.on_stack, walk.decisions)
+
+    def is_over(self, walk: Walk) -> bool:
+        assert walk.facts is not None
+        return self._local(walk.facts)[0].is_over(walk.local)
+
+    def outcome(self, walk: Walk) -> Outcome:
+        """The whole outcome a finished walk reached (every pass)."""
+        if not self.is_over(walk):
+            raise WalkStateError("the walk is not over: there are legal decisions left")
+        assert walk.facts is not None
+        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
+        return join([*parts, self._local(walk.facts)[0].outcome(walk.local)])
+
+    def so_far(self, walk: Walk) -> Outcome:
+        """What a walk has put on the stack and removed so far, every pass (the ability in hand,
+        not yet placed, is in neither); :meth:`outcome` once it is over."""
+        assert walk.facts is not None
+        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
+        f = walk.facts
+        parts.append(to_outcome(f, IndexedOutcome(walk.local.stack, tuple(sorted(walk.local.removed)))))
+        return join(parts)
+
+    def reachable(self, walk: Walk, cap: int, deadline: Deadline) -> tuple[int, bool]:
+        """How many distinct outcomes ``walk`` can still end in: (the number, exact?). Counted by
+        walking every continuation (states reached twice are walked once), up to ``cap``."""
+        seen: set[tuple[object, ...]] = set()
+        ends: set[str] = set()
+        pending = [walk]
+        steps = 0
+        while pending:
+            w = pending.pop()
+            done = tuple((id(f), st.stack, st.removed) for f, st in w.done)
+            here = w.local
+            key: tuple[object, ...] = (done, id(w.facts), here.stack, here.removed, here.current, here.tokens)
+            if key in seen:
+                continue
+            seen.add(key)
+            steps += 1
+            if steps % 512 == 0:
+                deadline.check("counting the outcomes still reachable")
+            legal = self.legal(w)
+            if not legal:
+                ends.add(outcome_json(self.outcome(w)))
+                if len(ends) >= cap:
+                    return len(ends), False
+                continue
+            pending.extend(self.apply_unchecked(w, d) for d in legal)
+        return len(ends), True
+
+    def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
+        """The walk after ``decisions`` from the start, each checked."""
+        walk = self.start()
+        for d in decisions:
+            walk = self.apply(walk, d)
+        return walk
+
+    def decisions_for(self, outcome: Outcome) -> list[Decision]:
+        """A sequence of decisions whose walk ends in ``outcome`` (for imitation learning, or to
+        replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
+        with the verdict. Within a block, the removals come as early as they are legal."""
+        verdict = judge(self.passes, outcome, Deadline(self.options.time_limit))
+        if not verdict.legal:
+            raise IllegalOutcome(verdict)
+        walk = self.start()
+        removed = set(outcome.removed)
+        placed = 0
+        while not self.is_over(walk):
+            facts = walk.facts
+            assert facts is not None
+            local, glob = self._local(facts)
+            n = len(facts.abilities)
+            legal = local.legal(walk.local)
+            drops = (d for d in legal if d.kind is DecisionKind.REMOVE and facts.abilities[d.id - n].id in removed)
+            drop = next(drops, None)
+            if drop is not None:
+                walk = self.apply_unchecked(walk, glob[drop.id])
+                continue
+            entry = outcome.stack[placed] if placed < len(outcome.stack) else None
+            put = None if entry is None else local.find((DecisionKind.PUT, entry.ability, "", 0))
+            if entry is None or put is None or put not in legal:
+                raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
+            a = facts.abilities[put.id]
+            tokens = local.tokens_for(a, frozenset(p.ability for p in walk.local.stack), entry)
+            if tokens is None:
+                raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
+            walk = self.apply_unchecked(walk, glob[put.id])
+            for t in tokens:
+                walk = self.apply_unchecked(walk, glob[t])
+            placed += 1
+        reached = self.outcome(walk)
+        if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
+            raise AssertionError("check accepts the outcome but the walk reached another one")
+        return [self._by_id[i] for i in walk.decisions]
