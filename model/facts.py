@@ -244,7 +244,8 @@ def _requirement(
 
 def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
     """Whether ``thing`` is the ability itself (115.5) or, for "another", its source (115.3):
-    reasons a thing outside the filter has besides the filter (every reason is told, docs/formats.md, Violation codes)."""
+    reasons a thing outside the filter has besides the filter (every reason is told, docs/formats.md, Violation
+    codes)."""
     if restriction.ability_thing is not None and thing.id == restriction.ability_thing.id:
         return True
     return req.other_than_source and restriction.source is not None and thing.id == restriction.source.id

@@ -1,4 +1,5 @@
-"""The outcome / proposal format of docs/formats.md (Proposal and outcome), its canonical form, and the score of docs/cli.md (best)."""
+"""The outcome / proposal format of docs/formats.md (Proposal and outcome), its canonical form, and the score of
+docs/cli.md (best)."""
 
 from __future__ import annotations
 
@@ -227,8 +228,8 @@ def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
 
 
 def canonical_key(facts: Facts, outcome: Outcome) -> Callable[[str], Key]:
-    """The canonical order of ids in ``outcome`` (docs/formats.md, Proposal and outcome): players in turn order, then objects,
-    then the scenario's waiting abilities (the order of :attr:`Facts.things`); then abilities fired
+    """The canonical order of ids in ``outcome`` (docs/formats.md, Proposal and outcome): players in turn order,
+    then objects, then the scenario's waiting abilities (the order of :attr:`Facts.things`); then abilities fired
     in later passes (``REACTION@ABILITY``), by pass, then by the stack position of the ability that
     fired them, then by the reaction's order in the scenario; then any other id, by name."""
     order = facts.thing_index

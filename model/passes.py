@@ -52,7 +52,8 @@ StackItem = tuple[str, str]
 
 def by_reactions(scenario: Scenario, placed: Outcome) -> list[dict[str, Any]]:
     """The default next-pass function: the scenario's ``reactions`` fired by ``placed``, in the
-    order docs/formats.md, Proposal and outcome sorts them (stack position of the ability that fired them, then reaction order)."""
+    order docs/formats.md, Proposal and outcome sorts them (stack position of the ability that fired them, then
+    reaction order)."""
     facts = facts_of(scenario)
     fired: list[dict[str, Any]] = []
     for entry in placed.stack:
@@ -144,9 +145,9 @@ def _renamed(value: Any, names: Mapping[str, str]) -> Any:
 
 
 def join(parts: Sequence[Outcome]) -> Outcome:
-    """The whole outcome (docs/rules.md, "An outcome"; docs/formats.md, Proposal and outcome) of consecutive passes: every pass's stack, bottom pass
-    first, the removed abilities of every pass, and ``passes``, the entries per pass, when more
-    than one pass put something on the stack (a last pass whose abilities were all removed puts
+    """The whole outcome (docs/rules.md, "An outcome"; docs/formats.md, Proposal and outcome) of consecutive
+    passes: every pass's stack, bottom pass first, the removed abilities of every pass, and ``passes``, the entries
+    per pass, when more than one pass put something on the stack (a last pass whose abilities were all removed puts
     nothing there, and is not listed)."""
     stack = tuple(e for o in parts for e in o.stack)
     removed = tuple(r for o in parts for r in o.removed)
@@ -264,8 +265,8 @@ class Passes:
         passes), before anything is compiled: whether the loop ends, and the next pass's class."""
         waiting = list((self.next_pass or by_reactions)(facts.scenario, placed))
         index = facts.ability_index
-        # Canonical order, not stack order (docs/formats.md, Proposal and outcome): the next pass's things list this pass's
-        # abilities as its waiting abilities were listed (the scenario's order, then as fired).
+        # Canonical order, not stack order (docs/formats.md, Proposal and outcome): the next pass's things list
+        # this pass's abilities as its waiting abilities were listed (the scenario's order, then as fired).
         on_stack = below + tuple(
             (e.ability, facts.abilities[index[e.ability]].controller)
             for e in sorted(placed.stack, key=lambda e: index[e.ability])

@@ -47,8 +47,8 @@ class Rule(StrEnum):
 
 
 class Code(StrEnum):
-    """Violation codes of docs/formats.md (Violation codes). A proposal of the right shape is judged, never refused: what it
-    names that the scenario lacks is ``unknown-ability`` (it did not trigger, 603.3b),
+    """Violation codes of docs/formats.md (Violation codes). A proposal of the right shape is judged, never
+    refused: what it names that the scenario lacks is ``unknown-ability`` (it did not trigger, 603.3b),
     ``mode-unknown`` or ``target-unknown``."""
 
     UNKNOWN_ABILITY = "unknown-ability"

@@ -4,8 +4,8 @@ An :class:`IndexedOutcome` is what every engine (the product engine, CP-SAT, pyt
 the test simulator) produces; two equal ones are one outcome (docs/rules.md, "An outcome"). A :class:`Choice` is one
 ability's complete choice: its modes (a multiset, sorted mode indices) and per chosen mode
 instance the targets of each requirement (sorted thing indices) and the division of each divided
-requirement. ``to_outcome`` turns an indexed outcome into the canonical wire form of docs/formats.md (Proposal and outcome), and
-``from_outcome`` reads a proposal back. These are data, not search: every engine may import them.
+requirement. ``to_outcome`` turns an indexed outcome into the canonical wire form of docs/formats.md (Proposal and
+outcome), and ``from_outcome`` reads a proposal back. These are data, not search: every engine may import them.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def _entry(facts: Facts, p: Placed) -> Entry:
 
 
 def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
-    """The canonical wire form (docs/formats.md, Proposal and outcome) of an engine's outcome. Built, not validated: each
-    placed ability's entry is made once per scenario and shared by every outcome that holds it
+    """The canonical wire form (docs/formats.md, Proposal and outcome) of an engine's outcome. Built, not
+    validated: each placed ability's entry is made once per scenario and shared by every outcome that holds it
     (outcomes are frozen)."""
     memo = facts.memo
     kept: dict[Placed, Entry] | None = memo.get(_ENTRIES)

@@ -2,8 +2,8 @@
 
 ``build(facts)`` returns the model and its variable families; :class:`CpsatEngine` answers the
 engine interface with it (``solve_all`` enumerates, ``best_found`` optimises, ``validate`` fixes
-every variable to a proposal). Every solution is one outcome (docs/rules.md, "An outcome"): removed abilities take no slot
-and no choice, placed abilities fill the first slots of their block, repeated instances of a
+every variable to a proposal). Every solution is one outcome (docs/rules.md, "An outcome"): removed abilities take
+no slot and no choice, placed abilities fill the first slots of their block, repeated instances of a
 mode are ordered, and every auxiliary literal is fully reified; the callback still deduplicates
 by outcome as a safety net, and the property tests check that it never has to.
 

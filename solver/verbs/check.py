@@ -96,8 +96,8 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
 
 
 def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
-    """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through ``passes`` (which keeps each next
-    pass compiled): what :func:`~.legal.check` answers."""
+    """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through
+    ``passes`` (which keeps each next pass compiled): what :func:`~.legal.check` answers."""
     _refuse_unreadable_passes(outcome)
     report = _Report(deadline)
     _judge(passes, outcome, report)

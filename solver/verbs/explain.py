@@ -16,10 +16,12 @@ ability that is below only in some outcomes is legal "once on the stack".
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from triggerstack.model.errors import EndlessLoop, ScenarioError
 from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model.reports import Explanation
 from triggerstack.model.rules import Code, Rule
 
 from ..core.chain import Chain
@@ -264,6 +266,43 @@ def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
             }
         )
     return {"reactions": reactions, "fired": list(fired.values())}
+
+
+class Explained(Mapping[str, Any]):
+    """What ``explain`` answers: :attr:`report`, the typed :class:`~triggerstack.model.reports.Explanation`
+    (validated when first read); :meth:`to_json`, the JSON ``explain --json`` prints; :meth:`text`,
+    the readable form. It reads as that JSON's mapping too (``explained["count"]``)."""
+
+    __slots__ = ("_data", "_report")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self._report: Explanation | None = None
+
+    @property
+    def report(self) -> Explanation:
+        if self._report is None:
+            self._report = Explanation.model_validate(self._data)
+        return self._report
+
+    def to_json(self) -> dict[str, Any]:
+        return self._data
+
+    def text(self) -> str:
+        return explain_text(self._data)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        count = self._data.get("count", "?")
+        return f"<Explained: {len(self._data['abilities'])} waiting abilities, {count} legal outcomes>"
 
 
 def explain_chain(facts: Facts, chain: Chain) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from ..options import OptionChanges, Options, prepare
 if TYPE_CHECKING:
     from .best import Best
     from .check import Verdict
+    from .explain import Explained
     from .step import Decision, Stepper
 
 __all__ = [
@@ -277,16 +278,16 @@ class LegalOutcomes:
 
         return judge(self._learned.judging_passes(), proposal, self._start())
 
-    def explain(self) -> dict[str, Any]:
+    def explain(self) -> Explained:
         """The facts behind every decision (see :func:`~.explain.explain`)."""
         from ..options import Engine
-        from .explain import explain_chain
+        from .explain import Explained, explain_chain
 
         self._start()
         product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
         learned = _learned(self.facts, product)
         learned.deadline.restart(self.options.time_limit)
-        return explain_chain(self.facts, learned.chain())
+        return Explained(explain_chain(self.facts, learned.chain()))
 
     def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
         """How many distinct outcomes the walk after ``decisions`` can still end in, counted by
@@ -329,7 +330,8 @@ def outcomes(
     limit: int | None = None,
     **changes: Unpack[OptionChanges],
 ) -> Iterator[Outcome]:
-    """Each legal outcome of ``scenario`` once, in canonical form (docs/formats.md, Proposal and outcome); at most ``limit``.
+    """Each legal outcome of ``scenario`` once, in canonical form (docs/formats.md, Proposal and outcome); at most
+    ``limit``.
 
     The product engine (``auto``) yields lazily in its rank order; the solver engines find every
     outcome first and yield them sorted — or, with ``limit``, stop after the first ``limit`` they
@@ -379,7 +381,8 @@ def best(
 def check(
     scenario: Scenario | Facts, outcome: Outcome, options: Options | None = None, **changes: Unpack[OptionChanges]
 ) -> Verdict:
-    """Every violation of ``outcome`` against ``scenario`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes); legal when there is none.
+    """Every violation of ``outcome`` against ``scenario`` (docs/rules.md, "An outcome"; docs/formats.md, Violation
+    codes); legal when there is none.
 
     A proposal of the right shape is always judged: an ability, mode, requirement or target the
     scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).
@@ -394,8 +397,9 @@ def check(
 
 def explain(
     scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
-) -> dict[str, Any]:
-    """The facts behind every decision about ``scenario``, as a JSON-ready dict (its JSON Schema:
+) -> Explained:
+    """The facts behind every decision about ``scenario``: ``.report`` the typed
+    :class:`~triggerstack.model.reports.Explanation`, and the mapping of its JSON (its JSON Schema:
     ``triggerstack schema explain``; see :mod:`~.explain`)."""
     return LegalOutcomes(scenario, options, **changes).explain()
 

@@ -295,10 +295,9 @@ def _best(legal: LegalOutcomes, p: Best) -> BestResult:
 
 def _explain(legal: LegalOutcomes, _: Explain) -> Plain:
     from .draw import outcome_svg
-    from .explain import explain_text
 
-    data = legal.explain()
-    result = Plain(value=data, shown=explain_text(data))
+    explained = legal.explain()
+    result = Plain(value=explained.to_json(), shown=explained.text())
     return result.drawn(lambda: outcome_svg(legal.facts, legal[0], (), f"one legal outcome of {legal.count()}"))
 
 

@@ -17,6 +17,7 @@ outcome that places it. Explain's dict fits its published schema.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +47,7 @@ class Seen:
     below: list[set[str]] = field(default_factory=list)  # per outcome placing it: the abilities under it
 
 
-def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], set[str]]:
+def _projections(doc: dict[str, Any]) -> tuple[Mapping[str, Any], dict[str, Seen], set[str]]:
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 400)
     try:
