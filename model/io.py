@@ -19,7 +19,7 @@ from typing import IO, Any
 from .errors import ScenarioError
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["check_data", "load_document", "parse_json_line", "parse_text", "read_bounded"]
+__all__ = ["check_data", "load_document", "parse_json_line", "parse_text", "read_bounded", "utf8"]
 
 Loc = tuple[str | int, ...]
 
@@ -133,6 +133,16 @@ def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = 
     else:
         doc = _parse_yaml(text, source, limits)
     return check_data(doc, source, limits)
+
+
+def utf8(data: bytes | str, where: str = " of the line") -> str:
+    """``data`` as text; bytes that are not UTF-8 are bad input naming the first bad byte (1-based)."""
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
 
 
 def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:

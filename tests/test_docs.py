@@ -148,3 +148,28 @@ def test_the_python_page_runs() -> None:
             exec(compile(block, "docs/python.md", "exec"), namespace)  # its asserts are the claims
     finally:
         os.chdir(here)
+
+
+def test_the_architecture_names_functions_that_exist() -> None:
+    """Every file and function docs/architecture.md says decides a rule is there (the map does not
+    drift from the code)."""
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text.split("## Where each rule is decided", 1)[1].split("\n## ", 1)[0]
+    checked = 0
+    for row in re.findall(r"^\|.*\|$", table, flags=re.M)[2:]:
+        decided = row.strip("|").split("|")[-1]
+        source, where = "", ""
+        for name in re.findall(r"`([^`]+)`", decided):
+            if name.endswith((".py", "/")):
+                assert (ROOT / name).exists(), f"{name} (docs/architecture.md) does not exist"
+                where = name
+                source = (ROOT / name).read_text(encoding="utf-8") if name.endswith(".py") else ""
+                continue
+            last = name.split(".")[-1]
+            assert source and re.search(rf"(def|class) {re.escape(last)}\b|\b{re.escape(last)}\b.*=", source), (
+                f"{name} is not in {where} (docs/architecture.md)"
+            )
+            checked += 1
+    assert checked >= 15

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
-from triggerstack.model.io import parse_text
+from triggerstack.model.io import parse_text, utf8
 from triggerstack.model.limits import Bound, bounded
 from triggerstack.model.outcome import outcome_json
 from triggerstack.model.text import visible
@@ -137,10 +137,7 @@ async def _body(request: Request, service: Service) -> Any:
         raise RequestError(KINDS.NOT_JSON, f"the body must be JSON (Content-Type: application/json, not {found!r})")
     data = await request.body()
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RequestError(KINDS.NOT_JSON, f"the body is not UTF-8 text (byte {exc.start + 1})") from None
-    try:
+        text = utf8(data, "")
         return parse_text(text, "body", "json", limits=service.options.limits) if text.strip() else {}
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None

@@ -27,7 +27,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 from triggerstack.model.errors import ScenarioError, format_loc
 from triggerstack.model.facts import Facts
-from triggerstack.model.io import load_document, parse_json_line
+from triggerstack.model.io import load_document, parse_json_line, utf8
 from triggerstack.model.limits import Bound, Limits, bounded
 from triggerstack.model.text import visible
 
@@ -374,13 +374,8 @@ def error_line(found: Failure) -> str:
 
 def read_line(line: str | bytes, limits: Limits) -> Any:
     """One line of JSON, decoded and parsed within ``limits``; :class:`RequestError` (not JSON) otherwise."""
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RequestError(KINDS.NOT_JSON, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
     try:
-        return parse_json_line(line, limits)
+        return parse_json_line(utf8(line), limits)
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 

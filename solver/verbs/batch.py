@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts, check_limits, facts_of
-from triggerstack.model.io import parse_json_line
+from triggerstack.model.io import parse_json_line, utf8
 from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
@@ -156,12 +156,7 @@ def verdict_line(
     try:
         if isinstance(line, ScenarioError):
             raise line
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
-        return _judge(number, line, shared, options)
+        return _judge(number, utf8(line), shared, options)
     except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
         return _error(number, failure(exc).message)
 
