@@ -29,7 +29,6 @@ from triggerstack.model.text import visible, visible_lines
 
 from .errors import KINDS, OutputFailed, Terminated, failure
 from .options import Engine, Options
-from .version import VERSION
 
 if TYPE_CHECKING:  # each verb imports what it needs, when it runs
     from pydantic import BaseModel
@@ -52,16 +51,34 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(KINDS.BAD_INPUT.exit)
 
 
-def _parser() -> argparse.ArgumentParser:
-    from .verbs.table import VERBS
+class _Version(argparse.Action):
+    """``--version``: the package's, read from its metadata only when asked."""
 
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from .version import VERSION
+
+        sys.stdout.write(f"{parser.prog} {VERSION}\n")
+        parser.exit()
+
+
+def _verb_of(argv: Sequence[str] | None) -> str:
+    """The verb asked for, read by a parser that knows only the verbs' names (``--help``,
+    ``--version`` and a missing or unknown verb are answered here, without importing a model)."""
+    stub = _parser(None)
+    found, _ = stub.parse_known_args(argv)
+    return str(found.verb)
+
+
+def _parser(verb: str | None) -> argparse.ArgumentParser:
+    """The command line's parser, with ``verb`` 's flags in full (generated from the table of
+    verbs, which imports the models); the other verbs are listed by name and help only."""
     p = _Parser(
         prog=PROG,
         description="Which ways of putting waiting triggered abilities on the stack are legal (rule 603.3).",
         epilog="Files are .json, .yaml or .yml; - reads standard input. Exit codes: 0 legal (or done), "
         "1 illegal, 2 bad input, 3 time limit, 74 the output could not be written, 130 interrupted.",
     )
-    p.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
+    p.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/formats.md, model/limits.py)")
@@ -77,10 +94,15 @@ def _parser() -> argparse.ArgumentParser:
         help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
     )
     for name, spec in _COMMANDS.items():
-        verb = VERBS[name]
+        if name != verb:
+            sub.add_parser(name, help=spec.help, add_help=False)
+            continue
+        from .verbs.table import VERBS
+
         q = sub.add_parser(name, parents=[limits], help=spec.help, description=spec.description or None)
+        table = VERBS[name]
         q.add_argument("scenario", metavar="SCENARIO", nargs="?" if name == "check" else None)
-        _fields(q, verb.params, spec)
+        _fields(q, table.params, spec)
         if spec.engine:
             q.add_argument(
                 "--engine",
@@ -98,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
             )
         if spec.json:
             q.add_argument("--json", action="store_true", help=spec.json)
-        if verb.pictured:
+        if table.pictured:
             q.add_argument(
                 "--format",
                 choices=["text", "json", "svg"],
@@ -469,7 +491,7 @@ def _on_sigterm(_signum: int, _frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     sys.set_int_max_str_digits(0)  # exact counts print at any size; inputs have their own digit cap
-    args = _parser().parse_args(argv)
+    args = _parser(_verb_of(argv)).parse_args(argv)
     previous = (
         signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
     )

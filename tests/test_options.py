@@ -130,3 +130,14 @@ def test_the_pass_cap_reaches_every_verb(name: str, verb: Callable[..., object])
         return
     with pytest.raises(ScenarioError, match="still trigger after 3 passes"):
         verb(ERTAI, options)
+
+
+def test_the_keyword_options_are_the_fields_of_options() -> None:
+    """``OptionChanges`` (the verbs' keyword arguments, for type checkers) names exactly the fields
+    of :class:`Options`, with the same defaults reachable: the two cannot drift apart."""
+    from dataclasses import fields
+
+    from triggerstack.solver.options import OptionChanges
+
+    assert [f.name for f in fields(Options)] == list(OptionChanges.__annotations__)
+    assert Options(**{f.name: getattr(Options(), f.name) for f in fields(Options)}) == Options()

@@ -39,8 +39,6 @@ from ..options import Options
 
 __all__ = ["CpsatEngine", "PassModel", "best_found", "build", "solve_all", "validate"]
 
-DEFAULT_TIME_LIMIT = 60.0
-
 
 @dataclass(frozen=True, slots=True)
 class Instance:
@@ -366,8 +364,11 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def _solver(time_limit: float | None, workers: int = 1) -> cp_model.CpSolver:
+    """A solver bounded by ``time_limit`` seconds; ``None`` is no limit, as on every engine (CP-SAT's
+    own default is none too)."""
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     return solver
 

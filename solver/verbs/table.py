@@ -35,14 +35,14 @@ MAX_PAGE = 10_000
 class Params(BaseModel):
     """A verb's parameters: frozen, unknown fields refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Result(BaseModel):
     """A verb's answer: frozen; :meth:`to_json` is what a server answers, :meth:`text` what the command
     line prints, :meth:`report` what ``--json`` prints."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json", exclude_none=True)
@@ -89,7 +89,7 @@ class Count(Params):
 
 
 class Divided(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     first: dict[str, Any] | None = Field(description="The bottom stack entry, canonical; null: nothing is put")
     count: int = Field(description="The legal outcomes with that bottom entry")
@@ -184,7 +184,7 @@ class Draw(Steps):
 
 
 class DecisionItem(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: int = Field(description="Its fixed id")
     text: str = Field(description="Its readable form, e.g. 'put E', 'mode E:counter', 'target SWB'")

@@ -51,6 +51,8 @@ class PassStepper(Checked[State]):
 
     facts: Facts
     options: Options = field(default_factory=Options)
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    """The deadline of the call being answered (its :class:`~._walk.Stepper` restarts it per call)."""
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
     _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
     _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
@@ -135,8 +137,7 @@ class PassStepper(Checked[State]):
     def _space(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> ChoiceSpace:
         space = self._spaces.get(key)
         if space is None:
-            deadline = Deadline(self.options.time_limit)  # each decision's choices, within the time limit
-            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, deadline)
+            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, self.deadline)
         return space
 
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:

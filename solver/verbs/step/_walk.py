@@ -88,6 +88,7 @@ class Stepper(Checked[Walk]):
         self.options = options or Options()
         self.layout = layout
         max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
+        self.deadline = Deadline(self.options.time_limit)
         self.passes = Passes(facts, self.options.next_pass, max_passes)
         s = facts.scenario
         watched = {r.id: self._watched(r.object) for r in s.reactions}
@@ -198,13 +199,18 @@ class Stepper(Checked[Walk]):
         """One pass's stepper, and its decisions' global forms by local id."""
         found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if found is None:
-            stepper = PassStepper(facts, self.options)
+            stepper = PassStepper(facts, self.options, self.deadline)
             for a in facts.abilities:  # a hook's pass may name what no reaction could fire
                 if a.modal and a.id not in self._modes:
                     self._modes[a.id] = [m.id or "" for m in a.modes]
             glob = [self._by_key.get(d.key) or self._add(d.key) for d in stepper.decisions]
             found = self._steppers[id(facts)] = (stepper, glob)
         return found
+
+    def _call(self) -> Deadline:
+        """The deadline of a call, restarted: every public question is bounded by the time limit."""
+        self.deadline.restart(self.options.time_limit)
+        return self.deadline
 
     def start(self) -> Walk:
         return Walk(facts=self.facts)
@@ -224,6 +230,7 @@ class Stepper(Checked[Walk]):
     def legal(self, walk: Walk) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         assert walk.facts is not None
+        self._call()
         local, glob = self._local(walk.facts)
         out = [glob[d.id] for d in local.legal(walk.local)]
         out.sort(key=lambda d: d.id)
@@ -333,7 +340,7 @@ class Stepper(Checked[Walk]):
         """A sequence of decisions whose walk ends in ``outcome`` (for imitation learning, or to
         replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
         with the verdict. Within a block, the removals come as early as they are legal."""
-        verdict = judge(self.passes, outcome, Deadline(self.options.time_limit))
+        verdict = judge(self.passes, outcome, self._call())
         if not verdict.legal:
             raise IllegalOutcome(verdict)
         walk = self.start()
