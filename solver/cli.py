@@ -109,8 +109,8 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
                 type=_engine,
                 default=Engine.AUTO,
                 metavar="ENGINE",
-                help="which engine answers: auto (default: the fastest exact one), product (also called fast), "
-                "cpsat or constraint",
+                help=f"which engine answers: {', '.join(Engine.names())} (default auto: the fastest exact one; "
+                "fast is product)",
             )
         if spec.merge:
             q.add_argument(

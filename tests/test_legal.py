@@ -95,3 +95,27 @@ def test_each_call_has_its_own_time_limit() -> None:
     time.sleep(0.3)  # longer than the limit: a deadline that were not restarted would have passed
     assert legal.count() == 14
     assert len(list(legal.sample(3, seed=1))) == 3
+
+
+def test_reprs_say_what_a_value_is() -> None:
+    """A judge or an agent's author printing a verdict, a walk, a stepper or a decision reads what
+    it is (not a dataclass dump of frozensets and facts)."""
+    from triggerstack.solver.verbs.step import Decision, DecisionKind
+
+    ertai = EXAMPLES / "ertai-resurrected"
+    scenario = Scenario.load(str(ertai / "scenario.yaml"))
+    assert repr(check(scenario, Outcome.load(str(ertai / "illegal.json")))) == (
+        "<Verdict: illegal, 1 violation (601.2c target-not-yet-on-stack)>"
+    )
+    assert repr(check(scenario, Outcome.load(str(ertai / "legal.json")))) == "<Verdict: legal>"
+    legal = LegalOutcomes(scenario)
+    stepper = legal.stepper()
+    walk = stepper.walk(["put SWB"])
+    assert repr(stepper) == f"<Stepper of 3 waiting abilities: {stepper.size} decision ids>"
+    assert repr(walk) == "<Walk in pass 1: 1 decision, 1 placed and 0 removed in this pass>"
+    put = stepper.decision("put SWA")
+    assert repr(put) == f"<Decision {put.id}: put SWA>" and str(put) == "put SWA"
+    assert Decision.parse(str(put)) == put.key == (DecisionKind.PUT, "SWA", "", 0)
+    for d in stepper.legal(stepper.walk(["put SWB", "put SWA", "put E"])):
+        assert stepper.decision(str(d)) == d and Decision.parse(str(d)) == d.key  # the parser reads every form back
+    assert repr(legal.explain()) == "<Explained: 3 waiting abilities, 10 legal outcomes>"

@@ -55,6 +55,13 @@ class Verdict:
     def as_dict(self) -> dict[str, Any]:
         return {"legal": self.legal, "violations": [v.as_dict() for v in self.violations]}
 
+    def __repr__(self) -> str:
+        if self.legal:
+            return "<Verdict: legal>"
+        rules = ", ".join(sorted({f"{v.rule.value} {v.code.value}" for v in self.violations}))
+        n = len(self.violations)
+        return f"<Verdict: illegal, {n} violation{'s' if n != 1 else ''} ({rules})>"
+
     def text(self) -> str:
         """What ``check`` prints: ``legal``, or how many violations and one line for each."""
         if self.legal:

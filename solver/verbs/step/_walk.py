@@ -48,8 +48,9 @@ class Walk:
 
     def __repr__(self) -> str:
         hand = "" if self.local.current is None else f", ability {self.local.current} in hand"
+        n = len(self.decisions)
         return (
-            f"<Walk in pass {len(self.done) + 1}: {len(self.decisions)} decisions, "
+            f"<Walk in pass {len(self.done) + 1}: {n} decision{'s' if n != 1 else ''}, "
             f"{len(self.local.stack)} placed and {len(self.local.removed)} removed in this pass{hand}>"
         )
 
