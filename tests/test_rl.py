@@ -389,3 +389,13 @@ def test_the_rl_examples_run(script: str, says: str) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert says in done.stdout
+
+
+def test_a_scenarios_own_ids_are_those_of_its_smallest_layout() -> None:
+    """One layout of ids: a stepper without a layout numbers its decisions as one laid out by
+    ``needs`` does, the same decision the same id."""
+    for path in EXAMPLE_FILES:
+        own = Stepper(compile_facts(Scenario.load(str(path))))
+        laid = Stepper(own.facts, layout=own.needs)
+        assert own.size == laid.size == own.needs.size
+        assert {d.id: d.text for d in own._by_id.values()} == {d.id: d.text for d in laid._by_id.values()}

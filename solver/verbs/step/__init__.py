@@ -10,14 +10,10 @@ divided. Only decisions that still extend to a legal outcome are offered, so eve
 an outcome that ``check`` accepts, and every outcome is reachable.
 
 Decision ids are fixed per scenario (``Stepper.size`` of them), so an agent can keep a 0/1 mask:
-
-* ``put X``: X's index; ``remove X``: abilities + index;
-* ``mode X:m``: 2·abilities + the mode's index among all abilities' modes; ``end modes`` next;
-* ``target T``: then the thing's index (players, objects, waiting abilities); ``end targets`` next;
-* ``divide N`` for N = 1 … the largest amount divided.
-
-That numbering fits one scenario. For ids that mean the same across scenarios (a fixed action
-space), give the :class:`Stepper` an :class:`ActionLayout` with capacities; see its docstring.
+they are the ids of the scenario's smallest :class:`ActionLayout` (:attr:`Stepper.needs`; the
+table of ids is in its docstring), or of a layout given to the :class:`Stepper`, whose ids mean
+the same in every scenario that fits it (a fixed action space). An id whose slot the scenario
+leaves empty is never legal.
 
 Who decides (:meth:`Stepper.decider`): the chooser of the ability in hand while its modes and
 targets are announced (its controller unless the scenario names one, 700.2e); otherwise the player

@@ -71,17 +71,18 @@ def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
 class Stepper(Checked[Walk]):
     """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
 
-    Ids are laid out as in one pass (see the module docstring) over a *universe*
-    (:attr:`universe`): the waiting abilities and every ability a reaction could fire from them
-    (``REACTION@ABILITY``: an ability with a requirement that could name the reaction's object,
-    up to ``limits.passes`` deep), and as things the players, the objects and that universe. A
-    pass that ends having fired abilities starts the next pass by itself. Build it once per
-    scenario. With ``layout`` the ids are those of the :class:`ActionLayout` instead (the same
-    across scenarios that fit it; one that does not fit is refused naming what overflows).
+    Ids are those of one :class:`ActionLayout`: ``layout`` if given (the same ids across scenarios
+    that fit it; one that does not fit is refused naming what overflows), else :attr:`needs`, the
+    smallest this scenario fits. Its slots run over a *universe* (:attr:`universe`): the waiting
+    abilities and every ability a reaction could fire from them (``REACTION@ABILITY``: an ability
+    with a requirement that could name the reaction's object, up to ``limits.passes`` deep), and
+    as things the players, the objects and that universe. A pass that ends having fired abilities
+    starts the next pass by itself. Build it once per scenario.
 
-    With an engine's ``next_pass`` hook (:class:`~..options.Options`), what it fires cannot be
-    known in advance: the decisions of an ability or thing it fires get the next free ids (or
-    slots) when they first appear, so ``size`` can grow during walks without a layout.
+    With an engine's ``next_pass`` hook (:class:`~triggerstack.solver.Options`), what it fires
+    cannot be known in advance: without a layout given, the decisions of an ability or thing it
+    fires (or of a chain past :data:`UNIVERSE`) get the next ids past ``needs.size`` when they
+    first appear, so ``size`` can grow during walks.
     """
 
     def __init__(self, facts: Facts, options: Options | None = None, layout: ActionLayout | None = None) -> None:
@@ -144,7 +145,9 @@ class Stepper(Checked[Walk]):
         self._by_text: dict[str, Decision] = {}
         self._by_key: dict[Key, Decision] = {}
         self._by_id: dict[int, Decision] = {}
-        self.size = 0 if layout is None else layout.size
+        self._ids = layout or self.needs
+        """The one layout decision ids are given by: the one asked for, or this scenario's smallest."""
+        self.size = self._ids.size
         for key in keys:
             self._add(key)
         self._steppers: dict[int, tuple[PassStepper, list[Decision]]] = {}
@@ -159,19 +162,22 @@ class Stepper(Checked[Walk]):
         return f"<Stepper of {len(self.facts.abilities)} waiting abilities: {self.size} decision ids{laid}>"
 
     def _add(self, key: Key) -> Decision:
-        """Give the decision that means ``key`` its id: the next free one, or its place in the layout."""
-        if self.layout is None:
+        """Give the decision that means ``key`` its id: its place in the layout; without a layout
+        given, one that ``needs`` has no slot for (what an engine's hook fires, or a chain past
+        :data:`UNIVERSE`) gets the next id past the others."""
+        try:
+            i = self._layout_id(key)
+        except LayoutOverflow:
+            if self.layout is not None:
+                raise
             i = self.size
             self.size += 1
-        else:
-            i = self._layout_id(key)
         d = Decision.keyed(i, key)
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
     def _layout_id(self, key: Key) -> int:
-        layout = self.layout
-        assert layout is not None
+        layout = self._ids
         kind, subject, mode, amount = key
         if kind is DecisionKind.END_MODES:
             return layout.end_modes
