@@ -12,6 +12,7 @@ loops through them."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any, get_args
 
 from hypothesis import settings
@@ -59,7 +60,8 @@ BOUNDS = [(1, 1), (1, 1), (0, 1), (1, 2), (0, None), (2, 2)]
 @st.composite
 def _requirement(draw: st.DrawFn, rid: str, earlier: list[dict[str, Any]]) -> dict[str, Any]:
     lo, hi = draw(st.sampled_from(BOUNDS))
-    req: dict[str, Any] = {"id": rid, "min": lo, "max": hi, "filter": draw(st.sampled_from(FILTERS))}
+    # a copy: a test that changes the document it is given must not change FILTERS for the next one
+    req: dict[str, Any] = {"id": rid, "min": lo, "max": hi, "filter": copy.deepcopy(draw(st.sampled_from(FILTERS)))}
     players = [e for e in earlier if e["filter"] in ({"kind": "player"}, {"kind": "player", "controller": "opponent"})]
     creatures = [
         e
