@@ -196,7 +196,7 @@ def main() -> None:
     write("players-4-abilities-40", simple(40, 4, 12))
     for c in (2, 10, 30, 60):
         write(f"candidates-{c}", wide(c))
-    for w in (2, 3, 4, 5, 6, 7, 8):
+    for w in (2, 3, 4, 5, 6, 7, 8, 10, 12):
         write(f"coupled-{w}", coupled(w))
     for k in range(1, 9):
         write(f"ward-{k}", ward(k))

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 from math import factorial
+from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from triggerstack.model import Scenario, compile_facts
 from triggerstack.solver import count
 from triggerstack.solver.core.must import iter_legal_choices
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES, ROOT
+from .property.strategies import SETTINGS, scenarios
+from .property.test_agreement import size_bound
 from .simulator import simulate
 
 # README: board-wipe 4!·2⁴·2!; charming-prince scry or gain; inferno-titan 5 + 10·2 + 10·1;
@@ -74,3 +79,52 @@ def test_merge_identical_board_wipe() -> None:
     merged = list(outcomes(scenario, merge_identical=True))
     assert len(merged) == 16
     assert all([e.ability for e in o.stack] == ["BA1", "BA2", "BA3", "BA4", "Z1", "Z2"] for o in merged)
+
+
+def _coupled_by_the_rules(n: int) -> int:
+    """The coupled family (benchmarks/make_scenarios.coupled): n Soul Warden triggers, the even ones
+    B's (the active player: B's block first, 603.3b) and the odd ones A's, with A's Ertai trigger
+    "choose up to one: counter target ability, or destroy target creature". B's block: its wardens
+    in any order. A's block: its wardens in any order, and Ertai either removed (no mode chosen,
+    700.2) or put with j of A's wardens below it, then choosing to counter one of the abilities
+    below it (B's and those j, 601.2c) or to destroy one of the n + 1 creatures."""
+    b, a = (n + 1) // 2, n // 2
+    return factorial(b) * factorial(a) * (1 + sum((b + j) + (n + 1) for j in range(a + 1)))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 10, 12])
+def test_the_coupled_family_is_counted_exactly_without_listing(n: int) -> None:
+    """Issue 23: a coupled core is counted by dynamic programming over blocks and subsets, not by
+    listing its outcomes — 12 abilities that may target each other (80,352,000 outcomes, more than
+    --max-outcomes) are counted, and CP-SAT and python-constraint2 agree where they finish."""
+    scenario = Scenario.model_validate(json.loads((ROOT / "benchmarks" / "scenarios" / f"coupled-{n}.json").read_text()))
+    assert count(scenario) == _coupled_by_the_rules(n)
+    if n <= 5:
+        assert count(scenario, engine="cpsat") == count(scenario, engine="constraint") == _coupled_by_the_rules(n)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(doc=scenarios(max_abilities=6), data=st.data())
+def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.DataObject) -> None:
+    """``count_outcomes`` (the dynamic program over blocks and subsets) is the number of outcomes
+    the direct search lists, and with weights per block and number placed there, the weighted sum
+    over them (the product engine's arrangements of independent abilities around a core)."""
+    from triggerstack.model.scenario import parse_scenario
+    from triggerstack.solver.core.search import count_outcomes, search_outcomes
+
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 3000)
+    listed = search_outcomes(facts, 10**6, 10**6)
+    assert count_outcomes(facts) == len(listed)
+    weights = {
+        (b, k): data.draw(st.integers(0, 5)) for b in range(len(facts.blocks)) for k in range(len(facts.abilities) + 1)
+    }
+    expected = 0
+    for outcome in listed:
+        placed = [facts.abilities[p.ability].block for p in outcome.stack]
+        term = 1
+        for b in range(len(facts.blocks)):
+            term *= weights[(b, placed.count(b))]
+        expected += term
+    assert count_outcomes(facts, lambda b, k: weights[(b, k)]) == expected

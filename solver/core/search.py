@@ -13,18 +13,18 @@ once per ability and per set of the waiting abilities it could target that are b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from triggerstack.model.facts import Facts
-from triggerstack.model.limits import NO_DEADLINE, Deadline
+from triggerstack.model.limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
 
 from ..errors import EngineCannot
 from .choices import has_legal_choice
 from .indexed import Choice, IndexedOutcome, Placed
 from .must import iter_legal_choices
 
-__all__ = ["search_outcomes"]
+__all__ = ["count_outcomes", "search_outcomes"]
 
 
 class _Search:
@@ -93,3 +93,118 @@ def search_outcomes(
             )
     out.sort()
     return out
+
+
+MAX_BLOCK = 16
+"""The most abilities of one block that :func:`count_outcomes` counts over the subsets of (2^n)."""
+
+
+class _Counting:
+    """The outcomes of a pass counted by dynamic programming over blocks and subsets, nothing listed.
+
+    An ability's choices depend on what is below it only through which of the waiting abilities it
+    could target are on the stack (its ``waiting_targets``), and whether it may be removed only on
+    what is below at its block's start (603.3c–d). So, block by block, with ``B`` the abilities
+    placed in earlier blocks: ``f(S)`` — the ways to put exactly the set ``S`` of the block's
+    abilities on the stack, in some order, each with a legal choice given what is below it — is a
+    sum over the last one put, ``f(S) = Σ_{k∈S} f(S−k)·c(k, B ∪ S−k)``; the block's outcomes with
+    the removable set ``G`` removed are ``f(mine − G)``; and what follows depends on ``B`` only
+    through the abilities later blocks could target. ``c`` is a choice space's count (listed only
+    for an ability whose own choices are linked, within ``--max-choices``)."""
+
+    def __init__(self, facts: Facts, limits: Limits, deadline: Deadline) -> None:
+        from .space import space_for
+
+        self.facts = facts
+        self.limits = limits
+        self.deadline = deadline
+        self._space_for = space_for
+        self._counts: dict[tuple[int, frozenset[int]], int] = {}
+        self._memo: dict[tuple[int, frozenset[int]], int] = {}
+        blocks = facts.blocks
+        self.later: list[frozenset[int]] = []
+        seen: frozenset[int] = frozenset()
+        for b in reversed(blocks):
+            self.later.append(seen)
+            for k in b.abilities:
+                seen |= facts.abilities[k].waiting_targets
+        self.later.reverse()
+
+    def choices(self, k: int, below: frozenset[int]) -> int:
+        a = self.facts.abilities[k]
+        key = (k, below & a.waiting_targets)
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = self._space_for(self.facts, a, key[1], self.limits, self.deadline).count
+        return found
+
+    def removable(self, k: int, below: frozenset[int]) -> bool:
+        a = self.facts.abilities[k]
+        return a.forced_removal is not None or a.may_choose_zero or self.choices(k, below) == 0
+
+    def orders(self, mine: tuple[int, ...], below: frozenset[int]) -> list[int]:
+        """``f`` over the subsets of ``mine`` (bit i: ``mine[i]``), on ``below``."""
+        n = len(mine)
+        f = [0] * (1 << n)
+        f[0] = 1
+        for mask in range(1 << n):
+            if not f[mask]:
+                continue
+            if mask & 1023 == 1023:
+                self.deadline.check("counting the orders of a block")
+            here = below | {mine[i] for i in range(n) if mask >> i & 1}
+            for i in range(n):
+                if not mask >> i & 1:
+                    c = self.choices(mine[i], here)
+                    if c:
+                        f[mask | 1 << i] += f[mask] * c
+        return f
+
+    def total(self, b: int, below: frozenset[int], weight: Callable[[int, int], int]) -> int:
+        facts = self.facts
+        if b == len(facts.blocks):
+            return 1
+        key = (b, below & (self.later[b] | frozenset(self._relevant(b))))
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        mine = tuple(k for k in facts.blocks[b].abilities if facts.abilities[k].forced_removal is None)
+        if len(mine) > MAX_BLOCK:
+            raise EngineCannot(
+                f"{len(mine)} abilities that may target each other in one block are more than this count "
+                f"handles ({MAX_BLOCK}: it sums over their subsets)"
+            )
+        f = self.orders(mine, below)
+        may_go = [i for i, k in enumerate(mine) if self.removable(k, below)]
+        full = (1 << len(mine)) - 1
+        out = 0
+        for n in range(len(may_go) + 1):
+            for gone in combinations(may_go, n):
+                placed = full
+                for i in gone:
+                    placed ^= 1 << i
+                if not f[placed]:
+                    continue
+                put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
+                out += f[placed] * weight(b, len(put)) * self.total(b + 1, below | put, weight)
+        self._memo[key] = out
+        return out
+
+    def _relevant(self, b: int) -> set[int]:
+        """What in ``below`` this block's own abilities could target (their counts depend on it)."""
+        out: set[int] = set()
+        for k in self.facts.blocks[b].abilities:
+            out |= self.facts.abilities[k].waiting_targets
+        return out
+
+
+def count_outcomes(
+    facts: Facts,
+    weight: Callable[[int, int], int] = lambda _b, _k: 1,
+    limits: Limits = DEFAULT_LIMITS,
+    deadline: Deadline = NO_DEADLINE,
+) -> int:
+    """Σ over the outcomes of the pass of ``facts`` of Π over blocks of ``weight(block, placed in
+    it)`` — with the default weight, how many outcomes there are — without listing any (see
+    :class:`_Counting`). Exactly :func:`search_outcomes`' outcomes, counted."""
+    return _Counting(facts, limits, deadline).total(0, frozenset(), weight)

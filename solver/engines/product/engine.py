@@ -37,7 +37,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import search_outcomes
+from ...core.search import count_outcomes, search_outcomes
 from ...core.space import ChoiceSpace, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -236,18 +236,68 @@ class ProductEngine:
                 else:
                     mandatory.append(k)
             self.blocks.append(_Block(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
-        self.cores = self._cores(coupled)
-        self._core_index = {c.outcome: i for i, c in enumerate(self.cores)}
-        self.starts = [0]
-        for core in self.cores:
-            self.starts.append(self.starts[-1] + self._size(core))
-        self.total = self.starts[-1]
+        self._coupled = coupled
         self._placed: dict[int, list[Placed]] = {}
         self._suffixes: dict[int, list[int]] = {}
         self._counts = {a: o.count for a, o in self.spaces.items()}
 
+    # The coupled core's outcomes are listed only when an outcome is asked for (rank, unrank,
+    # enumeration); the count is a sum by dynamic programming (core/search.count_outcomes).
+
+    @cached_property
+    def cores(self) -> list[_Core]:
+        return self._cores(self._coupled)
+
+    @cached_property
+    def _core_index(self) -> dict[IndexedOutcome, int]:
+        return {c.outcome: i for i, c in enumerate(self.cores)}
+
+    @cached_property
+    def starts(self) -> list[int]:
+        starts = [0]
+        for core in self.cores:
+            starts.append(starts[-1] + self._size(core))
+        return starts
+
+    @property
+    def total(self) -> int:
+        return self.count()
+
     def count(self) -> int:
-        return self.total
+        if "starts" in self.__dict__ or not self._coupled:
+            return self.starts[-1]
+        return self._counted
+
+    @cached_property
+    def _counted(self) -> int:
+        """Σ over the coupled core's outcomes of the arrangements of every block's independent
+        abilities around it, counted without listing the core."""
+        sub, ability, _ = self._sub
+        full_block = [self.facts.abilities[ability[b.abilities[0]]].block for b in sub.blocks]
+        n = 1
+        for block in self.blocks:
+            if block.index not in full_block:
+                n *= block.total(0)
+        by_index = {block.index: block for block in self.blocks}
+
+        def weight(b: int, k: int) -> int:
+            index = full_block[b]
+            assert index is not None
+            return by_index[index].total(k)
+
+        return n * count_outcomes(sub, weight, self.options.limits, self.deadline)
+
+    @cached_property
+    def _sub(self) -> tuple[Facts, list[int], list[int]]:
+        """The scenario of the coupled abilities alone (every player and object stays), and its
+        abilities' and things' indices in the whole scenario."""
+        facts = self.facts
+        ids: set[str] = {facts.abilities[k].id for k in self._coupled}
+        if len(self._coupled) == len(facts.abilities):  # the whole scenario is the core: no restriction to compile
+            sub = facts
+        else:
+            sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
+        return sub, [facts.ability_index[a.id] for a in sub.abilities], [facts.thing_index[t.id] for t in sub.things]
 
     def _size(self, core: _Core) -> int:
         n = 1
@@ -262,13 +312,7 @@ class ProductEngine:
         if not coupled:
             return [_Core(IndexedOutcome((), ()), empty)]
         facts = self.facts
-        ids: set[str] = {facts.abilities[k].id for k in coupled}
-        if len(coupled) == len(facts.abilities):  # the whole scenario is the core: no restriction to compile
-            sub = facts
-        else:
-            sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
-        ability = [facts.ability_index[a.id] for a in sub.abilities]
-        thing = [facts.thing_index[t.id] for t in sub.things]
+        sub, ability, thing = self._sub
         limits = self.options.limits
         found = search_outcomes(sub, limits.outcomes, limits.choices, self.deadline)
         # Each choice object is shared by many outcomes (the search lists choices once): remap it once.
