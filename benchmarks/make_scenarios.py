@@ -146,6 +146,23 @@ def coupled(wardens: int) -> dict[str, Any]:
     return {"players": ["B", "A"], "objects": objects, "triggers": triggers}
 
 
+def targeting(n: int) -> dict[str, Any]:
+    """``n`` abilities, alternately A's and B's, each "target ability or player": every one may
+    target every other below it, so all ``n`` are one core (issue 23: counted and explained up to
+    12 without listing its outcomes)."""
+    objects = [{"id": f"s{i}", "controller": "A" if i % 2 else "B", "types": ["creature"]} for i in range(n)]
+    triggers = [
+        {
+            "id": f"C{i}",
+            "source": f"s{i}",
+            "text": "Redirect: choose target ability or player.",
+            "targets": [{"id": "t", "filter": {"any": [{"kind": "ability"}, {"kind": "player"}]}}],
+        }
+        for i in range(n)
+    ]
+    return {"players": ["A", "B"], "objects": objects, "triggers": triggers}
+
+
 def ward(k: int, reactions: bool = True) -> dict[str, Any]:
     """A's ``k`` triggers "deal 1 damage to target creature" over B's ``k`` warded creatures: each
     targeted creature's ward-like reaction fires "target player loses 1 life" into a second pass
@@ -198,6 +215,8 @@ def main() -> None:
         write(f"candidates-{c}", wide(c))
     for w in (2, 3, 4, 5, 6, 7, 8, 10, 12):
         write(f"coupled-{w}", coupled(w))
+    for n in (4, 8, 12):
+        write(f"targeting-{n}", targeting(n))
     for k in range(1, 9):
         write(f"ward-{k}", ward(k))
         write(f"ward-{k}-single", ward(k, reactions=False))

@@ -128,3 +128,27 @@ def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.
             term *= weights[(b, placed.count(b))]
         expected += term
     assert count_outcomes(facts, lambda b, k: weights[(b, k)]) == expected
+
+
+def _targeting_by_the_rules(n: int) -> int:
+    """The targeting family (benchmarks/make_scenarios.targeting): A's abilities (the active
+    player's block first, 603.3b), then B's, each "target ability or player". An ability's targets
+    are the two players and every ability below it (601.2c), so in a block of m abilities over d
+    below, any order works and the j-th from the bottom has 2 + d + j choices; none is removed."""
+    a, b = n // 2, (n + 1) // 2
+    total = factorial(a) * factorial(b)
+    for j in range(a):
+        total *= 2 + j
+    for j in range(b):
+        total *= 2 + a + j
+    return total
+
+
+@pytest.mark.parametrize("n", [4, 8, 12])
+def test_abilities_that_all_target_each_other_are_counted_and_explained(n: int) -> None:
+    from triggerstack.solver import explain
+
+    scenario = Scenario.model_validate(json.loads((ROOT / "benchmarks" / "scenarios" / f"targeting-{n}.json").read_text()))
+    assert count(scenario) == explain(scenario)["count"] == _targeting_by_the_rules(n)
+    if n == 4:
+        assert count(scenario, engine="cpsat") == count(scenario, engine="constraint") == _targeting_by_the_rules(n)

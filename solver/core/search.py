@@ -23,8 +23,9 @@ from ..errors import EngineCannot
 from .choices import has_legal_choice
 from .indexed import Choice, IndexedOutcome, Placed
 from .must import iter_legal_choices
+from .space import Reach, space_for
 
-__all__ = ["count_outcomes", "search_outcomes"]
+__all__ = ["count_outcomes", "reach_outcomes", "search_outcomes"]
 
 
 class _Search:
@@ -113,12 +114,9 @@ class _Counting:
     for an ability whose own choices are linked, within ``--max-choices``)."""
 
     def __init__(self, facts: Facts, limits: Limits, deadline: Deadline) -> None:
-        from .space import space_for
-
         self.facts = facts
         self.limits = limits
         self.deadline = deadline
-        self._space_for = space_for
         self._counts: dict[tuple[int, frozenset[int]], int] = {}
         self._memo: dict[tuple[int, frozenset[int]], int] = {}
         blocks = facts.blocks
@@ -135,7 +133,7 @@ class _Counting:
         key = (k, below & a.waiting_targets)
         found = self._counts.get(key)
         if found is None:
-            found = self._counts[key] = self._space_for(self.facts, a, key[1], self.limits, self.deadline).count
+            found = self._counts[key] = space_for(self.facts, a, key[1], self.limits, self.deadline).count
         return found
 
     def removable(self, k: int, below: frozenset[int]) -> bool:
@@ -190,12 +188,77 @@ class _Counting:
         self._memo[key] = out
         return out
 
+    def reach(self) -> tuple[list[set[bool]], list[Reach]]:
+        """What the outcomes do with each ability, without listing them: per ability, whether
+        some outcome places it (True) and some removes it (False), and the modes and targets some
+        outcome chooses. An ability put with ``X`` below it in some outcome takes every choice of
+        its space on ``X`` in some outcome (the others' choices depend on sets, not on its choice),
+        so this is the union of those spaces' reach over the places it can stand."""
+        facts = self.facts
+        placed: list[set[bool]] = [set() for _ in facts.abilities]
+        reach = [Reach() for _ in facts.abilities]
+        seen: set[tuple[int, frozenset[int]]] = set()
+        spaces: set[tuple[int, frozenset[int]]] = set()
+        for a in facts.abilities:
+            if a.block is None or a.forced_removal is not None:
+                placed[a.index].add(False)
+        pending = [(0, frozenset[int]())]
+        while pending:
+            b, below = pending.pop()
+            key = (b, below & (self.later[b] | frozenset(self._relevant(b)))) if b < len(facts.blocks) else (b, below)
+            if b == len(facts.blocks) or key in seen:
+                continue
+            seen.add(key)
+            mine = tuple(k for k in facts.blocks[b].abilities if facts.abilities[k].forced_removal is None)
+            f = self.orders(mine, below)
+            may_go = {i for i, k in enumerate(mine) if self.removable(k, below)}
+            n = len(mine)
+            good = [False] * (1 << n)
+            for mask in range(1 << n):
+                gone = ((1 << n) - 1) ^ mask
+                if f[mask] and all(i in may_go for i in range(n) if gone >> i & 1):
+                    put = frozenset(mine[i] for i in range(n) if mask >> i & 1)
+                    if self.total(b + 1, below | put, lambda _b, _k: 1):
+                        good[mask] = True
+                        pending.append((b + 1, below | put))
+                        for i in range(n):
+                            if gone >> i & 1:
+                                placed[mine[i]].add(False)
+            for mask in range((1 << n) - 1, -1, -1):  # good: some valid set of placed extends it
+                if not good[mask]:
+                    here = below | {mine[i] for i in range(n) if mask >> i & 1}
+                    good[mask] = any(
+                        not mask >> i & 1 and good[mask | 1 << i] and self.choices(mine[i], here) > 0 for i in range(n)
+                    )
+            for mask in range(1 << n):
+                if not f[mask]:
+                    continue
+                here = below | {mine[i] for i in range(n) if mask >> i & 1}
+                for i in range(n):
+                    k = mine[i]
+                    if mask >> i & 1 or not good[mask | 1 << i] or not self.choices(k, here):
+                        continue
+                    placed[k].add(True)
+                    at = (k, here & facts.abilities[k].waiting_targets)
+                    if at not in spaces:
+                        spaces.add(at)
+                        reach[k].update(space_for(facts, facts.abilities[k], at[1], self.limits, self.deadline).reach())
+        return placed, reach
+
     def _relevant(self, b: int) -> set[int]:
         """What in ``below`` this block's own abilities could target (their counts depend on it)."""
         out: set[int] = set()
         for k in self.facts.blocks[b].abilities:
             out |= self.facts.abilities[k].waiting_targets
         return out
+
+
+def reach_outcomes(
+    facts: Facts, limits: Limits = DEFAULT_LIMITS, deadline: Deadline = NO_DEADLINE
+) -> tuple[list[set[bool]], list[Reach]]:
+    """Per ability of the pass of ``facts``: whether some outcome places it and some removes it,
+    and the modes and targets some outcome chooses — without listing the outcomes."""
+    return _Counting(facts, limits, deadline).reach()
 
 
 def count_outcomes(

@@ -37,8 +37,8 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import count_outcomes, search_outcomes
-from ...core.space import ChoiceSpace, space_for
+from ...core.search import count_outcomes, reach_outcomes, search_outcomes
+from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
 from .plan import Plan, plan
@@ -272,20 +272,40 @@ class ProductEngine:
     def _counted(self) -> int:
         """Σ over the coupled core's outcomes of the arrangements of every block's independent
         abilities around it, counted without listing the core."""
+        return self.weighted(lambda b, k: self.blocks[b].total(k))
+
+    def weighted(self, weight: Callable[[int, int], int]) -> int:
+        """Σ over the coupled core's outcomes of Π over blocks of ``weight(block, coupled abilities
+        placed in it)`` (blocks by their index here), without listing the core
+        (:func:`~...core.search.count_outcomes`)."""
+        if not self._coupled:
+            n = 1
+            for block in self.blocks:
+                n *= weight(block.index, 0)
+            return n
         sub, ability, _ = self._sub
         full_block = [self.facts.abilities[ability[b.abilities[0]]].block for b in sub.blocks]
         n = 1
         for block in self.blocks:
             if block.index not in full_block:
-                n *= block.total(0)
-        by_index = {block.index: block for block in self.blocks}
+                n *= weight(block.index, 0)
 
-        def weight(b: int, k: int) -> int:
+        def in_sub(b: int, k: int) -> int:
             index = full_block[b]
             assert index is not None
-            return by_index[index].total(k)
+            return weight(index, k)
 
-        return n * count_outcomes(sub, weight, self.options.limits, self.deadline)
+        return n * count_outcomes(sub, in_sub, self.options.limits, self.deadline)
+
+    def core_reach(self) -> Iterator[tuple[int, set[bool], Reach]]:
+        """Per coupled ability (its index here): whether some outcome places it and some removes
+        it, and the modes and targets some outcome chooses (things by their index here) — found
+        without listing the core (:func:`~...core.search.reach_outcomes`)."""
+        sub, ability, thing = self._sub
+        placed, reach = reach_outcomes(sub, self.options.limits, self.deadline)
+        for k in range(len(sub.abilities)):
+            mapped = Reach(set(reach[k].modes), {key: {thing[t] for t in ts} for key, ts in reach[k].targets.items()})
+            yield ability[k], placed[k], mapped
 
     @cached_property
     def _sub(self) -> tuple[Facts, list[int], list[int]]:

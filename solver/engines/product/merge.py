@@ -64,13 +64,7 @@ def _block_total(engine: ProductEngine, block_index: int, k: int, groups: list[t
 def merged_count(engine: ProductEngine) -> int:
     """The number of outcomes when identical abilities are interchangeable."""
     groups = identical_groups(engine)
-    total = 0
-    for core in engine.cores:
-        n = 1
-        for b, k in enumerate(core.k):
-            n *= _block_total(engine, b, k, groups)
-        total += n
-    return total
+    return engine.weighted(lambda b, k: _block_total(engine, b, k, groups))
 
 
 def is_representative(outcome: IndexedOutcome, groups: list[tuple[int, ...]]) -> bool:

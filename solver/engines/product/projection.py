@@ -6,7 +6,8 @@ outcomes).
 
 An independent ability's placement is its block's classification (mandatory, optional, removed)
 and its choices its choice space's :meth:`~...core.space.ChoiceSpace.reach`; a coupled ability's
-are read off the core outcomes, which the engine has solved anyway.
+are found without listing the core's outcomes (:func:`~...core.search.reach_outcomes`: the union of
+its choice spaces over the places some outcome puts it).
 """
 
 from __future__ import annotations
@@ -54,12 +55,8 @@ def project(engine: ProductEngine) -> list[Projection]:
             out[k].placed.add(False)
     for k in engine.never:
         out[k].placed.add(False)
-    coupled = engine.plan.coupled
-    for core in engine.cores:
-        chosen = {p.ability: p.choice for p in core.outcome.stack}
-        for k in coupled:
-            choice = chosen.get(k)
-            out[k].placed.add(choice is not None)
-            if choice is not None:
-                out[k].reach.add(choice)
+    if engine.plan.coupled:
+        for k, placed, reach in engine.core_reach():
+            out[k].placed |= placed
+            out[k].reach.update(reach)
     return out
