@@ -129,13 +129,16 @@ def test_the_python_verbs_have_the_caps_too() -> None:
 # -- one deadline through every path -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("verb", ["count", "enumerate", "sample", "explain", "best"])
+@pytest.mark.parametrize("verb", ["count", "enumerate", "sample", "explain"])
 def test_a_coupled_core_is_bounded_by_the_time_limit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str
 ) -> None:
-    """Twelve abilities that may each counter another: minutes of CP-SAT; the limit says 1 s."""
-    path = write(tmp_path, "c.json", coupled(12))
-    extra = ["--score", write(tmp_path, "score.json", {"height": {"C0": 1}})] if verb == "best" else []
+    """Thirty-two abilities that may each counter another, sixteen to a block: counting sums over
+    2^16 subsets of a block with a choice space for each (issue 23 counts twelve at once, so the
+    twelve this test used are no longer slow); the limit says 1 s. (``best`` of them is proven
+    within it; test_best holds ``best`` to its time limit.)"""
+    path = write(tmp_path, "c.json", coupled(32))
+    extra: list[str] = []
     start = time.monotonic()
     code, _, err = cli(capsys, verb, path, "--time-limit", "1", *extra)
     assert code == 3 and "time limit" in err and err.count("\n") == 1, err
@@ -155,12 +158,12 @@ def test_the_passes_loop_is_bounded(capsys: pytest.CaptureFixture[str], tmp_path
 
 
 def test_explain_takes_the_time_limit_it_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = cli(capsys, "explain", write(tmp_path, "c.json", coupled(12)), "--time-limit", "0.5")
+    code, _, err = cli(capsys, "explain", write(tmp_path, "c.json", coupled(32)), "--time-limit", "0.5")
     assert code == 3 and "raise --time-limit" in err
 
 
 def test_python_verbs_keep_the_deadline() -> None:
-    core = Scenario.model_validate(coupled(12))
+    core = Scenario.model_validate(coupled(32))
     with pytest.raises(TimeLimitReached):
         count(core, time_limit=0.5)
     with pytest.raises(TimeLimitReached):
