@@ -163,6 +163,41 @@ def targeting(n: int) -> dict[str, Any]:
     return {"players": ["A", "B"], "objects": objects, "triggers": triggers}
 
 
+def wipe(n: int) -> dict[str, Any]:
+    """A board wipe on A's turn: A's Blood Artist-like triggers (``n`` − 3 of them, each "target
+    player loses 1 life") and B's three: two Zulaport-like ones without targets and one "target
+    creature card in a graveyard gets exiled" — 603.3b's two blocks, targets players and cards
+    (issue 23: the judge's page must answer a click at once on ten of them)."""
+    cards = [
+        {"id": f"dead{i}", "kind": "card", "zone": "graveyard", "owner": "AB"[i % 2], "types": ["creature"]}
+        for i in range(4)
+    ]
+    triggers: list[dict[str, Any]] = [
+        {
+            "id": f"BA{i}",
+            "source": "dead0",
+            "source_controller": "A",
+            "text": "target player loses 1 life and you gain 1 life",
+            "targets": [{"id": "player", "filter": {"kind": "player"}}],
+        }
+        for i in range(n - 3)
+    ]
+    triggers += [
+        {"id": f"Z{i}", "source": "dead1", "source_controller": "B", "text": "each opponent loses 1 life"}
+        for i in range(2)
+    ]
+    triggers.append(
+        {
+            "id": "EX",
+            "source": "dead1",
+            "source_controller": "B",
+            "text": "exile target creature card from a graveyard",
+            "targets": [{"id": "card", "filter": {"kind": "card", "zone": "graveyard", "type": "creature"}}],
+        }
+    )
+    return {"players": ["A", "B"], "objects": cards, "triggers": triggers}
+
+
 def ward(k: int, reactions: bool = True) -> dict[str, Any]:
     """A's ``k`` triggers "deal 1 damage to target creature" over B's ``k`` warded creatures: each
     targeted creature's ward-like reaction fires "target player loses 1 life" into a second pass
@@ -217,6 +252,7 @@ def main() -> None:
         write(f"coupled-{w}", coupled(w))
     for n in (4, 8, 12):
         write(f"targeting-{n}", targeting(n))
+    write("wipe-10", wipe(10))
     for k in range(1, 9):
         write(f"ward-{k}", ward(k))
         write(f"ward-{k}-single", ward(k, reactions=False))

@@ -25,7 +25,7 @@ from .indexed import Choice, IndexedOutcome, Placed
 from .must import iter_legal_choices
 from .space import Reach, space_for
 
-__all__ = ["count_outcomes", "reach_outcomes", "search_outcomes"]
+__all__ = ["Counting", "count_outcomes", "reach_outcomes", "search_outcomes"]
 
 
 class _Search:
@@ -100,7 +100,7 @@ MAX_BLOCK = 16
 """The most abilities of one block that :func:`count_outcomes` counts over the subsets of (2^n)."""
 
 
-class _Counting:
+class Counting:
     """The outcomes of a pass counted by dynamic programming over blocks and subsets, nothing listed.
 
     An ability's choices depend on what is below it only through which of the waiting abilities it
@@ -113,8 +113,15 @@ class _Counting:
     through the abilities later blocks could target. ``c`` is a choice space's count (listed only
     for an ability whose own choices are linked, within ``--max-choices``)."""
 
-    def __init__(self, facts: Facts, limits: Limits, deadline: Deadline) -> None:
+    def __init__(
+        self,
+        facts: Facts,
+        limits: Limits,
+        deadline: Deadline,
+        weight: Callable[[int, int], int] = lambda _b, _k: 1,
+    ) -> None:
         self.facts = facts
+        self.weight = weight
         self.limits = limits
         self.deadline = deadline
         self._counts: dict[tuple[int, frozenset[int]], int] = {}
@@ -158,8 +165,10 @@ class _Counting:
                         f[mask | 1 << i] += f[mask] * c
         return f
 
-    def total(self, b: int, below: frozenset[int], weight: Callable[[int, int], int]) -> int:
+    def total(self, b: int, below: frozenset[int]) -> int:
+        """Σ over the ways to decide blocks ``b``… with ``below`` on the stack of Π ``weight``."""
         facts = self.facts
+        weight = self.weight
         if b == len(facts.blocks):
             return 1
         key = (b, below & (self.later[b] | frozenset(self._relevant(b))))
@@ -184,7 +193,7 @@ class _Counting:
                 if not f[placed]:
                     continue
                 put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
-                out += f[placed] * weight(b, len(put)) * self.total(b + 1, below | put, weight)
+                out += f[placed] * weight(b, len(put)) * self.total(b + 1, below | put)
         self._memo[key] = out
         return out
 
@@ -218,7 +227,7 @@ class _Counting:
                 gone = ((1 << n) - 1) ^ mask
                 if f[mask] and all(i in may_go for i in range(n) if gone >> i & 1):
                     put = frozenset(mine[i] for i in range(n) if mask >> i & 1)
-                    if self.total(b + 1, below | put, lambda _b, _k: 1):
+                    if self.total(b + 1, below | put):
                         good[mask] = True
                         pending.append((b + 1, below | put))
                         for i in range(n):
@@ -258,7 +267,7 @@ def reach_outcomes(
 ) -> tuple[list[set[bool]], list[Reach]]:
     """Per ability of the pass of ``facts``: whether some outcome places it and some removes it,
     and the modes and targets some outcome chooses — without listing the outcomes."""
-    return _Counting(facts, limits, deadline).reach()
+    return Counting(facts, limits, deadline).reach()
 
 
 def count_outcomes(
@@ -269,5 +278,5 @@ def count_outcomes(
 ) -> int:
     """Σ over the outcomes of the pass of ``facts`` of Π over blocks of ``weight(block, placed in
     it)`` — with the default weight, how many outcomes there are — without listing any (see
-    :class:`_Counting`). Exactly :func:`search_outcomes`' outcomes, counted."""
-    return _Counting(facts, limits, deadline).total(0, frozenset(), weight)
+    :class:`Counting`). Exactly :func:`search_outcomes`' outcomes, counted."""
+    return Counting(facts, limits, deadline, weight).total(0, frozenset())

@@ -290,10 +290,16 @@ class LegalOutcomes:
         return Explained(explain_chain(self.facts, learned.chain()))
 
     def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
-        """How many distinct outcomes the walk after ``decisions`` can still end in, counted by
-        walking up to ``cap`` of them: (the number, exact?)."""
+        """How many distinct outcomes the walk after ``decisions`` can still end in: (the number,
+        exact?) — exactly, by counting (:meth:`Stepper.count`), within one pass; across passes of
+        603.3b by walking up to ``cap`` of them."""
         stepper = self.stepper()
-        return stepper.reachable(stepper.walk(decisions), cap, self._start())
+        deadline = self._start()
+        walk = stepper.walk(decisions)
+        exact = stepper.count(walk)
+        if exact is not None:
+            return exact, True
+        return stepper.reachable(walk, cap, deadline)
 
     def stepper(self) -> Stepper:
         """The decision space, decision by decision with fixed ids (one per scenario, shared)."""

@@ -100,3 +100,29 @@ def test_decisions_for_reaches_every_outcome_and_refuses_what_check_rejects(doc:
             with pytest.raises(IllegalOutcome) as caught:
                 stepper.decisions_for(swapped)
             assert caught.value.verdict == verdict
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
+@given(doc=scenarios(max_abilities=5), data=st.data())
+def test_the_count_at_every_prefix_is_the_outcomes_that_extend_it(doc: dict[str, Any], data: st.DataObject) -> None:
+    """Issue 23: ``step.count`` is exact at every prefix of a walk, counted (never listed): equal
+    to the distinct outcomes reached by walking every continuation (an independent count: the
+    walk's own decisions, followed to their ends), the whole count at the start, one at the end."""
+    from triggerstack.model.limits import Deadline
+
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 2000)
+    stepper = Stepper(facts)
+    walk = stepper.start()
+    assert stepper.count(walk) == ProductEngine(facts).count()
+    while True:
+        counted = stepper.count(walk)
+        assert counted is not None  # one pass: always counted
+        assert stepper.reachable(walk, 10**6, Deadline(None)) == (counted, True)
+        moves = stepper.legal(walk)
+        if not moves:
+            assert counted == 1
+            break
+        assert counted >= 1
+        walk = stepper.apply(walk, data.draw(st.sampled_from(moves)))

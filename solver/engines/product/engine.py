@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import islice, product, repeat
+from itertools import combinations, islice, product, repeat
 from math import factorial, perm
 from typing import TypeVar
 
@@ -37,7 +37,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import count_outcomes, reach_outcomes, search_outcomes
+from ...core.search import Counting, reach_outcomes, search_outcomes
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -272,30 +272,27 @@ class ProductEngine:
     def _counted(self) -> int:
         """Σ over the coupled core's outcomes of the arrangements of every block's independent
         abilities around it, counted without listing the core."""
-        return self.weighted(lambda b, k: self.blocks[b].total(k))
+        return self._arrangements.count_from(0, frozenset())
 
     def weighted(self, weight: Callable[[int, int], int]) -> int:
         """Σ over the coupled core's outcomes of Π over blocks of ``weight(block, coupled abilities
         placed in it)`` (blocks by their index here), without listing the core
         (:func:`~...core.search.count_outcomes`)."""
-        if not self._coupled:
-            n = 1
-            for block in self.blocks:
-                n *= weight(block.index, 0)
-            return n
-        sub, ability, _ = self._sub
-        full_block = [self.facts.abilities[ability[b.abilities[0]]].block for b in sub.blocks]
-        n = 1
-        for block in self.blocks:
-            if block.index not in full_block:
-                n *= weight(block.index, 0)
+        return self._counter(weight).count_from(0, frozenset())
 
-        def in_sub(b: int, k: int) -> int:
-            index = full_block[b]
-            assert index is not None
-            return weight(index, k)
+    def _counter(self, weight: Callable[[int, int], int]) -> _CoreCounter:
+        return _CoreCounter(self, weight)
 
-        return n * count_outcomes(sub, in_sub, self.options.limits, self.deadline)
+    @cached_property
+    def _arrangements(self) -> _CoreCounter:
+        """The counter of :meth:`count` (kept: a walk's counts ask it again and again)."""
+        return self._counter(lambda b, k: self.blocks[b].total(k))
+
+    def completions(self, below: frozenset[int], done: frozenset[int]) -> int:
+        """How many outcomes of the pass extend a walk that has put ``below`` on the stack and
+        decided ``done`` (``below`` and the removed; nothing in hand): the ways to decide the rest
+        of its block and the blocks after, counted without listing (see :class:`_CoreCounter`)."""
+        return self._arrangements.completions(below, done)
 
     def core_reach(self) -> Iterator[tuple[int, set[bool], Reach]]:
         """Per coupled ability (its index here): whether some outcome places it and some removes
@@ -585,3 +582,79 @@ class ProductEngine:
             here = [[next(core_entries)] if a is None else self.placed(a) for a in arrangement]
             gone = [*block.removed, *(o for o in block.optional if o not in chosen)]
             yield from self._iter_core(core, b + 1, lists + here, removed + gone)
+
+
+class _CoreCounter:
+    """Counts of a pass by the product engine's parts: the coupled core by dynamic programming
+    over blocks and subsets (:class:`~...core.search.Counting` on the core's own scenario), each
+    block's independent abilities by their arrangements around it (``weight(block, coupled placed
+    in it)``), kept between questions."""
+
+    def __init__(self, engine: ProductEngine, weight: Callable[[int, int], int]) -> None:
+        self.engine = engine
+        self.weight = weight
+        self.core: Counting | None = None
+        self.sub_block: list[int] = []  # each core block's index in the whole pass
+        self.to_sub: dict[int, int] = {}
+        if engine._coupled:
+            sub, ability, _ = engine._sub
+            self.sub_block = [engine.facts.abilities[ability[b.abilities[0]]].block or 0 for b in sub.blocks]
+            self.to_sub = {k: i for i, k in enumerate(ability)}
+
+            def in_sub(b: int, k: int) -> int:
+                return weight(self.sub_block[b], k)
+
+            self.core = Counting(sub, engine.options.limits, engine.deadline, in_sub)
+
+    def count_from(self, block: int, below: frozenset[int]) -> int:
+        """Σ over the ways to decide blocks ``block``… with the coupled abilities ``below`` (their
+        indices in the pass) on the stack."""
+        n = 1
+        for b in self.engine.blocks[block:]:
+            if b.index not in self.sub_block:
+                n *= self.weight(b.index, 0)
+        if self.core is None:
+            return n
+        first = next((i for i, b in enumerate(self.sub_block) if b >= block), len(self.sub_block))
+        return n * self.core.total(first, frozenset(self.to_sub[k] for k in below if k in self.to_sub))
+
+    def completions(self, below: frozenset[int], done: frozenset[int]) -> int:
+        """The ways to decide the rest of a walk's pass (see :meth:`ProductEngine.completions`): in
+        the block under way, the abilities left are put on top of what is there in any order, the
+        coupled ones with the choices what is below them allows, or removed where they have no
+        legal choice now (or may choose no mode); then the blocks after it."""
+        engine = self.engine
+        facts = engine.facts
+        at = next((b for b in facts.blocks if any(k not in done for k in b.abilities)), None)
+        if at is None:
+            return 1
+        here = engine.blocks[at.index]
+        left = [k for k in at.abilities if k not in done and facts.abilities[k].forced_removal is None]
+        independent = _Block(
+            at.index,
+            tuple(k for k in here.mandatory if k in left),
+            tuple(k for k in here.optional if k in left),
+            (),
+            here.weight,
+        )
+        coupled = [k for k in left if k in self.to_sub]
+        if self.core is None or not coupled:
+            later = self.count_from(at.index + 1, below)
+            return independent.total(0) * later if independent.total(0) else 0
+        core = self.core
+        mine = tuple(self.to_sub[k] for k in coupled)
+        stack = frozenset(self.to_sub[k] for k in below if k in self.to_sub)
+        f = core.orders(mine, stack)
+        may_go = [i for i, k in enumerate(mine) if core.removable(k, stack)]
+        full = (1 << len(mine)) - 1
+        total = 0
+        for n in range(len(may_go) + 1):
+            for gone in combinations(may_go, n):
+                placed = full
+                for i in gone:
+                    placed ^= 1 << i
+                if not f[placed]:
+                    continue
+                put = frozenset(coupled[i] for i in range(len(mine)) if placed >> i & 1)
+                total += f[placed] * independent.total(len(put)) * self.count_from(at.index + 1, below | put)
+        return total

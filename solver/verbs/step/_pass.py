@@ -160,6 +160,15 @@ class PassStepper(Checked[State]):
                 table[placed] = seq
         return table.get(canonical(self.facts, Outcome(stack=(entry,))).stack[0])
 
+    def matching(self, state: State) -> int:
+        """How many choices of the ability in hand begin with the tokens it has announced (it
+        must have one in hand)."""
+        assert state.current is not None
+        a = self.facts.abilities[state.current]
+        n = len(state.tokens)
+        listed = self._choices(a, frozenset(p.ability for p in state.stack))
+        return sum(1 for _, seq in listed if seq[:n] == state.tokens)
+
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
         """What the ability in hand has announced: its chosen modes (modal abilities), the things
         it has chosen as targets, and how many requirements are done."""

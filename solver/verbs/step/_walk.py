@@ -4,7 +4,7 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from triggerstack.model.errors import LayoutOverflow, WalkStateError
 from triggerstack.model.facts import Facts
@@ -17,6 +17,7 @@ from triggerstack.model.things import Thing
 from triggerstack.model.types import PlayerId
 
 from ...core.indexed import IndexedOutcome, to_outcome
+from ...engines.product import ProductEngine
 from ...options import Options
 from ..check import Verdict, judge
 from ._decision import Checked, Decision, DecisionKind, Key, Why
@@ -152,6 +153,7 @@ class Stepper(Checked[Walk]):
             self._add(key)
         self._steppers: dict[int, tuple[PassStepper, list[Decision]]] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
+        self._product: ProductEngine | None = None
 
     def _watched(self, obj: str) -> Thing | None:
         k = self.facts.thing_index.get(obj)
@@ -308,6 +310,32 @@ class Stepper(Checked[Walk]):
         f = walk.facts
         parts.append(to_outcome(f, IndexedOutcome(walk.local.stack, tuple(sorted(walk.local.removed)))))
         return join(parts)
+
+    def count(self, walk: Walk) -> int | None:
+        """How many distinct outcomes ``walk`` can still end in, exactly and without listing any
+        (the product engine's parts: the ability in hand's choices that begin with what it has
+        announced, times the ways to decide the rest of the pass —
+        :meth:`~triggerstack.solver.engines.product.ProductEngine.completions`); ``None`` where
+        further passes of 603.3b may follow (what they hold depends on how this one ends)."""
+        if not self.passes.single or walk.done:
+            return None
+        facts = walk.facts
+        assert facts is not None
+        local, _ = self._local(facts)
+        state = walk.local
+        below = {p.ability for p in state.stack}
+        done = below | set(state.removed)
+        n = 1
+        if state.current is not None:
+            n = local.matching(state)
+            below.add(state.current)
+            done.add(state.current)
+        return n * self._engine(facts).completions(frozenset(below), frozenset(done)) if n else 0
+
+    def _engine(self, facts: Facts) -> ProductEngine:
+        if self._product is None:
+            self._product = ProductEngine(facts, replace(self.options, merge_identical=False), self.deadline)
+        return self._product
 
     def reachable(self, walk: Walk, cap: int, deadline: Deadline) -> tuple[int, bool]:
         """How many distinct outcomes ``walk`` can still end in: (the number, exact?). Counted by
