@@ -37,7 +37,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import Counting, reach_outcomes, search_outcomes
+from ...core.search import Counting, count_outcomes, reach_outcomes, search_outcomes
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -331,6 +331,13 @@ class ProductEngine:
         facts = self.facts
         sub, ability, thing = self._sub
         limits = self.options.limits
+        listed = count_outcomes(sub, limits=limits, deadline=self.deadline)  # counted first: refused before listing
+        if listed > limits.outcomes:
+            raise EngineCannot(
+                f"this needs the {listed} outcomes of the abilities that may target each other listed one by one, "
+                f"more than the limit of {limits.outcomes} (raise it with --max-outcomes {listed}; count, explain "
+                "and step count them without listing)"
+            )
         found = search_outcomes(sub, limits.outcomes, limits.choices, self.deadline)
         # Each choice object is shared by many outcomes (the search lists choices once): remap it once.
         # Every one of them is alive until the loop ends, so its id names it.

@@ -1,0 +1,168 @@
+"""Answers at every size: what users call on large coupled cores and a ten-trigger board wipe, as
+whole processes and as public calls, and a click of the judge's page over HTTP.
+
+    python benchmarks/bench_sizes.py --label after [--quick]
+    PYTHONPATH=/path/to/old/site python benchmarks/bench_sizes.py --label before
+
+Each run writes ``results/sizes-LABEL.json``; ``results/sizes.md`` puts every label found side by
+side. Measured: ``triggerstack count`` and ``explain`` as processes (exit code and seconds, the
+default time limit of 60 s); ``count(s)``, ``explain(s)`` and ``LegalOutcomes(s).sample(1)`` as
+public calls; and clicks over HTTP (``serve --http``): each click one ``step.legal``, one
+``step.count`` and one ``draw``, the walk taking the last legal decision each time — the worst
+click after the first and whether every count was exact. A refusal is recorded as such (exit 2 or
+an error), never as a time. Ratios only: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = HERE / "scenarios"
+RESULTS = HERE / "results"
+CLI = [sys.executable, "-m", "triggerstack.solver"]
+FULL = ["coupled-8", "coupled-10", "coupled-12", "targeting-8", "targeting-12", "wipe-10"]
+QUICK = ["coupled-8", "wipe-10"]
+
+
+def process(verb: str, name: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    done = subprocess.run([*CLI, verb, str(SCENARIOS / f"{name}.json")], capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    first = done.stdout.splitlines()[0] if verb == "count" and done.returncode == 0 else ""
+    return {"exit": done.returncode, "seconds": round(seconds, 3), "answer": first, "error": done.stderr.strip()[:200]}
+
+
+def public(name: str) -> dict[str, Any]:
+    from triggerstack.model import Scenario
+    from triggerstack.solver import LegalOutcomes, count, explain
+
+    doc = json.loads((SCENARIOS / f"{name}.json").read_text())
+    out: dict[str, Any] = {}
+    for verb, call in (
+        ("count", lambda s: count(s)),
+        ("explain", lambda s: explain(s)),
+        ("sample", lambda s: next(LegalOutcomes(s).sample(1, seed=1))),
+    ):
+        start = time.perf_counter()
+        try:
+            call(Scenario.model_validate(doc))
+            out[verb] = {"seconds": round(time.perf_counter() - start, 4)}
+        except Exception as exc:  # a refusal (bad input for this size, or the time limit): recorded as such
+            seconds = round(time.perf_counter() - start, 4)
+            out[verb] = {"refused": f"{type(exc).__name__}: {exc}"[:200], "seconds": seconds}
+    return out
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def clicks(names: list[str], n: int = 12) -> dict[str, Any]:
+    import httpx
+
+    port = _port()
+    server = subprocess.Popen([*CLI, "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx.get(base + "/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        out: dict[str, Any] = {}
+        with httpx.Client(base_url=base, timeout=120) as client:
+            for name in names:
+                doc = json.loads((SCENARIOS / f"{name}.json").read_text())
+                handle = client.post("/v1/load", json={"scenario": doc}).json()["handle"]
+                decisions: list[int] = []
+                times, exact = [], True
+                for _ in range(n):
+                    start = time.perf_counter()
+                    state = client.post("/v1/step/legal", json={"handle": handle, "decisions": decisions}).json()
+                    reach = client.post("/v1/step/count", json={"handle": handle, "decisions": decisions}).json()
+                    client.post("/v1/draw", json={"handle": handle, "decisions": decisions})
+                    times.append(time.perf_counter() - start)
+                    exact = exact and bool(reach.get("exact"))
+                    if not state.get("legal"):
+                        break
+                    decisions.append(state["legal"][-1]["id"])
+                rest = times[1:] or times
+                out[name] = {
+                    "first_ms": round(times[0] * 1000, 1),
+                    "worst_ms": round(max(rest) * 1000, 1),
+                    "exact": exact,
+                }
+        return out
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def table() -> str:
+    runs = {p.stem.removeprefix("sizes-"): json.loads(p.read_text()) for p in sorted(RESULTS.glob("sizes-*.json"))}
+    labels = sorted(runs, key=lambda label: (label != "before", label))
+    lines = ["# Answers at every size (benchmarks/bench_sizes.py)", ""]
+    lines += ["## Whole processes (seconds; exit 2 is a refusal, 3 the time limit)", ""]
+    lines += ["| scenario | verb | " + " | ".join(labels) + " |", "|---|---|" + "---|" * len(labels)]
+    names = sorted({n for r in runs.values() for n in r["process"]})
+    for name in names:
+        for verb in ("count", "explain"):
+            cells = []
+            for label in labels:
+                got = runs[label]["process"].get(name, {}).get(verb)
+                cells.append("—" if got is None else f"{got['seconds']} s (exit {got['exit']})")
+            lines.append(f"| {name} | {verb} | " + " | ".join(cells) + " |")
+    lines += ["", "## Public calls (seconds, or refused)", ""]
+    lines += ["| scenario | verb | " + " | ".join(labels) + " |", "|---|---|" + "---|" * len(labels)]
+    for name in names:
+        for verb in ("count", "explain", "sample"):
+            cells = []
+            for label in labels:
+                got = runs[label]["public"].get(name, {}).get(verb)
+                cells.append("—" if got is None else ("refused" if "refused" in got else f"{got['seconds']} s"))
+            lines.append(f"| {name} | {verb} | " + " | ".join(cells) + " |")
+    lines += ["", "## A click of the page over HTTP (step.legal + step.count + draw)", ""]
+    lines += ["| scenario | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+    for name in sorted({n for r in runs.values() for n in r["clicks"]}):
+        cells = []
+        for label in labels:
+            got = runs[label]["clicks"].get(name)
+            cells.append("—" if got is None else f"worst {got['worst_ms']} ms, exact {got['exact']}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--label", default="after", help="the name of this run (before, after …)")
+    parser.add_argument("--quick", action="store_true", help="two scenarios: a smoke run")
+    parser.add_argument("--out", default=str(RESULTS), help="where the results go")
+    args = parser.parse_args()
+    names = QUICK if args.quick else FULL
+    result = {
+        "process": {n: {v: process(v, n) for v in ("count", "explain")} for n in names},
+        "public": {n: public(n) for n in names},
+        "clicks": clicks(["wipe-10", "coupled-8"] if args.quick else ["wipe-10", "coupled-12", "targeting-12"]),
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"sizes-{args.label}.json").write_text(json.dumps(result, indent=1) + "\n")
+    if out == RESULTS:
+        (out / "sizes.md").write_text(table())
+    print(json.dumps(result["clicks"]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
