@@ -1,8 +1,13 @@
 """Answers at every size: what users call on large coupled cores and a ten-trigger board wipe, as
 whole processes and as public calls, and a click of the judge's page over HTTP.
 
-    python benchmarks/bench_sizes.py --label after [--quick]
-    PYTHONPATH=/path/to/old/site python benchmarks/bench_sizes.py --label before
+    pip install --no-deps --target /tmp/old OLD_CHECKOUT
+    PYTHONPATH=/tmp/old python benchmarks/bench_sizes.py --label before
+    pip install --no-deps --target /tmp/new .
+    PYTHONPATH=/tmp/new python benchmarks/bench_sizes.py --label after
+
+(both installed the same way, so that a process's imports cost the same: an editable install's
+finder is slower to import through).
 
 Each run writes ``results/sizes-LABEL.json``; ``results/sizes.md`` puts every label found side by
 side. Measured: ``triggerstack count`` and ``explain`` as processes (exit code and seconds, the
