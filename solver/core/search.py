@@ -181,6 +181,20 @@ class Counting:
                 f"{len(mine)} abilities that may target each other in one block are more than this count "
                 f"handles ({MAX_BLOCK}: it sums over their subsets)"
             )
+        out = self.block(mine, below, lambda k: weight(b, k), lambda put: self.total(b + 1, below | put))
+        self._memo[key] = out
+        return out
+
+    def block(
+        self,
+        mine: tuple[int, ...],
+        below: frozenset[int],
+        weight: Callable[[int], int],
+        after: Callable[[frozenset[int]], int],
+    ) -> int:
+        """Σ over the ways to decide the abilities ``mine`` of a block on ``below`` — which of the
+        removable ones are removed, then the others put in some order, each with a legal choice —
+        of ``weight(how many are put) · after(the set put)``."""
         f = self.orders(mine, below)
         may_go = [i for i, k in enumerate(mine) if self.removable(k, below)]
         full = (1 << len(mine)) - 1
@@ -190,11 +204,9 @@ class Counting:
                 placed = full
                 for i in gone:
                     placed ^= 1 << i
-                if not f[placed]:
-                    continue
-                put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
-                out += f[placed] * weight(b, len(put)) * self.total(b + 1, below | put)
-        self._memo[key] = out
+                if f[placed]:
+                    put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
+                    out += f[placed] * weight(len(put)) * after(put)
         return out
 
     def reach(self) -> tuple[list[set[bool]], list[Reach]]:

@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations, islice, product, repeat
+from itertools import islice, product, repeat
 from math import factorial, perm
 from typing import TypeVar
 
@@ -646,22 +646,14 @@ class _CoreCounter:
         )
         coupled = [k for k in left if k in self.to_sub]
         if self.core is None or not coupled:
-            later = self.count_from(at.index + 1, below)
-            return independent.total(0) * later if independent.total(0) else 0
-        core = self.core
+            alone = independent.total(0)
+            return alone * self.count_from(at.index + 1, below) if alone else 0
+        _, ability, _ = engine._sub
         mine = tuple(self.to_sub[k] for k in coupled)
         stack = frozenset(self.to_sub[k] for k in below if k in self.to_sub)
-        f = core.orders(mine, stack)
-        may_go = [i for i, k in enumerate(mine) if core.removable(k, stack)]
-        full = (1 << len(mine)) - 1
-        total = 0
-        for n in range(len(may_go) + 1):
-            for gone in combinations(may_go, n):
-                placed = full
-                for i in gone:
-                    placed ^= 1 << i
-                if not f[placed]:
-                    continue
-                put = frozenset(coupled[i] for i in range(len(mine)) if placed >> i & 1)
-                total += f[placed] * independent.total(len(put)) * self.count_from(at.index + 1, below | put)
-        return total
+        return self.core.block(
+            mine,
+            stack,
+            independent.total,
+            lambda put: self.count_from(at.index + 1, below | {ability[k] for k in put}),
+        )
