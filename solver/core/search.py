@@ -25,7 +25,7 @@ from .indexed import Choice, IndexedOutcome, Placed
 from .must import iter_legal_choices
 from .space import Reach, space_for
 
-__all__ = ["Counting", "count_outcomes", "reach_outcomes", "search_outcomes"]
+__all__ = ["Counting", "count_outcomes", "iter_outcomes", "reach_outcomes", "search_outcomes"]
 
 
 class _Search:
@@ -76,6 +76,12 @@ class _Search:
             others = left[:i] + left[i + 1 :]
             for choice in self.choices(k, below):
                 yield from self.orders(others, (*stack, Placed(k, choice)), below | {k})
+
+
+def iter_outcomes(facts: Facts, max_choices: int, deadline: Deadline = NO_DEADLINE) -> Iterator[IndexedOutcome]:
+    """Every outcome of the pass of ``facts`` once, as the search finds them (not sorted), lazily."""
+    never = tuple(a.index for a in facts.abilities if a.block is None)
+    return _Search(facts, max_choices, deadline).blocks(0, (), never)
 
 
 def search_outcomes(

@@ -23,7 +23,7 @@ The order of outcomes (rank order, also the order of enumeration), from most to 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product, repeat
@@ -37,7 +37,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import Counting, count_outcomes, reach_outcomes, search_outcomes
+from ...core.search import Counting, count_outcomes, iter_outcomes, reach_outcomes, search_outcomes
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -322,29 +322,46 @@ class ProductEngine:
             n *= block.total(k)
         return n
 
+    @cached_property
+    def _core_size(self) -> int:
+        """How many outcomes the coupled abilities have alone (counted, not listed)."""
+        return count_outcomes(self._sub[0], limits=self.options.limits, deadline=self.deadline)
+
     def _cores(self, coupled: set[int]) -> list[_Core]:
         """The outcomes of the coupled abilities alone (every player and object stays), found by
         the direct search (:mod:`~...core.search`) on the scenario restricted to them, sorted."""
         empty = tuple(() for _ in self.blocks)
         if not coupled:
             return [_Core(IndexedOutcome((), ()), empty)]
-        facts = self.facts
-        sub, ability, thing = self._sub
         limits = self.options.limits
-        listed = count_outcomes(sub, limits=limits, deadline=self.deadline)  # counted first: refused before listing
+        listed = self._core_size  # counted first: refused before listing
         if listed > limits.outcomes:
             raise EngineCannot(
                 f"this needs the {listed} outcomes of the abilities that may target each other listed one by one, "
                 f"more than the limit of {limits.outcomes} (raise it with --max-outcomes {listed}; count, explain "
-                "and step count them without listing)"
+                "and step count them without listing, and enumerate streams them)"
             )
-        found = search_outcomes(sub, limits.outcomes, limits.choices, self.deadline)
-        # Each choice object is shared by many outcomes (the search lists choices once): remap it once.
-        # Every one of them is alive until the loop ends, so its id names it.
+        found = search_outcomes(self._sub[0], limits.outcomes, limits.choices, self.deadline)
+        return list(map(self._core_of(), found))  # sorted: the index maps are increasing, so the order is kept
+
+    def _core_stream(self) -> Iterable[_Core]:
+        """The core's outcomes to iterate: the sorted list (the rank order) where it may be listed;
+        past ``--max-outcomes``, one at a time as the search finds them — nothing is ranked then
+        (rank and unrank refuse), so no order is promised but that each comes once."""
+        if "cores" in self.__dict__ or not self._coupled or self._core_size <= self.options.limits.outcomes:
+            return self.cores
+        limits = self.options.limits
+        return map(self._core_of(), iter_outcomes(self._sub[0], limits.choices, self.deadline))
+
+    def _core_of(self) -> Callable[[IndexedOutcome], _Core]:
+        """The core outcome in this pass's indices of an outcome of the coupled abilities alone.
+        Each choice object is shared by many outcomes (the search lists choices once, and keeps
+        them while it runs, so its id names it): it is remapped once."""
+        _, ability, thing = self._sub
         remapped: dict[tuple[int, int], Placed] = {}
-        block_of = [a.block for a in facts.abilities]
-        cores = []
-        for outcome in found:
+        block_of = [a.block for a in self.facts.abilities]
+
+        def core(outcome: IndexedOutcome) -> _Core:
             stack = []
             for p in outcome.stack:
                 q = remapped.get((p.ability, id(p.choice)))
@@ -353,8 +370,9 @@ class ProductEngine:
                 stack.append(q)
             removed = tuple(ability[k] for k in outcome.removed)  # the maps keep order: still sorted
             per_block = tuple(tuple(p for p in stack if block_of[p.ability] == b.index) for b in self.blocks)
-            cores.append(_Core(IndexedOutcome(tuple(stack), removed), per_block))
-        return cores  # sorted: the index maps are increasing, so the search's order is kept
+            return _Core(IndexedOutcome(tuple(stack), removed), per_block)
+
+        return core
 
     @staticmethod
     def _remap(choice: Choice, thing: Sequence[int]) -> Choice:
@@ -524,7 +542,7 @@ class ProductEngine:
         """Every outcome once, in rank order, lazily (the deadline is checked every few thousand)."""
         every = (
             outcome
-            for core in self.cores
+            for core in self._core_stream()
             for outcome in self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
         )
         return self._within_deadline(every)
@@ -533,7 +551,7 @@ class ProductEngine:
         """Every outcome as a canonical JSON line, in rank order, built from each placed ability's
         ``fragment`` (its JSON entry) and each removed set's ``removed_json``: the product of
         strings instead of the product of entries (the lines ``JsonWriter`` would write, byte for byte)."""
-        every = (line for core in self.cores for line in self._core_lines(core, fragment, removed_json))
+        every = (line for core in self._core_stream() for line in self._core_lines(core, fragment, removed_json))
         return self._within_deadline(every)
 
     def _within_deadline(self, every: Iterator[T]) -> Iterator[T]:
