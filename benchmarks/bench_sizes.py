@@ -148,12 +148,12 @@ def table() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label", default="after", help="the name of this run (before, after …)")
     parser.add_argument("--quick", action="store_true", help="two scenarios: a smoke run")
     parser.add_argument("--out", default=str(RESULTS), help="where the results go")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = QUICK if args.quick else FULL
     result = {
         "process": {n: {v: process(v, n) for v in ("count", "explain")} for n in names},
@@ -163,7 +163,7 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"sizes-{args.label}.json").write_text(json.dumps(result, indent=1) + "\n")
-    if out == RESULTS:
+    if out.resolve() == RESULTS.resolve():
         (out / "sizes.md").write_text(table())
     print(json.dumps(result["clicks"]))
     return 0
