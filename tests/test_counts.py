@@ -8,7 +8,7 @@ from math import factorial
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Scenario, compile_facts
 from triggerstack.solver import count
@@ -152,3 +152,21 @@ def test_abilities_that_all_target_each_other_are_counted_and_explained(n: int) 
     assert count(scenario) == explain(scenario)["count"] == _targeting_by_the_rules(n)
     if n == 4:
         assert count(scenario, engine="cpsat") == count(scenario, engine="constraint") == _targeting_by_the_rules(n)
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 3))
+@given(doc=scenarios(max_abilities=5), seed=st.integers(0, 2**32))
+def test_draws_past_the_listing_cap_are_outcomes(doc: dict[str, Any], seed: int) -> None:
+    """A core that may not be listed (``--max-outcomes`` 1) is drawn by the counting's programme:
+    every draw is an outcome the literal simulator finds, whatever the scenario."""
+    from triggerstack.model import Limits
+    from triggerstack.model.scenario import parse_scenario
+    from triggerstack.solver import LegalOutcomes
+    from triggerstack.solver.core.indexed import to_outcome
+
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 3000)
+    every = {to_outcome(facts, o) for o in simulate(facts)}
+    drawn = list(LegalOutcomes(facts, limits=Limits(outcomes=1)).sample(30, seed=seed))
+    assert set(drawn) <= every

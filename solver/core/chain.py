@@ -415,9 +415,10 @@ class Chain:
             while True:
                 yield self.draw(rng)
         facts, total, unrank, below = self.passes.first, self.first.count(), self.first.unrank, rng.randrange
-        if total > KEPT_OUTCOMES:
+        if total > KEPT_OUTCOMES or not getattr(self.first, "listable", True):
+            pick = _picker(self.first, rng)
             while True:
-                yield to_outcome(facts, unrank(below(total)))
+                yield to_outcome(facts, pick())
         kept = self._kept  # a small pass: each outcome is made once and drawn again as it is (frozen)
         while True:
             r = below(total)
@@ -431,9 +432,9 @@ class Chain:
         if not self.single:
             while True:
                 yield outcome_json(self.draw(rng))
-        write, total, unrank = JsonWriter(self.passes.first), self.first.count(), self.first.unrank
+        write, pick = JsonWriter(self.passes.first), _picker(self.first, rng)
         while True:
-            yield write(unrank(rng.randrange(total)))
+            yield write(pick())
 
     def rank(self, outcome: Outcome) -> int:
         """The rank of the whole outcome ``outcome`` (any form of it): the inverse of
@@ -549,3 +550,13 @@ class Chain:
 def _names_fired(score: Score) -> bool:
     """Whether ``score`` weighs an ability fired in a later pass (their ids hold ``@``)."""
     return any("@" in aid for key in ("height", "mode", "target", "removed") for aid in getattr(score, key))
+
+
+def _picker(engine: PassEngine, rng: Random) -> Callable[[], IndexedOutcome]:
+    """One pass's uniform draws: the engine's own ``draw`` where it has one (the product engine
+    draws a core too large to list without ranking it), else a uniform rank unranked."""
+    draw = getattr(engine, "draw", None)
+    if draw is not None:
+        return lambda: draw(rng)
+    total, unrank = engine.count(), engine.unrank
+    return lambda: unrank(rng.randrange(total))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import combinations
+from random import Random
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
@@ -215,6 +216,45 @@ class Counting:
                     out += f[placed] * weight(len(put)) * after(put)
         return out
 
+    def draw(self, rng: Random) -> IndexedOutcome:
+        """One outcome of the pass drawn with probability proportional to its weight (Π over
+        blocks of ``weight``), by the same programme: per block, the removed set with the weight
+        of what follows it, then the abilities put from the top down, each with the ways to put
+        the rest below it, and its choice uniformly among those it has there."""
+        facts = self.facts
+        below: frozenset[int] = frozenset()
+        stack: list[Placed] = []
+        removed = [a.index for a in facts.abilities if a.block is None or a.forced_removal is not None]
+        for b in range(len(facts.blocks)):
+            mine = tuple(k for k in facts.blocks[b].abilities if facts.abilities[k].forced_removal is None)
+            f = self.orders(mine, below)
+            may_go = [i for i, k in enumerate(mine) if self.removable(k, below)]
+            full = (1 << len(mine)) - 1
+            options: list[tuple[int, int]] = []  # (placed mask, weight)
+            for n in range(len(may_go) + 1):
+                for gone in combinations(may_go, n):
+                    placed = full
+                    for i in gone:
+                        placed ^= 1 << i
+                    if f[placed]:
+                        put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
+                        options.append((placed, f[placed] * self.weight(b, len(put)) * self.total(b + 1, below | put)))
+            mask = _pick(rng, options)
+            top_down: list[Placed] = []
+            left = mask
+            while left:
+                here = [i for i in range(len(mine)) if left >> i & 1]
+                rest = {i: below | {mine[j] for j in here if j != i} for i in here}
+                last = _pick(rng, [(i, f[left ^ 1 << i] * self.choices(mine[i], rest[i])) for i in here])
+                a = facts.abilities[mine[last]]
+                space = space_for(facts, a, rest[last] & a.waiting_targets, self.limits, self.deadline)
+                top_down.append(Placed(a.index, space.unrank(rng.randrange(space.count))))
+                left ^= 1 << last
+            stack.extend(reversed(top_down))
+            removed.extend(mine[i] for i in range(len(mine)) if not mask >> i & 1)
+            below = below | {mine[i] for i in range(len(mine)) if mask >> i & 1}
+        return IndexedOutcome(tuple(stack), tuple(sorted(removed)))
+
     def reach(self) -> tuple[list[set[bool]], list[Reach]]:
         """What the outcomes do with each ability, without listing them: per ability, whether
         some outcome places it (True) and some removes it (False), and the modes and targets some
@@ -278,6 +318,16 @@ class Counting:
         for k in self.facts.blocks[b].abilities:
             out |= self.facts.abilities[k].waiting_targets
         return out
+
+
+def _pick(rng: Random, weighted: list[tuple[int, int]]) -> int:
+    """One of ``weighted``'s items, with probability proportional to its weight."""
+    x = rng.randrange(sum(w for _, w in weighted))
+    for item, w in weighted:
+        if x < w:
+            return item
+        x -= w
+    raise AssertionError("unreachable: x is below the sum of the weights")
 
 
 def reach_outcomes(

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product, repeat
 from math import factorial, perm
+from random import Random
 from typing import TypeVar
 
 from triggerstack.model.facts import Facts, compile_facts
@@ -322,6 +323,11 @@ class ProductEngine:
             n *= block.total(k)
         return n
 
+    @property
+    def listable(self) -> bool:
+        """Whether the outcomes are ranked: the core is listed, or may be (within ``--max-outcomes``)."""
+        return "cores" in self.__dict__ or not self._coupled or self._core_size <= self.options.limits.outcomes
+
     @cached_property
     def _core_size(self) -> int:
         """How many outcomes the coupled abilities have alone (counted, not listed)."""
@@ -348,7 +354,7 @@ class ProductEngine:
         """The core's outcomes to iterate: the sorted list (the rank order) where it may be listed;
         past ``--max-outcomes``, one at a time as the search finds them — nothing is ranked then
         (rank and unrank refuse), so no order is promised but that each comes once."""
-        if "cores" in self.__dict__ or not self._coupled or self._core_size <= self.options.limits.outcomes:
+        if self.listable:
             return self.cores
         limits = self.options.limits
         return map(self._core_of(), iter_outcomes(self._sub[0], limits.choices, self.deadline))
@@ -407,10 +413,27 @@ class ProductEngine:
         if not 0 <= r < self.total:
             raise IndexError(f"rank {r} outside [0, {self.total})")
         ci = bisect_right(self.starts, r) - 1 if len(self.starts) > 2 else 0
-        core = self.cores[ci]
-        r -= self.starts[ci]
+        return self._unrank_in(self.cores[ci], r - self.starts[ci], self._suffix(ci))
+
+    def draw(self, rng: Random) -> IndexedOutcome:
+        """One outcome drawn exactly uniformly: a uniform rank unranked where the core may be
+        listed; past ``--max-outcomes``, a core outcome drawn with the weight of what surrounds it
+        (the counting's programme, :meth:`~...core.search.Counting.draw`), then uniformly among
+        the outcomes around it."""
+        if self.listable:
+            return self.unrank(rng.randrange(self.total))
+        counting = self._arrangements.core
+        assert counting is not None
+        core = self._core_of()(counting.draw(rng))
+        suffix = [1] * (len(self.blocks) + 1)
+        for b in range(len(self.blocks) - 1, -1, -1):
+            suffix[b] = suffix[b + 1] * self.blocks[b].total(core.k[b])
+        return self._unrank_in(core, rng.randrange(suffix[0]), suffix)
+
+    def _unrank_in(self, core: _Core, r: int, suffix: list[int]) -> IndexedOutcome:
+        """The outcome at ``r`` among those around ``core`` (``suffix[b]``: the ways to complete
+        blocks b… around it)."""
         ks = core.k
-        suffix = self._suffix(ci)
         c = 1
         stack: list[Placed | None] = []
         digits: list[tuple[int, int]] = []  # (position in stack, ability)
