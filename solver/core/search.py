@@ -13,9 +13,10 @@ once per ability and per set of the waiting abilities it could target that are b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from random import Random
+from typing import TypeVar
 
 from triggerstack.model.facts import Facts
 from triggerstack.model.limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
@@ -26,7 +27,9 @@ from .indexed import Choice, IndexedOutcome, Placed
 from .must import iter_legal_choices
 from .space import Reach, space_for
 
-__all__ = ["Counting", "count_outcomes", "iter_outcomes", "reach_outcomes", "search_outcomes"]
+__all__ = ["Counting", "count_outcomes", "iter_outcomes", "pick", "reach_outcomes", "search_outcomes"]
+
+T = TypeVar("T")
 
 
 class _Search:
@@ -202,19 +205,26 @@ class Counting:
         """Σ over the ways to decide the abilities ``mine`` of a block on ``below`` — which of the
         removable ones are removed, then the others put in some order, each with a legal choice —
         of ``weight(how many are put) · after(the set put)``."""
+        return sum(ways * weight(len(put)) * after(put) for _, ways, put in self.placements(mine, below)[1])
+
+    def placements(
+        self, mine: tuple[int, ...], below: frozenset[int]
+    ) -> tuple[list[int], list[tuple[int, int, frozenset[int]]]]:
+        """``f`` over the subsets of ``mine`` on ``below`` (see :meth:`orders`), and each lawful
+        end of the block: (the mask of those put, the ways to put them, the set put) — the removed
+        are some of those that may be removed, and the others can be put in some order."""
         f = self.orders(mine, below)
         may_go = [i for i, k in enumerate(mine) if self.removable(k, below)]
         full = (1 << len(mine)) - 1
-        out = 0
+        ends = []
         for n in range(len(may_go) + 1):
             for gone in combinations(may_go, n):
                 placed = full
                 for i in gone:
                     placed ^= 1 << i
                 if f[placed]:
-                    put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
-                    out += f[placed] * weight(len(put)) * after(put)
-        return out
+                    ends.append((placed, f[placed], frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)))
+        return f, ends
 
     def draw(self, rng: Random) -> IndexedOutcome:
         """One outcome of the pass drawn with probability proportional to its weight (Π over
@@ -227,25 +237,15 @@ class Counting:
         removed = [a.index for a in facts.abilities if a.block is None or a.forced_removal is not None]
         for b in range(len(facts.blocks)):
             mine = tuple(k for k in facts.blocks[b].abilities if facts.abilities[k].forced_removal is None)
-            f = self.orders(mine, below)
-            may_go = [i for i, k in enumerate(mine) if self.removable(k, below)]
-            full = (1 << len(mine)) - 1
-            options: list[tuple[int, int]] = []  # (placed mask, weight)
-            for n in range(len(may_go) + 1):
-                for gone in combinations(may_go, n):
-                    placed = full
-                    for i in gone:
-                        placed ^= 1 << i
-                    if f[placed]:
-                        put = frozenset(mine[i] for i in range(len(mine)) if placed >> i & 1)
-                        options.append((placed, f[placed] * self.weight(b, len(put)) * self.total(b + 1, below | put)))
-            mask = _pick(rng, options)
+            f, ends = self.placements(mine, below)
+            weighed = [(m, n * self.weight(b, len(put)) * self.total(b + 1, below | put)) for m, n, put in ends]
+            mask = pick(rng, weighed)
             top_down: list[Placed] = []
             left = mask
             while left:
                 here = [i for i in range(len(mine)) if left >> i & 1]
                 rest = {i: below | {mine[j] for j in here if j != i} for i in here}
-                last = _pick(rng, [(i, f[left ^ 1 << i] * self.choices(mine[i], rest[i])) for i in here])
+                last = pick(rng, [(i, f[left ^ 1 << i] * self.choices(mine[i], rest[i])) for i in here])
                 a = facts.abilities[mine[last]]
                 space = space_for(facts, a, rest[last] & a.waiting_targets, self.limits, self.deadline)
                 top_down.append(Placed(a.index, space.unrank(rng.randrange(space.count))))
@@ -320,8 +320,9 @@ class Counting:
         return out
 
 
-def _pick(rng: Random, weighted: list[tuple[int, int]]) -> int:
-    """One of ``weighted``'s items, with probability proportional to its weight."""
+def pick(rng: Random, weighted: Sequence[tuple[T, int]]) -> T:
+    """One of ``weighted``'s items (item, weight), with probability proportional to its weight
+    (one ``randrange`` over the sum, the items in order)."""
     x = rng.randrange(sum(w for _, w in weighted))
     for item, w in weighted:
         if x < w:

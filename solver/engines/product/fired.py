@@ -35,6 +35,7 @@ from triggerstack.model.passes import Passes, join, next_scenario
 
 from ...core.engine import PassEngine
 from ...core.indexed import IndexedOutcome, Placed, to_outcome
+from ...core.search import pick
 from .engine import ProductEngine, _Block
 
 __all__ = ["CLASSES", "FiredClasses", "fired_classes"]
@@ -252,12 +253,7 @@ class FiredClasses:
 
     @staticmethod
     def _pick(rng: Random, weighted: Sequence[tuple[int, object]]) -> object:
-        x = rng.randrange(sum(w for w, _ in weighted))
-        for w, item in weighted:
-            if x < w:
-                return item
-            x -= w
-        raise AssertionError("weights sum to more than they hold")
+        return pick(rng, [(item, w) for w, item in weighted])
 
     def draw(self, rng: Random) -> Outcome:
         """One whole outcome, exactly uniformly."""
