@@ -144,6 +144,11 @@ class Counting:
             for k in b.abilities:
                 seen |= facts.abilities[k].waiting_targets
         self.later.reverse()
+        # What of ``below`` a block's count depends on: what it or a later block could target.
+        self.keep = [
+            self.later[i] | frozenset(t for k in b.abilities for t in facts.abilities[k].waiting_targets)
+            for i, b in enumerate(blocks)
+        ]
 
     def choices(self, k: int, below: frozenset[int]) -> int:
         a = self.facts.abilities[k]
@@ -181,7 +186,7 @@ class Counting:
         weight = self.weight
         if b == len(facts.blocks):
             return 1
-        key = (b, below & (self.later[b] | frozenset(self._relevant(b))))
+        key = (b, below & self.keep[b])
         found = self._memo.get(key)
         if found is not None:
             return found
@@ -272,7 +277,7 @@ class Counting:
         pending = [(0, frozenset[int]())]
         while pending:
             b, below = pending.pop()
-            key = (b, below & (self.later[b] | frozenset(self._relevant(b)))) if b < len(facts.blocks) else (b, below)
+            key = (b, below & self.keep[b]) if b < len(facts.blocks) else (b, below)
             if b == len(facts.blocks) or key in seen:
                 continue
             seen.add(key)
@@ -312,12 +317,6 @@ class Counting:
                         reach[k].update(space_for(facts, facts.abilities[k], at[1], self.limits, self.deadline).reach())
         return placed, reach
 
-    def _relevant(self, b: int) -> set[int]:
-        """What in ``below`` this block's own abilities could target (their counts depend on it)."""
-        out: set[int] = set()
-        for k in self.facts.blocks[b].abilities:
-            out |= self.facts.abilities[k].waiting_targets
-        return out
 
 
 def pick(rng: Random, weighted: Sequence[tuple[T, int]]) -> T:

@@ -22,7 +22,6 @@ import sys
 import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import IO, Any
 
 from triggerstack.model.errors import ScenarioError
@@ -138,7 +137,7 @@ def _judge(number: int, text: str, shared: Facts | None, options: Options) -> st
         if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
             raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
         try:
-            facts = _cache.get(doc["scenario"], replace(options, limits=replace(options.limits, memory=CACHE_BYTES)))[0]
+            facts = _cache.get(doc["scenario"], options, room=CACHE_BYTES)[0]
         except ScenarioError as exc:
             raise exc.within("scenario") from None
         proposal_doc = doc["proposal"]

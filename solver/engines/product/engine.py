@@ -239,7 +239,7 @@ class ProductEngine:
             self.blocks.append(_Block(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
         self._coupled = coupled
         self._placed: dict[int, list[Placed]] = {}
-        self._suffixes: dict[int, list[int]] = {}
+        self._suffixes: dict[tuple[int, ...], list[int]] = {}
         self._counts = {a: o.count for a, o in self.spaces.items()}
 
     # The coupled core's outcomes are listed only when an outcome is asked for (rank, unrank,
@@ -397,15 +397,15 @@ class ProductEngine:
 
     # -- unrank / rank ---------------------------------------------------------------------------
 
-    def _suffix(self, ci: int) -> list[int]:
-        """suffix[b]: the number of ways to complete blocks b… for core ``ci`` (cached)."""
-        cached = self._suffixes.get(ci)
+    def _suffix(self, ks: tuple[int, ...]) -> list[int]:
+        """suffix[b]: the number of ways to complete blocks b… around a core that places ``ks[b]``
+        in each block (cached by ``ks``)."""
+        cached = self._suffixes.get(ks)
         if cached is None:
-            ks = self.cores[ci].k
             cached = [1] * (len(self.blocks) + 1)
             for b in range(len(self.blocks) - 1, -1, -1):
                 cached[b] = cached[b + 1] * self.blocks[b].total(ks[b])
-            self._suffixes[ci] = cached
+            self._suffixes[ks] = cached
         return cached
 
     def unrank(self, r: int) -> IndexedOutcome:
@@ -413,7 +413,7 @@ class ProductEngine:
         if not 0 <= r < self.total:
             raise IndexError(f"rank {r} outside [0, {self.total})")
         ci = bisect_right(self.starts, r) - 1 if len(self.starts) > 2 else 0
-        return self._unrank_in(self.cores[ci], r - self.starts[ci], self._suffix(ci))
+        return self._unrank_in(self.cores[ci], r - self.starts[ci], self._suffix(self.cores[ci].k))
 
     def draw(self, rng: Random) -> IndexedOutcome:
         """One outcome drawn exactly uniformly: a uniform rank unranked where the core may be
@@ -425,9 +425,7 @@ class ProductEngine:
         counting = self._arrangements.core
         assert counting is not None
         core = self._core_of()(counting.draw(rng))
-        suffix = [1] * (len(self.blocks) + 1)
-        for b in range(len(self.blocks) - 1, -1, -1):
-            suffix[b] = suffix[b + 1] * self.blocks[b].total(core.k[b])
+        suffix = self._suffix(core.k)
         return self._unrank_in(core, rng.randrange(suffix[0]), suffix)
 
     def _unrank_in(self, core: _Core, r: int, suffix: list[int]) -> IndexedOutcome:
@@ -480,7 +478,7 @@ class ProductEngine:
         )
         ci = self._core_index[core]
         ks = self.cores[ci].k
-        suffix = self._suffix(ci)
+        suffix = self._suffix(ks)
         by_block: dict[int, list[Placed]] = {}
         for p in outcome.stack:
             where = self.facts.abilities[p.ability].block
