@@ -8,9 +8,10 @@ from math import factorial
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from triggerstack.model import Scenario, compile_facts
+from triggerstack.model.limits import NO_DEADLINE
 from triggerstack.solver import count
 from triggerstack.solver.core.must import iter_legal_choices
 
@@ -108,26 +109,35 @@ def test_the_coupled_family_is_counted_exactly_without_listing(n: int) -> None:
 @given(doc=scenarios(max_abilities=6), data=st.data())
 def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.DataObject) -> None:
     """``count_outcomes`` (the dynamic program over blocks and subsets) is the number of outcomes
-    the direct search lists, and with weights per block and number placed there, the weighted sum
-    over them (the product engine's arrangements of independent abilities around a core)."""
+    the direct search lists — the outcomes the literal simulator finds — and with weights per block
+    and number placed there, the weighted sum over them (the product engine's arrangements of
+    independent abilities around a core). Ranks are the search's order: each outcome holds its
+    weight's worth of consecutive ranks, starting where the weights of those before it end, and
+    unranking any of them gives it back."""
+    from triggerstack.model import Limits
     from triggerstack.model.scenario import parse_scenario
-    from triggerstack.solver.core.search import count_outcomes, search_outcomes
+    from triggerstack.solver.core.search import Counting, count_outcomes, iter_outcomes
 
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 3000)
-    listed = search_outcomes(facts, 10**6, 10**6)
-    assert count_outcomes(facts) == len(listed)
+    listed = list(iter_outcomes(facts))
+    assert count_outcomes(facts) == len(listed) == len(set(listed))
+    assert set(listed) == simulate(facts)
     weights = {
         (b, k): data.draw(st.integers(0, 5)) for b in range(len(facts.blocks)) for k in range(len(facts.abilities) + 1)
     }
-    expected = 0
+    counting = Counting(facts, Limits(), NO_DEADLINE, lambda b, k: weights[(b, k)])
+    start = 0
     for outcome in listed:
         placed = [facts.abilities[p.ability].block for p in outcome.stack]
         term = 1
         for b in range(len(facts.blocks)):
             term *= weights[(b, placed.count(b))]
-        expected += term
-    assert count_outcomes(facts, lambda b, k: weights[(b, k)]) == expected
+        if term:
+            assert counting.rank(outcome) == start
+            assert counting.unrank(start) == counting.unrank(start + term - 1) == (outcome, start)
+        start += term
+    assert count_outcomes(facts, lambda b, k: weights[(b, k)]) == start
 
 
 def _targeting_by_the_rules(n: int) -> int:
@@ -152,21 +162,3 @@ def test_abilities_that_all_target_each_other_are_counted_and_explained(n: int) 
     assert count(scenario) == explain(scenario)["count"] == _targeting_by_the_rules(n)
     if n == 4:
         assert count(scenario, engine="cpsat") == count(scenario, engine="constraint") == _targeting_by_the_rules(n)
-
-
-@pytest.mark.slow
-@settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 3))
-@given(doc=scenarios(max_abilities=5), seed=st.integers(0, 2**32))
-def test_draws_past_the_listing_cap_are_outcomes(doc: dict[str, Any], seed: int) -> None:
-    """A core that may not be listed (``--max-outcomes`` 1) is drawn by the counting's programme:
-    every draw is an outcome the literal simulator finds, whatever the scenario."""
-    from triggerstack.model import Limits
-    from triggerstack.model.scenario import parse_scenario
-    from triggerstack.solver import LegalOutcomes
-    from triggerstack.solver.core.indexed import to_outcome
-
-    facts = compile_facts(parse_scenario(doc))
-    assume(size_bound(facts) <= 3000)
-    every = {to_outcome(facts, o) for o in simulate(facts)}
-    drawn = list(LegalOutcomes(facts, limits=Limits(outcomes=1)).sample(30, seed=seed))
-    assert set(drawn) <= every

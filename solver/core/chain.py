@@ -415,7 +415,7 @@ class Chain:
             while True:
                 yield self.draw(rng)
         facts, total, unrank, below = self.passes.first, self.first.count(), self.first.unrank, rng.randrange
-        if total > KEPT_OUTCOMES or not getattr(self.first, "listable", True):
+        if total > KEPT_OUTCOMES:
             pick = _picker(self.first, rng)
             while True:
                 yield to_outcome(facts, pick())
@@ -553,10 +553,6 @@ def _names_fired(score: Score) -> bool:
 
 
 def _picker(engine: PassEngine, rng: Random) -> Callable[[], IndexedOutcome]:
-    """One pass's uniform draws: the engine's own ``draw`` where it has one (the product engine
-    draws a core too large to list without ranking it), else a uniform rank unranked."""
-    draw = getattr(engine, "draw", None)
-    if draw is not None:
-        return lambda: draw(rng)
+    """One pass's uniform draws: a uniform rank, unranked."""
     total, unrank = engine.count(), engine.unrank
     return lambda: unrank(rng.randrange(total))

@@ -3,12 +3,16 @@
 When no ability can target another waiting ability (see :mod:`.plan`), each ability's choices are
 the same whatever is below it, and a block's outcomes are: which of its optional abilities (those
 allowed to choose no mode) are placed, the order of the placed ones, and one choice each. Abilities
-that *are* coupled are solved by a direct search as one core; each core outcome fixes, per block, the coupled
-abilities placed and their order, and the independent abilities are interleaved around them.
+that *are* coupled form one core, counted, ranked and unranked by dynamic programming over blocks
+and subsets and streamed by a direct search (:mod:`~...core.search`), never listed; each core
+outcome fixes, per block, the coupled abilities placed and their order, and the independent
+abilities are interleaved around them.
 
 The order of outcomes (rank order, also the order of enumeration), from most to least significant:
 
-1. the core outcome (sorted), when there is a core;
+1. the core outcome, when there is a core, in the search's order (per block from the bottom: the
+   removed set, fewer first; then from the bottom up which ability is put, by position in its
+   block, and its choice, in its space's rank order);
 2. for each block from the bottom: which optional abilities are placed (by ability index,
    "removed" before "placed"), then the arrangement of the placed abilities (at each position from
    the bottom: the next core ability first, then the independent ones by index);
@@ -22,13 +26,11 @@ The order of outcomes (rank order, also the order of enumeration), from most to 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product, repeat
 from math import factorial, perm
-from random import Random
 from typing import TypeVar
 
 from triggerstack.model.facts import Facts, compile_facts
@@ -38,7 +40,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import Counting, count_outcomes, iter_outcomes, reach_outcomes, search_outcomes
+from ...core.search import Counting, iter_outcomes, reach_outcomes
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -242,31 +244,14 @@ class ProductEngine:
         self._suffixes: dict[tuple[int, ...], list[int]] = {}
         self._counts = {a: o.count for a, o in self.spaces.items()}
 
-    # The coupled core's outcomes are listed only when an outcome is asked for (rank, unrank,
-    # enumeration); the count is a sum by dynamic programming (core/search.count_outcomes).
-
-    @cached_property
-    def cores(self) -> list[_Core]:
-        return self._cores(self._coupled)
-
-    @cached_property
-    def _core_index(self) -> dict[IndexedOutcome, int]:
-        return {c.outcome: i for i, c in enumerate(self.cores)}
-
-    @cached_property
-    def starts(self) -> list[int]:
-        starts = [0]
-        for core in self.cores:
-            starts.append(starts[-1] + self._size(core))
-        return starts
+    # The coupled core's outcomes are never listed: counted, ranked and unranked by dynamic
+    # programming over blocks and subsets (core/search.Counting), streamed by its search.
 
     @property
     def total(self) -> int:
         return self.count()
 
     def count(self) -> int:
-        if "starts" in self.__dict__ or not self._coupled:
-            return self.starts[-1]
         return self._counted
 
     @cached_property
@@ -317,71 +302,52 @@ class ProductEngine:
             sub = compile_facts(with_triggers(facts.scenario, [t for t in facts.scenario.triggers if t.id in ids]))
         return sub, [facts.ability_index[a.id] for a in sub.abilities], [facts.thing_index[t.id] for t in sub.things]
 
-    def _size(self, core: _Core) -> int:
-        n = 1
-        for block, k in zip(self.blocks, core.k, strict=True):
-            n *= block.total(k)
-        return n
-
-    @property
-    def listable(self) -> bool:
-        """Whether the outcomes are ranked: the core is listed, or may be (within ``--max-outcomes``)."""
-        return "cores" in self.__dict__ or not self._coupled or self._core_size <= self.options.limits.outcomes
-
     @cached_property
-    def _core_size(self) -> int:
-        """How many outcomes the coupled abilities have alone (counted, not listed)."""
-        return count_outcomes(self._sub[0], limits=self.options.limits, deadline=self.deadline)
-
-    def _cores(self, coupled: set[int]) -> list[_Core]:
-        """The outcomes of the coupled abilities alone (every player and object stays), found by
-        the direct search (:mod:`~...core.search`) on the scenario restricted to them, sorted."""
-        empty = tuple(() for _ in self.blocks)
-        if not coupled:
-            return [_Core(IndexedOutcome((), ()), empty)]
-        limits = self.options.limits
-        listed = self._core_size  # counted first: refused before listing
-        if listed > limits.outcomes:
-            raise EngineCannot(
-                f"this needs the {listed} outcomes of the abilities that may target each other listed one by one, "
-                f"more than the limit of {limits.outcomes} (raise it with --max-outcomes {listed}; count, explain "
-                "and step count them without listing, and enumerate streams them)"
-            )
-        found = search_outcomes(self._sub[0], limits.outcomes, limits.choices, self.deadline)
-        return list(map(self._core_of(), found))  # sorted: the index maps are increasing, so the order is kept
+    def _no_core(self) -> _Core:
+        """The one core outcome of a pass without coupled abilities: nothing."""
+        return _Core(IndexedOutcome((), ()), tuple(() for _ in self.blocks))
 
     def _core_stream(self) -> Iterable[_Core]:
-        """The core's outcomes to iterate: the sorted list (the rank order) where it may be listed;
-        past ``--max-outcomes``, one at a time as the search finds them — nothing is ranked then
-        (rank and unrank refuse), so no order is promised but that each comes once."""
-        if self.listable:
-            return self.cores
-        limits = self.options.limits
-        return map(self._core_of(), iter_outcomes(self._sub[0], limits.choices, self.deadline))
+        """The core's outcomes one at a time as its search finds them, in rank order."""
+        if not self._coupled:
+            return [self._no_core]
+        return map(self._core_of(), iter_outcomes(self._sub[0], self.options.limits, self.deadline))
 
-    def _core_of(self) -> Callable[[IndexedOutcome], _Core]:
+    def _core_of(self, shared: bool = True) -> Callable[[IndexedOutcome], _Core]:
         """The core outcome in this pass's indices of an outcome of the coupled abilities alone.
-        Each choice object is shared by many outcomes (the search lists choices once, and keeps
-        them while it runs, so its id names it): it is remapped once."""
+        ``shared``: each choice object is shared by many outcomes (the search lists choices once,
+        and keeps them while it runs, so its id names it) and is remapped once."""
         _, ability, thing = self._sub
         remapped: dict[tuple[int, int], Placed] = {}
         block_of = [a.block for a in self.facts.abilities]
 
+        def placed(p: Placed) -> Placed:
+            if not shared:
+                return Placed(ability[p.ability], self._remap(p.choice, thing))
+            q = remapped.get((p.ability, id(p.choice)))
+            if q is None:
+                q = remapped[(p.ability, id(p.choice))] = Placed(ability[p.ability], self._remap(p.choice, thing))
+            return q
+
         def core(outcome: IndexedOutcome) -> _Core:
-            stack = []
-            for p in outcome.stack:
-                q = remapped.get((p.ability, id(p.choice)))
-                if q is None:
-                    q = remapped[(p.ability, id(p.choice))] = Placed(ability[p.ability], self._remap(p.choice, thing))
-                stack.append(q)
+            stack = [placed(p) for p in outcome.stack]
             removed = tuple(ability[k] for k in outcome.removed)  # the maps keep order: still sorted
             per_block = tuple(tuple(p for p in stack if block_of[p.ability] == b.index) for b in self.blocks)
             return _Core(IndexedOutcome(tuple(stack), removed), per_block)
 
         return core
 
+    def _in_sub(self, core: IndexedOutcome) -> IndexedOutcome:
+        """The inverse of :meth:`_core_of`: a core outcome in the indices of the coupled
+        abilities' own scenario (``KeyError`` for a thing that is not in it)."""
+        _, ability, thing = self._sub
+        to_ability = {k: i for i, k in enumerate(ability)}
+        to_thing = {t: i for i, t in enumerate(thing)}
+        stack = tuple(Placed(to_ability[p.ability], self._remap(p.choice, to_thing)) for p in core.stack)
+        return IndexedOutcome(stack, tuple(sorted(to_ability[k] for k in core.removed)))
+
     @staticmethod
-    def _remap(choice: Choice, thing: Sequence[int]) -> Choice:
+    def _remap(choice: Choice, thing: Sequence[int] | dict[int, int]) -> Choice:
         return Choice(
             tuple(
                 ModeInstance(m.mode, tuple(tuple(thing[t] for t in ts) for ts in m.targets), m.divide)
@@ -412,21 +378,14 @@ class ProductEngine:
         """The outcome of rank ``r`` (0 ≤ r < count)."""
         if not 0 <= r < self.total:
             raise IndexError(f"rank {r} outside [0, {self.total})")
-        ci = bisect_right(self.starts, r) - 1 if len(self.starts) > 2 else 0
-        return self._unrank_in(self.cores[ci], r - self.starts[ci], self._suffix(self.cores[ci].k))
-
-    def draw(self, rng: Random) -> IndexedOutcome:
-        """One outcome drawn exactly uniformly: a uniform rank unranked where the core may be
-        listed; past ``--max-outcomes``, a core outcome drawn with the weight of what surrounds it
-        (the counting's programme, :meth:`~...core.search.Counting.draw`), then uniformly among
-        the outcomes around it."""
-        if self.listable:
-            return self.unrank(rng.randrange(self.total))
-        counting = self._arrangements.core
-        assert counting is not None
-        core = self._core_of()(counting.draw(rng))
-        suffix = self._suffix(core.k)
-        return self._unrank_in(core, rng.randrange(suffix[0]), suffix)
+        counter = self._arrangements
+        if counter.core is None:
+            return self._unrank_in(self._no_core, r, self._suffix(self._no_core.k))
+        # The core outcome holding r: each holds (the arrangements around it) consecutive ranks,
+        # counter.outside of them for every one of its own (the blocks without a core ability).
+        found, first = counter.core.unrank(r // counter.outside)
+        core = self._core_of(shared=False)(found)
+        return self._unrank_in(core, r - first * counter.outside, self._suffix(core.k))
 
     def _unrank_in(self, core: _Core, r: int, suffix: list[int]) -> IndexedOutcome:
         """The outcome at ``r`` among those around ``core`` (``suffix[b]``: the ways to complete
@@ -472,20 +431,21 @@ class ProductEngine:
             raise ValueError("not an outcome of this pass") from exc
 
     def _rank(self, outcome: IndexedOutcome) -> int:
-        coupled = set(self.plan.coupled)
+        coupled = self._coupled
         core = IndexedOutcome(
             tuple(p for p in outcome.stack if p.ability in coupled), tuple(k for k in outcome.removed if k in coupled)
         )
-        ci = self._core_index[core]
-        ks = self.cores[ci].k
-        suffix = self._suffix(ks)
         by_block: dict[int, list[Placed]] = {}
         for p in outcome.stack:
             where = self.facts.abilities[p.ability].block
             if where is None:
                 raise ValueError(f"{self.facts.abilities[p.ability].id} is never put on the stack")
             by_block.setdefault(where, []).append(p)
-        r, c = self.starts[ci], 1
+        ks = tuple(sum(1 for p in by_block.get(b.index, []) if p.ability in coupled) for b in self.blocks)
+        suffix = self._suffix(ks)
+        counter = self._arrangements
+        r = 0 if counter.core is None else counter.core.rank(self._in_sub(core)) * counter.outside
+        c = 1
         digits = 0
         for b, block in enumerate(self.blocks):
             entries = by_block.get(block.index, [])
@@ -651,6 +611,10 @@ class _CoreCounter:
                 return weight(self.sub_block[b], k)
 
             self.core = Counting(sub, engine.options.limits, engine.deadline, in_sub)
+        self.outside = 1  # the weight of the blocks without a coupled ability: Π weight(block, 0)
+        for b in engine.blocks:
+            if b.index not in self.sub_block:
+                self.outside *= weight(b.index, 0)
 
     def count_from(self, block: int, below: frozenset[int]) -> int:
         """Σ over the ways to decide blocks ``block``… with the coupled abilities ``below`` (their
