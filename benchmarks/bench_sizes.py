@@ -11,11 +11,13 @@ finder is slower to import through).
 
 Each run writes ``results/sizes-LABEL.json``; ``results/sizes.md`` puts every label found side by
 side. Measured: ``triggerstack count`` and ``explain`` as processes (exit code and seconds, the
-default time limit of 60 s); ``count(s)``, ``explain(s)`` and ``LegalOutcomes(s).sample(1)`` as
-public calls; and clicks over HTTP (``serve --http``): each click one ``step.legal``, one
-``step.count`` and one ``draw``, the walk taking the last legal decision each time — the worst
-click after the first and whether every count was exact. A refusal is recorded as such (exit 2 or
-an error), never as a time. Ratios only: the machine is shared.
+default time limit of 60 s); ``count(s)``, ``explain(s)``, ``LegalOutcomes(s).sample(1)`` and
+``rank`` (``legal[count // 2]`` and ``legal.index`` of it) as public calls; clicks over HTTP
+(``serve --http``): each click one ``step.legal``, one ``step.count`` and one ``draw``, the walk
+taking the last legal decision each time — the worst click after the first and whether every
+count was exact; and a page of 100 outcomes from the middle (``/v1/enumerate`` with the cursor at
+half the count). A refusal is recorded as such (exit 2 or an error), never as a time. Ratios
+only: the machine is shared.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def process(verb: str, name: str) -> dict[str, Any]:
     return {"exit": done.returncode, "seconds": round(seconds, 3), "answer": first, "error": done.stderr.strip()[:200]}
 
 
-def public(name: str) -> dict[str, Any]:
+def public(name: str, verbs: tuple[str, ...] = ("count", "explain", "sample", "rank")) -> dict[str, Any]:
     from triggerstack.model import Scenario
     from triggerstack.solver import LegalOutcomes, count, explain
 
@@ -55,7 +57,10 @@ def public(name: str) -> dict[str, Any]:
         ("count", lambda s: count(s)),
         ("explain", lambda s: explain(s)),
         ("sample", lambda s: next(LegalOutcomes(s).sample(1, seed=1))),
+        ("rank", _middle),
     ):
+        if verb not in verbs:
+            continue
         start = time.perf_counter()
         try:
             call(Scenario.model_validate(doc))
@@ -66,13 +71,23 @@ def public(name: str) -> dict[str, Any]:
     return out
 
 
+def _middle(scenario: Any) -> int:
+    """``legal[count // 2]`` and its index back: ranking from the middle."""
+    from triggerstack.solver import LegalOutcomes
+
+    legal = LegalOutcomes(scenario)
+    middle = legal.count() // 2
+    assert legal.index(legal[middle]) == middle
+    return middle
+
+
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def clicks(names: list[str], n: int = 12) -> dict[str, Any]:
+def clicks(names: list[str], pages: list[str], n: int = 12) -> dict[str, Any]:
     import httpx
 
     port = _port()
@@ -108,6 +123,20 @@ def clicks(names: list[str], n: int = 12) -> dict[str, Any]:
                     "worst_ms": round(max(rest) * 1000, 1),
                     "exact": exact,
                 }
+            for name in pages:
+                doc = json.loads((SCENARIOS / f"{name}.json").read_text())
+                handle = client.post("/v1/load", json={"scenario": doc}).json()["handle"]
+                counted = client.post("/v1/count", json={"handle": handle}).json()
+                if "count" not in counted:  # refused: the page is not asked for
+                    out.setdefault("page", {})[name] = {"ms": 0, "status": "count refused", "n": 0}
+                    continue
+                total = int(counted["count"])
+                start = time.perf_counter()
+                page = client.post("/v1/enumerate", json={"handle": handle, "cursor": str(total // 2), "limit": 100})
+                seconds = time.perf_counter() - start
+                got = len(page.json().get("outcomes", [])) if page.status_code == 200 else 0
+                got_ms = round(seconds * 1000, 1)
+                out.setdefault("page", {})[name] = {"ms": got_ms, "status": page.status_code, "n": got}
         return out
     finally:
         server.terminate()
@@ -131,7 +160,7 @@ def table() -> str:
     lines += ["", "## Public calls (seconds, or refused)", ""]
     lines += ["| scenario | verb | " + " | ".join(labels) + " |", "|---|---|" + "---|" * len(labels)]
     for name in names:
-        for verb in ("count", "explain", "sample"):
+        for verb in ("count", "explain", "sample", "rank"):
             cells = []
             for label in labels:
                 got = runs[label]["public"].get(name, {}).get(verb)
@@ -145,6 +174,21 @@ def table() -> str:
             got = runs[label]["clicks"].get(name)
             cells.append("—" if got is None else f"worst {got['worst_ms']} ms, exact {got['exact']}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "## A page of 100 outcomes from the middle over HTTP (/v1/enumerate, cursor at count/2)", ""]
+    lines += ["| scenario | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+    for name in sorted({n for r in runs.values() for n in r.get("pages", {})}):
+        cells = []
+        for label in labels:
+            page = runs[label].get("pages", {}).get(name)
+            if page is None:
+                cells.append("—")
+            elif page["status"] == 200:
+                cells.append(f"{page['ms']} ms, {page['n']} outcomes")
+            elif page["status"] == "count refused":
+                cells.append("refused (the count, before any page)")
+            else:
+                cells.append(f"HTTP {page['status']} after {page['ms']} ms")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -153,19 +197,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", default="after", help="the name of this run (before, after …)")
     parser.add_argument("--quick", action="store_true", help="two scenarios: a smoke run")
     parser.add_argument("--out", default=str(RESULTS), help="where the results go")
+    parser.add_argument(
+        "--only",
+        choices=["process", "public", "rank", "http"],
+        help="measure only this part (the rest of the label's results are kept)",
+    )
     args = parser.parse_args(argv)
     names = QUICK if args.quick else FULL
-    result = {
-        "process": {n: {v: process(v, n) for v in ("count", "explain")} for n in names},
-        "public": {n: public(n) for n in names},
-        "clicks": clicks(["wipe-10", "coupled-8"] if args.quick else ["wipe-10", "coupled-12", "targeting-12"]),
-    }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"sizes-{args.label}.json").write_text(json.dumps(result, indent=1) + "\n")
+    path = out / f"sizes-{args.label}.json"
+    result: dict[str, Any] = json.loads(path.read_text()) if args.only and path.exists() else {}
+    if args.only in (None, "process"):
+        result["process"] = {n: {v: process(v, n) for v in ("count", "explain")} for n in names}
+    if args.only in (None, "public"):
+        result["public"] = {n: public(n) for n in names}
+    if args.only == "rank":
+        for n in names:
+            result.setdefault("public", {}).setdefault(n, {})["rank"] = public(n, ("rank",))["rank"]
+    if args.only in (None, "http"):
+        result["clicks"] = clicks(
+            ["wipe-10", "coupled-8"] if args.quick else ["wipe-10", "coupled-12", "targeting-12"],
+            ["coupled-8"] if args.quick else ["wipe-10", "coupled-10", "coupled-12", "targeting-12"],
+        )
+        result["pages"] = result["clicks"].pop("page", {})
+    path.write_text(json.dumps(result, indent=1) + "\n")
     if out.resolve() == RESULTS.resolve():
         (out / "sizes.md").write_text(table())
-    print(json.dumps(result["clicks"]))
+    print(json.dumps({k: result.get(k) for k in ("clicks", "pages")}))
     return 0
 
 

@@ -63,8 +63,9 @@ def test_quick_serve_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.slow
 def test_quick_sizes_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The large-scenario benchmark's smoke run: processes, public calls and the page's clicks over
-    HTTP all run, and every click's count is exact (issue 23); its results go to ``--out``."""
+    """The large-scenario benchmark's smoke run: processes, public calls, the page's clicks and a
+    page of outcomes from the middle over HTTP all run, every click's count is exact and the page
+    is whole (issue 23); its results go to ``--out``."""
     spec = importlib.util.spec_from_file_location("bench_sizes", ROOT / "benchmarks" / "bench_sizes.py")
     assert spec is not None and spec.loader is not None
     bench_sizes = importlib.util.module_from_spec(spec)
@@ -72,4 +73,5 @@ def test_quick_sizes_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert bench_sizes.main(["--quick", "--label", "smoke", "--out", str(tmp_path)]) == 0
     result = json.loads((tmp_path / "sizes-smoke.json").read_text())
     assert all(c["exact"] for c in result["clicks"].values()) and set(result["clicks"]) == {"wipe-10", "coupled-8"}
+    assert result["pages"]["coupled-8"]["status"] == 200 and result["pages"]["coupled-8"]["n"] == 100
     assert all(p["count"]["exit"] == 0 for p in result["process"].values())
