@@ -19,6 +19,7 @@ error is shown — exit code, JSON-RPC code, HTTP status — is decided in one t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Self
 
 from .rules import Rule
@@ -51,8 +52,13 @@ class ScenarioError(ValueError):
     """Input that cannot be decided on; ``loc`` names the place in the document.
 
     ``rule`` is set where a rule makes the input contradictory (603.3a: a given controller that
-    is not the one the rule derives).
+    is not the one the rule derives). A document with several problems raises the first, with the
+    others in ``also`` (every one of them: :meth:`every`; ``more``: how many past the cap were not
+    kept).
     """
+
+    also: tuple[ScenarioError, ...] = ()
+    more: int = 0
 
     def __init__(
         self,
@@ -80,26 +86,46 @@ class ScenarioError(ValueError):
         parts.append(text)
         return ": ".join(parts)
 
-    def _changed(self, loc: tuple[str | int, ...], source: str | None) -> Self:
-        """This error, of its own type and with its own fields, at another place."""
+    def every(self) -> tuple[ScenarioError, ...]:
+        """This problem and every other one of the same document, in the document's order."""
+        return (self, *self.also)
+
+    def lines(self) -> list[str]:
+        """:meth:`one_line` of every problem, and a last line for those past the cap."""
+        out = [p.one_line() for p in self.every()]
+        if self.more:
+            out.append(f"... and {self.more} more problem{'s' if self.more != 1 else ''}")
+        return out
+
+    @classmethod
+    def together(cls, found: list[ScenarioError], cap: int) -> ScenarioError:
+        """The first of ``found`` (at least one), holding the others up to ``cap`` in all."""
+        first = found[0]
+        first.also = tuple(found[1:cap])
+        first.more = max(0, len(found) - cap)
+        return first
+
+    def _changed(self, change: Callable[[ScenarioError], tuple[tuple[str | int, ...], str | None]]) -> Self:
+        """This error, of its own type and with its own fields, and each it holds, at another place."""
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.loc, new.source = loc, source
+        new.loc, new.source = change(self)
+        new.also = tuple(p._changed(change) for p in self.also)
         new.args = (new.one_line(),)
         return new
 
     def located(self, source: str) -> Self:
         """The same error, naming the file it came from."""
-        return self._changed(self.loc, source)
+        return self._changed(lambda p: (p.loc, source))
 
     def within(self, *prefix: str | int) -> Self:
         """The same error (its type kept), its place inside ``prefix``: a scenario's error sent as a
         request's ``scenario`` is at ``scenario.triggers[0]``."""
-        return self._changed((*prefix, *self.loc), self.source)
+        return self._changed(lambda p: ((*prefix, *p.loc), p.source))
 
     def outside(self, parts: int) -> Self:
         """The same error, its place without its first ``parts`` parts (the inverse of :meth:`within`)."""
-        return self._changed(self.loc[parts:], self.source)
+        return self._changed(lambda p: (p.loc[parts:], p.source))
 
 
 class ProposalError(ScenarioError):

@@ -197,14 +197,14 @@ def parse_outcome(data: Any, source: str | None = None) -> Outcome:
     try:
         return Outcome.model_validate(data)
     except ValidationError as exc:
-        raise validation_error(exc, source) from None
+        raise validation_error(exc, source, data, root=Outcome) from None
 
 
 def parse_score(data: Any, source: str | None = None) -> Score:
     try:
         return Score.model_validate(data)
     except ValidationError as exc:
-        raise validation_error(exc, source) from None
+        raise validation_error(exc, source, data, root=Score) from None
 
 
 Key = tuple[Any, ...]

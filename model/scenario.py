@@ -8,18 +8,18 @@ with 603.3a), run once the shapes are valid. Each error names its place
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import cache
 from typing import Any, Self
 
-from pydantic import PrivateAttr, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
 
 from .controllers import Control
 from .errors import ScenarioError
 from .io import load_document
 from .limits import DEFAULT_LIMITS, Limits
+from .problems import MAX_PROBLEMS, problems, repaired
 from .references import check_references
-from .rules import Rule
-from .shapes import ScenarioFields, model_names
+from .shapes import ScenarioFields, shape_models
 
 __all__ = ["Scenario", "parse_scenario", "validation_error"]
 
@@ -61,41 +61,40 @@ def parse_scenario(data: Any, source: str | None = None, limits: Limits | None =
     except ScenarioError as exc:
         raise exc.located(source) if source else exc from None
     except ValidationError as exc:
-        raise validation_error(exc, source) from None
+        raise validation_error(exc, source, data) from None
 
 
-_UNION_TAG_PREFIXES = ("function-", "literal[", "list[", "tuple[", "dict[", "union[", "json-or-python")
-_UNION_TAGS = frozenset({"str", "int", "bool", "float", "dict", "list", "tuple", "none", "is-instance"})
+_ROOTS = {
+    "Scenario": "a scenario: a mapping with players, objects and triggers",
+    "Outcome": "a proposal: a mapping with stack and removed",
+    "Score": "a score: a mapping with height, mode, target and removed",
+}
 
 
-def _is_union_tag(part: str | int, names: frozenset[str]) -> bool:
-    return isinstance(part, str) and (part in _UNION_TAGS or part in names or part.startswith(_UNION_TAG_PREFIXES))
+@cache
+def _names() -> frozenset[str]:
+    return frozenset(m.__name__ for m in shape_models())
 
 
-def validation_error(exc: ValidationError, source: str | None = None) -> ScenarioError:
-    """The most useful of pydantic's errors as one :class:`ScenarioError`.
-
-    Union branch tags are dropped from the place; among several errors the deepest place wins
-    (it is the one the author got wrong, not the branch pydantic tried last).
-    """
-    names = model_names()
-    best: tuple[tuple[str | int, ...], str, str | None] | None = None
-    for err in exc.errors():
-        ctx: Mapping[str, Any] = err.get("ctx") or {}
-        loc = tuple(p for p in err["loc"] if not _is_union_tag(p, names))
-        rule = None
-        if err["type"] == "reference":
-            loc = tuple(loc) + tuple(ctx["loc"])
-            rule = ctx.get("rule")
-        message = err["msg"]
-        if message.startswith("Value error, "):
-            message = message[len("Value error, ") :]
-        if err["type"] == "extra_forbidden":
-            message = f"unknown field {loc[-1]!r}" if loc else "unknown field"
-        elif err["type"] == "missing":
-            message = f"missing field {loc[-1]!r}" if loc else "missing field"
-        if best is None or len(loc) > len(best[0]):
-            best = (loc, message, rule)
-    assert best is not None
-    loc, message, rule = best
-    return ScenarioError(message, loc, rule=Rule(rule) if rule else None, source=source)
+def validation_error(
+    exc: ValidationError, source: str | None = None, data: Any = None, root: type[BaseModel] | None = None
+) -> ScenarioError:
+    """Every problem pydantic found, in the format's words (:mod:`.problems`), as one
+    :class:`ScenarioError` holding the others (at most ``MAX_PROBLEMS``). With the ``data`` of the
+    document, the problems past its unknown keys: those keys renamed to the keys they misspell (or
+    dropped), it is validated once more, and what that finds replaces what the unknown keys
+    caused — the cross-references, checked only once the shapes are right, included. ``root``:
+    the document's model (a scenario's by default), whose fields say what a misspelt key meant."""
+    names = _names()
+    expected = _ROOTS.get(exc.title, "a mapping (key: value pairs)")
+    root = root or Scenario
+    found = problems(exc, names, root, expected, source)
+    fixed = repaired(data, exc, names, root) if data is not None else None
+    if fixed is not None:  # the unknown keys said, and what the document holds past them
+        unknown = [p for p in found if p.message.startswith("unknown field")]
+        try:
+            root.model_validate(fixed)
+            found = unknown
+        except ValidationError as again:
+            found = unknown + problems(again, names, root, expected, source)
+    return ScenarioError.together(found, MAX_PROBLEMS)

@@ -585,12 +585,12 @@ class ScenarioFields(_Frozen):
         return next((o for o in self.objects if o.id == oid), None)
 
 
-def model_names() -> frozenset[str]:
-    """The names of every shape model (pydantic writes them into error places of union branches)."""
-    names: set[str] = set()
+def shape_models() -> tuple[type[BaseModel], ...]:
+    """Every shape model (their names appear in error places of union branches; their fields are
+    the format's vocabulary)."""
+    found: list[type[BaseModel]] = []
     pending: list[type[BaseModel]] = [_Frozen]
     while pending:
-        cls = pending.pop()
-        names.add(cls.__name__)
+        found.append(cls := pending.pop())
         pending.extend(cls.__subclasses__())
-    return frozenset(names)
+    return tuple(found)

@@ -324,7 +324,7 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
     their files, its answer printed as text, JSON, SVG or streamed lines."""
     from triggerstack.model.outcome import Outcome, Score
 
-    from .verbs.table import VERBS
+    from .verbs.table import VERBS, compact
 
     name = args.verb
     verb, spec = VERBS[name], _COMMANDS[name]
@@ -366,7 +366,7 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
     if picture is not None:
         text = picture
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
-        text = _dump(result.report()) if spec.pretty else json.dumps(result.report(), sort_keys=True)
+        text = _dump(result.report()) if spec.pretty else compact(result.report())
     else:
         text = result.text()
     if result.code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
@@ -459,7 +459,7 @@ def _serve(args: argparse.Namespace) -> None:
     except ImportError as exc:
         missing = f"--http needs the extra: pip install 'triggerstack[serve]' ({exc.name} is missing)"
         raise MissingExtra(missing) from None
-    uvicorn.run(
+    config = uvicorn.Config(
         app(_options(args), hosts=args.allow_host or ()),
         host=host or "127.0.0.1",
         port=int(port),
@@ -467,6 +467,22 @@ def _serve(args: argparse.Namespace) -> None:
         http=protocol(),
         timeout_keep_alive=5,
     )
+    url = f"http://{'[' + config.host + ']' if ':' in config.host else config.host}:{config.port}"
+
+    class Announced(uvicorn.Server):
+        """uvicorn's server, saying where it listens once it does (uvicorn's own line is at info level)."""
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                with contextlib.suppress(OSError):
+                    sys.stderr.write(
+                        f"{PROG}: serving on {url} — the judge's page at {url}/, the API at {url}/v1/ "
+                        f"(schema {url}/v1/openapi.json); Ctrl-C stops\n"
+                    )
+                    sys.stderr.flush()
+
+    Announced(config).run()
 
 
 def _jobs(args: argparse.Namespace) -> tuple[int, str]:
@@ -514,15 +530,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, OutputFailed) and exc.errno is None:  # standard output: nothing more reaches it
             with contextlib.suppress(OSError, AttributeError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _fail(found.kind.exit, found.message)
+        return _fail(found.kind.exit, *(found.lines or (found.message,)))
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _fail(code: int, message: str) -> int:
+def _fail(code: int, *lines: str) -> int:
     with contextlib.suppress(OSError):
-        sys.stderr.write(f"{PROG}: {visible(message)}\n")
+        sys.stderr.write("".join(f"{PROG}: {visible(line)}\n" for line in lines))
         sys.stderr.flush()
     return code
 

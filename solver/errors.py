@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
+from triggerstack.model.problems import MAX_PROBLEMS, problems
 from triggerstack.model.rules import Rule
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "Terminated",
     "TimeLimitReached",
     "failure",
+    "params_error",
 ]
 
 
@@ -135,6 +138,8 @@ class Failure:
     kind: Kind
     message: str
     data: dict[str, Any] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+    """The message as the command line shows it, one line per problem (empty: ``message``)."""
 
     def rpc_error(self) -> dict[str, Any]:
         """The JSON-RPC ``error`` member."""
@@ -157,6 +162,26 @@ class Failure:
         return body
 
 
+def params_error(exc: ValidationError, model: type[BaseModel], what: str = "params") -> RequestError:
+    """A request whose params do not fit ``model``: every problem, in the format's words, with
+    "did you mean" for a misspelt name (``handel`` → ``handle``)."""
+    found = problems(exc, frozenset(), model, f"{what}: a mapping of names to values")
+    lines = [f"{format_loc(p.loc) or what}: {p.message}" for p in found[:MAX_PROBLEMS]]
+    data: dict[str, Any] = {"place": format_loc(found[0].loc)}
+    data["errors"] = [{"place": format_loc(p.loc), "message": line} for p, line in zip(found, lines, strict=False)]
+    return RequestError(KINDS.INVALID_PARAMS, "; ".join(lines), data)
+
+
+def _problem(exc: ScenarioError, message: bool = False) -> dict[str, Any]:
+    """What a client reads of one problem: its place, its rule, and (in a list of them) its message."""
+    data: dict[str, Any] = {"place": format_loc(exc.loc)} if exc.loc else {}
+    if exc.rule is not None:
+        data["rule"] = exc.rule.value
+    if message:
+        data["message"] = exc.one_line()
+    return data
+
+
 def failure(exc: BaseException) -> Failure:
     """How ``exc`` is shown (the one mapping from errors to output; see the module)."""
     if isinstance(exc, RequestError):
@@ -169,10 +194,12 @@ def failure(exc: BaseException) -> Failure:
     if isinstance(exc, EngineCannot):
         return Failure(KINDS.ENGINE_CANNOT, exc.one_line())
     if isinstance(exc, ScenarioError):
-        data = {"place": format_loc(exc.loc)} if exc.loc else {}
-        if exc.rule is not None:
-            data["rule"] = exc.rule.value
-        return Failure(KINDS.BAD_INPUT, exc.one_line(), data)
+        data = _problem(exc)
+        lines = tuple(exc.lines())
+        data["errors"] = [_problem(p, message=True) for p in exc.every()]  # each with its place and rule
+        if exc.more:
+            data["more"] = exc.more
+        return Failure(KINDS.BAD_INPUT, "; ".join(lines), data, lines)
     if isinstance(exc, TimeLimitReached):
         return Failure(KINDS.TIME_LIMIT, f"time limit reached: {exc}")
     if isinstance(exc, OutputFailed):

@@ -63,7 +63,10 @@ def test_errors_name_the_line_and_place(capsys: pytest.CaptureFixture[str], tmp_
         "line": 3,
         "error": "column 2: malformed JSON: Expecting property name enclosed in double quotes",
     }
-    assert verdicts[3] == {"line": 4, "error": "stack[0].ability: missing field 'ability'"}
+    assert verdicts[3] == {
+        "line": 4,
+        "error": "stack[0].abilty: unknown field 'abilty': did you mean 'ability'? ('ability' is missing)",
+    }
     assert verdicts[4]["line"] == 5 and "malformed JSON" in str(verdicts[4]["error"])
 
 

@@ -106,7 +106,7 @@ BAD_SCENARIOS = [
         "triggers[0].controller: controller B contradicts the derived controller A",
     ),
     ("empty.json", '{"players": []}', "players: "),
-    ("list.json", "[1, 2]", "Input should be"),
+    ("list.json", "[1, 2]", "expected a scenario: a mapping with players, objects and triggers, found a list of 2"),
     (
         "filter.json",
         '{"players": ["A"], "objects": [{"id": "x", "controller": "A"}], "triggers": [{"id": "T", "source": "x", '

@@ -95,6 +95,22 @@ def test_enumerate_lines_stream_what_enumerate_prints(base: str) -> None:
     assert streamed == printed
 
 
+def test_every_problem_of_a_document_is_in_the_problem_details(base: str) -> None:
+    """The same lines as JSON-RPC (tests/test_careless.py): each with its place, in ``errors``."""
+    scenario = {"players": [{"id": "A"}], "objects": [{"id": "x", "controller": "Q"}], "triggers": [{"id": "T", "controler": "A"}]}
+    got = httpx.post(base + "/v1/count", json={"scenario": scenario, "divde": True})
+    assert got.status_code == 422 and got.json()["errors"][0]["message"] == "divde: unknown field 'divde': did you mean 'divide'?"
+    bad = httpx.post(base + "/v1/count", json={"scenario": scenario})
+    body = bad.json()
+    assert bad.status_code == 422 and body == {**body, "code": -32001, "place": "scenario.triggers[0].controler"}
+    assert [e["message"] for e in body["errors"]] == [
+        "scenario.triggers[0].controler: unknown field 'controler': did you mean 'controller'?",
+        "scenario.objects[0].controller: unknown player 'Q'",
+    ]
+    stdio = json.loads(Service().handle(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": scenario}})) or "")
+    assert stdio["error"]["data"]["errors"] == body["errors"] and stdio["error"]["message"] == body["detail"]
+
+
 def test_errors_are_problem_details_with_the_place(base: str) -> None:
     wrong = httpx.post(base + "/v1/enumerate", json={"handle": "s1", "limit": 0})
     assert wrong.status_code == 422 and wrong.headers["content-type"] == "application/problem+json"

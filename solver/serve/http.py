@@ -38,7 +38,7 @@ from triggerstack.model.limits import Bound, bounded
 from triggerstack.model.outcome import outcome_json
 from triggerstack.model.text import visible
 
-from ..errors import KINDS, RequestError, failure
+from ..errors import KINDS, RequestError, failure, params_error
 from ..options import Options
 from ..version import VERSION
 from . import rpc
@@ -229,7 +229,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
             try:
                 body: Any = enumerate_request.model_validate(params)
             except ValidationError as exc:  # the params' shape
-                raise RequestError(KINDS.INVALID_PARAMS, f"params: {exc}".splitlines()[0]) from None
+                raise params_error(exc, enumerate_request) from None
             client = _client(request)
 
             def first(_gone: threading.Event) -> Any:

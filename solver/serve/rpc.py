@@ -25,17 +25,17 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
-from triggerstack.model.errors import ScenarioError, format_loc
+from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
 from triggerstack.model.io import load_document, parse_json_line, utf8
 from triggerstack.model.limits import Bound, Limits, bounded
 from triggerstack.model.text import visible
 
-from ..errors import KINDS, Failure, Kind, RequestError, failure
+from ..errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from ..options import Engine, Options, resolve
 from ..verbs.batch import Compiled
 from ..verbs.legal import LegalOutcomes
-from ..verbs.table import MAX_PAGE, VERBS, Params, Verb
+from ..verbs.table import MAX_PAGE, VERBS, Params, Verb, canonical
 
 __all__ = [
     "HANDLES_PER_CLIENT",
@@ -313,12 +313,10 @@ class Service:
         try:
             parsed = model.model_validate(params)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            place = format_loc(tuple(first["loc"]))
-            raise RequestError(KINDS.INVALID_PARAMS, f"{place or 'params'}: {first['msg']}", {"place": place}) from None
+            raise params_error(exc, model) from None
         with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
             result = run(self, parsed)
-        return result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+        return canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
 
     def handle(self, line: str | bytes) -> str | None:
         """The response line (no newline) to one request line; None for a notification."""

@@ -141,10 +141,10 @@ def main() -> None:
     emit("duplicate-key-nested.json", '{"players": ["A"], "objects": [{"id": "x", "id": "y"}]}', "duplicate key 'id'")
     emit("not-utf8.json", b'{"players": ["\xff\xfe"]}', "not UTF-8")
     emit("empty.json", "", "malformed JSON")
-    emit("empty.yaml", "", "Input should be")
+    emit("empty.yaml", "", "the document is empty: expected a scenario")
     for i, top in enumerate(("[]", '"scenario"', "42", "null", "true")):
-        emit(f"top-level-{i}.json", top, "Input should be")
-        emit(f"top-level-{i}.yaml", top, "Input should be")
+        emit(f"top-level-{i}.json", top, "expected a scenario: a mapping with players, objects and triggers")
+        emit(f"top-level-{i}.yaml", top, "expected a scenario: a mapping with players, objects and triggers")
 
     # -- B. schema: unknown fields, wrong types, missing fields -------------------------------------
     unknown: list[list[Any]] = [
@@ -365,7 +365,7 @@ def main() -> None:
         proposal(f"proposal-{i}.json", setter(path, value), contains)
     proposal("proposal-missing-ability.json", deleter(["stack", 0, "ability"]), "stack[0].ability: missing field")
     emit("proposal-truncated.json", json.dumps(GOOD_PROPOSAL)[:40], "malformed JSON", verb="check")
-    emit("proposal-list.json", "[]", "Input should be", verb="check")
+    emit("proposal-list.json", "[]", "expected a proposal: a mapping with stack and removed, found an empty list", verb="check")
     emit("proposal-bad.yaml", "stack: [\n", "malformed YAML", verb="check")
 
     # -- F. scores ---------------------------------------------------------------------------------
