@@ -199,7 +199,7 @@ def _judge_pass(
     ``removed`` ids, all naming this pass's waiting abilities."""
     abilities = facts.abilities
     positions: dict[int, int] = {}
-    later = f" (it triggered in pass {depth + 1})" if depth else ""
+    later = f" (it triggered during pass {depth}, so it is put on the stack in pass {depth + 1})" if depth else ""
     for p, e in entries:
         k = facts.ability_index[e.ability]
         if k in positions:
@@ -483,11 +483,16 @@ def _check_targets(
                         f"{where}, target {r.id}: {tid} is chosen {n} times for one instance of 'target'",
                     )
         if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            top = "any number" if r.max is None else str(r.max)
+            if r.max is None:
+                asked = f"at least {r.min}"
+            elif r.max == r.min:
+                asked = f"exactly {r.min}"
+            else:
+                asked = f"between {r.min} and {r.max}"
             report.add(
                 Code.TARGET_COUNT,
                 a.id,
-                f"{where}, target {r.id}: {len(ids)} targets chosen; between {r.min} and {top} required",
+                f"{where}, target {r.id}: {len(ids)} target{'s' if len(ids) != 1 else ''} chosen; {asked} required",
             )
         if r.divide is not None:
             _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), f"{where}, target {r.id}", report)

@@ -53,6 +53,8 @@ def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset
         ):
             below = ", ".join(facts.abilities[k].id for k in sorted(certain))
             return "cannot", f"it always has a legal choice: {below} is on the stack below it by then (603.3c-d)"
+        if not a.modal and not any(m.requirements for m in a.modes):
+            return "cannot", "it has no mode or target to choose, so it never lacks a legal choice (603.3c-d)"
         return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
     if a.may_choose_zero:
         return "may", "its controller may choose no mode (700.2)"

@@ -38,6 +38,22 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+def compact(value: Any) -> str:
+    """One line of canonical JSON (keys sorted, no spaces): what ``enumerate`` prints an outcome as,
+    and what every verb prints on one line."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with every mapping's keys in sorted order (a server's answers are then written as
+    the command line prints them)."""
+    if isinstance(value, dict):
+        return {k: canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
 class Result(BaseModel):
     """A verb's answer: frozen; :meth:`to_json` is what a server answers, :meth:`text` what the command
     line prints, :meth:`report` what ``--json`` prints."""
@@ -51,7 +67,7 @@ class Result(BaseModel):
         return self.to_json()
 
     def text(self) -> str:
-        return json.dumps(self.to_json(), sort_keys=True)
+        return compact(self.to_json())
 
     def picture(self) -> str | None:
         """Its SVG picture (``--format svg``), where it has one."""
@@ -108,7 +124,7 @@ class CountResult(Result):
         if self.divide is None:
             return str(self.count)
         lines = [
-            f"{'(nothing on the stack)' if d.first is None else json.dumps(d.first, sort_keys=True)}: {d.count}"
+            f"{'(nothing on the stack)' if d.first is None else compact(d.first)}: {d.count}"
             for d in self.divide
         ]
         return "\n".join([*lines, "", str(self.count)])

@@ -276,6 +276,8 @@ class PassStepper(Checked[State]):
                 rule, why = a.forced_removal
                 return f"{a.id} cannot be put on the stack: {why}", rule
             return f"{a.id} has no legal choice with what is on the stack now, so it is removed", Rule.R603_3D
+        if not a.modal and not any(m.requirements for m in a.modes):
+            return f"{a.id} has no mode or target to choose, so it is put on the stack, never removed", Rule.R603_3D
         why = "can be put on the stack now (it has a legal choice) and may not choose no mode, so it must be"
         return f"{a.id} {why}", Rule.R603_3D
 
