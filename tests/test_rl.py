@@ -399,3 +399,31 @@ def test_a_scenarios_own_ids_are_those_of_its_smallest_layout() -> None:
         laid = Stepper(own.facts, layout=own.needs)
         assert own.size == laid.size == own.needs.size
         assert {d.id: d.text for d in own._by_id.values()} == {d.id: d.text for d in laid._by_id.values()}
+
+
+@_filtered
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=IDS)
+def test_auto_takes_the_forced_decisions_and_counts_them(path: Path) -> None:
+    """``auto=True``: no agent is ever asked to take the only legal decision; the episode still
+    ends in a legal outcome, ``infos`` count what was taken for them, and the API checks pass."""
+    scenario = Scenario.load(str(path))
+    game = rl.raw_env(scenario, auto=True)
+    if LegalOutcomes(scenario).count() == 1:  # every decision forced: nothing to ask an agent
+        with pytest.raises(ScenarioError, match="once the decisions that are the only legal ones are taken"):
+            game.reset()
+        return
+    api_test(rl.env(scenario, auto=True), num_cycles=50)
+    plain = LegalOutcomes(scenario).stepper()
+    rng = np.random.default_rng(3)
+    for seed in range(5):
+        game.reset(seed=seed)
+        asked = 0
+        while not all(game.terminations.values()):
+            legal = game.legal()
+            assert len(legal) >= 2
+            game.step(legal[rng.integers(len(legal))].id)
+            asked += 1
+        info = game.infos[game.agents[0]]
+        assert check(scenario, Outcome.model_validate_json(info["outcome"])).legal
+        walk = plain.walk(game.walk.decisions)  # the same decisions, taken one by one
+        assert plain.is_over(walk) and len(game.walk.decisions) == asked + info["auto_applied"]

@@ -110,6 +110,24 @@ def test_a_walk_by_steps_ends_in_a_legal_outcome_and_an_illegal_step_says_why() 
     assert _error(service, "step.outcome", handle=handle, decisions=decisions[:1])["code"] == -32001
 
 
+def test_auto_takes_the_forced_decisions_and_says_how_many() -> None:
+    """Ertai (B's SWB, then A's SWA and E): B's block holds one ability — "put SWB" is the only
+    legal decision, so auto takes it, and the walk reaches the same outcomes (their count)."""
+    service = Service()
+    handle = _call(service, "load", path=ERTAI)["handle"]
+    state = _call(service, "step.legal", handle=handle, auto=True)
+    assert state["auto_applied"] == 1 and state["decider"] == "A" and len(state["legal"]) >= 2
+    assert state["decisions"] == [_call(service, "step.legal", handle=handle)["legal"][0]["id"]]
+    assert _call(service, "step.count", handle=handle, decisions=state["decisions"])["count"] == 10
+    decisions = state["decisions"]
+    while not state["over"]:
+        state = _call(service, "step.apply", handle=handle, decisions=decisions, decision=state["legal"][0]["id"], auto=True)
+        decisions = state["decisions"]
+        assert state["over"] or len(state["legal"]) >= 2
+    assert check(Scenario.load(ERTAI), Outcome.model_validate(_call(service, "step.outcome", handle=handle, decisions=decisions)["outcome"])).legal
+    assert _call(service, "step.legal", handle=handle)["auto_applied"] == 0
+
+
 # -- errors name their place; nothing ends the server ---------------------------------------------
 
 

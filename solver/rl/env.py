@@ -119,6 +119,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     ``layout`` defaults to the smallest one every scenario of a fixed source fits; a generated
     source (an iterator or a function) needs one.
+
+    ``auto=True`` takes each decision that is the only legal one (an ``end targets`` once no
+    target may be added, the last ability of a block …) without asking an agent:
+    ``infos[agent]["auto_applied"]`` counts those taken this episode. An episode whose decisions
+    are all forced is then over before it starts, so :meth:`reset` draws another.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -135,8 +140,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         rewards: Rewards | None = None,
         options: Options | None = None,
         render_mode: str | None = None,
+        auto: bool = False,
     ) -> None:
         super().__init__()
+        self.auto = auto
+        self.auto_applied = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -225,15 +233,18 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         for _ in range(tries):
             facts = source.next(self.np_random)
             stepper = self._stepper(facts)
-            if stepper.legal(stepper.start()):
+            first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
+            if stepper.legal(first):
                 self.stepper = stepper
                 self.start(facts)
                 return
-        raise ScenarioError(
-            "no scenario drawn has a decision to make (no waiting ability, or none that a player puts or removes)"
-            if tries > 1
-            else "the scenario has no decision to make (no waiting ability, or none that a player puts or removes)"
+        why = (
+            "once the decisions that are the only legal ones are taken (auto=True)"
+            if self.auto
+            else "(no waiting ability, or none that a player puts or removes)"
         )
+        drawn = "no scenario drawn has" if tries > 1 else "the scenario has"
+        raise ScenarioError(f"{drawn} a decision to make {why}")
 
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
@@ -250,6 +261,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.walk = stepper.start()
+        self.auto_applied = 0
         self._advance()
 
     def player(self, agent: str) -> PlayerId:
@@ -257,6 +269,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         return self.seats[int(agent.rpartition("_")[2])]
 
     def _advance(self) -> None:
+        if self.auto:
+            self.walk, taken = self.stepper.forced(self.walk)
+            self.auto_applied += taken
+            for agent in self.agents:
+                self.infos[agent]["auto_applied"] = self.auto_applied
         self._legal = self.stepper.legal(self.walk)
         if self._legal:
             decider = self.stepper.decider(self.walk)
@@ -268,7 +285,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         rewards = self._reward(outcome)
         for agent in self.agents:
             self.rewards[agent] = rewards.get(self.player(agent), 0.0)
-            self.infos[agent] = {"outcome": line}
+            self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]

@@ -40,7 +40,9 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     :class:`~.env.TriggerStackEnv`). An illegal action ends the episode with ``illegal_reward``
     and ``info["illegal"]`` saying why; with ``illegal_reward=None`` it raises
     :class:`~..errors.IllegalDecision` instead. An episode in which the seat never decides is
-    played out and another begins (up to 100 times, then :class:`ScenarioError`).
+    played out and another begins (up to 100 times, then :class:`ScenarioError`). ``auto=True``
+    takes each decision that is the only legal one without asking (``info["auto_applied"]``
+    counts them this episode; see :class:`~.env.TriggerStackEnv`).
     """
 
     metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it an instance variable
@@ -56,8 +58,11 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         options: Options | None = None,
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
+        auto: bool = False,
     ) -> None:
-        self.game = TriggerStackEnv(scenario, layout=layout, rewards=rewards, options=options, render_mode=render_mode)
+        self.game = TriggerStackEnv(
+            scenario, layout=layout, rewards=rewards, options=options, render_mode=render_mode, auto=auto
+        )
         if not 0 <= seat < self.game.layout.players:
             raise ValueError(f"seat {seat} is not one of the layout's {self.game.layout.players} seats")
         self.render_mode = render_mode
@@ -79,6 +84,8 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if self.game.auto:
+            info["auto_applied"] = self.game.auto_applied
         if self._over and self.agent in self.game.infos:
             info.update(self.game.infos[self.agent])
         return info

@@ -181,7 +181,17 @@ class Steps(Params):
     decisions: list[int | str] = Field(default_factory=list, description="The decisions taken so far, in order")
 
 
-class StepApply(Steps):
+class StepLegal(Steps):
+    """The legal next decisions of a walk."""
+
+    auto: bool = Field(
+        False,
+        description="Take each decision that is the only legal one (an end targets with no target left to add …) "
+        "after the decisions given; the answer's decisions then hold them, and auto_applied says how many",
+    )
+
+
+class StepApply(StepLegal):
     """Take one more decision."""
 
     decision: int | str = Field(description="The decision to take: its id or readable form")
@@ -212,6 +222,7 @@ class StepState(Result):
     legal: list[DecisionItem] = Field(description="The legal next decisions (empty: the walk is over)")
     decider: str | None = Field(description="The player who decides next (700.2e, 603.3b); null once over")
     over: bool = Field(description="Whether the walk is over")
+    auto_applied: int = Field(0, description="How many lone legal decisions auto took (0 without auto)")
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json")
@@ -317,17 +328,21 @@ def _explain(legal: LegalOutcomes, _: Explain) -> Plain:
     return result.drawn(lambda: outcome_svg(legal.facts, legal[0], (), f"one legal outcome of {legal.count()}"))
 
 
-def _state(legal: LegalOutcomes, p: Steps, decision: int | str | None = None) -> StepState:
+def _state(legal: LegalOutcomes, p: StepLegal, decision: int | str | None = None) -> StepState:
     stepper = legal.stepper()
     walk = stepper.walk(p.decisions)
     if decision is not None:
         walk = stepper.apply(walk, decision)
+    taken = 0
+    if p.auto:
+        walk, taken = stepper.forced(walk)
     moves = stepper.legal(walk)
     return StepState(
         decisions=list(walk.decisions),
         legal=[DecisionItem(id=d.id, text=d.text, kind=d.kind.value) for d in moves],
         decider=stepper.decider(walk),
         over=not moves,
+        auto_applied=taken,
     )
 
 
@@ -396,7 +411,7 @@ VERBS: dict[str, Verb[Any]] = _verbs(
     Verb("sample", Sample, Outcomes, _sample, lines=lambda legal, p: legal.sample_lines(p.n, p.seed)),
     Verb("best", Best, BestResult, _best),
     Verb("explain", Explain, Explanation, _explain, pictured=True),
-    Verb("step.legal", Steps, StepState, _state),
+    Verb("step.legal", StepLegal, StepState, _state),
     Verb("step.apply", StepApply, StepState, _step_apply),
     Verb("step.mask", Steps, MaskResult, _step_mask),
     Verb("step.outcome", Steps, OutcomeResult, _step_outcome),

@@ -7,14 +7,15 @@ ability with no legal choice is removed. A walk decides exactly those things, on
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import compile_facts, outcome_json
+from triggerstack.model import ScenarioError, compile_facts, outcome_json
 from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver import check
+from triggerstack.solver import LegalOutcomes, check
 from triggerstack.solver.core.indexed import to_outcome
 from triggerstack.solver.engines.product import ProductEngine
 from triggerstack.solver.verbs.step import Stepper, Walk
@@ -126,3 +127,38 @@ def test_the_count_at_every_prefix_is_the_outcomes_that_extend_it(doc: dict[str,
             break
         assert counted >= 1
         walk = stepper.apply(walk, data.draw(st.sampled_from(moves)))
+
+
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 3)
+@given(doc=scenarios(reactions=True))
+def test_taking_the_forced_decisions_keeps_every_outcome(doc: dict[str, Any]) -> None:
+    """``Stepper.forced`` takes only decisions that are the only legal one: exploring every walk
+    with the forced decisions taken at each step reaches exactly the outcomes, and every state it
+    stops in either is over or offers a real choice (two or more legal decisions)."""
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 4 * SMALL)
+    fast = ProductEngine(facts)
+    assume(fast.count() <= SMALL)
+    stepper = Stepper(facts)
+    try:
+        every = {outcome_json(o) for o in islice(LegalOutcomes(facts), 4 * SMALL + 1)}
+    except ScenarioError:  # 603.3b's passes never end: nothing to walk to
+        assume(False)
+    assume(len(every) <= 4 * SMALL)
+    reached: set[str] = set()
+    taken = 0
+
+    def explore(state: Walk) -> None:
+        nonlocal taken
+        state, n = stepper.forced(state)
+        taken += n
+        legal = stepper.legal(state)
+        assert len(legal) != 1
+        if not legal:
+            reached.add(outcome_json(stepper.outcome(state)))
+            return
+        for d in legal:
+            explore(stepper.apply(state, d))
+
+    explore(stepper.start())
+    assert reached == every

@@ -245,6 +245,17 @@ class Stepper(Checked[Walk]):
         out.sort(key=lambda d: d.id)
         return out
 
+    def forced(self, walk: Walk) -> tuple[Walk, int]:
+        """``walk`` with each decision that is the only legal one taken, in turn, until there is a
+        choice to make or the walk is over; and how many were taken. A walk reaches the same
+        outcomes either way: a lone legal decision is what any player would have to take (an
+        ``end targets`` once no target may be added, the one ability a block has left …)."""
+        taken = 0
+        while len(moves := self.legal(walk)) == 1:
+            walk = self.apply_unchecked(walk, moves[0])
+            taken += 1
+        return walk, taken
+
     def decider(self, walk: Walk) -> PlayerId | None:
         """The player who makes the next decision of ``walk`` (None once it is over): the chooser
         of the ability in hand (700.2e), else the player whose block is being put (603.3b)."""
