@@ -81,7 +81,7 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     p.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
     limits = _Parser(add_help=False)
-    caps = limits.add_argument_group("limits (docs/formats.md, model/limits.py)")
+    caps = limits.add_argument_group("limits (docs/cli.md#limits, model/limits.py)")
     for name, default, what in Limits.described():
         caps.add_argument(
             f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"

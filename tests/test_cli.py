@@ -316,3 +316,18 @@ def test_a_solver_engine_with_a_limit_stops_there(capsys: pytest.CaptureFixture[
             assert run(capsys, "check", path, _write(tmp_path, f"{engine}-{i}.json", line))[0] == 0
     code, _, err = run(capsys, "enumerate", path, "--engine", "cpsat", "--limit", "3000000")
     assert code == 2 and "--max-outcomes" in err  # a limit above the cap bounds nothing
+
+
+def test_merge_identical_with_reactions_says_why_it_refuses(capsys: pytest.CaptureFixture[str]) -> None:
+    """--merge-identical covers one pass; ward's reactions fire a second. The refusal is the
+    engine's (the scenario is fine: engine-cannot, not bad input) and says what to do."""
+    from triggerstack.model import Scenario
+    from triggerstack.solver import LegalOutcomes
+    from triggerstack.solver.errors import KINDS, EngineCannot, failure
+
+    ward = str(EXAMPLES / "ward" / "scenario.yaml")
+    code, out, err = run(capsys, "count", ward, "--merge-identical")
+    assert (code, out) == (2, "") and "count it without --merge-identical" in err
+    with pytest.raises(EngineCannot) as info:
+        LegalOutcomes(Scenario.load(ward), merge_identical=True).count()
+    assert failure(info.value).kind is KINDS.ENGINE_CANNOT

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from triggerstack.model import Code, Outcome, Scenario, Score
 from triggerstack.model.reports import VerdictReport
 from triggerstack.model.types import PlayerId
@@ -173,3 +174,43 @@ def test_the_architecture_names_functions_that_exist() -> None:
             )
             checked += 1
     assert checked >= 15
+
+
+def test_the_limits_table_is_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md's Limits table is what ``Limits`` holds (every flag, default and what it bounds),
+    and every --help's limits group points at it."""
+    from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Limits
+    from triggerstack.solver.cli import main
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `--(max-[a-z]+|time-limit)` \| ([0-9,]+) \|", text, flags=re.M))
+    assert rows == {
+        **{f"max-{name}": f"{default:,}" for name, default, _ in Limits.described()},
+        "time-limit": f"{DEFAULT_TIME_LIMIT:g}",
+    }
+    for name, _, what in Limits.described():
+        assert f"| `--max-{name}` | {getattr(Limits(), name):,} | {what} |" in text
+    for verb in ("check", "count", "enumerate", "serve"):
+        with pytest.raises(SystemExit):
+            main([verb, "--help"])
+        assert "limits (docs/cli.md#limits" in capsys.readouterr().out
+
+
+def test_every_rule_the_tool_cites_has_an_anchor_on_the_rules_page() -> None:
+    """/docs/rules.html (docs/rules.md rendered): every rule number a message, a violation or the
+    page can cite (``Rule``) lands on the paragraph that says it, never at the top, and the page
+    shows no markdown (asterisks) where emphasis was meant."""
+    pytest.importorskip("fastapi")
+    from triggerstack.model.rules import Rule
+    from triggerstack.solver.serve.http import _rules_html
+
+    page = _rules_html((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
+    anchors = re.findall(r'<p>((?:<a id="r[^"]+"></a>)+)(.*?)</p>', page, flags=re.S)
+    home = {name: text for ids, text in anchors for name in re.findall(r'id="r([^"]+)"', ids)}
+    for rule in Rule:
+        assert rule.value in home, rule
+        cited = rule.value.rstrip("abcdefghijklmnopqrstuvwxyz")
+        assert cited in home[rule.value] or rule.value[:-1] in home[rule.value], rule  # the paragraph names it
+    shown = re.sub(r"<code>.*?</code>", "", page)
+    assert "*" not in re.sub(r"<[^>]+>", "", shown)
+    assert "<em>not</em>" in page  # "*not* another ability triggering"

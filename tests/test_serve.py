@@ -243,6 +243,7 @@ def test_the_java_client_loads_checks_and_counts(tmp_path: Path) -> None:
     assert lines[1] == "legal.json: legal"
     assert lines[2].startswith("illegal.json: illegal, 1 violation: 601.2c target-not-yet-on-stack")
     assert lines[3] == "count: 10"
+    assert lines[4] == "inline count: 2"
 
 
 def test_the_server_docs_list_every_method_and_error_code() -> None:

@@ -7,7 +7,9 @@
  *   javac -d out clients/java/TriggerStackClient.java
  *   java -cp out TriggerStackClient SCENARIO LEGAL.json ILLEGAL.json [SERVER COMMAND...]
  *
- * The server command defaults to `triggerstack serve --stdio`.
+ * The server command defaults to `triggerstack serve --stdio`, found on the PATH as any program
+ * ProcessBuilder starts; pass the whole command to use another (a virtualenv's
+ * `/path/to/.venv/bin/triggerstack serve --stdio`, or `python3 -m triggerstack.solver serve --stdio`).
  */
 
 import java.io.BufferedReader;
@@ -74,6 +76,12 @@ public final class TriggerStackClient implements AutoCloseable {
     /** Loads the scenario file at {@code path} once; returns its handle. */
     public String load(String path) throws IOException {
         return (String) asMap(call("load", "{\"path\":" + quote(path) + "}")).get("handle");
+    }
+
+    /** Loads a scenario given as JSON text (an engine's board, built in memory) once; returns its handle. */
+    public String loadScenario(String scenarioJson) throws IOException {
+        String scenario = toJson(parse(scenarioJson)); // one line: a request is one line
+        return (String) asMap(call("load", "{\"scenario\":" + scenario + "}")).get("handle");
     }
 
     /** The verdict of a proposal (its JSON text, on any number of lines): the object {@code check --json} prints. */
@@ -308,6 +316,10 @@ public final class TriggerStackClient implements AutoCloseable {
                 }
             }
             System.out.println("count: " + client.count(handle));
+            String inline = client.loadScenario(
+                "{\"players\": [\"A\", \"B\"], \"triggers\": ["
+                    + "{\"id\": \"T1\", \"controller\": \"A\"}, {\"id\": \"T2\", \"controller\": \"A\"}]}");
+            System.out.println("inline count: " + client.count(inline)); // two abilities of A's: 2 orders
             try {
                 client.call("count", "{\"handle\":\"nope\"}");
             } catch (RpcException e) {

@@ -116,7 +116,10 @@ def chain_for(
     answered by :func:`engine_for` (``limit`` reaches the first pass's engine when it is the only one)."""
     passes = Passes(facts, options.next_pass, options.limits.passes)
     if options.merge_identical and not passes.single:
-        raise EngineCannot("--merge-identical does not cover further passes of 603.3b")
+        raise EngineCannot(
+            "--merge-identical merges identical abilities within one pass of 603.3b, and this scenario's reactions "
+            "fire further passes (the scenario is fine: count it without --merge-identical)"
+        )
     if passes.single:
         return Chain(passes, lambda f: engine_for(f, options, task, limit, deadline), options.limits.outcomes, deadline)
     # across passes, best scores whole outcomes, and a limit on whole outcomes bounds no one pass

@@ -458,28 +458,47 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
 
 
 def _rules_html(markdown: str) -> str:
-    """docs/rules.md as HTML: a paragraph per block, anchors ``r<rule>`` for each rule number a
-    paragraph's bold heading names (and its parents: 601.2c also anchors 601.2 and 601)."""
+    """docs/rules.md as HTML: a paragraph per block (bold, italics and code rendered), and an
+    anchor ``r<rule>`` for every rule number the page mentions — where a paragraph's bold heading
+    names it, else at its first mention — and for its parents (601.2c also anchors 601.2 and 601):
+    every rule the tool cites lands on the paragraph that says it."""
     import html
     import re
 
-    anchored: set[str] = set()
+    def rules_in(text: str) -> list[str]:
+        """The rule numbers ``text`` names, a range's ends both (601.2c–d: 601.2c and 601.2d)."""
+        found = []
+        for rule, last in re.findall(r"(\d{3}(?:\.\d+[a-z]?)?)(?:[–-]([a-z])\b)?", text):
+            found.append(rule)
+            if last and rule[-1].isalpha():
+                found.extend(rule[:-1] + chr(c) for c in range(ord(rule[-1]) + 1, ord(last) + 1))
+        return found
+
+    blocks = [b.strip() for b in markdown.split("\n\n") if b.strip()]
+    where: dict[str, int] = {}
+    for i, block in enumerate(blocks):  # headings first: the paragraph about a rule is its home
+        heading = re.match(r"\*\*(.+?)\*\*", block)
+        for rule in rules_in(heading.group(1)) if heading else ():
+            where.setdefault(rule, i)
+    for i, block in enumerate(blocks):
+        for rule in rules_in(block):
+            where.setdefault(rule, i)
+    for rule in list(where):
+        for parent in (rule.rstrip("abcdefghijklmnopqrstuvwxyz"), rule.split(".")[0]):
+            where.setdefault(parent, where[rule])
+    ids: dict[int, list[str]] = {}
+    for name, i in where.items():
+        ids.setdefault(i, []).append(name)
     parts = []
-    for block in markdown.split("\n\n"):
-        text = html.escape(block.strip())
-        heading = re.match(r"\*\*(.+?)\*\*", block.strip())
-        ids = []
-        for rule in re.findall(r"\d{3}(?:\.\d+[a-z]?)?", heading.group(1) if heading else block):
-            for name in (rule, rule.rstrip("abcdefghijklmnopqrstuvwxyz"), rule.split(".")[0]):
-                if name not in anchored:
-                    anchored.add(name)
-                    ids.append(name)
-        text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    for i, block in enumerate(blocks):
+        text = html.escape(block)
         text = re.sub(r"`(.+?)`", r"<code>\1</code>", text)
+        text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+        text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", text)
         if text.startswith("# "):
             parts.append(f"<h1>{text[2:]}</h1>")
             continue
-        anchors = "".join(f'<a id="r{i}"></a>' for i in ids)
+        anchors = "".join(f'<a id="r{name}"></a>' for name in ids.get(i, []))
         parts.append(f"<p>{anchors}{text}</p>")
     body = "\n".join(parts)
     return (
