@@ -94,7 +94,8 @@ class ScenarioError(ValueError):
         """:meth:`one_line` of every problem, and a last line for those past the cap."""
         out = [p.one_line() for p in self.every()]
         if self.more:
-            out.append(f"... and {self.more} more problem{'s' if self.more != 1 else ''}")
+            rest = f"... and {self.more} more problem{'s' if self.more != 1 else ''}"
+            out.append(f"{self.source}: {rest}" if self.source else rest)
         return out
 
     @classmethod

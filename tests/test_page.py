@@ -195,3 +195,69 @@ def test_nothing_a_scenario_or_a_proposal_says_runs_as_script(page: Any) -> None
     _wait_refresh(page, before)
     assert MARKUP in str(page.text_content("#abilities"))
     assert page.evaluate("window.__pwned") is None
+
+
+def _click(page: Any, text: str) -> None:
+    before = _refreshed(page)
+    page.click(f"#decisions button:text-is('{text}')")
+    _wait_refresh(page, before)
+
+
+def test_the_ability_being_announced_is_drawn_and_a_vanished_choice_says_why_not(page: Any) -> None:
+    """Issue 24 item 2, on Ertai: once E is put, the picture shows it above the top, dashed, with
+    what has been announced so far; after "target SWB", "target SWA" is no longer offered and its
+    "why not?" gives the rule (601.2c) without taking anything."""
+    _load(page, "ertai-resurrected")
+    for text in ("put SWB", "put SWA", "put E"):
+        _click(page, text)
+    hand = page.locator('#stack svg g.hand[data-ability="E"]')
+    assert hand.count() == 1 and "announced so far: nothing yet" in str(hand.text_content())
+    assert "announcing E's choices" in str(page.text_content("#decider"))
+    _click(page, "mode E:counter")
+    assert "mode E:counter" in str(page.locator("#stack svg g.hand").text_content())
+    _click(page, "end modes")
+    _click(page, "target SWB")
+    assert "target SWB" in str(page.locator("#stack svg g.hand").text_content())
+    why = page.locator("#vanished button.why", has_text="target SWA")
+    assert why.count() == 1
+    decisions = page.evaluate("state.decisions.length")
+    why.click()
+    page.wait_for_function("document.querySelector('#vanished .why-not').textContent.length > 0")
+    told = str(page.text_content("#vanished .why-not"))
+    assert "601.2c" in told and page.locator("#vanished .why-not a[href='/docs/rules.html#r601.2c']").count() == 1
+    assert page.evaluate("state.decisions.length") == decisions  # asking took nothing
+
+
+def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold(page: Any) -> None:
+    """At 375 px the server draws the stack as wide as its box: the SVG is not scaled down, so its
+    text keeps 12-15 px; of Flametongue Kavu's excluded candidates three show (those a rule excludes
+before those the filter does) and the rest fold."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    _load(page, "flametongue-kavu")
+    scale = page.evaluate(
+        "(() => { const s = document.querySelector('#stack svg'); return s.getBoundingClientRect().width / s.viewBox.baseVal.width; })()"
+    )
+    assert 0.99 <= scale <= 1.01
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#stack svg text')).fontSize)")
+    assert size >= 12
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    from triggerstack.solver import explain
+
+    requirement = explain(Scenario.load(str(EXAMPLES / "flametongue-kavu" / "scenario.yaml")))["abilities"][0]["modes"][0]["requirements"][0]
+    reasons = requirement["excluded"] + requirement.get("ignored", [])
+    folded = page.locator("#abilities details.more")
+    assert folded.count() == 1 and f"{len(reasons) - 3} others excluded" in str(folded.locator("summary").text_content())
+    assert page.locator("#abilities details.more li").count() == len(reasons) - 3
+    shown = page.locator("#abilities article li > ul:not(details ul) > li").all_text_contents()
+    assert [t.split(":")[0] for t in shown] == ["scout", "knight", "blastoderm"]  # a rule's exclusions before the filter's
+
+
+def test_a_later_pass_is_said_while_it_is_built(page: Any) -> None:
+    _load(page, "ward")
+    seen = set()
+    while page.locator("#decisions button").count():
+        seen.add("Pass 2" in str(page.text_content("#decider")))
+        before = _refreshed(page)
+        page.locator("#decisions button").first.click()
+        _wait_refresh(page, before)
+    assert seen == {False, True}

@@ -57,29 +57,34 @@ def _entry_lines(entry: Mapping[str, Any]) -> list[str]:
     return lines + _choices(entry)
 
 
-def _wrap(text: str, x: int) -> list[str]:
-    """``text`` in lines that fit the picture from ``x`` (about 7 px a character)."""
-    return textwrap.wrap(text, width=max(20, (WIDTH - x - 20) // 7)) or [""]
+def _wrap(text: str, x: int, width: int = WIDTH) -> list[str]:
+    """``text`` in lines that fit a picture ``width`` wide from ``x`` (about 7 px a character)."""
+    return textwrap.wrap(text, width=max(20, (width - x - 20) // 7)) or [""]
 
 
-def _violation_lines(v: Mapping[str, Any], x: int) -> list[str]:
-    return _wrap(f"{v['rule']} {v['code']}: {v['message']}", x)
+def _violation_lines(v: Mapping[str, Any], x: int, width: int = WIDTH) -> list[str]:
+    return _wrap(f"{v['rule']} {v['code']}: {v['message']}", x, width)
 
 
 
-def verdict_svg(facts: Facts, proposal: Outcome, verdict: Verdict) -> str:
+def verdict_svg(facts: Facts, proposal: Outcome, verdict: Verdict, width: int = WIDTH) -> str:
     """A proposal drawn with ``check`` 's verdict: each violation in its entry's box."""
     n = len(verdict.violations)
     title = "legal" if verdict.legal else f"illegal: {n} violation{'s' if n != 1 else ''}"
-    return outcome_svg(facts, proposal, verdict.as_dict()["violations"], title)
+    return outcome_svg(facts, proposal, verdict.as_dict()["violations"], title, width=width)
 
 
 def outcome_svg(
-    facts: Facts, outcome: Outcome, violations: Sequence[Mapping[str, Any]] = (), title: str = ""
+    facts: Facts,
+    outcome: Outcome,
+    violations: Sequence[Mapping[str, Any]] = (),
+    title: str = "",
+    in_hand: tuple[str, Sequence[str]] | None = None,
+    width: int = WIDTH,
 ) -> str:
     """An outcome (or a stack built so far) drawn: see :func:`stack_svg`."""
     drawn = outcome_dict(outcome)
-    return stack_svg(facts, drawn["stack"], drawn["removed"], outcome.passes, violations, title)
+    return stack_svg(facts, drawn["stack"], drawn["removed"], outcome.passes, violations, title, in_hand, width)
 
 
 def stack_svg(
@@ -89,9 +94,13 @@ def stack_svg(
     passes: Sequence[int] | None = None,
     violations: Sequence[Mapping[str, Any]] = (),
     title: str = "",
+    in_hand: tuple[str, Sequence[str]] | None = None,
+    width: int = WIDTH,
 ) -> str:
     """The SVG of a stack (entries in the outcome format, bottom first), its blocks, the removed
-    abilities and any violations."""
+    abilities and any violations; ``in_hand``: the ability being announced and what has been
+    announced of its choice, drawn above the top (dashed: not on the stack yet); ``width`` in
+    pixels (text keeps its size, lines wrap sooner)."""
     controller: dict[str, str] = {a.id: a.controller for a in facts.abilities}
     by_ability: dict[str | None, list[Mapping[str, Any]]] = {}
     for v in violations:
@@ -105,6 +114,24 @@ def stack_svg(
     if title:
         rows.append(f'<text x="10" y="{y + 14}" class="title">{escape(title)}</text>')
         y += 28
+    if in_hand is not None:
+        ability, said = in_hand
+        shown = [t for t in said if not t.startswith("end ")]
+        lines = _wrap("announced so far: " + (", ".join(shown) if shown else "nothing yet"), 32, width)
+        height = 26 + LINE * len(lines)
+        rows.append(
+            f'<g class="entry hand" data-ability="{attribute(ability)}"><title>{escape(ability)}</title>'
+            f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" rx="6"/>'
+            f'<text x="20" y="{y + 18}" class="name">{escape(_short(ability))} — being put on the stack</text>'
+            f'<text x="{width - 20}" y="{y + 18}" class="who" text-anchor="end">'
+            f"{escape(controller.get(ability, ''))}</text>"
+        )
+        line_y = y + 18
+        for text in lines:
+            line_y += LINE
+            rows.append(f'<text x="32" y="{line_y}" class="choice">{escape(text)}</text>')
+        rows.append("</g>")
+        y += height + 8
     rows.append(f'<text x="10" y="{y + 12}" class="label">top of the stack</text>')
     y += 20
     if not stack:
@@ -115,20 +142,20 @@ def stack_svg(
         entry = stack[position]
         ability = str(entry.get("ability"))
         if last_pass is not None and pass_of[position] != last_pass:
-            rows.append(f'<line x1="10" x2="{WIDTH - 10}" y1="{y + 4}" y2="{y + 4}" class="pass"/>')
+            rows.append(f'<line x1="10" x2="{width - 10}" y1="{y + 4}" y2="{y + 4}" class="pass"/>')
             between = f"pass {last_pass} above, pass {pass_of[position]} below"
-            rows.append(f'<text x="{WIDTH - 14}" y="{y + 16}" class="label" text-anchor="end">{between}</text>')
+            rows.append(f'<text x="{width - 14}" y="{y + 16}" class="label" text-anchor="end">{between}</text>')
             y += 24
         last_pass = pass_of[position]
-        lines = [part for text in _entry_lines(entry) for part in _wrap(text, 32)]
-        problems = [part for v in by_ability.get(ability, []) for part in _violation_lines(v, 32)]
+        lines = [part for text in _entry_lines(entry) for part in _wrap(text, 32, width)]
+        problems = [part for v in by_ability.get(ability, []) for part in _violation_lines(v, 32, width)]
         height = 26 + LINE * (len(lines) + len(problems))
         rows.append(
             f'<g class="entry{" bad" if problems else ""}" data-ability="{attribute(ability)}">'
             f"<title>{escape(ability)}</title>"
-            f'<rect x="10" y="{y}" width="{WIDTH - 20}" height="{height}" rx="6"/>'
+            f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" rx="6"/>'
             f'<text x="20" y="{y + 18}" class="name">{position + 1}. {escape(_short(ability))}</text>'
-            f'<text x="{WIDTH - 20}" y="{y + 18}" class="who" text-anchor="end">'
+            f'<text x="{width - 20}" y="{y + 18}" class="who" text-anchor="end">'
             f"{escape(controller.get(ability, ''))}</text>"
         )
         line_y = y + 18
@@ -145,11 +172,11 @@ def stack_svg(
     on_stack = {str(e.get("ability")) for e in stack}
     elsewhere = [v for a, vs in by_ability.items() if a is None or a not in on_stack for v in vs]
     for v in elsewhere:  # the proposal as a whole, or an ability not on the stack (removed, missing)
-        for text in _violation_lines(v, 10):
+        for text in _violation_lines(v, 10, width):
             rows.append(f'<text x="10" y="{y + 12}" class="violation">{escape(text)}</text>')
             y += LINE
     if removed:
-        for text in _wrap(f"removed: {', '.join(removed)}", 10):
+        for text in _wrap(f"removed: {', '.join(removed)}", 10, width):
             rows.append(f'<text x="10" y="{y + 14}" class="label">{escape(text)}</text>')
             y += LINE
         y += 4
@@ -157,7 +184,7 @@ def stack_svg(
         f"{i + 1}. {'+'.join(b.players)}: {', '.join(facts.abilities[k].id for k in b.abilities)}"
         for i, b in enumerate(facts.blocks)
     )
-    for text in _wrap(f"blocks (603.3b, APNAP): {blocks}", 10):
+    for text in _wrap(f"blocks (603.3b, APNAP): {blocks}", 10, width):
         rows.append(f'<text x="10" y="{y + 14}" class="label">{escape(text)}</text>')
         y += LINE
     y += 8
@@ -165,9 +192,10 @@ def stack_svg(
         "<style>text{font:13px sans-serif;fill:#1b1b1b}.title{font-weight:bold;font-size:15px}"
         ".label{fill:#555;font-size:12px}.name{font-weight:bold}.who{fill:#555}.note{fill:#777}"
         ".entry rect{fill:#f4f6fb;stroke:#5a6a8a}.entry.bad rect{fill:#fdf0f0;stroke:#b3261e}"
-        ".violation{fill:#b3261e;font-size:12px}.pass{stroke:#999;stroke-dasharray:4 3}</style>"
+        ".violation{fill:#b3261e;font-size:12px}.pass{stroke:#999;stroke-dasharray:4 3}"
+        ".entry.hand rect{fill:#fffbe6;stroke:#8a6d00;stroke-dasharray:6 4}</style>"
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" viewBox="0 0 {WIDTH} {y}" role="img">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}" role="img">'
         f"<title>{escape(title or 'the stack')}</title>{style}{''.join(rows)}</svg>"
     )

@@ -364,7 +364,7 @@ def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
         lines.append(f"  assumed: {a['controller_assumed']}")
     if a["chooser"] != a["controller"]:
         lines.append(f"  choices made by {a['chooser']} (700.2e); legality judged from {a['controller']}")
-    where = f"block {a['block']}" if a["block"] is not None else "never put on the stack"
+    where = f"block {a['block'] + 1}" if a["block"] is not None else "never put on the stack"  # 1-based, as drawn
     lines.append(f"  part {a['part']}, {where}")
     if a["modal"]:
         m = a["modal"]
@@ -419,7 +419,7 @@ def explain_text(data: dict[str, Any]) -> str:
         lines.append(f"endless: {loop['message']} (rule {loop['rule']})")
     for b in data["blocks"]:
         lines.append(
-            f"block {b['index']} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "
+            f"block {b['index'] + 1} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "
             f"puts {', '.join(b['abilities'])} in any order"
         )
     for a in data["abilities"]:

@@ -197,6 +197,12 @@ class StepApply(StepLegal):
     decision: int | str = Field(description="The decision to take: its id or readable form")
 
 
+class StepWhy(Steps):
+    """Whether a decision is legal now, and if not, why (a question: nothing is taken)."""
+
+    decision: int | str = Field(description="The decision asked about: its id or readable form")
+
+
 class StepCount(Steps):
     """How many outcomes the walk can still end in."""
 
@@ -207,6 +213,7 @@ class Draw(Steps):
     """The stack as an SVG picture: the walk so far, or a proposal with its violations."""
 
     proposal: Any = Field(None, description="A proposal to draw with check's violations, instead of the walk")
+    width: int = Field(560, ge=280, le=1600, description="The picture's width in pixels (text keeps its size)")
 
 
 class DecisionItem(BaseModel):
@@ -223,9 +230,23 @@ class StepState(Result):
     decider: str | None = Field(description="The player who decides next (700.2e, 603.3b); null once over")
     over: bool = Field(description="Whether the walk is over")
     auto_applied: int = Field(0, description="How many lone legal decisions auto took (0 without auto)")
+    in_pass: int = Field(1, description="The pass of 603.3b the walk is in (1: the scenario's waiting abilities)")
+    in_hand: str | None = Field(None, description="The ability being announced (put, its choice not complete)")
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json")
+
+
+class WhyResult(Result):
+    decision: str = Field(description="The decision's readable form")
+    legal: bool = Field(description="Whether it is legal now")
+    reason: str | None = Field(None, description="Why it is not (null when legal), from the facts explain uses")
+    rule: str | None = Field(None, description="The rule it would break (null where none does)")
+
+    def text(self) -> str:
+        if self.legal:
+            return f"{self.decision}: legal now"
+        return f"{self.decision}: not legal now: {self.reason}" + (f" ({self.rule})" if self.rule else "")
 
 
 class MaskResult(Result):
@@ -343,11 +364,23 @@ def _state(legal: LegalOutcomes, p: StepLegal, decision: int | str | None = None
         decider=stepper.decider(walk),
         over=not moves,
         auto_applied=taken,
+        in_pass=stepper.pass_number(walk),
+        in_hand=(stepper.in_hand(walk) or (None,))[0],
     )
 
 
 def _step_apply(legal: LegalOutcomes, p: StepApply) -> StepState:
     return _state(legal, p, p.decision)
+
+
+def _step_why(legal: LegalOutcomes, p: StepWhy) -> WhyResult:
+    stepper = legal.stepper()
+    walk = stepper.walk(p.decisions)
+    asked = stepper.decision(p.decision)  # IllegalDecision for a decision this scenario does not have
+    if any(d.id == asked.id for d in stepper.legal(walk)):
+        return WhyResult(decision=asked.text, legal=True)
+    reason, rule = stepper.why_illegal(walk, asked)
+    return WhyResult(decision=asked.text, legal=False, reason=reason, rule=None if rule is None else rule.value)
 
 
 def _step_mask(legal: LegalOutcomes, p: Steps) -> MaskResult:
@@ -372,11 +405,15 @@ def _draw(legal: LegalOutcomes, p: Draw) -> Picture:
 
     if p.proposal is not None:
         proposal = within("proposal", parse_outcome, p.proposal)
-        return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal)))
+        return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal), p.width))
     stepper = legal.stepper()
     walk = stepper.walk(p.decisions)
-    title = "the stack built so far" if stepper.legal(walk) else "the stack built: over"
-    return Picture(svg=outcome_svg(legal.facts, stepper.so_far(walk), (), title))
+    over = not stepper.legal(walk)
+    title = "the stack built: over" if over else "the stack built so far"
+    if stepper.pass_number(walk) > 1 and not over:
+        title += f" (pass {stepper.pass_number(walk)} of 603.3b: abilities that triggered meanwhile)"
+    shown = outcome_svg(legal.facts, stepper.so_far(walk), (), title, stepper.in_hand(walk), p.width)
+    return Picture(svg=shown)
 
 
 P = TypeVar("P", bound=Params)
@@ -413,6 +450,7 @@ VERBS: dict[str, Verb[Any]] = _verbs(
     Verb("explain", Explain, Explanation, _explain, pictured=True),
     Verb("step.legal", StepLegal, StepState, _state),
     Verb("step.apply", StepApply, StepState, _step_apply),
+    Verb("step.why", StepWhy, WhyResult, _step_why),
     Verb("step.mask", Steps, MaskResult, _step_mask),
     Verb("step.outcome", Steps, OutcomeResult, _step_outcome),
     Verb("step.count", StepCount, Reachable, _step_count),

@@ -134,8 +134,9 @@ VERBS = ["count", "enumerate", "sample", "best", "explain", "check"]
 def test_every_verb_of_the_command_line_never_crashes(
     tmp_path_factory: pytest.TempPathFactory, doc: Any, verb: str
 ) -> None:
-    """Random JSON and near-valid scenarios, through every verb: an answer, bad input (one line,
-    nothing on standard output), or the time limit — never an internal error."""
+    """Random JSON and near-valid scenarios, through every verb: an answer, bad input (a line for
+    each problem of the document, at most 20 and a last one saying how many more, each naming the
+    file; nothing on standard output), or the time limit — never an internal error."""
     folder: Path = tmp_path_factory.mktemp("fuzz")
     path = folder / "scenario.json"
     path.write_text(json.dumps(doc))
@@ -155,4 +156,6 @@ def test_every_verb_of_the_command_line_never_crashes(
     assert code in (0, 1, 2, 3), err.getvalue()
     if code in (2, 3):
         assert out.getvalue() == "" or verb == "enumerate", out.getvalue()
-        assert err.getvalue().count("\n") == 1, err.getvalue()
+        lines = err.getvalue().splitlines()
+        assert 1 <= len(lines) <= 21 and all(line.startswith("triggerstack: ") for line in lines), err.getvalue()
+        assert len(lines) == 1 or all(line.startswith(f"triggerstack: {path}: ") for line in lines), err.getvalue()

@@ -5,7 +5,8 @@
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
-const state = { scenario: null, decisions: [], over: false };
+const state = { scenario: null, decisions: [], over: false, offered: [] };
+const FOLDED = 3; // exclusions shown before the rest fold away (the command line says "N other(s)")
 
 // Text from a scenario or a proposal is data: nodes are built with DOM APIs (never innerHTML of a
 // string), and the code points that would change how the text around them looks (controls,
@@ -154,10 +155,16 @@ function renderExplain(data) {
         const legal = (r.legal || []).join(", ") || "none";
         const later = (r.legal_once_on_stack || []).length ? `; once on the stack below: ${r.legal_once_on_stack.join(", ")}` : "";
         const item = element("li", {}, `${r.id} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
-        const excluded = element("ul");
-        for (const x of r.excluded || []) excluded.append(element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
-        for (const x of r.ignored || []) excluded.append(element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
-        if (excluded.childElementCount) item.append(excluded);
+        // the exclusions a rule makes first (hexproof, protection …), those the filter makes last
+        const all = [...(r.excluded || []), ...(r.ignored || [])];
+        const ordered = [...all.filter((x) => x.code !== "target-filter"), ...all.filter((x) => x.code === "target-filter")];
+        const reasons = ordered.map((x) => element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
+        if (reasons.length) item.append(element("ul", {}, ...reasons.slice(0, FOLDED)));
+        if (reasons.length > FOLDED) {
+          const more = element("details", { class: "more" }, element("summary", {}, `${reasons.length - FOLDED} other${reasons.length - FOLDED === 1 ? "" : "s"} excluded`));
+          more.append(element("ul", {}, ...reasons.slice(FOLDED)));
+          item.append(more);
+        }
         items.append(item);
       }
       if (items.childElementCount) section.append(items);
@@ -169,11 +176,18 @@ function renderExplain(data) {
 
 // -- 3. building the stack --------------------------------------------------------------------
 
-async function refresh() {
+function pictureWidth(container) {
+  return Math.max(280, Math.min(1600, Math.floor(container.clientWidth || 560)));
+}
+
+async function refresh(vanished = []) {
   const body = { scenario: state.scenario, decisions: state.decisions };
-  const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", body), call("step/count", body)]);
+  const drawn = { ...body, width: pictureWidth($("#stack")) };
+  const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", drawn), call("step/count", body)]);
   state.over = walk.over;
-  $("#decider").textContent = visible(walk.over ? "The walk is over: every waiting ability is on the stack or removed." : `${walk.decider} decides:`);
+  const pass = walk.in_pass > 1 ? `Pass ${walk.in_pass} (abilities that triggered while pass ${walk.in_pass - 1} was put on the stack) — ` : "";
+  const hand = walk.in_hand ? ` announcing ${walk.in_hand}'s choices` : "";
+  $("#decider").textContent = visible(walk.over ? "The walk is over: every waiting ability is on the stack or removed." : `${pass}${walk.decider} decides${hand}:`);
   const buttons = $("#decisions");
   buttons.replaceChildren();
   for (const d of walk.legal) {
@@ -185,6 +199,8 @@ async function refresh() {
   $("#reachable").textContent = `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`;
   $("#undo").disabled = state.decisions.length === 0;
   $("#use-built").disabled = !walk.over;
+  showVanished(vanished);
+  state.offered = walk.legal;
   document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
   const first = buttons.querySelector("button");
   if (first && state.decisions.length) first.focus(); // keyboard users go on with Enter
@@ -193,10 +209,36 @@ async function refresh() {
 async function apply(id) {
   try {
     const walk = await call("step/apply", { scenario: state.scenario, decisions: state.decisions, decision: id });
+    const now = new Set(walk.legal.map((d) => d.id));
+    const vanished = state.offered.filter((d) => d.id !== id && !now.has(d.id));
     state.decisions = walk.decisions;
-    await refresh();
+    await refresh(vanished);
   } catch (problem) {
     showError(problem);
+  }
+}
+
+// A decision offered a moment ago and no longer: "why not?" asks the server (step.why) and shows
+// the rule it would break now, from the same facts explain uses; nothing is taken.
+function showVanished(vanished) {
+  const list = $("#vanished");
+  list.replaceChildren();
+  list.hidden = vanished.length === 0;
+  if (!vanished.length) return;
+  list.append(element("p", { class: "label" }, "No longer offered:"));
+  for (const d of vanished) {
+    const why = element("span", { class: "why-not" });
+    const button = element("button", { type: "button", class: "why", "data-id": String(d.id) }, `why not ${d.text}?`);
+    button.addEventListener("click", async () => {
+      try {
+        const answer = await call("step/why", { scenario: state.scenario, decisions: state.decisions, decision: d.id });
+        if (answer.legal) why.replaceChildren(" it is legal now");
+        else why.replaceChildren(` ${answer.reason}`, answer.rule ? " — " : "", answer.rule ? ruleLink(answer.rule) : "");
+      } catch (problem) {
+        showError(problem);
+      }
+    });
+    list.append(element("div", {}, button, why));
   }
 }
 
@@ -220,7 +262,7 @@ async function check() {
     for (const v of verdict.violations) {
       $("#violations").append(element("li", {}, `${v.ability || "the proposal"}: ${v.message} (${v.code}, `, ruleLink(v.rule), ")"));
     }
-    const picture = await call("draw", { scenario: state.scenario, proposal });
+    const picture = await call("draw", { scenario: state.scenario, proposal, width: pictureWidth($("#checked")) });
     showPicture($("#checked"), picture.svg);
     document.body.dataset.checked = String(Number(document.body.dataset.checked || 0) + 1);
   } catch (problem) {

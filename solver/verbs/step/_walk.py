@@ -313,6 +313,22 @@ class Stepper(Checked[Walk]):
         parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
         return join([*parts, self._local(walk.facts)[0].outcome(walk.local)])
 
+    def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
+        """The ability being announced (put, its modes and targets not all chosen yet) and what
+        has been announced of its choice so far (the decisions' readable forms, after ``put``);
+        None between abilities."""
+        assert walk.facts is not None
+        glob = self._local(walk.facts)[1]
+        state = walk.local
+        if state.current is None:
+            return None
+        said = tuple(glob[t].text for t in state.tokens)
+        return walk.facts.abilities[state.current].id, said
+
+    def pass_number(self, walk: Walk) -> int:
+        """Which pass of 603.3b's loop the walk is in (1: the scenario's waiting abilities)."""
+        return len(walk.done) + 1
+
     def so_far(self, walk: Walk) -> Outcome:
         """What a walk has put on the stack and removed so far, every pass (the ability in hand,
         not yet placed, is in neither); :meth:`outcome` once it is over."""
