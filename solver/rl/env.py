@@ -243,8 +243,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             if self.auto
             else "(no waiting ability, or none that a player puts or removes)"
         )
-        drawn = "no scenario drawn has" if tries > 1 else "the scenario has"
-        raise ScenarioError(f"{drawn} a decision to make {why}")
+        drawn = "no scenario drawn has a decision" if tries > 1 else "the scenario has no decision"
+        raise ScenarioError(f"{drawn} to make {why}")
 
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
