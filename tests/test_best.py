@@ -22,6 +22,7 @@ def heights(path: str) -> Score:
     )
 
 
+@pytest.mark.slow  # waits out a time limit (about 3 s)
 def test_cpsat_stopped_by_the_time_limit_says_the_optimum_is_not_proven() -> None:
     score = heights(str(WIDE))
     exact = best(Scenario.load(str(WIDE)), score)  # the product engine, part by part: proven
@@ -30,6 +31,7 @@ def test_cpsat_stopped_by_the_time_limit_says_the_optimum_is_not_proven() -> Non
     assert cut.score <= exact.score
 
 
+@pytest.mark.slow  # waits out a time limit (about 3 s)
 def test_the_command_line_prints_an_unproven_best_and_exits_3(
     capsys: pytest.CaptureFixture[str], tmp_path: object
 ) -> None:

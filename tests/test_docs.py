@@ -117,6 +117,7 @@ def test_the_field_reference_is_generated_from_the_schemas() -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow  # runs every command of the page as a process (about 4 s)
 def test_the_command_line_page_shows_what_the_commands_print() -> None:
     import os
     import subprocess

@@ -67,7 +67,9 @@ def test_explain_draws_one_legal_outcome_and_the_page_draws_with_the_same_code()
     assert service.call("step.count", {"handle": handle})["count"] == 14
 
 
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "board-wipe" else n for n in EXAMPLE_NAMES]
+)  # the board wipe's outcomes are searched one by one (about 10 s)
 def test_the_reachable_count_from_the_start_is_the_count(name: str) -> None:
     from triggerstack.model.limits import Deadline
     from triggerstack.solver import LegalOutcomes
