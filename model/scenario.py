@@ -12,9 +12,10 @@ from functools import cache
 from typing import Any, Self
 
 from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
+from pydantic_core import PydanticCustomError
 
 from .controllers import Control
-from .errors import ScenarioError
+from .errors import MissingExtra, ScenarioError
 from .io import load_document
 from .limits import DEFAULT_LIMITS, Limits
 from .problems import MAX_PROBLEMS, problems, repaired
@@ -29,6 +30,25 @@ class Scenario(ScenarioFields):
 
     _controls: tuple[Control, ...] = PrivateAttr(default=())  # 603.3a, derived once while validating
     _facts: Any = PrivateAttr(default=None)  # compiled once by ``facts.facts_of``
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cards(cls, data: Any) -> Any:
+        """A scenario that names cards, written out in full first (docs/cards.md)."""
+        from .cards.expand import names_cards
+
+        if not names_cards(data):
+            return data
+        from .cards.expand import expand
+
+        try:
+            return expand(data)
+        except MissingExtra as exc:
+            raise PydanticCustomError("missing_extra", "{message}", {"message": exc.message}) from None
+        except ScenarioError as exc:
+            problems = [(p.loc, p.message, p.rule.value if p.rule else None) for p in exc.every()]
+            context = {"message": exc.message, "problems": problems}
+            raise PydanticCustomError("reference", "{message}", context) from None
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Self:
@@ -85,6 +105,9 @@ def validation_error(
     dropped), it is validated once more, and what that finds replaces what the unknown keys
     caused — the cross-references, checked only once the shapes are right, included. ``root``:
     the document's model (a scenario's by default), whose fields say what a misspelt key meant."""
+    missing = next((e for e in exc.errors() if e["type"] == "missing_extra"), None)
+    if missing is not None:  # naming a card without the extra that reads cards: that alone is said
+        return MissingExtra(str((missing.get("ctx") or {}).get("message", missing["msg"])), source=source)
     names = _names()
     expected = _ROOTS.get(exc.title, "a mapping (key: value pairs)")
     root = root or Scenario

@@ -342,6 +342,8 @@ class Object(_Targetable):
 
     id: Annotated[ObjectId, AfterValidator(printable_id)]
     """The object's id."""
+    card: str | None = None
+    """The Oracle name of the card it is (docs/cards.md): its characteristics and keywords come from the card."""
     kind: ObjectKindWord = "permanent"
     """permanent (the default), card, spell, ability or emblem."""
     zone: ZoneWord | None = None
@@ -494,6 +496,8 @@ class TriggerBody(_Frozen):
     """The player who makes its choices if not its controller (700.2e); legality is still judged from the controller."""
     illegal: str | None = None
     """A reason, when a rule or effect makes the ability illegal (603.3d: it is removed)."""
+    card_ability: int | None = Field(None, ge=1)
+    """The N-th triggered ability of the card its source names, read from the card (docs/cards.md)."""
 
     @model_validator(mode="after")
     def _modal_shape(self) -> Self:

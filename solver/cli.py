@@ -174,6 +174,15 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     bt.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (the extra [dask])")
     bt.add_argument("--jobs", type=_positive, default=1, metavar="N", help="without --scheduler: N local processes")
 
+    c = sub.add_parser(
+        "card",
+        help="what the tool reads of a card (the extra [cards]): its object fragment and triggered abilities",
+        description="The card's Oracle text, the object fields a scenario's 'card' gives, and each triggered "
+        "ability as a trigger fragment in the scenario format, or what could not be read and why (docs/cards.md).",
+    )
+    c.add_argument("name", metavar="NAME", help="the card's Oracle name, in any letter case")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
+
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
@@ -403,6 +412,30 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
     return (EXIT_OK if all_legal else EXIT_ILLEGAL), ""
 
 
+def _card(args: argparse.Namespace) -> tuple[int, str]:
+    from triggerstack.model.cards import card_report
+
+    from .verbs.table import compact
+
+    report = card_report(args.name)
+    if args.json:
+        return EXIT_OK, compact(report)
+    lines = [f"{report['name']} {report['mana_cost']}".rstrip(), report["type_line"], ""]
+    lines += [f"  {line}" for line in report["oracle_text"].split("\n")]
+    lines += ["", f"object: {compact(report['object'])}"]
+    lines += [f"note: {n}" for n in report["notes"]]
+    if not report["triggered_abilities"]:
+        lines.append("no triggered ability")
+    for a in report["triggered_abilities"]:
+        lines += ["", f"triggered ability {a['index']}: {a['text']}"]
+        if "trigger" in a:
+            lines.append(f"  trigger: {compact(a['trigger'])}")
+        else:
+            lines.append(f"  not read: {a['unread']['reason']}: {a['unread']['sentence']!r}")
+        lines += [f"  note: {n}" for n in a.get("notes", ())]
+    return EXIT_OK, "\n".join(lines)
+
+
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.reports import published_schema
 
@@ -496,6 +529,7 @@ _OTHERS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
     "batch": _jobs,
     "serve": _serve,
     "schema": _schema,
+    "card": _card,
 }
 """The commands that are not verbs of the table."""
 

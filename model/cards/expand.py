@@ -1,0 +1,220 @@
+"""A scenario that names cards, written out in full (docs/cards.md): an object's ``card`` gives its
+characteristics and the keywords that bear on targeting; a trigger whose source names a card gives
+its text, modes and targets by ``card_ability`` (the N-th triggered ability, 1-based; optional when
+the card has one). Fields written beside them win. What cannot be read is a problem naming the
+place, the card and the sentence — never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import ScenarioError
+from .corpus import Card, corpus
+from .reader import keyword_lines, read
+
+__all__ = ["characteristics", "expand", "names_cards"]
+
+_COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+_ORDER = ["white", "blue", "black", "red", "green"]
+
+
+def names_cards(doc: Any) -> bool:
+    """Whether a scenario document names a card anywhere (else it is left as it is)."""
+    if not isinstance(doc, Mapping):
+        return False
+    objects = doc.get("objects") or ()
+    triggers = doc.get("triggers") or ()
+    return any(
+        isinstance(o, Mapping) and o.get("card") is not None for o in objects if isinstance(objects, list)
+    ) or any(
+        isinstance(t, Mapping) and t.get("card_ability") is not None for t in triggers if isinstance(triggers, list)
+    )
+
+
+def _mana(cost: str) -> tuple[list[str], int]:
+    """A mana cost's colors (105.2) and mana value (202.3)."""
+    colors: set[str] = set()
+    value = 0
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        parts = symbol.split("/")
+        for part in parts:
+            if part in _COLOR_OF:
+                colors.add(_COLOR_OF[part])
+        if symbol.isdigit():
+            value += int(symbol)
+        elif symbol in ("X", "Y", "Z"):
+            continue
+        elif parts[0].isdigit():  # {2/W}: the larger, 2
+            value += int(parts[0])
+        else:
+            value += 1
+    return [c for c in _ORDER if c in colors], value
+
+
+def characteristics(card: Card) -> tuple[dict[str, Any], list[str]]:
+    """The object fields a card gives (types, subtypes, supertypes, colors, mana value, power,
+    toughness, hexproof, shroud, protection, hexproof from), and what it could not read."""
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    kinds = {"tribal": "kindred"}
+    out["types"] = [kinds.get(t.lower(), t.lower()) for t in card.types]
+    if card.subtypes:
+        out["subtypes"] = [s.lower() for s in card.subtypes]
+    if card.supertypes:
+        out["supertypes"] = [s.lower() for s in card.supertypes]
+    colors, value = _mana(card.mana_cost)
+    out["colors"] = colors
+    if not card.mana_cost and "Land" not in card.types:
+        notes.append("no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
+    out["mana_value"] = value
+    for key, raw in (("power", card.power), ("toughness", card.toughness)):
+        if raw is not None and raw.isdigit():
+            out[key] = int(raw)
+    for word in keyword_lines(card):
+        low = word.casefold()
+        if low == "hexproof":
+            out["hexproof"] = True
+        elif low == "shroud":
+            out["shroud"] = True
+        elif low.startswith(("protection from", "hexproof from")):
+            key = "protection" if low.startswith("protection") else "hexproof_from"
+            for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
+                quality = _quality(what.strip())
+                if quality is None:
+                    notes.append(f"{word!r}: the quality {what.strip()!r} is not read (give {key} by hand)")
+                else:
+                    out.setdefault(key, []).append(quality)
+    return out, notes
+
+
+def _quality(what: str) -> dict[str, Any] | None:
+    """The filter of a protection or hexproof-from quality (702.16a, 702.11d)."""
+    if what in _ORDER:
+        return {"color": what}
+    if what == "everything":
+        return {}
+    base = what[:-1] if what.endswith("s") else what
+    if base in ("creature", "artifact", "enchantment", "planeswalker", "land", "instant", "sorcery"):
+        return {"type": base}
+    if what == "colorless":
+        return {"colorless": True}
+    if what == "all colors" or what == "each color":
+        return {"any": [{"color": c} for c in _ORDER]}
+    return None
+
+
+def _ward(card: Card) -> str | None:
+    """The card's ward cost, if it has ward (702.21a)."""
+    for word in keyword_lines(card):
+        if word.casefold().startswith("ward"):
+            return word[4:].strip(" —-") or "?"
+    return None
+
+
+def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``doc`` with every card it names read into the scenario format; :class:`ScenarioError`
+    holding every problem (each naming its place) when some card or ability cannot be read."""
+    index = corpus()
+    problems: list[ScenarioError] = []
+    out = dict(doc)
+    objects = [dict(o) if isinstance(o, Mapping) else o for o in doc.get("objects") or ()]
+    cards: dict[str, Card] = {}
+    reactions = list(doc.get("reactions") or ())
+    for i, obj in enumerate(objects):
+        if not isinstance(obj, dict) or obj.get("card") is None:
+            continue
+        name = obj["card"]
+        if not isinstance(name, str):
+            problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
+            continue
+        try:
+            card = index.lookup(name, ("objects", i, "card"))
+        except ScenarioError as exc:
+            problems.append(exc)
+            continue
+        if isinstance(obj.get("id"), str):
+            cards[obj["id"]] = card
+        given, notes = characteristics(card)
+        for note in notes:
+            field = "colors" if note.startswith("no mana cost") else note.rsplit("(give ", 1)[-1].split(" ")[0]
+            if field not in obj:
+                problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
+        for key, value in given.items():
+            obj.setdefault(key, value)
+        ward = _ward(card)
+        have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
+        placed = ward is not None and isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
+        if placed and f"{obj['id']}-ward" not in have:  # written out once (a later pass re-reads the scenario)
+            reactions.append(
+                {
+                    "id": f"{obj['id']}-ward",
+                    "when": "becomes-target",
+                    "object": obj["id"],
+                    "by": "opponent",
+                    "trigger": {
+                        "source": obj["id"],
+                        "text": f"Ward {ward} — whenever this becomes the target of a spell or ability an opponent "
+                        "controls, counter it unless that player pays the cost (702.21a)",
+                    },
+                }
+            )
+    triggers = []
+    for i, trig in enumerate(doc.get("triggers") or ()):
+        if not isinstance(trig, Mapping):
+            triggers.append(trig)
+            continue
+        trig = dict(trig)
+        if trig.get("card_ability", 0) is None:
+            del trig["card_ability"]  # written out by a model (a later pass): none asked
+        source = trig.get("source")
+        named = cards.get(source) if isinstance(source, str) else None
+        wants = "card_ability" in trig or (named is not None and not {"text", "targets", "modes", "modal"} & set(trig))
+        if not wants:
+            triggers.append(trig)
+            continue
+        loc: tuple[str | int, ...] = ("triggers", i, "card_ability")
+        if named is None:
+            problems.append(ScenarioError("card_ability needs a source that names a card", loc))
+            triggers.append(trig)
+            continue
+        card = named
+        abilities = read(card)
+        n = trig.pop("card_ability", None)
+        if n is None and len(abilities) != 1:
+            listed = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
+            problems.append(
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({listed})", loc)
+            )
+            triggers.append(trig)
+            continue
+        if not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
+            problems.append(ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {n!r}", loc))
+            triggers.append(trig)
+            continue
+        ability = abilities[(n or 1) - 1]
+        if ability.fragment is None:
+            assert ability.unread is not None
+            problems.append(
+                ScenarioError(
+                    f"{card.name}, triggered ability {ability.index}: {ability.unread.reason}: "
+                    f"{ability.unread.sentence!r} (give text, targets and modes by hand)",
+                    loc,
+                )
+            )
+            triggers.append(trig)
+            continue
+        for key, value in ability.fragment.items():
+            trig.setdefault(key, value)
+        triggers.append(trig)
+    if problems:
+        first = problems[0]
+        first.also = tuple(problems[1:])
+        raise first
+    out["objects"] = objects
+    out["triggers"] = triggers
+    if reactions:
+        out["reactions"] = reactions
+    return out

