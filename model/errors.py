@@ -101,6 +101,8 @@ class ScenarioError(ValueError):
     @classmethod
     def together(cls, found: list[ScenarioError], cap: int) -> ScenarioError:
         """The first of ``found`` (at least one), holding the others up to ``cap`` in all."""
+        if not found:
+            return cls("the document does not fit its format")
         first = found[0]
         first.also = tuple(found[1:cap])
         first.more = max(0, len(found) - cap)

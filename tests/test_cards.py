@@ -30,7 +30,7 @@ except MissingExtra:
 from triggerstack.model.cards import card_report, corpus, read  # noqa: E402
 
 GOLD: list[dict[str, Any]] = yaml.safe_load((ROOT / "tests" / "data" / "cards-gold.yaml").read_text(encoding="utf-8"))
-NAMED = sorted(p.stem for p in (ROOT / "tests" / "data" / "cards").glob("*.yaml"))
+NAMED = sorted(p.parent.name for p in EXAMPLES.glob("*/named.yaml"))
 
 
 def _bare(fragment: dict[str, Any]) -> dict[str, Any]:
@@ -97,7 +97,7 @@ def test_a_scenario_naming_its_cards_is_the_hand_written_one(name: str) -> None:
     """The same count, the same removal and legal candidates per requirement in explain, and the
     same verdicts (with the same codes) on the example's legal and illegal proposals."""
     hand = Scenario.load(str(EXAMPLES / name / "scenario.yaml"))
-    named = Scenario.load(str(ROOT / "tests" / "data" / "cards" / f"{name}.yaml"))
+    named = Scenario.load(str(EXAMPLES / name / "named.yaml"))
     assert count(named) == count(hand)
 
     def shape(data: Any) -> list[Any]:

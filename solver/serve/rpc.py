@@ -87,6 +87,21 @@ class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class CardParams(_Params):
+    """What the tool reads of a card by its Oracle name (the extra [cards]; docs/cards.md)."""
+
+    name: str = Field(min_length=1, max_length=200, description="The card's Oracle name, in any letter case")
+
+
+class CardResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(description="The card's Oracle name")
+    oracle_text: str = Field(description="Its Oracle text")
+    object: dict[str, Any] = Field(description="The object fields a scenario's card gives")
+    triggered_abilities: list[dict[str, Any]] = Field(description="Each as a trigger fragment, or why it was not read")
+
+
 class Load(_Params):
     """Send a scenario once; later requests name it by the handle returned."""
 
@@ -392,10 +407,17 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
     "load": (Load, HandleResult, Service.load),
     "unload": (Unload, UnloadResult, Service.unload),
     **{name: (request_model(verb), verb.result, _verb_runner(verb)) for name, verb in VERBS.items()},
+    "card": (CardParams, CardResult, lambda _service, p: _card(p)),
     "rpc.discover": (Discover, BaseModel, Service.discover),
 }
 """Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
 runs it — the verbs' from the table of verbs."""
+
+
+def _card(p: CardParams) -> dict[str, Any]:
+    from triggerstack.model.cards import card_report
+
+    return card_report(p.name)
 
 
 def discover() -> dict[str, Any]:

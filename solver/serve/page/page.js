@@ -108,6 +108,7 @@ async function load() {
     state.decisions = [];
     const explained = await call("explain", { scenario: state.scenario });
     renderExplain(explained);
+    await showCards(state.scenario);
     const count = explained.count;
     const outcomes = explained.loop
       ? `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`
@@ -122,6 +123,22 @@ async function load() {
 }
 
 // -- 2. explain -------------------------------------------------------------------------------
+
+// A scenario that names cards (docs/cards.md): each card's Oracle text beside the abilities whose
+// source it is, from the server's card method.
+async function showCards(scenario) {
+  const named = new Map();
+  for (const o of scenario.objects || []) if (o && o.card) named.set(o.id, o.card);
+  for (const t of scenario.triggers || []) {
+    const name = named.get(t.source);
+    const card = name && document.querySelector(`#abilities article[data-ability="${CSS.escape(t.id)}"]`);
+    if (!card) continue;
+    const report = await call("card", { name });
+    const oracle = element("details", { class: "oracle" }, element("summary", {}, `${report.name} — Oracle text`));
+    for (const line of report.oracle_text.split("\n")) oracle.append(element("p", {}, line));
+    card.append(oracle);
+  }
+}
 
 function renderExplain(data) {
   const blocks = $("#blocks");
