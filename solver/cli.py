@@ -183,6 +183,21 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     c.add_argument("name", metavar="NAME", help="the card's Oracle name, in any letter case")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    k = sub.add_parser(
+        "conformance",
+        help="run the 603.3 conformance suite against an engine (docs/conformance.md)",
+        description="Put every case of the conformance suite to an engine under test over JSON-RPC (load, count with "
+        "divide, check) and report each case: pass, or the first difference — under which first stack entry the "
+        "counts part. Exit 0 if every case passes, 1 if some fail.",
+    )
+    ks = k.add_subparsers(dest="action", metavar="run", required=True)
+    kr = ks.add_parser("run", help="run the suite")
+    who = kr.add_mutually_exclusive_group(required=True)
+    who.add_argument("--engine", metavar="CMD", help="the command starting the engine under test (JSON-RPC on stdio)")
+    who.add_argument("--self", dest="itself", action="store_true", help="this tool, in this process")
+    kr.add_argument("--suite", metavar="DIR", help="the folder of cases (default: conformance/cases of the repository)")
+    kr.add_argument("--json", action="store_true", help="print the report as JSON")
+
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
@@ -436,6 +451,22 @@ def _card(args: argparse.Namespace) -> tuple[int, str]:
     return EXIT_OK, "\n".join(lines)
 
 
+def _conformance(args: argparse.Namespace) -> tuple[int, str]:
+    from pathlib import Path
+
+    from .conformance import ProcessEngine, SelfEngine, default_suite, load_suite, run
+    from .verbs.table import compact
+
+    cases = load_suite(Path(args.suite) if args.suite else default_suite())
+    engine = SelfEngine() if args.itself else ProcessEngine(args.engine)
+    try:
+        report = run(engine, cases)
+    finally:
+        engine.close()
+    code = EXIT_OK if not report.failed else EXIT_ILLEGAL
+    return code, compact(report.as_dict()) if args.json else "\n".join(report.lines())
+
+
 def _schema(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.reports import published_schema
 
@@ -530,6 +561,7 @@ _OTHERS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
     "serve": _serve,
     "schema": _schema,
     "card": _card,
+    "conformance": _conformance,
 }
 """The commands that are not verbs of the table."""
 

@@ -21,6 +21,7 @@ LAYERS = [
     ("triggerstack.solver.verbs", 4),
     ("triggerstack.solver.rl", 5),  # the environments (the extra [rl]): on top of the verbs, beside the cli
     ("triggerstack.solver.serve", 5),  # the server's methods and transports: on top of the verbs
+    ("triggerstack.solver.conformance", 5),  # the suite's runner: a client of engines, this one's server among them
     ("triggerstack.solver", 5),  # __init__, cli, __main__
 ]
 """Bottom up; a module's layer is that of the longest prefix that names it."""

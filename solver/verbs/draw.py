@@ -66,6 +66,24 @@ def _violation_lines(v: Mapping[str, Any], x: int, width: int = WIDTH) -> list[s
     return _wrap(f"{v['rule']} {v['code']}: {v['message']}", x, width)
 
 
+def _box(
+    rows: list[str], y: int, width: int, kind: str, ability: str, title: str, who: str, lines: list[tuple[str, str]]
+) -> int:
+    """One ability's box at ``y``: its title and controller, then each (class, text) line; the y below it."""
+    height = 26 + LINE * len(lines)
+    rows.append(
+        f'<g class="{kind}" data-ability="{attribute(ability)}"><title>{escape(ability)}</title>'
+        f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" rx="6"/>'
+        f'<text x="20" y="{y + 18}" class="name">{escape(title)}</text>'
+        f'<text x="{width - 20}" y="{y + 18}" class="who" text-anchor="end">{escape(who)}</text>'
+    )
+    line_y = y + 18
+    for cls, text in lines:
+        line_y += LINE
+        rows.append(f'<text x="32" y="{line_y}" class="{cls}">{escape(text)}</text>')
+    rows.append("</g>")
+    return y + height + 8
+
 
 def verdict_svg(facts: Facts, proposal: Outcome, verdict: Verdict, width: int = WIDTH) -> str:
     """A proposal drawn with ``check`` 's verdict: each violation in its entry's box."""
@@ -118,20 +136,10 @@ def stack_svg(
         ability, said = in_hand
         shown = [t for t in said if not t.startswith("end ")]
         lines = _wrap("announced so far: " + (", ".join(shown) if shown else "nothing yet"), 32, width)
-        height = 26 + LINE * len(lines)
-        rows.append(
-            f'<g class="entry hand" data-ability="{attribute(ability)}"><title>{escape(ability)}</title>'
-            f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" rx="6"/>'
-            f'<text x="20" y="{y + 18}" class="name">{escape(_short(ability))} — being put on the stack</text>'
-            f'<text x="{width - 20}" y="{y + 18}" class="who" text-anchor="end">'
-            f"{escape(controller.get(ability, ''))}</text>"
+        title = f"{_short(ability)} — being put on the stack"
+        y = _box(
+            rows, y, width, "entry hand", ability, title, controller.get(ability, ""), [("choice", t) for t in lines]
         )
-        line_y = y + 18
-        for text in lines:
-            line_y += LINE
-            rows.append(f'<text x="32" y="{line_y}" class="choice">{escape(text)}</text>')
-        rows.append("</g>")
-        y += height + 8
     rows.append(f'<text x="10" y="{y + 12}" class="label">top of the stack</text>')
     y += 20
     if not stack:
@@ -147,26 +155,11 @@ def stack_svg(
             rows.append(f'<text x="{width - 14}" y="{y + 16}" class="label" text-anchor="end">{between}</text>')
             y += 24
         last_pass = pass_of[position]
-        lines = [part for text in _entry_lines(entry) for part in _wrap(text, 32, width)]
-        problems = [part for v in by_ability.get(ability, []) for part in _violation_lines(v, 32, width)]
-        height = 26 + LINE * (len(lines) + len(problems))
-        rows.append(
-            f'<g class="entry{" bad" if problems else ""}" data-ability="{attribute(ability)}">'
-            f"<title>{escape(ability)}</title>"
-            f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" rx="6"/>'
-            f'<text x="20" y="{y + 18}" class="name">{position + 1}. {escape(_short(ability))}</text>'
-            f'<text x="{width - 20}" y="{y + 18}" class="who" text-anchor="end">'
-            f"{escape(controller.get(ability, ''))}</text>"
-        )
-        line_y = y + 18
-        for text in lines:
-            line_y += LINE
-            rows.append(f'<text x="32" y="{line_y}" class="choice">{escape(text)}</text>')
-        for text in problems:
-            line_y += LINE
-            rows.append(f'<text x="32" y="{line_y}" class="violation">{escape(text)}</text>')
-        rows.append("</g>")
-        y += height + 8
+        chosen = [("choice", part) for text in _entry_lines(entry) for part in _wrap(text, 32, width)]
+        problems = [("violation", part) for v in by_ability.get(ability, []) for part in _violation_lines(v, 32, width)]
+        kind = "entry bad" if problems else "entry"
+        title = f"{position + 1}. {_short(ability)}"
+        y = _box(rows, y, width, kind, ability, title, controller.get(ability, ""), chosen + problems)
     rows.append(f'<text x="10" y="{y + 12}" class="label">bottom of the stack</text>')
     y += 24
     on_stack = {str(e.get("ability")) for e in stack}

@@ -117,6 +117,12 @@ class CountResult(Result):
     engine: str | None = Field(None, exclude=True)
     path: str | None = Field(None, exclude=True)
 
+    def to_json(self) -> Any:
+        out: dict[str, Any] = {"count": self.count}
+        if self.divide is not None:  # "first": null (nothing on the stack) is said, not left out
+            out["divide"] = [{"first": d.first, "count": d.count} for d in self.divide]
+        return out
+
     def report(self) -> Any:
         return {**self.to_json(), "engine": self.engine, "path": self.path}
 

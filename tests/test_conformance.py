@@ -1,0 +1,175 @@
+"""The 603.3 conformance suite (issue 26, docs/conformance.md): its cases validate against their
+schema, cover the subrules of 603.3 with their sources, and are read by this tool as built; the
+runner passes them all against this tool (in process and over ``serve --stdio``, and from Java),
+and a deliberately broken engine fails the right cases with a divide that points at the first
+wrong decision."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import count
+from triggerstack.solver.cli import main
+from triggerstack.solver.conformance import ProcessEngine, SelfEngine, load_suite, run
+
+from .conftest import ROOT
+
+SUITE = ROOT / "conformance" / "cases"
+CASES = load_suite(SUITE)
+BROKEN = [sys.executable, str(ROOT / "tests" / "doubles" / "broken_engine.py")]
+
+
+def test_the_suite_is_large_and_every_file_fits_the_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "conformance" / "schema.json").read_text(encoding="utf-8"))
+    assert schema["$id"].endswith("/conformance/schema.json")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    assert len(CASES) >= 200
+    for case in CASES:
+        errors = [e.message for e in validator.iter_errors(case.data)]
+        assert not errors, (case.id, errors)
+        assert case.data["id"] == case.id
+        parse_scenario(case.data["scenario"])  # every scenario is one this tool reads
+        assert sum(d["count"] for d in case.data["divide"]) == case.data["count"]
+
+
+def test_the_suite_covers_603_3_and_what_it_brings_in() -> None:
+    """Every subrule of 603.3 and the rules it leans on has cases; hand cases cite their source,
+    generated families come in several sizes, and the bug classes of other engines are named."""
+    checks = Counter(rule for c in CASES for rule in c.data["checks"])
+    sources = " ".join(c.data["source"] for c in CASES)
+    for rule in ("603.3a", "603.3b", "603.3c", "603.3d", "700.2", "601.2c", "601.2d", "115", "702", "702.21a", "800.4"):
+        assert any(k.startswith(rule) for k in checks) or rule in sources, rule
+    families = Counter(c.id.split("/")[1].rsplit("-", 1)[0] for c in CASES if c.id.startswith("family/"))
+    assert sum(1 for n in families.values() if n >= 3) >= 8
+    peers = {p for c in CASES for p in c.data.get("peer_issues", ())}
+    assert any("phase-rs/phase" in p for p in peers) and any("Card-Forge/forge" in p for p in peers)
+    assert any("magefree/mage" in p for p in peers)
+    assert all(c.data["legal"] or c.data["count"] == 0 for c in CASES)
+    assert sum(len(c.data["illegal"]) for c in CASES) >= 200
+
+
+@pytest.mark.slow
+def test_every_count_is_agreed_by_three_engines() -> None:
+    """The suite as built: the product engine, CP-SAT and python-constraint2 give each count."""
+    for case in CASES:
+        scenario = parse_scenario(case.data["scenario"])
+        for engine in ("product", "cpsat", "constraint"):
+            assert count(scenario, engine=engine) == case.data["count"], (case.id, engine)
+
+
+def test_this_tool_passes_the_suite_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run(SelfEngine(), CASES)
+    assert not report.failed, [r.difference for r in report.failed][:5]
+    assert main(["conformance", "run", "--self", "--suite", str(SUITE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"{len(CASES)} of {len(CASES)} cases pass"
+    assert main(["conformance", "run", "--self", "--suite", str(SUITE), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["passed"] == len(CASES)
+
+
+@pytest.mark.slow
+def test_this_tool_passes_the_suite_as_a_process() -> None:
+    engine = ProcessEngine([sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"])
+    try:
+        report = run(engine, CASES)
+    finally:
+        engine.close()
+    assert not report.failed, [r.difference for r in report.failed][:5]
+
+
+def _broken(bug: str) -> dict[str, str]:
+    engine = ProcessEngine([*BROKEN, bug])
+    try:
+        report = run(engine, CASES)
+    finally:
+        engine.close()
+    return {r.case: r.difference for r in report.failed}
+
+
+@pytest.mark.slow
+def test_an_engine_that_puts_the_active_players_triggers_on_top_fails_with_the_first_wrong_decision() -> None:
+    failed = _broken("ap-on-top")
+    # two players, one ability each: the same count, but the bottom entry is the non-active player's
+    assert failed["family/apnap-2x1"] == (
+        'the counts agree, the divides do not: under the first entry {"ability":"A0"}: the engine counts 0, the suite 1'
+    )
+    assert "family/apnap-3x2" in failed and "603.3b/apnap-four-players" in failed
+    assert "family/apnap-one-each-1p" not in failed  # one player: nothing to get wrong
+    assert all("first entry" in d or "judged illegal" in d or "load" in d or "codes" in d for d in failed.values())
+
+
+@pytest.mark.slow
+def test_an_engine_that_never_removes_an_ability_without_a_target_fails_those_cases() -> None:
+    failed = _broken("no-removal")
+    assert {c for c in failed if c.startswith("family/no-target")} == {
+        c.id for c in CASES if c.id.startswith("family/no-target")
+    }
+    assert (
+        failed["family/no-target-1"]
+        == 'count 2, the suite 1; the engine has a first entry the suite does not: {"ability":"K"}'
+    )
+    assert not any(c.startswith(("family/apnap", "family/choose", "family/coupled")) for c in failed)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("javac") is None, reason="no JDK on this machine")
+def test_the_java_runner_passes_the_suite_against_serve_stdio(tmp_path: Path) -> None:
+    sources = [ROOT / "clients" / "java" / n for n in ("TriggerStackClient.java", "ConformanceRunner.java")]
+    subprocess.run(["javac", "-d", str(tmp_path), *map(str, sources)], check=True, timeout=180)
+    serve = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
+    done = subprocess.run(
+        ["java", "-cp", str(tmp_path), "ConformanceRunner", str(SUITE), *serve],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == f"{len(CASES)} of {len(CASES)} cases pass"
+    broken = subprocess.run(
+        ["java", "-cp", str(tmp_path), "ConformanceRunner", str(SUITE), *BROKEN, "no-removal"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert broken.returncode == 1
+    assert (
+        "FAIL family/no-target-1: count 2, the suite 1; the engine has a first entry the suite does not"
+        in broken.stdout
+    )
+
+
+def test_a_missing_engine_or_suite_is_one_clear_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["conformance", "run", "--engine", "no-such-engine-xyz", "--suite", str(SUITE)]) == 2
+    assert (
+        capsys.readouterr().err
+        == "triggerstack: --engine: cannot start 'no-such-engine-xyz': No such file or directory\n"
+    )
+    assert main(["conformance", "run", "--self", "--suite", str(tmp_path)]) == 2
+    assert "holds no case" in capsys.readouterr().err
+
+
+def test_the_docs_table_is_the_suite() -> None:
+    """docs/conformance.md's table of what the cases check is the suite's own tally by rule."""
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("build", ROOT / "conformance" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| ([0-9a-z.]+) \| (\d+) \|$", text, flags=re.M))
+    assert {k: int(v) for k, v in table.items()} == build.by_rule([c.data for c in CASES])
+    assert f"{len(CASES)} cases" in text
+    assert (ROOT / "conformance" / "index.md").read_text(encoding="utf-8") == build.index([c.data for c in CASES])
