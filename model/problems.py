@@ -197,12 +197,17 @@ def problems(
             if guess is not None:
                 text = f"unknown field {name!r}: did you mean {guess!r}? ({guess!r} is missing)"
             else:
-                close = suggest(name, fields_at(root, loc[:-1]), cutoff=0.7)
+                close = _closest_key(loc, root)
                 text = f"unknown field {name!r}" + (f": did you mean {close!r}?" if close and close != name else "")
             out.append(ScenarioError(text, loc, source=source))
             continue
         out.append(ScenarioError(_message(said, loc, expected_root), loc, source=source))
     return out
+
+
+def _closest_key(loc: Loc, root: type[BaseModel]) -> str | None:
+    """The key allowed where the unknown key at ``loc`` stands that it most likely misspells."""
+    return suggest(str(loc[-1]), fields_at(root, loc[:-1]), cutoff=0.7)
 
 
 def _misspelt(kept: Sequence[tuple[Loc, Mapping[str, Any]]]) -> dict[Loc, str]:
@@ -243,7 +248,7 @@ def repaired(data: Any, exc: ValidationError, names: frozenset[str], root: type[
             value = holder.pop(loc[-1])
         except (KeyError, IndexError, TypeError, AttributeError):
             continue
-        guess = meant.get(loc) or suggest(str(loc[-1]), fields_at(root, loc[:-1]), cutoff=0.7)
+        guess = meant.get(loc) or _closest_key(loc, root)
         if guess is not None and isinstance(holder, dict) and guess not in holder:
             holder[guess] = value
     return copy

@@ -10,7 +10,6 @@ importing the module that validates one.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from difflib import get_close_matches
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 from pydantic import (
@@ -26,6 +25,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .problems import suggest
 from .text import printable_id
 from .types import AbilityId, ObjectId, PlayerId, RequirementId
 
@@ -108,8 +108,8 @@ def _word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None
             return word
         if word in aliases:
             return aliases[word]
-        near = get_close_matches(word, known, n=1, cutoff=0.6)
-        hint = f"did you mean {near[0]!r}?" if near else f"expected one of {', '.join(vocabulary)}"
+        near = suggest(word, known)
+        hint = f"did you mean {near!r}?" if near else f"expected one of {', '.join(vocabulary)}"
         raise PydanticCustomError(
             "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": repr(value), "hint": hint}
         )

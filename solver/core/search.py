@@ -28,7 +28,7 @@ from ..errors import EngineCannot
 from .indexed import Choice, IndexedOutcome, Placed
 from .space import ChoiceSpace, Reach, space_for
 
-__all__ = ["Counting", "count_outcomes", "iter_outcomes", "pick", "reach_outcomes"]
+__all__ = ["Counting", "count_outcomes", "iter_outcomes", "pick"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -81,8 +81,7 @@ def iter_outcomes(
 ) -> Iterator[IndexedOutcome]:
     """Every outcome of the pass of ``facts`` once, lazily, in :class:`Counting`'s rank order
     (choices listed within ``limits.choices``)."""
-    counting = Counting(facts, limits, deadline)
-    return _Search(counting).blocks(0, (), counting.never)
+    return Counting(facts, limits, deadline).outcomes()
 
 
 class _Kept(dict[K, V]):
@@ -156,6 +155,11 @@ class Counting:
         self.near = [frozenset(t for k in b.abilities for t in facts.abilities[k].waiting_targets) for b in blocks]
         self.keep = [self.later[i] | self.near[i] for i in range(len(blocks))]
         self._near = {mine: near for mine, near in zip(self.mine, self.near, strict=True)}
+
+    def outcomes(self) -> Iterator[IndexedOutcome]:
+        """Every outcome once, lazily, by the direct search, in rank order (its choices listed
+        within ``limits.choices``, from the spaces this counting keeps)."""
+        return _Search(self).blocks(0, (), self.never)
 
     def space(self, k: int, below: frozenset[int]) -> ChoiceSpace:
         """``k``'s choice space with ``below`` on the stack (kept while asked)."""
@@ -394,20 +398,16 @@ class Counting:
                 continue
             seen.add(key)
             mine = self.mine[b]
-            f = self.orders(mine, below)
-            may_go = {i for i, k in enumerate(mine) if self.removable(k, below)}
+            f, ends = self.placements(mine, below)
             n = len(mine)
             good = [False] * (1 << n)
-            for mask in range(1 << n):
-                gone = ((1 << n) - 1) ^ mask
-                if f[mask] and all(i in may_go for i in range(n) if gone >> i & 1):
-                    put = frozenset(mine[i] for i in range(n) if mask >> i & 1)
-                    if self.total(b + 1, below | put):
-                        good[mask] = True
-                        pending.append((b + 1, below | put))
-                        for i in range(n):
-                            if gone >> i & 1:
-                                placed[mine[i]].add(False)
+            for mask, _, put in ends:  # a lawful end of the block that the blocks after can complete
+                if self.total(b + 1, below | put):
+                    good[mask] = True
+                    pending.append((b + 1, below | put))
+                    for i in range(n):
+                        if not mask >> i & 1:
+                            placed[mine[i]].add(False)
             for mask in range((1 << n) - 1, -1, -1):  # good: some valid set of placed extends it
                 if not good[mask]:
                     here = below | {mine[i] for i in range(n) if mask >> i & 1}
@@ -426,7 +426,7 @@ class Counting:
                     at = (k, here & facts.abilities[k].waiting_targets)
                     if at not in spaces:
                         spaces.add(at)
-                        reach[k].update(space_for(facts, facts.abilities[k], at[1], self.limits, self.deadline).reach())
+                        reach[k].update(self.space(k, at[1]).reach())
         return placed, reach
 
 
@@ -439,14 +439,6 @@ def pick(rng: Random, weighted: Sequence[tuple[T, int]]) -> T:
             return item
         x -= w
     raise AssertionError("unreachable: x is below the sum of the weights")
-
-
-def reach_outcomes(
-    facts: Facts, limits: Limits = DEFAULT_LIMITS, deadline: Deadline = NO_DEADLINE
-) -> tuple[list[set[bool]], list[Reach]]:
-    """Per ability of the pass of ``facts``: whether some outcome places it and some removes it,
-    and the modes and targets some outcome chooses — without listing the outcomes."""
-    return Counting(facts, limits, deadline).reach()
 
 
 def count_outcomes(

@@ -40,7 +40,7 @@ from triggerstack.model.passes import with_triggers
 
 from ...core.engine import Found
 from ...core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
-from ...core.search import Counting, iter_outcomes, reach_outcomes
+from ...core.search import Counting
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
@@ -283,9 +283,13 @@ class ProductEngine:
     def core_reach(self) -> Iterator[tuple[int, set[bool], Reach]]:
         """Per coupled ability (its index here): whether some outcome places it and some removes
         it, and the modes and targets some outcome chooses (things by their index here) — found
-        without listing the core (:func:`~...core.search.reach_outcomes`)."""
+        without listing the core (:meth:`~...core.search.Counting.reach`)."""
         sub, ability, thing = self._sub
-        placed, reach = reach_outcomes(sub, self.options.limits, self.deadline)
+        core = self._arrangements.core
+        assert core is not None  # only a pass with coupled abilities has them
+        # the count's own programme: its weights (the arrangements around a core outcome) are all
+        # at least 1, so what it finds completable is what an unweighted count finds
+        placed, reach = core.reach()
         for k in range(len(sub.abilities)):
             mapped = Reach(set(reach[k].modes), {key: {thing[t] for t in ts} for key, ts in reach[k].targets.items()})
             yield ability[k], placed[k], mapped
@@ -311,7 +315,9 @@ class ProductEngine:
         """The core's outcomes one at a time as its search finds them, in rank order."""
         if not self._coupled:
             return [self._no_core]
-        return map(self._core_of(), iter_outcomes(self._sub[0], self.options.limits, self.deadline))
+        core = self._arrangements.core
+        assert core is not None
+        return map(self._core_of(), core.outcomes())  # the count's programme: its spaces, listed once
 
     def _core_of(self, shared: bool = True) -> Callable[[IndexedOutcome], _Core]:
         """The core outcome in this pass's indices of an outcome of the coupled abilities alone.
@@ -340,11 +346,14 @@ class ProductEngine:
     def _in_sub(self, core: IndexedOutcome) -> IndexedOutcome:
         """The inverse of :meth:`_core_of`: a core outcome in the indices of the coupled
         abilities' own scenario (``KeyError`` for a thing that is not in it)."""
-        _, ability, thing = self._sub
-        to_ability = {k: i for i, k in enumerate(ability)}
-        to_thing = {t: i for i, t in enumerate(thing)}
+        to_ability, to_thing = self._arrangements.to_sub, self._to_sub_thing
         stack = tuple(Placed(to_ability[p.ability], self._remap(p.choice, to_thing)) for p in core.stack)
         return IndexedOutcome(stack, tuple(sorted(to_ability[k] for k in core.removed)))
+
+    @cached_property
+    def _to_sub_thing(self) -> dict[int, int]:
+        """Each thing's index in the coupled abilities' own scenario, by its index here."""
+        return {t: i for i, t in enumerate(self._sub[2])}
 
     @staticmethod
     def _remap(choice: Choice, thing: Sequence[int] | dict[int, int]) -> Choice:

@@ -6,7 +6,7 @@ outcomes).
 
 An independent ability's placement is its block's classification (mandatory, optional, removed)
 and its choices its choice space's :meth:`~...core.space.ChoiceSpace.reach`; a coupled ability's
-are found without listing the core's outcomes (:func:`~...core.search.reach_outcomes`: the union of
+are found without listing the core's outcomes (:meth:`~...core.search.Counting.reach`: the union of
 its choice spaces over the places some outcome puts it).
 """
 

@@ -129,11 +129,13 @@ async function load() {
 async function showCards(scenario) {
   const named = new Map();
   for (const o of scenario.objects || []) if (o && o.card) named.set(o.id, o.card);
+  const reports = new Map(); // one question per card, however many of its abilities wait
   for (const t of scenario.triggers || []) {
     const name = named.get(t.source);
     const card = name && document.querySelector(`#abilities article[data-ability="${CSS.escape(t.id)}"]`);
     if (!card) continue;
-    const report = await call("card", { name });
+    if (!reports.has(name)) reports.set(name, call("card", { name }));
+    const report = await reports.get(name);
     const oracle = element("details", { class: "oracle" }, element("summary", {}, `${report.name} — Oracle text`));
     for (const line of report.oracle_text.split("\n")) oracle.append(element("p", {}, line));
     card.append(oracle);
