@@ -39,7 +39,7 @@ _COLORS = {"white", "blue", "black", "red", "green"}
 _TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery", "kindred"}
 _SUPERTYPES = {"legendary", "basic", "snow"}
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
-_STATES = {"tapped": ("tag", "tapped"), "attacking": ("tag", "attacking"), "blocking": ("tag", "blocking")}
+_STATES = frozenset({"tapped", "attacking", "blocking"})  # words a permanent's tags hold
 
 
 class Unread(Exception):
@@ -60,7 +60,6 @@ class Ability:
     text: str
     fragment: dict[str, Any] | None = None
     unread: Unread | None = None
-    targets: bool = False
     notes: list[str] = field(default_factory=list)
 
 
@@ -170,7 +169,6 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs
-                ability.targets = True
             modes.append(mode)
         fragment["modal"] = modal
         fragment["modes"] = modes
@@ -183,7 +181,6 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     reqs = _requirements(card, effect)
     if reqs:
         fragment["targets"] = reqs
-        ability.targets = True
     return fragment
 
 
@@ -339,7 +336,6 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
             return {"kind": "card"}
         return None
 
-    read: list[str] = []
     while pos < len(words):
         w = peek()
         if w in ("or", ",") and alternatives:
@@ -352,7 +348,7 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
         elif w in _SUPERTYPES:
             adjectives["supertype"] = w
         elif w in _STATES:
-            adjectives.setdefault("tag", []).append(_STATES[w][1])
+            adjectives.setdefault("tag", []).append(w)
         elif w == "untapped":
             nots.append({"tag": "tapped"})
         elif w == "nontoken":
@@ -374,7 +370,6 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
         elif w in ("activated", "triggered") and peek(1) in ("ability", "abilities"):
             alternatives.append({"kind": "ability", "ability_kind": w, **_take(adjectives)})
             pos += 2
-            read.extend(words[pos - 2 : pos])
             if not _more(peek(), peek(1)):
                 break
             continue
@@ -394,7 +389,6 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
             ):
                 both.append({"type": base["type"]})  # "artifact creature": both types
                 pos += 1
-                read.append(words[pos - 1])
                 possessive = peek().endswith("'s")
                 base = noun(peek().removesuffix("'s")) or {}
             if peek(1) in ("card", "cards", "spell", "spells", "permanent", "permanents") and not possessive:
@@ -402,15 +396,12 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
                     base = {"type": list(_PERMANENT_TYPES)}  # "permanent card": a card of a permanent type (110.4)
                 base = {**base, **(noun(peek(1)) or {})}
                 pos += 1
-                read.append(words[pos - 1])
             if both:
                 base = {**base, "all": both}
             alternatives.append({**base, **_take(adjectives)})
-            read.append(words[pos])
             pos += 1
             if possessive and peek().isalpha():
-                read.append(words[pos])  # what of theirs: "hand", "graveyard", "power" …
-                pos += 1
+                pos += 1  # what of theirs: "hand", "graveyard", "power" …
                 break
             if _more(peek(), peek(1)):
                 continue
@@ -424,7 +415,6 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
                 alternatives.append(
                     _take(adjectives)
                 )  # "target Equipment", "target Elf or Tyvar card": the subtype is the noun
-                read.append(words[pos])
                 pos += 1
                 if _more(peek(), peek(1)):
                     continue
@@ -433,7 +423,6 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
             raise Unread(
                 f"a word this reader does not know in a target phrase: {words[pos]!r}", "target " + rest.strip()
             )
-        read.append(words[pos])
         pos += 1
     if not alternatives:
         raise Unread("a target phrase without a noun this reader knows", "target " + rest.strip())
