@@ -35,6 +35,6 @@ def card_report(name: str) -> dict[str, Any]:
         "type_line": card.type_line,
         "oracle_text": card.text,
         "object": {"card": card.name, **fields},
-        "notes": notes,
+        "notes": [note for _, note in notes],
         "triggered_abilities": abilities,
     }

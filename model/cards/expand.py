@@ -53,11 +53,12 @@ def _mana(cost: str) -> tuple[list[str], int]:
     return [c for c in _ORDER if c in colors], value
 
 
-def characteristics(card: Card) -> tuple[dict[str, Any], list[str]]:
+def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The object fields a card gives (types, subtypes, supertypes, colors, mana value, power,
-    toughness, hexproof, shroud, protection, hexproof from), and what it could not read."""
+    toughness, hexproof, shroud, protection, hexproof from), and what it could not read: (the
+    field to give by hand, why)."""
     out: dict[str, Any] = {}
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []  # (the field to give by hand, why)
     kinds = {"tribal": "kindred"}
     out["types"] = [kinds.get(t.lower(), t.lower()) for t in card.types]
     if card.subtypes:
@@ -67,7 +68,9 @@ def characteristics(card: Card) -> tuple[dict[str, Any], list[str]]:
     colors, value = _mana(card.mana_cost)
     out["colors"] = colors
     if not card.mana_cost and "Land" not in card.types:
-        notes.append("no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
+        notes.append(
+            ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
+        )
     out["mana_value"] = value
     for key, raw in (("power", card.power), ("toughness", card.toughness)):
         if raw is not None and raw.isdigit():
@@ -83,7 +86,7 @@ def characteristics(card: Card) -> tuple[dict[str, Any], list[str]]:
             for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
                 quality = _quality(what.strip())
                 if quality is None:
-                    notes.append(f"{word!r}: the quality {what.strip()!r} is not read (give {key} by hand)")
+                    notes.append((key, f"{word!r}: the quality {what.strip()!r} is not read (give {key} by hand)"))
                 else:
                     out.setdefault(key, []).append(quality)
     return out, notes
@@ -123,6 +126,7 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
     objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
     cards: dict[str, Card] = {}
     reactions = list(listed["reactions"] or ())
+    have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
     for i, obj in enumerate(objects):
         if not isinstance(obj, dict) or obj.get("card") is None:
             continue
@@ -138,16 +142,15 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(obj.get("id"), str):
             cards[obj["id"]] = card
         given, notes = characteristics(card)
-        for note in notes:
-            field = "colors" if note.startswith("no mana cost") else note.rsplit("(give ", 1)[-1].split(" ")[0]
+        for field, note in notes:
             if field not in obj:
                 problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
         for key, value in given.items():
             obj.setdefault(key, value)
         ward = _ward(card)
-        have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
         placed = ward is not None and isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
         if placed and f"{obj['id']}-ward" not in have:  # written out once (a later pass re-reads the scenario)
+            have.add(f"{obj['id']}-ward")
             reactions.append(
                 {
                     "id": f"{obj['id']}-ward",
