@@ -197,6 +197,14 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     who.add_argument("--self", dest="itself", action="store_true", help="this tool, in this process")
     kr.add_argument("--suite", metavar="DIR", help="the folder of cases (default: conformance/cases of the repository)")
     kr.add_argument("--json", action="store_true", help="print the report as JSON")
+    kr.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"the most an engine may take to answer one request (default {DEFAULT_TIME_LIMIT:g}); past it the "
+        "engine is stopped and the case fails saying so",
+    )
 
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
@@ -458,7 +466,7 @@ def _conformance(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.table import compact
 
     cases = load_suite(Path(args.suite) if args.suite else default_suite())
-    engine = SelfEngine() if args.itself else ProcessEngine(args.engine)
+    engine = SelfEngine() if args.itself else ProcessEngine(args.engine, args.time_limit)
     try:
         report = run(engine, cases)
     finally:

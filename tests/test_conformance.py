@@ -173,3 +173,25 @@ def test_the_docs_table_is_the_suite() -> None:
     assert {k: int(v) for k, v in table.items()} == build.by_rule([c.data for c in CASES])
     assert f"{len(CASES)} cases" in text
     assert (ROOT / "conformance" / "index.md").read_text(encoding="utf-8") == build.index([c.data for c in CASES])
+
+
+def test_an_engine_that_never_answers_or_floods_is_stopped_and_the_case_says_so() -> None:
+    """The runner is bounded whatever the engine does: past the time limit for one answer, or past
+    the size of one, the engine is stopped and the case fails saying why; the cases after it fail
+    at once (the engine has ended) instead of waiting again."""
+    silent = "import sys, time\nfor line in sys.stdin:\n    time.sleep(600)"
+    engine = ProcessEngine([sys.executable, "-c", silent], seconds=0.5)
+    try:
+        report = run(engine, CASES[:3])
+    finally:
+        engine.close()
+    differences = [r.difference for r in report.results]
+    assert differences[0] == "load: no answer within 0.5 s (the engine was stopped)"
+    assert all(d.startswith("load: the engine") for d in differences[1:]), differences
+    flood = "import sys\nfor line in sys.stdin:\n    print('x' * 5000, flush=True)"
+    engine = ProcessEngine([sys.executable, "-c", flood], max_bytes=1000)
+    try:
+        report = run(engine, CASES[:1])
+    finally:
+        engine.close()
+    assert report.results[0].difference == "load: an answer of more than 1000 bytes (the engine was stopped)"

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
 import shlex
 import subprocess
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from triggerstack.model.errors import UsageError
+from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 
 __all__ = ["Case", "Engine", "Failure", "ProcessEngine", "Report", "SelfEngine", "default_suite", "load_suite", "run"]
 
@@ -77,10 +80,18 @@ class SelfEngine(_Lines):
 
 
 class ProcessEngine(_Lines):
-    """An engine started from a command line, spoken to on its standard input and output."""
+    """An engine started from a command line, spoken to on its standard input and output. Each
+    answer must come within ``seconds`` and hold at most ``max_bytes``; an engine that is silent
+    longer, or writes more, is stopped and the case fails saying so (the runner is bounded whatever
+    the engine does)."""
 
-    def __init__(self, command: str | Sequence[str]) -> None:
+    def __init__(
+        self, command: str | Sequence[str], seconds: float = DEFAULT_TIME_LIMIT, max_bytes: int = DEFAULT_LIMITS.bytes
+    ) -> None:
         super().__init__()
+        self.seconds = seconds
+        self.max_bytes = max_bytes
+        self._answers: queue.Queue[str] = queue.Queue()
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise UsageError("--engine: give the command that starts the engine under test")
@@ -90,6 +101,15 @@ class ProcessEngine(_Lines):
             )
         except OSError as exc:
             raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        """Each line the engine writes, as it comes ("" once it has ended)."""
+        assert self.process.stdout is not None
+        with contextlib.suppress(OSError, ValueError):  # its output closed under us
+            while line := self.process.stdout.readline(self.max_bytes + 1):
+                self._answers.put(line)
+        self._answers.put("")
 
     def _exchange(self, line: str) -> str:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -98,7 +118,14 @@ class ProcessEngine(_Lines):
             self.process.stdin.flush()
         except OSError as exc:
             raise Failure(f"the engine stopped reading: {exc}") from None
-        answer = self.process.stdout.readline()
+        try:
+            answer = self._answers.get(timeout=self.seconds)
+        except queue.Empty:
+            self.process.kill()
+            raise Failure(f"no answer within {self.seconds:g} s (the engine was stopped)") from None
+        if len(answer) > self.max_bytes:
+            self.process.kill()
+            raise Failure(f"an answer of more than {self.max_bytes} bytes (the engine was stopped)")
         if not answer:
             raise Failure(f"the engine ended (exit {self.process.poll()})")
         return answer
@@ -240,9 +267,7 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
                 )
             said = {str(v.get("code")) for v in verdict.get("violations", ()) if v.get("code")}
             if said and said != set(wrong["codes"]):
-                return Result(
-                    case.id, False, f"illegal proposal {i}: codes {sorted(said)}, the suite {wrong['codes']}"
-                )
+                return Result(case.id, False, f"illegal proposal {i}: codes {sorted(said)}, the suite {wrong['codes']}")
         return Result(case.id, True)
     except (Failure, KeyError, TypeError, ValueError) as exc:
         return Result(case.id, False, f"{type(exc).__name__}: {exc}")
