@@ -20,11 +20,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="triggerstack-mypy-") as tmp:
         pkg = Path(tmp) / "triggerstack"
         pkg.mkdir()
-        for name in ("model", "solver"):
+        for name in ("model", "solver", "adapters"):
             (pkg / name).symlink_to(ROOT / name, target_is_directory=True)
         env = {**os.environ, "MYPYPATH": os.pathsep.join([tmp, str(ROOT)])}
         sources = sorted(
-            str(pkg / d / f.relative_to(ROOT / d)) for d in ("model", "solver") for f in (ROOT / d).rglob("*.py")
+            str(pkg / d / f.relative_to(ROOT / d))
+            for d in ("model", "solver", "adapters")
+            for f in (ROOT / d).rglob("*.py")
         )
         cmd = [
             sys.executable,

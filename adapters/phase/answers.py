@@ -1,0 +1,307 @@
+"""Our answers at phase's prompts, and phase's answers in our words (docs/phase.md, "Answers").
+
+* :func:`legal_actions` — every answer to the prompt phase is waiting on that still extends to a
+  legal outcome, as phase ``GameAction`` dicts: orders lazily (an order prompt has n! answers), or
+  the targets, mode sets and divisions of the ability being placed.
+* :func:`entry_of` — a stack entry phase placed, as our :class:`~triggerstack.model.Entry`.
+* :func:`action_for` — the answer to the prompt that plays a chosen outcome of ours.
+
+Each works from a :class:`~.board.Reading` alone, so it runs on recorded states without phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import permutations
+from typing import Any
+
+from triggerstack.model import Outcome, compile_facts
+from triggerstack.model.outcome import Entry
+from triggerstack.solver import Stepper
+from triggerstack.solver.verbs.step import Walk
+
+from .board import PhaseGap, Reading
+
+__all__ = ["action_for", "choices", "entry_of", "legal_actions", "prefix", "targets_in_slots"]
+
+Action = dict[str, Any]
+
+
+def _requirements(reading: Reading, trigger: str, modes: Sequence[str] = ()) -> list[dict[str, Any]]:
+    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    if "modes" in t:
+        return [r for m in t["modes"] if m["id"] in modes for r in m.get("targets", ())]
+    return list(t.get("targets", ()))
+
+
+def _chosen_modes(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> list[str] | None:
+    """The modes a placed modal ability chose (phase keeps their indices), or None for a non-modal one."""
+    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    if "modes" not in t:
+        return None
+    idx = ability.get("chosen_modes") or ability.get("modes_chosen") or ability.get("selected_modes")
+    if not isinstance(idx, list):
+        raise PhaseGap(f"{trigger}: which modes phase chose is not in the stack entry's ability")
+    return [t["modes"][int(i)]["id"] for i in idx]
+
+
+def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Any], modes: Sequence[str] = ()) -> dict[
+        str, list[str]]:  # fmt: skip
+    """phase's flat target list (slot order along the chain) as our requirement → targets: each
+    requirement takes one slot, one with ``max`` above 1 takes the rest of its chain level's."""
+    reqs = _requirements(reading, trigger, modes)
+    out: dict[str, list[str]] = {r["id"]: [] for r in reqs}
+    things = [reading.index.thing(r) for r in refs if r is not None]
+    if any(t is None for t in things):
+        raise PhaseGap(f"{trigger}: a target phase chose is not in the scenario read: {list(refs)}")
+    k = 0
+    for i, r in enumerate(reqs):
+        later = len(reqs) - i - 1  # each later requirement takes at least one slot
+        take = 1 if r.get("max", 1) == 1 else max(0, len(things) - k - later)
+        out[r["id"]] = [t for t in things[k : k + take] if t is not None]
+        k += take
+    return out
+
+
+def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entry:
+    """A placed phase ability as our stack entry (its targets and divisions)."""
+    modes = _chosen_modes(reading, trigger, ability)
+    targets = targets_in_slots(reading, trigger, ability.get("targets") or (), modes or ())
+    divide: dict[str, dict[str, int]] = {}
+    dist = ability.get("distribution")
+    if dist:
+        req = next(r for r in _requirements(reading, trigger, modes or ()) if "divide" in r)
+        divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
+    doc: dict[str, Any] = {"ability": trigger}
+    if modes is not None:
+        doc["modes"] = [{"mode": m, "targets": {}} for m in modes]
+        if targets or divide:
+            raise PhaseGap(f"{trigger}: targets of a modal ability on phase's stack are not read yet")
+    else:
+        doc["targets"], doc["divide"] = {k: v for k, v in targets.items() if v}, divide
+    return Outcome.model_validate({"stack": [doc]}).stack[0]
+
+
+def _finish(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
+    """Every way to finish announcing the ability in hand (the walk's legal decisions extend)."""
+    if stepper.in_hand(walk) is None:
+        yield walk
+        return
+    for d in stepper.legal(walk):
+        yield from _finish(stepper, stepper.apply_unchecked(walk, d))
+
+
+def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, Walk]:
+    """The walk that puts the batch's placed entries as phase placed them (bottom first)."""
+    stepper = stepper or Stepper(compile_facts(reading.scenario))
+    walk = stepper.start()
+    for placed in reading.placed:
+        want = entry_of(reading, placed["trigger"], placed["ability"])
+        moves = {d.text: d for d in stepper.legal(walk)}
+        put = moves.get(f"put {placed['trigger']}")
+        if put is None:
+            raise PhaseGap(f"{placed['trigger']} is on phase's stack where no legal outcome puts it")
+        for w in _finish(stepper, stepper.apply_unchecked(walk, put)):
+            if stepper.so_far(w).stack[-1] == want:
+                walk = w
+                break
+        else:
+            raise PhaseGap(f"{placed['trigger']} is on phase's stack with choices no legal outcome makes")
+    return stepper, walk
+
+
+def choices(reading: Reading, trigger: str) -> list[Entry]:
+    """Every legal way to announce ``trigger`` next, after what phase has placed."""
+    stepper, walk = prefix(reading)
+    moves = {d.text: d for d in stepper.legal(walk)}
+    if f"put {trigger}" not in moves:
+        return []
+    return [
+        stepper.so_far(w).stack[-1] for w in _finish(stepper, stepper.apply_unchecked(walk, moves[f"put {trigger}"]))
+    ]
+
+
+def _current(reading: Reading) -> str:
+    """Our id for the ability phase is placing (its pending trigger)."""
+    if reading.index.current is None:
+        raise PhaseGap("pending_trigger: phase asks for an ability's choices but names none being placed")
+    return reading.index.current
+
+
+def _orders(reading: Reading) -> Iterator[Action]:
+    data = reading.prompt["data"]
+    player = int(data["player"])
+    group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
+    group.sort(key=lambda e: int(e.prompt_index or 0))
+    ids = [e.trigger for e in group]
+    stepper, walk = prefix(reading)
+
+    def dfs(walk: Walk, order: list[str], left: set[str]) -> Iterator[list[str]]:
+        if not left:
+            yield order
+            return
+        moves = stepper.legal(walk)
+        if moves and not any(d.text.partition(" ")[2] in left for d in moves):
+            # another player's block comes first (APNAP): its abilities all go below, in any order
+            yield from dfs(next(_finish(stepper, stepper.apply_unchecked(walk, moves[0]))), order, left)
+            return
+        for d in moves:
+            kind, _, who = d.text.partition(" ")
+            if who not in left:
+                continue
+            after = stepper.apply_unchecked(walk, d)
+            if kind == "put":
+                after = next(_finish(stepper, after))  # in one pass what follows depends on the stack's set
+                yield from dfs(after, [*order, who], left - {who})
+            elif kind == "remove":
+                yield from dfs(after, order, left - {who})
+
+    seen: set[tuple[str, ...]] = set()
+    for order in dfs(walk, [], set(ids)):
+        rest = [t for t in ids if t not in order]  # removed: anywhere, phase removes them as it places
+        for tail in permutations(rest):
+            full = tuple(order) + tail
+            if full not in seen:
+                seen.add(full)
+                yield {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
+
+
+def _slot_actions(reading: Reading) -> Iterator[Action]:
+    data = reading.prompt["data"]
+    trigger = _current(reading)
+    chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+    found: set[str | None] = set()
+    for entry in choices(reading, trigger):
+        if _consistent(reading, trigger, entry, chosen):
+            found.update(_next_targets(reading, trigger, entry, chosen))
+    for thing in sorted(found, key=lambda t: (t is None, str(t))):
+        ref = None if thing is None else reading.index.target_ref(thing)
+        yield {"type": "ChooseTarget", "data": {"target": ref}}
+
+
+def _per_requirement(reading: Reading, trigger: str, entry: Entry) -> list[tuple[dict[str, Any], set[str]]]:
+    return [(r, set(entry.targets.get(r["id"], ()))) for r in _requirements(reading, trigger)]
+
+
+def _consistent(reading: Reading, trigger: str, entry: Entry, chosen: list[str | None]) -> bool:
+    """Whether ``entry`` begins with the targets phase has taken, requirement by requirement."""
+    rest = list(chosen)
+    for r, ts in _per_requirement(reading, trigger, entry):
+        if not rest:
+            return True
+        if r.get("max", 1) == 1:
+            got = rest.pop(0)
+            if (got is None and ts) or (got is not None and got not in ts):
+                return False
+        else:
+            while rest and rest[0] is not None and rest[0] in ts:
+                ts = ts - {rest.pop(0)}
+            if rest and rest[0] is not None:
+                return False
+            if rest:
+                rest.pop(0)
+    return not rest
+
+
+def _next_targets(reading: Reading, trigger: str, entry: Entry, chosen: list[str | None]) -> set[str | None]:
+    """What phase's next slot may take for ``entry``: a target it lacks, or None (stop) when the
+    requirement being filled already holds all of the entry's targets."""
+    rest = list(chosen)
+    for r, ts in _per_requirement(reading, trigger, entry):
+        if r.get("max", 1) == 1:
+            if rest:
+                rest.pop(0)
+                continue
+            return {next(iter(ts))} if ts else {None}
+        taken = set()
+        while rest and rest[0] is not None:
+            taken.add(rest.pop(0))
+        if rest:  # stopped: this requirement is done
+            rest.pop(0)
+            continue
+        left = ts - taken
+        return set(left) if left else {None}
+    return set()
+
+
+def _divisions(reading: Reading) -> Iterator[Action]:
+    data = reading.prompt["data"]
+    trigger = _current(reading)
+    refs = list(data.get("targets") or ())
+    things = [reading.index.thing(r) for r in refs]
+    seen: set[tuple[int, ...]] = set()
+    for entry in choices(reading, trigger):
+        for rid, split in entry.divide.items():
+            if set(split) == set(things) and set(entry.targets.get(rid, ())) == set(things):
+                amounts = tuple(int(split[str(t)]) for t in things)
+                if amounts not in seen:
+                    seen.add(amounts)
+                    pairs = [[r, n] for r, n in zip(refs, amounts, strict=True)]
+                    yield {"type": "DistributeAmong", "data": {"distribution": pairs}}
+
+
+def _mode_sets(reading: Reading) -> Iterator[Action]:
+    trigger = _current(reading)
+    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    ids = [m["id"] for m in t.get("modes", ())]
+    seen: set[tuple[int, ...]] = set()
+    stepper, walk = prefix(reading)
+    if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
+        seen.add(())  # no mode chosen: the ability is removed (603.3c)
+        yield {"type": "SelectModes", "data": {"indices": []}}
+    for entry in choices(reading, trigger):
+        idx = tuple(sorted(ids.index(m.mode) for m in entry.modes or ()))
+        if idx not in seen:
+            seen.add(idx)
+            yield {"type": "SelectModes", "data": {"indices": list(idx)}}
+
+
+def legal_actions(reading: Reading) -> Iterator[Action]:
+    """Every answer to phase's prompt that extends to a legal outcome (lazily)."""
+    kind = reading.kind
+    if kind == "OrderTriggers":
+        return _orders(reading)
+    if kind == "TriggerTargetSelection":
+        return _slot_actions(reading)
+    if kind == "DistributeAmong":
+        return _divisions(reading)
+    if kind == "AbilityModeChoice":
+        return _mode_sets(reading)
+    raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+
+
+def action_for(reading: Reading, outcome: Outcome) -> Action:
+    """The answer to phase's prompt that plays ``outcome`` (one of our legal outcomes of the batch
+    ``reading`` was read from, or of the same batch read later)."""
+    kind = reading.kind
+    data = reading.prompt["data"]
+    pos: dict[str, int] = {str(e.ability): i for i, e in enumerate(outcome.stack)}
+    if kind == "OrderTriggers":
+        player = int(data["player"])
+        group = sorted((e for e in reading.index.batch if e.prompt_index is not None and e.controller == player),
+                       key=lambda e: int(e.prompt_index or 0))  # fmt: skip
+        ids = [e.trigger for e in group]
+        full = sorted(ids, key=lambda t: pos.get(t, len(pos) + ids.index(t)))
+        return {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
+    trigger = _current(reading)
+    if trigger not in pos and kind != "AbilityModeChoice":
+        raise PhaseGap(f"{trigger}: phase asks for the choices of an ability the outcome removes")
+    if kind == "AbilityModeChoice":
+        t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+        ids = [m["id"] for m in t["modes"]]
+        if trigger not in pos:  # removed: no mode chosen (603.3c)
+            return {"type": "SelectModes", "data": {"indices": []}}
+        entry = outcome.stack[pos[trigger]]
+        return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m.mode) for m in entry.modes or ())}}
+    entry = outcome.stack[pos[trigger]]
+    if kind == "TriggerTargetSelection":
+        chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+        nxt = _next_targets(reading, trigger, entry, chosen)
+        pick = sorted(nxt, key=lambda t: (t is None, str(t)))[0] if nxt else None
+        return {"type": "ChooseTarget", "data": {"target": None if pick is None else reading.index.target_ref(pick)}}
+    if kind == "DistributeAmong":
+        refs = list(data.get("targets") or ())
+        split = next(iter(entry.divide.values()), {})
+        return {"type": "DistributeAmong", "data": {"distribution": [[r, int(split[str(reading.index.thing(r))])]
+                                                                     for r in refs]}}  # fmt: skip
+    raise PhaseGap(f"waiting_for: no answer for {kind!r}")

@@ -1,0 +1,429 @@
+"""A phase state at a trigger-placement prompt, read as our scenario (docs/phase.md, "The mapping").
+
+``read(state)`` takes what ``Game.state()`` exports (or its ``"state"`` part) and gives a
+:class:`Reading`: the scenario of the waiting batch, the :class:`Index` from our ids back to phase's,
+the prompt phase is waiting on, the part of the batch already placed, and every :class:`Gap` — what
+the state does not say. With ``strict=True`` (the default) a gap is an error, :class:`PhaseGap`.
+Pure: it imports nothing of phase, so recorded states are read without it (tests/data/phase/).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from triggerstack.model import Scenario
+from triggerstack.model.errors import ScenarioError
+
+from .abilities import _COLOR, _CORE, Gap, translate
+
+__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "Reading", "read", "trim"]
+
+PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
+
+_COUNTER = {"P1P1": "+1/+1", "M1M1": "-1/-1", "Plus1Plus1": "+1/+1", "Minus1Minus1": "-1/-1"}
+_SHARD_COLORS = ("White", "Blue", "Black", "Red", "Green")
+
+
+class PhaseGap(ScenarioError):
+    """What phase's state does not say, with ``strict=True``: each gap on its own line."""
+
+
+@dataclass(frozen=True)
+class BatchEntry:
+    """One ability of the waiting batch: our trigger id, and what identifies it in phase — its
+    source, its description, its trigger event's object, its controller — with its stack entry's id
+    once placed (``stack_id``) and its place in its controller's order prompt (``prompt_index``)."""
+
+    trigger: str
+    source_id: int | None
+    description: str
+    event_object: int | None
+    controller: int
+    stack_id: int | None = None
+    prompt_index: int | None = None
+
+
+@dataclass
+class Index:
+    """Our ids ↔ phase's: players (``PlayerId``), objects and stack entries (``ObjectId``), and the
+    batch's abilities."""
+
+    players: dict[str, int] = field(default_factory=dict)
+    objects: dict[str, int] = field(default_factory=dict)
+    batch: list[BatchEntry] = field(default_factory=list)
+    current: str | None = None
+    """The ability being placed (phase's ``pending_trigger``), if any."""
+
+    def player_id(self, pid: int) -> str:
+        return next(k for k, v in self.players.items() if v == pid)
+
+    def object_id(self, oid: int) -> str | None:
+        return next((k for k, v in self.objects.items() if v == oid), None)
+
+    def entry(self, trigger: str) -> BatchEntry:
+        return next(e for e in self.batch if e.trigger == trigger)
+
+    def target_ref(self, thing: str) -> dict[str, int]:
+        """The ``TargetRef`` phase takes for one of our players or objects."""
+        if thing in self.players:
+            return {"Player": self.players[thing]}
+        if thing in self.objects:
+            return {"Object": self.objects[thing]}
+        entry = self.entry(thing)
+        if entry.stack_id is None:
+            raise KeyError(f"{thing} is not on phase's stack yet")
+        return {"Object": entry.stack_id}
+
+    def thing(self, ref: Mapping[str, int]) -> str | None:
+        """Our id for a phase ``TargetRef``."""
+        if "Player" in ref:
+            return self.player_id(int(ref["Player"]))
+        oid = int(ref["Object"])
+        found = self.object_id(oid)
+        if found is not None:
+            return found
+        return next((e.trigger for e in self.batch if e.stack_id == oid), None)
+
+
+@dataclass
+class Reading:
+    """A phase state at a trigger-placement prompt, in our words."""
+
+    scenario: Scenario
+    document: dict[str, Any]
+    index: Index
+    prompt: dict[str, Any]
+    placed: list[dict[str, Any]]
+    gaps: list[Gap]
+
+    @property
+    def kind(self) -> str:
+        return str(self.prompt.get("type"))
+
+
+def _state(state: Mapping[str, Any]) -> Mapping[str, Any]:
+    inner = state.get("state")
+    return inner if isinstance(inner, Mapping) else state
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "object"
+
+
+def _mana_value(cost: Any, place: str, gaps: list[Gap]) -> int | None:
+    if not isinstance(cost, Mapping) or cost.get("type") == "NoCost":
+        return 0
+    if cost.get("type") != "Cost":
+        gaps.append(Gap(place, f"mana cost {cost.get('type')!r} is not read by the adapter"))
+        return None
+    value = int(cost.get("generic") or 0)
+    for shard in cost.get("shards") or ():
+        s = str(shard)
+        if s in ("X", "Y", "Z"):
+            continue
+        value += 2 if s.startswith("Two") else 1
+    return value
+
+
+def _keywords(obj: Mapping[str, Any], out: dict[str, Any], place: str, gaps: list[Gap]) -> str | None:
+    """Hexproof, shroud, protection and hexproof-from into ``out``; the ward cost, if any."""
+    ward = None
+    for i, kw in enumerate(obj.get("keywords") or ()):
+        where = f"{place}.keywords[{i}]"
+        if kw == "Hexproof":
+            out["hexproof"] = True
+        elif kw == "Shroud":
+            out["shroud"] = True
+        elif isinstance(kw, Mapping) and "Protection" in kw:
+            got = _protection(kw["Protection"], where, gaps)
+            if got is not None:
+                out.setdefault("protection", []).append(got)
+        elif isinstance(kw, Mapping) and "HexproofFrom" in kw:
+            got = _protection(kw["HexproofFrom"], where, gaps)
+            if got is not None:
+                out.setdefault("hexproof_from", []).append(got)
+        elif isinstance(kw, Mapping) and "Ward" in kw:
+            ward = json.dumps(kw["Ward"], sort_keys=True)
+    return ward
+
+
+def _protection(p: Any, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
+    if isinstance(p, Mapping) and "type" not in p and len(p) == 1:
+        ((kind, data),) = p.items()  # {"Color": "White"}: the variant as the key
+    else:
+        kind = p.get("type") if isinstance(p, Mapping) else p
+        data = p.get("data") if isinstance(p, Mapping) else None
+    if kind == "Everything":
+        return {}
+    if kind == "Color" and data in _COLOR:
+        return {"color": _COLOR[data]}
+    if kind == "CardType" and isinstance(data, str) and data in _CORE:
+        return {"type": _CORE[data]}
+    gaps.append(Gap(place, f"protection from {json.dumps(p)} is not read by the adapter"))
+    return None
+
+
+def trim(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of a state the adapter reads (a recorded fixture stays small): hands and libraries
+    are dropped, and with them every object not on the battlefield, in a graveyard or in exile."""
+    s = _state(state)
+    keep = ("active_player", "seat_order", "players", "battlefield", "exile", "stack", "pending_trigger_order",
+            "deferred_triggers", "pending_trigger", "pending_trigger_entry", "pending_trigger_event_batch",
+            "delayed_triggers", "waiting_for", "combat", "eliminated_players", "turn_number")  # fmt: skip
+    out = {k: s[k] for k in keep if k in s}
+    out["players"] = [{k: v for k, v in p.items() if k not in ("hand", "library")} for p in s.get("players") or ()]
+    seen = set(s.get("battlefield") or ()) | set(s.get("exile") or ())
+    for p in s.get("players") or ():
+        seen |= set(p.get("graveyard") or ())
+    dropped = ("abilities", "base_abilities", "trigger_definitions", "replacement_definitions", "base_keywords")
+    out["objects"] = {
+        k: {f: v for f, v in o.items() if f not in dropped}
+        for k, o in (s.get("objects") or {}).items()
+        if int(k) in seen
+    }
+    return {"state": out}
+
+
+def _players(s: Mapping[str, Any]) -> tuple[list[Any], dict[str, int]]:
+    seats = list(s.get("seat_order") or [p["id"] for p in s.get("players") or ()])
+    active = s.get("active_player")
+    if active in seats:
+        k = seats.index(active)
+        seats = seats[k:] + seats[:k]
+    out: list[Any] = []
+    ids: dict[str, int] = {}
+    gone = set(s.get("eliminated_players") or ())
+    for p in s.get("players") or ():
+        if p.get("is_eliminated"):
+            gone.add(p["id"])
+    for pid in seats:
+        name = f"P{pid}"
+        ids[name] = pid
+        out.append({"id": name, "left_game": True} if pid in gone else name)
+    return out, ids
+
+
+def _tags(o: Mapping[str, Any], s: Mapping[str, Any]) -> list[str]:
+    tags = []
+    if o.get("tapped"):
+        tags.append("tapped")
+    if o.get("is_token"):
+        tags.append("token")
+    combat = s.get("combat") or {}
+    blob = json.dumps(combat)
+    if combat and re.search(rf'"(attacker|object_id|attacker_id)": {o["id"]}\b', blob):
+        tags.append("attacking")
+    return tags
+
+
+def _object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, gaps: list[Gap]) -> tuple[
+        dict[str, Any], str | None]:  # fmt: skip
+    ct = o.get("card_types") or {}
+    types = []
+    for t in ct.get("core_types") or ():
+        if t in _CORE:
+            types.append(_CORE[t])
+        else:
+            gaps.append(Gap(f"{place}.card_types.core_types", f"card type {t!r} is not read by the adapter"))
+    out: dict[str, Any] = {"id": f"{_slug(str(o.get('name')))}#{o['id']}"}
+    if zone == "battlefield":
+        out["controller"] = f"P{o['controller']}"
+        if o.get("owner") != o.get("controller"):
+            out["owner"] = f"P{o['owner']}"
+    else:
+        out.update(kind="card", zone=zone, owner=f"P{o['owner']}")
+    out["types"] = types
+    for key, src in (("subtypes", "subtypes"), ("supertypes", "supertypes")):
+        vals = [str(v).lower() if key == "supertypes" else str(v) for v in ct.get(src) or ()]
+        if vals:
+            out[key] = vals
+    out["colors"] = [_COLOR[c] for c in o.get("color") or () if c in _COLOR]
+    for stat in ("power", "toughness"):
+        if isinstance(o.get(stat), int):
+            out[stat] = o[stat]
+    mv = _mana_value(o.get("mana_cost"), f"{place}.mana_cost", gaps)
+    if mv is not None:
+        out["mana_value"] = mv
+    counters = {_COUNTER.get(str(k), str(k)): int(v) for k, v in (o.get("counters") or {}).items() if v}
+    if counters:
+        out["counters"] = counters
+    tags = _tags(o, s)
+    if tags:
+        out["tags"] = tags
+    ward = _keywords(o, out, place, gaps)
+    return out, ward
+
+
+def _stack_object(e: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str, Any]:
+    kind = (e.get("kind") or {}).get("type")
+    out: dict[str, Any] = {"id": f"stack#{e['id']}", "controller": f"P{e['controller']}"}
+    if kind == "Spell":
+        out["kind"] = "spell"
+    elif kind in ("TriggeredAbility", "ActivatedAbility"):
+        out.update(kind="ability", ability_kind="triggered" if kind == "TriggeredAbility" else "activated")
+    else:
+        gaps.append(Gap(f"{place}.kind", f"stack entry {kind!r} is not read by the adapter"))
+        out["kind"] = "ability"
+    return out
+
+
+def _pending(s: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], int | None]]:
+    """The batch's abilities not yet on the stack: (place, pending trigger, place in its prompt)."""
+    out: list[tuple[str, Mapping[str, Any], int | None]] = []
+    if s.get("pending_trigger"):
+        out.append(("pending_trigger", s["pending_trigger"], None))
+    order = s.get("pending_trigger_order") or {}
+    for g, group in enumerate(order.get("groups") or ()):
+        for i, t in enumerate(group.get("triggers") or ()):
+            out.append((f"pending_trigger_order.groups[{g}].triggers[{i}].pending", t["pending"], i))
+    for i, t in enumerate(s.get("deferred_triggers") or ()):
+        out.append((f"deferred_triggers[{i}].pending", t["pending"], None))
+    return out
+
+
+def _event_object(p: Mapping[str, Any]) -> int | None:
+    ev = p.get("trigger_event") or {}
+    data = ev.get("data") if isinstance(ev, Mapping) else None
+    oid = data.get("object_id") if isinstance(data, Mapping) else None
+    return int(oid) if isinstance(oid, int) else None
+
+
+def _batch_events(s: Mapping[str, Any], pending: list[tuple[str, Mapping[str, Any], int | None]]) -> set[Any]:
+    events = [json.dumps(e, sort_keys=True) for e in s.get("pending_trigger_event_batch") or ()]
+    events += [json.dumps(p.get("trigger_event"), sort_keys=True) for _, p, _ in pending]
+    return set(events)
+
+
+def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
+    """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`)."""
+    s = _state(state)
+    prompt = dict(s.get("waiting_for") or {})
+    gaps: list[Gap] = []
+    if prompt.get("type") not in PROMPTS:
+        raise PhaseGap(f"waiting_for: phase is waiting for {prompt.get('type')!r}, not a trigger-placement prompt "
+                       f"({', '.join(PROMPTS)})")  # fmt: skip
+    players, player_ids = _players(s)
+    index = Index(players=player_ids)
+    objects: list[dict[str, Any]] = []
+    reactions: list[dict[str, Any]] = []
+    raw = s.get("objects") or {}
+    zones: list[tuple[str, list[Any]]] = [("battlefield", list(s.get("battlefield") or ()))]
+    zones += [("graveyard", list(p.get("graveyard") or ())) for p in s.get("players") or ()]
+    zones.append(("exile", list(s.get("exile") or ())))
+    for zone, ids in zones:
+        for oid in ids:
+            o = raw.get(str(oid))
+            if o is None:
+                gaps.append(Gap(f"objects[{oid}]", "an object in a zone is missing from objects"))
+                continue
+            obj, ward = _object(o, zone, s, f"objects[{oid}]", gaps)
+            index.objects[obj["id"]] = int(oid)
+            objects.append(obj)
+            if ward is not None and zone == "battlefield":
+                reactions.append({
+                    "id": f"{obj['id']}-ward", "when": "becomes-target", "object": obj["id"], "by": "opponent",
+                    "trigger": {"source": obj["id"], "text": f"Ward {ward} (702.21a)"},
+                })  # fmt: skip
+            _player_keywords(o, f"objects[{oid}]", gaps)
+    pending = _pending(s)
+    events = _batch_events(s, pending)
+    stack = list(s.get("stack") or ())
+    if s.get("pending_trigger") and s.get("pending_trigger_entry") is not None:
+        # the ability being placed may already stand on the stack, its choices not made: it is pending
+        stack = [e for e in stack if e.get("id") != s["pending_trigger_entry"]]
+    # the batch's entries already placed: the top of the stack whose trigger events are the batch's
+    first = len(stack)
+    while first > 0:
+        e = stack[first - 1]
+        data = (e.get("kind") or {}).get("data") or {}
+        if e.get("kind", {}).get("type") != "TriggeredAbility" or json.dumps(
+                data.get("trigger_event"), sort_keys=True) not in events:  # fmt: skip
+            break
+        first -= 1
+    for i, e in enumerate(stack[:first]):
+        obj = _stack_object(e, f"stack[{i}]", gaps)
+        index.objects[obj["id"]] = int(e["id"])
+        objects.append(obj)
+    triggers: list[dict[str, Any]] = []
+    placed: list[dict[str, Any]] = []
+    used: set[str] = set()
+    items: list[tuple[str, Mapping[str, Any], int | None, Mapping[str, Any] | None]] = []
+    for i, e in enumerate(stack[first:], start=first):
+        data = e["kind"]["data"]
+        items.append((f"stack[{i}].kind.data", data, None, e))
+    items += [(place, p, k, None) for place, p, k in pending]
+    for place, p, k, entry in items:
+        ability = p.get("ability") or {}
+        source_id = p.get("source_id") if isinstance(p.get("source_id"), int) else ability.get("source_id")
+        # an id stable across readings of one batch: the source's and the ability's, as phase numbers them
+        lki_name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name")
+        tid = (
+            f"{_slug(str(p.get('source_name') or lki_name or 'ability'))}#{source_id}.{ability.get('ability_index', 0)}"
+        )
+        while tid in used:
+            tid += "'"
+        used.add(tid)
+        src = index.object_id(source_id) if isinstance(source_id, int) else None
+        controller = int(entry["controller"] if entry is not None else p.get("controller", ability.get("controller")))
+        name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name") or p.get("source_name") or ""
+        text = str(p.get("description") or ability.get("description") or "").replace("~", name or "this")
+        trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text}
+        if src is not None:
+            trig["source"] = src
+            lki = (ability.get("trigger_source") or {}).get("lki") or {}
+            if isinstance(lki.get("controller"), int) and f"P{lki['controller']}" != _controller_of(objects, src):
+                trig["source_controller"] = f"P{lki['controller']}"
+            trig["controller"] = f"P{controller}"
+        else:
+            trig["controller"] = f"P{controller}"
+        got = translate(ability, f"{place}.ability")
+        gaps.extend(got.gaps)
+        if src is None and _mentions_another(got.fields()):
+            gaps.append(Gap(f"{place}.source_id", 'an "another" target whose source is not in a zone read'))
+        trig.update(got.fields())
+        triggers.append(trig)
+        index.batch.append(BatchEntry(tid, source_id if isinstance(source_id, int) else None,
+                                      str(p.get("description") or ""), _event_object(p), controller,
+                                      int(entry["id"]) if entry is not None else None, k))  # fmt: skip
+        if place == "pending_trigger":
+            index.current = tid
+        if entry is not None:
+            placed.append({"trigger": tid, "ability": dict(ability)})
+    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": triggers}
+    if reactions:
+        doc["reactions"] = reactions
+    if strict and gaps:
+        raise PhaseGap.together([PhaseGap(str(g)) for g in gaps], len(gaps))
+    try:
+        scenario = Scenario.model_validate(doc)
+    except Exception as exc:  # a scenario we wrote that our model refuses is our bug: say where
+        raise PhaseGap(f"the scenario read from phase's state is not valid: {exc}") from exc
+    return Reading(scenario, doc, index, prompt, placed, gaps)
+
+
+def _controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:
+    o = next(x for x in objects if x["id"] == oid)
+    return o.get("controller") or o.get("owner")
+
+
+def _mentions_another(fields: Mapping[str, Any]) -> bool:
+    return '"other_than_source": true' in json.dumps(fields)
+
+
+def _player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap]) -> None:
+    """phase does not export a player's hexproof, shroud or protection: a static ability that may
+    grant one is a gap naming it (never assumed absent)."""
+    for i, st in enumerate(o.get("static_definitions") or ()):
+        blob = json.dumps(st)
+        if re.search(r"Hexproof|Shroud|Protection", blob) and re.search(r'"(Player|Controller|You)"', blob) and (
+                "Player" in str(st.get("affected")) or "Controller" in str(st.get("affected"))):  # fmt: skip
+            gaps.append(
+                Gap(
+                    f"{place}.static_definitions[{i}]",
+                    "may give a player hexproof, shroud or protection, which phase's state does not say",
+                )
+            )

@@ -1,0 +1,193 @@
+"""A seeded differential run of phase.rs against this tool (docs/phase.md, "The differential run").
+
+Each board is built from real cards (:data:`POOL`) by phase's debug actions: permanents on both sides,
+sometimes a creature stolen, then one event — a creature entering (ETB and "whenever another" triggers)
+or dying (dies triggers). At every trigger-placement prompt the answers phase accepts are compared with
+ours (targets: the same set; orders and divisions: phase's ``actions()`` offer a few of them, each must
+be one of ours); the placement phase reaches is judged by ``check``; and one of our sampled outcomes is
+played into a replayed copy of the game and must come back as itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from triggerstack.model import Outcome
+from triggerstack.solver import check, sample
+
+from .answers import legal_actions
+from .board import PhaseGap, Reading, read
+from .live import Board, engine, play, reached
+
+__all__ = ["POOL", "Report", "run"]
+
+# name → what it brings (the kinds of the issue: ETB, "whenever another", dies, modal, divided,
+# hexproof / shroud / protection / ward creatures, vanilla bodies)
+POOL: dict[str, str] = {
+    "Viashino Pyromancer": "etb", "Flametongue Kavu": "etb", "Inferno Titan": "etb", "Bogardan Hellkite": "etb",
+    "Ravenous Chupacabra": "etb", "Charming Prince": "etb", "Ertai Resurrected": "etb", "Shriekmaw": "etb",
+    "Nekrataal": "etb", "Man-o'-War": "etb", "Mulldrifter": "etb", "Fiend Hunter": "etb",
+    "Soul Warden": "body", "Essence Warden": "body", "Blood Artist": "body", "Zulaport Cutthroat": "body",
+    "White Knight": "body", "Black Knight": "body", "Gladecover Scout": "body", "Troll Ascetic": "body",
+    "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
+    "Goblin Arsonist": "body", "Silvercoat Lion": "body",
+}  # fmt: skip
+
+
+@dataclass
+class Report:
+    """The run's counts and every disagreement, each with what was compared."""
+
+    boards: int = 0
+    prompts: Counter[str] = field(default_factory=Counter)
+    agree: Counter[str] = field(default_factory=Counter)
+    placements: int = 0
+    legal_placements: int = 0
+    replayed: int = 0
+    replayed_same: int = 0
+    gaps: Counter[str] = field(default_factory=Counter)
+    violations: Counter[str] = field(default_factory=Counter)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "boards": self.boards, "prompts": dict(self.prompts), "agree": dict(self.agree),
+            "placements": self.placements, "legal_placements": self.legal_placements, "replayed": self.replayed,
+            "replayed_same": self.replayed_same, "gaps": dict(self.gaps), "violations": dict(self.violations),
+            "disagreements": self.disagreements,
+        }  # fmt: skip
+
+    def lines(self) -> list[str]:
+        out = [f"boards: {self.boards}"]
+        for kind in sorted(self.prompts):
+            out.append(f"{kind}: phase's answers agree with ours at {self.agree[kind]} of {self.prompts[kind]} prompts")
+        out.append(f"placements phase reached, legal by check: {self.legal_placements} of {self.placements}")
+        out.append(f"our sampled outcomes played into phase and read back unchanged: {self.replayed_same} of "
+                   f"{self.replayed}")  # fmt: skip
+        for rule, n in self.violations.most_common():
+            out.append(f"  phase's placements break {rule}: {n}")
+        for gap, n in self.gaps.most_common():
+            out.append(f"  not read (gap): {gap}: {n}")
+        return out
+
+
+def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
+    names = sorted(POOL)
+    bodies = [n for n in names if POOL[n] == "body"] + [n for n in names if POOL[n] == "etb"]
+    decks: list[list[str]] = [[], []]
+    wardens = ["Soul Warden", "Essence Warden", "Blood Artist", "Zulaport Cutthroat"]
+    for p in (0, 1):
+        decks[p] = rng.sample(bodies, rng.randint(2, 5))
+        for w in rng.sample(wardens, rng.randint(0, 2)):  # "whenever another": a batch, not a lone trigger
+            if w not in decks[p]:
+                decks[p].append(w)
+    etb = rng.choice([n for n in names if POOL[n] == "etb"])
+    who = rng.randint(0, 1)
+    if etb not in decks[who]:
+        decks[who].append(etb)
+    b = Board.build(eng, decks, seed=rng.randint(0, 1000))
+    steps = [f"decks {decks}"]
+    on: list[tuple[int, int]] = []
+    for p in (0, 1):
+        for n in decks[p]:
+            if n == etb and p == who:
+                continue
+            oid = b.object_id(n, p)
+            b.move(oid)
+            on.append((oid, p))
+            steps.append(f"P{p} {n} on the battlefield")
+    creatures = [o for o, _ in on]
+    if creatures and rng.random() < 0.3:
+        oid, p = rng.choice(on)
+        b.steal(oid, 1 - p)
+        steps.append(f"object {oid} stolen by P{1 - p}")
+    if creatures and rng.random() < 0.3:
+        oid, _ = rng.choice(on)
+        b.move(oid, "Graveyard", simulate=True)
+        steps.append(f"object {oid} dies")
+    else:
+        b.move(b.object_id(etb, who), simulate=True)
+        steps.append(f"P{who} {etb} enters")
+    return b, steps
+
+
+def _compare(report: Report, reading: Reading, phase_actions: list[dict[str, Any]], board: int) -> None:
+    kind = reading.kind
+    report.prompts[kind] += 1
+    ours = [json.dumps(a, sort_keys=True) for a in legal_actions(reading)]
+    theirs = [json.dumps(a, sort_keys=True) for a in phase_actions]
+    # phase offers a few of an order's or a division's many answers; of targets and modes, all
+    few = kind in ("OrderTriggers", "DistributeAmong")
+    same = set(theirs) <= set(ours) if few else set(theirs) == set(ours)
+    if same:
+        report.agree[kind] += 1
+    else:
+        report.disagreements.append({
+            "board": board, "prompt": kind, "phase_only": sorted(set(theirs) - set(ours)),
+            "ours_only": sorted(set(ours) - set(theirs)) if kind not in ("OrderTriggers", "DistributeAmong") else [],
+        })  # fmt: skip
+
+
+def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> Report:
+    """The differential run over ``boards`` random boards (seeded: the same seed, the same run)."""
+    eng = engine(POOL)
+    rng = random.Random(seed)
+    report = Report()
+    for k in range(boards):
+        if progress is not None:
+            progress(k)
+        board_seed = rng.randint(0, 2**31)
+        b, steps = _board(eng, random.Random(board_seed))
+        if not b.at_prompt():
+            continue
+        report.boards += 1
+        try:
+            before = read(b.game.state())
+        except PhaseGap as exc:
+            report.gaps[str(exc).split("\n")[0][:120]] += 1
+            continue
+        # phase's own choices: at each prompt compare, then take one of phase's answers at random
+        pick = random.Random(board_seed + 1)
+        try:
+            while b.at_prompt():
+                reading = read(b.game.state())
+                acts = [a.to_dict() for a in b.game.actions()]
+                _compare(report, reading, acts, k)
+                w = b.game.waiting_for()
+                b.game.apply(int(w["data"]["player"]), pick.choice(acts))
+            got = reached(before, b.game.state())
+        except PhaseGap as exc:
+            report.gaps[str(exc).split("\n")[0][:120]] += 1
+            continue
+        report.placements += 1
+        verdict = check(before.scenario, got)
+        if verdict.legal:
+            report.legal_placements += 1
+        else:
+            for v in verdict.violations:
+                report.violations[f"{v.rule} ({v.code.value})"] += 1
+            report.disagreements.append({"board": k, "steps": steps, "reached": got.model_dump(mode="json"),
+                                         "violations": [f"{v.rule} {v.code.value}: {v.message}"
+                                                        for v in verdict.violations]})  # fmt: skip
+        # one of our outcomes, played into the same board built again
+        b2, _ = _board(eng, random.Random(board_seed))
+        want: Outcome = sample(before.scenario, 1, seed=board_seed)[0]
+        report.replayed += 1
+        try:
+            play(b2.game, want)
+            back = reached(before, b2.game.state())
+        except PhaseGap as exc:
+            report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
+                                         "refused": str(exc)})  # fmt: skip
+            continue
+        if back == want:
+            report.replayed_same += 1
+        else:
+            report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
+                                         "reached": back.model_dump(mode="json")})  # fmt: skip
+    return report

@@ -1,0 +1,163 @@
+"""A live phase game (``phase-python``, the extra ``[phase]``): card data built from our Oracle data,
+boards set up with phase's debug actions, a chosen outcome played into the game, and the outcome the
+game reached read back and judged (docs/phase.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from triggerstack.model import Outcome
+from triggerstack.model.errors import MissingExtra
+
+from .answers import action_for, entry_of
+from .board import PROMPTS, PhaseGap, Reading, read
+
+__all__ = ["TESTED", "Board", "card_data", "engine", "phase_module", "play", "reached"]
+
+TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
+
+
+def phase_module() -> Any:
+    """The ``phase`` module, or one line saying how to install it."""
+    try:
+        import phase
+    except ImportError as exc:
+        raise MissingExtra("driving phase.rs needs phase-python: pip install 'triggerstack[phase]'") from exc
+    return phase
+
+
+def _mtgjson(card: Any) -> dict[str, Any]:
+    """One card of our Oracle data in the MTGJSON shape phase's card builder reads."""
+    from triggerstack.model.cards.expand import _mana
+
+    colors, value = _mana(card.mana_cost)
+    letter = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+    out: dict[str, Any] = {
+        "name": card.name, "manaCost": card.mana_cost, "type": card.type_line, "types": list(card.types),
+        "subtypes": list(card.subtypes), "supertypes": list(card.supertypes), "keywords": list(card.keywords),
+        "text": card.text, "layout": card.layout, "colors": [letter[c] for c in colors],
+        "colorIdentity": [letter[c] for c in colors], "manaValue": float(value), "identifiers": {},
+        "legalities": {},
+    }  # fmt: skip
+    for stat in ("power", "toughness"):
+        if getattr(card, stat) is not None:
+            out[stat] = getattr(card, stat)
+    return out
+
+
+def card_data(names: Iterable[str]) -> dict[str, Any]:
+    """phase's card database for ``names``, built from our Oracle data (the extra ``[cards]``) by
+    phase's own builder (``build_oracle_face``)."""
+    from triggerstack.model.cards.corpus import corpus
+
+    phase = phase_module()
+    db: dict[str, Any] = {}
+    for name in names:
+        face = phase.build_oracle_face(_mtgjson(corpus().lookup(name)), None)
+        db[str(face["name"]).lower()] = face
+    return db
+
+
+def engine(names: Iterable[str]) -> Any:
+    """A phase ``Engine`` that knows ``names`` (and Plains, the decks' filler)."""
+    return phase_module().Engine.from_json(json.dumps(card_data(sorted({*names, "Plains"}))))
+
+
+@dataclass
+class Board:
+    """A game at a board set up by debug actions: each player's cards moved to the battlefield (or a
+    graveyard), a creature stolen, then one card entering (``simulate``: its triggers fire)."""
+
+    engine: Any
+    game: Any
+    replay: list[tuple[int, dict[str, Any]]]
+
+    @classmethod
+    def build(cls, eng: Any, decks: Sequence[Sequence[str]], seed: int = 7) -> Board:
+        deck = [{"main_deck": [*names, *["Plains"] * (60 - len(names))]} for names in decks]
+        game = eng.new_game(deck[0], deck[1], seed=seed)
+        for _ in range(8):
+            w = game.waiting_for()
+            if w["type"] != "MulliganDecision":
+                break
+            data = w["data"]
+            who = data["pending"][0]["player"] if "pending" in data else data["player"]
+            keep = next(a for a in game.actions() if "Keep" in repr(a))
+            game.apply(who, keep)
+        st = game.state()
+        st["state"]["debug_mode"] = True
+        return cls(eng, eng.load_game(st), [])
+
+    def object_id(self, name: str, owner: int, used: set[int] | None = None) -> int:
+        objs = self.game.state()["state"]["objects"].values()
+        for o in sorted(objs, key=lambda o: o["id"]):
+            if o["name"] == name and o["owner"] == owner and o["zone"] in ("Library", "Hand") and (
+                    used is None or o["id"] not in used):  # fmt: skip
+                return int(o["id"])
+        raise KeyError(f"no {name} of player {owner} left in a library or hand")
+
+    def debug(self, action: dict[str, Any]) -> Any:
+        act = {"type": "Debug", "data": action}
+        self.replay.append((0, act))
+        return self.game.apply(0, act)
+
+    def move(self, oid: int, zone: str = "Battlefield", simulate: bool = False) -> Any:
+        return self.debug({"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone, "simulate": simulate}})
+
+    def steal(self, oid: int, controller: int) -> Any:
+        return self.debug({"type": "SetController", "data": {"object_id": oid, "controller": controller}})
+
+    def at_prompt(self) -> bool:
+        return self.game.waiting_for()["type"] in PROMPTS
+
+
+def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
+         seen: Callable[[Reading, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Answer every trigger-placement prompt of ``game`` so that it places ``outcome``; the actions
+    applied, in order. Each prompt is read afresh (phase may skip or merge prompts). ``seen`` is
+    called with each reading and the action taken."""
+    done: list[dict[str, Any]] = []
+    for _ in range(limit):
+        w = game.waiting_for()
+        if w["type"] not in PROMPTS:
+            return done
+        reading = read(game.state(), strict=strict)
+        action = action_for(reading, outcome)
+        if seen is not None:
+            seen(reading, action)
+        try:
+            game.apply(int(w["data"]["player"]), action)
+        except Exception as exc:
+            raise PhaseGap(f"phase refused {json.dumps(action)} at {w['type']}: {exc}") from exc
+        done.append(action)
+    raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
+
+
+def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
+    """The outcome phase placed for the batch ``before`` was read from: the stack entries above the
+    stack as it stood, matched to the batch's abilities by source and description; an ability of the
+    batch not on the stack was removed."""
+    s = after.get("state", after)
+    below = {v for k, v in before.index.objects.items() if k.startswith("stack#")}
+    entries = [e for e in s.get("stack") or () if int(e["id"]) not in below]
+    left = list(before.index.batch)
+    matched: list[tuple[dict[str, Any], str]] = []
+    for e in entries:
+        data = (e.get("kind") or {}).get("data") or {}
+        ability = data.get("ability") or {}
+        match = next((b for b in left if b.source_id == ability.get("source_id") and
+                      b.description == (data.get("description") or ability.get("description"))), None)  # fmt: skip
+        if match is None:
+            raise PhaseGap(f"stack entry {e['id']} ({data.get('description')!r}) is not an ability of the batch read")
+        left.remove(match)
+        matched.append((ability, match.trigger))
+    ids = {t: int(e["id"]) for e, (_, t) in zip(entries, matched, strict=True)}
+    index = replace(before.index, batch=[replace(b, stack_id=ids.get(b.trigger, b.stack_id))
+                                         for b in before.index.batch])  # fmt: skip
+    now = replace(before, index=index)
+    stack = [entry_of(now, t, ability) for ability, t in matched]
+    return Outcome(stack=tuple(stack), removed=tuple(b.trigger for b in left))
