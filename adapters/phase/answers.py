@@ -35,14 +35,37 @@ def _requirements(reading: Reading, trigger: str, modes: Sequence[str] = ()) -> 
 
 
 def _chosen_modes(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> list[str] | None:
-    """The modes a placed modal ability chose (phase keeps their indices), or None for a non-modal one."""
+    """The modes a placed modal ability chose, or None for a non-modal one. phase puts the chosen
+    mode's ability on the stack in the modal one's place: it is matched to the mode abilities the
+    batch's reading kept (an ability still modal on the stack chose none)."""
     t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
     if "modes" not in t:
         return None
-    idx = ability.get("chosen_modes") or ability.get("modes_chosen") or ability.get("selected_modes")
-    if not isinstance(idx, list):
-        raise PhaseGap(f"{trigger}: which modes phase chose is not in the stack entry's ability")
-    return [t["modes"][int(i)]["id"] for i in idx]
+    if isinstance(ability.get("modal"), Mapping):
+        return []
+    modal = reading.abilities.get(trigger) or {}
+    options = list(modal.get("mode_abilities") or ())
+    if ability.get("effect") == modal.get("effect") and ability.get("effect") not in [m.get("effect") for m in options]:
+        return []  # the modal shell itself: no mode was chosen
+    chosen: list[str] = []
+    node: Any = ability
+    while isinstance(node, Mapping) and len(chosen) < len(options) + 1:
+        i = next((k for k, m in enumerate(options) if m.get("effect") == node.get("effect")), None)
+        if i is None:
+            break
+        chosen.append(t["modes"][i]["id"])
+        node = node.get("sub_ability") if options[i].get("sub_ability") is None else _skip(node, options[i])
+    if not chosen:
+        raise PhaseGap(f"{trigger}: the ability on phase's stack is none of its modes")
+    return chosen
+
+
+def _skip(node: Mapping[str, Any], mode: Mapping[str, Any]) -> Any:
+    """The part of a chain after one mode's own chain."""
+    sub_node, sub_mode = node.get("sub_ability"), mode.get("sub_ability")
+    while isinstance(sub_mode, Mapping) and isinstance(sub_node, Mapping):
+        sub_node, sub_mode = sub_node.get("sub_ability"), sub_mode.get("sub_ability")
+    return sub_node
 
 
 def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Any], modes: Sequence[str] = ()) -> dict[
@@ -74,9 +97,13 @@ def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entr
         divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
     doc: dict[str, Any] = {"ability": trigger}
     if modes is not None:
-        doc["modes"] = [{"mode": m, "targets": {}} for m in modes]
-        if targets or divide:
-            raise PhaseGap(f"{trigger}: targets of a modal ability on phase's stack are not read yet")
+        t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+        of_mode = {r["id"]: m["id"] for m in t["modes"] for r in m.get("targets", ())}
+        doc["modes"] = [
+            {"mode": m, "targets": {r: v for r, v in targets.items() if v and of_mode[r] == m},
+             "divide": {r: v for r, v in divide.items() if of_mode[r] == m}}
+            for m in modes
+        ]  # fmt: skip
     else:
         doc["targets"], doc["divide"] = {k: v for k, v in targets.items() if v}, divide
     return Outcome.model_validate({"stack": [doc]}).stack[0]

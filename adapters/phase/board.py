@@ -99,6 +99,8 @@ class Reading:
     prompt: dict[str, Any]
     placed: list[dict[str, Any]]
     gaps: list[Gap]
+    abilities: dict[str, Any] = field(default_factory=dict)
+    """Each waiting ability's phase JSON, by our id (a modal one's modes are matched to it once placed)."""
 
     @property
     def kind(self) -> str:
@@ -351,6 +353,7 @@ def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
     triggers: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
     used: set[str] = set()
+    abilities: dict[str, Any] = {}
     items: list[tuple[str, Mapping[str, Any], int | None, Mapping[str, Any] | None]] = []
     for i, e in enumerate(stack[first:], start=first):
         data = e["kind"]["data"]
@@ -380,6 +383,7 @@ def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
             trig["controller"] = f"P{controller}"
         else:
             trig["controller"] = f"P{controller}"
+        abilities[tid] = ability
         got = translate(ability, f"{place}.ability")
         gaps.extend(got.gaps)
         if src is None and _mentions_another(got.fields()):
@@ -402,7 +406,7 @@ def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
         scenario = Scenario.model_validate(doc)
     except Exception as exc:  # a scenario we wrote that our model refuses is our bug: say where
         raise PhaseGap(f"the scenario read from phase's state is not valid: {exc}") from exc
-    return Reading(scenario, doc, index, prompt, placed, gaps)
+    return Reading(scenario, doc, index, prompt, placed, gaps, abilities)
 
 
 def _controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:
