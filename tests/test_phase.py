@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from triggerstack.adapters.phase import PhaseGap, legal_actions, read, translate
 from triggerstack.model import Outcome
 from triggerstack.solver import LegalOutcomes, check, sample
@@ -182,7 +181,7 @@ def test_no_mode_chosen_removes_the_ability(eng: Any) -> None:
     while b.at_prompt():
         w = b.game.waiting_for()
         act = {"type": "SelectModes", "data": {"indices": []}} if w["type"] == "AbilityModeChoice" else \
-            [a.to_dict() for a in b.game.actions()][0]  # fmt: skip
+            next(a.to_dict() for a in b.game.actions())  # fmt: skip
         b.game.apply(int(w["data"]["player"]), act)
     assert check(before.scenario, reached(before, b.game.state())).legal
 
