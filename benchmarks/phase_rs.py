@@ -2,7 +2,7 @@
 without a gap, over every card of our Oracle data with a triggered ability, built into phase's card
 data by phase's own builder; and the seeded differential run's figures.
 
-Usage: python benchmarks/phase.py [--boards N] [--seed S] [--cards N] (needs the extra [phase]).
+Usage: python benchmarks/phase_rs.py [--boards N] [--seed S] [--cards N] (needs the extra [phase]).
 Writes benchmarks/results/phase.md and prints the same.
 """
 

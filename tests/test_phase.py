@@ -115,7 +115,7 @@ def _board(eng: Any, name: str) -> Any:
     import sys
 
     sys.path.insert(0, str(HERE))
-    import record
+    import record  # type: ignore[import-not-found]
 
     return record.build(eng, record.BOARDS[name])
 
