@@ -92,8 +92,8 @@ def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entr
     targets = targets_in_slots(reading, trigger, ability.get("targets") or (), modes or ())
     divide: dict[str, dict[str, int]] = {}
     dist = ability.get("distribution")
-    if dist:
-        req = next(r for r in _requirements(reading, trigger, modes or ()) if "divide" in r)
+    req = next((r for r in _requirements(reading, trigger, modes or ()) if "divide" in r), None)
+    if dist and req is not None:  # (phase may carry another ability's division onto one that divides nothing)
         divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
     doc: dict[str, Any] = {"ability": trigger}
     if modes is not None:

@@ -146,18 +146,39 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     entries = [e for e in s.get("stack") or () if int(e["id"]) not in below]
     left = list(before.index.batch)
     matched: list[tuple[dict[str, Any], str]] = []
+    fired: list[tuple[int, str]] = []  # (place among the entries, our id) of the reactions phase fired
     for e in entries:
         data = (e.get("kind") or {}).get("data") or {}
         ability = data.get("ability") or {}
         match = next((b for b in left if b.source_id == ability.get("source_id") and
                       b.description == (data.get("description") or ability.get("description"))), None)  # fmt: skip
         if match is None:
-            raise PhaseGap(f"stack entry {e['id']} ({data.get('description')!r}) is not an ability of the batch read")
+            fired.append((len(matched) + len(fired), _reaction(before, data, matched)))
+            continue
         left.remove(match)
         matched.append((ability, match.trigger))
-    ids = {t: int(e["id"]) for e, (_, t) in zip(entries, matched, strict=True)}
+    placed = [e for k, e in enumerate(entries) if k not in {i for i, _ in fired}]
+    ids = {t: int(e["id"]) for e, (_, t) in zip(placed, matched, strict=True)}
     index = replace(before.index, batch=[replace(b, stack_id=ids.get(b.trigger, b.stack_id))
                                          for b in before.index.batch])  # fmt: skip
     now = replace(before, index=index)
-    stack = [entry_of(now, t, ability) for ability, t in matched]
+    stack: list[Any] = [entry_of(now, t, ability) for ability, t in matched]
+    for k, rid in fired:
+        stack.insert(k, Outcome.model_validate({"stack": [{"ability": rid}]}).stack[0])
     return Outcome(stack=tuple(stack), removed=tuple(b.trigger for b in left))
+
+
+def _reaction(before: Reading, data: Mapping[str, Any], matched: list[tuple[dict[str, Any], str]]) -> str:
+    """Our id for a reaction phase fired while placing the batch (``REACTION@ABILITY``): a ward
+    ability, whose event names the warded object and the source of the ability that targeted it."""
+    event = data.get("trigger_event") or {}
+    info = event.get("data") or {}
+    target = info.get("target") or {}
+    thing = before.index.thing(target) if target else None
+    if event.get("type") != "BecomesTarget" or thing is None or f"{thing}-ward" not in {
+            r["id"] for r in before.document.get("reactions", ())}:  # fmt: skip
+        raise PhaseGap(f"stack entry {data.get('description')!r} is not an ability of the batch read")
+    by = [t for ability, t in matched if ability.get("source_id") == info.get("source_id")]
+    if not by:
+        raise PhaseGap(f"ward of {thing}: no ability of the batch from source {info.get('source_id')} is placed")
+    return f"{thing}-ward@{by[0]}"
