@@ -332,6 +332,17 @@ def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
                 })  # fmt: skip
             _player_keywords(o, f"objects[{oid}]", gaps)
     pending = _pending(s)
+    firings = [(f"pending_trigger_order.groups[{g}].triggers[{i}].firing", t.get("firing"))
+               for g, group in enumerate((s.get("pending_trigger_order") or {}).get("groups") or ())
+               for i, t in enumerate(group.get("triggers") or ())]  # fmt: skip
+    firings += [
+        (f"deferred_triggers[{i}].firing", t.get("firing")) for i, t in enumerate(s.get("deferred_triggers") or ())
+    ]
+    if s.get("pending_trigger"):
+        firings.append(("pending_trigger_firing", s.get("pending_trigger_firing")))
+    for place, firing in firings:
+        if firing not in (None, "Ordinary"):  # a delayed trigger: who made it, by what (603.7d-e), is not said
+            gaps.append(Gap(place, f"a trigger fired as {json.dumps(firing)} is not read by the adapter"))
     events = _batch_events(s, pending)
     stack = list(s.get("stack") or ())
     if s.get("pending_trigger") and s.get("pending_trigger_entry") is not None:
