@@ -279,3 +279,18 @@ def test_the_trigger_after_a_division_is_asked_for_its_target(eng: Any) -> None:
 
     _prompts_agree(b, titan_first_two_targets)
     assert check(before.scenario, reached(before, b.game.state())).legal
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name.split(".")[0])
+def test_the_answer_that_plays_an_outcome_is_a_legal_answer(path: Path) -> None:
+    """At every recorded prompt, the answer that plays any of our legal outcomes is one of the legal
+    answers we list, and every listed answer is the first answer of some legal outcome."""
+    from triggerstack.adapters.phase import action_for
+
+    for prompt in _load(path)["prompts"]:
+        reading = read(prompt["state"])
+        if reading.placed or reading.kind != "OrderTriggers":
+            continue  # later prompts depend on the choices phase made before them
+        listed = _keys(legal_actions(reading))
+        played = {json.dumps(action_for(reading, o), sort_keys=True) for o in LegalOutcomes(reading.scenario)}
+        assert played == listed
