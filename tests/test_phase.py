@@ -294,3 +294,16 @@ def test_the_answer_that_plays_an_outcome_is_a_legal_answer(path: Path) -> None:
         listed = _keys(legal_actions(reading))
         played = {json.dumps(action_for(reading, o), sort_keys=True) for o in LegalOutcomes(reading.scenario)}
         assert played == listed
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="phase 0.103.0: damage divided 'among any number of targets' may be given no "
+                   "target (601.2d)")  # fmt: skip
+def test_a_divided_ability_has_a_target_for_its_amount(eng: Any) -> None:
+    from triggerstack.adapters.phase.live import Board
+
+    b = Board.build(eng, [["Bogardan Hellkite", "Soul Warden"], ["Grizzly Bears"]])
+    b.move(b.object_id("Soul Warden", 0))
+    b.move(b.object_id("Grizzly Bears", 1))
+    b.move(b.object_id("Bogardan Hellkite", 0), simulate=True)
+    assert _prompts_agree(b, lambda reading, acts: acts[0]) == []

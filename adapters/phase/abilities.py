@@ -380,6 +380,9 @@ def _prop(p: Json, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
             return {str(p["stat"]).lower(): {_COMPARE[p["comparator"]]: value}}
     if kind == "Cmc" and p.get("comparator") in _COMPARE and _fixed(p.get("value")) is not None:
         return {"mana_value": {_COMPARE[p["comparator"]]: _fixed(p["value"])}}
+    if kind in ("Cmc", "PowerLE", "PowerGE", "ToughnessLE", "ToughnessGE", "PtComparison"):
+        gaps.append(Gap(place, f"filter property {kind} compares with a number the board decides"))
+        return {"id": []}
     if kind == "AnyOf" and isinstance(p.get("props"), list):
         parts = [_prop(q, f"{place}.props[{i}]", gaps) for i, q in enumerate(p["props"])]
         return {"any": [q for q in parts if q is not None]}
@@ -421,6 +424,23 @@ def _slot_filters(effect: Mapping[str, Any], place: str, gaps: list[Gap]) -> Ite
             f = effect.get(field)
             if _kind(f) not in CONTEXT and _kind(f) != "LastCreated" and f is not None:
                 yield f"{place}.{field}", f
+        return
+    if kind == "SetTapState":  # phase 0.103.0's tap / untap: one target (scope Single) or every match
+        scope = _kind(effect.get("scope"))
+        if scope == "Single":
+            f = effect.get("target")
+            if f is not None and _kind(f) not in CONTEXT:
+                yield f"{place}.target", f
+        elif scope not in (
+            "All",
+            "Source",
+            "Anaphoric",
+            "Demonstrative",
+            "CostPaidObject",
+            "EventSource",
+            "AmassedArmy",
+        ):
+            gaps.append(Gap(f"{place}.scope", f"tap-state scope {scope} is not read by the adapter"))
         return
     if kind in NO_TARGET:
         f = effect.get("target")
@@ -464,7 +484,11 @@ def _requirements(ability: Mapping[str, Any], place: str, gaps: list[Gap], sid: 
             req["other_than_source"] = True
         lo, hi = (0 if ability.get("optional_targeting") else 1), 1
         if isinstance(multi, Mapping) and n == len(slots) - 1:  # the effect's own filter takes the count
-            lo = int(multi.get("min") or 0)
+            lo_q = multi.get("min") or 0
+            lo = lo_q if isinstance(lo_q, int) else _fixed(lo_q)  # type: ignore[assignment]
+            if lo is None:
+                gaps.append(Gap(f"{place}.multi_target.min", "a least number of targets the board decides"))
+                lo = 0
             hi_q = multi.get("max")
             hi_v = _fixed(hi_q) if hi_q is not None else None
             if hi_q is not None and hi_v is None:
@@ -489,7 +513,15 @@ def _requirements(ability: Mapping[str, Any], place: str, gaps: list[Gap], sid: 
 
 
 def translate(ability: Mapping[str, Any], place: str = "ability") -> Translated:
-    """An ability's requirements or modes, with every gap found."""
+    """An ability's requirements or modes, with every gap found (a shape this module does not
+    expect is a gap too, never an exception)."""
+    try:
+        return _translate(ability, place)
+    except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
+        return Translated([], None, [], [Gap(place, f"a shape the adapter does not read ({type(exc).__name__}: {exc})")])
+
+
+def _translate(ability: Mapping[str, Any], place: str) -> Translated:
     gaps: list[Gap] = []
     modal = ability.get("modal")
     if isinstance(modal, Mapping):

@@ -52,6 +52,8 @@ class Report:
     replayed_same: int = 0
     gaps: Counter[str] = field(default_factory=Counter)
     violations: Counter[str] = field(default_factory=Counter)
+    prompt_rules: Counter[str] = field(default_factory=Counter)
+    replay_rules: Counter[str] = field(default_factory=Counter)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -59,6 +61,7 @@ class Report:
             "boards": self.boards, "prompts": dict(self.prompts), "agree": dict(self.agree),
             "placements": self.placements, "legal_placements": self.legal_placements, "replayed": self.replayed,
             "replayed_same": self.replayed_same, "gaps": dict(self.gaps), "violations": dict(self.violations),
+            "prompt_rules": dict(self.prompt_rules), "replay_rules": dict(self.replay_rules),
             "disagreements": self.disagreements,
         }  # fmt: skip
 
@@ -69,8 +72,12 @@ class Report:
         out.append(f"placements phase reached, legal by check: {self.legal_placements} of {self.placements}")
         out.append(f"our sampled outcomes played into phase and read back unchanged: {self.replayed_same} of "
                    f"{self.replayed}")  # fmt: skip
+        for rule, n in self.prompt_rules.most_common():
+            out.append(f"  answers phase offers that we do not: {rule}: {n}")
         for rule, n in self.violations.most_common():
             out.append(f"  phase's placements break {rule}: {n}")
+        for rule, n in self.replay_rules.most_common():
+            out.append(f"  our outcome played, phase placed another: {rule}: {n}")
         for gap, n in self.gaps.most_common():
             out.append(f"  not read (gap): {gap}: {n}")
         return out
@@ -126,11 +133,32 @@ def _compare(report: Report, reading: Reading, phase_actions: list[dict[str, Any
     same = set(theirs) <= set(ours) if few else set(theirs) == set(ours)
     if same:
         report.agree[kind] += 1
-    else:
-        report.disagreements.append({
-            "board": board, "prompt": kind, "phase_only": sorted(set(theirs) - set(ours)),
-            "ours_only": sorted(set(ours) - set(theirs)) if kind not in ("OrderTriggers", "DistributeAmong") else [],
-        })  # fmt: skip
+        return
+    phase_only = sorted(set(theirs) - set(ours))
+    for answer in phase_only:
+        report.prompt_rules[_why(reading, json.loads(answer))] += 1
+    report.disagreements.append({
+        "board": board, "prompt": kind, "phase_only": phase_only,
+        "ours_only": sorted(set(ours) - set(theirs)) if not few else [],
+    })  # fmt: skip
+
+
+def _why(reading: Reading, answer: dict[str, Any]) -> str:
+    """The rule an answer phase offers and we do not breaks, as far as the prompt shows it."""
+    data = answer.get("data") or {}
+    if answer.get("type") == "ChooseTarget":
+        target = data.get("target")
+        if target is None:
+            current = next(t for t in reading.document["triggers"] if t["id"] == reading.index.current)
+            reqs = current.get("targets") or [r for m in current.get("modes", ()) for r in m.get("targets", ())]
+            divided = any("divide" in r for r in reqs)
+            return "601.2d: a divided ability given no target" if divided else "601.2c: a required target skipped"
+        if "Object" in target and reading.index.thing(target) is None:
+            return "115.5: an ability targets itself"
+        return "601.2c: a target no legal choice allows"
+    if answer.get("type") == "SelectModes":
+        return "601.2c: a mode with no legal choice of targets (115.5 where the ability itself is the only candidate)"
+    return "603.3b"
 
 
 def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> Report:
@@ -188,6 +216,11 @@ def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None 
         if back == want:
             report.replayed_same += 1
         else:
+            found = check(before.scenario, back)
+            rules = sorted({f"{v.rule.value if v.rule else ''} ({v.code.value})" for v in found.violations})
+            report.replay_rules[
+                ", ".join(rules) or "another legal outcome (phase ordered same-text abilities itself)"
+            ] += 1
             report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
                                          "reached": back.model_dump(mode="json")})  # fmt: skip
     return report
