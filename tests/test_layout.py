@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .conftest import ROOT
 
-PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver"}
+PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver", "adapters": "triggerstack.adapters"}
 
 LAYERS = [
     ("triggerstack.model", 0),
@@ -19,10 +19,11 @@ LAYERS = [
     ("triggerstack.solver.core", 2),
     ("triggerstack.solver.engines", 3),
     ("triggerstack.solver.verbs", 4),
-    ("triggerstack.solver.rl", 5),  # the environments (the extra [rl]): on top of the verbs, beside the cli
-    ("triggerstack.solver.serve", 5),  # the server's methods and transports: on top of the verbs
-    ("triggerstack.solver.conformance", 5),  # the suite's runner: a client of engines, this one's server among them
-    ("triggerstack.solver", 5),  # __init__, cli, __main__
+    ("triggerstack.adapters", 5),  # real games in (phase.rs): above the verbs, below the surfaces
+    ("triggerstack.solver.rl", 6),  # the environments (the extra [rl]): on top of the verbs, beside the cli
+    ("triggerstack.solver.serve", 6),  # the server's methods and transports: on top of the verbs
+    ("triggerstack.solver.conformance", 6),  # the suite's runner: a client of engines, this one's server among them
+    ("triggerstack.solver", 6),  # __init__, cli, __main__
 ]
 """Bottom up; a module's layer is that of the longest prefix that names it."""
 

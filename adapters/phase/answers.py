@@ -17,8 +17,7 @@ from typing import Any
 
 from triggerstack.model import Outcome, compile_facts
 from triggerstack.model.outcome import Entry
-from triggerstack.solver import Stepper
-from triggerstack.solver.verbs.step import Walk
+from triggerstack.solver.verbs.step import Stepper, Walk
 
 from .board import PhaseGap, Reading
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triggerstack.model import Outcome
-from triggerstack.solver import check, sample
+from triggerstack.solver.verbs.legal import check, sample
 
 from .answers import legal_actions
 from .board import PhaseGap, Reading, read
