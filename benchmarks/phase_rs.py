@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from triggerstack.adapters.phase import translate
 from triggerstack.adapters.phase.differential import run
@@ -56,6 +57,62 @@ def coverage(limit: int | None) -> list[str]:
     ]
     lines += [f"  {n:5d}  {g}" for g, n in gaps.most_common(10)]
     return lines
+
+
+def timings() -> list[str]:
+    """What users call, timed on the golden fixtures' recorded prompts (no phase), beside phase's own
+    calls on a live board: read a prompt, list its answers, check a placement; export a state, apply."""
+    import gzip
+    import json
+
+    from triggerstack.adapters.phase import legal_actions, read
+    from triggerstack.model import Outcome
+    from triggerstack.solver import check
+
+    root = Path(__file__).resolve().parent.parent / "tests" / "data" / "phase"
+    docs = []
+    for path in sorted(root.glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            docs.append(json.load(f))
+    prompts = [p["state"] for d in docs for p in d["prompts"]]
+
+    def best(fn: Any, n: int = 5) -> float:
+        out = []
+        for _ in range(n):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+        return min(out)
+
+    r_read = sorted(best(lambda s=s: read(s)) for s in prompts)
+    readings = [read(s) for s in prompts]
+    r_list = sorted(best(lambda r=r: list(legal_actions(r))) for r in readings)
+    firsts = [(read(d["prompts"][0]["state"]), Outcome.model_validate(d["phase_reached"])) for d in docs]
+    r_check = sorted(best(lambda r=r, o=o: check(r.scenario, o)) for r, o in firsts)
+
+    from triggerstack.adapters.phase.live import Board, engine
+
+    eng = engine(["Viashino Pyromancer", "Soul Warden", "Armored Armadillo"])
+    b = Board.build(eng, [["Viashino Pyromancer", "Soul Warden"], ["Soul Warden", "Armored Armadillo"]])
+    b.move(b.object_id("Soul Warden", 0))
+    b.move(b.object_id("Soul Warden", 1))
+    b.move(b.object_id("Armored Armadillo", 1))
+    b.move(b.object_id("Viashino Pyromancer", 0), simulate=True)
+    export = best(lambda: b.game.state())
+    order = next(iter(b.game.actions()))
+    t = time.perf_counter()
+    b.game.apply(0, order)
+    apply = time.perf_counter() - t
+
+    def ms(xs: list[float]) -> str:
+        return f"median {1e3 * xs[len(xs) // 2]:.2f} ms, worst {1e3 * xs[-1]:.2f} ms"
+
+    return [
+        f"read a recorded prompt ({len(prompts)} prompts): {ms(r_read)}",
+        f"list every legal answer at it: {ms(r_list)}",
+        f"check the placement phase reached ({len(firsts)} boards): {ms(r_check)}",
+        f"phase, same machine: export a state {1e3 * export:.2f} ms; apply one OrderTriggers {1e3 * apply:.2f} ms",
+    ]
 
 
 def main() -> int:

@@ -300,8 +300,11 @@ def _batch_events(s: Mapping[str, Any], pending: list[tuple[str, Mapping[str, An
     return set(events)
 
 
-def read(state: Mapping[str, Any], *, strict: bool = True) -> Reading:
-    """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`)."""
+def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
+    """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`), from a
+    phase ``Game`` or what its ``state()`` exported."""
+    if not isinstance(state, Mapping) and callable(getattr(state, "state", None)):
+        state = state.state()  # a phase Game
     s = _state(state)
     prompt = dict(s.get("waiting_for") or {})
     gaps: list[Gap] = []
