@@ -518,7 +518,9 @@ def translate(ability: Mapping[str, Any], place: str = "ability") -> Translated:
     try:
         return _translate(ability, place)
     except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
-        return Translated([], None, [], [Gap(place, f"a shape the adapter does not read ({type(exc).__name__}: {exc})")])
+        return Translated(
+            [], None, [], [Gap(place, f"a shape the adapter does not read ({type(exc).__name__}: {exc})")]
+        )
 
 
 def _translate(ability: Mapping[str, Any], place: str) -> Translated:

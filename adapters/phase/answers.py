@@ -196,8 +196,14 @@ def _slot_actions(reading: Reading) -> Iterator[Action]:
     data = reading.prompt["data"]
     trigger = _current(reading)
     chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+    labels = data.get("mode_labels")  # a modal ability's modes, chosen before its targets
+    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    texts = {m["id"]: m.get("text") for m in t.get("modes", ())}
     found: set[str | None] = set()
     for entry in choices(reading, trigger):
+        said = sorted(texts[m.mode] or "" for m in entry.modes or ())
+        if entry.modes is not None and labels is not None and said != sorted(labels):
+            continue
         if _consistent(reading, trigger, entry, chosen):
             found.update(_next_targets(reading, trigger, entry, chosen))
     for thing in sorted(found, key=lambda t: (t is None, str(t))):
@@ -206,7 +212,17 @@ def _slot_actions(reading: Reading) -> Iterator[Action]:
 
 
 def _per_requirement(reading: Reading, trigger: str, entry: Entry) -> list[tuple[dict[str, Any], set[str]]]:
-    return [(r, set(entry.targets.get(r["id"], ()))) for r in _requirements(reading, trigger)]
+    """The entry's requirements in phase's slot order with the targets chosen for each: a modal
+    entry's are its chosen modes' (in the order the ability lists its modes)."""
+    if entry.modes is None:
+        return [(r, set(entry.targets.get(r["id"], ()))) for r in _requirements(reading, trigger)]
+    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    order = [m["id"] for m in t["modes"]]
+    out: list[tuple[dict[str, Any], set[str]]] = []
+    for choice in sorted(entry.modes, key=lambda c: order.index(c.mode)):
+        mode = t["modes"][order.index(choice.mode)]
+        out.extend((r, set(choice.targets.get(r["id"], ()))) for r in mode.get("targets", ()))
+    return out
 
 
 def _consistent(reading: Reading, trigger: str, entry: Entry, chosen: list[str | None]) -> bool:

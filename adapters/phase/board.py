@@ -181,7 +181,7 @@ def trim(state: Mapping[str, Any]) -> dict[str, Any]:
     seen = set(s.get("battlefield") or ()) | set(s.get("exile") or ())
     for p in s.get("players") or ():
         seen |= set(p.get("graveyard") or ())
-    dropped = ("abilities", "base_abilities", "trigger_definitions", "replacement_definitions", "base_keywords")
+    dropped = ("abilities", "base_abilities", "replacement_definitions", "base_keywords")
     out["objects"] = {
         k: {f: v for f, v in o.items() if f not in dropped}
         for k, o in (s.get("objects") or {}).items()
@@ -376,17 +376,17 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
     for place, p, k, entry in items:
         ability = p.get("ability") or {}
         source_id = p.get("source_id") if isinstance(p.get("source_id"), int) else ability.get("source_id")
-        # an id stable across readings of one batch: the source's and the ability's, as phase numbers them
+        # an id stable across readings of one batch: the source's name and id, the ability's index (the
+        # state's object first: a pending trigger, a stack entry and a prompt do not all carry a name)
         lki_name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name")
-        tid = (
-            f"{_slug(str(p.get('source_name') or lki_name or 'ability'))}#{source_id}.{ability.get('ability_index', 0)}"
-        )
+        obj_name = (raw.get(str(source_id)) or {}).get("name") if isinstance(source_id, int) else None
+        name = str(obj_name or lki_name or p.get("source_name") or "")
+        tid = f"{_slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
         while tid in used:
             tid += "'"
         used.add(tid)
         src = index.object_id(source_id) if isinstance(source_id, int) else None
         controller = int(entry["controller"] if entry is not None else p.get("controller", ability.get("controller")))
-        name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name") or p.get("source_name") or ""
         text = str(p.get("description") or ability.get("description") or "").replace("~", name or "this")
         trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text}
         if src is not None:
@@ -397,8 +397,13 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
             trig["controller"] = f"P{controller}"
         else:
             trig["controller"] = f"P{controller}"
+        source = raw.get(str(source_id)) if isinstance(source_id, int) else None
+        definition = _modal_definition(ability, str(p.get("description") or ability.get("description") or ""), source)
+        where = f"{place}.ability"
+        if definition is not None:  # its modes already chosen: the ability as printed, so its id's modes hold
+            ability, where = definition
         abilities[tid] = ability
-        got = translate(ability, f"{place}.ability")
+        got = translate(ability, where)
         gaps.extend(got.gaps)
         if src is None and _mentions_another(got.fields()):
             gaps.append(Gap(f"{place}.source_id", 'an "another" target whose source is not in a zone read'))
@@ -421,6 +426,32 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
     except Exception as exc:  # a scenario we wrote that our model refuses is our bug: say where
         raise PhaseGap(f"the scenario read from phase's state is not valid: {exc}") from exc
     return Reading(scenario, doc, index, prompt, placed, gaps, abilities)
+
+
+def _modal_definition(ability: Mapping[str, Any], description: str, source: Mapping[str, Any] | None) -> tuple[
+        Mapping[str, Any], str] | None:  # fmt: skip
+    """The modal ability a waiting or placed ability was printed as, when phase has replaced it by the
+    modes chosen: from ``trigger_source.trigger_entries`` or the source object's
+    ``trigger_definitions``, the modal one whose description (or modes) it matches."""
+    if isinstance(ability.get("modal"), Mapping):
+        return None
+    labels = ability.get("selected_mode_labels")
+    places = [("ability.trigger_source.trigger_entries", (ability.get("trigger_source") or {}).get("trigger_entries"))]
+    places.append(
+        (f"objects[{(source or {}).get('id')}].trigger_definitions", (source or {}).get("trigger_definitions"))
+    )
+    for where, entries in places:
+        for i, e in enumerate(entries or ()):
+            d = (e or {}).get("definition") or {}
+            ex = d.get("execute")
+            if not (isinstance(ex, Mapping) and isinstance(ex.get("modal"), Mapping)):
+                continue
+            texts = ex["modal"].get("mode_descriptions") or []
+            if d.get("description") == description or (labels and set(labels) <= set(texts)):
+                return ex, f"{where}[{i}].definition.execute"
+    if labels:
+        raise PhaseGap(f"selected_mode_labels: a modal ability whose printed modes are not in the state ({labels})")
+    return None
 
 
 def _controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:

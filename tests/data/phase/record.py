@@ -29,6 +29,9 @@ BOARDS: dict[str, dict[str, Any]] = {
                                 "event": (0, "Inferno Titan")},
     "ertai-modes": {"source": "700.2, 603.3c: a modal trigger with 'choose up to one'", "a": ["Soul Warden"],
                     "b": ["Grizzly Bears", "Black Knight"], "event": (0, "Ertai Resurrected")},
+    "ertai-destroys": {"source": "700.2, 601.2c: a mode chosen, then its target; 115.5 'another target'",
+                       "a": ["Soul Warden"], "b": ["Grizzly Bears", "Black Knight"], "event": (0, "Ertai Resurrected"),
+                       "modes": [1]},
     "kavu-protection-hexproof": {"source": "702.16b, 702.11b: protection and hexproof exclude targets",
                                  "a": ["Essence Warden", "White Knight"], "b": ["Gladecover Scout", "Black Knight",
                                  "Grizzly Bears"], "event": (0, "Flametongue Kavu")},
@@ -76,7 +79,10 @@ def record(name: str, spec: dict[str, Any], eng: Any) -> dict[str, Any]:
         offered = [a.to_dict() for a in b.game.actions()]
         prompts.append({"state": trim(b.game.state()), "phase_offered": offered})
         w = b.game.waiting_for()
-        b.game.apply(int(w["data"]["player"]), offered[0])
+        answer = offered[0]
+        if w["type"] == "AbilityModeChoice" and "modes" in spec:
+            answer = {"type": "SelectModes", "data": {"indices": spec["modes"]}}
+        b.game.apply(int(w["data"]["player"]), answer)
     got = reached(before, b.game.state())
     return {"name": name, "source": spec["source"], "phase_version": "0.103.0", "prompts": prompts,
             "phase_reached": got.model_dump(mode="json"), "final_stack": trim(b.game.state())["state"]["stack"]}  # fmt: skip
