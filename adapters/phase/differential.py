@@ -20,6 +20,7 @@ from typing import Any
 from triggerstack.model import Outcome
 from triggerstack.solver.verbs.legal import check, sample
 
+from .abilities import translate
 from .answers import legal_actions
 from .board import PhaseGap, Reading, read
 from .live import Board, engine, play, reached
@@ -53,6 +54,8 @@ class Report:
     gaps: Counter[str] = field(default_factory=Counter)
     violations: Counter[str] = field(default_factory=Counter)
     prompt_rules: Counter[str] = field(default_factory=Counter)
+    unasked: int = 0
+    untargeted: int = 0
     replay_rules: Counter[str] = field(default_factory=Counter)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
@@ -62,11 +65,15 @@ class Report:
             "placements": self.placements, "legal_placements": self.legal_placements, "replayed": self.replayed,
             "replayed_same": self.replayed_same, "gaps": dict(self.gaps), "violations": dict(self.violations),
             "prompt_rules": dict(self.prompt_rules), "replay_rules": dict(self.replay_rules),
+            "unasked": self.unasked, "untargeted": self.untargeted,
             "disagreements": self.disagreements,
         }  # fmt: skip
 
     def lines(self) -> list[str]:
-        out = [f"boards: {self.boards}"]
+        out = [
+            f"boards at a trigger-placement prompt: {self.boards}; placed without a prompt: {self.unasked}, "
+            f"of which a targeted ability was put on the stack with no target (601.2c): {self.untargeted}"
+        ]
         for kind in sorted(self.prompts):
             out.append(f"{kind}: phase's answers agree with ours at {self.agree[kind]} of {self.prompts[kind]} prompts")
         out.append(f"placements phase reached, legal by check: {self.legal_placements} of {self.placements}")
@@ -161,6 +168,19 @@ def _why(reading: Reading, answer: dict[str, Any]) -> str:
     return "603.3b"
 
 
+def _untargeted(report: Report, state: dict[str, Any], board: int, steps: list[str]) -> None:
+    """A board phase placed without asking: a triggered ability on the stack whose requirements want a
+    target and hold none (phase did not ask for it)."""
+    for e in state["state"].get("stack") or ():
+        data = (e.get("kind") or {}).get("data") or {}
+        ability = data.get("ability") or {}
+        got = translate(ability)
+        if got.modal is None and any((r.get("min") or 0) >= 1 for r in got.targets) and not ability.get("targets"):
+            report.untargeted += 1
+            report.disagreements.append({"board": board, "steps": steps, "untargeted": data.get("description")})
+            return
+
+
 def _same_text_swapped(before: Reading, want: Outcome, back: Outcome) -> bool:
     """Whether phase placed ``want``'s abilities in another order only among abilities of one player
     with the same text (phase orders those itself, without a prompt)."""
@@ -183,6 +203,8 @@ def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None 
         board_seed = rng.randint(0, 2**31)
         b, steps = _board(eng, random.Random(board_seed))
         if not b.at_prompt():
+            report.unasked += 1
+            _untargeted(report, b.game.state(), k, steps)
             continue
         report.boards += 1
         try:
