@@ -129,6 +129,12 @@ def main() -> int:
     text = [
         "# phase.rs 0.103.0 beside triggerstack",
         "",
+        "## What users call",
+        "",
+        "```",
+        *timings(),
+        "```",
+        "",
         "## Translation",
         "",
         "```",

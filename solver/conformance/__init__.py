@@ -101,6 +101,7 @@ class ProcessEngine(_Lines):
             )
         except OSError as exc:
             raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        self._ended = False
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -113,6 +114,10 @@ class ProcessEngine(_Lines):
 
     def _exchange(self, line: str) -> str:
         assert self.process.stdin is not None and self.process.stdout is not None
+        if self._ended:  # stopped or ended before: every later question fails at once, whatever the load
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(1)  # its exit status, once the kill has landed
+            raise Failure(f"the engine ended (exit {self.process.poll()})")
         try:
             self.process.stdin.write(line + "\n")
             self.process.stdin.flush()
@@ -121,12 +126,15 @@ class ProcessEngine(_Lines):
         try:
             answer = self._answers.get(timeout=self.seconds)
         except queue.Empty:
+            self._ended = True
             self.process.kill()
             raise Failure(f"no answer within {self.seconds:g} s (the engine was stopped)") from None
         if len(answer) > self.max_bytes:
+            self._ended = True
             self.process.kill()
             raise Failure(f"an answer of more than {self.max_bytes} bytes (the engine was stopped)")
         if not answer:
+            self._ended = True
             raise Failure(f"the engine ended (exit {self.process.poll()})")
         return answer
 
