@@ -66,6 +66,7 @@ def test_every_count_is_agreed_by_three_engines() -> None:
             assert count(scenario, engine=engine) == case.data["count"], (case.id, engine)
 
 
+@pytest.mark.slow  # 9-12 s: every case of the suite, in process
 def test_this_tool_passes_the_suite_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     report = run(SelfEngine(), CASES)
     assert not report.failed, [r.difference for r in report.failed][:5]
