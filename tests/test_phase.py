@@ -307,3 +307,17 @@ def test_a_divided_ability_has_a_target_for_its_amount(eng: Any) -> None:
     b.move(b.object_id("Grizzly Bears", 1))
     b.move(b.object_id("Bogardan Hellkite", 0), simulate=True)
     assert _prompts_agree(b, lambda reading, acts: acts[0]) == []
+
+
+def test_counters_tags_and_a_stolen_creature_are_read_from_the_state() -> None:
+    """Counters as phase names them (``plus1plus1``), tapped and attacking from the state's own fields,
+    and a creature controlled by a player who does not own it."""
+    state = json.loads(json.dumps(_load(HERE / "chupacabra-stolen.json.gz")["prompts"][0]["state"]))
+    s = state["state"]
+    lion = next(o for o in s["objects"].values() if o["name"] == "Silvercoat Lion")
+    lion.update(counters={"plus1plus1": 2, "stun": 1}, tapped=True)
+    s["combat"] = {"attackers": [{"object_id": lion["id"], "defending_player": 1}], "blocker_to_attacker": {}}
+    obj = next(o for o in read(state).document["objects"] if o["id"] == f"silvercoat-lion#{lion['id']}")
+    assert obj["counters"] == {"+1/+1": 2, "stun": 1}
+    assert obj["tags"] == ["tapped", "attacking"]
+    assert (obj["controller"], obj["owner"]) == ("P0", "P1")

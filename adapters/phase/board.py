@@ -24,7 +24,8 @@ __all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "Reading", "read", "tri
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 
-_COUNTER = {"P1P1": "+1/+1", "M1M1": "-1/-1", "Plus1Plus1": "+1/+1", "Minus1Minus1": "-1/-1"}
+# CounterType serializes as a lower-case flat string (crates/engine/src/types/counter.rs); others keep theirs
+_COUNTER = {"plus1plus1": "+1/+1", "minus1minus1": "-1/-1"}
 _SHARD_COLORS = ("White", "Blue", "Black", "Red", "Green")
 
 
@@ -210,15 +211,18 @@ def _players(s: Mapping[str, Any]) -> tuple[list[Any], dict[str, int]]:
 
 
 def _tags(o: Mapping[str, Any], s: Mapping[str, Any]) -> list[str]:
+    """``tapped``, ``token``, and from ``combat`` (CombatState) ``attacking`` (``attackers[].object_id``)
+    and ``blocking`` (the keys of ``blocker_to_attacker``)."""
     tags = []
     if o.get("tapped"):
         tags.append("tapped")
     if o.get("is_token"):
         tags.append("token")
     combat = s.get("combat") or {}
-    blob = json.dumps(combat)
-    if combat and re.search(rf'"(attacker|object_id|attacker_id)": {o["id"]}\b', blob):
+    if any(a.get("object_id") == o["id"] for a in combat.get("attackers") or ()):
         tags.append("attacking")
+    if str(o["id"]) in {str(k) for k in (combat.get("blocker_to_attacker") or {})}:
+        tags.append("blocking")
     return tags
 
 
