@@ -321,3 +321,15 @@ def test_counters_tags_and_a_stolen_creature_are_read_from_the_state() -> None:
     assert obj["counters"] == {"+1/+1": 2, "stun": 1}
     assert obj["tags"] == ["tapped", "attacking"]
     assert (obj["controller"], obj["owner"]) == ("P0", "P1")
+
+
+@pytest.mark.slow
+def test_a_clone_is_the_same_game_replayed(eng: Any) -> None:
+    """phase cannot always reload a state it exported mid-game; a clone replays the actions from the
+    root instead, and answers the same prompts with the same state."""
+    b = _board(eng, "titan-divides-onto-ward")
+    b.apply(0, next(a.to_dict() for a in b.game.actions()))
+    copy = b.clone()
+    assert copy.game.waiting_for() == b.game.waiting_for()
+    assert read(copy.game).document == read(b.game).document
+    assert [a.to_dict() for a in copy.game.actions()] == [a.to_dict() for a in b.game.actions()]

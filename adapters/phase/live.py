@@ -70,10 +70,14 @@ def engine(names: Iterable[str]) -> Any:
 @dataclass
 class Board:
     """A game at a board set up by debug actions: each player's cards moved to the battlefield (or a
-    graveyard), a creature stolen, then one card entering (``simulate``: its triggers fire)."""
+    graveyard), a creature stolen, then one card entering (``simulate``: its triggers fire). Every
+    action taken through it is kept, so :meth:`clone` is the same game again: phase cannot always
+    reload a state it exported mid-game, so a clone is the root state (reloaded once, before any
+    action) with the actions replayed."""
 
     engine: Any
     game: Any
+    root: Any
     replay: list[tuple[int, dict[str, Any]]]
 
     @classmethod
@@ -88,22 +92,33 @@ class Board:
             who = data["pending"][0]["player"] if "pending" in data else data["player"]
             keep = next(a for a in game.actions() if "Keep" in repr(a))
             game.apply(who, keep)
-        st = game.state()
-        st["state"]["debug_mode"] = True
-        return cls(eng, eng.load_game(st), [])
+        root = game.state()
+        root["state"]["debug_mode"] = True
+        return cls(eng, eng.load_game(root), root, [])
 
-    def object_id(self, name: str, owner: int, used: set[int] | None = None) -> int:
+    def clone(self) -> Board:
+        """The same game, replayed from the root."""
+        game = self.engine.load_game(self.root)
+        for actor, action in self.replay:
+            game.apply(actor, action)
+        return Board(self.engine, game, self.root, list(self.replay))
+
+    def apply(self, actor: int, action: dict[str, Any]) -> Any:
+        """``game.apply``, kept for :meth:`clone`."""
+        result = self.game.apply(actor, action)
+        self.replay.append((actor, action))
+        return result
+
+    def object_id(self, name: str, owner: int) -> int:
+        """The first of ``owner``'s cards named ``name`` still in a library or hand."""
         objs = self.game.state()["state"]["objects"].values()
         for o in sorted(objs, key=lambda o: o["id"]):
-            if o["name"] == name and o["owner"] == owner and o["zone"] in ("Library", "Hand") and (
-                    used is None or o["id"] not in used):  # fmt: skip
+            if o["name"] == name and o["owner"] == owner and o["zone"] in ("Library", "Hand"):
                 return int(o["id"])
         raise KeyError(f"no {name} of player {owner} left in a library or hand")
 
     def debug(self, action: dict[str, Any]) -> Any:
-        act = {"type": "Debug", "data": action}
-        self.replay.append((0, act))
-        return self.game.apply(0, act)
+        return self.apply(0, {"type": "Debug", "data": action})
 
     def move(self, oid: int, zone: str = "Battlefield", simulate: bool = False) -> Any:
         return self.debug({"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone, "simulate": simulate}})
@@ -112,7 +127,7 @@ class Board:
         return self.debug({"type": "SetController", "data": {"object_id": oid, "controller": controller}})
 
     def at_prompt(self) -> bool:
-        return self.game.waiting_for()["type"] in PROMPTS
+        return bool(self.game.waiting_for()["type"] in PROMPTS)
 
 
 def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
