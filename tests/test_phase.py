@@ -333,3 +333,21 @@ def test_a_clone_is_the_same_game_replayed(eng: Any) -> None:
     assert copy.game.waiting_for() == b.game.waiting_for()
     assert read(copy.game).document == read(b.game).document
     assert [a.to_dict() for a in copy.game.actions()] == [a.to_dict() for a in b.game.actions()]
+
+
+def test_a_player_with_hexproof_is_read_from_the_static_that_grants_it() -> None:
+    """phase does not export a player's hexproof: Leyline of Sanctity's "You have hexproof" is read from
+    its static ability, so the Pyromancer's "target player" cannot be its controller's opponent (702.11b);
+    a static the adapter cannot read that way is a gap, never ignored."""
+    state = _load(HERE / "leyline-player-hexproof.json.gz")["prompts"][0]["state"]
+    reading = read(state)
+    assert {"id": "P1", "hexproof": True} in reading.document["players"]
+    pyro = next(t["id"] for t in reading.document["triggers"] if t["id"].startswith("viashino-pyromancer"))
+    targets = {x for o in LegalOutcomes(reading.scenario) for e in o.stack if e.ability == pyro
+               for x in e.targets.get("t1", ())}  # fmt: skip
+    assert targets == {"P0"}
+    changed = json.loads(json.dumps(state))
+    leyline = next(o for o in changed["state"]["objects"].values() if o["name"] == "Leyline of Sanctity")
+    leyline["static_definitions"][0]["condition"] = {"type": "Something"}
+    with pytest.raises(PhaseGap, match="may give a player hexproof"):
+        read(changed)

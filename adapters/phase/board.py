@@ -337,7 +337,8 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
                     "id": f"{obj['id']}-ward", "when": "becomes-target", "object": obj["id"], "by": "opponent",
                     "trigger": {"source": obj["id"], "text": f"Ward {ward} (702.21a)"},
                 })  # fmt: skip
-            _player_keywords(o, f"objects[{oid}]", gaps)
+            if zone == "battlefield":
+                _player_keywords(o, f"objects[{oid}]", gaps, players)
     pending = _pending(s)
     firings = [(f"pending_trigger_order.groups[{g}].triggers[{i}].firing", t.get("firing"))
                for g, group in enumerate((s.get("pending_trigger_order") or {}).get("groups") or ())
@@ -467,13 +468,34 @@ def _mentions_another(fields: Mapping[str, Any]) -> bool:
     return '"other_than_source": true' in json.dumps(fields)
 
 
-def _player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap]) -> None:
-    """phase does not export a player's hexproof, shroud or protection: a static ability that may
-    grant one is a gap naming it (never assumed absent)."""
+def _player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap], players: list[Any]) -> None:
+    """A player's hexproof or shroud, which phase's state does not export, from the static abilities on
+    the battlefield that grant it: "You have hexproof" (mode ``Hexproof`` or ``Shroud``, ``affected`` a
+    type-less filter of players: ``controller`` You or Opponent) is read into ``players``; any other
+    static that may give a player hexproof, shroud or protection is a gap naming it."""
     for i, st in enumerate(o.get("static_definitions") or ()):
-        blob = json.dumps(st)
-        if re.search(r"Hexproof|Shroud|Protection", blob) and re.search(r'"(Player|Controller|You)"', blob) and (
-                "Player" in str(st.get("affected")) or "Controller" in str(st.get("affected"))):  # fmt: skip
+        if not isinstance(st, Mapping):
+            continue
+        affected = st.get("affected") or {}
+        mode = st.get("mode")
+        to_players = isinstance(affected, Mapping) and (
+            affected.get("type") in ("Player", "Controller")
+            or (affected.get("type") == "Typed" and not affected.get("type_filters"))
+        )
+        if not to_players:
+            continue
+        who = affected.get("controller") if affected.get("type") == "Typed" else None
+        plain = mode in ("Hexproof", "Shroud") and not affected.get("properties") and not st.get("condition")
+        if plain and who in ("You", "Opponent"):
+            mine = f"P{o.get('controller')}"
+            for k, p in enumerate(players):
+                pid = p if isinstance(p, str) else p["id"]
+                if (pid == mine) == (who == "You"):
+                    entry = {"id": pid} if isinstance(p, str) else dict(p)
+                    entry[str(mode).lower()] = True
+                    players[k] = entry
+            continue
+        if re.search(r"Hexproof|Shroud|Protection", json.dumps(st)):
             gaps.append(
                 Gap(
                     f"{place}.static_definitions[{i}]",

@@ -28,7 +28,7 @@ from .live import Board, engine, play, reached
 __all__ = ["POOL", "Report", "run"]
 
 # name → what it brings (the kinds of the issue: ETB, "whenever another", dies, modal, divided,
-# hexproof / shroud / protection / ward creatures, vanilla bodies)
+# hexproof / shroud / protection / ward creatures, a player with hexproof, vanilla bodies)
 POOL: dict[str, str] = {
     "Viashino Pyromancer": "etb", "Flametongue Kavu": "etb", "Inferno Titan": "etb", "Bogardan Hellkite": "etb",
     "Ravenous Chupacabra": "etb", "Charming Prince": "etb", "Ertai Resurrected": "etb", "Shriekmaw": "etb",
@@ -36,7 +36,7 @@ POOL: dict[str, str] = {
     "Soul Warden": "body", "Essence Warden": "body", "Blood Artist": "body", "Zulaport Cutthroat": "body",
     "White Knight": "body", "Black Knight": "body", "Gladecover Scout": "body", "Troll Ascetic": "body",
     "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
-    "Goblin Arsonist": "body", "Silvercoat Lion": "body",
+    "Goblin Arsonist": "body", "Silvercoat Lion": "body", "Leyline of Sanctity": "body",
 }  # fmt: skip
 
 
