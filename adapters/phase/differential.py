@@ -23,7 +23,7 @@ from triggerstack.solver.verbs.legal import check, sample
 from .abilities import translate
 from .answers import legal_actions
 from .board import PhaseGap, Reading, read
-from .live import Board, engine, play, reached
+from .live import Board, PhaseError, engine, play, reached
 
 __all__ = ["POOL", "Report", "run"]
 
@@ -57,6 +57,7 @@ class Report:
     unasked: int = 0
     untargeted: int = 0
     replay_rules: Counter[str] = field(default_factory=Counter)
+    phase_errors: Counter[str] = field(default_factory=Counter)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -65,7 +66,7 @@ class Report:
             "placements": self.placements, "legal_placements": self.legal_placements, "replayed": self.replayed,
             "replayed_same": self.replayed_same, "gaps": dict(self.gaps), "violations": dict(self.violations),
             "prompt_rules": dict(self.prompt_rules), "replay_rules": dict(self.replay_rules),
-            "unasked": self.unasked, "untargeted": self.untargeted,
+            "unasked": self.unasked, "untargeted": self.untargeted, "phase_errors": dict(self.phase_errors),
             "disagreements": self.disagreements,
         }  # fmt: skip
 
@@ -85,6 +86,8 @@ class Report:
             out.append(f"  phase's placements break {rule}: {n}")
         for rule, n in self.replay_rules.most_common():
             out.append(f"  our outcome played, phase placed another: {rule}: {n}")
+        for err, n in self.phase_errors.most_common():
+            out.append(f"  phase raised an error of its own: {err}: {n}")
         for gap, n in self.gaps.most_common():
             out.append(f"  not read (gap): {gap}: {n}")
         return out
@@ -193,7 +196,9 @@ def _same_text_swapped(before: Reading, want: Outcome, back: Outcome) -> bool:
 
 
 def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> Report:
-    """The differential run over ``boards`` random boards (seeded: the same seed, the same run)."""
+    """The differential run over ``boards`` random boards (seeded: the same seed, the same run). An
+    error phase raises itself (a state it cannot export, an answer it cannot apply) ends that board and
+    is counted, with its message, among ``phase_errors``."""
     eng = engine(POOL)
     rng = random.Random(seed)
     report = Report()
@@ -201,60 +206,68 @@ def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None 
         if progress is not None:
             progress(k)
         board_seed = rng.randint(0, 2**31)
-        b, steps = _board(eng, random.Random(board_seed))
-        copy = b.clone()  # our outcome is played into the same board, replayed
-        if not b.at_prompt():
-            report.unasked += 1
-            _untargeted(report, b.game.state(), k, steps)
-            continue
-        report.boards += 1
         try:
-            before = read(b.game.state())
-        except PhaseGap as exc:
-            report.gaps[str(exc).split("\n")[0][:120]] += 1
-            continue
-        # phase's own choices: at each prompt compare, then take one of phase's answers at random
-        pick = random.Random(board_seed + 1)
-        try:
-            while b.at_prompt():
-                reading = read(b.game.state())
-                acts = [a.to_dict() for a in b.game.actions()]
-                _compare(report, reading, acts, k)
-                w = b.game.waiting_for()
-                b.apply(int(w["data"]["player"]), pick.choice(acts))
-            got = reached(before, b.game.state())
-        except PhaseGap as exc:
-            report.gaps[str(exc).split("\n")[0][:120]] += 1
-            continue
-        report.placements += 1
-        verdict = check(before.scenario, got)
-        if verdict.legal:
-            report.legal_placements += 1
-        else:
-            for v in verdict.violations:
-                report.violations[f"{v.rule} ({v.code.value})"] += 1
-            report.disagreements.append({"board": k, "steps": steps, "reached": got.model_dump(mode="json"),
-                                         "violations": [f"{v.rule} {v.code.value}: {v.message}"
-                                                        for v in verdict.violations]})  # fmt: skip
-        # one of our outcomes, played into the same board replayed
-        want: Outcome = sample(before.scenario, 1, seed=board_seed)[0]
-        report.replayed += 1
-        try:
-            play(copy.game, want)
-            back = reached(before, copy.game.state())
-        except PhaseGap as exc:
-            report.replay_rules[f"not played: {str(exc).splitlines()[0][:100]}"] += 1
-            report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
-                                         "refused": str(exc)})  # fmt: skip
-            continue
-        if back == want:
-            report.replayed_same += 1
-        else:
-            found = check(before.scenario, back)
-            rules = sorted({f"{v.rule.value if v.rule else ''} ({v.code.value})" for v in found.violations})
-            if _same_text_swapped(before, want, back):
-                rules.append("603.3b: same-text abilities of one player ordered by phase, not by the player")
-            report.replay_rules[", ".join(rules) or "another legal outcome"] += 1
-            report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
-                                         "reached": back.model_dump(mode="json")})  # fmt: skip
+            _one(report, eng, k, board_seed)
+        except PhaseError as exc:  # phase's own failure: the board ends, counted with its message
+            report.phase_errors[str(exc).splitlines()[0][:120]] += 1
     return report
+
+
+def _one(report: Report, eng: Any, k: int, board_seed: int) -> None:
+    """One board of the run, into ``report``."""
+    b, steps = _board(eng, random.Random(board_seed))
+    copy = b.clone()  # our outcome is played into the same board, replayed
+    if not b.at_prompt():
+        report.unasked += 1
+        _untargeted(report, b.state(), k, steps)
+        return
+    report.boards += 1
+    try:
+        before = read(b.state())
+    except PhaseGap as exc:
+        report.gaps[str(exc).split("\n")[0][:120]] += 1
+        return
+    # phase's own choices: at each prompt compare, then take one of phase's answers at random
+    pick = random.Random(board_seed + 1)
+    try:
+        while b.at_prompt():
+            reading = read(b.state())
+            acts = [a.to_dict() for a in b.game.actions()]
+            _compare(report, reading, acts, k)
+            w = b.game.waiting_for()
+            b.apply(int(w["data"]["player"]), pick.choice(acts))
+        got = reached(before, b.state())
+    except PhaseGap as exc:
+        report.gaps[str(exc).split("\n")[0][:120]] += 1
+        return
+    report.placements += 1
+    verdict = check(before.scenario, got)
+    if verdict.legal:
+        report.legal_placements += 1
+    else:
+        for v in verdict.violations:
+            report.violations[f"{v.rule} ({v.code.value})"] += 1
+        report.disagreements.append({"board": k, "steps": steps, "reached": got.model_dump(mode="json"),
+                                     "violations": [f"{v.rule} {v.code.value}: {v.message}"
+                                                    for v in verdict.violations]})  # fmt: skip
+    # one of our outcomes, played into the same board replayed
+    want: Outcome = sample(before.scenario, 1, seed=board_seed)[0]
+    report.replayed += 1
+    try:
+        play(copy.game, want)  # (phase's own failures here are PhaseError too)
+        back = reached(before, copy.state())
+    except PhaseGap as exc:
+        report.replay_rules[f"not played: {str(exc).splitlines()[0][:100]}"] += 1
+        report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
+                                     "refused": str(exc)})  # fmt: skip
+        return
+    if back == want:
+        report.replayed_same += 1
+        return
+    found = check(before.scenario, back)
+    rules = sorted({f"{v.rule.value if v.rule else ''} ({v.code.value})" for v in found.violations})
+    if _same_text_swapped(before, want, back):
+        rules.append("603.3b: same-text abilities of one player ordered by phase, not by the player")
+    report.replay_rules[", ".join(rules) or "another legal outcome"] += 1
+    report.disagreements.append({"board": k, "steps": steps, "played": want.model_dump(mode="json"),
+                                 "reached": back.model_dump(mode="json")})  # fmt: skip

@@ -16,7 +16,11 @@ from triggerstack.model.errors import MissingExtra
 from .answers import action_for, entry_of
 from .board import PROMPTS, PhaseGap, Reading, read
 
-__all__ = ["TESTED", "Board", "card_data", "engine", "phase_module", "play", "reached"]
+__all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
+
+
+class PhaseError(RuntimeError):
+    """phase itself failed: a state it could not export, an action it raised on (its message kept)."""
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 
@@ -105,9 +109,16 @@ class Board:
 
     def apply(self, actor: int, action: dict[str, Any]) -> Any:
         """``game.apply``, kept for :meth:`clone`."""
-        result = self.game.apply(actor, action)
+        try:
+            result = self.game.apply(actor, action)
+        except ValueError as exc:
+            raise PhaseError(f"apply {json.dumps(action)}: {exc}") from exc
         self.replay.append((actor, action))
         return result
+
+    def state(self) -> Any:
+        """``game.state()``; phase's failure to export one is a :class:`PhaseError`."""
+        return _exported(self.game)
 
     def object_id(self, name: str, owner: int) -> int:
         """The first of ``owner``'s cards named ``name`` still in a library or hand."""
@@ -130,6 +141,13 @@ class Board:
         return bool(self.game.waiting_for()["type"] in PROMPTS)
 
 
+def _exported(game: Any) -> Any:
+    try:
+        return game.state()
+    except ValueError as exc:  # phase cannot always export its own state
+        raise PhaseError(f"state(): {exc}") from exc
+
+
 def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
          seen: Callable[[Reading, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Answer every trigger-placement prompt of ``game`` so that it places ``outcome``; the actions
@@ -140,13 +158,13 @@ def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
         w = game.waiting_for()
         if w["type"] not in PROMPTS:
             return done
-        reading = read(game.state(), strict=strict)
+        reading = read(_exported(game), strict=strict)
         action = action_for(reading, outcome)
         if seen is not None:
             seen(reading, action)
         try:
             game.apply(int(w["data"]["player"]), action)
-        except Exception as exc:
+        except ValueError as exc:  # phase refuses an answer by raising ValueError ("Invalid action: ...")
             raise PhaseGap(f"phase refused {json.dumps(action)} at {w['type']}: {exc}") from exc
         done.append(action)
     raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
