@@ -10,6 +10,7 @@ deviation is a strict expected failure citing its rule, so a phase fix flips it.
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -149,9 +150,14 @@ def test_differential_run_is_seeded_and_agrees_outside_the_deviations() -> None:
     _live()
     from triggerstack.adapters.phase.differential import run
 
-    one, two = run(12, seed=3), run(12, seed=3)
+    one, two = run(8, seed=5), run(8, seed=5)
     assert one.as_dict() == two.as_dict()
     assert one.boards >= 3 and sum(one.prompts.values()) >= 3
+    # every disagreement is one of phase's known deviations (docs/phase.md), never a reading of ours
+    known = ("601.2d", "115.5", "601.2c: a mode", "603.3b", "700.2", "603.3c")
+    for rule in [*one.prompt_rules, *one.violations, *one.replay_rules]:
+        assert rule.startswith(known) or "603.3b: same-text" in rule, rule
+    assert not one.gaps
 
 
 # -- phase's deviations: strict expected failures (a phase fix flips them) ------------------------------
@@ -285,15 +291,27 @@ def test_the_trigger_after_a_division_is_asked_for_its_target(eng: Any) -> None:
 def test_the_answer_that_plays_an_outcome_is_a_legal_answer(path: Path) -> None:
     """At every recorded prompt, the answer that plays any of our legal outcomes is one of the legal
     answers we list, and every listed answer is the first answer of some legal outcome."""
-    from triggerstack.adapters.phase import action_for
+    from triggerstack.adapters.phase import action_for, is_legal_answer
 
     for prompt in _load(path)["prompts"]:
         reading = read(prompt["state"])
         if reading.placed or reading.kind != "OrderTriggers":
             continue  # later prompts depend on the choices phase made before them
+        legal = LegalOutcomes(reading.scenario)
+        if legal.count() > 20_000:  # the sweeper's batch: 13 abilities, billions of outcomes
+            first = next(legal_actions(reading))  # the first listed is legal, asked alone as well
+            assert is_legal_answer(reading, first) and is_legal_answer(reading, action_for(reading, legal[0]))
+            continue
         listed = _keys(legal_actions(reading))
-        played = {json.dumps(action_for(reading, o), sort_keys=True) for o in LegalOutcomes(reading.scenario)}
+        played = {json.dumps(action_for(reading, o), sort_keys=True) for o in legal}
         assert played == listed
+        # asked one at a time, every permutation is legal exactly when it is listed
+        n = len(reading.prompt["data"]["triggers"])
+        for order in itertools.permutations(range(n)):
+            action = {"type": "OrderTriggers", "data": {"order": list(order)}}
+            assert is_legal_answer(reading, action) == (json.dumps(action, sort_keys=True) in listed)
+        assert not is_legal_answer(reading, {"type": "OrderTriggers", "data": {"order": [0] * n}})  # not a permutation
+        assert not is_legal_answer(reading, {"type": "OrderTriggers", "data": {"order": list(range(n + 1))}})
 
 
 @pytest.mark.slow

@@ -3,11 +3,12 @@ the legal answers at each prompt, the outcome phase reached judged by ``check``,
 that play a chosen outcome into phase (docs/phase.md)."""
 
 from .abilities import Gap, translate
-from .answers import action_for, choices, entry_of, legal_actions
+from .answers import action_for, choices, entry_of, is_legal_answer, legal_actions
 from .board import PROMPTS, BatchEntry, Index, PhaseGap, Reading, read, trim
 
 __all__ = [
     "PROMPTS", "BatchEntry", "Gap", "Index", "PhaseGap", "Reading", "action_for", "choices", "entry_of",
+    "is_legal_answer",
     "legal_actions", "read", "translate", "trim",
 ]  # fmt: skip
 # the live part (Board, engine, play, reached) imports phase: triggerstack.adapters.phase.live

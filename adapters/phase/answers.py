@@ -11,6 +11,7 @@ Each works from a :class:`~.board.Reading` alone, so it runs on recorded states 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import permutations
 from typing import Any
@@ -21,7 +22,7 @@ from triggerstack.solver.verbs.step import Stepper, Walk
 
 from .board import PhaseGap, Reading
 
-__all__ = ["action_for", "choices", "entry_of", "legal_actions", "prefix", "targets_in_slots"]
+__all__ = ["action_for", "choices", "entry_of", "is_legal_answer", "legal_actions", "prefix", "targets_in_slots"]
 
 Action = dict[str, Any]
 
@@ -154,12 +155,16 @@ def _current(reading: Reading) -> str:
     return reading.index.current
 
 
-def _orders(reading: Reading) -> Iterator[Action]:
+def _orders(reading: Reading, follow: list[int] | None = None) -> Iterator[Action]:
+    """The legal orders (lazily); with ``follow`` (an order of prompt indices) only that one, if legal."""
     data = reading.prompt["data"]
     player = int(data["player"])
     group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
     group.sort(key=lambda e: int(e.prompt_index or 0))
     ids = [e.trigger for e in group]
+    if follow is not None and sorted(follow) != list(range(len(ids))):
+        return  # not a permutation of the prompt's abilities
+    wanted = None if follow is None else [ids[i] for i in follow]
     stepper, walk = prefix(reading)
 
     def dfs(walk: Walk, order: list[str], left: set[str]) -> Iterator[list[str]]:
@@ -171,9 +176,10 @@ def _orders(reading: Reading) -> Iterator[Action]:
             # another player's block comes first (APNAP): its abilities all go below, in any order
             yield from dfs(next(_finish(stepper, stepper.apply_unchecked(walk, moves[0]))), order, left)
             return
+        nxt = None if wanted is None else next(t for t in wanted if t in left)
         for d in moves:
             kind, _, who = d.text.partition(" ")
-            if who not in left:
+            if who not in left or (kind == "put" and nxt is not None and who != nxt):
                 continue
             after = stepper.apply_unchecked(walk, d)
             if kind == "put":
@@ -184,6 +190,9 @@ def _orders(reading: Reading) -> Iterator[Action]:
 
     seen: set[tuple[str, ...]] = set()
     for order in dfs(walk, [], set(ids)):
+        if wanted is not None:
+            yield {"type": "OrderTriggers", "data": {"order": list(follow or ())}}
+            return
         rest = [t for t in ids if t not in order]  # removed: anywhere, phase removes them as it places
         for tail in permutations(rest):
             full = tuple(order) + tail
@@ -310,6 +319,18 @@ def legal_actions(reading: Reading) -> Iterator[Action]:
     if kind == "AbilityModeChoice":
         return _mode_sets(reading)
     raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+
+
+def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
+    """Whether one answer to phase's prompt extends to a legal outcome, without listing every answer
+    (an order prompt of n abilities has up to n! of them)."""
+    if reading.kind == "OrderTriggers" and action.get("type") == "OrderTriggers":
+        order = (action.get("data") or {}).get("order")
+        if not isinstance(order, list) or not all(isinstance(i, int) for i in order):
+            return False
+        return next(_orders(reading, list(order)), None) is not None
+    want = json.dumps(action, sort_keys=True)
+    return any(json.dumps(a, sort_keys=True) == want for a in legal_actions(reading))
 
 
 def action_for(reading: Reading, outcome: Outcome) -> Action:

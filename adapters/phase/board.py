@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,15 +299,26 @@ def _event_object(p: Mapping[str, Any]) -> int | None:
     return int(oid) if isinstance(oid, int) else None
 
 
+def _event_key(ev: Any) -> tuple[Any, ...]:
+    """What identifies a trigger event across phase's copies of it (a stack entry's copy and the batch's
+    may differ in the record they carry): its kind, its object, and where it went from and to."""
+    if not isinstance(ev, Mapping):
+        return (None,)
+    data: Mapping[str, Any] = ev["data"] if isinstance(ev.get("data"), Mapping) else {}
+    return (ev.get("type"), data.get("object_id"), data.get("from"), data.get("to"), data.get("source_id"))
+
+
 def _batch_events(s: Mapping[str, Any], pending: list[tuple[str, Mapping[str, Any], int | None]]) -> set[Any]:
-    events = [json.dumps(e, sort_keys=True) for e in s.get("pending_trigger_event_batch") or ()]
-    events += [json.dumps(p.get("trigger_event"), sort_keys=True) for _, p, _ in pending]
+    events = [_event_key(e) for e in s.get("pending_trigger_event_batch") or ()]
+    events += [_event_key(p.get("trigger_event")) for _, p, _ in pending]
     return set(events)
 
 
-def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
+def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading | None = None) -> Reading:
     """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`), from a
-    phase ``Game`` or what its ``state()`` exported."""
+    phase ``Game`` or what its ``state()`` exported. ``since``: a reading of an earlier prompt of the
+    same batch, which says exactly which stack entries the batch has placed since (give it when reading
+    one batch prompt after prompt)."""
     if not isinstance(state, Mapping) and callable(getattr(state, "state", None)):
         state = state.state()  # a phase Game
     s = _state(state)
@@ -356,13 +368,17 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
     if s.get("pending_trigger") and s.get("pending_trigger_entry") is not None:
         # the ability being placed may already stand on the stack, its choices not made: it is pending
         stack = [e for e in stack if e.get("id") != s["pending_trigger_entry"]]
-    # the batch's entries already placed: the top of the stack whose trigger events are the batch's
+    # the batch's entries already placed: with ``since`` (a reading of an earlier prompt of the same batch),
+    # every stack entry above the stack it read; else the top of the stack whose trigger events are the
+    # batch's (phase's event batch may name only the event of the ability being placed by then)
     first = len(stack)
-    while first > 0:
+    if since is not None:
+        below = {v for k, v in since.index.objects.items() if k.startswith("stack#")}
+        first = next((i for i, e in enumerate(stack) if e.get("id") not in below), len(stack))
+    while since is None and first > 0:
         e = stack[first - 1]
         data = (e.get("kind") or {}).get("data") or {}
-        if e.get("kind", {}).get("type") != "TriggeredAbility" or json.dumps(
-                data.get("trigger_event"), sort_keys=True) not in events:  # fmt: skip
+        if e.get("kind", {}).get("type") != "TriggeredAbility" or _event_key(data.get("trigger_event")) not in events:
             break
         first -= 1
     for i, e in enumerate(stack[:first]):
@@ -378,6 +394,14 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
         data = e["kind"]["data"]
         items.append((f"stack[{i}].kind.data", data, None, e))
     items += [(place, p, k, None) for place, p, k in pending]
+
+    def source_of(p: Mapping[str, Any]) -> Any:
+        return p.get("source_id") if isinstance(p.get("source_id"), int) else (p.get("ability") or {}).get("source_id")
+
+    def base_of(p: Mapping[str, Any]) -> tuple[Any, Any]:
+        return source_of(p), (p.get("ability") or {}).get("ability_index", 0)
+
+    bases = Counter(base_of(p) for _, p, _, _ in items)
     for place, p, k, entry in items:
         ability = p.get("ability") or {}
         source_id = p.get("source_id") if isinstance(p.get("source_id"), int) else ability.get("source_id")
@@ -387,6 +411,8 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True) -> Reading:
         obj_name = (raw.get(str(source_id)) or {}).get("name") if isinstance(source_id, int) else None
         name = str(obj_name or lki_name or p.get("source_name") or "")
         tid = f"{_slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
+        if bases[base_of(p)] > 1 and _event_object(p) is not None:
+            tid += f"~{_event_object(p)}"  # one ability triggered by several events: each event's own
         while tid in used:
             tid += "'"
         used.add(tid)

@@ -1,8 +1,9 @@
 """A seeded differential run of phase.rs against this tool (docs/phase.md, "The differential run").
 
 Each board is built from real cards (:data:`POOL`) by phase's debug actions: permanents on both sides,
-sometimes a creature stolen, then one event — a creature entering (ETB and "whenever another" triggers)
-or dying (dies triggers). At every trigger-placement prompt the answers phase accepts are compared with
+sometimes a creature stolen, then one event — a creature entering (ETB and "whenever another" triggers),
+one dying (dies triggers), or Wrath of God cast (every creature dies at once). At every
+trigger-placement prompt the answers phase accepts are compared with
 ours (targets: the same set; orders and divisions: phase's ``actions()`` offer a few of them, each must
 be one of ours); the placement phase reaches is judged by ``check``; and one of our sampled outcomes is
 played into a replayed copy of the game and must come back as itself.
@@ -21,13 +22,13 @@ from triggerstack.model import Outcome
 from triggerstack.solver.verbs.legal import check, sample
 
 from .abilities import translate
-from .answers import legal_actions
+from .answers import is_legal_answer, legal_actions
 from .board import PhaseGap, Reading, read
 from .live import Board, PhaseError, engine, play, reached
 
 __all__ = ["POOL", "Report", "run"]
 
-# name → what it brings (the kinds of the issue: ETB, "whenever another", dies, modal, divided,
+# name → what it brings (the kinds of the issue: a sweeper, ETB, "whenever another", dies, modal, divided,
 # hexproof / shroud / protection / ward creatures, a player with hexproof, vanilla bodies)
 POOL: dict[str, str] = {
     "Viashino Pyromancer": "etb", "Flametongue Kavu": "etb", "Inferno Titan": "etb", "Bogardan Hellkite": "etb",
@@ -37,6 +38,7 @@ POOL: dict[str, str] = {
     "White Knight": "body", "Black Knight": "body", "Gladecover Scout": "body", "Troll Ascetic": "body",
     "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
     "Goblin Arsonist": "body", "Silvercoat Lion": "body", "Leyline of Sanctity": "body",
+    "Wrath of God": "sweeper",
 }  # fmt: skip
 
 
@@ -107,6 +109,7 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
     who = rng.randint(0, 1)
     if etb not in decks[who]:
         decks[who].append(etb)
+    decks[who].append("Wrath of God")  # in the library; cast only when the board's event is a sweeper
     b = Board.build(eng, decks, seed=rng.randint(0, 1000))
     steps = [f"decks {decks}"]
     on: list[tuple[int, int]] = []
@@ -123,7 +126,11 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
         oid, p = rng.choice(on)
         b.steal(oid, 1 - p)
         steps.append(f"object {oid} stolen by P{1 - p}")
-    if creatures and rng.random() < 0.3:
+    roll = rng.random()
+    if creatures and roll < 0.2:  # a sweeper: every creature dies at once
+        b.cast("Wrath of God", who)
+        steps.append(f"P{who} casts Wrath of God")
+    elif creatures and roll < 0.4:
         oid, _ = rng.choice(on)
         b.move(oid, "Graveyard", simulate=True)
         steps.append(f"object {oid} dies")
@@ -136,11 +143,16 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
 def _compare(report: Report, reading: Reading, phase_actions: list[dict[str, Any]], board: int) -> None:
     kind = reading.kind
     report.prompts[kind] += 1
-    ours = [json.dumps(a, sort_keys=True) for a in legal_actions(reading)]
     theirs = [json.dumps(a, sort_keys=True) for a in phase_actions]
-    # phase offers a few of an order's or a division's many answers; of targets and modes, all
+    # phase offers a few of an order's or a division's many answers: each is asked about alone (an order
+    # prompt has up to n! answers); of targets and modes it offers all, compared as sets
     few = kind in ("OrderTriggers", "DistributeAmong")
-    same = set(theirs) <= set(ours) if few else set(theirs) == set(ours)
+    if few:
+        ours = [t for t, a in zip(theirs, phase_actions, strict=True) if is_legal_answer(reading, a)]
+        same = len(ours) == len(theirs)
+    else:
+        ours = [json.dumps(a, sort_keys=True) for a in legal_actions(reading)]
+        same = set(theirs) == set(ours)
     if same:
         report.agree[kind] += 1
         return
@@ -231,7 +243,7 @@ def _one(report: Report, eng: Any, k: int, board_seed: int) -> None:
     pick = random.Random(board_seed + 1)
     try:
         while b.at_prompt():
-            reading = read(b.state())
+            reading = read(b.state(), since=before)
             acts = [a.to_dict() for a in b.game.actions()]
             _compare(report, reading, acts, k)
             w = b.game.waiting_for()

@@ -22,6 +22,7 @@ __all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module
 class PhaseError(RuntimeError):
     """phase itself failed: a state it could not export, an action it raised on (its message kept)."""
 
+
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 
 
@@ -137,8 +138,49 @@ class Board:
     def steal(self, oid: int, controller: int) -> Any:
         return self.debug({"type": "SetController", "data": {"object_id": oid, "controller": controller}})
 
+    def cast(self, name: str, owner: int, limit: int = 20) -> None:
+        """``owner`` casts ``name`` in a main phase of their own, with the mana it costs added, and
+        both players pass until a trigger-placement prompt or until it has resolved (a sweeper's
+        dies triggers, a spell's enters triggers)."""
+        from triggerstack.model.cards.corpus import corpus
+
+        oid = self.object_id(name, owner)
+        self.move(oid, "Hand")
+        self.debug({"type": "SetPhase", "data": {"phase": "PreCombatMain", "active_player": owner}})
+        self.debug(
+            {"type": "AddMana", "data": {"player_id": owner, "mana": _mana_for(corpus().lookup(name).mana_cost)}}
+        )
+        cast = next((a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "CastSpell" and
+                     a.to_dict()["data"].get("object_id") == oid), None)  # fmt: skip
+        if cast is None:
+            raise PhaseError(f"phase offers no way to cast {name}")
+        self.apply(owner, cast)
+        for _ in range(limit):
+            w = self.game.waiting_for()
+            if w["type"] in PROMPTS or (w["type"] == "Priority" and not self.state()["state"]["stack"]):
+                return
+            if w["type"] != "Priority":
+                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
+            self.apply(int(w["data"]["player"]), {"type": "PassPriority"})
+
     def at_prompt(self) -> bool:
         return bool(self.game.waiting_for()["type"] in PROMPTS)
+
+
+def _mana_for(cost: str) -> list[str]:
+    """The mana a cost takes, as phase's ManaType names (generic paid with colorless)."""
+    import re
+
+    names = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
+    out: list[str] = []
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        if symbol.isdigit():
+            out += ["Colorless"] * int(symbol)
+        elif symbol in names:
+            out.append(names[symbol])
+        else:
+            raise PhaseError(f"mana symbol {{{symbol}}} is not paid by the adapter's boards")
+    return out
 
 
 def _exported(game: Any) -> Any:
@@ -154,11 +196,13 @@ def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
     applied, in order. Each prompt is read afresh (phase may skip or merge prompts). ``seen`` is
     called with each reading and the action taken."""
     done: list[dict[str, Any]] = []
+    first: Reading | None = None
     for _ in range(limit):
         w = game.waiting_for()
         if w["type"] not in PROMPTS:
             return done
-        reading = read(_exported(game), strict=strict)
+        reading = read(_exported(game), strict=strict, since=first)
+        first = first or reading
         action = action_for(reading, outcome)
         if seen is not None:
             seen(reading, action)
@@ -183,8 +227,11 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     for e in entries:
         data = (e.get("kind") or {}).get("data") or {}
         ability = data.get("ability") or {}
-        match = next((b for b in left if b.source_id == ability.get("source_id") and
-                      b.description == (data.get("description") or ability.get("description"))), None)  # fmt: skip
+        said = data.get("description") or ability.get("description")
+        event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
+        same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
+        # one ability triggered by several events: the entry whose event is this one's
+        match = next((b for b in same if b.event_object == event), same[0] if same else None)
         if match is None:
             fired.append((len(matched) + len(fired), _reaction(before, data, matched)))
             continue

@@ -41,6 +41,9 @@ BOARDS: dict[str, dict[str, Any]] = {
     "leyline-player-hexproof": {"source": "702.11b: 'you have hexproof' (Leyline of Sanctity) read from phase's statics",
                                 "a": ["Soul Warden"], "b": ["Leyline of Sanctity", "Soul Warden"],
                                 "event": (0, "Viashino Pyromancer")},
+    "wrath-of-god": {"source": "603.3b, 603.10a: a sweeper; each player orders the dies triggers they control",
+                     "a": ["Blood Artist", "Grizzly Bears"], "b": ["Zulaport Cutthroat", "Blood Artist"],
+                     "event": (0, "cast:Wrath of God")},
     "blood-artists-dies": {"source": "603.10a: leaves-the-battlefield abilities look back",
                            "a": ["Blood Artist", "Zulaport Cutthroat", "Grizzly Bears"], "b": ["Blood Artist"],
                            "event": (0, "dies:Grizzly Bears")},
@@ -49,10 +52,12 @@ BOARDS: dict[str, dict[str, Any]] = {
 
 def build(eng: Any, spec: dict[str, Any]) -> Board:
     who, card = spec["event"]
-    entering = card if not card.startswith("dies:") else None
+    entering = card if not card.startswith(("dies:", "cast:")) else None
     decks = [list(spec["a"]), list(spec["b"])]
     if entering:
         decks[who].append(entering)
+    if card.startswith("cast:"):
+        decks[who].append(card[5:])
     b = Board.build(eng, decks)
     for p, names in enumerate((spec["a"], spec["b"])):
         for n in names:
@@ -63,6 +68,8 @@ def build(eng: Any, spec: dict[str, Any]) -> Board:
         b.steal(oid, to)
     if entering:
         b.move(b.object_id(entering, who), simulate=True)
+    elif card.startswith("cast:"):
+        b.cast(card[5:], who)
     else:
         oid = read_objects(b)[(card[5:], who)]
         b.move(oid, "Graveyard", simulate=True)
