@@ -2,7 +2,8 @@
 
 Each board is built from real cards (:data:`POOL`) by phase's debug actions: permanents on both sides,
 sometimes a creature stolen, then one event — a creature entering (ETB and "whenever another" triggers),
-one dying (dies triggers), or Wrath of God cast (every creature dies at once). At every
+one dying (dies triggers), or Wrath of God cast (every creature dies at once) — each in the game's own
+flow (cast in a main phase), not by debug moves. At every
 trigger-placement prompt the answers phase accepts are compared with
 ours (targets: the same set; orders and divisions: phase's ``actions()`` offer a few of them, each must
 be one of ours); the placement phase reaches is judged by ``check``; and one of our sampled outcomes is
@@ -38,7 +39,7 @@ POOL: dict[str, str] = {
     "White Knight": "body", "Black Knight": "body", "Gladecover Scout": "body", "Troll Ascetic": "body",
     "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
     "Goblin Arsonist": "body", "Silvercoat Lion": "body", "Leyline of Sanctity": "body",
-    "Wrath of God": "sweeper",
+    "Wrath of God": "sweeper", "Murder": "removal",
 }  # fmt: skip
 
 
@@ -109,7 +110,7 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
     who = rng.randint(0, 1)
     if etb not in decks[who]:
         decks[who].append(etb)
-    decks[who].append("Wrath of God")  # in the library; cast only when the board's event is a sweeper
+    decks[who] += ["Wrath of God", "Murder"]  # in the library; cast when the board's event is theirs
     b = Board.build(eng, decks, seed=rng.randint(0, 1000))
     steps = [f"decks {decks}"]
     on: list[tuple[int, int]] = []
@@ -130,13 +131,13 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
     if creatures and roll < 0.2:  # a sweeper: every creature dies at once
         b.cast("Wrath of God", who)
         steps.append(f"P{who} casts Wrath of God")
-    elif creatures and roll < 0.4:
+    elif creatures and roll < 0.4:  # Murder on one of them: it dies
         oid, _ = rng.choice(on)
-        b.move(oid, "Graveyard", simulate=True)
-        steps.append(f"object {oid} dies")
-    else:
-        b.move(b.object_id(etb, who), simulate=True)
-        steps.append(f"P{who} {etb} enters")
+        b.cast("Murder", who, target=oid)
+        steps.append(f"P{who} casts Murder on object {oid}")
+    else:  # the creature cast: it enters
+        b.cast(etb, who)
+        steps.append(f"P{who} casts {etb}")
     return b, steps
 
 

@@ -138,10 +138,11 @@ class Board:
     def steal(self, oid: int, controller: int) -> Any:
         return self.debug({"type": "SetController", "data": {"object_id": oid, "controller": controller}})
 
-    def cast(self, name: str, owner: int, limit: int = 20) -> None:
-        """``owner`` casts ``name`` in a main phase of their own, with the mana it costs added, and
-        both players pass until a trigger-placement prompt or until it has resolved (a sweeper's
-        dies triggers, a spell's enters triggers)."""
+    def cast(self, name: str, owner: int, target: int | None = None, limit: int = 20) -> None:
+        """``owner`` casts ``name`` in a main phase of their own, with the mana it costs added (and
+        ``target`` as its target, if it asks for one), and both players pass until a
+        trigger-placement prompt or until it has resolved: the game's own flow, where a creature's
+        enters triggers, a removal spell's dies triggers and a sweeper's are put on the stack."""
         from triggerstack.model.cards.corpus import corpus
 
         oid = self.object_id(name, owner)
@@ -159,9 +160,24 @@ class Board:
             w = self.game.waiting_for()
             if w["type"] in PROMPTS or (w["type"] == "Priority" and not self.state()["state"]["stack"]):
                 return
+            data = w.get("data") or {}
+            if "player" not in data:
+                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
+            who = int(data["player"])
+            if w["type"] == "TargetSelection":  # the spell's own target (601.2c): ``target`` if phase allows it
+                offered = [a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "ChooseTarget"]
+                objects = [a for a in offered if "Object" in (a["data"].get("target") or {})]
+                mine = [a for a in objects if a["data"]["target"]["Object"] == target]
+                if not (mine or objects):
+                    raise PhaseError(f"casting {name}: no target phase allows")
+                self.apply(who, (mine or objects)[0])
+                continue
+            if w["type"] == "AlternativeCastChoice":  # cast for its mana cost, not evoked or otherwise
+                self.apply(who, {"type": "ChooseAlternativeCast", "data": {"choice": {"type": "Normal"}}})
+                continue
             if w["type"] != "Priority":
                 raise PhaseError(f"casting {name}: phase waits for {w['type']}")
-            self.apply(int(w["data"]["player"]), {"type": "PassPriority"})
+            self.apply(who, {"type": "PassPriority"})
 
     def at_prompt(self) -> bool:
         return bool(self.game.waiting_for()["type"] in PROMPTS)
