@@ -112,6 +112,18 @@ def eng() -> Any:
     return engine(POOL)
 
 
+def _cast(eng: Any, mine: list[str], theirs: list[str], card: str, target: int | None = None) -> Any:
+    """A board in the game's own flow: P0's and P1's permanents, then P0 casts ``card``."""
+    from triggerstack.adapters.phase.live import Board
+
+    b = Board.build(eng, [[*mine, card], theirs])
+    for p, names in enumerate((mine, theirs)):
+        for n in names:
+            b.move(b.object_id(n, p))
+    b.cast(card, 0, target=target)
+    return b
+
+
 def _board(eng: Any, name: str) -> Any:
     import sys
 
@@ -169,7 +181,7 @@ def test_differential_run_is_seeded_and_agrees_outside_the_deviations() -> None:
 def test_ward_triggers_for_a_divided_ability(eng: Any) -> None:
     from triggerstack.adapters.phase.live import play, reached
 
-    b = _board(eng, "titan-divides-onto-ward")
+    b = _cast(eng, ["Soul Warden"], ["Armored Armadillo", "Grizzly Bears"], "Inferno Titan")
     before = read(b.game.state())
     # the Titan's 3 damage divided among the Armadillo and another target: the ward fires (702.21a)
     want = next(
@@ -186,7 +198,7 @@ def test_ward_triggers_for_a_divided_ability(eng: Any) -> None:
 def test_no_mode_chosen_removes_the_ability(eng: Any) -> None:
     from triggerstack.adapters.phase.live import reached
 
-    b = _board(eng, "ertai-modes")
+    b = _cast(eng, ["Soul Warden"], ["Grizzly Bears", "Black Knight"], "Ertai Resurrected")
     before = read(b.game.state())
     none = {"type": "SelectModes", "data": {"indices": []}}
     _prompts_agree(b, lambda reading, acts: none if reading.kind == "AbilityModeChoice" else acts[0])
@@ -210,12 +222,8 @@ def test_a_lone_targeted_trigger_is_asked_for_its_target(eng: Any) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: same-text triggers of one player from different sources "
                    "are ordered without asking (603.3b)")  # fmt: skip
 def test_same_text_triggers_are_ordered_by_their_controller(eng: Any) -> None:
-    from triggerstack.adapters.phase.live import Board
 
-    b = Board.build(eng, [["Soul Warden", "Essence Warden", "Grizzly Bears"], ["Grizzly Bears"]])
-    b.move(b.object_id("Soul Warden", 0))
-    b.move(b.object_id("Essence Warden", 0))
-    b.move(b.object_id("Grizzly Bears", 0), simulate=True)
+    b = _cast(eng, ["Soul Warden", "Essence Warden"], ["Grizzly Bears"], "Grizzly Bears")
     assert b.game.waiting_for()["type"] == "OrderTriggers"
 
 
@@ -252,7 +260,7 @@ def test_a_graveyard_card_has_no_protection(eng: Any) -> None:
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: Ertai Resurrected's trigger may target itself (115.5)")
 def test_an_ability_cannot_target_itself(eng: Any) -> None:
-    b = _board(eng, "ertai-modes")
+    b = _cast(eng, ["Soul Warden"], ["Grizzly Bears", "Black Knight"], "Ertai Resurrected")
 
     def counter(reading: Any, acts: list[dict[str, Any]]) -> dict[str, Any]:
         want = {"type": "SelectModes", "data": {"indices": [0]}}
@@ -265,13 +273,10 @@ def test_an_ability_cannot_target_itself(eng: Any) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: after a division among 2+ targets the next targeted "
                    "trigger is not asked for its target (601.2c-d)")  # fmt: skip
 def test_the_trigger_after_a_division_is_asked_for_its_target(eng: Any) -> None:
-    from triggerstack.adapters.phase.live import Board, engine, reached
+    from triggerstack.adapters.phase.live import engine, reached
 
     eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
-    b = Board.build(eng, [["Inferno Titan", "Warstorm Surge"], ["Grizzly Bears"]])
-    b.move(b.object_id("Warstorm Surge", 0))
-    b.move(b.object_id("Grizzly Bears", 1))
-    b.move(b.object_id("Inferno Titan", 0), simulate=True)
+    b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
     before = read(b.game.state())
 
     def titan_first_two_targets(reading: Any, acts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -318,12 +323,8 @@ def test_the_answer_that_plays_an_outcome_is_a_legal_answer(path: Path) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: damage divided 'among any number of targets' may be given no "
                    "target (601.2d)")  # fmt: skip
 def test_a_divided_ability_has_a_target_for_its_amount(eng: Any) -> None:
-    from triggerstack.adapters.phase.live import Board
 
-    b = Board.build(eng, [["Bogardan Hellkite", "Soul Warden"], ["Grizzly Bears"]])
-    b.move(b.object_id("Soul Warden", 0))
-    b.move(b.object_id("Grizzly Bears", 1))
-    b.move(b.object_id("Bogardan Hellkite", 0), simulate=True)
+    b = _cast(eng, ["Soul Warden"], ["Grizzly Bears"], "Bogardan Hellkite")
     assert _prompts_agree(b, lambda reading, acts: acts[0]) == []
 
 
