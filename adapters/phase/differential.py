@@ -131,14 +131,18 @@ def _board(eng: Any, rng: random.Random) -> tuple[Board, list[str]]:
     if creatures and roll < 0.2:  # a sweeper: every creature dies at once
         b.cast("Wrath of God", who)
         steps.append(f"P{who} casts Wrath of God")
-    elif creatures and roll < 0.4:  # Murder on one of them: it dies
-        oid, _ = rng.choice(on)
+    elif creatures and roll < 0.4:  # Murder on one of them: it dies (not a warded one: Murder would be countered)
+        oid, _ = rng.choice([x for x in on if "Armored Armadillo" not in _names(b, x[0])] or on)
         b.cast("Murder", who, target=oid)
         steps.append(f"P{who} casts Murder on object {oid}")
     else:  # the creature cast: it enters
         b.cast(etb, who)
         steps.append(f"P{who} casts {etb}")
     return b, steps
+
+
+def _names(b: Board, oid: int) -> str:
+    return str(b.state()["state"]["objects"][str(oid)]["name"])
 
 
 def _compare(report: Report, reading: Reading, phase_actions: list[dict[str, Any]], board: int) -> None:

@@ -175,6 +175,9 @@ class Board:
             if w["type"] == "AlternativeCastChoice":  # cast for its mana cost, not evoked or otherwise
                 self.apply(who, {"type": "ChooseAlternativeCast", "data": {"choice": {"type": "Normal"}}})
                 continue
+            if w["type"] in ("OptionalEffectChoice", "UnlessPayment"):  # a choice as something resolves: its first
+                self.apply(who, next(a.to_dict() for a in self.game.actions()))
+                continue
             if w["type"] != "Priority":
                 raise PhaseError(f"casting {name}: phase waits for {w['type']}")
             self.apply(who, {"type": "PassPriority"})
