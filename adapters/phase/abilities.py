@@ -242,6 +242,12 @@ class Translated:
     modes: list[dict[str, Any]]
     gaps: list[Gap]
 
+    @property
+    def another(self) -> bool:
+        """Whether a requirement says "another" (other than the ability's source)."""
+        reqs = [*self.targets, *(r for m in self.modes for r in m.get("targets", ()))]
+        return any(r.get("other_than_source") for r in reqs)
+
     def fields(self) -> dict[str, Any]:
         """The trigger's fields in our format (``targets``, or ``modal`` and ``modes``)."""
         if self.modal is not None:

@@ -28,7 +28,7 @@ Action = dict[str, Any]
 
 
 def _requirements(reading: Reading, trigger: str, modes: Sequence[str] = ()) -> list[dict[str, Any]]:
-    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    t = reading.trigger(trigger)
     if "modes" in t:
         return [r for m in t["modes"] if m["id"] in modes for r in m.get("targets", ())]
     return list(t.get("targets", ()))
@@ -38,7 +38,7 @@ def _chosen_modes(reading: Reading, trigger: str, ability: Mapping[str, Any]) ->
     """The modes a placed modal ability chose, or None for a non-modal one. phase puts the chosen
     mode's ability on the stack in the modal one's place: it is matched to the mode abilities the
     batch's reading kept (an ability still modal on the stack chose none)."""
-    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    t = reading.trigger(trigger)
     if "modes" not in t:
         return None
     if isinstance(ability.get("modal"), Mapping):
@@ -97,7 +97,7 @@ def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entr
         divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
     doc: dict[str, Any] = {"ability": trigger}
     if modes is not None:
-        t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+        t = reading.trigger(trigger)
         of_mode = {r["id"]: m["id"] for m in t["modes"] for r in m.get("targets", ())}
         doc["modes"] = [
             {"mode": m, "targets": {r: v for r, v in targets.items() if v and of_mode[r] == m},
@@ -137,9 +137,10 @@ def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, W
     return stepper, walk
 
 
-def choices(reading: Reading, trigger: str) -> list[Entry]:
-    """Every legal way to announce ``trigger`` next, after what phase has placed."""
-    stepper, walk = prefix(reading)
+def choices(reading: Reading, trigger: str, start: tuple[Stepper, Walk] | None = None) -> list[Entry]:
+    """Every legal way to announce ``trigger`` next, after what phase has placed (``start``: that
+    prefix, when the caller has walked it already)."""
+    stepper, walk = start or prefix(reading)
     moves = {d.text: d for d in stepper.legal(walk)}
     if f"put {trigger}" not in moves:
         return []
@@ -155,13 +156,16 @@ def _current(reading: Reading) -> str:
     return reading.index.current
 
 
+def _prompt_ids(reading: Reading) -> list[str]:
+    """Our ids of the abilities an order prompt lists, in its order (``order[i]`` names the i-th)."""
+    player = int(reading.prompt["data"]["player"])
+    group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
+    return [e.trigger for e in sorted(group, key=lambda e: int(e.prompt_index or 0))]
+
+
 def _orders(reading: Reading, follow: list[int] | None = None) -> Iterator[Action]:
     """The legal orders (lazily); with ``follow`` (an order of prompt indices) only that one, if legal."""
-    data = reading.prompt["data"]
-    player = int(data["player"])
-    group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
-    group.sort(key=lambda e: int(e.prompt_index or 0))
-    ids = [e.trigger for e in group]
+    ids = _prompt_ids(reading)
     if follow is not None and sorted(follow) != list(range(len(ids))):
         return  # not a permutation of the prompt's abilities
     wanted = None if follow is None else [ids[i] for i in follow]
@@ -206,7 +210,7 @@ def _slot_actions(reading: Reading) -> Iterator[Action]:
     trigger = _current(reading)
     chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
     labels = data.get("mode_labels")  # a modal ability's modes, chosen before its targets
-    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    t = reading.trigger(trigger)
     texts = {m["id"]: m.get("text") for m in t.get("modes", ())}
     found: set[str | None] = set()
     for entry in choices(reading, trigger):
@@ -225,7 +229,7 @@ def _per_requirement(reading: Reading, trigger: str, entry: Entry) -> list[tuple
     entry's are its chosen modes' (in the order the ability lists its modes)."""
     if entry.modes is None:
         return [(r, set(entry.targets.get(r["id"], ()))) for r in _requirements(reading, trigger)]
-    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    t = reading.trigger(trigger)
     order = [m["id"] for m in t["modes"]]
     out: list[tuple[dict[str, Any], set[str]]] = []
     for choice in sorted(entry.modes, key=lambda c: order.index(c.mode)):
@@ -293,14 +297,15 @@ def _divisions(reading: Reading) -> Iterator[Action]:
 
 def _mode_sets(reading: Reading) -> Iterator[Action]:
     trigger = _current(reading)
-    t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
+    t = reading.trigger(trigger)
     ids = [m["id"] for m in t.get("modes", ())]
     seen: set[tuple[int, ...]] = set()
-    stepper, walk = prefix(reading)
+    start = prefix(reading)
+    stepper, walk = start
     if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
         seen.add(())  # no mode chosen: the ability is removed (603.3c)
         yield {"type": "SelectModes", "data": {"indices": []}}
-    for entry in choices(reading, trigger):
+    for entry in choices(reading, trigger, start):
         idx = tuple(sorted(ids.index(m.mode) for m in entry.modes or ()))
         if idx not in seen:
             seen.add(idx)
@@ -340,22 +345,18 @@ def action_for(reading: Reading, outcome: Outcome) -> Action:
     data = reading.prompt["data"]
     pos: dict[str, int] = {str(e.ability): i for i, e in enumerate(outcome.stack)}
     if kind == "OrderTriggers":
-        player = int(data["player"])
-        group = sorted((e for e in reading.index.batch if e.prompt_index is not None and e.controller == player),
-                       key=lambda e: int(e.prompt_index or 0))  # fmt: skip
-        ids = [e.trigger for e in group]
+        ids = _prompt_ids(reading)
         full = sorted(ids, key=lambda t: pos.get(t, len(pos) + ids.index(t)))
         return {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
     trigger = _current(reading)
-    if trigger not in pos and kind != "AbilityModeChoice":
-        raise PhaseGap(f"{trigger}: phase asks for the choices of an ability the outcome removes")
     if kind == "AbilityModeChoice":
-        t = next(x for x in reading.document["triggers"] if x["id"] == trigger)
-        ids = [m["id"] for m in t["modes"]]
         if trigger not in pos:  # removed: no mode chosen (603.3c)
             return {"type": "SelectModes", "data": {"indices": []}}
-        entry = outcome.stack[pos[trigger]]
-        return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m.mode) for m in entry.modes or ())}}
+        ids = [m["id"] for m in reading.trigger(trigger)["modes"]]
+        modes = outcome.stack[pos[trigger]].modes or ()
+        return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m.mode) for m in modes)}}
+    if trigger not in pos:
+        raise PhaseGap(f"{trigger}: phase asks for the choices of an ability the outcome removes")
     entry = outcome.stack[pos[trigger]]
     if kind == "TriggerTargetSelection":
         chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]

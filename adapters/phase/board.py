@@ -27,7 +27,6 @@ PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "Dist
 
 # CounterType serializes as a lower-case flat string (crates/engine/src/types/counter.rs); others keep theirs
 _COUNTER = {"plus1plus1": "+1/+1", "minus1minus1": "-1/-1"}
-_SHARD_COLORS = ("White", "Blue", "Black", "Red", "Green")
 
 
 class PhaseGap(ScenarioError):
@@ -65,6 +64,11 @@ class Index:
 
     def object_id(self, oid: int) -> str | None:
         return next((k for k, v in self.objects.items() if v == oid), None)
+
+    @property
+    def stack_ids(self) -> set[int]:
+        """phase's ids of the stack entries that stood below the batch (our ``stack#…`` objects)."""
+        return {v for k, v in self.objects.items() if k.startswith("stack#")}
 
     def entry(self, trigger: str) -> BatchEntry:
         return next(e for e in self.batch if e.trigger == trigger)
@@ -107,6 +111,10 @@ class Reading:
     @property
     def kind(self) -> str:
         return str(self.prompt.get("type"))
+
+    def trigger(self, tid: str) -> dict[str, Any]:
+        """The scenario's trigger ``tid`` (a document mapping)."""
+        return next(t for t in self.document["triggers"] if t["id"] == tid)
 
 
 def _state(state: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -278,17 +286,25 @@ def _stack_object(e: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str
     return out
 
 
-def _pending(s: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], int | None]]:
-    """The batch's abilities not yet on the stack: (place, pending trigger, place in its prompt)."""
-    out: list[tuple[str, Mapping[str, Any], int | None]] = []
+Pending = tuple[str, Mapping[str, Any], int | None, tuple[str, Any]]
+"""A waiting ability: its place, phase's pending trigger, its place in its controller's order prompt,
+and where its firing is said with what it says."""
+
+
+def _pending(s: Mapping[str, Any]) -> list[Pending]:
+    """The batch's abilities not yet on the stack."""
+    out: list[Pending] = []
     if s.get("pending_trigger"):
-        out.append(("pending_trigger", s["pending_trigger"], None))
+        out.append(("pending_trigger", s["pending_trigger"], None, ("pending_trigger_firing",
+                                                                   s.get("pending_trigger_firing"))))  # fmt: skip
     order = s.get("pending_trigger_order") or {}
     for g, group in enumerate(order.get("groups") or ()):
         for i, t in enumerate(group.get("triggers") or ()):
-            out.append((f"pending_trigger_order.groups[{g}].triggers[{i}].pending", t["pending"], i))
+            place = f"pending_trigger_order.groups[{g}].triggers[{i}]"
+            out.append((f"{place}.pending", t["pending"], i, (f"{place}.firing", t.get("firing"))))
     for i, t in enumerate(s.get("deferred_triggers") or ()):
-        out.append((f"deferred_triggers[{i}].pending", t["pending"], None))
+        out.append((f"deferred_triggers[{i}].pending", t["pending"], None,
+                    (f"deferred_triggers[{i}].firing", t.get("firing"))))  # fmt: skip
     return out
 
 
@@ -308,9 +324,9 @@ def _event_key(ev: Any) -> tuple[Any, ...]:
     return (ev.get("type"), data.get("object_id"), data.get("from"), data.get("to"), data.get("source_id"))
 
 
-def _batch_events(s: Mapping[str, Any], pending: list[tuple[str, Mapping[str, Any], int | None]]) -> set[Any]:
+def _batch_events(s: Mapping[str, Any], pending: list[Pending]) -> set[Any]:
     events = [_event_key(e) for e in s.get("pending_trigger_event_batch") or ()]
-    events += [_event_key(p.get("trigger_event")) for _, p, _ in pending]
+    events += [_event_key(p.get("trigger_event")) for _, p, _, _ in pending]
     return set(events)
 
 
@@ -352,15 +368,7 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
             if zone == "battlefield":
                 _player_keywords(o, f"objects[{oid}]", gaps, players)
     pending = _pending(s)
-    firings = [(f"pending_trigger_order.groups[{g}].triggers[{i}].firing", t.get("firing"))
-               for g, group in enumerate((s.get("pending_trigger_order") or {}).get("groups") or ())
-               for i, t in enumerate(group.get("triggers") or ())]  # fmt: skip
-    firings += [
-        (f"deferred_triggers[{i}].firing", t.get("firing")) for i, t in enumerate(s.get("deferred_triggers") or ())
-    ]
-    if s.get("pending_trigger"):
-        firings.append(("pending_trigger_firing", s.get("pending_trigger_firing")))
-    for place, firing in firings:
+    for _, _, _, (place, firing) in pending:
         if firing not in (None, "Ordinary"):  # a delayed trigger: who made it, by what (603.7d-e), is not said
             gaps.append(Gap(place, f"a trigger fired as {json.dumps(firing)} is not read by the adapter"))
     events = _batch_events(s, pending)
@@ -373,7 +381,7 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     # batch's (phase's event batch may name only the event of the ability being placed by then)
     first = len(stack)
     if since is not None:
-        below = {v for k, v in since.index.objects.items() if k.startswith("stack#")}
+        below = since.index.stack_ids
         first = next((i for i, e in enumerate(stack) if e.get("id") not in below), len(stack))
     while since is None and first > 0:
         e = stack[first - 1]
@@ -393,7 +401,7 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     for i, e in enumerate(stack[first:], start=first):
         data = e["kind"]["data"]
         items.append((f"stack[{i}].kind.data", data, None, e))
-    items += [(place, p, k, None) for place, p, k in pending]
+    items += [(place, p, k, None) for place, p, k, _ in pending]
 
     def source_of(p: Mapping[str, Any]) -> Any:
         return p.get("source_id") if isinstance(p.get("source_id"), int) else (p.get("ability") or {}).get("source_id")
@@ -404,44 +412,42 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     bases = Counter(base_of(p) for _, p, _, _ in items)
     for place, p, k, entry in items:
         ability = p.get("ability") or {}
-        source_id = p.get("source_id") if isinstance(p.get("source_id"), int) else ability.get("source_id")
+        source_id = source_of(p)
+        source = raw.get(str(source_id)) if isinstance(source_id, int) else None
+        said = str(p.get("description") or ability.get("description") or "")
         # an id stable across readings of one batch: the source's name and id, the ability's index (the
         # state's object first: a pending trigger, a stack entry and a prompt do not all carry a name)
         lki_name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name")
-        obj_name = (raw.get(str(source_id)) or {}).get("name") if isinstance(source_id, int) else None
-        name = str(obj_name or lki_name or p.get("source_name") or "")
+        name = str((source or {}).get("name") or lki_name or p.get("source_name") or "")
+        event = _event_object(p)
         tid = f"{_slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
-        if bases[base_of(p)] > 1 and _event_object(p) is not None:
-            tid += f"~{_event_object(p)}"  # one ability triggered by several events: each event's own
+        if bases[base_of(p)] > 1 and event is not None:
+            tid += f"~{event}"  # one ability triggered by several events: each event's own
         while tid in used:
             tid += "'"
         used.add(tid)
         src = index.object_id(source_id) if isinstance(source_id, int) else None
         controller = int(entry["controller"] if entry is not None else p.get("controller", ability.get("controller")))
-        text = str(p.get("description") or ability.get("description") or "").replace("~", name or "this")
-        trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text}
+        text = said.replace("~", name or "this")
+        trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text, "controller": f"P{controller}"}
         if src is not None:
             trig["source"] = src
             lki = (ability.get("trigger_source") or {}).get("lki") or {}
             if isinstance(lki.get("controller"), int) and f"P{lki['controller']}" != _controller_of(objects, src):
                 trig["source_controller"] = f"P{lki['controller']}"
-            trig["controller"] = f"P{controller}"
-        else:
-            trig["controller"] = f"P{controller}"
-        source = raw.get(str(source_id)) if isinstance(source_id, int) else None
-        definition = _modal_definition(ability, str(p.get("description") or ability.get("description") or ""), source)
+        definition = _modal_definition(ability, said, source)
         where = f"{place}.ability"
         if definition is not None:  # its modes already chosen: the ability as printed, so its id's modes hold
             ability, where = definition
         abilities[tid] = ability
         got = translate(ability, where)
         gaps.extend(got.gaps)
-        if src is None and _mentions_another(got.fields()):
+        if src is None and got.another:
             gaps.append(Gap(f"{place}.source_id", 'an "another" target whose source is not in a zone read'))
         trig.update(got.fields())
         triggers.append(trig)
         index.batch.append(BatchEntry(tid, source_id if isinstance(source_id, int) else None,
-                                      str(p.get("description") or ""), _event_object(p), controller,
+                                      str(p.get("description") or ""), event, controller,
                                       int(entry["id"]) if entry is not None else None, k))  # fmt: skip
         if place == "pending_trigger":
             index.current = tid
@@ -488,10 +494,6 @@ def _modal_definition(ability: Mapping[str, Any], description: str, source: Mapp
 def _controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:
     o = next(x for x in objects if x["id"] == oid)
     return o.get("controller") or o.get("owner")
-
-
-def _mentions_another(fields: Mapping[str, Any]) -> bool:
-    return '"other_than_source": true' in json.dumps(fields)
 
 
 def _player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap], players: list[Any]) -> None:

@@ -14,7 +14,7 @@ from triggerstack.model import Outcome
 from triggerstack.model.errors import MissingExtra
 
 from .answers import action_for, entry_of
-from .board import PROMPTS, PhaseGap, Reading, read
+from .board import PROMPTS, PhaseGap, Reading, _state, read
 
 __all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
 
@@ -237,8 +237,8 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     """The outcome phase placed for the batch ``before`` was read from: the stack entries above the
     stack as it stood, matched to the batch's abilities by source and description; an ability of the
     batch not on the stack was removed."""
-    s = after.get("state", after)
-    below = {v for k, v in before.index.objects.items() if k.startswith("stack#")}
+    s = _state(after)
+    below = before.index.stack_ids
     entries = [e for e in s.get("stack") or () if int(e["id"]) not in below]
     left = list(before.index.batch)
     matched: list[tuple[dict[str, Any], str]] = []
