@@ -19,16 +19,16 @@ turn order, then objects, then the waiting abilities.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import product
 from types import MappingProxyType
 from typing import Any
 
 from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control
-from .filters import ANYTHING, Context, matches, possible_kinds
+from .filters import ANYTHING, Context, matches, possible_kinds, who
 from .limits import NO_DEADLINE, Deadline, Limits
+from .linked import Linked, closure, fits_some_choice
 from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Scenario
@@ -54,6 +54,7 @@ class RequirementFacts:
     filter: Filter
     depends_on: tuple[int, ...]  # requirements whose targets this filter refers to (target_of)
     candidates: tuple[int, ...]  # things that may be chosen, in canonical order
+    linked_out: tuple[int, ...]  # things that fit but for the targets of depends_on: for no legal choice of them
     excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with every reason
     ignored: Mapping[int, str]  # things that fit, whose own targeting properties do not function (113.6)
 
@@ -195,6 +196,34 @@ class Facts:
         ctx = Context(a.controller, self.is_opponent, by_id)
         return matches(r.filter, self.things[thing], ctx) is True
 
+    def linked_atoms(self, ability: int, mode: int, req: int, thing: int) -> tuple[tuple[int, str, PlayerId], ...]:
+        """What requirement ``req``'s filter reads of the other requirements' targets when judging
+        ``thing``: each ``(requirement, key, player)`` — whether some target chosen for that
+        requirement gives that player by that key (controller or owner; docs/formats.md). A
+        thing that gives no player by a key reads nothing there."""
+        m = self.abilities[ability].modes[mode]
+        r = m.requirements[req]
+        out = []
+        for key, ref in sorted(set(r.filter.iter_target_of())):
+            p = who(self.things[thing], key)
+            if p is not None:
+                out.append((m.requirement_index[ref], key, p))
+        return tuple(out)
+
+    def fits_seen(
+        self, ability: int, mode: int, req: int, thing: int, seen: Mapping[tuple[int, str, PlayerId], bool]
+    ) -> bool:
+        """Whether ``thing`` fits ``req``'s filter when the answers to its
+        :meth:`linked_atoms` are ``seen`` (a model of the choices decides them)."""
+        a = self.abilities[ability]
+        m = a.modes[mode]
+        players: dict[tuple[str, str], frozenset[PlayerId]] = {}
+        for (d, key, p), yes in seen.items():
+            if yes:
+                players[(m.requirements[d].id, key)] = players.get((m.requirements[d].id, key), frozenset()) | {p}
+        ctx = Context(a.controller, self.is_opponent, seen=players)
+        return matches(m.requirements[req].filter, self.things[thing], ctx) is True
+
 
 def _requirement(
     req: Requirement,
@@ -237,6 +266,7 @@ def _requirement(
         filter=req.filter,
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
+        linked_out=(),
         excluded=MappingProxyType(excluded),
         ignored=MappingProxyType(ignored),
     )
@@ -252,46 +282,46 @@ def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement)
 
 
 def _refine_target_of(
-    reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context
+    reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context, deadline: Deadline
 ) -> tuple[RequirementFacts, ...]:
-    """Drop the candidates of a ``target_of`` filter that fit no choice of the requirements it
-    refers to (one candidate of each), so that candidates stay exact where they can be — where
-    that costs at most :data:`REFINE_BUDGET` filter evaluations (the engines judge each choice
-    with :meth:`Facts.fits_target_of` anyway, so candidates may be a superset)."""
+    """Keep, of a ``target_of`` filter's candidates, exactly those that fit some legal choice of
+    the requirements it names (:mod:`.linked`); the others are excluded with the reason, and kept
+    in ``linked_out`` (an oracle that judges every choice itself starts from them)."""
+    if not any(r.depends_on for r in reqs):
+        return reqs
+    view = tuple(
+        Linked(r.id, r.filter, r.min, r.max, r.divide, r.different_from, r.depends_on, r.candidates) for r in reqs
+    )
     out = []
     for r in reqs:
-        deps = [reqs[d] for d in r.depends_on]
-        work = len(r.candidates)
-        for d in deps:
-            work *= len(d.candidates)
-        if not deps or work > REFINE_BUDGET:
+        if not r.depends_on:
             out.append(r)
             continue
         keep: list[int] = []
+        out_: list[int] = []
         excluded = dict(r.excluded)
+        names = ", ".join(reqs[d].id for d in closure(view, r.index))
         for t in r.candidates:
-            if any(
-                matches(r.filter, things[t], Context(ctx.you, ctx.is_opponent, chosen)) is True
-                for chosen in _single_choices(deps, things)
-            ):
+            if fits_some_choice(view, r.index, t, things, ctx, deadline):
                 keep.append(t)
             else:
-                refs = ", ".join(d.id for d in deps)
+                out_.append(t)
                 excluded[t] = (
-                    Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{things[t].id} fits no possible target of {refs}"),
+                    Exclusion(
+                        Code.TARGET_FILTER,
+                        Rule.R601_2C,
+                        f"{things[t].id} fits {r.id}'s filter for no legal choice of targets for {names}",
+                    ),
                 )
-        out.append(replace(r, candidates=tuple(keep), excluded=MappingProxyType(excluded)))
+        out.append(
+            replace(
+                r,
+                candidates=tuple(keep),
+                linked_out=tuple(out_),
+                excluded=MappingProxyType(dict(sorted(excluded.items()))),
+            )
+        )
     return tuple(out)
-
-
-REFINE_BUDGET = 200_000
-
-
-def _single_choices(
-    deps: Sequence[RequirementFacts], things: Sequence[Thing]
-) -> Iterator[dict[str, tuple[Thing, ...]]]:
-    for combo in product(*(d.candidates for d in deps)):
-        yield {d.id: (things[t],) for d, t in zip(deps, combo, strict=True)}
 
 
 def _must_targets(
@@ -375,7 +405,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
                     where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
                     raise limits.refuse("candidates", len(req.candidates), "candidates", where)
                 found.append(req)
-            rfacts = _refine_target_of(tuple(found), things, ctx)
+            rfacts = _refine_target_of(tuple(found), things, ctx, deadline)
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
         targets = frozenset(b for m in modes for r in m.requirements for t in r.candidates if (b := t - len(base)) >= 0)
         precedable = frozenset(b for b in targets if _may_precede(block_of[b], placeable[b], block_of[k], b, k))

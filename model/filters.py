@@ -32,7 +32,7 @@ from .shapes import Comparison, Filter, TargetOf
 from .things import Thing
 from .types import PlayerId
 
-__all__ = ["ANYTHING", "PERMANENTS", "Context", "Domain", "Truth", "domain", "matches", "possible_kinds"]
+__all__ = ["ANYTHING", "PERMANENTS", "Context", "Domain", "Truth", "domain", "matches", "possible_kinds", "who"]
 
 Truth = bool | None
 """True, False, or None for "depends on targets not chosen yet"."""
@@ -45,9 +45,12 @@ class Context:
     you: PlayerId | None
     is_opponent: Callable[[PlayerId, PlayerId], bool]
     chosen: Mapping[str, Sequence[Thing]] | None = None  # requirement id → chosen things
+    seen: Mapping[tuple[str, str], frozenset[PlayerId]] | None = None
+    """Instead of ``chosen``: per (requirement id, key), the players its chosen targets give
+    (what ``target_of`` reads of them, and all it reads; a model of the choices uses it)."""
 
     def with_you(self, you: PlayerId | None) -> Context:
-        return Context(you, self.is_opponent, self.chosen)
+        return Context(you, self.is_opponent, self.chosen, self.seen)
 
 
 def _and(values: Sequence[Truth]) -> Truth:
@@ -80,28 +83,32 @@ def _compare(cmp: Comparison, value: int | None) -> bool:
     )
 
 
-def _who(thing: Thing, key: str) -> PlayerId | None:
+def who(thing: Thing, key: str) -> PlayerId | None:
+    """The player ``key`` (controller or owner) names of ``thing``: a player is both its own
+    controller and owner; a card's controller is its owner (108.4a)."""
     if thing.is_player:
         return PlayerId(thing.id)
     return thing.controller if key == "controller" else thing.owner
 
 
 def _player_ref(ref: str | TargetOf, key: str, thing: Thing, ctx: Context) -> Truth:
-    who = _who(thing, key)
+    mine = who(thing, key)
     if isinstance(ref, TargetOf):
+        if ctx.seen is not None:
+            return mine is not None and mine in ctx.seen.get((ref.target_of, key), frozenset())
         if ctx.chosen is None:
             return None
         chosen = ctx.chosen.get(ref.target_of, ())
-        return who is not None and any(_who(c, key) == who for c in chosen)
+        return mine is not None and any(who(c, key) == mine for c in chosen)
     if ref == "any":
         return True
-    if who is None:
+    if mine is None:
         return False
     if ref == "you":
-        return who == ctx.you
+        return mine == ctx.you
     if ref == "opponent":
-        return ctx.you is not None and ctx.is_opponent(ctx.you, who)
-    return who == ref
+        return ctx.you is not None and ctx.is_opponent(ctx.you, mine)
+    return mine == ref
 
 
 Domain = frozenset[str]

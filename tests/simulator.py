@@ -32,7 +32,9 @@ def _instances(facts: Facts, a: AbilityFacts, mode: int, on_stack: frozenset[int
     reqs = a.modes[mode].requirements
     pools = []
     for r in reqs:
-        pool = [t for t in r.candidates if (b := facts.waiting_ability(t)) is None or b in on_stack]
+        # a target_of filter's things are judged on each combination below, not trusted as refined
+        fits = sorted((*r.candidates, *r.linked_out))
+        pool = [t for t in fits if (b := facts.waiting_ability(t)) is None or b in on_stack]
         top = len(pool) if r.max is None else min(r.max, len(pool))
         if r.divide is not None:
             top = min(top, r.divide)

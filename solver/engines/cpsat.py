@@ -27,6 +27,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.filters import who
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Score
 
@@ -194,38 +195,41 @@ def _different_from(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
 
 
 def _target_of(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
+    """A target of a ``target_of`` filter fits it for what the named requirements chose: the
+    filter reads, per named requirement and key, only whether some chosen target gives a player
+    (:meth:`~triggerstack.model.Facts.linked_atoms`), so each such answer is one literal and
+    every combination of answers under which the thing does not fit is forbidden with it."""
     facts = m.facts
     reqs = a.modes[inst.mode].requirements
+    seen: dict[tuple[int, str, str], cp_model.IntVar] = {}  # (requirement, key, player) → some target gives it
+
+    def gives(d: int, key: str, p: str) -> cp_model.IntVar:
+        lit = seen.get((d, key, p))
+        if lit is None:
+            lit = seen[d, key, p] = _bool(m, f"gives[{a.index},{inst.j},{d},{key},{p}]")
+            lits = [
+                x
+                for c in reqs[d].candidates
+                if who(facts.things[c], key) == p and (x := m.tgt.get((a.index, inst.j, d, c))) is not None
+            ]
+            for x in lits:
+                m.model.add_implication(x, lit)
+            m.model.add_bool_or([~lit, *lits])
+        return lit
+
     for r in reqs:
         if not r.depends_on:
             continue
-        deps = [reqs[d] for d in r.depends_on]
         for c in r.candidates:
             lit = m.tgt.get((a.index, inst.j, r.index, c))
             if lit is None:
                 continue
-            supports = []
-            for combo in product(*(d.candidates for d in deps)):
-                lits = [m.tgt.get((a.index, inst.j, d.index, x)) for d, x in zip(deps, combo, strict=True)]
-                if any(x is None for x in lits):
-                    continue
-                if not facts.fits_target_of(
-                    a.index, inst.mode, r.index, c, {d.index: (x,) for d, x in zip(deps, combo, strict=True)}
-                ):
-                    continue
-                present = [x for x in lits if x is not None]
-                if len(present) == 1:
-                    supports.append(present[0])
-                else:
-                    z = _bool(m, f"support[{a.index},{inst.j},{r.index},{c},{combo}]")
-                    for x in present:
-                        m.model.add_implication(z, x)
-                    m.model.add_bool_or([z, *[~x for x in present]])
-                    supports.append(z)
-            if supports:
-                m.model.add_bool_or(supports).only_enforce_if(lit)
-            else:
-                m.model.add(lit == 0)
+            atoms = facts.linked_atoms(a.index, inst.mode, r.index, c)
+            lits = [gives(d, key, p) for d, key, p in atoms]
+            for answers in product((False, True), repeat=len(atoms)):
+                if not facts.fits_seen(a.index, inst.mode, r.index, c, dict(zip(atoms, answers, strict=True))):
+                    # never this thing with exactly these answers
+                    m.model.add_bool_or([~lit, *(x if not yes else ~x for x, yes in zip(lits, answers, strict=True))])
 
 
 def _distinct_targets(m: PassModel, a: AbilityFacts) -> None:

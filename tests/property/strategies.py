@@ -91,16 +91,66 @@ def _requirement(draw: st.DrawFn, rid: str, earlier: list[dict[str, Any]]) -> di
     return req
 
 
+def _linked_filter(ref: str, shape: int) -> Any:
+    """A filter that reads ``ref``'s targets (docs/formats.md, target_of), under not/any/all."""
+    of = {"target_of": ref}
+    return [
+        {"type": "creature", "controller": of},
+        {"type": "creature", "not": {"controller": of}},  # with ref empty: every creature
+        {"any": [{"kind": "player"}, {"type": "creature", "controller": of}]},
+        {"type": "creature", "controller": of, "owner": of},  # two chosen players can meet both
+        {"kind": "player", "not": {"controller": of}},
+        {"kind": ["card", "permanent"], "owner": of},
+        {"all": [{"not": {"any": [{"owner": of}, {"color": "red"}]}}]},
+        {"kind": "player", "any": [{"controller": of}, {"not": {"controller": of}, "controller": "you"}]},
+    ][shape]
+
+
+LINKED_BOUNDS = [(0, None), (0, 1), (1, 2), (0, 2), (1, 1), (2, 2)]
+NAMED_FILTERS: list[Any] = [
+    {"kind": "player"},
+    {"type": "creature"},
+    {"kind": "card", "zone": "graveyard"},  # often no candidate at all
+    {"supertype": "legendary"},  # never a candidate here: an empty choice
+    {"any": [{"kind": "player"}, {"type": "creature"}]},
+]
+
+
 @st.composite
-def _requirements(draw: st.DrawFn, most: int) -> list[dict[str, Any]]:
+def _link(draw: st.DrawFn, reqs: list[dict[str, Any]]) -> None:
+    """Make one requirement read another's targets, earlier or later (a forward reference), and
+    sometimes a third read it too (a chain), never a cycle; the named one takes none, one or several
+    targets (601.2c)."""
+    if len(reqs) < 2:
+        return
+    i = draw(st.integers(0, len(reqs) - 1))
+    j = draw(st.sampled_from([k for k in range(len(reqs)) if k != i]))
+    named = reqs[j]
+    if "target_of" in repr(named["filter"]):
+        return
+    named["filter"] = copy.deepcopy(draw(st.sampled_from(NAMED_FILTERS)))
+    named["min"], named["max"] = draw(st.sampled_from(LINKED_BOUNDS))
+    named.pop("divide", None)
+    reqs[i]["filter"] = _linked_filter(named["id"], draw(st.integers(0, 7)))
+    rest = [k for k in range(len(reqs)) if k not in (i, j)]
+    if len(rest) > 0 and draw(st.booleans()):  # a chain: a third reads the first
+        reqs[rest[0]]["filter"] = _linked_filter(reqs[i]["id"], draw(st.integers(0, 7)))
+
+
+@st.composite
+def _requirements(draw: st.DrawFn, most: int, linked: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i in range(draw(st.integers(0, most))):
         out.append(draw(_requirement(f"r{i}", out)))
+    if linked and draw(st.integers(0, 2)) == 0:
+        draw(_link(out))
     return out
 
 
 @st.composite
-def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[str, Any]]) -> dict[str, Any]:
+def _trigger(
+    draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[str, Any]], linked: bool = False
+) -> dict[str, Any]:
     t: dict[str, Any] = {"id": tid, "text": tid}
     on_field = [o for o in objects if o.get("kind", "permanent") == "permanent"]
     how = draw(st.integers(0, 9))
@@ -117,7 +167,7 @@ def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[s
     if draw(st.integers(0, 8)) == 0:
         t["chooser"] = draw(st.sampled_from(players))  # 700.2e: legality is still the controller's
     if draw(st.booleans()):
-        t["targets"] = draw(_requirements(2))
+        t["targets"] = draw(_requirements(3 if linked else 2, linked))
     else:
         n_modes = draw(st.integers(2, 3))
         repeat = draw(st.integers(0, 3)) == 0
@@ -127,7 +177,7 @@ def _trigger(draw: st.DrawFn, tid: str, players: list[str], objects: list[dict[s
             choose = [0, 1]
         t["modal"] = {"choose": choose, "repeat": repeat, "distinct_targets": draw(st.integers(0, 3)) == 0}
         t["modes"] = [
-            {"id": f"m{j}", "targets": draw(_requirements(1)), "available": draw(st.integers(0, 6)) != 0}
+            {"id": f"m{j}", "targets": draw(_requirements(2 if linked else 1, linked)), "available": draw(st.integers(0, 6)) != 0}
             for j in range(n_modes)
         ]
     return t
@@ -154,8 +204,9 @@ def _reactions(draw: st.DrawFn, ids: list[str], objects: list[dict[str, Any]]) -
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) -> dict[str, Any]:
-    """A valid scenario document (a dict), small enough for the literal simulator."""
+def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False, linked: bool = False) -> dict[str, Any]:
+    """A valid scenario document (a dict), small enough for the literal simulator; ``linked``:
+    requirements that read other requirements' targets in every shape (:func:`_link`)."""
     n_players = draw(st.integers(1, 4))
     players: list[Any] = [f"P{i}" for i in range(n_players)]
     rules = draw(st.sampled_from(["seed", "seed", "seed", "cr-1p"] + (["2hg"] if n_players == 4 else [])))
@@ -216,7 +267,7 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False) 
         objects.append(o)
     doc["players"] = players
     doc["objects"] = objects
-    triggers = [draw(_trigger(f"T{k}", ids, objects)) for k in range(draw(st.integers(0, max_abilities)))]
+    triggers = [draw(_trigger(f"T{k}", ids, objects, linked)) for k in range(draw(st.integers(0, max_abilities)))]
     for k in range(1, len(triggers)):
         if draw(st.integers(0, 3)) == 0:  # an identical twin (same source, text, choices)
             twin = draw(st.sampled_from(triggers[:k]))

@@ -21,7 +21,7 @@ from math import factorial
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import (
     EndlessLoop,
@@ -138,6 +138,19 @@ def mutate(data: st.DataObject, doc: dict[str, Any], facts: Facts) -> dict[str, 
 @SETTINGS
 @given(doc=scenarios(), data=st.data())
 def test_engines_agree_and_check_agrees(doc: dict[str, Any], data: st.DataObject) -> None:
+    _agree(doc, data)
+
+
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
+@given(doc=scenarios(linked=True), data=st.data())
+def test_linked_targets_agree_with_the_literal_simulator(doc: dict[str, Any], data: st.DataObject) -> None:
+    """601.2c: a requirement whose filter reads another's targets ("target creature that player
+    controls") is judged against the whole choice of that requirement — none, one or several
+    targets, read forwards or backwards, under not/any/all. The simulator tries every choice."""
+    _agree(doc, data)
+
+
+def _agree(doc: dict[str, Any], data: st.DataObject) -> None:
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= MAX_BOUND)
     simulated = simulate(facts)

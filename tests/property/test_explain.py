@@ -85,7 +85,7 @@ def _projections(doc: dict[str, Any]) -> tuple[Mapping[str, Any], dict[str, Seen
 
 
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
-@given(doc=st.one_of(scenarios(), scenarios(max_abilities=4, reactions=True)))
+@given(doc=st.one_of(scenarios(), scenarios(max_abilities=4, reactions=True), scenarios(linked=True)))
 def test_explain_is_the_projection_of_the_outcomes(doc: dict[str, Any]) -> None:
     data, seen, first = _projections(doc)
     Explanation.model_validate(data)

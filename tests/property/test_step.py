@@ -29,7 +29,7 @@ SMALL = 120
 
 
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
-@given(doc=scenarios(), data=st.data())
+@given(doc=st.one_of(scenarios(), scenarios(linked=True)), data=st.data())
 def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[str, Any], data: st.DataObject) -> None:
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 4 * SMALL)  # before anything enumerates a coupled core
