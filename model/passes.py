@@ -22,14 +22,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .controllers import derive_controller
 from .errors import ScenarioError
 from .facts import Facts, compile_facts, facts_of
+from .filters import Context, matches, possible_kinds
 from .limits import DEFAULT_LIMITS
 from .outcome import Outcome
 from .scenario import Scenario
 from .shapes import Filter, Reaction, Trigger, TriggerBody
 from .things import Thing
-from .types import ThingId
+from .types import PlayerId, ThingId
 
 __all__ = [
     "Ahead",
@@ -137,7 +139,7 @@ def _filters(f: Filter) -> list[Filter]:
 def _renamed(value: Any, names: Mapping[str, str]) -> Any:
     if isinstance(value, str):
         return names.get(value, value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):  # a model_dump holds tuples, a document lists
         return [_renamed(v, names) for v in value]
     if isinstance(value, dict):
         return {k: _renamed(v, names) for k, v in value.items()}
@@ -215,21 +217,41 @@ class Passes:
                 live.append(reaction)
         return live
 
-    def _may_target_the_stack(self, f: Filter) -> bool:
-        """Whether a fired ability with filter ``f`` could target an ability put on the stack in
-        an earlier pass, whoever controls either (:meth:`Facts.may_fit`)."""
+    def _stack_controllers(self) -> frozenset[PlayerId]:
+        """Who can control an ability put on the stack by a pass: the controller of a waiting
+        ability of the first pass or of a reaction's ability (603.3a); no one else's ever is."""
+        s = self.first.scenario
+        out = {a.controller for a in self.first.abilities}
+        for i, r in enumerate(s.reactions):
+            out.add(derive_controller(s, r.trigger, ("reactions", i, "trigger")).player)
+        return frozenset(out)
+
+    def may_target_the_stack(self, f: Filter, you: PlayerId) -> bool:
+        """Whether an ability ``you`` control with filter ``f`` could target an ability a pass put on
+        the stack (:meth:`_may_target_the_stack`)."""
+        return self._may_target_the_stack(f, you, self._stack_controllers())
+
+    def _may_target_the_stack(self, f: Filter, you: PlayerId, controllers: frozenset[PlayerId]) -> bool:
+        """Whether a fired ability that ``you`` control, with filter ``f``, could target an ability
+        put on the stack in an earlier pass by one of ``controllers`` (a reaction that could only
+        target an opponent's ability when every ability is its controller's never can, however the
+        stack grows)."""
         named = [i for sub in _filters(f) for i in sub.id or () if "@" in i]
+        if "ability" not in possible_kinds(f):
+            return False
+        ctx = Context(you, self.first.is_opponent)
         return any(
-            self.first.may_fit(f, Thing(ThingId(aid), "ability", "stack", p.id, p.id, ability_kind="triggered"))
-            for p in self.first.scenario.players
+            matches(f, Thing(ThingId(aid), "ability", "stack", p, p, ability_kind="triggered"), ctx) is not False
+            for p in sorted(controllers)
             for aid in [*named, "@"]
         )
 
     def _signature(self, data: Mapping[str, Any]) -> str | None:
         """The signature of a pass from its scenario's document (see :meth:`signature`)."""
         if self._stack_matters is None:
+            s, controllers = self.first.scenario, self._stack_controllers()
             self._stack_matters = any(
-                self._may_target_the_stack(r.filter)
+                self._may_target_the_stack(r.filter, derive_controller(s, reaction.trigger, ()).player, controllers)
                 for reaction in self._live_reactions()
                 for _, reqs in reaction.trigger.requirement_lists()
                 for r in reqs
@@ -253,6 +275,23 @@ class Passes:
             shown["objects"] = data["objects"][:own]
         if "\\u0000" in json.dumps(shown):
             return None  # the scenario's own strings hold the marker: no renaming can be trusted
+        return json.dumps(_renamed(shown, names), sort_keys=True)
+
+    def stackless(self, facts: Facts) -> str | None:
+        """What a pass is up to names *and* the abilities on the stack from earlier passes, where
+        those matter (:meth:`signature` already leaves them out where they don't): two passes on
+        one path with this in common differ only in the stack, which within 603.3b only grows.
+        None where :meth:`signature` is None, or where the scenario names a fired ability."""
+        if self.signature(facts) is None or not self._stack_matters:
+            return None
+        base = self._base()
+        if "@" in json.dumps([base[k] for k in ("players", "objects", "reactions", "must_target")]):
+            return None
+        data = facts.scenario.model_dump(by_alias=True)
+        names = {t["id"]: f"{_TOKEN}w{i}" for i, t in enumerate(data["triggers"])}
+        shown = {**data, "objects": data["objects"][: len(self.first.scenario.objects)]}
+        if "\\u0000" in json.dumps(shown):
+            return None
         return json.dumps(_renamed(shown, names), sort_keys=True)
 
     @property

@@ -57,7 +57,9 @@ class _Frame:
     depth: int
     outcomes: Iterator[IndexedOutcome]
     sig: str | None
+    flat: str | None  # Passes.stackless: the pass but for the stack
     total: int = 0
+    current: IndexedOutcome | None = None  # the outcome being followed
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,24 +83,35 @@ class _Path:
         self.chain = chain
         self.frames: list[_Frame] = []
         self.on_path: dict[str, tuple[int, Facts]] = {}  # signature -> the depth and facts of that pass
+        self.flat_on_path: dict[str, int] = {}  # Passes.stackless -> the depth of that pass
 
     def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> None:
-        sig = self.chain.passes.signature(facts)
+        passes = self.chain.passes
+        sig = passes.signature(facts)
+        flat = passes.stackless(facts)
         if sig is not None:
             if sig in self.on_path:
                 raise self.chain._loop(facts, below, depth, self.on_path[sig])
+            if flat is not None and flat in self.flat_on_path:
+                then = self.flat_on_path[flat]
+                if self.chain._replayable([f for f in self.frames if f.depth >= then]):
+                    raise self.chain._loop(facts, below, depth, self.on_path[self.frames[then].sig or ""], grown=True)
             self.on_path[sig] = (depth, facts)
-        self.frames.append(_Frame(facts, below, depth, iter(self.chain.engine(facts)), sig))
+            if flat is not None:
+                self.flat_on_path.setdefault(flat, depth)
+        self.frames.append(_Frame(facts, below, depth, iter(self.chain.engine(facts)), sig, flat))
 
     def advance(self) -> tuple[_Frame, IndexedOutcome | None]:
         """The top pass and its next outcome; once it has none, the pass leaves the path and comes
         back with None."""
         top = self.frames[-1]
-        outcome = next(top.outcomes, None)
+        outcome = top.current = next(top.outcomes, None)
         if outcome is None:
             self.frames.pop()
             if top.sig is not None:
                 del self.on_path[top.sig]
+            if top.flat is not None and self.flat_on_path.get(top.flat) == top.depth:
+                del self.flat_on_path[top.flat]
         return top, outcome
 
 
@@ -252,18 +265,58 @@ class Chain:
 
     # -- loops -----------------------------------------------------------------------------------
 
+    def _replayable(self, frames: list[_Frame]) -> bool:
+        """Whether the choices of ``frames`` (the passes from an earlier one to now) can be made
+        again on a larger stack: every ability they removed was removed whatever the stack holds —
+        it could never be put there, its controller chose no mode, or none of its targets could be
+        an ability on the stack. (A larger stack only adds targets, so every placement stays legal,
+        but an ability removed for want of a target might then have one, and must be put there.)"""
+        for f in frames:
+            if f.current is None:
+                return False
+            for k in f.current.removed:
+                a = f.facts.abilities[k]
+                if a.forced_removal is not None or a.may_choose_zero:
+                    continue
+                stack = self.passes.may_target_the_stack
+                if any(stack(r.filter, a.controller) for m in a.modes for r in m.requirements):
+                    return False
+        return True
+
     def _loop(
-        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts]
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool = False
     ) -> EndlessLoop:
         """The error for pass ``depth`` (``facts``) repeating the ``earlier`` pass of its path (its
         depth and facts): a mandatory loop when no choice from it ever ends the passes (104.4b),
-        else an optional one."""
-        mandatory, decided = self._mandatory(facts, below, depth)
+        else an optional one. ``grown``: it repeats it but for more abilities on the stack, and the
+        choices between them can be made again (:meth:`_replayable`), so they repeat for ever."""
         then, now = earlier[0] + 1, depth + 1
         again = (
             f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
             f"({', '.join(a.id for a in earlier[1].abilities)}) up to names"
         )
+        if grown:
+            more = len(facts.scenario.objects) - len(earlier[1].scenario.objects)  # the stack, as objects
+            again += (
+                f" but for {more} more abilit{'y' if more == 1 else 'ies'} on the stack below it; the same choices "
+                "make it again on a stack that only grows, so the passes never end that way"
+            )
+            mandatory, decided = self._mandatory(facts, below, depth, flat=True)
+            if mandatory or not decided:
+                return EndlessLoop(
+                    f"an endless chain: {again}; no choice found within {self.passes.max_passes} passes ends it, "
+                    "so the outcomes are unboundedly many if some choice ends it, and there are none if none does "
+                    "(104.4b)",
+                    mandatory=False,
+                    rule=Rule.R603_3B,
+                )
+            return EndlessLoop(
+                f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
+                "unboundedly many",
+                mandatory=False,
+                rule=Rule.R603_3B,
+            )
+        mandatory, decided = self._mandatory(facts, below, depth)
         if not decided:
             return EndlessLoop(
                 f"an endless loop: {again}, and whether a choice ends it is not decided within "
@@ -285,14 +338,22 @@ class Chain:
             rule=Rule.R603_3B,
         )
 
-    def _mandatory(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[bool, bool]:
+    def _mandatory(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool = False
+    ) -> tuple[bool, bool]:
         """Whether no whole outcome follows ``facts`` (every choice keeps the passes going), and
         whether that was decided. ``facts`` lies on a cycle, so the loop is optional as soon as
         any pass reachable from it has a choice that ends the passes: the passes reachable from
         it are explored breadth-first by signature (each class once, its outcomes listed within
-        ``max_listed``) until such a choice, or none is new (mandatory), or the pass cap."""
+        ``max_listed``) until such a choice, or none is new (mandatory), or the pass cap. ``flat``:
+        classes are :meth:`~triggerstack.model.Passes.stackless` (passes that differ only in the
+        stack are one class)."""
         known = self._counts
-        seen = {self.passes.signature(facts)}
+
+        def key(f: Facts) -> str | None:
+            return (self.passes.stackless(f) if flat else None) or self.passes.signature(f)
+
+        seen = {key(facts)}
         frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(facts, below, depth)])
         decided = True
         while frontier:
@@ -310,11 +371,11 @@ class Chain:
                 sig = ahead.signature  # the class that follows, known before it is compiled
                 if ahead.ends or (sig is not None and known.get(sig, 0) > 0):
                     return False, True  # this choice (or one after it) ends the passes
-                if sig is not None and sig in seen:
+                if not flat and sig is not None and sig in seen:
                     continue
                 nxt = self.passes.reach(ahead, d, capped=False)
                 assert nxt.facts is not None
-                sig = self.passes.signature(nxt.facts)
+                sig = key(nxt.facts)
                 if sig in seen:
                     continue
                 if d + 1 >= max(self.passes.max_passes, depth + 1):  # a new kind of pass past the cap
