@@ -153,6 +153,32 @@ def test_errors_are_json_rpc_errors_with_the_place() -> None:
     assert [a["id"] for a in both] == [1, 2] and "result" in both[0] and both[1]["error"]["code"] == -32601
 
 
+@pytest.mark.parametrize("ident", ["1.5", "1e2", "-3", "0", '"x"', "null", "12345678901234567890"])
+def test_an_id_is_echoed_as_the_same_value(ident: str) -> None:
+    """JSON-RPC 2.0 §5: the response's id is the request's (a string, a number or null)."""
+    service = Service(Options(time_limit=5))
+    line = '{"jsonrpc": "2.0", "id": %s, "method": "rpc.discover"}' % ident
+    answer = json.loads(service.handle(line) or "")
+    assert "result" in answer and answer["id"] == json.loads(ident)
+    assert type(answer["id"]) is type(json.loads(ident))
+
+
+@pytest.mark.parametrize("ident", ['{"a": 1}', "[1]", "[]", "true", "false", "1e400"])
+def test_a_request_with_an_invalid_id_is_refused_and_never_runs(ident: str) -> None:
+    """JSON-RPC 2.0 §4: an id is a string, a number or null; anything else is an invalid request
+    (-32600, id null), never run — here a load that would take a handle."""
+    service = Service(Options(time_limit=5))
+    path = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
+    line = '{"jsonrpc": "2.0", "id": %s, "method": "load", "params": {"path": "%s"}}' % (ident, path)
+    answer = json.loads(service.handle(line) or "")
+    invalid = -32700 if ident == "1e400" else -32600  # a number JSON cannot write back is not JSON here
+    assert answer["id"] is None and answer["error"]["code"] == invalid, answer
+    batch = json.loads(service.handle(f"[{line}, {line}]") or "")
+    codes = [batch["error"]["code"]] * 2 if isinstance(batch, dict) else [a["error"]["code"] for a in batch]
+    assert codes == [invalid, invalid]
+    assert service._loaded == {}, "the loads took effect"
+
+
 def test_rpc_discover_publishes_every_method_from_its_types() -> None:
     document = Service().call("rpc.discover", {})
     assert document == discover() and document["openrpc"].startswith("1.")

@@ -15,6 +15,7 @@ the place (``triggers[3].modes[1]``) where there is one.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import threading
@@ -348,10 +349,22 @@ class Service:
             return error_line(failure(exc))
 
     def _one(self, request: Any) -> dict[str, Any] | None:
+        # JSON-RPC 2.0 §4: an id is a string, a number or null, echoed as sent (§5); a request
+        # with any other id is invalid (-32600, id null) and never runs
         ident = request.get("id") if isinstance(request, dict) else None
-        if not isinstance(ident, str | int) or isinstance(ident, bool):
+        valid_id = _is_id(ident)
+        if not valid_id:
             ident = None
         try:
+            if not valid_id:
+                raise RpcError(
+                    failure(
+                        RequestError(
+                            KINDS.NOT_A_REQUEST,
+                            f"an id is a string, a number or null, not {_json_kind(ident_of(request))}",
+                        )
+                    )
+                )
             if (
                 not isinstance(request, dict)
                 or request.get("jsonrpc") != "2.0"
@@ -371,9 +384,30 @@ class Service:
                 return None  # a notification: no answer
             return {"jsonrpc": "2.0", "id": ident, "result": result}
         except RpcError as exc:
-            if isinstance(request, dict) and "id" not in request and isinstance(request.get("method"), str):
+            if valid_id and isinstance(request, dict) and "id" not in request and isinstance(request.get("method"), str):
                 return None
             return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
+
+
+def ident_of(request: Any) -> Any:
+    """The ``id`` a request sent (None when it sent none, or is not an object)."""
+    return request.get("id") if isinstance(request, dict) else None
+
+
+def _is_id(value: Any) -> bool:
+    """A JSON-RPC id: a string, a number (never a boolean) or null (JSON-RPC 2.0 §4) — a number
+    JSON can write back (``1e400`` reads as infinity, which it cannot)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or (isinstance(value, str | int) and not isinstance(value, bool))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, float):
+        return "a number too large to write back"
+    return "an object" if isinstance(value, dict) else "an array" if isinstance(value, list) else "that"
 
 
 def _dumps(answer: Any) -> str:
