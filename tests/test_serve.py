@@ -157,7 +157,7 @@ def test_errors_are_json_rpc_errors_with_the_place() -> None:
 def test_an_id_is_echoed_as_the_same_value(ident: str) -> None:
     """JSON-RPC 2.0 §5: the response's id is the request's (a string, a number or null)."""
     service = Service(Options(time_limit=5))
-    line = '{"jsonrpc": "2.0", "id": %s, "method": "rpc.discover"}' % ident
+    line = f'{{"jsonrpc": "2.0", "id": {ident}, "method": "rpc.discover"}}'
     answer = json.loads(service.handle(line) or "")
     assert "result" in answer and answer["id"] == json.loads(ident)
     assert type(answer["id"]) is type(json.loads(ident))
@@ -169,7 +169,7 @@ def test_a_request_with_an_invalid_id_is_refused_and_never_runs(ident: str) -> N
     (-32600, id null), never run — here a load that would take a handle."""
     service = Service(Options(time_limit=5))
     path = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
-    line = '{"jsonrpc": "2.0", "id": %s, "method": "load", "params": {"path": "%s"}}' % (ident, path)
+    line = f'{{"jsonrpc": "2.0", "id": {ident}, "method": "load", "params": {{"path": "{path}"}}}}'
     answer = json.loads(service.handle(line) or "")
     invalid = -32700 if ident == "1e400" else -32600  # a number JSON cannot write back is not JSON here
     assert answer["id"] is None and answer["error"]["code"] == invalid, answer

@@ -384,7 +384,8 @@ class Service:
                 return None  # a notification: no answer
             return {"jsonrpc": "2.0", "id": ident, "result": result}
         except RpcError as exc:
-            if valid_id and isinstance(request, dict) and "id" not in request and isinstance(request.get("method"), str):
+            notification = isinstance(request, dict) and "id" not in request
+            if valid_id and notification and isinstance(request.get("method"), str):
                 return None
             return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
 
