@@ -10,6 +10,8 @@
                                 scenario is fine; the decision is not)
     RuntimeError
      └── TimeLimitReached       (model) the time limit ran out before the answer was complete (exit 3)
+     └── ClusterLost            the Dask cluster a batch runs on is gone: no worker for too long,
+                                or the scheduler lost (exit 69)
     OSError
      └── OutputFailed           an answer could not be written (disk full, a device error …: exit 74)
 
@@ -30,6 +32,7 @@ from triggerstack.model.rules import Rule
 
 __all__ = [
     "KINDS",
+    "ClusterLost",
     "EngineCannot",
     "Failure",
     "IllegalDecision",
@@ -77,6 +80,7 @@ class _Kinds:
     ENGINE_CANNOT = Kind("engine-cannot", 2, -32005, 422)
     INTERNAL = Kind("internal", 70, -32603, 500)
     OUTPUT_FAILED = Kind("output-failed", 74, None, 500)
+    CLUSTER_LOST = Kind("cluster-lost", 69, None, 503)
     INTERRUPTED = Kind("interrupted", 130, None, 503)
     TERMINATED = Kind("terminated", 143, None, 503)
 
@@ -121,6 +125,12 @@ class OutputFailed(OSError):
     """An output could not be written once the work had begun (standard output closed or full, the
     reader gone, a disk that filled up): nothing half-written is left, and the command line exits
     74, never 0 or 1."""
+
+
+class ClusterLost(RuntimeError):
+    """The Dask cluster a batch runs on can no longer answer: it has had no worker for longer than
+    the batch waits for one, or its scheduler is gone. Nothing is half-written; the command line
+    exits 69 (sysexits' "service unavailable") whatever the moment it happened."""
 
 
 class Interrupted(Exception):
@@ -202,6 +212,8 @@ def failure(exc: BaseException) -> Failure:
         return Failure(KINDS.BAD_INPUT, "; ".join(lines), data, lines)
     if isinstance(exc, TimeLimitReached):
         return Failure(KINDS.TIME_LIMIT, f"time limit reached: {exc}")
+    if isinstance(exc, ClusterLost):
+        return Failure(KINDS.CLUSTER_LOST, f"the Dask cluster is lost: {exc}")
     if isinstance(exc, OutputFailed):
         return Failure(KINDS.OUTPUT_FAILED, f"cannot write the output: {exc.strerror or exc}")
     if isinstance(exc, KeyboardInterrupt | Interrupted):

@@ -85,10 +85,10 @@ def test_a_dask_cluster_gives_the_same_bytes_even_when_a_worker_dies(tmp_path: P
 
 def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    from triggerstack.model import ScenarioError
+    from triggerstack.solver.errors import ClusterLost
 
     source = _requests(tmp_path / "c.jsonl", 3)
-    with pytest.raises(ScenarioError, match="cannot reach"):
+    with pytest.raises(ClusterLost, match="cannot reach"):
         run([str(source)], str(tmp_path), scheduler="tcp://127.0.0.1:9", options=Options(time_limit=1))
     assert not list(tmp_path.glob("c.out.jsonl")), "nothing half-written"
 
@@ -180,3 +180,135 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
             os.kill(w, signal.SIGKILL)
         if parent.poll() is None:
             parent.kill()
+
+
+# -- batch under kills, and its files' modes (issue 39) --------------------------------------------
+
+
+def _leftovers(folder: Path, name: str) -> list[Path]:
+    return [p for p in folder.iterdir() if p.name.startswith(f".{name}.")]
+
+
+def test_a_run_killed_outright_leaves_a_part_that_the_next_run_removes(tmp_path: Path) -> None:
+    """SIGKILL gives the writer no chance to remove its part file (it used to stay for ever, 7 MB
+    of it); the next run for the same answer file removes it, since no live writer holds it."""
+    source = _requests(tmp_path / "k.jsonl", 20000)
+    out = tmp_path / "out"
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, "k.out.jsonl"))):
+            time.sleep(0.02)
+        assert _leftovers(out, "k.out.jsonl"), "the run wrote no part before it was killed"
+    finally:
+        killed.kill()
+        killed.wait()
+    assert _leftovers(out, "k.out.jsonl") and not (out / "k.out.jsonl").exists()
+    small = _requests(tmp_path / "k2.jsonl", 3)
+    (small.parent / "k.jsonl").write_bytes(small.read_bytes())  # the same answer file, quickly
+    done = _cli("batch", str(tmp_path / "k.jsonl"), "--out", str(out))
+    assert done.returncode == 1, done.stderr  # its last two lines are errors
+    assert _leftovers(out, "k.out.jsonl") == [] and (out / "k.out.jsonl").exists()
+
+
+def test_a_part_another_live_run_is_writing_is_left_alone(tmp_path: Path) -> None:
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    live = out / ".l.out.jsonl.abcd1234.part"
+    live.write_text("half")
+    with live.open("rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        run([str(_requests(tmp_path / "l.jsonl", 3))], str(out))
+        assert live.exists(), "a live run's part was removed"
+    run([str(tmp_path / "l.jsonl")], str(out))
+    assert not live.exists()
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_the_answer_file_gets_the_mode_the_umask_gives_a_new_file(tmp_path: Path, umask: int, mode: int) -> None:
+    """A part file is made private (mkstemp) and renamed into place: it kept 0600 under umask 022."""
+    source = _requests(tmp_path / "m.jsonl", 3)
+    done = _cli("batch", str(source), "--out", str(tmp_path / "out"), preexec_fn=lambda: os.umask(umask))
+    assert done.returncode == 1, done.stderr
+    assert (tmp_path / "out" / "m.out.jsonl").stat().st_mode & 0o777 == mode
+
+
+@pytest.mark.slow
+def test_a_cluster_whose_every_worker_is_killed_fails_in_bounded_time(tmp_path: Path) -> None:
+    """The batch used to wait for ever for a worker; now it waits ``no_worker`` seconds, says the
+    cluster is lost, and writes nothing."""
+    distributed = pytest.importorskip("distributed")
+    from triggerstack.solver.errors import ClusterLost
+
+    source = _requests(tmp_path / "n.jsonl", 20000)
+    with (
+        distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
+             "--nthreads", "1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            client.wait_for_workers(1, timeout=60)
+            threading.Timer(1.0, worker.kill).start()  # mid-run
+            started = time.perf_counter()
+            with pytest.raises(ClusterLost, match="no worker for 3 s"):
+                run([str(source)], str(tmp_path / "out"), client=client, block=200, no_worker=3)
+            assert 3 <= time.perf_counter() - started < 60
+        finally:
+            worker.kill()
+            worker.wait()
+    assert not list((tmp_path / "out").iterdir()), "nothing half-written"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", [0.0, 2.5])
+def test_a_scheduler_killed_at_any_moment_is_one_failure(tmp_path: Path, after: float) -> None:
+    """Killing the scheduler exited 70 (an internal error) or 2, depending on the moment: now 69,
+    'the Dask cluster is lost', with nothing written and no traceback, before or during the run."""
+    pytest.importorskip("distributed")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    source = _requests(tmp_path / "s.jsonl", 20000)
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", str(port), "--no-dashboard"], **quiet
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"], **quiet
+    )
+    try:
+        import distributed
+
+        with distributed.Client(address, timeout=60) as probe:  # type: ignore[no-untyped-call]
+            probe.wait_for_workers(1, timeout=60)
+        batch = subprocess.Popen(
+            [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(tmp_path / "out"),
+             "--scheduler", address, "--time-limit", "10"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(after)
+        scheduler.kill()
+        _, err = batch.communicate(timeout=120)
+        assert batch.returncode == 69, err
+        assert "the Dask cluster is lost" in err and "Traceback" not in err and len(err.splitlines()) == 1, err
+    finally:
+        for p in (scheduler, worker):
+            p.kill()
+            p.wait()
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

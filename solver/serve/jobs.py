@@ -9,16 +9,25 @@ that server method (the scenario inline: ``"scenario"``); each output line is ``
 With ``--scheduler tcp://HOST:PORT`` the lines go to a Dask cluster in blocks (one small task per
 line would cost more than the work); a worker lost mid-run has its blocks run again elsewhere
 (Dask reschedules them), and since a block's answers are written only once it is done, in order,
-no line is lost or written twice. Without it, ``--jobs N`` local processes answer them as
-``check --batch`` does.
+no line is lost or written twice. A cluster that has had no worker for :data:`NO_WORKER_SECONDS`,
+or whose scheduler is gone, is :class:`~..errors.ClusterLost` (exit 69) whenever it happens. Without
+it, ``--jobs N`` local processes answer them as ``check --batch`` does.
+
+An answer file is written as ``.NAME.out.jsonl.XXXX.part`` beside it and renamed into place once
+whole, with the mode the user's umask gives a new file. The writer holds a lock on it: a run
+killed outright (SIGKILL, a power cut) leaves the part behind with no lock, and the next run for
+the same answer file removes it (a part still locked is another run's, and is left alone).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import logging
 import os
 import tempfile
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -27,7 +36,7 @@ from typing import Any, cast
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model.facts import Facts
 
-from ..errors import KINDS, OutputFailed, RequestError, failure
+from ..errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from ..options import Options
 from ..verbs.batch import check_lines, iter_lines
 from .rpc import RpcError, Service, read_line
@@ -37,6 +46,9 @@ __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
 BATCH_METHODS = ("check", "count", "sample")
 BLOCK = 1000
 """Lines per Dask task."""
+NO_WORKER_SECONDS = 30.0
+"""How long a batch waits for a Dask cluster with no worker to get one before it gives up."""
+_PART = ".part"
 
 _services: dict[Options, Service] = {}
 
@@ -89,16 +101,116 @@ def _blocks(lines: Iterator[bytes | ScenarioError], size: int) -> Iterator[tuple
         number += len(block)
 
 
-def _on_cluster(lines: Iterator[bytes | ScenarioError], client: Any, options: Options, block: int) -> Iterator[str]:
-    """Blocks submitted with a window of a few per worker, their answers yielded in order."""
-    window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
-    pending: deque[Any] = deque()
-    for first, lines_ in _blocks(lines, block):
-        pending.append(client.submit(answer_block, lines_, first, options, pure=False))
-        if len(pending) >= window:
-            yield from pending.popleft().result()
-    while pending:
-        yield from pending.popleft().result()
+def _on_cluster(
+    lines: Iterator[bytes | ScenarioError], client: Any, options: Options, block: int, no_worker: float
+) -> Iterator[str]:
+    """Blocks submitted with a window of a few per worker, their answers yielded in order; a
+    cluster lost meanwhile is :class:`ClusterLost`, however it is lost."""
+    try:
+        window = 4 * max(1, _workers(client))
+        pending: deque[Any] = deque()
+        for first, lines_ in _blocks(lines, block):
+            pending.append(client.submit(answer_block, lines_, first, options, pure=False))
+            if len(pending) >= window:
+                yield from _result(pending.popleft(), client, no_worker)
+        while pending:
+            yield from _result(pending.popleft(), client, no_worker)
+    except ClusterLost:
+        raise
+    except Exception as exc:
+        if _is_cluster_error(exc):
+            said = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            said = said.split("cancelled for reason: ")[-1].rstrip(".")  # a future names its task first
+            raise ClusterLost(f"its scheduler is gone ({type(exc).__name__}{': ' + said if said else ''})") from None
+        raise
+
+
+def _quiet() -> None:
+    """distributed's own loggers say nothing below CRITICAL (they set levels of their own)."""
+    names = [n for n in logging.root.manager.loggerDict if n == "distributed" or n.startswith("distributed.")]
+    for name in ["distributed", "distributed.client", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _workers(client: Any) -> int:
+    return len(client.scheduler_info().get("workers", {}))
+
+
+def _result(future: Any, client: Any, no_worker: float) -> list[str]:
+    """A block's answers, waiting as long as it takes while the cluster has a worker, and at
+    most ``no_worker`` seconds while it has none."""
+    from distributed import TimeoutError as DaskTimeout
+
+    alone_since: float | None = None
+    while True:
+        try:
+            return cast(list[str], future.result(timeout=0.5))
+        except (DaskTimeout, TimeoutError):
+            pass
+        if _workers(client):
+            alone_since = None
+            continue
+        now = time.monotonic()
+        alone_since = now if alone_since is None else alone_since
+        if now - alone_since >= no_worker:
+            raise ClusterLost(f"it has had no worker for {no_worker:g} s (start workers, or run without --scheduler)")
+
+
+def _is_cluster_error(exc: BaseException) -> bool:
+    """An error that says the scheduler is gone (the connection closed, a future cancelled with it)."""
+    import asyncio
+
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(exc, CommClosedError | asyncio.CancelledError | OSError | TimeoutError) or (
+        type(exc).__name__ in ("FutureCancelledError", "CancelledError")
+    )
+
+
+def _umask() -> int:
+    """The process's umask (read from /proc where there is one: setting it to read it races threads)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def _reclaim(target: Path) -> None:
+    """Remove the parts a killed run left for ``target``: those no live writer holds locked."""
+    prefix = f".{target.name}."
+    with contextlib.suppress(OSError):
+        for part in target.parent.iterdir():
+            if not (part.name.startswith(prefix) and part.name.endswith(_PART)) or not part.is_file():
+                continue
+            try:
+                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a live run is writing it
+            else:
+                part.unlink(missing_ok=True)
+            finally:
+                os.close(fd)
+
+
+def _part(target: Path) -> tuple[int, str]:
+    """A new part file for ``target``, locked as this run's, with the mode a new file gets."""
+    _reclaim(target)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART, dir=target.parent)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.fchmod(fd, 0o666 & ~_umask())
+    except OSError:
+        os.close(fd)
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return fd, temp
 
 
 def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
@@ -150,9 +262,11 @@ def run(
     options: Options | None = None,
     block: int = BLOCK,
     client: Any = None,
+    no_worker: float = NO_WORKER_SECONDS,
 ) -> tuple[list[Path], bool]:
     """Answer every line of every input; returns the files written and whether every line has a
-    result (none an error). ``client`` is a Dask client to use instead of connecting to ``scheduler``."""
+    result (none an error). ``client`` is a Dask client to use instead of connecting to ``scheduler``;
+    ``no_worker``: how long to wait for a worker when the cluster has none (:class:`ClusterLost`)."""
     options = options or Options()
     own = None
     if scheduler is not None and client is None:
@@ -163,9 +277,14 @@ def run(
             raise MissingExtra(missing) from None
         try:
             wait = 30 if options.time_limit is None else min(30.0, options.time_limit)
+            # what goes wrong with the cluster is said once, as ClusterLost: not distributed's tracebacks
+            _quiet()
             own = client = cast(Any, Client)(scheduler, timeout=wait)
-        except OSError as exc:
-            raise UsageError(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+            _quiet()
+        except Exception as exc:  # refused, timed out, or gone while connecting: one failure, however
+            if not _is_cluster_error(exc):
+                raise
+            raise ClusterLost(f"--scheduler: cannot reach {scheduler}: {exc}") from None
     targets = _targets(inputs, out_dir)  # every path checked before anything runs
     written: list[Path] = []
     clean = True
@@ -176,7 +295,7 @@ def run(
             except OSError as exc:
                 raise ScenarioError(f"cannot read: {exc.strerror}", source=name) from None
             try:
-                fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+                fd, temp = _part(target)
             except OSError as exc:
                 source.close()
                 raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
@@ -185,7 +304,7 @@ def run(
                 with source:
                     lines = iter_lines(source, options.limits)
                     answers = (
-                        _on_cluster(lines, client, options, block)
+                        _on_cluster(lines, client, options, block, no_worker)
                         if client is not None
                         else check_lines(lines, None, jobs, options, answer=answer_line)
                     )
@@ -206,5 +325,6 @@ def run(
             written.append(target)
     finally:
         if own is not None:
-            cast(Any, own).close()
+            with contextlib.suppress(Exception):  # a scheduler already gone has nothing to close
+                cast(Any, own).close(timeout=5)
     return written, clean
