@@ -78,6 +78,7 @@ class _Kinds:
     ILLEGAL_DECISION = Kind("illegal-decision", 2, -32003, 422)
     NO_HANDLE = Kind("no-handle", 2, -32004, 404)
     ENGINE_CANNOT = Kind("engine-cannot", 2, -32005, 422)
+    POOL_FULL = Kind("pool-full", 2, -32006, 429)
     INTERNAL = Kind("internal", 70, -32603, 500)
     OUTPUT_FAILED = Kind("output-failed", 74, None, 500)
     CLUSTER_LOST = Kind("cluster-lost", 69, None, 503)

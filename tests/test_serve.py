@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, Score
+from triggerstack.model.io import load_document
 from triggerstack.model.outcome import outcome_dict
 from triggerstack.model.reports import Explanation, VerdictReport
 from triggerstack.solver import LegalOutcomes, Options, best, check
@@ -177,6 +178,44 @@ def test_a_request_with_an_invalid_id_is_refused_and_never_runs(ident: str) -> N
     codes = [batch["error"]["code"]] * 2 if isinstance(batch, dict) else [a["error"]["code"] for a in batch]
     assert codes == [invalid, invalid]
     assert service._loaded == {}, "the loads took effect"
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None:
+    """Clients without a token share one pool (issue 39): a load into it when full unloads the
+    least recently used handle not asked about for HOLD_SECONDS, or is refused saying when one
+    may be; inline requests never take a slot; a token gives a pool of one's own."""
+    from triggerstack.solver.serve import rpc
+    from triggerstack.solver.serve.rpc import RpcError
+
+    clock = _Clock()
+    service = Service(Options(time_limit=5), clock=clock)
+    handles = []
+    for i in range(rpc.HANDLES_PER_CLIENT):
+        clock.now = i
+        handles.append(service.call("load", {"path": ERTAI})["handle"])
+    clock.now = 40.0
+    assert service.call("count", {"handle": handles[0]}) == {"count": 10}  # the first is used again
+    with pytest.raises(RpcError) as refused:
+        service.call("load", {"path": ERTAI})
+    wrong = refused.value.as_dict()
+    assert wrong["code"] == -32006 and wrong["data"]["retry_after"] == rpc.HOLD_SECONDS - 39
+    assert "a token of your own" in wrong["message"]
+    assert service.call("count", {"scenario": load_document(ERTAI)}) == {"count": 10}  # inline: no slot
+    assert "handle" in service.call("load", {"path": ERTAI}, client="alice")  # a pool of one's own
+    clock.now = 1 + rpc.HOLD_SECONDS
+    service.call("load", {"path": ERTAI})  # handles[1] (used at 1 s) gives way, not handles[0]
+    with pytest.raises(RpcError):
+        service.call("count", {"handle": handles[1]})
+    assert service.call("count", {"handle": handles[0]}) == {"count": 10}
+    assert service.call("count", {"handle": handles[2]}) == {"count": 10}
 
 
 def test_rpc_discover_publishes_every_method_from_its_types() -> None:

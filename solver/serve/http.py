@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -66,7 +67,9 @@ def problem(error: BaseException) -> Json:
     """The RFC 9457 problem of an error (``RpcError``: as the service mapped it; any other through
     the one table, ``solver/errors.py``)."""
     found = error.failure if isinstance(error, RpcError) else failure(error)
-    return Json(found.problem(), status_code=found.kind.http, media_type="application/problem+json")
+    wait = found.data.get("retry_after")
+    headers = {"Retry-After": str(math.ceil(wait))} if isinstance(wait, int | float) else None
+    return Json(found.problem(), status_code=found.kind.http, media_type="application/problem+json", headers=headers)
 
 
 class _Limited:

@@ -40,6 +40,7 @@ from ..verbs.table import MAX_PAGE, VERBS, Params, Verb, canonical
 
 __all__ = [
     "HANDLES_PER_CLIENT",
+    "HOLD_SECONDS",
     "IDLE_SECONDS",
     "MAX_HANDLES",
     "MAX_PAGE",
@@ -54,6 +55,7 @@ MAX_HANDLES = 256
 HANDLES_PER_CLIENT = 32
 """Scenarios one client may hold loaded at once."""
 IDLE_SECONDS = 900.0
+HOLD_SECONDS = 60.0
 """A loaded scenario not asked about for this long is unloaded."""
 CACHE_ENTRIES = 64
 """Scenarios sent inline kept compiled (within ``limits.memory`` with the loaded ones)."""
@@ -185,8 +187,12 @@ class Service:
 
     A handle is unguessable (128 random bits) and belongs to the client that loaded it — the token
     it presents (``client``; over HTTP ``Authorization: Bearer <token>``): another client asking by
-    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`,
-    the server :data:`MAX_HANDLES`; a handle not asked about for :data:`IDLE_SECONDS` is unloaded.
+    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`
+    (the clients that present no token share one such pool), the server :data:`MAX_HANDLES`; a
+    handle not asked about for :data:`IDLE_SECONDS` is unloaded. A load into a full pool (or a full
+    server, or over the memory) unloads the least recently used handle not asked about for
+    :data:`HOLD_SECONDS`; when every one was asked about since, it is refused (``pool-full``) saying
+    in how many seconds one may be unloaded. Inline requests never take a slot.
     Every compiled scenario (loaded, or cached from a request that sent it inline) is measured as
     it compiles, and together they stay within ``limits.memory`` bytes: the cache gives way first,
     then a load is refused."""
@@ -269,13 +275,37 @@ class Service:
 
     # -- the methods that are not verbs
 
+    def _give_way(self, pool: list[str], why: str) -> None:
+        """Unload the least recently used handle of ``pool`` not asked about for
+        :data:`HOLD_SECONDS`, or refuse the load saying when one may be."""
+        oldest = min(pool, key=lambda h: self._loaded[h].used)
+        held = self._clock() - self._loaded[oldest].used
+        if held >= HOLD_SECONDS:
+            del self._loaded[oldest]
+            return
+        wait = round(HOLD_SECONDS - held, 1)
+        own = (
+            "present a token of your own (over HTTP, Authorization: Bearer <token>) for a pool of your own, or "
+            if not _CLIENT.get()
+            else ""
+        )
+        raise RequestError(
+            KINDS.POOL_FULL,
+            f"{why}, each asked about in the last {HOLD_SECONDS:g} s: the least recently used may be unloaded in "
+            f"{wait:g} s; unload one, {own}send the scenario inline (inline requests take no slot)",
+            {"retry_after": wait},
+        )
+
     def load(self, p: Load) -> HandleResult:
         self._expire()
         client = _CLIENT.get()
-        mine = sum(1 for h in self._loaded.values() if h.client == client)
-        if mine >= HANDLES_PER_CLIENT or len(self._loaded) >= MAX_HANDLES:
-            held = f"this client holds {mine}" if mine >= HANDLES_PER_CLIENT else f"the server holds {MAX_HANDLES}"
-            raise RequestError(KINDS.BAD_INPUT, f"{held} loaded scenarios, the most it may: unload one first")
+        mine = [h for h, held in self._loaded.items() if held.client == client]
+        if len(mine) >= HANDLES_PER_CLIENT:
+            whose = "this client's pool" if client else "the pool of the clients without a token"
+            self._give_way(mine, f"{whose} holds {len(mine)} loaded scenarios, the most it may")
+        elif len(self._loaded) >= MAX_HANDLES:
+            full = f"the server holds {len(self._loaded)} loaded scenarios, the most it may"
+            self._give_way(list(self._loaded), full)
         if p.path is not None:
             try:
                 facts, cost = self._compile(load_document(p.path, self.options.limits), "path", cache=False)
@@ -283,6 +313,12 @@ class Service:
                 raise exc.outside(1).located(p.path) from None
         else:
             facts, cost = self._compile(p.scenario, cache=False)
+        while not self._room(cost) and self._loaded:
+            self._give_way(
+                list(self._loaded),
+                f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than "
+                f"the limit of {self.options.limits.memory} together (--max-memory)",
+            )
         if not self._room(cost):
             raise RequestError(
                 KINDS.BAD_INPUT,
