@@ -466,7 +466,7 @@ def _conformance(args: argparse.Namespace) -> tuple[int, str]:
     from .verbs.table import compact
 
     cases = load_suite(Path(args.suite) if args.suite else default_suite())
-    engine = SelfEngine() if args.itself else ProcessEngine(args.engine, args.time_limit)
+    engine = SelfEngine(args.time_limit) if args.itself else ProcessEngine(args.engine, args.time_limit)
     try:
         report = run(engine, cases)
     finally:

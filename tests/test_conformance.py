@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from triggerstack.model.scenario import parse_scenario
@@ -196,3 +197,149 @@ def test_an_engine_that_never_answers_or_floods_is_stopped_and_the_case_says_so(
     finally:
         engine.close()
     assert report.results[0].difference == "load: an answer of more than 1000 bytes (the engine was stopped)"
+
+
+# -- the runner as a judge that cannot be fooled or stopped (issue 33) ------------------------------
+
+MANGLER = [sys.executable, str(ROOT / "tests" / "doubles" / "mangling_engine.py")]
+SOME = [
+    c
+    for c in CASES
+    if c.id
+    in {
+        "603.3c/modes",
+        "603.3c/vindictive-lich",
+        "115/up-to-and-any-number",
+        "601.2d/inferno-titan",
+        "603.3b/ward",
+        "115/domain-kind-player-not-you",
+        "603.3a/stolen-creature-dies",
+        "601.2c/must-target",
+    }
+]
+
+
+def _through(way: str, cases: list[Any] = SOME, seconds: float = 30) -> Any:
+    engine = ProcessEngine([*MANGLER, way], seconds=seconds)
+    try:
+        return run(engine, cases)
+    finally:
+        engine.close()
+
+
+def test_the_attack_cases_are_there() -> None:
+    assert len(SOME) == 8 and any(c.data["count"] == 1 for c in SOME)
+
+
+@pytest.mark.parametrize(
+    ("way", "says"),
+    [
+        ("half", "is not a whole number"),
+        ("text", "is not a whole number"),
+        ("twice", "twice"),
+        ("legal-yes", "a verdict is {legal: true or false"),
+    ],
+)
+def test_an_engine_whose_answers_are_not_exactly_right_fails_every_case_it_touches(way: str, says: str) -> None:
+    """Counts were truncated with int(): off by 0.5, or written as text, passed every case; a
+    duplicated divide entry passed; a truthy "yes" was a legal verdict."""
+    report = _through(way)
+    assert len(report.failed) == len(SOME), [r.case for r in report.results if r.passed]
+    assert all(says in r.difference for r in report.failed), [r.difference for r in report.failed]
+
+
+def test_true_is_no_count_of_one() -> None:
+    report = _through("true")
+    ones = {c.id for c in SOME if c.data["count"] == 1}
+    assert {r.case for r in report.failed} == ones and all("true is not a whole number" in r.difference for r in report.failed)
+
+
+def test_an_engine_writing_the_same_values_otherwise_passes() -> None:
+    """formats.md: outcomes are equal as values — a requirement's targets are a set, repeated modes a
+    multiset, 2.0 is 2 — and the divide is compared entry by entry, in any order."""
+    report = _through("reorder")
+    assert not report.failed, [r.difference for r in report.failed]
+
+
+@pytest.mark.parametrize("way", ["log", "utf8"])
+def test_lines_that_answer_no_request_are_skipped_and_said(way: str) -> None:
+    """A log line on stdout crashed the runner (exit 70, no report); a line that is not UTF-8 marked
+    a live engine as ended."""
+    report = _through(way)
+    assert not report.failed, [r.difference for r in report.failed]
+    assert report.noise and "answer no request" in "\n".join(report.lines())
+
+
+@pytest.mark.parametrize(("way", "says"), [("shape", "no handle"), ("nested", "nested deeper than the limit"), ("digits", "digits")])
+def test_an_answer_of_the_wrong_shape_fails_its_case_and_the_run_goes_on(way: str, says: str) -> None:
+    """A wrong shape or deeply nested answer crashed the runner (exit 70); a count of a million digits
+    took 54 s to parse (the digit guard is lifted for the whole process)."""
+    import time
+
+    started = time.perf_counter()
+    report = _through(way, SOME[:3], seconds=5)
+    assert len(report.failed) == 3 and time.perf_counter() - started < 60
+    text = "\n".join([r.difference for r in report.failed] + report.noise)
+    assert says in text, text
+
+
+def test_an_engine_behind_a_wrapper_is_stopped_with_everything_it_started(tmp_path: Path) -> None:
+    """`sh -c '…'` whose child holds the pipe hung the runner for ever despite the time limit, and the
+    child outlived it: the engine runs in a process group of its own, stopped as a whole."""
+    marker = tmp_path / "child.pid"
+    wrapper = f"{sys.executable} -c 'import os, time; open(\"{marker}\", \"w\").write(str(os.getpid())); time.sleep(600)' & wait"
+    engine = ProcessEngine(["sh", "-c", wrapper], seconds=1)
+    try:
+        report = run(engine, CASES[:2])
+    finally:
+        engine.close()
+    assert report.results[0].difference.startswith("load: no answer within 1 s")
+    child = int(marker.read_text())
+    assert not Path(f"/proc/{child}").exists() or "\nState:\tZ" in Path(f"/proc/{child}/status").read_text()
+
+
+def test_an_engine_that_floods_without_reading_is_stopped_in_bounded_memory() -> None:
+    """It took the runner past 1.2 GB and never ended: its output waits in a short queue, and a
+    request it does not read stops it."""
+    import resource
+
+    flood = "import sys\nwhile True:\n    sys.stdout.write('x' * 1000 + '\\n')"
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    engine = ProcessEngine([sys.executable, "-c", flood], seconds=2)
+    try:
+        report = run(engine, CASES[:2])
+    finally:
+        engine.close()
+    assert all(not r.passed for r in report.results)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KiB
+
+
+def test_a_suite_folder_of_bad_files_is_bad_input_naming_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A non-JSON file, a deeply nested one, a symlink loop exited 70 without naming the file; a huge
+    case file was read whole."""
+    (tmp_path / "a.json").write_text("not json")
+    (tmp_path / "b.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "c.json").symlink_to(tmp_path / "c.json")
+    (tmp_path / "d.json").write_text('{"count": ' + "9" * 1_000_000 + "}")
+    (tmp_path / "loop").symlink_to(tmp_path)
+    with open(tmp_path / "e.json", "wb") as big:
+        big.truncate(17 * 1024 * 1024)
+    assert main(["conformance", "run", "--self", "--suite", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    for name in ("a.json", "b.json", "c.json", "d.json", "e.json"):
+        assert name in err, (name, err)
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_self_keeps_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--self ignored --time-limit (a 16-ability case took 63 s with a 3 s limit)."""
+    import time
+
+    big = json.loads((ROOT / "benchmarks" / "scenarios" / "coupled-8.json").read_text())
+    case = {**CASES[0].data, "scenario": big, "count": 1, "divide": [{"first": None, "count": 1}]}
+    (tmp_path / "slow.json").write_text(json.dumps(case))
+    started = time.perf_counter()
+    assert main(["conformance", "run", "--self", "--suite", str(tmp_path), "--time-limit", "0.2"]) == 1
+    assert time.perf_counter() - started < 30
+    assert "time limit" in capsys.readouterr().out

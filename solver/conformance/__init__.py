@@ -13,17 +13,24 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
+import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from triggerstack.model.errors import UsageError
-from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
+from pydantic import ValidationError
+from triggerstack.model.errors import ScenarioError, UsageError
+from triggerstack.model.io import parse_json_line, parse_text, read_bounded
+from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
+from triggerstack.model.outcome import Entry
+from triggerstack.model.text import visible
 
 __all__ = ["Case", "Engine", "Failure", "ProcessEngine", "Report", "SelfEngine", "default_suite", "load_suite", "run"]
 
@@ -36,119 +43,196 @@ class Failure(Exception):
         self.code = code
 
 
+ANSWER_DIGITS = 20_000
+"""The most digits of an integer in an engine's answer or a case file (a count of the suite has at
+most a few dozen): a longer one is refused before it is converted, so no number can take the
+runner's time (Python's own guard is lifted for exact counts)."""
+_LIMITS = replace(DEFAULT_LIMITS, digits=ANSWER_DIGITS)
+NOISE_SHOWN = 120
+"""The characters of a line that answers no request shown in the report."""
+
+
 class Engine(Protocol):
     def call(self, method: str, params: dict[str, Any]) -> Any: ...
 
     def close(self) -> None: ...
 
 
+def _shown(text: str) -> str:
+    return visible(text if len(text) <= NOISE_SHOWN else text[:NOISE_SHOWN] + "…")
+
+
 class _Lines:
-    """JSON-RPC over lines: ``call`` writes a request and reads its answer."""
+    """JSON-RPC over lines: ``call`` writes a request and reads lines until its answer (the one
+    with its id), within ``seconds`` for the whole call; a line that is not that answer — a log
+    line, another id, not JSON, not UTF-8 — is noted (:attr:`noise`) and skipped."""
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float | None) -> None:
         self._id = 0
+        self.seconds = seconds
+        self.noise: list[str] = []  # what each line that answered no request was, as the report shows it
 
-    def _exchange(self, line: str) -> str:
+    def _send(self, line: str) -> None:
+        raise NotImplementedError
+
+    def _next(self, timeout: float | None) -> str:
         raise NotImplementedError
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
         self._id += 1
-        request = json.dumps({"jsonrpc": "2.0", "id": self._id, "method": method, "params": params})
-        answer = json.loads(self._exchange(request))
-        if "error" in answer:
-            error = answer["error"]
-            raise Failure(str(error.get("message")), error.get("code"))
-        if answer.get("id") != self._id or "result" not in answer:
-            raise Failure(f"not an answer to request {self._id}: {str(answer)[:200]}")
-        return answer["result"]
+        self._send(json.dumps({"jsonrpc": "2.0", "id": self._id, "method": method, "params": params}))
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            line = self._next(left)
+            try:
+                answer = parse_json_line(line, _LIMITS)
+            except ScenarioError as exc:
+                self.noise.append(f"not JSON ({exc.one_line()}): {_shown(line)}")
+                continue
+            ident = answer.get("id") if isinstance(answer, dict) else None
+            if type(ident) is not int or ident != self._id:
+                self.noise.append(f"not the answer to request {self._id}: {_shown(line)}")
+                continue
+            if "error" in answer:
+                error = answer["error"]
+                if not isinstance(error, dict):
+                    raise Failure(f"an error that is not an object: {_shown(json.dumps(error))}")
+                code = error.get("code")
+                raise Failure(_shown(str(error.get("message"))), code if type(code) is int else None)
+            if "result" not in answer:
+                raise Failure(f"an answer with neither result nor error: {_shown(line)}")
+            return answer["result"]
 
 
 class SelfEngine(_Lines):
-    """This tool, in this process: the same protocol, no process in between."""
+    """This tool, in this process: the same protocol, no process in between, each call within
+    ``seconds`` (the runner's --time-limit)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, seconds: float | None = DEFAULT_TIME_LIMIT) -> None:
+        super().__init__(None)  # the service bounds each call by its own time limit
+        from ..options import Options
         from ..serve.rpc import Service
 
-        self.service = Service()
+        self.service = Service(Options(time_limit=seconds))
+        self._answer: str | None = None
 
-    def _exchange(self, line: str) -> str:
-        return self.service.handle(line) or ""
+    def _send(self, line: str) -> None:
+        self._answer = self.service.handle(line) or ""
+
+    def _next(self, timeout: float | None) -> str:  # noqa: ARG002 - the service keeps its own time
+        answer, self._answer = self._answer, None
+        if answer is None:
+            raise Failure("no answer")
+        return answer
 
     def close(self) -> None:
         pass
 
 
+_END = b""
+_TOO_LONG = object()
+
+
 class ProcessEngine(_Lines):
-    """An engine started from a command line, spoken to on its standard input and output. Each
-    answer must come within ``seconds`` and hold at most ``max_bytes``; an engine that is silent
-    longer, or writes more, is stopped and the case fails saying so (the runner is bounded whatever
-    the engine does)."""
+    """An engine started from a command line, spoken to on its standard input and output, in a
+    process group of its own. Each call must be answered within ``seconds`` and each line hold at
+    most ``max_bytes``; an engine that is silent longer, writes a longer line, or does not read
+    what it is sent is stopped — with every process it started — and the case fails saying so. Its
+    output is read line by line into a short queue, so an engine that floods it waits on its pipe
+    instead of filling the runner's memory (the runner is bounded whatever the engine does)."""
 
     def __init__(
         self, command: str | Sequence[str], seconds: float = DEFAULT_TIME_LIMIT, max_bytes: int = DEFAULT_LIMITS.bytes
     ) -> None:
-        super().__init__()
-        self.seconds = seconds
+        super().__init__(seconds)
         self.max_bytes = max_bytes
-        self._answers: queue.Queue[str] = queue.Queue()
+        self._lines: queue.Queue[bytes | object] = queue.Queue(maxsize=16)
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise UsageError("--engine: give the command that starts the engine under test")
         try:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
             )
         except OSError as exc:
             raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        self._ended = False
+        self._ended: str | None = None  # why every later question fails at once
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        """Each line the engine writes, as it comes ("" once it has ended)."""
+        """Each line the engine writes, as it comes (``_END`` once it has ended)."""
         assert self.process.stdout is not None
         with contextlib.suppress(OSError, ValueError):  # its output closed under us
             while line := self.process.stdout.readline(self.max_bytes + 1):
-                self._answers.put(line)
-        self._answers.put("")
+                if len(line) > self.max_bytes:
+                    self._lines.put(_TOO_LONG)
+                    return
+                self._lines.put(line)
+        self._lines.put(_END)
 
-    def _exchange(self, line: str) -> str:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        if self._ended:  # stopped or ended before: every later question fails at once, whatever the load
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(1)  # its exit status, once the kill has landed
-            raise Failure(f"the engine ended (exit {self.process.poll()})")
+    def _stop(self, why: str) -> Failure:
+        """Stop the engine and everything it started; the failure that says why."""
+        self._ended = f"the engine was stopped: {why}"
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        return Failure(f"{why} (the engine was stopped)")
+
+    def _send(self, line: str) -> None:
+        if self._ended is not None:  # stopped or ended before: every later question fails at once
+            raise Failure(self._ended)
+        data = (line + "\n").encode("utf-8")
+        failed: list[OSError] = []
+
+        def write() -> None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write(data)
+                self.process.stdin.flush()
+            except OSError as exc:
+                failed.append(exc)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(self.seconds)
+        if writer.is_alive():
+            raise self._stop(f"it did not read its input within {self.seconds:g} s")
+        if failed:
+            raise self._stop(f"it stopped reading: {failed[0]}")
+
+    def _next(self, timeout: float | None) -> str:
         try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except OSError as exc:
-            raise Failure(f"the engine stopped reading: {exc}") from None
-        try:
-            answer = self._answers.get(timeout=self.seconds)
+            line = self._lines.get(timeout=timeout)
         except queue.Empty:
-            self._ended = True
-            self.process.kill()
-            raise Failure(f"no answer within {self.seconds:g} s (the engine was stopped)") from None
-        if len(answer) > self.max_bytes:
-            self._ended = True
-            self.process.kill()
-            raise Failure(f"an answer of more than {self.max_bytes} bytes (the engine was stopped)")
-        if not answer:
-            self._ended = True
-            raise Failure(f"the engine ended (exit {self.process.poll()})")
-        return answer
+            raise self._stop(f"no answer within {self.seconds:g} s") from None
+        if line is _TOO_LONG:
+            raise self._stop(f"an answer of more than {self.max_bytes} bytes")
+        assert isinstance(line, bytes)
+        if line == _END:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(1)  # its exit status, once it has ended
+            self._ended = f"the engine ended (exit {self.process.poll()})"
+            raise Failure(self._ended)
+        try:
+            return line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return f"\ufffd not UTF-8 (byte {exc.start}): {line[:NOISE_SHOWN]!r}"  # noted as noise, never JSON
 
     def close(self) -> None:
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):  # an engine that already ended
                 self.process.stdin.close()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        with contextlib.suppress(OSError):  # whatever it started and left running goes with it
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
         if self.process.stdout is not None:
-            self.process.stdout.close()
+            with contextlib.suppress(OSError):
+                self.process.stdout.close()
 
 
 @dataclass(frozen=True)
@@ -168,16 +252,70 @@ def default_suite() -> Path:
     raise UsageError("no conformance suite found: give --suite DIR (conformance/cases of the repository)")
 
 
-def load_suite(folder: Path) -> list[Case]:
+def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
+    """Every ``*.json`` case under ``folder`` (symbolic links to folders are not followed), each read
+    within ``limits`` (its bytes, nesting, values) and checked for the shape the runner reads; a file
+    that is not a case is bad input naming it (exit 2), with every such file said."""
     if not folder.is_dir():
         raise UsageError(f"--suite: {folder} is not a folder of cases")
-    cases = [
-        Case(str(p.relative_to(folder).with_suffix("")), json.loads(p.read_text(encoding="utf-8")))
-        for p in sorted(folder.rglob("*.json"))
-    ]
+    paths: list[Path] = []
+    for root, dirs, files in os.walk(folder, onerror=None, followlinks=False):
+        dirs.sort()
+        paths.extend(Path(root) / f for f in sorted(files) if f.endswith(".json"))
+    cases: list[Case] = []
+    problems: list[str] = []
+    caps = replace(limits, digits=ANSWER_DIGITS)
+    for path in sorted(paths):
+        try:
+            with open(path, "rb") as stream:
+                data = parse_text(read_bounded(stream, str(path), caps), str(path), "json", limits=caps)
+            wrong = _not_a_case(data)
+            if wrong:
+                problems.append(f"{path}: not a case of the suite: {wrong}")
+            else:
+                cases.append(Case(str(path.relative_to(folder).with_suffix("")), data))
+        except ScenarioError as exc:
+            problems.append(exc.one_line())
+        except OSError as exc:
+            problems.append(f"{path}: cannot read: {exc.strerror or exc}")
+    if problems:
+        shown = problems[:10] + ([f"… and {len(problems) - 10} more"] if len(problems) > 10 else [])
+        raise UsageError("--suite: " + "; ".join(shown))
     if not cases:
         raise UsageError(f"--suite: {folder} holds no case (*.json)")
     return cases
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _not_a_case(data: Any) -> str:
+    """What of the shape the runner reads ``data`` lacks (conformance/schema.json), or ""."""
+    if not isinstance(data, dict):
+        return "a case is an object"
+    if not isinstance(data.get("scenario"), dict):
+        return "scenario: an object"
+    if not _is_count(data.get("count")):
+        return "count: a whole number"
+    divide = data.get("divide")
+    if not isinstance(divide, list) or not all(
+        isinstance(d, dict) and (d.get("first") is None or isinstance(d["first"], dict)) and _is_count(d.get("count"))
+        for d in divide
+    ):
+        return "divide: a list of {first: entry or null, count: N}"
+    if not isinstance(data.get("legal"), list) or not all(isinstance(p, dict) for p in data["legal"]):
+        return "legal: a list of proposals"
+    illegal = data.get("illegal")
+    if not isinstance(illegal, list) or not all(
+        isinstance(w, dict)
+        and isinstance(w.get("proposal"), dict)
+        and isinstance(w.get("codes"), list)
+        and all(isinstance(c, str) for c in w["codes"])
+        for w in illegal
+    ):
+        return "illegal: a list of {proposal, codes}"
+    return ""
 
 
 @dataclass
@@ -191,6 +329,7 @@ class Result:
 class Report:
     results: list[Result] = field(default_factory=list)
     divide_supported: bool = True
+    noise: list[str] = field(default_factory=list)  # lines the engine wrote that answered no request
 
     @property
     def failed(self) -> list[Result]:
@@ -200,6 +339,9 @@ class Report:
         for r in self.results:
             yield f"{'pass' if r.passed else 'FAIL'} {r.case}" + (f": {r.difference}" if r.difference else "")
         passed = len(self.results) - len(self.failed)
+        if self.noise:
+            first = self.noise[0]
+            yield f"the engine wrote {len(self.noise)} line(s) that answer no request (skipped); the first: {first}"
         note = "" if self.divide_supported else " (the engine has no divide: counts compared whole)"
         yield f"{passed} of {len(self.results)} cases pass{note}"
 
@@ -208,6 +350,7 @@ class Report:
             "cases": len(self.results),
             "passed": len(self.results) - len(self.failed),
             "divide": self.divide_supported,
+            "noise": {"lines": len(self.noise), "first": self.noise[0] if self.noise else None},
             "results": [
                 {"case": r.case, "passed": r.passed, **({"difference": r.difference} if r.difference else {})}
                 for r in self.results
@@ -215,36 +358,93 @@ class Report:
         }
 
 
-def _key(entry: Any) -> str:
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+def _whole(value: Any) -> int | None:
+    """``value`` as a count: an integer, or a whole-number float (``2.0``: JSON writers in Java and
+    JavaScript write it so, and it is the same value); None for anything else — ``2.5``, ``"2"``,
+    ``true`` — which is never the right count."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
 
 
-def _first_difference(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> str:
+class _Wrong(Exception):
+    """An answer of the wrong shape: the case fails saying what was wrong."""
+
+
+def _entry(value: Any) -> Entry | None:
+    """A divide's first entry as a value (docs/formats.md: equal as values — targets a set, modes
+    a multiset, whole-number floats as integers); None for nothing on the stack."""
+    if value is None:
+        return None
+    try:
+        return Entry.model_validate(value)
+    except ValidationError:
+        raise _Wrong(f"a divide's first entry that is not a stack entry: {_shown(json.dumps(value))}") from None
+
+
+def _divide(answer: Any) -> dict[Entry | None, int]:
+    """An engine's divide, each first entry once, as values."""
+    if not isinstance(answer, list):
+        raise _Wrong(f"divide is not a list: {_shown(json.dumps(answer))}")
+    out: dict[Entry | None, int] = {}
+    for d in answer:
+        if not isinstance(d, dict) or set(d) - {"first", "count"} or "count" not in d:
+            raise _Wrong(f"a divide entry is {{first, count}}, not {_shown(json.dumps(d))}")
+        first, n = _entry(d.get("first")), _whole(d["count"])
+        if n is None:
+            raise _Wrong(f"a divide count is not a whole number: {_shown(json.dumps(d['count']))}")
+        if first in out:
+            raise _Wrong(f"the divide lists the first entry {_shown(json.dumps(d.get('first')))} twice")
+        out[first] = n
+    return out
+
+
+def _first_difference(expected: dict[Entry | None, int], got: dict[Entry | None, int]) -> str:
     """Where two divides part: the first entry (in the suite's order) whose count differs."""
-    theirs = {_key(d.get("first")): int(d["count"]) for d in got}
-    for d in expected:
-        k = _key(d["first"])
-        if theirs.get(k) != int(d["count"]):
-            said = theirs.get(k, 0)
-            shown = "nothing on the stack" if d["first"] is None else k
-            return f"under the first entry {shown}: the engine counts {said}, the suite {d['count']}"
-    ours = {_key(d["first"]) for d in expected}
-    extra = next((k for k in theirs if k not in ours), None)
-    return f"the engine has a first entry the suite does not: {extra}" if extra else "the divides agree"
+    for first, n in expected.items():
+        if got.get(first) != n:
+            said = got.get(first, 0)
+            shown = "nothing on the stack" if first is None else _entry_text(first)
+            return f"under the first entry {shown}: the engine counts {said}, the suite {n}"
+    extra = next((k for k in got if k not in expected), None)
+    if extra is None:
+        return "the divides agree"
+    return f"the engine has a first entry the suite does not: {_entry_text(extra)}"
+
+
+def _entry_text(entry: Entry) -> str:
+    return _shown(json.dumps(entry.model_dump(exclude_defaults=True), separators=(",", ":")))
+
+
+def _verdict(answer: Any) -> tuple[bool, set[str]]:
+    """A check's answer: legal (true or false, nothing else) and the codes it names."""
+    if not isinstance(answer, dict) or type(answer.get("legal")) is not bool:
+        raise _Wrong(f"a verdict is {{legal: true or false, violations: [...]}}, not {_shown(json.dumps(answer))}")
+    violations = answer.get("violations", [])
+    if not isinstance(violations, list) or not all(isinstance(v, dict) for v in violations):
+        raise _Wrong(f"violations is not a list of objects: {_shown(json.dumps(violations))}")
+    return answer["legal"], {str(v["code"]) for v in violations if v.get("code")}
 
 
 def _run_case(engine: Engine, case: Case, report: Report) -> Result:
     data = case.data
+    handle: Any = None
     try:
-        handle = engine.call("load", {"scenario": data["scenario"]})["handle"]
-    except (Failure, KeyError, TypeError) as exc:
+        loaded = engine.call("load", {"scenario": data["scenario"]})
+        handle = loaded.get("handle") if isinstance(loaded, dict) else None
+        if not isinstance(handle, str):
+            return Result(case.id, False, f"load: no handle in {_shown(json.dumps(loaded))}")
+    except Failure as exc:
         return Result(case.id, False, f"load: {exc}")
     try:
         divide = None
         if report.divide_supported:
             try:
                 answer = engine.call("count", {"handle": handle, "divide": True})
-                divide = answer.get("divide")
+                if isinstance(answer, dict) and answer.get("divide") is not None:
+                    divide = _divide(answer["divide"])
             except Failure as exc:
                 if exc.code not in (-32601, -32602):
                     raise
@@ -252,33 +452,34 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
                 answer = engine.call("count", {"handle": handle})
         else:
             answer = engine.call("count", {"handle": handle})
-        got = int(answer["count"])
-        if got != int(data["count"]):
-            where = _first_difference(data["divide"], divide) if divide is not None else "no divide to say where"
+        raw = answer.get("count") if isinstance(answer, dict) else answer
+        got = _whole(raw)
+        if got is None:
+            return Result(case.id, False, f"count {_shown(json.dumps(raw))} is not a whole number")
+        expected = {_entry(d["first"]): d["count"] for d in data["divide"]}
+        if got != data["count"]:
+            where = _first_difference(expected, divide) if divide is not None else "no divide to say where"
             return Result(case.id, False, f"count {got}, the suite {data['count']}; {where}")
-        if divide is not None and {_key(d.get("first")): int(d["count"]) for d in divide} != {
-            _key(d["first"]): int(d["count"]) for d in data["divide"]
-        }:
-            return Result(
-                case.id, False, f"the counts agree, the divides do not: {_first_difference(data['divide'], divide)}"
-            )
+        if divide is not None and divide != expected:
+            parted = _first_difference(expected, divide)
+            return Result(case.id, False, f"the counts agree, the divides do not: {parted}")
         for i, proposal in enumerate(data["legal"]):
-            verdict = engine.call("check", {"handle": handle, "proposal": proposal})
-            if not verdict.get("legal"):
-                codes = sorted({v.get("code") for v in verdict.get("violations", ())})
-                return Result(case.id, False, f"legal proposal {i} judged illegal ({', '.join(map(str, codes))})")
+            legal, codes = _verdict(engine.call("check", {"handle": handle, "proposal": proposal}))
+            if not legal:
+                return Result(case.id, False, f"legal proposal {i} judged illegal ({', '.join(sorted(codes))})")
         for i, wrong in enumerate(data["illegal"]):
-            verdict = engine.call("check", {"handle": handle, "proposal": wrong["proposal"]})
-            if verdict.get("legal"):
+            legal, said = _verdict(engine.call("check", {"handle": handle, "proposal": wrong["proposal"]}))
+            if legal:
                 return Result(
                     case.id, False, f"illegal proposal {i} judged legal (it breaks {', '.join(wrong['codes'])})"
                 )
-            said = {str(v.get("code")) for v in verdict.get("violations", ()) if v.get("code")}
             if said and said != set(wrong["codes"]):
                 return Result(case.id, False, f"illegal proposal {i}: codes {sorted(said)}, the suite {wrong['codes']}")
         return Result(case.id, True)
-    except (Failure, KeyError, TypeError, ValueError) as exc:
-        return Result(case.id, False, f"{type(exc).__name__}: {exc}")
+    except Failure as exc:
+        return Result(case.id, False, str(exc))
+    except _Wrong as exc:
+        return Result(case.id, False, str(exc))
     finally:
         with contextlib.suppress(Failure):  # an engine without unload keeps its scenarios: the protocol allows it
             engine.call("unload", {"handle": handle})
@@ -289,4 +490,5 @@ def run(engine: Engine, cases: list[Case]) -> Report:
     report = Report()
     for case in cases:
         report.results.append(_run_case(engine, case, report))
+    report.noise = list(getattr(engine, "noise", ()))
     return report

@@ -1,0 +1,90 @@
+"""An engine for the conformance runner's attack tests: triggerstack's own JSON-RPC server whose
+answers are rewritten one way, on standard input and output. Some ways are wrong and must fail
+every case they touch; some only write the same values differently and must pass.
+
+    python tests/doubles/mangling_engine.py WAY
+
+Wrong: ``half`` (every count +0.5), ``text`` (counts as strings), ``true`` (a count of 1 as
+``true``), ``twice`` (the first divide entry listed twice), ``legal-yes`` (``"legal": "yes"``).
+Noisy but right: ``log`` (a log line before every answer), ``utf8`` (a line that is not UTF-8
+before every answer). Broken answers: ``shape`` (the result a list), ``nested`` (an answer nested
+100,000 deep), ``digits`` (a count of a million digits). Right, written otherwise: ``reorder``
+(each divide entry's targets, repeated modes and the divide list itself in reverse order, whole
+numbers as ``2.0``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from triggerstack.solver.serve.rpc import Service
+
+
+def _reversed_entry(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    out = dict(entry)
+    if "targets" in out:
+        out["targets"] = {k: list(reversed(v)) for k, v in reversed(list(out["targets"].items()))}
+    if "divide" in out:
+        out["divide"] = {k: {t: float(n) for t, n in v.items()} for k, v in out["divide"].items()}
+    if out.get("modes"):
+        out["modes"] = [_reversed_entry(m) for m in reversed(out["modes"])]
+    return out
+
+
+def mangle(way: str, method: str, result: Any) -> Any:
+    if method != "count" or not isinstance(result, dict):
+        if way == "legal-yes" and method == "check" and isinstance(result, dict):
+            return {**result, "legal": "yes" if result["legal"] else ""}
+        return result
+    count, divide = result["count"], result.get("divide")
+    if way == "half":
+        return {"count": count + 0.5, **({"divide": [{**d, "count": d["count"] + 0.5} for d in divide]} if divide else {})}
+    if way == "text":
+        return {**result, "count": str(count)}
+    if way == "true" and count == 1:
+        return {**result, "count": True}
+    if way == "twice" and divide:
+        return {**result, "divide": [divide[0], *divide]}
+    if way == "digits":
+        return {**result, "count": "DIGITS"}
+    if way == "reorder":
+        out: dict[str, Any] = {"count": float(count)}
+        if divide is not None:
+            out["divide"] = [{"first": _reversed_entry(d["first"]), "count": float(d["count"])} for d in reversed(divide)]
+        return out
+    return result
+
+
+def main() -> int:
+    way = sys.argv[1]
+    service = Service()
+    out = sys.stdout.buffer
+    for line in sys.stdin:
+        request = json.loads(line)
+        answer = json.loads(service.handle(line) or "null")
+        if answer is None:
+            continue
+        if "result" in answer:
+            answer["result"] = mangle(way, request["method"], answer["result"])
+            if way == "shape":
+                answer["result"] = [answer["result"]]
+        text = json.dumps(answer)
+        if way == "digits":
+            text = text.replace('"DIGITS"', "9" * 1_000_000)
+        if way == "nested":
+            text = f'{{"jsonrpc": "2.0", "id": {answer["id"]}, "result": {"[" * 100_000}{"]" * 100_000}}}'
+        if way == "log":
+            out.write(b"INFO engine: answering\n")
+        if way == "utf8":
+            out.write(b"\xff\xfe not utf-8\n")
+        out.write(text.encode() + b"\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
