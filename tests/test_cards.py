@@ -258,14 +258,15 @@ def test_did_you_mean_is_for_the_first_few_misses_only() -> None:
 @pytest.mark.parametrize("given", [True, False, "1", 1.5])
 def test_card_ability_is_a_whole_number(given: Any) -> None:
     """`card_ability: true` was read as ability 1."""
+    trigger: dict[str, Any] = {"id": "T", "source": "fk", "card_ability": given}
     doc = {
         "players": ["A", "B"],
         "objects": [{"id": "fk", "controller": "A", "card": "Flametongue Kavu"}],
-        "triggers": [{"id": "T", "source": "fk", "card_ability": given}],
+        "triggers": [trigger],
     }
     with pytest.raises(ScenarioError, match="card_ability"):
         parse_scenario(doc)
-    doc["triggers"][0]["card_ability"] = 1.0  # a whole number, as JSON writers in Java write it
+    trigger["card_ability"] = 1.0  # a whole number, as JSON writers in Java write it
     assert parse_scenario(doc).triggers[0].targets
 
 
