@@ -37,13 +37,24 @@ __all__ = [
 ]
 
 
+SHOWN_KEY = 64
+"""The most characters of one key a place shows (a longer key is cut, "…" marking the cut)."""
+
+
+def shown_key(key: str) -> str:
+    """``key`` as a message shows it: whole up to :data:`SHOWN_KEY` characters, else cut with "…"
+    (a 100 KB key in a document is not echoed whole)."""
+    return key if len(key) <= SHOWN_KEY else key[: SHOWN_KEY - 1] + "…"
+
+
 def format_loc(loc: tuple[str | int, ...]) -> str:
-    """``("triggers", 3, "modes", 1)`` → ``triggers[3].modes[1]``."""
+    """``("triggers", 3, "modes", 1)`` → ``triggers[3].modes[1]`` (each key as :func:`shown_key` shows it)."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
+            part = shown_key(part)
             out += f".{part}" if out else part
     return out
 

@@ -20,7 +20,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import ScenarioError
+from .errors import ScenarioError, shown_key
 from .rules import Rule
 
 __all__ = ["MAX_PROBLEMS", "fields_at", "found", "problems", "repaired", "suggest"]
@@ -78,9 +78,20 @@ def found(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
+SUGGEST_LONGEST = 200
+"""A word longer than this gets no suggestion (no key or card name is nearly so long; comparing
+costs the product of the lengths)."""
+
+
 def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The choice closest to ``word`` (a misspelt key or name), if one is close enough."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=cutoff)
+    """The choice closest to ``word`` (a misspelt key or name), if one is close enough. Only choices
+    whose length allows the cutoff are compared (difflib's ratio 2M/(a+b) is at most 2·min/(a+b))."""
+    if len(word) > SUGGEST_LONGEST or cutoff <= 0:
+        return None
+    a = len(word)
+    low, high = a * cutoff / (2 - cutoff), a * (2 - cutoff) / cutoff
+    near = sorted({c for c in choices if low <= len(c) <= high})
+    close = difflib.get_close_matches(word, near, n=1, cutoff=cutoff)
     return close[0] if close else None
 
 
@@ -195,10 +206,12 @@ def problems(
             name = str(loc[-1]) if loc else ""
             guess = meant.get(loc)
             if guess is not None:
-                text = f"unknown field {name!r}: did you mean {guess!r}? ({guess!r} is missing)"
-            else:
-                close = _closest_key(loc, root)
-                text = f"unknown field {name!r}" + (f": did you mean {close!r}?" if close and close != name else "")
+                text = f"unknown field {shown_key(name)!r}: did you mean {guess!r}? ({guess!r} is missing)"
+            else:  # past the problems shown, no suggestion is looked for: nobody reads it
+                close = _closest_key(loc, root) if len(out) < MAX_PROBLEMS else None
+                text = f"unknown field {shown_key(name)!r}" + (
+                    f": did you mean {close!r}?" if close and close != name else ""
+                )
             out.append(ScenarioError(text, loc, source=source))
             continue
         out.append(ScenarioError(_message(said, loc, expected_root), loc, source=source))
@@ -217,8 +230,12 @@ def _misspelt(kept: Sequence[tuple[Loc, Mapping[str, Any]]]) -> dict[Loc, str]:
         if err["type"] == "missing" and loc:
             missing.setdefault(loc[:-1], []).append(str(loc[-1]))
     meant: dict[Loc, str] = {}
+    unknown = 0
     for loc, err in kept:
         if err["type"] == "extra_forbidden" and loc:
+            unknown += 1
+            if unknown > MAX_PROBLEMS:
+                break  # past the problems shown: nobody reads the suggestion
             guess = suggest(str(loc[-1]), [m for m in missing.get(loc[:-1], []) if m not in meant.values()])
             if guess is not None:
                 meant[loc] = guess
@@ -240,7 +257,7 @@ def repaired(data: Any, exc: ValidationError, names: frozenset[str], root: type[
         return None
     meant = _misspelt(kept)
     copy = deepcopy(data)
-    for loc in unknown:
+    for n, loc in enumerate(unknown):
         holder: Any = copy
         try:
             for part in loc[:-1]:
@@ -248,7 +265,7 @@ def repaired(data: Any, exc: ValidationError, names: frozenset[str], root: type[
             value = holder.pop(loc[-1])
         except (KeyError, IndexError, TypeError, AttributeError):
             continue
-        guess = meant.get(loc) or _closest_key(loc, root)
+        guess = meant.get(loc) or (_closest_key(loc, root) if n < MAX_PROBLEMS else None)
         if guess is not None and isinstance(holder, dict) and guess not in holder:
             holder[guess] = value
     return copy

@@ -28,6 +28,7 @@ Each call (each generator, from its first item on) gets the options' time limit 
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -192,7 +193,11 @@ class LegalOutcomes:
     # -- ranks -----------------------------------------------------------------------------------
 
     def __getitem__(self, index: int) -> Outcome:
-        """The outcome at ``index`` of the engine's order (negative: from the end)."""
+        """The outcome at ``index`` of the engine's order (negative: from the end). An index is an
+        integer: ``legal[2.9]`` and ``legal[True]`` are a ``TypeError``, as for a list of them."""
+        if isinstance(index, bool):
+            raise TypeError("an outcome's index is an integer, not true or false")
+        index = operator.index(index)
         chain = self._chain()
         if index < 0:
             index += chain.ranks()

@@ -19,10 +19,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictStr
 from triggerstack.model.errors import ProposalError, ScenarioError
 from triggerstack.model.outcome import Outcome, Score, outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
+from triggerstack.model.shapes import Whole
 
 from .legal import LegalOutcomes
 
@@ -139,7 +140,7 @@ class CountResult(Result):
 class Enumerate(Params):
     """A page of the legal outcomes, in the engine's order."""
 
-    limit: int = Field(100, ge=1, le=MAX_PAGE, description="How many outcomes at most")
+    limit: Whole = Field(100, ge=1, le=MAX_PAGE, description="How many outcomes at most")
     cursor: str = Field("0", pattern=r"^[0-9]{1,4300}$", description="Where the page starts: next from the last page")
 
 
@@ -154,8 +155,8 @@ class Page(Result):
 class Sample(Params):
     """Uniformly random legal outcomes (with replacement)."""
 
-    n: int = Field(1, ge=1, le=MAX_PAGE, description="How many")
-    seed: int | None = Field(None, description="The seed: the same seed, the same outcomes")
+    n: Whole = Field(1, ge=1, le=MAX_PAGE, description="How many")
+    seed: Whole | None = Field(None, description="The seed: the same seed, the same outcomes")
 
 
 class Outcomes(Result):
@@ -184,7 +185,7 @@ class Explain(Params):
 class Steps(Params):
     """A walk, decision by decision: the decisions so far (ids or readable forms)."""
 
-    decisions: list[int | str] = Field(default_factory=list, description="The decisions taken so far, in order")
+    decisions: list[Whole | StrictStr] = Field(default_factory=list, description="The decisions taken so far, in order")
 
 
 class StepLegal(Steps):
@@ -200,26 +201,26 @@ class StepLegal(Steps):
 class StepApply(StepLegal):
     """Take one more decision."""
 
-    decision: int | str = Field(description="The decision to take: its id or readable form")
+    decision: Whole | StrictStr = Field(description="The decision to take: its id or readable form")
 
 
 class StepWhy(Steps):
     """Whether a decision is legal now, and if not, why (a question: nothing is taken)."""
 
-    decision: int | str = Field(description="The decision asked about: its id or readable form")
+    decision: Whole | StrictStr = Field(description="The decision asked about: its id or readable form")
 
 
 class StepCount(Steps):
     """How many outcomes the walk can still end in."""
 
-    cap: int = Field(10_000, ge=1, le=100_000, description="Stop counting past this many (then exact is false)")
+    cap: Whole = Field(10_000, ge=1, le=100_000, description="Stop counting past this many (then exact is false)")
 
 
 class Draw(Steps):
     """The stack as an SVG picture: the walk so far, or a proposal with its violations."""
 
     proposal: Any = Field(None, description="A proposal to draw with check's violations, instead of the walk")
-    width: int = Field(560, ge=280, le=1600, description="The picture's width in pixels (text keeps its size)")
+    width: Whole = Field(560, ge=280, le=1600, description="The picture's width in pixels (text keeps its size)")
 
 
 class DecisionItem(BaseModel):

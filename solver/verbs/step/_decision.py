@@ -124,6 +124,8 @@ class Checked(Generic[S]):
             if found is None:
                 raise IllegalDecision(ref, "this scenario has no such decision")
             return found
+        if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
+            raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
         i = operator.index(ref)
         found = self._by_id.get(i)
         if found is None:

@@ -1,0 +1,77 @@
+"""Errors and values under hostile input (issue 33): the work a document can cause while being
+judged wrong is bounded by what is shown of it, a key is never echoed whole, and no value stands
+for another (JSON's true is not the decision 1, 2.9 is no index)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+import pytest
+from triggerstack.model import Scenario, ScenarioError
+from triggerstack.model.facts import compile_facts
+from triggerstack.model.io import load_document
+from triggerstack.model.problems import MAX_PROBLEMS
+from triggerstack.model.scenario import parse_scenario
+from triggerstack.solver import IllegalDecision, LegalOutcomes, Options, Stepper
+from triggerstack.solver.serve.rpc import Service
+
+from .conftest import EXAMPLES
+
+ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
+
+
+def test_misspelt_keys_are_matched_only_as_far_as_they_are_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """100,000 misspelt keys took 18.6 s (each compared with every key allowed there, twice) with
+    --time-limit 2: only the problems shown look for a "did you mean"."""
+    calls = 0
+    real = difflib.get_close_matches
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    trigger: dict[str, Any] = {"id": "T", "controller": "A", **{f"k{i}": 1 for i in range(20_000)}}
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario({"players": ["A"], "triggers": [trigger]})
+    assert info.value.more == 20_000 - MAX_PROBLEMS
+    assert calls <= 4 * MAX_PROBLEMS, calls  # it was 80,000
+
+
+def test_a_long_key_is_never_echoed_whole() -> None:
+    """A 100 KB misspelt key was echoed whole: a 390 KB error, 1 MB over JSON-RPC."""
+    doc = {"players": ["A"], "triggers": [{"id": "T", "controller": "A", "x" * 100_000: 1}]}
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(doc)
+    assert len(info.value.one_line()) < 400
+    answer = Service(Options(time_limit=5)).handle(
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": doc}})
+    )
+    assert answer is not None and len(answer) < 2_000 and "unknown field" in answer
+
+
+def test_true_and_false_are_no_decisions() -> None:
+    """JSON's false and true were the decisions 0 and 1 (Python's bool is an int)."""
+    stepper = Stepper(compile_facts(Scenario.load(ERTAI)))
+    for wrong in (False, True):
+        with pytest.raises(IllegalDecision, match="an id"):
+            stepper.walk([wrong])
+    service = Service(Options(time_limit=5))
+    scenario = load_document(ERTAI)
+    for params in ({"decisions": [False]}, {"decisions": [], "decision": True}):
+        method = "step.apply" if "decision" in params else "step.legal"
+        line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"scenario": scenario, **params}})
+        answer = json.loads(service.handle(line) or "")
+        assert answer["error"]["code"] == -32602 and "whole number" in answer["error"]["message"], answer
+
+
+@pytest.mark.parametrize("index", [2.9, -0.5, True])
+def test_an_outcome_index_is_an_integer(index: Any) -> None:
+    """legal[2.9] gave legal[2], legal[-0.5] the last outcome."""
+    legal = LegalOutcomes(Scenario.load(ERTAI))
+    with pytest.raises(TypeError):
+        legal[index]
+    assert legal[-1] == legal[legal.count() - 1]
