@@ -75,3 +75,50 @@ def test_an_outcome_index_is_an_integer(index: Any) -> None:
     with pytest.raises(TypeError):
         legal[index]
     assert legal[-1] == legal[legal.count() - 1]
+
+
+# -- stdio: what a client may make the server read (issue 33) --------------------------------------
+
+
+def _load(service: Service, path: str) -> dict[str, Any]:
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "load", "params": {"path": path}})
+    answer = json.loads(service.handle(line) or "")
+    assert "error" in answer, answer
+    return dict(answer["error"])
+
+
+def test_a_loaded_files_content_is_never_echoed(tmp_path: Any) -> None:
+    """`load` of a path echoed what the file holds in its error (a secret-shaped file's first line, its
+    keys, its values): the server reads files for a client that may not read them itself."""
+    service = Service(Options(time_limit=5))
+    files = {
+        "a.yaml": "players: [A]\nsk-live-SECRET: x\n",
+        "b.yaml": "sk-live-SECRET: b: c\n",
+        "c.json": '{"players": "sk-live-SECRET"}',
+        "d.json": "sk-live-SECRET",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        error = _load(service, str(tmp_path / name))
+        assert "SECRET" not in json.dumps(error) and "not a scenario" in error["message"], error
+
+
+@pytest.mark.parametrize("path", ["/dev/stdin", "/dev/zero", "/proc/self", "-"])
+def test_only_regular_files_are_loaded(path: str) -> None:
+    """/dev/stdin as a path swallowed the requests that followed; /proc/self/environ answered an
+    internal error."""
+    error = _load(Service(Options(time_limit=5)), path)
+    assert error["code"] == -32001 and "not a regular file" in error["message"], error
+
+
+def test_a_line_over_the_cap_is_not_json_to_the_server() -> None:
+    """A 64 MiB line answered -32001 (bad input) instead of -32700 (not a request it reads)."""
+    import io
+
+    from triggerstack.model import Limits
+    from triggerstack.solver.serve.stdio import serve
+
+    out = io.BytesIO()
+    serve(io.BytesIO(b"x" * 5000 + b"\n"), out, Options(limits=Limits(bytes=1000)))
+    answer = json.loads(out.getvalue())
+    assert answer["error"]["code"] == -32700 and answer["id"] is None

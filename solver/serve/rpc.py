@@ -18,6 +18,7 @@ import json
 import math
 import os
 import secrets
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -56,6 +57,7 @@ HANDLES_PER_CLIENT = 32
 """Scenarios one client may hold loaded at once."""
 IDLE_SECONDS = 900.0
 HOLD_SECONDS = 60.0
+_ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """A loaded scenario not asked about for this long is unloaded."""
 CACHE_ENTRIES = 64
 """Scenarios sent inline kept compiled (within ``limits.memory`` with the loaded ones)."""
@@ -307,10 +309,7 @@ class Service:
             full = f"the server holds {len(self._loaded)} loaded scenarios, the most it may"
             self._give_way(list(self._loaded), full)
         if p.path is not None:
-            try:
-                facts, cost = self._compile(load_document(p.path, self.options.limits), "path", cache=False)
-            except ScenarioError as exc:
-                raise exc.outside(1).located(p.path) from None
+            facts, cost = self._load_path(p.path)
         else:
             facts, cost = self._compile(p.scenario, cache=False)
         while not self._room(cost) and self._loaded:
@@ -328,6 +327,27 @@ class Service:
         handle = "h" + secrets.token_urlsafe(16)
         self._loaded[handle] = _Held(LegalOutcomes(facts, self.options), client, cost, self._clock())
         return HandleResult(handle=handle)
+
+    def _load_path(self, path: str) -> tuple[Facts, int]:
+        """A scenario file the client names: a regular file only (not standard input, a device, a
+        pipe or a folder), and an error never shows what the file holds — only where its problems
+        are (the client may not be allowed to read it: the server reads it for them)."""
+        try:
+            if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+                raise ScenarioError("not a regular file (a scenario file is .json, .yaml or .yml)", source=path)
+        except OSError as exc:
+            raise ScenarioError(f"cannot read: {exc.strerror or exc}", source=path) from None
+        try:
+            return self._compile(load_document(path, self.options.limits), "path", cache=False)
+        except ScenarioError as exc:
+            if exc.message.startswith(_ABOUT_THE_FILE):
+                raise  # about the file itself (its size, its name, its encoding), not what it holds
+            n = len(list(exc.every())) + exc.more
+            raise ScenarioError(
+                f"not a scenario: {n} problem{'s' if n != 1 else ''} (neither they nor what the file holds are "
+                f"shown to a client: read it with triggerstack explain {path})",
+                source=path,
+            ) from None
 
     def unload(self, p: Unload) -> UnloadResult:
         self._held(p.handle)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import IO
 
-from ..errors import failure
+from triggerstack.model.errors import ScenarioError
+
+from ..errors import KINDS, RequestError, failure
 from ..options import Options
 from ..verbs.batch import iter_lines
 from .rpc import Service, error_line
@@ -21,8 +23,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -
     """Answer every request line of ``stdin`` on ``stdout`` until end of input."""
     service = Service(options)
     for line in iter_lines(stdin, service.options.limits):
-        if isinstance(line, Exception):
-            answer: str | None = error_line(failure(line))
+        if isinstance(line, ScenarioError):  # a line over --max-bytes: not a request it reads (-32700)
+            answer: str | None = error_line(failure(RequestError(KINDS.TOO_LARGE, line.one_line())))
         elif not line.strip():
             continue  # blank lines are not requests
         else:
