@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +34,22 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _too_many_values(text: str, limits: Limits) -> bool:
+    """Whether JSON ``text`` certainly holds more than ``limits.values`` values, from its commas
+    outside strings (each separates two values): decided before anything is built, so a body of
+    millions of tiny values is refused in its own size, not in gigabytes of Python objects."""
+    if text.count(",") < limits.values:
+        return False  # the common case: no scan at all
+    return _STRINGS.sub("", text).count(",") >= limits.values
+
+
 def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
+    if _too_many_values(text, limits):
+        raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
         if n > limits.digits:
@@ -58,15 +74,33 @@ def _parse_yaml(text: str, source: str, limits: Limits) -> Any:
 
 
 def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
-    stack: list[tuple[Loc, Any]] = [((), doc)]
-    while stack:
-        loc, value = stack.pop()
-        yield loc, value
+    """Every value with its place, depth first; a container's children are taken one at a time
+    (a list of millions holds one iterator, not a place for each at once)."""
+    yield (), doc
+    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]]]] = []
+
+    def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
         if isinstance(value, dict):
-            stack.extend(((*loc, str(k)), v) for k, v in value.items())
-            stack.extend(((*loc, str(k)), k) for k in value if isinstance(k, str))
-        elif isinstance(value, list):
-            stack.extend(((*loc, i), v) for i, v in enumerate(value))
+            return ((str(k), x) for k, v in value.items() for x in ((k, v) if isinstance(k, str) else (v,)))
+        if isinstance(value, list):
+            return iter(enumerate(value))
+        return None
+
+    first = children(doc)
+    if first is not None:
+        stack.append(((), first))
+    while stack:
+        loc, items = stack[-1]
+        step = next(items, None)
+        if step is None:
+            stack.pop()
+            continue
+        place, value = step
+        here = (*loc, place)
+        yield here, value
+        more = children(value)
+        if more is not None:
+            stack.append((here, more))
 
 
 def _within(doc: Any, limits: Limits) -> bool:

@@ -122,3 +122,35 @@ def test_a_line_over_the_cap_is_not_json_to_the_server() -> None:
     serve(io.BytesIO(b"x" * 5000 + b"\n"), out, Options(limits=Limits(bytes=1000)))
     answer = json.loads(out.getvalue())
     assert answer["error"]["code"] == -32700 and answer["id"] is None
+
+
+def test_a_body_of_millions_of_tiny_values_is_refused_in_its_own_size() -> None:
+    """A 15 MiB body of tiny values peaked at 1.37 GB over HTTP (1.1 GB parsing it alone): every
+    value was built, then each given a place, before the count was checked. Now its commas outside
+    strings refuse it before anything is built."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource\n"
+        "from triggerstack.model.io import parse_text\n"
+        "from triggerstack.model.errors import ScenarioError\n"
+        "text = '{\"scenario\": [' + ','.join(['[]'] * 5_000_000) + ']}'\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n    parse_text(text, 'body', 'json')\nexcept ScenarioError as exc:\n    print(exc.one_line())\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    said, grown = done.stdout.splitlines()
+    assert "more than 1000000 values" in said and int(grown) < 100, done.stdout  # MiB past the text itself
+
+
+def test_a_walk_for_a_place_takes_one_child_at_a_time() -> None:
+    """Naming the place of a problem no longer gives every value of a large list a place at once."""
+    from triggerstack.model import Limits
+    from triggerstack.model.io import check_data
+
+    doc = {"a": [0] * 1000 + [10**200]}
+    with pytest.raises(ScenarioError) as info:
+        check_data(doc, limits=Limits(digits=100))
+    assert info.value.loc == ("a", 1000)

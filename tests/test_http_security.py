@@ -216,6 +216,41 @@ def test_slow_headers_and_connection_floods_are_cut_off(served: _Server) -> None
             s.close()
 
 
+def test_a_flood_of_slow_connections_never_keeps_health_out() -> None:
+    """1,100 slow connections made /health unreachable: at the cap every new connection was closed.
+    Now a new one takes the place of the slow connection that has waited longest."""
+    server = _Server(Options(time_limit=5.0), header_seconds=30, max_connections=50)
+    flood: list[socket.socket] = []
+    try:
+        for _ in range(300):  # six times the cap, each with half its headers, held open
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(b"POST /v1/count HTTP/1.1\r\nHost: localhost\r\n")
+            flood.append(s)
+        time.sleep(0.3)
+        for _ in range(3):
+            assert httpx.get(server.url + "/health", timeout=5).json() == {"status": "ok"}
+        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=5).json() == {"count": 10}
+    finally:
+        for s in flood:
+            s.close()
+        server.stop()
+
+
+def test_a_chunked_body_over_the_cap_is_413() -> None:
+    """A chunked body (no length to refuse it by beforehand) over --max-bytes answered 500."""
+    server = _Server(Options(time_limit=5.0, limits=Limits(bytes=100_000)))
+    try:
+
+        def chunks() -> Iterator[bytes]:
+            for _ in range(50):
+                yield b" " * 10_000
+
+        answer = httpx.post(server.url + "/v1/count", content=chunks(), headers={"content-type": "application/json"})
+        assert _problem(answer, 413)["code"] == -32700
+    finally:
+        server.stop()
+
+
 def test_loaded_scenarios_are_bounded_in_bytes() -> None:
     """Item 4: each compiled scenario is measured; the server's loaded and cached ones stay within
     --max-memory together (the cache gives way first, then a load is refused), and one scenario over

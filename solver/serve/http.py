@@ -108,7 +108,7 @@ class _Limited:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    raise _TooLarge(self.limit)
             return message
 
         try:
@@ -121,8 +121,12 @@ class _Limited:
         await problem(error)(scope, receive, send)
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(RequestError):
+    """A body past the cap: where the app is already reading it (a chunked body has no length to
+    refuse it by beforehand), its handler answers it as the 413 it is, never as a bug."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(KINDS.TOO_LARGE, f"the body is more than {limit} bytes (raise it with --max-bytes)")
 
 
 def _client(request: Request) -> str:
@@ -329,21 +333,34 @@ def _body_schema(params: type[BaseModel]) -> dict[str, Any]:
 def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_CONNECTIONS) -> type[Any]:
     """uvicorn's h11 protocol with a header-read timeout (``header_seconds``, for each request of a
     connection) and a cap on open connections (``max_connections``): a slow or abandoned client can
-    neither hold the server's connections nor keep a new one from being answered."""
+    neither hold the server's connections nor keep a new one from being answered. At the cap, a new
+    connection takes the place of the one that has waited longest without a request under way (a
+    slow client's, whose headers have not come), so a flood of slow connections, however it is
+    renewed, never keeps /health or anyone else out; only when every connection is answering a
+    request is the new one closed."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Guarded(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _waiting_since: float = 0.0
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
-                transport.close()
-                return
             self._arm()
+            if len(self.connections) > max_connections:
+                idle = [c for c in self.connections if c is not self and isinstance(c, Guarded) and c._idle()]
+                if not idle:
+                    self._disarm()
+                    transport.close()
+                    return
+                min(idle, key=lambda c: c._waiting_since).transport.close()
+
+        def _idle(self) -> bool:
+            return self._header_timer is not None and not self.transport.is_closing()
 
         def _arm(self) -> None:
             self._disarm()
+            self._waiting_since = self.loop.time()
             self._header_timer = self.loop.call_later(header_seconds, self._too_slow)
 
         def _disarm(self) -> None:
