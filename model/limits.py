@@ -21,6 +21,9 @@ outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) en
 memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and
                               its cache) may take together, each measured as it is compiled;
                               one scenario over it is refused as it compiles (``--max-memory``)
+answer             16 MiB     bytes of one answer of a server (stdio, HTTP) or one answer line of
+                              ``batch`` (``--max-answer``): a small request can ask for a large
+                              answer (a divide, ``sample -n``); past the cap it is an error
 passes             100        passes of 603.3b's loop while abilities keep triggering
                               (``--max-passes``); a pass that repeats an earlier one is
                               named as a loop whatever the cap. ``check`` follows a
@@ -68,6 +71,7 @@ class Limits:
     outcomes: int = _cap(2_000_000, "outcomes a solver engine (cpsat, constraint) enumerates, or divide tallies")
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
+    answer: int = _cap(16 * 1024 * 1024, "bytes of one answer a server or batch line gives (serve, batch)")
 
     @staticmethod
     def described() -> list[tuple[str, int, str]]:

@@ -154,3 +154,27 @@ def test_a_walk_for_a_place_takes_one_child_at_a_time() -> None:
     with pytest.raises(ScenarioError) as info:
         check_data(doc, limits=Limits(digits=100))
     assert info.value.loc == ("a", 1000)
+
+
+def test_a_small_request_cannot_ask_for_an_unbounded_answer(tmp_path: Any) -> None:
+    """One small batch line produced 692 times its size (a divide or a sample is as large as the
+    request asks): every answer of a server or batch line is within --max-answer."""
+    from triggerstack.model import Limits
+    from triggerstack.solver.serve.jobs import run
+
+    scenario = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"c{i}", "controller": "B", "types": ["creature"]} for i in range(12)],
+        "triggers": [{"id": "T", "controller": "A", "targets": [{"id": "t", "min": 0, "max": None, "filter": {"type": "creature"}}]}],
+    }
+    line = json.dumps({"method": "count", "params": {"scenario": scenario, "divide": True}})
+    source = tmp_path / "a.jsonl"
+    source.write_text(line + "\n" + json.dumps({"method": "count", "params": {"scenario": scenario}}) + "\n")
+    options = Options(time_limit=10, limits=Limits(answer=50 * len(line)))
+    (out,), clean = run([str(source)], str(tmp_path), options=options)
+    big, small = (json.loads(x) for x in out.read_text().splitlines())
+    assert not clean and "more than the limit of" in big["error"]["message"] and "--max-answer" in big["error"]["message"]
+    assert small["result"]["count"] == 4096
+    assert len(out.read_bytes()) < 2 * len(source.read_bytes()) + 1000
+    answer = Service(options).handle(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": scenario, "divide": True}}))
+    assert answer is not None and json.loads(answer)["error"]["code"] == -32001

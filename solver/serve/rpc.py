@@ -388,7 +388,15 @@ class Service:
             raise params_error(exc, model) from None
         with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
             result = run(self, parsed)
-        return canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
+        answer = canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
+        size = len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        if size > self.options.limits.answer:
+            raise RequestError(
+                KINDS.BAD_INPUT,
+                f"the answer would be {size} bytes, more than the limit of {self.options.limits.answer} "
+                "(raise it with --max-answer, or ask for less: a smaller n, the count without divide)",
+            )
+        return answer
 
     def handle(self, line: str | bytes) -> str | None:
         """The response line (no newline) to one request line; None for a notification."""
