@@ -4,10 +4,11 @@ that play a chosen outcome into phase (docs/phase.md)."""
 
 from .abilities import Gap, translate
 from .answers import action_for, choices, entry_of, is_legal_answer, legal_actions
-from .board import PROMPTS, BatchEntry, Index, PhaseGap, Reading, read, trim
+from .board import PROMPTS, BatchEntry, Index, PhaseGap, PhaseStateError, Reading, read, trim
 
 __all__ = [
-    "PROMPTS", "BatchEntry", "Gap", "Index", "PhaseGap", "Reading", "action_for", "choices", "entry_of",
+    "PROMPTS", "BatchEntry", "Gap", "Index", "PhaseGap", "PhaseStateError", "Reading", "action_for", "choices",
+    "entry_of",
     "is_legal_answer",
     "legal_actions", "read", "translate", "trim",
 ]  # fmt: skip

@@ -21,7 +21,7 @@ from triggerstack.model.errors import ScenarioError
 
 from .abilities import _COLOR, _CORE, Gap, translate
 
-__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "Reading", "read", "trim"]
+__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 
@@ -58,12 +58,17 @@ class Index:
     batch: list[BatchEntry] = field(default_factory=list)
     current: str | None = None
     """The ability being placed (phase's ``pending_trigger``), if any."""
+    _by_oid: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def player_id(self, pid: int) -> str:
         return next(k for k, v in self.players.items() if v == pid)
 
     def object_id(self, oid: int) -> str | None:
-        return next((k for k, v in self.objects.items() if v == oid), None)
+        if len(self._by_oid) != len(self.objects):  # built again once objects were added (a dict, in order)
+            self._by_oid = {}
+            for k, v in self.objects.items():
+                self._by_oid.setdefault(v, k)
+        return self._by_oid.get(oid)
 
     @property
     def stack_ids(self) -> set[int]:
@@ -219,24 +224,34 @@ def _players(s: Mapping[str, Any]) -> tuple[list[Any], dict[str, int]]:
     return out, ids
 
 
-def _tags(o: Mapping[str, Any], s: Mapping[str, Any]) -> list[str]:
-    """``tapped``, ``token``, and from ``combat`` (CombatState) ``attacking`` (``attackers[].object_id``)
-    and ``blocking`` (the keys of ``blocker_to_attacker``)."""
+Combat = tuple[frozenset[str], frozenset[str]]
+"""The ids (as text) of the attacking and of the blocking objects."""
+
+
+def _combat(s: Mapping[str, Any]) -> Combat:
+    """From ``combat`` (CombatState): the attackers (``attackers[].object_id``) and the blockers (the
+    keys of ``blocker_to_attacker``), once per state (once per object was quadratic in a combat)."""
+    combat = s.get("combat") or {}
+    attacking = frozenset(str(a.get("object_id")) for a in combat.get("attackers") or ())
+    return attacking, frozenset(str(k) for k in (combat.get("blocker_to_attacker") or {}))
+
+
+def _tags(o: Mapping[str, Any], combat: Combat) -> list[str]:
+    """``tapped``, ``token``, ``attacking`` and ``blocking``."""
     tags = []
     if o.get("tapped"):
         tags.append("tapped")
     if o.get("is_token"):
         tags.append("token")
-    combat = s.get("combat") or {}
-    if any(a.get("object_id") == o["id"] for a in combat.get("attackers") or ()):
+    if str(o["id"]) in combat[0]:
         tags.append("attacking")
-    if str(o["id"]) in {str(k) for k in (combat.get("blocker_to_attacker") or {})}:
+    if str(o["id"]) in combat[1]:
         tags.append("blocking")
     return tags
 
 
-def _object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, gaps: list[Gap]) -> tuple[
-        dict[str, Any], str | None]:  # fmt: skip
+def _object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, gaps: list[Gap],
+            combat: Combat | None = None) -> tuple[dict[str, Any], str | None]:  # fmt: skip
     ct = o.get("card_types") or {}
     types = []
     for t in ct.get("core_types") or ():
@@ -266,7 +281,7 @@ def _object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, g
     counters = {_COUNTER.get(str(k), str(k)): int(v) for k, v in (o.get("counters") or {}).items() if v}
     if counters:
         out["counters"] = counters
-    tags = _tags(o, s)
+    tags = _tags(o, combat if combat is not None else _combat(s))
     if tags:
         out["tags"] = tags
     ward = _keywords(o, out, place, gaps)
@@ -330,13 +345,34 @@ def _batch_events(s: Mapping[str, Any], pending: list[Pending]) -> set[Any]:
     return set(events)
 
 
+class PhaseStateError(PhaseGap):
+    """A state that is not one phase exports — a field missing or of another type, nesting past
+    reason, not a mapping at all — said as what was wrong, never as a bare ``KeyError`` or
+    ``TypeError`` (the adapter reads a state whole or refuses it)."""
+
+
 def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading | None = None) -> Reading:
     """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`), from a
     phase ``Game`` or what its ``state()`` exported. ``since``: a reading of an earlier prompt of the
     same batch, which says exactly which stack entries the batch has placed since (give it when reading
-    one batch prompt after prompt)."""
+    one batch prompt after prompt). A state phase would not export is :class:`PhaseStateError`."""
     if not isinstance(state, Mapping) and callable(getattr(state, "state", None)):
         state = state.state()  # a phase Game
+    if not isinstance(state, Mapping):
+        raise PhaseStateError(f"expected a phase Game or the mapping its state() exports, not {type(state).__name__}")
+    try:
+        return _read(state, strict, since)
+    except ScenarioError:
+        raise  # a gap, or a scenario the reading could not make: said as such already
+    except RecursionError:
+        raise PhaseStateError("the state is nested deeper than any state phase exports") from None
+    except KeyError as exc:
+        raise PhaseStateError(f"the state lacks a field phase exports: {exc}") from None
+    except (TypeError, AttributeError, ValueError, IndexError) as exc:
+        raise PhaseStateError(f"a field of the state is not of the type phase exports: {exc}") from None
+
+
+def _read(state: Mapping[str, Any], strict: bool, since: Reading | None) -> Reading:
     s = _state(state)
     prompt = dict(s.get("waiting_for") or {})
     gaps: list[Gap] = []
@@ -351,13 +387,14 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     zones: list[tuple[str, list[Any]]] = [("battlefield", list(s.get("battlefield") or ()))]
     zones += [("graveyard", list(p.get("graveyard") or ())) for p in s.get("players") or ()]
     zones.append(("exile", list(s.get("exile") or ())))
+    combat = _combat(s)
     for zone, ids in zones:
         for oid in ids:
             o = raw.get(str(oid))
             if o is None:
                 gaps.append(Gap(f"objects[{oid}]", "an object in a zone is missing from objects"))
                 continue
-            obj, ward = _object(o, zone, s, f"objects[{oid}]", gaps)
+            obj, ward = _object(o, zone, s, f"objects[{oid}]", gaps, combat)
             index.objects[obj["id"]] = int(oid)
             objects.append(obj)
             if ward is not None and zone == "battlefield":
