@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
-from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Limits
+from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Bound, Limits, bounded
 from triggerstack.model.text import visible, visible_lines
 
 from .errors import KINDS, OutputFailed, Terminated, failure
@@ -354,9 +354,7 @@ def _dump(data: Any) -> str:
 def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
     """A verb of the table (verbs/table.py): its parameters from the flags, its documents read from
     their files, its answer printed as text, JSON, SVG or streamed lines."""
-    from triggerstack.model.outcome import Outcome, Score
-
-    from .verbs.table import VERBS, compact
+    from .verbs.table import VERBS
 
     name = args.verb
     verb, spec = VERBS[name], _COMMANDS[name]
@@ -369,6 +367,16 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
             raise UsageError("check needs SCENARIO and PROPOSAL, or --batch FILE")
         if args.scenario == "-" and args.proposal == "-":
             raise UsageError("only one of SCENARIO and PROPOSAL can be standard input (-)")
+    # the time limit holds from the first byte read: reading and judging the documents count too
+    with bounded(Bound(getattr(args, "time_limit", None))):
+        return _answer_within(args, verb, spec)
+
+
+def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int, str] | None:
+    from triggerstack.model.outcome import Outcome, Score
+
+    from .verbs.table import compact
+
     legal = _legal(args, args.scenario)
     files: dict[str, str] = {}
     values: dict[str, Any] = {}

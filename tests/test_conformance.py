@@ -295,7 +295,19 @@ def test_an_engine_behind_a_wrapper_is_stopped_with_everything_it_started(tmp_pa
         engine.close()
     assert report.results[0].difference.startswith("load: no answer within 1 s")
     child = int(marker.read_text())
-    assert not Path(f"/proc/{child}").exists() or "\nState:\tZ" in Path(f"/proc/{child}/status").read_text()
+
+    def gone() -> bool:
+        try:
+            return "\nState:\tZ" in Path(f"/proc/{child}/status").read_text()
+        except FileNotFoundError:
+            return True
+
+    import time
+
+    deadline = time.monotonic() + 5  # a SIGKILL lands at once, its process leaves soon after
+    while not gone() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gone(), "the wrapped engine's child outlived the run"
 
 
 def test_an_engine_that_floods_without_reading_is_stopped_in_bounded_memory() -> None:
