@@ -16,9 +16,11 @@ a surrogate or a noncharacter (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF).
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-__all__ = ["UNSAFE", "printable_id", "visible", "visible_lines"]
+__all__ = ["UNSAFE", "compact", "printable_id", "visible", "visible_lines"]
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
@@ -70,3 +72,9 @@ def printable_id(value: str) -> str:
             "an id must show as itself (docs/formats.md)"
         )
     return value
+
+
+def compact(value: Any) -> str:
+    """One line of canonical JSON (keys sorted, no spaces): what ``enumerate`` prints an outcome as,
+    and what every verb prints on one line."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))

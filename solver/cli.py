@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Bound, Limits, bounded
-from triggerstack.model.text import visible, visible_lines
+from triggerstack.model.text import compact, visible, visible_lines
 
 from .errors import KINDS, OutputFailed, Terminated, failure
 from .options import Engine, Options
@@ -375,7 +375,6 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
 def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int, str] | None:
     from triggerstack.model.outcome import Outcome, Score
 
-    from .verbs.table import compact
 
     legal = _legal(args, args.scenario)
     files: dict[str, str] = {}
@@ -446,7 +445,6 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 def _card(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.cards import card_report
 
-    from .verbs.table import compact
 
     report = card_report(args.name)
     if args.json:
@@ -471,7 +469,6 @@ def _conformance(args: argparse.Namespace) -> tuple[int, str]:
     from pathlib import Path
 
     from .conformance import ProcessEngine, SelfEngine, default_suite, load_suite, run
-    from .verbs.table import compact
 
     cases = load_suite(Path(args.suite) if args.suite else default_suite())
     engine = SelfEngine(args.time_limit) if args.itself else ProcessEngine(args.engine, args.time_limit)

@@ -23,12 +23,13 @@ reads (the place, the rule …). The command line, JSON-RPC, HTTP and both batch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
 from triggerstack.model.errors import ScenarioError, TimeLimitReached, format_loc
-from triggerstack.model.problems import MAX_PROBLEMS, problems
 from triggerstack.model.rules import Rule
+
+if TYPE_CHECKING:  # pydantic is imported where a request's params are judged, not to start the CLI
+    from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "KINDS",
@@ -176,6 +177,8 @@ class Failure:
 def params_error(exc: ValidationError, model: type[BaseModel], what: str = "params") -> RequestError:
     """A request whose params do not fit ``model``: every problem, in the format's words, with
     "did you mean" for a misspelt name (``handel`` → ``handle``)."""
+    from triggerstack.model.problems import MAX_PROBLEMS, problems
+
     found = problems(exc, frozenset(), model, f"{what}: a mapping of names to values")
     lines = [f"{format_loc(p.loc) or what}: {p.message}" for p in found[:MAX_PROBLEMS]]
     data: dict[str, Any] = {"place": format_loc(found[0].loc)}

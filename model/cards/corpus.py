@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtra, ScenarioError
-from ..problems import suggest
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "corpus"]
 
@@ -167,6 +166,8 @@ class Corpus:
             raise ScenarioError(f"{_short(name)!r} is a face of {both}: name the card whole", loc)
         if row is not None:
             return Card.of(json.loads(row[1]))
+        from ..problems import suggest  # only for a miss: it brings pydantic
+
         guess = suggest(name, self.names(), cutoff=0.75) if suggest_near else None
         hint = f": did you mean {guess!r}?" if guess else ""
         raise ScenarioError(f"no card is named {_short(name)!r} in the Oracle data{hint}", loc)

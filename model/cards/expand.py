@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ScenarioError
-from ..problems import found
 from .corpus import SUGGESTED, Card, corpus
 from .reader import keyword_lines, read
 
@@ -199,6 +198,8 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
             triggers.append(trig)
             continue
         if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
+            from ..problems import found  # only for a problem: it brings pydantic
+
             said = found(n)
             problems.append(ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {said}", loc))
             triggers.append(trig)

@@ -14,7 +14,6 @@ the command line prints).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -24,6 +23,7 @@ from triggerstack.model.errors import ProposalError, ScenarioError
 from triggerstack.model.outcome import Outcome, Score, outcome_dict, parse_outcome, parse_score
 from triggerstack.model.reports import Explanation, VerdictReport
 from triggerstack.model.shapes import Whole
+from triggerstack.model.text import compact
 
 from .legal import LegalOutcomes
 
@@ -37,12 +37,6 @@ class Params(BaseModel):
     """A verb's parameters: frozen, unknown fields refused."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-def compact(value: Any) -> str:
-    """One line of canonical JSON (keys sorted, no spaces): what ``enumerate`` prints an outcome as,
-    and what every verb prints on one line."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def canonical(value: Any) -> Any:
