@@ -334,7 +334,7 @@ def test_a_read_only_cache_and_a_killed_builds_leftover(monkeypatch: pytest.Monk
         (tmp_path / "ro").chmod(0o755)
     folder = tmp_path / "cache"
     folder.mkdir()
-    leftover = folder / f".{_index_path(folder).name}.abc.partial"
+    leftover = folder / f".{_index_path(folder).name}.abc.part"
     leftover.write_bytes(b"half an index")
     assert _fresh(monkeypatch, folder).lookup("Thragtusk").name == "Thragtusk"
     assert not leftover.exists() and _index_path(folder).is_file()

@@ -20,13 +20,10 @@ left behind, locked by no one, is removed by the next.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import sqlite3
 import stat
-import tempfile
 import threading
 from dataclasses import dataclass
 from importlib import metadata
@@ -34,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtra, ScenarioError
+from ..parts import new_part
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "corpus"]
 
@@ -43,7 +41,7 @@ SCHEMA = 2
 """The index's own layout: a new one builds a new index (2: whole names win, ambiguous faces)."""
 SUGGESTED = 3
 """The misses of one document that get a "did you mean" (each compares the name with every card's)."""
-_PARTIAL = ".partial"
+
 _FIELDS = (
     "name",
     "manaCost",
@@ -134,8 +132,7 @@ class Corpus:
         if found is None:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
-                _reclaim(folder)
-                _build_file(folder, path, data)
+                _build_file(path, data)
                 found = _usable(path)
             except (OSError, sqlite3.Error):
                 found = None
@@ -232,12 +229,11 @@ def _usable(path: Path) -> sqlite3.Connection | None:
         return None
 
 
-def _build_file(folder: Path, path: Path, data: Path) -> None:
-    """Build the index into a new file of this process's (locked while it builds) and rename it to
-    ``path`` — whole or not at all, over whatever stood there (a link is replaced, not followed)."""
-    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_PARTIAL, dir=folder)
+def _build_file(path: Path, data: Path) -> None:
+    """Build the index into a part of this process's (:mod:`..parts`) and rename it to ``path`` —
+    whole or not at all, over whatever stood there (a link is replaced, not followed)."""
+    fd, partial = new_part(path)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         db = sqlite3.connect(partial)
         try:
             _build(db, data)
@@ -251,25 +247,6 @@ def _build_file(folder: Path, path: Path, data: Path) -> None:
         raise
     finally:
         os.close(fd)
-
-
-def _reclaim(folder: Path) -> None:
-    """Remove the partial indexes killed builds left: those no live builder holds locked."""
-    with contextlib.suppress(OSError):
-        for part in folder.iterdir():
-            if not (part.name.startswith(".cards-") and part.name.endswith(_PARTIAL)):
-                continue
-            try:
-                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW)
-            except OSError:
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                part.unlink(missing_ok=True)
-            except OSError:
-                pass  # another process is building it
-            finally:
-                os.close(fd)
 
 
 _CORPUS: Corpus | None = None

@@ -22,11 +22,9 @@ the same answer file removes it (a part still locked is another run's, and is le
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
 import os
-import tempfile
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -35,6 +33,7 @@ from typing import Any, cast
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model.facts import Facts
+from triggerstack.model.parts import new_part
 
 from ..errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from ..options import Options
@@ -48,7 +47,6 @@ BLOCK = 1000
 """Lines per Dask task."""
 NO_WORKER_SECONDS = 30.0
 """How long a batch waits for a Dask cluster with no worker to get one before it gives up."""
-_PART = ".part"
 
 _services: dict[Options, Service] = {}
 
@@ -178,39 +176,9 @@ def _umask() -> int:
     return old
 
 
-def _reclaim(target: Path) -> None:
-    """Remove the parts a killed run left for ``target``: those no live writer holds locked."""
-    prefix = f".{target.name}."
-    with contextlib.suppress(OSError):
-        for part in target.parent.iterdir():
-            if not (part.name.startswith(prefix) and part.name.endswith(_PART)) or not part.is_file():
-                continue
-            try:
-                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW)
-            except OSError:
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # a live run is writing it
-            else:
-                part.unlink(missing_ok=True)
-            finally:
-                os.close(fd)
-
-
 def _part(target: Path) -> tuple[int, str]:
     """A new part file for ``target``, locked as this run's, with the mode a new file gets."""
-    _reclaim(target)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART, dir=target.parent)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        os.fchmod(fd, 0o666 & ~_umask())
-    except OSError:
-        os.close(fd)
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return fd, temp
+    return new_part(target, 0o666 & ~_umask())
 
 
 def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
