@@ -7,6 +7,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from triggerstack.solver.cli import main
@@ -27,13 +28,13 @@ SHAPES = [
 EXPECT = ["legal", "illegal", "error", "error", "error", "illegal"]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]], str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, [json.loads(line) for line in out.splitlines()], err
 
 
-def kind(v: dict[str, object]) -> str:
+def kind(v: dict[str, Any]) -> str:
     return "error" if "error" in v else "legal" if v["legal"] else "illegal"
 
 
@@ -59,15 +60,14 @@ def test_errors_name_the_line_and_place(capsys: pytest.CaptureFixture[str], tmp_
     path = tmp_path / "b.jsonl"
     path.write_text("\n".join(SHAPES) + "\n")
     _, verdicts, _ = run(capsys, "check", "--batch", str(path), "--scenario", str(ERTAI / "scenario.yaml"))
-    assert verdicts[2] == {
+    assert verdicts[2] == {  # one shape of error line, check --batch and batch alike (issue 34)
         "line": 3,
-        "error": "column 2: malformed JSON: Expecting property name enclosed in double quotes",
+        "error": {"code": -32700, "message": "column 2: malformed JSON: Expecting property name enclosed in double quotes"},
     }
-    assert verdicts[3] == {
-        "line": 4,
-        "error": "stack[0].abilty: unknown field 'abilty': did you mean 'ability'? ('ability' is missing)",
-    }
-    assert verdicts[4]["line"] == 5 and "malformed JSON" in str(verdicts[4]["error"])
+    said = "stack[0].abilty: unknown field 'abilty': did you mean 'ability'? ('ability' is missing)"
+    assert verdicts[3]["line"] == 4 and verdicts[3]["error"]["code"] == -32001
+    assert verdicts[3]["error"]["message"] == said and verdicts[3]["error"]["data"]["place"] == "stack[0].abilty"
+    assert verdicts[4]["line"] == 5 and "malformed JSON" in verdicts[4]["error"]["message"]
 
 
 def test_a_proposal_naming_what_did_not_trigger_is_judged(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_a_proposal_naming_what_did_not_trigger_is_judged(capsys: pytest.Capture
     path.write_text('{"stack": [{"ability": "NOPE"}]}\n')
     code, (verdict,), _ = run(capsys, "check", "--batch", str(path), "--scenario", str(ERTAI / "scenario.yaml"))
     assert code == 1 and verdict["legal"] is False
-    codes = sorted(v["code"] for v in verdict["violations"])  # type: ignore[attr-defined]
+    codes = sorted(v["code"] for v in verdict["violations"])
     assert codes == ["missing-ability"] * 3 + ["unknown-ability"]
 
 
@@ -93,9 +93,9 @@ def test_scenario_per_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, m
     code, verdicts, _ = run(capsys, "check", "--batch", "-")
     assert code == 1 and [v["line"] for v in verdicts] == [1, 2, 3, 4]
     assert verdicts[0]["legal"] is True
-    assert str(verdicts[1]["error"]).startswith("scenario.players: ")
-    assert "expected {" in str(verdicts[2]["error"])
-    assert str(verdicts[3]["error"]).startswith("proposal.passes: passes add up to 1 entries")
+    assert verdicts[1]["error"]["message"].startswith("scenario.players: ")
+    assert "expected {" in verdicts[2]["error"]["message"]
+    assert verdicts[3]["error"]["message"].startswith("proposal.passes: passes add up to 1 entries")
 
 
 def test_batch_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -298,14 +298,14 @@ def test_every_batch_line_is_answered_whatever_it_holds(capsys: pytest.CaptureFi
     verdicts = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and [v["line"] for v in verdicts] == [1, 2, 3, 4, 5, 6]
     assert verdicts[0]["legal"] and verdicts[5]["legal"]
-    assert "nested deeper" in verdicts[1]["error"]
-    assert "digits" in verdicts[2]["error"]
-    assert verdicts[3]["error"] == "not UTF-8 text (byte 27 of the line)"  # 1-based, within its own line
+    assert "nested deeper" in verdicts[1]["error"]["message"]  # one shape of error line: batch's (issue 34)
+    assert "digits" in verdicts[2]["error"]["message"]
+    assert verdicts[3]["error"] == {"code": -32700, "message": "not UTF-8 text (byte 27 of the line)"}  # 1-based
     assert verdicts[4]["legal"] is False  # judged as one line (SWB, SWA, no E)
     inline = tmp_path / "inline.jsonl"
     inline.write_bytes(json.dumps({"scenario": json.loads(huge), "proposal": {"stack": []}}).encode() + b"\n")
     code, out, _ = cli(capsys, "check", "--batch", str(inline), "--max-abilities", "10")
-    assert "11 waiting abilities is more than the limit of 10" in json.loads(out)["error"]
+    assert "11 waiting abilities is more than the limit of 10" in json.loads(out)["error"]["message"]
 
 
 def test_the_batch_cache_is_bounded_by_size(monkeypatch: pytest.MonkeyPatch) -> None:

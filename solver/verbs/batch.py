@@ -31,7 +31,7 @@ from triggerstack.model.limits import Deadline, Limits
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
-from ..errors import failure
+from ..errors import KINDS, RequestError, failure
 from ..options import DEFAULT_OPTIONS, Options
 from .legal import check
 
@@ -125,12 +125,18 @@ class Compiled:
 _cache = Compiled(CACHE_ENTRIES, measure=False)
 
 
-def _error(number: int, message: str) -> str:
-    return json.dumps({"line": number, "error": message}, sort_keys=True, separators=(",", ":"))
+def error_line(number: int, exc: BaseException) -> str:
+    """The one shape of a batch line that could not be answered, ``check --batch`` and ``batch``
+    alike: ``{"line": N, "error": {"code", "message", "data"}}``, the JSON-RPC error of
+    :func:`~..errors.failure`."""
+    return json.dumps({"line": number, "error": failure(exc).rpc_error()}, sort_keys=True, separators=(",", ":"))
 
 
 def _judge(number: int, text: str, shared: Facts | None, options: Options) -> str:
-    doc = parse_json_line(text, options.limits)
+    try:
+        doc = parse_json_line(text, options.limits)
+    except ScenarioError as exc:  # not a line it reads (-32700), as ``batch`` and the servers say
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
     if shared is not None:
         facts, proposal_doc = shared, doc
     else:
@@ -153,11 +159,15 @@ def verdict_line(
 ) -> str:
     """The verdict line for input line ``number`` (1-based): always one line, whatever the input."""
     try:
-        if isinstance(line, ScenarioError):
-            raise line
-        return _judge(number, utf8(line), shared, options)
+        if isinstance(line, ScenarioError):  # over --max-bytes, or not UTF-8: not a line it reads
+            raise RequestError(KINDS.NOT_JSON, line.one_line())
+        try:
+            text = utf8(line)
+        except ScenarioError as exc:
+            raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
+        return _judge(number, text, shared, options)
     except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
-        return _error(number, failure(exc).message)
+        return error_line(number, exc)
 
 
 def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
