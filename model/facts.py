@@ -301,8 +301,9 @@ def _refine_target_of(
         out_: list[int] = []
         excluded = dict(r.excluded)
         names = ", ".join(reqs[d].id for d in closure(view, r.index))
+        memo: dict[object, tuple[int, ...]] = {}
         for t in r.candidates:
-            if fits_some_choice(view, r.index, t, things, ctx, deadline):
+            if fits_some_choice(view, r.index, t, things, ctx, deadline, memo):
                 keep.append(t)
             else:
                 out_.append(t)

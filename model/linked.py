@@ -87,9 +87,13 @@ def fits_some_choice(
     things: Sequence[Thing],
     ctx: Context,
     deadline: Deadline,
+    memo: dict[object, tuple[int, ...]] | None = None,
 ) -> bool:
     """Whether thing ``t`` fits requirement ``r``'s filter for some legal choice of the
-    requirements it names (see the module docstring)."""
+    requirements it names (see the module docstring). ``memo``, shared by the calls for one
+    requirement's candidates, keeps which things fit a named requirement's own filter for each
+    choice of what it names (that does not depend on ``t``)."""
+    fits = {} if memo is None else memo
     order = closure(reqs, r)
     if not order:
         return matches(reqs[r].filter, things[t], ctx) is not False
@@ -125,12 +129,15 @@ def fits_some_choice(
         taken = {x for k in members if k in picked and _linked_pair(reqs, d, k) for x in picked[k]}
         if _linked_pair(reqs, d, r):
             taken.add(t)
-        view = Context(ctx.you, ctx.is_opponent, chosen)
-        pool = [
-            c
-            for c in req.candidates
-            if c not in taken and (not req.depends_on or matches(req.filter, things[c], view) is True)
-        ]
+        if req.depends_on:
+            key = (d, tuple(picked[k] for k in req.depends_on))
+            fitting = fits.get(key)
+            if fitting is None:
+                view = Context(ctx.you, ctx.is_opponent, chosen)
+                fitting = fits[key] = tuple(c for c in req.candidates if matches(req.filter, things[c], view) is True)
+        else:
+            fitting = req.candidates
+        pool = [c for c in fitting if c not in taken]
         top = req.most(len(pool))
         if req.min > top:
             return False
