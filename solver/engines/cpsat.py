@@ -194,6 +194,11 @@ def _different_from(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
                     m.model.add_bool_or([~x, ~y])
 
 
+MAX_LINKED_ANSWERS = 12
+"""The most (requirement, key) answers one target_of filter may read for CP-SAT to encode it: each
+thing forbids every combination under which it does not fit (2^n of them)."""
+
+
 def _target_of(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
     """A target of a ``target_of`` filter fits it for what the named requirements chose: the
     filter reads, per named requirement and key, only whether some chosen target gives a player
@@ -225,6 +230,11 @@ def _target_of(m: PassModel, a: AbilityFacts, inst: Instance) -> None:
             if lit is None:
                 continue
             atoms = facts.linked_atoms(a.index, inst.mode, r.index, c)
+            if len(atoms) > MAX_LINKED_ANSWERS:
+                raise EngineCannot(
+                    f"cpsat: {a.id}'s target {r.id} reads {len(atoms)} answers of other requirements' targets, "
+                    f"more than {MAX_LINKED_ANSWERS} (2^n combinations each): use --engine product"
+                )
             lits = [gives(d, key, p) for d, key, p in atoms]
             for answers in product((False, True), repeat=len(atoms)):
                 if not facts.fits_seen(a.index, inst.mode, r.index, c, dict(zip(atoms, answers, strict=True))):
