@@ -20,7 +20,7 @@ from typing import IO, Any
 from .errors import ScenarioError
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["check_data", "load_document", "parse_json_line", "parse_text", "read_bounded", "utf8"]
+__all__ = ["check_data", "iter_lines", "load_document", "parse_json_line", "parse_text", "read_bounded", "utf8"]
 
 Loc = tuple[str | int, ...]
 
@@ -212,3 +212,18 @@ def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     except OSError as exc:
         raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
     return parse_text(text, path, "json" if suffix == ".json" else "yaml", limits)
+
+
+def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
+    """The lines of ``stream``, split on ``\\n`` only, each at most ``limits.bytes`` bytes (a longer
+    one is read past in pieces and stands as its error)."""
+    while True:
+        line = stream.readline(limits.bytes + 1)
+        if not line:
+            return
+        if len(line) > limits.bytes and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
+                line = stream.readline(1 << 20)
+            yield ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)")
+            continue
+        yield line.removesuffix(b"\n")

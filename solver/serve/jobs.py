@@ -33,11 +33,12 @@ from typing import Any, cast
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model.facts import Facts
+from triggerstack.model.io import iter_lines
 from triggerstack.model.parts import new_part
 
 from ..errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from ..options import Options
-from ..verbs.batch import check_lines, iter_lines
+from ..verbs.batch import check_lines
 from .rpc import RpcError, Service, read_line
 
 __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]

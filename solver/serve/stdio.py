@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import IO
 
 from triggerstack.model.errors import ScenarioError
+from triggerstack.model.io import iter_lines
 
 from ..errors import KINDS, RequestError, failure
 from ..options import Options
-from ..verbs.batch import iter_lines
 from .rpc import Service, error_line
 
 __all__ = ["serve"]

@@ -22,12 +22,12 @@ import sys
 import tracemalloc
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts, check_limits, facts_of
 from triggerstack.model.io import parse_json_line, utf8
-from triggerstack.model.limits import Deadline, Limits
+from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.model.scenario import parse_scenario
 
@@ -35,7 +35,7 @@ from ..errors import KINDS, RequestError, failure
 from ..options import DEFAULT_OPTIONS, Options
 from .legal import check
 
-__all__ = ["CACHE_BYTES", "Compiled", "check_lines", "iter_lines", "measured_facts", "verdict_line"]
+__all__ = ["CACHE_BYTES", "Compiled", "check_lines", "error_line", "measured_facts", "verdict_line"]
 
 CACHE_ENTRIES = 64
 CACHE_BYTES = 32 * 1024 * 1024
@@ -168,21 +168,6 @@ def verdict_line(
         return _judge(number, text, shared, options)
     except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
         return error_line(number, exc)
-
-
-def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
-    """The lines of ``stream``, split on ``\\n`` only, each at most ``limits.bytes`` bytes (a longer
-    one is read past in pieces and stands as its error)."""
-    while True:
-        line = stream.readline(limits.bytes + 1)
-        if not line:
-            return
-        if len(line) > limits.bytes and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
-                line = stream.readline(1 << 20)
-            yield ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)")
-            continue
-        yield line.removesuffix(b"\n")
 
 
 CHUNK = 256
