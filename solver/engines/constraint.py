@@ -19,7 +19,6 @@ agreement with the other engines on generated scenarios means something. A test 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, islice, product
 from math import comb
@@ -27,11 +26,11 @@ from typing import Any
 
 from constraint import Problem
 from triggerstack.model.facts import AbilityFacts, Facts
-from triggerstack.model.limits import Deadline
+from triggerstack.model.limits import NO_DEADLINE, Deadline
 
 from ..core.engine import ListedEngine
 from ..core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
-from ..errors import EngineCannot, TimeLimitReached
+from ..errors import EngineCannot
 from ..options import Options
 
 __all__ = ["ConstraintEngine", "ability_choices", "iter_solutions"]
@@ -167,14 +166,12 @@ def _shape(c: Choice) -> tuple[int, ...]:
     return tuple(m.mode for m in c.modes)
 
 
-def iter_solutions(facts: Facts, *, time_limit: float | None = None) -> Iterator[IndexedOutcome]:
+def iter_solutions(facts: Facts, *, deadline: Deadline = NO_DEADLINE) -> Iterator[IndexedOutcome]:
     """The outcomes in python-constraint's own order, as it finds them (each solution of the
-    problem is a distinct outcome)."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    problem is a distinct outcome), within the call's ``deadline`` (no clock of its own)."""
 
     def on_time() -> None:
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeLimitReached(f"python-constraint ran past the time limit of {time_limit}s; raise --time-limit")
+        deadline.check("python-constraint was finding the outcomes")
 
     problem = Problem()
     choices = {}
@@ -272,4 +269,4 @@ class ConstraintEngine(ListedEngine):
         super().__init__(facts, deadline or Deadline((options or Options()).time_limit))
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
-        return sorted(set(islice(iter_solutions(self.facts, time_limit=self.time_limit), limit)))
+        return sorted(set(islice(iter_solutions(self.facts, deadline=self.deadline), limit)))
