@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 from .controllers import Control
 from .errors import MissingExtra, ScenarioError
 from .io import load_document
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from .problems import MAX_PROBLEMS, problems, repaired
 from .references import check_references
 from .shapes import ScenarioFields, shape_models
@@ -84,6 +84,34 @@ def parse_scenario(data: Any, source: str | None = None, limits: Limits | None =
         raise validation_error(exc, source, data) from None
 
 
+_MANY = 1000
+"""Past this many problems a document's problems are listed from a cut of it (:func:`_cut`)."""
+
+
+def _has_long_list(data: Any, keep: int) -> bool:
+    """Whether some list of ``data`` has more than ``keep`` items (so :func:`_cut` changes it)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            if len(value) > keep:
+                return True
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return False
+
+
+def _cut(data: Any, keep: int) -> Any:
+    """``data`` with every list cut to its first ``keep`` items (mappings kept whole): where the
+    first problems of a document are, without the millions after them."""
+    if isinstance(data, list):
+        return [_cut(v, keep) for v in data[:keep]]
+    if isinstance(data, dict):
+        return {k: _cut(v, keep) for k, v in data.items()}
+    return data
+
+
 _ROOTS = {
     "Scenario": "a scenario: a mapping with players, objects and triggers",
     "Outcome": "a proposal: a mapping with stack and removed",
@@ -104,15 +132,40 @@ def validation_error(
     document, the problems past its unknown keys: those keys renamed to the keys they misspell (or
     dropped), it is validated once more, and what that finds replaces what the unknown keys
     caused — the cross-references, checked only once the shapes are right, included. ``root``:
-    the document's model (a scenario's by default), whose fields say what a misspelt key meant."""
+    the document's model (a scenario's by default), whose fields say what a misspelt key meant.
+
+    A document with many problems is judged on a cut of it (every list cut to a few items): the
+    first problems are the same, and the others are only counted — listing a million problems took
+    minutes and gigabytes, for a 3 MB body."""
+    root = root or Scenario
+    total = exc.error_count()
+    if data is not None and total > _MANY and _has_long_list(data, 2 * MAX_PROBLEMS):
+        small = _cut(data, 2 * MAX_PROBLEMS)
+        try:
+            root.model_validate(small)
+        except ValidationError as fewer:
+            if fewer.error_count() < total:  # the cut left fewer to list (once: never cut again)
+                found = _listed(fewer, source, small, root)
+                found.more = max(found.more, total - 1 - len(found.also))
+                return found
+        except ScenarioError:
+            pass
+        else:
+            return ScenarioError(f"{total} problems past the first items of its lists (shorten them)", source=source)
+    return _listed(exc, source, data, root)
+
+
+def _listed(exc: ValidationError, source: str | None, data: Any, root: type[BaseModel]) -> ScenarioError:
+    """:func:`validation_error` of a document whose problems are listed one by one."""
     missing = next((e for e in exc.errors() if e["type"] == "missing_extra"), None)
     if missing is not None:  # naming a card without the extra that reads cards: that alone is said
         return MissingExtra(str((missing.get("ctx") or {}).get("message", missing["msg"])), source=source)
     names = _names()
     expected = _ROOTS.get(exc.title, "a mapping (key: value pairs)")
-    root = root or Scenario
     found = problems(exc, names, root, expected, source)
+    NO_DEADLINE.check("reading the document's problems")  # a request's bound holds here too
     fixed = repaired(data, exc, names, root) if data is not None else None
+    NO_DEADLINE.check("reading the document's problems")
     if fixed is not None:  # the unknown keys said, and what the document holds past them
         unknown = [p for p in found if p.message.startswith("unknown field")]
         try:

@@ -97,7 +97,14 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> int:
 
 
 def parse_yaml(text: str, source: str, limits: Limits) -> Any:
-    loader = _DataLoader(text)
+    try:
+        loader = _DataLoader(text)  # its reader refuses characters YAML does not allow, at once
+    except yaml.reader.ReaderError as exc:
+        raise ScenarioError(
+            f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
+            "noncharacter)",
+            source=source,
+        ) from None
     loader.limits = limits
     try:
         node = loader.get_single_node()
@@ -105,6 +112,12 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
             return None
         _expanded_size(node, limits)
         return loader.construct_document(node)
+    except yaml.reader.ReaderError as exc:  # found later in the stream
+        raise ScenarioError(
+            f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
+            "noncharacter)",
+            source=source,
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

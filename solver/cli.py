@@ -601,7 +601,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _write(text + "\n" if text else "", flush=True)  # a batch has written its own lines
         return code
     except BaseException as exc:  # shown as the one table of errors says (solver/errors.py)
-        if not isinstance(exc, Exception | KeyboardInterrupt):
+        if not isinstance(exc, Exception | KeyboardInterrupt | Terminated):
             raise  # SystemExit and the like go on
         found = failure(exc)
         if found.kind is KINDS.INTERNAL:

@@ -139,8 +139,10 @@ class Interrupted(Exception):
     """Ctrl-C (exit 130)."""
 
 
-class Terminated(Exception):
-    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly (exit 143)."""
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly (exit 143).
+    Not an ``Exception``, as ``KeyboardInterrupt`` is not: a batch or a server that answers each line
+    whatever goes wrong with it (``except Exception``) must not answer this one and go on."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,3 +178,76 @@ def test_a_small_request_cannot_ask_for_an_unbounded_answer(tmp_path: Any) -> No
     assert len(out.read_bytes()) < 2 * len(source.read_bytes()) + 1000
     answer = Service(options).handle(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": scenario, "divide": True}}))
     assert answer is not None and json.loads(answer)["error"]["code"] == -32001
+
+
+# -- found by an independent audit of this round's fixes ----------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["players: [A]\0\n", "players: [A]\n\x01\n", "players: [A]\n\ufffe\n"])
+def test_a_character_yaml_does_not_allow_is_bad_input(text: str) -> None:
+    """A NUL or another control character in a YAML document was an internal error (exit 70,
+    -32603, HTTP 500) that showed the character's code."""
+    from triggerstack.model.io import parse_text
+
+    with pytest.raises(ScenarioError, match="not YAML text: character"):
+        parse_text(text, "s.yaml", "yaml")
+
+
+def test_a_million_small_problems_are_counted_not_listed() -> None:
+    """A 3 MB body of a million wrong values (within --max-values) took 94 s and 5.1 GB over HTTP:
+    every problem was listed. Its first problems come from a cut of it; the rest are counted."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, time\n"
+        "from triggerstack.model.scenario import parse_scenario\n"
+        "from triggerstack.model.errors import ScenarioError\n"
+        "doc = {'players': [[] for _ in range(999_990)]}\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n    parse_scenario(doc)\nexcept ScenarioError as exc:\n    print(exc.lines()[0]); print(exc.more)\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    first, more, grown = done.stdout.splitlines()
+    assert first.startswith("players[0]:") and int(more) > 999_000
+    assert int(grown) < 1500, done.stdout  # MiB: pydantic's own listing of the errors, not ours on top
+
+
+def test_sigterm_ends_a_batch_and_the_stdio_server(tmp_path: Any) -> None:
+    """SIGTERM was answered as a line's error ("terminated") and the batch, or the server, went on."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .test_jobs import _requests
+
+    source = _requests(tmp_path / "t.jsonl", 20000)
+    batch = subprocess.Popen(
+        [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(2)
+        batch.send_signal(signal.SIGTERM)
+        server.send_signal(signal.SIGTERM)
+        _, said = batch.communicate(timeout=20)
+        assert batch.returncode == 143 and "terminated" in said
+        server.communicate(timeout=20)
+        assert server.returncode == 143
+        assert not list((tmp_path / "out").iterdir()), "nothing half-written"
+    finally:
+        for p in (batch, server):
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
