@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from .errors import ScenarioError
 from .limits import DEFAULT_LIMITS, Limits
+from .limits import too_deep as _too_deep
 
 __all__ = ["check_data", "iter_lines", "load_document", "parse_json_line", "parse_text", "read_bounded", "utf8"]
 
@@ -62,7 +63,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
     except RecursionError:
-        raise ScenarioError(f"nested deeper than the limit of {limits.depth}", source=source) from None
+        raise ScenarioError(_too_deep(limits), source=source) from None
     except ValueError as exc:  # a duplicate key, an integer too long
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 
@@ -146,7 +147,7 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         if values > limits.values:
             raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
         if len(loc) > limits.depth:
-            raise ScenarioError(f"nested deeper than the limit of {limits.depth}", loc[: limits.depth], source=source)
+            raise ScenarioError(_too_deep(limits), loc[: limits.depth], source=source)
         if isinstance(value, str):
             try:
                 value.encode("utf-8")

@@ -45,7 +45,7 @@ from typing import Any
 
 from .errors import ScenarioError, TimeLimitReached
 
-__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIME_LIMIT", "Abandoned", "Bound", "Deadline", "Limits", "bounded"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_TIME_LIMIT", "Abandoned", "Bound", "Deadline", "Limits", "bounded", "too_deep"]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
@@ -172,3 +172,8 @@ def bounded(bound: Bound) -> Iterator[Bound]:
 
 
 NO_DEADLINE = Deadline(None)
+
+
+def too_deep(limits: Limits) -> str:
+    """The message for a document nested past ``limits.depth``."""
+    return f"nested deeper than the limit of {limits.depth} (raise it with --max-depth)"

@@ -10,6 +10,7 @@ import yaml
 
 from .errors import ScenarioError
 from .limits import DEFAULT_LIMITS, Limits
+from .limits import too_deep as _too_deep
 
 __all__ = ["parse_yaml"]
 
@@ -124,6 +125,6 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark is not None else ""
         raise ScenarioError(f"{where}malformed YAML: {problem}", source=source) from None
     except RecursionError:
-        raise ScenarioError(f"nested deeper than the limit of {limits.depth}", source=source) from None
+        raise ScenarioError(_too_deep(limits), source=source) from None
     finally:
         loader.dispose()

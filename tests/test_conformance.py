@@ -355,3 +355,45 @@ def test_self_keeps_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["conformance", "run", "--self", "--suite", str(tmp_path), "--time-limit", "0.2"]) == 1
     assert time.perf_counter() - started < 30
     assert "time limit" in capsys.readouterr().out
+
+
+def test_an_engine_that_leaves_its_group_is_stopped_too(tmp_path: Path) -> None:
+    """A child started with setsid left the engine's process group and outlived the runner (found by
+    an independent audit): every descendant is found and stopped while its parent lives."""
+    import time
+
+    marker = tmp_path / "child.pid"
+    code = f"import os, time; open('{marker}', 'w').write(str(os.getpid())); time.sleep(600)"
+    engine = ProcessEngine(["sh", "-c", f"setsid {sys.executable} -c \"{code}\" & wait"], seconds=1)
+    try:
+        report = run(engine, CASES[:1])
+    finally:
+        engine.close()
+    assert not report.results[0].passed
+    child = int(marker.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if "\nState:\tZ" in Path(f"/proc/{child}/status").read_text():
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the setsid child outlived the run")
+
+
+def test_no_answer_says_what_the_engine_wrote_instead() -> None:
+    """When the answer never came because the engine's lines were refused (a count of 30,000 digits),
+    the case said only "no answer"; now it says what the last line was."""
+    ten = (
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    print('{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": ' + '9' * 30000 + '}', flush=True)\n"
+    )
+    engine = ProcessEngine([sys.executable, "-c", ten], seconds=1)
+    try:
+        report = run(engine, CASES[:1])
+    finally:
+        engine.close()
+    assert "digits" in report.results[0].difference, report.results[0].difference

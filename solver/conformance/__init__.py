@@ -69,6 +69,7 @@ class _Lines:
 
     def __init__(self, seconds: float | None) -> None:
         self._id = 0
+        self._noise_at = 0
         self.seconds = seconds
         self.noise: list[str] = []  # what each line that answered no request was, as the report shows it
 
@@ -80,6 +81,7 @@ class _Lines:
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
         self._id += 1
+        self._noise_at = len(self.noise)  # what this call skipped is said if it gets no answer
         self._send(json.dumps({"jsonrpc": "2.0", "id": self._id, "method": method, "params": params}))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         while True:
@@ -174,11 +176,19 @@ class ProcessEngine(_Lines):
     def _stop(self, why: str) -> Failure:
         """Stop the engine and everything it started; the failure that says why."""
         self._ended = f"the engine was stopped: {why}"
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        self._kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(5)
         return Failure(f"{why} (the engine was stopped)")
+
+    def _kill(self) -> None:
+        """SIGKILL the engine's process group, and every process it started that left the group
+        (``setsid``) while its parent still lives: found through /proc, before the group goes."""
+        for pid in [*_descendants(self.process.pid), self.process.pid]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
     def _send(self, line: str) -> None:
         if self._ended is not None:  # stopped or ended before: every later question fails at once
@@ -206,7 +216,8 @@ class ProcessEngine(_Lines):
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
-            raise self._stop(f"no answer within {self.seconds:g} s") from None
+            last = f"; its last line was {self.noise[-1]}" if len(self.noise) > self._noise_at else ""
+            raise self._stop(f"no answer within {self.seconds:g} s{last}") from None
         if line is _TOO_LONG:
             raise self._stop(f"an answer of more than {self.max_bytes} bytes")
         assert isinstance(line, bytes)
@@ -226,13 +237,30 @@ class ProcessEngine(_Lines):
                 self.process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
-        with contextlib.suppress(OSError):  # whatever it started and left running goes with it
-            os.killpg(self.process.pid, signal.SIGKILL)
+        self._kill()  # whatever it started and left running goes with it
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
         if self.process.stdout is not None:
             with contextlib.suppress(OSError):
                 self.process.stdout.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every living descendant of ``pid`` (Linux's /proc children lists; none elsewhere)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        here = todo.pop()
+        try:
+            tasks = list(Path(f"/proc/{here}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            with contextlib.suppress(OSError, ValueError):
+                kids = [int(k) for k in (task / "children").read_text().split()]
+                found.extend(kids)
+                todo.extend(kids)
+    return found
 
 
 @dataclass(frozen=True)
