@@ -28,7 +28,7 @@ from .apnap import Block, build_blocks, opponent_relation
 from .controllers import Control
 from .filters import ANYTHING, Context, matches, possible_kinds, who
 from .limits import NO_DEADLINE, Deadline, Limits
-from .linked import Linked, closure, fits_some_choice
+from .linked import LinkedSearch, atoms, closure
 from .modes import allowed_counts
 from .rules import Code, Rule
 from .scenario import Scenario
@@ -202,13 +202,8 @@ class Facts:
         requirement gives that player by that key (controller or owner; docs/formats.md). A
         thing that gives no player by a key reads nothing there."""
         m = self.abilities[ability].modes[mode]
-        r = m.requirements[req]
-        out = []
-        for key, ref in sorted(set(r.filter.iter_target_of())):
-            p = who(self.things[thing], key)
-            if p is not None:
-                out.append((m.requirement_index[ref], key, p))
-        return tuple(out)
+        read = atoms(m.requirements[req].filter, m.requirement_index)
+        return tuple((d, key, p) for d, key in read if (p := who(self.things[thing], key)) is not None)
 
     def fits_seen(
         self, ability: int, mode: int, req: int, thing: int, seen: Mapping[tuple[int, str, PlayerId], bool]
@@ -289,9 +284,6 @@ def _refine_target_of(
     in ``linked_out`` (an oracle that judges every choice itself starts from them)."""
     if not any(r.depends_on for r in reqs):
         return reqs
-    view = tuple(
-        Linked(r.id, r.filter, r.min, r.max, r.divide, r.different_from, r.depends_on, r.candidates) for r in reqs
-    )
     out = []
     for r in reqs:
         if not r.depends_on:
@@ -300,10 +292,10 @@ def _refine_target_of(
         keep: list[int] = []
         out_: list[int] = []
         excluded = dict(r.excluded)
-        names = ", ".join(reqs[d].id for d in closure(view, r.index))
-        memo: dict[object, tuple[int, ...]] = {}
+        names = ", ".join(reqs[d].id for d in closure(reqs, r.index))
+        search = LinkedSearch(reqs, r.index, things, ctx, deadline)
         for t in r.candidates:
-            if fits_some_choice(view, r.index, t, things, ctx, deadline, memo):
+            if search.fits(t):
                 keep.append(t)
             else:
                 out_.append(t)

@@ -27,33 +27,18 @@ these candidates are the things some choice can reach when everything is availab
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .filters import Context, matches, who
 from .limits import Deadline
 from .shapes import Filter
 from .things import Thing
 
-__all__ = ["Linked", "atoms", "closure", "fits_some_choice"]
+if TYPE_CHECKING:  # facts.py builds its requirements with this module: no import at run time
+    from .facts import RequirementFacts
 
-
-@dataclass(frozen=True, slots=True)
-class Linked:
-    """What the search needs of one requirement of the mode (indices within the mode)."""
-
-    id: str
-    filter: Filter
-    min: int
-    max: int | None
-    divide: int | None
-    different_from: tuple[int, ...]
-    depends_on: tuple[int, ...]
-    candidates: tuple[int, ...]  # before this module's refinement: the filter not known to fail
-
-    def most(self, available: int) -> int:
-        bound = available if self.max is None else min(self.max, available)
-        return bound if self.divide is None else min(bound, self.divide)
+__all__ = ["LinkedSearch", "atoms", "closure"]
 
 
 def atoms(f: Filter, ids: Mapping[str, int]) -> tuple[tuple[int, str], ...]:
@@ -61,7 +46,7 @@ def atoms(f: Filter, ids: Mapping[str, int]) -> tuple[tuple[int, str], ...]:
     return tuple(sorted({(ids[ref], key) for key, ref in f.iter_target_of()}))
 
 
-def closure(reqs: Sequence[Linked], r: int) -> tuple[int, ...]:
+def closure(reqs: Sequence[RequirementFacts], r: int) -> tuple[int, ...]:
     """The requirements ``r`` names, directly or through their own names, each after those it
     names (the scenario validator refuses cycles)."""
     order: list[int] = []
@@ -76,79 +61,91 @@ def closure(reqs: Sequence[Linked], r: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _linked_pair(reqs: Sequence[Linked], a: int, b: int) -> bool:
+def _linked_pair(reqs: Sequence[RequirementFacts], a: int, b: int) -> bool:
     return b in reqs[a].different_from or a in reqs[b].different_from
 
 
-def fits_some_choice(
-    reqs: Sequence[Linked],
-    r: int,
-    t: int,
-    things: Sequence[Thing],
-    ctx: Context,
-    deadline: Deadline,
-    memo: dict[object, tuple[int, ...]] | None = None,
-) -> bool:
-    """Whether thing ``t`` fits requirement ``r``'s filter for some legal choice of the
-    requirements it names (see the module docstring). ``memo``, shared by the calls for one
-    requirement's candidates, keeps which things fit a named requirement's own filter for each
-    choice of what it names (that does not depend on ``t``)."""
-    fits = {} if memo is None else memo
-    order = closure(reqs, r)
-    if not order:
-        return matches(reqs[r].filter, things[t], ctx) is not False
-    ids = {q.id: j for j, q in enumerate(reqs)}
-    readers: dict[int, list[tuple[int, str]]] = {d: [] for d in order}  # d → (reader, key)
-    for k in (*order, r):
-        for d, key in atoms(reqs[k].filter, ids):
-            readers[d].append((k, key))
-    members = (*order, r)
-    chosen: dict[str, tuple[Thing, ...]] = {}
-    picked: dict[int, tuple[int, ...]] = {}
-    me = things[t]
-    nodes = 0
+class LinkedSearch:
+    """The search for one requirement ``r`` of a mode whose filter names others (``reqs``: the
+    mode's requirements, their candidates before refinement). What does not depend on the thing
+    judged — the requirements named, who reads each, and which things fit a named requirement's
+    own filter for each choice of what it names — is found once, for all of ``r``'s candidates."""
 
-    def key_of(d: int, c: int, pool_of_linked: frozenset[int]) -> tuple[object, ...]:
-        if c in pool_of_linked:
+    def __init__(
+        self, reqs: Sequence[RequirementFacts], r: int, things: Sequence[Thing], ctx: Context, deadline: Deadline
+    ) -> None:
+        self.reqs, self.r, self.things, self.ctx, self.deadline = reqs, r, things, ctx, deadline
+        self.order = closure(reqs, r)
+        self.members = (*self.order, r)
+        ids: dict[str, int] = {q.id: j for j, q in enumerate(reqs)}
+        self.readers: dict[int, list[tuple[int, str]]] = {d: [] for d in self.order}  # d → (reader, key)
+        for k in self.members:
+            for d, key in atoms(reqs[k].filter, ids):
+                self.readers[d].append((k, key))
+        self._fits: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
+        self._nodes = 0
+
+    def fits(self, t: int) -> bool:
+        """Whether thing ``t`` fits ``r``'s filter for some legal choice of the requirements it
+        names (see the module docstring)."""
+        if not self.order:
+            return matches(self.reqs[self.r].filter, self.things[t], self.ctx) is not False
+        return self._dfs(t, 0, {}, {})
+
+    def _key_of(self, t: int, d: int, c: int, linked: set[int]) -> tuple[object, ...]:
+        """What every reader of ``d`` sees of thing ``c``: ``r`` only whether it gives ``t``'s
+        player, the others the player itself; a thing a linked requirement could choose is its own."""
+        if c in linked:
             return ("thing", c)  # a requirement it must differ from could choose it too
         seen: list[object] = []
-        for k, key in readers[d]:
-            w = who(things[c], key)
-            seen.append(w == who(me, key) if k == r else w)
+        for k, key in self.readers[d]:
+            w = who(self.things[c], key)
+            seen.append(w == who(self.things[t], key) if k == self.r else w)
         return tuple(seen)
 
-    def dfs(depth: int) -> bool:
-        nonlocal nodes
-        nodes += 1
-        if nodes % 1024 == 0:
-            deadline.check("finding the candidates of a target_of requirement")
-        if depth == len(order):
-            return matches(reqs[r].filter, me, Context(ctx.you, ctx.is_opponent, chosen)) is True
-        d = order[depth]
+    def _fitting(
+        self, d: int, picked: dict[int, tuple[int, ...]], chosen: dict[str, tuple[Thing, ...]]
+    ) -> tuple[int, ...]:
+        """The candidates of ``d`` that fit its own filter for what its names chose (kept)."""
+        req = self.reqs[d]
+        if not req.depends_on:
+            return req.candidates
+        key = (d, tuple(picked[k] for k in req.depends_on))
+        found = self._fits.get(key)
+        if found is None:
+            view = Context(self.ctx.you, self.ctx.is_opponent, chosen)
+            fit = tuple(c for c in req.candidates if matches(req.filter, self.things[c], view) is True)
+            found = self._fits[key] = fit
+        return found
+
+    def _dfs(
+        self, t: int, depth: int, picked: dict[int, tuple[int, ...]], chosen: dict[str, tuple[Thing, ...]]
+    ) -> bool:
+        self._nodes += 1
+        if self._nodes % 1024 == 0:
+            self.deadline.check("finding the candidates of a target_of requirement")
+        reqs, r = self.reqs, self.r
+        if depth == len(self.order):
+            return matches(reqs[r].filter, self.things[t], Context(self.ctx.you, self.ctx.is_opponent, chosen)) is True
+        d = self.order[depth]
         req = reqs[d]
-        taken = {x for k in members if k in picked and _linked_pair(reqs, d, k) for x in picked[k]}
+        taken = {x for k in self.members if k in picked and _linked_pair(reqs, d, k) for x in picked[k]}
+        later = {
+            x
+            for k in self.members
+            if k not in picked and k not in (d, r) and _linked_pair(reqs, d, k)
+            for x in reqs[k].candidates
+        }
         if _linked_pair(reqs, d, r):
             taken.add(t)
-        if req.depends_on:
-            key = (d, tuple(picked[k] for k in req.depends_on))
-            fitting = fits.get(key)
-            if fitting is None:
-                view = Context(ctx.you, ctx.is_opponent, chosen)
-                fitting = fits[key] = tuple(c for c in req.candidates if matches(req.filter, things[c], view) is True)
-        else:
-            fitting = req.candidates
-        pool = [c for c in fitting if c not in taken]
+            later.add(t)
+        pool = [c for c in self._fitting(d, picked, chosen) if c not in taken]
         top = req.most(len(pool))
         if req.min > top:
             return False
-        later = {
-            x for k in members if k not in picked and k != d and _linked_pair(reqs, d, k) for x in reqs[k].candidates
-        }
-        if _linked_pair(reqs, d, r):
-            later.add(t)
         classes: dict[tuple[object, ...], list[int]] = {}
         for c in pool:
-            classes.setdefault(key_of(d, c, frozenset(later)), []).append(c)
+            classes.setdefault(self._key_of(t, d, c, later), []).append(c)
         groups = list(classes.values())
         for size in range(0, min(top, len(groups)) + 1):
             for used in combinations(groups, size):
@@ -156,13 +153,11 @@ def fits_some_choice(
                 if pick is None:
                     continue
                 picked[d] = pick
-                chosen[req.id] = tuple(things[c] for c in pick)
-                if dfs(depth + 1):
+                chosen[req.id] = tuple(self.things[c] for c in pick)
+                if self._dfs(t, depth + 1, picked, chosen):
                     return True
                 del picked[d], chosen[req.id]
         return False
-
-    return dfs(0)
 
 
 def _fill(used: Sequence[Sequence[int]], least: int, most: int) -> tuple[int, ...] | None:
