@@ -184,6 +184,8 @@ class Passes:
     _stack_matters: bool | None = field(default=None, repr=False)
     _first_data: dict[str, Any] | None = field(default=None, repr=False)
     _fast: bool | None = field(default=None, repr=False)
+    _stackless: dict[int, str | None] = field(default_factory=dict, repr=False)
+    _controllers: frozenset[PlayerId] | None = field(default=None, repr=False)
 
     def signature(self, facts: Facts) -> str | None:
         """What a pass *is*, up to names: its scenario with each waiting ability named by its place
@@ -220,11 +222,13 @@ class Passes:
     def _stack_controllers(self) -> frozenset[PlayerId]:
         """Who can control an ability put on the stack by a pass: the controller of a waiting
         ability of the first pass or of a reaction's ability (603.3a); no one else's ever is."""
-        s = self.first.scenario
-        out = {a.controller for a in self.first.abilities}
-        for i, r in enumerate(s.reactions):
-            out.add(derive_controller(s, r.trigger, ("reactions", i, "trigger")).player)
-        return frozenset(out)
+        if self._controllers is None:
+            s = self.first.scenario
+            out = {a.controller for a in self.first.abilities}
+            for i, r in enumerate(s.reactions):
+                out.add(derive_controller(s, r.trigger, ("reactions", i, "trigger")).player)
+            self._controllers = frozenset(out)
+        return self._controllers
 
     def may_target_the_stack(self, f: Filter, you: PlayerId) -> bool:
         """Whether an ability ``you`` control with filter ``f`` could target an ability a pass put on
@@ -256,43 +260,48 @@ class Passes:
                 for _, reqs in reaction.trigger.requirement_lists()
                 for r in reqs
             )
-        own = len(self.first.scenario.objects)
         if self._fast is None:  # nothing the scenario says names a fired ability: the fast form applies
-            base = self._base()
-            self._fast = not self._stack_matters and "@" not in json.dumps(
-                [base[k] for k in ("players", "objects", "reactions", "must_target")]
-            )
+            self._fast = not self._stack_matters and not self._names_fired()
         if self._fast and all("@" in t["id"] for t in data["triggers"]):
             # by_reactions fires {"id": "R@X", **R's body}: a later pass is its reactions, in order,
             # and the "must target" effects still in force (the rest is the first scenario's)
             fired = [t["id"].partition("@")[0] for t in data["triggers"]]
             return json.dumps([fired, data["must_target"]], sort_keys=True)
+        return self._named(data, with_stack=bool(self._stack_matters))
+
+    def _names_fired(self) -> bool:
+        """Whether the first scenario's players, objects, reactions or "must target" effects name a
+        fired ability (``@``): then no renaming of fired abilities can be trusted to keep them."""
+        base = self._base()
+        return "@" in json.dumps([base[k] for k in ("players", "objects", "reactions", "must_target")])
+
+    def _named(self, data: Mapping[str, Any], with_stack: bool) -> str | None:
+        """A pass's document with its waiting abilities named by their places and, ``with_stack``,
+        the abilities on the stack from earlier passes by theirs (else left out); None where the
+        scenario's own strings hold the marker (no renaming can be trusted)."""
+        own = len(self.first.scenario.objects)
         names: dict[str, str] = {t["id"]: f"{_TOKEN}w{i}" for i, t in enumerate(data["triggers"])}
         shown = dict(data)
-        if self._stack_matters:
+        if with_stack:
             names.update({o["id"]: f"{_TOKEN}s{j}" for j, o in enumerate(data["objects"][own:])})
         else:
             shown["objects"] = data["objects"][:own]
         if "\\u0000" in json.dumps(shown):
-            return None  # the scenario's own strings hold the marker: no renaming can be trusted
+            return None
         return json.dumps(_renamed(shown, names), sort_keys=True)
 
     def stackless(self, facts: Facts) -> str | None:
         """What a pass is up to names *and* the abilities on the stack from earlier passes, where
         those matter (:meth:`signature` already leaves them out where they don't): two passes on
         one path with this in common differ only in the stack, which within 603.3b only grows.
-        None where :meth:`signature` is None, or where the scenario names a fired ability."""
-        if self.signature(facts) is None or not self._stack_matters:
-            return None
-        base = self._base()
-        if "@" in json.dumps([base[k] for k in ("players", "objects", "reactions", "must_target")]):
-            return None
-        data = facts.scenario.model_dump(by_alias=True)
-        names = {t["id"]: f"{_TOKEN}w{i}" for i, t in enumerate(data["triggers"])}
-        shown = {**data, "objects": data["objects"][: len(self.first.scenario.objects)]}
-        if "\\u0000" in json.dumps(shown):
-            return None
-        return json.dumps(_renamed(shown, names), sort_keys=True)
+        None where :meth:`signature` is None, or where the scenario names a fired ability. Computed
+        once per pass."""
+        key = id(facts)
+        if key not in self._stackless:
+            plain = self.signature(facts) is None or not self._stack_matters or self._names_fired()
+            data = None if plain else facts.scenario.model_dump(by_alias=True)
+            self._stackless[key] = None if data is None else self._named(data, with_stack=False)
+        return self._stackless[key]
 
     @property
     def single(self) -> bool:

@@ -88,7 +88,7 @@ class _Path:
     def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> None:
         passes = self.chain.passes
         sig = passes.signature(facts)
-        flat = passes.stackless(facts)
+        flat = passes.stackless(facts) if sig is not None else None
         if sig is not None:
             if sig in self.on_path:
                 raise self.chain._loop(facts, below, depth, self.on_path[sig])
