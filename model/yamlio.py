@@ -97,15 +97,20 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> int:
     return sizes[id(node)]
 
 
+def _not_yaml_text(exc: yaml.reader.ReaderError, source: str) -> ScenarioError:
+    """A character YAML does not allow, by its position only (the character is not shown)."""
+    return ScenarioError(
+        f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
+        "noncharacter)",
+        source=source,
+    )
+
+
 def parse_yaml(text: str, source: str, limits: Limits) -> Any:
     try:
         loader = _DataLoader(text)  # its reader refuses characters YAML does not allow, at once
     except yaml.reader.ReaderError as exc:
-        raise ScenarioError(
-            f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
-            "noncharacter)",
-            source=source,
-        ) from None
+        raise _not_yaml_text(exc, source) from None
     loader.limits = limits
     try:
         node = loader.get_single_node()
@@ -114,11 +119,7 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
         _expanded_size(node, limits)
         return loader.construct_document(node)
     except yaml.reader.ReaderError as exc:  # found later in the stream
-        raise ScenarioError(
-            f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
-            "noncharacter)",
-            source=source,
-        ) from None
+        raise _not_yaml_text(exc, source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

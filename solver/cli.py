@@ -375,7 +375,6 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
 def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int, str] | None:
     from triggerstack.model.outcome import Outcome, Score
 
-
     legal = _legal(args, args.scenario)
     files: dict[str, str] = {}
     values: dict[str, Any] = {}
@@ -446,7 +445,6 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
 
 def _card(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.cards import card_report
-
 
     report = card_report(args.name)
     if args.json:

@@ -140,10 +140,15 @@ class Corpus:
             return cls(_build(sqlite3.connect(":memory:", check_same_thread=False), data), version)
         return cls(found, version)
 
-    def get(self, name: str) -> Card | None:
-        """The card ``name`` answers, or None (also for an ambiguous face name)."""
+    def _row(self, name: str) -> tuple[int, str] | None:
+        """The index's row for ``name`` (any letter case): its alias kind and its data."""
         with self._lock:
             row = self.db.execute("SELECT alias, data FROM cards WHERE key = ?", (name.strip().casefold(),)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def get(self, name: str) -> Card | None:
+        """The card ``name`` answers, or None (also for an ambiguous face name)."""
+        row = self._row(name)
         return None if row is None or row[0] == _AMBIGUOUS else Card.of(json.loads(row[1]))
 
     def names(self) -> list[str]:
@@ -156,8 +161,7 @@ class Corpus:
         """The card named ``name`` (any letter case; a double-faced card by either face's name or
         both), or bad input: with the nearest name (``suggest_near``), or both cards a face name
         could mean."""
-        with self._lock:
-            row = self.db.execute("SELECT alias, data FROM cards WHERE key = ?", (name.strip().casefold(),)).fetchone()
+        row = self._row(name)
         if row is not None and row[0] == _AMBIGUOUS:
             both = " and ".join(repr(n) for n in json.loads(row[1]))
             raise ScenarioError(f"{_short(name)!r} is a face of {both}: name the card whole", loc)

@@ -56,9 +56,11 @@ MAX_HANDLES = 256
 HANDLES_PER_CLIENT = 32
 """Scenarios one client may hold loaded at once."""
 IDLE_SECONDS = 900.0
-HOLD_SECONDS = 60.0
-_ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """A loaded scenario not asked about for this long is unloaded."""
+HOLD_SECONDS = 60.0
+"""A loaded scenario asked about within this long never gives way to another load."""
+_ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
+"""The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
 CACHE_ENTRIES = 64
 """Scenarios sent inline kept compiled (within ``limits.memory`` with the loaded ones)."""
 
@@ -415,20 +417,13 @@ class Service:
     def _one(self, request: Any) -> dict[str, Any] | None:
         # JSON-RPC 2.0 §4: an id is a string, a number or null, echoed as sent (§5); a request
         # with any other id is invalid (-32600, id null) and never runs
-        ident = request.get("id") if isinstance(request, dict) else None
-        valid_id = _is_id(ident)
-        if not valid_id:
-            ident = None
+        sent = request.get("id") if isinstance(request, dict) else None
+        valid_id = _is_id(sent)
+        ident = sent if valid_id else None
         try:
             if not valid_id:
-                raise RpcError(
-                    failure(
-                        RequestError(
-                            KINDS.NOT_A_REQUEST,
-                            f"an id is a string, a number or null, not {_json_kind(ident_of(request))}",
-                        )
-                    )
-                )
+                said = f"an id is a string, a number or null, not {_json_kind(sent)}"
+                raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
             if (
                 not isinstance(request, dict)
                 or request.get("jsonrpc") != "2.0"
@@ -452,11 +447,6 @@ class Service:
             if valid_id and notification and isinstance(request.get("method"), str):
                 return None
             return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
-
-
-def ident_of(request: Any) -> Any:
-    """The ``id`` a request sent (None when it sent none, or is not an object)."""
-    return request.get("id") if isinstance(request, dict) else None
 
 
 def _is_id(value: Any) -> bool:
