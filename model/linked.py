@@ -28,17 +28,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .filters import Context, matches, who
 from .limits import Deadline
 from .shapes import Filter
 from .things import Thing
 
-if TYPE_CHECKING:  # facts.py builds its requirements with this module: no import at run time
-    from .facts import RequirementFacts
+__all__ = ["LinkedSearch", "Requirement", "atoms", "closure"]
 
-__all__ = ["LinkedSearch", "atoms", "closure"]
+
+class Requirement(Protocol):
+    """What the search reads of a requirement of the mode: ``facts.RequirementFacts``, whose module
+    builds its requirements with this one (so it is named by what it has, not imported)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def filter(self) -> Filter: ...
+    @property
+    def min(self) -> int: ...
+    @property
+    def different_from(self) -> tuple[int, ...]: ...
+    @property
+    def depends_on(self) -> tuple[int, ...]: ...
+    @property
+    def candidates(self) -> tuple[int, ...]: ...
+
+    def most(self, available: int) -> int: ...
 
 
 def atoms(f: Filter, ids: Mapping[str, int]) -> tuple[tuple[int, str], ...]:
@@ -46,7 +63,7 @@ def atoms(f: Filter, ids: Mapping[str, int]) -> tuple[tuple[int, str], ...]:
     return tuple(sorted({(ids[ref], key) for key, ref in f.iter_target_of()}))
 
 
-def closure(reqs: Sequence[RequirementFacts], r: int) -> tuple[int, ...]:
+def closure(reqs: Sequence[Requirement], r: int) -> tuple[int, ...]:
     """The requirements ``r`` names, directly or through their own names, each after those it
     names (the scenario validator refuses cycles)."""
     order: list[int] = []
@@ -61,7 +78,7 @@ def closure(reqs: Sequence[RequirementFacts], r: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _linked_pair(reqs: Sequence[RequirementFacts], a: int, b: int) -> bool:
+def _linked_pair(reqs: Sequence[Requirement], a: int, b: int) -> bool:
     return b in reqs[a].different_from or a in reqs[b].different_from
 
 
@@ -72,7 +89,7 @@ class LinkedSearch:
     own filter for each choice of what it names — is found once, for all of ``r``'s candidates."""
 
     def __init__(
-        self, reqs: Sequence[RequirementFacts], r: int, things: Sequence[Thing], ctx: Context, deadline: Deadline
+        self, reqs: Sequence[Requirement], r: int, things: Sequence[Thing], ctx: Context, deadline: Deadline
     ) -> None:
         self.reqs, self.r, self.things, self.ctx, self.deadline = reqs, r, things, ctx, deadline
         self.order = closure(reqs, r)
