@@ -20,9 +20,9 @@ from triggerstack.model.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .errors import EngineCannot, IllegalDecision, TimeLimitReached
+    from .judge import Verdict, Violation
     from .options import Engine, Options
     from .verbs.best import Best
-    from .verbs.check import Verdict, Violation
     from .verbs.legal import Counted, LegalOutcomes, best, check, count, explain, outcome_lines, outcomes, sample, step
     from .verbs.step import ActionLayout, Decision, DecisionKind, IllegalOutcome, State, Stepper, Walk
 
@@ -36,8 +36,8 @@ _HOMES = {
     "Options": ".options",
     "Best": ".verbs.best",
     "best": ".verbs.legal",
-    "Verdict": ".verbs.check",
-    "Violation": ".verbs.check",
+    "Verdict": ".judge",
+    "Violation": ".judge",
     "check": ".verbs.legal",
     "count": ".verbs.legal",
     "outcome_lines": ".verbs.legal",

@@ -18,6 +18,7 @@ LAYERS = [
     ("triggerstack.solver.options", 1),
     ("triggerstack.solver.core", 2),
     ("triggerstack.solver.engines", 3),
+    ("triggerstack.solver.judge", 3),  # the rules' "why not": check, step and explain ask here
     ("triggerstack.solver.verbs", 4),
     ("triggerstack.adapters", 5),  # real games in (phase.rs): above the verbs, below the surfaces
     ("triggerstack.solver.rl", 6),  # the environments (the extra [rl]): on top of the verbs, beside the cli

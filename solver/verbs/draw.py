@@ -18,7 +18,7 @@ from triggerstack.model.facts import Facts
 from triggerstack.model.outcome import Outcome, outcome_dict
 from triggerstack.model.text import visible
 
-from .check import Verdict
+from ..judge import Verdict
 
 __all__ = ["outcome_svg", "stack_svg", "verdict_svg"]
 

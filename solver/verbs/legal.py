@@ -47,8 +47,8 @@ from ..engines.select import Task, chain_for, engine_for
 from ..options import OptionChanges, Options, prepare
 
 if TYPE_CHECKING:
+    from ..judge import Verdict
     from .best import Best
-    from .check import Verdict
     from .explain import Explained
     from .step import Decision, Stepper
 
@@ -279,7 +279,7 @@ class LegalOutcomes:
 
     def check(self, proposal: Outcome) -> Verdict:
         """Every violation of ``proposal`` (see :func:`~.check.check`)."""
-        from .check import judge
+        from ..judge import judge
 
         return judge(self._learned.judging_passes(), proposal, self._start())
 

@@ -18,8 +18,8 @@ from triggerstack.model.types import PlayerId
 
 from ...core.indexed import IndexedOutcome, to_outcome
 from ...engines.product import ProductEngine
+from ...judge import Verdict, judge
 from ...options import Options
-from ..check import Verdict, judge
 from ._decision import Checked, Decision, DecisionKind, Key, Why
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper, State
