@@ -1,10 +1,121 @@
 """The judge room: whether a proposal, one decision of a walk, or one candidate is legal, and if not
-which rule it breaks and why, in one vocabulary of codes and rules (docs/architecture.md, the rule
-map). ``check``, ``step`` and ``explain`` ask here; CP-SAT and python-constraint2 state the same
-rules again on purpose, as independent cross-checks."""
+which rule it breaks and why, in one vocabulary (:class:`Reason`: a violation code, a rule, a
+sentence). ``check`` (:func:`judge`), ``step`` (its ``why_illegal``) and ``explain`` (its statuses)
+ask here, one module per rule; CP-SAT and python-constraint2 state the same rules again on purpose,
+as independent cross-checks (docs/architecture.md, the rule map)."""
 
 from __future__ import annotations
 
+from ._division import divide_first, divided_wrongly, nothing_to_divide
+from ._modes import (
+    legal_only_if_below,
+    mode_count,
+    mode_illegal,
+    mode_not_its_own,
+    mode_repeat,
+    mode_unavailable,
+    modes_of_unmodal,
+    no_such_mode,
+    shared_target,
+    targets_outside_modes,
+)
+from ._order import (
+    already_done,
+    announce_first,
+    block_order,
+    later_block,
+    longest_in_order,
+    missing,
+    not_triggered,
+    pass_order,
+    passes_mismatch,
+    placed_and_removed,
+    placed_twice,
+    put_first,
+    removed_twice,
+    triggered_earlier,
+    walk_over,
+)
 from ._proposal import Verdict, Violation, judge
+from ._reason import Reason
+from ._removal import (
+    cannot_be_removed,
+    may_be_removed,
+    must_be_put,
+    must_be_removed,
+    never_put,
+    removal_depends,
+    removed_always,
+    removed_but_legal,
+)
+from ._targets import (
+    chosen_twice,
+    excluded,
+    linked_misfit,
+    must_disobeyed,
+    must_elsewhere,
+    no_choice_goes_on,
+    no_linked_fit,
+    no_such_requirement,
+    not_a_thing,
+    not_distinct,
+    not_in_pass,
+    not_on_stack,
+    target_count,
+)
 
-__all__ = ["Verdict", "Violation", "judge"]
+__all__ = [
+    "Reason",
+    "Verdict",
+    "Violation",
+    "already_done",
+    "announce_first",
+    "block_order",
+    "cannot_be_removed",
+    "chosen_twice",
+    "divide_first",
+    "divided_wrongly",
+    "excluded",
+    "judge",
+    "later_block",
+    "legal_only_if_below",
+    "linked_misfit",
+    "longest_in_order",
+    "may_be_removed",
+    "missing",
+    "mode_count",
+    "mode_illegal",
+    "mode_not_its_own",
+    "mode_repeat",
+    "mode_unavailable",
+    "modes_of_unmodal",
+    "must_be_put",
+    "must_be_removed",
+    "must_disobeyed",
+    "must_elsewhere",
+    "never_put",
+    "no_choice_goes_on",
+    "no_linked_fit",
+    "no_such_mode",
+    "no_such_requirement",
+    "not_a_thing",
+    "not_distinct",
+    "not_in_pass",
+    "not_on_stack",
+    "not_triggered",
+    "nothing_to_divide",
+    "pass_order",
+    "passes_mismatch",
+    "placed_and_removed",
+    "placed_twice",
+    "put_first",
+    "removal_depends",
+    "removed_always",
+    "removed_but_legal",
+    "removed_twice",
+    "shared_target",
+    "target_count",
+    "targets_outside_modes",
+    "triggered_earlier",
+    "walk_over",
+]

@@ -17,14 +17,16 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import ProposalError
-from triggerstack.model.facts import AbilityFacts, Facts
+from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts
 from triggerstack.model.limits import NO_DEADLINE, Deadline
 from triggerstack.model.outcome import Entry, Outcome
 from triggerstack.model.passes import Passes, StackItem
-from triggerstack.model.rules import CODE_RULE, Code, Rule
+from triggerstack.model.rules import Code, Rule
 
 from ..core.choices import first_legal_choice, is_mode_legal
 from ..core.must import count_obeyed, most_obeyed
+from . import _division, _modes, _order, _removal, _targets
+from ._reason import Reason
 
 __all__ = ["Verdict", "Violation", "judge"]
 
@@ -79,13 +81,9 @@ class _Report:
         self.items: list[Violation] = []
         self.deadline = deadline
 
-    def add(self, code: Code, ability: str | None, message: str, rule: Rule | None = None) -> None:
-        self.items.append(Violation(rule or CODE_RULE[code], code, ability, message))
-
-
-def _block_name(facts: Facts, a: AbilityFacts) -> str:
-    assert a.block is not None
-    return facts.blocks[a.block].describe()
+    def add(self, ability: str | None, reason: Reason) -> None:
+        assert reason.code is not None and reason.rule is not None  # a proposal's violations all have both
+        self.items.append(Violation(reason.rule, reason.code, ability, reason.text))
 
 
 def _refuse_unreadable_passes(outcome: Outcome) -> None:
@@ -104,7 +102,7 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
 
 def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
     """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through
-    ``passes`` (which keeps each next pass compiled): what :func:`~.legal.check` answers."""
+    ``passes`` (which keeps each next pass compiled): what :func:`~..verbs.legal.check` answers."""
     _refuse_unreadable_passes(outcome)
     report = _Report(deadline)
     _judge(passes, outcome, report)
@@ -139,33 +137,15 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
         current, on_stack = successor.facts, successor.on_stack
         depth += 1
     for i in left:
-        aid = stack[i].ability
-        report.add(
-            Code.UNKNOWN_ABILITY,
-            aid,
-            f"{aid} (stack[{i}]) did not trigger: it is not a waiting ability{_fired(passes)}",
-        )
+        report.add(stack[i].ability, _order.not_triggered(stack[i].ability, i, passes.single))
     for aid in dict.fromkeys(removed_left):
-        report.add(
-            Code.UNKNOWN_ABILITY,
-            aid,
-            f"{aid} is removed but did not trigger: it is not a waiting ability{_fired(passes)}",
-        )
+        report.add(aid, _order.not_triggered(aid, None, passes.single))
     _check_pass_order(stack, pass_of, report)
     while len(sizes) > 1 and sizes[-1] == 0:
         sizes.pop()  # a last pass whose abilities were all removed puts nothing on the stack
     given = outcome.passes
     if given is not None and given != tuple(sizes) and not left:  # an entry no pass holds is told already
-        report.add(
-            Code.ORDER,
-            None,
-            f"passes says {list(given)} entries per pass, but the passes of 603.3b hold {sizes}",
-            Rule.R603_3B,
-        )
-
-
-def _fired(passes: Passes) -> str:
-    return " of the scenario" if passes.single else " of the scenario, and no pass fired it"
+        report.add(None, _order.passes_mismatch(given, sizes))
 
 
 def _check_pass_order(stack: Sequence[Entry], pass_of: Mapping[int, int], report: _Report) -> None:
@@ -175,21 +155,15 @@ def _check_pass_order(stack: Sequence[Entry], pass_of: Mapping[int, int], report
     numbers = [pass_of[i] for i in placed]
     if all(x <= y for x, y in pairwise(numbers)):
         return
-    keep = _longest_in_order(numbers)
+    keep = _order.longest_in_order(numbers)
     for j, i in enumerate(placed):
         if j in keep:
             continue
         n = numbers[j]
         below = next((placed[q] for q in range(j + 1, len(placed)) if numbers[q] < n), None)
         other = below if below is not None else next(placed[q] for q in range(j) if numbers[q] > n)
-        where = "below" if below is not None else "above"
-        report.add(
-            Code.ORDER,
-            stack[i].ability,
-            f"{stack[i].ability} (pass {n + 1}) is {where} {stack[other].ability} (pass {pass_of[other] + 1}); "
-            "each pass goes on the stack above the passes before it",
-            Rule.R603_3B,
-        )
+        reason = _order.pass_order(stack[i].ability, n, stack[other].ability, pass_of[other], below is not None)
+        report.add(stack[i].ability, reason)
 
 
 def _judge_pass(
@@ -199,33 +173,23 @@ def _judge_pass(
     ``removed`` ids, all naming this pass's waiting abilities."""
     abilities = facts.abilities
     positions: dict[int, int] = {}
-    later = f" (it triggered during pass {depth}, so it is put on the stack in pass {depth + 1})" if depth else ""
     for p, e in entries:
         k = facts.ability_index[e.ability]
         if k in positions:
-            report.add(
-                Code.DUPLICATE_ABILITY,
-                e.ability,
-                f"{e.ability} is on the stack twice (stack[{positions[k]}] and stack[{p}])",
-            )
+            report.add(e.ability, _order.placed_twice(e.ability, positions[k], p))
         else:
             positions[k] = p
     gone: set[int] = set()
     for aid, n in Counter(removed).items():
         k = facts.ability_index[aid]
         if n > 1:
-            report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is listed {n} times in removed")
+            report.add(aid, _order.removed_twice(aid, n))
         if k in positions:
-            report.add(Code.DUPLICATE_ABILITY, aid, f"{aid} is both on the stack (stack[{positions[k]}]) and removed")
+            report.add(aid, _order.placed_and_removed(aid, positions[k]))
         gone.add(k)
     for a in abilities:
         if a.index not in positions and a.index not in gone:
-            report.add(
-                Code.MISSING_ABILITY,
-                a.id,
-                f"{a.id} is neither on the stack nor removed{later}",
-                Rule.R603_3B if depth else None,
-            )
+            report.add(a.id, _order.missing(a.id, depth))
     placed = sorted(positions, key=positions.__getitem__)
     _check_order(facts, placed, report)
     by_index = dict(entries)
@@ -262,161 +226,121 @@ def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
     entries: list[AbilityFacts] = []
     for k in placed:
         a = facts.abilities[k]
-        forced = a.forced_removal
-        if forced is not None:
-            report.add(
-                Code.PLACED_BUT_ILLEGAL,
-                a.id,
-                f"{a.id} is on the stack but is never put there: {forced[1]}",
-                forced[0],
-            )
+        if a.forced_removal is not None:
+            report.add(a.id, _removal.never_put(a, placed=True))
         else:
             entries.append(a)
     blocks = [a.block if a.block is not None else -1 for a in entries]
     if all(x <= y for x, y in pairwise(blocks)):
         return  # already in block order: the common case
-    keep = _longest_in_order(blocks)
+    keep = _order.longest_in_order(blocks)
     for i, a in enumerate(entries):
         if i in keep:
             continue
         assert a.block is not None
         above = next((b for b in entries[i + 1 :] if b.block is not None and b.block < a.block), None)
         if above is not None:
-            where, other = "below", above
+            report.add(a.id, _order.block_order(facts, a, above, below=True))
         else:
             other = next(b for b in entries[:i] if b.block is not None and b.block > a.block)
-            where = "above"
-        first = a if where == "above" else other
-        rule = facts.blocks[a.block].rule
-        report.add(
-            Code.ORDER,
-            a.id,
-            f"{a.id} ({_block_name(facts, a)}) is {where} {other.id} ({_block_name(facts, other)}); "
-            f"{_block_name(facts, first)} go on the stack first, below",
-            rule if rule is not Rule.R101_4 else Rule.R603_3B,
-        )
+            report.add(a.id, _order.block_order(facts, a, other, below=False))
 
 
-def _longest_in_order(values: Sequence[int]) -> set[int]:
-    """Positions of a longest non-decreasing subsequence (the earliest such, deterministic)."""
-    n = len(values)
-    length = [1] * n
-    prev = [-1] * n
-    for i in range(n):
-        for j in range(i):
-            if values[j] <= values[i] and length[j] + 1 > length[i]:
-                length[i], prev[i] = length[j] + 1, j
-    if not n:
-        return set()
-    i = max(range(n), key=lambda k: (length[k], -k))
-    out = set()
-    while i != -1:
-        out.add(i)
-        i = prev[i]
-    return out
+@dataclass(frozen=True, slots=True)
+class _Instance:
+    """One mode instance of a proposal's entry: the mode, its targets and division as given, and
+    how it is named (``E's mode counter``)."""
 
-
-def _names(facts: Facts, things: Sequence[int]) -> str:
-    return ", ".join(facts.things[t].id for t in things)
+    mode: int
+    targets: Mapping[str, Sequence[str]]
+    divide: Mapping[str, Mapping[str, int]]
+    where: str
 
 
 def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
+    """Every violation of one entry put on the stack above ``below``: its modes, its targets, the
+    targets its modes share, and must-target effects."""
     if a.forced_removal is not None:
         return
-    Chosen = tuple[int, Mapping[str, Sequence[str]], Mapping[str, Mapping[str, int]], str]
-    chosen: list[Chosen] = []
-    refused: list[Chosen] = []  # modes that can't be chosen: only their targets' own reasons are told
     if not a.modal:
         if e.modes is not None:
-            report.add(Code.MODE_UNKNOWN, a.id, f"{a.id} is not modal: it takes no modes")
-        chosen = [(0, e.targets, e.divide, a.id)]
+            report.add(a.id, _modes.modes_of_unmodal(a))
+        chosen: list[_Instance] = [_Instance(0, e.targets, e.divide, a.id)]
+        refused: list[_Instance] = []
     else:
-        if e.targets or e.divide:
-            key = "targets" if e.targets else "divide"
-            report.add(Code.TARGET_UNKNOWN, a.id, f"{a.id} is modal: its {key} go under each chosen mode")
-        picks = e.modes or ()
-        if len(picks) not in a.choose or not picks:
-            allowed = sorted(a.choose - {0})
-            zero = " (choosing none removes it: list it in removed)" if a.may_choose_zero else ""
-            report.add(
-                Code.MODE_COUNT,
-                a.id,
-                f"{a.id} has {len(picks)} modes chosen; allowed: {', '.join(map(str, allowed))}{zero}",
-            )
-        seen: dict[str, int] = {}
-        for mc in picks:
-            seen[mc.mode] = seen.get(mc.mode, 0) + 1
-            mk = a.mode_index.get(mc.mode)
-            if mk is None:
-                report.add(
-                    Code.MODE_UNKNOWN, a.id, f"{a.id} has no mode {mc.mode!r} (modes: {', '.join(a.mode_index)})"
-                )
-                continue
-            if seen[mc.mode] == 2 and not a.repeat:
-                report.add(
-                    Code.MODE_REPEAT,
-                    a.id,
-                    f"{a.id} chooses mode {mc.mode} more than once, which its text does not allow",
-                )
-            where = f"{a.id}'s mode {mc.mode}"
-            if not a.modes[mk].available:
-                report.add(
-                    Code.MODE_UNAVAILABLE,
-                    a.id,
-                    f"{where} is not available (chosen before, or its condition is unmet)",
-                )
-                refused.append((mk, mc.targets, mc.divide, where))
-            elif not _mode_legal(facts, a, mk, below):
-                report.add(
-                    Code.MODE_ILLEGAL,
-                    a.id,
-                    f"{where} can't be chosen: it has no legal targets when {a.id} is put on the stack",
-                )
-                refused.append((mk, mc.targets, mc.divide, where))
-            else:
-                chosen.append((mk, mc.targets, mc.divide, where))
-    for mk, targets, divide, where in refused:
-        _check_targets(facts, a, mk, targets, divide, below, where, report, reasons_only=True)
-    instances = [
-        _check_targets(facts, a, mk, targets, divide, below, where, report) for mk, targets, divide, where in chosen
-    ]
+        chosen, refused = _check_modes(facts, a, e, below, report)
+    for inst in refused:  # a mode that can't be chosen: only its targets' own reasons are told
+        _check_targets(facts, a, inst, below, report, reasons_only=True)
+    instances = [_check_targets(facts, a, inst, below, report) for inst in chosen]
     if a.distinct_targets:
         owner: dict[int, str] = {}
-        for (_, _, _, where), things in zip(chosen, instances, strict=True):
+        for inst, things in zip(chosen, instances, strict=True):
             for t in sorted(set(things)):
                 if t in owner:
-                    report.add(
-                        Code.MODE_DISTINCT_TARGETS,
-                        a.id,
-                        f"{a.id}: {facts.things[t].id} is a target of both {owner[t]} and {where}; "
-                        "each mode must target a different one",
-                    )
+                    report.add(a.id, _modes.shared_target(a, facts.things[t].id, owner[t], inst.where))
                 else:
-                    owner[t] = where
-    if (
-        a.must
-        and instances
-        and not any(v.ability == a.id and v.code.value.startswith(("mode-",)) for v in report.items)
-    ):
+                    owner[t] = inst.where
+    if a.must and instances and not any(v.ability == a.id and v.code.value.startswith("mode-") for v in report.items):
         obeyed = count_obeyed(a, (t for things in instances for t in things))
-        best = most_obeyed(facts, a, [mk for mk, *_ in chosen], below, report.deadline)
+        best = most_obeyed(facts, a, [inst.mode for inst in chosen], below, report.deadline)
         if obeyed < best:
-            report.add(
-                Code.TARGET_MUST,
-                a.id,
-                f"{a.id} obeys {obeyed} of the effects that say {_names(facts, a.must)} must be targeted; "
-                f"{best} can be obeyed",
-            )
+            report.add(a.id, _targets.must_disobeyed(facts, a, obeyed, best))
+
+
+def _check_modes(
+    facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report
+) -> tuple[list[_Instance], list[_Instance]]:
+    """700.2 and 603.3c for a modal entry: the mode instances that can be chosen, and those that can't."""
+    chosen: list[_Instance] = []
+    refused: list[_Instance] = []
+    if e.targets or e.divide:
+        report.add(a.id, _modes.targets_outside_modes(a, "targets" if e.targets else "divide"))
+    picks = e.modes or ()
+    if len(picks) not in a.choose or not picks:
+        report.add(a.id, _modes.mode_count(a, len(picks)))
+    seen: Counter[str] = Counter()
+    for mc in picks:
+        seen[mc.mode] += 1
+        mk = a.mode_index.get(mc.mode)
+        if mk is None:
+            report.add(a.id, _modes.no_such_mode(a, mc.mode))
+            continue
+        if seen[mc.mode] == 2 and not a.repeat:
+            report.add(a.id, _modes.mode_repeat(a, mc.mode))
+        inst = _Instance(mk, mc.targets, mc.divide, f"{a.id}'s mode {mc.mode}")
+        m = a.modes[mk]
+        if not m.available:
+            report.add(a.id, _modes.mode_unavailable(a, m))
+            refused.append(inst)
+        elif not _mode_legal(facts, a, mk, below):
+            report.add(a.id, _modes.mode_illegal(a, m))
+            refused.append(inst)
+        else:
+            chosen.append(inst)
+    return chosen, refused
+
+
+def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report, given: bool) -> None:
+    """The requirements ``inst`` names that ``m`` lacks, and divisions where none is taken
+    (``given``: the names each part is given to, too)."""
+    for key, table in (("targets", inst.targets), ("divide", inst.divide)):
+        for rid in table:
+            if rid not in m.requirement_index:
+                report.add(a.id, _targets.no_such_requirement(m, rid, inst.where))
+            elif key == "divide" and given:
+                place = f"{inst.where}, target {rid}"
+                for name in inst.divide[rid]:
+                    if name not in facts.thing_index:
+                        report.add(a.id, _targets.not_a_thing(name, divided=True).at(place))
+                if m.requirements[m.requirement_index[rid]].divide is None:
+                    report.add(a.id, _division.nothing_to_divide().at(place))
 
 
 def _check_targets(
     facts: Facts,
     a: AbilityFacts,
-    mode: int,
-    targets: Mapping[str, Sequence[str]],
-    divide: Mapping[str, Mapping[str, int]],
+    inst: _Instance,
     below: frozenset[int],
-    where: str,
     report: _Report,
     *,
     reasons_only: bool = False,
@@ -425,132 +349,61 @@ def _check_targets(
 
     ``reasons_only``: the mode can't be chosen at all; only each chosen target's own reasons
     (exclusions, not yet on the stack, names the scenario lacks) are told, so a judge sees why."""
-    m = a.modes[mode]
-    index = facts.thing_index
-    for key, table in (("targets", targets), ("divide", divide)):
-        for rid in table:
-            if rid not in m.requirement_index:
-                names = ", ".join(r.id for r in m.requirements) or "none"
-                report.add(Code.TARGET_UNKNOWN, a.id, f"{where} has no requirement {rid!r} (it has: {names})")
-            elif key == "divide" and not reasons_only:
-                for name in divide[rid]:
-                    if name not in facts.thing_index:
-                        report.add(
-                            Code.TARGET_UNKNOWN,
-                            a.id,
-                            f"{where}, target {rid}: {name} is given a part but is not a player, object or ability",
-                        )
-                if m.requirements[m.requirement_index[rid]].divide is None:
-                    report.add(
-                        Code.DIVISION, a.id, f"{where}, target {rid}: it divides nothing, but a division is given"
-                    )
+    m = a.modes[inst.mode]
+    _check_keys(facts, a, m, inst, report, given=not reasons_only)
     chosen: dict[int, tuple[int, ...]] = {}
-    everything: list[int] = []
     for r in m.requirements:
-        ids = targets.get(r.id, ())
+        place = f"{inst.where}, target {r.id}"
+        ids = inst.targets.get(r.id, ())
         known: list[int] = []
         for tid in ids:
-            t = index.get(tid)
+            t = facts.thing_index.get(tid)
             if t is None:
-                report.add(
-                    Code.TARGET_UNKNOWN,
-                    a.id,
-                    f"{where}, target {r.id}: {tid} is not a player, object or waiting ability of the scenario",
-                )
+                report.add(a.id, _targets.not_a_thing(tid).at(place))
             else:
                 known.append(t)
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         chosen[r.index] = distinct
-        everything.extend(distinct)
         for t in distinct:
-            if t in r.excluded:
-                for ex in r.excluded[t]:
-                    report.add(ex.code, a.id, f"{where}, target {r.id}: {ex.reason}", ex.rule)
-            elif not facts.is_on_stack_target(t, below):
-                report.add(
-                    Code.TARGET_NOT_YET_ON_STACK,
-                    a.id,
-                    f"{where}, target {r.id}: {facts.things[t].id} is not on the stack when {a.id} is put there",
-                )
+            reasons = _targets.excluded(r, t)
+            if not reasons and not facts.is_on_stack_target(t, below):
+                reasons = [_targets.not_on_stack(facts, a, t)]
+            for reason in reasons:
+                report.add(a.id, reason.at(place))
         if reasons_only:
             continue
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
-                if n > 1 and tid in index:
-                    report.add(
-                        Code.TARGET_DUPLICATE,
-                        a.id,
-                        f"{where}, target {r.id}: {tid} is chosen {n} times for one instance of 'target'",
-                    )
+                if n > 1 and tid in facts.thing_index:
+                    report.add(a.id, _targets.chosen_twice(tid, n).at(place))
         if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            if r.max is None:
-                asked = f"at least {r.min}"
-            elif r.max == r.min:
-                asked = f"exactly {r.min}"
-            else:
-                asked = f"between {r.min} and {r.max}"
-            report.add(
-                Code.TARGET_COUNT,
-                a.id,
-                f"{where}, target {r.id}: {len(ids)} target{'s' if len(ids) != 1 else ''} chosen; {asked} required",
-            )
+            report.add(a.id, _targets.target_count(r, len(ids)).at(place))
         if r.divide is not None:
-            _check_division(facts, a, r.divide, distinct, divide.get(r.id, {}), f"{where}, target {r.id}", report)
-    if reasons_only or not any(r.different_from or r.depends_on for r in m.requirements):
-        return everything
+            names: set[str] = {facts.things[t].id for t in distinct}
+            wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
+            if wrong is not None:
+                report.add(a.id, wrong.at(place))
+    if not reasons_only:
+        _check_links(facts, a, m, inst, chosen, report)
+    return [t for r in m.requirements for t in chosen[r.index]]
+
+
+def _check_links(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, chosen: Mapping[int, Sequence[int]], report: _Report
+) -> None:
+    """115.3 and 601.2c across one instance's requirements: those that must differ, and targets
+    whose description names another requirement's targets."""
     for r in m.requirements:
         mine = chosen[r.index]
         for d in r.different_from:
             twice = sorted(set(mine) & set(chosen[d]))
             if twice:
-                report.add(
-                    Code.TARGET_NOT_DISTINCT,
-                    a.id,
-                    f"{where}: {_names(facts, twice)} chosen for both {r.id} and {m.requirements[d].id}, "
-                    "which must differ",
-                )
+                report.add(a.id, _targets.not_distinct(facts, twice, r.id, m.requirements[d].id).at(inst.where))
         if r.depends_on:
             deps = {d: chosen[d] for d in r.depends_on}
             for t in mine:
-                if t not in r.excluded and not facts.fits_target_of(a.index, mode, r.index, t, deps):
-                    refs = ", ".join(m.requirements[d].id for d in r.depends_on)
-                    report.add(
-                        Code.TARGET_FILTER,
-                        a.id,
-                        f"{where}, target {r.id}: {facts.things[t].id} does not fit the filter "
-                        f"given the targets of {refs}",
-                    )
-    return everything
-
-
-def _check_division(
-    facts: Facts,
-    a: AbilityFacts,
-    amount: int,
-    targets: Sequence[int],
-    given: Mapping[str, int],
-    label: str,
-    report: _Report,
-) -> None:
-    """601.2d: the amount is divided among the chosen targets, each getting at least one."""
-    names = {facts.things[t].id for t in targets}
-    problems = []
-    if targets and not given:
-        problems.append("no division given")
-    extra = sorted(set(given) - names)
-    if extra:
-        problems.append(f"{', '.join(extra)} divided but not targeted")
-    missing = sorted(names - set(given))
-    if missing and given:
-        problems.append(f"{', '.join(missing)} targeted but given nothing")
-    small = sorted(k for k, v in given.items() if v < 1)
-    if small:
-        problems.append(f"{', '.join(small)} given less than 1")
-    total = sum(given.values())
-    if given and total != amount:
-        problems.append(f"the parts add up to {total}, not {amount}")
-    if problems:
-        report.add(Code.DIVISION, a.id, f"{label}: {amount} divided wrongly: {'; '.join(problems)}")
+                if t not in r.excluded and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps):
+                    report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(f"{inst.where}, target {r.id}"))
 
 
 def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], report: _Report) -> None:
@@ -561,15 +414,4 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     start = frozenset(k for k in positions if (b := facts.abilities[k].block) is not None and b < a.block)
     example = first_legal_choice(facts, a, start)
     if example is not None:
-        what = []
-        for inst in example.modes:
-            m = a.modes[inst.mode]
-            tgt = "; ".join(
-                f"{r.id}: {_names(facts, ts) or 'none'}" for r, ts in zip(m.requirements, inst.targets, strict=True)
-            )
-            what.append(f"{m.id or 'its effect'}" + (f" ({tgt})" if tgt else ""))
-        report.add(
-            Code.REMOVED_BUT_LEGAL,
-            a.id,
-            f"{a.id} is removed but has a legal choice at the start of {_block_name(facts, a)}, e.g. {', '.join(what)}",
-        )
+        report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))

@@ -24,6 +24,7 @@ from triggerstack.model.facts import AbilityFacts, Facts, ModeFacts, Requirement
 from triggerstack.model.reports import Explanation
 from triggerstack.model.rules import Code, Rule
 
+from .. import judge
 from ..core.chain import Chain
 from ..core.choices import is_mode_legal
 from ..engines.product import ProductEngine, plan
@@ -37,46 +38,26 @@ _REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in
 
 
 def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[str, str]:
-    removal = seen.removal
-    forced = a.forced_removal
-    if forced is not None:
-        return "must", f"{forced[1]} (rule {forced[0].value})"
-    if removal == "must":
-        return "must", "no legal choice of modes and targets exists when it is put on the stack (603.3c-d)"
-    if removal == "cannot":
-        if certain and any(
-            t in certain
-            for m in a.modes
-            for r in m.requirements
-            for t in (facts.waiting_ability(c) for c in r.candidates)
-            if t is not None
-        ):
-            below = ", ".join(facts.abilities[k].id for k in sorted(certain))
-            return "cannot", f"it always has a legal choice: {below} is on the stack below it by then (603.3c-d)"
-        if not a.modal and not any(m.requirements for m in a.modes):
-            return "cannot", "it has no mode or target to choose, so it never lacks a legal choice (603.3c-d)"
-        return "cannot", "it has a legal choice whatever else is on the stack (603.3c-d)"
-    if a.may_choose_zero:
-        return "may", "its controller may choose no mode (700.2)"
-    return (
-        "may",
-        "it has a legal choice only if an ability it could target is on the stack when its block starts (603.3c-d)",
-    )
+    """Whether ``a`` must, may or cannot be removed, as the legal outcomes remove it, and why (the judge's words)."""
+    if a.forced_removal is not None or seen.removal == "must":
+        return "must", judge.removed_always(a)
+    if seen.removal == "cannot":
+        targets = {facts.waiting_ability(c) for m in a.modes for r in m.requirements for c in r.candidates}
+        below = [facts.abilities[k].id for k in sorted(certain)] if certain & targets else []
+        return "cannot", judge.cannot_be_removed(a, below)
+    return "may", judge.may_be_removed(a)
 
 
 def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
     """Why a candidate no legal outcome chooses is never chosen."""
-    b = facts.waiting_ability(t)
-    name = facts.things[t].id
-    if b is not None:
-        code, rule, reason = Code.TARGET_NOT_YET_ON_STACK, Rule.R601_2C, f"{name} is never on the stack below {a.id}"
+    if facts.waiting_ability(t) is not None:
+        why = judge.not_on_stack(facts, a, t)
     elif a.must:
-        targets = ", ".join(facts.things[m].id for m in a.must)
-        code, rule = Code.TARGET_MUST, Rule.R601_2C
-        reason = f"every legal choice targets {targets}, which a 'must target' effect requires"
+        why = judge.must_elsewhere(facts, a)
     else:
-        code, rule, reason = Code.TARGET_FILTER, Rule.R601_2C, f"{name} fits no legal choice of the other targets"
-    return {"id": name, "code": code.value, "rule": rule.value, "reason": reason}
+        why = judge.no_linked_fit(facts, t)
+    assert why.code is not None and why.rule is not None
+    return {"id": facts.things[t].id, "code": why.code.value, "rule": why.rule.value, "reason": why.text}
 
 
 def _requirement(
@@ -118,11 +99,11 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain
         if is_mode_legal(facts, a, m.index, certain):
             status, why = "legal", ""
         else:
-            status, why = "legal-if", "legal only if an ability it can target is already on the stack below it"
+            status, why = "legal-if", judge.legal_only_if_below(a, m)
     elif not m.available:
-        status, why = "unavailable", "not available (chosen before, or its condition is unmet)"
+        status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
-        status, why = "illegal", "no legal outcome chooses it: no legal targets when it is put on the stack (603.3c)"
+        status, why = "illegal", judge.mode_illegal(a, m).text
     return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
 
 
@@ -169,7 +150,7 @@ def _merge(old: dict[str, Any], new: dict[str, Any], abilities: set[str]) -> dic
     (it may be missing from the other, removed in its pass): otherwise legal once on the stack."""
     if old["removal"] != new["removal"]:
         old["removal"] = "may"
-        old["removal_reason"] = "it depends on what the earlier passes put on the stack (603.3c-d)"
+        old["removal_reason"] = judge.removal_depends()
     for mo, mn in zip(old["modes"], new["modes"], strict=True):
         if _STATUS.index(mn["status"]) < _STATUS.index(mo["status"]):
             mo["status"], mo["reason"] = mn["status"], mn["reason"]

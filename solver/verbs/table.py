@@ -380,8 +380,9 @@ def _step_why(legal: LegalOutcomes, p: StepWhy) -> WhyResult:
     asked = stepper.decision(p.decision)  # IllegalDecision for a decision this scenario does not have
     if any(d.id == asked.id for d in stepper.legal(walk)):
         return WhyResult(decision=asked.text, legal=True)
-    reason, rule = stepper.why_illegal(walk, asked)
-    return WhyResult(decision=asked.text, legal=False, reason=reason, rule=None if rule is None else rule.value)
+    why = stepper.why_illegal(walk, asked)
+    rule = None if why.rule is None else why.rule.value
+    return WhyResult(decision=asked.text, legal=False, reason=why.text, rule=rule)
 
 
 def _step_mask(legal: LegalOutcomes, p: Steps) -> MaskResult:

@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-from triggerstack.model.rules import Rule
-
 from ...errors import IllegalDecision
+from ...judge import Reason
 
-__all__ = ["Checked", "Decision", "DecisionKind", "Key", "Why"]
+__all__ = ["Checked", "Decision", "DecisionKind", "Key"]
 
 S = TypeVar("S")
 
@@ -97,7 +96,6 @@ def spell(key: Key) -> str:
     return f"{kind.value} {subject}"
 
 
-Why = tuple[str, Rule | None]
 
 
 class Checked(Generic[S]):
@@ -110,7 +108,7 @@ class Checked(Generic[S]):
     def legal(self, state: S) -> list[Decision]:
         raise NotImplementedError
 
-    def why_illegal(self, state: S, decision: Decision) -> Why:
+    def why_illegal(self, state: S, decision: Decision) -> Reason:
         raise NotImplementedError
 
     def decision(self, ref: Decision | int | str) -> Decision:
@@ -156,6 +154,6 @@ class Checked(Generic[S]):
         except IllegalDecision as exc:
             raise IllegalDecision(exc.decision, exc.reason, None, tuple(x.text for x in legal)) from None
         if all(x.id != d.id for x in legal):
-            reason, rule = self.why_illegal(state, d)
-            raise IllegalDecision(d.text, reason, rule, tuple(x.text for x in legal))
+            why = self.why_illegal(state, d)
+            raise IllegalDecision(d.text, why.text, why.rule, tuple(x.text for x in legal))
         return self.apply_unchecked(state, d)

@@ -11,13 +11,14 @@ from triggerstack.model.errors import WalkStateError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Entry, Outcome, canonical
-from triggerstack.model.rules import Rule
 from triggerstack.model.types import PlayerId
 
+from ... import judge
 from ...core.indexed import Choice, IndexedOutcome, Placed, to_outcome
 from ...core.space import ChoiceSpace, space_for
+from ...judge import Reason
 from ...options import Options
-from ._decision import Checked, Decision, DecisionKind, Key, Why
+from ._decision import Checked, Decision, DecisionKind, Key
 
 __all__ = ["PREFIX_CACHE", "PassStepper", "State"]
 
@@ -247,69 +248,54 @@ class PassStepper(Checked[State]):
         found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
         return found
 
-    def why_illegal(self, state: State, decision: Decision) -> Why:
-        """Why ``decision`` (one of this pass's) is not legal in ``state``: a sentence and the rule."""
+    def why_illegal(self, state: State, decision: Decision) -> Reason:
+        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
         f = self.facts
         n = len(f.abilities)
         d = self._by_key[decision.key]
         if self.is_over(state):
-            return "the walk is over: every waiting ability is on the stack or removed", None
+            return judge.walk_over()
         if state.current is not None:
             return self._why_token(state, f.abilities[state.current], d)
         if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
-            return "no ability is being put on the stack: choices are announced after its 'put'", Rule.R603_3
+            return judge.put_first()
         a = f.abilities[d.id % n]
-        if any(p.ability == a.index for p in state.stack):
-            return f"{a.id} is already on the stack", Rule.R603_3
-        if a.index in state.removed:
-            return f"{a.id} was already removed", Rule.R603_3
-        if a.block is None:
-            rule, why = a.forced_removal or (Rule.R800_4D, "it is never put on the stack")
-            return f"{a.id} is not put on the stack nor removed by a decision: {why}", rule
+        if any(p.ability == a.index for p in state.stack) or a.index in state.removed:
+            return judge.already_done(a.id, removed=a.index in state.removed)
+        if a.block is None or a.forced_removal is not None:
+            return judge.never_put(a, placed=False)
         current = self._current(state)[0]
         assert current is not None  # the walk is not over
         if a.block != current.index:
-            later = f.blocks[a.block].describe()
-            return f"{a.id} is among {later}, which come after {current.describe()}", Rule.R603_3B
+            return judge.later_block(f, a, current.index)
         if d.kind is DecisionKind.PUT:
-            if a.forced_removal is not None:
-                rule, why = a.forced_removal
-                return f"{a.id} cannot be put on the stack: {why}", rule
-            return f"{a.id} has no legal choice with what is on the stack now, so it is removed", Rule.R603_3D
-        if not a.modal and not any(m.requirements for m in a.modes):
-            return f"{a.id} has no mode or target to choose, so it is put on the stack, never removed", Rule.R603_3D
-        why = "can be put on the stack now (it has a legal choice) and may not choose no mode, so it must be"
-        return f"{a.id} {why}", Rule.R603_3D
+            return judge.must_be_removed(a)
+        return judge.must_be_put(a)
 
-    def _why_token(self, state: State, a: AbilityFacts, d: Decision) -> Why:
+    def _why_token(self, state: State, a: AbilityFacts, d: Decision) -> Reason:
         f = self.facts
         legal = self.legal(state)
-        announced = " ".join(repr(self.decisions[t].text) for t in state.tokens) or "nothing yet"
         if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
-            return f"{a.id} is being put on the stack: its modes and targets are announced first", Rule.R603_3
+            return judge.announce_first(a.id)
         if d.kind is DecisionKind.MODE:
             j = d.id - 2 * len(f.abilities)
             k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
             if k != a.index:
-                return f"{d.subject}:{d.mode} is a mode of {f.abilities[k].id}, not of {a.id} (in hand)", Rule.R700_2
+                return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
             mode = a.modes[d.id - 2 * len(f.abilities) - self.mode_offset[k]]
             if not mode.available:
-                return f"mode {mode.id} of {a.id} is not available", Rule.R700_2
+                return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
-            return f"the amounts {a.id} divides among the targets just chosen come first", Rule.R601_2D
+            return judge.divide_first(a)
         if d.kind is DecisionKind.TARGET:
             t = d.id - self.target0
             req = self._requirement(a, state.tokens)
             if req is not None and t in req.excluded:
-                ex = req.excluded[t][0]
-                return f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}: {ex.reason}", ex.rule
+                return judge.excluded(req, t)[0].at(f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}")
             if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
-                return f"{f.things[t].id} is not on the stack below {a.id}", Rule.R601_2C
-        return (
-            f"no legal choice of {a.id} goes on with {d.text!r} after {announced} "
-            f"(counts, different targets, must-target effects or divisions rule it out)",
-            Rule.R601_2C if d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS) else Rule.R700_2,
-        )
+                return judge.not_on_stack(f, a, t)
+        announced = [self.decisions[t].text for t in state.tokens]
+        return judge.no_choice_goes_on(a, d.text, announced, d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS))
 
     def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
         """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""

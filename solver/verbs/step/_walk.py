@@ -11,16 +11,15 @@ from triggerstack.model.facts import Facts
 from triggerstack.model.limits import Deadline
 from triggerstack.model.outcome import Outcome, canonical, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
-from triggerstack.model.rules import Rule
 from triggerstack.model.shapes import TriggerBody
 from triggerstack.model.things import Thing
 from triggerstack.model.types import PlayerId
 
 from ...core.indexed import IndexedOutcome, to_outcome
 from ...engines.product import ProductEngine
-from ...judge import Verdict, judge
+from ...judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ...options import Options
-from ._decision import Checked, Decision, DecisionKind, Key, Why
+from ._decision import Checked, Decision, DecisionKind, Key
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper, State
 
@@ -262,19 +261,19 @@ class Stepper(Checked[Walk]):
         assert walk.facts is not None
         return self._local(walk.facts)[0].decider(walk.local)
 
-    def why_illegal(self, walk: Walk, decision: Decision) -> Why:
+    def why_illegal(self, walk: Walk, decision: Decision) -> Reason:
+        """Why ``decision`` is not legal now, asked of the judge room (through the pass's stepper
+        for a decision of the pass the walk is in)."""
         assert walk.facts is not None
         local, _ = self._local(walk.facts)
         if local.find(decision.key) is not None:
             return local.why_illegal(walk.local, decision)
         if self.is_over(walk):
-            return "the walk is over: every waiting ability is on the stack or removed", None
+            return walk_over()
         name = decision.subject
         if decision.kind is DecisionKind.TARGET:
-            return f"{name} is not a thing of this pass: it has not triggered", Rule.R601_2C
-        if any(name in f.ability_index for f, _ in walk.done):
-            return f"{name} was put on the stack or removed in an earlier pass", Rule.R603_3B
-        return f"{name} is not waiting in this pass: it has not triggered", Rule.R603_3B
+            return not_in_pass(name)
+        return triggered_earlier(name, earlier=any(name in f.ability_index for f, _ in walk.done))
 
     def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
         """The walk after ``ref`` without checking that it is legal; starts the next pass when
