@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from triggerstack.model import Scenario
 from triggerstack.model.outcome import parse_outcome
 from triggerstack.solver import LegalOutcomes, judge
