@@ -35,6 +35,7 @@ SEARCH = {
     "triggerstack.solver.core.search",
     "triggerstack.solver.core.space",
     "triggerstack.solver.core.chain",
+    "triggerstack.solver.core._loops",
     "triggerstack.solver.engines.cpsat",
     "triggerstack.solver.engines.select",
 }
