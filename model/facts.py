@@ -19,7 +19,7 @@ turn order, then objects, then the waiting abilities.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -343,6 +343,95 @@ def _may_precede(block_b: int | None, b_placeable: bool, block_a: int | None, b:
     return b != a and b_placeable and block_a is not None and block_b is not None and block_b <= block_a
 
 
+@dataclass(frozen=True, slots=True)
+class _Compiling:
+    """What compiling one scenario's facts shares between its abilities: the things, their
+    index, the 603.3b blocks, and the bounds on the work."""
+
+    scenario: Scenario
+    limits: Limits | None
+    deadline: Deadline
+    things: tuple[Thing, ...]
+    thing_index: Mapping[str, int]
+    first_waiting: int
+    is_opponent: Callable[[PlayerId, PlayerId], bool]
+    block_of: Sequence[int | None]
+    placeable: Sequence[bool]
+
+    def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
+        """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
+        requirements' candidates; a requirement over ``limits`` is refused where it is found."""
+        source = self.things[self.thing_index[t.source]] if t.source is not None else None
+        restriction = Restriction(t.id, self.things[self.first_waiting + k], control.player, source, self.is_opponent)
+        ctx = Context(control.player, self.is_opponent)
+        raw_modes = (
+            [(None, t.text, True, t.targets)]
+            if t.modal is None
+            else [(m.id, m.text, m.available, m.targets) for m in t.modes]
+        )
+        modes = []
+        for j, (mid, text, available, reqs) in enumerate(raw_modes):
+            ids: dict[str, int] = {r.id: i for i, r in enumerate(reqs)}
+            found = []
+            for i, r in enumerate(reqs):
+                self.deadline.check(f"compiling the candidates of {t.id}")
+                req = _requirement(r, i, ids, self.things, source, restriction, ctx)
+                if self.limits is not None and len(req.candidates) > self.limits.candidates:
+                    where: tuple[str | int, ...] = ("triggers", k)
+                    where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
+                    raise self.limits.refuse("candidates", len(req.candidates), "candidates", where)
+                found.append(req)
+            rfacts = _refine_target_of(tuple(found), self.things, ctx, self.deadline)
+            modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
+        return tuple(modes)
+
+    def ability(self, k: int, t: Trigger, control: Control) -> AbilityFacts:
+        """The facts of trigger ``k``: its modes, what it must target, and which waiting
+        abilities it can target and have below it (603.3b)."""
+        modes = self.modes(k, t, control)
+        block_of, first = self.block_of, self.first_waiting
+        targets = frozenset(b for m in modes for r in m.requirements for c in r.candidates if (b := c - first) >= 0)
+        precedable = frozenset(b for b in targets if _may_precede(block_of[b], self.placeable[b], block_of[k], b, k))
+        anyone = Context(None, self.is_opponent)
+        return AbilityFacts(
+            index=k,
+            id=t.id,
+            text=t.text,
+            thing=first + k,
+            source=self.thing_index[t.source] if t.source is not None else None,
+            control=control,
+            chooser=t.chooser or control.player,
+            part=2 if t.condition == "ability-triggered" else 1,
+            block=block_of[k],
+            illegal=t.illegal,
+            modal=t.modal is not None,
+            choose=allowed_counts(t.modal),
+            repeat=bool(t.modal and t.modal.repeat),
+            distinct_targets=bool(t.modal and t.modal.distinct_targets),
+            modes=modes,
+            mode_index=MappingProxyType({m.id: m.index for m in modes if m.id is not None}),
+            must=_must_targets(self.scenario, t, self.things, self.thing_index, anyone),
+            waiting_targets=targets,
+            precedable_targets=precedable,
+            earlier_targets=frozenset(b for b in precedable if block_of[b] != block_of[k]),
+        )
+
+
+def _waiting_things(scenario: Scenario) -> tuple[Thing, ...]:
+    """The waiting abilities as possible targets, each controlled and owned by its controller."""
+    return tuple(
+        Thing(
+            id=ThingId(t.id),
+            kind="ability",
+            zone="stack",
+            controller=c.player,
+            owner=c.player,
+            ability_kind="triggered",
+        )
+        for t, c in zip(scenario.triggers, scenario.controls, strict=True)
+    )
+
+
 def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:
     """Compute the facts of ``scenario`` once; every engine shares them. With ``limits``, a
     requirement with more candidates than the cap is refused as soon as it is found."""
@@ -355,77 +444,26 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
 
     base = scenario_things(scenario)
     controls = scenario.controls
-    waiting = tuple(
-        Thing(
-            id=ThingId(t.id),
-            kind="ability",
-            zone="stack",
-            controller=c.player,
-            owner=c.player,
-            ability_kind="triggered",
-        )
-        for t, c in zip(scenario.triggers, controls, strict=True)
-    )
-    things = base + waiting
+    things = base + _waiting_things(scenario)
     thing_index: dict[str, int] = {t.id: i for i, t in enumerate(things)}
     blocks, block_of = build_blocks(
         scenario,
         [None if c.left_game else c.player for c in controls],
         [2 if t.condition == "ability-triggered" else 1 for t in scenario.triggers],
     )
-    anyone = Context(None, is_opponent)
     placeable = [not c.left_game and t.illegal is None for t, c in zip(scenario.triggers, controls, strict=True)]
-    abilities: list[AbilityFacts] = []
-    for k, (t, control) in enumerate(zip(scenario.triggers, controls, strict=True)):
-        me = things[len(base) + k]
-        source = things[thing_index[t.source]] if t.source is not None else None
-        restriction = Restriction(t.id, me, control.player, source, is_opponent)
-        ctx = Context(control.player, is_opponent)
-        raw_modes = (
-            [(None, t.text, True, t.targets)]
-            if t.modal is None
-            else [(m.id, m.text, m.available, m.targets) for m in t.modes]
-        )
-        modes = []
-        for j, (mid, text, available, reqs) in enumerate(raw_modes):
-            ids: dict[str, int] = {r.id: i for i, r in enumerate(reqs)}
-            found = []
-            for i, r in enumerate(reqs):
-                deadline.check(f"compiling the candidates of {t.id}")
-                req = _requirement(r, i, ids, things, source, restriction, ctx)
-                if limits is not None and len(req.candidates) > limits.candidates:
-                    where: tuple[str | int, ...] = ("triggers", k)
-                    where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
-                    raise limits.refuse("candidates", len(req.candidates), "candidates", where)
-                found.append(req)
-            rfacts = _refine_target_of(tuple(found), things, ctx, deadline)
-            modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
-        targets = frozenset(b for m in modes for r in m.requirements for t in r.candidates if (b := t - len(base)) >= 0)
-        precedable = frozenset(b for b in targets if _may_precede(block_of[b], placeable[b], block_of[k], b, k))
-        abilities.append(
-            AbilityFacts(
-                index=k,
-                id=t.id,
-                text=t.text,
-                thing=len(base) + k,
-                source=thing_index[t.source] if t.source is not None else None,
-                control=control,
-                chooser=t.chooser or control.player,
-                part=2 if t.condition == "ability-triggered" else 1,
-                block=block_of[k],
-                illegal=t.illegal,
-                modal=t.modal is not None,
-                choose=allowed_counts(t.modal),
-                repeat=bool(t.modal and t.modal.repeat),
-                distinct_targets=bool(t.modal and t.modal.distinct_targets),
-                modes=tuple(modes),
-                mode_index=MappingProxyType({m.id: m.index for m in modes if m.id is not None}),
-                must=_must_targets(scenario, t, things, thing_index, anyone),
-                waiting_targets=targets,
-                precedable_targets=precedable,
-                earlier_targets=frozenset(b for b in precedable if block_of[b] != block_of[k]),
-            )
-        )
+    compiling = _Compiling(
+        scenario=scenario,
+        limits=limits,
+        deadline=deadline,
+        things=things,
+        thing_index=thing_index,
+        first_waiting=len(base),
+        is_opponent=is_opponent,
+        block_of=block_of,
+        placeable=placeable,
+    )
+    abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(
         scenario=scenario,
         things=things,

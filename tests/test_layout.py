@@ -35,6 +35,7 @@ SEARCH = {
     "triggerstack.solver.core.search",
     "triggerstack.solver.core.space",
     "triggerstack.solver.core.chain",
+    "triggerstack.solver.core._loops",
     "triggerstack.solver.engines.cpsat",
     "triggerstack.solver.engines.select",
 }
@@ -208,3 +209,49 @@ def test_only_the_batch_imports_dask() -> None:
         if m != "triggerstack.solver.serve.jobs":
             bad = [t for t in _imports(m) if t.split(".")[0] in ("dask", "distributed")]
             assert not bad, f"{m} imports {bad}"
+
+
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 80
+"""Nothing too big to hold: a module is read in one sitting, a function on a screen or so."""
+
+
+def _long_files(sources: dict[str, str]) -> list[str]:
+    """Each of ``sources`` (name -> text) longer than :data:`MAX_FILE_LINES`, with its length."""
+    sizes = {name: len(text.splitlines()) for name, text in sorted(sources.items())}
+    return [f"{name}: {n} lines" for name, n in sizes.items() if n > MAX_FILE_LINES]
+
+
+def _long_functions(name: str, text: str) -> list[str]:
+    """Each function of ``text`` (methods, ``async`` and nested ones included) longer than
+    :data:`MAX_FUNCTION_LINES`, counted from its ``def`` line to its last line, with its length."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            n = (node.end_lineno or node.lineno) - node.lineno + 1
+            if n > MAX_FUNCTION_LINES:
+                found.append((node.lineno, f"{name}:{node.lineno} {node.name}: {n} lines"))
+    return [said for _, said in sorted(found)]
+
+
+def _sources() -> dict[str, str]:
+    """The text of every module of ``model/``, ``solver/`` and ``adapters/``, by its path."""
+    return {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in MODULES.values()}
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """Every module of ``model/``, ``solver/`` and ``adapters/`` has at most 600 lines."""
+    assert _long_files({"planted.py": "x = 1\n" * 601, "fits.py": "x = 1\n" * 600}) == ["planted.py: 601 lines"]
+    found = _long_files(_sources())
+    assert not found, f"{len(found)} modules over {MAX_FILE_LINES} lines:\n" + "\n".join(found)
+
+
+def test_no_function_is_over_80_lines() -> None:
+    """Every function of ``model/``, ``solver/`` and ``adapters/`` (methods and nested ones too)
+    has at most 80 lines."""
+    fits = "def fits() -> None:\n" + "".join(f"    x{i} = {i}\n" for i in range(79))  # 80 lines: fits
+    nested = "".join(f"            x{i} = {i}\n" for i in range(80))
+    planted = f"class C:\n    async def outer(self) -> None:\n        def inner() -> None:\n{nested}\n{fits}"
+    assert _long_functions("planted.py", planted) == ["planted.py:2 outer: 82 lines", "planted.py:3 inner: 81 lines"]
+    found = [f for name, text in sorted(_sources().items()) for f in _long_functions(name, text)]
+    assert not found, f"{len(found)} functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(found)

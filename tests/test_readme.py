@@ -38,7 +38,7 @@ def test_readme_python_blocks_run() -> None:
     assert first in legal  # type: ignore[operator]
     assert len(set(legal)) == 10  # type: ignore[call-overload]
     assert all(o in legal for o in legal.sample(5, seed=7))  # type: ignore[attr-defined,operator]
-    why = stepper.why_illegal(namespace["walk"], stepper.decision("target SWA"))
+    why = stepper.why_illegal(namespace["walk"], stepper.decision("target SWA"))  # type: ignore[arg-type]
     assert why.text == "SWA is not on the stack when E is put there"
 
 

@@ -10,7 +10,6 @@ Pure: it imports nothing of phase, so recorded states are read without it (tests
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,14 +18,20 @@ from typing import Any
 from triggerstack.model import Scenario
 from triggerstack.model.errors import ScenarioError
 
-from .abilities import _COLOR, _CORE, Gap, translate
+from ._objects import (
+    combat_of,
+    controller_of,
+    read_object,
+    read_player_keywords,
+    read_players,
+    read_stack_object,
+    slug,
+)
+from .abilities import Gap, translate
 
 __all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
-
-# CounterType serializes as a lower-case flat string (crates/engine/src/types/counter.rs); others keep theirs
-_COUNTER = {"plus1plus1": "+1/+1", "minus1minus1": "-1/-1"}
 
 
 class PhaseGap(ScenarioError):
@@ -127,63 +132,6 @@ def _state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     return inner if isinstance(inner, Mapping) else state
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "object"
-
-
-def _mana_value(cost: Any, place: str, gaps: list[Gap]) -> int | None:
-    if not isinstance(cost, Mapping) or cost.get("type") == "NoCost":
-        return 0
-    if cost.get("type") != "Cost":
-        gaps.append(Gap(place, f"mana cost {cost.get('type')!r} is not read by the adapter"))
-        return None
-    value = int(cost.get("generic") or 0)
-    for shard in cost.get("shards") or ():
-        s = str(shard)
-        if s in ("X", "Y", "Z"):
-            continue
-        value += 2 if s.startswith("Two") else 1
-    return value
-
-
-def _keywords(obj: Mapping[str, Any], out: dict[str, Any], place: str, gaps: list[Gap]) -> str | None:
-    """Hexproof, shroud, protection and hexproof-from into ``out``; the ward cost, if any."""
-    ward = None
-    for i, kw in enumerate(obj.get("keywords") or ()):
-        where = f"{place}.keywords[{i}]"
-        if kw == "Hexproof":
-            out["hexproof"] = True
-        elif kw == "Shroud":
-            out["shroud"] = True
-        elif isinstance(kw, Mapping) and "Protection" in kw:
-            got = _protection(kw["Protection"], where, gaps)
-            if got is not None:
-                out.setdefault("protection", []).append(got)
-        elif isinstance(kw, Mapping) and "HexproofFrom" in kw:
-            got = _protection(kw["HexproofFrom"], where, gaps)
-            if got is not None:
-                out.setdefault("hexproof_from", []).append(got)
-        elif isinstance(kw, Mapping) and "Ward" in kw:
-            ward = json.dumps(kw["Ward"], sort_keys=True)
-    return ward
-
-
-def _protection(p: Any, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
-    if isinstance(p, Mapping) and "type" not in p and len(p) == 1:
-        ((kind, data),) = p.items()  # {"Color": "White"}: the variant as the key
-    else:
-        kind = p.get("type") if isinstance(p, Mapping) else p
-        data = p.get("data") if isinstance(p, Mapping) else None
-    if kind == "Everything":
-        return {}
-    if kind == "Color" and data in _COLOR:
-        return {"color": _COLOR[data]}
-    if kind == "CardType" and isinstance(data, str) and data in _CORE:
-        return {"type": _CORE[data]}
-    gaps.append(Gap(place, f"protection from {json.dumps(p)} is not read by the adapter"))
-    return None
-
-
 def trim(state: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of a state the adapter reads (a recorded fixture stays small): hands and libraries
     are dropped, and with them every object not on the battlefield, in a graveyard or in exile."""
@@ -203,102 +151,6 @@ def trim(state: Mapping[str, Any]) -> dict[str, Any]:
         if int(k) in seen
     }
     return {"state": out}
-
-
-def _players(s: Mapping[str, Any]) -> tuple[list[Any], dict[str, int]]:
-    seats = list(s.get("seat_order") or [p["id"] for p in s.get("players") or ()])
-    active = s.get("active_player")
-    if active in seats:
-        k = seats.index(active)
-        seats = seats[k:] + seats[:k]
-    out: list[Any] = []
-    ids: dict[str, int] = {}
-    gone = set(s.get("eliminated_players") or ())
-    for p in s.get("players") or ():
-        if p.get("is_eliminated"):
-            gone.add(p["id"])
-    for pid in seats:
-        name = f"P{pid}"
-        ids[name] = pid
-        out.append({"id": name, "left_game": True} if pid in gone else name)
-    return out, ids
-
-
-Combat = tuple[frozenset[str], frozenset[str]]
-"""The ids (as text) of the attacking and of the blocking objects."""
-
-
-def _combat(s: Mapping[str, Any]) -> Combat:
-    """From ``combat`` (CombatState): the attackers (``attackers[].object_id``) and the blockers (the
-    keys of ``blocker_to_attacker``), once per state (once per object was quadratic in a combat)."""
-    combat = s.get("combat") or {}
-    attacking = frozenset(str(a.get("object_id")) for a in combat.get("attackers") or ())
-    return attacking, frozenset(str(k) for k in (combat.get("blocker_to_attacker") or {}))
-
-
-def _tags(o: Mapping[str, Any], combat: Combat) -> list[str]:
-    """``tapped``, ``token``, ``attacking`` and ``blocking``."""
-    tags = []
-    if o.get("tapped"):
-        tags.append("tapped")
-    if o.get("is_token"):
-        tags.append("token")
-    if str(o["id"]) in combat[0]:
-        tags.append("attacking")
-    if str(o["id"]) in combat[1]:
-        tags.append("blocking")
-    return tags
-
-
-def _object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, gaps: list[Gap],
-            combat: Combat | None = None) -> tuple[dict[str, Any], str | None]:  # fmt: skip
-    ct = o.get("card_types") or {}
-    types = []
-    for t in ct.get("core_types") or ():
-        if t in _CORE:
-            types.append(_CORE[t])
-        else:
-            gaps.append(Gap(f"{place}.card_types.core_types", f"card type {t!r} is not read by the adapter"))
-    out: dict[str, Any] = {"id": f"{_slug(str(o.get('name')))}#{o['id']}"}
-    if zone == "battlefield":
-        out["controller"] = f"P{o['controller']}"
-        if o.get("owner") != o.get("controller"):
-            out["owner"] = f"P{o['owner']}"
-    else:
-        out.update(kind="card", zone=zone, owner=f"P{o['owner']}")
-    out["types"] = types
-    for key, src in (("subtypes", "subtypes"), ("supertypes", "supertypes")):
-        vals = [str(v).lower() if key == "supertypes" else str(v) for v in ct.get(src) or ()]
-        if vals:
-            out[key] = vals
-    out["colors"] = [_COLOR[c] for c in o.get("color") or () if c in _COLOR]
-    for stat in ("power", "toughness"):
-        if isinstance(o.get(stat), int):
-            out[stat] = o[stat]
-    mv = _mana_value(o.get("mana_cost"), f"{place}.mana_cost", gaps)
-    if mv is not None:
-        out["mana_value"] = mv
-    counters = {_COUNTER.get(str(k), str(k)): int(v) for k, v in (o.get("counters") or {}).items() if v}
-    if counters:
-        out["counters"] = counters
-    tags = _tags(o, combat if combat is not None else _combat(s))
-    if tags:
-        out["tags"] = tags
-    ward = _keywords(o, out, place, gaps)
-    return out, ward
-
-
-def _stack_object(e: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str, Any]:
-    kind = (e.get("kind") or {}).get("type")
-    out: dict[str, Any] = {"id": f"stack#{e['id']}", "controller": f"P{e['controller']}"}
-    if kind == "Spell":
-        out["kind"] = "spell"
-    elif kind in ("TriggeredAbility", "ActivatedAbility"):
-        out.update(kind="ability", ability_kind="triggered" if kind == "TriggeredAbility" else "activated")
-    else:
-        gaps.append(Gap(f"{place}.kind", f"stack entry {kind!r} is not read by the adapter"))
-        out["kind"] = "ability"
-    return out
 
 
 Pending = tuple[str, Mapping[str, Any], int | None, tuple[str, Any]]
@@ -373,49 +225,43 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
 
 
 def _read(state: Mapping[str, Any], strict: bool, since: Reading | None) -> Reading:
+    """The reading of ``state`` (see :func:`read`), its errors left for :func:`read` to name."""
     s = _state(state)
     prompt = dict(s.get("waiting_for") or {})
-    gaps: list[Gap] = []
     if prompt.get("type") not in PROMPTS:
         raise PhaseGap(f"waiting_for: phase is waiting for {prompt.get('type')!r}, not a trigger-placement prompt "
                        f"({', '.join(PROMPTS)})")  # fmt: skip
-    players, player_ids = _players(s)
-    index = Index(players=player_ids)
-    objects: list[dict[str, Any]] = []
-    reactions: list[dict[str, Any]] = []
-    raw = s.get("objects") or {}
-    zones: list[tuple[str, list[Any]]] = [("battlefield", list(s.get("battlefield") or ()))]
-    zones += [("graveyard", list(p.get("graveyard") or ())) for p in s.get("players") or ()]
-    zones.append(("exile", list(s.get("exile") or ())))
-    combat = _combat(s)
-    for zone, ids in zones:
-        for oid in ids:
-            o = raw.get(str(oid))
-            if o is None:
-                gaps.append(Gap(f"objects[{oid}]", "an object in a zone is missing from objects"))
-                continue
-            obj, ward = _object(o, zone, s, f"objects[{oid}]", gaps, combat)
-            index.objects[obj["id"]] = int(oid)
-            objects.append(obj)
-            if ward is not None and zone == "battlefield":
-                reactions.append({
-                    "id": f"{obj['id']}-ward", "when": "becomes-target", "object": obj["id"], "by": "opponent",
-                    "trigger": {"source": obj["id"], "text": f"Ward {ward} (702.21a)"},
-                })  # fmt: skip
-            if zone == "battlefield":
-                _player_keywords(o, f"objects[{oid}]", gaps, players)
+    reader = _Reader(s)
+    reader.read_zones()
     pending = _pending(s)
     for _, _, _, (place, firing) in pending:
         if firing not in (None, "Ordinary"):  # a delayed trigger: who made it, by what (603.7d-e), is not said
-            gaps.append(Gap(place, f"a trigger fired as {json.dumps(firing)} is not read by the adapter"))
+            reader.gaps.append(Gap(place, f"a trigger fired as {json.dumps(firing)} is not read by the adapter"))
     events = _batch_events(s, pending)
     stack = list(s.get("stack") or ())
     if s.get("pending_trigger") and s.get("pending_trigger_entry") is not None:
         # the ability being placed may already stand on the stack, its choices not made: it is pending
         stack = [e for e in stack if e.get("id") != s["pending_trigger_entry"]]
-    # the batch's entries already placed: with ``since`` (a reading of an earlier prompt of the same batch),
-    # every stack entry above the stack it read; else the top of the stack whose trigger events are the
-    # batch's (phase's event batch may name only the event of the ability being placed by then)
+    first = _batch_start(stack, events, since)
+    for i, e in enumerate(stack[:first]):
+        obj = read_stack_object(e, f"stack[{i}]", reader.gaps)
+        reader.index.objects[obj["id"]] = int(e["id"])
+        reader.objects.append(obj)
+    items = [
+        _Waiting(f"stack[{i}].kind.data", e["kind"]["data"], None, e) for i, e in enumerate(stack[first:], start=first)
+    ]
+    items += [_Waiting(place, p, k, None) for place, p, k, _ in pending]
+    bases = Counter(_base_of(w.data) for w in items)
+    for w in items:
+        reader.read_trigger(w, shared=bases[_base_of(w.data)] > 1)
+    return reader.reading(prompt, strict)
+
+
+def _batch_start(stack: list[Any], events: set[Any], since: Reading | None) -> int:
+    """Where the batch's entries already placed begin on ``stack``: with ``since`` (a reading of an
+    earlier prompt of the same batch), every stack entry above the stack it read; else the top of the
+    stack whose trigger events are the batch's (phase's event batch may name only the event of the
+    ability being placed by then)."""
     first = len(stack)
     if since is not None:
         below = since.index.stack_ids
@@ -426,80 +272,137 @@ def _read(state: Mapping[str, Any], strict: bool, since: Reading | None) -> Read
         if e.get("kind", {}).get("type") != "TriggeredAbility" or _event_key(data.get("trigger_event")) not in events:
             break
         first -= 1
-    for i, e in enumerate(stack[:first]):
-        obj = _stack_object(e, f"stack[{i}]", gaps)
-        index.objects[obj["id"]] = int(e["id"])
-        objects.append(obj)
-    triggers: list[dict[str, Any]] = []
-    placed: list[dict[str, Any]] = []
-    used: set[str] = set()
-    abilities: dict[str, Any] = {}
-    items: list[tuple[str, Mapping[str, Any], int | None, Mapping[str, Any] | None]] = []
-    for i, e in enumerate(stack[first:], start=first):
-        data = e["kind"]["data"]
-        items.append((f"stack[{i}].kind.data", data, None, e))
-    items += [(place, p, k, None) for place, p, k, _ in pending]
+    return first
 
-    def source_of(p: Mapping[str, Any]) -> Any:
-        return p.get("source_id") if isinstance(p.get("source_id"), int) else (p.get("ability") or {}).get("source_id")
 
-    def base_of(p: Mapping[str, Any]) -> tuple[Any, Any]:
-        return source_of(p), (p.get("ability") or {}).get("ability_index", 0)
+def _source_of(p: Mapping[str, Any]) -> Any:
+    """phase's id of a waiting ability's source."""
+    return p.get("source_id") if isinstance(p.get("source_id"), int) else (p.get("ability") or {}).get("source_id")
 
-    bases = Counter(base_of(p) for _, p, _, _ in items)
-    for place, p, k, entry in items:
+
+def _base_of(p: Mapping[str, Any]) -> tuple[Any, Any]:
+    """A waiting ability's source and its index among the source's abilities."""
+    return _source_of(p), (p.get("ability") or {}).get("ability_index", 0)
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    """One ability of the batch as phase says it: where, its pending trigger (or placed stack entry's
+    data), its place in its controller's order prompt, and its stack entry once placed."""
+
+    place: str
+    data: Mapping[str, Any]
+    prompt_index: int | None
+    entry: Mapping[str, Any] | None
+
+
+class _Reader:
+    """One phase state being read: the gaps found so far, our ids for phase's, and the scenario's
+    players, objects, reactions and triggers as they are written out."""
+
+    def __init__(self, s: Mapping[str, Any]) -> None:
+        self.s = s
+        self.gaps: list[Gap] = []
+        self.players, player_ids = read_players(s)
+        self.index = Index(players=player_ids)
+        self.objects: list[dict[str, Any]] = []
+        self.reactions: list[dict[str, Any]] = []
+        self.raw: Mapping[str, Any] = s.get("objects") or {}
+        self.triggers: list[dict[str, Any]] = []
+        self.placed: list[dict[str, Any]] = []
+        self.used: set[str] = set()
+        self.abilities: dict[str, Any] = {}
+
+    def read_zones(self) -> None:
+        """The objects on the battlefield, in graveyards and in exile, each ward's reaction, and the
+        players' hexproof and shroud that permanents give."""
+        s = self.s
+        zones: list[tuple[str, list[Any]]] = [("battlefield", list(s.get("battlefield") or ()))]
+        zones += [("graveyard", list(p.get("graveyard") or ())) for p in s.get("players") or ()]
+        zones.append(("exile", list(s.get("exile") or ())))
+        combat = combat_of(s)
+        for zone, ids in zones:
+            for oid in ids:
+                o = self.raw.get(str(oid))
+                if o is None:
+                    self.gaps.append(Gap(f"objects[{oid}]", "an object in a zone is missing from objects"))
+                    continue
+                obj, ward = read_object(o, zone, s, f"objects[{oid}]", self.gaps, combat)
+                self.index.objects[obj["id"]] = int(oid)
+                self.objects.append(obj)
+                if ward is not None and zone == "battlefield":
+                    self.reactions.append({
+                        "id": f"{obj['id']}-ward", "when": "becomes-target", "object": obj["id"], "by": "opponent",
+                        "trigger": {"source": obj["id"], "text": f"Ward {ward} (702.21a)"},
+                    })  # fmt: skip
+                if zone == "battlefield":
+                    read_player_keywords(o, f"objects[{oid}]", self.gaps, self.players)
+
+    def new_id(self, tid: str, event: int | None) -> str:
+        """``tid``, with ``event`` (its event's object) when given, primed until no other trigger has it."""
+        if event is not None:
+            tid += f"~{event}"  # one ability triggered by several events: each event's own
+        while tid in self.used:
+            tid += "'"
+        self.used.add(tid)
+        return tid
+
+    def read_trigger(self, w: _Waiting, shared: bool) -> None:
+        """Write out one ability of the batch as a trigger, and note it in the index; ``shared``:
+        another ability of the batch has the same source and index."""
+        p, entry = w.data, w.entry
         ability = p.get("ability") or {}
-        source_id = source_of(p)
-        source = raw.get(str(source_id)) if isinstance(source_id, int) else None
+        source_id = _source_of(p)
+        source = self.raw.get(str(source_id)) if isinstance(source_id, int) else None
         said = str(p.get("description") or ability.get("description") or "")
         # an id stable across readings of one batch: the source's name and id, the ability's index (the
         # state's object first: a pending trigger, a stack entry and a prompt do not all carry a name)
         lki_name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name")
         name = str((source or {}).get("name") or lki_name or p.get("source_name") or "")
         event = _event_object(p)
-        tid = f"{_slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
-        if bases[base_of(p)] > 1 and event is not None:
-            tid += f"~{event}"  # one ability triggered by several events: each event's own
-        while tid in used:
-            tid += "'"
-        used.add(tid)
-        src = index.object_id(source_id) if isinstance(source_id, int) else None
+        base = f"{slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
+        tid = self.new_id(base, event if shared else None)
+        src = self.index.object_id(source_id) if isinstance(source_id, int) else None
         controller = int(entry["controller"] if entry is not None else p.get("controller", ability.get("controller")))
         text = said.replace("~", name or "this")
         trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text, "controller": f"P{controller}"}
         if src is not None:
             trig["source"] = src
             lki = (ability.get("trigger_source") or {}).get("lki") or {}
-            if isinstance(lki.get("controller"), int) and f"P{lki['controller']}" != _controller_of(objects, src):
+            if isinstance(lki.get("controller"), int) and f"P{lki['controller']}" != controller_of(self.objects, src):
                 trig["source_controller"] = f"P{lki['controller']}"
         definition = _modal_definition(ability, said, source)
-        where = f"{place}.ability"
+        where = f"{w.place}.ability"
         if definition is not None:  # its modes already chosen: the ability as printed, so its id's modes hold
             ability, where = definition
-        abilities[tid] = ability
+        self.abilities[tid] = ability
         got = translate(ability, where)
-        gaps.extend(got.gaps)
+        self.gaps.extend(got.gaps)
         if src is None and got.another:
-            gaps.append(Gap(f"{place}.source_id", 'an "another" target whose source is not in a zone read'))
+            self.gaps.append(Gap(f"{w.place}.source_id", 'an "another" target whose source is not in a zone read'))
         trig.update(got.fields())
-        triggers.append(trig)
-        index.batch.append(BatchEntry(tid, source_id if isinstance(source_id, int) else None,
-                                      str(p.get("description") or ""), event, controller,
-                                      int(entry["id"]) if entry is not None else None, k))  # fmt: skip
-        if place == "pending_trigger":
-            index.current = tid
+        self.triggers.append(trig)
+        own_source = source_id if isinstance(source_id, int) else None
+        description = str(p.get("description") or "")
+        stack_id = int(entry["id"]) if entry is not None else None
+        self.index.batch.append(BatchEntry(tid, own_source, description, event, controller, stack_id, w.prompt_index))
+        if w.place == "pending_trigger":
+            self.index.current = tid
         if entry is not None:
-            placed.append({"trigger": tid, "ability": dict(ability)})
-    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": triggers}
-    if reactions:
-        doc["reactions"] = reactions
-    if strict and gaps:
-        raise PhaseGap.together([PhaseGap(str(g)) for g in gaps], len(gaps))
-    try:
-        scenario = Scenario.model_validate(doc)
-    except Exception as exc:  # a scenario we wrote that our model refuses is our bug: say where
-        raise PhaseGap(f"the scenario read from phase's state is not valid: {exc}") from exc
-    return Reading(scenario, doc, index, prompt, placed, gaps, abilities)
+            self.placed.append({"trigger": tid, "ability": dict(ability)})
+
+    def reading(self, prompt: dict[str, Any], strict: bool) -> Reading:
+        """The scenario written out, validated; with ``strict``, :class:`PhaseGap` if anything was not said."""
+        doc: dict[str, Any] = {"players": self.players, "objects": self.objects, "triggers": self.triggers}
+        if self.reactions:
+            doc["reactions"] = self.reactions
+        if strict and self.gaps:
+            raise PhaseGap.together([PhaseGap(str(g)) for g in self.gaps], len(self.gaps))
+        try:
+            scenario = Scenario.model_validate(doc)
+        except Exception as exc:  # a scenario we wrote that our model refuses is our bug: say where
+            raise PhaseGap(f"the scenario read from phase's state is not valid: {exc}") from exc
+        return Reading(scenario, doc, self.index, prompt, self.placed, self.gaps, self.abilities)
 
 
 def _modal_definition(ability: Mapping[str, Any], description: str, source: Mapping[str, Any] | None) -> tuple[
@@ -526,44 +429,3 @@ def _modal_definition(ability: Mapping[str, Any], description: str, source: Mapp
     if labels:
         raise PhaseGap(f"selected_mode_labels: a modal ability whose printed modes are not in the state ({labels})")
     return None
-
-
-def _controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:
-    o = next(x for x in objects if x["id"] == oid)
-    return o.get("controller") or o.get("owner")
-
-
-def _player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap], players: list[Any]) -> None:
-    """A player's hexproof or shroud, which phase's state does not export, from the static abilities on
-    the battlefield that grant it: "You have hexproof" (mode ``Hexproof`` or ``Shroud``, ``affected`` a
-    type-less filter of players: ``controller`` You or Opponent) is read into ``players``; any other
-    static that may give a player hexproof, shroud or protection is a gap naming it."""
-    for i, st in enumerate(o.get("static_definitions") or ()):
-        if not isinstance(st, Mapping):
-            continue
-        affected = st.get("affected") or {}
-        mode = st.get("mode")
-        to_players = isinstance(affected, Mapping) and (
-            affected.get("type") in ("Player", "Controller")
-            or (affected.get("type") == "Typed" and not affected.get("type_filters"))
-        )
-        if not to_players:
-            continue
-        who = affected.get("controller") if affected.get("type") == "Typed" else None
-        plain = mode in ("Hexproof", "Shroud") and not affected.get("properties") and not st.get("condition")
-        if plain and who in ("You", "Opponent"):
-            mine = f"P{o.get('controller')}"
-            for k, p in enumerate(players):
-                pid = p if isinstance(p, str) else p["id"]
-                if (pid == mine) == (who == "You"):
-                    entry = {"id": pid} if isinstance(p, str) else dict(p)
-                    entry[str(mode).lower()] = True
-                    players[k] = entry
-            continue
-        if re.search(r"Hexproof|Shroud|Protection", json.dumps(st)):
-            gaps.append(
-                Gap(
-                    f"{place}.static_definitions[{i}]",
-                    "may give a player hexproof, shroud or protection, which phase's state does not say",
-                )
-            )

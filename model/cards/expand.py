@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from .corpus import SUGGESTED, Card, corpus
-from .reader import keyword_lines, read
+from .reader import Ability, keyword_lines, read
 
 __all__ = ["characteristics", "expand", "names_cards"]
 
@@ -116,44 +116,50 @@ def _ward(card: Card) -> str | None:
     return None
 
 
-def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """``doc`` with every card it names read into the scenario format; :class:`ScenarioError`
-    holding every problem (each naming its place) when some card or ability cannot be read."""
-    index = corpus()
-    problems: list[ScenarioError] = []
-    out = dict(doc)
-    listed = {k: doc.get(k) if isinstance(doc.get(k), list) else None for k in ("objects", "triggers", "reactions")}
-    objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
-    cards: dict[str, Card] = {}
-    reactions = list(listed["reactions"] or ())
-    have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
-    missed = 0
-    for i, obj in enumerate(objects):
+class _Expansion:
+    """One document's cards being read: every problem found so far, the card each object id
+    names, and the reactions (each ward a card has is added once)."""
+
+    def __init__(self, reactions: list[Any]) -> None:
+        self.index = corpus()
+        self.problems: list[ScenarioError] = []
+        self.cards: dict[str, Card] = {}
+        self.reactions = reactions
+        self.have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
+        self.missed = 0
+
+    def read_object(self, i: int, obj: Any) -> None:
+        """Fill in object ``i`` (in place) from the card it names, if it names one."""
         if not isinstance(obj, dict) or obj.get("card") is None:
-            continue
+            return
         name = obj["card"]
         if not isinstance(name, str):
-            problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
-            continue
+            self.problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
+            return
         try:  # "did you mean" for the first few misses only: each compares the name with every card's
-            card = index.lookup(name, ("objects", i, "card"), suggest_near=missed < SUGGESTED)
+            card = self.index.lookup(name, ("objects", i, "card"), suggest_near=self.missed < SUGGESTED)
         except ScenarioError as exc:
-            missed += 1
-            problems.append(exc)
-            continue
+            self.missed += 1
+            self.problems.append(exc)
+            return
         if isinstance(obj.get("id"), str):
-            cards[obj["id"]] = card
+            self.cards[obj["id"]] = card
         given, notes = characteristics(card)
         for field, note in notes:
             if field not in obj:
-                problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
+                self.problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
         for key, value in given.items():
             obj.setdefault(key, value)
+        self.add_ward(obj, card)
+
+    def add_ward(self, obj: dict[str, Any], card: Card) -> None:
+        """Add the reaction of the card's ward (702.21a), if it has ward and the object is a
+        permanent with an id whose ward is not written out already."""
         ward = _ward(card)
         placed = ward is not None and isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
-        if placed and f"{obj['id']}-ward" not in have:  # written out once (a later pass re-reads the scenario)
-            have.add(f"{obj['id']}-ward")
-            reactions.append(
+        if placed and f"{obj['id']}-ward" not in self.have:  # written out once (a later pass re-reads the scenario)
+            self.have.add(f"{obj['id']}-ward")
+            self.reactions.append(
                 {
                     "id": f"{obj['id']}-ward",
                     "when": "becomes-target",
@@ -166,67 +172,81 @@ def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
                     },
                 }
             )
-    triggers = []
-    for i, trig in enumerate(listed["triggers"] or ()):
+
+    def read_trigger(self, i: int, trig: Any) -> Any:
+        """Trigger ``i`` with the ability of its source's card written out, if it asks for one."""
         if not isinstance(trig, Mapping):
-            triggers.append(trig)
-            continue
+            return trig
         trig = dict(trig)
         if trig.get("card_ability", 0) is None:
             del trig["card_ability"]  # written out by a model (a later pass): none asked
         source = trig.get("source")
-        named = cards.get(source) if isinstance(source, str) else None
+        named = self.cards.get(source) if isinstance(source, str) else None
         wants = "card_ability" in trig or (named is not None and not {"text", "targets", "modes", "modal"} & set(trig))
         if not wants:
-            triggers.append(trig)
-            continue
+            return trig
         loc: tuple[str | int, ...] = ("triggers", i, "card_ability")
         if named is None:
-            problems.append(ScenarioError("card_ability needs a source that names a card", loc))
-            triggers.append(trig)
-            continue
-        card = named
-        abilities = read(card)
-        n = trig.pop("card_ability", None)
-        if isinstance(n, float) and n.is_integer():
-            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
-        if n is None and len(abilities) != 1:
-            which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
-            problems.append(
-                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({which})", loc)
-            )
-            triggers.append(trig)
-            continue
-        if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
-            from ..problems import found  # only for a problem: it brings pydantic
-
-            said = found(n)
-            problems.append(ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {said}", loc))
-            triggers.append(trig)
-            continue
-        ability = abilities[(n or 1) - 1]
+            self.problems.append(ScenarioError("card_ability needs a source that names a card", loc))
+            return trig
+        ability = self.ability_asked(named, trig.pop("card_ability", None), loc)
+        if ability is None:
+            return trig
         if ability.fragment is None:
             assert ability.unread is not None
-            problems.append(
+            self.problems.append(
                 ScenarioError(
-                    f"{card.name}, triggered ability {ability.index}: {ability.unread.reason}: "
+                    f"{named.name}, triggered ability {ability.index}: {ability.unread.reason}: "
                     f"{ability.unread.sentence!r} (give text, targets and modes by hand)",
                     loc,
                 )
             )
-            triggers.append(trig)
-            continue
+            return trig
         for key, value in ability.fragment.items():
             trig.setdefault(key, value)
-        triggers.append(trig)
-    if problems:
-        first = problems[0]
-        first.also = tuple(problems[1:])
+        return trig
+
+    def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...]) -> Ability | None:
+        """The card's ``n``-th triggered ability (its only one when ``n`` is None), or None with
+        the problem noted when there is no such one."""
+        abilities = read(card)
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
+        if n is None and len(abilities) != 1:
+            which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
+            self.problems.append(
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({which})", loc)
+            )
+            return None
+        if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
+            from ..problems import found  # only for a problem: it brings pydantic
+
+            said = found(n)
+            self.problems.append(
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {said}", loc)
+            )
+            return None
+        return abilities[(n or 1) - 1]
+
+
+def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``doc`` with every card it names read into the scenario format; :class:`ScenarioError`
+    holding every problem (each naming its place) when some card or ability cannot be read."""
+    listed = {k: doc.get(k) if isinstance(doc.get(k), list) else None for k in ("objects", "triggers", "reactions")}
+    reading = _Expansion(list(listed["reactions"] or ()))
+    out = dict(doc)
+    objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
+    for i, obj in enumerate(objects):
+        reading.read_object(i, obj)
+    triggers = [reading.read_trigger(i, trig) for i, trig in enumerate(listed["triggers"] or ())]
+    if reading.problems:
+        first = reading.problems[0]
+        first.also = tuple(reading.problems[1:])
         raise first
     if listed["objects"] is not None:  # what is not a list is left for the shapes to say so
         out["objects"] = objects
     if listed["triggers"] is not None:
         out["triggers"] = triggers
-    if reactions and (listed["reactions"] is not None or "reactions" not in doc):
-        out["reactions"] = reactions
+    if reading.reactions and (listed["reactions"] is not None or "reactions" not in doc):
+        out["reactions"] = reading.reactions
     return out

@@ -309,52 +309,87 @@ _BOUNDARY = re.compile(
 def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
     """The filter of the words after "target", and the words it read; :class:`Unread` when they
     are not a phrase this reader knows."""
-    words = re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest)
-    pos = 0
-    alternatives: list[dict[str, Any]] = []
-    adjectives: dict[str, Any] = {}
-    nots: list[dict[str, Any]] = []
+    phrase = _TargetPhrase(re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest), "target " + rest.strip())
+    while phrase.pos < len(phrase.words) and phrase.read_word():
+        pass
+    if not phrase.alternatives:
+        raise Unread("a target phrase without a noun this reader knows", phrase.said)
+    return phrase.finish(card)
 
-    def peek(k: int = 0) -> str:
-        return words[pos + k].lower() if pos + k < len(words) else ""
 
-    def noun(w: str) -> dict[str, Any] | None:
-        base = (
-            w[:-1] if w.endswith("s") and w[:-1] in _TYPES | {"player", "opponent", "permanent", "spell", "card"} else w
-        )
-        if base in _TYPES:
-            return {"type": base}
-        if base == "permanent":
-            return {"kind": "permanent"}
-        if base == "player":
-            return {"kind": "player"}
-        if base == "opponent":
-            return {"kind": "player", "controller": "opponent"}
-        if base == "spell":
-            return {"kind": "spell"}
-        if base == "card":
-            return {"kind": "card"}
-        return None
+def _noun(w: str) -> dict[str, Any] | None:
+    """The filter a noun gives ("creature", "opponents", "spell" …), None if ``w`` is not one."""
+    base = w[:-1] if w.endswith("s") and w[:-1] in _TYPES | {"player", "opponent", "permanent", "spell", "card"} else w
+    if base in _TYPES:
+        return {"type": base}
+    if base == "permanent":
+        return {"kind": "permanent"}
+    if base == "player":
+        return {"kind": "player"}
+    if base == "opponent":
+        return {"kind": "player", "controller": "opponent"}
+    if base == "spell":
+        return {"kind": "spell"}
+    if base == "card":
+        return {"kind": "card"}
+    return None
 
-    while pos < len(words):
-        w = peek()
-        if w in ("or", ",") and alternatives:
-            pos += 1
-            continue
+
+class _TargetPhrase:
+    """A target phrase being read word by word: the alternatives ("creature or planeswalker")
+    read so far, the adjectives waiting for their noun, and what the targets must not be."""
+
+    def __init__(self, words: list[str], said: str) -> None:
+        self.words = words
+        self.said = said  # the phrase as written, for a problem
+        self.pos = 0
+        self.alternatives: list[dict[str, Any]] = []
+        self.adjectives: dict[str, Any] = {}
+        self.nots: list[dict[str, Any]] = []
+
+    def peek(self, k: int = 0) -> str:
+        """The word ``k`` after the current one, lower case ("" past the end)."""
+        return self.words[self.pos + k].lower() if self.pos + k < len(self.words) else ""
+
+    def read_word(self) -> bool:
+        """Read the current word (and any it takes with it); whether the alternatives go on."""
+        w = self.peek()
+        if (w in ("or", ",") and self.alternatives) or self.adjective(w):
+            self.pos += 1
+            return True
+        if w in ("activated", "triggered") and self.peek(1) in ("ability", "abilities"):
+            self.alternatives.append({"kind": "ability", "ability_kind": w, **_take(self.adjectives)})
+            self.pos += 2
+            return _more(self.peek(), self.peek(1))
+        if w in ("ability", "abilities"):
+            self.alternatives.append({"kind": "ability"})
+        elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
+            pass  # "noncreature, nonland permanent"
+        elif _noun(w.removesuffix("'s")) is not None:
+            return self.noun(w)
+        elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
+            return self.subtype(w)
+        else:
+            raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
+        self.pos += 1
+        return True
+
+    def adjective(self, w: str) -> bool:
+        """Note ``w`` if it is an adjective ("red", "legendary", "tapped", "nonland" …)."""
         if w in _COLORS:
-            adjectives.setdefault("color", []).append(w)
+            self.adjectives.setdefault("color", []).append(w)
         elif w == "colorless":
-            adjectives["colorless"] = True
+            self.adjectives["colorless"] = True
         elif w in _SUPERTYPES:
-            adjectives["supertype"] = w
+            self.adjectives["supertype"] = w
         elif w in _STATES:
-            adjectives.setdefault("tag", []).append(w)
+            self.adjectives.setdefault("tag", []).append(w)
         elif w == "untapped":
-            nots.append({"tag": "tapped"})
+            self.nots.append({"tag": "tapped"})
         elif w == "nontoken":
-            nots.append({"tag": "token"})
+            self.nots.append({"tag": "token"})
         elif w == "token":
-            adjectives.setdefault("tag", []).append("token")
+            self.adjectives.setdefault("tag", []).append("token")
         elif w.startswith("non") and len(w) > 4:
             what = w[3:].lstrip("-")
             key = (
@@ -366,84 +401,76 @@ def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
                 if what in _SUPERTYPES
                 else "subtype"
             )
-            nots.append({key: what})
-        elif w in ("activated", "triggered") and peek(1) in ("ability", "abilities"):
-            alternatives.append({"kind": "ability", "ability_kind": w, **_take(adjectives)})
-            pos += 2
-            if not _more(peek(), peek(1)):
-                break
-            continue
-        elif w in ("ability", "abilities"):
-            alternatives.append({"kind": "ability"})
-        elif w == "," and not alternatives and (peek(1) in _STARTS or peek(1).startswith("non")):
-            pass  # "noncreature, nonland permanent"
-        elif noun(w.removesuffix("'s")) is not None:
-            possessive = w.endswith("'s")  # "target opponent's hand", "target creature's power": the target is theirs
-            base = noun(w.removesuffix("'s")) or {}
-            both = []
-            while (
-                not possessive
-                and "type" in base
-                and noun(peek(1).removesuffix("'s"))
-                and "type" in (noun(peek(1).removesuffix("'s")) or {})
-            ):
-                both.append({"type": base["type"]})  # "artifact creature": both types
-                pos += 1
-                possessive = peek().endswith("'s")
-                base = noun(peek().removesuffix("'s")) or {}
-            if peek(1) in ("card", "cards", "spell", "spells", "permanent", "permanents") and not possessive:
-                if base == {"kind": "permanent"} and peek(1).startswith("card"):
-                    base = {"type": list(_PERMANENT_TYPES)}  # "permanent card": a card of a permanent type (110.4)
-                base = {**base, **(noun(peek(1)) or {})}
-                pos += 1
-            if both:
-                base = {**base, "all": both}
-            alternatives.append({**base, **_take(adjectives)})
-            pos += 1
-            if possessive and peek().isalpha():
-                pos += 1  # what of theirs: "hand", "graveyard", "power" …
-                break
-            if _more(peek(), peek(1)):
-                continue
-            break
-        elif words[pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
-            adjectives.setdefault("subtype", []).append(w)  # a subtype: a capitalized word before the noun
-            following = peek(1).removesuffix("s")
-            if not (
-                noun(following) or following in _STARTS or (words[pos + 1 : pos + 2] and words[pos + 1][:1].isupper())
-            ):
-                alternatives.append(
-                    _take(adjectives)
-                )  # "target Equipment", "target Elf or Tyvar card": the subtype is the noun
-                pos += 1
-                if _more(peek(), peek(1)):
-                    continue
-                break
+            self.nots.append({key: what})
         else:
-            raise Unread(
-                f"a word this reader does not know in a target phrase: {words[pos]!r}", "target " + rest.strip()
-            )
-        pos += 1
-    if not alternatives:
-        raise Unread("a target phrase without a noun this reader knows", "target " + rest.strip())
-    qualifiers, used = _qualifiers(words[pos:], card)
-    pos += used
-    tail = " ".join(words[pos : pos + 3])
-    if pos < len(words) and not _BOUNDARY.match((" " + tail) if words[pos] not in ".,;:" else words[pos]):
-        raise Unread(f"words after a target phrase this reader does not know: {tail!r}", "target " + rest.strip())
-    shared = {**_take(adjectives), **qualifiers}
-    flags = {"other_than_source": True} if shared.pop("_other", False) else {}
-    if shared.pop("_not_you", False):
-        nots.append({"controller": "you"})
-    head = alternatives[-1].get("kind")  # "instant or sorcery card": the last noun's kind is every one's
-    for a in alternatives:
-        if head in ("card", "spell") and "kind" not in a and "type" in a:
-            a["kind"] = head
-    filters = [{**a, **{k: v for k, v in shared.items() if k not in a}} for a in alternatives]
-    if nots:
-        filters = [{**f, "not": nots[0] if len(nots) == 1 else {"any": nots}} for f in filters]
-    phrase = re.sub(r" ([,.;:])", r"\1", " ".join(words[:pos]))
-    return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
+            return False
+        return True
+
+    def noun(self, w: str) -> bool:
+        """Read the noun ``w`` ("artifact creature", "permanent card", "opponent's hand") as an
+        alternative; whether another alternative follows."""
+        possessive = w.endswith("'s")  # "target opponent's hand", "target creature's power": the target is theirs
+        base = _noun(w.removesuffix("'s")) or {}
+        both = []
+        while (
+            not possessive
+            and "type" in base
+            and _noun(self.peek(1).removesuffix("'s"))
+            and "type" in (_noun(self.peek(1).removesuffix("'s")) or {})
+        ):
+            both.append({"type": base["type"]})  # "artifact creature": both types
+            self.pos += 1
+            possessive = self.peek().endswith("'s")
+            base = _noun(self.peek().removesuffix("'s")) or {}
+        if self.peek(1) in ("card", "cards", "spell", "spells", "permanent", "permanents") and not possessive:
+            if base == {"kind": "permanent"} and self.peek(1).startswith("card"):
+                base = {"type": list(_PERMANENT_TYPES)}  # "permanent card": a card of a permanent type (110.4)
+            base = {**base, **(_noun(self.peek(1)) or {})}
+            self.pos += 1
+        if both:
+            base = {**base, "all": both}
+        self.alternatives.append({**base, **_take(self.adjectives)})
+        self.pos += 1
+        if possessive and self.peek().isalpha():
+            self.pos += 1  # what of theirs: "hand", "graveyard", "power" …
+            return False
+        return _more(self.peek(), self.peek(1))
+
+    def subtype(self, w: str) -> bool:
+        """Read the capitalized word ``w`` as a subtype: an adjective before a noun, or the noun
+        itself ("target Equipment"); whether the alternatives go on."""
+        self.adjectives.setdefault("subtype", []).append(w)
+        following = self.peek(1).removesuffix("s")
+        after = self.words[self.pos + 1 : self.pos + 2]
+        self.pos += 1
+        if _noun(following) or following in _STARTS or (after and after[0][:1].isupper()):
+            return True  # an adjective: its noun follows
+        self.alternatives.append(_take(self.adjectives))  # "target Equipment", "target Elf or Tyvar card"
+        return _more(self.peek(), self.peek(1))
+
+    def finish(self, card: Card) -> tuple[str, Any, dict[str, Any]]:
+        """The words read, the filter of the alternatives with what qualifies them all, and the
+        requirement's flags ("another"); :class:`Unread` when words this reader does not know follow."""
+        words = self.words
+        qualifiers, used = _qualifiers(words[self.pos :], card)
+        pos = self.pos + used
+        tail = " ".join(words[pos : pos + 3])
+        if pos < len(words) and not _BOUNDARY.match((" " + tail) if words[pos] not in ".,;:" else words[pos]):
+            raise Unread(f"words after a target phrase this reader does not know: {tail!r}", self.said)
+        shared = {**_take(self.adjectives), **qualifiers}
+        flags = {"other_than_source": True} if shared.pop("_other", False) else {}
+        nots = self.nots
+        if shared.pop("_not_you", False):
+            nots.append({"controller": "you"})
+        head = self.alternatives[-1].get("kind")  # "instant or sorcery card": the last noun's kind is every one's
+        for a in self.alternatives:
+            if head in ("card", "spell") and "kind" not in a and "type" in a:
+                a["kind"] = head
+        filters = [{**a, **{k: v for k, v in shared.items() if k not in a}} for a in self.alternatives]
+        if nots:
+            filters = [{**f, "not": nots[0] if len(nots) == 1 else {"any": nots}} for f in filters]
+        phrase = re.sub(r" ([,.;:])", r"\1", " ".join(words[:pos]))
+        return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
 
 
 _STARTS = (

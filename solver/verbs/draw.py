@@ -105,6 +105,106 @@ def outcome_svg(
     return stack_svg(facts, drawn["stack"], drawn["removed"], outcome.passes, violations, title, in_hand, width)
 
 
+_STYLE = (
+    "<style>text{font:13px sans-serif;fill:#1b1b1b}.title{font-weight:bold;font-size:15px}"
+    ".label{fill:#555;font-size:12px}.name{font-weight:bold}.who{fill:#555}.note{fill:#777}"
+    ".entry rect{fill:#f4f6fb;stroke:#5a6a8a}.entry.bad rect{fill:#fdf0f0;stroke:#b3261e}"
+    ".violation{fill:#b3261e;font-size:12px}.pass{stroke:#999;stroke-dasharray:4 3}"
+    ".entry.hand rect{fill:#fffbe6;stroke:#8a6d00;stroke-dasharray:6 4}</style>"
+)
+
+
+class _Sheet:
+    """A picture being drawn top down: its rows of SVG, the ``y`` below them, its ``width``, and the
+    title of the last box drawn (``last_title``)."""
+
+    def __init__(self, width: int, title: str) -> None:
+        self.rows: list[str] = []
+        self.y = 10
+        self.width = width
+        self.last_title = title
+
+    def text(self, texts: Sequence[str], cls: str, baseline: int) -> None:
+        """Each of ``texts`` on a line of its own at the left, ``baseline`` below the line's top."""
+        for text in texts:
+            self.rows.append(f'<text x="10" y="{self.y + baseline}" class="{cls}">{escape(text)}</text>')
+            self.y += LINE
+
+    def box(self, kind: str, ability: str, title: str, who: str, lines: list[tuple[str, str]]) -> None:
+        """One ability's box (see :func:`_box`)."""
+        self.y = _box(self.rows, self.y, self.width, kind, ability, title, who, lines)
+        self.last_title = title
+
+    def in_hand(self, ability: str, said: Sequence[str], who: str) -> None:
+        """The ability being announced, dashed, with what has been announced of its choice."""
+        shown = [t for t in said if not t.startswith("end ")]
+        lines = _wrap("announced so far: " + (", ".join(shown) if shown else "nothing yet"), 32, self.width)
+        title = f"{_short(ability)} — being put on the stack"
+        self.box("entry hand", ability, title, who, [("choice", t) for t in lines])
+
+    def entries(
+        self,
+        stack: Sequence[Mapping[str, Any]],
+        pass_of: Sequence[int],
+        by_ability: Mapping[str | None, list[Mapping[str, Any]]],
+        controller: Mapping[str, str],
+    ) -> None:
+        """The stack, top first, one box per entry with its choices and violations, a dashed line
+        between passes."""
+        width = self.width
+        self.rows.append(f'<text x="10" y="{self.y + 12}" class="label">top of the stack</text>')
+        self.y += 20
+        if not stack:
+            self.rows.append(f'<text x="20" y="{self.y + 14}" class="note">(empty)</text>')
+            self.y += 26
+        last_pass = None
+        for position in range(len(stack) - 1, -1, -1):
+            entry = stack[position]
+            ability = str(entry.get("ability"))
+            if last_pass is not None and pass_of[position] != last_pass:
+                self.pass_line(last_pass, pass_of[position])
+            last_pass = pass_of[position]
+            chosen = [("choice", part) for text in _entry_lines(entry) for part in _wrap(text, 32, width)]
+            problems = [
+                ("violation", part) for v in by_ability.get(ability, []) for part in _violation_lines(v, 32, width)
+            ]
+            kind = "entry bad" if problems else "entry"
+            self.box(
+                kind, ability, f"{position + 1}. {_short(ability)}", controller.get(ability, ""), chosen + problems
+            )
+        self.rows.append(f'<text x="10" y="{self.y + 12}" class="label">bottom of the stack</text>')
+        self.y += 24
+
+    def pass_line(self, above: int, below: int) -> None:
+        """The dashed line between two passes of 603.3b's loop, labelled."""
+        y, width = self.y, self.width
+        self.rows.append(f'<line x1="10" x2="{width - 10}" y1="{y + 4}" y2="{y + 4}" class="pass"/>')
+        between = f"pass {above} above, pass {below} below"
+        self.rows.append(f'<text x="{width - 14}" y="{y + 16}" class="label" text-anchor="end">{between}</text>')
+        self.y += 24
+
+    def svg(self) -> str:
+        """The picture, as tall as what was drawn. Its ``<title>`` is the last box's title (the bottom
+        entry's, else the ability in hand's), else the title given, else "the stack": so it has always
+        been drawn, the title given shown as the heading."""
+        width, y = self.width, self.y
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" '
+            f'viewBox="0 0 {width} {y}" role="img">'
+            f"<title>{escape(self.last_title or 'the stack')}</title>{_STYLE}{''.join(self.rows)}</svg>"
+        )
+
+
+def _passes_of(n: int, passes: Sequence[int] | None) -> list[int]:
+    """The pass (from 1) each of ``n`` stack entries was put there in, bottom first; entries past
+    the passes given are in the last one."""
+    pass_of: list[int] = []
+    for p, k in enumerate(passes or [n]):
+        pass_of += [p + 1] * k
+    pass_of += [pass_of[-1] if pass_of else 1] * (n - len(pass_of))
+    return pass_of
+
+
 def stack_svg(
     facts: Facts,
     stack: Sequence[Mapping[str, Any]],
@@ -123,72 +223,24 @@ def stack_svg(
     by_ability: dict[str | None, list[Mapping[str, Any]]] = {}
     for v in violations:
         by_ability.setdefault(v.get("ability"), []).append(v)
-    pass_of: list[int] = []
-    for p, n in enumerate(passes or [len(stack)]):
-        pass_of += [p + 1] * n
-    pass_of += [pass_of[-1] if pass_of else 1] * (len(stack) - len(pass_of))
-    rows: list[str] = []
-    y = 10
+    sheet = _Sheet(width, title)
     if title:
-        rows.append(f'<text x="10" y="{y + 14}" class="title">{escape(title)}</text>')
-        y += 28
+        sheet.rows.append(f'<text x="10" y="{sheet.y + 14}" class="title">{escape(title)}</text>')
+        sheet.y += 28
     if in_hand is not None:
-        ability, said = in_hand
-        shown = [t for t in said if not t.startswith("end ")]
-        lines = _wrap("announced so far: " + (", ".join(shown) if shown else "nothing yet"), 32, width)
-        title = f"{_short(ability)} — being put on the stack"
-        y = _box(
-            rows, y, width, "entry hand", ability, title, controller.get(ability, ""), [("choice", t) for t in lines]
-        )
-    rows.append(f'<text x="10" y="{y + 12}" class="label">top of the stack</text>')
-    y += 20
-    if not stack:
-        rows.append(f'<text x="20" y="{y + 14}" class="note">(empty)</text>')
-        y += 26
-    last_pass = None
-    for position in range(len(stack) - 1, -1, -1):
-        entry = stack[position]
-        ability = str(entry.get("ability"))
-        if last_pass is not None and pass_of[position] != last_pass:
-            rows.append(f'<line x1="10" x2="{width - 10}" y1="{y + 4}" y2="{y + 4}" class="pass"/>')
-            between = f"pass {last_pass} above, pass {pass_of[position]} below"
-            rows.append(f'<text x="{width - 14}" y="{y + 16}" class="label" text-anchor="end">{between}</text>')
-            y += 24
-        last_pass = pass_of[position]
-        chosen = [("choice", part) for text in _entry_lines(entry) for part in _wrap(text, 32, width)]
-        problems = [("violation", part) for v in by_ability.get(ability, []) for part in _violation_lines(v, 32, width)]
-        kind = "entry bad" if problems else "entry"
-        title = f"{position + 1}. {_short(ability)}"
-        y = _box(rows, y, width, kind, ability, title, controller.get(ability, ""), chosen + problems)
-    rows.append(f'<text x="10" y="{y + 12}" class="label">bottom of the stack</text>')
-    y += 24
+        sheet.in_hand(in_hand[0], in_hand[1], controller.get(in_hand[0], ""))
+    sheet.entries(stack, _passes_of(len(stack), passes), by_ability, controller)
     on_stack = {str(e.get("ability")) for e in stack}
     elsewhere = [v for a, vs in by_ability.items() if a is None or a not in on_stack for v in vs]
-    for v in elsewhere:  # the proposal as a whole, or an ability not on the stack (removed, missing)
-        for text in _violation_lines(v, 10, width):
-            rows.append(f'<text x="10" y="{y + 12}" class="violation">{escape(text)}</text>')
-            y += LINE
+    # the proposal as a whole, or an ability not on the stack (removed, missing)
+    sheet.text([text for v in elsewhere for text in _violation_lines(v, 10, width)], "violation", 12)
     if removed:
-        for text in _wrap(f"removed: {', '.join(removed)}", 10, width):
-            rows.append(f'<text x="10" y="{y + 14}" class="label">{escape(text)}</text>')
-            y += LINE
-        y += 4
+        sheet.text(_wrap(f"removed: {', '.join(removed)}", 10, width), "label", 14)
+        sheet.y += 4
     blocks = "; ".join(
         f"{i + 1}. {'+'.join(b.players)}: {', '.join(facts.abilities[k].id for k in b.abilities)}"
         for i, b in enumerate(facts.blocks)
     )
-    for text in _wrap(f"blocks (603.3b, APNAP): {blocks}", 10, width):
-        rows.append(f'<text x="10" y="{y + 14}" class="label">{escape(text)}</text>')
-        y += LINE
-    y += 8
-    style = (
-        "<style>text{font:13px sans-serif;fill:#1b1b1b}.title{font-weight:bold;font-size:15px}"
-        ".label{fill:#555;font-size:12px}.name{font-weight:bold}.who{fill:#555}.note{fill:#777}"
-        ".entry rect{fill:#f4f6fb;stroke:#5a6a8a}.entry.bad rect{fill:#fdf0f0;stroke:#b3261e}"
-        ".violation{fill:#b3261e;font-size:12px}.pass{stroke:#999;stroke-dasharray:4 3}"
-        ".entry.hand rect{fill:#fffbe6;stroke:#8a6d00;stroke-dasharray:6 4}</style>"
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}" role="img">'
-        f"<title>{escape(title or 'the stack')}</title>{style}{''.join(rows)}</svg>"
-    )
+    sheet.text(_wrap(f"blocks (603.3b, APNAP): {blocks}", 10, width), "label", 14)
+    sheet.y += 8
+    return sheet.svg()

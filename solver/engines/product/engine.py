@@ -27,10 +27,9 @@ The order of outcomes (rank order, also the order of enumeration), from most to 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice, product, repeat
-from math import factorial, perm
 from typing import TypeVar
 
 from triggerstack.model.facts import Facts, compile_facts
@@ -44,152 +43,16 @@ from ...core.search import Counting
 from ...core.space import ChoiceSpace, Reach, space_for
 from ...errors import EngineCannot
 from ...options import Options
+from ._shapes import BlockShapes
 from .plan import Plan, plan
 
 T = TypeVar("T")
 
 __all__ = ["MAX_SCANNED", "ProductEngine"]
 
-Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
 LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
 MAX_SCANNED = 200_000
 """The most choices of one ability that ``best`` by parts scans for its best choice."""
-
-
-def _arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
-    """Every arrangement of ``items`` (distinct) around ``k`` core slots kept in order."""
-    if k == 0 and not items:
-        yield ()
-        return
-    if k:
-        for rest in _arrangements(k - 1, items):
-            yield (None, *rest)
-    for i, a in enumerate(items):
-        for rest in _arrangements(k, [*items[:i], *items[i + 1 :]]):
-            yield (a, *rest)
-
-
-_FACTORIALS = [factorial(n) for n in range(64)]
-
-
-def _unrank_arrangement(k: int, items: Sequence[int], x: int) -> Arrangement:
-    left = list(items)
-    if k == 0 and len(left) < len(_FACTORIALS):  # a plain permutation: the factorial number system
-        out_plain: list[int | None] = []
-        for i in range(len(left) - 1, -1, -1):
-            j, x = divmod(x, _FACTORIALS[i])
-            out_plain.append(left.pop(j))
-        return tuple(out_plain)
-    out: list[int | None] = []
-    while k or left:
-        if k:
-            c = perm(k - 1 + len(left), len(left))
-            if x < c:
-                out.append(None)
-                k -= 1
-                continue
-            x -= c
-        size = perm(k + len(left) - 1, len(left) - 1)
-        i, x = divmod(x, size)
-        out.append(left.pop(i))
-    return tuple(out)
-
-
-def _rank_arrangement(k: int, seq: Arrangement) -> int:
-    left = sorted(a for a in seq if a is not None)
-    x = 0
-    for a in seq:
-        if a is None:
-            k -= 1
-            continue
-        if k:
-            x += perm(k - 1 + len(left), len(left))
-        size = perm(k + len(left) - 1, len(left) - 1)
-        x += left.index(a) * size
-        left.remove(a)
-    return x
-
-
-@dataclass
-class _Block:
-    """One block's independent abilities: placed always, placed or removed, removed always."""
-
-    index: int
-    mandatory: tuple[int, ...]
-    optional: tuple[int, ...]
-    removed: tuple[int, ...]
-    weight: dict[int, int]
-    _g: dict[int, list[list[int]]] = field(default_factory=dict)
-
-    @cached_property
-    def base(self) -> int:
-        n = 1
-        for a in self.mandatory:
-            n *= self.weight[a]
-        return n
-
-    def g(self, k: int) -> list[list[int]]:
-        """g[i][t]: Σ over which of optional[i:] are placed, with t placed before, of the
-        arrangements times the weights of those placed."""
-        if k not in self._g:
-            n, m = len(self.optional), len(self.mandatory)
-            table = [[0] * (n + 1) for _ in range(n + 1)]
-            for t in range(n + 1):
-                table[n][t] = perm(k + m + t, m + t)
-            for i in range(n - 1, -1, -1):
-                w = self.weight[self.optional[i]]
-                for t in range(i + 1):
-                    table[i][t] = table[i + 1][t] + w * table[i + 1][t + 1]
-            self._g[k] = table
-        return self._g[k]
-
-    def total(self, k: int) -> int:
-        return self.base * self.g(k)[0][0]
-
-    def unrank_shape(self, k: int, x: int) -> tuple[tuple[int, ...], Arrangement, int, int]:
-        """The shape holding weighted index ``x``: (placed optional, arrangement, start, weight)."""
-        g = self.g(k)
-        base, start, t = self.base, 0, 0
-        chosen: list[int] = []
-        for i, o in enumerate(self.optional):
-            skip = base * g[i + 1][t]
-            if x < skip:
-                continue
-            x -= skip
-            start += skip
-            base *= self.weight[o]
-            t += 1
-            chosen.append(o)
-        arrangement = x // base
-        placed = sorted((*self.mandatory, *chosen))
-        return tuple(chosen), _unrank_arrangement(k, placed, arrangement), start + arrangement * base, base
-
-    def rank_shape(self, k: int, chosen: set[int], arrangement: Arrangement) -> tuple[int, int]:
-        """(start, weight) of a shape: the inverse of :meth:`unrank_shape`."""
-        g = self.g(k)
-        base, start, t = self.base, 0, 0
-        for i, o in enumerate(self.optional):
-            if o in chosen:
-                start += base * g[i + 1][t]
-                base *= self.weight[o]
-                t += 1
-        return start + _rank_arrangement(k, arrangement) * base, base
-
-    def iter_shapes(self, k: int) -> Iterator[tuple[tuple[int, ...], Arrangement]]:
-        """Shapes in rank order: (placed optional abilities, arrangement)."""
-        n = len(self.optional)
-
-        def subsets(i: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-            if i == n:
-                yield chosen
-                return
-            yield from subsets(i + 1, chosen)
-            yield from subsets(i + 1, (*chosen, self.optional[i]))
-
-        for chosen in subsets(0, ()):
-            placed = sorted((*self.mandatory, *chosen))
-            for arrangement in _arrangements(k, placed):
-                yield chosen, arrangement
 
 
 @dataclass(frozen=True)
@@ -223,7 +86,7 @@ class ProductEngine:
             if a.index not in coupled and a.block is not None
         }
         self.never = tuple(a.index for a in facts.abilities if a.block is None)
-        self.blocks: list[_Block] = []
+        self.blocks: list[BlockShapes] = []
         for b in facts.blocks:
             mandatory, optional, removed = [], [], []
             weight = {}
@@ -238,7 +101,7 @@ class ProductEngine:
                     optional.append(k)
                 else:
                     mandatory.append(k)
-            self.blocks.append(_Block(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
+            self.blocks.append(BlockShapes(b.index, tuple(mandatory), tuple(optional), tuple(removed), weight))
         self._coupled = coupled
         self._placed: dict[int, list[Placed]] = {}
         self._suffixes: dict[tuple[int, ...], list[int]] = {}
@@ -649,7 +512,7 @@ class _CoreCounter:
             return 1
         here = engine.blocks[at.index]
         left = [k for k in at.abilities if k not in done and facts.abilities[k].forced_removal is None]
-        independent = _Block(
+        independent = BlockShapes(
             at.index,
             tuple(k for k in here.mandatory if k in left),
             tuple(k for k in here.optional if k in left),

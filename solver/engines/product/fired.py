@@ -36,7 +36,8 @@ from triggerstack.model.passes import Passes, join, next_scenario
 from ...core.engine import PassEngine
 from ...core.indexed import IndexedOutcome, Placed, to_outcome
 from ...core.search import pick
-from .engine import ProductEngine, _Block
+from ._shapes import BlockShapes
+from .engine import ProductEngine
 
 __all__ = ["CLASSES", "FiredClasses", "fired_classes"]
 
@@ -322,7 +323,7 @@ class FiredClasses:
             mandatory = tuple(k for k in mine if fired[k][1].kind == "placed")
             optional = tuple(k for k in mine if fired[k][1].kind == "optional")
             weight = {k: fired[k][1].weight for k in mine}
-            block = _Block(b, mandatory, optional, (), weight)
+            block = BlockShapes(b, mandatory, optional, (), weight)
             _, arrangement, _, _ = block.unrank_shape(0, rng.randrange(block.total(0)))
             for k in arrangement:
                 assert k is not None
