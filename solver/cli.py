@@ -415,7 +415,7 @@ def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int,
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.io import iter_lines
 
-    from .verbs.batch import check_lines
+    from .serve.batch import check_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise UsageError("with --batch, give the batch's scenario as --scenario S, not positionally")
