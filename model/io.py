@@ -21,7 +21,16 @@ from .errors import ScenarioError
 from .limits import DEFAULT_LIMITS, Limits
 from .limits import too_deep as _too_deep
 
-__all__ = ["check_data", "iter_lines", "load_document", "parse_json_line", "parse_text", "read_bounded", "utf8"]
+__all__ = [
+    "check_data",
+    "iter_lines",
+    "json_line",
+    "load_document",
+    "parse_json_line",
+    "parse_text",
+    "read_bounded",
+    "utf8",
+]
 
 Loc = tuple[str | int, ...]
 
@@ -183,6 +192,15 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
 def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """One JSON Lines line (errors name the column), within ``limits``."""
     return check_data(_parse_json(text, None, limits, one_line=True), None, limits)
+
+
+def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """One line as :func:`iter_lines` gives it — bytes, text, or the error of a line over the cap —
+    decoded as UTF-8 and parsed as JSON within ``limits``; :class:`ScenarioError` naming the byte or
+    the column otherwise."""
+    if isinstance(line, ScenarioError):
+        raise line
+    return parse_json_line(utf8(line), limits)
 
 
 def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
-from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Bound, Limits, bounded
+from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded
 from triggerstack.model.text import compact, visible, visible_lines
 
 from .errors import KINDS, OutputFailed, Terminated, failure
@@ -368,7 +368,7 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
         if args.scenario == "-" and args.proposal == "-":
             raise UsageError("only one of SCENARIO and PROPOSAL can be standard input (-)")
     # the time limit holds from the first byte read: reading and judging the documents count too
-    with bounded(Bound(getattr(args, "time_limit", None))):
+    with bounded(Deadline(getattr(args, "time_limit", None))):  # the call's one deadline, its verb's too
         return _answer_within(args, verb, spec)
 
 
@@ -415,7 +415,7 @@ def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int,
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model.io import iter_lines
 
-    from .verbs.batch import check_lines
+    from .serve.batch import check_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise UsageError("with --batch, give the batch's scenario as --scenario S, not positionally")

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
 from triggerstack.model.errors import UsageError
-from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Deadline, Limits
+from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model.facts import Facts
     from triggerstack.model.passes import NextPass
     from triggerstack.model.scenario import Scenario
 
-__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve"]
+__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve", "within_limits"]
 
 
 class Engine(StrEnum):
@@ -127,26 +127,38 @@ def resolve(options: Options | None, changes: OptionChanges) -> Options:
 _WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()
 
 
+def within_limits(facts: Facts, limits: Limits) -> Facts:
+    """``facts`` once they are within ``limits``' size caps (:class:`ScenarioError` naming the cap
+    otherwise): the one place the caps of compiled facts are measured, once per facts and caps —
+    a verb's call and the server's cache (``serve/cache.py``) alike, so facts the server compiled
+    are not measured again when a verb is asked of them."""
+    from triggerstack.model.facts import check_limits
+
+    within = _WITHIN.setdefault(facts, set())
+    if limits not in within:
+        check_limits(facts, limits)
+        within.add(limits)
+    return facts
+
+
 class Call(NamedTuple):
-    """What one verb call is answered with: the facts, the options and the deadline."""
+    """What a verb is answered from: the facts and the options (each call builds its own deadline
+    as it starts)."""
 
     facts: Facts
     options: Options
-    deadline: Deadline
 
 
 def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> Call:
-    """The compiled facts of ``scenario`` (kept with it), the resolved options and the call's
-    deadline, once the scenario is within the options' size caps (:class:`ScenarioError` naming
-    the cap otherwise; a scenario found within some caps is not measured again against them)."""
-    from triggerstack.model.facts import check_limits, facts_of
+    """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
+    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise; a
+    scenario found within some caps is not measured again against them). A scenario not yet
+    compiled is compiled within the time limit, as a call of its own."""
+    from triggerstack.model.facts import Facts, facts_of
 
     resolved = resolve(options, changes)
-    deadline = Deadline(resolved.time_limit)
-    deadline.check("starting")  # within a request's bound, when a server set one
-    facts = facts_of(scenario, resolved.limits, deadline)  # compiling stops at the first cap passed
-    within = _WITHIN.setdefault(facts, set())
-    if resolved.limits not in within:
-        check_limits(facts, resolved.limits)
-        within.add(resolved.limits)
-    return Call(facts, resolved, deadline)
+    if isinstance(scenario, Facts):
+        facts = scenario
+    else:  # compiling stops at the first cap passed, and at the time limit
+        facts = facts_of(scenario, resolved.limits, deadline_for(resolved.time_limit))
+    return Call(within_limits(facts, resolved.limits), resolved)

@@ -309,12 +309,13 @@ def test_every_batch_line_is_answered_whatever_it_holds(capsys: pytest.CaptureFi
 
 
 def test_the_batch_cache_is_bounded_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    from triggerstack.solver.verbs import batch
+    from triggerstack.model.limits import Deadline
+    from triggerstack.solver.serve import cache as compiled
 
-    cache = batch.Compiled(batch.CACHE_ENTRIES, measure=False)
+    cache = compiled.Compiled(compiled.CACHE_ENTRIES, measure=False)
     small = Options(limits=Limits(memory=2000))
     for n in range(2, 12):
-        cache.get(coupled(n), small)
+        cache.from_document(coupled(n), small, Deadline(small.time_limit))
         assert cache.bytes() <= 2000
     assert 0 < len(cache) < 10
 

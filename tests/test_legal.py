@@ -4,6 +4,7 @@ do, keeps what it learned, and whose outcomes are values (hashable, equal by val
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -95,6 +96,60 @@ def test_each_call_has_its_own_time_limit() -> None:
     time.sleep(0.3)  # longer than the limit: a deadline that were not restarted would have passed
     assert legal.count() == 14
     assert len(list(legal.sample(3, seed=1))) == 3
+
+
+def test_a_call_keeps_its_own_deadline_while_another_runs() -> None:
+    """A lazy call (a generator) keeps the deadline it started with: another call of the same
+    scenario meanwhile, with a time limit of its own, neither moves it nor shares it (one deadline
+    shared by every call, restarted by each, gave the sample the other call's 0.2 s)."""
+    scenario = _scenario("ward")
+    draws = LegalOutcomes(scenario, time_limit=60).sample(None, seed=1)
+    next(draws)
+    assert LegalOutcomes(scenario, time_limit=0.2).count() == 14  # the same scenario, what it learned shared
+    time.sleep(0.3)
+    assert next(draws) is not None  # within its own 60 s
+
+
+def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
+    """Each call builds one deadline from its own time limit as it starts, and it is what the call
+    checks: two threads inside calls of one scenario at the same moment hold two deadlines, and a
+    tiny limit runs out in its own call alone while the other finishes."""
+    from triggerstack.model.errors import TimeLimitReached
+    from triggerstack.model.limits import RUNNING, Deadline, deadline_for
+
+    seen: dict[str, Deadline] = {}
+    both_inside = threading.Barrier(2, timeout=20)
+
+    def next_pass(_scenario: Scenario, _placed: Outcome) -> list[dict[str, object]]:  # runs inside each call
+        me = threading.current_thread().name
+        if me not in seen:
+            seen[me] = deadline_for(None)  # the deadline in force: this call's
+            both_inside.wait()
+            if me == "quick":
+                time.sleep(0.3)
+        RUNNING.check("asking what fires next")  # what a kept engine checks: this call's deadline
+        return []
+
+    scenario = _scenario("ertai-resurrected")
+    proposal = Outcome.load(str(EXAMPLES / "ertai-resurrected" / "legal.json"))
+    answers: dict[str, object] = {}
+
+    def ask(seconds: float) -> None:
+        legal = LegalOutcomes(scenario, time_limit=seconds, next_pass=next_pass)
+        try:
+            answers[threading.current_thread().name] = legal.check(proposal).legal
+        except TimeLimitReached as exc:
+            answers[threading.current_thread().name] = exc
+
+    threads = [threading.Thread(target=ask, args=(s,), name=n) for n, s in (("quick", 0.1), ("slow", 60.0))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert seen["quick"] is not seen["slow"]
+    assert (seen["quick"].seconds, seen["slow"].seconds) == (0.1, 60.0)
+    assert isinstance(answers["quick"], TimeLimitReached) and "0.1s" in str(answers["quick"])
+    assert answers["slow"] is True
 
 
 def test_reprs_say_what_a_value_is() -> None:

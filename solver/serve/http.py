@@ -151,26 +151,28 @@ async def _body(request: Request, service: Service) -> Any:
 
 
 class _Gate:
-    """One question computed at a time; waiting for a turn is bounded by the request's time limit
-    and ends when its client hangs up, and a client that hangs up stops its question."""
+    """One question computed at a time. Each request has one deadline, its :class:`Bound`, built
+    here as it arrives: waiting for a turn and the question alike are held to it (the request's
+    time limit, as a whole), and both end when its client hangs up."""
 
     def __init__(self, service: Service) -> None:
         self.service = service
         self.lock = threading.Lock()
 
-    def _turn(self, work: Callable[[], Any], gone: threading.Event) -> Any:
-        bound = Bound(self.service.options.time_limit, gone)
+    def _turn(self, work: Callable[[Bound], Any], bound: Bound) -> Any:
         with bounded(bound):
             while not self.lock.acquire(timeout=0.05):
                 bound.check("waiting for the questions asked before it")
             try:
-                return work()
+                return work(bound)
             finally:
                 self.lock.release()
 
-    async def run(self, request: Request, work: Callable[[threading.Event], Any]) -> Any:
-        """``work`` in a worker thread, its turn and its run bounded (see the class)."""
+    async def run(self, request: Request, seconds: float | None, work: Callable[[Bound], Any]) -> Any:
+        """``work`` in a worker thread, given the request's bound (``seconds``), its turn and its
+        run bounded by it (see the class)."""
         gone = threading.Event()
+        bound = Bound(seconds, gone)
         finished = asyncio.Event()
 
         async def watch() -> None:
@@ -182,7 +184,7 @@ class _Gate:
 
         watcher = asyncio.create_task(watch())
         try:
-            return await run_in_threadpool(self._turn, lambda: work(gone), gone)
+            return await run_in_threadpool(self._turn, work, bound)
         finally:
             finished.set()
             watcher.cancel()
@@ -208,8 +210,11 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
             if method == "load" and isinstance(params, dict) and params.get("path") is not None:
                 raise RequestError(KINDS.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"})
             client = _client(request)
+            asked = service.ask(method, params)
             # the answer exactly as stdio gives it
-            result: Response = await gate.run(request, lambda gone: Json(service.call(method, params, gone, client)))
+            result: Response = await gate.run(
+                request, asked.seconds, lambda bound: Json(service.answer(asked, bound, client))
+            )
         except Exception as exc:
             return problem(exc)
         return result
@@ -239,15 +244,14 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
                 raise params_error(exc, enumerate_request) from None
             client = _client(request)
 
-            def first(_gone: threading.Event) -> Any:
+            def first(bound: Bound) -> Any:
                 legal = service.legal_for(body, client)
-                return legal, legal.count()
+                return legal, legal.count(), bound
 
-            legal, total = await gate.run(request, first)
+            legal, total, stream_bound = await gate.run(request, service.seconds(body.time_limit), first)
         except Exception as exc:
             return problem(exc)
         start = int(body.cursor)
-        stream_bound = Bound(service.seconds(body.time_limit))
 
         def stream() -> Iterator[bytes]:
             """One line per outcome; the whole stream within the time limit — past it, a last line
@@ -454,7 +458,7 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
             return problem(exc)
         limits = service.options.limits
 
-        def work(_gone: threading.Event) -> Response:
+        def work(_bound: Bound) -> Response:
             try:
                 doc = parse_text(text, "scenario", limits=limits)
                 parse_scenario(doc, limits=limits)
@@ -463,7 +467,7 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
             return Json({"scenario": doc})
 
         try:
-            result: Response = await gate.run(request, work)
+            result: Response = await gate.run(request, service.options.time_limit, work)
         except Exception as exc:
             return problem(exc)
         return result

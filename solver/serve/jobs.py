@@ -38,8 +38,8 @@ from triggerstack.model.parts import new_part
 
 from ..errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from ..options import Options
-from ..verbs.batch import check_lines
-from .rpc import RpcError, Service, read_line
+from .batch import check_lines, read_line
+from .rpc import RpcError, Service
 
 __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
 
@@ -63,8 +63,6 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
     """The answer line to input line ``number``: always one line, whatever it holds."""
     out: dict[str, Any] = {"line": number}
     try:
-        if isinstance(line, ScenarioError):
-            raise RequestError(KINDS.NOT_JSON, line.one_line())
         request = read_line(line, options.limits)
         if (
             not isinstance(request, dict)

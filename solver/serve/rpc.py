@@ -14,6 +14,7 @@ the place (``triggers[3].modes[1]``) where there is one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -21,23 +22,24 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
-from triggerstack.model.io import load_document, parse_json_line, utf8
-from triggerstack.model.limits import Bound, Limits, bounded
+from triggerstack.model.io import load_document
+from triggerstack.model.limits import Bound, bounded, deadline_for
 from triggerstack.model.text import visible
 
 from ..errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from ..options import Engine, Options, resolve
-from ..verbs.batch import Compiled
 from ..verbs.legal import LegalOutcomes
 from ..verbs.table import MAX_PAGE, VERBS, Params, Verb, canonical
+from .batch import read_line
+from .cache import CACHE_ENTRIES, Compiled
 
 __all__ = [
     "HANDLES_PER_CLIENT",
@@ -46,9 +48,11 @@ __all__ = [
     "MAX_HANDLES",
     "MAX_PAGE",
     "METHODS",
+    "Asked",
     "RpcError",
     "Service",
     "discover",
+    "read_line",
 ]
 
 MAX_HANDLES = 256
@@ -61,9 +65,6 @@ HOLD_SECONDS = 60.0
 """A loaded scenario asked about within this long never gives way to another load."""
 _ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
-CACHE_ENTRIES = 64
-"""Scenarios sent inline kept compiled (within ``limits.memory`` with the loaded ones)."""
-
 _CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
 """Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
 
@@ -204,7 +205,7 @@ class Service:
     def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options or Options()
         self._loaded: dict[str, _Held] = {}
-        self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text
+        self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text, within limits.memory
         self._clock = clock
 
     def __repr__(self) -> str:
@@ -224,8 +225,11 @@ class Service:
         return self._cache.make_room(cost, self.options.limits.memory - self._loaded_bytes())
 
     def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
+        """``doc`` compiled (or found compiled) within the request's deadline and the server's caps."""
+        deadline = deadline_for(self.options.time_limit)  # the request's, in force: nothing new is built
+        room = self.options.limits.memory - self._loaded_bytes()
         try:
-            return self._cache.get(doc, self.options, self.options.limits.memory - self._loaded_bytes(), cache)
+            return self._cache.from_document(doc, self.options, deadline, room, cache)
         except ScenarioError as exc:
             raise exc.within(place) from None
 
@@ -365,31 +369,50 @@ class Service:
         """The result of one method call (a JSON-ready value), or :class:`RpcError`. The whole call
         is bounded by its time limit (however many verbs it asks) and stops once ``gone`` is set
         (the server saw its client hang up); ``client`` is the token the caller presented."""
+        asked = self.ask(method, params)
+        return self.answer(asked, Bound(asked.seconds, gone), client)
+
+    def ask(self, method: str, params: Any) -> Asked:
+        """A method call read (its params validated) before it runs, with its time limit: a
+        transport that waits for its turn (HTTP) builds the request's one :class:`Bound` from it
+        and bounds the wait and :meth:`answer` alike. :class:`RpcError` as :meth:`call` gives."""
+        with self._failures():
+            entry = METHODS.get(method)
+            if entry is None:
+                raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
+            model, _, run = entry
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
+            try:
+                parsed = model.model_validate(params)
+            except ValidationError as exc:
+                raise params_error(exc, model) from None
+            return Asked(parsed, run, self.seconds(getattr(parsed, "time_limit", None)))
+
+    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Any:
+        """The result of a call :meth:`ask` read, within the request's ``bound`` — the one deadline
+        every verb it asks and every scenario it compiles is held to."""
         token = _CLIENT.set(client)
         try:
-            return self._call(method, params, gone)
+            with self._failures(), bounded(bound):
+                return self._answer(asked)
+        finally:
+            _CLIENT.reset(token)
+
+    @contextlib.contextmanager
+    def _failures(self) -> Iterator[None]:
+        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG)."""
+        try:
+            yield
         except Exception as exc:
             if os.environ.get("TRIGGERSTACK_DEBUG") and failure(exc).kind is KINDS.INTERNAL:
                 raise
             raise RpcError(failure(exc)) from None
-        finally:
-            _CLIENT.reset(token)
 
-    def _call(self, method: str, params: Any, gone: threading.Event | None) -> Any:
-        entry = METHODS.get(method)
-        if entry is None:
-            raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
-        model, _, run = entry
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
-        try:
-            parsed = model.model_validate(params)
-        except ValidationError as exc:
-            raise params_error(exc, model) from None
-        with bounded(Bound(self.seconds(getattr(parsed, "time_limit", None)), gone)):
-            result = run(self, parsed)
+    def _answer(self, asked: Asked) -> Any:
+        result = asked.run(self, asked.params)
         answer = canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
         size = len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         if size > self.options.limits.answer:
@@ -474,15 +497,16 @@ def error_line(found: Failure) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": None, "error": found.rpc_error()}, separators=(",", ":"))
 
 
-def read_line(line: str | bytes, limits: Limits) -> Any:
-    """One line of JSON, decoded and parsed within ``limits``; :class:`RequestError` (not JSON) otherwise."""
-    try:
-        return parse_json_line(utf8(line), limits)
-    except ScenarioError as exc:
-        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
-
-
 Runner = Callable[[Service, Any], Any]
+
+
+class Asked(NamedTuple):
+    """A method call read before it runs (:meth:`Service.ask`): its params, what runs it, and its
+    time limit (the server's, lowered to what the call asks)."""
+
+    params: BaseModel
+    run: Runner
+    seconds: float | None
 
 
 def _verb_runner(verb: Verb[Any]) -> Runner:

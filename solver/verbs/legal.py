@@ -22,7 +22,11 @@ stepper — is kept in the scenario's :attr:`~triggerstack.model.Facts.memo`, ke
 ``sample``, ``check``…), which are thin calls on this object: ``sample(s, 1)`` in a loop costs
 what ``legal.sample(1)`` does.
 
-Each call (each generator, from its first item on) gets the options' time limit afresh.
+Each call (each generator, from its first item on) builds one deadline from the options' time
+limit as it starts — or, inside a request's bound that ends no later, takes that one — and runs
+with it in force (:func:`~triggerstack.model.limits.bounded`): what is kept across calls holds
+:data:`~triggerstack.model.limits.RUNNING`, which checks the deadline of whichever call runs it, so
+two threads asking one scenario at once never share a deadline, and none is ever restarted.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from triggerstack.model.errors import ScenarioError
 from triggerstack.model.facts import Facts
-from triggerstack.model.limits import Deadline
+from triggerstack.model.limits import RUNNING, Deadline, bounded, deadline_for, lazily
 from triggerstack.model.outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model.passes import Passes
 from triggerstack.model.scenario import Scenario
@@ -67,6 +72,9 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True, slots=True)
 class Counted:
     """A count, the engine that made it (of the first pass) and how (``product``,
@@ -83,7 +91,6 @@ class _Learned:
 
     facts: Facts
     options: Options  # without a time limit: the calls bring theirs
-    deadline: Deadline = field(default_factory=lambda: Deadline(None))
     chains: dict[tuple[Task, bool], Chain] = field(default_factory=dict)
     passes: Passes | None = None
     stepper: Stepper | None = None
@@ -95,13 +102,13 @@ class _Learned:
         key = (task, bounded)
         chain = self.chains.get(key)
         if chain is None:
-            chain = self.chains[key] = chain_for(self.facts, self.options, task, limit, self.deadline)
+            chain = self.chains[key] = chain_for(self.facts, self.options, task, limit, RUNNING)
         return chain
 
     def first_best(self) -> PassEngine:
         """The engine that answers ``best`` for the first pass alone."""
         if self.best_engine is None:
-            self.best_engine = engine_for(self.facts, self.options, Task.BEST, deadline=self.deadline)
+            self.best_engine = engine_for(self.facts, self.options, Task.BEST, deadline=RUNNING)
         return self.best_engine
 
     def judging_passes(self) -> Passes:
@@ -133,7 +140,7 @@ class LegalOutcomes:
     def __init__(
         self, scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
     ) -> None:
-        facts, opts, _ = prepare(scenario, options, changes)
+        facts, opts = prepare(scenario, options, changes)
         self.facts = facts
         self.options = opts
         self._learned = _learned(facts, opts)
@@ -141,27 +148,28 @@ class LegalOutcomes:
     def __repr__(self) -> str:
         return f"<LegalOutcomes of {len(self.facts.abilities)} waiting abilities, engine {self.options.engine.value}>"
 
-    def _start(self) -> Deadline:
-        """This call's deadline (the shared one, restarted)."""
-        deadline = self._learned.deadline
-        deadline.restart(self.options.time_limit)
-        deadline.check("starting")  # within a request's bound (a server's): one more call may be one too many
-        return deadline
+    def _call(self) -> AbstractContextManager[Deadline]:
+        """This call's own deadline, built as it starts and in force while it runs (see the
+        module docstring): ``with self._call() as deadline:``."""
+        return bounded(deadline_for(self.options.time_limit))
 
-    def _chain(self, task: Task = Task.ENUMERATE, limit: int | None = None) -> Chain:
-        self._start()
-        return self._learned.chain(task, limit)
+    def _lazy(self, make: Callable[[], Iterator[T]], ahead: int = 256) -> Iterator[T]:
+        """A lazy call: its deadline built at its first item, and in force while each is computed
+        (up to ``ahead`` computed before they are asked for: see :func:`~triggerstack.model.limits.lazily`)."""
+        return lazily(self.options.time_limit, make, ahead)
 
     # -- counting --------------------------------------------------------------------------------
 
     def count(self) -> int:
         """How many legal outcomes there are (every pass of 603.3b; one when nothing waits)."""
-        return self._chain().count()
+        with self._call():
+            return self._learned.chain().count()
 
     def counted(self) -> Counted:
         """:meth:`count` with the engine and the path that answered."""
-        chain = self._chain()
-        return Counted(chain.count(), chain.first.name, chain.path)
+        with self._call():
+            chain = self._learned.chain()
+            return Counted(chain.count(), chain.first.name, chain.path)
 
     def __len__(self) -> int:
         """:meth:`count` (``OverflowError`` past ``sys.maxsize``: use :meth:`count`)."""
@@ -175,17 +183,18 @@ class LegalOutcomes:
         divisions — as perft's divide gives the count under each first move: ``(entry, count)``
         by the entry's canonical JSON, ``None`` (nothing put on the stack) first. The counts sum
         to :meth:`count`. The outcomes are tallied one by one, so at most ``limits.outcomes``."""
-        total = self.count()
-        cap = self.options.limits.outcomes
-        if total > cap:
-            raise ScenarioError(
-                f"divide tallies the outcomes one by one: {total} is more than the limit of {cap} "
-                "(raise it with --max-outcomes)"
-            )
-        tally: dict[Entry | None, int] = {}
-        for outcome in self.outcomes():
-            first = outcome.stack[0] if outcome.stack else None
-            tally[first] = tally.get(first, 0) + 1
+        with self._call():  # one call: the count and the tally share its deadline
+            total = self.count()
+            cap = self.options.limits.outcomes
+            if total > cap:
+                raise ScenarioError(
+                    f"divide tallies the outcomes one by one: {total} is more than the limit of {cap} "
+                    "(raise it with --max-outcomes)"
+                )
+            tally: dict[Entry | None, int] = {}
+            for outcome in self.outcomes():
+                first = outcome.stack[0] if outcome.stack else None
+                tally[first] = tally.get(first, 0) + 1
         shown = [(None if e is None else outcome_dict(Outcome(stack=(e,)))["stack"][0], n) for e, n in tally.items()]
         shown.sort(key=lambda item: "" if item[0] is None else json.dumps(item[0], sort_keys=True))
         return shown
@@ -198,15 +207,17 @@ class LegalOutcomes:
         if isinstance(index, bool):
             raise TypeError("an outcome's index is an integer, not true or false")
         index = operator.index(index)
-        chain = self._chain()
-        if index < 0:
-            index += chain.ranks()
-        return chain.outcome(chain.unrank(index))
+        with self._call():
+            chain = self._learned.chain()
+            if index < 0:
+                index += chain.ranks()
+            return chain.outcome(chain.unrank(index))
 
     def index(self, outcome: Outcome) -> int:
         """The position of ``outcome`` in the engine's order: ``legal[legal.index(o)] == o``
         for every legal ``o`` (``ValueError`` if it is not a legal outcome)."""
-        return self._chain().rank(outcome)
+        with self._call():
+            return self._learned.chain().rank(outcome)
 
     def __contains__(self, outcome: object) -> bool:
         """Whether ``outcome`` is legal (``check`` decides; any form of it, canonical or not)."""
@@ -220,27 +231,28 @@ class LegalOutcomes:
     def outcomes(self, limit: int | None = None) -> Iterator[Outcome]:
         """Every legal outcome once, canonical, in the engine's order; at most ``limit`` (a solver
         engine then stops after the first ``limit`` it finds, sorted)."""
-        self._start()
-        yield from self._learned.chain(limit=limit).outcomes(limit)
+        return self._lazy(lambda: self._learned.chain(limit=limit).outcomes(limit))
 
     def lines(self, limit: int | None = None) -> Iterator[str]:
         """:meth:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``)."""
-        self._start()
-        yield from self._learned.chain(limit=limit).lines(limit)
+        return self._lazy(lambda: self._learned.chain(limit=limit).lines(limit))
 
     def sample(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[Outcome]:
         """``n`` outcomes drawn independently and exactly uniformly (with replacement), lazily;
         ``n=None`` draws for as long as asked. ``seed`` (an integer or a ``random.Random``) makes
         them repeatable."""
-        deadline = self._start()
-        draws = self._learned.chain().draws(self._rng(seed))
-        if n is None:
-            while True:
-                deadline.check("drawing outcomes")
-                yield next(draws)
-        for _ in range(n):
-            deadline.check(f"drawing {n} outcomes")
+        what = "drawing outcomes" if n is None else f"drawing {n} outcomes"
+        # a draw is never taken before it is asked for: the seed's stream is the caller's
+        return self._lazy(lambda: self._draws(self._learned.chain().draws(self._rng(seed)), n, what), ahead=1)
+
+    @staticmethod
+    def _draws(draws: Iterator[T], n: int | None, what: str) -> Iterator[T]:
+        """``n`` of ``draws`` (None: endless), the call's deadline checked before each."""
+        drawn = 0
+        while n is None or drawn < n:
+            RUNNING.check(what)
             yield next(draws)
+            drawn += 1
 
     def _rng(self, seed: int | random.Random | None) -> random.Random:
         """The generator of a draw: ``seed``'s, or without one the scenario's own stream (seeded
@@ -256,13 +268,8 @@ class LegalOutcomes:
 
     def sample_lines(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[str]:
         """:meth:`sample` as canonical JSON lines (the same draws for the same seed), fast."""
-        deadline = self._start()
-        lines = self._learned.chain().draw_lines(self._rng(seed))
-        drawn = 0
-        while n is None or drawn < n:
-            deadline.check(f"drawing {n if n is not None else 'endless'} outcomes")
-            yield next(lines)
-            drawn += 1
+        what = f"drawing {n if n is not None else 'endless'} outcomes"
+        return self._lazy(lambda: self._draws(self._learned.chain().draw_lines(self._rng(seed)), n, what), ahead=1)
 
     # -- the other verbs -------------------------------------------------------------------------
 
@@ -270,41 +277,40 @@ class LegalOutcomes:
         """The legal outcome with the highest ``score`` (docs/cli.md)."""
         from .best import Best, check_score
 
-        self._start()
-        check_score(self.facts, score, Passes(self.facts, self.options.next_pass))
-        chain = self._learned.chain(Task.BEST)
-        first_best = None if chain.single else self._learned.first_best()
-        outcome, value, proven = chain.best(score, first_best)
-        return Best(outcome, value, proven)
+        with self._call():
+            check_score(self.facts, score, Passes(self.facts, self.options.next_pass))
+            chain = self._learned.chain(Task.BEST)
+            first_best = None if chain.single else self._learned.first_best()
+            outcome, value, proven = chain.best(score, first_best)
+            return Best(outcome, value, proven)
 
     def check(self, proposal: Outcome) -> Verdict:
         """Every violation of ``proposal`` (see :func:`~.check.check`)."""
         from ..judge import judge
 
-        return judge(self._learned.judging_passes(), proposal, self._start())
+        with self._call() as deadline:
+            return judge(self._learned.judging_passes(), proposal, deadline)
 
     def explain(self) -> Explained:
         """The facts behind every decision (see :func:`~.explain.explain`)."""
         from ..options import Engine
         from .explain import Explained, explain_chain
 
-        self._start()
-        product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
-        learned = _learned(self.facts, product)
-        learned.deadline.restart(self.options.time_limit)
-        return Explained(explain_chain(self.facts, learned.chain()))
+        with self._call():
+            product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
+            return Explained(explain_chain(self.facts, _learned(self.facts, product).chain()))
 
     def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
         """How many distinct outcomes the walk after ``decisions`` can still end in: (the number,
         exact?) — exactly, by counting (:meth:`Stepper.count`), within one pass; across passes of
         603.3b by walking up to ``cap`` of them."""
         stepper = self.stepper()
-        deadline = self._start()
-        walk = stepper.walk(decisions)
-        exact = stepper.count(walk)
-        if exact is not None:
-            return exact, True
-        return stepper.reachable(walk, cap, deadline)
+        with self._call() as deadline:  # the stepper's calls inside take this one
+            walk = stepper.walk(decisions)
+            exact = stepper.count(walk)
+            if exact is not None:
+                return exact, True
+            return stepper.reachable(walk, cap, deadline)
 
     def stepper(self) -> Stepper:
         """The decision space, decision by decision with fixed ids (one per scenario, shared)."""

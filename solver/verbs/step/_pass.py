@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from triggerstack.model.apnap import Block
 from triggerstack.model.errors import WalkStateError
 from triggerstack.model.facts import AbilityFacts, Facts, RequirementFacts
-from triggerstack.model.limits import Deadline
+from triggerstack.model.limits import RUNNING
 from triggerstack.model.outcome import Entry, Outcome, canonical
 from triggerstack.model.types import PlayerId
 
@@ -52,8 +52,6 @@ class PassStepper(Checked[State]):
 
     facts: Facts
     options: Options = field(default_factory=Options)
-    deadline: Deadline = field(default_factory=lambda: Deadline(None))
-    """The deadline of the call being answered (its :class:`~._walk.Stepper` restarts it per call)."""
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
     _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
     _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
@@ -138,7 +136,8 @@ class PassStepper(Checked[State]):
     def _space(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> ChoiceSpace:
         space = self._spaces.get(key)
         if space is None:
-            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, self.deadline)
+            # kept across calls: it checks the deadline of whichever call lists it (RUNNING), never this one's
+            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, RUNNING)
         return space
 
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:

@@ -4,11 +4,12 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, replace
 
 from triggerstack.model.errors import LayoutOverflow, WalkStateError
 from triggerstack.model.facts import Facts
-from triggerstack.model.limits import Deadline
+from triggerstack.model.limits import RUNNING, Deadline, bounded, deadline_for
 from triggerstack.model.outcome import Outcome, canonical, outcome_json
 from triggerstack.model.passes import Passes, StackItem, Successor, join
 from triggerstack.model.shapes import TriggerBody
@@ -90,7 +91,6 @@ class Stepper(Checked[Walk]):
         self.options = options or Options()
         self.layout = layout
         max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
-        self.deadline = Deadline(self.options.time_limit)
         self.passes = Passes(facts, self.options.next_pass, max_passes)
         s = facts.scenario
         watched = {r.id: self._watched(r.object) for r in s.reactions}
@@ -207,7 +207,7 @@ class Stepper(Checked[Walk]):
         """One pass's stepper, and its decisions' global forms by local id."""
         found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if found is None:
-            stepper = PassStepper(facts, self.options, self.deadline)
+            stepper = PassStepper(facts, self.options)
             for a in facts.abilities:  # a hook's pass may name what no reaction could fire
                 if a.modal and a.id not in self._modes:
                     self._modes[a.id] = [m.id or "" for m in a.modes]
@@ -215,10 +215,13 @@ class Stepper(Checked[Walk]):
             found = self._steppers[id(facts)] = (stepper, glob)
         return found
 
-    def _call(self) -> Deadline:
-        """The deadline of a call, restarted: every public question is bounded by the time limit."""
-        self.deadline.restart(self.options.time_limit)
-        return self.deadline
+    def _call(self) -> AbstractContextManager[Deadline]:
+        """The deadline of a call, built as it starts and in force while it runs: every public
+        question is bounded by the time limit (a question asked inside another — ``forced``,
+        ``reachable`` — takes the deadline of the one that asks). What the stepper keeps across
+        calls (each pass's choice spaces, its product engine) checks :data:`RUNNING`: the
+        deadline of whichever call runs it, in its own thread."""
+        return bounded(deadline_for(self.options.time_limit))
 
     def start(self) -> Walk:
         return Walk(facts=self.facts)
@@ -238,9 +241,9 @@ class Stepper(Checked[Walk]):
     def legal(self, walk: Walk) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         assert walk.facts is not None
-        self._call()
-        local, glob = self._local(walk.facts)
-        out = [glob[d.id] for d in local.legal(walk.local)]
+        with self._call():
+            local, glob = self._local(walk.facts)
+            out = [glob[d.id] for d in local.legal(walk.local)]
         out.sort(key=lambda d: d.id)
         return out
 
@@ -343,6 +346,10 @@ class Stepper(Checked[Walk]):
         announced, times the ways to decide the rest of the pass —
         :meth:`~triggerstack.solver.engines.product.ProductEngine.completions`); ``None`` where
         further passes of 603.3b may follow (what they hold depends on how this one ends)."""
+        with self._call():
+            return self._count(walk)
+
+    def _count(self, walk: Walk) -> int | None:
         if not self.passes.single or walk.done:
             return None
         facts = walk.facts
@@ -360,7 +367,7 @@ class Stepper(Checked[Walk]):
 
     def _engine(self, facts: Facts) -> ProductEngine:
         if self._product is None:
-            self._product = ProductEngine(facts, replace(self.options, merge_identical=False), self.deadline)
+            self._product = ProductEngine(facts, replace(self.options, merge_identical=False), RUNNING)
         return self._product
 
     def reachable(self, walk: Walk, cap: int, deadline: Deadline) -> tuple[int, bool]:
@@ -401,7 +408,11 @@ class Stepper(Checked[Walk]):
         """A sequence of decisions whose walk ends in ``outcome`` (for imitation learning, or to
         replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
         with the verdict. Within a block, the removals come as early as they are legal."""
-        verdict = judge(self.passes, outcome, self._call())
+        with self._call() as deadline:
+            return self._decisions_for(outcome, deadline)
+
+    def _decisions_for(self, outcome: Outcome, deadline: Deadline) -> list[Decision]:
+        verdict = judge(self.passes, outcome, deadline)
         if not verdict.legal:
             raise IllegalOutcome(verdict)
         walk = self.start()

@@ -1,6 +1,8 @@
-"""``check --batch``: one verdict line per input line, in input order, nothing lost.
+"""Batch files, with the surfaces that read them: ``check --batch`` (one verdict line per input
+line, in input order, nothing lost) and the local processes of both it and ``batch``
+(:func:`check_lines`, with ``jobs``; ``batch`` answers its lines with :mod:`.jobs`'s ``answer_line``).
 
-Each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone when one scenario
+For ``check --batch``, each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone when one scenario
 is given for the whole batch. Each output line is ``{"line": N, "legal": ..., "violations": [...]}``
 or, for a line that cannot be judged, ``{"line": N, "error": "..."}`` naming the place. With
 ``jobs > 1`` the lines are checked in worker processes and written back in input order.
@@ -19,110 +21,35 @@ import json
 import os
 import signal
 import sys
-import tracemalloc
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from triggerstack.model.errors import ScenarioError
-from triggerstack.model.facts import Facts, check_limits, facts_of
-from triggerstack.model.io import parse_json_line, utf8
-from triggerstack.model.limits import Deadline
+from triggerstack.model.facts import Facts
+from triggerstack.model.io import json_line
+from triggerstack.model.limits import Limits, bounded, deadline_for
 from triggerstack.model.outcome import parse_outcome
-from triggerstack.model.scenario import parse_scenario
 
 from ..errors import KINDS, RequestError, failure
 from ..options import DEFAULT_OPTIONS, Options
-from .legal import check
+from ..verbs.legal import check
+from .cache import CACHE_BYTES, CACHE_ENTRIES, Compiled
 
-__all__ = ["CACHE_BYTES", "Compiled", "check_lines", "error_line", "measured_facts", "verdict_line"]
-
-CACHE_ENTRIES = 64
-CACHE_BYTES = 32 * 1024 * 1024
-"""The compiled-scenario cache keeps at most this many bytes of scenario text (and 64 scenarios)."""
+__all__ = ["check_lines", "error_line", "read_line", "verdict_line"]
 
 _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS
+_cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it
 
 
-class _Measured(Deadline):
-    """A compile's deadline that also stops it once it has taken more than ``cap`` bytes."""
-
-    __slots__ = ("cap",)
-
-    def __init__(self, seconds: float | None, cap: int) -> None:
-        super().__init__(seconds)
-        self.cap = cap
-
-    def check(self, what: str) -> None:
-        super().check(what)
-        used = tracemalloc.get_traced_memory()[0]
-        if used > self.cap:
-            raise ScenarioError(
-                f"the compiled scenario takes more than {self.cap} bytes while {what} (raise it with --max-memory)"
-            )
-
-
-def measured_facts(doc: Any, options: Options) -> tuple[Facts, int]:
-    """``doc`` compiled, and the bytes the compiled scenario takes (what stays allocated of what
-    compiling allocated, measured by tracemalloc); over ``options.limits.memory`` it is refused
-    while it compiles."""
-    started = not tracemalloc.is_tracing()
-    if started:
-        tracemalloc.start()
+def read_line(line: bytes | str | ScenarioError, limits: Limits) -> Any:
+    """One line as :func:`~triggerstack.model.io.iter_lines` gives it, read as every surface that
+    reads lines reads it (``check --batch``, ``batch``, the stdio server): its JSON value, or
+    :class:`RequestError` (not JSON: -32700) naming the column or byte."""
     try:
-        before = tracemalloc.get_traced_memory()[0]
-        deadline = _Measured(options.time_limit, before + options.limits.memory)
-        facts = facts_of(parse_scenario(doc, limits=options.limits), options.limits, deadline)
-        return facts, max(tracemalloc.get_traced_memory()[0] - before, 0)
-    finally:
-        if started:
-            tracemalloc.stop()
-
-
-class Compiled:
-    """Compiled scenarios kept by their text, least recently used first out: at most ``entries`` of
-    them and ``room`` bytes (with ``measure``, the bytes each takes compiled, by tracemalloc, and a
-    scenario over the room is refused as it compiles; without, the bytes of its text)."""
-
-    def __init__(self, entries: int, measure: bool) -> None:
-        self.entries = entries
-        self.measure = measure
-        self._kept: OrderedDict[str, tuple[Facts, int]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def bytes(self) -> int:
-        return sum(cost for _, cost in self._kept.values())
-
-    def make_room(self, cost: int, room: int) -> bool:
-        """Drop the oldest until ``cost`` more bytes fit in ``room``; whether they do."""
-        while self._kept and self.bytes() + cost > room:
-            self._kept.popitem(last=False)
-        return self.bytes() + cost <= room
-
-    def get(self, doc: Any, options: Options, room: int | None = None, keep: bool = True) -> tuple[Facts, int]:
-        """``doc`` compiled within ``options`` (kept if ``keep`` and it fits in ``room``, by default
-        ``limits.memory``), and what it costs."""
-        key = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
-        hit = self._kept.get(key)
-        if hit is not None:
-            self._kept.move_to_end(key)
-            return hit
-        if self.measure:
-            facts, cost = measured_facts(doc, options)
-        else:
-            limits = options.limits
-            facts, cost = facts_of(parse_scenario(doc, limits=limits), limits, Deadline(options.time_limit)), len(key)
-        check_limits(facts, options.limits)
-        room = options.limits.memory if room is None else room
-        if keep and len(self._kept) < self.entries and self.make_room(cost, room):
-            self._kept[key] = (facts, cost)
-        return facts, cost
-
-
-_cache = Compiled(CACHE_ENTRIES, measure=False)
+        return json_line(line, limits)
+    except ScenarioError as exc:
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 
 
 def error_line(number: int, exc: BaseException) -> str:
@@ -132,23 +59,22 @@ def error_line(number: int, exc: BaseException) -> str:
     return json.dumps({"line": number, "error": failure(exc).rpc_error()}, sort_keys=True, separators=(",", ":"))
 
 
-def _judge(number: int, text: str, shared: Facts | None, options: Options) -> str:
-    try:
-        doc = parse_json_line(text, options.limits)
-    except ScenarioError as exc:  # not a line it reads (-32700), as ``batch`` and the servers say
-        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
+def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None, options: Options) -> str:
+    doc = read_line(line, options.limits)  # not a line it reads (-32700), as ``batch`` and the servers say
+    deadline = deadline_for(options.time_limit)  # the line's one deadline: its compile and its check
     if shared is not None:
         facts, proposal_doc = shared, doc
     else:
         if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
             raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
         try:
-            facts = _cache.get(doc["scenario"], options, room=CACHE_BYTES)[0]
+            facts = _cache.from_document(doc["scenario"], options, deadline, room=CACHE_BYTES)[0]
         except ScenarioError as exc:
             raise exc.within("scenario") from None
         proposal_doc = doc["proposal"]
     try:
-        verdict = check(facts, parse_outcome(proposal_doc), options)
+        with bounded(deadline):
+            verdict = check(facts, parse_outcome(proposal_doc), options)
     except ScenarioError as exc:
         raise (exc if shared is not None else exc.within("proposal")) from None
     return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
@@ -159,13 +85,7 @@ def verdict_line(
 ) -> str:
     """The verdict line for input line ``number`` (1-based): always one line, whatever the input."""
     try:
-        if isinstance(line, ScenarioError):  # over --max-bytes, or not UTF-8: not a line it reads
-            raise RequestError(KINDS.NOT_JSON, line.one_line())
-        try:
-            text = utf8(line)
-        except ScenarioError as exc:
-            raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
-        return _judge(number, text, shared, options)
+        return _judge(number, line, shared, options)
     except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
         return error_line(number, exc)
 
