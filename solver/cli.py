@@ -19,8 +19,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model.errors import MissingExtra, ScenarioError, UsageError
@@ -29,6 +28,8 @@ from triggerstack.model.text import compact, visible, visible_lines
 
 from .errors import KINDS, OutputFailed, Terminated, failure
 from .options import Engine, Options
+from .verbs.table import VERBS, Command, Verb
+from .verbs.table import verb as table_verb
 
 if TYPE_CHECKING:  # each verb imports what it needs, when it runs
     from pydantic import BaseModel
@@ -69,9 +70,18 @@ def _verb_of(argv: Sequence[str] | None) -> str:
     return str(found.verb)
 
 
+_LISTED = (
+    *("check", "explain", "count", "enumerate", "sample", "best"),
+    *("serve", "batch", "card", "conformance", "schema"),
+)
+"""The order ``--help`` lists the commands in: the verbs the table gives the command line
+(``verbs/table.py``; one not named here comes last) and the command line's own."""
+
+
 def _parser(verb: str | None) -> argparse.ArgumentParser:
-    """The command line's parser, with ``verb`` 's flags in full (generated from the table of
-    verbs, which imports the models); the other verbs are listed by name and help only."""
+    """The command line's parser, with ``verb`` 's flags in full (generated from its row of the table
+    of verbs and its parameters, which imports its module); the other verbs are listed by name and
+    help only."""
     p = _Parser(
         prog=PROG,
         description="Which ways of putting waiting triggered abilities on the stack are legal (rule 603.3).",
@@ -80,6 +90,20 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
+    limits = _limits_parser()
+    verbs = {v.name: v for v in VERBS if v.cli is not None}
+    for name in sorted({*verbs, *_OWN}, key=lambda n: _LISTED.index(n) if n in _LISTED else len(_LISTED)):
+        if name in _OWN:
+            _OWN[name][0](sub, limits)
+        elif name == verb:
+            _verb_parser(sub, verbs[name], limits)
+        else:
+            sub.add_parser(name, help=verbs[name].cli.help, add_help=False)  # type: ignore[union-attr]
+    return p
+
+
+def _limits_parser() -> argparse.ArgumentParser:
+    """The limits' flags, shared by the commands that read scenarios (generated from :class:`Limits`)."""
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/cli.md#limits, model/limits.py)")
     for name, default, what in Limits.described():
@@ -93,49 +117,49 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
     )
-    for name, spec in _COMMANDS.items():
-        if name != verb:
-            sub.add_parser(name, help=spec.help, add_help=False)
-            continue
-        from .verbs.table import VERBS
+    return limits
 
-        q = sub.add_parser(name, parents=[limits], help=spec.help, description=spec.description or None)
-        table = VERBS[name]
-        q.add_argument("scenario", metavar="SCENARIO", nargs="?" if name == "check" else None)
-        _fields(q, table.params, spec)
-        if spec.engine:
-            q.add_argument(
-                "--engine",
-                type=_engine,
-                default=Engine.AUTO,
-                metavar="ENGINE",
-                help=f"which engine answers: {', '.join(Engine.names())} (default auto: the fastest exact one; "
-                "fast is product)",
-            )
-        if spec.merge:
-            q.add_argument(
-                "--merge-identical",
-                action="store_true",
-                help="count outcomes that only swap identical abilities (same source, text, choices) once",
-            )
-        if spec.json:
-            q.add_argument("--json", action="store_true", help=spec.json)
-        if table.pictured:
-            q.add_argument(
-                "--format",
-                choices=["text", "json", "svg"],
-                default=None,
-                help=f"text (default), json, or svg: {spec.svg}",
-            )
-        if name == "check":
-            q.add_argument(
-                "--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)"
-            )
-            q.add_argument(
-                "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
-            )
-            q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
 
+def _verb_parser(sub: Any, verb: Verb, limits: argparse.ArgumentParser) -> None:
+    """A verb's subcommand: the scenario, a flag for each parameter, and the flags its row asks for."""
+    cmd = verb.cli
+    assert cmd is not None
+    q = sub.add_parser(
+        verb.name, parents=[limits] if cmd.limits else [], help=cmd.help, description=cmd.description or None
+    )
+    if verb.scenario:
+        q.add_argument("scenario", metavar="SCENARIO", nargs="?" if cmd.batch else None)
+    _fields(q, verb.params, cmd)
+    if cmd.engine:
+        q.add_argument(
+            "--engine",
+            type=_engine,
+            default=Engine.AUTO,
+            metavar="ENGINE",
+            help=f"which engine answers: {', '.join(Engine.names())} (default auto: the fastest exact one; "
+            "fast is product)",
+        )
+    if cmd.merge:
+        q.add_argument(
+            "--merge-identical",
+            action="store_true",
+            help="count outcomes that only swap identical abilities (same source, text, choices) once",
+        )
+    if cmd.json:
+        q.add_argument("--json", action="store_true", help=cmd.json)
+    if cmd.svg:
+        q.add_argument(
+            "--format", choices=["text", "json", "svg"], default=None, help=f"text (default), json, or svg: {cmd.svg}"
+        )
+    if cmd.batch:
+        q.add_argument("--batch", metavar="FILE", help="a JSON Lines file of proposals to check (- for standard input)")
+        q.add_argument(
+            "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
+        )
+        q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
+
+
+def _serve_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
     sv = sub.add_parser(
         "serve",
         parents=[limits],
@@ -160,6 +184,8 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
         "to reach it; repeat for several); any other is refused, which stops DNS rebinding",
     )
 
+
+def _batch_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
     bt = sub.add_parser(
         "batch",
         parents=[limits],
@@ -174,15 +200,8 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
     bt.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (the extra [dask])")
     bt.add_argument("--jobs", type=_positive, default=1, metavar="N", help="without --scheduler: N local processes")
 
-    c = sub.add_parser(
-        "card",
-        help="what the tool reads of a card (the extra [cards]): its object fragment and triggered abilities",
-        description="The card's Oracle text, the object fields a scenario's 'card' gives, and each triggered "
-        "ability as a trigger fragment in the scenario format, or what could not be read and why (docs/cards.md).",
-    )
-    c.add_argument("name", metavar="NAME", help="the card's Oracle name, in any letter case")
-    c.add_argument("--json", action="store_true", help="print the report as JSON")
 
+def _conformance_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     k = sub.add_parser(
         "conformance",
         help="run the 603.3 conformance suite against an engine (docs/conformance.md)",
@@ -206,70 +225,21 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
         "engine is stopped and the case fails saying so",
     )
 
+
+def _schema_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     s = sub.add_parser("schema", help="the JSON Schema of a format: scenario, outcome, score, verdict or explain")
     s.add_argument(
         "what", nargs="?", default="scenario", choices=["scenario", "outcome", "score", "verdict", "explain"]
     )
-    return p
 
 
-@dataclass(frozen=True)
-class _Command:
-    """How the command line serves a verb of the table (``verbs/table.py``): its help, the flags
-    it adds to the verb's own parameters, and whether it streams lines instead of one answer."""
-
-    help: str
-    description: str = ""
-    engine: bool = True
-    merge: bool = False
-    json: str = ""
-    pretty: bool = False
-    svg: str = ""
-    streams: bool = False
-    skip: tuple[str, ...] = ()
-    defaults: Mapping[str, Any] = field(default_factory=dict)
-
-
-_COMMANDS = {
-    "check": _Command(
-        "is this proposed placement legal? every violation with its rule",
-        "Check one proposal (SCENARIO PROPOSAL), or a batch: --batch FILE.jsonl with one "
-        '{"scenario": ..., "proposal": ...} per line, or proposals alone with --scenario S. A batch '
-        "writes one verdict line per input line, in order; exit 0 if all are legal, 1 otherwise.",
-        engine=False,
-        json='print {"legal": ..., "violations": [...]}',
-        pretty=True,
-        svg="the stack drawn, each violation beside its entry",
-    ),
-    "explain": _Command(
-        "controllers and why, blocks, legal modes and targets, removal",
-        engine=False,
-        json="machine-readable output",
-        pretty=True,
-        svg="the blocks and one legal outcome drawn",
-    ),
-    "count": _Command(
-        "the exact number of legal outcomes", merge=True, json='print {"count": N, "engine": ..., "path": ...}'
-    ),
-    "enumerate": _Command(
-        "every legal outcome once, one canonical JSON per line",
-        merge=True,
-        streams=True,
-        skip=("cursor",),
-        defaults={"limit": None},  # a stream has no page: every outcome unless --limit
-    ),
-    "sample": _Command("uniformly random legal outcomes, one canonical JSON per line", streams=True),
-    "best": _Command("the legal outcome with the highest score, and the score"),
-}
-"""The verbs of the table the command line has, in the order ``--help`` lists them."""
-
-
-def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], spec: _Command) -> None:
+def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Command) -> None:
     """A flag for each field of a verb's parameters (``limit`` is ``--limit``, ``n`` is ``-n``;
     its description the help); a document field is a file, positional (``PROPOSAL``) or a
-    required option (``--score SCORE``) as the table says."""
+    required option (``--score SCORE``) as the table says, and a field the row names positional is
+    an argument (``NAME``, its help in lower case as argparse's own)."""
     for name, info in params.model_fields.items():
-        if name in spec.skip:
+        if name in cmd.skip:
             continue
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         what = info.description or ""
@@ -281,11 +251,14 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], spec: _Com
             else:
                 parser.add_argument(name, metavar=name.upper(), nargs="?")
             continue
+        if name in cmd.positional:
+            parser.add_argument(name, metavar=name.upper(), help=what[:1].lower() + what[1:])
+            continue
         flag = f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-")
         if info.annotation is bool:
             parser.add_argument(flag, action="store_true", help=what)
             continue
-        default = spec.defaults.get(name, info.default)
+        default = cmd.defaults.get(name, info.default)
         shown = f" (default {default})" if default is not None else ""
         kind = int if info.default is None else _positive
         parser.add_argument(flag, dest=name, type=kind, default=default, metavar="N", help=what + shown)
@@ -354,47 +327,57 @@ def _dump(data: Any) -> str:
 def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
     """A verb of the table (verbs/table.py): its parameters from the flags, its documents read from
     their files, its answer printed as text, JSON, SVG or streamed lines."""
-    from .verbs.table import VERBS
-
-    name = args.verb
-    verb, spec = VERBS[name], _COMMANDS[name]
-    if name == "check":
+    verb = table_verb(args.verb)
+    cmd = verb.cli
+    assert cmd is not None
+    if cmd.batch:
         if args.batch is not None:
             return _batch(args)
         if args.batch_scenario is not None or args.jobs != 1:
             raise UsageError("--scenario and --jobs go with --batch")
-        if args.scenario is None or args.proposal is None:
-            raise UsageError("check needs SCENARIO and PROPOSAL, or --batch FILE")
-        if args.scenario == "-" and args.proposal == "-":
-            raise UsageError("only one of SCENARIO and PROPOSAL can be standard input (-)")
+    files = [name for name in ("scenario", *_documents(verb, positional=True)) if hasattr(args, name)]
+    if any(getattr(args, name) is None for name in files):
+        batch = ", or --batch FILE" if cmd.batch else ""
+        raise UsageError(f"{verb.name} needs {' and '.join(n.upper() for n in files)}{batch}")
+    if sum(getattr(args, name) == "-" for name in files) > 1:
+        raise UsageError(f"only one of {' and '.join(n.upper() for n in files)} can be standard input (-)")
     # the time limit holds from the first byte read: reading and judging the documents count too
     with bounded(Deadline(getattr(args, "time_limit", None))):  # the call's one deadline, its verb's too
-        return _answer_within(args, verb, spec)
+        return _answer_within(args, verb, cmd)
 
 
-def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int, str] | None:
-    from triggerstack.model.outcome import Outcome, Score
+def _documents(verb: Verb, positional: bool = False) -> dict[str, str]:
+    """The verb's parameters that are whole documents, and the kind of each (outcome, score); with
+    ``positional``, only those given positionally (``PROPOSAL``, not ``--score SCORE``)."""
+    found = {}
+    for name, info in verb.params.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if "document" in extra and not (positional and extra.get("option")):
+            found[name] = str(extra["document"])
+    return found
 
-    legal = _legal(args, args.scenario)
+
+def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[int, str] | None:
+    legal = _legal(args, args.scenario) if verb.scenario else None
+    documents = _documents(verb)
     files: dict[str, str] = {}
     values: dict[str, Any] = {}
-    for field_name, info in verb.params.model_fields.items():
-        if field_name in spec.skip:
+    for name in verb.params.model_fields:
+        if name in cmd.skip:
             continue
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        if "document" in extra:
-            path = files[field_name] = getattr(args, field_name)
-            read = Outcome.load if extra["document"] == "outcome" else Score.load
-            values[field_name] = read(path, _limits(args))
-        else:
-            values[field_name] = getattr(args, field_name)
-    params = verb.params.model_construct(**values) if spec.streams else verb.params.model_validate(values)
+        values[name] = getattr(args, name)
+        if name in documents:  # read here: ``card`` reads no document, and starts quickly
+            from triggerstack.model.outcome import Outcome, Score
+
+            files[name] = values[name]
+            values[name] = (Outcome.load if documents[name] == "outcome" else Score.load)(files[name], _limits(args))
+    params = verb.params.model_construct(**values)  # argparse has typed them; the bounds are a server's
     try:
-        if spec.streams:
-            assert verb.lines is not None
+        if cmd.streams:
+            assert legal is not None
             _stream(verb.lines(legal, params))
             return None
-        result = verb.run(legal, params)
+        result = verb.ask(legal, params)
         picture = result.picture() if getattr(args, "format", None) == "svg" else None
     except ScenarioError as exc:
         where = exc.loc[0] if exc.loc else None
@@ -404,12 +387,12 @@ def _answer_within(args: argparse.Namespace, verb: Any, spec: Any) -> tuple[int,
     if picture is not None:
         text = picture
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
-        text = _dump(result.report()) if spec.pretty else compact(result.report())
+        text = _dump(result.report()) if cmd.pretty else compact(result.report())
     else:
         text = result.text()
-    if result.code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
+    if result.exit_code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
         sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
-    return result.code(), text
+    return result.exit_code(), text
 
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
@@ -441,28 +424,6 @@ def _batch(args: argparse.Namespace) -> tuple[int, str]:
         if source is not sys.stdin.buffer:
             source.close()
     return (EXIT_OK if all_legal else EXIT_ILLEGAL), ""
-
-
-def _card(args: argparse.Namespace) -> tuple[int, str]:
-    from triggerstack.model.cards import card_report
-
-    report = card_report(args.name)
-    if args.json:
-        return EXIT_OK, compact(report)
-    lines = [f"{report['name']} {report['mana_cost']}".rstrip(), report["type_line"], ""]
-    lines += [f"  {line}" for line in report["oracle_text"].split("\n")]
-    lines += ["", f"object: {compact(report['object'])}"]
-    lines += [f"note: {n}" for n in report["notes"]]
-    if not report["triggered_abilities"]:
-        lines.append("no triggered ability")
-    for a in report["triggered_abilities"]:
-        lines += ["", f"triggered ability {a['index']}: {a['text']}"]
-        if "trigger" in a:
-            lines.append(f"  trigger: {compact(a['trigger'])}")
-        else:
-            lines.append(f"  not read: {a['unread']['reason']}: {a['unread']['sentence']!r}")
-        lines += [f"  note: {n}" for n in a.get("notes", ())]
-    return EXIT_OK, "\n".join(lines)
 
 
 def _conformance(args: argparse.Namespace) -> tuple[int, str]:
@@ -569,14 +530,13 @@ def _jobs(args: argparse.Namespace) -> tuple[int, str]:
     return (EXIT_OK if clean else EXIT_ILLEGAL), "\n".join(str(p) for p in written)
 
 
-_OTHERS: dict[str, Callable[[argparse.Namespace], tuple[int, str] | None]] = {
-    "batch": _jobs,
-    "serve": _serve,
-    "schema": _schema,
-    "card": _card,
-    "conformance": _conformance,
+_OWN: dict[str, tuple[Callable[[Any, argparse.ArgumentParser], None], Callable[[argparse.Namespace], Any]]] = {
+    "serve": (_serve_parser, _serve),
+    "batch": (_batch_parser, _jobs),
+    "conformance": (_conformance_parser, _conformance),
+    "schema": (_schema_parser, _schema),
 }
-"""The commands that are not verbs of the table."""
+"""The command line's own commands, which are not verbs of the table: their parsers and what runs them."""
 
 
 def _on_sigterm(_signum: int, _frame: object) -> None:
@@ -591,8 +551,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
     )
     try:
-        other = _OTHERS.get(args.verb)
-        result = other(args) if other is not None else _answer(args)
+        own = _OWN.get(args.verb)
+        result = own[1](args) if own is not None else _answer(args)
         if result is None:  # a streaming verb has written its output
             return EXIT_OK
         code, text = result

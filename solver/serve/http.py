@@ -203,6 +203,27 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
         redoc_url=None,
         default_response_class=Json,
     )
+    _method_routes(api, service, gate)
+    _lines_route(api, service, gate)
+    _openapi(api)
+    _page_routes(api, service, gate)
+
+    @api.get("/health", summary="The service is up (answered at once, whatever is being computed)")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @api.get("/v1/discover", summary="The OpenRPC document of the same methods (rpc.discover)")
+    async def discover() -> dict[str, Any]:
+        return rpc.discover()
+
+    _error_handlers(api)
+    allowed = (*LOCAL_HOSTS, *hosts)
+    return _Limited(api, service.options.limits.bytes, allowed)
+
+
+def _method_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
+    """``POST /v1/<method>`` for every method but ``rpc.discover``: its params as the body, its result
+    exactly as stdio gives it."""
 
     async def answer(method: str, request: Request) -> Response:
         try:
@@ -233,6 +254,9 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
             openapi_extra=_body_schema(params),
         )
 
+
+def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
+    """``POST /v1/enumerate/lines``: every outcome from ``cursor``, one canonical JSON per line (NDJSON)."""
     enumerate_request = METHODS["enumerate"][0]
 
     async def lines(request: Request) -> Response:
@@ -277,11 +301,14 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
         response_class=StreamingResponse,
         openapi_extra=_body_schema(enumerate_request),
     )
+
+
+def _openapi(api: FastAPI) -> None:
+    """FastAPI's document, with each method's params schema among the components (the bodies are
+    read by our bounded reader, so FastAPI does not see their types)."""
     generated = api.openapi
 
     def openapi() -> dict[str, Any]:
-        """FastAPI's document, with each method's params schema among the components (the bodies
-        are read by our bounded reader, so FastAPI does not see their types)."""
         if api.openapi_schema is None:
             document = generated()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
@@ -293,15 +320,10 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
 
     api.openapi = openapi  # type: ignore[method-assign]
 
-    _page_routes(api, service, gate)
 
-    @api.get("/health", summary="The service is up (answered at once, whatever is being computed)")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
-
-    @api.get("/v1/discover", summary="The OpenRPC document of the same methods (rpc.discover)")
-    async def discover() -> dict[str, Any]:
-        return rpc.discover()
+def _error_handlers(api: FastAPI) -> None:
+    """Every error as an RFC 9457 problem: a body FastAPI could not read, an unknown route or HTTP
+    method, and a bug (the server goes on)."""
 
     @api.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> Response:
@@ -320,9 +342,6 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
         return problem(exc)
-
-    allowed = (*LOCAL_HOSTS, *hosts)
-    return _Limited(api, service.options.limits.bytes, allowed)
 
 
 def _body_schema(params: type[BaseModel]) -> dict[str, Any]:

@@ -36,8 +36,9 @@ from triggerstack.model.text import visible
 
 from ..errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from ..options import Engine, Options, resolve
+from ..verbs.base import MAX_PAGE, Params, canonical
 from ..verbs.legal import LegalOutcomes
-from ..verbs.table import MAX_PAGE, VERBS, Params, Verb, canonical
+from ..verbs.table import VERBS, Verb
 from .batch import read_line
 from .cache import CACHE_ENTRIES, Compiled
 
@@ -95,21 +96,6 @@ class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class CardParams(_Params):
-    """What the tool reads of a card by its Oracle name (the extra [cards]; docs/cards.md)."""
-
-    name: str = Field(min_length=1, max_length=200, description="The card's Oracle name, in any letter case")
-
-
-class CardResult(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    name: str = Field(description="The card's Oracle name")
-    oracle_text: str = Field(description="Its Oracle text")
-    object: dict[str, Any] = Field(description="The object fields a scenario's card gives")
-    triggered_abilities: list[dict[str, Any]] = Field(description="Each as a trigger fragment, or why it was not read")
-
-
 class Load(_Params):
     """Send a scenario once; later requests name it by the handle returned."""
 
@@ -155,10 +141,14 @@ class Asks(Params):
         return self
 
 
-def request_model(verb: Verb[Any]) -> type[Params]:
-    """A verb's params as a request: its own, and :class:`Asks`."""
+def request_model(verb: Verb) -> type[Params]:
+    """A verb's params as a request: its own, and :class:`Asks` (a verb that takes no scenario: its own),
+    under the params' published name."""
+    if not verb.scenario:
+        return verb.params
     bases: tuple[type[Params], ...] = (verb.params, Asks)
-    return cast(type[Params], create_model(verb.params.__name__, __base__=bases, __doc__=verb.params.__doc__))
+    name = verb.params.model_config.get("title") or verb.params.__name__
+    return cast(type[Params], create_model(name, __base__=bases, __doc__=verb.params.__doc__))
 
 
 class Discover(_Params):
@@ -509,9 +499,9 @@ class Asked(NamedTuple):
     seconds: float | None
 
 
-def _verb_runner(verb: Verb[Any]) -> Runner:
+def _verb_runner(verb: Verb) -> Runner:
     def run(service: Service, p: Any) -> Any:
-        return verb.run(service._legal(p), p).to_json()
+        return verb.ask(service._legal(p) if verb.scenario else None, p).to_json()
 
     return run
 
@@ -519,18 +509,11 @@ def _verb_runner(verb: Verb[Any]) -> Runner:
 METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
     "load": (Load, HandleResult, Service.load),
     "unload": (Unload, UnloadResult, Service.unload),
-    **{name: (request_model(verb), verb.result, _verb_runner(verb)) for name, verb in VERBS.items()},
-    "card": (CardParams, CardResult, lambda _service, p: _card(p)),
+    **{verb.name: (request_model(verb), verb.result, _verb_runner(verb)) for verb in VERBS},
     "rpc.discover": (Discover, BaseModel, Service.discover),
 }
 """Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
 runs it — the verbs' from the table of verbs."""
-
-
-def _card(p: CardParams) -> dict[str, Any]:
-    from triggerstack.model.cards import card_report
-
-    return card_report(p.name)
 
 
 def discover() -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""The public verbs, one module each: ``check``, ``count``, ``enumerate`` (``outcomes``),
-``sample``, ``best``, ``explain``, ``step`` and ``batch`` (``check --batch``). Each takes the
-scenario, an :class:`~..options.Options` (or its fields as keywords), and asks
-``engines.select`` which engine answers."""
+"""The public verbs, one module each — ``check``, ``count``, ``enumerate``, ``sample``, ``best``,
+``explanation`` (explain), ``steps`` (the ``step.*`` verbs), ``picture`` (draw) and ``card`` — each
+holding its params, its result and the function answering it, listed in ``table`` (the one table of
+verbs). Each answers from a :class:`~.legal.LegalOutcomes`, which takes the scenario and an
+:class:`~..options.Options` (or its fields as keywords) and asks ``engines.select`` which engine
+answers; ``batch`` is ``check --batch``."""

@@ -282,7 +282,7 @@ class LegalOutcomes:
             chain = self._learned.chain(Task.BEST)
             first_best = None if chain.single else self._learned.first_best()
             outcome, value, proven = chain.best(score, first_best)
-            return Best(outcome, value, proven)
+            return Best(outcome=outcome, score=value, proven=proven)
 
     def check(self, proposal: Outcome) -> Verdict:
         """Every violation of ``proposal`` (see :func:`~.check.check`)."""
