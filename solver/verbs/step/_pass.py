@@ -3,7 +3,7 @@ not legal, and the outcome a finished pass reached."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from triggerstack.model.apnap import Block
@@ -47,10 +47,13 @@ class State:
 
 @dataclass(repr=False)
 class PassStepper(Checked[State]):
-    """The decisions of one pass, with its caches. Its ids number the pass's own decisions (the
-    tokens its choices are spelled in); :class:`~._walk.Stepper` gives them the scenario's."""
+    """The decisions of one pass, with its caches. Its decisions are the scenario's, numbered once
+    by :class:`~._walk.Stepper` (``named`` gives the decision that means a key); inside, a choice
+    is spelled in *tokens*, the pass's own alphabet (put, remove, modes, targets, parts), which
+    are never shown as decisions."""
 
     facts: Facts
+    named: Callable[[Key], Decision]
     options: Options = field(default_factory=Options)
     _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
     _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
@@ -73,41 +76,50 @@ class PassStepper(Checked[State]):
         self.end_targets = self.target0 + len(f.things)
         self.divide0 = self.end_targets + 1
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
-        self.size = self.divide0 + most
-        self.decisions = [self._make(i) for i in range(self.size)]
-        """Every decision of the pass, by its id here."""
-        self._by_id = dict(enumerate(self.decisions))
+        self.tokens_count = self.divide0 + most
+        keys = [self._key(i) for i in range(self.tokens_count)]
+        self.decisions = [self.named(k) for k in keys]
+        """The decision each token is, by token."""
+        self._token = {k: i for i, k in enumerate(keys)}
+        self._by_id = {d.id: d for d in self.decisions}
         self._by_text = {d.text: d for d in self.decisions}
-        self._by_key = {d.key: d for d in self.decisions}
+        self.size = max(self._by_id) + 1
+        """How many decision ids there are, up to this pass's highest."""
 
     def __repr__(self) -> str:
-        return f"<PassStepper of {len(self.facts.abilities)} waiting abilities, {self.size} decisions>"
+        return f"<PassStepper of {len(self.facts.abilities)} waiting abilities, {self.tokens_count} decisions>"
 
     def find(self, key: Key) -> Decision | None:
         """The decision of the pass that means ``key``, if it has one."""
-        return self._by_key.get(key)
+        t = self._token.get(key)
+        return None if t is None else self.decisions[t]
 
-    # -- the fixed numbering ------------------------------------------------------------------
+    def token(self, d: Decision) -> int:
+        """The token that spells ``d`` (one of this pass's decisions)."""
+        return self._token[d.key]
 
-    def _make(self, i: int) -> Decision:
+    # -- the tokens ---------------------------------------------------------------------------
+
+    def _key(self, i: int) -> Key:
+        """What token ``i`` means."""
         f = self.facts
         n = len(f.abilities)
         if i < n:
-            return Decision.make(i, DecisionKind.PUT, f.abilities[i].id)
+            return (DecisionKind.PUT, f.abilities[i].id, "", 0)
         if i < 2 * n:
-            return Decision.make(i, DecisionKind.REMOVE, f.abilities[i - n].id)
+            return (DecisionKind.REMOVE, f.abilities[i - n].id, "", 0)
         if i < self.end_modes:
             j = i - 2 * n
             k = max(x for x in range(n) if self.mode_offset[x] <= j and f.abilities[x].modal)
             a = f.abilities[k]
-            return Decision.make(i, DecisionKind.MODE, a.id, a.modes[j - self.mode_offset[k]].id or "")
+            return (DecisionKind.MODE, a.id, a.modes[j - self.mode_offset[k]].id or "", 0)
         if i == self.end_modes:
-            return Decision.make(i, DecisionKind.END_MODES)
+            return (DecisionKind.END_MODES, "", "", 0)
         if i < self.end_targets:
-            return Decision.make(i, DecisionKind.TARGET, f.things[i - self.target0].id)
+            return (DecisionKind.TARGET, f.things[i - self.target0].id, "", 0)
         if i == self.end_targets:
-            return Decision.make(i, DecisionKind.END_TARGETS)
-        return Decision.make(i, DecisionKind.DIVIDE, amount=i - self.divide0 + 1)
+            return (DecisionKind.END_TARGETS, "", "", 0)
+        return (DecisionKind.DIVIDE, "", "", i - self.divide0 + 1)
 
     def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
         """The decisions that announce ``choice`` after ``put``."""
@@ -251,14 +263,14 @@ class PassStepper(Checked[State]):
         """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
         f = self.facts
         n = len(f.abilities)
-        d = self._by_key[decision.key]
+        d, tok = decision, self._token[decision.key]
         if self.is_over(state):
             return judge.walk_over()
         if state.current is not None:
             return self._why_token(state, f.abilities[state.current], d)
         if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
             return judge.put_first()
-        a = f.abilities[d.id % n]
+        a = f.abilities[tok % n]
         if any(p.ability == a.index for p in state.stack) or a.index in state.removed:
             return judge.already_done(a.id, removed=a.index in state.removed)
         if a.block is None or a.forced_removal is not None:
@@ -277,17 +289,17 @@ class PassStepper(Checked[State]):
         if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
             return judge.announce_first(a.id)
         if d.kind is DecisionKind.MODE:
-            j = d.id - 2 * len(f.abilities)
+            j = self._token[d.key] - 2 * len(f.abilities)
             k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
             if k != a.index:
                 return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
-            mode = a.modes[d.id - 2 * len(f.abilities) - self.mode_offset[k]]
+            mode = a.modes[self._token[d.key] - 2 * len(f.abilities) - self.mode_offset[k]]
             if not mode.available:
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
             return judge.divide_first(a)
         if d.kind is DecisionKind.TARGET:
-            t = d.id - self.target0
+            t = self._token[d.key] - self.target0
             req = self._requirement(a, state.tokens)
             if req is not None and t in req.excluded:
                 return judge.excluded(req, t)[0].at(f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}")
@@ -316,11 +328,12 @@ class PassStepper(Checked[State]):
         d = self.decision(ref)
         f = self.facts
         decisions = (*state.decisions, d.id)
+        tok = self._token[d.key]
         if d.kind is DecisionKind.PUT:
-            return self._finish(State(decisions, state.stack, state.removed, d.id, ()))
+            return self._finish(State(decisions, state.stack, state.removed, tok, ()))
         if d.kind is DecisionKind.REMOVE:
-            return State(decisions, state.stack, state.removed | {d.id - len(f.abilities)}, None, ())
-        return self._finish(State(decisions, state.stack, state.removed, state.current, (*state.tokens, d.id)))
+            return State(decisions, state.stack, state.removed | {tok - len(f.abilities)}, None, ())
+        return self._finish(State(decisions, state.stack, state.removed, state.current, (*state.tokens, tok)))
 
     def _finish(self, state: State) -> State:
         """Place the ability in hand once its tokens spell a whole choice."""

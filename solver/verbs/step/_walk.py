@@ -150,7 +150,7 @@ class Stepper(Checked[Walk]):
         self.size = self._ids.size
         for key in keys:
             self._add(key)
-        self._steppers: dict[int, tuple[PassStepper, list[Decision]]] = {}
+        self._steppers: dict[int, PassStepper] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
 
@@ -203,17 +203,19 @@ class Stepper(Checked[Walk]):
             self.universe = (*self.universe, aid)
         return slot
 
-    def _local(self, facts: Facts) -> tuple[PassStepper, list[Decision]]:
-        """One pass's stepper, and its decisions' global forms by local id."""
+    def _local(self, facts: Facts) -> PassStepper:
+        """One pass's stepper, its decisions the scenario's (one numbering: this stepper's)."""
         found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if found is None:
-            stepper = PassStepper(facts, self.options)
             for a in facts.abilities:  # a hook's pass may name what no reaction could fire
                 if a.modal and a.id not in self._modes:
                     self._modes[a.id] = [m.id or "" for m in a.modes]
-            glob = [self._by_key.get(d.key) or self._add(d.key) for d in stepper.decisions]
-            found = self._steppers[id(facts)] = (stepper, glob)
+            found = self._steppers[id(facts)] = PassStepper(facts, self._named, self.options)
         return found
+
+    def _named(self, key: Key) -> Decision:
+        """The decision that means ``key`` (given its id the first time a pass names it)."""
+        return self._by_key.get(key) or self._add(key)
 
     def _call(self) -> AbstractContextManager[Deadline]:
         """The deadline of a call, built as it starts and in force while it runs: every public
@@ -235,15 +237,14 @@ class Stepper(Checked[Walk]):
         return self._thing_slot.get(thing)
 
     def pass_stepper(self, facts: Facts) -> PassStepper:
-        """The stepper of one pass (``walk.facts``), with its local numbering."""
-        return self._local(facts)[0]
+        """The stepper of one pass (``walk.facts``)."""
+        return self._local(facts)
 
     def legal(self, walk: Walk) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         assert walk.facts is not None
         with self._call():
-            local, glob = self._local(walk.facts)
-            out = [glob[d.id] for d in local.legal(walk.local)]
+            out = self._local(walk.facts).legal(walk.local)
         out.sort(key=lambda d: d.id)
         return out
 
@@ -262,13 +263,13 @@ class Stepper(Checked[Walk]):
         """The player who makes the next decision of ``walk`` (None once it is over): the chooser
         of the ability in hand (700.2e), else the player whose block is being put (603.3b)."""
         assert walk.facts is not None
-        return self._local(walk.facts)[0].decider(walk.local)
+        return self._local(walk.facts).decider(walk.local)
 
     def why_illegal(self, walk: Walk, decision: Decision) -> Reason:
         """Why ``decision`` is not legal now, asked of the judge room (through the pass's stepper
         for a decision of the pass the walk is in)."""
         assert walk.facts is not None
-        local, _ = self._local(walk.facts)
+        local = self._local(walk.facts)
         if local.find(decision.key) is not None:
             return local.why_illegal(walk.local, decision)
         if self.is_over(walk):
@@ -284,7 +285,7 @@ class Stepper(Checked[Walk]):
         d = self.decision(ref)
         facts = walk.facts
         assert facts is not None
-        local, _ = self._local(facts)
+        local = self._local(facts)
         here = local.find(d.key)
         assert here is not None  # the pass's own decisions are the only ones applied to it
         state = local.apply_unchecked(walk.local, here)
@@ -305,26 +306,26 @@ class Stepper(Checked[Walk]):
 
     def is_over(self, walk: Walk) -> bool:
         assert walk.facts is not None
-        return self._local(walk.facts)[0].is_over(walk.local)
+        return self._local(walk.facts).is_over(walk.local)
 
     def outcome(self, walk: Walk) -> Outcome:
         """The whole outcome a finished walk reached (every pass)."""
         if not self.is_over(walk):
             raise WalkStateError("the walk is not over: there are legal decisions left")
         assert walk.facts is not None
-        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
-        return join([*parts, self._local(walk.facts)[0].outcome(walk.local)])
+        parts = [self._local(f).outcome(st) for f, st in walk.done]
+        return join([*parts, self._local(walk.facts).outcome(walk.local)])
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
         """The ability being announced (put, its modes and targets not all chosen yet) and what
         has been announced of its choice so far (the decisions' readable forms, after ``put``);
         None between abilities."""
         assert walk.facts is not None
-        glob = self._local(walk.facts)[1]
+        local = self._local(walk.facts)
         state = walk.local
         if state.current is None:
             return None
-        said = tuple(glob[t].text for t in state.tokens)
+        said = tuple(local.decisions[t].text for t in state.tokens)
         return walk.facts.abilities[state.current].id, said
 
     def pass_number(self, walk: Walk) -> int:
@@ -335,7 +336,7 @@ class Stepper(Checked[Walk]):
         """What a walk has put on the stack and removed so far, every pass (the ability in hand,
         not yet placed, is in neither); :meth:`outcome` once it is over."""
         assert walk.facts is not None
-        parts = [self._local(f)[0].outcome(st) for f, st in walk.done]
+        parts = [self._local(f).outcome(st) for f, st in walk.done]
         f = walk.facts
         parts.append(to_outcome(f, IndexedOutcome(walk.local.stack, tuple(sorted(walk.local.removed)))))
         return join(parts)
@@ -354,7 +355,7 @@ class Stepper(Checked[Walk]):
             return None
         facts = walk.facts
         assert facts is not None
-        local, _ = self._local(facts)
+        local = self._local(facts)
         state = walk.local
         below = {p.ability for p in state.stack}
         done = below | set(state.removed)
@@ -421,25 +422,23 @@ class Stepper(Checked[Walk]):
         while not self.is_over(walk):
             facts = walk.facts
             assert facts is not None
-            local, glob = self._local(facts)
-            n = len(facts.abilities)
+            local = self._local(facts)
             legal = local.legal(walk.local)
-            drops = (d for d in legal if d.kind is DecisionKind.REMOVE and facts.abilities[d.id - n].id in removed)
-            drop = next(drops, None)
+            drop = next((d for d in legal if d.kind is DecisionKind.REMOVE and d.subject in removed), None)
             if drop is not None:
-                walk = self.apply_unchecked(walk, glob[drop.id])
+                walk = self.apply_unchecked(walk, drop)
                 continue
             entry = outcome.stack[placed] if placed < len(outcome.stack) else None
             put = None if entry is None else local.find((DecisionKind.PUT, entry.ability, "", 0))
             if entry is None or put is None or put not in legal:
                 raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
-            a = facts.abilities[put.id]
+            a = facts.abilities[facts.ability_index[entry.ability]]
             tokens = local.tokens_for(a, frozenset(p.ability for p in walk.local.stack), entry)
             if tokens is None:
                 raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
-            walk = self.apply_unchecked(walk, glob[put.id])
+            walk = self.apply_unchecked(walk, put)
             for t in tokens:
-                walk = self.apply_unchecked(walk, glob[t])
+                walk = self.apply_unchecked(walk, local.decisions[t])
             placed += 1
         reached = self.outcome(walk)
         if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
