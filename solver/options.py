@@ -71,42 +71,34 @@ _ALIASES = {"fast": "product"}
 """Other names of engines: docs/cli.md's first name for the product engine."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Options:
     """What every verb is answered with.
 
-    ``engine``: see :class:`Engine`. ``time_limit``: seconds one call may take before it gives up
-    (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by default, ``None`` for no limit;
-    a generator (``outcomes``) counts the time from its first outcome asked for to its last.
-    ``limits``: the size caps (:class:`~triggerstack.model.Limits`, passes included).
-    ``next_pass``: an engine's own function deciding what triggers after each pass of 603.3b
-    (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's ``reactions``.
-    ``merge_identical``: count and enumerate outcomes that only swap identical abilities once.
+    ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
+    may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
+    default, ``None`` for no limit; a generator (``outcomes``) counts the time from its first
+    outcome asked for to its last. ``limits``: the size caps (:class:`~triggerstack.model.Limits`,
+    passes included). ``next_pass``: an engine's own function deciding what triggers after each
+    pass of 603.3b (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's
+    ``reactions``. ``merge_identical``: count and enumerate outcomes that only swap identical
+    abilities once. The fields are written here only: :class:`OptionChanges`, their keyword form
+    for type checkers, is held to them by a test.
     """
 
-    engine: Engine
-    time_limit: float | None
-    limits: Limits
-    next_pass: NextPass | None
-    merge_identical: bool
+    engine: Engine | str = Engine.AUTO
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    limits: Limits = DEFAULT_LIMITS
+    next_pass: NextPass | None = None
+    merge_identical: bool = False
 
-    def __init__(
-        self,
-        engine: Engine | str = Engine.AUTO,
-        time_limit: float | None = DEFAULT_TIME_LIMIT,
-        limits: Limits = DEFAULT_LIMITS,
-        next_pass: NextPass | None = None,
-        merge_identical: bool = False,
-    ) -> None:
-        object.__setattr__(self, "engine", Engine.parse(engine))  # a name is parsed once, here
-        object.__setattr__(self, "time_limit", time_limit)
-        object.__setattr__(self, "limits", limits)
-        object.__setattr__(self, "next_pass", next_pass)
-        object.__setattr__(self, "merge_identical", merge_identical)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "engine", Engine.parse(self.engine))
 
 
 class OptionChanges(TypedDict, total=False):
-    """The fields of :class:`Options`, as keyword arguments of the verbs."""
+    """The fields of :class:`Options`, as keyword arguments of the verbs (what a type checker reads
+    of ``count(s, engine="cpsat")``; tests/test_options.py holds it to :class:`Options`)."""
 
     engine: Engine | str
     time_limit: float | None
@@ -121,7 +113,7 @@ DEFAULT_OPTIONS = Options()
 def resolve(options: Options | None, changes: OptionChanges) -> Options:
     """``options`` (the defaults if ``None``) with ``changes`` applied."""
     base = DEFAULT_OPTIONS if options is None else options
-    return replace(base, **changes) if changes else base  # type: ignore[arg-type]
+    return replace(base, **changes) if changes else base
 
 
 _WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()

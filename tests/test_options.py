@@ -139,5 +139,5 @@ def test_the_keyword_options_are_the_fields_of_options() -> None:
 
     from triggerstack.solver.options import OptionChanges
 
-    assert [f.name for f in fields(Options)] == list(OptionChanges.__annotations__)
+    assert {f.name: f.type for f in fields(Options)} == OptionChanges.__annotations__  # names and types
     assert Options(**{f.name: getattr(Options(), f.name) for f in fields(Options)}) == Options()

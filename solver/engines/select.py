@@ -89,7 +89,7 @@ def engine_for(
     """The engine that answers ``task`` for one pass of ``facts`` under ``options``; ``limit``:
     only that many outcomes are asked for (a solver engine then stops there, so it is not refused
     a pass with more outcomes than ``limits.outcomes``)."""
-    engine = options.engine
+    engine = Engine.parse(options.engine)  # an Engine already: Options parses its name
     if options.merge_identical and engine not in (Engine.AUTO, Engine.PRODUCT):
         raise EngineCannot("--merge-identical is answered by the product engine only (--engine auto or product)")
     if engine in (Engine.AUTO, Engine.PRODUCT):

@@ -146,7 +146,7 @@ class LegalOutcomes:
         self._learned = _learned(facts, opts)
 
     def __repr__(self) -> str:
-        return f"<LegalOutcomes of {len(self.facts.abilities)} waiting abilities, engine {self.options.engine.value}>"
+        return f"<LegalOutcomes of {len(self.facts.abilities)} waiting abilities, engine {self.options.engine}>"
 
     def _call(self) -> AbstractContextManager[Deadline]:
         """This call's own deadline, built as it starts and in force while it runs (see the
