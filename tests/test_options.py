@@ -139,5 +139,6 @@ def test_the_keyword_options_are_the_fields_of_options() -> None:
 
     from triggerstack.solver.options import OptionChanges
 
-    assert {f.name: f.type for f in fields(Options)} == OptionChanges.__annotations__  # names and types
+    keyword = {k: getattr(v, "__forward_arg__", v) for k, v in OptionChanges.__annotations__.items()}
+    assert {f.name: f.type for f in fields(Options)} == keyword  # names and types
     assert Options(**{f.name: getattr(Options(), f.name) for f in fields(Options)}) == Options()
