@@ -48,8 +48,8 @@ BIN = Path(sys.executable).parent
 
 from triggerstack.model import Facts, Outcome, Scenario, Score, compile_facts  # noqa: E402
 from triggerstack.solver import LegalOutcomes, best, check, count, explain, outcome_lines, outcomes, sample, step  # noqa: E402
-from triggerstack.solver.engines.product import ProductEngine  # noqa: E402
-from triggerstack.solver.verbs.step import Stepper  # noqa: E402
+from triggerstack.solver._engines.product import ProductEngine  # noqa: E402
+from triggerstack.solver._verbs.step import Stepper  # noqa: E402
 
 SMALL = 5_000  # the solver engines are asked only where the count is this small
 TAKE = 200_000  # outcomes iterated at most per enumeration measurement

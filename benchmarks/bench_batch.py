@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from triggerstack.model import Facts, Scenario, compile_facts
-from triggerstack.solver.serve.batch import check_lines
+from triggerstack.solver.serve._batch import check_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 

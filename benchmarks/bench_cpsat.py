@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from triggerstack.model import Facts, Scenario, compile_facts
-from triggerstack.solver.engines import constraint, cpsat
+from triggerstack.solver._engines import constraint, cpsat
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the literal simulator lives with the tests

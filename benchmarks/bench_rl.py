@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 from triggerstack.model import compile_facts
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import Stepper, rl
 
 HERE = Path(__file__).resolve().parent

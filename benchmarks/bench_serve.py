@@ -143,7 +143,7 @@ def batch_rates(lines: int) -> dict[str, float]:
     Dask LocalCluster of two workers (the same bytes each time, or the run stops)."""
     import tempfile
 
-    from triggerstack.solver.serve.jobs import run
+    from triggerstack.solver.serve._jobs import run
 
     scenario = json.loads(SCENARIO.read_text())
     proposal = json.loads(PROPOSAL.read_text())

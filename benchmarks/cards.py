@@ -30,7 +30,7 @@ RESULTS = HERE / "results"
 
 def coverage(limit: int | None) -> dict[str, Any]:
     from triggerstack.model.cards import corpus, read
-    from triggerstack.model.cards.reader import triggered_lines
+    from triggerstack.model.cards._reader import triggered_lines
 
     every = corpus().cards()[:limit]
     total = read_all = targeting = targeting_read = abilities = abilities_read = 0
@@ -77,7 +77,7 @@ def coverage(limit: int | None) -> dict[str, Any]:
 
 def costs() -> dict[str, Any]:
     code = (
-        "import time; t = time.perf_counter(); from triggerstack.model.cards.corpus import corpus; "
+        "import time; t = time.perf_counter(); from triggerstack.model.cards._corpus import corpus; "
         "c = corpus(); c.lookup('Inferno Titan'); print(time.perf_counter() - t)"
     )
     with tempfile.TemporaryDirectory() as cache:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from triggerstack.adapters.phase import translate
-from triggerstack.adapters.phase.differential import run
-from triggerstack.adapters.phase.live import _mtgjson, phase_module
-from triggerstack.model.cards.corpus import corpus
+from triggerstack.adapters.phase._differential import run
+from triggerstack.adapters.phase._live import _mtgjson, phase_module
+from triggerstack.model.cards._corpus import corpus
 
 OUT = Path(__file__).resolve().parent / "results" / "phase.md"
 
@@ -90,7 +90,7 @@ def timings() -> list[str]:
     firsts = [(read(d["prompts"][0]["state"]), Outcome.model_validate(d["phase_reached"])) for d in docs]
     r_check = sorted(best(lambda r=r, o=o: check(r.scenario, o)) for r, o in firsts)
 
-    from triggerstack.adapters.phase.live import Board, engine
+    from triggerstack.adapters.phase._live import Board, engine
 
     eng = engine(["Viashino Pyromancer", "Soul Warden", "Armored Armadillo"])
     b = Board.build(eng, [["Viashino Pyromancer", "Soul Warden"], ["Soul Warden", "Armored Armadillo"]])

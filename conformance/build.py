@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 from triggerstack.model import ScenarioError, outcome_dict
-from triggerstack.model.io import load_document
-from triggerstack.model.outcome import parse_outcome
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._io import load_document
+from triggerstack.model._outcome import parse_outcome
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check, count
 
 HERE = Path(__file__).resolve().parent

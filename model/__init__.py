@@ -18,73 +18,37 @@ Modules, bottom up (each imports only those above it in this list):
 
 from typing import TYPE_CHECKING
 
-from .lazy import lazy_exports
+from ._lazy import lazy_exports
 
-if TYPE_CHECKING:
-    from .errors import EndlessLoop, ProposalError, ScenarioError
-    from .facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, compile_facts, facts_of
-    from .limits import DEFAULT_LIMITS, Limits
-    from .outcome import Entry, ModeChoice, Outcome, Score, canonical, outcome_dict, outcome_json
-    from .passes import NextPass, Passes, by_reactions
-    from .rules import CODE_RULE, Code, Rule
-    from .scenario import Scenario
+if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ._errors import EndlessLoop as EndlessLoop
+    from ._errors import LayoutOverflow as LayoutOverflow
+    from ._errors import MissingExtra as MissingExtra
+    from ._errors import ProposalError as ProposalError
+    from ._errors import ScenarioError as ScenarioError
+    from ._errors import UsageError as UsageError
+    from ._errors import WalkStateError as WalkStateError
+    from ._facts import AbilityFacts as AbilityFacts
+    from ._facts import Facts as Facts
+    from ._facts import ModeFacts as ModeFacts
+    from ._facts import RequirementFacts as RequirementFacts
+    from ._facts import compile_facts as compile_facts
+    from ._facts import facts_of as facts_of
+    from ._limits import DEFAULT_LIMITS as DEFAULT_LIMITS
+    from ._limits import Limits as Limits
+    from ._outcome import Entry as Entry
+    from ._outcome import ModeChoice as ModeChoice
+    from ._outcome import Outcome as Outcome
+    from ._outcome import Score as Score
+    from ._outcome import canonical as canonical
+    from ._outcome import outcome_dict as outcome_dict
+    from ._outcome import outcome_json as outcome_json
+    from ._passes import NextPass as NextPass
+    from ._passes import Passes as Passes
+    from ._passes import by_reactions as by_reactions
+    from ._rules import CODE_RULE as CODE_RULE
+    from ._rules import Code as Code
+    from ._rules import Rule as Rule
+    from ._scenario import Scenario as Scenario
 
-_HOMES = {
-    "EndlessLoop": ".errors",
-    "ProposalError": ".errors",
-    "ScenarioError": ".errors",
-    "AbilityFacts": ".facts",
-    "Facts": ".facts",
-    "ModeFacts": ".facts",
-    "RequirementFacts": ".facts",
-    "compile_facts": ".facts",
-    "facts_of": ".facts",
-    "DEFAULT_LIMITS": ".limits",
-    "Limits": ".limits",
-    "Entry": ".outcome",
-    "ModeChoice": ".outcome",
-    "Outcome": ".outcome",
-    "Score": ".outcome",
-    "canonical": ".outcome",
-    "outcome_dict": ".outcome",
-    "outcome_json": ".outcome",
-    "NextPass": ".passes",
-    "Passes": ".passes",
-    "by_reactions": ".passes",
-    "CODE_RULE": ".rules",
-    "Code": ".rules",
-    "Rule": ".rules",
-    "Scenario": ".scenario",
-}
-
-
-
-__all__ = [
-    "CODE_RULE",
-    "DEFAULT_LIMITS",
-    "AbilityFacts",
-    "Code",
-    "EndlessLoop",
-    "Entry",
-    "Facts",
-    "Limits",
-    "ModeChoice",
-    "ModeFacts",
-    "NextPass",
-    "Outcome",
-    "Passes",
-    "ProposalError",
-    "RequirementFacts",
-    "Rule",
-    "Scenario",
-    "ScenarioError",
-    "Score",
-    "by_reactions",
-    "canonical",
-    "compile_facts",
-    "facts_of",
-    "outcome_dict",
-    "outcome_json",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

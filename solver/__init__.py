@@ -16,72 +16,34 @@ Layers, bottom up (a module imports only from its own layer or below; a test rea
 
 from typing import TYPE_CHECKING
 
-from triggerstack.model.lazy import lazy_exports
+from triggerstack.model._lazy import lazy_exports
 
-if TYPE_CHECKING:
-    from .errors import EngineCannot, IllegalDecision, TimeLimitReached
-    from .judge import Verdict, Violation
-    from .options import Engine, Options
-    from .verbs.best import Best
-    from .verbs.legal import Counted, LegalOutcomes, best, check, count, explain, outcome_lines, outcomes, sample, step
-    from .verbs.step import ActionLayout, Decision, DecisionKind, IllegalOutcome, State, Stepper, Walk
+if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ._errors import EngineCannot as EngineCannot
+    from ._errors import IllegalDecision as IllegalDecision
+    from ._errors import TimeLimitReached as TimeLimitReached
+    from ._judge import Reason as Reason
+    from ._judge import Verdict as Verdict
+    from ._judge import Violation as Violation
+    from ._options import Engine as Engine
+    from ._options import Options as Options
+    from ._verbs.best import Best as Best
+    from ._verbs.legal import Counted as Counted
+    from ._verbs.legal import LegalOutcomes as LegalOutcomes
+    from ._verbs.legal import best as best
+    from ._verbs.legal import check as check
+    from ._verbs.legal import count as count
+    from ._verbs.legal import explain as explain
+    from ._verbs.legal import outcome_lines as outcome_lines
+    from ._verbs.legal import outcomes as outcomes
+    from ._verbs.legal import sample as sample
+    from ._verbs.legal import step as step
+    from ._verbs.step import ActionLayout as ActionLayout
+    from ._verbs.step import Decision as Decision
+    from ._verbs.step import DecisionKind as DecisionKind
+    from ._verbs.step import IllegalOutcome as IllegalOutcome
+    from ._verbs.step import State as State
+    from ._verbs.step import Stepper as Stepper
+    from ._verbs.step import Walk as Walk
 
-_HOMES = {
-    "EngineCannot": ".errors",
-    "IllegalDecision": ".errors",
-    "ActionLayout": ".verbs.step",
-    "IllegalOutcome": ".verbs.step",
-    "TimeLimitReached": ".errors",
-    "Engine": ".options",
-    "Options": ".options",
-    "Best": ".verbs.best",
-    "best": ".verbs.legal",
-    "Verdict": ".judge",
-    "Violation": ".judge",
-    "check": ".verbs.legal",
-    "count": ".verbs.legal",
-    "outcome_lines": ".verbs.legal",
-    "outcomes": ".verbs.legal",
-    "explain": ".verbs.legal",
-    "LegalOutcomes": ".verbs.legal",
-    "Counted": ".verbs.legal",
-    "sample": ".verbs.legal",
-    "Decision": ".verbs.step",
-    "DecisionKind": ".verbs.step",
-    "State": ".verbs.step",
-    "Stepper": ".verbs.step",
-    "Walk": ".verbs.step",
-    "step": ".verbs.legal",
-}
-
-
-
-__all__ = [
-    "ActionLayout",
-    "Best",
-    "Counted",
-    "Decision",
-    "DecisionKind",
-    "Engine",
-    "EngineCannot",
-    "IllegalDecision",
-    "IllegalOutcome",
-    "LegalOutcomes",
-    "Options",
-    "State",
-    "Stepper",
-    "TimeLimitReached",
-    "Verdict",
-    "Violation",
-    "Walk",
-    "best",
-    "check",
-    "count",
-    "explain",
-    "outcome_lines",
-    "outcomes",
-    "sample",
-    "step",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

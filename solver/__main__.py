@@ -1,5 +1,5 @@
 """``python -m triggerstack.solver`` runs the command line."""
 
-from .cli import run
+from ._cli import run
 
 run()

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 
-from triggerstack.model.facts import AbilityFacts, Facts
-from triggerstack.solver.core.engine import ListedEngine
-from triggerstack.solver.core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
+from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.solver._core.engine import ListedEngine
+from triggerstack.solver._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
 
 __all__ = ["SimulatedEngine", "legal_choices", "simulate"]
 

@@ -8,7 +8,7 @@ import json
 import os
 
 import pytest
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import ROOT
 

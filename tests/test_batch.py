@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLES
 

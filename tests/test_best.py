@@ -7,7 +7,7 @@ import json
 import pytest
 from triggerstack.model import Scenario, Score, facts_of
 from triggerstack.solver import best
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import ROOT
 

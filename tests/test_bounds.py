@@ -1,4 +1,4 @@
-"""Every path is bounded in time and memory by the documented limits (``model/limits.py``), a batch
+"""Every path is bounded in time and memory by the documented limits (``model/_limits.py``), a batch
 never loses a line, exit codes never lie, and YAML stays data. Each test is sized to run in
 seconds: small caps, short time limits. None of them times anything: a run past its time limit
 must say so (exit 3), and a refusal must come from the cap it names."""
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 from triggerstack.model import Limits, Scenario, ScenarioError
-from triggerstack.model.errors import TimeLimitReached
+from triggerstack.model._errors import TimeLimitReached
 from triggerstack.solver import Options, count, explain, outcomes, sample
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLES
 
@@ -309,8 +309,8 @@ def test_every_batch_line_is_answered_whatever_it_holds(capsys: pytest.CaptureFi
 
 
 def test_the_batch_cache_is_bounded_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    from triggerstack.model.limits import Deadline
-    from triggerstack.solver.serve import cache as compiled
+    from triggerstack.model._limits import Deadline
+    from triggerstack.solver.serve import _cache as compiled
 
     cache = compiled.Compiled(compiled.CACHE_ENTRIES, measure=False)
     small = Options(limits=Limits(memory=2000))

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 import yaml
 from triggerstack.model import Scenario, ScenarioError
-from triggerstack.model.errors import MissingExtra
-from triggerstack.model.outcome import parse_outcome
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._errors import MissingExtra
+from triggerstack.model._outcome import parse_outcome
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check, count, explain
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLES, ROOT
 
 pytest.importorskip("triggerstack.model.cards")
-cards = pytest.importorskip("triggerstack.model.cards.corpus")
+cards = pytest.importorskip("triggerstack.model.cards._corpus")
 try:
     cards.corpus()
 except MissingExtra:
@@ -277,7 +277,7 @@ def _fresh(monkeypatch: pytest.MonkeyPatch, folder: Path) -> Any:
 
 
 def _index_path(folder: Path) -> Path:
-    from triggerstack.model.cards.corpus import SCHEMA, _data_file
+    from triggerstack.model.cards._corpus import SCHEMA, _data_file
 
     return folder / f"cards-{SCHEMA}-{_data_file()[1]}.sqlite"
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import yaml
 from triggerstack.model import ScenarioError
-from triggerstack.model.problems import MAX_PROBLEMS
-from triggerstack.model.scenario import parse_scenario
-from triggerstack.solver.cli import main
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.model._problems import MAX_PROBLEMS
+from triggerstack.model._scenario import parse_scenario
+from triggerstack.solver._cli import main
+from triggerstack.solver.serve._rpc import Service
 
 from .conftest import ROOT
 

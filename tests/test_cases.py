@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import yaml
 from triggerstack.model import Outcome, Scenario, ScenarioError
-from triggerstack.model.errors import format_loc
-from triggerstack.model.facts import compile_facts
-from triggerstack.model.io import load_document
-from triggerstack.model.outcome import parse_outcome
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._errors import format_loc
+from triggerstack.model._facts import compile_facts
+from triggerstack.model._io import load_document
+from triggerstack.model._outcome import parse_outcome
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import IllegalDecision, Stepper, check, count, explain
 
 from .conftest import CASES, ROOT

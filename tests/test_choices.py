@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 from triggerstack.model import Scenario, compile_facts
-from triggerstack.solver.core.choices import has_legal_choice, iter_choices, iter_divisions
+from triggerstack.solver._core.choices import has_legal_choice, iter_choices, iter_divisions
 
 
 @pytest.mark.parametrize(("amount", "parts"), [(3, 1), (3, 2), (3, 3), (5, 2), (6, 4), (2, 3)])

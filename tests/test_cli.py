@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 
@@ -285,7 +285,7 @@ def test_sample_and_merge_from_the_cli(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_count_of_an_independent_pass_does_not_import_ortools() -> None:
     probe = (
-        "import sys; from triggerstack.solver.cli import main; "
+        "import sys; from triggerstack.solver._cli import main; "
         f"code = main(['count', {str(EXAMPLES / 'board-wipe' / 'scenario.yaml')!r}]); "
         "assert code == 0 and 'ortools' not in sys.modules, sorted(m for m in sys.modules if 'ortools' in m)"
     )
@@ -323,7 +323,7 @@ def test_merge_identical_with_reactions_says_why_it_refuses(capsys: pytest.Captu
     engine's (the scenario is fine: engine-cannot, not bad input) and says what to do."""
     from triggerstack.model import Scenario
     from triggerstack.solver import LegalOutcomes
-    from triggerstack.solver.errors import KINDS, EngineCannot, failure
+    from triggerstack.solver._errors import KINDS, EngineCannot, failure
 
     ward = str(EXAMPLES / "ward" / "scenario.yaml")
     code, out, err = run(capsys, "count", ward, "--merge-identical")

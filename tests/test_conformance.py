@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import count
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 from triggerstack.solver.conformance import ProcessEngine, SelfEngine, load_suite, run
 
 from .conftest import ROOT

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from triggerstack.model import Scenario, compile_facts
-from triggerstack.model.limits import NO_DEADLINE
+from triggerstack.model._limits import NO_DEADLINE
 from triggerstack.solver import count
-from triggerstack.solver.core.must import iter_legal_choices
+from triggerstack.solver._core.must import iter_legal_choices
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES, ROOT
 from .property.strategies import SETTINGS, scenarios
@@ -115,8 +115,8 @@ def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.
     weight's worth of consecutive ranks, starting where the weights of those before it end, and
     unranking any of them gives it back."""
     from triggerstack.model import Limits
-    from triggerstack.model.scenario import parse_scenario
-    from triggerstack.solver.core.search import Counting, count_outcomes, iter_outcomes
+    from triggerstack.model._scenario import parse_scenario
+    from triggerstack.solver._core.search import Counting, count_outcomes, iter_outcomes
 
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 3000)

@@ -13,12 +13,12 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings
 from triggerstack.model import Scenario, ScenarioError, compile_facts, outcome_dict
-from triggerstack.model.errors import TimeLimitReached
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._errors import TimeLimitReached
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, Options, count
-from triggerstack.solver.cli import main
-from triggerstack.solver.core.indexed import IndexedOutcome, to_outcome
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver._cli import main
+from triggerstack.solver._core.indexed import IndexedOutcome, to_outcome
+from triggerstack.solver.serve._rpc import Service
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 from .property.strategies import SETTINGS, scenarios

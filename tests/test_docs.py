@@ -8,8 +8,8 @@ import re
 
 import pytest
 from triggerstack.model import Code, Outcome, Scenario, Score
-from triggerstack.model.reports import VerdictReport
-from triggerstack.model.types import PlayerId
+from triggerstack.model._reports import VerdictReport
+from triggerstack.model._types import PlayerId
 from triggerstack.solver import check
 
 from .conftest import ROOT
@@ -48,9 +48,9 @@ def test_every_code_is_in_the_table_with_its_rule() -> None:
 
 def test_the_filter_table_is_what_the_filters_do() -> None:
     """Each row of the domains table, checked against a board with one thing of each kind."""
-    from triggerstack.model.facts import compile_facts
-    from triggerstack.model.filters import Context, matches
-    from triggerstack.model.shapes import Filter
+    from triggerstack.model._facts import compile_facts
+    from triggerstack.model._filters import Context, matches
+    from triggerstack.model._shapes import Filter
 
     facts = compile_facts(
         Scenario.model_validate(
@@ -85,7 +85,7 @@ def test_the_filter_table_is_what_the_filters_do() -> None:
 
 
 def test_every_schema_has_an_id_and_every_property_a_description() -> None:
-    from triggerstack.model.reports import SCHEMAS, published_schema
+    from triggerstack.model._reports import SCHEMAS, published_schema
 
     def properties(node: object) -> list[tuple[str, dict[str, object]]]:
         found: list[tuple[str, dict[str, object]]] = []
@@ -154,15 +154,15 @@ def test_the_python_page_runs() -> None:
 
 def test_the_architecture_names_functions_that_exist() -> None:
     """Every fact, judgment and cross-check docs/architecture.md's rule map names is there (the map
-    does not drift from the code): a fact in the file its cell names (model/facts.py unless it
+    does not drift from the code): a fact in the file its cell names (model/_facts.py unless it
     names one), a judgment in the judge room, a cross-check in cpsat.py before the ``;`` and in
     constraint.py after it."""
     import re
 
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     table = text.split("## Where each rule is decided", 1)[1].split("\n## ", 1)[0]
-    judge = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "solver" / "judge").glob("*.py")))
-    engines = [(ROOT / "solver" / "engines" / f).read_text(encoding="utf-8") for f in ("cpsat.py", "constraint.py")]
+    judge = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "solver" / "_judge").glob("*.py")))
+    engines = [(ROOT / "solver" / "_engines" / f).read_text(encoding="utf-8") for f in ("cpsat.py", "constraint.py")]
     checked = 0
 
     def defined(name: str, source: str) -> bool:
@@ -173,7 +173,7 @@ def test_the_architecture_names_functions_that_exist() -> None:
     assert len(rows) >= 12, "the map names every rule the tool applies"
     for row in rows:
         _, fact, judgment, checks = row.strip("|").split("|")
-        source, where = (ROOT / "model" / "facts.py").read_text(encoding="utf-8"), "model/facts.py"
+        source, where = (ROOT / "model" / "_facts.py").read_text(encoding="utf-8"), "model/_facts.py"
         for name in re.findall(r"`([^`]+)`", fact):
             if name.endswith((".py", "/")):
                 assert (ROOT / name).exists(), f"{name} (docs/architecture.md) does not exist"
@@ -184,7 +184,7 @@ def test_the_architecture_names_functions_that_exist() -> None:
         judged = re.findall(r"`([^`]+)`", judgment)
         assert judged, f"no judgment named for {row}"
         for name in judged:
-            assert defined(name, judge), f"{name} is not in solver/judge/ (docs/architecture.md)"
+            assert defined(name, judge), f"{name} is not in solver/_judge/ (docs/architecture.md)"
             checked += 1
         halves = checks.split(";")
         assert len(halves) == 2, f"both cross-checks are named, cpsat.py's then constraint.py's: {row}"
@@ -200,8 +200,8 @@ def test_the_architecture_names_functions_that_exist() -> None:
 def test_the_limits_table_is_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/cli.md's Limits table is what ``Limits`` holds (every flag, default and what it bounds),
     and every --help's limits group points at it."""
-    from triggerstack.model.limits import DEFAULT_TIME_LIMIT, Limits
-    from triggerstack.solver.cli import main
+    from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Limits
+    from triggerstack.solver._cli import main
 
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `--(max-[a-z]+|time-limit)` \| ([0-9,]+) \|", text, flags=re.M))
@@ -222,8 +222,8 @@ def test_every_rule_the_tool_cites_has_an_anchor_on_the_rules_page() -> None:
     page can cite (``Rule``) lands on the paragraph that says it, never at the top, and the page
     shows no markdown (asterisks) where emphasis was meant."""
     pytest.importorskip("fastapi")
-    from triggerstack.model.rules import Rule
-    from triggerstack.solver.serve.http import _rules_html
+    from triggerstack.model._rules import Rule
+    from triggerstack.solver.serve._http import _rules_html
 
     page = _rules_html((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
     anchors = re.findall(r'<p>((?:<a id="r[^"]+"></a>)+)(.*?)</p>', page, flags=re.S)
@@ -235,3 +235,16 @@ def test_every_rule_the_tool_cites_has_an_anchor_on_the_rules_page() -> None:
     shown = re.sub(r"<code>.*?</code>", "", page)
     assert "*" not in re.sub(r"<[^>]+>", "", shown)
     assert "<em>not</em>" in page  # "*not* another ability triggering"
+
+
+def test_the_python_page_lists_exactly_the_public_names() -> None:
+    """docs/python.md's last table is the API: each root's names, no more and no fewer."""
+    import importlib
+    import re
+
+    text = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    table = text.split("## Every public name", 1)[1]
+    rows = re.findall(r"^\| `(triggerstack[\w.]*)` \| [^|]* \| (.*) \|$", table, flags=re.M)
+    assert len(rows) >= 7
+    for root, names in rows:
+        assert sorted(re.findall(r"`(\w+)`", names)) == sorted(importlib.import_module(root).__all__), root

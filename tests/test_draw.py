@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import check
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver.serve._rpc import Service
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 
@@ -71,7 +71,7 @@ def test_explain_draws_one_legal_outcome_and_the_page_draws_with_the_same_code()
     "name", [pytest.param(n, marks=pytest.mark.slow) if n == "board-wipe" else n for n in EXAMPLE_NAMES]
 )  # the board wipe's outcomes are searched one by one (about 10 s)
 def test_the_reachable_count_from_the_start_is_the_count(name: str) -> None:
-    from triggerstack.model.limits import Deadline
+    from triggerstack.model._limits import Deadline
     from triggerstack.solver import LegalOutcomes
 
     legal = LegalOutcomes(Scenario.load(str(EXAMPLES / name / "scenario.yaml")))

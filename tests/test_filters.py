@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from triggerstack.model.filters import ANYTHING, Context, matches, possible_kinds
-from triggerstack.model.shapes import Filter, Object, Player
-from triggerstack.model.things import Thing, object_thing, player_thing
-from triggerstack.model.types import PlayerId
+from triggerstack.model._filters import ANYTHING, Context, matches, possible_kinds
+from triggerstack.model._shapes import Filter, Object, Player
+from triggerstack.model._things import Thing, object_thing, player_thing
+from triggerstack.model._types import PlayerId
 
 
 def f(data: Any) -> Filter:
     from pydantic import TypeAdapter
-    from triggerstack.model.shapes import FilterField
+    from triggerstack.model._shapes import FilterField
 
     return TypeAdapter(FilterField).validate_python(data)
 

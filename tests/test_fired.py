@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from triggerstack.model import Passes, Scenario, compile_facts, outcome_json
 from triggerstack.solver import LegalOutcomes, check, sample
-from triggerstack.solver.core.chain import Chain
-from triggerstack.solver.engines.product import ProductEngine
+from triggerstack.solver._core.chain import Chain
+from triggerstack.solver._engines.product import ProductEngine
 
 from .conftest import EXAMPLES, ROOT
 
@@ -114,8 +114,8 @@ def test_a_draw_is_every_pass_of_one_outcome() -> None:
 
 def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
     from triggerstack.solver import Options
-    from triggerstack.solver.engines.select import chain_for
-    from triggerstack.solver.verbs.explain import explain_chain
+    from triggerstack.solver._engines.select import chain_for
+    from triggerstack.solver._verbs.explain import explain_chain
 
     facts = compile_facts(scenario)
     chain = chain_for(facts, Options(engine="product"))

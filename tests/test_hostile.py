@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from triggerstack.model import Scenario, ScenarioError
-from triggerstack.model.facts import compile_facts
-from triggerstack.model.io import load_document
-from triggerstack.model.problems import MAX_PROBLEMS
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._facts import compile_facts
+from triggerstack.model._io import load_document
+from triggerstack.model._problems import MAX_PROBLEMS
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import IllegalDecision, LegalOutcomes, Options, Stepper
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver.serve._rpc import Service
 
 from .conftest import EXAMPLES
 
@@ -116,7 +116,7 @@ def test_a_line_over_the_cap_is_not_json_to_the_server() -> None:
     import io
 
     from triggerstack.model import Limits
-    from triggerstack.solver.serve.stdio import serve
+    from triggerstack.solver.serve._stdio import serve
 
     out = io.BytesIO()
     serve(io.BytesIO(b"x" * 5000 + b"\n"), out, Options(limits=Limits(bytes=1000)))
@@ -133,8 +133,8 @@ def test_a_body_of_millions_of_tiny_values_is_refused_in_its_own_size() -> None:
 
     script = (
         "import resource\n"
-        "from triggerstack.model.io import parse_text\n"
-        "from triggerstack.model.errors import ScenarioError\n"
+        "from triggerstack.model._io import parse_text\n"
+        "from triggerstack.model._errors import ScenarioError\n"
         "text = '{\"scenario\": [' + ','.join(['[]'] * 5_000_000) + ']}'\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n    parse_text(text, 'body', 'json')\nexcept ScenarioError as exc:\n    print(exc.one_line())\n"
@@ -148,7 +148,7 @@ def test_a_body_of_millions_of_tiny_values_is_refused_in_its_own_size() -> None:
 def test_a_walk_for_a_place_takes_one_child_at_a_time() -> None:
     """Naming the place of a problem no longer gives every value of a large list a place at once."""
     from triggerstack.model import Limits
-    from triggerstack.model.io import check_data
+    from triggerstack.model._io import check_data
 
     doc = {"a": [0] * 1000 + [10**200]}
     with pytest.raises(ScenarioError) as info:
@@ -160,7 +160,7 @@ def test_a_small_request_cannot_ask_for_an_unbounded_answer(tmp_path: Any) -> No
     """One small batch line produced 692 times its size (a divide or a sample is as large as the
     request asks): every answer of a server or batch line is within --max-answer."""
     from triggerstack.model import Limits
-    from triggerstack.solver.serve.jobs import run
+    from triggerstack.solver.serve._jobs import run
 
     scenario = {
         "players": ["A", "B"],
@@ -187,7 +187,7 @@ def test_a_small_request_cannot_ask_for_an_unbounded_answer(tmp_path: Any) -> No
 def test_a_character_yaml_does_not_allow_is_bad_input(text: str) -> None:
     """A NUL or another control character in a YAML document was an internal error (exit 70,
     -32603, HTTP 500) that showed the character's code."""
-    from triggerstack.model.io import parse_text
+    from triggerstack.model._io import parse_text
 
     with pytest.raises(ScenarioError, match="not YAML text: character"):
         parse_text(text, "s.yaml", "yaml")
@@ -201,8 +201,8 @@ def test_a_million_small_problems_are_counted_not_listed() -> None:
 
     script = (
         "import resource, time\n"
-        "from triggerstack.model.scenario import parse_scenario\n"
-        "from triggerstack.model.errors import ScenarioError\n"
+        "from triggerstack.model._scenario import parse_scenario\n"
+        "from triggerstack.model._errors import ScenarioError\n"
         "doc = {'players': [[] for _ in range(999_990)]}\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n    parse_scenario(doc)\nexcept ScenarioError as exc:\n    print(exc.lines()[0]); print(exc.more)\n"

@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from triggerstack.model import Scenario  # noqa: E402
-from triggerstack.solver.serve.rpc import METHODS, Service  # noqa: E402
+from triggerstack.solver.serve._rpc import METHODS, Service  # noqa: E402
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES  # noqa: E402
 

@@ -20,11 +20,11 @@ httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
 
 from triggerstack.model import Limits  # noqa: E402
-from triggerstack.model.io import load_document  # noqa: E402
+from triggerstack.model._io import load_document  # noqa: E402
 from triggerstack.solver import Options  # noqa: E402
-from triggerstack.solver.serve import rpc  # noqa: E402
-from triggerstack.solver.serve.http import app, protocol  # noqa: E402
-from triggerstack.solver.serve.rpc import Service  # noqa: E402
+from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
+from triggerstack.solver.serve._http import app, protocol  # noqa: E402
+from triggerstack.solver.serve._rpc import Service  # noqa: E402
 
 from .conftest import EXAMPLES, ROOT  # noqa: E402
 

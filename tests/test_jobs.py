@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from triggerstack.solver import Options
-from triggerstack.solver.serve.jobs import run
+from triggerstack.solver.serve._jobs import run
 
 from .conftest import ROOT
 
@@ -85,7 +85,7 @@ def test_a_dask_cluster_gives_the_same_bytes_even_when_a_worker_dies(tmp_path: P
 
 def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    from triggerstack.solver.errors import ClusterLost
+    from triggerstack.solver._errors import ClusterLost
 
     source = _requests(tmp_path / "c.jsonl", 3)
     with pytest.raises(ClusterLost, match="cannot reach"):
@@ -244,7 +244,7 @@ def test_a_cluster_whose_every_worker_is_killed_fails_in_bounded_time(tmp_path: 
     """The batch used to wait for ever for a worker; now it waits ``no_worker`` seconds, says the
     cluster is lost, and writes nothing."""
     distributed = pytest.importorskip("distributed")
-    from triggerstack.solver.errors import ClusterLost
+    from triggerstack.solver._errors import ClusterLost
 
     source = _requests(tmp_path / "n.jsonl", 20000)
     with (

@@ -1,6 +1,6 @@
 """The judge room is the one home of each rule's reason: ``check`` (a whole proposal), ``step``
 (one decision of a walk) and ``explain`` (each mode and candidate) say the same sentence for the
-same rule, because each asks the same function of ``solver/judge/``; and nothing outside the judge
+same rule, because each asks the same function of ``solver/_judge/``; and nothing outside the judge
 room words a reason."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from typing import Any
 
 import yaml
 from triggerstack.model import Scenario
-from triggerstack.model.outcome import parse_outcome
-from triggerstack.solver import LegalOutcomes, judge
+from triggerstack.model._outcome import parse_outcome
+from triggerstack.solver import LegalOutcomes
+from triggerstack.solver import _judge as judge
 
 from .conftest import ROOT
 
@@ -104,7 +105,7 @@ def _words_a_reason(path: Path) -> list[str]:
 
 
 def test_only_the_judge_room_words_a_reason() -> None:
-    room = ROOT / "solver" / "judge"
+    room = ROOT / "solver" / "_judge"
     inside = [w for p in sorted(room.glob("*.py")) for w in _words_a_reason(p)]
     assert len(inside) > 30  # the check is not vacuous: the judge room words every reason
     outside = [
@@ -114,4 +115,4 @@ def test_only_the_judge_room_words_a_reason() -> None:
         if room not in p.parents
         for w in _words_a_reason(p)
     ]
-    assert not outside, "a reason worded outside solver/judge/: " + ", ".join(outside)
+    assert not outside, "a reason worded outside solver/_judge/: " + ", ".join(outside)

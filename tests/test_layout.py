@@ -5,6 +5,7 @@ code it checks."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,12 +15,12 @@ PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver", "ada
 
 LAYERS = [
     ("triggerstack.model", 0),
-    ("triggerstack.solver.errors", 1),
-    ("triggerstack.solver.options", 1),
-    ("triggerstack.solver.core", 2),
-    ("triggerstack.solver.engines", 3),
-    ("triggerstack.solver.judge", 3),  # the rules' "why not": check, step and explain ask here
-    ("triggerstack.solver.verbs", 4),
+    ("triggerstack.solver._errors", 1),
+    ("triggerstack.solver._options", 1),
+    ("triggerstack.solver._core", 2),
+    ("triggerstack.solver._engines", 3),
+    ("triggerstack.solver._judge", 3),  # the rules' "why not": check, step and explain ask here
+    ("triggerstack.solver._verbs", 4),
     ("triggerstack.adapters", 5),  # real games in (phase.rs): above the verbs, below the surfaces
     ("triggerstack.solver.rl", 6),  # the environments (the extra [rl]): on top of the verbs, beside the cli
     ("triggerstack.solver.serve", 6),  # the server's methods and transports: on top of the verbs
@@ -29,15 +30,15 @@ LAYERS = [
 """Bottom up; a module's layer is that of the longest prefix that names it."""
 
 SEARCH = {
-    "triggerstack.solver.core.choices",
-    "triggerstack.solver.core.must",
-    "triggerstack.solver.core.removal",
-    "triggerstack.solver.core.search",
-    "triggerstack.solver.core.space",
-    "triggerstack.solver.core.chain",
-    "triggerstack.solver.core._loops",
-    "triggerstack.solver.engines.cpsat",
-    "triggerstack.solver.engines.select",
+    "triggerstack.solver._core.choices",
+    "triggerstack.solver._core.must",
+    "triggerstack.solver._core.removal",
+    "triggerstack.solver._core.search",
+    "triggerstack.solver._core.space",
+    "triggerstack.solver._core.chain",
+    "triggerstack.solver._core._loops",
+    "triggerstack.solver._engines.cpsat",
+    "triggerstack.solver._engines.select",
 }
 
 
@@ -87,7 +88,7 @@ def _layer_of(name: str) -> int:
 
 
 def test_every_module_is_read() -> None:
-    assert {"triggerstack.model.facts", "triggerstack.solver.core.chain", "triggerstack.solver.cli"} <= set(MODULES)
+    assert {"triggerstack.model._facts", "triggerstack.solver._core.chain", "triggerstack.solver._cli"} <= set(MODULES)
     assert len(MODULES) > 30
 
 
@@ -133,40 +134,83 @@ def test_no_import_cycle() -> None:
 def test_the_checks_catch_what_they_refuse() -> None:
     """Each check finds an upward import and a cycle planted in the real graph (it is not vacuous)."""
     graph = _graph()
-    graph["triggerstack.solver.core.chain"] = graph["triggerstack.solver.core.chain"] | {
-        "triggerstack.solver.engines.select"
+    graph["triggerstack.solver._core.chain"] = graph["triggerstack.solver._core.chain"] | {
+        "triggerstack.solver._engines.select"
     }
     assert _upward(graph) == [
-        "triggerstack.solver.core.chain (layer 2) imports triggerstack.solver.engines.select (layer 3)"
+        "triggerstack.solver._core.chain (layer 2) imports triggerstack.solver._engines.select (layer 3)"
     ]
-    cycle = "triggerstack.solver.core.chain -> triggerstack.solver.engines.select"
+    cycle = "triggerstack.solver._core.chain -> triggerstack.solver._engines.select"
     assert any(cycle in c for c in _cycles(graph))
 
 
-def _private_crossings(graph: dict[str, set[str]]) -> list[str]:
-    """Imports of a private module (``pkg._name``) from outside its package ``pkg``."""
-    found = []
-    for m, targets in sorted(graph.items()):
-        for t in sorted(targets):
-            parts = t.split(".")
-            private = [i for i, part in enumerate(parts) if part.startswith("_")]
-            if not private:
-                continue
-            package = ".".join(parts[: private[0]])
-            if not (m == package or m.startswith(package + ".")):
-                found.append(f"{m} imports {t}, private to {package}")
-    return found
+PUBLIC = {
+    "triggerstack.model",
+    "triggerstack.model.cards",
+    "triggerstack.solver",
+    "triggerstack.solver.__main__",
+    "triggerstack.solver.conformance",
+    "triggerstack.solver.rl",
+    "triggerstack.solver.serve",
+    "triggerstack.adapters",
+    "triggerstack.adapters.phase",
+}
+"""The public face: the package roots users import (docs/python.md lists their names)."""
 
 
-def test_no_module_outside_a_package_imports_its_private_modules() -> None:
-    """A package's ``_`` modules are used through what the package exports (as httpx's are)."""
-    graph = _graph()
-    assert not (found := _private_crossings(graph)), "\n".join(found)
-    assert any(t.rpartition(".")[2].startswith("_") for targets in graph.values() for t in targets)  # some exist
-    graph["triggerstack.solver.rl.env"] = graph["triggerstack.solver.rl.env"] | {"triggerstack.solver.verbs.step._pass"}
-    assert _private_crossings(graph) == [
-        "triggerstack.solver.rl.env imports triggerstack.solver.verbs.step._pass, private to triggerstack.solver.verbs.step"
+def _public(names: set[str]) -> list[str]:
+    """Modules neither a public root nor private (a ``_`` in their dotted name)."""
+    return sorted(m for m in names if m not in PUBLIC and not any(p.startswith("_") for p in m.split(".")[1:]))
+
+
+def test_implementation_modules_are_private() -> None:
+    """Every module is a public root or private, its own name or a package above it starting with
+    ``_`` (as httpx's are): what users import is the roots."""
+    assert not (found := _public(set(MODULES))), "public modules that are no root: " + ", ".join(found)
+    assert _public({"triggerstack.solver._verbs.count", "triggerstack.solver.verbs.count"}) == [
+        "triggerstack.solver.verbs.count"
     ]
+
+
+_PRIVATE_NAME = re.compile(r"\btriggerstack(?:\.[A-Za-z0-9_]+)*\._[A-Za-z0-9_]+")
+
+
+def _private_names(text: str) -> list[str]:
+    return sorted(set(_PRIVATE_NAME.findall(text)))
+
+
+def test_what_users_read_names_only_public_modules() -> None:
+    """The README, docs/, examples/ and clients/ (what a user copies) import only the roots."""
+    shown = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    shown += [p for folder in ("examples", "clients") for p in sorted((ROOT / folder).rglob("*.py"))]
+    found = [f"{p.relative_to(ROOT)}: {n}" for p in shown for n in _private_names(p.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+    assert _private_names("from triggerstack.solver._verbs.legal import count") == ["triggerstack.solver._verbs"]
+
+
+def _root_names(name: str) -> list[str]:
+    """The names a root's ``if TYPE_CHECKING:`` block imports: its public names, listed once."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            names += [a.asname or a.name for n in node.body if isinstance(n, ast.ImportFrom) for a in n.names]
+    return names
+
+
+def test_each_root_lists_its_public_names_once() -> None:
+    """A lazy root names each public name once (its TYPE_CHECKING import, read by model/_lazy.py),
+    with no second list; ``__all__`` at run time is exactly those names."""
+    import importlib
+
+    lazy = [m for m in sorted(PUBLIC) if "lazy_exports" in MODULES[m].read_text(encoding="utf-8")]
+    assert len(lazy) >= 5
+    for m in lazy:
+        names = _root_names(m)
+        assert len(names) == len(set(names)), f"{m} lists a name twice"
+        text = MODULES[m].read_text(encoding="utf-8")
+        assert "__all__ = [" not in text and "_HOMES" not in text, f"{m} lists its names a second time"
+        assert sorted(importlib.import_module(m).__all__) == sorted(names), m
 
 
 def test_model_imports_no_solver() -> None:
@@ -178,9 +222,9 @@ def test_model_imports_no_solver() -> None:
 
 def test_the_cross_check_imports_none_of_the_search_code() -> None:
     """The python-constraint2 engine is a cross-check only if it shares no search with what it checks."""
-    imported = set(_imports("triggerstack.solver.engines.constraint"))
+    imported = set(_imports("triggerstack.solver._engines.constraint"))
     assert not imported & SEARCH, sorted(imported & SEARCH)
-    assert not any(t.startswith("triggerstack.solver.engines.product") for t in imported)
+    assert not any(t.startswith("triggerstack.solver._engines.product") for t in imported)
 
 
 def test_only_the_environments_import_the_rl_extra() -> None:
@@ -191,14 +235,14 @@ def test_only_the_environments_import_the_rl_extra() -> None:
         if not m.startswith("triggerstack.solver.rl"):
             bad = [t for t in _imports(m) if t.split(".")[0] in extra or t.startswith("triggerstack.solver.rl")]
             assert not bad, f"{m} imports {bad}"
-    assert any(t.startswith("pettingzoo") for t in _imports("triggerstack.solver.rl.env"))
+    assert any(t.startswith("pettingzoo") for t in _imports("triggerstack.solver.rl._env"))
 
 
 def test_only_the_http_service_imports_the_serve_extra() -> None:
     """FastAPI and uvicorn are the optional extra ``[serve]``: only ``serve/http`` imports them (and
     the command line's ``serve --http``, inside that verb)."""
     for m in MODULES:
-        if m not in ("triggerstack.solver.serve.http", "triggerstack.solver.cli"):
+        if m not in ("triggerstack.solver.serve._http", "triggerstack.solver._cli"):
             bad = [t for t in _imports(m) if t.split(".")[0] in ("fastapi", "uvicorn", "starlette")]
             assert not bad, f"{m} imports {bad}"
 
@@ -206,7 +250,7 @@ def test_only_the_http_service_imports_the_serve_extra() -> None:
 def test_only_the_batch_imports_dask() -> None:
     """Dask is the optional extra ``[dask]``: only ``serve/jobs`` imports it, inside ``--scheduler``."""
     for m in MODULES:
-        if m != "triggerstack.solver.serve.jobs":
+        if m != "triggerstack.solver.serve._jobs":
             bad = [t for t in _imports(m) if t.split(".")[0] in ("dask", "distributed")]
             assert not bad, f"{m} imports {bad}"
 

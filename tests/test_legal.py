@@ -9,7 +9,7 @@ import time
 
 import pytest
 from triggerstack.model import Outcome, Scenario, outcome_json
-from triggerstack.model.outcome import parse_outcome
+from triggerstack.model._outcome import parse_outcome
 from triggerstack.solver import LegalOutcomes, Options, check, count, outcomes, sample, step
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
@@ -114,8 +114,8 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
     """Each call builds one deadline from its own time limit as it starts, and it is what the call
     checks: two threads inside calls of one scenario at the same moment hold two deadlines, and a
     tiny limit runs out in its own call alone while the other finishes."""
-    from triggerstack.model.errors import TimeLimitReached
-    from triggerstack.model.limits import RUNNING, Deadline, deadline_for
+    from triggerstack.model._errors import TimeLimitReached
+    from triggerstack.model._limits import RUNNING, Deadline, deadline_for
 
     seen: dict[str, Deadline] = {}
     both_inside = threading.Barrier(2, timeout=20)
@@ -155,7 +155,7 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
 def test_reprs_say_what_a_value_is() -> None:
     """A judge or an agent's author printing a verdict, a walk, a stepper or a decision reads what
     it is (not a dataclass dump of frozensets and facts)."""
-    from triggerstack.solver.verbs.step import Decision, DecisionKind
+    from triggerstack.solver._verbs.step import Decision, DecisionKind
 
     ertai = EXAMPLES / "ertai-resurrected"
     scenario = Scenario.load(str(ertai / "scenario.yaml"))

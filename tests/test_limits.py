@@ -10,7 +10,7 @@ from math import factorial
 import pytest
 from triggerstack.model import Scenario
 from triggerstack.solver import count
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLES, ROOT
 
@@ -62,7 +62,7 @@ def test_counts_are_exact_at_any_size() -> None:
 def _peak_rss_kib(limit: int) -> int:
     probe = (
         "import os, resource, sys\n"
-        "from triggerstack.solver.cli import main\n"
+        "from triggerstack.solver._cli import main\n"
         "sys.stdout = open(os.devnull, 'w')\n"
         f"assert main(['enumerate', {str(BENCH / 'abilities-8.json')!r}, '--limit', '{limit}']) == 0\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"

@@ -137,7 +137,7 @@ def test_the_keyword_options_are_the_fields_of_options() -> None:
     of :class:`Options`, with the same defaults reachable: the two cannot drift apart."""
     from dataclasses import fields
 
-    from triggerstack.solver.options import OptionChanges
+    from triggerstack.solver._options import OptionChanges
 
     keyword = {k: getattr(v, "__forward_arg__", v) for k, v in OptionChanges.__annotations__.items()}
     assert {f.name: f.type for f in fields(Options)} == keyword  # names and types

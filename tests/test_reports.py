@@ -7,9 +7,9 @@ import json
 
 import pytest
 from triggerstack.model import Outcome, Scenario
-from triggerstack.model.reports import Explanation, VerdictReport
+from triggerstack.model._reports import Explanation, VerdictReport
 from triggerstack.solver import check, explain, outcomes
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 

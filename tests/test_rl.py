@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 from triggerstack.model import Outcome, Scenario, compile_facts, outcome_json  # noqa: E402
-from triggerstack.model.errors import ScenarioError, TimeLimitReached  # noqa: E402
-from triggerstack.model.scenario import parse_scenario  # noqa: E402
-from triggerstack.model.types import PlayerId  # noqa: E402
+from triggerstack.model._errors import ScenarioError, TimeLimitReached  # noqa: E402
+from triggerstack.model._scenario import parse_scenario  # noqa: E402
+from triggerstack.model._types import PlayerId  # noqa: E402
 from triggerstack.solver import (  # noqa: E402
     ActionLayout,
     IllegalDecision,
@@ -40,7 +40,7 @@ from triggerstack.solver import (  # noqa: E402
     check,
     rl,
 )
-from triggerstack.solver.verbs.step import DecisionKind  # noqa: E402
+from triggerstack.solver._verbs.step import DecisionKind  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 from .property.strategies import SETTINGS, scenarios  # noqa: E402
@@ -242,7 +242,7 @@ def test_rewards_come_from_a_score_per_player() -> None:
 
 
 def rl_score(score: dict[str, Any], outcome: Outcome) -> float:
-    from triggerstack.model.outcome import parse_score
+    from triggerstack.model._outcome import parse_score
 
     return float(parse_score(score).of(outcome))
 

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, Score
-from triggerstack.model.io import load_document
-from triggerstack.model.outcome import outcome_dict
-from triggerstack.model.reports import Explanation, VerdictReport
+from triggerstack.model._io import load_document
+from triggerstack.model._outcome import outcome_dict
+from triggerstack.model._reports import Explanation, VerdictReport
 from triggerstack.solver import LegalOutcomes, Options, best, check
-from triggerstack.solver.serve.rpc import METHODS, Service, discover
+from triggerstack.solver.serve._rpc import METHODS, Service, discover
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES, ROOT
 
@@ -192,8 +192,8 @@ def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None
     """Clients without a token share one pool (issue 39): a load into it when full unloads the
     least recently used handle not asked about for HOLD_SECONDS, or is refused saying when one
     may be; inline requests never take a slot; a token gives a pool of one's own."""
-    from triggerstack.solver.serve import rpc
-    from triggerstack.solver.serve.rpc import RpcError
+    from triggerstack.solver.serve import _rpc as rpc
+    from triggerstack.solver.serve._rpc import RpcError
 
     clock = _Clock()
     service = Service(Options(time_limit=5), clock=clock)
@@ -314,7 +314,7 @@ def test_the_java_client_loads_checks_and_counts(tmp_path: Path) -> None:
 def test_the_server_docs_list_every_method_and_error_code() -> None:
     import re
 
-    from triggerstack.solver.serve import rpc
+    from triggerstack.solver.serve import _rpc as rpc
 
     text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
     methods = re.findall(r"^\| `([a-z.]+)` \|", text.split("## Methods", 1)[1].split("## Errors", 1)[0], flags=re.M)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from triggerstack.model import Scenario, compile_facts
-from triggerstack.solver.core.must import iter_legal_choices
-from triggerstack.solver.core.space import is_independent, space_for
+from triggerstack.solver._core.must import iter_legal_choices
+from triggerstack.solver._core.space import is_independent, space_for
 
 
 def ability(trigger: dict[str, Any], creatures: int = 5) -> tuple[Any, Any]:
@@ -89,7 +89,7 @@ def test_many_element_subsets_unrank_by_walking_as_by_binary_search() -> None:
     from itertools import combinations
     from math import comb
 
-    from triggerstack.solver.core.space import _rank_combination, _unrank_combination, _unrank_combination_walking
+    from triggerstack.solver._core.space import _rank_combination, _unrank_combination, _unrank_combination_walking
 
     for n in range(1, 9):
         for k in range(1, n + 1):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from triggerstack.model.rules import Code, Rule
-from triggerstack.model.shapes import Object
-from triggerstack.model.targeting import Restriction, restriction_exclusions
-from triggerstack.model.things import Thing, object_thing
-from triggerstack.model.types import PlayerId, ThingId
+from triggerstack.model._rules import Code, Rule
+from triggerstack.model._shapes import Object
+from triggerstack.model._targeting import Restriction, restriction_exclusions
+from triggerstack.model._things import Thing, object_thing
+from triggerstack.model._types import PlayerId, ThingId
 
 
 def thing(**data: Any) -> Thing:

@@ -1,5 +1,5 @@
 """Nothing a scenario or a proposal says can run script or fake a verdict where it is shown (issue
-21 items 1 and 6; model/text.py states the one rule): a scenario's ids are printable or bad input,
+21 items 1 and 6; model/_text.py states the one rule): a scenario's ids are printable or bad input,
 and what a proposal names is shown with its controls, bidirectional formatting and noncharacters
 written as escapes — in terminal text, SVG and JSON alike."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from triggerstack.model import Outcome, ScenarioError, compile_facts
-from triggerstack.model.scenario import parse_scenario
-from triggerstack.model.text import visible
+from triggerstack.model._scenario import parse_scenario
+from triggerstack.model._text import visible
 from triggerstack.solver import check
-from triggerstack.solver.serve.rpc import Service
-from triggerstack.solver.verbs.draw import verdict_svg
+from triggerstack.solver._verbs.draw import verdict_svg
+from triggerstack.solver.serve._rpc import Service
 
 from .conftest import EXAMPLES
 
@@ -116,7 +116,7 @@ def test_a_long_name_is_cut_in_its_box_with_the_whole_name_on_hover(tmp_path: Pa
 
 @pytest.mark.parametrize("cp", [0x00, 0x1B, 0x7F, 0x85, 0x9F, 0x061C, 0x200F, 0x202E, 0x2069, 0xD800, 0xFDD0, 0xFFFF, 0x1FFFE, 0x10FFFF])
 def test_every_unsafe_code_point_is_escaped_in_ascii_and_astral_company(cp: int) -> None:
-    """The quick searches (model/text.py) miss nothing the full rule names, whatever the text
+    """The quick searches (model/_text.py) miss nothing the full rule names, whatever the text
     around it holds (ASCII only, or astral characters such as emoji)."""
     for around in ("plain ascii ", "emoji \U0001f600 ", "accents é "):
         text = around + chr(cp) + around

@@ -3,8 +3,8 @@
     python tools/fields.py          # rewrite docs/fields.md
     python tools/fields.py --check  # exit 1 if docs/fields.md is not what the schemas say
 
-The descriptions are the models' field docstrings (model/shapes.py, model/outcome.py) and
-descriptions (model/reports.py): one source for the schemas, the page and this reference, so that
+The descriptions are the models' field docstrings (model/_shapes.py, model/_outcome.py) and
+descriptions (model/_reports.py): one source for the schemas, the page and this reference, so that
 they cannot drift (the suite runs ``--check``).
 """
 
@@ -37,7 +37,7 @@ def _type(node: dict[str, Any]) -> str:
 
 
 def render() -> str:
-    from triggerstack.model.reports import SCHEMAS, published_schema
+    from triggerstack.model._reports import SCHEMAS, published_schema
 
     out = [
         "# Fields of the formats",

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .abilities import _COLOR, _CORE, Gap
+from ._abilities import _COLOR, _CORE, Gap
 
 __all__ = [
     "Combat",

@@ -2,39 +2,19 @@
 read for what 603.3 needs — a card's characteristics and the keywords that bear on targeting, and
 each triggered ability's modes, targets and divided amounts in the scenario format."""
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from typing import Any
+from .._lazy import lazy_exports
 
-from .corpus import Card, corpus
-from .expand import characteristics, expand, names_cards
-from .reader import Ability, Unread, read
+if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ._corpus import Card as Card
+    from ._corpus import corpus as corpus
+    from ._expand import characteristics as characteristics
+    from ._expand import expand as expand
+    from ._expand import names_cards as names_cards
+    from ._reader import Ability as Ability
+    from ._reader import Unread as Unread
+    from ._reader import read as read
+    from ._report import card_report as card_report
 
-__all__ = ["Ability", "Card", "Unread", "card_report", "characteristics", "corpus", "expand", "names_cards", "read"]
-
-
-def card_report(name: str) -> dict[str, Any]:
-    """What the tool reads of the card ``name``: its Oracle text, the object fragment, and each
-    triggered ability as a trigger fragment or what could not be read and why (``triggerstack card``)."""
-    card = corpus().lookup(name)
-    fields, notes = characteristics(card)
-    abilities = []
-    for a in read(card):
-        entry: dict[str, Any] = {"index": a.index, "text": a.text}
-        if a.fragment is not None:
-            entry["trigger"] = a.fragment
-        else:
-            assert a.unread is not None
-            entry["unread"] = {"reason": a.unread.reason, "sentence": a.unread.sentence}
-        if a.notes:
-            entry["notes"] = a.notes
-        abilities.append(entry)
-    return {
-        "name": card.name,
-        "mana_cost": card.mana_cost,
-        "type_line": card.type_line,
-        "oracle_text": card.text,
-        "object": {"card": card.name, **fields},
-        "notes": [note for _, note in notes],
-        "triggered_abilities": abilities,
-    }
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

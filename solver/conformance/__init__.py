@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import ValidationError
-from triggerstack.model.errors import ScenarioError, UsageError
-from triggerstack.model.io import parse_json_line, parse_text, read_bounded
-from triggerstack.model.limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
-from triggerstack.model.outcome import Entry
-from triggerstack.model.text import visible
+from triggerstack.model._errors import ScenarioError, UsageError
+from triggerstack.model._io import parse_json_line, parse_text, read_bounded
+from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
+from triggerstack.model._outcome import Entry
+from triggerstack.model._text import visible
 
 __all__ = ["Case", "Engine", "Failure", "ProcessEngine", "Report", "SelfEngine", "default_suite", "load_suite", "run"]
 
@@ -113,8 +113,8 @@ class SelfEngine(_Lines):
 
     def __init__(self, seconds: float | None = DEFAULT_TIME_LIMIT) -> None:
         super().__init__(None)  # the service bounds each call by its own time limit
-        from ..options import Options
-        from ..serve.rpc import Service
+        from .._options import Options
+        from ..serve._rpc import Service
 
         self.service = Service(Options(time_limit=seconds))
         self._answer: str | None = None

@@ -15,6 +15,8 @@ seat, and the observation encoding (the optional extra ``triggerstack[rl]``).
 See ``docs/rl.md`` for the spaces, the observation's fields and the action ids.
 """
 
+from typing import TYPE_CHECKING
+
 try:
     import gymnasium  # noqa: F401
     import numpy  # noqa: F401
@@ -24,25 +26,22 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
         f"triggerstack.solver.rl needs the optional extra: pip install 'triggerstack[rl]' ({exc.name} is missing)"
     ) from exc
 
-from ..errors import IllegalDecision
-from ..verbs.step import ActionLayout, IllegalOutcome
-from .env import Rewards, ScenarioSource, TriggerStackEnv, env, raw_env
-from .gym_env import Policy, TriggerStackGym, uniform
-from .observation import CLIP, HEADER, Observer
+from triggerstack.model._lazy import lazy_exports
 
-__all__ = [
-    "CLIP",
-    "HEADER",
-    "ActionLayout",
-    "IllegalDecision",
-    "IllegalOutcome",
-    "Observer",
-    "Policy",
-    "Rewards",
-    "ScenarioSource",
-    "TriggerStackEnv",
-    "TriggerStackGym",
-    "env",
-    "raw_env",
-    "uniform",
-]
+if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from .._errors import IllegalDecision as IllegalDecision
+    from .._verbs.step import ActionLayout as ActionLayout
+    from .._verbs.step import IllegalOutcome as IllegalOutcome
+    from ._env import Rewards as Rewards
+    from ._env import ScenarioSource as ScenarioSource
+    from ._env import TriggerStackEnv as TriggerStackEnv
+    from ._env import env as env
+    from ._env import raw_env as raw_env
+    from ._gym_env import Policy as Policy
+    from ._gym_env import TriggerStackGym as TriggerStackGym
+    from ._gym_env import uniform as uniform
+    from ._observation import CLIP as CLIP
+    from ._observation import HEADER as HEADER
+    from ._observation import Observer as Observer
+
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

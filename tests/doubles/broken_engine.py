@@ -11,9 +11,9 @@ import json
 import sys
 from typing import Any
 
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import explain
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver.serve._rpc import Service
 
 
 def ap_on_top(scenario: dict[str, Any]) -> dict[str, Any]:

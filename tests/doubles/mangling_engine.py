@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from triggerstack.solver.serve.rpc import Service
+from triggerstack.solver.serve._rpc import Service
 
 
 def _reversed_entry(entry: Any) -> Any:

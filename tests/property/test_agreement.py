@@ -33,18 +33,18 @@ from triggerstack.model import (
     compile_facts,
     outcome_json,
 )
-from triggerstack.model.errors import TimeLimitReached
-from triggerstack.model.facts import Facts
-from triggerstack.model.passes import Passes
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._errors import TimeLimitReached
+from triggerstack.model._facts import Facts
+from triggerstack.model._passes import Passes
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import best, check, count, outcomes, sample
-from triggerstack.solver.core.chain import Chain
-from triggerstack.solver.core.indexed import Choice, IndexedOutcome, Placed, from_outcome, score_of, to_outcome
-from triggerstack.solver.core.must import iter_legal_choices
-from triggerstack.solver.engines import cpsat
-from triggerstack.solver.engines.constraint import ConstraintEngine
-from triggerstack.solver.engines.product import ProductEngine
-from triggerstack.solver.engines.product.merge import identical_groups, iter_merged, merged_count
+from triggerstack.solver._core.chain import Chain
+from triggerstack.solver._core.indexed import Choice, IndexedOutcome, Placed, from_outcome, score_of, to_outcome
+from triggerstack.solver._core.must import iter_legal_choices
+from triggerstack.solver._engines import cpsat
+from triggerstack.solver._engines.constraint import ConstraintEngine
+from triggerstack.solver._engines.product import ProductEngine
+from triggerstack.solver._engines.product.merge import identical_groups, iter_merged, merged_count
 
 from ..simulator import SimulatedEngine, simulate
 from .strategies import SETTINGS, scenarios

@@ -25,12 +25,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import EndlessLoop, ScenarioError, compile_facts
-from triggerstack.model.errors import TimeLimitReached
-from triggerstack.model.passes import Passes
-from triggerstack.model.reports import Explanation
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._errors import TimeLimitReached
+from triggerstack.model._passes import Passes
+from triggerstack.model._reports import Explanation
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import count, explain
-from triggerstack.solver.core.chain import Chain
+from triggerstack.solver._core.chain import Chain
 
 from ..simulator import SimulatedEngine
 from .strategies import SETTINGS, scenarios

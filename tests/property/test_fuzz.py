@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, ScenarioError, compile_facts
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import EngineCannot, TimeLimitReached, check, count
-from triggerstack.solver.cli import main
+from triggerstack.solver._cli import main
 
 from ..conftest import EXAMPLES
 from .strategies import scenarios

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import ScenarioError, compile_facts, outcome_json
-from triggerstack.model.scenario import parse_scenario
+from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check
-from triggerstack.solver.core.indexed import to_outcome
-from triggerstack.solver.engines.product import ProductEngine
-from triggerstack.solver.verbs.step import Stepper, Walk
+from triggerstack.solver._core.indexed import to_outcome
+from triggerstack.solver._engines.product import ProductEngine
+from triggerstack.solver._verbs.step import Stepper, Walk
 
 from .strategies import SETTINGS, scenarios
 from .test_agreement import size_bound
@@ -80,7 +80,7 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
 def test_decisions_for_reaches_every_outcome_and_refuses_what_check_rejects(doc: dict[str, Any]) -> None:
     """``decisions_for`` inverts the walk: for every legal outcome (every pass), a sequence of
     legal decisions that ends in it; for an outcome ``check`` rejects, the verdict."""
-    from triggerstack.model.errors import ScenarioError, TimeLimitReached
+    from triggerstack.model._errors import ScenarioError, TimeLimitReached
     from triggerstack.solver import IllegalOutcome, LegalOutcomes
 
     facts = compile_facts(parse_scenario(doc))
@@ -110,7 +110,7 @@ def test_the_count_at_every_prefix_is_the_outcomes_that_extend_it(doc: dict[str,
     """Issue 23: ``step.count`` is exact at every prefix of a walk, counted (never listed): equal
     to the distinct outcomes reached by walking every continuation (an independent count: the
     walk's own decisions, followed to their ends), the whole count at the start, one at the end."""
-    from triggerstack.model.limits import Deadline
+    from triggerstack.model._limits import Deadline
 
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 2000)

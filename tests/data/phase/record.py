@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from triggerstack.adapters.phase import read, trim
-from triggerstack.adapters.phase.live import Board, engine, reached
+from triggerstack.adapters.phase._live import Board, engine, reached
 
 HERE = Path(__file__).resolve().parent
 
@@ -99,7 +99,7 @@ def record(name: str, spec: dict[str, Any], eng: Any) -> dict[str, Any]:
 
 
 def main() -> int:
-    from triggerstack.adapters.phase.differential import POOL
+    from triggerstack.adapters.phase._differential import POOL
 
     eng = engine(POOL)
     for name, spec in BOARDS.items():

@@ -1,0 +1,371 @@
+"""Our answers at phase's prompts, and phase's answers in our words (docs/phase.md, "Answers").
+
+* :func:`legal_actions` — every answer to the prompt phase is waiting on that still extends to a
+  legal outcome, as phase ``GameAction`` dicts: orders lazily (an order prompt has n! answers), or
+  the targets, mode sets and divisions of the ability being placed.
+* :func:`entry_of` — a stack entry phase placed, as our :class:`~triggerstack.model.Entry`.
+* :func:`action_for` — the answer to the prompt that plays a chosen outcome of ours.
+
+Each works from a :class:`~.board.Reading` alone, so it runs on recorded states without phase.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import permutations
+from typing import Any
+
+from triggerstack.model import Outcome, compile_facts
+from triggerstack.model._outcome import Entry
+from triggerstack.solver._verbs.step import Stepper, Walk
+
+from ._board import PhaseGap, Reading
+
+__all__ = ["action_for", "choices", "entry_of", "is_legal_answer", "legal_actions", "prefix", "targets_in_slots"]
+
+Action = dict[str, Any]
+
+
+def _requirements(reading: Reading, trigger: str, modes: Sequence[str] = ()) -> list[dict[str, Any]]:
+    t = reading.trigger(trigger)
+    if "modes" in t:
+        return [r for m in t["modes"] if m["id"] in modes for r in m.get("targets", ())]
+    return list(t.get("targets", ()))
+
+
+def _chosen_modes(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> list[str] | None:
+    """The modes a placed modal ability chose, or None for a non-modal one. phase puts the chosen
+    mode's ability on the stack in the modal one's place: it is matched to the mode abilities the
+    batch's reading kept (an ability still modal on the stack chose none)."""
+    t = reading.trigger(trigger)
+    if "modes" not in t:
+        return None
+    if isinstance(ability.get("modal"), Mapping):
+        return []
+    modal = reading.abilities.get(trigger) or {}
+    options = list(modal.get("mode_abilities") or ())
+    if ability.get("effect") == modal.get("effect") and ability.get("effect") not in [m.get("effect") for m in options]:
+        return []  # the modal shell itself: no mode was chosen
+    chosen: list[str] = []
+    node: Any = ability
+    while isinstance(node, Mapping) and len(chosen) < len(options) + 1:
+        i = next((k for k, m in enumerate(options) if m.get("effect") == node.get("effect")), None)
+        if i is None:
+            break
+        chosen.append(t["modes"][i]["id"])
+        node = node.get("sub_ability") if options[i].get("sub_ability") is None else _skip(node, options[i])
+    if not chosen:
+        raise PhaseGap(f"{trigger}: the ability on phase's stack is none of its modes")
+    return chosen
+
+
+def _skip(node: Mapping[str, Any], mode: Mapping[str, Any]) -> Any:
+    """The part of a chain after one mode's own chain."""
+    sub_node, sub_mode = node.get("sub_ability"), mode.get("sub_ability")
+    while isinstance(sub_mode, Mapping) and isinstance(sub_node, Mapping):
+        sub_node, sub_mode = sub_node.get("sub_ability"), sub_mode.get("sub_ability")
+    return sub_node
+
+
+def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Any], modes: Sequence[str] = ()) -> dict[
+        str, list[str]]:  # fmt: skip
+    """phase's flat target list (slot order along the chain) as our requirement → targets: each
+    requirement takes one slot, one with ``max`` above 1 takes the rest of its chain level's."""
+    reqs = _requirements(reading, trigger, modes)
+    out: dict[str, list[str]] = {r["id"]: [] for r in reqs}
+    things = [reading.index.thing(r) for r in refs if r is not None]
+    if any(t is None for t in things):
+        raise PhaseGap(f"{trigger}: a target phase chose is not in the scenario read: {list(refs)}")
+    k = 0
+    for i, r in enumerate(reqs):
+        later = len(reqs) - i - 1  # each later requirement takes at least one slot
+        take = 1 if r.get("max", 1) == 1 else max(0, len(things) - k - later)
+        out[r["id"]] = [t for t in things[k : k + take] if t is not None]
+        k += take
+    return out
+
+
+def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entry:
+    """A placed phase ability as our stack entry (its targets and divisions)."""
+    modes = _chosen_modes(reading, trigger, ability)
+    targets = targets_in_slots(reading, trigger, ability.get("targets") or (), modes or ())
+    divide: dict[str, dict[str, int]] = {}
+    dist = ability.get("distribution")
+    req = next((r for r in _requirements(reading, trigger, modes or ()) if "divide" in r), None)
+    if dist and req is not None:  # (phase may carry another ability's division onto one that divides nothing)
+        divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
+    doc: dict[str, Any] = {"ability": trigger}
+    if modes is not None:
+        t = reading.trigger(trigger)
+        of_mode = {r["id"]: m["id"] for m in t["modes"] for r in m.get("targets", ())}
+        doc["modes"] = [
+            {"mode": m, "targets": {r: v for r, v in targets.items() if v and of_mode[r] == m},
+             "divide": {r: v for r, v in divide.items() if of_mode[r] == m}}
+            for m in modes
+        ]  # fmt: skip
+    else:
+        doc["targets"], doc["divide"] = {k: v for k, v in targets.items() if v}, divide
+    return Outcome.model_validate({"stack": [doc]}).stack[0]
+
+
+def _finish(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
+    """Every way to finish announcing the ability in hand (the walk's legal decisions extend)."""
+    if stepper.in_hand(walk) is None:
+        yield walk
+        return
+    for d in stepper.legal(walk):
+        yield from _finish(stepper, stepper.apply_unchecked(walk, d))
+
+
+def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, Walk]:
+    """The walk that puts the batch's placed entries as phase placed them (bottom first)."""
+    stepper = stepper or Stepper(compile_facts(reading.scenario))
+    walk = stepper.start()
+    for placed in reading.placed:
+        want = entry_of(reading, placed["trigger"], placed["ability"])
+        moves = {d.text: d for d in stepper.legal(walk)}
+        put = moves.get(f"put {placed['trigger']}")
+        if put is None:
+            raise PhaseGap(f"{placed['trigger']} is on phase's stack where no legal outcome puts it")
+        for w in _finish(stepper, stepper.apply_unchecked(walk, put)):
+            if stepper.so_far(w).stack[-1] == want:
+                walk = w
+                break
+        else:
+            raise PhaseGap(f"{placed['trigger']} is on phase's stack with choices no legal outcome makes")
+    return stepper, walk
+
+
+def choices(reading: Reading, trigger: str, start: tuple[Stepper, Walk] | None = None) -> list[Entry]:
+    """Every legal way to announce ``trigger`` next, after what phase has placed (``start``: that
+    prefix, when the caller has walked it already)."""
+    stepper, walk = start or prefix(reading)
+    moves = {d.text: d for d in stepper.legal(walk)}
+    if f"put {trigger}" not in moves:
+        return []
+    return [
+        stepper.so_far(w).stack[-1] for w in _finish(stepper, stepper.apply_unchecked(walk, moves[f"put {trigger}"]))
+    ]
+
+
+def _current(reading: Reading) -> str:
+    """Our id for the ability phase is placing (its pending trigger)."""
+    if reading.index.current is None:
+        raise PhaseGap("pending_trigger: phase asks for an ability's choices but names none being placed")
+    return reading.index.current
+
+
+def _prompt_ids(reading: Reading) -> list[str]:
+    """Our ids of the abilities an order prompt lists, in its order (``order[i]`` names the i-th)."""
+    player = int(reading.prompt["data"]["player"])
+    group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
+    return [e.trigger for e in sorted(group, key=lambda e: int(e.prompt_index or 0))]
+
+
+def _orders(reading: Reading, follow: list[int] | None = None) -> Iterator[Action]:
+    """The legal orders (lazily); with ``follow`` (an order of prompt indices) only that one, if legal."""
+    ids = _prompt_ids(reading)
+    if follow is not None and sorted(follow) != list(range(len(ids))):
+        return  # not a permutation of the prompt's abilities
+    wanted = None if follow is None else [ids[i] for i in follow]
+    stepper, walk = prefix(reading)
+
+    def dfs(walk: Walk, order: list[str], left: set[str]) -> Iterator[list[str]]:
+        if not left:
+            yield order
+            return
+        moves = stepper.legal(walk)
+        if moves and not any(d.text.partition(" ")[2] in left for d in moves):
+            # another player's block comes first (APNAP): its abilities all go below, in any order
+            yield from dfs(next(_finish(stepper, stepper.apply_unchecked(walk, moves[0]))), order, left)
+            return
+        nxt = None if wanted is None else next(t for t in wanted if t in left)
+        for d in moves:
+            kind, _, who = d.text.partition(" ")
+            if who not in left or (kind == "put" and nxt is not None and who != nxt):
+                continue
+            after = stepper.apply_unchecked(walk, d)
+            if kind == "put":
+                after = next(_finish(stepper, after))  # in one pass what follows depends on the stack's set
+                yield from dfs(after, [*order, who], left - {who})
+            elif kind == "remove":
+                yield from dfs(after, order, left - {who})
+
+    seen: set[tuple[str, ...]] = set()
+    for order in dfs(walk, [], set(ids)):
+        if wanted is not None:
+            yield {"type": "OrderTriggers", "data": {"order": list(follow or ())}}
+            return
+        rest = [t for t in ids if t not in order]  # removed: anywhere, phase removes them as it places
+        for tail in permutations(rest):
+            full = tuple(order) + tail
+            if full not in seen:
+                seen.add(full)
+                yield {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
+
+
+def _slot_actions(reading: Reading) -> Iterator[Action]:
+    data = reading.prompt["data"]
+    trigger = _current(reading)
+    chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+    labels = data.get("mode_labels")  # a modal ability's modes, chosen before its targets
+    t = reading.trigger(trigger)
+    texts = {m["id"]: m.get("text") for m in t.get("modes", ())}
+    found: set[str | None] = set()
+    for entry in choices(reading, trigger):
+        said = sorted(texts[m.mode] or "" for m in entry.modes or ())
+        if entry.modes is not None and labels is not None and said != sorted(labels):
+            continue
+        if _consistent(reading, trigger, entry, chosen):
+            found.update(_next_targets(reading, trigger, entry, chosen))
+    for thing in sorted(found, key=lambda t: (t is None, str(t))):
+        ref = None if thing is None else reading.index.target_ref(thing)
+        yield {"type": "ChooseTarget", "data": {"target": ref}}
+
+
+def _per_requirement(reading: Reading, trigger: str, entry: Entry) -> list[tuple[dict[str, Any], set[str]]]:
+    """The entry's requirements in phase's slot order with the targets chosen for each: a modal
+    entry's are its chosen modes' (in the order the ability lists its modes)."""
+    if entry.modes is None:
+        return [(r, set(entry.targets.get(r["id"], ()))) for r in _requirements(reading, trigger)]
+    t = reading.trigger(trigger)
+    order = [m["id"] for m in t["modes"]]
+    out: list[tuple[dict[str, Any], set[str]]] = []
+    for choice in sorted(entry.modes, key=lambda c: order.index(c.mode)):
+        mode = t["modes"][order.index(choice.mode)]
+        out.extend((r, set(choice.targets.get(r["id"], ()))) for r in mode.get("targets", ()))
+    return out
+
+
+def _consistent(reading: Reading, trigger: str, entry: Entry, chosen: list[str | None]) -> bool:
+    """Whether ``entry`` begins with the targets phase has taken, requirement by requirement."""
+    rest = list(chosen)
+    for r, ts in _per_requirement(reading, trigger, entry):
+        if not rest:
+            return True
+        if r.get("max", 1) == 1:
+            got = rest.pop(0)
+            if (got is None and ts) or (got is not None and got not in ts):
+                return False
+        else:
+            while rest and rest[0] is not None and rest[0] in ts:
+                ts = ts - {rest.pop(0)}
+            if rest and rest[0] is not None:
+                return False
+            if rest:
+                rest.pop(0)
+    return not rest
+
+
+def _next_targets(reading: Reading, trigger: str, entry: Entry, chosen: list[str | None]) -> set[str | None]:
+    """What phase's next slot may take for ``entry``: a target it lacks, or None (stop) when the
+    requirement being filled already holds all of the entry's targets."""
+    rest = list(chosen)
+    for r, ts in _per_requirement(reading, trigger, entry):
+        if r.get("max", 1) == 1:
+            if rest:
+                rest.pop(0)
+                continue
+            return {next(iter(ts))} if ts else {None}
+        taken = set()
+        while rest and rest[0] is not None:
+            taken.add(rest.pop(0))
+        if rest:  # stopped: this requirement is done
+            rest.pop(0)
+            continue
+        left = ts - taken
+        return set(left) if left else {None}
+    return set()
+
+
+def _divisions(reading: Reading) -> Iterator[Action]:
+    data = reading.prompt["data"]
+    trigger = _current(reading)
+    refs = list(data.get("targets") or ())
+    things = [reading.index.thing(r) for r in refs]
+    seen: set[tuple[int, ...]] = set()
+    for entry in choices(reading, trigger):
+        for rid, split in entry.divide.items():
+            if set(split) == set(things) and set(entry.targets.get(rid, ())) == set(things):
+                amounts = tuple(int(split[str(t)]) for t in things)
+                if amounts not in seen:
+                    seen.add(amounts)
+                    pairs = [[r, n] for r, n in zip(refs, amounts, strict=True)]
+                    yield {"type": "DistributeAmong", "data": {"distribution": pairs}}
+
+
+def _mode_sets(reading: Reading) -> Iterator[Action]:
+    trigger = _current(reading)
+    t = reading.trigger(trigger)
+    ids = [m["id"] for m in t.get("modes", ())]
+    seen: set[tuple[int, ...]] = set()
+    start = prefix(reading)
+    stepper, walk = start
+    if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
+        seen.add(())  # no mode chosen: the ability is removed (603.3c)
+        yield {"type": "SelectModes", "data": {"indices": []}}
+    for entry in choices(reading, trigger, start):
+        idx = tuple(sorted(ids.index(m.mode) for m in entry.modes or ()))
+        if idx not in seen:
+            seen.add(idx)
+            yield {"type": "SelectModes", "data": {"indices": list(idx)}}
+
+
+def legal_actions(reading: Reading) -> Iterator[Action]:
+    """Every answer to phase's prompt that extends to a legal outcome (lazily)."""
+    kind = reading.kind
+    if kind == "OrderTriggers":
+        return _orders(reading)
+    if kind == "TriggerTargetSelection":
+        return _slot_actions(reading)
+    if kind == "DistributeAmong":
+        return _divisions(reading)
+    if kind == "AbilityModeChoice":
+        return _mode_sets(reading)
+    raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+
+
+def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
+    """Whether one answer to phase's prompt extends to a legal outcome, without listing every answer
+    (an order prompt of n abilities has up to n! of them)."""
+    if reading.kind == "OrderTriggers" and action.get("type") == "OrderTriggers":
+        order = (action.get("data") or {}).get("order")
+        if not isinstance(order, list) or not all(isinstance(i, int) for i in order):
+            return False
+        return next(_orders(reading, list(order)), None) is not None
+    want = json.dumps(action, sort_keys=True)
+    return any(json.dumps(a, sort_keys=True) == want for a in legal_actions(reading))
+
+
+def action_for(reading: Reading, outcome: Outcome) -> Action:
+    """The answer to phase's prompt that plays ``outcome`` (one of our legal outcomes of the batch
+    ``reading`` was read from, or of the same batch read later)."""
+    kind = reading.kind
+    data = reading.prompt["data"]
+    pos: dict[str, int] = {str(e.ability): i for i, e in enumerate(outcome.stack)}
+    if kind == "OrderTriggers":
+        ids = _prompt_ids(reading)
+        full = sorted(ids, key=lambda t: pos.get(t, len(pos) + ids.index(t)))
+        return {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
+    trigger = _current(reading)
+    if kind == "AbilityModeChoice":
+        if trigger not in pos:  # removed: no mode chosen (603.3c)
+            return {"type": "SelectModes", "data": {"indices": []}}
+        ids = [m["id"] for m in reading.trigger(trigger)["modes"]]
+        modes = outcome.stack[pos[trigger]].modes or ()
+        return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m.mode) for m in modes)}}
+    if trigger not in pos:
+        raise PhaseGap(f"{trigger}: phase asks for the choices of an ability the outcome removes")
+    entry = outcome.stack[pos[trigger]]
+    if kind == "TriggerTargetSelection":
+        chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+        nxt = _next_targets(reading, trigger, entry, chosen)
+        pick = sorted(nxt, key=lambda t: (t is None, str(t)))[0] if nxt else None
+        return {"type": "ChooseTarget", "data": {"target": None if pick is None else reading.index.target_ref(pick)}}
+    if kind == "DistributeAmong":
+        refs = list(data.get("targets") or ())
+        split = next(iter(entry.divide.values()), {})
+        return {"type": "DistributeAmong", "data": {"distribution": [[r, int(split[str(reading.index.thing(r))])]
+                                                                     for r in refs]}}  # fmt: skip
+    raise PhaseGap(f"waiting_for: no answer for {kind!r}")

@@ -1,0 +1,283 @@
+"""A live phase game (``phase-python``, the extra ``[phase]``): card data built from our Oracle data,
+boards set up with phase's debug actions, a chosen outcome played into the game, and the outcome the
+game reached read back and judged (docs/phase.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from triggerstack.model import Outcome
+from triggerstack.model._errors import MissingExtra
+
+from ._answers import action_for, entry_of
+from ._board import PROMPTS, PhaseGap, Reading, _state, read
+
+__all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
+
+
+class PhaseError(RuntimeError):
+    """phase itself failed: a state it could not export, an action it raised on (its message kept)."""
+
+
+TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
+
+
+def phase_module() -> Any:
+    """The ``phase`` module, or one line saying how to install it."""
+    try:
+        import phase
+    except ImportError as exc:
+        raise MissingExtra("driving phase.rs needs phase-python: pip install 'triggerstack[phase]'") from exc
+    return phase
+
+
+def _mtgjson(card: Any) -> dict[str, Any]:
+    """One card of our Oracle data in the MTGJSON shape phase's card builder reads."""
+    from triggerstack.model.cards._expand import _mana
+
+    colors, value = _mana(card.mana_cost)
+    letter = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+    out: dict[str, Any] = {
+        "name": card.name, "manaCost": card.mana_cost, "type": card.type_line, "types": list(card.types),
+        "subtypes": list(card.subtypes), "supertypes": list(card.supertypes), "keywords": list(card.keywords),
+        "text": card.text, "layout": card.layout, "colors": [letter[c] for c in colors],
+        "colorIdentity": [letter[c] for c in colors], "manaValue": float(value), "identifiers": {},
+        "legalities": {},
+    }  # fmt: skip
+    for stat in ("power", "toughness"):
+        if getattr(card, stat) is not None:
+            out[stat] = getattr(card, stat)
+    return out
+
+
+def card_data(names: Iterable[str]) -> dict[str, Any]:
+    """phase's card database for ``names``, built from our Oracle data (the extra ``[cards]``) by
+    phase's own builder (``build_oracle_face``)."""
+    from triggerstack.model.cards._corpus import corpus
+
+    phase = phase_module()
+    db: dict[str, Any] = {}
+    for name in names:
+        face = phase.build_oracle_face(_mtgjson(corpus().lookup(name)), None)
+        db[str(face["name"]).lower()] = face
+    return db
+
+
+def engine(names: Iterable[str]) -> Any:
+    """A phase ``Engine`` that knows ``names`` (and Plains, the decks' filler)."""
+    return phase_module().Engine.from_json(json.dumps(card_data(sorted({*names, "Plains"}))))
+
+
+@dataclass
+class Board:
+    """A game at a board set up by debug actions: each player's cards moved to the battlefield (or a
+    graveyard), a creature stolen, then one card entering (``simulate``: its triggers fire). Every
+    action taken through it is kept, so :meth:`clone` is the same game again: phase cannot always
+    reload a state it exported mid-game, so a clone is the root state (reloaded once, before any
+    action) with the actions replayed."""
+
+    engine: Any
+    game: Any
+    root: Any
+    replay: list[tuple[int, dict[str, Any]]]
+
+    @classmethod
+    def build(cls, eng: Any, decks: Sequence[Sequence[str]], seed: int = 7) -> Board:
+        deck = [{"main_deck": [*names, *["Plains"] * (60 - len(names))]} for names in decks]
+        game = eng.new_game(deck[0], deck[1], seed=seed)
+        for _ in range(8):
+            w = game.waiting_for()
+            if w["type"] != "MulliganDecision":
+                break
+            data = w["data"]
+            who = data["pending"][0]["player"] if "pending" in data else data["player"]
+            keep = next(a for a in game.actions() if "Keep" in repr(a))
+            game.apply(who, keep)
+        root = game.state()
+        root["state"]["debug_mode"] = True
+        return cls(eng, eng.load_game(root), root, [])
+
+    def clone(self) -> Board:
+        """The same game, replayed from the root."""
+        game = self.engine.load_game(self.root)
+        for actor, action in self.replay:
+            game.apply(actor, action)
+        return Board(self.engine, game, self.root, list(self.replay))
+
+    def apply(self, actor: int, action: dict[str, Any]) -> Any:
+        """``game.apply``, kept for :meth:`clone`."""
+        try:
+            result = self.game.apply(actor, action)
+        except ValueError as exc:
+            raise PhaseError(f"apply {json.dumps(action)}: {exc}") from exc
+        self.replay.append((actor, action))
+        return result
+
+    def state(self) -> Any:
+        """``game.state()``; phase's failure to export one is a :class:`PhaseError`."""
+        return _exported(self.game)
+
+    def object_id(self, name: str, owner: int) -> int:
+        """The first of ``owner``'s cards named ``name`` still in a library or hand."""
+        objs = self.game.state()["state"]["objects"].values()
+        for o in sorted(objs, key=lambda o: o["id"]):
+            if o["name"] == name and o["owner"] == owner and o["zone"] in ("Library", "Hand"):
+                return int(o["id"])
+        raise KeyError(f"no {name} of player {owner} left in a library or hand")
+
+    def debug(self, action: dict[str, Any]) -> Any:
+        return self.apply(0, {"type": "Debug", "data": action})
+
+    def move(self, oid: int, zone: str = "Battlefield", simulate: bool = False) -> Any:
+        return self.debug({"type": "MoveToZone", "data": {"object_id": oid, "to_zone": zone, "simulate": simulate}})
+
+    def steal(self, oid: int, controller: int) -> Any:
+        return self.debug({"type": "SetController", "data": {"object_id": oid, "controller": controller}})
+
+    def cast(self, name: str, owner: int, target: int | None = None, limit: int = 20) -> None:
+        """``owner`` casts ``name`` in a main phase of their own, with the mana it costs added (and
+        ``target`` as its target, if it asks for one), and both players pass until a
+        trigger-placement prompt or until it has resolved: the game's own flow, where a creature's
+        enters triggers, a removal spell's dies triggers and a sweeper's are put on the stack."""
+        from triggerstack.model.cards._corpus import corpus
+
+        oid = self.object_id(name, owner)
+        self.move(oid, "Hand")
+        self.debug({"type": "SetPhase", "data": {"phase": "PreCombatMain", "active_player": owner}})
+        self.debug(
+            {"type": "AddMana", "data": {"player_id": owner, "mana": _mana_for(corpus().lookup(name).mana_cost)}}
+        )
+        cast = next((a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "CastSpell" and
+                     a.to_dict()["data"].get("object_id") == oid), None)  # fmt: skip
+        if cast is None:
+            raise PhaseError(f"phase offers no way to cast {name}")
+        self.apply(owner, cast)
+        for _ in range(limit):
+            w = self.game.waiting_for()
+            if w["type"] in PROMPTS or (w["type"] == "Priority" and not self.state()["state"]["stack"]):
+                return
+            data = w.get("data") or {}
+            if "player" not in data:
+                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
+            who = int(data["player"])
+            if w["type"] == "TargetSelection":  # the spell's own target (601.2c): ``target`` if phase allows it
+                offered = [a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "ChooseTarget"]
+                objects = [a for a in offered if "Object" in (a["data"].get("target") or {})]
+                mine = [a for a in objects if a["data"]["target"]["Object"] == target]
+                if not (mine or objects):
+                    raise PhaseError(f"casting {name}: no target phase allows")
+                self.apply(who, (mine or objects)[0])
+                continue
+            if w["type"] == "AlternativeCastChoice":  # cast for its mana cost, not evoked or otherwise
+                self.apply(who, {"type": "ChooseAlternativeCast", "data": {"choice": {"type": "Normal"}}})
+                continue
+            if w["type"] in ("OptionalEffectChoice", "UnlessPayment"):  # a choice as something resolves: its first
+                self.apply(who, next(a.to_dict() for a in self.game.actions()))
+                continue
+            if w["type"] != "Priority":
+                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
+            self.apply(who, {"type": "PassPriority"})
+
+    def at_prompt(self) -> bool:
+        return bool(self.game.waiting_for()["type"] in PROMPTS)
+
+
+def _mana_for(cost: str) -> list[str]:
+    """The mana a cost takes, as phase's ManaType names (generic paid with colorless)."""
+    import re
+
+    names = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "C": "Colorless"}
+    out: list[str] = []
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        if symbol.isdigit():
+            out += ["Colorless"] * int(symbol)
+        elif symbol in names:
+            out.append(names[symbol])
+        else:
+            raise PhaseError(f"mana symbol {{{symbol}}} is not paid by the adapter's boards")
+    return out
+
+
+def _exported(game: Any) -> Any:
+    try:
+        return game.state()
+    except ValueError as exc:  # phase cannot always export its own state
+        raise PhaseError(f"state(): {exc}") from exc
+
+
+def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
+         seen: Callable[[Reading, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Answer every trigger-placement prompt of ``game`` so that it places ``outcome``; the actions
+    applied, in order. Each prompt is read afresh (phase may skip or merge prompts). ``seen`` is
+    called with each reading and the action taken."""
+    done: list[dict[str, Any]] = []
+    first: Reading | None = None
+    for _ in range(limit):
+        w = game.waiting_for()
+        if w["type"] not in PROMPTS:
+            return done
+        reading = read(_exported(game), strict=strict, since=first)
+        first = first or reading
+        action = action_for(reading, outcome)
+        if seen is not None:
+            seen(reading, action)
+        try:
+            game.apply(int(w["data"]["player"]), action)
+        except ValueError as exc:  # phase refuses an answer by raising ValueError ("Invalid action: ...")
+            raise PhaseGap(f"phase refused {json.dumps(action)} at {w['type']}: {exc}") from exc
+        done.append(action)
+    raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
+
+
+def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
+    """The outcome phase placed for the batch ``before`` was read from: the stack entries above the
+    stack as it stood, matched to the batch's abilities by source and description; an ability of the
+    batch not on the stack was removed."""
+    s = _state(after)
+    below = before.index.stack_ids
+    entries = [e for e in s.get("stack") or () if int(e["id"]) not in below]
+    left = list(before.index.batch)
+    matched: list[tuple[dict[str, Any], str]] = []
+    fired: list[tuple[int, str]] = []  # (place among the entries, our id) of the reactions phase fired
+    for e in entries:
+        data = (e.get("kind") or {}).get("data") or {}
+        ability = data.get("ability") or {}
+        said = data.get("description") or ability.get("description")
+        event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
+        same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
+        # one ability triggered by several events: the entry whose event is this one's
+        match = next((b for b in same if b.event_object == event), same[0] if same else None)
+        if match is None:
+            fired.append((len(matched) + len(fired), _reaction(before, data, matched)))
+            continue
+        left.remove(match)
+        matched.append((ability, match.trigger))
+    placed = [e for k, e in enumerate(entries) if k not in {i for i, _ in fired}]
+    ids = {t: int(e["id"]) for e, (_, t) in zip(placed, matched, strict=True)}
+    index = replace(before.index, batch=[replace(b, stack_id=ids.get(b.trigger, b.stack_id))
+                                         for b in before.index.batch])  # fmt: skip
+    now = replace(before, index=index)
+    stack: list[Any] = [entry_of(now, t, ability) for ability, t in matched]
+    for k, rid in fired:
+        stack.insert(k, Outcome.model_validate({"stack": [{"ability": rid}]}).stack[0])
+    return Outcome(stack=tuple(stack), removed=tuple(b.trigger for b in left))
+
+
+def _reaction(before: Reading, data: Mapping[str, Any], matched: list[tuple[dict[str, Any], str]]) -> str:
+    """Our id for a reaction phase fired while placing the batch (``REACTION@ABILITY``): a ward
+    ability, whose event names the warded object and the source of the ability that targeted it."""
+    event = data.get("trigger_event") or {}
+    info = event.get("data") or {}
+    target = info.get("target") or {}
+    thing = before.index.thing(target) if target else None
+    if event.get("type") != "BecomesTarget" or thing is None or f"{thing}-ward" not in {
+            r["id"] for r in before.document.get("reactions", ())}:  # fmt: skip
+        raise PhaseGap(f"stack entry {data.get('description')!r} is not an ability of the batch read")
+    by = [t for ability, t in matched if ability.get("source_id") == info.get("source_id")]
+    if not by:
+        raise PhaseGap(f"ward of {thing}: no ability of the batch from source {info.get('source_id')} is placed")
+    return f"{thing}-ward@{by[0]}"

@@ -1,0 +1,189 @@
+"""Exceptions for input that cannot be decided on.
+
+::
+
+    ValueError
+     └── ScenarioError        bad input: a scenario, proposal or score unreadable, malformed, over a cap …
+          ├── ProposalError   a proposal whose shape does not fit its scenario
+          ├── EndlessLoop     603.3b's loop never ends: a mandatory loop (104.4b) or an optional one
+          ├── UsageError      arguments that do not go together, an unknown engine name, a bad flag
+          ├── MissingExtra    what was asked needs an optional extra that is not installed
+          ├── LayoutOverflow  a scenario that does not fit an action layout's capacities
+          └── WalkStateError  a question a walk cannot answer in its state (the outcome of one not over …)
+    RuntimeError
+     └── TimeLimitReached     the time limit ran out before the answer was complete (exit 3)
+
+An illegal proposal is not an exception: its violations are data (``Verdict.violations``). How each
+error is shown — exit code, JSON-RPC code, HTTP status — is decided in one table, ``solver/_errors.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Self
+
+from ._rules import Rule
+
+__all__ = [
+    "EndlessLoop",
+    "LayoutOverflow",
+    "MissingExtra",
+    "ProposalError",
+    "ScenarioError",
+    "TimeLimitReached",
+    "UsageError",
+    "WalkStateError",
+    "format_loc",
+]
+
+
+SHOWN_KEY = 64
+"""The most characters of one key a place shows (a longer key is cut, "…" marking the cut)."""
+
+
+def shown_key(key: str) -> str:
+    """``key`` as a message shows it: whole up to :data:`SHOWN_KEY` characters, else cut with "…"
+    (a 100 KB key in a document is not echoed whole)."""
+    return key if len(key) <= SHOWN_KEY else key[: SHOWN_KEY - 1] + "…"
+
+
+def format_loc(loc: tuple[str | int, ...]) -> str:
+    """``("triggers", 3, "modes", 1)`` → ``triggers[3].modes[1]`` (each key as :func:`shown_key` shows it)."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            part = shown_key(part)
+            out += f".{part}" if out else part
+    return out
+
+
+class ScenarioError(ValueError):
+    """Input that cannot be decided on; ``loc`` names the place in the document.
+
+    ``rule`` is set where a rule makes the input contradictory (603.3a: a given controller that
+    is not the one the rule derives). A document with several problems raises the first, with the
+    others in ``also`` (every one of them: :meth:`every`; ``more``: how many past the cap were not
+    kept).
+    """
+
+    also: tuple[ScenarioError, ...] = ()
+    more: int = 0
+
+    def __init__(
+        self,
+        message: str,
+        loc: tuple[str | int, ...] = (),
+        rule: Rule | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.message = message
+        self.loc = loc
+        self.rule = rule
+        self.source = source
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        """``file: place: message (rule N)`` on one line."""
+        parts = []
+        if self.source:
+            parts.append(self.source)
+        if self.loc:
+            parts.append(format_loc(self.loc))
+        text = " ".join(self.message.split())
+        if self.rule is not None:
+            text += f" (rule {self.rule.value})"
+        parts.append(text)
+        return ": ".join(parts)
+
+    def every(self) -> tuple[ScenarioError, ...]:
+        """This problem and every other one of the same document, in the document's order."""
+        return (self, *self.also)
+
+    def lines(self) -> list[str]:
+        """:meth:`one_line` of every problem, and a last line for those past the cap."""
+        out = [p.one_line() for p in self.every()]
+        if self.more:
+            rest = f"... and {self.more} more problem{'s' if self.more != 1 else ''}"
+            out.append(f"{self.source}: {rest}" if self.source else rest)
+        return out
+
+    @classmethod
+    def together(cls, found: list[ScenarioError], cap: int) -> ScenarioError:
+        """The first of ``found`` (at least one), holding the others up to ``cap`` in all."""
+        if not found:
+            return cls("the document does not fit its format")
+        first = found[0]
+        first.also = tuple(found[1:cap])
+        first.more = max(0, len(found) - cap)
+        return first
+
+    def _changed(self, change: Callable[[ScenarioError], tuple[tuple[str | int, ...], str | None]]) -> Self:
+        """This error, of its own type and with its own fields, and each it holds, at another place."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.loc, new.source = change(self)
+        new.also = tuple(p._changed(change) for p in self.also)
+        new.args = (new.one_line(),)
+        return new
+
+    def located(self, source: str) -> Self:
+        """The same error, naming the file it came from."""
+        return self._changed(lambda p: (p.loc, source))
+
+    def within(self, *prefix: str | int) -> Self:
+        """The same error (its type kept), its place inside ``prefix``: a scenario's error sent as a
+        request's ``scenario`` is at ``scenario.triggers[0]``."""
+        return self._changed(lambda p: ((*prefix, *p.loc), p.source))
+
+    def outside(self, parts: int) -> Self:
+        """The same error, its place without its first ``parts`` parts (the inverse of :meth:`within`)."""
+        return self._changed(lambda p: (p.loc[parts:], p.source))
+
+
+class ProposalError(ScenarioError):
+    """A proposal whose shape does not fit its scenario (rule 603.3c–d: modes and targets go
+    where the ability has them)."""
+
+
+class EndlessLoop(ScenarioError):
+    """Abilities trigger again and again while the waiting ones are put on the stack: a later pass
+    of 603.3b repeats an earlier one (the same waiting abilities, up to their names, on the same
+    stack facts), so the passes never end. ``mandatory``: no choice ever ends the loop, and the game
+    is a draw (104.4b) — there is no outcome; otherwise the loop is optional and the outcomes are
+    unboundedly many (a choice ends it after any number of rounds)."""
+
+    def __init__(
+        self,
+        message: str,
+        mandatory: bool,
+        loc: tuple[str | int, ...] = (),
+        rule: Rule | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.mandatory = mandatory
+        super().__init__(message, loc, rule, source)
+
+
+class UsageError(ScenarioError):
+    """Arguments that do not go together, an unknown engine name, a flag out of range: how the tool
+    was called, not what a document says."""
+
+
+class MissingExtra(ScenarioError):
+    """What was asked needs an optional extra (``pip install 'triggerstack[serve]'`` …) that is
+    not installed."""
+
+
+class LayoutOverflow(ScenarioError):
+    """A scenario with more abilities, things, modes or divisions than an action layout has slots."""
+
+
+class WalkStateError(ScenarioError):
+    """A question a walk cannot answer in its state: the outcome of a walk that is not over, a
+    decision asked for when none is left to make."""
+
+
+class TimeLimitReached(RuntimeError):
+    """The time limit ran out: no partial answer is passed off as whole (docs/cli.md, "Exit codes")."""

@@ -1,0 +1,195 @@
+"""The filter language of docs/formats.md (Scenario) and ``matches``.
+
+Evaluation is three-valued: a filter that compares with ``{"target_of": REQ}`` cannot be decided
+before REQ's targets are known, and then answers ``None`` ("unknown"). Candidate lists keep the
+things for which a filter is not ``False``; a proposal is judged with the chosen targets known.
+
+**Domains (115.2) under combinators** (docs/formats.md, Scenario): every filter object has a *domain*, the kinds of
+thing it can match at all:
+
+* a filter that names ``kind`` matches only those kinds;
+* one without ``kind`` inherits the domain of its nearest enclosing filter that decided one;
+* with no such enclosing filter, it matches only permanents — unless it names a ``zone`` (then
+  the zone decides, whatever the kind) or its only keys are ``any``/``all`` (then each child
+  decides for itself);
+* ``not`` negates within the enclosing filter's domain: a kind or zone named inside ``not`` is a
+  condition that is negated, and never widens or narrows what the outside matches.
+
+So ``{"type": "creature", "not": {"kind": "player"}}`` is every creature, ``{"not": {"zone":
+"graveyard"}}`` every permanent, ``{"kind": "player", "not": {"controller": "you"}}`` every
+opponent, ``{"any": [{"kind": "player"}, {"type": "creature"}]}`` every player and creature,
+``{"all": [{}]}`` every permanent. A *quality* (protection, hexproof from, a restriction's or a
+"must target" effect's source filter) is matched against a source in any zone (702.16a): it is
+evaluated in the domain :data:`ANYTHING`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ._shapes import Comparison, Filter, TargetOf
+from ._things import Thing
+from ._types import PlayerId
+
+__all__ = ["ANYTHING", "PERMANENTS", "Context", "Domain", "Truth", "domain", "matches", "possible_kinds", "who"]
+
+Truth = bool | None
+"""True, False, or None for "depends on targets not chosen yet"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Whose point of view relative words take, and what is known of other requirements."""
+
+    you: PlayerId | None
+    is_opponent: Callable[[PlayerId, PlayerId], bool]
+    chosen: Mapping[str, Sequence[Thing]] | None = None  # requirement id → chosen things
+    seen: Mapping[tuple[str, str], frozenset[PlayerId]] | None = None
+    """Instead of ``chosen``: per (requirement id, key), the players its chosen targets give
+    (what ``target_of`` reads of them, and all it reads; a model of the choices uses it)."""
+
+    def with_you(self, you: PlayerId | None) -> Context:
+        return Context(you, self.is_opponent, self.chosen, self.seen)
+
+
+def _and(values: Sequence[Truth]) -> Truth:
+    if any(v is False for v in values):
+        return False
+    if any(v is None for v in values):
+        return None
+    return True
+
+
+def _or(values: Sequence[Truth]) -> Truth:
+    if any(v is True for v in values):
+        return True
+    if any(v is None for v in values):
+        return None
+    return False
+
+
+def _not(value: Truth) -> Truth:
+    return None if value is None else not value
+
+
+def _compare(cmp: Comparison, value: int | None) -> bool:
+    if value is None:
+        return False
+    return (
+        (cmp.lte is None or value <= cmp.lte)
+        and (cmp.gte is None or value >= cmp.gte)
+        and (cmp.eq is None or value == cmp.eq)
+    )
+
+
+def who(thing: Thing, key: str) -> PlayerId | None:
+    """The player ``key`` (controller or owner) names of ``thing``: a player is both its own
+    controller and owner; a card's controller is its owner (108.4a)."""
+    if thing.is_player:
+        return PlayerId(thing.id)
+    return thing.controller if key == "controller" else thing.owner
+
+
+def _player_ref(ref: str | TargetOf, key: str, thing: Thing, ctx: Context) -> Truth:
+    mine = who(thing, key)
+    if isinstance(ref, TargetOf):
+        if ctx.seen is not None:
+            return mine is not None and mine in ctx.seen.get((ref.target_of, key), frozenset())
+        if ctx.chosen is None:
+            return None
+        chosen = ctx.chosen.get(ref.target_of, ())
+        return mine is not None and any(who(c, key) == mine for c in chosen)
+    if ref == "any":
+        return True
+    if mine is None:
+        return False
+    if ref == "you":
+        return mine == ctx.you
+    if ref == "opponent":
+        return ctx.you is not None and ctx.is_opponent(ctx.you, mine)
+    return mine == ref
+
+
+Domain = frozenset[str]
+
+PERMANENTS: Domain = frozenset({"permanent"})
+ANYTHING: Domain = frozenset({"permanent", "card", "spell", "ability", "emblem", "player"})
+"""Every kind: the domain of a quality matched against a source in any zone (702.16a)."""
+
+
+def domain(f: Filter, inherited: Domain | None = None) -> Domain | None:
+    """The kinds ``f`` can match (see the module docstring); ``None``: each child decides."""
+    if f.kind is not None:
+        return frozenset(f.kind)
+    if inherited is not None:
+        return inherited
+    if f.zone is not None:
+        return ANYTHING  # the zone decides
+    if f.only_combinators:
+        return None
+    return PERMANENTS
+
+
+def possible_kinds(f: Filter, inherited: Domain | None = None) -> Domain:
+    """Every kind ``f`` could match: a superset, used to skip things without evaluating ``f``."""
+    own = domain(f, inherited)
+    if own is not None:
+        return own
+    out: frozenset[str] = frozenset()
+    for child in (*(f.any or ()), *(f.all or ())):
+        out |= possible_kinds(child, None)
+    return out
+
+
+def _leaf(f: Filter, thing: Thing, ctx: Context, inherited: Domain | None) -> Truth:
+    own = domain(f, inherited)
+    if own is not None and thing.kind not in own:
+        return False
+    checks: list[Truth] = []
+    if f.type is not None:
+        checks.append(bool(thing.types.intersection(f.type)))
+    if f.subtype is not None:
+        checks.append(bool(thing.subtypes.intersection(f.subtype)))
+    if f.supertype is not None:
+        checks.append(bool(thing.supertypes.intersection(f.supertype)))
+    if f.color is not None:
+        checks.append(bool(thing.colors.intersection(f.color)))
+    if f.colorless is not None:
+        checks.append((not thing.colors) == f.colorless and not thing.is_player)
+    if f.zone is not None:
+        checks.append(thing.zone in f.zone)
+    if f.tag is not None:
+        checks.append(thing.tags.issuperset(f.tag))
+    if f.id is not None:
+        checks.append(thing.id in f.id)
+    if f.controller is not None:
+        checks.append(_player_ref(f.controller, "controller", thing, ctx))
+    if f.owner is not None:
+        checks.append(_player_ref(f.owner, "owner", thing, ctx))
+    if f.power is not None:
+        checks.append(_compare(f.power, thing.power))
+    if f.toughness is not None:
+        checks.append(_compare(f.toughness, thing.toughness))
+    if f.mana_value is not None:
+        checks.append(_compare(f.mana_value, thing.mana_value))
+    if f.counter is not None:
+        checks.append(thing.counters.get(f.counter, 0) > 0)
+    if f.ability_kind is not None:
+        checks.append(thing.ability_kind == f.ability_kind)
+    if f.not_ is not None:
+        checks.append(_not(_leaf(f.not_, thing, ctx, own)))
+    if f.any is not None:
+        checks.append(_or([_leaf(c, thing, ctx, own) for c in f.any]))
+    if f.all is not None:
+        checks.append(_and([_leaf(c, thing, ctx, own) for c in f.all]))
+    return _and(checks)
+
+
+def matches(f: Filter, thing: Thing, ctx: Context, *, within: Domain | None = None) -> Truth:
+    """Whether ``thing`` fits ``f`` from the point of view of ``ctx.you``.
+
+    ``within`` is the domain ``f`` inherits: none for a target requirement's filter (115.2's
+    default applies), :data:`ANYTHING` for a quality matched against a source in any zone.
+    """
+    return _leaf(f, thing, ctx, within)

@@ -1,0 +1,248 @@
+"""Reading JSON and YAML documents within the limits, with errors that name the file, line and column.
+
+What is read stays data: at most ``limits.bytes`` bytes are read (a path to ``/dev/zero`` or gigabytes
+on standard input are refused once the cap is passed, never read whole); YAML (:mod:`.yamlio`) is
+JSON-compatible and its aliases are counted before they expand; nesting
+deeper than ``limits.depth``, an integer of more than ``limits.digits`` digits, or a string that is
+not valid Unicode text (a lone surrogate) is an error naming the place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ._errors import ScenarioError
+from ._limits import DEFAULT_LIMITS, Limits
+from ._limits import too_deep as _too_deep
+
+__all__ = [
+    "check_data",
+    "iter_lines",
+    "json_line",
+    "load_document",
+    "parse_json_line",
+    "parse_text",
+    "read_bounded",
+    "utf8",
+]
+
+Loc = tuple[str | int, ...]
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _too_many_values(text: str, limits: Limits) -> bool:
+    """Whether JSON ``text`` certainly holds more than ``limits.values`` values, from its commas
+    outside strings (each separates two values): decided before anything is built, so a body of
+    millions of tiny values is refused in its own size, not in gigabytes of Python objects."""
+    if text.count(",") < limits.values:
+        return False  # the common case: no scan at all
+    return _STRINGS.sub("", text).count(",") >= limits.values
+
+
+def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
+    if _too_many_values(text, limits):
+        raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+
+    def parse_int(digits: str) -> int:
+        n = len(digits.lstrip("-"))
+        if n > limits.digits:
+            raise ValueError(f"an integer of {n} digits is more than the limit of {limits.digits}")
+        return int(digits)
+
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int)
+    except json.JSONDecodeError as exc:
+        where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
+        raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
+    except RecursionError:
+        raise ScenarioError(_too_deep(limits), source=source) from None
+    except ValueError as exc:  # a duplicate key, an integer too long
+        raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
+
+
+def _parse_yaml(text: str, source: str, limits: Limits) -> Any:
+    from ._yamlio import parse_yaml  # PyYAML is imported only when a YAML document is read
+
+    return parse_yaml(text, source, limits)
+
+
+def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
+    """Every value with its place, depth first; a container's children are taken one at a time
+    (a list of millions holds one iterator, not a place for each at once)."""
+    yield (), doc
+    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]]]] = []
+
+    def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
+        if isinstance(value, dict):
+            return ((str(k), x) for k, v in value.items() for x in ((k, v) if isinstance(k, str) else (v,)))
+        if isinstance(value, list):
+            return iter(enumerate(value))
+        return None
+
+    first = children(doc)
+    if first is not None:
+        stack.append(((), first))
+    while stack:
+        loc, items = stack[-1]
+        step = next(items, None)
+        if step is None:
+            stack.pop()
+            continue
+        place, value = step
+        here = (*loc, place)
+        yield here, value
+        more = children(value)
+        if more is not None:
+            stack.append((here, more))
+
+
+def _within(doc: Any, limits: Limits) -> bool:
+    """Whether ``doc`` is within the limits, without building any place (the common case, fast)."""
+    big = 10**limits.digits
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    values = 0
+    while stack:
+        value, depth = stack.pop()
+        values += 1
+        if values > limits.values or depth > limits.depth:
+            return False
+        if isinstance(value, dict):
+            for k, v in value.items():
+                stack.append((v, depth + 1))
+                if isinstance(k, str):
+                    stack.append((k, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if abs(value) >= big:
+                return False
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < big):
+            return False
+    return True
+
+
+def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """``doc`` once it is within the limits: nesting, number of values, integer digits, and text
+    that is valid Unicode (no lone surrogate, which no output could print). A document within them
+    is walked once without places; only one that is not is walked again to name the place."""
+    if _within(doc, limits):
+        return doc
+    for values, (loc, value) in enumerate(_walk(doc), 1):
+        if values > limits.values:
+            raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+        if len(loc) > limits.depth:
+            raise ScenarioError(_too_deep(limits), loc[: limits.depth], source=source)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ScenarioError(f"not valid Unicode text (character {exc.start})", loc, source=source) from None
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
+            raise ScenarioError(f"an integer of more than {limits.digits} digits", loc, source=source)
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < 10**limits.digits):
+            raise ScenarioError(f"{value!r} is not a number this tool can take", loc, source=source)
+    return doc
+
+
+def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Parse ``text`` as JSON (``fmt="json"``), YAML (``"yaml"``), or whichever fits (``None``),
+    within ``limits``."""
+    if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
+        doc = _parse_json(text, source, limits)
+    else:
+        doc = _parse_yaml(text, source, limits)
+    return check_data(doc, source, limits)
+
+
+def utf8(data: bytes | str, where: str = " of the line") -> str:
+    """``data`` as text; bytes that are not UTF-8 are bad input naming the first bad byte (1-based)."""
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
+
+
+def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """One JSON Lines line (errors name the column), within ``limits``."""
+    return check_data(_parse_json(text, None, limits, one_line=True), None, limits)
+
+
+def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """One line as :func:`iter_lines` gives it — bytes, text, or the error of a line over the cap —
+    decoded as UTF-8 and parsed as JSON within ``limits``; :class:`ScenarioError` naming the byte or
+    the column otherwise."""
+    if isinstance(line, ScenarioError):
+        raise line
+    return parse_json_line(utf8(line), limits)
+
+
+def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
+    """At most ``limits.bytes`` bytes of ``stream``, decoded as UTF-8; more is refused unread."""
+    data = stream.read(limits.bytes + 1)
+    if len(data) > limits.bytes:
+        raise ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)", source=source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+
+
+def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """The parsed document at ``path`` (``.json``, ``.yaml``, ``.yml``), or standard input for ``-``."""
+    if path == "-":
+        return parse_text(read_bounded(sys.stdin.buffer, "<stdin>", limits), "<stdin>", limits=limits)
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise ScenarioError("expected a .json, .yaml or .yml file, or - for standard input", source=path)
+    try:
+        with open(path, "rb") as stream:
+            text = read_bounded(stream, path, limits)
+    except FileNotFoundError:
+        raise ScenarioError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise ScenarioError("is a directory, not a file", source=path) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
+    return parse_text(text, path, "json" if suffix == ".json" else "yaml", limits)
+
+
+def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
+    """The lines of ``stream``, split on ``\\n`` only, each at most ``limits.bytes`` bytes (a longer
+    one is read past in pieces and stands as its error)."""
+    while True:
+        line = stream.readline(limits.bytes + 1)
+        if not line:
+            return
+        if len(line) > limits.bytes and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
+                line = stream.readline(1 << 20)
+            yield ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)")
+            continue
+        yield line.removesuffix(b"\n")

@@ -1,0 +1,283 @@
+"""Documented limits, so that hostile or careless input is refused with a clear message instead of
+stalling or exhausting memory. One :class:`Limits` object carries the size caps, the same for the
+command line (each cap has a flag), ``check --batch`` lines, the Python verbs and the servers;
+``Deadline`` carries the time limit of one call, built as the call starts and passed down.
+
+=================  =========  ============================================================
+cap                default    what it bounds (flag)
+=================  =========  ============================================================
+bytes              16 MiB     bytes read from one document or one batch line (``--max-bytes``)
+depth              64         nesting of a document's lists and mappings (``--max-depth``)
+digits             100        digits of one integer in a document (``--max-digits``)
+values             10⁶        values in one document once YAML aliases are expanded
+                              (``--max-values``)
+abilities          1,000      waiting abilities in one scenario (``--max-abilities``)
+objects            10,000     objects in one scenario (``--max-objects``)
+candidates         10,000     things one requirement may choose among (``--max-candidates``)
+choices            200,000    choices of one ability that are listed (those that are not
+                              counted in closed form) (``--max-choices``)
+outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
+                              outcomes of one pass listed across passes (``--max-outcomes``)
+memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and
+                              its cache) may take together, each measured as it is compiled;
+                              one scenario over it is refused as it compiles (``--max-memory``)
+answer             16 MiB     bytes of one answer of a server (stdio, HTTP) or one answer line of
+                              ``batch`` (``--max-answer``): a small request can ask for a large
+                              answer (a divide, ``sample -n``); past the cap it is an error
+passes             100        passes of 603.3b's loop while abilities keep triggering
+                              (``--max-passes``); a pass that repeats an earlier one is
+                              named as a loop whatever the cap. ``check`` follows a
+                              proposal's own passes (one more than it lists at most)
+=================  =========  ============================================================
+
+The time limit (``--time-limit``, ``Options.time_limit``) is 60 s by default for every verb.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+from ._errors import ScenarioError, TimeLimitReached
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DEFAULT_TIME_LIMIT",
+    "NO_DEADLINE",
+    "RUNNING",
+    "Abandoned",
+    "Bound",
+    "Deadline",
+    "Limits",
+    "bounded",
+    "deadline_for",
+    "lazily",
+    "too_deep",
+]
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds every verb may take unless told otherwise."""
+
+
+def _cap(default: int, what: str) -> Any:
+    """A cap's field: its default, and what it bounds (the help of its flag, ``--max-<name>``)."""
+    return field(default=default, metadata={"what": what})
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
+
+    bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line")
+    depth: int = _cap(64, "nesting of a document")
+    digits: int = _cap(100, "digits of one integer in a document")
+    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")
+    abilities: int = _cap(1_000, "waiting abilities")
+    objects: int = _cap(10_000, "objects")
+    candidates: int = _cap(10_000, "candidates of one requirement")
+    choices: int = _cap(200_000, "choices of one ability listed one by one")
+    outcomes: int = _cap(2_000_000, "outcomes a solver engine (cpsat, constraint) enumerates, or divide tallies")
+    passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
+    memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
+    answer: int = _cap(16 * 1024 * 1024, "bytes of one answer a server or batch line gives (serve, batch)")
+
+    @staticmethod
+    def described() -> list[tuple[str, int, str]]:
+        """Each cap: its name (the flag is ``--max-<name>``), its default, and what it bounds."""
+        return [(f.name, f.default, f.metadata["what"]) for f in fields(Limits)]  # type: ignore[misc]
+
+    def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
+        """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""
+        return ScenarioError(
+            f"{count} {what} is more than the limit of {getattr(self, cap)} (raise it with --max-{cap})", loc
+        )
+
+    def check_document(self, doc: Any) -> None:
+        """The caps a scenario document can be measured against before it is validated or
+        compiled: the numbers of waiting abilities and of objects."""
+        if not isinstance(doc, Mapping):
+            return
+        for key, cap in (("triggers", "abilities"), ("objects", "objects")):
+            value = doc.get(key)
+            if isinstance(value, (list, tuple)) and len(value) > getattr(self, cap):
+                what = "waiting abilities" if cap == "abilities" else "objects"
+                raise self.refuse(what, len(value), cap, (key,))
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class Deadline:
+    """When one call must be done: built once, at the start of the call, from its time limit
+    (:func:`deadline_for`), and passed down to whatever the call runs — never shared by two calls,
+    never moved. ``check`` is cheap enough to call in inner loops; it raises
+    :class:`TimeLimitReached` naming what was being computed. A deadline made while another is in
+    force (a request's :class:`Bound`, the call that made this one) is checked within it too."""
+
+    __slots__ = ("at", "outer", "seconds")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+        self.outer = _IN_FORCE.get()
+
+    def remaining(self) -> float | None:
+        """Seconds left (never below a millisecond), or None for no limit — within the deadline
+        it was made in too."""
+        own = None if self.at is None else max(self.at - time.monotonic(), 0.001)
+        left = None if self.outer is None else self.outer.remaining()
+        return left if own is None else own if left is None else min(own, left)
+
+    def check(self, what: str) -> None:
+        if self.at is not None and time.monotonic() > self.at:
+            raise TimeLimitReached(f"ran past the time limit of {self.seconds:g}s while {what}; raise --time-limit")
+        if self.outer is not None:
+            self.outer.check(what)
+
+
+class Abandoned(TimeLimitReached):
+    """The client that asked went away: the work stops (nobody would read the answer)."""
+
+
+class Bound(Deadline):
+    """One request's deadline, however many verbs it asks: its time limit, and whether the client
+    that asked has gone (``gone``, set by the server that saw it hang up). Built once per request by
+    the surface that reads it (the HTTP gate, ``Service.call``, the command line)."""
+
+    __slots__ = ("gone",)
+
+    def __init__(self, seconds: float | None, gone: threading.Event | None = None) -> None:
+        super().__init__(seconds)
+        self.outer = None  # a request is the outermost bound
+        self.gone = gone
+
+    def check(self, what: str) -> None:
+        if self.gone is not None and self.gone.is_set():
+            raise Abandoned(f"the client went away while {what}")
+        if self.at is not None and time.monotonic() > self.at:
+            raise TimeLimitReached(
+                f"ran past the request's time limit of {self.seconds:g}s while {what}; raise --time-limit"
+            )
+
+
+_IN_FORCE: ContextVar[Deadline | None] = ContextVar("triggerstack_deadline", default=None)
+"""The deadline of the call (or request) running in this context: each thread has its own."""
+
+
+class _InForce:
+    """The context manager :func:`bounded` gives (a class: it is entered once per call)."""
+
+    __slots__ = ("deadline", "token")
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+
+    def __enter__(self) -> Deadline:
+        self.token = _IN_FORCE.set(self.deadline)
+        return self.deadline
+
+    def __exit__(self, *_: object) -> None:
+        _IN_FORCE.reset(self.token)
+
+
+def bounded(deadline: Deadline) -> _InForce:
+    """``deadline`` in force inside (``with bounded(d):``): a call made inside ends within it
+    (:func:`deadline_for`), and what is kept across calls (:data:`RUNNING`) checks it — a request
+    that calls several verbs (``enumerate``: a count, then an outcome per rank) is bounded as a
+    whole, and stops when its client goes away."""
+    return _InForce(deadline)
+
+
+def deadline_for(seconds: float | None) -> Deadline:
+    """The deadline of a call that may take ``seconds`` (None: no limit), checked once as it
+    starts: the deadline in force when that ends no later than ``seconds`` from now (a request's
+    bound, or the call that makes this one — nothing new is built), else a new one within it."""
+    outer = _IN_FORCE.get()
+    if outer is not None and (seconds is None or (outer.at is not None and outer.at <= time.monotonic() + seconds)):
+        deadline = outer
+    else:
+        deadline = Deadline(seconds)
+    deadline.check("starting")  # within a request's bound: one more call may be one too many
+    return deadline
+
+
+T = TypeVar("T")
+
+
+def lazily(seconds: float | None, make: Callable[[], Iterator[T]], ahead: int = 256) -> Iterator[T]:
+    """A lazy call that may take ``seconds``: its deadline built as its first item is asked for
+    (:func:`deadline_for`), and in force while ``make()`` runs and while each item is computed — a
+    generator runs in the context of whoever resumes it, so it sets its own deadline again each
+    time (two generators of one scenario, or one resumed between other calls, keep their own).
+    So that this costs nothing per item of a long stream, items are computed a few at a time — one,
+    then twice as many each time, up to ``ahead`` — and those computed before an error come first."""
+    deadline = deadline_for(seconds)
+    with bounded(deadline):
+        items = make()
+    size = 1
+    while True:
+        batch: list[T] = []
+        failed: Exception | None = None
+        done = False
+        token = _IN_FORCE.set(deadline)
+        try:
+            while len(batch) < size:
+                batch.append(next(items))
+        except StopIteration:
+            done = True
+        except Exception as exc:  # what was computed before it is still the answer's
+            failed = exc
+        finally:
+            _IN_FORCE.reset(token)
+        yield from batch
+        if failed is not None:
+            raise failed
+        if done:
+            return
+        size = min(2 * size, ahead)
+
+
+class _Running(Deadline):
+    """No deadline of its own: the one in force — the running call's, or a request's — when it is
+    checked. What is kept across calls (a scenario's chains and engines, a stepper's choice spaces)
+    holds this, so that each call that runs it is bounded by that call's own deadline, in its own
+    thread, and none keeps an earlier call's."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.outer = None
+
+    @property
+    def at(self) -> float | None:
+        found = _IN_FORCE.get()
+        return None if found is None else found.at
+
+    @at.setter
+    def at(self, value: float | None) -> None:  # built without a time of its own
+        pass
+
+    def remaining(self) -> float | None:
+        found = _IN_FORCE.get()
+        return None if found is None else found.remaining()
+
+    def check(self, what: str) -> None:
+        found = _IN_FORCE.get()
+        if found is not None:
+            found.check(what)
+
+
+RUNNING: Deadline = _Running()
+"""The deadline of whichever call runs it (see :class:`_Running`)."""
+NO_DEADLINE = RUNNING
+"""No deadline of one's own (the default of everything that takes one): the one in force, if any."""
+
+
+def too_deep(limits: Limits) -> str:
+    """The message for a document nested past ``limits.depth``."""
+    return f"nested deeper than the limit of {limits.depth} (raise it with --max-depth)"

@@ -1,0 +1,328 @@
+"""The outcome / proposal format of docs/formats.md (Proposal and outcome), its canonical form, and the score of
+docs/cli.md (best)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from ._facts import Facts, facts_of
+from ._io import load_document
+from ._limits import DEFAULT_LIMITS, Limits
+from ._scenario import Scenario, validation_error
+from ._shapes import TriggerBody, Whole
+from ._types import AbilityId
+
+__all__ = [
+    "Entry",
+    "ModeChoice",
+    "Outcome",
+    "Score",
+    "canonical",
+    "canonical_key",
+    "outcome_dict",
+    "outcome_json",
+    "parse_outcome",
+    "parse_score",
+]
+
+Targets = dict[str, tuple[str, ...]]
+Divisions = dict[str, dict[str, Whole]]
+Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
+"""A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
+
+
+def _targets_value(targets: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """A requirement's targets as a set (a listed repeat kept: ``check`` reports it), empty
+    lists dropped (docs/formats.md, Proposal and outcome: they may be omitted)."""
+    return frozenset((k, tuple(sorted(v))) for k, v in targets.items() if v)
+
+
+def _divide_value(divide: Mapping[str, Mapping[str, int]]) -> frozenset[tuple[str, frozenset[tuple[str, int]]]]:
+    return frozenset((k, frozenset(v.items())) for k, v in divide.items() if v)
+
+
+def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
+    """The entries per pass that the ids say: an ability fired in pass n + 1 has n ``@`` in its id
+    (``REACTION@ABILITY``); None for one pass, as :func:`~.passes.join` writes it."""
+    sizes: list[int] = []
+    for e in stack:
+        level = e.ability.count("@")
+        sizes.extend([0] * (level + 1 - len(sizes)))
+        sizes[level] += 1
+    return tuple(sizes) if len(sizes) > 1 else None
+
+
+class _Value(_Frozen):
+    """Equal and hashed by what the outcome *is*, not how it is listed (docs/rules.md, "An outcome": modes are a
+    multiset, a requirement's targets a set): ``value`` is computed once."""
+
+    _value: Any = PrivateAttr(default=None)
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def _cached(self) -> Any:
+        if self._value is None:
+            self._value = self.value()
+        return self._value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Value):
+            return NotImplemented
+        return type(self) is type(other) and self._cached() == other._cached()
+
+    def __hash__(self) -> int:
+        return hash(self._cached())
+
+
+class ModeChoice(_Value):
+    """One chosen mode of a modal ability, with its own targets and divisions."""
+
+    mode: str
+    """The chosen mode's id."""
+    targets: Targets = Field(default_factory=dict)
+    """Its targets: requirement id -> the things chosen."""
+    divide: Divisions = Field(default_factory=dict)
+    """Its divisions: requirement id -> thing -> amount (601.2d)."""
+
+    def value(self) -> Any:
+        return (self.mode, _targets_value(self.targets), _divide_value(self.divide))
+
+
+class Entry(_Value):
+    """One ability on the stack with its choices."""
+
+    ability: AbilityId
+    """The ability's id (REACTION@ABILITY for one fired in a later pass)."""
+    modes: tuple[ModeChoice, ...] | None = None
+    """A modal ability's chosen modes, one entry per instance (null for a non-modal ability)."""
+    targets: Targets = Field(default_factory=dict)
+    """A non-modal ability's targets: requirement id -> the things chosen."""
+    divide: Divisions = Field(default_factory=dict)
+    """A non-modal ability's divisions: requirement id -> thing -> amount (601.2d)."""
+
+    def value(self) -> Any:
+        modes = None if self.modes is None else frozenset(Counter(self.modes).items())  # a multiset
+        return (self.ability, modes, _targets_value(self.targets), _divide_value(self.divide))
+
+
+class Outcome(_Value):
+    """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass.
+
+    Outcomes are values: two are equal, and hash alike, when they are the same outcome — the
+    same stack entry by entry (modes as a multiset, each requirement's targets as a set), the same
+    removed abilities in any order, and the same passes, an omitted ``passes`` being the one the
+    ids imply (an ability fired in pass n + 1 has n ``@``). So a proposal equals the canonical
+    outcome it lists, in whatever order it lists it."""
+
+    stack: tuple[Entry, ...] = ()
+    """The stack, bottom first: every ability put on it, with its choices."""
+    removed: tuple[AbilityId, ...] = ()
+    """The abilities removed from the stack (603.3c-d)."""
+    passes: tuple[Whole, ...] | None = None
+    """Entries per pass of 603.3b's loop, when reactions fired further abilities (optional: inferred)."""
+
+    def value(self) -> Any:
+        passes = self.passes if self.passes is not None else _inferred_passes(self.stack)
+        return (self.stack, frozenset(Counter(self.removed).items()), passes)
+
+    @classmethod
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
+        """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
+        return parse_outcome(load_document(path, limits), source=path)
+
+
+class Score(_Frozen):
+    """Weights for ``best`` (docs/cli.md): height × position from the bottom, and per mode, target, removal."""
+
+    height: dict[str, Weight] = Field(default_factory=dict)
+    """Per ability: weight x its position from the bottom (0-based)."""
+    mode: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    """Per ability and mode: the weight of choosing it."""
+    target: dict[str, dict[str, Weight]] = Field(default_factory=dict)
+    """Per ability and thing: the weight of each time it is chosen as a target."""
+    removed: dict[str, Weight] = Field(default_factory=dict)
+    """Per ability: the weight of its being removed."""
+
+    @classmethod
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Score:
+        """Read a score from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
+        return parse_score(load_document(path, limits), source=path)
+
+    def value(self, stack: Iterable[tuple[str, Iterable[str | None], Iterable[str]]], removed: Iterable[str]) -> int:
+        """The score of docs/cli.md (best), the one implementation: ``stack`` gives, bottom first, each
+        entry's ability, its chosen modes (one per instance; ``None`` for a non-modal ability)
+        and every target it chose. Weight × position from the bottom (0-based) for ``height``,
+        and the weight of each chosen mode, chosen target and removed ability."""
+        total = 0
+        for pos, (ability, modes, targets) in enumerate(stack):
+            total += self.height.get(ability, 0) * pos
+            mode_w = self.mode.get(ability)
+            if mode_w:
+                total += sum(mode_w.get(m, 0) for m in modes if m is not None)
+            target_w = self.target.get(ability)
+            if target_w:
+                total += sum(target_w.get(t, 0) for t in targets)
+        return total + sum(self.removed.get(r, 0) for r in removed)
+
+    def of(self, outcome: Outcome) -> int:
+        """The score of a whole outcome (every pass), read by ids."""
+        return self.value(
+            (
+                (
+                    e.ability,
+                    (m.mode for m in e.modes or ()),
+                    [
+                        *(t for m in e.modes or () for ts in m.targets.values() for t in ts),
+                        *(t for ts in e.targets.values() for t in ts),
+                    ],
+                )
+                for e in outcome.stack
+            ),
+            outcome.removed,
+        )
+
+
+def parse_outcome(data: Any, source: str | None = None) -> Outcome:
+    """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`."""
+    try:
+        return Outcome.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, source, data, root=Outcome) from None
+
+
+def parse_score(data: Any, source: str | None = None) -> Score:
+    try:
+        return Score.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, source, data, root=Score) from None
+
+
+Key = tuple[Any, ...]
+
+
+def _mode_key(key: Callable[[str], Key], reqs: Sequence[str], m: ModeChoice) -> list[Any]:
+    """Ties between repeated instances of a mode: targets per requirement in listing order, each
+    in canonical order, then the amounts divided in that order."""
+    reqs = [*reqs, *sorted(set(m.targets) - set(reqs))]  # requirements the scenario lacks sort last
+    targets = [sorted(key(t) for t in m.targets.get(r, ())) for r in reqs]
+    amounts = [[m.divide.get(r, {}).get(t, 0) for t in sorted(m.targets.get(r, ()), key=key)] for r in reqs]
+    return [targets, amounts]
+
+
+def _clean_targets(key: Callable[[str], Key], targets: Mapping[str, tuple[str, ...]]) -> Targets:
+    return {k: tuple(sorted(v, key=key)) for k, v in targets.items() if v}
+
+
+def _clean_divide(divide: Mapping[str, Mapping[str, int]]) -> Divisions:
+    return {k: dict(sorted(v.items())) for k, v in divide.items() if v}
+
+
+def canonical_key(facts: Facts, outcome: Outcome) -> Callable[[str], Key]:
+    """The canonical order of ids in ``outcome`` (docs/formats.md, Proposal and outcome): players in turn order,
+    then objects, then the scenario's waiting abilities (the order of :attr:`Facts.things`); then abilities fired
+    in later passes (``REACTION@ABILITY``), by pass, then by the stack position of the ability that
+    fired them, then by the reaction's order in the scenario; then any other id, by name."""
+    order = facts.thing_index
+    position: dict[str, int] = {e.ability: i for i, e in reversed(list(enumerate(outcome.stack)))}
+    reactions = {r.id: i for i, r in enumerate(facts.scenario.reactions)}
+    unplaced = len(outcome.stack)
+
+    def key(ident: str) -> Key:
+        known = order.get(ident)
+        if known is not None:
+            return (0, known, "")
+        reaction, at, firing = ident.partition("@")
+        if at and reaction in reactions:
+            return (1, ident.count("@"), position.get(firing, unplaced), reactions[reaction], ident)
+        return (2, 0, 0, 0, ident)
+
+    return key
+
+
+def _body(facts: Facts, ability: str) -> TriggerBody | None:
+    """The trigger an ability id names: a waiting ability's, or the reaction's it was fired from."""
+    k = facts.ability_index.get(ability)
+    if k is not None:
+        return facts.scenario.triggers[k]
+    reaction = ability.partition("@")[0]
+    return next((r.trigger for r in facts.scenario.reactions if r.id == reaction and "@" in ability), None)
+
+
+def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
+    """The canonical form of ``outcome`` for ``scenario`` (docs/formats.md, Proposal and outcome): ids in the order of
+    :func:`canonical_key` (targets of a requirement, ``removed``), modes in the order the ability
+    lists them (repeats adjacent, tied by their targets), empty target lists dropped.
+    Canonicalising never fails: ids the scenario does not know sort last, and ``check`` reports them.
+    """
+    facts = facts_of(scenario)
+    key = canonical_key(facts, outcome)
+    no_reqs: list[str] = []
+    entries = []
+    for e in outcome.stack:
+        modes = None
+        if e.modes is not None:
+            body = _body(facts, e.ability)
+            mode_order = {m.id: i for i, m in enumerate(body.modes)} if body is not None else {}
+            reqs = {m.id: [r.id for r in m.targets] for m in body.modes} if body is not None else {}
+            modes = tuple(
+                sorted(
+                    (
+                        ModeChoice(mode=m.mode, targets=_clean_targets(key, m.targets), divide=_clean_divide(m.divide))
+                        for m in e.modes
+                    ),
+                    key=lambda m: (
+                        mode_order.get(m.mode, len(mode_order)),
+                        m.mode,
+                        _mode_key(key, reqs.get(m.mode, no_reqs), m),
+                    ),
+                )
+            )
+        entries.append(
+            Entry(
+                ability=e.ability,
+                modes=modes,
+                targets=_clean_targets(key, e.targets),
+                divide=_clean_divide(e.divide),
+            )
+        )
+    removed = tuple(sorted(outcome.removed, key=key))
+    return Outcome(stack=tuple(entries), removed=removed, passes=outcome.passes)
+
+
+def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+    """The JSON-ready dict of an outcome, without empty fields."""
+    out: dict[str, Any] = {"stack": [], "removed": list(outcome.removed)}
+    for e in outcome.stack:
+        entry: dict[str, Any] = {"ability": e.ability}
+        if e.modes is not None:
+            entry["modes"] = []
+            for m in e.modes:
+                md: dict[str, Any] = {"mode": m.mode}
+                if m.targets:
+                    md["targets"] = {k: list(v) for k, v in m.targets.items()}
+                if m.divide:
+                    md["divide"] = m.divide
+                entry["modes"].append(md)
+        if e.targets:
+            entry["targets"] = {k: list(v) for k, v in e.targets.items()}
+        if e.divide:
+            entry["divide"] = e.divide
+        out["stack"].append(entry)
+    if outcome.passes is not None:
+        out["passes"] = list(outcome.passes)
+    return out
+
+
+def outcome_json(outcome: Outcome) -> str:
+    """Compact canonical JSON, keys sorted: byte-identical for equal canonical outcomes."""
+    return json.dumps(outcome_dict(outcome), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,176 @@
+"""The scenario (docs/formats.md, Scenario): :class:`Scenario`, ``Scenario.load`` and one-line validation errors.
+
+The shapes live in :mod:`.shapes`; a :class:`Scenario` adds the cross-reference checks (ids,
+sources, ``different_from``, ``target_of``, ``must_target``, reactions, and controllers that agree
+with 603.3a), run once the shapes are valid. Each error names its place
+(``triggers[3].modes[1].targets[0].filter.type``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Self
+
+from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
+from pydantic_core import PydanticCustomError
+
+from ._controllers import Control
+from ._errors import MissingExtra, ScenarioError
+from ._io import load_document
+from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
+from ._problems import MAX_PROBLEMS, problems, repaired
+from ._references import check_references
+from ._shapes import ScenarioFields, shape_models
+
+__all__ = ["Scenario", "parse_scenario", "validation_error"]
+
+
+class Scenario(ScenarioFields):
+    """Players in turn order (the active player first), objects, and the waiting abilities."""
+
+    _controls: tuple[Control, ...] = PrivateAttr(default=())  # 603.3a, derived once while validating
+    _facts: Any = PrivateAttr(default=None)  # compiled once by ``facts.facts_of``
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cards(cls, data: Any) -> Any:
+        """A scenario that names cards, written out in full first (docs/cards.md)."""
+        from .cards._expand import names_cards
+
+        if not names_cards(data):
+            return data
+        from .cards._expand import expand
+
+        try:
+            return expand(data)
+        except MissingExtra as exc:
+            raise PydanticCustomError("missing_extra", "{message}", {"message": exc.message}) from None
+        except ScenarioError as exc:
+            problems = [(p.loc, p.message, p.rule.value if p.rule else None) for p in exc.every()]
+            context = {"message": exc.message, "problems": problems}
+            raise PydanticCustomError("reference", "{message}", context) from None
+
+    @model_validator(mode="after")
+    def _references(self, info: ValidationInfo) -> Self:
+        later = bool(info.context and info.context.get("later_pass"))
+        self._controls = check_references(self, allow_fired=later)
+        return self
+
+    @property
+    def controls(self) -> tuple[Control, ...]:
+        """Each waiting ability's controller and the rule that decided it (603.3a), in trigger order."""
+        return self._controls
+
+    @classmethod
+    def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Scenario:
+        """Read a scenario from a ``.json``/``.yaml``/``.yml`` file, or ``-`` for standard input,
+        within ``limits`` (bytes, nesting, numbers of abilities and objects, ...).
+
+        Raises :class:`ScenarioError` naming the file and the place.
+        """
+        return parse_scenario(load_document(path, limits), source=path, limits=limits)
+
+
+def parse_scenario(data: Any, source: str | None = None, limits: Limits | None = None) -> Scenario:
+    """Validate a loaded document into a :class:`Scenario`, or raise :class:`ScenarioError`.
+    With ``limits``, the numbers of abilities and objects are measured before anything else."""
+    try:
+        if limits is not None:
+            limits.check_document(data)
+        return Scenario.model_validate(data)
+    except ScenarioError as exc:
+        raise exc.located(source) if source else exc from None
+    except ValidationError as exc:
+        raise validation_error(exc, source, data) from None
+
+
+_MANY = 1000
+"""Past this many problems a document's problems are listed from a cut of it (:func:`_cut`)."""
+
+
+def _has_long_list(data: Any, keep: int) -> bool:
+    """Whether some list of ``data`` has more than ``keep`` items (so :func:`_cut` changes it)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            if len(value) > keep:
+                return True
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return False
+
+
+def _cut(data: Any, keep: int) -> Any:
+    """``data`` with every list cut to its first ``keep`` items (mappings kept whole): where the
+    first problems of a document are, without the millions after them."""
+    if isinstance(data, list):
+        return [_cut(v, keep) for v in data[:keep]]
+    if isinstance(data, dict):
+        return {k: _cut(v, keep) for k, v in data.items()}
+    return data
+
+
+_ROOTS = {
+    "Scenario": "a scenario: a mapping with players, objects and triggers",
+    "Outcome": "a proposal: a mapping with stack and removed",
+    "Score": "a score: a mapping with height, mode, target and removed",
+}
+
+
+@cache
+def _names() -> frozenset[str]:
+    return frozenset(m.__name__ for m in shape_models())
+
+
+def validation_error(
+    exc: ValidationError, source: str | None = None, data: Any = None, root: type[BaseModel] | None = None
+) -> ScenarioError:
+    """Every problem pydantic found, in the format's words (:mod:`.problems`), as one
+    :class:`ScenarioError` holding the others (at most ``MAX_PROBLEMS``). With the ``data`` of the
+    document, the problems past its unknown keys: those keys renamed to the keys they misspell (or
+    dropped), it is validated once more, and what that finds replaces what the unknown keys
+    caused — the cross-references, checked only once the shapes are right, included. ``root``:
+    the document's model (a scenario's by default), whose fields say what a misspelt key meant.
+
+    A document with many problems is judged on a cut of it (every list cut to a few items): the
+    first problems are the same, and the others are only counted — listing a million problems took
+    minutes and gigabytes, for a 3 MB body."""
+    root = root or Scenario
+    total = exc.error_count()
+    if data is not None and total > _MANY and _has_long_list(data, 2 * MAX_PROBLEMS):
+        small = _cut(data, 2 * MAX_PROBLEMS)
+        try:
+            root.model_validate(small)
+        except ValidationError as fewer:
+            if fewer.error_count() < total:  # the cut left fewer to list (once: never cut again)
+                found = _listed(fewer, source, small, root)
+                found.more = max(found.more, total - 1 - len(found.also))
+                return found
+        except ScenarioError:
+            pass
+        else:
+            return ScenarioError(f"{total} problems past the first items of its lists (shorten them)", source=source)
+    return _listed(exc, source, data, root)
+
+
+def _listed(exc: ValidationError, source: str | None, data: Any, root: type[BaseModel]) -> ScenarioError:
+    """:func:`validation_error` of a document whose problems are listed one by one."""
+    missing = next((e for e in exc.errors() if e["type"] == "missing_extra"), None)
+    if missing is not None:  # naming a card without the extra that reads cards: that alone is said
+        return MissingExtra(str((missing.get("ctx") or {}).get("message", missing["msg"])), source=source)
+    names = _names()
+    expected = _ROOTS.get(exc.title, "a mapping (key: value pairs)")
+    found = problems(exc, names, root, expected, source)
+    NO_DEADLINE.check("reading the document's problems")  # a request's bound holds here too
+    fixed = repaired(data, exc, names, root) if data is not None else None
+    NO_DEADLINE.check("reading the document's problems")
+    if fixed is not None:  # the unknown keys said, and what the document holds past them
+        unknown = [p for p in found if p.message.startswith("unknown field")]
+        try:
+            root.model_validate(fixed)
+            found = unknown
+        except ValidationError as again:
+            found = unknown + problems(again, names, root, expected, source)
+    return ScenarioError.together(found, MAX_PROBLEMS)

@@ -1,0 +1,119 @@
+"""One flat view of everything that can be chosen as a target: players, objects and waiting
+abilities, in the scenario's canonical order (players in turn order, then objects, then waiting
+abilities). Filters and targeting restrictions read only this view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ._shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
+from ._types import PlayerId, ThingId
+
+__all__ = ["Thing", "object_thing", "player_thing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Thing:
+    """A player, an object, or a waiting ability, as filters see it."""
+
+    id: ThingId
+    kind: str  # player, permanent, card, spell, ability, emblem
+    zone: str | None
+    controller: PlayerId | None  # a card's owner where it has no controller (108.4a)
+    owner: PlayerId | None
+    types: frozenset[str] = frozenset()
+    subtypes: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    mana_value: int | None = None
+    counters: Mapping[str, int] = field(default_factory=dict)
+    tags: frozenset[str] = frozenset()
+    ability_kind: str | None = None
+    hexproof: bool = False
+    shroud: bool = False
+    protection: tuple[Filter, ...] = ()
+    hexproof_from: tuple[Filter, ...] = ()
+    cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
+    left_game: bool = False  # a player who has left the game (800.4a)
+
+    @property
+    def is_player(self) -> bool:
+        return self.kind == "player"
+
+    @property
+    def own_properties_function(self) -> bool:
+        """Whether its own hexproof, shroud, protection and hexproof from function: not on a card
+        outside the battlefield (113.6); ``cant_be_targeted_by`` may be another object's effect."""
+        return self.kind != "card"
+
+    @property
+    def has_restrictions(self) -> bool:
+        """Whether any targeting restriction could apply to it at all."""
+        return bool(
+            self.hexproof
+            or self.shroud
+            or self.protection
+            or self.hexproof_from
+            or self.cant_be_targeted_by
+            or self.left_game
+        )
+
+    @property
+    def protector(self) -> PlayerId | None:
+        """Whose point of view judges restrictions on this thing: a player's own, or the
+        controller (else owner) of an object."""
+        if self.is_player:
+            return PlayerId(self.id)
+        return self.controller if self.controller is not None else self.owner
+
+
+def player_thing(player: Player) -> Thing:
+    return Thing(
+        id=ThingId(player.id),
+        kind="player",
+        zone=None,
+        controller=player.id,
+        owner=player.id,
+        hexproof=player.hexproof,
+        shroud=player.shroud,
+        protection=player.protection,
+        hexproof_from=player.hexproof_from,
+        cant_be_targeted_by=player.cant_be_targeted_by,
+        left_game=player.left_game,
+    )
+
+
+def object_thing(obj: Object) -> Thing:
+    return Thing(
+        id=ThingId(obj.id),
+        kind=obj.kind,
+        zone=obj.where,
+        # 108.4a: "If anything asks for the controller of a card that doesn't have one (because
+        # it's not a permanent or spell), use its owner instead."
+        controller=obj.effective_controller if obj.has_controller else obj.effective_owner,
+        owner=obj.effective_owner,
+        types=frozenset(obj.types),
+        subtypes=frozenset(obj.subtypes),
+        supertypes=frozenset(obj.supertypes),
+        colors=frozenset(obj.colors),
+        power=obj.power,
+        toughness=obj.toughness,
+        mana_value=obj.mana_value,
+        counters=dict(obj.counters),
+        tags=frozenset(obj.tags),
+        ability_kind=obj.ability_kind,
+        hexproof=obj.hexproof,
+        shroud=obj.shroud,
+        protection=obj.protection,
+        hexproof_from=obj.hexproof_from,
+        cant_be_targeted_by=obj.cant_be_targeted_by,
+    )
+
+
+def scenario_things(scenario: ScenarioFields) -> tuple[Thing, ...]:
+    """Players and objects in canonical order (waiting abilities are added by ``facts``, which
+    knows their controllers)."""
+    return tuple(player_thing(p) for p in scenario.players) + tuple(object_thing(o) for o in scenario.objects)

@@ -1,0 +1,131 @@
+"""YAML that stays data: JSON-compatible documents only — plain keys, no duplicate keys, no sets,
+ordered maps, binary or other tags, timestamps kept as strings — with integers capped by digits and
+aliases counted before they expand, so a few hundred bytes can't grow past ``limits.values``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from ._errors import ScenarioError
+from ._limits import DEFAULT_LIMITS, Limits
+from ._limits import too_deep as _too_deep
+
+__all__ = ["parse_yaml"]
+
+
+class _DataLoader(yaml.SafeLoader):
+    """Safe YAML that is JSON data: plain keys, no duplicate keys, no sets, no timestamps."""
+
+    limits: Limits = DEFAULT_LIMITS
+
+
+# Timestamps stay strings: drop the implicit resolver that turns 2024-01-01 into a date.
+_DataLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _construct_mapping(loader: _DataLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, (str, int, float, bool)) and key is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a mapping key must be a plain value, not {type(key).__name__}", key_node.start_mark
+            )
+        if key in out:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        out[key] = loader.construct_object(value_node, deep=deep)
+    return out
+
+
+def _construct_int(loader: _DataLoader, node: yaml.ScalarNode) -> int:
+    digits = sum(c.isdigit() for c in str(node.value))
+    if digits > loader.limits.digits:
+        cap = loader.limits.digits
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits} digits is more than the limit of {cap}", node.start_mark
+        )
+    return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+
+
+def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, f"{node.tag} is not JSON data (use lists, mappings, strings, numbers)", node.start_mark
+    )
+
+
+_DataLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_DataLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+for _tag in ("set", "omap", "pairs", "binary", "timestamp"):
+    _DataLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _not_data)
+_DataLoader.add_constructor(None, _not_data)  # any other tag
+
+
+def _expanded_size(node: yaml.Node, limits: Limits) -> int:
+    """The number of values ``node`` stands for once its aliases are expanded, counted without
+    expanding them (each node's size once), refused past ``limits.values``."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, done = stack.pop()
+        key = id(current)
+        if key in sizes:
+            continue
+        children: list[yaml.Node] = []
+        if isinstance(current, yaml.SequenceNode):
+            children = list(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            children = [n for pair in current.value for n in pair]
+        if not done and any(id(c) not in sizes for c in children):
+            stack.append((current, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        size = 1 + sum(sizes.get(id(c), 0) for c in children)
+        if size > limits.values:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"more than {limits.values} values once its aliases expand (raise it with --max-values)",
+                current.start_mark,
+            )
+        sizes[key] = size
+    return sizes[id(node)]
+
+
+def _not_yaml_text(exc: yaml.reader.ReaderError, source: str) -> ScenarioError:
+    """A character YAML does not allow, by its position only (the character is not shown)."""
+    return ScenarioError(
+        f"not YAML text: character {exc.position + 1} is one YAML does not allow (a control character or a "
+        "noncharacter)",
+        source=source,
+    )
+
+
+def parse_yaml(text: str, source: str, limits: Limits) -> Any:
+    try:
+        loader = _DataLoader(text)  # its reader refuses characters YAML does not allow, at once
+    except yaml.reader.ReaderError as exc:
+        raise _not_yaml_text(exc, source) from None
+    loader.limits = limits
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, limits)
+        return loader.construct_document(node)
+    except yaml.reader.ReaderError as exc:  # found later in the stream
+        raise _not_yaml_text(exc, source) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        where = f"line {mark.line + 1} column {mark.column + 1}: " if mark is not None else ""
+        raise ScenarioError(f"{where}malformed YAML: {problem}", source=source) from None
+    except RecursionError:
+        raise ScenarioError(_too_deep(limits), source=source) from None
+    finally:
+        loader.dispose()

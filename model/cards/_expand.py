@@ -1,0 +1,252 @@
+"""A scenario that names cards, written out in full (docs/cards.md): an object's ``card`` gives its
+characteristics and the keywords that bear on targeting; a trigger whose source names a card gives
+its text, modes and targets by ``card_ability`` (the N-th triggered ability, 1-based; optional when
+the card has one). Fields written beside them win. What cannot be read is a problem naming the
+place, the card and the sentence — never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._errors import ScenarioError
+from ._corpus import SUGGESTED, Card, corpus
+from ._reader import Ability, keyword_lines, read
+
+__all__ = ["characteristics", "expand", "names_cards"]
+
+_COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+_ORDER = ["white", "blue", "black", "red", "green"]
+
+
+def names_cards(doc: Any) -> bool:
+    """Whether a scenario document names a card anywhere (else it is left as it is)."""
+    if not isinstance(doc, Mapping):
+        return False
+    objects, triggers = doc.get("objects"), doc.get("triggers")
+    named = isinstance(objects, list) and any(isinstance(o, Mapping) and o.get("card") is not None for o in objects)
+    asked = isinstance(triggers, list) and any(
+        isinstance(t, Mapping) and t.get("card_ability") is not None for t in triggers
+    )
+    return named or asked
+
+
+def _mana(cost: str) -> tuple[list[str], int]:
+    """A mana cost's colors (105.2) and mana value (202.3)."""
+    colors: set[str] = set()
+    value = 0
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        parts = symbol.split("/")
+        for part in parts:
+            if part in _COLOR_OF:
+                colors.add(_COLOR_OF[part])
+        if symbol.isdigit():
+            value += int(symbol)
+        elif symbol in ("X", "Y", "Z"):
+            continue
+        elif parts[0].isdigit():  # {2/W}: the larger, 2
+            value += int(parts[0])
+        else:
+            value += 1
+    return [c for c in _ORDER if c in colors], value
+
+
+def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The object fields a card gives (types, subtypes, supertypes, colors, mana value, power,
+    toughness, hexproof, shroud, protection, hexproof from), and what it could not read: (the
+    field to give by hand, why)."""
+    out: dict[str, Any] = {}
+    notes: list[tuple[str, str]] = []  # (the field to give by hand, why)
+    kinds = {"tribal": "kindred"}
+    out["types"] = [kinds.get(t.lower(), t.lower()) for t in card.types]
+    if card.subtypes:
+        out["subtypes"] = [s.lower() for s in card.subtypes]
+    if card.supertypes:
+        out["supertypes"] = [s.lower() for s in card.supertypes]
+    colors, value = _mana(card.mana_cost)
+    out["colors"] = colors
+    if not card.mana_cost and "Land" not in card.types:
+        notes.append(
+            ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
+        )
+    out["mana_value"] = value
+    for key, raw in (("power", card.power), ("toughness", card.toughness)):
+        if raw is not None and raw.isdigit():
+            out[key] = int(raw)
+    for word in keyword_lines(card):
+        low = word.casefold()
+        if low == "hexproof":
+            out["hexproof"] = True
+        elif low == "shroud":
+            out["shroud"] = True
+        elif low.startswith(("protection from", "hexproof from")):
+            key = "protection" if low.startswith("protection") else "hexproof_from"
+            for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
+                quality = _quality(what.strip())
+                if quality is None:
+                    notes.append((key, f"{word!r}: the quality {what.strip()!r} is not read (give {key} by hand)"))
+                else:
+                    out.setdefault(key, []).append(quality)
+    return out, notes
+
+
+def _quality(what: str) -> dict[str, Any] | None:
+    """The filter of a protection or hexproof-from quality (702.16a, 702.11d)."""
+    if what in _ORDER:
+        return {"color": what}
+    if what == "everything":
+        return {}
+    base = what[:-1] if what.endswith("s") else what
+    if base in ("creature", "artifact", "enchantment", "planeswalker", "land", "instant", "sorcery"):
+        return {"type": base}
+    if what == "colorless":
+        return {"colorless": True}
+    if what == "all colors" or what == "each color":
+        return {"any": [{"color": c} for c in _ORDER]}
+    return None
+
+
+def _ward(card: Card) -> str | None:
+    """The card's ward cost, if it has ward (702.21a)."""
+    for word in keyword_lines(card):
+        if word.casefold().startswith("ward"):
+            return word[4:].strip(" —-") or "?"
+    return None
+
+
+class _Expansion:
+    """One document's cards being read: every problem found so far, the card each object id
+    names, and the reactions (each ward a card has is added once)."""
+
+    def __init__(self, reactions: list[Any]) -> None:
+        self.index = corpus()
+        self.problems: list[ScenarioError] = []
+        self.cards: dict[str, Card] = {}
+        self.reactions = reactions
+        self.have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
+        self.missed = 0
+
+    def read_object(self, i: int, obj: Any) -> None:
+        """Fill in object ``i`` (in place) from the card it names, if it names one."""
+        if not isinstance(obj, dict) or obj.get("card") is None:
+            return
+        name = obj["card"]
+        if not isinstance(name, str):
+            self.problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
+            return
+        try:  # "did you mean" for the first few misses only: each compares the name with every card's
+            card = self.index.lookup(name, ("objects", i, "card"), suggest_near=self.missed < SUGGESTED)
+        except ScenarioError as exc:
+            self.missed += 1
+            self.problems.append(exc)
+            return
+        if isinstance(obj.get("id"), str):
+            self.cards[obj["id"]] = card
+        given, notes = characteristics(card)
+        for field, note in notes:
+            if field not in obj:
+                self.problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
+        for key, value in given.items():
+            obj.setdefault(key, value)
+        self.add_ward(obj, card)
+
+    def add_ward(self, obj: dict[str, Any], card: Card) -> None:
+        """Add the reaction of the card's ward (702.21a), if it has ward and the object is a
+        permanent with an id whose ward is not written out already."""
+        ward = _ward(card)
+        placed = ward is not None and isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
+        if placed and f"{obj['id']}-ward" not in self.have:  # written out once (a later pass re-reads the scenario)
+            self.have.add(f"{obj['id']}-ward")
+            self.reactions.append(
+                {
+                    "id": f"{obj['id']}-ward",
+                    "when": "becomes-target",
+                    "object": obj["id"],
+                    "by": "opponent",
+                    "trigger": {
+                        "source": obj["id"],
+                        "text": f"Ward {ward} — whenever this becomes the target of a spell or ability an opponent "
+                        "controls, counter it unless that player pays the cost (702.21a)",
+                    },
+                }
+            )
+
+    def read_trigger(self, i: int, trig: Any) -> Any:
+        """Trigger ``i`` with the ability of its source's card written out, if it asks for one."""
+        if not isinstance(trig, Mapping):
+            return trig
+        trig = dict(trig)
+        if trig.get("card_ability", 0) is None:
+            del trig["card_ability"]  # written out by a model (a later pass): none asked
+        source = trig.get("source")
+        named = self.cards.get(source) if isinstance(source, str) else None
+        wants = "card_ability" in trig or (named is not None and not {"text", "targets", "modes", "modal"} & set(trig))
+        if not wants:
+            return trig
+        loc: tuple[str | int, ...] = ("triggers", i, "card_ability")
+        if named is None:
+            self.problems.append(ScenarioError("card_ability needs a source that names a card", loc))
+            return trig
+        ability = self.ability_asked(named, trig.pop("card_ability", None), loc)
+        if ability is None:
+            return trig
+        if ability.fragment is None:
+            assert ability.unread is not None
+            self.problems.append(
+                ScenarioError(
+                    f"{named.name}, triggered ability {ability.index}: {ability.unread.reason}: "
+                    f"{ability.unread.sentence!r} (give text, targets and modes by hand)",
+                    loc,
+                )
+            )
+            return trig
+        for key, value in ability.fragment.items():
+            trig.setdefault(key, value)
+        return trig
+
+    def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...]) -> Ability | None:
+        """The card's ``n``-th triggered ability (its only one when ``n`` is None), or None with
+        the problem noted when there is no such one."""
+        abilities = read(card)
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
+        if n is None and len(abilities) != 1:
+            which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
+            self.problems.append(
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({which})", loc)
+            )
+            return None
+        if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
+            from .._problems import found  # only for a problem: it brings pydantic
+
+            said = found(n)
+            self.problems.append(
+                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities, not {said}", loc)
+            )
+            return None
+        return abilities[(n or 1) - 1]
+
+
+def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``doc`` with every card it names read into the scenario format; :class:`ScenarioError`
+    holding every problem (each naming its place) when some card or ability cannot be read."""
+    listed = {k: doc.get(k) if isinstance(doc.get(k), list) else None for k in ("objects", "triggers", "reactions")}
+    reading = _Expansion(list(listed["reactions"] or ()))
+    out = dict(doc)
+    objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
+    for i, obj in enumerate(objects):
+        reading.read_object(i, obj)
+    triggers = [reading.read_trigger(i, trig) for i, trig in enumerate(listed["triggers"] or ())]
+    if reading.problems:
+        first = reading.problems[0]
+        first.also = tuple(reading.problems[1:])
+        raise first
+    if listed["objects"] is not None:  # what is not a list is left for the shapes to say so
+        out["objects"] = objects
+    if listed["triggers"] is not None:
+        out["triggers"] = triggers
+    if reading.reactions and (listed["reactions"] is not None or "reactions" not in doc):
+        out["reactions"] = reading.reactions
+    return out

@@ -1,0 +1,39 @@
+"""What ``triggerstack card NAME`` prints: a card's Oracle text, its object fragment, and each
+triggered ability read or refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._corpus import corpus
+from ._expand import characteristics
+from ._reader import read
+
+__all__ = ["card_report"]
+
+
+def card_report(name: str) -> dict[str, Any]:
+    """What the tool reads of the card ``name``: its Oracle text, the object fragment, and each
+    triggered ability as a trigger fragment or what could not be read and why (``triggerstack card``)."""
+    card = corpus().lookup(name)
+    fields, notes = characteristics(card)
+    abilities = []
+    for a in read(card):
+        entry: dict[str, Any] = {"index": a.index, "text": a.text}
+        if a.fragment is not None:
+            entry["trigger"] = a.fragment
+        else:
+            assert a.unread is not None
+            entry["unread"] = {"reason": a.unread.reason, "sentence": a.unread.sentence}
+        if a.notes:
+            entry["notes"] = a.notes
+        abilities.append(entry)
+    return {
+        "name": card.name,
+        "mana_cost": card.mana_cost,
+        "type_line": card.type_line,
+        "oracle_text": card.text,
+        "object": {"card": card.name, **fields},
+        "notes": [note for _, note in notes],
+        "triggered_abilities": abilities,
+    }

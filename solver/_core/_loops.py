@@ -1,0 +1,230 @@
+"""The loop of 603.3b followed pass by pass: the passes on the path being followed (a pass that
+repeats one on its path is a loop), and what kind of loop it is — mandatory (104.4b), optional, or
+not decided within the cap on passes (see :class:`~.chain.Chain`, which counts and lists the
+passes with these)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from triggerstack.model._errors import EndlessLoop
+from triggerstack.model._facts import Facts
+from triggerstack.model._limits import Deadline
+from triggerstack.model._passes import Passes, StackItem
+from triggerstack.model._rules import Rule
+
+from .._errors import EngineCannot
+from .engine import PassEngine
+from .indexed import IndexedOutcome, to_outcome
+
+__all__ = ["Frame", "Listing", "Loops", "Path"]
+
+
+@dataclass(slots=True)
+class Frame:
+    """A pass being followed depth-first: its outcomes still to follow, and the count so far."""
+
+    facts: Facts
+    below: tuple[StackItem, ...]
+    depth: int
+    outcomes: Iterator[IndexedOutcome]
+    sig: str | None
+    flat: str | None  # Passes.stackless: the pass but for the stack
+    total: int = 0
+    current: IndexedOutcome | None = None  # the outcome being followed
+
+
+class Listing:
+    """The outcomes of passes listed so far by one chain, against ``max_listed`` across every pass."""
+
+    def __init__(self, max_listed: int) -> None:
+        self.max_listed = max_listed
+        self.listed = 0
+
+    def add(self, n: int, doing: str) -> None:
+        """Count ``n`` more outcomes listed for ``doing``; :class:`EngineCannot` past the limit."""
+        self.listed += n
+        if self.listed > self.max_listed:
+            raise EngineCannot(
+                f"{doing} lists the outcomes of each pass: {self.listed} so far, "
+                f"more than the limit of {self.max_listed} (raise it with --max-outcomes)"
+            )
+
+
+class Loops:
+    """What a loop of one chain's passes is: ``counts`` (the whole outcomes known to follow each
+    class of pass, by signature) says where a choice is known to end the passes."""
+
+    def __init__(
+        self,
+        passes: Passes,
+        engine: Callable[[Facts], PassEngine],
+        counts: Mapping[object, int],
+        listing: Listing,
+        deadline: Deadline,
+    ) -> None:
+        self.passes = passes
+        self.engine = engine
+        self.counts = counts
+        self.listing = listing
+        self.deadline = deadline
+
+    def replayable(self, frames: list[Frame]) -> bool:
+        """Whether the choices of ``frames`` (the passes from an earlier one to now) can be made
+        again on a larger stack: every ability they removed was removed whatever the stack holds —
+        it could never be put there, its controller chose no mode, or none of its targets could be
+        an ability on the stack. (A larger stack only adds targets, so every placement stays legal,
+        but an ability removed for want of a target might then have one, and must be put there.)"""
+        for f in frames:
+            if f.current is None:
+                return False
+            for k in f.current.removed:
+                a = f.facts.abilities[k]
+                if a.forced_removal is not None or a.may_choose_zero:
+                    continue
+                stack = self.passes.may_target_the_stack
+                if any(stack(r.filter, a.controller) for m in a.modes for r in m.requirements):
+                    return False
+        return True
+
+    def error(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool = False
+    ) -> EndlessLoop:
+        """The error for pass ``depth`` (``facts``) repeating the ``earlier`` pass of its path (its
+        depth and facts): a mandatory loop when no choice from it ever ends the passes (104.4b),
+        else an optional one. ``grown``: it repeats it but for more abilities on the stack, and the
+        choices between them can be made again (:meth:`replayable`), so they repeat for ever."""
+        then, now = earlier[0] + 1, depth + 1
+        again = (
+            f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
+            f"({', '.join(a.id for a in earlier[1].abilities)}) up to names"
+        )
+        if grown:
+            more = len(facts.scenario.objects) - len(earlier[1].scenario.objects)  # the stack, as objects
+            again += (
+                f" but for {more} more abilit{'y' if more == 1 else 'ies'} on the stack below it; the same choices "
+                "make it again on a stack that only grows, so the passes never end that way"
+            )
+            mandatory, decided = self.mandatory(facts, below, depth, flat=True)
+            if mandatory or not decided:
+                return EndlessLoop(
+                    f"an endless chain: {again}; no choice found within {self.passes.max_passes} passes ends it, "
+                    "so the outcomes are unboundedly many if some choice ends it, and there are none if none does "
+                    "(104.4b)",
+                    mandatory=False,
+                    rule=Rule.R603_3B,
+                )
+            return EndlessLoop(
+                f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
+                "unboundedly many",
+                mandatory=False,
+                rule=Rule.R603_3B,
+            )
+        mandatory, decided = self.mandatory(facts, below, depth)
+        if not decided:
+            return EndlessLoop(
+                f"an endless loop: {again}, and whether a choice ends it is not decided within "
+                f"{self.passes.max_passes} passes (raise the cap with --max-passes)",
+                mandatory=False,
+                rule=Rule.R603_3B,
+            )
+        if mandatory:
+            return EndlessLoop(
+                f"a mandatory loop: {again}, and once there no choice ends it: the game is a draw, so there is "
+                "no outcome to give",
+                mandatory=True,
+                rule=Rule.R104_4B,
+            )
+        return EndlessLoop(
+            f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
+            "unboundedly many",
+            mandatory=False,
+            rule=Rule.R603_3B,
+        )
+
+    def mandatory(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool = False
+    ) -> tuple[bool, bool]:
+        """Whether no whole outcome follows ``facts`` (every choice keeps the passes going), and
+        whether that was decided. ``facts`` lies on a cycle, so the loop is optional as soon as
+        any pass reachable from it has a choice that ends the passes: the passes reachable from
+        it are explored breadth-first by signature (each class once, its outcomes listed within
+        the listing's ``max_listed``) until such a choice, or none is new (mandatory), or the pass cap. ``flat``:
+        classes are :meth:`~triggerstack.model.Passes.stackless` (passes that differ only in the
+        stack are one class)."""
+        known = self.counts
+
+        def key(f: Facts) -> str | None:
+            return (self.passes.stackless(f) if flat else None) or self.passes.signature(f)
+
+        seen = {key(facts)}
+        frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(facts, below, depth)])
+        decided = True
+        while frontier:
+            f, b, d = frontier.popleft()
+            engine = self.engine(f)
+            self.listing.add(engine.count(), "telling whether the loop of 603.3b can end")
+            for outcome in engine:
+                self.deadline.check("telling whether the loop of 603.3b can end")
+                ahead = self.passes.peek(f, to_outcome(f, outcome), b)
+                sig = ahead.signature  # the class that follows, known before it is compiled
+                if ahead.ends or (sig is not None and known.get(sig, 0) > 0):
+                    return False, True  # this choice (or one after it) ends the passes
+                if not flat and sig is not None and sig in seen:
+                    continue
+                nxt = self.passes.reach(ahead, d, capped=False)
+                assert nxt.facts is not None
+                sig = key(nxt.facts)
+                if sig in seen:
+                    continue
+                if d + 1 >= max(self.passes.max_passes, depth + 1):  # a new kind of pass past the cap
+                    decided = False
+                    continue
+                seen.add(sig)
+                frontier.append((nxt.facts, nxt.on_stack, d + 1))
+        return True, decided
+
+
+class Path:
+    """The passes being followed depth-first, each a frame, with their signatures: entering a pass
+    whose signature is on the path is a loop (:meth:`Loops.error` says which)."""
+
+    def __init__(self, passes: Passes, engine: Callable[[Facts], PassEngine], loops: Loops) -> None:
+        self.passes = passes
+        self.engine = engine
+        self.loops = loops
+        self.frames: list[Frame] = []
+        self.on_path: dict[str, tuple[int, Facts]] = {}  # signature -> the depth and facts of that pass
+        self.flat_on_path: dict[str, int] = {}  # Passes.stackless -> the depth of that pass
+
+    def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> None:
+        """Follow pass ``depth`` (``facts``) next; :class:`EndlessLoop` if it repeats one on the path."""
+        passes = self.passes
+        sig = passes.signature(facts)
+        flat = passes.stackless(facts) if sig is not None else None
+        if sig is not None:
+            if sig in self.on_path:
+                raise self.loops.error(facts, below, depth, self.on_path[sig])
+            if flat is not None and flat in self.flat_on_path:
+                then = self.flat_on_path[flat]
+                if self.loops.replayable([f for f in self.frames if f.depth >= then]):
+                    raise self.loops.error(facts, below, depth, self.on_path[self.frames[then].sig or ""], grown=True)
+            self.on_path[sig] = (depth, facts)
+            if flat is not None:
+                self.flat_on_path.setdefault(flat, depth)
+        self.frames.append(Frame(facts, below, depth, iter(self.engine(facts)), sig, flat))
+
+    def advance(self) -> tuple[Frame, IndexedOutcome | None]:
+        """The top pass and its next outcome; once it has none, the pass leaves the path and comes
+        back with None."""
+        top = self.frames[-1]
+        outcome = top.current = next(top.outcomes, None)
+        if outcome is None:
+            self.frames.pop()
+            if top.sig is not None:
+                del self.on_path[top.sig]
+            if top.flat is not None and self.flat_on_path.get(top.flat) == top.depth:
+                del self.flat_on_path[top.flat]
+        return top, outcome

@@ -1,0 +1,123 @@
+""" "Must target" effects (601.2c): the one home of their maximality.
+
+"If an effect says an object or player must be chosen as a target if able, the choices that obey
+the greatest possible number of such effects are the legal ones." The modes are chosen before the
+targets (601.2b), so a "must target" effect never forces a mode: choices are compared within one
+*shape*, the same modes. The numbers of targets are part of the target choice, so they count:
+"up to one target creature" with a must-target creature among the candidates must choose it.
+
+``check``, the product engine (through :func:`iter_legal_choices`), CP-SAT
+(:func:`obeys_outcome`) and ``step`` all ask this module; the python-constraint2 engine keeps its
+own formulation on purpose (it is the cross-check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model._limits import NO_DEADLINE, Deadline
+
+from .._errors import EngineCannot
+from .choices import iter_choices, iter_divided, iter_mode_targets
+from .indexed import Choice, IndexedOutcome
+
+__all__ = ["Shape", "count_obeyed", "iter_legal_choices", "most_obedient", "most_obeyed", "obeys_outcome", "shape"]
+
+Shape = tuple[int, ...]
+"""What a "must target" effect cannot change about a choice: its modes (sorted, repeats repeated)."""
+
+
+def shape(choice: Choice) -> Shape:
+    return tuple(m.mode for m in choice.modes)
+
+
+def count_obeyed(a: AbilityFacts, things: Iterable[int]) -> int:
+    """How many of ``a``'s "must target" effects the chosen ``things`` obey (one per effect)."""
+    chosen = set(things)
+    return sum(1 for t in a.must if t in chosen)
+
+
+def most_obedient(a: AbilityFacts, choices: Iterable[Choice]) -> list[Choice]:
+    """The choices that obey as many effects as any choice of the same shape."""
+    listed = list(choices)
+    if not a.must:
+        return listed
+    best: dict[Shape, int] = {}
+    for c in listed:
+        key = shape(c)
+        best[key] = max(best.get(key, 0), count_obeyed(a, c.things()))
+    return [c for c in listed if count_obeyed(a, c.things()) == best[shape(c)]]
+
+
+def most_obeyed(
+    facts: Facts, a: AbilityFacts, modes: Sequence[int], on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+) -> int:
+    """The greatest number of effects any legal target choice obeys with the modes ``modes``."""
+    if not a.must:
+        return 0
+    best = 0
+    ordered = sorted(range(len(modes)), key=lambda i: modes[i])
+
+    def rec(k: int, used: frozenset[int], things: frozenset[int]) -> None:
+        nonlocal best
+        if k == len(ordered):
+            best = max(best, count_obeyed(a, things))
+            return
+        i = ordered[k]
+        forbidden = used if a.distinct_targets else frozenset()
+        for targets in iter_mode_targets(facts, a, modes[i], on_stack, forbidden):
+            deadline.check(f"looking for the most 'must target' effects {a.id} can obey")
+            picked = frozenset(t for ts in targets for t in ts)
+            rec(k + 1, used | picked, things | picked)
+            if best == len(a.must):
+                return
+
+    rec(0, frozenset(), frozenset())
+    return best
+
+
+def _obeys_most(facts: Facts, a: AbilityFacts, choice: Choice, on_stack: frozenset[int]) -> bool:
+    modes = [i.mode for i in choice.modes]
+    return count_obeyed(a, choice.things()) >= most_obeyed(facts, a, modes, on_stack)
+
+
+def obeys_outcome(facts: Facts, outcome: IndexedOutcome) -> bool:
+    """601.2c for a whole pass: each placed ability obeys as many effects as any legal choice of
+    its shape could, given what is below it."""
+    below: set[int] = set()
+    for p in outcome.stack:
+        a = facts.abilities[p.ability]
+        if a.must and not _obeys_most(facts, a, p.choice, frozenset(below)):
+            return False
+        below.add(p.ability)
+    return True
+
+
+def iter_legal_choices(
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int],
+    limit: int | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> Iterator[Choice]:
+    """Every legal complete choice of ``a`` with ``on_stack`` below — modes, targets, divisions —
+    obeying the greatest possible number of "must target" effects for its shape. With ``limit``,
+    finding more than that many is refused (:class:`EngineCannot`), so nothing lists without
+    bound; the deadline is checked as the search goes."""
+    found = _bounded(iter_choices(facts, a, on_stack), a, limit, deadline)
+    for choice in most_obedient(a, found) if a.must else found:
+        yield from _bounded(iter_divided(a, choice), a, limit, deadline)
+
+
+def _bounded(choices: Iterator[Choice], a: AbilityFacts, limit: int | None, deadline: Deadline) -> Iterator[Choice]:
+    for n, choice in enumerate(choices, 1):
+        if n % 1024 == 0:
+            deadline.check(f"listing the choices of {a.id}")
+        if limit is not None and n > limit:
+            raise EngineCannot(
+                f"{a.id} has more than {limit} legal choices that are listed one by one (its targets are "
+                "linked by different_from, target_of, distinct modes or a must-target effect); raise it with "
+                "--max-choices"
+            )
+        yield choice

@@ -1,0 +1,77 @@
+"""700.2 and 603.3c: how many modes, which, whether one may repeat, and a mode that can't be chosen
+because it has no legal targets when its ability is put on the stack."""
+
+from __future__ import annotations
+
+from triggerstack.model._facts import AbilityFacts, ModeFacts
+from triggerstack.model._rules import Code
+
+from ._reason import Reason
+
+__all__ = [
+    "legal_only_if_below",
+    "mode_count",
+    "mode_illegal",
+    "mode_not_its_own",
+    "mode_repeat",
+    "mode_unavailable",
+    "modes_of_unmodal",
+    "no_such_mode",
+    "shared_target",
+    "targets_outside_modes",
+]
+
+
+def modes_of_unmodal(a: AbilityFacts) -> Reason:
+    return Reason.of(Code.MODE_UNKNOWN, f"{a.id} is not modal: it takes no modes")
+
+
+def targets_outside_modes(a: AbilityFacts, key: str) -> Reason:
+    """A modal ability given ``targets`` or ``divide`` outside its modes."""
+    return Reason.of(Code.TARGET_UNKNOWN, f"{a.id} is modal: its {key} go under each chosen mode")
+
+
+def mode_count(a: AbilityFacts, chosen: int) -> Reason:
+    allowed = sorted(a.choose - {0})
+    zero = " (choosing none removes it: list it in removed)" if a.may_choose_zero else ""
+    return Reason.of(
+        Code.MODE_COUNT, f"{a.id} has {chosen} modes chosen; allowed: {', '.join(map(str, allowed))}{zero}"
+    )
+
+
+def no_such_mode(a: AbilityFacts, mode: str) -> Reason:
+    return Reason.of(Code.MODE_UNKNOWN, f"{a.id} has no mode {mode!r} (modes: {', '.join(a.mode_index)})")
+
+
+def mode_not_its_own(a: AbilityFacts, owner: AbilityFacts, mode: str) -> Reason:
+    """A walk's mode decision of ``owner`` while ``a`` is being announced."""
+    return Reason.of(Code.MODE_UNKNOWN, f"{owner.id}:{mode} is a mode of {owner.id}, not of {a.id} (in hand)")
+
+
+def mode_repeat(a: AbilityFacts, mode: str) -> Reason:
+    return Reason.of(Code.MODE_REPEAT, f"{a.id} chooses mode {mode} more than once, which its text does not allow")
+
+
+def mode_unavailable(a: AbilityFacts, m: ModeFacts) -> Reason:
+    return Reason.of(
+        Code.MODE_UNAVAILABLE, f"{a.id}'s mode {m.id} is not available (chosen before, or its condition is unmet)"
+    )
+
+
+def mode_illegal(a: AbilityFacts, m: ModeFacts) -> Reason:
+    """603.3c: a mode with no legal targets when ``a`` is put on the stack can't be chosen."""
+    when = f"it has no legal targets when {a.id} is put on the stack"
+    return Reason.of(Code.MODE_ILLEGAL, f"{a.id}'s mode {m.id} can't be chosen: {when}")
+
+
+def legal_only_if_below(a: AbilityFacts, m: ModeFacts) -> str:
+    """What ``explain`` says of a mode legal in some outcomes only: those with its target below."""
+    return f"{a.id}'s mode {m.id} is legal only if an ability it can target is already on the stack below {a.id}"
+
+
+def shared_target(a: AbilityFacts, thing: str, first: str, second: str) -> Reason:
+    """700.2: modes that must target different things share ``thing``."""
+    return Reason.of(
+        Code.MODE_DISTINCT_TARGETS,
+        f"{a.id}: {thing} is a target of both {first} and {second}; each mode must target a different one",
+    )

@@ -1,0 +1,31 @@
+"""The one vocabulary every judgment speaks: a :class:`Reason` is a violation code, the rule it
+breaks and one sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from triggerstack.model._rules import CODE_RULE, Code, Rule
+
+__all__ = ["Reason"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why something is not legal. ``code`` is the violation code of docs/formats.md (None where a
+    decision breaks no rule of a proposal: out of turn, or after the walk is over); ``rule`` the rule
+    it breaks (None where none does)."""
+
+    code: Code | None
+    rule: Rule | None
+    text: str
+
+    @classmethod
+    def of(cls, code: Code, text: str, rule: Rule | None = None) -> Reason:
+        """A reason with ``code``'s own rule (:data:`~triggerstack.model._rules.CODE_RULE`) unless ``rule`` names a
+        more specific one."""
+        return cls(code, rule or CODE_RULE[code], text)
+
+    def at(self, where: str) -> Reason:
+        """The same reason said of a place (``"E's mode counter, target ability"``)."""
+        return Reason(self.code, self.rule, f"{where}: {self.text}")

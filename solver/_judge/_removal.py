@@ -1,0 +1,99 @@
+"""603.3c–d (and 800.4d): an ability is removed only when it has no legal choice when its block
+starts, or is never put on the stack at all; one with a legal choice is put there."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model._rules import Code, Rule
+
+from .._core.indexed import Choice
+from ._reason import Reason
+
+__all__ = [
+    "cannot_be_removed",
+    "may_be_removed",
+    "must_be_put",
+    "must_be_removed",
+    "never_put",
+    "removal_depends",
+    "removed_always",
+    "removed_but_legal",
+]
+
+
+def never_put(a: AbilityFacts, placed: bool) -> Reason:
+    """``a`` is never put on the stack (its controller left the game …); ``placed``: a proposal put it there."""
+    rule, why = a.forced_removal or (Rule.R800_4D, "it is never put on the stack")
+    if placed:
+        return Reason.of(Code.PLACED_BUT_ILLEGAL, f"{a.id} is on the stack but is never put there: {why}", rule)
+    return Reason.of(Code.PLACED_BUT_ILLEGAL, f"{a.id} cannot be put on the stack: {why}", rule)
+
+
+def must_be_removed(a: AbilityFacts) -> Reason:
+    """603.3d: a walk puts ``a`` although it has no legal choice with what is on the stack now."""
+    return Reason.of(
+        Code.PLACED_BUT_ILLEGAL, f"{a.id} has no legal choice with what is on the stack now, so it is removed"
+    )
+
+
+def must_be_put(a: AbilityFacts) -> Reason:
+    """603.3d: a walk removes ``a`` although it has a legal choice now and may not choose no mode."""
+    if not a.modal and not any(m.requirements for m in a.modes):
+        return Reason.of(
+            Code.REMOVED_BUT_LEGAL, f"{a.id} has no mode or target to choose, so it is put on the stack, never removed"
+        )
+    return Reason.of(
+        Code.REMOVED_BUT_LEGAL,
+        f"{a.id} can be put on the stack now (it has a legal choice) and may not choose no mode, so it must be",
+    )
+
+
+def removed_but_legal(facts: Facts, a: AbilityFacts, block: str, example: Choice) -> Reason:
+    """A proposal removes ``a`` though ``example`` was a legal choice at the start of its ``block``."""
+    what = []
+    for inst in example.modes:
+        m = a.modes[inst.mode]
+        tgt = "; ".join(
+            f"{r.id}: {_names(facts, ts) or 'none'}" for r, ts in zip(m.requirements, inst.targets, strict=True)
+        )
+        what.append(f"{m.id or 'its effect'}" + (f" ({tgt})" if tgt else ""))
+    return Reason.of(
+        Code.REMOVED_BUT_LEGAL,
+        f"{a.id} is removed but has a legal choice at the start of {block}, e.g. {', '.join(what)}",
+    )
+
+
+def _names(facts: Facts, things: Sequence[int]) -> str:
+    return ", ".join(facts.things[t].id for t in things)
+
+
+def cannot_be_removed(a: AbilityFacts, below: Sequence[str]) -> str:
+    """What ``explain`` says of an ability every legal outcome places (``below``: the abilities it can
+    target that every outcome puts under it by then)."""
+    if below:
+        return f"it always has a legal choice: {', '.join(below)} is on the stack below it by then (603.3c-d)"
+    if not a.modal and not any(m.requirements for m in a.modes):
+        return "it has no mode or target to choose, so it never lacks a legal choice (603.3c-d)"
+    return "it has a legal choice whatever else is on the stack (603.3c-d)"
+
+
+def removal_depends() -> str:
+    """What ``explain`` says of a fired ability that later passes remove or not as the earlier passes went."""
+    return "it depends on what the earlier passes put on the stack (603.3c-d)"
+
+
+def may_be_removed(a: AbilityFacts) -> str:
+    """What ``explain`` says of an ability some legal outcomes remove."""
+    if a.may_choose_zero:
+        return "its controller may choose no mode (700.2)"
+    return "it has a legal choice only if an ability it could target is on the stack when its block starts (603.3c-d)"
+
+
+def removed_always(a: AbilityFacts) -> str:
+    """What ``explain`` says of an ability every legal outcome removes."""
+    forced = a.forced_removal
+    if forced is not None:
+        return f"{forced[1]} (rule {forced[0].value})"
+    return "no legal choice of modes and targets exists when it is put on the stack (603.3c-d)"

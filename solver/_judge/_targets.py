@@ -1,0 +1,122 @@
+"""601.2c, 115.1–115.6, 702.11/16/18 and must-target effects: what a requirement's targets may be.
+Why a thing is no candidate at all is a fact of the scenario (``RequirementFacts.excluded``, from
+model/_targeting.py); what depends on the rest of a choice is judged here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model._rules import Code, Rule
+
+from ._reason import Reason
+
+__all__ = [
+    "chosen_twice",
+    "excluded",
+    "linked_misfit",
+    "must_disobeyed",
+    "must_elsewhere",
+    "no_choice_goes_on",
+    "no_linked_fit",
+    "no_such_requirement",
+    "not_a_thing",
+    "not_distinct",
+    "not_in_pass",
+    "not_on_stack",
+    "target_count",
+]
+
+
+def excluded(r: RequirementFacts, t: int) -> list[Reason]:
+    """Every reason the scenario gives that ``t`` is no candidate of ``r`` (empty: it is one)."""
+    return [Reason(e.code, e.rule, e.reason) for e in r.excluded.get(t, ())]
+
+
+def not_on_stack(facts: Facts, a: AbilityFacts, t: int) -> Reason:
+    """601.2c: a waiting ability is a target only once it is on the stack below ``a``."""
+    return Reason.of(
+        Code.TARGET_NOT_YET_ON_STACK, f"{facts.things[t].id} is not on the stack when {a.id} is put there"
+    )
+
+
+def no_such_requirement(m: ModeFacts, rid: str, where: str) -> Reason:
+    names = ", ".join(r.id for r in m.requirements) or "none"
+    return Reason.of(Code.TARGET_UNKNOWN, f"{where} has no requirement {rid!r} (it has: {names})")
+
+
+def not_a_thing(name: str, divided: bool = False) -> Reason:
+    if divided:
+        return Reason.of(Code.TARGET_UNKNOWN, f"{name} is given a part but is not a player, object or ability")
+    return Reason.of(Code.TARGET_UNKNOWN, f"{name} is not a player, object or waiting ability of the scenario")
+
+
+def not_in_pass(name: str) -> Reason:
+    """A walk's target decision naming a thing of a later pass."""
+    return Reason.of(Code.TARGET_UNKNOWN, f"{name} is not a thing of this pass: it has not triggered")
+
+
+def chosen_twice(name: str, times: int) -> Reason:
+    return Reason.of(Code.TARGET_DUPLICATE, f"{name} is chosen {times} times for one instance of 'target'")
+
+
+def target_count(r: RequirementFacts, chosen: int) -> Reason:
+    if r.max is None:
+        asked = f"at least {r.min}"
+    elif r.max == r.min:
+        asked = f"exactly {r.min}"
+    else:
+        asked = f"between {r.min} and {r.max}"
+    return Reason.of(Code.TARGET_COUNT, f"{chosen} target{'s' if chosen != 1 else ''} chosen; {asked} required")
+
+
+def _names(facts: Facts, things: Sequence[int]) -> str:
+    return ", ".join(facts.things[t].id for t in things)
+
+
+def not_distinct(facts: Facts, things: Sequence[int], first: str, second: str) -> Reason:
+    """115.3: requirements that must differ share ``things``."""
+    return Reason.of(
+        Code.TARGET_NOT_DISTINCT, f"{_names(facts, things)} chosen for both {first} and {second}, which must differ"
+    )
+
+
+def linked_misfit(facts: Facts, t: int, m: ModeFacts, r: RequirementFacts) -> Reason:
+    """601.2c: ``t`` does not fit ``r``'s description given the targets chosen for what it names."""
+    refs = ", ".join(m.requirements[d].id for d in r.depends_on)
+    return Reason.of(
+        Code.TARGET_FILTER, f"{facts.things[t].id} does not fit the filter given the targets of {refs}"
+    )
+
+
+def no_linked_fit(facts: Facts, t: int) -> Reason:
+    """What ``explain`` says of a candidate that fits no legal choice of the other targets."""
+    return Reason.of(Code.TARGET_FILTER, f"{facts.things[t].id} fits no legal choice of the other targets")
+
+
+def no_choice_goes_on(a: AbilityFacts, decision: str, announced: Sequence[str], targeting: bool) -> Reason:
+    """A walk's decision that no legal choice of ``a`` (in hand) takes after what it ``announced``
+    (``targeting``: a target or the end of targets, else a mode or the end of modes)."""
+    said = " ".join(repr(t) for t in announced) or "nothing yet"
+    return Reason(
+        None,
+        Rule.R601_2C if targeting else Rule.R700_2,
+        f"no legal choice of {a.id} goes on with {decision!r} after {said} "
+        "(counts, different targets, must-target effects or divisions rule it out)",
+    )
+
+
+def must_disobeyed(facts: Facts, a: AbilityFacts, obeyed: int, best: int) -> Reason:
+    return Reason.of(
+        Code.TARGET_MUST,
+        f"{a.id} obeys {obeyed} of the effects that say {_names(facts, a.must)} must be targeted; {best} can be obeyed",
+    )
+
+
+def must_elsewhere(facts: Facts, a: AbilityFacts) -> Reason:
+    """What ``explain`` says of a candidate no legal choice takes because effects say others must be."""
+    return Reason.of(
+        Code.TARGET_MUST,
+        f"every legal choice targets {_names(facts, a.must)}, which a 'must target' effect requires",
+        Rule.R601_2C,
+    )

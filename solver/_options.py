@@ -1,0 +1,156 @@
+"""How a verb is answered: one frozen :class:`Options` object that every verb takes, the way
+OR-Tools takes one parameters object, instead of the same keyword arguments repeated per verb.
+
+Every public verb (``check``, ``count``, ``outcomes``, ``sample``, ``best``, ``explain``, ``step``)
+accepts ``options=Options(...)`` and, for convenience, the same fields as keyword arguments, which
+override the object's (``count(s, engine="cpsat")``)::
+
+    from triggerstack.solver import Options, count
+    fast = Options(time_limit=5)
+    count(scenario, fast)
+    count(scenario, fast, engine="cpsat")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from weakref import WeakKeyDictionary
+
+from triggerstack.model._errors import UsageError
+from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for
+
+if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
+    from triggerstack.model._facts import Facts
+    from triggerstack.model._passes import NextPass
+    from triggerstack.model._scenario import Scenario
+
+__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve", "within_limits"]
+
+
+class Engine(StrEnum):
+    """Which engine answers. Every engine gives the same answers (the property tests hold them
+    to it), so choosing one is for comparing and debugging.
+
+    * ``auto``: the fastest exact engine for the scenario and the question (the one place that
+      decides is ``engines.select``);
+    * ``product``: counting, ranking and lazy enumeration by product over independent parts, with
+      the abilities that may target each other solved together (by a direct search);
+    * ``cpsat``: one OR-Tools CP-SAT model of the whole pass;
+    * ``constraint``: an independent python-constraint2 formulation, for cross-checking.
+
+    ``fast`` is accepted as another name for ``product`` (docs/cli.md).
+    """
+
+    AUTO = "auto"
+    PRODUCT = "product"
+    CPSAT = "cpsat"
+    CONSTRAINT = "constraint"
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """Every name an engine is known by: the engines', and ``fast`` (``product``)."""
+        return [*(e.value for e in cls), *_ALIASES]
+
+    @classmethod
+    def parse(cls, value: Engine | str) -> Engine:
+        """The engine named ``value`` (``fast`` is ``product``); an unknown name is bad input."""
+        if isinstance(value, Engine):
+            return value
+        if value in _ALIASES:
+            return cls(_ALIASES[value])
+        try:
+            return cls(value)
+        except ValueError:
+            names = ", ".join(e.value for e in cls)
+            raise UsageError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
+
+
+_ALIASES = {"fast": "product"}
+"""Other names of engines: docs/cli.md's first name for the product engine."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What every verb is answered with.
+
+    ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
+    may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
+    default, ``None`` for no limit; a generator (``outcomes``) counts the time from its first
+    outcome asked for to its last. ``limits``: the size caps (:class:`~triggerstack.model.Limits`,
+    passes included). ``next_pass``: an engine's own function deciding what triggers after each
+    pass of 603.3b (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's
+    ``reactions``. ``merge_identical``: count and enumerate outcomes that only swap identical
+    abilities once. The fields are written here only: :class:`OptionChanges`, their keyword form
+    for type checkers, is held to them by a test.
+    """
+
+    engine: Engine | str = Engine.AUTO
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    limits: Limits = DEFAULT_LIMITS
+    next_pass: NextPass | None = None
+    merge_identical: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "engine", Engine.parse(self.engine))
+
+
+class OptionChanges(TypedDict, total=False):
+    """The fields of :class:`Options`, as keyword arguments of the verbs (what a type checker reads
+    of ``count(s, engine="cpsat")``; tests/test_options.py holds it to :class:`Options`)."""
+
+    engine: Engine | str
+    time_limit: float | None
+    limits: Limits
+    next_pass: NextPass | None
+    merge_identical: bool
+
+
+DEFAULT_OPTIONS = Options()
+
+
+def resolve(options: Options | None, changes: OptionChanges) -> Options:
+    """``options`` (the defaults if ``None``) with ``changes`` applied."""
+    base = DEFAULT_OPTIONS if options is None else options
+    return replace(base, **changes) if changes else base
+
+
+_WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()
+
+
+def within_limits(facts: Facts, limits: Limits) -> Facts:
+    """``facts`` once they are within ``limits``' size caps (:class:`ScenarioError` naming the cap
+    otherwise): the one place the caps of compiled facts are measured, once per facts and caps —
+    a verb's call and the server's cache (``serve/cache.py``) alike, so facts the server compiled
+    are not measured again when a verb is asked of them."""
+    from triggerstack.model._facts import check_limits
+
+    within = _WITHIN.setdefault(facts, set())
+    if limits not in within:
+        check_limits(facts, limits)
+        within.add(limits)
+    return facts
+
+
+class Call(NamedTuple):
+    """What a verb is answered from: the facts and the options (each call builds its own deadline
+    as it starts)."""
+
+    facts: Facts
+    options: Options
+
+
+def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> Call:
+    """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
+    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise; a
+    scenario found within some caps is not measured again against them). A scenario not yet
+    compiled is compiled within the time limit, as a call of its own."""
+    from triggerstack.model._facts import Facts, facts_of
+
+    resolved = resolve(options, changes)
+    if isinstance(scenario, Facts):
+        facts = scenario
+    else:  # compiling stops at the first cap passed, and at the time limit
+        facts = facts_of(scenario, resolved.limits, deadline_for(resolved.time_limit))
+    return Call(within_limits(facts, resolved.limits), resolved)

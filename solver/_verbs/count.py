@@ -1,0 +1,64 @@
+"""``count``: how many legal outcomes there are, and with ``divide`` the count under each first
+stack entry (:meth:`~.legal.LegalOutcomes.counted`, :meth:`~.legal.LegalOutcomes.divide`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from triggerstack.model._text import compact
+
+from .base import Params, Result
+
+if TYPE_CHECKING:
+    from .legal import LegalOutcomes
+
+__all__ = ["Count", "CountResult", "Divided", "answer"]
+
+
+class Count(Params):
+    """How many legal outcomes there are."""
+
+    divide: bool = Field(
+        False,
+        description="Also the count under each first stack entry (the bottom one, with its choices), as a "
+        "perft divide prints the count under each first move; they sum to the count",
+    )
+
+
+class Divided(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    first: dict[str, Any] | None = Field(description="The bottom stack entry, canonical; null: nothing is put")
+    count: int = Field(description="The legal outcomes with that bottom entry")
+
+
+class CountResult(Result):
+    count: int = Field(description="The exact number of legal outcomes (any size)")
+    divide: list[Divided] | None = Field(None, description="With divide: the count under each first entry")
+    engine: str | None = Field(None, exclude=True)
+    path: str | None = Field(None, exclude=True)
+
+    def to_json(self) -> Any:
+        out: dict[str, Any] = {"count": self.count}
+        if self.divide is not None:  # "first": null (nothing on the stack) is said, not left out
+            out["divide"] = [{"first": d.first, "count": d.count} for d in self.divide]
+        return out
+
+    def report(self) -> Any:
+        return {**self.to_json(), "engine": self.engine, "path": self.path}
+
+    def text(self) -> str:
+        if self.divide is None:
+            return str(self.count)
+        lines = [
+            f"{'(nothing on the stack)' if d.first is None else compact(d.first)}: {d.count}"
+            for d in self.divide
+        ]
+        return "\n".join([*lines, "", str(self.count)])
+
+
+def answer(legal: LegalOutcomes, p: Count) -> CountResult:
+    found = legal.counted()
+    divide = [Divided(first=first, count=n) for first, n in legal.divide()] if p.divide else None
+    return CountResult(count=found.count, divide=divide, engine=found.engine, path=found.path)

@@ -1,0 +1,37 @@
+"""``sample``: legal outcomes drawn uniformly at random, with replacement (:meth:`~.legal.LegalOutcomes.sample`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+from triggerstack.model._outcome import outcome_dict
+from triggerstack.model._shapes import Whole
+
+from .base import MAX_PAGE, Params, Result
+
+if TYPE_CHECKING:
+    from .legal import LegalOutcomes
+
+__all__ = ["Outcomes", "Sample", "answer", "lines"]
+
+
+class Sample(Params):
+    """Uniformly random legal outcomes (with replacement)."""
+
+    n: Whole = Field(1, ge=1, le=MAX_PAGE, description="How many")
+    seed: Whole | None = Field(None, description="The seed: the same seed, the same outcomes")
+
+
+class Outcomes(Result):
+    outcomes: list[dict[str, Any]] = Field(description="Outcomes in the outcome format, canonical")
+
+
+def answer(legal: LegalOutcomes, p: Sample) -> Outcomes:
+    return Outcomes(outcomes=[outcome_dict(o) for o in legal.sample(p.n, p.seed)])
+
+
+def lines(legal: LegalOutcomes, p: Sample) -> Iterator[str]:
+    """The draws, one canonical JSON line each, as they come."""
+    return legal.sample_lines(p.n, p.seed)

@@ -1,0 +1,159 @@
+"""A decision: its kind, what it names, its id and its readable form; and what every stepper
+answers from its legal decisions (the checked ``apply``, the mask)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from ..._errors import IllegalDecision
+from ..._judge import Reason
+
+__all__ = ["Checked", "Decision", "DecisionKind", "Key"]
+
+S = TypeVar("S")
+
+
+class DecisionKind(StrEnum):
+    PUT = "put"
+    REMOVE = "remove"
+    MODE = "mode"
+    END_MODES = "end modes"
+    TARGET = "target"
+    END_TARGETS = "end targets"
+    DIVIDE = "divide"
+
+
+Key = tuple[DecisionKind, str, str, int]
+"""What a decision means, whatever its id: its kind, the ability or thing it names, the mode, the amount."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Decision:
+    """One decision: its fixed ``id`` (an agent's action), its ``kind`` and what it names — the
+    ``subject`` (the ability put, removed or whose mode it is; the player, object or ability
+    targeted), the ``mode``, the ``amount`` divided. ``str(d)`` is its readable form (``put E``,
+    ``mode E:counter``, ``target SWB``, ``divide 2``), which :meth:`parse` reads back, as a chess
+    move's ``uci()`` and ``from_uci()``."""
+
+    id: int
+    kind: DecisionKind
+    text: str
+    subject: str = ""
+    mode: str = ""
+    amount: int = 0
+
+    @classmethod
+    def make(cls, id: int, kind: DecisionKind, subject: str = "", mode: str = "", amount: int = 0) -> Decision:
+        """The decision ``id`` of this meaning, its readable form spelled from it."""
+        return cls(id, kind, spell((kind, subject, mode, amount)), subject, mode, amount)
+
+    @classmethod
+    def keyed(cls, id: int, key: Key) -> Decision:
+        return cls.make(id, *key)
+
+    @property
+    def key(self) -> Key:
+        return (self.kind, self.subject, self.mode, self.amount)
+
+    @staticmethod
+    def parse(text: str) -> Key:
+        """What a readable form means (``ValueError`` if it is not one)."""
+        for kind in (DecisionKind.END_MODES, DecisionKind.END_TARGETS):
+            if text == kind.value:
+                return (kind, "", "", 0)
+        word, _, rest = text.partition(" ")
+        kind = DecisionKind(word)
+        if kind is DecisionKind.MODE:
+            ability, _, mode = rest.rpartition(":")
+            return (kind, ability, mode, 0)
+        if kind is DecisionKind.DIVIDE:
+            return (kind, "", "", int(rest))
+        return (kind, rest, "", 0)
+
+    def to_str(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<Decision {self.id}: {self.text}>"
+
+
+def spell(key: Key) -> str:
+    """The readable form of what a decision means."""
+    kind, subject, mode, amount = key
+    if kind in (DecisionKind.END_MODES, DecisionKind.END_TARGETS):
+        return kind.value
+    if kind is DecisionKind.MODE:
+        return f"mode {subject}:{mode}"
+    if kind is DecisionKind.DIVIDE:
+        return f"divide {amount}"
+    return f"{kind.value} {subject}"
+
+
+
+
+class Checked(Generic[S]):
+    """``decision``, ``mask`` and checked ``apply`` from ``legal``, ``why_illegal`` and ``apply_unchecked``."""
+
+    size: int
+    _by_id: dict[int, Decision]
+    _by_text: dict[str, Decision]
+
+    def legal(self, state: S) -> list[Decision]:
+        raise NotImplementedError
+
+    def why_illegal(self, state: S, decision: Decision) -> Reason:
+        raise NotImplementedError
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        """A decision from its id (any integer type), its readable form, or a decision with the
+        same meaning (one pass's decisions name the scenario's by what they name). An id or a form
+        this scenario lacks raises :class:`~triggerstack.solver.IllegalDecision`."""
+        if isinstance(ref, Decision):
+            ref = ref.text
+        if isinstance(ref, str):
+            found = self._by_text.get(ref)
+            if found is None:
+                raise IllegalDecision(ref, "this scenario has no such decision")
+            return found
+        if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
+            raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
+        i = operator.index(ref)
+        found = self._by_id.get(i)
+        if found is None:
+            where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
+            raise IllegalDecision(str(i), f"no decision has this id ({where})")
+        return found
+
+    def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
+        raise NotImplementedError
+
+    def mask(self, state: S) -> list[bool]:
+        """A 0/1 mask over all ``size`` decision ids."""
+        legal = {d.id for d in self.legal(state)}
+        return [i in legal for i in range(self.size)]
+
+    def legal_actions(self, state: S) -> list[int]:
+        """The ids of the legal next decisions, ascending (OpenSpiel's ``legal_actions``)."""
+        return [d.id for d in self.legal(state)]
+
+    def apply(self, state: S, ref: Decision | int | str, legal: Sequence[Decision] | None = None) -> S:
+        """The state after ``ref``; a decision that is not legal now raises
+        :class:`~triggerstack.solver.IllegalDecision` saying why (the rule it breaks, and what is legal).
+        ``legal``: the legal decisions of ``state`` where the caller already has them."""
+        if legal is None:
+            legal = self.legal(state)
+        try:
+            d = self.decision(ref)
+        except IllegalDecision as exc:
+            raise IllegalDecision(exc.decision, exc.reason, None, tuple(x.text for x in legal)) from None
+        if all(x.id != d.id for x in legal):
+            why = self.why_illegal(state, d)
+            raise IllegalDecision(d.text, why.text, why.rule, tuple(x.text for x in legal))
+        return self.apply_unchecked(state, d)

@@ -1,0 +1,128 @@
+"""The action layout: capacities that give decision ids one meaning across scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from triggerstack.model._errors import LayoutOverflow
+
+__all__ = ["ActionLayout"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLayout:
+    """Capacities that give decision ids one meaning in every scenario that fits them.
+
+    Slots: *things* are the players (first, in turn order) and then the objects, in scenario
+    order; *abilities* are the scenario's waiting abilities in order and then every ability a
+    reaction could fire from them (``REACTION@ABILITY``, pass by pass: :attr:`Stepper.universe`);
+    a mode is its index among its own ability's modes. The ids, in this order:
+
+    ====================  ==========================================
+    put ability a         a
+    remove ability a      abilities + a
+    mode m of ability a   2·abilities + a·modes + m
+    end modes             2·abilities + abilities·modes
+    target thing t        end modes + 1 + t
+    target ability a      end modes + 1 + things + a
+    end targets           end modes + 1 + things + abilities
+    divide n              end targets + n, for n = 1 … divide
+    ====================  ==========================================
+
+    ``size`` ids in all; an id whose slot the scenario leaves empty is never legal. ``players``
+    is how many seats there can be (the environment's agents), and ``passes`` how many passes of
+    603.3b's loop a walk may take (it caps them as ``--max-passes`` does). A scenario's own
+    smallest layout is :attr:`Stepper.needs`; :meth:`covering` takes the largest of several.
+    """
+
+    abilities: int
+    things: int
+    modes: int = 1
+    divide: int = 0
+    passes: int = 1
+    players: int = 2
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"ActionLayout.{f.name} must be a whole number, not {value!r}")
+        if self.passes < 1 or self.players < 1:
+            raise ValueError("an ActionLayout has at least one pass and one player")
+        if self.players > self.things:
+            raise ValueError(f"ActionLayout: {self.players} players do not fit in {self.things} things")
+
+    @classmethod
+    def covering(cls, layouts: Iterable[ActionLayout]) -> ActionLayout:
+        """The smallest layout that every one of ``layouts`` fits in."""
+        found = list(layouts)
+        if not found:
+            raise ValueError("ActionLayout.covering needs at least one layout")
+        return cls(**{f.name: max(getattr(x, f.name) for x in found) for f in fields(cls)})
+
+    def fits(self, other: ActionLayout) -> bool:
+        """Whether ``other`` 's ids all have a place in this layout."""
+        return all(getattr(other, f.name) <= getattr(self, f.name) for f in fields(self))
+
+    @property
+    def end_modes(self) -> int:
+        return 2 * self.abilities + self.abilities * self.modes
+
+    @property
+    def end_targets(self) -> int:
+        return self.end_modes + 1 + self.things + self.abilities
+
+    @property
+    def size(self) -> int:
+        """How many ids there are (OpenSpiel's ``num_distinct_actions``)."""
+        return self.end_targets + 1 + self.divide
+
+    def put(self, ability: int) -> int:
+        return self._slot(ability, self.abilities, "ability")
+
+    def remove(self, ability: int) -> int:
+        return self.abilities + self._slot(ability, self.abilities, "ability")
+
+    def mode(self, ability: int, mode: int) -> int:
+        slot = self._slot(ability, self.abilities, "ability")
+        return 2 * self.abilities + slot * self.modes + self._slot(mode, self.modes, "mode")
+
+    def target_thing(self, thing: int) -> int:
+        return self.end_modes + 1 + self._slot(thing, self.things, "thing")
+
+    def target_ability(self, ability: int) -> int:
+        return self.end_modes + 1 + self.things + self._slot(ability, self.abilities, "ability")
+
+    def divide_amount(self, amount: int) -> int:
+        return self.end_targets + self._slot(amount - 1, self.divide, "amount divided") + 1
+
+    def describe(self, ident: int) -> str:
+        """What an id means in any scenario: ``put ability 3``, ``target thing 0``, ``divide 2``."""
+        id = ident
+        if not 0 <= id < self.size:
+            raise ValueError(f"no id {id} in this layout: ids run from 0 to {self.size - 1}")
+        a = self.abilities
+        if id < a:
+            return f"put ability {id}"
+        if id < 2 * a:
+            return f"remove ability {id - a}"
+        if id < self.end_modes:
+            k, m = divmod(id - 2 * a, self.modes)
+            return f"mode {m} of ability {k}"
+        if id == self.end_modes:
+            return "end modes"
+        t = id - self.end_modes - 1
+        if t < self.things:
+            return f"target thing {t}"
+        if t < self.things + a:
+            return f"target ability {t - self.things}"
+        if id == self.end_targets:
+            return "end targets"
+        return f"divide {id - self.end_targets}"
+
+    @staticmethod
+    def _slot(value: int, capacity: int, what: str) -> int:
+        if not 0 <= value < capacity:
+            raise LayoutOverflow(f"{what} slot {value} does not fit the layout (it has {capacity})")
+        return value

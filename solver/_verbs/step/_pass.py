@@ -1,0 +1,367 @@
+"""One pass of 603.3b, decision by decision: the legal next decisions of a state, why another is
+not legal, and the outcome a finished pass reached."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from triggerstack.model._apnap import Block
+from triggerstack.model._errors import WalkStateError
+from triggerstack.model._facts import AbilityFacts, Facts, RequirementFacts
+from triggerstack.model._limits import RUNNING
+from triggerstack.model._outcome import Entry, Outcome, canonical
+from triggerstack.model._types import PlayerId
+
+from ... import _judge as judge
+from ..._core.indexed import Choice, IndexedOutcome, Placed, to_outcome
+from ..._core.space import ChoiceSpace, space_for
+from ..._judge import Reason
+from ..._options import Options
+from ._decision import Checked, Decision, DecisionKind, Key
+
+__all__ = ["PREFIX_CACHE", "PassStepper", "State"]
+
+PREFIX_CACHE = 100_000
+"""How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
+    with the tokens of its choice announced so far."""
+
+    decisions: tuple[int, ...] = ()
+    stack: tuple[Placed, ...] = ()
+    removed: frozenset[int] = frozenset()
+    current: int | None = None
+    tokens: tuple[int, ...] = ()
+
+    @property
+    def processed(self) -> frozenset[int]:
+        done = set(self.removed) | {p.ability for p in self.stack}
+        if self.current is not None:
+            done.add(self.current)
+        return frozenset(done)
+
+
+@dataclass(repr=False)
+class PassStepper(Checked[State]):
+    """The decisions of one pass, with its caches. Its decisions are the scenario's, numbered once
+    by :class:`~._walk.Stepper` (``named`` gives the decision that means a key); inside, a choice
+    is spelled in *tokens*, the pass's own alphabet (put, remove, modes, targets, parts), which
+    are never shown as decisions."""
+
+    facts: Facts
+    named: Callable[[Key], Decision]
+    options: Options = field(default_factory=Options)
+    _choice_tokens: dict[tuple[int, frozenset[int]], list[tuple[Choice, tuple[int, ...]]]] = field(default_factory=dict)
+    _entry_tokens: dict[tuple[int, frozenset[int]], dict[Entry, tuple[int, ...]]] = field(default_factory=dict)
+    _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
+    _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
+    _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
+    _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
+    _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        f = self.facts
+        n = len(f.abilities)
+        self.mode_offset: list[int] = []
+        total = 0
+        for a in f.abilities:
+            self.mode_offset.append(total)
+            total += len(a.modes) if a.modal else 0
+        self.end_modes = 2 * n + total
+        self.target0 = self.end_modes + 1
+        self.end_targets = self.target0 + len(f.things)
+        self.divide0 = self.end_targets + 1
+        most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
+        self.tokens_count = self.divide0 + most
+        keys = [self._key(i) for i in range(self.tokens_count)]
+        self.decisions = [self.named(k) for k in keys]
+        """The decision each token is, by token."""
+        self._token = {k: i for i, k in enumerate(keys)}
+        self._by_id = {d.id: d for d in self.decisions}
+        self._by_text = {d.text: d for d in self.decisions}
+        self.size = max(self._by_id) + 1
+        """How many decision ids there are, up to this pass's highest."""
+
+    def __repr__(self) -> str:
+        return f"<PassStepper of {len(self.facts.abilities)} waiting abilities, {self.tokens_count} decisions>"
+
+    def find(self, key: Key) -> Decision | None:
+        """The decision of the pass that means ``key``, if it has one."""
+        t = self._token.get(key)
+        return None if t is None else self.decisions[t]
+
+    def token(self, d: Decision) -> int:
+        """The token that spells ``d`` (one of this pass's decisions)."""
+        return self._token[d.key]
+
+    # -- the tokens ---------------------------------------------------------------------------
+
+    def _key(self, i: int) -> Key:
+        """What token ``i`` means."""
+        f = self.facts
+        n = len(f.abilities)
+        if i < n:
+            return (DecisionKind.PUT, f.abilities[i].id, "", 0)
+        if i < 2 * n:
+            return (DecisionKind.REMOVE, f.abilities[i - n].id, "", 0)
+        if i < self.end_modes:
+            j = i - 2 * n
+            k = max(x for x in range(n) if self.mode_offset[x] <= j and f.abilities[x].modal)
+            a = f.abilities[k]
+            return (DecisionKind.MODE, a.id, a.modes[j - self.mode_offset[k]].id or "", 0)
+        if i == self.end_modes:
+            return (DecisionKind.END_MODES, "", "", 0)
+        if i < self.end_targets:
+            return (DecisionKind.TARGET, f.things[i - self.target0].id, "", 0)
+        if i == self.end_targets:
+            return (DecisionKind.END_TARGETS, "", "", 0)
+        return (DecisionKind.DIVIDE, "", "", i - self.divide0 + 1)
+
+    def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
+        """The decisions that announce ``choice`` after ``put``."""
+        out: list[int] = []
+        if a.modal:
+            out.extend(2 * len(self.facts.abilities) + self.mode_offset[a.index] + m.mode for m in choice.modes)
+            out.append(self.end_modes)
+        for inst in choice.modes:
+            for i, ts in enumerate(inst.targets):
+                out.extend(self.target0 + t for t in ts)
+                out.append(self.end_targets)
+                if inst.divide and inst.divide[i]:
+                    out.extend(self.divide0 + n - 1 for n in inst.divide[i])
+        return tuple(out)
+
+    # -- legality -----------------------------------------------------------------------------
+
+    def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]:
+        key = (a.index, on_stack & a.waiting_targets)
+        if key not in self._choice_tokens:
+            listed = self._space(a, key).as_list()
+            self._choice_tokens[key] = [(c, self.tokens(a, c)) for c in listed]
+            self._spaces.pop(key, None)  # listed: the space is no longer needed
+        return self._choice_tokens[key]
+
+    def _space(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> ChoiceSpace:
+        space = self._spaces.get(key)
+        if space is None:
+            # kept across calls: it checks the deadline of whichever call lists it (RUNNING), never this one's
+            space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, RUNNING)
+        return space
+
+    def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
+        """Whether ``a`` has a legal choice now: counted, not listed (only the ability put is listed)."""
+        key = (a.index, on_stack & a.waiting_targets)
+        found = self._has.get(key)
+        if found is None:
+            found = bool(self._choice_tokens[key]) if key in self._choice_tokens else self._space(a, key).count > 0
+            self._has[key] = found
+        return found
+
+    def tokens_for(self, a: AbilityFacts, on_stack: frozenset[int], entry: Entry) -> tuple[int, ...] | None:
+        """The tokens that announce the choice ``entry`` records (canonical), if it is a legal one now."""
+        key = (a.index, on_stack & a.waiting_targets)
+        table = self._entry_tokens.get(key)
+        if table is None:
+            table = self._entry_tokens[key] = {}
+            for choice, seq in self._choices(a, on_stack):
+                placed = to_outcome(self.facts, IndexedOutcome((Placed(a.index, choice),), ())).stack[0]
+                table[placed] = seq
+        return table.get(canonical(self.facts, Outcome(stack=(entry,))).stack[0])
+
+    def matching(self, state: State) -> int:
+        """How many choices of the ability in hand begin with the tokens it has announced (it
+        must have one in hand)."""
+        assert state.current is not None
+        a = self.facts.abilities[state.current]
+        n = len(state.tokens)
+        listed = self._choices(a, frozenset(p.ability for p in state.stack))
+        return sum(1 for _, seq in listed if seq[:n] == state.tokens)
+
+    def announced(self, state: State) -> tuple[list[int], list[int], int]:
+        """What the ability in hand has announced: its chosen modes (modal abilities), the things
+        it has chosen as targets, and how many requirements are done."""
+        if state.current is None:
+            return [], [], 0
+        a = self.facts.abilities[state.current]
+        base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+        modes = [t - base for t in state.tokens if 2 * len(self.facts.abilities) <= t < self.end_modes]
+        targets = [t - self.target0 for t in state.tokens if self.target0 <= t < self.end_targets]
+        return modes, targets, state.tokens.count(self.end_targets)
+
+    def _current(self, state: State) -> tuple[Block | None, list[int]]:
+        """The block being put on the stack (603.3b), and its abilities not yet decided."""
+        done = state.processed
+        for b in self.facts.blocks:
+            left = [k for k in b.abilities if k not in done]
+            if left:
+                return b, left
+        return None, []
+
+    def _block(self, state: State) -> list[int]:
+        return self._current(state)[1]
+
+    def decider(self, state: State) -> PlayerId | None:
+        """Who makes the next decision (None: the pass is over)."""
+        if state.current is not None:
+            return self.facts.abilities[state.current].chooser
+        block = self._current(state)[0]
+        return None if block is None else block.players[0]
+
+    def legal(self, state: State) -> list[Decision]:
+        """The legal next decisions, sorted by id (empty: the walk is over)."""
+        f = self.facts
+        on_stack = frozenset(p.ability for p in state.stack)
+        if state.current is None:
+            out: list[int] = []
+            for k in self._block(state):
+                a = f.abilities[k]
+                has = self._has_choice(a, on_stack) if a.forced_removal is None else False
+                if has:
+                    out.append(k)
+                if not has or a.may_choose_zero:
+                    out.append(len(f.abilities) + k)
+            return [self.decisions[i] for i in sorted(out)]
+        a = f.abilities[state.current]
+        key = (a.index, on_stack & a.waiting_targets)
+        found = self._next.get((key, state.tokens))
+        if found is None:
+            self._choices(a, on_stack)
+            found = self._expand(key, state.tokens)
+        return list(found)
+
+    def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
+        """The decisions that can follow ``tokens``: the choices that begin with them (indices in
+        their list) are grouped by their next token in one pass, and each group is kept for the
+        prefix one token longer, so that a long list is scanned once per prefix reached."""
+        matching = self._prefix.get((key, tokens))
+        if matching is None:
+            if tokens:
+                self._expand(key, tokens[:-1])
+                matching = self._prefix.get((key, tokens), [])
+            else:
+                matching = list(range(len(self._choice_tokens[key])))
+        choices = self._choice_tokens[key]
+        n = len(tokens)
+        groups: dict[int, list[int]] = {}
+        for i in matching:
+            seq = choices[i][1]
+            if len(seq) > n:
+                groups.setdefault(seq[n], []).append(i)
+        if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
+            self._prefix.clear()
+            self._next.clear()
+        for t, group in groups.items():
+            self._prefix[(key, (*tokens, t))] = group
+        found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
+        return found
+
+    def why_illegal(self, state: State, decision: Decision) -> Reason:
+        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
+        f = self.facts
+        n = len(f.abilities)
+        d, tok = decision, self._token[decision.key]
+        if self.is_over(state):
+            return judge.walk_over()
+        if state.current is not None:
+            return self._why_token(state, f.abilities[state.current], d)
+        if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
+            return judge.put_first()
+        a = f.abilities[tok % n]
+        if any(p.ability == a.index for p in state.stack) or a.index in state.removed:
+            return judge.already_done(a.id, removed=a.index in state.removed)
+        if a.block is None or a.forced_removal is not None:
+            return judge.never_put(a, placed=False)
+        current = self._current(state)[0]
+        assert current is not None  # the walk is not over
+        if a.block != current.index:
+            return judge.later_block(f, a, current.index)
+        if d.kind is DecisionKind.PUT:
+            return judge.must_be_removed(a)
+        return judge.must_be_put(a)
+
+    def _why_token(self, state: State, a: AbilityFacts, d: Decision) -> Reason:
+        f = self.facts
+        legal = self.legal(state)
+        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+            return judge.announce_first(a.id)
+        if d.kind is DecisionKind.MODE:
+            j = self._token[d.key] - 2 * len(f.abilities)
+            k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
+            if k != a.index:
+                return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
+            mode = a.modes[self._token[d.key] - 2 * len(f.abilities) - self.mode_offset[k]]
+            if not mode.available:
+                return judge.mode_unavailable(a, mode)
+        if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
+            return judge.divide_first(a)
+        if d.kind is DecisionKind.TARGET:
+            t = self._token[d.key] - self.target0
+            req = self._requirement(a, state.tokens)
+            if req is not None and t in req.excluded:
+                return judge.excluded(req, t)[0].at(f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}")
+            if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
+                return judge.not_on_stack(f, a, t)
+        announced = [self.decisions[t].text for t in state.tokens]
+        return judge.no_choice_goes_on(a, d.text, announced, d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS))
+
+    def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
+        """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""
+        rest = list(tokens)
+        instances = [0]
+        if a.modal:
+            if self.end_modes not in rest:
+                return None
+            at = rest.index(self.end_modes)
+            base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+            instances = [t - base for t in rest[:at]]
+            rest = rest[at + 1 :]
+        done = rest.count(self.end_targets)
+        sequence = [r for m in instances for r in a.modes[m].requirements]
+        return sequence[done] if done < len(sequence) else None
+
+    def apply_unchecked(self, state: State, ref: Decision | int | str) -> State:
+        """The state after ``ref`` without checking that it is legal (for walks that already did)."""
+        d = self.decision(ref)
+        f = self.facts
+        decisions = (*state.decisions, d.id)
+        tok = self._token[d.key]
+        if d.kind is DecisionKind.PUT:
+            return self._finish(State(decisions, state.stack, state.removed, tok, ()))
+        if d.kind is DecisionKind.REMOVE:
+            return State(decisions, state.stack, state.removed | {tok - len(f.abilities)}, None, ())
+        return self._finish(State(decisions, state.stack, state.removed, state.current, (*state.tokens, tok)))
+
+    def _finish(self, state: State) -> State:
+        """Place the ability in hand once its tokens spell a whole choice."""
+        assert state.current is not None
+        a = self.facts.abilities[state.current]
+        key = (a.index, frozenset(p.ability for p in state.stack) & a.waiting_targets)
+        whole = self._whole.get(key)
+        if whole is None:
+            choices = self._choices(a, key[1])
+            whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in choices}
+        placed = whole.get(state.tokens)
+        if placed is None:
+            return state
+        return State(state.decisions, (*state.stack, placed), state.removed, None, ())
+
+    def is_over(self, state: State) -> bool:
+        return state.current is None and not self._block(state)
+
+    def outcome(self, state: State) -> Outcome:
+        """The outcome a finished walk reached."""
+        if not self.is_over(state):
+            raise WalkStateError("the walk is not over: there are legal decisions left")
+        never = {a.index for a in self.facts.abilities if a.block is None}
+        return to_outcome(self.facts, IndexedOutcome(state.stack, tuple(sorted(state.removed | never))))
+
+    def walk(self, decisions: Iterable[Decision | int | str]) -> State:
+        """The state after ``decisions`` from the start, each checked."""
+        state = State()
+        for d in decisions:
+            state = self.apply(state, d)
+        return state

@@ -1,0 +1,446 @@
+"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk
+that replays an outcome (:meth:`Stepper.decisions_for`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, fields, replace
+
+from triggerstack.model._errors import LayoutOverflow, WalkStateError
+from triggerstack.model._facts import Facts
+from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
+from triggerstack.model._outcome import Outcome, canonical, outcome_json
+from triggerstack.model._passes import Passes, StackItem, Successor, join
+from triggerstack.model._shapes import TriggerBody
+from triggerstack.model._things import Thing
+from triggerstack.model._types import PlayerId
+
+from ..._core.indexed import IndexedOutcome, to_outcome
+from ..._engines.product import ProductEngine
+from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
+from ..._options import Options
+from ._decision import Checked, Decision, DecisionKind, Key
+from ._layout import ActionLayout
+from ._pass import PREFIX_CACHE, PassStepper, State
+
+__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper", "Walk"]
+
+
+class IllegalOutcome(ValueError):
+    """:meth:`Stepper.decisions_for` was given an outcome that ``check`` rejects: ``verdict`` says why."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        why = "; ".join(f"{v.message} ({v.rule})" for v in verdict.violations[:3])
+        more = len(verdict.violations) - 3
+        super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Walk:
+    """A walk across passes: the finished passes, and the pass in progress."""
+
+    done: tuple[tuple[Facts, State], ...] = ()
+    facts: Facts | None = None
+    local: State = State()  # noqa: RUF009 - a frozen value, shared safely
+    on_stack: tuple[StackItem, ...] = ()
+    decisions: tuple[int, ...] = ()
+
+    def __repr__(self) -> str:
+        hand = "" if self.local.current is None else f", ability {self.local.current} in hand"
+        n = len(self.decisions)
+        return (
+            f"<Walk in pass {len(self.done) + 1}: {n} decision{'s' if n != 1 else ''}, "
+            f"{len(self.local.stack)} placed and {len(self.local.removed)} removed in this pass{hand}>"
+        )
+
+
+UNIVERSE = 4096
+"""The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
+more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
+    """Whether an ability with ``body`` could target ``watched`` (None: anything), whoever
+    controls it (:meth:`Facts.may_fit`)."""
+    return any(
+        watched is None or facts.may_fit(r.filter, watched) for _, reqs in body.requirement_lists() for r in reqs
+    )
+
+
+class Stepper(Checked[Walk]):
+    """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
+
+    Ids are those of one :class:`ActionLayout`: ``layout`` if given (the same ids across scenarios
+    that fit it; one that does not fit is refused naming what overflows), else :attr:`needs`, the
+    smallest this scenario fits. Its slots run over a *universe* (:attr:`universe`): the waiting
+    abilities and every ability a reaction could fire from them (``REACTION@ABILITY``: an ability
+    with a requirement that could name the reaction's object, up to ``limits.passes`` deep), and
+    as things the players, the objects and that universe. A pass that ends having fired abilities
+    starts the next pass by itself. Build it once per scenario.
+
+    With an engine's ``next_pass`` hook (:class:`~triggerstack.solver.Options`), what it fires
+    cannot be known in advance: without a layout given, the decisions of an ability or thing it
+    fires (or of a chain past :data:`UNIVERSE`) get the next ids past ``needs.size`` when they
+    first appear, so ``size`` can grow during walks.
+    """
+
+    def __init__(self, facts: Facts, options: Options | None = None, layout: ActionLayout | None = None) -> None:
+        self.facts = facts
+        self.options = options or Options()
+        self.layout = layout
+        max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
+        self.passes = Passes(facts, self.options.next_pass, max_passes)
+        s = facts.scenario
+        watched = {r.id: self._watched(r.object) for r in s.reactions}
+        bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
+        level = list(bodies)
+        depth = 1
+        for _ in range(self.passes.max_passes - 1):
+            nxt = [
+                (f"{r.id}@{aid}", r.trigger)
+                for aid, body in level
+                for r in s.reactions
+                if _reachable(facts, body, watched[r.id])
+            ]
+            if not nxt or len(bodies) + len(nxt) > UNIVERSE:
+                break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
+            bodies.extend(nxt)
+            level = nxt
+            depth += 1
+        self.universe: tuple[str, ...] = tuple(aid for aid, _ in bodies)
+        """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
+        self.thing_slots: tuple[str, ...] = (*(p.id for p in s.players), *(o.id for o in s.objects))
+        """The players (in turn order) and objects, by thing slot."""
+        self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
+        self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
+        self._modes: dict[str, list[str]] = {aid: [m.id for m in b.modes] for aid, b in bodies if b.modal is not None}
+        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
+        self.needs = ActionLayout(
+            abilities=len(bodies),
+            things=len(self.thing_slots),
+            modes=max((len(m) for m in self._modes.values()), default=0) or 1,
+            divide=most,
+            passes=depth,
+            players=len(s.players),
+        )
+        """The smallest :class:`ActionLayout` this scenario fits."""
+        if layout is not None and not layout.fits(self.needs):
+            over = [
+                f"{getattr(self.needs, f.name)} {f.name} (the layout has {getattr(layout, f.name)})"
+                for f in fields(ActionLayout)
+                if getattr(self.needs, f.name) > getattr(layout, f.name) and f.name != "passes"
+            ]
+            if over:
+                raise LayoutOverflow("the scenario does not fit the action layout: it needs " + ", ".join(over))
+        keys: list[Key] = [(DecisionKind.PUT, aid, "", 0) for aid, _ in bodies]
+        keys += [(DecisionKind.REMOVE, aid, "", 0) for aid, _ in bodies]
+        keys += [(DecisionKind.MODE, aid, m.id, 0) for aid, b in bodies if b.modal is not None for m in b.modes]
+        keys.append((DecisionKind.END_MODES, "", "", 0))
+        things = [*self.thing_slots, *self.universe]
+        keys += [(DecisionKind.TARGET, t, "", 0) for t in things]
+        keys.append((DecisionKind.END_TARGETS, "", "", 0))
+        keys += [(DecisionKind.DIVIDE, "", "", k) for k in range(1, most + 1)]
+        self._by_text: dict[str, Decision] = {}
+        self._by_key: dict[Key, Decision] = {}
+        self._by_id: dict[int, Decision] = {}
+        self._ids = layout or self.needs
+        """The one layout decision ids are given by: the one asked for, or this scenario's smallest."""
+        self.size = self._ids.size
+        for key in keys:
+            self._add(key)
+        self._steppers: dict[int, PassStepper] = {}
+        self._after: dict[tuple[object, ...], Successor] = {}
+        self._product: ProductEngine | None = None
+
+    def _watched(self, obj: str) -> Thing | None:
+        k = self.facts.thing_index.get(obj)
+        return None if k is None else self.facts.things[k]
+
+    def __repr__(self) -> str:
+        laid = "" if self.layout is None else f", laid out in {self.layout.size}"
+        return f"<Stepper of {len(self.facts.abilities)} waiting abilities: {self.size} decision ids{laid}>"
+
+    def _add(self, key: Key) -> Decision:
+        """Give the decision that means ``key`` its id: its place in the layout; without a layout
+        given, one that ``needs`` has no slot for (what an engine's hook fires, or a chain past
+        :data:`UNIVERSE`) gets the next id past the others."""
+        try:
+            i = self._layout_id(key)
+        except LayoutOverflow:
+            if self.layout is not None:
+                raise
+            i = self.size
+            self.size += 1
+        d = Decision.keyed(i, key)
+        self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
+        return d
+
+    def _layout_id(self, key: Key) -> int:
+        layout = self._ids
+        kind, subject, mode, amount = key
+        if kind is DecisionKind.END_MODES:
+            return layout.end_modes
+        if kind is DecisionKind.END_TARGETS:
+            return layout.end_targets
+        if kind is DecisionKind.PUT:
+            return layout.put(self._slot_of(subject))
+        if kind is DecisionKind.REMOVE:
+            return layout.remove(self._slot_of(subject))
+        if kind is DecisionKind.MODE:
+            return layout.mode(self._slot_of(subject), self._modes[subject].index(mode))
+        if kind is DecisionKind.TARGET:
+            t = self._thing_slot.get(subject)
+            return layout.target_thing(t) if t is not None else layout.target_ability(self._slot_of(subject))
+        return layout.divide_amount(amount)
+
+    def _slot_of(self, aid: str) -> int:
+        """An ability's slot; one a hook fired gets the next free slot."""
+        slot = self._ability_slot.get(aid)
+        if slot is None:
+            slot = self._ability_slot[aid] = len(self.universe)
+            self.universe = (*self.universe, aid)
+        return slot
+
+    def _local(self, facts: Facts) -> PassStepper:
+        """One pass's stepper, its decisions the scenario's (one numbering: this stepper's)."""
+        found = self._steppers.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
+        if found is None:
+            for a in facts.abilities:  # a hook's pass may name what no reaction could fire
+                if a.modal and a.id not in self._modes:
+                    self._modes[a.id] = [m.id or "" for m in a.modes]
+            found = self._steppers[id(facts)] = PassStepper(facts, self._named, self.options)
+        return found
+
+    def _named(self, key: Key) -> Decision:
+        """The decision that means ``key`` (given its id the first time a pass names it)."""
+        return self._by_key.get(key) or self._add(key)
+
+    def _call(self) -> AbstractContextManager[Deadline]:
+        """The deadline of a call, built as it starts and in force while it runs: every public
+        question is bounded by the time limit (a question asked inside another — ``forced``,
+        ``reachable`` — takes the deadline of the one that asks). What the stepper keeps across
+        calls (each pass's choice spaces, its product engine) checks :data:`RUNNING`: the
+        deadline of whichever call runs it, in its own thread."""
+        return bounded(deadline_for(self.options.time_limit))
+
+    def start(self) -> Walk:
+        return Walk(facts=self.facts)
+
+    def ability_slot(self, ability: str) -> int:
+        """The slot of an ability of :attr:`universe` (its place in an :class:`ActionLayout`)."""
+        return self._slot_of(ability)
+
+    def thing_slot(self, thing: str) -> int | None:
+        """The slot of a player or object (None: not one; abilities have :meth:`ability_slot`)."""
+        return self._thing_slot.get(thing)
+
+    def pass_stepper(self, facts: Facts) -> PassStepper:
+        """The stepper of one pass (``walk.facts``)."""
+        return self._local(facts)
+
+    def legal(self, walk: Walk) -> list[Decision]:
+        """The legal next decisions, sorted by id (empty: the walk is over)."""
+        assert walk.facts is not None
+        with self._call():
+            out = self._local(walk.facts).legal(walk.local)
+        out.sort(key=lambda d: d.id)
+        return out
+
+    def forced(self, walk: Walk) -> tuple[Walk, int]:
+        """``walk`` with each decision that is the only legal one taken, in turn, until there is a
+        choice to make or the walk is over; and how many were taken. A walk reaches the same
+        outcomes either way: a lone legal decision is what any player would have to take (an
+        ``end targets`` once no target may be added, the one ability a block has left …)."""
+        taken = 0
+        while len(moves := self.legal(walk)) == 1:
+            walk = self.apply_unchecked(walk, moves[0])
+            taken += 1
+        return walk, taken
+
+    def decider(self, walk: Walk) -> PlayerId | None:
+        """The player who makes the next decision of ``walk`` (None once it is over): the chooser
+        of the ability in hand (700.2e), else the player whose block is being put (603.3b)."""
+        assert walk.facts is not None
+        return self._local(walk.facts).decider(walk.local)
+
+    def why_illegal(self, walk: Walk, decision: Decision) -> Reason:
+        """Why ``decision`` is not legal now, asked of the judge room (through the pass's stepper
+        for a decision of the pass the walk is in)."""
+        assert walk.facts is not None
+        local = self._local(walk.facts)
+        if local.find(decision.key) is not None:
+            return local.why_illegal(walk.local, decision)
+        if self.is_over(walk):
+            return walk_over()
+        name = decision.subject
+        if decision.kind is DecisionKind.TARGET:
+            return not_in_pass(name)
+        return triggered_earlier(name, earlier=any(name in f.ability_index for f, _ in walk.done))
+
+    def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
+        """The walk after ``ref`` without checking that it is legal; starts the next pass when
+        this one is over and fired abilities."""
+        d = self.decision(ref)
+        facts = walk.facts
+        assert facts is not None
+        local = self._local(facts)
+        here = local.find(d.key)
+        assert here is not None  # the pass's own decisions are the only ones applied to it
+        state = local.apply_unchecked(walk.local, here)
+        walk = Walk(walk.done, facts, state, walk.on_stack, (*walk.decisions, d.id))
+        if not local.is_over(state):
+            return walk
+        key = (id(facts), tuple(id(p) for p in state.stack), state.removed, walk.on_stack)
+        successor = self._after.get(key)  # the pass's Placed objects are kept by its stepper: ids name them
+        if successor is None:
+            successor = self.passes.after(facts, local.outcome(state), walk.on_stack, len(walk.done))
+            if len(self._after) > PREFIX_CACHE:
+                self._after.clear()
+            self._after[key] = successor
+        if successor.facts is None:
+            return walk
+        self._local(successor.facts)  # a hook's pass: its decisions get their ids now
+        return Walk((*walk.done, (facts, state)), successor.facts, State(), successor.on_stack, walk.decisions)
+
+    def is_over(self, walk: Walk) -> bool:
+        assert walk.facts is not None
+        return self._local(walk.facts).is_over(walk.local)
+
+    def outcome(self, walk: Walk) -> Outcome:
+        """The whole outcome a finished walk reached (every pass)."""
+        if not self.is_over(walk):
+            raise WalkStateError("the walk is not over: there are legal decisions left")
+        assert walk.facts is not None
+        parts = [self._local(f).outcome(st) for f, st in walk.done]
+        return join([*parts, self._local(walk.facts).outcome(walk.local)])
+
+    def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
+        """The ability being announced (put, its modes and targets not all chosen yet) and what
+        has been announced of its choice so far (the decisions' readable forms, after ``put``);
+        None between abilities."""
+        assert walk.facts is not None
+        local = self._local(walk.facts)
+        state = walk.local
+        if state.current is None:
+            return None
+        said = tuple(local.decisions[t].text for t in state.tokens)
+        return walk.facts.abilities[state.current].id, said
+
+    def pass_number(self, walk: Walk) -> int:
+        """Which pass of 603.3b's loop the walk is in (1: the scenario's waiting abilities)."""
+        return len(walk.done) + 1
+
+    def so_far(self, walk: Walk) -> Outcome:
+        """What a walk has put on the stack and removed so far, every pass (the ability in hand,
+        not yet placed, is in neither); :meth:`outcome` once it is over."""
+        assert walk.facts is not None
+        parts = [self._local(f).outcome(st) for f, st in walk.done]
+        f = walk.facts
+        parts.append(to_outcome(f, IndexedOutcome(walk.local.stack, tuple(sorted(walk.local.removed)))))
+        return join(parts)
+
+    def count(self, walk: Walk) -> int | None:
+        """How many distinct outcomes ``walk`` can still end in, exactly and without listing any
+        (the product engine's parts: the ability in hand's choices that begin with what it has
+        announced, times the ways to decide the rest of the pass —
+        :meth:`~triggerstack.solver._engines.product.ProductEngine.completions`); ``None`` where
+        further passes of 603.3b may follow (what they hold depends on how this one ends)."""
+        with self._call():
+            return self._count(walk)
+
+    def _count(self, walk: Walk) -> int | None:
+        if not self.passes.single or walk.done:
+            return None
+        facts = walk.facts
+        assert facts is not None
+        local = self._local(facts)
+        state = walk.local
+        below = {p.ability for p in state.stack}
+        done = below | set(state.removed)
+        n = 1
+        if state.current is not None:
+            n = local.matching(state)
+            below.add(state.current)
+            done.add(state.current)
+        return n * self._engine(facts).completions(frozenset(below), frozenset(done)) if n else 0
+
+    def _engine(self, facts: Facts) -> ProductEngine:
+        if self._product is None:
+            self._product = ProductEngine(facts, replace(self.options, merge_identical=False), RUNNING)
+        return self._product
+
+    def reachable(self, walk: Walk, cap: int, deadline: Deadline) -> tuple[int, bool]:
+        """How many distinct outcomes ``walk`` can still end in: (the number, exact?). Counted by
+        walking every continuation (states reached twice are walked once), up to ``cap``."""
+        seen: set[tuple[object, ...]] = set()
+        ends: set[str] = set()
+        pending = [walk]
+        steps = 0
+        while pending:
+            w = pending.pop()
+            done = tuple((id(f), st.stack, st.removed) for f, st in w.done)
+            here = w.local
+            key: tuple[object, ...] = (done, id(w.facts), here.stack, here.removed, here.current, here.tokens)
+            if key in seen:
+                continue
+            seen.add(key)
+            steps += 1
+            if steps % 512 == 0:
+                deadline.check("counting the outcomes still reachable")
+            legal = self.legal(w)
+            if not legal:
+                ends.add(outcome_json(self.outcome(w)))
+                if len(ends) >= cap:
+                    return len(ends), False
+                continue
+            pending.extend(self.apply_unchecked(w, d) for d in legal)
+        return len(ends), True
+
+    def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
+        """The walk after ``decisions`` from the start, each checked."""
+        walk = self.start()
+        for d in decisions:
+            walk = self.apply(walk, d)
+        return walk
+
+    def decisions_for(self, outcome: Outcome) -> list[Decision]:
+        """A sequence of decisions whose walk ends in ``outcome`` (for imitation learning, or to
+        replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
+        with the verdict. Within a block, the removals come as early as they are legal."""
+        with self._call() as deadline:
+            return self._decisions_for(outcome, deadline)
+
+    def _decisions_for(self, outcome: Outcome, deadline: Deadline) -> list[Decision]:
+        verdict = judge(self.passes, outcome, deadline)
+        if not verdict.legal:
+            raise IllegalOutcome(verdict)
+        walk = self.start()
+        removed = set(outcome.removed)
+        placed = 0
+        while not self.is_over(walk):
+            facts = walk.facts
+            assert facts is not None
+            local = self._local(facts)
+            legal = local.legal(walk.local)
+            drop = next((d for d in legal if d.kind is DecisionKind.REMOVE and d.subject in removed), None)
+            if drop is not None:
+                walk = self.apply_unchecked(walk, drop)
+                continue
+            entry = outcome.stack[placed] if placed < len(outcome.stack) else None
+            put = None if entry is None else local.find((DecisionKind.PUT, entry.ability, "", 0))
+            if entry is None or put is None or put not in legal:
+                raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
+            a = facts.abilities[facts.ability_index[entry.ability]]
+            tokens = local.tokens_for(a, frozenset(p.ability for p in walk.local.stack), entry)
+            if tokens is None:
+                raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
+            walk = self.apply_unchecked(walk, put)
+            for t in tokens:
+                walk = self.apply_unchecked(walk, local.decisions[t])
+            placed += 1
+        reached = self.outcome(walk)
+        if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
+            raise AssertionError("check accepts the outcome but the walk reached another one")
+        return [self._by_id[i] for i in walk.decisions]

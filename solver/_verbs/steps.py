@@ -1,0 +1,182 @@
+"""The ``step.*`` verbs: a walk, decision by decision, with fixed ids (:class:`~.step.Stepper`) —
+the legal next decisions, one more taken, why one is not legal now, the mask of legal ids, the
+outcome a finished walk reached, and how many outcomes it can still end in. They share their
+parameters (the decisions so far) and their state, so they share this module."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from triggerstack.model._outcome import outcome_dict
+from triggerstack.model._shapes import Whole
+
+from .base import Params, Result
+
+if TYPE_CHECKING:
+    from .legal import LegalOutcomes
+
+__all__ = [
+    "DecisionItem",
+    "MaskResult",
+    "OutcomeResult",
+    "Reachable",
+    "StepApply",
+    "StepCount",
+    "StepLegal",
+    "StepState",
+    "StepWhy",
+    "Steps",
+    "WhyResult",
+    "apply",
+    "count",
+    "legal",
+    "mask",
+    "outcome",
+    "why",
+]
+
+
+class Steps(Params):
+    """A walk, decision by decision: the decisions so far (ids or readable forms)."""
+
+    decisions: list[Whole | StrictStr] = Field(default_factory=list, description="The decisions taken so far, in order")
+
+
+class StepLegal(Steps):
+    """The legal next decisions of a walk."""
+
+    auto: bool = Field(
+        False,
+        description="Take each decision that is the only legal one (an end targets with no target left to add …) "
+        "after the decisions given; the answer's decisions then hold them, and auto_applied says how many",
+    )
+
+
+class StepApply(StepLegal):
+    """Take one more decision."""
+
+    decision: Whole | StrictStr = Field(description="The decision to take: its id or readable form")
+
+
+class StepWhy(Steps):
+    """Whether a decision is legal now, and if not, why (a question: nothing is taken)."""
+
+    decision: Whole | StrictStr = Field(description="The decision asked about: its id or readable form")
+
+
+class StepCount(Steps):
+    """How many outcomes the walk can still end in."""
+
+    cap: Whole = Field(10_000, ge=1, le=100_000, description="Stop counting past this many (then exact is false)")
+
+
+class DecisionItem(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    id: int = Field(description="Its fixed id")
+    text: str = Field(description="Its readable form, e.g. 'put E', 'mode E:counter', 'target SWB'")
+    kind: str = Field(description="put, remove, mode, end modes, target, end targets or divide")
+
+
+class StepState(Result):
+    decisions: list[int] = Field(description="The decisions taken, by id")
+    legal: list[DecisionItem] = Field(description="The legal next decisions (empty: the walk is over)")
+    decider: str | None = Field(description="The player who decides next (700.2e, 603.3b); null once over")
+    over: bool = Field(description="Whether the walk is over")
+    auto_applied: int = Field(0, description="How many lone legal decisions auto took (0 without auto)")
+    in_pass: int = Field(1, description="The pass of 603.3b the walk is in (1: the scenario's waiting abilities)")
+    in_hand: str | None = Field(None, description="The ability being announced (put, its choice not complete)")
+
+    def to_json(self) -> Any:
+        return self.model_dump(mode="json")
+
+
+class WhyResult(Result):
+    decision: str = Field(description="The decision's readable form")
+    legal: bool = Field(description="Whether it is legal now")
+    reason: str | None = Field(None, description="Why it is not (null when legal): the sentence check and explain say")
+    rule: str | None = Field(None, description="The rule it would break (null where none does)")
+    code: str | None = Field(
+        None, description="The violation code check gives a proposal that breaks the rule so (null where none does)"
+    )
+
+    def text(self) -> str:
+        if self.legal:
+            return f"{self.decision}: legal now"
+        return f"{self.decision}: not legal now: {self.reason}" + (f" ({self.rule})" if self.rule else "")
+
+
+class MaskResult(Result):
+    size: int = Field(description="How many decision ids there are")
+    mask: list[int] = Field(description="1 for each legal decision id, 0 otherwise")
+
+
+class Reachable(Result):
+    count: int = Field(description="Distinct outcomes the walk can still end in")
+    exact: bool = Field(description="False when counting stopped at cap")
+
+
+class OutcomeResult(Result):
+    outcome: dict[str, Any] = Field(description="The outcome the finished walk reached")
+
+
+def legal(outcomes: LegalOutcomes, p: StepLegal) -> StepState:
+    return _state(outcomes, p)
+
+
+def apply(outcomes: LegalOutcomes, p: StepApply) -> StepState:
+    return _state(outcomes, p, p.decision)
+
+
+def _state(outcomes: LegalOutcomes, p: StepLegal, decision: int | str | None = None) -> StepState:
+    stepper = outcomes.stepper()
+    walk = stepper.walk(p.decisions)
+    if decision is not None:
+        walk = stepper.apply(walk, decision)
+    taken = 0
+    if p.auto:
+        walk, taken = stepper.forced(walk)
+    moves = stepper.legal(walk)
+    return StepState(
+        decisions=list(walk.decisions),
+        legal=[DecisionItem(id=d.id, text=d.text, kind=d.kind.value) for d in moves],
+        decider=stepper.decider(walk),
+        over=not moves,
+        auto_applied=taken,
+        in_pass=stepper.pass_number(walk),
+        in_hand=(stepper.in_hand(walk) or (None,))[0],
+    )
+
+
+def why(outcomes: LegalOutcomes, p: StepWhy) -> WhyResult:
+    stepper = outcomes.stepper()
+    walk = stepper.walk(p.decisions)
+    asked = stepper.decision(p.decision)  # IllegalDecision for a decision this scenario does not have
+    if any(d.id == asked.id for d in stepper.legal(walk)):
+        return WhyResult(decision=asked.text, legal=True)
+    why = stepper.why_illegal(walk, asked)
+    return WhyResult(
+        decision=asked.text,
+        legal=False,
+        reason=why.text,
+        rule=None if why.rule is None else why.rule.value,
+        code=None if why.code is None else why.code.value,
+    )
+
+
+def mask(outcomes: LegalOutcomes, p: Steps) -> MaskResult:
+    stepper = outcomes.stepper()
+    return MaskResult(size=stepper.size, mask=[int(b) for b in stepper.mask(stepper.walk(p.decisions))])
+
+
+def outcome(outcomes: LegalOutcomes, p: Steps) -> OutcomeResult:
+    stepper = outcomes.stepper()
+    return OutcomeResult(outcome=outcome_dict(stepper.outcome(stepper.walk(p.decisions))))
+
+
+def count(outcomes: LegalOutcomes, p: StepCount) -> Reachable:
+    if not p.decisions:
+        return Reachable(count=outcomes.count(), exact=True)
+    found, exact = outcomes.reachable(p.decisions, p.cap)
+    return Reachable(count=found, exact=exact)

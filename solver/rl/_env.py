@@ -1,0 +1,366 @@
+"""The PettingZoo AEC environment: the players put their triggered abilities on the stack, one
+decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, TypeAlias
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from triggerstack.model._errors import ScenarioError
+from triggerstack.model._facts import Facts, facts_of
+from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
+from triggerstack.model._scenario import Scenario
+from triggerstack.model._types import PlayerId
+
+from .._errors import IllegalDecision
+from .._options import Options
+from .._verbs.step import ActionLayout, Decision, Stepper, Walk
+from ._observation import Observer
+
+__all__ = ["Rewards", "ScenarioSource", "TriggerStackEnv", "env", "raw_env"]
+
+ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
+ScenarioSource: TypeAlias = (
+    ScenarioLike
+    | Sequence[ScenarioLike]
+    | Iterator[Scenario | Facts]
+    | Callable[[np.random.Generator], Scenario | Facts]
+)
+"""A scenario; a file; a folder (every ``scenario.json|yaml|yml`` under it, or if it has none,
+every ``.json|.yaml|.yml`` file directly in it that is not a ``*.proposal.*``); a list of any of
+these (drawn uniformly with the environment's generator); an iterator (the next one per episode);
+or a function of the environment's ``numpy`` generator."""
+
+Rewards: TypeAlias = (
+    Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
+)
+"""Per player, a score (docs/cli.md) whose value of the outcome reached is that player's reward; or a
+function of the scenario and the outcome giving each player's reward. Players left out get 0."""
+
+Observation = dict[str, NDArray[Any]]
+DRAWS = 100
+"""How many scenarios :meth:`TriggerStackEnv.reset` draws before it gives up finding one with a decision."""
+_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def _files(folder: Path) -> list[Path]:
+    named = sorted(p for p in folder.rglob("scenario.*") if p.suffix in _SUFFIXES)
+    if named:
+        return named
+    return sorted(p for p in folder.iterdir() if p.suffix in _SUFFIXES and ".proposal." not in p.name)
+
+
+def _load(item: Scenario | Facts | str | os.PathLike[str]) -> Facts:
+    if isinstance(item, Scenario | Facts):
+        return facts_of(item)
+    return facts_of(Scenario.load(os.fspath(item)))
+
+
+class _Source:
+    """Where an episode's scenario comes from."""
+
+    def __init__(self, source: ScenarioSource) -> None:
+        self.fixed: list[Facts] | None = None
+        self.draw: Callable[[np.random.Generator], Scenario | Facts] | None = None
+        self.iterator: Iterator[Scenario | Facts] | None = None
+        if isinstance(source, Scenario | Facts):
+            self.fixed = [facts_of(source)]
+        elif isinstance(source, str | os.PathLike):
+            path = Path(source)
+            self.fixed = [_load(p) for p in _files(path)] if path.is_dir() else [_load(path)]
+            if not self.fixed:
+                raise ScenarioError(f"{path}: no scenario files in this folder")
+        elif isinstance(source, Sequence):
+            self.fixed = []
+            for item in source:
+                folder = Path(item) if isinstance(item, str | os.PathLike) else None
+                if folder is not None and folder.is_dir():
+                    self.fixed.extend(_load(p) for p in _files(folder))
+                else:
+                    self.fixed.append(_load(item))
+            if not self.fixed:
+                raise ScenarioError("the list of scenarios is empty")
+        elif callable(source):
+            self.draw = source
+        elif isinstance(source, Iterator):
+            self.iterator = source
+        else:
+            raise TypeError(f"not a scenario source: {type(source).__name__}")
+
+    def next(self, rng: np.random.Generator) -> Facts:
+        if self.fixed is not None:
+            return self.fixed[0] if len(self.fixed) == 1 else self.fixed[int(rng.integers(len(self.fixed)))]
+        if self.draw is not None:
+            return facts_of(self.draw(rng))
+        assert self.iterator is not None
+        try:
+            return facts_of(next(self.iterator))
+        except StopIteration:
+            raise ScenarioError("the scenario source is exhausted") from None
+
+
+class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """603.3 as an AEC game: agents ``player_0`` … are the seats in turn order (``player_0``
+    the active player); ``agent_selection`` is who makes the next decision (the controller of
+    the block being put on the stack, or the chooser of the ability in hand, 700.2e); an action
+    is a decision id of the :class:`~..verbs.step.ActionLayout`; the episode ends when every
+    pass of 603.3b is done, with each agent's reward from ``rewards`` and ``infos[agent]
+    ["outcome"]`` the outcome reached as ``enumerate`` prints it. An illegal action raises
+    :class:`~..errors.IllegalDecision` (wrap with PettingZoo's ``TerminateIllegalWrapper`` for
+    a penalty instead).
+
+    ``layout`` defaults to the smallest one every scenario of a fixed source fits; a generated
+    source (an iterator or a function) needs one.
+
+    ``auto=True`` takes each decision that is the only legal one (an ``end targets`` once no
+    target may be added, the last ability of a block …) without asking an agent:
+    ``infos[agent]["auto_applied"]`` counts those taken this episode. An episode whose decisions
+    are all forced is then over before it starts, so :meth:`reset` draws another.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "triggerstack_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        scenario: ScenarioSource,
+        *,
+        layout: ActionLayout | None = None,
+        rewards: Rewards | None = None,
+        options: Options | None = None,
+        render_mode: str | None = None,
+        auto: bool = False,
+    ) -> None:
+        super().__init__()
+        self.auto = auto
+        self.auto_applied = 0
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.options = options or Options()
+        self._source = _Source(scenario)
+        self._steppers: dict[int, Stepper] = {}
+        if layout is None:
+            if self._source.fixed is None:
+                raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
+            layout = ActionLayout.covering(Stepper(f, self.options).needs for f in self._source.fixed)
+        self.layout = layout
+        for f in self._source.fixed or ():
+            self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
+        self.observer = Observer(layout)
+        self._rewards = rewards
+        self._scores: dict[str, Score] | None = None
+        if rewards is not None and not callable(rewards):
+            self._scores = {p: s if isinstance(s, Score) else parse_score(s) for p, s in rewards.items()}
+        self.possible_agents = [f"player_{i}" for i in range(layout.players)]
+        mask = spaces.Box(low=0, high=1, shape=(layout.size,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": self.observer.space, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(layout.size) for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self._now: Stepper | None = None
+        self._walk: Walk | None = None
+        self._legal: list[Decision] = []
+        self.agents: list[str] = []
+
+    @property
+    def stepper(self) -> Stepper:
+        """The stepper of this episode's scenario (its decisions, ids and legality)."""
+        if self._now is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self._now
+
+    @stepper.setter
+    def stepper(self, value: Stepper) -> None:
+        self._now = value
+
+    @property
+    def walk(self) -> Walk:
+        """Where this episode stands: the decisions so far, pass by pass."""
+        if self._walk is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self._walk
+
+    @walk.setter
+    def walk(self, value: Walk) -> None:
+        self._walk = value
+
+    # -- spaces -----------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    # -- the episode ------------------------------------------------------------------------------
+
+    def _stepper(self, facts: Facts) -> Stepper:
+        found = self._steppers.get(id(facts))
+        if found is None:
+            found = Stepper(facts, self.options, self.layout)
+            if self._source.fixed is not None and any(f is facts for f in self._source.fixed):
+                self._steppers[id(facts)] = found  # a fixed source's facts live as long as the env
+        return found
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random()
+        return self._np_random
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """A new episode: ``seed`` seeds the environment's generator (the draw of scenarios and
+        nothing else); ``options={"scenario": …}`` plays that scenario (or draws from that
+        source) this episode. Other keys of ``options`` are ignored."""
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        wanted = (options or {}).get("scenario")
+        source = _Source(wanted) if wanted is not None else self._source
+        tries = 1 if source.fixed is not None and len(source.fixed) == 1 else DRAWS
+        for _ in range(tries):
+            facts = source.next(self.np_random)
+            stepper = self._stepper(facts)
+            first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
+            if stepper.legal(first):
+                self.stepper = stepper
+                self.start(facts)
+                return
+        why = (
+            "once the decisions that are the only legal ones are taken (auto=True)"
+            if self.auto
+            else "(no waiting ability, or none that a player puts or removes)"
+        )
+        drawn = "no scenario drawn has a decision" if tries > 1 else "the scenario has no decision"
+        raise ScenarioError(f"{drawn} to make {why}")
+
+    def start(self, facts: Facts) -> None:
+        """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
+        decision to make; PettingZoo's API has no episode that is over before it starts)."""
+        if self._now is None or self._now.facts is not facts:
+            self.stepper = self._stepper(facts)
+        stepper = self.stepper
+        self.seats = [p.id for p in facts.scenario.players]
+        self.agents = self.possible_agents[: len(self.seats)]
+        self._agent_of = dict(zip(self.seats, self.agents, strict=False))
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.walk = stepper.start()
+        self.auto_applied = 0
+        self._advance()
+
+    def player(self, agent: str) -> PlayerId:
+        """The scenario's player an agent plays this episode."""
+        return self.seats[int(agent.rpartition("_")[2])]
+
+    def _advance(self) -> None:
+        if self.auto:
+            self.walk, taken = self.stepper.forced(self.walk)
+            self.auto_applied += taken
+            for agent in self.agents:
+                self.infos[agent]["auto_applied"] = self.auto_applied
+        self._legal = self.stepper.legal(self.walk)
+        if self._legal:
+            decider = self.stepper.decider(self.walk)
+            assert decider is not None
+            self.agent_selection = self._agent_of[decider]
+            return
+        outcome = self.stepper.outcome(self.walk)
+        line = outcome_json(outcome)
+        rewards = self._reward(outcome)
+        for agent in self.agents:
+            self.rewards[agent] = rewards.get(self.player(agent), 0.0)
+            self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+
+    def _reward(self, outcome: Outcome) -> dict[str, float]:
+        if self._rewards is None:
+            return {}
+        if self._scores is not None:
+            return {p: float(s.of(outcome)) for p, s in self._scores.items()}
+        assert callable(self._rewards)
+        return {p: float(v) for p, v in self._rewards(self.stepper.facts.scenario, outcome).items()}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
+        walk = self.stepper.apply(self.walk, int(action), self._legal)  # IllegalDecision, with why
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.walk = walk
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def legal(self) -> list[Decision]:
+        """The legal decisions now, for ``agent_selection`` (empty once the episode is over)."""
+        return list(self._legal)
+
+    def mask(self, agent: str | None = None) -> NDArray[np.int8]:
+        """The action mask of ``agent`` (default: who decides): all zeros for the others."""
+        out = np.zeros(self.layout.size, dtype=np.int8)
+        if (agent is None or agent == self.agent_selection) and self._legal:
+            out[[d.id for d in self._legal]] = 1
+        return out
+
+    def observe(self, agent: str) -> Observation:
+        return {
+            "observation": self.observer.encode(self.stepper, self.walk, self.player(agent), self._legal),
+            "action_mask": self.mask(agent),
+        }
+
+    def state(self) -> NDArray[np.int16]:
+        """The observation from the active player's seat."""
+        return self.observer.encode(self.stepper, self.walk, self.seats[0], self._legal)
+
+    def render(self) -> str | None:
+        """The stack so far, top first, and who decides what (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None or self._walk is None:
+            return None
+        lines = [f"pass {len(self.walk.done) + 1}; decisions so far: {len(self.walk.decisions)}"]
+        lines += [f"  {self.stepper.decision(i).text}" for i in self.walk.decisions[-5:]]
+        if self._legal:
+            lines.append(f"{self.stepper.decider(self.walk)} decides: " + ", ".join(d.text for d in self._legal))
+        else:
+            lines.append("over: " + outcome_json(self.stepper.outcome(self.walk)))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (no window, no process)."""
+
+
+def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:
+    """The environment without PettingZoo's wrappers (see :class:`TriggerStackEnv`)."""
+    return TriggerStackEnv(scenario, **kwargs)
+
+
+def env(scenario: ScenarioSource, **kwargs: Any) -> Any:
+    """The environment as PettingZoo's own games are given: checked for out-of-bounds actions
+    and for calls out of order."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(scenario, **kwargs)))
+

@@ -1,0 +1,138 @@
+"""One learning seat as a Gymnasium environment, the other seats played by a policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from triggerstack.model._errors import ScenarioError
+
+from .._errors import IllegalDecision
+from .._options import Options
+from .._verbs.step import ActionLayout
+from ._env import Observation, Rewards, ScenarioSource, TriggerStackEnv
+
+__all__ = ["Policy", "TriggerStackGym", "uniform"]
+
+Policy = Callable[[Observation, np.random.Generator], int]
+"""A policy of the other seats: from an observation (``observation`` and ``action_mask``) and the
+environment's generator, an action id."""
+
+EPISODE_TRIES = 100
+
+
+def uniform(observation: Observation, rng: np.random.Generator) -> int:
+    """Uniform over the legal actions (the default for the other seats)."""
+    legal = np.flatnonzero(observation["action_mask"])
+    return int(legal[rng.integers(len(legal))])
+
+
+class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
+    """The seat ``seat`` (0: the active player) learns; the others play ``opponent``.
+
+    Observations are the seat's :class:`~.observation.Observer` vectors; ``action_masks()``
+    gives the legal actions (sb3-contrib's ``MaskablePPO`` reads it), as does
+    ``info["action_mask"]``. The reward is the seat's, at the end (see
+    :class:`~.env.TriggerStackEnv`). An illegal action ends the episode with ``illegal_reward``
+    and ``info["illegal"]`` saying why; with ``illegal_reward=None`` it raises
+    :class:`~..errors.IllegalDecision` instead. An episode in which the seat never decides is
+    played out and another begins (up to 100 times, then :class:`ScenarioError`). ``auto=True``
+    takes each decision that is the only legal one without asking (``info["auto_applied"]``
+    counts them this episode; see :class:`~.env.TriggerStackEnv`).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it an instance variable
+
+    def __init__(
+        self,
+        scenario: ScenarioSource,
+        *,
+        seat: int = 0,
+        opponent: Policy = uniform,
+        layout: ActionLayout | None = None,
+        rewards: Rewards | None = None,
+        options: Options | None = None,
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+        auto: bool = False,
+    ) -> None:
+        self.game = TriggerStackEnv(
+            scenario, layout=layout, rewards=rewards, options=options, render_mode=render_mode, auto=auto
+        )
+        if not 0 <= seat < self.game.layout.players:
+            raise ValueError(f"seat {seat} is not one of the layout's {self.game.layout.players} seats")
+        self.render_mode = render_mode
+        self.agent = self.game.possible_agents[seat]
+        self.opponent = opponent
+        self.illegal_reward = illegal_reward
+        self.observation_space = self.game.observer.space
+        self.action_space = spaces.Discrete(self.game.layout.size)
+        self._over = True
+
+    def _play_others(self) -> None:
+        game = self.game
+        while not game.terminations.get(game.agent_selection, True) and game.agent_selection != self.agent:
+            game.step(self.opponent(game.observe(game.agent_selection), self.np_random))
+
+    def _observation(self) -> NDArray[np.int16]:
+        game = self.game
+        return game.observer.encode(game.stepper, game.walk, game.player(self.agent), game._legal)
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if self.game.auto:
+            info["auto_applied"] = self.game.auto_applied
+        if self._over and self.agent in self.game.infos:
+            info.update(self.game.infos[self.agent])
+        return info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.int16], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game._np_random = self.np_random  # one generator: the draw of scenarios and the other seats
+        for _ in range(EPISODE_TRIES):
+            self.game.reset(options=options)
+            if self.agent in self.game.agents:
+                self._play_others()
+                if not self.game.terminations[self.agent]:
+                    self._over = False
+                    return self._observation(), self._info()
+        raise ScenarioError(f"{self.agent} made no decision in {EPISODE_TRIES} episodes of these scenarios")
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[NDArray[np.int16], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        game = self.game
+        try:
+            game.step(int(action))
+        except IllegalDecision as exc:
+            if self.illegal_reward is None:
+                raise
+            self._over = True
+            info = self._info()
+            info["illegal"] = str(exc)
+            return self._observation(), float(self.illegal_reward), True, False, info
+        self._play_others()
+        self._over = bool(game.terminations[self.agent])
+        reward = game._cumulative_rewards[self.agent] if self._over else 0.0
+        return self._observation(), float(reward), self._over, False, self._info()
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of the seat now (all False once the episode is over)."""
+        if self._over:
+            return np.zeros(self.game.layout.size, dtype=bool)
+        return self.game.mask(self.agent).astype(bool)
+
+    def render(self) -> str | None:
+        return self.game.render()
+
+    def close(self) -> None:
+        self.game.close()
+

@@ -1,0 +1,324 @@
+"""The observation: a walk as one flat ``int16`` vector, from the deciding player's seat.
+
+Deterministic (a function of the walk and the seat alone) and padded to an
+:class:`~..verbs.step.ActionLayout`'s capacities, so that one observation space serves every
+scenario that fits. *Seats* are relative: 0 is the player observing, 1 the next in turn order,
+and so on; fields that name a player hold ``1 + relative seat`` (0: none). Counts are clipped at
+``CLIP`` (15). Three sections, in this order (:meth:`Observer.fields` names every entry):
+
+**Header** (``HEADER`` = 7 entries):
+
+====  =====================================================================  ==========
+0     pass of 603.3b's loop now under way (1 = the first)                    1 … passes
+1     phase: 0 over, 1 choose the next ability (put/remove), 2 its modes,    0 … 4
+      3 its targets, 4 the amounts it divides
+2     the ability in hand: 1 + its slot (0: none)                            0 … abilities
+3     requirements of the ability in hand whose targets are done (clipped)   0 … 15
+4     number of players                                                      1 … players
+5     the observer's seat counted from the active player (0: active)         0 … players-1
+6     entries on the stack (every pass)                                      0 … abilities
+====  =====================================================================  ==========
+
+**Abilities**, one row per ability slot (``9 + 2·modes`` entries):
+
+====  =====================================================================  ==========
+0     status: 0 empty slot or not triggered (yet), 1 waiting, 2 in hand      0 … 4
+      (being announced), 3 on the stack, 4 removed
+1     controller: 1 + relative seat                                          0 … players
+2     chooser of its modes and targets (700.2e): 1 + relative seat           0 … players
+3     part of 603.3b (1 or 2; 0: never put on the stack)                     0 … 2
+4     its block in its pass (1 = first in APNAP order; 0: none)              0 … abilities
+5     its pass (1 = first)                                                   0 … passes
+6     stack position (1 = bottom; 0: not on the stack)                       0 … abilities
+7     modal (1) or not (0)                                                   0 … 1
+8     may choose no mode, and so be removed whatever the board (1)           0 … 1
+9+2m  times mode ``m`` is chosen so far (a non-modal ability: its one        0 … 15
+      implicit mode is slot 0, counted once it is put)
+10+2m requirements mode ``m`` has (0: no such mode)                          0 … 15
+====  =====================================================================  ==========
+
+**Things**, one row per thing slot (players first, then objects; 10 entries):
+
+====  =====================================================================  ==========
+0     kind: 0 empty, 1 player, 2 permanent, 3 card, 4 spell, 5 ability,      0 … 6
+      6 emblem
+1     controller (a player: itself; a card: its owner, 108.4a): 1 + relative 0 … players
+      seat; 0 none
+2     zone: 0 none (players), 1 battlefield, 2 graveyard, 3 exile, 4 hand,   0 … 8
+      5 library, 6 stack, 7 command, 8 ante
+3–8   hexproof, shroud, protection (any), hexproof from (any), "can't be    0 … 1
+      the target of" (any), left the game
+9     times any ability has chosen it as a target so far (clipped)           0 … 15
+====  =====================================================================  ==========
+
+**Chosen**, abilities × (things + abilities): how many times ability slot ``a`` has chosen
+thing slot ``t`` (then ability slot ``t − things``) as a target so far, clipped at 15. The
+amounts divided are not encoded (they follow the targets in the decisions).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from triggerstack.model._facts import Facts
+from triggerstack.model._types import PlayerId
+
+from .._verbs.step import ActionLayout, Decision, DecisionKind, State, Stepper, Walk
+
+__all__ = ["CLIP", "HEADER", "Observer"]
+
+CLIP = 15
+HEADER = 7
+ABILITY_BASE = 9
+THING_WIDTH = 10
+KEEP = 100_000  # cached scenarios, passes and entries before the caches start afresh
+_KINDS = {"player": 1, "permanent": 2, "card": 3, "spell": 4, "ability": 5, "emblem": 6}
+_ZONES = {"battlefield": 1, "graveyard": 2, "exile": 3, "hand": 4, "library": 5, "stack": 6, "command": 7, "ante": 8}
+_PHASE = {
+    DecisionKind.PUT: 1,
+    DecisionKind.REMOVE: 1,
+    DecisionKind.MODE: 2,
+    DecisionKind.END_MODES: 2,
+    DecisionKind.TARGET: 3,
+    DecisionKind.END_TARGETS: 3,
+    DecisionKind.DIVIDE: 4,
+}
+
+Vector = NDArray[np.int16]
+
+
+@dataclass(frozen=True, slots=True)
+class _PassRows:
+    """One pass's abilities: their slots, and per seat their static rows."""
+
+    slots: tuple[int, ...]  # local ability index -> ability slot
+    columns: tuple[int, ...]  # local thing index -> column of the chosen matrix
+    rows: dict[tuple[int, int], tuple[NDArray[np.intp], Vector]]  # (seat, pass) -> (entry indices, values)
+
+
+class Observer:
+    """Encodes walks of :class:`~..verbs.step.Stepper` s laid out by ``layout`` (see the module)."""
+
+    def __init__(self, layout: ActionLayout) -> None:
+        self.layout = layout
+        a, t, m = layout.abilities, layout.things, layout.modes
+        self.ability_width = ABILITY_BASE + 2 * m
+        self.abilities0 = HEADER
+        self.things0 = self.abilities0 + a * self.ability_width
+        self.chosen0 = self.things0 + t * THING_WIDTH
+        self.columns = t + a
+        self.size = self.chosen0 + a * self.columns
+        high = np.zeros(self.size, dtype=np.int16)
+        p = layout.players
+        high[:HEADER] = [layout.passes, 4, a, CLIP, p, max(p - 1, 1), a]
+        row = [4, p, p, 2, a, layout.passes, a, 1, 1, *([CLIP, CLIP] * m)]
+        for k in range(a):
+            high[self._ability(k) : self._ability(k) + self.ability_width] = row
+        for k in range(t):
+            high[self._thing(k) : self._thing(k) + THING_WIDTH] = [6, p, 8, 1, 1, 1, 1, 1, 1, CLIP]
+        high[self.chosen0 :] = CLIP
+        self.high = np.maximum(high, 1)  # no entry's range is a single value
+        self.space = spaces.Box(low=0, high=self.high, shape=(self.size,), dtype=np.int16)
+        self._static: dict[tuple[int, int], Vector] = {}
+        self._passes: dict[tuple[int, int], _PassRows] = {}
+        self._entries: dict[tuple[int, int, int], tuple[NDArray[np.intp], Vector]] = {}
+        self._stacks: dict[tuple[object, ...], tuple[NDArray[np.intp], Vector]] = {}
+        self._announced: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[NDArray[np.intp], Vector]]] = {}
+        self._keep: list[object] = []  # what the caches' ids name stays alive
+
+    def _ability(self, slot: int) -> int:
+        return self.abilities0 + slot * self.ability_width
+
+    def _thing(self, slot: int) -> int:
+        return self.things0 + slot * THING_WIDTH
+
+    def _chosen(self, slot: int, column: int) -> int:
+        return self.chosen0 + slot * self.columns + column
+
+    def fields(self) -> list[str]:
+        """The name of every entry, in order: ``header.pass``, ``ability[3].status``, ``chosen[2][5]`` …"""
+        names = ["header.pass", "header.phase", "header.in_hand", "header.requirements_done", "header.players"]
+        names += ["header.seat", "header.stack_height"]
+        base = ["status", "controller", "chooser", "part", "block", "pass", "stack_position", "modal"]
+        base.append("may_choose_zero")
+        per_mode = [f"mode[{m}].{x}" for m in range(self.layout.modes) for x in ("chosen", "requirements")]
+        names += [f"ability[{k}].{x}" for k in range(self.layout.abilities) for x in (*base, *per_mode)]
+        thing = ["kind", "controller", "zone", "hexproof", "shroud", "protection", "hexproof_from"]
+        thing += ["cant_be_targeted_by", "left_game", "chosen"]
+        names += [f"thing[{k}].{x}" for k in range(self.layout.things) for x in thing]
+        names += [f"chosen[{k}][{c}]" for k in range(self.layout.abilities) for c in range(self.columns)]
+        return names
+
+    # -- static parts, per seat ------------------------------------------------------------------
+
+    def _seat(self, facts: Facts, player: PlayerId | None) -> int:
+        if player is None:
+            return -1
+        order = [p.id for p in facts.scenario.players]
+        return order.index(player) if player in order else -1
+
+    def _static_of(self, stepper: Stepper, seat: int) -> Vector:
+        key = (id(stepper), seat)
+        found = self._static.get(key)
+        if found is None:
+            self._keep.append(stepper)
+            found = np.zeros(self.size, dtype=np.int16)
+            facts = stepper.facts
+            players = len(facts.scenario.players)
+            found[4] = players
+            found[5] = seat
+            for thing in facts.things[: facts.first_waiting]:
+                slot = stepper.thing_slot(thing.id)
+                assert slot is not None  # players and objects have thing slots
+                at = self._thing(slot)
+                rel = self._seat(facts, PlayerId(thing.id) if thing.is_player else thing.controller)
+                found[at : at + THING_WIDTH - 1] = [
+                    _KINDS.get(thing.kind, 6),
+                    0 if rel < 0 else 1 + (rel - seat) % players,
+                    0 if thing.zone is None else _ZONES.get(thing.zone, 0),
+                    thing.hexproof,
+                    thing.shroud,
+                    bool(thing.protection),
+                    bool(thing.hexproof_from),
+                    bool(thing.cant_be_targeted_by),
+                    thing.left_game,
+                ]
+            self._static[key] = found
+        return found
+
+    def _pass_rows(self, stepper: Stepper, facts: Facts) -> _PassRows:
+        key = (id(stepper), id(facts))
+        found = self._passes.get(key)
+        if found is None:
+            self._keep.append(facts)
+            slots = tuple(stepper.ability_slot(a.id) for a in facts.abilities)
+            columns = []
+            for thing in facts.things:
+                t = stepper.thing_slot(thing.id)
+                columns.append(t if t is not None else self.layout.things + stepper.ability_slot(thing.id))
+            found = self._passes[key] = _PassRows(slots, tuple(columns), {})
+        return found
+
+    def _rows(self, facts: Facts, rows: _PassRows, seat: int, number: int) -> tuple[NDArray[np.intp], Vector]:
+        cached = rows.rows.get((seat, number))
+        if cached is None:
+            players = len(facts.scenario.players)
+            index: list[int] = []
+            value: list[int] = []
+            for a, slot in zip(facts.abilities, rows.slots, strict=True):
+                at = self._ability(slot)
+                controller = self._seat(facts, a.controller)
+                chooser = self._seat(facts, a.chooser)
+                entries = [
+                    (0, 4 if a.block is None else 1),  # waiting, or removed from the start (800.4d)
+                    (1, 0 if controller < 0 else 1 + (controller - seat) % players),
+                    (2, 0 if chooser < 0 else 1 + (chooser - seat) % players),
+                    (3, a.part if a.block is not None else 0),
+                    (4, 0 if a.block is None else 1 + a.block),
+                    (5, number + 1),
+                    (7, int(a.modal)),
+                    (8, int(a.may_choose_zero)),
+                ]
+                entries += [(ABILITY_BASE + 2 * m + 1, min(len(x.requirements), CLIP)) for m, x in enumerate(a.modes)]
+                for offset, v in entries:
+                    index.append(at + offset)
+                    value.append(v)
+            cached = rows.rows[(seat, number)] = (np.array(index, dtype=np.intp), np.array(value, dtype=np.int16))
+        return cached
+
+    # -- the walk ---------------------------------------------------------------------------------
+
+    def _entry(
+        self, rows: _PassRows, ability: int, modes: list[int], targets: list[int]
+    ) -> tuple[NDArray[np.intp], Vector]:
+        """What an ability's choices add: its mode counts, its row of the chosen matrix, and the
+        chosen counts of the things it names."""
+        slot = rows.slots[ability]
+        counts: Counter[int] = Counter()
+        for mode in modes:
+            counts[self._ability(slot) + ABILITY_BASE + 2 * mode] += 1
+        for t in targets:
+            column = rows.columns[t]
+            counts[self._chosen(slot, column)] += 1
+            if column < self.layout.things:
+                counts[self._thing(column) + THING_WIDTH - 1] += 1
+        keys = sorted(counts)
+        return np.array(keys, dtype=np.intp), np.array([counts[k] for k in keys], dtype=np.int16)
+
+    def _stack_delta(self, rows: _PassRows, facts: Facts, state: State, below: int) -> tuple[NDArray[np.intp], Vector]:
+        """Status 1 → 3 and the stack position of each placed ability, its choices, and status
+        1 → 4 of each removed one, as (unique indices, amounts to add)."""
+        counts: Counter[int] = Counter()
+        for position, placed in enumerate(state.stack, below + 1):
+            slot = rows.slots[placed.ability]
+            counts[self._ability(slot)] += 2
+            counts[self._ability(slot) + 6] += position
+            key = (id(facts), placed.ability, id(placed.choice))
+            entry = self._entries.get(key)
+            if entry is None:
+                self._keep.append(placed)
+                modes = [m.mode for m in placed.choice.modes]
+                targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
+                entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
+            for i, v in zip(entry[0].tolist(), entry[1].tolist(), strict=True):
+                counts[i] += v
+        for k in state.removed:
+            counts[self._ability(rows.slots[k])] += 3
+        keys = sorted(counts)
+        return np.array(keys, dtype=np.intp), np.array([counts[k] for k in keys], dtype=np.int16)
+
+    def encode(self, stepper: Stepper, walk: Walk, player: PlayerId, legal: list[Decision] | None = None) -> Vector:
+        """The observation of ``walk`` from ``player`` 's seat (``legal``: the legal decisions, if known)."""
+        facts = stepper.facts
+        if len(self._keep) > KEEP:  # a long run over generated scenarios: start the caches afresh
+            self._static.clear()
+            self._passes.clear()
+            self._entries.clear()
+            self._announced.clear()
+            self._stacks.clear()
+            self._keep.clear()
+        seat = self._seat(facts, player)
+        obs = self._static_of(stepper, seat).copy()
+        passes: list[tuple[Facts, State]] = [*walk.done]
+        assert walk.facts is not None
+        passes.append((walk.facts, walk.local))
+        height = 0
+        for number, (pass_facts, state) in enumerate(passes):
+            rows = self._pass_rows(stepper, pass_facts)
+            index, value = self._rows(pass_facts, rows, seat, number)
+            obs[index] = value
+            # What the pass's stack and removals add to the rows, as one sum: kept per stack (a
+            # walk announces an ability token by token over the same stack).
+            key = (id(pass_facts), height, tuple(map(id, state.stack)), state.removed)
+            delta = self._stacks.get(key)
+            if delta is None:
+                delta = self._stacks[key] = self._stack_delta(rows, pass_facts, state, height)
+                self._keep.append(state)
+            obs[delta[0]] += delta[1]
+            height += len(state.stack)
+        local = stepper.pass_stepper(walk.facts)
+        state = walk.local
+        if legal is None:
+            legal = stepper.legal(walk)
+        obs[0] = len(walk.done) + 1
+        obs[1] = _PHASE[legal[0].kind] if legal else 0
+        obs[6] = height
+        if state.current is not None:
+            rows = self._pass_rows(stepper, walk.facts)
+            slot = rows.slots[state.current]
+            obs[self._ability(slot)] = 2
+            obs[2] = slot + 1
+            hand = (id(walk.facts), state.current, state.tokens)
+            announced = self._announced.get(hand)
+            if announced is None:
+                modes, targets, done = local.announced(state)
+                announced = self._announced[hand] = (min(done, CLIP), self._entry(rows, state.current, modes, targets))
+                self._keep.append(walk.facts)
+            obs[3] = announced[0]
+            obs[announced[1][0]] += announced[1][1]
+        np.minimum(obs, self.high, out=obs)
+        return obs

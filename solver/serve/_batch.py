@@ -1,0 +1,221 @@
+"""Batch files, with the surfaces that read them: ``check --batch`` (one verdict line per input
+line, in input order, nothing lost) and the local processes of both it and ``batch``
+(:func:`check_lines`, with ``jobs``; ``batch`` answers its lines with :mod:`.jobs`'s ``answer_line``).
+
+For ``check --batch``, each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone when one scenario
+is given for the whole batch. Each output line is ``{"line": N, "legal": ..., "violations": [...]}``
+or, for a line that cannot be judged, ``{"line": N, "error": "..."}`` naming the place. With
+``jobs > 1`` the lines are checked in worker processes and written back in input order.
+
+Every line is judged on its own: whatever goes wrong with one line — malformed JSON, bytes that
+are not UTF-8, a line over the byte cap, nesting or numbers over the caps, an inline scenario over
+the size caps, the time limit, even a bug — becomes that line's error verdict, and the batch goes
+on. Input is split on ``\\n`` only (a bare CR stays inside its line) and read in bounded pieces.
+Scenarios repeated across lines are compiled once per process, in a cache bounded by the size of
+the scenarios it keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from triggerstack.model._errors import ScenarioError
+from triggerstack.model._facts import Facts
+from triggerstack.model._io import json_line
+from triggerstack.model._limits import Limits, bounded, deadline_for
+from triggerstack.model._outcome import parse_outcome
+
+from .._errors import KINDS, RequestError, failure
+from .._options import DEFAULT_OPTIONS, Options
+from .._verbs.legal import check
+from ._cache import CACHE_BYTES, CACHE_ENTRIES, Compiled
+
+__all__ = ["check_lines", "error_line", "read_line", "verdict_line"]
+
+_shared: Facts | None = None  # the batch's one scenario, in each worker
+_options = DEFAULT_OPTIONS
+_cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it
+
+
+def read_line(line: bytes | str | ScenarioError, limits: Limits) -> Any:
+    """One line as :func:`~triggerstack.model._io.iter_lines` gives it, read as every surface that
+    reads lines reads it (``check --batch``, ``batch``, the stdio server): its JSON value, or
+    :class:`RequestError` (not JSON: -32700) naming the column or byte."""
+    try:
+        return json_line(line, limits)
+    except ScenarioError as exc:
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
+
+
+def error_line(number: int, exc: BaseException) -> str:
+    """The one shape of a batch line that could not be answered, ``check --batch`` and ``batch``
+    alike: ``{"line": N, "error": {"code", "message", "data"}}``, the JSON-RPC error of
+    :func:`~..errors.failure`."""
+    return json.dumps({"line": number, "error": failure(exc).rpc_error()}, sort_keys=True, separators=(",", ":"))
+
+
+def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None, options: Options) -> str:
+    doc = read_line(line, options.limits)  # not a line it reads (-32700), as ``batch`` and the servers say
+    deadline = deadline_for(options.time_limit)  # the line's one deadline: its compile and its check
+    if shared is not None:
+        facts, proposal_doc = shared, doc
+    else:
+        if not isinstance(doc, dict) or set(doc) != {"scenario", "proposal"}:
+            raise ScenarioError('expected {"scenario": ..., "proposal": ...} (or give --scenario)')
+        try:
+            facts = _cache.from_document(doc["scenario"], options, deadline, room=CACHE_BYTES)[0]
+        except ScenarioError as exc:
+            raise exc.within("scenario") from None
+        proposal_doc = doc["proposal"]
+    try:
+        with bounded(deadline):
+            verdict = check(facts, parse_outcome(proposal_doc), options)
+    except ScenarioError as exc:
+        raise (exc if shared is not None else exc.within("proposal")) from None
+    return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
+
+
+def verdict_line(
+    number: int, line: str | bytes | ScenarioError, shared: Facts | None = None, options: Options = DEFAULT_OPTIONS
+) -> str:
+    """The verdict line for input line ``number`` (1-based): always one line, whatever the input."""
+    try:
+        return _judge(number, line, shared, options)
+    except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
+        return error_line(number, exc)
+
+
+CHUNK = 256
+"""Lines per message to a worker."""
+
+
+Answer = Callable[[int, "bytes | str | ScenarioError", "Facts | None", Options], str]
+"""What answers one numbered line: :func:`verdict_line` for ``check --batch``."""
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the process that started it dies, however it dies (SIGKILL too):
+    Linux's parent-death signal, and a check that the parent had not died already."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _worker(
+    conn: Any, shared: Facts | None, options: Options, answer: Answer, parent: int = 0, others: Sequence[Any] = ()
+) -> None:
+    """A worker: chunks of numbered lines in, their verdict lines out, in order, until EOF. A forked
+    worker first closes its copies of the other pipes' ends (``others``), so that when the parent is
+    gone its own pipe reads end of file, and asks to be killed with its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in others:
+        other.close()
+    if parent:
+        _die_with(parent)
+    try:
+        while True:
+            chunk = conn.recv()
+            if chunk is None:
+                return
+            conn.send([answer(n, line, shared, options) for n, line in chunk])
+    except (EOFError, OSError):  # the parent is gone
+        return
+
+
+def check_lines(
+    lines: Iterable[bytes | str | ScenarioError],
+    shared: Facts | None = None,
+    jobs: int = 1,
+    options: Options = DEFAULT_OPTIONS,
+    answer: Answer | None = None,
+) -> Iterator[str]:
+    """One verdict line per input line, in order (``jobs`` processes if more than one). An
+    interrupted batch (Ctrl-C, or SIGTERM turned into an exception by the caller) ends its
+    workers before the exception goes on.
+
+    Each worker has a pipe of its own and no lock is shared (a pool's shared queue lock, held by
+    a worker waiting for work, can deadlock its termination): a feeder thread sends chunk ``i``
+    to worker ``i mod jobs``, and the caller's thread reads the answers back in that order.
+    ``answer`` answers each line (a module-level function: workers may be spawned)."""
+    numbered = enumerate(lines, 1)
+    answer = answer or verdict_line
+    if jobs <= 1:
+        for n, line in numbered:
+            yield answer(n, line, shared, options)
+        return
+    import multiprocessing
+    import queue
+    import threading
+
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    ctx: Any = multiprocessing.get_context("fork" if forked else "spawn")
+    pipes = [ctx.Pipe() for _ in range(jobs)]
+    every = [end for pair in pipes for end in pair]
+    workers = [
+        ctx.Process(
+            target=_worker,
+            args=(child, shared, options, answer, os.getpid(), [e for e in every if e is not child] if forked else ()),
+            daemon=True,
+        )
+        for _, child in pipes
+    ]
+    for w in workers:
+        w.start()
+    for _, child in pipes:
+        child.close()
+    conns = [parent for parent, _ in pipes]
+    outbox: queue.SimpleQueue[int | BaseException | None] = queue.SimpleQueue()  # chunk i went out; the end
+
+    def feed() -> None:
+        try:
+            i = 0
+            while chunk := list(_take(numbered, CHUNK)):
+                conns[i % jobs].send(chunk)
+                outbox.put(i)
+                i += 1
+            for c in conns:
+                c.send(None)
+            outbox.put(None)
+        except BaseException as exc:  # reading the input failed, or the batch is being stopped
+            outbox.put(exc)
+
+    feeder = threading.Thread(target=feed, name="triggerstack-batch-feeder", daemon=True)
+    feeder.start()
+    try:
+        while (item := outbox.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield from conns[item % jobs].recv()
+        feeder.join()
+        for w in workers:
+            w.join()
+    except BaseException:
+        for w in workers:
+            if w.is_alive():
+                w.kill()  # every worker ends now, busy or not; none holds anything another needs
+        for w in workers:
+            w.join(timeout=5)
+        raise
+    finally:
+        for c in conns:
+            c.close()
+
+
+def _take(it: Iterator[tuple[int, Any]], n: int) -> Iterator[tuple[int, Any]]:
+    for _ in range(n):
+        item = next(it, None)
+        if item is None:
+            return
+        yield item

@@ -1,0 +1,545 @@
+"""The methods of the server, transport-free: JSON-RPC 2.0 requests in, responses out.
+
+Every verb is a method. A scenario is sent once with ``load`` and named by its ``handle`` after
+that (its :class:`~..verbs.legal.LegalOutcomes` — compiled facts, choice spaces, solved cores,
+next passes, the stepper — is kept), or sent inline as ``scenario`` with each request. Params and
+results are pydantic models: the same types validate requests, build results and publish the JSON
+Schema that ``rpc.discover`` returns (an OpenRPC document).
+
+The verbs' methods are generated from the table of verbs (``verbs/table.py``): each method's
+params are the verb's own and how the scenario is named. Errors are JSON-RPC errors, mapped in
+the one table of errors (``solver/_errors.py``; docs/server.md lists the codes); ``data`` names
+the place (``triggers[3].modes[1]``) where there is one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import secrets
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, NamedTuple, cast
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from triggerstack.model._errors import ScenarioError
+from triggerstack.model._facts import Facts
+from triggerstack.model._io import load_document
+from triggerstack.model._limits import Bound, bounded, deadline_for
+from triggerstack.model._text import visible
+
+from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
+from .._options import Engine, Options, resolve
+from .._verbs.base import MAX_PAGE, Params, canonical
+from .._verbs.legal import LegalOutcomes
+from .._verbs.table import VERBS, Verb
+from ._batch import read_line
+from ._cache import CACHE_ENTRIES, Compiled
+
+__all__ = [
+    "HANDLES_PER_CLIENT",
+    "HOLD_SECONDS",
+    "IDLE_SECONDS",
+    "MAX_HANDLES",
+    "MAX_PAGE",
+    "METHODS",
+    "Asked",
+    "RpcError",
+    "Service",
+    "discover",
+    "read_line",
+]
+
+MAX_HANDLES = 256
+"""Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
+HANDLES_PER_CLIENT = 32
+"""Scenarios one client may hold loaded at once."""
+IDLE_SECONDS = 900.0
+"""A loaded scenario not asked about for this long is unloaded."""
+HOLD_SECONDS = 60.0
+"""A loaded scenario asked about within this long never gives way to another load."""
+_ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
+"""The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
+_CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
+"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
+
+globals().update({name: kind.rpc for name, kind in vars(KINDS).items() if isinstance(kind, Kind) and kind.rpc})
+"""The JSON-RPC error codes by name (``BAD_INPUT`` …), for clients that read this module; the table is
+``solver/_errors.py``."""
+
+
+class RpcError(Exception):
+    """A JSON-RPC error: what a call failed with, as a client reads it (``code``, one-line
+    ``message``, ``data``: the place, the rule …)."""
+
+    def __init__(self, found: Failure) -> None:
+        super().__init__(found.message)
+        self.failure = found
+        self.code = found.kind.rpc
+        self.message = found.message
+        self.data = found.data
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.failure.rpc_error()
+
+
+# -- params -----------------------------------------------------------------------------------------
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Load(_Params):
+    """Send a scenario once; later requests name it by the handle returned."""
+
+    scenario: Any = Field(None, description="The scenario (the scenario format of docs/formats.md)")
+    path: str | None = Field(None, description="Or a scenario file the server reads (.json, .yaml, .yml)")
+
+    @model_validator(mode="after")
+    def _one(self) -> Load:
+        if (self.scenario is None) == (self.path is None):
+            raise ValueError("give one of scenario and path")
+        return self
+
+
+class Unload(_Params):
+    """Forget a loaded scenario and what was learned about it."""
+
+    handle: str = Field(description="A handle that load returned")
+
+
+class Asks(Params):
+    """How a question names its scenario, and the options it may change."""
+
+    handle: str | None = Field(None, description="A handle that load returned")
+    scenario: Any = Field(None, description="Or the scenario itself")
+    engine: str | None = Field(
+        None, description="The engine (auto by default)", json_schema_extra={"enum": list[Any](Engine.names())}
+    )
+    time_limit: float | None = Field(
+        None, gt=0, description="Seconds this request may take, at most the server's --time-limit"
+    )
+
+    @field_validator("engine")
+    @classmethod
+    def _engine(cls, value: str | None) -> str | None:
+        if value is not None and value not in Engine.names():
+            raise ValueError(f"unknown engine {value!r}: one of {', '.join(Engine.names())}")
+        return value
+
+    @model_validator(mode="after")
+    def _one(self) -> Asks:
+        if (self.handle is None) == (self.scenario is None):
+            raise ValueError("give one of handle and scenario")
+        return self
+
+
+def request_model(verb: Verb) -> type[Params]:
+    """A verb's params as a request: its own, and :class:`Asks` (a verb that takes no scenario: its own),
+    under the params' published name."""
+    if not verb.scenario:
+        return verb.params
+    bases: tuple[type[Params], ...] = (verb.params, Asks)
+    name = verb.params.model_config.get("title") or verb.params.__name__
+    return cast(type[Params], create_model(name, __base__=bases, __doc__=verb.params.__doc__))
+
+
+class Discover(_Params):
+    """The methods, their params and results, as an OpenRPC document."""
+
+
+class HandleResult(_Params):
+    handle: str = Field(description="Names the scenario in later requests")
+
+
+class UnloadResult(_Params):
+    unloaded: bool = Field(description="True")
+
+
+# -- the service ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Held:
+    """A loaded scenario: its answers, the client it belongs to, what it costs, when last asked."""
+
+    legal: LegalOutcomes
+    client: str
+    cost: int
+    used: float
+
+
+class Service:
+    """Answers requests; keeps the loaded scenarios. ``options`` are the server's: each request's
+    engine and time limit may change them, its time limit only downwards.
+
+    A handle is unguessable (128 random bits) and belongs to the client that loaded it — the token
+    it presents (``client``; over HTTP ``Authorization: Bearer <token>``): another client asking by
+    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`
+    (the clients that present no token share one such pool), the server :data:`MAX_HANDLES`; a
+    handle not asked about for :data:`IDLE_SECONDS` is unloaded. A load into a full pool (or a full
+    server, or over the memory) unloads the least recently used handle not asked about for
+    :data:`HOLD_SECONDS`; when every one was asked about since, it is refused (``pool-full``) saying
+    in how many seconds one may be unloaded. Inline requests never take a slot.
+    Every compiled scenario (loaded, or cached from a request that sent it inline) is measured as
+    it compiles, and together they stay within ``limits.memory`` bytes: the cache gives way first,
+    then a load is refused."""
+
+    def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.options = options or Options()
+        self._loaded: dict[str, _Held] = {}
+        self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text, within limits.memory
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"<Service: {len(self._loaded)} loaded, {self.held_bytes()} bytes compiled>"
+
+    # -- scenarios
+
+    def held_bytes(self) -> int:
+        """The bytes the loaded and cached compiled scenarios take, as measured."""
+        return sum(h.cost for h in self._loaded.values()) + self._cache.bytes()
+
+    def _loaded_bytes(self) -> int:
+        return sum(h.cost for h in self._loaded.values())
+
+    def _room(self, cost: int) -> bool:
+        """Make room for ``cost`` more bytes by dropping cached scenarios (oldest first)."""
+        return self._cache.make_room(cost, self.options.limits.memory - self._loaded_bytes())
+
+    def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
+        """``doc`` compiled (or found compiled) within the request's deadline and the server's caps."""
+        deadline = deadline_for(self.options.time_limit)  # the request's, in force: nothing new is built
+        room = self.options.limits.memory - self._loaded_bytes()
+        try:
+            return self._cache.from_document(doc, self.options, deadline, room, cache)
+        except ScenarioError as exc:
+            raise exc.within(place) from None
+
+    def seconds(self, asked: float | None) -> float | None:
+        """A request's time limit: the server's, lowered (never raised) to what the request asks."""
+        limit = self.options.time_limit
+        if asked is not None:
+            limit = asked if limit is None else min(limit, asked)
+        return limit
+
+    def _options(self, p: Asks) -> Options:
+        engine = Engine.parse(p.engine or self.options.engine)
+        return resolve(self.options, {"engine": engine, "time_limit": self.seconds(p.time_limit)})
+
+    def legal_for(self, p: Asks, client: str = "") -> LegalOutcomes:
+        """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
+        token = _CLIENT.set(client)
+        try:
+            return self._legal(p)
+        except Exception as exc:
+            raise RpcError(failure(exc)) from None
+        finally:
+            _CLIENT.reset(token)
+
+    def _held(self, handle: str) -> _Held:
+        self._expire()
+        found = self._loaded.get(handle)
+        if found is None or found.client != _CLIENT.get():
+            raise RequestError(
+                KINDS.NO_HANDLE,
+                f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
+                f"{IDLE_SECONDS:g} s)",
+                {"handle": handle},
+            )
+        found.used = self._clock()
+        return found
+
+    def _expire(self) -> None:
+        now = self._clock()
+        for handle in [h for h, held in self._loaded.items() if now - held.used > IDLE_SECONDS]:
+            del self._loaded[handle]
+
+    def _legal(self, p: Asks) -> LegalOutcomes:
+        options = self._options(p)
+        if p.handle is not None:
+            found = self._held(p.handle).legal
+            if found.options == options:
+                return found
+            return LegalOutcomes(found.facts, options)
+        return LegalOutcomes(self._compile(p.scenario)[0], options)
+
+    # -- the methods that are not verbs
+
+    def _give_way(self, pool: list[str], why: str) -> None:
+        """Unload the least recently used handle of ``pool`` not asked about for
+        :data:`HOLD_SECONDS`, or refuse the load saying when one may be."""
+        oldest = min(pool, key=lambda h: self._loaded[h].used)
+        held = self._clock() - self._loaded[oldest].used
+        if held >= HOLD_SECONDS:
+            del self._loaded[oldest]
+            return
+        wait = round(HOLD_SECONDS - held, 1)
+        own = (
+            "present a token of your own (over HTTP, Authorization: Bearer <token>) for a pool of your own, or "
+            if not _CLIENT.get()
+            else ""
+        )
+        raise RequestError(
+            KINDS.POOL_FULL,
+            f"{why}, each asked about in the last {HOLD_SECONDS:g} s: the least recently used may be unloaded in "
+            f"{wait:g} s; unload one, {own}send the scenario inline (inline requests take no slot)",
+            {"retry_after": wait},
+        )
+
+    def load(self, p: Load) -> HandleResult:
+        self._expire()
+        client = _CLIENT.get()
+        mine = [h for h, held in self._loaded.items() if held.client == client]
+        if len(mine) >= HANDLES_PER_CLIENT:
+            whose = "this client's pool" if client else "the pool of the clients without a token"
+            self._give_way(mine, f"{whose} holds {len(mine)} loaded scenarios, the most it may")
+        elif len(self._loaded) >= MAX_HANDLES:
+            full = f"the server holds {len(self._loaded)} loaded scenarios, the most it may"
+            self._give_way(list(self._loaded), full)
+        if p.path is not None:
+            facts, cost = self._load_path(p.path)
+        else:
+            facts, cost = self._compile(p.scenario, cache=False)
+        while not self._room(cost) and self._loaded:
+            self._give_way(
+                list(self._loaded),
+                f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than "
+                f"the limit of {self.options.limits.memory} together (--max-memory)",
+            )
+        if not self._room(cost):
+            raise RequestError(
+                KINDS.BAD_INPUT,
+                f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than the "
+                f"limit of {self.options.limits.memory} together (unload some, or raise --max-memory)",
+            )
+        handle = "h" + secrets.token_urlsafe(16)
+        self._loaded[handle] = _Held(LegalOutcomes(facts, self.options), client, cost, self._clock())
+        return HandleResult(handle=handle)
+
+    def _load_path(self, path: str) -> tuple[Facts, int]:
+        """A scenario file the client names: a regular file only (not standard input, a device, a
+        pipe or a folder), and an error never shows what the file holds — only where its problems
+        are (the client may not be allowed to read it: the server reads it for them)."""
+        try:
+            if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+                raise ScenarioError("not a regular file (a scenario file is .json, .yaml or .yml)", source=path)
+        except OSError as exc:
+            raise ScenarioError(f"cannot read: {exc.strerror or exc}", source=path) from None
+        try:
+            return self._compile(load_document(path, self.options.limits), "path", cache=False)
+        except ScenarioError as exc:
+            if exc.message.startswith(_ABOUT_THE_FILE):
+                raise  # about the file itself (its size, its name, its encoding), not what it holds
+            n = len(list(exc.every())) + exc.more
+            raise ScenarioError(
+                f"not a scenario: {n} problem{'s' if n != 1 else ''} (neither they nor what the file holds are "
+                f"shown to a client: read it with triggerstack explain {path})",
+                source=path,
+            ) from None
+
+    def unload(self, p: Unload) -> UnloadResult:
+        self._held(p.handle)
+        del self._loaded[p.handle]
+        return UnloadResult(unloaded=True)
+
+    def discover(self, _: Discover) -> dict[str, Any]:
+        return discover()
+
+    # -- the protocol
+
+    def call(self, method: str, params: Any, gone: threading.Event | None = None, client: str = "") -> Any:
+        """The result of one method call (a JSON-ready value), or :class:`RpcError`. The whole call
+        is bounded by its time limit (however many verbs it asks) and stops once ``gone`` is set
+        (the server saw its client hang up); ``client`` is the token the caller presented."""
+        asked = self.ask(method, params)
+        return self.answer(asked, Bound(asked.seconds, gone), client)
+
+    def ask(self, method: str, params: Any) -> Asked:
+        """A method call read (its params validated) before it runs, with its time limit: a
+        transport that waits for its turn (HTTP) builds the request's one :class:`Bound` from it
+        and bounds the wait and :meth:`answer` alike. :class:`RpcError` as :meth:`call` gives."""
+        with self._failures():
+            entry = METHODS.get(method)
+            if entry is None:
+                raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
+            model, _, run = entry
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
+            try:
+                parsed = model.model_validate(params)
+            except ValidationError as exc:
+                raise params_error(exc, model) from None
+            return Asked(parsed, run, self.seconds(getattr(parsed, "time_limit", None)))
+
+    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Any:
+        """The result of a call :meth:`ask` read, within the request's ``bound`` — the one deadline
+        every verb it asks and every scenario it compiles is held to."""
+        token = _CLIENT.set(client)
+        try:
+            with self._failures(), bounded(bound):
+                return self._answer(asked)
+        finally:
+            _CLIENT.reset(token)
+
+    @contextlib.contextmanager
+    def _failures(self) -> Iterator[None]:
+        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG)."""
+        try:
+            yield
+        except Exception as exc:
+            if os.environ.get("TRIGGERSTACK_DEBUG") and failure(exc).kind is KINDS.INTERNAL:
+                raise
+            raise RpcError(failure(exc)) from None
+
+    def _answer(self, asked: Asked) -> Any:
+        result = asked.run(self, asked.params)
+        answer = canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
+        size = len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        if size > self.options.limits.answer:
+            raise RequestError(
+                KINDS.BAD_INPUT,
+                f"the answer would be {size} bytes, more than the limit of {self.options.limits.answer} "
+                "(raise it with --max-answer, or ask for less: a smaller n, the count without divide)",
+            )
+        return answer
+
+    def handle(self, line: str | bytes) -> str | None:
+        """The response line (no newline) to one request line; None for a notification."""
+        try:
+            request = read_line(line, self.options.limits)
+            if isinstance(request, list):
+                if not request:
+                    raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
+                answers = [a for a in (self._one(r) for r in request) if a is not None]
+                return _dumps(answers) if answers else None
+            answer = self._one(request)
+            return None if answer is None else _dumps(answer)
+        except Exception as exc:
+            return error_line(failure(exc))
+
+    def _one(self, request: Any) -> dict[str, Any] | None:
+        # JSON-RPC 2.0 §4: an id is a string, a number or null, echoed as sent (§5); a request
+        # with any other id is invalid (-32600, id null) and never runs
+        sent = request.get("id") if isinstance(request, dict) else None
+        valid_id = _is_id(sent)
+        ident = sent if valid_id else None
+        try:
+            if not valid_id:
+                said = f"an id is a string, a number or null, not {_json_kind(sent)}"
+                raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
+            if (
+                not isinstance(request, dict)
+                or request.get("jsonrpc") != "2.0"
+                or not isinstance(request.get("method"), str)
+                or not set(request) <= {"jsonrpc", "method", "params", "id"}
+            ):
+                raise RpcError(
+                    failure(
+                        RequestError(
+                            KINDS.NOT_A_REQUEST,
+                            'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}',
+                        )
+                    )
+                )
+            result = self.call(request["method"], request.get("params"))
+            if "id" not in request:
+                return None  # a notification: no answer
+            return {"jsonrpc": "2.0", "id": ident, "result": result}
+        except RpcError as exc:
+            notification = isinstance(request, dict) and "id" not in request
+            if valid_id and notification and isinstance(request.get("method"), str):
+                return None
+            return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
+
+
+def _is_id(value: Any) -> bool:
+    """A JSON-RPC id: a string, a number (never a boolean) or null (JSON-RPC 2.0 §4) — a number
+    JSON can write back (``1e400`` reads as infinity, which it cannot)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or (isinstance(value, str | int) and not isinstance(value, bool))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, float):
+        return "a number too large to write back"
+    return "an object" if isinstance(value, dict) else "an array" if isinstance(value, list) else "that"
+
+
+def _dumps(answer: Any) -> str:
+    return visible(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
+
+
+def error_line(found: Failure) -> str:
+    """A JSON-RPC response that answers no request in particular (``id`` null)."""
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": found.rpc_error()}, separators=(",", ":"))
+
+
+Runner = Callable[[Service, Any], Any]
+
+
+class Asked(NamedTuple):
+    """A method call read before it runs (:meth:`Service.ask`): its params, what runs it, and its
+    time limit (the server's, lowered to what the call asks)."""
+
+    params: BaseModel
+    run: Runner
+    seconds: float | None
+
+
+def _verb_runner(verb: Verb) -> Runner:
+    def run(service: Service, p: Any) -> Any:
+        return verb.ask(service._legal(p) if verb.scenario else None, p).to_json()
+
+    return run
+
+
+METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
+    "load": (Load, HandleResult, Service.load),
+    "unload": (Unload, UnloadResult, Service.unload),
+    **{verb.name: (request_model(verb), verb.result, _verb_runner(verb)) for verb in VERBS},
+    "rpc.discover": (Discover, BaseModel, Service.discover),
+}
+"""Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
+runs it — the verbs' from the table of verbs."""
+
+
+def discover() -> dict[str, Any]:
+    """The OpenRPC document: every method with its params and result as JSON Schema."""
+    from .._version import VERSION
+
+    methods = []
+    for name, (params, result, _) in METHODS.items():
+        schema = params.model_json_schema()
+        required = set(schema.get("required", []))
+        methods.append(
+            {
+                "name": name,
+                "summary": (params.__doc__ or "").strip().splitlines()[0],
+                "paramStructure": "by-name",
+                "params": [
+                    {"name": k, "required": k in required, "schema": v} for k, v in schema.get("properties", {}).items()
+                ],
+                "result": {
+                    "name": "result",
+                    "schema": {"type": "object"} if result is BaseModel else result.model_json_schema(),
+                },
+            }
+        )
+    return {
+        "openrpc": "1.3.2",
+        "info": {"title": "triggerstack", "version": VERSION, "description": (__doc__ or "").strip().splitlines()[0]},
+        "methods": methods,
+    }

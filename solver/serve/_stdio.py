@@ -1,0 +1,35 @@
+"""``triggerstack serve --stdio``: one JSON-RPC request per line in, one response per line out.
+
+Requests are answered in order, each flushed as it is written. A line over ``limits.bytes`` is
+answered with an error without being read into memory; so is a line that is not UTF-8 or not
+JSON. Nothing a request holds ends the server: end of input does (exit 0).
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from triggerstack.model._errors import ScenarioError
+from triggerstack.model._io import iter_lines
+
+from .._errors import KINDS, RequestError, failure
+from .._options import Options
+from ._rpc import Service, error_line
+
+__all__ = ["serve"]
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -> None:
+    """Answer every request line of ``stdin`` on ``stdout`` until end of input."""
+    service = Service(options)
+    for line in iter_lines(stdin, service.options.limits):
+        if isinstance(line, ScenarioError):  # a line over --max-bytes: not a request it reads (-32700)
+            answer: str | None = error_line(failure(RequestError(KINDS.TOO_LARGE, line.one_line())))
+        elif not line.strip():
+            continue  # blank lines are not requests
+        else:
+            answer = service.handle(line)
+        if answer is not None:
+            stdout.write(answer.encode("utf-8") + b"\n")
+            stdout.flush()
+
