@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
@@ -468,16 +469,9 @@ def _stdout_failed(exc: OSError) -> OutputFailed:
 def _stream(lines: Iterator[str]) -> None:
     """Write lines as they come, in chunks; the first is computed before anything is written, so
     an error found while starting leaves standard output empty."""
-    chunk: list[str] = []
-    for line in lines:
-        chunk.append(line)
-        if len(chunk) == 2048:
-            chunk.append("")
-            _write("\n".join(chunk), flush=True)
-            chunk.clear()
-    if chunk:
+    while chunk := list(islice(lines, 2048)):  # taken in C: a line costs no Python step here
         chunk.append("")
-        _write("\n".join(chunk))
+        _write("\n".join(chunk), flush=True)
     _write("", flush=True)
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 from triggerstack.model._errors import ProposalError
@@ -246,8 +246,7 @@ def _check_order(facts: Facts, placed: Sequence[int], report: _Report) -> None:
             report.add(a.id, _order.block_order(facts, a, other, below=False))
 
 
-@dataclass(frozen=True, slots=True)
-class _Instance:
+class _Instance(NamedTuple):
     """One mode instance of a proposal's entry: the mode, its targets and division as given, and
     how it is named (``E's mode counter``)."""
 
@@ -323,6 +322,8 @@ def _check_modes(
 def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report, given: bool) -> None:
     """The requirements ``inst`` names that ``m`` lacks, and divisions where none is taken
     (``given``: the names each part is given to, too)."""
+    if not inst.divide and inst.targets.keys() <= m.requirement_index.keys():
+        return  # the common case: every requirement named is the mode's, and nothing is divided
     for key, table in (("targets", inst.targets), ("divide", inst.divide)):
         for rid in table:
             if rid not in m.requirement_index:
@@ -352,24 +353,23 @@ def _check_targets(
     m = a.modes[inst.mode]
     _check_keys(facts, a, m, inst, report, given=not reasons_only)
     chosen: dict[int, tuple[int, ...]] = {}
+    index = facts.thing_index
     for r in m.requirements:
-        place = f"{inst.where}, target {r.id}"
+        place = f"{inst.where}, target {r.id}"  # where a violation is said to be
         ids = inst.targets.get(r.id, ())
-        known: list[int] = []
-        for tid in ids:
-            t = facts.thing_index.get(tid)
-            if t is None:
-                report.add(a.id, _targets.not_a_thing(tid).at(place))
-            else:
-                known.append(t)
+        known = [t for tid in ids if (t := index.get(tid)) is not None]
+        if len(known) != len(ids):
+            for tid in ids:
+                if tid not in index:
+                    report.add(a.id, _targets.not_a_thing(tid).at(place))
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         chosen[r.index] = distinct
         for t in distinct:
-            reasons = _targets.excluded(r, t)
-            if not reasons and not facts.is_on_stack_target(t, below):
-                reasons = [_targets.not_on_stack(facts, a, t)]
-            for reason in reasons:
-                report.add(a.id, reason.at(place))
+            if t in r.excluded:
+                for reason in _targets.excluded(r, t):
+                    report.add(a.id, reason.at(place))
+            elif not facts.is_on_stack_target(t, below):
+                report.add(a.id, _targets.not_on_stack(facts, a, t).at(place))
         if reasons_only:
             continue
         if len(distinct) != len(known):
@@ -383,7 +383,7 @@ def _check_targets(
             wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
             if wrong is not None:
                 report.add(a.id, wrong.at(place))
-    if not reasons_only:
+    if not reasons_only and m.linked:
         _check_links(facts, a, m, inst, chosen, report)
     return [t for r in m.requirements for t in chosen[r.index]]
 
