@@ -2,120 +2,60 @@
 which rule it breaks and why, in one vocabulary (:class:`Reason`: a violation code, a rule, a
 sentence). ``check`` (:func:`judge`), ``step`` (its ``why_illegal``) and ``explain`` (its statuses)
 ask here, one module per rule; CP-SAT and python-constraint2 state the same rules again on purpose,
-as independent cross-checks (docs/architecture.md, the rule map)."""
+as independent cross-checks (docs/architecture.md, the rule map). Each name is listed once: its import."""
 
 from __future__ import annotations
 
-from ._division import divide_first, divided_wrongly, nothing_to_divide
-from ._modes import (
-    legal_only_if_below,
-    mode_count,
-    mode_illegal,
-    mode_not_its_own,
-    mode_repeat,
-    mode_unavailable,
-    modes_of_unmodal,
-    no_such_mode,
-    shared_target,
-    targets_outside_modes,
-)
-from ._order import (
-    already_done,
-    announce_first,
-    block_order,
-    later_block,
-    longest_in_order,
-    missing,
-    not_triggered,
-    pass_order,
-    passes_mismatch,
-    placed_and_removed,
-    placed_twice,
-    put_first,
-    removed_twice,
-    triggered_earlier,
-    walk_over,
-)
-from ._proposal import Verdict, Violation, judge
-from ._reason import Reason
-from ._removal import (
-    cannot_be_removed,
-    may_be_removed,
-    must_be_put,
-    must_be_removed,
-    never_put,
-    removal_depends,
-    removed_always,
-    removed_but_legal,
-)
-from ._targets import (
-    chosen_twice,
-    excluded,
-    linked_misfit,
-    must_disobeyed,
-    must_elsewhere,
-    no_choice_goes_on,
-    no_linked_fit,
-    no_such_requirement,
-    not_a_thing,
-    not_distinct,
-    not_in_pass,
-    not_on_stack,
-    target_count,
-)
-
-__all__ = [
-    "Reason",
-    "Verdict",
-    "Violation",
-    "already_done",
-    "announce_first",
-    "block_order",
-    "cannot_be_removed",
-    "chosen_twice",
-    "divide_first",
-    "divided_wrongly",
-    "excluded",
-    "judge",
-    "later_block",
-    "legal_only_if_below",
-    "linked_misfit",
-    "longest_in_order",
-    "may_be_removed",
-    "missing",
-    "mode_count",
-    "mode_illegal",
-    "mode_not_its_own",
-    "mode_repeat",
-    "mode_unavailable",
-    "modes_of_unmodal",
-    "must_be_put",
-    "must_be_removed",
-    "must_disobeyed",
-    "must_elsewhere",
-    "never_put",
-    "no_choice_goes_on",
-    "no_linked_fit",
-    "no_such_mode",
-    "no_such_requirement",
-    "not_a_thing",
-    "not_distinct",
-    "not_in_pass",
-    "not_on_stack",
-    "not_triggered",
-    "nothing_to_divide",
-    "pass_order",
-    "passes_mismatch",
-    "placed_and_removed",
-    "placed_twice",
-    "put_first",
-    "removal_depends",
-    "removed_always",
-    "removed_but_legal",
-    "removed_twice",
-    "shared_target",
-    "target_count",
-    "targets_outside_modes",
-    "triggered_earlier",
-    "walk_over",
-]
+from ._division import divide_first as divide_first
+from ._division import divided_wrongly as divided_wrongly
+from ._division import nothing_to_divide as nothing_to_divide
+from ._modes import legal_only_if_below as legal_only_if_below
+from ._modes import mode_count as mode_count
+from ._modes import mode_illegal as mode_illegal
+from ._modes import mode_not_its_own as mode_not_its_own
+from ._modes import mode_repeat as mode_repeat
+from ._modes import mode_unavailable as mode_unavailable
+from ._modes import modes_of_unmodal as modes_of_unmodal
+from ._modes import no_such_mode as no_such_mode
+from ._modes import shared_target as shared_target
+from ._modes import targets_outside_modes as targets_outside_modes
+from ._order import already_done as already_done
+from ._order import announce_first as announce_first
+from ._order import block_order as block_order
+from ._order import later_block as later_block
+from ._order import longest_in_order as longest_in_order
+from ._order import missing as missing
+from ._order import not_triggered as not_triggered
+from ._order import pass_order as pass_order
+from ._order import passes_mismatch as passes_mismatch
+from ._order import placed_and_removed as placed_and_removed
+from ._order import placed_twice as placed_twice
+from ._order import put_first as put_first
+from ._order import removed_twice as removed_twice
+from ._order import triggered_earlier as triggered_earlier
+from ._order import walk_over as walk_over
+from ._proposal import Verdict as Verdict
+from ._proposal import Violation as Violation
+from ._proposal import judge as judge
+from ._reason import Reason as Reason
+from ._removal import cannot_be_removed as cannot_be_removed
+from ._removal import may_be_removed as may_be_removed
+from ._removal import must_be_put as must_be_put
+from ._removal import must_be_removed as must_be_removed
+from ._removal import never_put as never_put
+from ._removal import removal_depends as removal_depends
+from ._removal import removed_always as removed_always
+from ._removal import removed_but_legal as removed_but_legal
+from ._targets import chosen_twice as chosen_twice
+from ._targets import excluded as excluded
+from ._targets import linked_misfit as linked_misfit
+from ._targets import must_disobeyed as must_disobeyed
+from ._targets import must_elsewhere as must_elsewhere
+from ._targets import no_choice_goes_on as no_choice_goes_on
+from ._targets import no_linked_fit as no_linked_fit
+from ._targets import no_such_requirement as no_such_requirement
+from ._targets import not_a_thing as not_a_thing
+from ._targets import not_distinct as not_distinct
+from ._targets import not_in_pass as not_in_pass
+from ._targets import not_on_stack as not_on_stack
+from ._targets import target_count as target_count
