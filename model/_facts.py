@@ -81,10 +81,11 @@ class ModeFacts:
     requirements: tuple[RequirementFacts, ...]
     requirement_index: Mapping[str, int]
 
-    @property
-    def linked(self) -> bool:
-        """Whether its requirements bear on each other (must differ, or one's description names another's targets)."""
-        return any(r.different_from or r.depends_on for r in self.requirements)
+    linked: bool = field(init=False)
+    """Whether its requirements bear on each other (must differ, or one's description names another's targets)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "linked", any(r.different_from or r.depends_on for r in self.requirements))
 
 
 @dataclass(frozen=True, slots=True)

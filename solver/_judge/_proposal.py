@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 from triggerstack.model._errors import ProposalError
-from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
@@ -297,9 +297,9 @@ def _check_modes(
     picks = e.modes or ()
     if len(picks) not in a.choose or not picks:
         report.add(a.id, _modes.mode_count(a, len(picks)))
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}
     for mc in picks:
-        seen[mc.mode] += 1
+        seen[mc.mode] = seen.get(mc.mode, 0) + 1
         mk = a.mode_index.get(mc.mode)
         if mk is None:
             report.add(a.id, _modes.no_such_mode(a, mc.mode))
@@ -322,8 +322,6 @@ def _check_modes(
 def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report, given: bool) -> None:
     """The requirements ``inst`` names that ``m`` lacks, and divisions where none is taken
     (``given``: the names each part is given to, too)."""
-    if not inst.divide and inst.targets.keys() <= m.requirement_index.keys():
-        return  # the common case: every requirement named is the mode's, and nothing is divided
     for key, table in (("targets", inst.targets), ("divide", inst.divide)):
         for rid in table:
             if rid not in m.requirement_index:
@@ -351,41 +349,46 @@ def _check_targets(
     ``reasons_only``: the mode can't be chosen at all; only each chosen target's own reasons
     (exclusions, not yet on the stack, names the scenario lacks) are told, so a judge sees why."""
     m = a.modes[inst.mode]
-    _check_keys(facts, a, m, inst, report, given=not reasons_only)
+    if inst.divide or not inst.targets.keys() <= m.requirement_index.keys():
+        _check_keys(facts, a, m, inst, report, given=not reasons_only)
     chosen: dict[int, tuple[int, ...]] = {}
     index = facts.thing_index
     for r in m.requirements:
-        place = f"{inst.where}, target {r.id}"  # where a violation is said to be
         ids = inst.targets.get(r.id, ())
         known = [t for tid in ids if (t := index.get(tid)) is not None]
         if len(known) != len(ids):
             for tid in ids:
                 if tid not in index:
-                    report.add(a.id, _targets.not_a_thing(tid).at(place))
+                    report.add(a.id, _targets.not_a_thing(tid).at(_place(inst, r)))
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         chosen[r.index] = distinct
         for t in distinct:
             if t in r.excluded:
                 for reason in _targets.excluded(r, t):
-                    report.add(a.id, reason.at(place))
+                    report.add(a.id, reason.at(_place(inst, r)))
             elif not facts.is_on_stack_target(t, below):
-                report.add(a.id, _targets.not_on_stack(facts, a, t).at(place))
+                report.add(a.id, _targets.not_on_stack(facts, a, t).at(_place(inst, r)))
         if reasons_only:
             continue
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
                 if n > 1 and tid in facts.thing_index:
-                    report.add(a.id, _targets.chosen_twice(tid, n).at(place))
+                    report.add(a.id, _targets.chosen_twice(tid, n).at(_place(inst, r)))
         if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            report.add(a.id, _targets.target_count(r, len(ids)).at(place))
+            report.add(a.id, _targets.target_count(r, len(ids)).at(_place(inst, r)))
         if r.divide is not None:
             names: set[str] = {facts.things[t].id for t in distinct}
             wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
             if wrong is not None:
-                report.add(a.id, wrong.at(place))
+                report.add(a.id, wrong.at(_place(inst, r)))
     if not reasons_only and m.linked:
         _check_links(facts, a, m, inst, chosen, report)
     return [t for r in m.requirements for t in chosen[r.index]]
+
+
+def _place(inst: _Instance, r: RequirementFacts) -> str:
+    """Where a violation of one requirement's targets is said to be (``E's mode counter, target ability``)."""
+    return f"{inst.where}, target {r.id}"
 
 
 def _check_links(
