@@ -6,6 +6,9 @@ anything else is refused (:class:`Unread` names the word), never guessed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from ._corpus import Card
@@ -43,10 +46,18 @@ class Unread(Exception):
 
 _QUANTITY = re.compile(
     r"(?P<q>up to (?P<upto>one|two|three|four|five|six|seven|eight|nine|ten|x|\d+) |any number of "
-    r"|one or two |one, two, or three |one, two, three, or four |each of up to (?P<each>\w+) )?"
+    r"|one or two |one, two, or three |one, two, three, or four |each of up to (?P<each>\w+) "
+    r"|(?P<exact>two|three|four|five|six|seven|eight|nine|ten) )?"
     r"(?P<another>another |other |(?:up to \w+ )?other )?target(?P<plural>s)?\b",
     flags=re.I,
 )
+_AMOUNTS = {"many", "much", "hundred", "thousand", "x", "all", "more", "fewer", "number", "half"}
+_RANGES = {
+    "any number": (0, -1),
+    "one or two": (1, 2),
+    "one, two, or three": (1, 3),
+    "one, two, three, or four": (1, 4),
+}
 
 
 def _count(word: str | None) -> int | None:
@@ -59,83 +70,169 @@ def _count(word: str | None) -> int | None:
     return _NUMBERS[word.lower()]
 
 
+def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
+    """(min, max) of the targets, -1 for any number (601.2c); :class:`Unread` for a number the board
+    decides ("up to X", "each of up to X", "up to that many", "up to one hundred") or one this reader
+    does not read before "target"."""
+    q = (m.group("q") or "").lower()
+    before = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
+    if not q and before and (before[-1] in _AMOUNTS or before[-1].isdigit() or before[-2:] == ["up", "to"]):
+        said = " ".join(before[-3:])
+        raise Unread(f"a number of targets the board decides or this reader does not know: {said!r}", text)
+    if m.group("upto") or m.group("each"):
+        top = _count(m.group("upto") or m.group("each"))
+        if top is None:
+            raise Unread("up to X targets: the number is the board's (give max)", text)
+        return 0, top
+    if m.group("exact"):
+        n = _count(m.group("exact"))
+        return (n, n) if n is not None else (1, 1)
+    return next((r for k, r in _RANGES.items() if q.startswith(k)), (1, 1))
+
+
 def _requirement(card: Card, text: str, m: re.Match[str], n: int) -> dict[str, Any]:
     req: dict[str, Any] = {"id": f"t{n}" if n > 1 else "t"}
     q = (m.group("q") or "").lower()
-    low, high = 1, 1
-    if m.group("upto"):
-        low, top = 0, _count(m.group("upto"))
-        if top is None:
-            raise Unread("up to X targets: the number is the board's (give max)", text)
-        high = top
-    elif m.group("each"):
-        low, top = 0, _count(m.group("each"))
-        high = top if top is not None else 1
-    elif q.startswith("any number"):
-        low, high = 0, -1
-    elif q.startswith("one or two"):
-        low, high = 1, 2
-    elif q.startswith("one, two, or three"):
-        low, high = 1, 3
-    elif q.startswith("one, two, three, or four"):
-        low, high = 1, 4
+    low, high = _quantity(m, text)
     if (low, high) != (1, 1):
         req["min"] = low
         req["max"] = None if high == -1 else high
-    if m.group("another"):
+    if m.group("another") and m.group("another").lower().strip() == "other" and n > 1:
+        # 115.3: "target X … other target Y" — other than the targets named before it, not the source
+        req["different_from"] = ["t"] + [f"t{k}" for k in range(2, n)]
+    elif m.group("another"):
         req["other_than_source"] = True
     rest = text[m.end() :]
-    before_words = text[: m.start()].rstrip().lower()
-    if (before_words.endswith("any") and not q) or (
+    before_words = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
+    if (before_words[-1:] == ["any"] and not q) or (
         m.group("plural") and re.match(r"\s*(?:[.,;]|$|and\b|instead\b)", rest)
     ):
         req["filter"] = "any-target"  # "any target", "among one, two, or three targets"
+        _record(m.group(0), [], [], None)
     else:
-        phrase, filt, flags = _noun_phrase(card, rest)
+        phrase, filt, flags = _noun_phrase(card, rest, m.group(0))
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
-    before = text[: m.start()].lower()
+    _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")))
+    return req
+
+
+def _divided(req: dict[str, Any], before: str, text: str, up_to: bool) -> None:
+    """601.2d: an amount divided among the targets — read when it is a number, refused when the board
+    decides it ("X damage", "that much damage", "damage equal to its power")."""
     divided = re.search(
         r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\s+divided (?:as you choose )?among\s*$", before
     )
     if divided is None:
         divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
-    if divided:
-        amount = _count(divided.group(1))
-        if amount is None:
-            raise Unread("an amount X divided: the number is the board's (give divide)", text)
-        req["divide"] = amount
-        # 601.2d: an amount divided gives each target at least 1, so there is at least one target
-        # and at most the amount of them ("among any number of targets": one to five for 5 damage)
-        if req.get("min", 1) < 1:
-            req["min"] = 1
-        if "max" in req and (req["max"] is None or req["max"] > amount):
-            req["max"] = amount
-    return req
+    if divided is None:
+        other = re.search(r"([^.,]*?)\s*\b(?:divided|distribute)\b[^.]*?among\s*$", before)
+        if other:
+            said = " ".join(other.group(1).split()[-4:])
+            raise Unread(f"an amount divided that the board decides: {said!r}", text)
+        return
+    amount = _count(divided.group(1))
+    if amount is None:
+        raise Unread("an amount X divided: the number is the board's (give divide)", text)
+    if up_to:
+        # "divided among up to N targets": zero targets divide nothing; the format's divide needs one
+        raise Unread("an amount divided among up to N targets: with none chosen nothing is divided", text)
+    req["divide"] = amount
+    # 601.2d: an amount divided gives each target at least 1, so there is at least one target
+    # and at most the amount of them ("among any number of targets": one to five for 5 damage)
+    if req.get("min", 1) < 1:
+        req["min"] = 1
+    if "max" in req and (req["max"] is None or req["max"] > amount):
+        req["max"] = amount
 
 
-_BOUNDARY = re.compile(
-    r"^(?:[.,;:]|$| (?:gets?|gains?|has|have|deals?|loses?|can't|cannot|becomes?|to |and (?:put|return|exile|"
-    r"that|you|its|it|then|tap|untap|target|each|draw|create|deal|gain|lose|sacrifice|destroy)|into|on top|"
-    r"this turn|until|phases?|fights?|is |are |was |were |attacks?|blocks?|doesn't|don't (?!control)|"
-    r"perpetually|must|explores?|connives?|mills?|discards?|draws?|reveals?|sacrifices?|shuffles?|puts?|"
-    r"returns?|exiles?|searches|scry|surveils?|counts?|chooses|plays?|casts?|pays?|adds?|assigns?|"
-    r"may |of their choice|for each|equal|where|instead|unless|as long as|at random|without paying|"
-    r"in (?:addition|its owner's)|from (?:among|the top)|or (?:more|less|greater|fewer)|"
-    r"twice|copies|onto|attached|for as long|that (?:player|creature|permanent|card|spell)'s))",
+# -- where a phrase ends: a word (never a prefix of one) or a few words in a row ----------------------
+
+_END_TEXT = (
+    "gets get gains gain has have deals deal loses lose can't cannot becomes become is are was were "
+    "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
+    "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
+    "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
+    "copies attached unless instead where equal creates takes skips untaps taps"
+)
+_END_WORDS = frozenset(_END_TEXT.split())
+_AND_TEXT = "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy"
+_AND_WORDS = frozenset(_AND_TEXT.split())
+_END_RUNS = (
+    ("this", "turn"),
+    ("for", "each"),
+    ("for", "as", "long"),
+    ("as", "long", "as"),
+    ("at", "random"),
+    ("without", "paying"),
+    ("in", "addition"),
+    ("in", "its", "owner's"),
+    ("from", "among"),
+    ("from", "the", "top"),
+    ("on", "top"),
+    ("on", "the", "bottom"),
+    ("that", "player's"),
+    ("that", "creature's"),
+    ("that", "permanent's"),
+    ("that", "card's"),
+    ("that", "spell's"),
+)
+# after a player: "all creatures target opponent controls", "have target player discard a card"
+_PLAYER_VERBS = frozenset(
+    {"controls", "control", "owns", "own", "discard", "mill", "draw", "reveal", "shuffle", "search", "look", "scry"}
 )
 
 
-def _noun_phrase(card: Card, rest: str) -> tuple[str, Any, dict[str, Any]]:
+def _ends(low: list[str], pos: int, players: bool) -> int:
+    """How many words from ``pos`` end the phrase ("." is one, "and return" two), 0 when they do not."""
+    w, nxt = [*low[pos : pos + 2], "", ""][:2]
+    if w in (".", ",", ";", ":") or w in _END_WORDS or (players and w in _PLAYER_VERBS):
+        return 1
+    if (w == "and" and nxt in _AND_WORDS) or (w == "each" and nxt in _END_WORDS) or (w == "don't" and nxt != "control"):
+        return 2
+    return next((len(run) for run in _END_RUNS if tuple(low[pos : pos + len(run)]) == run), 0)
+
+
+@dataclass(frozen=True)
+class Account:
+    """How one target phrase was read: the words after "target", each span (start, end, rule) of
+    them a rule consumed, and the span of the words that end it (``None`` at the end of the text)."""
+
+    head: str  # the quantity and "target" ("up to two other target")
+    words: tuple[str, ...]
+    spans: tuple[tuple[int, int, str], ...]
+    end: tuple[int, int] | None
+
+
+_RECORD: list[Account] | None = None
+
+
+@contextmanager
+def recording() -> Iterator[list[Account]]:
+    """Every target phrase read while the block runs, as an :class:`Account` (for tests)."""
+    global _RECORD
+    saved, _RECORD = _RECORD, []
+    try:
+        yield _RECORD
+    finally:
+        _RECORD = saved
+
+
+def _record(head: str, words: list[str], spans: list[tuple[int, int, str]], end: tuple[int, int] | None) -> None:
+    if _RECORD is not None:
+        _RECORD.append(Account(head, tuple(words), tuple(spans), end))
+
+
+def _noun_phrase(card: Card, rest: str, head: str = "target") -> tuple[str, Any, dict[str, Any]]:
     """The filter of the words after "target", and the words it read; :class:`Unread` when they
     are not a phrase this reader knows."""
-    phrase = _TargetPhrase(re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest), "target " + rest.strip())
+    phrase = _TargetPhrase(re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest), head + " " + rest.strip())
     while phrase.pos < len(phrase.words) and phrase.read_word():
         pass
     if not phrase.alternatives:
         raise Unread("a target phrase without a noun this reader knows", phrase.said)
-    return phrase.finish(card)
+    return phrase.finish(card, head)
 
 
 def _noun(w: str) -> dict[str, Any] | None:
@@ -167,6 +264,13 @@ class _TargetPhrase:
         self.alternatives: list[dict[str, Any]] = []
         self.adjectives: dict[str, Any] = {}
         self.nots: list[dict[str, Any]] = []
+        self.spans: list[tuple[int, int, str]] = []  # (start, end, rule): every word read, by what
+        self.listed = False
+
+    def take(self, k: int, rule: str) -> None:
+        """Consume ``k`` words for ``rule``."""
+        self.spans.append((self.pos, self.pos + k, rule))
+        self.pos += k
 
     def peek(self, k: int = 0) -> str:
         """The word ``k`` after the current one, lower case ("" past the end)."""
@@ -175,24 +279,28 @@ class _TargetPhrase:
     def read_word(self) -> bool:
         """Read the current word (and any it takes with it); whether the alternatives go on."""
         w = self.peek()
-        if (w in ("or", ",") and self.alternatives) or self.adjective(w):
-            self.pos += 1
+        if w in ("or", ",", "and/or") and self.alternatives:
+            self.take(1, "or")
+            return True
+        if self.adjective(w):
+            self.take(1, "adjective")
             return True
         if w in ("activated", "triggered") and self.peek(1) in ("ability", "abilities"):
             self.alternatives.append({"kind": "ability", "ability_kind": w, **_take(self.adjectives)})
-            self.pos += 2
-            return _more(self.peek(), self.peek(1))
+            self.take(2, "noun")
+            return self.more()
         if w in ("ability", "abilities"):
             self.alternatives.append({"kind": "ability"})
         elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
-            pass  # "noncreature, nonland permanent"
+            self.take(1, "adjective")  # "noncreature, nonland permanent"
+            return True
         elif _noun(w.removesuffix("'s")) is not None:
             return self.noun(w)
         elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
             return self.subtype(w)
         else:
             raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
-        self.pos += 1
+        self.take(1, "noun")
         return True
 
     def adjective(self, w: str) -> bool:
@@ -240,22 +348,25 @@ class _TargetPhrase:
             and "type" in (_noun(self.peek(1).removesuffix("'s")) or {})
         ):
             both.append({"type": base["type"]})  # "artifact creature": both types
-            self.pos += 1
+            self.take(1, "noun")
             possessive = self.peek().endswith("'s")
             base = _noun(self.peek().removesuffix("'s")) or {}
         if self.peek(1) in ("card", "cards", "spell", "spells", "permanent", "permanents") and not possessive:
             if base == {"kind": "permanent"} and self.peek(1).startswith("card"):
                 base = {"type": list(_PERMANENT_TYPES)}  # "permanent card": a card of a permanent type (110.4)
             base = {**base, **(_noun(self.peek(1)) or {})}
-            self.pos += 1
+            self.take(1, "noun")
         if both:
             base = {**base, "all": both}
         self.alternatives.append({**base, **_take(self.adjectives)})
-        self.pos += 1
-        if possessive and self.peek().isalpha():
-            self.pos += 1  # what of theirs: "hand", "graveyard", "power" …
+        self.take(1, "noun")
+        if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
+            k = 2 if (self.peek(), self.peek(1)) == ("life", "total") else 1 if self.peek() in _POSSESSED else 0
+            if not k:
+                raise Unread(f"a word this reader does not know after a possessive: {self.peek()!r}", self.said)
+            self.take(k, "possessed")
             return False
-        return _more(self.peek(), self.peek(1))
+        return self.more()
 
     def subtype(self, w: str) -> bool:
         """Read the capitalized word ``w`` as a subtype: an adjective before a noun, or the noun
@@ -263,30 +374,46 @@ class _TargetPhrase:
         self.adjectives.setdefault("subtype", []).append(w)
         following = self.peek(1).removesuffix("s")
         after = self.words[self.pos + 1 : self.pos + 2]
-        self.pos += 1
+        self.take(1, "subtype")
         if _noun(following) or following in _STARTS or (after and after[0][:1].isupper()):
             return True  # an adjective: its noun follows
         self.alternatives.append(_take(self.adjectives))  # "target Equipment", "target Elf or Tyvar card"
+        return self.more()
+
+    def more(self) -> bool:
+        """Whether another alternative follows: "or X", ", X" where X begins a noun phrase, or a
+        capitalized subtype in a list ("target Vampire, Werewolf, or Zombie")."""
+        nxt = self.words[self.pos + 1] if self.pos + 1 < len(self.words) else ""
+        if self.peek() == "," and nxt[:1].isupper() and nxt.replace("-", "").isalpha() and nxt not in _CLAUSE_WORDS:
+            self.listed = True  # "target attacking Cleric, Rogue, Warrior, or Wizard": "attacking" is every one's
+            return any(w in ("or", "and/or") for w in self.words[self.pos : self.pos + 8])
         return _more(self.peek(), self.peek(1))
 
-    def finish(self, card: Card) -> tuple[str, Any, dict[str, Any]]:
+    def finish(self, card: Card, head: str) -> tuple[str, Any, dict[str, Any]]:
         """The words read, the filter of the alternatives with what qualifies them all, and the
-        requirement's flags ("another"); :class:`Unread` when words this reader does not know follow."""
+        requirement's flags ("another"); :class:`Unread` when a word follows that does not end it."""
         words = self.words
-        qualifiers, used = _qualifiers(words[self.pos :], card)
-        pos = self.pos + used
-        tail = " ".join(words[pos : pos + 3])
-        if pos < len(words) and not _BOUNDARY.match((" " + tail) if words[pos] not in ".,;:" else words[pos]):
+        qualifiers, spans = _qualifiers(words[self.pos :], card, self.said)
+        self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
+        pos = self.pos + (spans[-1][1] if spans else 0)
+        players = all(a.get("kind") == "player" for a in self.alternatives)
+        end = _ends([w.lower() for w in words], pos, players) if pos < len(words) else 0
+        if pos < len(words) and not end:
+            tail = " ".join(words[pos : pos + 3])
             raise Unread(f"words after a target phrase this reader does not know: {tail!r}", self.said)
+        _record(head, words, self.spans, (pos, pos + end) if end else None)
         shared = {**_take(self.adjectives), **qualifiers}
         flags = {"other_than_source": True} if shared.pop("_other", False) else {}
-        nots = self.nots
+        nots = self.nots + shared.pop("_nots", [])
         if shared.pop("_not_you", False):
             nots.append({"controller": "you"})
-        head = self.alternatives[-1].get("kind")  # "instant or sorcery card": the last noun's kind is every one's
-        for a in self.alternatives:
-            if head in ("card", "spell") and "kind" not in a and "type" in a:
-                a["kind"] = head
+        last = self.alternatives[-1]  # "instant or sorcery card": the last noun's kind is every one's,
+        if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):  # not "creature or spell"
+            for a in self.alternatives:
+                if "kind" not in a and ("type" in a or "subtype" in a):
+                    a["kind"] = last["kind"]
+        if self.listed:
+            shared.update({k: v for k, v in self.alternatives[0].items() if k in ("tag", "color", "supertype")})
         filters = [{**a, **{k: v for k, v in shared.items() if k not in a}} for a in self.alternatives]
         if nots:
             filters = [{**f, "not": nots[0] if len(nots) == 1 else {"any": nots}} for f in filters]
@@ -294,6 +421,8 @@ class _TargetPhrase:
         return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
 
 
+_POSSESSED = frozenset({"hand", "graveyard", "library", "power", "toughness", "controller", "owner", "life", "control"})
+_CLAUSE_WORDS = frozenset({"Then", "If", "Otherwise", "When", "Whenever", "Until", "You", "It", "Its", "That", "This"})
 _STARTS = (
     _TYPES
     | _COLORS
@@ -340,10 +469,26 @@ def _take(adjectives: dict[str, Any]) -> dict[str, Any]:
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 
 
-def _qualifiers(words: list[str], card: Card) -> tuple[dict[str, Any], int]:
+def _refused(low: list[str], words: list[str], said: str) -> None:
+    """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
+    graveyard whose owner the event or another target decides ("their graveyard")."""
+    if low[:3] == ["of", "their", "choice"]:
+        raise Unread("a target another player chooses (700.2e): 'of their choice'", said)
+    if (
+        len(low) > 2
+        and low[0] in ("in", "from")
+        and low[2] in ("graveyard", "graveyards")
+        and low[1] not in ("a", "your")
+    ):
+        raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
+
+
+def _qualifiers(words: list[str], card: Card, said: str) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
     """``you control``, ``an opponent controls``, ``you don't control``, ``in a graveyard``, ``from
-    your graveyard``, ``with power 2 or less`` … after the noun."""
+    your graveyard``, ``with power 2 or less``, ``that isn't a God`` … after the noun, with the span
+    of words each took."""
     out: dict[str, Any] = {}
+    spans: list[tuple[int, int, str]] = []
     i = 0
     low = [w.lower() for w in words]
 
@@ -351,7 +496,12 @@ def _qualifiers(words: list[str], card: Card) -> tuple[dict[str, Any], int]:
         return tuple(low[i : i + len(seq)]) == seq
 
     while i < len(low):
-        if at("you", "control"):
+        start = i
+        _refused(low[i:], words[i:], said)
+        if at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
+            out.setdefault("_nots", []).append({"subtype": low[i + 3]})  # "that isn't a God"
+            i += 4
+        elif at("you", "control"):
             out["controller"] = "you"
             i += 2
         elif at("an", "opponent", "controls") or at("your", "opponents", "control"):
@@ -371,8 +521,6 @@ def _qualifiers(words: list[str], card: Card) -> tuple[dict[str, Any], int]:
             out["zone"] = "graveyard"
             if who == "your":
                 out["owner"] = "you"
-            elif who in ("an", "opponent's"):
-                out["owner"] = "opponent"
             i += 3
         elif low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
             out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
@@ -400,6 +548,7 @@ def _qualifiers(words: list[str], card: Card) -> tuple[dict[str, Any], int]:
             i += 6
         else:
             break
+        spans.append((start, i, "qualifier"))
     if out.pop("not_controller", None):
         out["_not_you"] = True
-    return out, i
+    return out, spans
