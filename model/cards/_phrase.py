@@ -290,7 +290,9 @@ class _TargetPhrase:
             self.take(2, "noun")
             return self.more()
         if w in ("ability", "abilities"):
-            self.alternatives.append({"kind": "ability"})
+            self.alternatives.append({"kind": "ability", **_take(self.adjectives)})
+            self.take(1, "noun")
+            return self.more()  # "target spell or ability to this creature"
         elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
             self.take(1, "adjective")  # "noncreature, nonland permanent"
             return True

@@ -117,6 +117,9 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     if bullets:
         if choose is None:
             raise Unread("bullets without a 'choose' this reader knows", effect)
+        instead = re.search(r"\bchoose [\w ]{1,20}? instead", effect, flags=re.I)
+        if instead:  # "choose one. If …, choose both instead": the board decides how many modes (700.2)
+            raise Unread(f"a number of modes the board decides: {instead.group(0)!r}", effect)
         word = choose.group(1).lower()
         n = len(bullets)
         allowed = {
@@ -169,6 +172,7 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"that targets? ",
     r"target of (?:a|an|one|spells|abilities)",
     r"its targets? (?:becomes?|is|are)",
+    r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
 )
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
