@@ -338,3 +338,21 @@ def test_a_read_only_cache_and_a_killed_builds_leftover(monkeypatch: pytest.Monk
     leftover.write_bytes(b"half an index")
     assert _fresh(monkeypatch, folder).lookup("Thragtusk").name == "Thragtusk"
     assert not leftover.exists() and _index_path(folder).is_file()
+
+
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("Wanted Griffin", "113.1a"),
+        ("Deadly Poison Sampler", "113.1a"),
+        ("Seer of the Bright Side", "603.12"),
+        ("Tranquil Frillback", "603.12"),
+        ("Goblin Crash Pilot", "603.7"),
+    ],
+)
+def test_another_abilitys_targets_are_left_out_and_said_so(name: str, rule: str) -> None:
+    """113.1a, 603.7, 603.12: a quoted ability granted to an object, and a reflexive or delayed
+    ability made as the trigger resolves, choose their own targets later: the reading says so."""
+    (ability,) = read(corpus().lookup(name))
+    assert ability.fragment is not None
+    assert any(f"({rule}" in note or f"{rule})" in note for note in ability.notes), ability.notes

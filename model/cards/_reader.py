@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._corpus import Card
+from ._ownership import modes_are_foreign, owned
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
 
@@ -128,14 +129,14 @@ def _effect(text: str) -> tuple[str, str]:
 
 def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     condition, effect = _effect(text)
-    if _REFLEXIVE.search(effect):
-        ability.notes.append(
-            "a reflexive ability ('when you do') is made as this one resolves and chooses its own targets then (603.12)"
-        )
+    effect, notes = owned(effect)  # without the targets of the abilities it grants or makes (603.7, 603.12)
+    ability.notes.extend(notes)
     fragment: dict[str, Any] = {"text": text.replace("\n", " ")}
     if re.search(r"triggered ability to trigger|ability triggers|abilities trigger", condition):
         fragment["condition"] = "ability-triggered"
     bullets = [b.lstrip("• ").strip() for b in text.split("\n")[1:]]
+    if bullets and modes_are_foreign(_effect(text)[1]):
+        bullets = []  # "When you do, choose one —": the modes are the reflexive ability's (603.12)
     choose = re.search(
         r"\bchoose (one or both|one or more|up to one|up to two|up to three|one|two|three|any number)"
         r"(?: that hasn't been chosen)?(?: this turn)?\s*(?:—|\.)",
@@ -165,7 +166,9 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             ability.notes.append("modes chosen earlier are not known: every mode is given as available")
         modes = []
         for i, bullet in enumerate(bullets, 1):
-            reqs = _requirements(card, bullet)
+            own, notes = owned(bullet)
+            ability.notes.extend(n for n in notes if n not in ability.notes)
+            reqs = _requirements(card, own)
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs
