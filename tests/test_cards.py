@@ -356,3 +356,75 @@ def test_another_abilitys_targets_are_left_out_and_said_so(name: str, rule: str)
     (ability,) = read(corpus().lookup(name))
     assert ability.fragment is not None
     assert any(f"({rule}" in note or f"{rule})" in note for note in ability.notes), ability.notes
+
+
+def _object(name: str, **given: Any) -> Any:
+    scenario = parse_scenario({"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]})
+    return scenario.objects[0]
+
+
+def test_devoid_makes_a_card_colorless_so_protection_from_its_cost_s_color_does_not_stop_it() -> None:
+    """702.114a: devoid is a characteristic-defining ability (604.3) — Murk Strider ({3}{U}) is
+    colorless, so Goblin Piledriver's protection from blue (702.16b) does not stop its trigger."""
+    assert _object("Murk Strider").colors == () and _object("Eldrazi Obligator").colors == ()
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "strider", "controller": "A", "card": "Murk Strider"},
+            {"id": "piledriver", "controller": "B", "card": "Goblin Piledriver"},
+        ],
+        "triggers": [{"id": "MS", "source": "strider"}],
+    }
+    outcomes = list(LegalOutcomes(parse_scenario(doc)))
+    assert sorted(o.stack[0].targets["t"] for o in outcomes) == [("piledriver",), ("strider",)]
+
+
+def test_a_card_that_says_its_colors_has_them() -> None:
+    """604.3: "Transguild Courier is all colors", "Ghostfire is colorless" — not the mana cost's."""
+    assert _object("Transguild Courier").colors == ("white", "blue", "black", "red", "green")
+    assert _object("Ghostfire").colors == ()
+
+
+@pytest.mark.parametrize("name", ["Changeling Outcast", "Mistform Ultimus", "Blades of Velis Vel"])
+def test_a_changeling_is_every_creature_type(name: str) -> None:
+    """702.73a (changeling) and 604.3 ("is every creature type"): every creature type of 205.3m."""
+    subtypes = set(_object(name).subtypes)
+    assert {"elf", "goblin", "angel", "sliver", "human", "assembly-worker"} <= subtypes
+    assert not {"forest", "equipment", "vehicle", "aura"} & subtypes
+
+
+def test_a_changeling_is_no_non_angel_creature() -> None:
+    """Restoration Angel: 'target non-Angel creature you control' — a changeling is an Angel (702.73a)."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "angel", "controller": "A", "card": "Restoration Angel"},
+            {"id": "outcast", "controller": "A", "card": "Changeling Outcast"},
+            {"id": "bear", "controller": "A", "card": "Grizzly Bears"},
+        ],
+        "triggers": [{"id": "RA", "source": "angel"}],
+    }
+    outcomes = list(LegalOutcomes(parse_scenario(doc)))
+    assert sorted(o.stack[0].targets["t"] for o in outcomes) == [("bear",)]
+
+
+def test_the_creature_types_are_the_datas() -> None:
+    from triggerstack.model.cards._creature_types import CREATURE_TYPES, creature_types_of
+
+    assert creature_types_of(corpus().cards()) == CREATURE_TYPES
+
+
+@pytest.mark.parametrize("name", ["Smuggler's Copter", "Aethersphere Harvester", "Entropic Battlecruiser"])
+def test_a_vehicle_or_spacecraft_that_is_no_creature_has_no_power_or_toughness(name: str) -> None:
+    """208.3: a noncreature permanent has no power or toughness, though the card prints them."""
+    obj = _object(name)
+    assert "creature" not in obj.types and obj.power is None and obj.toughness is None
+
+
+@pytest.mark.parametrize("name", ["Dryad Arbor", "Insectile Aberration", "Ancestral Vision"])
+def test_a_color_indicator_the_data_lacks_is_a_problem_until_colors_are_given(name: str) -> None:
+    """204: Dryad Arbor is green, Insectile Aberration blue, Ancestral Vision blue — by a color
+    indicator the data does not carry: a problem, and the colors given by hand win."""
+    with pytest.raises(ScenarioError, match="color indicator"):
+        _object(name)
+    assert _object(name, colors=["blue"]).colors == ("blue",)

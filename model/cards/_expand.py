@@ -13,6 +13,7 @@ from typing import Any
 
 from .._errors import ScenarioError
 from ._corpus import SUGGESTED, Card, corpus
+from ._defining import defined
 from ._reader import Ability, keyword_lines, read
 
 __all__ = ["characteristics", "expand", "names_cards"]
@@ -67,15 +68,13 @@ def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         out["supertypes"] = [s.lower() for s in card.supertypes]
     colors, value = _mana(card.mana_cost)
     out["colors"] = colors
-    if not card.mana_cost and "Land" not in card.types:
-        notes.append(
-            ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
-        )
     out["mana_value"] = value
     for key, raw in (("power", card.power), ("toughness", card.toughness)):
         if raw is not None and raw.isdigit():
             out[key] = int(raw)
-    for word in keyword_lines(card):
+    words = keyword_lines(card)
+    notes += defined(card, words, out)
+    for word in words:
         low = word.casefold()
         if low == "hexproof":
             out["hexproof"] = True
