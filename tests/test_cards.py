@@ -428,3 +428,36 @@ def test_a_color_indicator_the_data_lacks_is_a_problem_until_colors_are_given(na
     with pytest.raises(ScenarioError, match="color indicator"):
         _object(name)
     assert _object(name, colors=["blue"]).colors == ("blue",)
+
+
+@pytest.mark.parametrize(
+    ("name", "cost"),
+    [
+        ("Aegis Sculptor", "{2}"),
+        ("Ancient Adamantoise", "{3}"),
+        ("Kappa Cannoneer", "{4}"),
+        ("Amalia Benavides Aguirre", "Pay 3 life."),
+        ("Arna Kennerüd, Skycaptain", "Discard a card."),
+    ],
+)
+def test_the_card_command_shows_the_ward_reaction_a_scenario_gets(
+    name: str, cost: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """702.21a: what `triggerstack card` prints is what a scenario naming the card gets — its ward
+    reaction too, with <id> for the object's id."""
+    doc = {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name}]}
+    from triggerstack.model.cards import expand
+
+    (reaction,) = expand(doc)["reactions"]
+    (shown,) = card_report(name)["reactions"]
+    assert json.loads(json.dumps(shown).replace("<id>", "o")) == reaction
+    assert [r.object for r in parse_scenario(doc).reactions] == ["o"]
+    assert f"Ward {cost} — " in shown["trigger"]["text"]
+    assert main(["card", name]) == 0
+    assert "reaction: {" in capsys.readouterr().out
+
+
+def test_a_name_beginning_with_ward_is_no_ward() -> None:
+    """Merry's 'Partner with Pippin, Warden of Isengard' gave a ward reaction ('en of Isengard')."""
+    doc = {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": "Merry, Warden of Isengard"}]}
+    assert parse_scenario(doc).reactions == () and card_report("Merry, Warden of Isengard")["reactions"] == []

@@ -98,7 +98,8 @@ def _is_keyword(word: str, card: Card) -> bool:
     lowered = word.casefold()
     known = {k.casefold() for k in card.keywords}
     head = lowered.split(" ")[0].split("—")[0]
-    return head in known or lowered in known or lowered.startswith(("protection from", "hexproof from", "ward"))
+    protection = lowered.startswith(("protection from", "hexproof from"))
+    return head in known or lowered in known or protection or re.match(r"ward\b", lowered) is not None
 
 
 def read(card: Card) -> list[Ability]:
