@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._corpus import Card
+from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
@@ -75,7 +76,10 @@ def triggered_lines(card: Card) -> list[str]:
             if out and out[-1].startswith("\x00"):
                 out[-1] += "\n" + clean
             continue
-        if _TRIGGER.match(clean):
+        keyworded = keyword_triggers(card, clean)  # Modular, Haunt … (702): written out, then read
+        if keyworded:
+            out.extend(keyworded)
+        elif _TRIGGER.match(clean) or ("Saga" in card.subtypes and CHAPTER.match(clean)):
             modal = i + 1 < len(lines) and lines[i + 1].startswith("•")
             out.append(("\x00" if modal else "") + clean)
         elif out and out[-1].startswith("\x00"):
@@ -119,6 +123,9 @@ def _effect(text: str) -> tuple[str, str]:
     """(trigger condition, effect) of one ability: the condition runs to the first comma outside
     quotes that is followed by the effect."""
     head = re.sub(r"^[A-Z][\w' ,-]*? — (?=When|Whenever|At)", "", text.split("\n")[0])
+    chapter = CHAPTER.match(head)
+    if chapter is not None:  # 714.2b: a lore counter reaching the chapter's number
+        return f"chapter {chapter.group(1)} (714.2b)", head[chapter.end() :]
     depth = 0
     for i, ch in enumerate(head):
         if ch == '"':
