@@ -421,7 +421,7 @@ REFUSALS = [  # (card, ability, the reason's words): each was read silently wron
     ("Nyla, Shirshu Sleuth", 2, "'exiled with Nyla"),
     # numbers the board decides (601.2c, 107.1c, 107.3)
     ("Cephalid Constable", 1, "'to that many'"),
-    ("Bloodthirsty Adversary", 1, "'to that many'"),
+    ("Froghemoth", 1, "'to that many'"),  # as much as the combat damage dealt
     ("Baldin, Century Herdmaster", 1, "'to one hundred'"),
     ("Batroc the Leaper", 1, "up to X targets"),
     ("Lost in the Maze", 1, "'tap x'"),
@@ -443,3 +443,126 @@ def test_what_the_board_decides_or_a_word_left_over_is_refused_naming_it(name: s
     ability = read(corpus().lookup(name))[n - 1]
     assert ability.fragment is None and ability.unread is not None
     assert words.lower() in ability.unread.reason.lower(), ability.unread.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("Wanted Griffin", "113.1a"),
+        ("Deadly Poison Sampler", "113.1a"),
+        ("Seer of the Bright Side", "603.12"),
+        ("Tranquil Frillback", "603.12"),
+        ("Goblin Crash Pilot", "603.7"),
+    ],
+)
+def test_another_abilitys_targets_are_left_out_and_said_so(name: str, rule: str) -> None:
+    """113.1a, 603.7, 603.12: a quoted ability granted to an object, and a reflexive or delayed
+    ability made as the trigger resolves, choose their own targets later: the reading says so."""
+    (ability,) = read(corpus().lookup(name))
+    assert ability.fragment is not None
+    assert any(f"({rule}" in note or f"{rule})" in note for note in ability.notes), ability.notes
+
+
+def _object(name: str, **given: Any) -> Any:
+    scenario = parse_scenario({"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]})
+    return scenario.objects[0]
+
+
+def test_devoid_makes_a_card_colorless_so_protection_from_its_cost_s_color_does_not_stop_it() -> None:
+    """702.114a: devoid is a characteristic-defining ability (604.3) — Murk Strider ({3}{U}) is
+    colorless, so Goblin Piledriver's protection from blue (702.16b) does not stop its trigger."""
+    assert _object("Murk Strider").colors == () and _object("Eldrazi Obligator").colors == ()
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "strider", "controller": "A", "card": "Murk Strider"},
+            {"id": "piledriver", "controller": "B", "card": "Goblin Piledriver"},
+        ],
+        "triggers": [{"id": "MS", "source": "strider"}],
+    }
+    outcomes = list(LegalOutcomes(parse_scenario(doc)))
+    assert sorted(o.stack[0].targets["t"] for o in outcomes) == [("piledriver",), ("strider",)]
+
+
+def test_a_card_that_says_its_colors_has_them() -> None:
+    """604.3: "Transguild Courier is all colors", "Ghostfire is colorless" — not the mana cost's."""
+    assert _object("Transguild Courier").colors == ("white", "blue", "black", "red", "green")
+    assert _object("Ghostfire").colors == ()
+
+
+@pytest.mark.parametrize("name", ["Changeling Outcast", "Mistform Ultimus", "Blades of Velis Vel"])
+def test_a_changeling_is_every_creature_type(name: str) -> None:
+    """702.73a (changeling) and 604.3 ("is every creature type"): every creature type of 205.3m."""
+    subtypes = set(_object(name).subtypes)
+    assert {"elf", "goblin", "angel", "sliver", "human", "assembly-worker"} <= subtypes
+    assert not {"forest", "equipment", "vehicle", "aura"} & subtypes
+
+
+def test_a_changeling_is_no_non_angel_creature() -> None:
+    """Restoration Angel: 'target non-Angel creature you control' — a changeling is an Angel (702.73a)."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "angel", "controller": "A", "card": "Restoration Angel"},
+            {"id": "outcast", "controller": "A", "card": "Changeling Outcast"},
+            {"id": "bear", "controller": "A", "card": "Grizzly Bears"},
+        ],
+        "triggers": [{"id": "RA", "source": "angel"}],
+    }
+    outcomes = list(LegalOutcomes(parse_scenario(doc)))
+    assert sorted(o.stack[0].targets["t"] for o in outcomes) == [("bear",)]
+
+
+def test_the_creature_types_are_the_datas() -> None:
+    from triggerstack.model.cards._creature_types import CREATURE_TYPES, creature_types_of
+
+    assert creature_types_of(corpus().cards()) == CREATURE_TYPES
+
+
+@pytest.mark.parametrize("name", ["Smuggler's Copter", "Aethersphere Harvester", "Entropic Battlecruiser"])
+def test_a_vehicle_or_spacecraft_that_is_no_creature_has_no_power_or_toughness(name: str) -> None:
+    """208.3: a noncreature permanent has no power or toughness, though the card prints them."""
+    obj = _object(name)
+    assert "creature" not in obj.types and obj.power is None and obj.toughness is None
+
+
+@pytest.mark.parametrize("name", ["Dryad Arbor", "Insectile Aberration", "Ancestral Vision"])
+def test_a_color_indicator_the_data_lacks_is_a_problem_until_colors_are_given(name: str) -> None:
+    """204: Dryad Arbor is green, Insectile Aberration blue, Ancestral Vision blue — by a color
+    indicator the data does not carry: a problem, and the colors given by hand win."""
+    with pytest.raises(ScenarioError, match="color indicator"):
+        _object(name)
+    assert _object(name, colors=["blue"]).colors == ("blue",)
+
+
+@pytest.mark.parametrize(
+    ("name", "cost"),
+    [
+        ("Aegis Sculptor", "{2}"),
+        ("Ancient Adamantoise", "{3}"),
+        ("Kappa Cannoneer", "{4}"),
+        ("Amalia Benavides Aguirre", "Pay 3 life."),
+        ("Arna Kennerüd, Skycaptain", "Discard a card."),
+    ],
+)
+def test_the_card_command_shows_the_ward_reaction_a_scenario_gets(
+    name: str, cost: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """702.21a: what `triggerstack card` prints is what a scenario naming the card gets — its ward
+    reaction too, with <id> for the object's id."""
+    doc = {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name}]}
+    from triggerstack.model.cards import expand
+
+    (reaction,) = expand(doc)["reactions"]
+    (shown,) = card_report(name)["reactions"]
+    assert json.loads(json.dumps(shown).replace("<id>", "o")) == reaction
+    assert [r.object for r in parse_scenario(doc).reactions] == ["o"]
+    assert f"Ward {cost} — " in shown["trigger"]["text"]
+    assert main(["card", name]) == 0
+    assert "reaction: {" in capsys.readouterr().out
+
+
+def test_a_name_beginning_with_ward_is_no_ward() -> None:
+    """Merry's 'Partner with Pippin, Warden of Isengard' gave a ward reaction ('en of Isengard')."""
+    doc = {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": "Merry, Warden of Isengard"}]}
+    assert parse_scenario(doc).reactions == () and card_report("Merry, Warden of Isengard")["reactions"] == []

@@ -13,9 +13,10 @@ from typing import Any
 
 from .._errors import ScenarioError
 from ._corpus import SUGGESTED, Card, corpus
+from ._defining import defined
 from ._reader import Ability, keyword_lines, read
 
-__all__ = ["characteristics", "expand", "names_cards"]
+__all__ = ["characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
 
 _COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 _ORDER = ["white", "blue", "black", "red", "green"]
@@ -67,15 +68,13 @@ def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         out["supertypes"] = [s.lower() for s in card.supertypes]
     colors, value = _mana(card.mana_cost)
     out["colors"] = colors
-    if not card.mana_cost and "Land" not in card.types:
-        notes.append(
-            ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
-        )
     out["mana_value"] = value
     for key, raw in (("power", card.power), ("toughness", card.toughness)):
         if raw is not None and raw.isdigit():
             out[key] = int(raw)
-    for word in keyword_lines(card):
+    words = keyword_lines(card)
+    notes += defined(card, words, out)
+    for word in words:
         low = word.casefold()
         if low == "hexproof":
             out["hexproof"] = True
@@ -108,12 +107,28 @@ def _quality(what: str) -> dict[str, Any] | None:
     return None
 
 
-def _ward(card: Card) -> str | None:
+def ward_of(card: Card) -> str | None:
     """The card's ward cost, if it has ward (702.21a)."""
     for word in keyword_lines(card):
-        if word.casefold().startswith("ward"):
+        if re.match(r"ward\b", word, flags=re.I):  # not "Warden of Isengard" (Merry's partner's name)
             return word[4:].strip(" —-") or "?"
     return None
+
+
+def ward_reaction(obj_id: str, cost: str) -> dict[str, Any]:
+    """The reaction an object with ward has (702.21a): when it becomes the target of a spell or
+    ability an opponent controls, a trigger that counters it unless that player pays."""
+    return {
+        "id": f"{obj_id}-ward",
+        "when": "becomes-target",
+        "object": obj_id,
+        "by": "opponent",
+        "trigger": {
+            "source": obj_id,
+            "text": f"Ward {cost} — whenever this becomes the target of a spell or ability an opponent "
+            "controls, counter it unless that player pays the cost (702.21a)",
+        },
+    }
 
 
 class _Expansion:
@@ -155,23 +170,13 @@ class _Expansion:
     def add_ward(self, obj: dict[str, Any], card: Card) -> None:
         """Add the reaction of the card's ward (702.21a), if it has ward and the object is a
         permanent with an id whose ward is not written out already."""
-        ward = _ward(card)
-        placed = ward is not None and isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
+        ward = ward_of(card)
+        if ward is None:
+            return
+        placed = isinstance(obj.get("id"), str) and obj.get("kind", "permanent") == "permanent"
         if placed and f"{obj['id']}-ward" not in self.have:  # written out once (a later pass re-reads the scenario)
             self.have.add(f"{obj['id']}-ward")
-            self.reactions.append(
-                {
-                    "id": f"{obj['id']}-ward",
-                    "when": "becomes-target",
-                    "object": obj["id"],
-                    "by": "opponent",
-                    "trigger": {
-                        "source": obj["id"],
-                        "text": f"Ward {ward} — whenever this becomes the target of a spell or ability an opponent "
-                        "controls, counter it unless that player pays the cost (702.21a)",
-                    },
-                }
-            )
+            self.reactions.append(ward_reaction(obj["id"], ward))
 
     def read_trigger(self, i: int, trig: Any) -> Any:
         """Trigger ``i`` with the ability of its source's card written out, if it asks for one."""

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._corpus import Card
+from ._keywords import CHAPTER, keyword_triggers
+from ._ownership import modes_are_foreign, owned
 from ._phrase import _QUANTITY, Unread, _requirement
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
@@ -46,7 +48,10 @@ def triggered_lines(card: Card) -> list[str]:
             if out and out[-1].startswith("\x00"):
                 out[-1] += "\n" + clean
             continue
-        if _TRIGGER.match(clean):
+        keyworded = keyword_triggers(card, clean)  # Modular, Haunt … (702): written out, then read
+        if keyworded:
+            out.extend(keyworded)
+        elif _TRIGGER.match(clean) or ("Saga" in card.subtypes and CHAPTER.match(clean)):
             modal = i + 1 < len(lines) and lines[i + 1].startswith("•")
             out.append(("\x00" if modal else "") + clean)
         elif out and out[-1].startswith("\x00"):
@@ -69,7 +74,8 @@ def _is_keyword(word: str, card: Card) -> bool:
     lowered = word.casefold()
     known = {k.casefold() for k in card.keywords}
     head = lowered.split(" ")[0].split("—")[0]
-    return head in known or lowered in known or lowered.startswith(("protection from", "hexproof from", "ward"))
+    protection = lowered.startswith(("protection from", "hexproof from"))
+    return head in known or lowered in known or protection or re.match(r"ward\b", lowered) is not None
 
 
 def read(card: Card) -> list[Ability]:
@@ -89,6 +95,9 @@ def _effect(text: str) -> tuple[str, str]:
     """(trigger condition, effect) of one ability: the condition runs to the first comma outside
     quotes that is followed by the effect."""
     head = re.sub(r"^[A-Z][\w' ,-]*? — (?=When|Whenever|At)", "", text.split("\n")[0])
+    chapter = CHAPTER.match(head)
+    if chapter is not None:  # 714.2b: a lore counter reaching the chapter's number
+        return f"chapter {chapter.group(1)} (714.2b)", head[chapter.end() :]
     depth = 0
     for i, ch in enumerate(head):
         if ch == '"':
@@ -100,14 +109,14 @@ def _effect(text: str) -> tuple[str, str]:
 
 def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     condition, effect = _effect(text)
-    if _REFLEXIVE.search(effect):
-        ability.notes.append(
-            "a reflexive ability ('when you do') is made as this one resolves and chooses its own targets then (603.12)"
-        )
+    effect, notes = owned(effect)  # without the targets of the abilities it grants or makes (603.7, 603.12)
+    ability.notes.extend(notes)
     fragment: dict[str, Any] = {"text": text.replace("\n", " ")}
     if re.search(r"triggered ability to trigger|ability triggers|abilities trigger", condition):
         fragment["condition"] = "ability-triggered"
     bullets = [b.lstrip("• ").strip() for b in text.split("\n")[1:]]
+    if bullets and modes_are_foreign(_effect(text)[1]):
+        bullets = []  # "When you do, choose one —": the modes are the reflexive ability's (603.12)
     choose = re.search(
         r"\bchoose (one or both|one or more|up to one|up to two|up to three|one|two|three|any number)"
         r"(?: that hasn't been chosen)?(?: this turn)?\s*(?:—|\.)",
@@ -140,7 +149,9 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             ability.notes.append("modes chosen earlier are not known: every mode is given as available")
         modes = []
         for i, bullet in enumerate(bullets, 1):
-            reqs = _requirements(card, bullet)
+            own, notes = owned(bullet)
+            ability.notes.extend(n for n in notes if n not in ability.notes)
+            reqs = _requirements(card, own)
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs

@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from ._corpus import corpus
-from ._expand import characteristics
+from ._expand import characteristics, ward_of, ward_reaction
 from ._reader import read
 
 __all__ = ["card_report"]
 
 
 def card_report(name: str) -> dict[str, Any]:
-    """What the tool reads of the card ``name``: its Oracle text, the object fragment, and each
+    """What the tool reads of the card ``name``: its Oracle text, the object fragment, the reactions
+    a scenario's object naming it gets (ward, 702.21a; ``<id>`` stands for the object's id), and each
     triggered ability as a trigger fragment or what could not be read and why (``triggerstack card``)."""
     card = corpus().lookup(name)
     fields, notes = characteristics(card)
@@ -28,6 +29,8 @@ def card_report(name: str) -> dict[str, Any]:
         if a.notes:
             entry["notes"] = a.notes
         abilities.append(entry)
+    cost = ward_of(card)  # a scenario's object with an id, a permanent, gets this reaction (its id for <id>)
+    reactions = [ward_reaction("<id>", cost)] if cost is not None else []
     return {
         "name": card.name,
         "mana_cost": card.mana_cost,
@@ -35,5 +38,6 @@ def card_report(name: str) -> dict[str, Any]:
         "oracle_text": card.text,
         "object": {"card": card.name, **fields},
         "notes": [note for _, note in notes],
+        "reactions": reactions,
         "triggered_abilities": abilities,
     }

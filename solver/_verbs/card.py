@@ -38,6 +38,7 @@ class CardResult(Result):
         lines += [f"  {line}" for line in report["oracle_text"].split("\n")]
         lines += ["", f"object: {compact(report['object'])}"]
         lines += [f"note: {n}" for n in report["notes"]]
+        lines += [f"reaction: {compact(r)}" for r in report.get("reactions", ())]
         if not report["triggered_abilities"]:
             lines.append("no triggered ability")
         for a in report["triggered_abilities"]:

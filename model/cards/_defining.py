@@ -1,0 +1,50 @@
+"""Characteristic-defining abilities (604.3) and what a type line's numbers mean: devoid makes a
+card colorless (702.114a), "… is colorless" and "… is all colors" say its colors, a changeling and
+a card that "is every creature type" have every creature type (702.73a, 205.3m), and a permanent
+that is not a creature has no power or toughness even when the card prints them (208.3: a Vehicle,
+a Spacecraft). A color indicator (204) is not in the data: a card whose colors would come from one
+is a problem until ``colors`` is given, where it can be told (no mana cost, or a land creature).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ._corpus import Card
+from ._creature_types import CREATURE_TYPES
+
+__all__ = ["defined"]
+
+_ALL_COLORS = ["white", "blue", "black", "red", "green"]
+
+
+def _says(card: Card, what: str) -> bool:
+    """Whether one of the card's own lines says that the card (by its name, its short name, or
+    "this card/spell/creature") ``what`` ("is colorless", "is every creature type" …)."""
+    names = {card.name, card.name.split(",")[0], "This card", "This spell", "This creature", "This permanent"}
+    subject = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.search(rf"^(?:{subject}) {what}\b", card.text, flags=re.M) is not None
+
+
+def defined(card: Card, words: list[str], out: dict[str, Any]) -> list[tuple[str, str]]:
+    """Change ``out`` (the object fields read so far) by the card's characteristic-defining
+    abilities and its kind (``words``: its keyword lines); what it cannot tell, as (the field to
+    give by hand, why)."""
+    notes: list[tuple[str, str]] = []
+    keywords = {w.casefold() for w in words}
+    if "devoid" in keywords or _says(card, "is colorless"):
+        out["colors"] = []  # 702.114a: devoid is a characteristic-defining ability
+    elif _says(card, "is all colors"):
+        out["colors"] = list(_ALL_COLORS)
+    elif not card.mana_cost and ("Land" not in card.types or "Creature" in card.types):
+        notes.append(
+            ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
+        )  # 204: a back face, a suspend card, Dryad Arbor
+    if "changeling" in keywords or _says(card, "is every creature type"):
+        printed = out.get("subtypes", [])
+        out["subtypes"] = printed + [t for t in CREATURE_TYPES if t not in printed]  # 702.73a, 205.3m
+    if "creature" not in out.get("types", ()):
+        out.pop("power", None)  # 208.3: a noncreature permanent (a Vehicle, a Spacecraft) has neither
+        out.pop("toughness", None)
+    return notes
