@@ -3,7 +3,8 @@ card colorless (702.114a), "… is colorless" and "… is all colors" say its co
 a card that "is every creature type" have every creature type (702.73a, 205.3m), and a permanent
 that is not a creature has no power or toughness even when the card prints them (208.3: a Vehicle,
 a Spacecraft). A color indicator (204) is not in the data: a card whose colors would come from one
-is a problem until ``colors`` is given, where it can be told (no mana cost, or a land creature).
+is a problem until ``colors`` is given, where it can be told (no mana cost, or a land creature); so
+is the mana value of a back face, which is its front face's (712.8e) and not in its own row.
 """
 
 from __future__ import annotations
@@ -41,6 +42,15 @@ def defined(card: Card, words: list[str], out: dict[str, Any]) -> list[tuple[str
         notes.append(
             ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")
         )  # 204: a back face, a suspend card, Dryad Arbor
+    if not card.mana_cost and card.layout in ("transform", "meld") and " // " not in card.name:
+        notes.append(
+            (
+                "mana_value",
+                "a back face: its mana value is its front face's (712.8e; melded, the total of both front faces'), "
+                "which its own row lacks (give mana_value)",
+            )
+        )  # Werewolf Ransacker is 4, as Afflicted Deserter's {3}{R}, never 0
+        out.pop("mana_value", None)
     if "changeling" in keywords or _says(card, "is every creature type"):
         printed = out.get("subtypes", [])
         out["subtypes"] = printed + [t for t in CREATURE_TYPES if t not in printed]  # 702.73a, 205.3m

@@ -205,4 +205,30 @@ def _requirements(card: Card, sentence: str) -> list[dict[str, Any]]:
         out.append(req)
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
+    for req in out:
+        _another_is_the_source(card, req, sentence)
     return out
+
+
+_BECOMES_CREATURE = re.compile(r"\bbecomes? an? (?!copy)[^.]*?\bcreature")
+"""A card that can be a creature by its own text ("this land becomes a 3/3 … creature"; not "become a copy of")."""
+
+
+def _another_is_the_source(card: Card, req: dict[str, Any], sentence: str) -> None:
+    """115.5 reads "another target X" as other than the ability's source only where the source can be
+    an X: on an Equipment or an Aura, "another target creature" is other than some creature the
+    sentence names ("that creature"), which this reader does not track — refused, never guessed.
+    A Vehicle, a Spacecraft or a card that says it becomes a creature (Ebony Fly, a creature land)
+    can be one."""
+    wanted = req.get("filter")
+    if not req.get("other_than_source") or not isinstance(wanted, dict) or "type" not in wanted:
+        return
+    types = wanted["type"] if isinstance(wanted["type"], list) else [wanted["type"]]
+    becomes = {"Vehicle", "Spacecraft"} & set(card.subtypes) or _BECOMES_CREATURE.search(card.text)
+    own = {t.lower() for t in card.types} | ({"creature"} if becomes else set())
+    if not own & {t.lower() for t in types}:
+        raise Unread(
+            f"'another' where this card is no {' or '.join(types)}: it is other than something else the "
+            "sentence names (115.3), which this reader does not track",
+            sentence,
+        )
