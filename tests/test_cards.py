@@ -587,3 +587,40 @@ def test_a_back_face_mana_value_is_given_by_hand_not_read_as_zero() -> None:
     assert "mana_value" not in fields and "mana_value" in dict(notes)
     assert characteristics(corpus().lookup("Afflicted Deserter // Werewolf Ransacker"))[0]["mana_value"] == 4
     assert characteristics(corpus().lookup("Ebony Fly"))[0]["mana_value"] == 2  # a front face keeps its own
+
+
+# -- found while growing the gold set: triggers that were silently absent, or read wrong ------------
+
+
+@pytest.mark.parametrize("name", ["Dalek Drone", "Magitek Scythe", "The Wise Sable"])
+def test_an_ability_word_ending_in_a_mark_keeps_its_trigger(name: str) -> None:
+    """603.1: "Exterminate! — When …" is a triggered ability like any other (the ability word is
+    flavour, 207.2c); it was silently absent."""
+    assert read(corpus().lookup(name)), name
+
+
+@pytest.mark.parametrize("name", ["Glorybringer", "Ahn-Crop Crasher", "Devoted Crop-Mate", "Hydra Trainer", "Sandstorm Crasher"])
+def test_exerts_reflexive_trigger_is_read_with_its_own_targets(name: str) -> None:
+    """701.43, 603.12: "You may exert this creature as it attacks. When you do, … target …" is a
+    reflexive triggered ability that waits with its own targets; it was silently absent."""
+    (ability,) = [a for a in read(corpus().lookup(name)) if a.text.startswith("When you do")]
+    assert ability.fragment is not None and ability.fragment["targets"], name
+    assert read(corpus().lookup("Themberchaud"))[-1].text == "When you do, he gains flying until end of turn."
+
+
+@pytest.mark.parametrize("name", ["Gisa, the Hellraiser", "Ovika, Enigma Goliath", "Saruman of Many Colors"])
+def test_ward_with_a_comma_in_its_cost_gives_its_reaction(name: str) -> None:
+    """702.21a: "Ward—{2}, Pay 2 life." is one keyword; its cost was split at the comma and lost."""
+    assert card_report(name)["reactions"], name
+
+
+def test_any_other_target_on_an_aura_is_refused() -> None:
+    """115.4, 115.3: Pain for All's "any other target" is other than the enchanted creature, not the
+    Aura (never a legal any-target): refused, it was read as other-than-source."""
+    first = read(corpus().lookup("Pain for All"))[0]
+    assert first.unread is not None and "'another'" in first.unread.reason
+
+
+def test_a_changeling_is_every_creature_type_multiword_ones_too() -> None:
+    """702.73a, 205.3m: Time Lord is one creature type of two words."""
+    assert "time lord" in characteristics(corpus().lookup("Changeling Outcast"))[0]["subtypes"]

@@ -15,7 +15,7 @@ from ._corpus import Card
 
 __all__ = ["CREATURE_TYPES", "creature_types_of"]
 
-_WORD = re.compile(r"[A-Z][a-z'-]*(?:-[A-Z][a-z]+)?")
+_WORD = re.compile(r"[A-Z][a-z'-]*(?:-[A-Z][a-z]+)?(?: [A-Z][a-z'-]*)*")  # "Time Lord" is one type
 
 
 def creature_types_of(cards: Iterable[Card]) -> tuple[str, ...]:
@@ -59,7 +59,8 @@ CREATURE_TYPES: tuple[str, ...] = (
     "shi'ar", 'ship', 'siren', 'skeleton', 'skrull', 'skunk', 'slith', 'sliver', 'sloth', 'slug', 'snail', 'snake',
     'soldier', 'soltari', 'sorcerer', 'spawn', 'spellshaper', 'sphinx', 'spider', 'spike', 'spirit', 'splinter',
     'sponge', 'spuzzem', 'spy', 'squid', 'squirrel', 'starfish', 'surrakar', 'survivor', 'symbiote', 'synth',
-    'thalakos', 'the', 'thopter', 'thrull', 'tiefling', 'townsfolk', 'toy', 'tree', 'treefolk', 'trilobite', 'troll',
+    'thalakos', 'the', 'thopter', 'thrull', 'tiefling', 'time lord', 'townsfolk', 'toy', 'tree', 'treefolk',
+    'trilobite', 'troll',
     'turtle', 'tyranid', 'unicorn', 'utrom', 'vampire', 'vampyre', 'varmint', 'vedalken', 'villain', 'volver',
     'waiter', 'wall', 'walrus', 'warlock', 'warrior', 'weasel', 'weird', 'werewolf', 'whale', 'wizard', 'wolf',
     'wolverine', 'wombat', 'worm', 'wraith', 'wrestler', 'wurm', 'yeti', 'zombie', 'zonian', 'zubera',

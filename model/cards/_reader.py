@@ -21,7 +21,10 @@ from ._phrase import _QUANTITY, Unread, _requirement
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
 
-_TRIGGER = re.compile(r"^(?:(?:[A-Z][\w' ,-]*?) — )?(When|Whenever|At)\b")
+_TRIGGER = re.compile(r"^(?:(?:[A-Z][\w' ,!?-]*?) — )?(When|Whenever|At)\b")  # "Exterminate! — When …"
+_EXERTED = re.compile(r"\bexert [^.]* as (?:it|he|she|they) attacks?\. (When you do, .*)$")
+"""Exert's reflexive trigger (701.43, 603.12): "You may exert this creature as it attacks. When you do, …"
+triggers as attackers are declared and waits like any other, with its own targets."""
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 
 
@@ -54,6 +57,8 @@ def triggered_lines(card: Card) -> list[str]:
         elif _TRIGGER.match(clean) or ("Saga" in card.subtypes and CHAPTER.match(clean)):
             modal = i + 1 < len(lines) and lines[i + 1].startswith("•")
             out.append(("\x00" if modal else "") + clean)
+        elif (exerted := _EXERTED.search(clean)) is not None:
+            out.append(exerted.group(1))
         elif out and out[-1].startswith("\x00"):
             out[-1] = out[-1][1:]
     return [t.lstrip("\x00") for t in out]
@@ -64,6 +69,9 @@ def keyword_lines(card: Card) -> list[str]:
     out = []
     for line in card.text.split("\n"):
         clean = _REMINDER.sub("", line).strip()
+        if re.match(r"Ward\b", clean):  # its cost may hold commas: "Ward—{2}, Pay 2 life." (702.21a)
+            out.append(clean)
+            continue
         words = [w.strip() for w in re.split(r",\s*|;\s*", clean) if w.strip()]
         if words and all(_is_keyword(w, card) for w in words):
             out.extend(words)
@@ -221,9 +229,14 @@ def _another_is_the_source(card: Card, req: dict[str, Any], sentence: str) -> No
     A Vehicle, a Spacecraft or a card that says it becomes a creature (Ebony Fly, a creature land)
     can be one."""
     wanted = req.get("filter")
-    if not req.get("other_than_source") or not isinstance(wanted, dict) or "type" not in wanted:
+    if not req.get("other_than_source"):
         return
-    types = wanted["type"] if isinstance(wanted["type"], list) else [wanted["type"]]
+    if wanted == "any-target":  # 115.4: a creature, a player, a planeswalker or a battle
+        types = ["creature", "planeswalker", "battle"]
+    elif isinstance(wanted, dict) and "type" in wanted:
+        types = wanted["type"] if isinstance(wanted["type"], list) else [wanted["type"]]
+    else:
+        return
     becomes = {"Vehicle", "Spacecraft"} & set(card.subtypes) or _BECOMES_CREATURE.search(card.text)
     own = {t.lower() for t in card.types} | ({"creature"} if becomes else set())
     if not own & {t.lower() for t in types}:
