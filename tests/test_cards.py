@@ -624,3 +624,12 @@ def test_any_other_target_on_an_aura_is_refused() -> None:
 def test_a_changeling_is_every_creature_type_multiword_ones_too() -> None:
     """702.73a, 205.3m: Time Lord is one creature type of two words."""
     assert "time lord" in characteristics(corpus().lookup("Changeling Outcast"))[0]["subtypes"]
+
+
+@pytest.mark.parametrize("name", ["Fire // Ice", "Cramped Vents // Access Maze"])
+def test_a_split_card_or_room_asks_for_its_colors_and_mana_value(name: str) -> None:
+    """709.4, 709.5: the data holds a split card's first half only (Fire // Ice as {1}{R}); its colors
+    and mana value are both halves' (a Room's, its unlocked doors'): asked for, never read from one half.
+    Found by the second hand audit (seed 36)."""
+    fields, notes = characteristics(corpus().lookup(name))
+    assert {"colors", "mana_value"} <= dict(notes).keys() and "mana_value" not in fields

@@ -51,6 +51,14 @@ def defined(card: Card, words: list[str], out: dict[str, Any]) -> list[tuple[str
             )
         )  # Werewolf Ransacker is 4, as Afflicted Deserter's {3}{R}, never 0
         out.pop("mana_value", None)
+    if card.layout == "split":  # the data holds the first half only (Fire // Ice: {1}{R}, an instant)
+        why = (
+            "the data holds its first half only; a split card has both halves' (709.4), "
+            "a Room on the battlefield its unlocked doors' (709.5)"
+        )
+        notes += [("colors", f"{why} (give colors)"), ("mana_value", f"{why} (give mana_value)")]
+        out.pop("colors", None)
+        out.pop("mana_value", None)
     if "changeling" in keywords or _says(card, "is every creature type"):
         printed = out.get("subtypes", [])
         out["subtypes"] = printed + [t for t in CREATURE_TYPES if t not in printed]  # 702.73a, 205.3m
