@@ -30,10 +30,12 @@ RESULTS = HERE / "results"
 
 def coverage(limit: int | None) -> dict[str, Any]:
     from triggerstack.model.cards import corpus, read
+    from triggerstack.model.cards._phrase import recording
     from triggerstack.model.cards._reader import triggered_lines
 
     every = corpus().cards()[:limit]
     total = read_all = targeting = targeting_read = abilities = abilities_read = 0
+    phrases_read = phrases_whole = 0  # target phrases of abilities read whole; those whose every word a rule consumed
     reasons: Counter[str] = Counter()
     phrases: Counter[str] = Counter()
     examples: dict[str, str] = {}
@@ -42,8 +44,12 @@ def coverage(limit: int | None) -> dict[str, Any]:
         if not triggered_lines(card):
             continue
         total += 1
-        found = read(card)
+        with recording() as accounts:
+            found = read(card)
         whole = all(a.unread is None for a in found)
+        if whole:
+            phrases_read += len(accounts)
+            phrases_whole += sum(1 for acc in accounts if _accounted(acc))
         read_all += whole
         if any("target" in a.text.lower() for a in found):
             targeting += 1
@@ -69,10 +75,22 @@ def coverage(limit: int | None) -> dict[str, Any]:
         "share_targeting_read": round(targeting_read / targeting, 4) if targeting else 0,
         "abilities": abilities,
         "abilities_read": abilities_read,
+        "phrases_read": phrases_read,
+        "phrases_every_word_consumed": phrases_whole,
         "reading_seconds": round(seconds, 2),
         "reasons": reasons.most_common(10),
         "phrases": [(p, n, examples[p]) for p, n in phrases.most_common(10)],
     }
+
+
+def _accounted(acc: Any) -> bool:
+    """Whether the rules' spans of one target phrase cover every word up to the word that ends it."""
+    at = 0
+    for start, end, rule in sorted(acc.spans):
+        if start != at or end <= start or not rule:
+            return False
+        at = end
+    return at == (acc.end[0] if acc.end else len(acc.words))
 
 
 def costs() -> dict[str, Any]:
@@ -127,6 +145,8 @@ def table(result: dict[str, Any]) -> str:
         "| … among those whose triggers target | "
         f"{c['targeting_read']:,} of {c['targeting']:,} ({c['share_targeting_read']:.1%}) |",
         f"| triggered abilities read | {c['abilities_read']:,} of {c['abilities']:,} |",
+        "| target phrases of the abilities read whose every word a rule of the reader consumed | "
+        f"{c['phrases_every_word_consumed']:,} of {c['phrases_read']:,} |",
         f"| reading every card | {c['reading_seconds']} s |",
         f"| building the index and a first lookup (a process, fresh cache) | {k['build_and_first_lookup_s']} s |",
         f"| opening the index and a first lookup (a process) | {k['open_and_first_lookup_s']} s |",
