@@ -464,7 +464,9 @@ def test_another_abilitys_targets_are_left_out_and_said_so(name: str, rule: str)
 
 
 def _object(name: str, **given: Any) -> Any:
-    scenario = parse_scenario({"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]})
+    scenario = parse_scenario(
+        {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]}
+    )
     return scenario.objects[0]
 
 
@@ -671,3 +673,62 @@ def test_owner_event_by_hand_fits_only_that_players_cards() -> None:
     }
     outcomes = list(LegalOutcomes(parse_scenario(doc)))
     assert [o.stack[0].targets for o in outcomes] == [{"t": ("gc",)}]
+
+
+JOINED_READINGS = [  # (card, ability, the filter): "X or Y" of one kind of adjective is any of them (105.1, 205.3)
+    ("Howling Moon", 1, {"subtype": ["wolf", "werewolf"], "controller": "you"}),
+    ("Ironclad Slayer", 1, {"kind": "card", "subtype": ["aura", "equipment"], "zone": "graveyard", "owner": "you"}),
+    ("Marshdrinker Giant", 1, {"subtype": ["island", "swamp"], "controller": "opponent"}),
+    (
+        "Bloodline Necromancer",
+        1,
+        {"kind": "card", "type": "creature", "subtype": ["vampire", "wizard"], "zone": "graveyard", "owner": "you"},
+    ),
+    ("Treebeard, Gracious Host", 2, {"subtype": ["halfling", "treefolk"]}),
+    ("Hunting Drake", 1, {"type": "creature", "color": ["red", "green"]}),
+    ("Slithery Stalker", 1, {"type": "creature", "color": ["green", "white"], "controller": "opponent"}),
+    (
+        "Offspring's Revenge",
+        1,
+        {"kind": "card", "type": "creature", "color": ["red", "white", "black"], "zone": "graveyard", "owner": "you"},
+    ),
+    (
+        "Crypt Angel",
+        1,
+        {"kind": "card", "type": "creature", "color": ["blue", "red"], "zone": "graveyard", "owner": "you"},
+    ),
+    ("Naya", 1, {"type": "creature", "color": ["red", "green", "white"], "controller": "you"}),
+]
+TOKEN_READINGS = [  # (card, ability, the filter): "token" as the noun, or after one: a token permanent (111.1)
+    ("Attentive Skywarden", 1, {"subtype": "incubator", "tag": "token", "controller": "you"}),
+    ("Caretaker's Talent", 2, {"tag": "token", "controller": "you"}),
+    ("Kraul Whipcracker", 1, {"tag": "token", "controller": "opponent"}),
+    ("Oltec Matterweaver", 1, {"type": "artifact", "tag": "token", "controller": "you"}),
+    ("Temmet, Vizier of Naktamun", 1, {"type": "creature", "tag": "token", "controller": "you"}),
+    ("City of Death", 2, {"tag": "token", "controller": "you", "not": {"subtype": "saga"}}),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "expected"), JOINED_READINGS + TOKEN_READINGS, ids=[r[0] for r in JOINED_READINGS + TOKEN_READINGS]
+)
+def test_joined_adjectives_and_tokens_are_read(name: str, n: int, expected: Any) -> None:
+    ability = read(corpus().lookup(name))[n - 1]
+    assert ability.fragment is not None, ability.unread
+    reqs = ability.fragment.get("targets", []) + [
+        r for m in ability.fragment.get("modes", []) for r in m.get("targets", [])
+    ]
+    assert [r["filter"] for r in reqs if r["filter"] == expected], [r["filter"] for r in reqs]
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Opportunistic Dragon", "'or'"),  # "Human or artifact": a subtype or a type, not one joined kind
+        ("Nashi, Moon's Legacy", "'or'"),  # "legendary or Rat card"
+        ("Halvar, God of Battle // Sword of the Realms", "'attached to a'"),  # was cut at "attached"
+    ],
+)
+def test_or_between_different_kinds_and_attached_to_are_refused(name: str, words: str) -> None:
+    unread = [a.unread for a in read(corpus().lookup(name)) if a.unread is not None]
+    assert any(words.lower() in u.reason.lower() for u in unread), [u.reason for u in unread]

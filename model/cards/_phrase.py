@@ -155,7 +155,7 @@ _END_TEXT = (
     "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
     "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
     "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
-    "copies attached unless instead where equal creates takes skips untaps taps"
+    "copies unless instead where equal creates takes skips untaps taps"
 )
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy"
@@ -288,6 +288,14 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.alternatives:
             self.take(1, "or")
             return True
+        if w in ("or", ",") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
+            self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
+            return True
+        if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
+            self.adjectives.setdefault("tag", []).append("token")  # "target Incubator token you control" (111.1)
+            self.alternatives.append(_take(self.adjectives))
+            self.take(1, "noun")
+            return self.more()
         if self.adjective(w):
             self.take(1, "adjective")
             return True
@@ -310,6 +318,24 @@ class _TargetPhrase:
             raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
         self.take(1, "noun")
         return True
+
+    def joins(self) -> bool:
+        """Whether the "or" (or ",") here joins two adjectives of one kind, either of which the noun
+        may have: colors ("red, white, or black"), subtypes ("Elf or Tyvar") — 105.1, 205.3."""
+        before = self.words[self.pos - 1] if self.pos else ""
+        k = 2 if (self.peek(), self.peek(1)) == (",", "or") else 1
+        after = self.words[self.pos + k] if self.pos + k < len(self.words) else ""
+        if before.lower() in _COLORS and after.lower() in _COLORS:
+            return "color" in self.adjectives
+        return (
+            self.peek() == "or"
+            and before.lower() in self.adjectives.get("subtype", ())
+            and after[:1].isupper()
+            and after.replace("-", "").isalpha()
+            and after not in _CLAUSE_WORDS
+            and _noun(after.lower()) is None
+            and after.lower() not in _STARTS
+        )
 
     def adjective(self, w: str) -> bool:
         """Note ``w`` if it is an adjective ("red", "legendary", "tapped", "nonland" …)."""
@@ -366,6 +392,9 @@ class _TargetPhrase:
             self.take(1, "noun")
         if both:
             base = {**base, "all": both}
+        if not possessive and self.peek(1) in ("token", "tokens"):  # "artifact token", "creature tokens" (111.1)
+            self.adjectives.setdefault("tag", []).append("token")
+            self.take(1, "noun")
         self.alternatives.append({**base, **_take(self.adjectives)})
         self.take(1, "noun")
         if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
