@@ -15,6 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from ._controllers import Control, derive_controller
 from ._errors import ScenarioError, format_loc
+from ._event import EVENT
 from ._shapes import Filter, Object, Player, Requirement, ScenarioFields, TriggerBody
 
 __all__ = ["check_references"]
@@ -167,7 +168,7 @@ def _check_target_restrictions(s: ScenarioFields, thing: Player | Object, loc: L
 
 def _check_trigger(s: ScenarioFields, t: TriggerBody, loc: Loc, found: _Found) -> None:
     players: set[str] = {p.id for p in s.players}
-    for key in ("controller", "source_controller", "chooser"):
+    for key in ("controller", "source_controller", "chooser", "event_player"):
         pid = getattr(t, key)
         if pid is not None and pid not in players:
             found.problems.append(ScenarioError(f"unknown player {pid!r}", (*loc, key)))
@@ -232,6 +233,11 @@ def _check_filter(
         ref = getattr(f, key)
         if ref is None:
             continue
+        if ref == EVENT:
+            raise ScenarioError(
+                f"{key} 'event' is the player the trigger's event names (603.2): give the trigger's event_player",
+                (*loc, key),
+            )
         if isinstance(ref, str):
             if ref not in _RELATIVE and ref not in players:
                 raise ScenarioError(f"expected you, opponent, any or a player id, not {ref!r}", (*loc, key))

@@ -9,7 +9,7 @@ importing the module that validates one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 from pydantic import (
@@ -25,9 +25,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._problems import suggest
+from ._event import resolve_event
 from ._text import printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
+from ._words import word as _word
 
 __all__ = [
     "Comparison",
@@ -92,29 +93,6 @@ def _whole(value: Any) -> Any:
 Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 """An integer; ``6.0`` is accepted as 6 (JSON Schema calls it an integer too), ``6.5``, ``"6"`` and
 ``true`` are not."""
-
-
-def _word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None = None) -> Callable[[Any], Any]:
-    """A closed vocabulary in any letter case, canonicalised to lower case (an old name to its
-    current one); an unknown word is an error that suggests the nearest known one."""
-    aliases = aliases or {}
-    known = (*vocabulary, *aliases)
-
-    def canonical(value: Any) -> Any:
-        if not isinstance(value, str):
-            return value  # the Literal reports the wrong type
-        word = value.lower()
-        if word in vocabulary:
-            return word
-        if word in aliases:
-            return aliases[word]
-        near = suggest(word, known)
-        hint = f"did you mean {near!r}?" if near else f"expected one of {', '.join(vocabulary)}"
-        raise PydanticCustomError(
-            "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": repr(value), "hint": hint}
-        )
-
-    return canonical
 
 
 def _lower(value: Any) -> Any:
@@ -252,9 +230,9 @@ class Filter(_Frozen):
     id: Strs | None = None
     """One of these ids."""
     controller: PlayerRef | None = None
-    """Its controller, relative to the ability's controller: you, opponent, any, a player id, or {target_of: R}."""
+    """Its controller, relative to the ability's controller: you, opponent, any, event, a player id, {target_of: R}."""
     owner: PlayerRef | None = None
-    """Its owner, relative to the ability's controller: you, opponent, any, a player id, or {target_of: R}."""
+    """Its owner, relative to the ability's controller: you, opponent, any, event, a player id, or {target_of: R}."""
     power: Comparison | None = None
     """Its power compared with numbers."""
     toughness: Comparison | None = None
@@ -498,6 +476,14 @@ class TriggerBody(_Frozen):
     """A reason, when a rule or effect makes the ability illegal (603.3d: it is removed)."""
     card_ability: Annotated[Whole, Field(ge=1)] | None = None
     """The N-th triggered ability of the card its source names, read from the card (docs/cards.md)."""
+    event_player: PlayerId | None = None
+    """The player its trigger event names (603.2): "that player", "that opponent", the defending player (506.2);
+    a filter's controller or owner ``event`` is this player."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _event(cls, data: Any) -> Any:
+        return resolve_event(data)  # "event" in its filters as its event_player (model/_event.py)
 
     @model_validator(mode="after")
     def _modal_shape(self) -> Self:

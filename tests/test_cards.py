@@ -171,7 +171,7 @@ def test_what_is_not_read_is_a_problem_naming_the_card_and_the_sentence() -> Non
         lines[1] == "objects[3].card: no card is named 'Inferno Titn' in the Oracle data: did you mean 'Inferno Titan'?"
     )
     assert lines[2].startswith("triggers[0].card_ability: Radha's Firebrand, triggered ability 1: ")
-    assert "defending player controls" in lines[2]
+    assert "with power less" in lines[2]
     assert lines[3].startswith("triggers[1].card_ability: Thragtusk has 2 triggered abilities: say which (1: When")
     doc["objects"][1]["protection"] = [{"color": "white"}]  # given by hand: read no more
     doc["objects"].pop()
@@ -464,7 +464,9 @@ def test_another_abilitys_targets_are_left_out_and_said_so(name: str, rule: str)
 
 
 def _object(name: str, **given: Any) -> Any:
-    scenario = parse_scenario({"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]})
+    scenario = parse_scenario(
+        {"players": ["A", "B"], "objects": [{"id": "o", "controller": "A", "card": name, **given}]}
+    )
     return scenario.objects[0]
 
 
@@ -633,3 +635,167 @@ def test_a_split_card_or_room_asks_for_its_colors_and_mana_value(name: str) -> N
     Found by the second hand audit (seed 36)."""
     fields, notes = characteristics(corpus().lookup(name))
     assert {"colors", "mana_value"} <= dict(notes).keys() and "mana_value" not in fields
+
+
+# -- the player the trigger's event names (h-cardsc): "that player controls", "defending player controls" ----------
+
+EV = {"controller": "event"}
+EVENT_READINGS = [  # (card, ability, the filter): checked by hand against the Oracle text (603.2, 506.2, 508.5a)
+    # "Whenever this creature deals combat damage to a player, … target X that player controls"
+    ("Caustic Wasps", 1, {**EV, "type": "artifact"}),
+    ("Mistblade Shinobi", 1, {**EV, "type": "creature"}),
+    ("Throat Slitter", 1, {**EV, "type": "creature", "not": {"color": "black"}}),
+    ("Aberrant", 1, {"any": [{**EV, "type": "artifact"}, {**EV, "type": "enchantment"}]}),
+    ("Hammer of Ruin", 1, {**EV, "subtype": "equipment"}),
+    ("Questing Beast", 1, {**EV, "type": "planeswalker"}),  # "… to an opponent, … that player controls"
+    ("Topplegeist", 2, {**EV, "type": "creature"}),  # "each opponent's upkeep": that opponent
+    ("Karmic Justice", 1, {**EV, "kind": "permanent"}),  # "that opponent controls"
+    # "Whenever this creature attacks, … target X defending player controls" (506.2)
+    ("Kogla, the Titan Ape", 2, {"any": [{**EV, "type": "artifact"}, {**EV, "type": "enchantment"}]}),
+    ("Hellkite Whelp", 1, {**EV, "type": "creature"}),
+    ("Sidar Jabari", 1, {**EV, "type": "creature"}),
+    ("Orcish Squatters", 1, {**EV, "type": "land"}),
+    ("Rust Scarab", 1, {"any": [{**EV, "type": "artifact"}, {**EV, "type": "enchantment"}]}),  # becomes blocked
+    ("Skymark Roc", 1, {**EV, "type": "creature", "toughness": {"lte": 2}}),
+    # "from that player's graveyard", "from defending player's graveyard": the owner
+    ("Zombie Cannibal", 1, {"kind": "card", "owner": "event", "zone": "graveyard"}),
+    ("Ink-Eyes, Servant of Oni", 1, {"kind": "card", "owner": "event", "zone": "graveyard", "type": "creature"}),
+    ("Skullsnatcher", 1, {"kind": "card", "owner": "event", "zone": "graveyard"}),
+    ("Graven Abomination", 1, {"kind": "card", "owner": "event", "zone": "graveyard"}),
+    ("Rakshasa Debaser", 1, {"kind": "card", "owner": "event", "zone": "graveyard", "type": "creature"}),
+]
+
+
+@pytest.mark.parametrize(("name", "n", "expected"), EVENT_READINGS, ids=[r[0] for r in EVENT_READINGS])
+def test_that_player_and_defending_player_are_the_events_player(name: str, n: int, expected: Any) -> None:
+    ability = read(corpus().lookup(name))[n - 1]
+    assert ability.fragment is not None, ability.unread
+    reqs = ability.fragment["targets"]
+    assert reqs[-1]["filter"] == expected
+
+
+EVENT_REFUSALS = [  # (card, ability, the reason's words): "that player" is not the event's
+    ("Age of Ultron", 1, "'for each'"),  # one target for each opponent
+    ("Grasp of Fate", 1, "'for each'"),
+    ("Havoc Eater", 1, "'for each'"),
+    ("Yosei, the Morning Star", 1, "'target player'"),  # the player targeted first
+    ("The Spear of Bashenga", 2, "does not name one player"),  # "attacks the monarch"
+    ("Radha's Firebrand", 1, "'with power less"),  # the event's player read; the comparison is the board's
+]
+
+
+@pytest.mark.parametrize(("name", "n", "words"), EVENT_REFUSALS, ids=[r[0] for r in EVENT_REFUSALS])
+def test_that_player_not_named_by_the_event_is_refused(name: str, n: int, words: str) -> None:
+    ability = read(corpus().lookup(name))[n - 1]
+    assert ability.fragment is None and ability.unread is not None
+    assert words.lower() in ability.unread.reason.lower(), ability.unread.reason
+
+
+def _event_doc(**trigger: Any) -> dict[str, Any]:
+    return {
+        "players": ["A", "B", "C"],
+        "objects": [
+            {"id": "beast", "controller": "A", "card": "Questing Beast"},
+            {"id": "wa", "controller": "A", "types": ["planeswalker"]},
+            {"id": "wb", "controller": "B", "types": ["planeswalker"]},
+            {"id": "wc", "controller": "C", "types": ["planeswalker"]},
+        ],
+        "triggers": [{"id": "Q", "source": "beast", **trigger}],
+    }
+
+
+def test_event_player_decides_whose_things_fit() -> None:
+    """603.2: Questing Beast dealt combat damage to B: only B's planeswalker is "that player's"."""
+    for player, only in (("B", "wb"), ("C", "wc")):
+        outcomes = list(LegalOutcomes(parse_scenario(_event_doc(event_player=player))))
+        assert [o.stack[0].targets for o in outcomes] == [{"t": (only,)}]
+
+
+def test_a_trigger_saying_event_without_event_player_is_bad_input_naming_the_field() -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(_event_doc())
+    line = info.value.lines()[0]
+    assert line.startswith("triggers[0].targets[0].filter.controller: ") and "give the trigger's event_player" in line
+    with pytest.raises(ScenarioError) as unknown:
+        parse_scenario(_event_doc(event_player="D"))
+    assert "triggers[0].event_player: unknown player 'D'" in unknown.value.lines()[0]
+
+
+def test_owner_event_by_hand_fits_only_that_players_cards() -> None:
+    doc: dict[str, Any] = {
+        "players": ["A", "B", "C"],
+        "objects": [
+            {"id": "src", "controller": "A", "types": ["creature"]},
+            {"id": "gb", "kind": "card", "zone": "graveyard", "owner": "B", "types": ["creature"]},
+            {"id": "gc", "kind": "card", "zone": "graveyard", "owner": "C", "types": ["creature"]},
+        ],
+        "triggers": [
+            {
+                "id": "X",
+                "source": "src",
+                "event_player": "C",
+                "targets": [{"id": "t", "filter": {"kind": "card", "zone": "graveyard", "owner": "event"}}],
+            }
+        ],
+    }
+    outcomes = list(LegalOutcomes(parse_scenario(doc)))
+    assert [o.stack[0].targets for o in outcomes] == [{"t": ("gc",)}]
+
+
+JOINED_READINGS = [  # (card, ability, the filter): "X or Y" of one kind of adjective is any of them (105.1, 205.3)
+    ("Howling Moon", 1, {"subtype": ["wolf", "werewolf"], "controller": "you"}),
+    ("Ironclad Slayer", 1, {"kind": "card", "subtype": ["aura", "equipment"], "zone": "graveyard", "owner": "you"}),
+    ("Marshdrinker Giant", 1, {"subtype": ["island", "swamp"], "controller": "opponent"}),
+    (
+        "Bloodline Necromancer",
+        1,
+        {"kind": "card", "type": "creature", "subtype": ["vampire", "wizard"], "zone": "graveyard", "owner": "you"},
+    ),
+    ("Treebeard, Gracious Host", 2, {"subtype": ["halfling", "treefolk"]}),
+    ("Hunting Drake", 1, {"type": "creature", "color": ["red", "green"]}),
+    ("Slithery Stalker", 1, {"type": "creature", "color": ["green", "white"], "controller": "opponent"}),
+    (
+        "Offspring's Revenge",
+        1,
+        {"kind": "card", "type": "creature", "color": ["red", "white", "black"], "zone": "graveyard", "owner": "you"},
+    ),
+    (
+        "Crypt Angel",
+        1,
+        {"kind": "card", "type": "creature", "color": ["blue", "red"], "zone": "graveyard", "owner": "you"},
+    ),
+    ("Naya", 1, {"type": "creature", "color": ["red", "green", "white"], "controller": "you"}),
+]
+TOKEN_READINGS = [  # (card, ability, the filter): "token" as the noun, or after one: a token permanent (111.1)
+    ("Attentive Skywarden", 1, {"subtype": "incubator", "tag": "token", "controller": "you"}),
+    ("Caretaker's Talent", 2, {"tag": "token", "controller": "you"}),
+    ("Kraul Whipcracker", 1, {"tag": "token", "controller": "opponent"}),
+    ("Oltec Matterweaver", 1, {"type": "artifact", "tag": "token", "controller": "you"}),
+    ("Temmet, Vizier of Naktamun", 1, {"type": "creature", "tag": "token", "controller": "you"}),
+    ("City of Death", 2, {"tag": "token", "controller": "you", "not": {"subtype": "saga"}}),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "expected"), JOINED_READINGS + TOKEN_READINGS, ids=[r[0] for r in JOINED_READINGS + TOKEN_READINGS]
+)
+def test_joined_adjectives_and_tokens_are_read(name: str, n: int, expected: Any) -> None:
+    ability = read(corpus().lookup(name))[n - 1]
+    assert ability.fragment is not None, ability.unread
+    reqs = ability.fragment.get("targets", []) + [
+        r for m in ability.fragment.get("modes", []) for r in m.get("targets", [])
+    ]
+    assert [r["filter"] for r in reqs if r["filter"] == expected], [r["filter"] for r in reqs]
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Opportunistic Dragon", "'or'"),  # "Human or artifact": a subtype or a type, not one joined kind
+        ("Nashi, Moon's Legacy", "'or'"),  # "legendary or Rat card"
+        ("Halvar, God of Battle // Sword of the Realms", "'attached to a'"),  # was cut at "attached"
+    ],
+)
+def test_or_between_different_kinds_and_attached_to_are_refused(name: str, words: str) -> None:
+    unread = [a.unread for a in read(corpus().lookup(name)) if a.unread is not None]
+    assert any(words.lower() in u.reason.lower() for u in unread), [u.reason for u in unread]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._corpus import Card
+from ._event import event_qualifier, event_refusal
 
 _NUMBERS = {
     "a": 1,
@@ -90,7 +91,7 @@ def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
     return next((r for k, r in _RANGES.items() if q.startswith(k)), (1, 1))
 
 
-def _requirement(card: Card, text: str, m: re.Match[str], n: int) -> dict[str, Any]:
+def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str = "") -> dict[str, Any]:
     req: dict[str, Any] = {"id": f"t{n}" if n > 1 else "t"}
     q = (m.group("q") or "").lower()
     low, high = _quantity(m, text)
@@ -110,7 +111,7 @@ def _requirement(card: Card, text: str, m: re.Match[str], n: int) -> dict[str, A
         req["filter"] = "any-target"  # "any target", "among one, two, or three targets"
         _record(m.group(0), [], [], None)
     else:
-        phrase, filt, flags = _noun_phrase(card, rest, m.group(0))
+        phrase, filt, flags = _noun_phrase(card, rest, m.group(0), (condition, text[: m.start()]))
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
@@ -154,7 +155,7 @@ _END_TEXT = (
     "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
     "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
     "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
-    "copies attached unless instead where equal creates takes skips untaps taps"
+    "copies unless instead where equal creates takes skips untaps taps"
 )
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy"
@@ -224,10 +225,14 @@ def _record(head: str, words: list[str], spans: list[tuple[int, int, str]], end:
         _RECORD.append(Account(head, tuple(words), tuple(spans), end))
 
 
-def _noun_phrase(card: Card, rest: str, head: str = "target") -> tuple[str, Any, dict[str, Any]]:
+def _noun_phrase(
+    card: Card, rest: str, head: str = "target", event: tuple[str, str] = ("", "")
+) -> tuple[str, Any, dict[str, Any]]:
     """The filter of the words after "target", and the words it read; :class:`Unread` when they
-    are not a phrase this reader knows."""
+    are not a phrase this reader knows. ``event``: the trigger condition and the effect before the
+    target, which decide whether "that player" is the event's (model/cards/_event.py)."""
     phrase = _TargetPhrase(re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest), head + " " + rest.strip())
+    phrase.event = event
     while phrase.pos < len(phrase.words) and phrase.read_word():
         pass
     if not phrase.alternatives:
@@ -266,6 +271,7 @@ class _TargetPhrase:
         self.nots: list[dict[str, Any]] = []
         self.spans: list[tuple[int, int, str]] = []  # (start, end, rule): every word read, by what
         self.listed = False
+        self.event = ("", "")  # the trigger condition, the effect before the target
 
     def take(self, k: int, rule: str) -> None:
         """Consume ``k`` words for ``rule``."""
@@ -282,6 +288,14 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.alternatives:
             self.take(1, "or")
             return True
+        if w in ("or", ",") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
+            self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
+            return True
+        if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
+            self.adjectives.setdefault("tag", []).append("token")  # "target Incubator token you control" (111.1)
+            self.alternatives.append(_take(self.adjectives))
+            self.take(1, "noun")
+            return self.more()
         if self.adjective(w):
             self.take(1, "adjective")
             return True
@@ -304,6 +318,24 @@ class _TargetPhrase:
             raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
         self.take(1, "noun")
         return True
+
+    def joins(self) -> bool:
+        """Whether the "or" (or ",") here joins two adjectives of one kind, either of which the noun
+        may have: colors ("red, white, or black"), subtypes ("Elf or Tyvar") — 105.1, 205.3."""
+        before = self.words[self.pos - 1] if self.pos else ""
+        k = 2 if (self.peek(), self.peek(1)) == (",", "or") else 1
+        after = self.words[self.pos + k] if self.pos + k < len(self.words) else ""
+        if before.lower() in _COLORS and after.lower() in _COLORS:
+            return "color" in self.adjectives
+        return (
+            self.peek() == "or"
+            and before.lower() in self.adjectives.get("subtype", ())
+            and after[:1].isupper()
+            and after.replace("-", "").isalpha()
+            and after not in _CLAUSE_WORDS
+            and _noun(after.lower()) is None
+            and after.lower() not in _STARTS
+        )
 
     def adjective(self, w: str) -> bool:
         """Note ``w`` if it is an adjective ("red", "legendary", "tapped", "nonland" …)."""
@@ -360,6 +392,9 @@ class _TargetPhrase:
             self.take(1, "noun")
         if both:
             base = {**base, "all": both}
+        if not possessive and self.peek(1) in ("token", "tokens"):  # "artifact token", "creature tokens" (111.1)
+            self.adjectives.setdefault("tag", []).append("token")
+            self.take(1, "noun")
         self.alternatives.append({**base, **_take(self.adjectives)})
         self.take(1, "noun")
         if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
@@ -395,7 +430,7 @@ class _TargetPhrase:
         """The words read, the filter of the alternatives with what qualifies them all, and the
         requirement's flags ("another"); :class:`Unread` when a word follows that does not end it."""
         words = self.words
-        qualifiers, spans = _qualifiers(words[self.pos :], card, self.said)
+        qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
         self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
         pos = self.pos + (spans[-1][1] if spans else 0)
         players = all(a.get("kind") == "player" for a in self.alternatives)
@@ -485,7 +520,9 @@ def _refused(low: list[str], words: list[str], said: str) -> None:
         raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
 
 
-def _qualifiers(words: list[str], card: Card, said: str) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
+def _qualifiers(
+    words: list[str], card: Card, said: str, event: tuple[str, str] = ("", "")
+) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
     """``you control``, ``an opponent controls``, ``you don't control``, ``in a graveyard``, ``from
     your graveyard``, ``with power 2 or less``, ``that isn't a God`` … after the noun, with the span
     of words each took."""
@@ -500,7 +537,13 @@ def _qualifiers(words: list[str], card: Card, said: str) -> tuple[dict[str, Any]
     while i < len(low):
         start = i
         _refused(low[i:], words[i:], said)
-        if at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
+        if (named := event_qualifier(low, i)) is not None:  # "that player controls" (603.2)
+            refusal = event_refusal(named[2], *event)
+            if refusal is not None:
+                raise Unread(f"a player the event may not name: {refusal}", said)
+            out.update(named[0])
+            i += named[1]
+        elif at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
             out.setdefault("_nots", []).append({"subtype": low[i + 3]})  # "that isn't a God"
             i += 4
         elif at("you", "control"):

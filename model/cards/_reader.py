@@ -159,7 +159,7 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
         for i, bullet in enumerate(bullets, 1):
             own, notes = owned(bullet)
             ability.notes.extend(n for n in notes if n not in ability.notes)
-            reqs = _requirements(card, own)
+            reqs = _requirements(card, own, condition)
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs
@@ -172,7 +172,7 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
         return fragment
     if choose is not None:
         raise Unread("'choose' without bullets", effect)
-    reqs = _requirements(card, effect)
+    reqs = _requirements(card, effect, condition)
     if reqs:
         fragment["targets"] = reqs
     return fragment
@@ -196,7 +196,7 @@ _IGNORED = (  # "target" that is no requirement of this ability
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
 
-def _requirements(card: Card, sentence: str) -> list[dict[str, Any]]:
+def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[str, Any]]:
     """Every target requirement of ``sentence`` (one per instance of "target", 601.2c)."""
     text = _REMINDER.sub("", sentence)
     reflexive = _REFLEXIVE.search(text)
@@ -209,7 +209,7 @@ def _requirements(card: Card, sentence: str) -> list[dict[str, Any]]:
     for m in _QUANTITY.finditer(masked):
         if masked[m.start() : m.end()].count("·"):
             continue
-        req = _requirement(card, text, m, len(out) + 1)
+        req = _requirement(card, text, m, len(out) + 1, condition)
         out.append(req)
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
