@@ -799,3 +799,38 @@ def test_joined_adjectives_and_tokens_are_read(name: str, n: int, expected: Any)
 def test_or_between_different_kinds_and_attached_to_are_refused(name: str, words: str) -> None:
     unread = [a.unread for a in read(corpus().lookup(name)) if a.unread is not None]
     assert any(words.lower() in u.reason.lower() for u in unread), [u.reason for u in unread]
+
+
+# -- plainly readable phrases read now (coverage past 90%), each filter exact -------------------------
+
+NOW_READ = [  # (card, ability, requirement, its exact filter, the rule)
+    ("Capricious Efreet", 1, 1, {"kind": "permanent", "not": {"any": [{"type": "land"}, {"controller": "you"}]}}),
+    ("Banishment", 1, 0, {"kind": "permanent", "controller": "opponent", "not": {"type": "land"}}),  # "and all other"
+    ("Rakdos Firewheeler", 1, 1, {"any": [{"type": "creature"}, {"type": "planeswalker"}]}),  # "and 2 damage to"
+    ("Bhaal, Lord of Murder", 1, 0, {"type": "creature"}),  # "and goad it"
+    ("Communal Brewing", 1, 0, {"kind": "player", "controller": "opponent"}),  # "each draw a card"
+    ("Coal Hill School", 2, 0, {"kind": "card", "any": [{"type": "artifact"}, {"supertype": "legendary"},
+                                                       {"subtype": "saga"}], "zone": "graveyard", "owner": "you"}),
+    ("Hollowhenge Spirit", 1, 0, {"type": "creature", "tag": ["attacking", "blocking"]}),  # 506.4: either
+    ("Tishana's Tidebinder", 1, 0, {"any": [{"kind": "ability", "ability_kind": "activated"},
+                                            {"kind": "ability", "ability_kind": "triggered"}]}),
+    ("Graveyard Glutton", 1, 0, {"kind": "card", "zone": "graveyard"}),  # "from graveyards": any one
+    ("Grimoire Thief", 1, 0, {"kind": "player", "controller": "opponent"}),  # "… library face down"
+    ("Knight Rampager", 2, 0, {"kind": "player", "controller": "opponent"}),  # "chosen at random"
+]
+
+
+@pytest.mark.parametrize(("name", "n", "r", "expected"), NOW_READ, ids=[f"{x[0]}-{x[1]}" for x in NOW_READ])
+def test_plain_phrases_are_read_exactly(name: str, n: int, r: int, expected: dict[str, Any]) -> None:
+    """601.2c: "and" before a new clause or target ends a phrase; "historic" is an artifact, a
+    legendary or a Saga (700.6); "attacking or blocking" is either; "activated or triggered ability"
+    either kind; "from graveyards" any graveyard; "with a memory counter on it" a counter (122.1)."""
+    ability = read(corpus().lookup(name))[n - 1]
+    assert ability.fragment is not None, ability.unread
+    assert ability.fragment["targets"][r]["filter"] == expected
+
+
+def test_a_counter_on_a_target_card_is_its_filter() -> None:
+    """122.1: "… from your graveyard with a memory counter on it"."""
+    (req,) = read(corpus().lookup("Altaïr Ibn-La'Ahad"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"]["counter"] == "memory" and req["filter"]["zone"] == "graveyard"

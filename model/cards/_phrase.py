@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._corpus import Card
+from ._ends import ends as _ends
 from ._event import event_qualifier, event_refusal
 
 _NUMBERS = {
@@ -148,53 +149,6 @@ def _divided(req: dict[str, Any], before: str, text: str, up_to: bool) -> None:
         req["max"] = amount
 
 
-# -- where a phrase ends: a word (never a prefix of one) or a few words in a row ----------------------
-
-_END_TEXT = (
-    "gets get gains gain has have deals deal loses lose can't cannot becomes become is are was were "
-    "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
-    "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
-    "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
-    "copies unless instead where equal creates takes skips untaps taps"
-)
-_END_WORDS = frozenset(_END_TEXT.split())
-_AND_TEXT = "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy"
-_AND_WORDS = frozenset(_AND_TEXT.split())
-_END_RUNS = (
-    ("this", "turn"),
-    ("for", "each"),
-    ("for", "as", "long"),
-    ("as", "long", "as"),
-    ("at", "random"),
-    ("without", "paying"),
-    ("in", "addition"),
-    ("in", "its", "owner's"),
-    ("from", "among"),
-    ("from", "the", "top"),
-    ("on", "top"),
-    ("on", "the", "bottom"),
-    ("that", "player's"),
-    ("that", "creature's"),
-    ("that", "permanent's"),
-    ("that", "card's"),
-    ("that", "spell's"),
-)
-# after a player: "all creatures target opponent controls", "have target player discard a card"
-_PLAYER_VERBS = frozenset(
-    {"controls", "control", "owns", "own", "discard", "mill", "draw", "reveal", "shuffle", "search", "look", "scry"}
-)
-
-
-def _ends(low: list[str], pos: int, players: bool) -> int:
-    """How many words from ``pos`` end the phrase ("." is one, "and return" two), 0 when they do not."""
-    w, nxt = [*low[pos : pos + 2], "", ""][:2]
-    if w in (".", ",", ";", ":") or w in _END_WORDS or (players and w in _PLAYER_VERBS):
-        return 1
-    if (w == "and" and nxt in _AND_WORDS) or (w == "each" and nxt in _END_WORDS) or (w == "don't" and nxt != "control"):
-        return 2
-    return next((len(run) for run in _END_RUNS if tuple(low[pos : pos + len(run)]) == run), 0)
-
-
 @dataclass(frozen=True)
 class Account:
     """How one target phrase was read: the words after "target", each span (start, end, rule) of
@@ -299,6 +253,13 @@ class _TargetPhrase:
         if self.adjective(w):
             self.take(1, "adjective")
             return True
+        either = (w, self.peek(1), self.peek(2)) == ("activated", "or", "triggered")
+        if either and self.peek(3) in ("ability", "abilities"):
+            shared = _take(self.adjectives)  # "target activated or triggered ability": either kind
+            kinds = ("activated", "triggered")
+            self.alternatives += [{"kind": "ability", "ability_kind": k, **shared} for k in kinds]
+            self.take(4, "noun")
+            return self.more()
         if w in ("activated", "triggered") and self.peek(1) in ("ability", "abilities"):
             self.alternatives.append({"kind": "ability", "ability_kind": w, **_take(self.adjectives)})
             self.take(2, "noun")
@@ -327,6 +288,8 @@ class _TargetPhrase:
         after = self.words[self.pos + k] if self.pos + k < len(self.words) else ""
         if before.lower() in _COLORS and after.lower() in _COLORS:
             return "color" in self.adjectives
+        if before.lower() in _STATES and after.lower() in _STATES:  # "attacking or blocking": either tag
+            return "tag" in self.adjectives
         return (
             self.peek() == "or"
             and before.lower() in self.adjectives.get("subtype", ())
@@ -343,6 +306,8 @@ class _TargetPhrase:
             self.adjectives.setdefault("color", []).append(w)
         elif w == "colorless":
             self.adjectives["colorless"] = True
+        elif w == "historic" and "any" not in self.adjectives:  # 700.6: artifacts, legendaries and Sagas
+            self.adjectives["any"] = [{"type": "artifact"}, {"supertype": "legendary"}, {"subtype": "saga"}]
         elif w in _SUPERTYPES:
             self.adjectives["supertype"] = w
         elif w in _STATES:
@@ -567,6 +532,14 @@ def _qualifiers(
             if who == "your":
                 out["owner"] = "you"
             i += 3
+        elif low[i] in ("in", "from") and low[i + 1 : i + 2] == ["graveyards"]:  # "cards from graveyards": any
+            out["zone"] = "graveyard"
+            i += 2
+        elif low[i : i + 2] in (["with", "a"], ["with", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]:
+            if not low[i + 2].isalpha():
+                break
+            out["counter"] = low[i + 2]  # "with a memory counter on it" (122.1)
+            i += 6
         elif low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
             out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
             out["owner"] = "opponent"
