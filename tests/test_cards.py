@@ -834,3 +834,34 @@ def test_a_counter_on_a_target_card_is_its_filter() -> None:
     """122.1: "… from your graveyard with a memory counter on it"."""
     (req,) = read(corpus().lookup("Altaïr Ibn-La'Ahad"))[0].fragment["targets"]  # type: ignore[index]
     assert req["filter"]["counter"] == "memory" and req["filter"]["zone"] == "graveyard"
+
+
+# -- found by the third hand audit (seed 37): every word around the modes, and ", and/or" lists ------
+
+
+def test_the_same_mode_more_than_once_is_repeat() -> None:
+    """700.2d: "Choose three. You may choose the same mode more than once." — the sentence was dropped."""
+    (ability,) = read(corpus().lookup("I Will Savor Your Agony"))
+    assert ability.fragment is not None and ability.fragment["modal"] == {"choose": [3], "repeat": True}
+
+
+def test_you_may_choose_modes_allows_none() -> None:
+    """700.2, 603.3c: "you may choose two" — or none, and the ability is then removed."""
+    (ability,) = read(corpus().lookup("Shadrix Silverquill"))
+    assert ability.fragment is not None and ability.fragment["modal"]["choose"] == [0, 2]
+
+
+@pytest.mark.parametrize("name", ["Tetsuo, Imperial Champion", "Wardens of the Cycle", "Genku, Future Shaper"])
+def test_other_words_beside_the_modes_are_refused(name: str) -> None:
+    """700.2: a condition on the modes ("if it's equipped, choose one") or another sentence beside them
+    is not guessed."""
+    assert any(a.unread is not None for a in read(corpus().lookup(name))), name
+
+
+def test_a_list_ending_in_and_or_keeps_every_item() -> None:
+    """601.2c: "any number of target instant, sorcery, and/or Tamiyo planeswalker cards from your
+    graveyard" — the list stopped at the comma and lost the planeswalkers and the graveyard."""
+    (req,) = read(corpus().lookup("The Tale of Tamiyo"))[1].fragment["targets"]  # type: ignore[index]
+    kinds = [(f.get("type"), f.get("subtype")) for f in req["filter"]["any"]]
+    assert kinds == [("instant", None), ("sorcery", None), ("planeswalker", "tamiyo")]
+    assert all(f["zone"] == "graveyard" and f["owner"] == "you" for f in req["filter"]["any"])

@@ -451,6 +451,8 @@ def _more(w: str, nxt: str) -> bool:
     """Whether another alternative follows: "or X", ", X" where X begins a noun phrase."""
     if w not in ("or", ","):
         return False
+    if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards"
+        return True
     return (
         nxt in _STARTS
         or (nxt.startswith("non") and len(nxt) > 4)
@@ -483,6 +485,29 @@ def _refused(low: list[str], words: list[str], said: str) -> None:
         and low[1] not in ("a", "your")
     ):
         raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
+
+
+def _zone_or_counter(low: list[str], i: int, out: dict[str, Any]) -> int:
+    """How many words from ``i`` name a zone ("from your graveyard", "in an opponent's graveyard",
+    "from graveyards") or a counter ("with a memory counter on it", 122.1), noted in ``out``; 0: none."""
+    if low[i] in ("in", "from") and i + 2 < len(low) and low[i + 2] in ("graveyard", "graveyards"):
+        out["zone"] = "graveyard"
+        if low[i + 1] == "your":
+            out["owner"] = "you"
+        return 3
+    if low[i] in ("in", "from") and low[i + 1 : i + 2] == ["graveyards"]:  # "cards from graveyards": any
+        out["zone"] = "graveyard"
+        return 2
+    if low[i : i + 2] in (["with", "a"], ["with", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]:
+        if not low[i + 2].isalpha():
+            return 0
+        out["counter"] = low[i + 2]
+        return 6
+    if low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
+        out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
+        out["owner"] = "opponent"
+        return 4
+    return 0
 
 
 def _qualifiers(
@@ -526,24 +551,8 @@ def _qualifiers(
         elif at("an", "opponent", "owns"):
             out["owner"] = "opponent"
             i += 3
-        elif low[i] in ("in", "from") and i + 2 < len(low) and low[i + 2] in ("graveyard", "graveyards"):
-            who = low[i + 1]
-            out["zone"] = "graveyard"
-            if who == "your":
-                out["owner"] = "you"
-            i += 3
-        elif low[i] in ("in", "from") and low[i + 1 : i + 2] == ["graveyards"]:  # "cards from graveyards": any
-            out["zone"] = "graveyard"
-            i += 2
-        elif low[i : i + 2] in (["with", "a"], ["with", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]:
-            if not low[i + 2].isalpha():
-                break
-            out["counter"] = low[i + 2]  # "with a memory counter on it" (122.1)
-            i += 6
-        elif low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
-            out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
-            out["owner"] = "opponent"
-            i += 4
+        elif taken := _zone_or_counter(low, i, out):
+            i += taken
         elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
             key = low[i + 1]
             if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:

@@ -151,6 +151,7 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             "any number": list(range(0, n + 1)),
         }[word]
         modal: dict[str, Any] = {"choose": [k for k in allowed if k <= n]}
+        _mode_header(effect, choose, modal)
         if re.search(r"each mode must target a different", effect, flags=re.I):
             modal["distinct_targets"] = True
         if "hasn't been chosen" in effect:
@@ -220,6 +221,28 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
 
 _BECOMES_CREATURE = re.compile(r"\bbecomes? an? (?!copy)[^.]*?\bcreature")
 """A card that can be a creature by its own text ("this land becomes a 3/3 … creature"; not "become a copy of")."""
+
+
+_SAME_MODE = re.compile(r"\s*You may choose the same mode more than once\.", re.I)
+_DIFFERENT = re.compile(r"\s*Each mode must target a different \w+\.?", re.I)
+
+
+def _mode_header(effect: str, choose: re.Match[str], modal: dict[str, Any]) -> None:
+    """Account for every word around "choose N —" (700.2): "You may choose the same mode more than
+    once" (repeat, 700.2d), "you may choose N" (or none: the ability is then removed, 603.3c), "Each
+    mode must target a different player"; a condition on the modes ("if it's equipped, choose one")
+    or any other sentence there is refused, naming it."""
+    after = _DIFFERENT.sub("", effect[choose.end() :].split("\n")[0])
+    if _SAME_MODE.match(after):
+        modal["repeat"] = True
+        after = _SAME_MODE.sub("", after, count=1)
+    if after.strip():
+        raise Unread(f"words beside the modes this reader does not know: {after.strip()[:40]!r}", effect)
+    before = _DIFFERENT.sub("", effect[: choose.start()]).strip()
+    if before.lower() == "you may":
+        modal["choose"] = sorted({0, *modal["choose"]})
+    elif before.lower().startswith("if "):
+        raise Unread(f"a condition on the modes: {before!r}", effect)
 
 
 def _another_is_the_source(card: Card, req: dict[str, Any], sentence: str) -> None:
