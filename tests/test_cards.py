@@ -865,3 +865,10 @@ def test_a_list_ending_in_and_or_keeps_every_item() -> None:
     kinds = [(f.get("type"), f.get("subtype")) for f in req["filter"]["any"]]
     assert kinds == [("instant", None), ("sorcery", None), ("planeswalker", "tamiyo")]
     assert all(f["zone"] == "graveyard" and f["owner"] == "you" for f in req["filter"]["any"])
+
+
+def test_a_supertype_no_rule_knows_is_asked_for() -> None:
+    """205.4a: Feisty Stegosaurus' "Host" (an Un-card's) is no supertype a scenario can hold: asked
+    for, where it made a scenario naming the card fail (the doubtful card of the seed-37 audit)."""
+    fields, notes = characteristics(corpus().lookup("Feisty Stegosaurus"))
+    assert "supertypes" not in fields and "supertypes" in dict(notes)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._errors import ScenarioError
+from .._shapes import SUPERTYPES as _SUPERTYPES
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
 from ._reader import Ability, keyword_lines, read
@@ -66,6 +67,12 @@ def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         out["subtypes"] = [s.lower() for s in card.subtypes]
     if card.supertypes:
         out["supertypes"] = [s.lower() for s in card.supertypes]
+        unknown = [s for s in out["supertypes"] if s not in _SUPERTYPES]
+        if unknown:  # an Un-card's "Host": no supertype of 205.4a, which a scenario cannot hold
+            notes.append(("supertypes", f"{', '.join(unknown)} is no supertype of 205.4a (give supertypes)"))
+            out["supertypes"] = [s for s in out["supertypes"] if s in _SUPERTYPES]
+            if not out["supertypes"]:
+                del out["supertypes"]
     colors, value = _mana(card.mana_cost)
     out["colors"] = colors
     out["mana_value"] = value
