@@ -811,7 +811,7 @@ NOW_READ = [  # (card, ability, requirement, its exact filter, the rule)
     ("Communal Brewing", 1, 0, {"kind": "player", "controller": "opponent"}),  # "each draw a card"
     ("Coal Hill School", 2, 0, {"kind": "card", "any": [{"type": "artifact"}, {"supertype": "legendary"},
                                                        {"subtype": "saga"}], "zone": "graveyard", "owner": "you"}),
-    ("Hollowhenge Spirit", 1, 0, {"type": "creature", "tag": ["attacking", "blocking"]}),  # 506.4: either
+    ("Hollowhenge Spirit", 1, 0, {"type": "creature", "any": [{"tag": "attacking"}, {"tag": "blocking"}]}),  # either
     ("Tishana's Tidebinder", 1, 0, {"any": [{"kind": "ability", "ability_kind": "activated"},
                                             {"kind": "ability", "ability_kind": "triggered"}]}),
     ("Graveyard Glutton", 1, 0, {"kind": "card", "zone": "graveyard"}),  # "from graveyards": any one
@@ -872,3 +872,21 @@ def test_a_supertype_no_rule_knows_is_asked_for() -> None:
     for, where it made a scenario naming the card fail (the doubtful card of the seed-37 audit)."""
     fields, notes = characteristics(corpus().lookup("Feisty Stegosaurus"))
     assert "supertypes" not in fields and "supertypes" in dict(notes)
+
+
+# -- found by the fourth hand audit (seed 38) ---------------------------------------------------------
+
+
+def test_attacking_or_blocking_is_either_tag_not_both() -> None:
+    """506.4: "target attacking or blocking creature" is a creature that is attacking or blocking;
+    a filter's tags are all required, so it is an "any" of the two (Sigrid, God-Favored)."""
+    (req,) = read(corpus().lookup("Sigrid, God-Favored"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"] == {"type": "creature", "any": [{"tag": "attacking"}, {"tag": "blocking"}]}
+
+
+def test_a_chapter_that_makes_a_triggered_ability_has_no_target_of_its_own() -> None:
+    """603.7a, 714.2b: "II, III — Whenever you cast a spell this turn, put a +1/+1 counter on target
+    creature you control" makes an ability that targets later; the chapter itself targets nothing."""
+    chapters = read(corpus().lookup("Showdown of the Skalds"))
+    assert chapters[1].fragment is not None and "targets" not in chapters[1].fragment
+    assert any("603.7a" in note for note in chapters[1].notes)

@@ -250,6 +250,10 @@ class _TargetPhrase:
             self.alternatives.append(_take(self.adjectives))
             self.take(1, "noun")
             return self.more()
+        if w in _STATES and self.peek(1) == "or" and self.peek(2) in _STATES and "any" not in self.adjectives:
+            self.adjectives["any"] = [{"tag": w}, {"tag": self.peek(2)}]  # "attacking or blocking": either (506.4)
+            self.take(3, "adjective")
+            return True
         if self.adjective(w):
             self.take(1, "adjective")
             return True
@@ -288,8 +292,6 @@ class _TargetPhrase:
         after = self.words[self.pos + k] if self.pos + k < len(self.words) else ""
         if before.lower() in _COLORS and after.lower() in _COLORS:
             return "color" in self.adjectives
-        if before.lower() in _STATES and after.lower() in _STATES:  # "attacking or blocking": either tag
-            return "tag" in self.adjectives
         return (
             self.peek() == "or"
             and before.lower() in self.adjectives.get("subtype", ())

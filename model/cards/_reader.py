@@ -102,10 +102,11 @@ def read(card: Card) -> list[Ability]:
 def _effect(text: str) -> tuple[str, str]:
     """(trigger condition, effect) of one ability: the condition runs to the first comma outside
     quotes that is followed by the effect."""
-    head = re.sub(r"^[A-Z][\w' ,-]*? — (?=When|Whenever|At)", "", text.split("\n")[0])
-    chapter = CHAPTER.match(head)
+    first = text.split("\n")[0]
+    chapter = CHAPTER.match(first)  # before an ability word's dash is taken off: "II, III — When…" is a chapter
     if chapter is not None:  # 714.2b: a lore counter reaching the chapter's number
-        return f"chapter {chapter.group(1)} (714.2b)", head[chapter.end() :]
+        return f"chapter {chapter.group(1)} (714.2b)", first[chapter.end() :]
+    head = re.sub(r"^[A-Z][\w' ,!?-]*? — (?=When|Whenever|At)", "", first)
     depth = 0
     for i, ch in enumerate(head):
         if ch == '"':
@@ -117,6 +118,12 @@ def _effect(text: str) -> tuple[str, str]:
 
 def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     condition, effect = _effect(text)
+    if condition.startswith("chapter") and re.match(r"(?:When|Whenever|At)\b", effect):
+        # "II, III — Whenever you cast a spell this turn, …": the chapter makes a triggered ability
+        # that waits for its own event and chooses its own targets then (603.7a); the chapter has none
+        made = effect.split(",")[0]
+        ability.notes.append(f"{made!r} is an ability the chapter makes (603.7a): its targets are its own")
+        effect = ""
     effect, notes = owned(effect)  # without the targets of the abilities it grants or makes (603.7, 603.12)
     ability.notes.extend(notes)
     fragment: dict[str, Any] = {"text": text.replace("\n", " ")}
