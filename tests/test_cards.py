@@ -792,7 +792,6 @@ def test_joined_adjectives_and_tokens_are_read(name: str, n: int, expected: Any)
     ("name", "words"),
     [
         ("Opportunistic Dragon", "'or'"),  # "Human or artifact": a subtype or a type, not one joined kind
-        ("Nashi, Moon's Legacy", "'or'"),  # "legendary or Rat card"
         ("Halvar, God of Battle // Sword of the Realms", "'attached to a'"),  # was cut at "attached"
     ],
 )
@@ -890,3 +889,21 @@ def test_a_chapter_that_makes_a_triggered_ability_has_no_target_of_its_own() -> 
     chapters = read(corpus().lookup("Showdown of the Skalds"))
     assert chapters[1].fragment is not None and "targets" not in chapters[1].fragment
     assert any("603.7a" in note for note in chapters[1].notes)
+
+
+def test_words_after_any_target_are_read_or_refused() -> None:
+    """115.4, 601.2c: "any target that isn't a commander" was read as any target (the words were
+    never looked at: the fifth hand audit, seed 39) — refused now; "any target that isn't a Dragon"
+    is a player, or a creature, planeswalker or battle that isn't a Dragon."""
+    lozhan = read(corpus().lookup("Lozhan, Dragons' Legacy"))[0]
+    assert lozhan.unread is not None and "that isn't a" in lozhan.unread.reason
+    (req,) = read(corpus().lookup("Wrathful Red Dragon"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"] == {
+        "any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": "dragon"}}]
+    }
+
+
+def test_a_supertype_or_a_subtype_is_either() -> None:
+    """205.4, 205.3: "up to one target legendary or Rat card from your graveyard" (Nashi)."""
+    reqs = read(corpus().lookup("Nashi, Moon's Legacy"))[0].fragment["targets"]  # type: ignore[index]
+    assert reqs[0]["filter"]["any"] == [{"supertype": "legendary"}, {"subtype": "rat"}]

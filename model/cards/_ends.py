@@ -15,7 +15,7 @@ _END_TEXT = (
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = (
     "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy "
-    "up all every goad another one two three"  # "and up to two target …", "and all other …", "and goad it"
+    "up all every goad another one two three x copy"  # "and up to two target …", "and all other …", "and goad it"
 )
 _AND_WORDS = frozenset(_AND_TEXT.split())
 _END_RUNS = (

@@ -110,7 +110,16 @@ def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str
         m.group("plural") and re.match(r"\s*(?:[.,;]|$|and\b|instead\b)", rest)
     ):
         req["filter"] = "any-target"  # "any target", "among one, two, or three targets"
-        _record(m.group(0), [], [], None)
+        words = re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest)
+        after = [w.lower() for w in words]
+        if after[:2] == ["that", "isn't"] and len(words) > 3 and after[2] in ("a", "an") and words[3][:1].isupper():
+            # 115.4: "any target that isn't a Dragon" — a player, or a creature, planeswalker or battle that isn't
+            objects = {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": after[3]}}
+            req["filter"] = {"any": [{"kind": "player"}, objects]}
+            words, after = words[4:], after[4:]
+        if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
+            raise Unread(f"words after a target phrase this reader does not know: {' '.join(after[:3])!r}", text)
+        _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)
     else:
         phrase, filt, flags = _noun_phrase(card, rest, m.group(0), (condition, text[: m.start()]))
         req["filter"] = filt
@@ -250,6 +259,12 @@ class _TargetPhrase:
             self.alternatives.append(_take(self.adjectives))
             self.take(1, "noun")
             return self.more()
+        nxt = self.words[self.pos + 2] if self.pos + 2 < len(self.words) else ""
+        mixed = w in _SUPERTYPES and self.peek(1) == "or" and nxt[:1].isupper() and nxt.isalpha()
+        if mixed and _noun(nxt.lower()) is None and "any" not in self.adjectives:
+            self.adjectives["any"] = [{"supertype": w}, {"subtype": nxt.lower()}]  # "legendary or Rat card" (205.4)
+            self.take(3, "adjective")
+            return True
         if w in _STATES and self.peek(1) == "or" and self.peek(2) in _STATES and "any" not in self.adjectives:
             self.adjectives["any"] = [{"tag": w}, {"tag": self.peek(2)}]  # "attacking or blocking": either (506.4)
             self.take(3, "adjective")
