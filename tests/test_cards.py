@@ -907,3 +907,10 @@ def test_a_supertype_or_a_subtype_is_either() -> None:
     """205.4, 205.3: "up to one target legendary or Rat card from your graveyard" (Nashi)."""
     reqs = read(corpus().lookup("Nashi, Moon's Legacy"))[0].fragment["targets"]  # type: ignore[index]
     assert reqs[0]["filter"]["any"] == [{"supertype": "legendary"}, {"subtype": "rat"}]
+
+
+def test_a_plus_one_counter_on_a_target_is_its_filter() -> None:
+    """122.1: "target creature you control with a +1/+1 counter on it" (Hog-Monkey): the key a
+    scenario's counters use."""
+    (req,) = read(corpus().lookup("Hog-Monkey"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"] == {"type": "creature", "controller": "you", "counter": "+1/+1"}

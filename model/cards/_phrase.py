@@ -14,6 +14,7 @@ from typing import Any
 from ._corpus import Card
 from ._ends import ends as _ends
 from ._event import event_qualifier, event_refusal
+from ._zones import zone_or_counter
 
 _NUMBERS = {
     "a": 1,
@@ -504,29 +505,6 @@ def _refused(low: list[str], words: list[str], said: str) -> None:
         raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
 
 
-def _zone_or_counter(low: list[str], i: int, out: dict[str, Any]) -> int:
-    """How many words from ``i`` name a zone ("from your graveyard", "in an opponent's graveyard",
-    "from graveyards") or a counter ("with a memory counter on it", 122.1), noted in ``out``; 0: none."""
-    if low[i] in ("in", "from") and i + 2 < len(low) and low[i + 2] in ("graveyard", "graveyards"):
-        out["zone"] = "graveyard"
-        if low[i + 1] == "your":
-            out["owner"] = "you"
-        return 3
-    if low[i] in ("in", "from") and low[i + 1 : i + 2] == ["graveyards"]:  # "cards from graveyards": any
-        out["zone"] = "graveyard"
-        return 2
-    if low[i : i + 2] in (["with", "a"], ["with", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]:
-        if not low[i + 2].isalpha():
-            return 0
-        out["counter"] = low[i + 2]
-        return 6
-    if low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
-        out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
-        out["owner"] = "opponent"
-        return 4
-    return 0
-
-
 def _qualifiers(
     words: list[str], card: Card, said: str, event: tuple[str, str] = ("", "")
 ) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
@@ -568,7 +546,7 @@ def _qualifiers(
         elif at("an", "opponent", "owns"):
             out["owner"] = "opponent"
             i += 3
-        elif taken := _zone_or_counter(low, i, out):
+        elif taken := zone_or_counter(low, i, out):
             i += taken
         elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
             key = low[i + 1]
