@@ -94,10 +94,6 @@ class PassStepper(Checked[State]):
         t = self._token.get(key)
         return None if t is None else self.decisions[t]
 
-    def token(self, d: Decision) -> int:
-        """The token that spells ``d`` (one of this pass's decisions)."""
-        return self._token[d.key]
-
     # -- the tokens ---------------------------------------------------------------------------
 
     def _key(self, i: int) -> Key:
@@ -267,7 +263,7 @@ class PassStepper(Checked[State]):
         if self.is_over(state):
             return judge.walk_over()
         if state.current is not None:
-            return self._why_token(state, f.abilities[state.current], d)
+            return self._why_token(state, f.abilities[state.current], d, tok)
         if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
             return judge.put_first()
         a = f.abilities[tok % n]
@@ -283,23 +279,24 @@ class PassStepper(Checked[State]):
             return judge.must_be_removed(a)
         return judge.must_be_put(a)
 
-    def _why_token(self, state: State, a: AbilityFacts, d: Decision) -> Reason:
+    def _why_token(self, state: State, a: AbilityFacts, d: Decision, tok: int) -> Reason:
+        """Why ``d`` (spelled ``tok``) cannot come next while ``a`` is being announced."""
         f = self.facts
         legal = self.legal(state)
         if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
             return judge.announce_first(a.id)
         if d.kind is DecisionKind.MODE:
-            j = self._token[d.key] - 2 * len(f.abilities)
+            j = tok - 2 * len(f.abilities)
             k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
             if k != a.index:
                 return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
-            mode = a.modes[self._token[d.key] - 2 * len(f.abilities) - self.mode_offset[k]]
+            mode = a.modes[j - self.mode_offset[k]]
             if not mode.available:
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
             return judge.divide_first(a)
         if d.kind is DecisionKind.TARGET:
-            t = self._token[d.key] - self.target0
+            t = tok - self.target0
             req = self._requirement(a, state.tokens)
             if req is not None and t in req.excluded:
                 return judge.excluded(req, t)[0].at(f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}")
