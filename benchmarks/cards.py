@@ -49,7 +49,7 @@ def coverage(limit: int | None) -> dict[str, Any]:
         whole = all(a.unread is None for a in found)
         if whole:
             phrases_read += len(accounts)
-            phrases_whole += sum(1 for acc in accounts if _accounted(acc))
+            phrases_whole += sum(1 for acc in accounts if acc.gap() is None)
         read_all += whole
         if any("target" in a.text.lower() for a in found):
             targeting += 1
@@ -81,16 +81,6 @@ def coverage(limit: int | None) -> dict[str, Any]:
         "reasons": reasons.most_common(10),
         "phrases": [(p, n, examples[p]) for p, n in phrases.most_common(10)],
     }
-
-
-def _accounted(acc: Any) -> bool:
-    """Whether the rules' spans of one target phrase cover every word up to the word that ends it."""
-    at = 0
-    for start, end, rule in sorted(acc.spans):
-        if start != at or end <= start or not rule:
-            return False
-        at = end
-    return at == (acc.end[0] if acc.end else len(acc.words))
 
 
 def costs() -> dict[str, Any]:

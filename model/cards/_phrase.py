@@ -169,6 +169,17 @@ class Account:
     spans: tuple[tuple[int, int, str], ...]
     end: tuple[int, int] | None
 
+    def gap(self) -> tuple[str, ...] | None:
+        """The words from the first that no rule consumed up to the word that ends the phrase (a
+        span out of order or consumed by no named rule counts as none); None: every word accounted for."""
+        at = 0
+        for start, end, rule in sorted(self.spans):
+            if start != at or end <= start or not rule:
+                return self.words[at:]
+            at = end
+        stop = self.end[0] if self.end else len(self.words)
+        return self.words[at:stop] if at != stop else None
+
 
 _RECORD: list[Account] | None = None
 
