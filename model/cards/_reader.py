@@ -21,7 +21,9 @@ from ._phrase import _QUANTITY, Unread, _requirement
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
 
-_TRIGGER = re.compile(r"^(?:(?:[A-Z][\w' ,!?-]*?) — )?(When|Whenever|At)\b")  # "Exterminate! — When …"
+_ABILITY_WORD = r"[A-Z][\w' ,!?-]*? — "
+"""An ability word and its dash before a trigger ("Landfall — ", "Exterminate! — "), 207.2c."""
+_TRIGGER = re.compile(rf"^(?:{_ABILITY_WORD})?(When|Whenever|At)\b")
 _EXERTED = re.compile(r"\bexert [^.]* as (?:it|he|she|they) attacks?\. (When you do, .*)$")
 """Exert's reflexive trigger (701.43, 603.12): "You may exert this creature as it attacks. When you do, …"
 triggers as attackers are declared and waits like any other, with its own targets."""
@@ -106,7 +108,7 @@ def _effect(text: str) -> tuple[str, str]:
     chapter = CHAPTER.match(first)  # before an ability word's dash is taken off: "II, III — When…" is a chapter
     if chapter is not None:  # 714.2b: a lore counter reaching the chapter's number
         return f"chapter {chapter.group(1)} (714.2b)", first[chapter.end() :]
-    head = re.sub(r"^[A-Z][\w' ,!?-]*? — (?=When|Whenever|At)", "", first)
+    head = re.sub(rf"^{_ABILITY_WORD}(?=When|Whenever|At)", "", first)
     depth = 0
     for i, ch in enumerate(head):
         if ch == '"':
