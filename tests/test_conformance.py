@@ -75,7 +75,13 @@ def test_this_tool_passes_the_suite_in_process(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"{len(CASES)} of {len(CASES)} cases pass"
     assert main(["conformance", "run", "--self", "--suite", str(SUITE), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["passed"] == len(CASES)
+    report = json.loads(capsys.readouterr().out)
+    assert report["passed"] == len(CASES)
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "conformance" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(report, schema)  # the report is what its schema says
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors({**report, "extra": 1})) == []
 
 
 @pytest.mark.slow
@@ -219,6 +225,11 @@ SOME = [
 ]
 
 
+def _fits_report_schema(report: dict[str, Any]) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(report, json.loads((ROOT / "conformance" / "report.schema.json").read_text(encoding="utf-8")))
+
+
 def _through(way: str, cases: list[Any] = SOME, seconds: float = 30) -> Any:
     engine = ProcessEngine([*MANGLER, way], seconds=seconds)
     try:
@@ -245,6 +256,7 @@ def test_an_engine_whose_answers_are_not_exactly_right_fails_every_case_it_touch
     duplicated divide entry passed; a truthy "yes" was a legal verdict."""
     report = _through(way)
     assert len(report.failed) == len(SOME), [r.case for r in report.results if r.passed]
+    _fits_report_schema(report.as_dict())
     assert all(says in r.difference for r in report.failed), [r.difference for r in report.failed]
 
 
@@ -268,6 +280,7 @@ def test_lines_that_answer_no_request_are_skipped_and_said(way: str) -> None:
     report = _through(way)
     assert not report.failed, [r.difference for r in report.failed]
     assert report.noise and "answer no request" in "\n".join(report.lines())
+    _fits_report_schema(report.as_dict())  # with its noise
 
 
 @pytest.mark.parametrize(("way", "says"), [("shape", "no handle"), ("nested", "nested deeper than the limit"), ("digits", "digits")])
