@@ -120,7 +120,10 @@ def _finish(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
 
 def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, Walk]:
     """The walk that puts the batch's placed entries as phase placed them (bottom first)."""
-    stepper = stepper or Stepper(compile_facts(reading.scenario))
+    if stepper is None:
+        if reading.stepper is None:
+            reading.stepper = Stepper(compile_facts(reading.scenario))
+        stepper = reading.stepper
     walk = stepper.start()
     for placed in reading.placed:
         want = entry_of(reading, placed["trigger"], placed["ability"])

@@ -51,6 +51,11 @@ class BatchEntry:
     controller: int
     stack_id: int | None = None
     prompt_index: int | None = None
+    deferred: int | None = None
+    """Its place in ``deferred_triggers``: the abilities phase has ordered and will place next, in
+    that order (the first is placed next)."""
+    group: int | None = None
+    """Its group in ``pending_trigger_order``: the abilities of one player not yet put in order."""
 
 
 @dataclass
@@ -117,6 +122,9 @@ class Reading:
     gaps: list[Gap]
     abilities: dict[str, Any] = field(default_factory=dict)
     """Each waiting ability's phase JSON, by our id (a modal one's modes are matched to it once placed)."""
+    stepper: Any = field(default=None, compare=False, repr=False)
+    """The batch's :class:`~triggerstack.solver.Stepper`, built on first use and shared by the readings
+    of one batch's later prompts (the scenario is the same: only what is placed and asked changes)."""
 
     @property
     def kind(self) -> str:
@@ -385,11 +393,16 @@ class _Reader:
         own_source = source_id if isinstance(source_id, int) else None
         description = str(p.get("description") or "")
         stack_id = int(entry["id"]) if entry is not None else None
-        self.index.batch.append(BatchEntry(tid, own_source, description, event, controller, stack_id, w.prompt_index))
+        place = int(w.place.split("[", 1)[1].split("]", 1)[0]) if "[" in w.place else None
+        queued = place if w.place.startswith("deferred_triggers[") else None
+        group = place if w.place.startswith("pending_trigger_order.") else None
+        self.index.batch.append(
+            BatchEntry(tid, own_source, description, event, controller, stack_id, w.prompt_index, queued, group)
+        )
         if w.place == "pending_trigger":
             self.index.current = tid
         if entry is not None:
-            self.placed.append({"trigger": tid, "ability": dict(ability)})
+            self.placed.append({"trigger": tid, "ability": dict(p.get("ability") or {})})  # as placed: its modes chosen
 
     def reading(self, prompt: dict[str, Any], strict: bool) -> Reading:
         """The scenario written out, validated; with ``strict``, :class:`PhaseGap` if anything was not said."""

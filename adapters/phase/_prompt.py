@@ -1,0 +1,457 @@
+"""At one of phase's prompts: the legal answers, and what is left to decide (docs/phase.md, "At each
+prompt").
+
+* :func:`answers` — the legal answers to the prompt, counted, ranked, unranked and drawn without
+  listing them: an order prompt of k abilities has up to k! answers, and the i-th of them is built
+  from its rank (the permutations of each APNAP block of the prompt, block after block), never
+  found by walking the others. Target, mode and division prompts have few answers: they are listed.
+* :class:`Rest` — the ways to finish placing the batch from here: every legal outcome of the batch
+  that keeps what phase has placed (each entry's targets, modes and divisions), what the ability
+  being placed has chosen so far, and the order phase was given. Counted from each ability's own
+  choices, one ability after another in phase's order (what an ability may choose depends only on
+  which abilities are below it), and ranked, unranked and drawn from those counts.
+
+Both work from a :class:`~._board.Reading` alone, so they run on recorded states without phase.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from math import factorial, prod
+from typing import Any
+
+from triggerstack.model import Outcome
+from triggerstack.model._outcome import Entry, outcome_json
+from triggerstack.solver import LegalOutcomes
+from triggerstack.solver._verbs.step import Stepper, Walk
+
+from ._answers import _consistent, _current, _divisions, _finish, _mode_sets, _prompt_ids, _slot_actions, prefix
+from ._board import PhaseGap, Reading
+
+__all__ = ["Answers", "Rest", "answers"]
+
+Action = dict[str, Any]
+
+
+def _rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+# -- the answers to one prompt -------------------------------------------------------------------
+
+
+class Answers:
+    """The legal answers to the prompt a reading was read at, in one fixed order: ``len`` counts
+    them, ``answers[i]`` is the i-th, ``answers.index(action)`` its place, ``answers.draw(seed)`` a
+    uniformly random one, and iterating streams them. An answer is a phase ``GameAction`` dict."""
+
+    kind: str
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def nth(self, i: int) -> Action:
+        raise NotImplementedError
+
+    def index(self, action: Mapping[str, Any]) -> int:
+        """The place of ``action`` among the answers (``ValueError`` if it is not a legal answer)."""
+        raise NotImplementedError
+
+    def __getitem__(self, i: int) -> Action:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError("an answer's index is an integer")
+        n = self.count()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"answer {i} of {n}")
+        return self.nth(i)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Mapping):
+            return False
+        try:
+            self.index(action)
+        except ValueError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(self.count()):
+            yield self.nth(i)
+
+    def draw(self, seed: int | random.Random | None = None) -> Action:
+        """One legal answer, uniformly at random (the same seed, the same answer)."""
+        n = self.count()
+        if n == 0:
+            raise PhaseGap(f"{self.kind}: no legal answer")
+        return self.nth(_rng(seed).randrange(n))
+
+
+def _unrank_permutation(items: Sequence[int], r: int) -> list[int]:
+    """The ``r``-th permutation of ``items`` (sorted) in lexicographic order."""
+    left, out = sorted(items), []
+    for k in range(len(left) - 1, -1, -1):
+        q, r = divmod(r, factorial(k))
+        out.append(left.pop(q))
+    return out
+
+
+def _rank_permutation(perm: Sequence[int]) -> int:
+    left, r = sorted(perm), 0
+    for k, x in enumerate(perm):
+        i = left.index(x)
+        r += i * factorial(len(perm) - 1 - k)
+        left.pop(i)
+    return r
+
+
+@dataclass
+class _OrderAnswers(Answers):
+    """An order prompt's answers: ``order`` lists the prompt's abilities by index, bottom first. The
+    abilities of one APNAP block may go in any order — each can always be put on the stack or, with
+    no legal choice, removed (603.3c–d), so every order extends to a legal outcome — and the blocks
+    go in APNAP order (603.3b). In lexicographic order of ``order``."""
+
+    blocks: list[list[int]]
+    kind: str = "OrderTriggers"
+
+    def count(self) -> int:
+        return prod(factorial(len(b)) for b in self.blocks)
+
+    def nth(self, i: int) -> Action:
+        ranks: list[int] = []
+        for b in reversed(self.blocks):
+            i, r = divmod(i, factorial(len(b)))
+            ranks.append(r)
+        order = [x for b, r in zip(self.blocks, reversed(ranks), strict=True) for x in _unrank_permutation(b, r)]
+        return {"type": "OrderTriggers", "data": {"order": order}}
+
+    def index(self, action: Mapping[str, Any]) -> int:
+        order = (action.get("data") or {}).get("order") if action.get("type") == "OrderTriggers" else None
+        if not isinstance(order, list) or not all(type(i) is int for i in order):
+            raise ValueError("not an OrderTriggers answer with an order of ability indices")
+        r, at = 0, 0
+        for b in self.blocks:
+            part = order[at : at + len(b)]
+            if sorted(part) != sorted(b):
+                raise ValueError(f"order {order} is not a legal order: positions {at}..{at + len(b) - 1} must hold "
+                                 f"abilities {sorted(b)} (603.3b: APNAP order)")  # fmt: skip
+            r = r * factorial(len(b)) + _rank_permutation(part)
+            at += len(b)
+        if at != len(order):
+            raise ValueError(f"order {order} is not a permutation of the prompt's {at} abilities")
+        return r
+
+
+@dataclass
+class _ListedAnswers(Answers):
+    """A target, mode or division prompt's answers: few, listed once."""
+
+    kind: str
+    listed: list[Action]
+
+    def __post_init__(self) -> None:
+        self._at = {_key(a): i for i, a in enumerate(self.listed)}
+
+    def count(self) -> int:
+        return len(self.listed)
+
+    def nth(self, i: int) -> Action:
+        return self.listed[i]
+
+    def index(self, action: Mapping[str, Any]) -> int:
+        found = self._at.get(_key(action))
+        if found is None:
+            raise ValueError(f"{json.dumps(action)} is not a legal answer at this {self.kind} prompt")
+        return found
+
+
+def answers(reading: Reading) -> Answers:
+    """The legal answers to the prompt ``reading`` was read at."""
+    kind = reading.kind
+    if kind == "OrderTriggers":
+        ids = _prompt_ids(reading)
+        stepper, walk = prefix(reading)
+        assert walk.facts is not None
+        block_of = {walk.facts.abilities[k].id: b for b, blk in enumerate(walk.facts.blocks) for k in blk.abilities}
+        missing = [t for t in ids if t not in block_of]
+        if missing:
+            raise PhaseGap(f"OrderTriggers: {', '.join(missing)} in phase's prompt but in no block of the batch")
+        groups: dict[int, list[int]] = {}
+        for i, t in enumerate(ids):
+            groups.setdefault(block_of[t], []).append(i)
+        return _OrderAnswers([groups[b] for b in sorted(groups)])
+    listing = {"TriggerTargetSelection": _slot_actions, "DistributeAmong": _divisions, "AbilityModeChoice": _mode_sets}
+    if kind not in listing:
+        raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+    return _ListedAnswers(kind, list(listing[kind](reading)))
+
+
+# -- what is left to decide ----------------------------------------------------------------------
+
+
+class _Departs(ValueError):
+    """An outcome that is not a way to finish from here: says which choice made before it breaks."""
+
+
+class Rest:
+    """The ways to finish placing the batch from the prompt ``reading`` was read at (see the module).
+    ``count()`` is exact; ``rest[i]``, ``rest.index(outcome)`` and ``rest.draw(seed)`` rank, unrank and
+    draw uniformly from the counts; iterating streams them in that order; ``outcome in rest`` and
+    :meth:`departs` say whether an outcome keeps what is fixed. With reactions (ward: 603.3b's loop),
+    what follows a pass depends on the targets chosen in it, and the ways are listed instead (bounded
+    by the time limit)."""
+
+    def __init__(self, reading: Reading) -> None:
+        self.reading = reading
+        self.stepper, self.start = prefix(reading)
+        self.current = None if reading.kind == "OrderTriggers" else reading.index.current
+        queued = sorted((e for e in reading.index.batch if e.deferred is not None), key=lambda e: e.deferred or 0)
+        self.queue = tuple(e.trigger for e in queued)
+        self.placed = len(reading.placed)
+        self.single = self.stepper.passes.single
+        self._memo: dict[tuple[Any, ...], int] = {}
+        self._whole: LegalOutcomes | None = None
+        if not self.placed and self.current is None and not self.queue:
+            self._whole = LegalOutcomes(reading.scenario)  # nothing is fixed yet: the batch's own outcomes
+        self._entries = self._current_entries() if self.current is not None else []
+        self._listed: list[Outcome] | None = None
+
+    # -- the ability being placed
+
+    def _current_entries(self) -> list[tuple[Walk, Entry | None]]:
+        """The ways the ability being placed may still be decided (its entry; None: removed), each
+        with the walk after it."""
+        r, trigger = self.reading, _current(self.reading)
+        stepper, walk = self.stepper, self.start
+        moves = {d.text: d for d in stepper.legal(walk)}
+        out: list[tuple[Walk, Entry | None]] = []
+        if f"put {trigger}" in moves:
+            data = r.prompt.get("data") or {}
+            chosen = [r.index.thing(x) for x in (data.get("selection") or {}).get("selected_slots") or ()]
+            labels = data.get("mode_labels")
+            texts = {m["id"]: m.get("text") for m in r.trigger(trigger).get("modes", ())}
+            division = {str(r.index.thing(x)) for x in data.get("targets") or ()}
+            for w in _finish(stepper, stepper.apply_unchecked(walk, moves[f"put {trigger}"])):
+                entry = stepper.so_far(w).stack[-1]
+                if r.kind == "TriggerTargetSelection":
+                    said = sorted(texts[m.mode] or "" for m in entry.modes or ())
+                    if entry.modes is not None and labels is not None and said != sorted(labels):
+                        continue
+                    if not _consistent(r, trigger, entry, chosen):
+                        continue
+                if r.kind == "DistributeAmong" and not any(set(split) == division for split in _splits(entry)):
+                    continue
+                out.append((w, entry))
+        if r.kind == "AbilityModeChoice" and f"remove {trigger}" in moves:
+            out.append((stepper.apply_unchecked(walk, moves[f"remove {trigger}"]), None))
+        return out
+
+    # -- counting
+
+    def _key(self, walk: Walk, pos: int) -> tuple[Any, ...]:
+        return frozenset(p.ability for p in walk.local.stack), walk.local.removed, pos, len(walk.done)
+
+    def _children(self, walk: Walk, pos: int) -> list[Walk]:
+        """The walks after phase's next queued ability is decided, in order: put with each of its
+        choices, then removed."""
+        x = self.queue[pos]
+        moves = {d.text: d for d in self.stepper.legal(walk)}
+        if f"put {x}" not in moves and f"remove {x}" not in moves:
+            raise PhaseGap(f"{x}: phase places it next, where no legal outcome can (603.3b)")
+        out = list(_finish(self.stepper, self.stepper.apply_unchecked(walk, moves[f"put {x}"]))) if f"put {x}" in moves else []
+        if f"remove {x}" in moves:
+            out.append(self.stepper.apply_unchecked(walk, moves[f"remove {x}"]))
+        return out
+
+    def _count_from(self, walk: Walk, pos: int) -> int:
+        """The ways to finish from ``walk`` (no ability in hand), phase's queue from ``pos`` on."""
+        key = self._key(walk, pos) if self.single else None  # with reactions, the targets matter too
+        found = self._memo.get(key) if key is not None else None
+        if found is not None:
+            return found
+        if pos == len(self.queue):
+            n = self.stepper.count(walk) if not walk.done else None
+            total = n if n is not None else len(self._free(walk))
+        else:
+            total = 0
+            x = self.queue[pos]
+            moves = {d.text: d for d in self.stepper.legal(walk)}
+            if f"put {x}" not in moves and f"remove {x}" not in moves:
+                raise PhaseGap(f"{x}: phase places it next, where no legal outcome can (603.3b)")
+            if f"put {x}" in moves:
+                held = self.stepper.apply_unchecked(walk, moves[f"put {x}"])
+                k = self._ways_in_hand(held)
+                if k and self.single:  # what follows depends only on which abilities are below
+                    total += k * self._count_from(next(_finish(self.stepper, held)), pos + 1)
+                elif k:
+                    total += sum(self._count_from(w, pos + 1) for w in _finish(self.stepper, held))
+            if f"remove {x}" in moves:
+                total += self._count_from(self.stepper.apply_unchecked(walk, moves[f"remove {x}"]), pos + 1)
+        if key is not None:
+            self._memo[key] = total
+        return total
+
+    def _ways_in_hand(self, held: Walk) -> int:
+        """How many ways the ability just put may be announced (1: it asks for nothing, or a pass ended)."""
+        if held.facts is None or held.local.current is None or self.stepper.in_hand(held) is None:
+            return 1
+        return self.stepper.pass_stepper(held.facts).matching(held.local)
+
+    def _free(self, walk: Walk) -> list[Outcome]:
+        """Every distinct outcome from ``walk`` once phase's queue is placed (abilities phase has not
+        been told the order of, or later passes), listed in the walks' order."""
+        seen: dict[str, Outcome] = {}
+        pending = [walk]
+        while pending:
+            w = pending.pop()
+            moves = self.stepper.legal(w)
+            if not moves:
+                o = self.stepper.outcome(w)
+                seen.setdefault(outcome_json(o), o)
+                continue
+            pending.extend(self.stepper.apply_unchecked(w, d) for d in reversed(moves))
+        return list(seen.values())
+
+    def _tops(self) -> list[Walk]:
+        return [w for w, _ in self._entries] if self.current is not None else [self.start]
+
+    def count(self) -> int:
+        """How many ways there are to finish the batch from here (distinct whole outcomes)."""
+        if self._whole is not None:
+            return self._whole.count()
+        return sum(self._count_from(w, 0) for w in self._tops())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    # -- ranks
+
+    def __getitem__(self, i: int) -> Outcome:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError("an outcome's index is an integer")
+        if self._whole is not None:
+            return self._whole[i]
+        n = self.count()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"outcome {i} of {n}")
+        for w in self._tops():
+            c = self._count_from(w, 0)
+            if i < c:
+                return self._unrank(w, 0, i)
+            i -= c
+        raise AssertionError("the counts and the walks disagree")
+
+    def _unrank(self, walk: Walk, pos: int, i: int) -> Outcome:
+        while pos < len(self.queue):
+            for w in self._children(walk, pos):
+                c = self._count_from(w, pos + 1)
+                if i < c:
+                    walk, pos = w, pos + 1
+                    break
+                i -= c
+            else:
+                raise AssertionError("the counts and the walks disagree")
+        n = self.stepper.count(walk) if not walk.done else None
+        if n == 1 or self.stepper.is_over(walk):
+            return self.stepper.outcome(next(_to_end(self.stepper, walk)))
+        return self._free(walk)[i]
+
+    def index(self, outcome: Outcome) -> int:
+        """The place of ``outcome`` among the ways to finish: ``rest[rest.index(o)] == o``
+        (``ValueError`` saying which choice made before it breaks, if it is not one)."""
+        if self._whole is not None:
+            return self._whole.index(outcome)
+        want = outcome_json(outcome)
+        for w in self._tops():  # few: the current ability's ways, each a subtree
+            found = self._locate(w, 0, outcome, want)
+            if found is not None:
+                return found + sum(self._count_from(v, 0) for v in self._tops()[: self._tops().index(w)])
+        raise _Departs(self._why_not(outcome))
+
+    def _locate(self, walk: Walk, pos: int, outcome: Outcome, want: str) -> int | None:
+        so_far = outcome_json(Outcome(stack=self.stepper.so_far(walk).stack, removed=()))
+        head = outcome_json(Outcome(stack=outcome.stack[: len(self.stepper.so_far(walk).stack)], removed=()))
+        if so_far != head or not set(self.stepper.so_far(walk).removed) <= set(outcome.removed):
+            return None
+        if pos == len(self.queue):
+            n = self.stepper.count(walk) if not walk.done else None
+            if n == 1 or self.stepper.is_over(walk):
+                return 0 if outcome_json(self.stepper.outcome(next(_to_end(self.stepper, walk)))) == want else None
+            return next((k for k, o in enumerate(self._free(walk)) if outcome_json(o) == want), None)
+        skipped = 0
+        for w in self._children(walk, pos):
+            found = self._locate(w, pos + 1, outcome, want)
+            if found is not None:
+                return skipped + found
+            skipped += self._count_from(w, pos + 1)
+        return None
+
+    def _why_not(self, outcome: Outcome) -> str:
+        stack = outcome.stack
+        for k, placed in enumerate(self.reading.placed):
+            ours = self.stepper.so_far(self.start).stack[k]
+            if k >= len(stack) or stack[k] != ours:
+                return f"phase has placed {placed['trigger']} at stack position {k} as {_shown(ours)}"
+        if self.current is not None:
+            return f"it does not keep what {self.current} has chosen at this prompt, or is not legal"
+        return "it is not a legal outcome that keeps the order phase was given"
+
+    def departs(self, outcome: Outcome) -> str | None:
+        """None when ``outcome`` is a way to finish from here; else why not."""
+        try:
+            self.index(outcome)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def __contains__(self, outcome: object) -> bool:
+        return isinstance(outcome, Outcome) and self.departs(outcome) is None
+
+    def draw(self, seed: int | random.Random | None = None) -> Outcome:
+        """One way to finish, uniformly at random."""
+        n = self.count()
+        if n == 0:
+            raise PhaseGap("no way to finish the batch from here")
+        return self[_rng(seed).randrange(n)]
+
+    def sample(self, n: int, seed: int | random.Random | None = None) -> list[Outcome]:
+        rng = _rng(seed)
+        return [self.draw(rng) for _ in range(n)]
+
+    def __iter__(self) -> Iterator[Outcome]:
+        if self._whole is not None:
+            yield from self._whole
+            return
+        for i in range(self.count()):
+            yield self[i]
+
+
+def _to_end(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
+    """The walk taken to its end by its first legal decisions (one outcome is left from it)."""
+    while moves := stepper.legal(walk):
+        walk = stepper.apply_unchecked(walk, moves[0])
+    yield walk
+
+
+def _splits(entry: Entry) -> list[dict[str, int]]:
+    if entry.modes is None:
+        return list(entry.divide.values())
+    return [s for m in entry.modes for s in m.divide.values()]
+
+
+def _shown(entry: Entry) -> str:
+    return json.dumps(entry.model_dump(mode="json", exclude_defaults=True), separators=(",", ":"))
