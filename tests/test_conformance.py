@@ -7,6 +7,7 @@ wrong decision."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -271,6 +272,36 @@ def test_an_engine_writing_the_same_values_otherwise_passes() -> None:
     multiset, 2.0 is 2 — and the divide is compared entry by entry, in any order."""
     report = _through("reorder")
     assert not report.failed, [r.difference for r in report.failed]
+
+
+@pytest.mark.slow
+def test_an_engine_writing_every_divide_entry_of_the_suite_otherwise_passes_it_all() -> None:
+    """The whole suite, every count a float and every divide written backwards with each first entry's
+    targets and repeated modes in another order: 203 of 203 (the runner compares values, not text)."""
+    report = _through("reorder", CASES, seconds=60)
+    assert len(report.results) == len(CASES) and not report.failed, [r.difference for r in report.failed][:5]
+    assert report.divide_supported
+
+
+def test_a_third_party_engine_written_from_the_docs_alone_passes_the_suite(tmp_path: Path) -> None:
+    """clients/python/engine.py was written by someone who read docs/conformance.md, formats.md,
+    rules.md and fields.md and the cases — never this package — in under 150 lines of the standard
+    library: it must keep passing every case, divide included."""
+    engine = ROOT / "clients" / "python" / "engine.py"
+    text = engine.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 150
+    assert not any(line.split()[:2] in (["import", "triggerstack"], ["from", "triggerstack"])
+                   or line.lstrip().startswith(("import triggerstack", "from triggerstack")) for line in text.splitlines())
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", "import sys; sys.argv = ['triggerstack', 'conformance', 'run', '--json', '--engine', "
+         f"{sys.executable!r} + ' -I ' + {str(engine)!r}, '--suite', {str(SUITE)!r}]; "
+         "from triggerstack.solver._cli import run; run()"],
+        capture_output=True, text=True, timeout=300, check=False, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    failed = [r for r in report["results"] if not r["passed"]]
+    assert report["passed"] == len(CASES) and report["divide"], failed[:5]
 
 
 @pytest.mark.parametrize("way", ["log", "utf8"])
