@@ -31,5 +31,9 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._live import phase_module as phase_module
     from ._live import play as play
     from ._live import reached as reached
+    from ._prompt import Answers as Answers
+    from ._prompt import Rest as Rest
+    from ._prompt import answers as answers
+    from ._session import Session as Session
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

@@ -11,9 +11,7 @@ Each works from a :class:`~.board.Reading` alone, so it runs on recorded states 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import permutations
 from typing import Any
 
 from triggerstack.model import Outcome, compile_facts
@@ -166,48 +164,6 @@ def _prompt_ids(reading: Reading) -> list[str]:
     return [e.trigger for e in sorted(group, key=lambda e: int(e.prompt_index or 0))]
 
 
-def _orders(reading: Reading, follow: list[int] | None = None) -> Iterator[Action]:
-    """The legal orders (lazily); with ``follow`` (an order of prompt indices) only that one, if legal."""
-    ids = _prompt_ids(reading)
-    if follow is not None and sorted(follow) != list(range(len(ids))):
-        return  # not a permutation of the prompt's abilities
-    wanted = None if follow is None else [ids[i] for i in follow]
-    stepper, walk = prefix(reading)
-
-    def dfs(walk: Walk, order: list[str], left: set[str]) -> Iterator[list[str]]:
-        if not left:
-            yield order
-            return
-        moves = stepper.legal(walk)
-        if moves and not any(d.text.partition(" ")[2] in left for d in moves):
-            # another player's block comes first (APNAP): its abilities all go below, in any order
-            yield from dfs(next(_finish(stepper, stepper.apply_unchecked(walk, moves[0]))), order, left)
-            return
-        nxt = None if wanted is None else next(t for t in wanted if t in left)
-        for d in moves:
-            kind, _, who = d.text.partition(" ")
-            if who not in left or (kind == "put" and nxt is not None and who != nxt):
-                continue
-            after = stepper.apply_unchecked(walk, d)
-            if kind == "put":
-                after = next(_finish(stepper, after))  # in one pass what follows depends on the stack's set
-                yield from dfs(after, [*order, who], left - {who})
-            elif kind == "remove":
-                yield from dfs(after, order, left - {who})
-
-    seen: set[tuple[str, ...]] = set()
-    for order in dfs(walk, [], set(ids)):
-        if wanted is not None:
-            yield {"type": "OrderTriggers", "data": {"order": list(follow or ())}}
-            return
-        rest = [t for t in ids if t not in order]  # removed: anywhere, phase removes them as it places
-        for tail in permutations(rest):
-            full = tuple(order) + tail
-            if full not in seen:
-                seen.add(full)
-                yield {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
-
-
 def _slot_actions(reading: Reading) -> Iterator[Action]:
     data = reading.prompt["data"]
     trigger = _current(reading)
@@ -316,29 +272,19 @@ def _mode_sets(reading: Reading) -> Iterator[Action]:
 
 
 def legal_actions(reading: Reading) -> Iterator[Action]:
-    """Every answer to phase's prompt that extends to a legal outcome (lazily)."""
-    kind = reading.kind
-    if kind == "OrderTriggers":
-        return _orders(reading)
-    if kind == "TriggerTargetSelection":
-        return _slot_actions(reading)
-    if kind == "DistributeAmong":
-        return _divisions(reading)
-    if kind == "AbilityModeChoice":
-        return _mode_sets(reading)
-    raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+    """Every answer to phase's prompt that extends to a legal outcome, streamed in the order of
+    :func:`~._prompt.answers` (an order prompt's k! orders are built one by one from their ranks)."""
+    from ._prompt import answers
+
+    return iter(answers(reading))
 
 
 def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
-    """Whether one answer to phase's prompt extends to a legal outcome, without listing every answer
-    (an order prompt of n abilities has up to n! of them)."""
-    if reading.kind == "OrderTriggers" and action.get("type") == "OrderTriggers":
-        order = (action.get("data") or {}).get("order")
-        if not isinstance(order, list) or not all(isinstance(i, int) for i in order):
-            return False
-        return next(_orders(reading, list(order)), None) is not None
-    want = json.dumps(action, sort_keys=True)
-    return any(json.dumps(a, sort_keys=True) == want for a in legal_actions(reading))
+    """Whether one answer to phase's prompt extends to a legal outcome, without listing the answers
+    (an order prompt of k abilities has up to k! of them: its order is ranked instead)."""
+    from ._prompt import answers
+
+    return action in answers(reading)
 
 
 def action_for(reading: Reading, outcome: Outcome) -> Action:

@@ -182,9 +182,10 @@ def answers(reading: Reading) -> Answers:
     kind = reading.kind
     if kind == "OrderTriggers":
         ids = _prompt_ids(reading)
-        stepper, walk = prefix(reading)
+        _, walk = prefix(reading)
         assert walk.facts is not None
-        block_of = {walk.facts.abilities[k].id: b for b, blk in enumerate(walk.facts.blocks) for k in blk.abilities}
+        facts = walk.facts
+        block_of = {str(facts.abilities[k].id): b for b, blk in enumerate(facts.blocks) for k in blk.abilities}
         missing = [t for t in ids if t not in block_of]
         if missing:
             raise PhaseGap(f"OrderTriggers: {', '.join(missing)} in phase's prompt but in no block of the batch")
@@ -270,7 +271,9 @@ class Rest:
         moves = {d.text: d for d in self.stepper.legal(walk)}
         if f"put {x}" not in moves and f"remove {x}" not in moves:
             raise PhaseGap(f"{x}: phase places it next, where no legal outcome can (603.3b)")
-        out = list(_finish(self.stepper, self.stepper.apply_unchecked(walk, moves[f"put {x}"]))) if f"put {x}" in moves else []
+        out: list[Walk] = []
+        if f"put {x}" in moves:
+            out += _finish(self.stepper, self.stepper.apply_unchecked(walk, moves[f"put {x}"]))
         if f"remove {x}" in moves:
             out.append(self.stepper.apply_unchecked(walk, moves[f"remove {x}"]))
         return out
