@@ -120,7 +120,11 @@ def main() -> int:
     ap.add_argument("--boards", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cards", type=int, default=0, help="only the first N cards (0: all)")
+    ap.add_argument("--per-prompt", type=int, default=0, metavar="N",
+                    help="instead: the adapter in an engine's per-prompt path on N boards, beside phase's own costs")
     args = ap.parse_args()
+    if args.per_prompt:
+        return per_prompt(args.per_prompt, args.seed)
     t0 = time.perf_counter()
     report = run(
         args.boards, seed=args.seed, progress=lambda k: print(f"board {k}", file=sys.stderr) if k % 25 == 0 else None
@@ -155,6 +159,48 @@ def main() -> int:
     OUT.write_text("\n".join(text) + "\n", encoding="utf-8")
     print("\n".join(text))
     return 0
+
+
+def per_prompt(boards: int, seed: int) -> int:
+    """The per-prompt run: prompts by kind, crashes, the Session's readings against whole ones, and the
+    cost of each step beside phase's export and apply, from one run (benchmarks/results/phase-prompts.md)."""
+    from triggerstack.adapters.phase._per_prompt import run as per_prompt_run
+
+    t0 = time.perf_counter()
+    r = per_prompt_run(boards, seed, progress=lambda k: print(f"board {k}", file=sys.stderr) if k % 25 == 0 else None)
+    dt = time.perf_counter() - t0
+    big = [o for o in r.orders if o[0] >= 8]
+    text = [
+        "# The phase adapter at each prompt",
+        "",
+        f"`python benchmarks/phase_rs.py --per-prompt {boards} --seed {seed}`: {boards} boards, {dt:.0f} s, "
+        "phase-python 0.103.0, one run on a shared 2-core machine.",
+        "",
+        f"* boards that reached a prompt: {r.boards}; prompts: {r.prompts} "
+        f"({', '.join(f'{k} {n}' for k, n in sorted(r.kinds.items()))})",
+        f"* crashes (anything but PhaseError or PhaseGap): {len(r.crashes)}",
+        f"* prompts read from the prompt and the stack alone: {r.followed} of {r.prompts}; readings unlike a whole "
+        f"reading: {len(r.differences)}",
+        f"* placements phase reached that are legal: {r.finals_checked}; of those, outside the ways to finish at a "
+        f"prompt they passed: {len(r.final_outside_rest)}",
+        f"* largest order prompt: {r.largest_order} abilities"
+        + (f"; order prompts of 8 or more: {len(big)}, slowest count / draw / i-th "
+           + " / ".join(f"{max(o[i] for o in big) * 1e3:.3f}" for i in (1, 2, 3)) + " ms"
+           if big else ""),
+        f"* gaps: {dict(r.gaps)}",
+        f"* phase's own errors: {dict(r.phase_errors)}",
+        "",
+        "Each step at each prompt, milliseconds:",
+        "",
+        *r.table(),
+        "",
+        *(f"* crash: `{c.splitlines()[0]}`" for c in r.crashes[:10]),
+        *(f"* difference: `{d}`" for d in r.differences[:10]),
+        *(f"* outside: `{d}`" for d in r.final_outside_rest[:10]),
+    ]
+    (OUT.parent / "phase-prompts.md").write_text("\n".join(text) + "\n", encoding="utf-8")
+    print("\n".join(text))
+    return 0 if not r.crashes and not r.differences else 1
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ class Session:
         self._last: Reading | None = None
         self._queue: list[str] | None = None  # the order phase will place the batch's unplaced abilities in
         self._after: Any = None  # the prompt phase waited on after the session's last answer
+        self._at: Any = None  # the prompt and the stack's size of the last reading
 
     # -- readings
 
@@ -49,6 +50,10 @@ class Session:
         prompt = self.game.waiting_for()
         if prompt.get("type") not in PROMPTS:
             raise PhaseGap(f"waiting_for: phase is waiting for {prompt.get('type')!r}, not a trigger-placement prompt")
+        here = (prompt, len(self.game.stack()))
+        if self._last is not None and self._at == here:  # asked again at the same prompt
+            return self._last
+        self._at = here
         if prompt["type"] != "OrderTriggers" and self._first is not None and self._after == prompt:
             got = self._following(dict(prompt))
             if got is not None:
@@ -89,18 +94,22 @@ class Session:
             stack_ids[match.trigger] = int(e["id"])
             placed.append({"trigger": match.trigger, "ability": dict(ability)})
         done = {p["trigger"] for p in first.placed} | set(stack_ids)
-        queue = [t for t in queue if t not in done]
         current = None
         if prompt["type"] != "OrderTriggers":
-            if not queue:
+            # the ability being placed stands on top of the stack, its choices not made, when it is the
+            # first of phase's queue not placed before it
+            top = placed[-1]["trigger"] if placed else None
+            current = next((t for t in queue if t not in done - {top}), None)
+            if current is None:
                 return None
-            current = queue.pop(0)
             said = (prompt.get("data") or {}).get("source_id")
             if said is not None and said != batch[current].source_id:
                 return None  # not the ability phase was expected to place next
-            if placed and placed[-1]["trigger"] == current:  # on the stack already, its choices not made
+            if top == current:
                 placed.pop()
                 stack_ids.pop(current)
+                done.discard(current)
+        queue = [t for t in queue if t not in done and t != current]
         placed = [*first.placed, *placed]
         order = {t: i for i, t in enumerate(queue)}
         index = replace(first.index, current=current, batch=[
@@ -128,9 +137,10 @@ class Session:
             result = self.game.apply(int(prompt["data"]["player"]), dict(action))
         except ValueError as exc:  # phase refuses an answer by raising ValueError ("Invalid action: ...")
             raise PhaseGap(f"phase refused {json.dumps(action)} at {prompt['type']}: {exc}") from exc
+        self._at = None
         after = self.game.waiting_for()
         if after.get("type") not in PROMPTS:
-            self._first = self._last = self._queue = self._after = None  # the batch is placed
+            self._first = self._last = self._queue = self._after = self._at = None  # the batch is placed
             return result
         self._after = after
         if last is None or last.prompt != prompt:
