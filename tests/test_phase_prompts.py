@@ -43,6 +43,13 @@ def _prompts(path: Path) -> list[Any]:
     return out
 
 
+def _reversed_lists(d: dict[str, Any]) -> dict[str, Any]:
+    """A requirement's targets written backwards (a stack entry's ``targets``: a set)."""
+    if isinstance(d.get("targets"), dict):
+        d["targets"] = {r: list(reversed(v)) for r, v in d["targets"].items()}
+    return d
+
+
 def _keeps(reading: Any, o: Outcome) -> bool:
     """Whether ``o`` keeps what phase has fixed by this prompt — said directly, from the reading."""
     placed = [entry_of(reading, p["trigger"], p["ability"]) for p in reading.placed]
@@ -98,6 +105,8 @@ def test_ranks_of_the_rest_go_both_ways_and_draws_are_ways_to_finish(path: Path)
         for i in sorted({0, n - 1, n // 2, *random.Random(n).sample(range(n), min(n, 20))}):
             o = rest[i]
             assert rest.index(o) == i and o in rest and check(reading.scenario, o).legal
+            written = json.loads(json.dumps(o.model_dump(mode="json")), object_hook=_reversed_lists)
+            assert rest.index(Outcome.model_validate(written)) == i  # equal as values: targets in another order
         for o in rest.sample(5, seed=1):
             assert o in rest
         with pytest.raises(IndexError):

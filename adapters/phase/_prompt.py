@@ -24,7 +24,7 @@ from math import factorial, prod
 from typing import Any
 
 from triggerstack.model import Outcome
-from triggerstack.model._outcome import Entry, outcome_json
+from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver import LegalOutcomes
 from triggerstack.solver._verbs.step import Stepper, Walk
 
@@ -378,6 +378,7 @@ class Rest:
         (``ValueError`` saying which choice made before it breaks, if it is not one)."""
         if self._whole is not None:
             return self._whole.index(outcome)
+        outcome = canonical(self.reading.scenario, outcome)  # equal as values: targets a set, modes a multiset
         want = outcome_json(outcome)
         for w in self._tops():  # few: the current ability's ways, each a subtree
             found = self._locate(w, 0, outcome, want)
