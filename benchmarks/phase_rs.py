@@ -161,6 +161,45 @@ def main() -> int:
     return 0
 
 
+def order_prompt_of_nine() -> list[str]:
+    """examples/phase/loop.py's board: Wrath of God under two Blood Artists, a Zulaport Cutthroat and a
+    Soul Warden — an order prompt of 9 abilities (362,880 orders): each step timed, best of 20."""
+    import random
+
+    from triggerstack.adapters.phase import Board, Session, answers, engine
+
+    cards = ["Blood Artist", "Zulaport Cutthroat", "Soul Warden", "Grizzly Bears", "Wrath of God"]
+    mine = ["Blood Artist", "Zulaport Cutthroat", "Grizzly Bears"]
+    theirs = ["Blood Artist", "Soul Warden", "Grizzly Bears"]
+    board = Board.build(engine(cards), [mine, [*theirs, "Wrath of God"]], seed=7)
+    for owner, names in ((0, mine), (1, theirs)):
+        for name in names:
+            board.move(board.object_id(name, owner))
+    board.cast("Wrath of God", 1)
+    reading = Session(board.game).reading()
+    got = answers(reading)
+    rng = random.Random(1)
+    n = got.count()
+    from dataclasses import replace
+
+    steps = {"answers, the batch's first (its stepper compiled)": lambda: answers(replace(reading, stepper=None)),
+             "answers, later (the batch's stepper kept)": lambda: answers(reading), "count": got.count,
+             "draw": lambda: got.draw(rng), "i-th": lambda: got[rng.randrange(n)],
+             "index (check an answer)": lambda: got.index(got[n // 3])}  # fmt: skip
+    out = [f"An order prompt of {len(reading.prompt['data']['triggers'])} abilities ({n:,} answers; "
+           "examples/phase/loop.py's board), best of 20, in process:", "", "| step | ms |", "|---|---|"]
+    for name, f in steps.items():
+        best = min(_once(f) for _ in range(20))
+        out.append(f"| {name} | {best * 1e3:.3f} |")
+    return out
+
+
+def _once(f: Any) -> float:
+    t = time.perf_counter()
+    f()
+    return time.perf_counter() - t
+
+
 def per_prompt(boards: int, seed: int) -> int:
     """The per-prompt run: prompts by kind, crashes, the Session's readings against whole ones, and the
     cost of each step beside phase's export and apply, from one run (benchmarks/results/phase-prompts.md)."""
@@ -198,6 +237,7 @@ def per_prompt(boards: int, seed: int) -> int:
         *(f"* difference: `{d}`" for d in r.differences[:10]),
         *(f"* outside: `{d}`" for d in r.final_outside_rest[:10]),
     ]
+    text += ["", *order_prompt_of_nine()]
     (OUT.parent / "phase-prompts.md").write_text("\n".join(text) + "\n", encoding="utf-8")
     print("\n".join(text))
     return 0 if not r.crashes and not r.differences else 1
