@@ -13,8 +13,6 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._answers import action_for as action_for
     from ._answers import choices as choices
     from ._answers import entry_of as entry_of
-    from ._answers import is_legal_answer as is_legal_answer
-    from ._answers import legal_actions as legal_actions
     from ._board import PROMPTS as PROMPTS
     from ._board import BatchEntry as BatchEntry
     from ._board import Index as Index
@@ -34,6 +32,8 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._prompt import Answers as Answers
     from ._prompt import Rest as Rest
     from ._prompt import answers as answers
+    from ._prompt import is_legal_answer as is_legal_answer
+    from ._prompt import legal_actions as legal_actions
     from ._session import Session as Session
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

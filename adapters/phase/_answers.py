@@ -20,7 +20,7 @@ from triggerstack.solver._verbs.step import Stepper, Walk
 
 from ._board import PhaseGap, Reading
 
-__all__ = ["action_for", "choices", "entry_of", "is_legal_answer", "legal_actions", "prefix", "targets_in_slots"]
+__all__ = ["action_for", "choices", "entry_of", "prefix", "targets_in_slots"]
 
 Action = dict[str, Any]
 
@@ -269,22 +269,6 @@ def _mode_sets(reading: Reading) -> Iterator[Action]:
         if idx not in seen:
             seen.add(idx)
             yield {"type": "SelectModes", "data": {"indices": list(idx)}}
-
-
-def legal_actions(reading: Reading) -> Iterator[Action]:
-    """Every answer to phase's prompt that extends to a legal outcome, streamed in the order of
-    :func:`~._prompt.answers` (an order prompt's k! orders are built one by one from their ranks)."""
-    from ._prompt import answers
-
-    return iter(answers(reading))
-
-
-def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
-    """Whether one answer to phase's prompt extends to a legal outcome, without listing the answers
-    (an order prompt of k abilities has up to k! of them: its order is ranked instead)."""
-    from ._prompt import answers
-
-    return action in answers(reading)
 
 
 def action_for(reading: Reading, outcome: Outcome) -> Action:

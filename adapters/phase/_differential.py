@@ -23,9 +23,9 @@ from triggerstack.model import Outcome
 from triggerstack.solver._verbs.legal import check, sample
 
 from ._abilities import translate
-from ._answers import is_legal_answer, legal_actions
 from ._board import PhaseGap, Reading, read
 from ._live import Board, PhaseError, engine, play, reached
+from ._prompt import is_legal_answer, legal_actions
 
 __all__ = ["POOL", "Report", "run"]
 

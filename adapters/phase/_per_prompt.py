@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
-from triggerstack.solver import check
+from triggerstack.solver._verbs.legal import check
 
 from ._board import PhaseGap, Reading, read
 from ._live import PhaseError, reached

@@ -25,13 +25,13 @@ from typing import Any
 
 from triggerstack.model import Outcome
 from triggerstack.model._outcome import Entry, canonical, outcome_json
-from triggerstack.solver import LegalOutcomes
+from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Stepper, Walk
 
 from ._answers import _consistent, _current, _divisions, _finish, _mode_sets, _prompt_ids, _slot_actions, prefix
 from ._board import PhaseGap, Reading
 
-__all__ = ["Answers", "Rest", "answers"]
+__all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions"]
 
 Action = dict[str, Any]
 
@@ -197,6 +197,18 @@ def answers(reading: Reading) -> Answers:
     if kind not in listing:
         raise PhaseGap(f"waiting_for: no answers for {kind!r}")
     return _ListedAnswers(kind, list(listing[kind](reading)))
+
+
+def legal_actions(reading: Reading) -> Iterator[Action]:
+    """Every answer to phase's prompt that extends to a legal outcome, streamed in the order of
+    :func:`answers` (an order prompt's k! orders are built one by one from their ranks)."""
+    return iter(answers(reading))
+
+
+def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
+    """Whether one answer to phase's prompt extends to a legal outcome, without listing the answers
+    (an order prompt of k abilities has up to k! of them: its order is ranked instead)."""
+    return action in answers(reading)
 
 
 # -- what is left to decide ----------------------------------------------------------------------
