@@ -226,7 +226,7 @@ class Filter(_Frozen):
     zone: Zones | None = None
     """Any of these zones; naming a zone makes the filter match cards there."""
     tag: Strs | None = None
-    """Any of these free tags (tapped, attacking, token ...)."""
+    """All of these free tags (tapped, attacking, token ...): every tag named must be on it."""
     id: Strs | None = None
     """One of these ids."""
     controller: PlayerRef | None = None
@@ -284,13 +284,13 @@ class Filter(_Frozen):
 
 
 class SourceRestriction(_Frozen):
-    """``cant_be_targeted_by`` entry: sources matching ``source`` whose controller is ``controller``
-    (relative to the protected object's controller) can't target it."""
+    """``cant_be_targeted_by`` entry: abilities from sources matching ``source``, controlled by a player
+    ``controller`` names (relative to the protected thing's controller), can't target it."""
 
     source: FilterField = Field(default_factory=Filter)
-    """The sources whose abilities can't target it."""
+    """The sources whose abilities can't target it (default {}: every source, and abilities with no source)."""
     controller: Literal["you", "opponent", "any"] = "any"
-    """Whose such sources: you (its controller), opponent, or any."""
+    """Who controls such an ability: you (its controller), opponent, or any (the default)."""
 
 
 class _Targetable(_Frozen):
@@ -436,7 +436,7 @@ class Modal(_Frozen):
     repeat: StrictBool = False
     """The same mode may be chosen more than once (700.2d)."""
     distinct_targets: StrictBool = False
-    """Each chosen mode must have a different target."""
+    """No thing is a target of two chosen modes (one mode's requirements may share it)."""
 
 
 class Delayed(_Frozen):
@@ -456,14 +456,16 @@ class TriggerBody(_Frozen):
     source: ObjectId | None = None
     """The object it comes from; omit it for a source-less ability and give controller."""
     controller: PlayerId | None = None
-    """Its controller: required without a source; otherwise an error naming 603.3a if it contradicts the derived one."""
+    """Its controller: required without a source or delayed; otherwise an error naming 603.3a if it contradicts the
+    derived one."""
     source_controller: PlayerId | None = None
     """Who controlled the source when it triggered (default: its controller, or its owner off the
-    battlefield, 113.8)."""
+    battlefield, 113.8); ignored for a delayed ability."""
     delayed: Delayed | None = None
     """A delayed triggered ability, and what created it (603.7d-g)."""
     condition: Literal["event", "ability-triggered"] = "event"
-    """event (default) or ability-triggered: its trigger condition is another ability triggering (part 2 of 603.3b)."""
+    """event (default) or ability-triggered: its trigger condition is another ability triggering (part 2 of 603.3b;
+    cr-1p and 2hg have no parts)."""
     targets: tuple[Requirement, ...] = ()
     """A non-modal ability's target requirements."""
     modal: Modal | None = None
@@ -529,7 +531,7 @@ class MustTarget(_Frozen):
         Annotated[tuple[AbilityId, ...], BeforeValidator(_as_tuple, json_schema_input_type=str | list[str])]
         | FilterField
     ) = Field(union_mode="left_to_right")
-    """The abilities it applies to: their ids, or a filter their sources match."""
+    """The abilities it applies to: their ids (a string is one id), or a filter their sources match."""
 
 
 class Reaction(_Frozen):
@@ -542,7 +544,8 @@ class Reaction(_Frozen):
     object: str
     """The watched object (or player)."""
     by: Literal["opponent", "you", "any"] = "opponent"
-    """Whose abilities fire it, relative to the watched object's controller: opponent (ward), you or any."""
+    """Whose abilities fire it, relative to the watched object's controller: opponent (the default; ward), you or
+    any."""
     trigger: TriggerBody
     """The ability it fires, which waits for the next pass of 603.3b."""
 
