@@ -245,7 +245,8 @@ def test_sigterm_ends_a_batch_and_the_stdio_server(tmp_path: Any) -> None:
         assert batch.returncode == 143 and "terminated" in said
         server.communicate(timeout=20)
         assert server.returncode == 143
-        assert not list((tmp_path / "out").iterdir()), "nothing half-written"
+        out = tmp_path / "out"  # (on a loaded machine the signal may come before the folder is made)
+        assert not out.exists() or not list(out.iterdir()), "nothing half-written"
     finally:
         for p in (batch, server):
             if p.poll() is None:
