@@ -106,6 +106,7 @@ def test_ranks_of_the_rest_go_both_ways_and_draws_are_ways_to_finish(path: Path)
             o = rest[i]
             assert rest.index(o) == i and o in rest and check(reading.scenario, o).legal
             written = json.loads(json.dumps(o.model_dump(mode="json")), object_hook=_reversed_lists)
+            written.pop("passes", None)  # an omitted passes is the one the ids imply (reached() writes none)
             assert rest.index(Outcome.model_validate(written)) == i  # equal as values: targets in another order
         for o in rest.sample(5, seed=1):
             assert o in rest

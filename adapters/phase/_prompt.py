@@ -399,15 +399,17 @@ class Rest:
         raise _Departs(self._why_not(outcome))
 
     def _locate(self, walk: Walk, pos: int, outcome: Outcome, want: str) -> int | None:
-        so_far = outcome_json(Outcome(stack=self.stepper.so_far(walk).stack, removed=()))
-        head = outcome_json(Outcome(stack=outcome.stack[: len(self.stepper.so_far(walk).stack)], removed=()))
-        if so_far != head or not set(self.stepper.so_far(walk).removed) <= set(outcome.removed):
+        """``outcome``'s place below ``walk`` (None: not there). Outcomes and entries are compared as
+        values (docs/formats.md): targets a set, modes a multiset, an omitted ``passes`` the one the ids imply."""
+        so_far = self.stepper.so_far(walk)
+        if list(outcome.stack[: len(so_far.stack)]) != list(so_far.stack) or not set(so_far.removed) <= set(
+                outcome.removed):  # fmt: skip
             return None
         if pos == len(self.queue):
             n = self.stepper.count(walk) if not walk.done else None
             if n == 1 or self.stepper.is_over(walk):
-                return 0 if outcome_json(self.stepper.outcome(next(_to_end(self.stepper, walk)))) == want else None
-            return next((k for k, o in enumerate(self._free(walk)) if outcome_json(o) == want), None)
+                return 0 if self.stepper.outcome(next(_to_end(self.stepper, walk))) == outcome else None
+            return next((k for k, o in enumerate(self._free(walk)) if o == outcome), None)
         skipped = 0
         for w in self._children(walk, pos):
             found = self._locate(w, pos + 1, outcome, want)
