@@ -391,14 +391,13 @@ class Rest:
         if self._whole is not None:
             return self._whole.index(outcome)
         outcome = canonical(self.reading.scenario, outcome)  # equal as values: targets a set, modes a multiset
-        want = outcome_json(outcome)
         for w in self._tops():  # few: the current ability's ways, each a subtree
-            found = self._locate(w, 0, outcome, want)
+            found = self._locate(w, 0, outcome)
             if found is not None:
                 return found + sum(self._count_from(v, 0) for v in self._tops()[: self._tops().index(w)])
         raise _Departs(self._why_not(outcome))
 
-    def _locate(self, walk: Walk, pos: int, outcome: Outcome, want: str) -> int | None:
+    def _locate(self, walk: Walk, pos: int, outcome: Outcome) -> int | None:
         """``outcome``'s place below ``walk`` (None: not there). Outcomes and entries are compared as
         values (docs/formats.md): targets a set, modes a multiset, an omitted ``passes`` the one the ids imply."""
         so_far = self.stepper.so_far(walk)
@@ -412,7 +411,7 @@ class Rest:
             return next((k for k, o in enumerate(self._free(walk)) if o == outcome), None)
         skipped = 0
         for w in self._children(walk, pos):
-            found = self._locate(w, pos + 1, outcome, want)
+            found = self._locate(w, pos + 1, outcome)
             if found is not None:
                 return skipped + found
             skipped += self._count_from(w, pos + 1)
