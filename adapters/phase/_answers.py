@@ -117,37 +117,54 @@ def _finish(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
 
 
 def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, Walk]:
-    """The walk that puts the batch's placed entries as phase placed them (bottom first)."""
+    """The walk that puts the batch's placed entries as phase placed them (bottom first). Each
+    placed entry's walk is kept in the reading's memo: a later prompt of the batch extends it."""
     if stepper is None:
         if reading.stepper is None:
             reading.stepper = Stepper(compile_facts(reading.scenario))
         stepper = reading.stepper
     walk = stepper.start()
+    key: tuple[Any, ...] = (id(stepper),)
     for placed in reading.placed:
-        want = entry_of(reading, placed["trigger"], placed["ability"])
-        moves = {d.text: d for d in stepper.legal(walk)}
-        put = moves.get(f"put {placed['trigger']}")
-        if put is None:
-            raise PhaseGap(f"{placed['trigger']} is on phase's stack where no legal outcome puts it")
-        for w in _finish(stepper, stepper.apply_unchecked(walk, put)):
-            if stepper.so_far(w).stack[-1] == want:
-                walk = w
-                break
-        else:
-            raise PhaseGap(f"{placed['trigger']} is on phase's stack with choices no legal outcome makes")
+        key = (*key, placed["trigger"], reading.index.entry(placed["trigger"]).stack_id)
+        found = reading.memo.get(("prefix", key))
+        if found is None:
+            found = reading.memo[("prefix", key)] = _placed(reading, stepper, walk, placed)
+        walk = found
     return stepper, walk
+
+
+def _placed(reading: Reading, stepper: Stepper, walk: Walk, placed: Mapping[str, Any]) -> Walk:
+    """``walk`` after the placed entry ``placed``, as phase placed it."""
+    want = entry_of(reading, placed["trigger"], placed["ability"])
+    moves = {d.text: d for d in stepper.legal(walk)}
+    put = moves.get(f"put {placed['trigger']}")
+    if put is None:
+        raise PhaseGap(f"{placed['trigger']} is on phase's stack where no legal outcome puts it")
+    for w in _finish(stepper, stepper.apply_unchecked(walk, put)):
+        if stepper.so_far(w).stack[-1] == want:
+            return w
+    raise PhaseGap(f"{placed['trigger']} is on phase's stack with choices no legal outcome makes")
+
+
+def announced(reading: Reading, trigger: str, start: tuple[Stepper, Walk] | None = None) -> list[tuple[Walk, Entry]]:
+    """Every legal way to announce ``trigger`` next, after what phase has placed: the walk after each
+    and its stack entry (kept in the reading's memo for the batch's later prompts)."""
+    stepper, walk = start or prefix(reading)
+    key = ("announced", id(walk), trigger)
+    found = reading.memo.get(key)
+    if found is None:
+        moves = {d.text: d for d in stepper.legal(walk)}
+        put = moves.get(f"put {trigger}")
+        ways = [] if put is None else _finish(stepper, stepper.apply_unchecked(walk, put))
+        found = reading.memo[key] = (walk, [(w, stepper.so_far(w).stack[-1]) for w in ways])
+    return list(found[1])
 
 
 def choices(reading: Reading, trigger: str, start: tuple[Stepper, Walk] | None = None) -> list[Entry]:
     """Every legal way to announce ``trigger`` next, after what phase has placed (``start``: that
     prefix, when the caller has walked it already)."""
-    stepper, walk = start or prefix(reading)
-    moves = {d.text: d for d in stepper.legal(walk)}
-    if f"put {trigger}" not in moves:
-        return []
-    return [
-        stepper.so_far(w).stack[-1] for w in _finish(stepper, stepper.apply_unchecked(walk, moves[f"put {trigger}"]))
-    ]
+    return [entry for _, entry in announced(reading, trigger, start)]
 
 
 def _current(reading: Reading) -> str:

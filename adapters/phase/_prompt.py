@@ -28,7 +28,17 @@ from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Stepper, Walk
 
-from ._answers import _consistent, _current, _divisions, _finish, _mode_sets, _prompt_ids, _slot_actions, prefix
+from ._answers import (
+    _consistent,
+    _current,
+    _divisions,
+    _finish,
+    _mode_sets,
+    _prompt_ids,
+    _slot_actions,
+    announced,
+    prefix,
+)
 from ._board import PhaseGap, Reading
 
 __all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions"]
@@ -256,8 +266,7 @@ class Rest:
             labels = data.get("mode_labels")
             texts = {m["id"]: m.get("text") for m in r.trigger(trigger).get("modes", ())}
             division = {str(r.index.thing(x)) for x in data.get("targets") or ()}
-            for w in _finish(stepper, stepper.apply_unchecked(walk, moves[f"put {trigger}"])):
-                entry = stepper.so_far(w).stack[-1]
+            for w, entry in announced(r, trigger, (stepper, walk)):
                 if r.kind == "TriggerTargetSelection":
                     said = sorted(texts[m.mode] or "" for m in entry.modes or ())
                     if entry.modes is not None and labels is not None and said != sorted(labels):
