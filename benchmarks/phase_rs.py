@@ -202,7 +202,7 @@ def _once(f: Any) -> float:
 
 def per_prompt(boards: int, seed: int) -> int:
     """The per-prompt run: prompts by kind, crashes, the Session's readings against whole ones, and the
-    cost of each step beside phase's export and apply, from one run (benchmarks/results/phase-prompts.md)."""
+    cost of each step beside phase's export and apply, from one run (benchmarks/results/phase-per-prompt.md)."""
     from triggerstack.adapters.phase._per_prompt import run as per_prompt_run
 
     t0 = time.perf_counter()
@@ -238,7 +238,7 @@ def per_prompt(boards: int, seed: int) -> int:
         *(f"* outside: `{d}`" for d in r.final_outside_rest[:10]),
     ]
     text += ["", *order_prompt_of_nine()]
-    (OUT.parent / "phase-prompts.md").write_text("\n".join(text) + "\n", encoding="utf-8")
+    (OUT.parent / "phase-per-prompt.md").write_text("\n".join(text) + "\n", encoding="utf-8")
     print("\n".join(text))
     return 0 if not r.crashes and not r.differences else 1
 
