@@ -124,10 +124,10 @@ def play_back(boards: int, seed: int) -> int:
     from triggerstack.adapters.phase._playback import fixture_prompts, prompts_property
 
     root = Path(__file__).resolve().parent.parent / "tests" / "data" / "phase"
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     live = prompts_property(boards, seed=seed, progress=lambda k: print(f"board {k}", file=sys.stderr)
                             if k % 25 == 0 else None)  # fmt: skip
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     fixtures = fixture_prompts(root.glob("*.json.gz"))
     text = [
         "# phase.rs 0.103.0: our outcomes played back at every prompt",
@@ -135,7 +135,7 @@ def play_back(boards: int, seed: int) -> int:
         "Each prompt is answered by `action_for` through `play`; a failure of phase stays `PhaseError`, a gap or",
         "an outcome that does not fit a prompt `PhaseGap`; anything else is a crash (docs/phase.md).",
         "",
-        f"## Live boards ({boards} boards, seed {seed}, {dt:.0f} s)",
+        f"## Live boards ({boards} boards, seed {seed}, {dt:.0f} s, {cpu:.0f} s of CPU)",
         "",
         "```",
         *live.lines(),

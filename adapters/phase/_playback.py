@@ -206,7 +206,11 @@ def fixture_prompts(paths: Iterable[Path], outcomes: int = 4) -> PromptsReport:
             states = [p["state"] for p in json.load(f)["prompts"]]
         report.boards += 1
         report.at_prompt += 1
-        first = read(states[0])
+        try:
+            first = read(states[0])
+        except PhaseGap as exc:
+            report.stopped[_key(exc, str(states[0]["state"]["waiting_for"]["type"]))] += 1
+            continue
         for n in range(outcomes):
             want = sample(first.scenario, 1, seed=n)[0]
             report.played += _fixture_outcome(report, path.name, states, first, want)
