@@ -3,7 +3,10 @@ without a gap, over every card of our Oracle data with a triggered ability, buil
 data by phase's own builder; and the seeded differential run's figures.
 
 Usage: python benchmarks/phase_rs.py [--boards N] [--seed S] [--cards N] (needs the extra [phase]).
-Writes benchmarks/results/phase.md and prints the same.
+Writes benchmarks/results/phase.md and prints the same. With ``--play-back N`` it runs only the
+play-back property instead — our sampled outcomes played into phase at every prompt of N seeded boards,
+and answered at every recorded prompt of the fixtures — and writes benchmarks/results/phase-prompts.md
+(exit 1 on a crash: an error that is neither PhaseError nor PhaseGap).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from triggerstack.adapters.phase._live import _mtgjson, phase_module
 from triggerstack.model.cards._corpus import corpus
 
 OUT = Path(__file__).resolve().parent / "results" / "phase.md"
+PROMPTS_OUT = OUT.with_name("phase-prompts.md")
 
 
 def coverage(limit: int | None) -> list[str]:
@@ -115,6 +119,40 @@ def timings() -> list[str]:
     ]
 
 
+def play_back(boards: int, seed: int) -> int:
+    """The play-back property over ``boards`` seeded boards and the recorded fixtures, written out."""
+    from triggerstack.adapters.phase._playback import fixture_prompts, prompts_property
+
+    root = Path(__file__).resolve().parent.parent / "tests" / "data" / "phase"
+    t0, c0 = time.perf_counter(), time.process_time()
+    live = prompts_property(boards, seed=seed, progress=lambda k: print(f"board {k}", file=sys.stderr)
+                            if k % 25 == 0 else None)  # fmt: skip
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    fixtures = fixture_prompts(root.glob("*.json.gz"))
+    text = [
+        "# phase.rs 0.103.0: our outcomes played back at every prompt",
+        "",
+        "Each prompt is answered by `action_for` through `play`; a failure of phase stays `PhaseError`, a gap or",
+        "an outcome that does not fit a prompt `PhaseGap`; anything else is a crash (docs/phase.md).",
+        "",
+        f"## Live boards ({boards} boards, seed {seed}, {dt:.0f} s, {cpu:.0f} s of CPU)",
+        "",
+        "```",
+        *live.lines(),
+        "```",
+        "",
+        "## Recorded fixtures (tests/data/phase, 4 sampled outcomes each, without phase)",
+        "",
+        "```",
+        *fixtures.lines(),
+        "```",
+        "",
+    ]
+    PROMPTS_OUT.write_text("\n".join(text), encoding="utf-8")
+    print("\n".join(text))
+    return 1 if live.crashes or fixtures.crashes else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=200)
@@ -122,9 +160,13 @@ def main() -> int:
     ap.add_argument("--cards", type=int, default=0, help="only the first N cards (0: all)")
     ap.add_argument("--per-prompt", type=int, default=0, metavar="N",
                     help="instead: the adapter in an engine's per-prompt path on N boards, beside phase's own costs")
+    ap.add_argument("--play-back", type=int, default=0, metavar="N",
+                    help="only the play-back property, over N boards (writes results/phase-prompts.md)")  # fmt: skip
     args = ap.parse_args()
     if args.per_prompt:
         return per_prompt(args.per_prompt, args.seed)
+    if args.play_back:
+        return play_back(args.play_back, args.seed)
     t0 = time.perf_counter()
     report = run(
         args.boards, seed=args.seed, progress=lambda k: print(f"board {k}", file=sys.stderr) if k % 25 == 0 else None

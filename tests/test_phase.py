@@ -292,6 +292,66 @@ def test_the_trigger_after_a_division_is_asked_for_its_target(eng: Any) -> None:
     assert check(before.scenario, reached(before, b.game.state())).legal
 
 
+@pytest.mark.slow
+def test_playing_past_a_division_says_phase_asked_a_second_one(eng: Any) -> None:
+    """Deviation 4 met by ``play``: after the Titan's division among two or more targets phase asks a
+    second DistributeAmong while placing Warstorm Surge's ability, which divides nothing. It was a bare
+    KeyError on one of the Titan's targets (the outcome divides nothing for Surge); it is phase's
+    failure, said with the prompt, the ability and whose division phase repeated."""
+    from triggerstack.adapters.phase import action_for
+    from triggerstack.adapters.phase._live import PhaseError, engine, play
+
+    eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
+    b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
+    before = read(b.game.state())
+    want = next(o for o in LegalOutcomes(before.scenario)
+                if o.stack[0].ability.startswith("inferno-titan") and len(o.stack[0].targets["t1"]) >= 2)  # fmt: skip
+    asked: list[Any] = []
+    with pytest.raises(PhaseError, match=r"DistributeAmong for warstorm-surge#\d+\.0 .*divides nothing; they are "
+                       r"the targets of inferno-titan#\d+\.0"):  # fmt: skip
+        play(b.game, want, seen=lambda reading, action: asked.append(reading))
+    # the same prompt given to action_for alone: the outcome does not fit it, said as a gap
+    second = read(b.game.state(), since=asked[0])
+    assert second.kind == "DistributeAmong"
+    with pytest.raises(PhaseGap, match=r"DistributeAmong for warstorm-surge.*the outcome divides nothing for it"):
+        action_for(second, want)
+
+
+def test_every_recorded_prompt_is_answered_or_refused_plainly() -> None:
+    """Without phase: at every recorded prompt, the answer that plays a sampled outcome is given, or
+    refused as PhaseGap where phase's recorded choices so far are not the outcome's; nothing else."""
+    from triggerstack.adapters.phase._playback import fixture_prompts
+
+    report = fixture_prompts(FIXTURES, outcomes=4)
+    assert report.crashes == []
+    assert set(report.prompts) == {"OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong"}
+    assert report.played >= len(FIXTURES) * 3
+    assert all(why.startswith("PhaseGap") for why in report.stopped), report.stopped
+
+
+def _played_back(boards: int, seed: int) -> None:
+    from triggerstack.adapters.phase._playback import prompts_property
+
+    report = prompts_property(boards, seed=seed)
+    assert report.crashes == [], report.crashes  # only PhaseError (phase's failures) and PhaseGap stop playing
+    assert all(report.prompts[kind] for kind in ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice",
+                                                  "DistributeAmong")), report.prompts  # fmt: skip
+    assert report.played >= boards // 2
+
+
+def test_sampled_outcomes_are_played_back_at_every_prompt_kind() -> None:
+    """Issue 36: our sampled outcomes played into phase on seeded boards reach every prompt kind,
+    divisions included, and playing them raises nothing but PhaseError or PhaseGap."""
+    _live()
+    _played_back(24, seed=2)
+
+
+@pytest.mark.slow
+def test_sampled_outcomes_are_played_back_on_more_boards() -> None:
+    _live()
+    _played_back(120, seed=3)
+
+
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name.split(".")[0])
 def test_the_answer_that_plays_an_outcome_is_a_legal_answer(path: Path) -> None:
     """At every recorded prompt, the answer that plays any of our legal outcomes is one of the legal

@@ -290,9 +290,10 @@ def _mode_sets(reading: Reading) -> Iterator[Action]:
 
 def action_for(reading: Reading, outcome: Outcome) -> Action:
     """The answer to phase's prompt that plays ``outcome`` (one of our legal outcomes of the batch
-    ``reading`` was read from, or of the same batch read later)."""
+    ``reading`` was read from, or of the same batch read later). An outcome that does not fit the
+    prompt — an ability it removes or places otherwise, targets or a division other than phase's so
+    far — is a :class:`PhaseGap` saying what differed."""
     kind = reading.kind
-    data = reading.prompt["data"]
     pos: dict[str, int] = {str(e.ability): i for i, e in enumerate(outcome.stack)}
     if kind == "OrderTriggers":
         ids = _prompt_ids(reading)
@@ -300,22 +301,59 @@ def action_for(reading: Reading, outcome: Outcome) -> Action:
         return {"type": "OrderTriggers", "data": {"order": [ids.index(t) for t in full]}}
     trigger = _current(reading)
     if kind == "AbilityModeChoice":
-        if trigger not in pos:  # removed: no mode chosen (603.3c)
-            return {"type": "SelectModes", "data": {"indices": []}}
-        ids = [m["id"] for m in reading.trigger(trigger)["modes"]]
-        modes = outcome.stack[pos[trigger]].modes or ()
-        return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m.mode) for m in modes)}}
+        return _modes_for(reading, trigger, outcome.stack[pos[trigger]] if trigger in pos else None)
     if trigger not in pos:
-        raise PhaseGap(f"{trigger}: phase asks for the choices of an ability the outcome removes")
+        raise PhaseGap(f"{kind} for {trigger}: phase asks for the choices of an ability the outcome removes")
     entry = outcome.stack[pos[trigger]]
     if kind == "TriggerTargetSelection":
-        chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
-        nxt = _next_targets(reading, trigger, entry, chosen)
-        pick = sorted(nxt, key=lambda t: (t is None, str(t)))[0] if nxt else None
-        return {"type": "ChooseTarget", "data": {"target": None if pick is None else reading.index.target_ref(pick)}}
+        return _target_for(reading, trigger, entry)
     if kind == "DistributeAmong":
-        refs = list(data.get("targets") or ())
-        split = next(iter(entry.divide.values()), {})
-        return {"type": "DistributeAmong", "data": {"distribution": [[r, int(split[str(reading.index.thing(r))])]
-                                                                     for r in refs]}}  # fmt: skip
+        return _division_for(reading, trigger, entry)
     raise PhaseGap(f"waiting_for: no answer for {kind!r}")
+
+
+def _modes_for(reading: Reading, trigger: str, entry: Entry | None) -> Action:
+    """The mode prompt's answer: the entry's modes (none for an ability the outcome removes, 603.3c)."""
+    if entry is None:
+        return {"type": "SelectModes", "data": {"indices": []}}
+    ids = [m["id"] for m in reading.trigger(trigger).get("modes", ())]
+    chosen = [m.mode for m in entry.modes or ()]
+    if not ids or entry.modes is None or any(m not in ids for m in chosen):
+        raise PhaseGap(f"AbilityModeChoice for {trigger}: the outcome's modes {chosen} are not among the "
+                       f"ability's {ids}")  # fmt: skip
+    return {"type": "SelectModes", "data": {"indices": sorted(ids.index(m) for m in chosen)}}
+
+
+def _target_for(reading: Reading, trigger: str, entry: Entry) -> Action:
+    """The target prompt's answer: the entry's next target, or None (stop) once its slot is full."""
+    refs = ((reading.prompt.get("data") or {}).get("selection") or {}).get("selected_slots") or ()
+    chosen = [None if r is None else reading.index.thing(r) for r in refs]
+    if any(r is not None and t is None for r, t in zip(refs, chosen, strict=True)):
+        raise PhaseGap(f"TriggerTargetSelection for {trigger}: a target phase holds is not in the scenario read: "
+                       f"{list(refs)}")  # fmt: skip
+    if not _consistent(reading, trigger, entry, chosen):
+        theirs = dict(entry.targets) or [dict(m.targets) for m in entry.modes or ()]
+        raise PhaseGap(f"TriggerTargetSelection for {trigger}: the targets phase holds so far {chosen} are not "
+                       f"the outcome's {theirs}")  # fmt: skip
+    nxt = _next_targets(reading, trigger, entry, chosen)
+    pick = sorted(nxt, key=lambda t: (t is None, str(t)))[0] if nxt else None
+    try:
+        ref = None if pick is None else reading.index.target_ref(pick)
+    except KeyError:  # an ability of the batch not placed yet: phase has no id for it
+        raise PhaseGap(f"TriggerTargetSelection for {trigger}: the outcome's target {pick} is not on phase's "
+                       "stack") from None  # fmt: skip
+    return {"type": "ChooseTarget", "data": {"target": ref}}
+
+
+def _division_for(reading: Reading, trigger: str, entry: Entry) -> Action:
+    """The division prompt's answer: the entry's division among exactly the targets phase names."""
+    data = reading.prompt.get("data") or {}
+    refs = list(data.get("targets") or ())
+    things = [reading.index.thing(r) for r in refs]
+    splits = [*entry.divide.values(), *(v for m in entry.modes or () for v in m.divide.values())]
+    split = next((s for s in splits if set(s) == set(things)), None)
+    if split is None:
+        raise PhaseGap(f"DistributeAmong for {trigger}: phase divides {data.get('total')} among "
+                       f"{things}, the outcome divides {[dict(s) for s in splits] or 'nothing'} for it")  # fmt: skip
+    pairs = [[r, int(split[str(t)])] for r, t in zip(refs, things, strict=True)]
+    return {"type": "DistributeAmong", "data": {"distribution": pairs}}

@@ -40,6 +40,8 @@ POOL: dict[str, str] = {
     "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
     "Goblin Arsonist": "body", "Silvercoat Lion": "body", "Leyline of Sanctity": "body",
     "Wrath of God": "sweeper", "Murder": "removal",
+    # the play-back property's division boards (_playback.py) only: the differential's boards keep to the above
+    "Warstorm Surge": "ally", "Gang of Devils": "divider", "Fury": "divider", "Dragonlord Atarka": "divider",
 }  # fmt: skip
 
 
