@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 from itertools import accumulate
 from math import comb
 
@@ -27,6 +27,15 @@ from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Li
 from triggerstack.model._modes import iter_mode_choices
 
 from .._errors import EngineCannot
+from ._ranks import (
+    multichoose,
+    rank_combination,
+    rank_composition,
+    rank_multiset,
+    unrank_combination,
+    unrank_composition,
+    unrank_multiset,
+)
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
@@ -38,134 +47,6 @@ def is_independent(a: AbilityFacts) -> bool:
     if a.must or a.distinct_targets:
         return False
     return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
-
-
-def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
-    """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if index < below(mid + 1):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def _combinations_below(n: int, r: int, total: int, y: int) -> int:
-    return total - comb(n - y, r)
-
-
-def _multisets_below(n: int, r: int, total: int, y: int) -> int:
-    return total - _multichoose(n - y, r)
-
-
-SEQUENTIAL_FROM = 64
-"""Subsets of more elements than this are unranked element by element, not by binary search."""
-
-
-def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th k-subset of range(n) in lexicographic order.
-
-    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); for a few elements
-    a binary search finds each one, so the cost does not grow with n; for many (half of ten
-    thousand candidates), walking x up once with each binomial stepped from the last is cheaper
-    than a fresh binomial of thousands of digits per probe."""
-    if k > SEQUENTIAL_FROM:
-        return _unrank_combination_walking(n, k, index)
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = comb(n - x, r)
-        first = _first_reaching(index, x, n, partial(_combinations_below, n, r, total))
-        index -= total - comb(n - first, r)
-        out.append(first)
-        x = first + 1
-    return tuple(out)
-
-
-def _unrank_combination_walking(n: int, k: int, index: int) -> tuple[int, ...]:
-    """:func:`_unrank_combination` by one walk over range(n): ``c`` is the number of the
-    remaining subsets that take ``x`` next, C(m, r − 1) with m = n − x − 1 elements after x."""
-    out: list[int] = []
-    r = k
-    c = comb(n - 1, r - 1)
-    for x in range(n):
-        m = n - x - 1
-        if index < c:  # take x
-            out.append(x)
-            r -= 1
-            if r == 0:
-                break
-            c = c * r // m  # C(m - 1, r - 1) from C(m, r): taking x leaves r to choose among m
-        else:
-            index -= c
-            c = c * (m - r + 1) // m  # C(m - 1, r - 1) from C(m, r - 1)
-    return tuple(out)
-
-
-def _rank_combination(n: int, subset: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(subset)
-    for i, s in enumerate(subset):
-        r = k - i
-        index += comb(n - x, r) - comb(n - s, r)
-        x = s + 1
-    return index
-
-
-def _unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
-    out: list[int] = []
-    for left in range(parts, 1, -1):
-        first = 1
-        while True:
-            c = comb(amount - first - 1, left - 2)
-            if index < c:
-                break
-            index -= c
-            first += 1
-        out.append(first)
-        amount -= first
-    out.append(amount)
-    return tuple(out)
-
-
-def _rank_composition(parts: Sequence[int]) -> int:
-    index, amount = 0, sum(parts)
-    for i, p in enumerate(parts[:-1]):
-        left = len(parts) - i
-        for first in range(1, p):
-            index += comb(amount - first - 1, left - 2)
-        amount -= p
-    return index
-
-
-def _multichoose(n: int, k: int) -> int:
-    return comb(n + k - 1, k) if n else (1 if k == 0 else 0)
-
-
-def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
-    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = _multichoose(n - x, r)
-        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
-        index -= total - _multichoose(n - first, r)
-        out.append(first)
-        x = first
-    return tuple(out)
-
-
-def _rank_multiset(n: int, seq: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(seq)
-    for i, s in enumerate(seq):
-        r = k - i
-        index += _multichoose(n - x, r) - _multichoose(n - s, r)
-        x = s
-    return index
 
 
 @dataclass
@@ -235,9 +116,9 @@ class _Requirement:
         n = self.low + k
         index -= ends[k - 1] if k else 0
         d = self._divisions(n)
-        subset = _unrank_combination(len(self.pool), n, index // d)
+        subset = unrank_combination(len(self.pool), n, index // d)
         targets = tuple(self.pool[i] for i in subset)
-        div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+        div = unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
         return targets, div
 
     def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
@@ -247,9 +128,9 @@ class _Requirement:
         ends = self._running()
         index = ends[n - self.low - 1] if n > self.low else 0
         where = {t: i for i, t in enumerate(self.pool)}
-        sub = _rank_combination(len(self.pool), [where[t] for t in targets])
+        sub = rank_combination(len(self.pool), [where[t] for t in targets])
         d = self._divisions(n)
-        return index + sub * d + (_rank_composition(div) if self.divide is not None and n else 0)
+        return index + sub * d + (rank_composition(div) if self.divide is not None and n else 0)
 
 
 @dataclass(frozen=True)
@@ -305,7 +186,7 @@ class ChoiceSpace:
     def _multiset_count(self, modes: tuple[int, ...]) -> int:
         n = 1
         for m in sorted(set(modes)):
-            n *= _multichoose(self._modes[m].count, modes.count(m))
+            n *= multichoose(self._modes[m].count, modes.count(m))
         return n
 
     @cached_property
@@ -333,9 +214,9 @@ class ChoiceSpace:
         for m in reversed(distinct):
             mode = self._modes[m]
             copies = modes.count(m)
-            radix = _multichoose(mode.count, copies)
+            radix = multichoose(mode.count, copies)
             index, digit = divmod(index, radix)
-            for i in _unrank_multiset(mode.count, copies, digit):
+            for i in unrank_multiset(mode.count, copies, digit):
                 instances.append(mode.unrank(i))
         return Choice(tuple(sorted(instances)))
 
@@ -351,7 +232,7 @@ class ChoiceSpace:
         for m in sorted(set(modes)):
             mode = self._modes[m]
             ranks = sorted(mode.rank(i) for i in choice.modes if i.mode == m)
-            within = within * _multichoose(mode.count, len(ranks)) + _rank_multiset(mode.count, ranks)
+            within = within * multichoose(mode.count, len(ranks)) + rank_multiset(mode.count, ranks)
         return index + within
 
     def __iter__(self) -> Iterator[Choice]:
@@ -394,7 +275,7 @@ class ChoiceSpace:
                 chosen = tuple(sorted(heaviest[:n]))
                 value += sum(thing_weight(t) for t in chosen)
                 targets.append(chosen)
-                divs.append(_unrank_composition(r.divide, n, 0) if r.divide is not None and n else ())
+                divs.append(unrank_composition(r.divide, n, 0) if r.divide is not None and n else ())
             best_instance[m] = (ModeInstance(m, tuple(targets), tuple(divs) if any(divs) else ()), value)
         top: tuple[Choice, int] | None = None
         for modes in self._multisets:
