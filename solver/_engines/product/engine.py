@@ -351,9 +351,7 @@ class ProductEngine:
         if self.plan.coupled or any(b.optional for b in self.blocks):
             return False
         return all(
-            self.spaces[a]._listed is None or self.spaces[a].count <= MAX_SCANNED
-            for b in self.blocks
-            for a in b.mandatory
+            self.spaces[a].by_parts or self.spaces[a].count <= MAX_SCANNED for b in self.blocks for a in b.mandatory
         )
 
     def best(self, score: Score) -> Found:
