@@ -43,7 +43,7 @@ def _requirements(draw: st.DrawFn, most: int) -> list[dict[str, Any]]:
     for i in range(draw(st.integers(1, most))):
         lo, hi = draw(st.sampled_from(BOUNDS))
         req: dict[str, Any] = {"id": f"r{i}", "min": lo, "max": hi, "filter": draw(st.sampled_from(FILTERS))}
-        if out and draw(st.booleans()):
+        if len(out) > 0 and draw(st.booleans()):
             named = draw(st.sampled_from(out))["id"]
             of = {"target_of": named}
             key = draw(st.sampled_from(["controller", "owner"]))
