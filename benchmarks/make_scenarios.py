@@ -231,6 +231,54 @@ def ward(k: int, reactions: bool = True) -> dict[str, Any]:
     return data
 
 
+def linked(n: int, creatures: int) -> dict[str, Any]:
+    """``n`` abilities that may target each other ("target ability or player"), each also with
+    linked targets over ``creatures`` creatures, four kinds in turn: "target creature and another
+    target creature" (different_from), "up to two target creatures that player controls"
+    (target_of), "choose two, each a different target" (distinct_targets), and "up to two target
+    creatures" under "c0 must be targeted" — hundreds of thousands of choices each at 400 (issue 36:
+    counted by a programme, not listed; tests/test_programme.py derives the count)."""
+    anything = {"id": "t", "filter": {"any": [{"kind": "ability"}, {"kind": "player"}]}}
+    creature = {"type": "creature"}
+    kinds: list[dict[str, Any]] = [
+        {
+            "text": "target ability or player; target creature and another target creature",
+            "targets": [
+                anything,
+                {"id": "x", "filter": creature},
+                {"id": "y", "filter": creature, "different_from": ["x"]},
+            ],
+        },
+        {
+            "text": "target ability or player; up to two target creatures that player controls",
+            "targets": [
+                anything,
+                {"id": "x", "min": 0, "max": 2, "filter": {**creature, "controller": {"target_of": "t"}}},
+            ],
+        },
+        {
+            "text": "choose two; each mode targets a different thing",
+            "modal": {"choose": [2], "distinct_targets": True},
+            "modes": [
+                {"id": "m", "targets": [anything]},
+                {"id": "p", "targets": [{"id": "x", "filter": creature}]},
+                {"id": "q", "targets": [{"id": "x", "filter": creature}]},
+            ],
+        },
+        {
+            "text": "target ability or player; up to two target creatures (c0 must be targeted if able)",
+            "targets": [anything, {"id": "x", "min": 0, "max": 2, "filter": creature}],
+        },
+    ]
+    objects: list[dict[str, Any]] = [
+        {"id": f"s{i}", "controller": "A" if i % 2 else "B", "types": ["enchantment"]} for i in range(n)
+    ]
+    objects += [{"id": f"c{i}", "controller": "AB"[i % 2], "types": ["creature"]} for i in range(creatures)]
+    triggers = [{"id": f"L{i}", "source": f"s{i}", **kinds[i % 4]} for i in range(n)]
+    must = [{"object": "c0", "applies_to": [f"L{i}" for i in range(3, n, 4)]}]
+    return {"players": ["A", "B"], "objects": objects, "triggers": triggers, "must_target": must}
+
+
 def write(name: str, data: dict[str, Any]) -> None:
     (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
@@ -253,6 +301,7 @@ def main() -> None:
     for n in (4, 8, 12):
         write(f"targeting-{n}", targeting(n))
     write("wipe-10", wipe(10))
+    write("linked-12", linked(12, 400))
     for k in range(1, 9):
         write(f"ward-{k}", ward(k))
         write(f"ward-{k}-single", ward(k, reactions=False))

@@ -14,8 +14,9 @@ values             10⁶        values in one document once YAML aliases are exp
 abilities          1,000      waiting abilities in one scenario (``--max-abilities``)
 objects            10,000     objects in one scenario (``--max-objects``)
 candidates         10,000     things one requirement may choose among (``--max-candidates``)
-choices            200,000    choices of one ability that are listed (those that are not
-                              counted in closed form) (``--max-choices``)
+choices            200,000    choices of one ability that are listed (those neither
+                              binomials nor a programme count, docs/architecture.md)
+                              (``--max-choices``)
 outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
                               outcomes of one pass listed across passes (``--max-outcomes``)
 memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and

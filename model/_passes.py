@@ -40,6 +40,7 @@ __all__ = [
     "StackItem",
     "Successor",
     "by_reactions",
+    "firing",
     "join",
     "next_scenario",
     "with_triggers",
@@ -110,6 +111,27 @@ def _with_triggers(
         must.append(m)
     data["must_target"] = must
     return data
+
+
+def _short(aid: str) -> str:
+    """A fired ability's id, its middle cut where reactions fired reactions many times (``V@…@T``)."""
+    parts = aid.split("@")
+    return aid if len(parts) <= 3 else f"{parts[0]}@…@{parts[-1]}"
+
+
+def firing(scenario: Scenario, waiting: Sequence[str]) -> str:
+    """What fired the abilities ``waiting`` (ids ``R@X``: reaction R fired by ability X) and on
+    what: "V@T targets knight, firing V and W" — empty where none was fired by a reaction."""
+    watched = {r.id: r.object for r in scenario.reactions}
+    found: dict[tuple[str, str], list[str]] = {}
+    for aid in waiting:
+        r, at, x = aid.partition("@")
+        if at and r in watched:
+            found.setdefault((x, watched[r]), []).append(r)
+    return "; ".join(
+        f"{_short(x)} targets {obj}, firing {', '.join(rs[:-1]) + ' and ' if len(rs) > 1 else ''}{rs[-1]}"
+        for (x, obj), rs in found.items()
+    )
 
 
 def next_scenario(
@@ -230,10 +252,12 @@ class Passes:
             self._controllers = frozenset(out)
         return self._controllers
 
-    def may_target_the_stack(self, f: Filter, you: PlayerId) -> bool:
+    def may_target_the_stack(self, f: Filter, you: PlayerId, on_stack: Sequence[StackItem] | None = None) -> bool:
         """Whether an ability ``you`` control with filter ``f`` could target an ability a pass put on
-        the stack (:meth:`_may_target_the_stack`)."""
-        return self._may_target_the_stack(f, you, self._stack_controllers())
+        the stack (:meth:`_may_target_the_stack`) — with ``on_stack``, one of those abilities' (whose
+        copies, fired again by the same reactions, have the same controllers)."""
+        controllers = self._stack_controllers() if on_stack is None else frozenset(PlayerId(p) for _, p in on_stack)
+        return self._may_target_the_stack(f, you, controllers)
 
     def _may_target_the_stack(self, f: Filter, you: PlayerId, controllers: frozenset[PlayerId]) -> bool:
         """Whether a fired ability that ``you`` control, with filter ``f``, could target an ability
@@ -330,9 +354,11 @@ class Passes:
         if ahead.data is None:
             return Successor(None, ahead.on_stack)
         if capped and depth + 1 >= self.max_passes:
+            fired = firing(self.first.scenario, [t["id"] for t in ahead.data["triggers"]])
             raise ScenarioError(
                 f"abilities still trigger after {self.max_passes} passes of 603.3b and no pass repeats an earlier "
                 "one, so the chain may yet end (raise the cap with --max-passes)"
+                + (f"; still triggering: {fired}" if fired else "")
             )
         key = json.dumps(ahead.data, sort_keys=True, default=list)
         nxt = self._compiled.get(key)

@@ -175,10 +175,10 @@ def test_python_verbs_keep_the_deadline() -> None:
 # -- never build what cannot fit ------------------------------------------------------------------
 
 
-def test_linked_target_sets_are_refused_before_they_are_listed(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """Two 'any number of target creatures' among 20, linked by different_from: 3^20 choices."""
+def test_linked_target_sets_are_counted_not_listed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Two 'any number of target creatures' among 20, linked by different_from (115.3): each
+    creature goes to x, to y or to neither, 3^20 choices, counted, drawn and explained by the
+    programme within a cap of 1000 listed choices."""
     doc = {
         "players": ["A", "B"],
         "objects": [{"id": f"o{i}", "controller": "B", "types": ["creature"]} for i in range(20)],
@@ -193,9 +193,40 @@ def test_linked_target_sets_are_refused_before_they_are_listed(
             }
         ],
     }
+    path = write(tmp_path, "d.json", doc)
+    code, out, err = cli(capsys, "count", path, "--max-choices", "1000")
+    assert code == 0 and out.strip() == str(3**20), err
+    code, out, err = cli(capsys, "sample", path, "--max-choices", "1000", "--seed", "7", "-n", "20")
+    for line in out.splitlines():
+        drawn = json.loads(line)["stack"][0].get("targets", {})
+        assert not set(drawn.get("x", [])) & set(drawn.get("y", [])), line
+    assert code == 0 and len(out.splitlines()) == 20, err
+    code, _, err = cli(capsys, "explain", path, "--max-choices", "1000")
+    assert code == 0, err
+
+
+def test_linked_choices_no_programme_takes_are_refused_before_they_are_listed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A mode that may be chosen again, each instance targeting a different creature (700.2d with
+    distinct targets) is listed, and refused before it is: up to 20 + 210 + 1540 choices."""
+    mode = {"targets": [{"id": "t", "filter": {"type": "creature"}}]}
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"o{i}", "controller": "B", "types": ["creature"]} for i in range(20)],
+        "triggers": [
+            {
+                "id": "T",
+                "controller": "A",
+                "modal": {"choose": [1, 2, 3], "repeat": True, "distinct_targets": True},
+                "modes": [{"id": "hit", **mode}],
+            }
+        ],
+    }
     for verb in ("count", "sample", "explain"):
         code, _, err = cli(capsys, verb, write(tmp_path, "d.json", doc), "--max-choices", "1000")
-        assert code == 2 and "up to 1099511627776 of them could be legal" in err and "--max-choices" in err, err
+        assert code == 2 and "up to 1770 of them could be legal" in err and "--max-choices" in err, err
+        assert "a mode it may repeat" in err, err
 
 
 def test_yaml_aliases_are_counted_before_they_expand(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ SEARCH = {
     "triggerstack.solver._core.removal",
     "triggerstack.solver._core.search",
     "triggerstack.solver._core.space",
+    "triggerstack.solver._core._programme",
+    "triggerstack.solver._core._ranks",
     "triggerstack.solver._core.chain",
     "triggerstack.solver._core._loops",
     "triggerstack.solver._engines.cpsat",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -129,6 +130,7 @@ def test_long_finite_chains_are_counted(capsys: pytest.CaptureFixture[str], tmp_
     assert main(["count", str(path), "--max-passes", "4"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "still trigger after 4 passes of 603.3b and no pass repeats an earlier one" in err
+    assert "still triggering: R2@…@T targets o3, firing R3" in err  # what fires pass 5, and on what
 
 
 ECHO = {
@@ -191,6 +193,55 @@ def test_a_mutual_loop_through_two_objects() -> None:
     s = scenario([ward("troll", "X", to_bear, by="any"), ward("bear", "Y", to_troll, by="any")])
     with pytest.raises(EndlessLoop, match="a mandatory loop"):
         count(s)
+
+
+def test_a_chain_a_ward_can_never_end_is_named_with_its_cause(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """Issue 36 item 7 (603.3b, 601.2c, 603.3c): V must target the knight again, firing itself and
+    W, a ward-like reaction that counters an ability an opponent controls. B's only waiting ability
+    has no legal target and is removed, so no ability of B's is ever on the stack: W is removed
+    every pass for want of a target and changes nothing, while each round adds a V to the stack.
+    It was told as 'no pass repeats an earlier one, so the chain may yet end (raise the cap with
+    --max-passes)', which is not why it goes on: whatever the cap, it is an endless chain, and the
+    error says which reactions keep firing, on what, and why the ward changes nothing."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [
+            {"id": "knight", "controller": "A", "types": ["creature"]},
+            {"id": "aura", "controller": "A", "types": ["enchantment"]},
+            {"id": "altar", "controller": "B", "types": ["enchantment"]},
+        ],
+        "triggers": [
+            {"id": "T", "source": "aura", "targets": [{"id": "t", "filter": {"type": "creature", "controller": "you"}}]},
+            {"id": "U", "source": "altar", "targets": [{"id": "t", "filter": {"type": "creature", "controller": "you"}}]},
+        ],
+        "reactions": [
+            ward("knight", "V", {"source": "knight", "targets": [{"id": "t", "filter": {"id": ["knight"]}}]}, by="you"),
+            ward(
+                "knight",
+                "W",
+                {"source": "aura", "targets": [{"id": "t", "filter": {"kind": "ability", "controller": "opponent"}}]},
+                by="any",
+            ),
+        ],
+    }
+    said = [
+        "an endless chain: pass 3 (V@V@T, W@V@T) repeats pass 2 (V@T, W@T) up to names but for 1 more ability on "
+        "the stack below it; the same choices make it again on a stack that only grows",
+        "It goes on because V@T targets knight, firing V and W again.",
+        "W@T has no legal target and is removed, as it will be every round: no ability on the stack, nor a copy "
+        "the rounds put there, could be one.",
+    ]
+    s = Scenario.model_validate(doc)
+    for limits in (Limits(), Limits(passes=3), Limits(passes=10_000)):
+        with pytest.raises(EndlessLoop) as info:
+            count(s, limits=limits)
+        assert all(part in str(info.value) for part in said), str(info.value)
+        assert "--max-passes" not in str(info.value) and info.value.rule == Rule.R603_3B
+    path = tmp_path / "ward.json"
+    path.write_text(json.dumps(doc))
+    assert main(["count", str(path)]) == 2  # bad input, as the cap's error was
+    out, err = capsys.readouterr()
+    assert out == "" and all(part in err for part in said), err
 
 
 def test_engine_hook_decides_what_triggers_next() -> None:

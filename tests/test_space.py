@@ -89,13 +89,13 @@ def test_many_element_subsets_unrank_by_walking_as_by_binary_search() -> None:
     from itertools import combinations
     from math import comb
 
-    from triggerstack.solver._core.space import _rank_combination, _unrank_combination, _unrank_combination_walking
+    from triggerstack.solver._core._ranks import rank_combination, unrank_combination, unrank_combination_walking
 
     for n in range(1, 9):
         for k in range(1, n + 1):
             listed = list(combinations(range(n), k))
-            assert [_unrank_combination_walking(n, k, i) for i in range(len(listed))] == listed
+            assert [unrank_combination_walking(n, k, i) for i in range(len(listed))] == listed
     n, k = 400, 200  # past SEQUENTIAL_FROM: the walking way
     for i in (0, 1, comb(n, k) // 3, comb(n, k) - 1):
-        subset = _unrank_combination(n, k, i)
-        assert len(subset) == k and list(subset) == sorted(set(subset)) and _rank_combination(n, subset) == i
+        subset = unrank_combination(n, k, i)
+        assert len(subset) == k and list(subset) == sorted(set(subset)) and rank_combination(n, subset) == i

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from triggerstack.model._errors import EndlessLoop
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import Deadline
-from triggerstack.model._passes import Passes, StackItem
+from triggerstack.model._passes import Passes, StackItem, firing
 from triggerstack.model._rules import Rule
 
 from .._errors import EngineCannot
@@ -71,12 +71,15 @@ class Loops:
         self.listing = listing
         self.deadline = deadline
 
-    def replayable(self, frames: list[Frame]) -> bool:
-        """Whether the choices of ``frames`` (the passes from an earlier one to now) can be made
-        again on a larger stack: every ability they removed was removed whatever the stack holds —
-        it could never be put there, its controller chose no mode, or none of its targets could be
-        an ability on the stack. (A larger stack only adds targets, so every placement stays legal,
-        but an ability removed for want of a target might then have one, and must be put there.)"""
+    def replayable(self, frames: list[Frame], below: tuple[StackItem, ...]) -> bool:
+        """Whether the choices of ``frames`` (the passes from an earlier one to now, ``below`` on the
+        stack after them) can be made again on a larger stack: every ability they removed was
+        removed whatever the stack holds — it could never be put there, its controller chose no
+        mode, or none of its targets could be an ability on the stack now. (A larger stack only adds
+        targets, so every placement stays legal, but an ability removed for want of a target might
+        then have one, and must be put there. The rounds to come only add copies of abilities on the
+        stack now, fired again by the same reactions, with the same controllers: an ability that
+        could target none of these never has a target.)"""
         for f in frames:
             if f.current is None:
                 return False
@@ -85,17 +88,55 @@ class Loops:
                 if a.forced_removal is not None or a.may_choose_zero:
                     continue
                 stack = self.passes.may_target_the_stack
-                if any(stack(r.filter, a.controller) for m in a.modes for r in m.requirements):
+                if any(stack(r.filter, a.controller, below) for m in a.modes for r in m.requirements):
                     return False
         return True
 
+    @staticmethod
+    def cause(facts: Facts, frames: list[Frame]) -> str:
+        """Why the passes go on, for a loop's error: which ability's targets fire which reactions
+        again, on what, and which abilities on the way are removed for want of a target (then they
+        change nothing)."""
+        fired = firing(facts.scenario, [a.id for a in facts.abilities])
+        gone = [
+            a.id
+            for f in frames
+            if f.current is not None
+            for k in f.current.removed
+            if (a := f.facts.abilities[k]).forced_removal is None and not a.may_choose_zero
+        ]
+        out = f" It goes on because {fired} again." if fired else ""
+        if gone:
+            one = len(gone) == 1
+            out += (
+                f" {', '.join(gone)} {'has' if one else 'have'} no legal target and {'is' if one else 'are'} removed, "
+                f"as {'it' if one else 'they'} will be every round: no ability on the stack, nor a copy the rounds "
+                "put there, could be one."
+            )
+        return out
+
     def error(
-        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool = False
+        self,
+        facts: Facts,
+        below: tuple[StackItem, ...],
+        depth: int,
+        earlier: tuple[int, Facts],
+        frames: list[Frame],
+        grown: bool = False,
     ) -> EndlessLoop:
         """The error for pass ``depth`` (``facts``) repeating the ``earlier`` pass of its path (its
-        depth and facts): a mandatory loop when no choice from it ever ends the passes (104.4b),
-        else an optional one. ``grown``: it repeats it but for more abilities on the stack, and the
+        depth and facts; ``frames``: the passes from it to now): a mandatory loop when no choice
+        from it ever ends the passes (104.4b), else an optional one — and what keeps it going
+        (:meth:`cause`). ``grown``: it repeats it but for more abilities on the stack, and the
         choices between them can be made again (:meth:`replayable`), so they repeat for ever."""
+        found = self._error(facts, below, depth, earlier, grown)
+        cause = self.cause(facts, frames)
+        message = f"{found.message.rstrip('.')}.{cause}" if cause else found.message
+        return EndlessLoop(message, mandatory=found.mandatory, rule=found.rule, source=found.source)
+
+    def _error(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool
+    ) -> EndlessLoop:
         then, now = earlier[0] + 1, depth + 1
         again = (
             f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
@@ -206,11 +247,15 @@ class Path:
         flat = passes.stackless(facts) if sig is not None else None
         if sig is not None:
             if sig in self.on_path:
-                raise self.loops.error(facts, below, depth, self.on_path[sig])
+                earlier = self.on_path[sig]
+                cycle = [f for f in self.frames if f.depth >= earlier[0]]
+                raise self.loops.error(facts, below, depth, earlier, cycle)
             if flat is not None and flat in self.flat_on_path:
                 then = self.flat_on_path[flat]
-                if self.loops.replayable([f for f in self.frames if f.depth >= then]):
-                    raise self.loops.error(facts, below, depth, self.on_path[self.frames[then].sig or ""], grown=True)
+                cycle = [f for f in self.frames if f.depth >= then]
+                if self.loops.replayable(cycle, below):
+                    earlier = self.on_path[self.frames[then].sig or ""]
+                    raise self.loops.error(facts, below, depth, earlier, cycle, grown=True)
             self.on_path[sig] = (depth, facts)
             if flat is not None:
                 self.flat_on_path.setdefault(flat, depth)

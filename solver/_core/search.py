@@ -16,7 +16,7 @@ the order the search finds them, without listing any.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from random import Random
 from typing import TypeVar
@@ -36,20 +36,48 @@ V = TypeVar("V")
 _Placements = tuple[list[int], list[tuple[int, int, frozenset[int]]]]
 
 
+class _Listing:
+    """Choices listed as they are first walked: the first outcome needs one of them, not all."""
+
+    def __init__(self, walk: Iterator[Choice]) -> None:
+        self.walk: Iterator[Choice] | None = walk
+        self.listed: list[Choice] = []
+
+    def __iter__(self) -> Iterator[Choice]:
+        i = 0
+        while True:
+            if i == len(self.listed):
+                if self.walk is None:
+                    return
+                more = next(self.walk, None)
+                if more is None:
+                    self.walk = None
+                    return
+                self.listed.append(more)
+            yield self.listed[i]
+            i += 1
+
+
 class _Search:
     """The outcomes of a pass one by one, in the order :class:`Counting` ranks them."""
 
     def __init__(self, counting: Counting) -> None:
         self.counting = counting
         self.deadline = counting.deadline
-        self._choices: dict[tuple[int, frozenset[int]], tuple[Choice, ...]] = {}
+        self._choices: dict[tuple[int, frozenset[int]], _Listing] = {}
         self.steps = 0
 
-    def choices(self, k: int, below: frozenset[int]) -> tuple[Choice, ...]:
+    def choices(self, k: int, below: frozenset[int]) -> Iterable[Choice]:
+        """``k``'s choices with ``below`` on the stack, in rank order: listed as the search first
+        walks them and kept while it runs (each choice object then names one choice) when there
+        are at most ``--max-choices`` of them, else walked afresh each time (nothing listed)."""
         key = (k, below & self.counting.facts.abilities[k].waiting_targets)
         found = self._choices.get(key)
-        if found is None:  # kept while the search runs: each choice object then names one choice
-            found = self._choices[key] = tuple(self.counting.space(k, key[1]).as_list())
+        if found is None:
+            space = self.counting.space(k, key[1])
+            if space.count > self.counting.limits.choices:
+                return space
+            found = self._choices[key] = _Listing(iter(space))
         return found
 
     def blocks(self, b: int, stack: tuple[Placed, ...], removed: tuple[int, ...]) -> Iterator[IndexedOutcome]:
@@ -114,8 +142,9 @@ class Counting:
     abilities on the stack, in some order, each with a legal choice given what is below it — is a
     sum over the last one put, ``f(S) = Σ_{k∈S} f(S−k)·c(k, B ∪ S−k)``; the block's outcomes with
     the removable set ``G`` removed are ``f(mine − G)``; and what follows depends on ``B`` only
-    through the abilities later blocks could target. ``c`` is a choice space's count (listed only
-    for an ability whose own choices are linked, within ``--max-choices``).
+    through the abilities later blocks could target. ``c`` is a choice space's count (counted
+    by binomials or by a programme; listed, within ``--max-choices``, only where no programme
+    takes an ability's linked choices: :func:`~.space.space_for`).
 
     The rank order is the direct search's (:func:`iter_outcomes`), from most to least
     significant: per block from the bottom, the removed set (fewer first, then by position in the

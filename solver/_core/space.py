@@ -1,13 +1,18 @@
 """An ability's choice space: its legal complete choices, counted, ranked and listed without a
-search where the ability's own choices are independent of each other.
+search.
 
 An ability whose requirements are independent (no ``different_from``, ``target_of``,
 ``distinct_targets`` or "must target") has choices that are a product: for each multiset of modes,
 the multisets of instances of each mode, each instance a product over its requirements of (a set
 of targets, a division). Those are counted with binomials and unranked directly, so a requirement
 with sixty candidates and any number of targets costs nothing until one choice is asked for.
-Where an ability's own choices are coupled, the shared search lists them
-(:func:`~.must.iter_legal_choices`, which applies 601.2c's maximality).
+Where its requirements are linked within a mode (``different_from``, ``target_of``), each group of
+linked requirements is one part of that product, counted, ranked and walked by a programme
+(:mod:`._programme`); where its mode instances bear on each other (distinct targets, "must
+target"), each multiset of modes is one programme. Only what no programme takes — a mode that may
+be repeated, with distinct targets or a must-target effect, or a programme too large — is listed
+by the shared search (:func:`~.must.iter_legal_choices`, which applies 601.2c's maximality),
+within ``--max-choices``.
 
 Choices are judged with the given waiting abilities on the stack (``on_stack``); rank order is
 the order of :meth:`ChoiceSpace.unrank` and of iteration.
@@ -18,15 +23,26 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
-from itertools import accumulate
+from functools import cached_property
+from itertools import accumulate, combinations_with_replacement
 from math import comb
+from typing import TypeVar
 
-from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
 from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
 from triggerstack.model._modes import iter_mode_choices
 
 from .._errors import EngineCannot
+from ._programme import MAX_GUESSES, MAX_STATES, Part, Programme, Slot, SlotChoice
+from ._ranks import (
+    multichoose,
+    rank_combination,
+    rank_composition,
+    rank_multiset,
+    unrank_combination,
+    unrank_composition,
+    unrank_multiset,
+)
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
@@ -38,134 +54,6 @@ def is_independent(a: AbilityFacts) -> bool:
     if a.must or a.distinct_targets:
         return False
     return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
-
-
-def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
-    """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if index < below(mid + 1):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def _combinations_below(n: int, r: int, total: int, y: int) -> int:
-    return total - comb(n - y, r)
-
-
-def _multisets_below(n: int, r: int, total: int, y: int) -> int:
-    return total - _multichoose(n - y, r)
-
-
-SEQUENTIAL_FROM = 64
-"""Subsets of more elements than this are unranked element by element, not by binary search."""
-
-
-def _unrank_combination(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th k-subset of range(n) in lexicographic order.
-
-    Subsets whose smallest element is below x number C(n, k) − C(n − x, k); for a few elements
-    a binary search finds each one, so the cost does not grow with n; for many (half of ten
-    thousand candidates), walking x up once with each binomial stepped from the last is cheaper
-    than a fresh binomial of thousands of digits per probe."""
-    if k > SEQUENTIAL_FROM:
-        return _unrank_combination_walking(n, k, index)
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = comb(n - x, r)
-        first = _first_reaching(index, x, n, partial(_combinations_below, n, r, total))
-        index -= total - comb(n - first, r)
-        out.append(first)
-        x = first + 1
-    return tuple(out)
-
-
-def _unrank_combination_walking(n: int, k: int, index: int) -> tuple[int, ...]:
-    """:func:`_unrank_combination` by one walk over range(n): ``c`` is the number of the
-    remaining subsets that take ``x`` next, C(m, r − 1) with m = n − x − 1 elements after x."""
-    out: list[int] = []
-    r = k
-    c = comb(n - 1, r - 1)
-    for x in range(n):
-        m = n - x - 1
-        if index < c:  # take x
-            out.append(x)
-            r -= 1
-            if r == 0:
-                break
-            c = c * r // m  # C(m - 1, r - 1) from C(m, r): taking x leaves r to choose among m
-        else:
-            index -= c
-            c = c * (m - r + 1) // m  # C(m - 1, r - 1) from C(m, r - 1)
-    return tuple(out)
-
-
-def _rank_combination(n: int, subset: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(subset)
-    for i, s in enumerate(subset):
-        r = k - i
-        index += comb(n - x, r) - comb(n - s, r)
-        x = s + 1
-    return index
-
-
-def _unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
-    out: list[int] = []
-    for left in range(parts, 1, -1):
-        first = 1
-        while True:
-            c = comb(amount - first - 1, left - 2)
-            if index < c:
-                break
-            index -= c
-            first += 1
-        out.append(first)
-        amount -= first
-    out.append(amount)
-    return tuple(out)
-
-
-def _rank_composition(parts: Sequence[int]) -> int:
-    index, amount = 0, sum(parts)
-    for i, p in enumerate(parts[:-1]):
-        left = len(parts) - i
-        for first in range(1, p):
-            index += comb(amount - first - 1, left - 2)
-        amount -= p
-    return index
-
-
-def _multichoose(n: int, k: int) -> int:
-    return comb(n + k - 1, k) if n else (1 if k == 0 else 0)
-
-
-def _unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
-    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = _multichoose(n - x, r)
-        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
-        index -= total - _multichoose(n - first, r)
-        out.append(first)
-        x = first
-    return tuple(out)
-
-
-def _rank_multiset(n: int, seq: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(seq)
-    for i, s in enumerate(seq):
-        r = k - i
-        index += _multichoose(n - x, r) - _multichoose(n - s, r)
-        x = s
-    return index
 
 
 @dataclass
@@ -235,9 +123,9 @@ class _Requirement:
         n = self.low + k
         index -= ends[k - 1] if k else 0
         d = self._divisions(n)
-        subset = _unrank_combination(len(self.pool), n, index // d)
+        subset = unrank_combination(len(self.pool), n, index // d)
         targets = tuple(self.pool[i] for i in subset)
-        div = _unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+        div = unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
         return targets, div
 
     def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
@@ -247,43 +135,107 @@ class _Requirement:
         ends = self._running()
         index = ends[n - self.low - 1] if n > self.low else 0
         where = {t: i for i, t in enumerate(self.pool)}
-        sub = _rank_combination(len(self.pool), [where[t] for t in targets])
+        sub = rank_combination(len(self.pool), [where[t] for t in targets])
         d = self._divisions(n)
-        return index + sub * d + (_rank_composition(div) if self.divide is not None and n else 0)
+        return index + sub * d + (rank_composition(div) if self.divide is not None and n else 0)
+
+
+_Part = _Requirement | Programme
+"""The choices of some of a mode's requirements: one requirement alone (binomials), or several
+linked to each other (a programme, :mod:`._programme`)."""
+
+
+def _part_choices(part: _Part, index: int) -> tuple[SlotChoice, ...]:
+    return (part.unrank(index),) if isinstance(part, _Requirement) else part.unrank(index)
+
+
+def _part_rank(part: _Part, chosen: Sequence[SlotChoice]) -> int:
+    return part.rank(*chosen[0]) if isinstance(part, _Requirement) else part.rank(chosen)
+
+
+def _part_list(part: _Part) -> Iterator[tuple[SlotChoice, ...]]:
+    if isinstance(part, _Requirement):
+        return ((part.unrank(i),) for i in range(part.count))
+    return iter(part)
+
+
+T = TypeVar("T")
+
+
+def _walk_product(walks: Sequence[Callable[[], Iterator[T]]]) -> Iterator[tuple[T, ...]]:
+    """The product of the walks in order (the last fastest), each walked again under the ones before
+    it instead of listed first (:func:`itertools.product` lists them)."""
+    if not walks:
+        yield ()
+        return
+    for x in walks[0]():
+        for rest in _walk_product(walks[1:]):
+            yield (x, *rest)
+
+
+def _part_reach(part: _Part) -> list[set[int]]:
+    if isinstance(part, _Requirement):
+        return [set(part.pool) if part.high >= 1 else set()]
+    return part.reach()
 
 
 @dataclass(frozen=True)
 class _Mode:
-    """The instances of one mode: a product over its requirements (the last varies fastest)."""
+    """The instances of one mode: a product over its parts (the last varies fastest), each part
+    the choices of some of its requirements (``parts``: their indices, and their choices)."""
 
     mode: int
-    reqs: tuple[_Requirement, ...]
+    parts: tuple[tuple[tuple[int, ...], _Part], ...]
 
     @cached_property
     def count(self) -> int:
         n = 1
-        for r in self.reqs:
-            n *= r.count
+        for _, part in self.parts:
+            n *= part.count
         return n
 
-    def unrank(self, index: int) -> ModeInstance:
-        targets: list[tuple[int, ...]] = []
-        divs: list[tuple[int, ...]] = []
-        for r in reversed(self.reqs):
-            index, digit = divmod(index, r.count)
-            t, d = r.unrank(digit)
-            targets.append(t)
-            divs.append(d)
-        targets.reverse()
-        divs.reverse()
+    @property
+    def reqs(self) -> tuple[_Requirement, ...] | None:
+        """Its requirements in order when each is a part of its own (then best is found by parts)."""
+        found = tuple(p for _, p in self.parts if isinstance(p, _Requirement))
+        return found if len(found) == len(self.parts) else None
+
+    def _instance(self, chosen: Sequence[tuple[tuple[int, ...], tuple[SlotChoice, ...]]]) -> ModeInstance:
+        width = sum(len(ix) for ix, _ in self.parts)
+        targets: list[tuple[int, ...]] = [()] * width
+        divs: list[tuple[int, ...]] = [()] * width
+        for ix, got in chosen:
+            for i, (t, d) in zip(ix, got, strict=True):
+                targets[i], divs[i] = t, d
         return ModeInstance(self.mode, tuple(targets), tuple(divs) if any(divs) else ())
+
+    def unrank(self, index: int) -> ModeInstance:
+        chosen = []
+        for ix, part in reversed(self.parts):
+            index, digit = divmod(index, part.count)
+            chosen.append((ix, _part_choices(part, digit)))
+        return self._instance(chosen)
 
     def rank(self, inst: ModeInstance) -> int:
         index = 0
-        for i, r in enumerate(self.reqs):
-            div = inst.divide[i] if inst.divide else ()
-            index = index * r.count + r.rank(inst.targets[i], div)
+        for ix, part in self.parts:
+            got = [(inst.targets[i], inst.divide[i] if inst.divide else ()) for i in ix]
+            index = index * part.count + _part_rank(part, got)
         return index
+
+    def instances(self) -> Iterator[ModeInstance]:
+        """Every instance in rank order, lazily (each part walked again under the one before)."""
+        walks = [lambda p=p: _part_list(p) for _, p in self.parts]
+        for combo in _walk_product(walks):
+            yield self._instance([(ix, got) for (ix, _), got in zip(self.parts, combo, strict=True)])
+
+    def reach(self) -> dict[int, set[int]]:
+        """Per requirement, the things some instance takes."""
+        out: dict[int, set[int]] = {}
+        for ix, part in self.parts:
+            for i, things in zip(ix, _part_reach(part), strict=True):
+                out[i] = things
+        return out
 
 
 @dataclass
@@ -297,15 +249,25 @@ class ChoiceSpace:
     _multisets: list[tuple[int, ...]] = field(default_factory=list)
     _listed: list[Choice] | None = None
     _index: dict[Choice, int] | None = None
+    _joint: dict[tuple[int, ...], Programme] = field(default_factory=dict)
+    """Per multiset of modes, one programme over all its instances' requirements (distinct
+    targets across modes, or "must target" effects: its instances bear on each other)."""
+
+    @property
+    def by_parts(self) -> bool:
+        """Whether it is a product of requirements each on its own (:meth:`best` reads it by parts)."""
+        return self._listed is None and not self._joint and all(m.reqs is not None for m in self._modes.values())
 
     @cached_property
     def _sizes(self) -> list[int]:
         return [self._multiset_count(ms) for ms in self._multisets]
 
     def _multiset_count(self, modes: tuple[int, ...]) -> int:
+        if self._joint:
+            return self._joint[modes].count
         n = 1
         for m in sorted(set(modes)):
-            n *= _multichoose(self._modes[m].count, modes.count(m))
+            n *= multichoose(self._modes[m].count, modes.count(m))
         return n
 
     @cached_property
@@ -328,14 +290,16 @@ class ChoiceSpace:
         raise IndexError(index)
 
     def _unrank_in(self, modes: tuple[int, ...], index: int) -> Choice:
+        if self._joint:
+            return self._joint_choice(modes, self._joint[modes].unrank(index))
         distinct = sorted(set(modes))
         instances: list[ModeInstance] = []
         for m in reversed(distinct):
             mode = self._modes[m]
             copies = modes.count(m)
-            radix = _multichoose(mode.count, copies)
+            radix = multichoose(mode.count, copies)
             index, digit = divmod(index, radix)
-            for i in _unrank_multiset(mode.count, copies, digit):
+            for i in unrank_multiset(mode.count, copies, digit):
                 instances.append(mode.unrank(i))
         return Choice(tuple(sorted(instances)))
 
@@ -347,17 +311,51 @@ class ChoiceSpace:
             return self._index[choice]
         modes = tuple(sorted(i.mode for i in choice.modes))
         index = sum(self._sizes[: self._multisets.index(modes)])
+        if self._joint:
+            reqs = [(inst, i) for inst in choice.modes for i in range(len(self.ability.modes[inst.mode].requirements))]
+            got = [(inst.targets[i], inst.divide[i] if inst.divide else ()) for inst, i in reqs]
+            return index + self._joint[modes].rank(got)
         within = 0
         for m in sorted(set(modes)):
             mode = self._modes[m]
             ranks = sorted(mode.rank(i) for i in choice.modes if i.mode == m)
-            within = within * _multichoose(mode.count, len(ranks)) + _rank_multiset(mode.count, ranks)
+            within = within * multichoose(mode.count, len(ranks)) + rank_multiset(mode.count, ranks)
         return index + within
 
     def __iter__(self) -> Iterator[Choice]:
         if self._listed is not None:
             return iter(self._listed)
+        if self._joint:
+            return (self._joint_choice(ms, got) for ms in self._multisets for got in self._joint[ms])
+        if not self.by_parts:
+            return self._by_modes()
         return (self.unrank(i) for i in range(self.count))
+
+    def _by_modes(self) -> Iterator[Choice]:
+        """Every choice in rank order, lazily: per multiset of modes, the product of each mode's
+        instances (by its parts' walks; a repeated mode's instances listed, to choose several)."""
+        for modes in self._multisets:
+            walks = [self._copies(m, modes.count(m)) for m in sorted(set(modes))]
+            for combo in _walk_product(walks):
+                yield Choice(tuple(sorted(inst for group in combo for inst in group)))
+
+    def _copies(self, m: int, copies: int) -> Callable[[], Iterator[tuple[ModeInstance, ...]]]:
+        mode = self._modes[m]
+        if copies == 1:
+            return lambda: ((inst,) for inst in mode.instances())
+        return lambda: combinations_with_replacement(list(mode.instances()), copies)
+
+    def _joint_choice(self, modes: tuple[int, ...], got: Sequence[SlotChoice]) -> Choice:
+        """The choice a joint programme's slots make (slots: per instance, its requirements in order)."""
+        out: list[ModeInstance] = []
+        k = 0
+        for m in modes:
+            n = len(self.ability.modes[m].requirements)
+            mine = got[k : k + n]
+            k += n
+            divs = tuple(d for _, d in mine)
+            out.append(ModeInstance(m, tuple(t for t, _ in mine), divs if any(divs) else ()))
+        return Choice(tuple(sorted(out)))
 
     def reach(self) -> Reach:
         """The modes and targets some choice of the space takes (without listing a combinatorial
@@ -367,11 +365,19 @@ class ChoiceSpace:
             for choice in self._listed:
                 reach.add(choice)
             return reach
+        if self._joint:
+            for modes, size in zip(self._multisets, self._sizes, strict=True):
+                if size:
+                    reach.modes.update(modes)
+                    slots = [(m, r.index) for m in modes for r in self.ability.modes[m].requirements]
+                    for key, things in zip(slots, self._joint[modes].reach(), strict=True):
+                        reach.targets.setdefault(key, set()).update(things)
+            return reach
         for modes in self._multisets:
             for m in modes:
                 reach.modes.add(m)
-                for r, req in enumerate(self._modes[m].reqs):
-                    reach.targets.setdefault((m, r), set()).update(req.pool if req.high >= 1 else ())
+                for r, things in self._modes[m].reach().items():
+                    reach.targets.setdefault((m, r), set()).update(things)
         return reach
 
     def best(self, mode_weight: Sequence[int], thing_weight: Callable[[int], int]) -> tuple[Choice, int] | None:
@@ -381,20 +387,20 @@ class ChoiceSpace:
         targets (at least its minimum, more while they add), per mode its best instance (every
         copy of a repeated mode alike), then the best multiset of modes. ``None`` for a listed
         space or an empty one (scan :meth:`as_list` for a listed one)."""
-        if self._listed is not None or not self._multisets:
+        if not self.by_parts or not self._multisets:
             return None
         best_instance: dict[int, tuple[ModeInstance, int]] = {}
         for m, mode in self._modes.items():
             targets: list[tuple[int, ...]] = []
             divs: list[tuple[int, ...]] = []
             value = mode_weight[m]
-            for r in mode.reqs:
+            for r in mode.reqs or ():
                 heaviest = sorted(r.pool, key=lambda t: -thing_weight(t))  # stable: ties keep pool order
                 n = r.low + sum(1 for t in heaviest[r.low : r.high] if thing_weight(t) > 0)
                 chosen = tuple(sorted(heaviest[:n]))
                 value += sum(thing_weight(t) for t in chosen)
                 targets.append(chosen)
-                divs.append(_unrank_composition(r.divide, n, 0) if r.divide is not None and n else ())
+                divs.append(unrank_composition(r.divide, n, 0) if r.divide is not None and n else ())
             best_instance[m] = (ModeInstance(m, tuple(targets), tuple(divs) if any(divs) else ()), value)
         top: tuple[Choice, int] | None = None
         for modes in self._multisets:
@@ -413,28 +419,118 @@ class ChoiceSpace:
                     "refused (raise it with --max-choices)"
                 )
             listed = []
-            for i in range(self.count):
+            for i, choice in enumerate(self):
                 if i % 4096 == 4095:
                     self.deadline.check(f"listing the choices of {self.ability.id}")
-                listed.append(self.unrank(i))
+                listed.append(choice)
             self._listed = listed
         return self._listed
 
 
 def _product(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: ChoiceSpace) -> ChoiceSpace:
     """``space`` as the product of ``a``'s modes, requirements and divisions (exact where the
-    ability's own choices are independent, an upper bound on them otherwise)."""
+    ability's own choices are independent)."""
+    for m in a.modes:
+        if m.available:
+            parts = []
+            for i, r in enumerate(m.requirements):
+                pool = facts.available(r, on_stack)
+                parts.append(((i,), _Requirement(pool, r.min, r.most(len(pool)), r.divide)))
+            _keep(space, _Mode(m.index, tuple(parts)))
+    return _shapes(a, space)
+
+
+def _keep(space: ChoiceSpace, mode: _Mode) -> None:
+    if mode.count:
+        space._modes[mode.mode] = mode
+
+
+def _shapes(a: AbilityFacts, space: ChoiceSpace) -> ChoiceSpace:
+    space._multisets = sorted(iter_mode_choices(sorted(space._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
+    return space
+
+
+def _groups(m: ModeFacts) -> list[tuple[int, ...]]:
+    """A mode's requirements in groups linked to each other (``different_from``, ``target_of``),
+    each group by its first requirement."""
+    group = list(range(len(m.requirements)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for r in m.requirements:
+        for d in (*r.different_from, *r.depends_on):
+            group[root(d)] = root(r.index)
+    found: dict[int, list[int]] = {}
+    for i in range(len(group)):
+        found.setdefault(root(i), []).append(i)
+    return sorted(tuple(g) for g in found.values())
+
+
+def _part(
+    facts: Facts, a: AbilityFacts, modes: tuple[int, ...], reqs: tuple[int, ...] | None, joint: bool
+) -> Part | None:
+    """The programme's part of ``a`` over the requirements ``reqs`` of one instance of
+    ``modes[0]`` (or, with ``reqs`` None, every requirement of one instance of each of ``modes``),
+    kept with the facts; ``joint``: with ``a``'s distinct targets and "must target" effects. None
+    where it is too large for a programme."""
+    key = ("programme", a.index, modes, reqs, joint)
+    found: Part | bool | None = facts.memo.get(key)
+    if found is None:
+        slots = [
+            Slot(k, m, r)
+            for k, m in enumerate(modes)
+            for r in a.modes[m].requirements
+            if reqs is None or r.index in reqs
+        ]
+        part = Part(facts, a, slots, joint and a.distinct_targets, joint and bool(a.must))
+        found = facts.memo[key] = part if part.feasible else False
+    return found if isinstance(found, Part) else None
+
+
+def _linked(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: ChoiceSpace) -> ChoiceSpace | None:
+    """``space`` by programmes where ``a``'s requirements are linked only within a mode: each
+    mode a product of its groups of linked requirements. None where a group is too large."""
     for m in a.modes:
         if not m.available:
             continue
-        reqs = []
-        for r in m.requirements:
-            pool = facts.available(r, on_stack)
-            reqs.append(_Requirement(pool, r.min, r.most(len(pool)), r.divide))
-        mode = _Mode(m.index, tuple(reqs))
-        if mode.count:
-            space._modes[m.index] = mode
-    space._multisets = sorted(iter_mode_choices(sorted(space._modes), a.choose, a.repeat), key=lambda ms: (len(ms), ms))
+        parts: list[tuple[tuple[int, ...], _Part]] = []
+        for g in _groups(m):
+            if len(g) == 1:
+                r = m.requirements[g[0]]
+                pool = facts.available(r, on_stack)
+                parts.append((g, _Requirement(pool, r.min, r.most(len(pool)), r.divide)))
+                continue
+            part = _part(facts, a, (m.index,), g, False)
+            if part is None:
+                return None
+            parts.append((g, part.at(on_stack)))
+        _keep(space, _Mode(m.index, tuple(parts)))
+    return _shapes(a, space)
+
+
+def _joined(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: ChoiceSpace) -> ChoiceSpace | None:
+    """``space`` by one programme per multiset of modes, where the instances bear on each other
+    (distinct targets, "must target"): a mode can be chosen when it has targets alone (603.3c).
+    None with repeated modes, or where a programme is too large."""
+    if a.repeat:
+        return None
+    legal = []
+    for m in a.modes:
+        if m.available:
+            alone = _part(facts, a, (m.index,), None, False)
+            if alone is None:
+                return None
+            if alone.at(on_stack).count:
+                legal.append(m.index)
+    space._multisets = sorted(iter_mode_choices(legal, a.choose, False), key=lambda ms: (len(ms), ms))
+    for modes in space._multisets:
+        part = _part(facts, a, modes, None, True)
+        if part is None:
+            return None
+        space._joint[modes] = part.at(on_stack)
     return space
 
 
@@ -446,20 +542,30 @@ def space_for(
     deadline: Deadline = NO_DEADLINE,
 ) -> ChoiceSpace:
     """The choice space of ``a`` with ``on_stack`` below it: combinatorial where its own choices
-    are independent; listed where they are coupled — once the product it is drawn from is
-    counted and found within ``limits.choices`` (nothing is listed past the cap)."""
+    are independent; counted by programmes where they are linked; listed only where a programme
+    cannot take them (repeated modes with distinct targets or "must target", or a programme too
+    large) — once the product it is drawn from is counted and found within ``limits.choices``."""
     space = ChoiceSpace(a, limits=limits, deadline=deadline)
     if a.forced_removal is not None:
         space._listed = []
         return space
     if is_independent(a):
         return _product(facts, a, on_stack, space)
+    counted = (_joined if a.must or a.distinct_targets else _linked)(facts, a, on_stack, space)
+    if counted is not None:
+        return counted
+    space = ChoiceSpace(a, limits=limits, deadline=deadline)
     bound = _product(facts, a, on_stack, ChoiceSpace(a)).count
     if bound > limits.choices:
         raise EngineCannot(
-            f"{a.id}'s choices are listed one by one (its targets are linked by different_from, target_of, "
-            f"distinct modes or a must-target effect), and up to {bound} of them could be legal: more than the "
-            f"limit of {limits.choices} (raise it with --max-choices)"
+            f"{a.id}'s choices are listed one by one ({_why_listed(a)}), and up to {bound} of them could be "
+            f"legal: more than the limit of {limits.choices} (raise it with --max-choices)"
         )
     space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
     return space
+
+
+def _why_listed(a: AbilityFacts) -> str:
+    if a.repeat and (a.must or a.distinct_targets):
+        return "a mode it may repeat, with distinct targets or a must-target effect"
+    return f"its linked targets need more than {MAX_STATES} states or {MAX_GUESSES} guesses to count"

@@ -53,6 +53,8 @@ __all__ = ["MAX_SCANNED", "ProductEngine"]
 LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
 MAX_SCANNED = 200_000
 """The most choices of one ability that ``best`` by parts scans for its best choice."""
+MAX_REMAPPED = 1 << 16
+"""The most core choices kept remapped while the core is enumerated."""
 
 
 @dataclass(frozen=True)
@@ -185,18 +187,25 @@ class ProductEngine:
     def _core_of(self, shared: bool = True) -> Callable[[IndexedOutcome], _Core]:
         """The core outcome in this pass's indices of an outcome of the coupled abilities alone.
         ``shared``: each choice object is shared by many outcomes (the search lists choices once,
-        and keeps them while it runs, so its id names it) and is remapped once."""
+        and keeps them while it runs; past ``--max-choices`` it walks them, and each is kept here
+        with its remapping, so that its id names it) and is remapped once."""
         _, ability, thing = self._sub
-        remapped: dict[tuple[int, int], Placed] = {}
+        remapped: dict[tuple[int, int], tuple[Choice, Placed]] = {}
         block_of = [a.block for a in self.facts.abilities]
 
         def placed(p: Placed) -> Placed:
             if not shared:
                 return Placed(ability[p.ability], self._remap(p.choice, thing))
-            q = remapped.get((p.ability, id(p.choice)))
-            if q is None:
-                q = remapped[(p.ability, id(p.choice))] = Placed(ability[p.ability], self._remap(p.choice, thing))
-            return q
+            found = remapped.get((p.ability, id(p.choice)))
+            if found is None:
+                if len(remapped) >= MAX_REMAPPED:  # walked choices are new objects: keep a bounded few
+                    remapped.clear()
+                # the choice is kept with its remapping, so that its id names it while it is here
+                found = remapped[(p.ability, id(p.choice))] = (
+                    p.choice,
+                    Placed(ability[p.ability], self._remap(p.choice, thing)),
+                )
+            return found[1]
 
         def core(outcome: IndexedOutcome) -> _Core:
             stack = [placed(p) for p in outcome.stack]
@@ -351,9 +360,7 @@ class ProductEngine:
         if self.plan.coupled or any(b.optional for b in self.blocks):
             return False
         return all(
-            self.spaces[a]._listed is None or self.spaces[a].count <= MAX_SCANNED
-            for b in self.blocks
-            for a in b.mandatory
+            self.spaces[a].by_parts or self.spaces[a].count <= MAX_SCANNED for b in self.blocks for a in b.mandatory
         )
 
     def best(self, score: Score) -> Found:
