@@ -338,9 +338,30 @@ def entry(card: Card) -> Entry | None:
     abilities = _abilities(card, texts)
     if abilities is None:
         return None
+    if not _shaped(fields, abilities):
+        return None
     keywords = {k.casefold() for k in card.keywords}
     ward = next((w[4:].strip(" —-") or "?" for w in words if re.match(r"ward\b", w, flags=re.I)), None)
     return Entry(card.name, fields, abilities, "defender" not in keywords, ward, not texts, "flash" in keywords)
+
+
+def _shaped(fields: dict[str, Any], abilities: tuple[Trig, ...]) -> bool:
+    """Whether the object fields and the trigger fragments are what a scenario holds: an Un-card's
+    type line ("Summon Goblin") or a reading the scenario would refuse leaves the card out, rather
+    than a board that is bad input."""
+    from pydantic import ValidationError
+
+    from .._shapes import Object, TriggerBody
+
+    try:
+        Object.model_validate({"id": "x", **fields})
+        for a in abilities:
+            TriggerBody.model_validate(
+                {"source": "x", **a.fragment, **({"event_player": "A"} if a.needs_event else {})}
+            )
+    except ValidationError:
+        return False
+    return True
 
 
 def _on_battlefield(fields: dict[str, Any]) -> bool:
