@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from triggerstack.model._errors import EndlessLoop, MissingExtra, TimeLimitReached, UsageError
@@ -41,8 +41,10 @@ COUNT_TIME = 10.0
 @dataclass(frozen=True)
 class Board:
     """One board: the scenario, the document it was read from (naming its cards), its event
-    (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, and whether it
-    was drawn from real cards (``source``: ``cards``) or the generated families (``generated``)."""
+    (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, whether it was
+    drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
+    the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
+    outcomes (or a layout they did not fit)."""
 
     scenario: Scenario
     document: dict[str, Any]
@@ -50,6 +52,8 @@ class Board:
     cards: tuple[str, ...]
     count: int
     source: str
+    missed: int = 0
+    over: int = 0
 
 
 def span(
@@ -137,14 +141,17 @@ def _one(
 ) -> Board:
     """The next board of ``rng`` 's stream."""
     options = Options(time_limit=COUNT_TIME)
+    missed = over = 0
     for _ in range(DRAWS):
         players = PLAYERS[: rng.randint(*seats)]
         drawn = assemble(rng, source, players, rng.choice(kinds), sizes, spare)
         if drawn is None:
+            missed += 1
             continue
         board = _counted(drawn, options, max_outcomes)
         if board is not None and (layout is None or layout.fits(Stepper(facts_of(board.scenario)).needs)):
-            return board
+            return replace(board, missed=missed, over=over)
+        over += 1
     raise UsageError(
         f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
         f"{max_outcomes:,} outcomes in {DRAWS} draws: widen abilities (--abilities) or max_outcomes (--max-outcomes)"
