@@ -347,3 +347,23 @@ def test_an_out_folder_that_cannot_be_made_exits_2(tmp_path: Path, capsys: pytes
     blocker.write_text("x")
     assert main(["boards", "--generated", "-n", "1", "--out", str(blocker / "sub")]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+@needs_cards
+@pytest.mark.slow  # 200 boards drawn, read back and counted (about 5 s)
+def test_the_boards_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/boards.py's smoke run: every board valid, named and counted, and the report says so."""
+    import importlib.util
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("boards_bench", ROOT / "benchmarks" / "boards.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "| valid scenarios | 200 of 200 |" in out
+        and "| answered by `count`, the count the draw saw | 200 of 200 |" in out
+    )
