@@ -27,6 +27,7 @@ from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded
 from triggerstack.model._text import compact, visible, visible_lines
 
+from ._boards import _cli as _boards
 from ._errors import KINDS, OutputFailed, Terminated, failure
 from ._options import Engine, Options
 from ._verbs.table import VERBS, Command, Verb
@@ -73,7 +74,7 @@ def _verb_of(argv: Sequence[str] | None) -> str:
 
 _LISTED = (
     *("check", "explain", "count", "enumerate", "sample", "best"),
-    *("serve", "batch", "card", "conformance", "schema"),
+    *("serve", "batch", "card", "boards", "conformance", "schema"),
 )
 """The order ``--help`` lists the commands in: the verbs the table gives the command line
 (``verbs/table.py``; one not named here comes last) and the command line's own."""
@@ -535,6 +536,7 @@ _OWN: dict[str, tuple[Callable[[Any, argparse.ArgumentParser], None], Callable[[
     "batch": (_batch_parser, _jobs),
     "conformance": (_conformance_parser, _conformance),
     "schema": (_schema_parser, _schema),
+    "boards": (_boards.parser, lambda args: _boards.run(args, _write)),
 }
 """The command line's own commands, which are not verbs of the table: their parsers and what runs them."""
 

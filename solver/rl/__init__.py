@@ -29,6 +29,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 from triggerstack.model._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from .._boards._draw import boards as boards
     from .._errors import IllegalDecision as IllegalDecision
     from .._verbs.step import ActionLayout as ActionLayout
     from .._verbs.step import IllegalOutcome as IllegalOutcome

@@ -1,0 +1,236 @@
+"""One board drawn from a pool (``model/cards/_pool.py``, or the generated stand-ins of
+``_generated.py``): the players, each one's permanents, one event, and every triggered ability
+that event makes wait — written as a scenario document naming its cards.
+
+The events (603.2, 603.6, 603.10a):
+
+* ``enters``: a creature enters under a player's control. Its own enters abilities trigger, and
+  every permanent's "whenever another creature enters" whose words fit it (the entering one's "a
+  creature enters" too, 603.6a).
+* ``dies``: a board wipe — every creature dies at once. Each one's dies and leaves abilities
+  trigger, and so does every "whenever a creature dies" that fits, the dying ones' too, which look
+  back in time (603.10a); the dead are cards in their owners' graveyards, and each trigger whose
+  source died says who controlled it there (``source_controller``, 603.3a).
+* ``attacks``: the active player attacks one opponent with some of their creatures (tagged
+  ``attacking``). Each attacker's attack abilities trigger, every "whenever a creature you control
+  attacks" once per attacker that fits, and "whenever you attack" once.
+* ``cast``: a player casts a spell (the active player, or anyone for an instant or a card with
+  flash); it is on the stack. Its own "When you cast this spell" abilities trigger, and every
+  permanent's "whenever you cast / an opponent casts / a player casts a … spell" that fits it.
+
+A trigger whose reading names the event's player (``controller: event``) gets ``event_player``:
+the entering or dying creature's controller, the defending player, the caster.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from triggerstack.model.cards._expand import ward_reaction
+from triggerstack.model.cards._pool import Condition, Entry, Pool, Trig, fits
+
+__all__ = ["Drawn", "assemble"]
+
+ATTACK_CHANCE = 2 / 3
+"""How likely each of the active player's creatures that can attack does, in an attack."""
+TRIES = 30
+"""How many makers may be taken back (too many abilities, or none) before the board is settled."""
+IDLE = 0.75
+"""How likely a permanent drawn to trigger, which the event does not trigger (an attacker's ability
+on a creature that stays home), is taken back rather than kept on the board."""
+
+
+@dataclass
+class Piece:
+    """One object of a board: its id, its card (or stand-in), whose it is, and where it is."""
+
+    id: str
+    entry: Entry
+    controller: str
+    zone: str = "battlefield"  # battlefield, graveyard (died in the wipe) or stack (the spell cast)
+    attacking: bool = False
+    entered: bool = False
+
+
+@dataclass
+class Drawn:
+    """A board as drawn: the scenario document, its event, and the cards it names."""
+
+    document: dict[str, Any]
+    event: str
+    cards: list[str] = field(default_factory=list)
+    source: str = "cards"
+
+
+def _whose(whose: str, controller: str, actor: str) -> bool:
+    """Whether ``actor`` (the subject's controller, the caster, the attacker) is ``whose`` from the
+    point of view of ``controller``, the ability's."""
+    return whose == "any" or (whose == "you") == (actor == controller)
+
+
+def _subject_fits(c: Condition, watcher: Piece, subject: Piece) -> bool:
+    """Whether ``subject``, the event's permanent, is what ``watcher`` 's condition ``c`` names."""
+    own = subject is watcher
+    other = fits(c.word, subject.entry.fields) and _whose(c.whose, watcher.controller, subject.controller)
+    if c.subject == "self":
+        return own
+    if c.subject == "other":
+        return not own and other
+    if c.subject == "self_or_other":
+        return own or other
+    return other  # "any": itself too, when it fits
+
+
+class _Board:
+    """A board being drawn: its players, pieces and event."""
+
+    def __init__(self, rng: random.Random, players: Sequence[str], kind: str) -> None:
+        self.rng = rng
+        self.players = list(players)
+        self.kind = kind
+        self.pieces: list[Piece] = []
+        self.spell: Piece | None = None
+        self.defender = rng.choice(self.players[1:])  # an attack's defending player (one, 506.2)
+        self.caster = self.players[0]
+        self._count = {p: 0 for p in self.players}
+
+    def add(self, entry: Entry, controller: str, *, entered: bool = False, attacks: bool | None = None) -> Piece:
+        self._count[controller] += 1
+        piece = Piece(f"{controller.lower()}{self._count[controller]}", entry, controller, entered=entered)
+        if self.kind == "attacks" and controller == self.players[0] and entry.creature and entry.attacker:
+            piece.attacking = self.rng.random() < ATTACK_CHANCE if attacks is None else attacks
+        if self.kind == "dies" and entry.creature:
+            piece.zone = "graveyard"
+        self.pieces.append(piece)
+        return piece
+
+    def pop(self) -> None:
+        piece = self.pieces.pop()
+        self._count[piece.controller] -= 1
+
+    def cast(self, entry: Entry) -> None:
+        quick = "instant" in entry.fields["types"] or entry.flash
+        self.caster = self.rng.choice(self.players) if quick else self.players[0]
+        self.spell = Piece("spell", entry, self.caster, zone="stack")
+
+    def _subjects(self) -> list[tuple[Piece, str]]:
+        """The event's permanents (or spell), each with the player the event names for it."""
+        if self.kind == "enters":
+            return [(p, p.controller) for p in self.pieces if p.entered]
+        if self.kind == "dies":
+            return [(p, p.controller) for p in self.pieces if p.zone == "graveyard"]
+        if self.kind == "attacks":
+            return [(p, self.defender) for p in self.pieces if p.attacking]
+        assert self.spell is not None
+        return [(self.spell, self.caster)]
+
+    def triggered(self) -> list[tuple[Piece, Trig, str]]:
+        """Every ability the event triggers: its source, the ability, and the event's player for it."""
+        subjects = self._subjects()
+        if not subjects:
+            return []
+        out: list[tuple[Piece, Trig, str]] = []
+        watchers = [*self.pieces, *([self.spell] if self.spell is not None else [])]
+        for w in watchers:
+            for trig in w.entry.abilities:
+                c = trig.condition
+                if self.kind not in c.kinds or (w.zone == "stack" and c.subject != "self"):
+                    continue
+                if c.subject == "player":  # "whenever you attack", "whenever you cast a … spell"
+                    actor = self.caster if self.kind == "cast" else self.players[0]
+                    spell = self.spell.entry.fields if self.spell is not None else {}
+                    if _whose(c.whose, w.controller, actor) and (self.spell is None or fits(c.word, spell)):
+                        out.append((w, trig, subjects[0][1]))
+                    continue
+                out += [(w, trig, player) for s, player in subjects if _subject_fits(c, w, s)]
+        return out
+
+    def document(self) -> Drawn:
+        """The scenario document: players in turn order, objects naming their cards, the triggers."""
+        objects = [_object(p) for p in self.pieces]
+        reactions = [ward_reaction(p.id, p.entry.ward) for p in self.pieces if p.entry.ward and _warded(p)]
+        if self.spell is not None:
+            objects.append(_object(self.spell))
+        triggers, triggered = [], self.triggered()
+        for n, (piece, trig, player) in enumerate(triggered, 1):
+            t: dict[str, Any] = {"id": f"T{n}", "source": piece.id}
+            if piece.entry.name is not None:
+                t["card_ability"] = trig.index
+            else:
+                t.update(trig.fragment)
+            if piece.zone == "graveyard":
+                t["source_controller"] = piece.controller  # as it last existed on the battlefield (603.10a)
+            if trig.needs_event:
+                t["event_player"] = player
+            triggers.append(t)
+        doc: dict[str, Any] = {"players": list(self.players), "objects": objects, "triggers": triggers}
+        if reactions:
+            doc["reactions"] = reactions
+        named = [p.entry.name for p in [*self.pieces, self.spell] if p is not None and p.entry.name is not None]
+        return Drawn(doc, self.kind, named)
+
+
+def _warded(p: Piece) -> bool:
+    """A generated stand-in's ward, which no card's reading adds (a card's is added as the scenario is read)."""
+    return p.entry.name is None and p.entry.ward is not None and p.zone == "battlefield"
+
+
+def _object(p: Piece) -> dict[str, Any]:
+    obj: dict[str, Any] = {"id": p.id}
+    if p.entry.name is not None:
+        obj["card"] = p.entry.name
+    else:
+        obj.update(p.entry.fields)
+    if p.zone == "graveyard":
+        obj.update(kind="card", zone="graveyard", owner=p.controller)
+    else:
+        obj["controller"] = p.controller
+        if p.zone == "stack":
+            obj["kind"] = "spell"
+    if p.attacking:
+        obj["tags"] = ["attacking"]
+    return obj
+
+
+def assemble(
+    rng: random.Random,
+    source: Pool,
+    players: Sequence[str],
+    kind: str,
+    abilities: tuple[int, int],
+    bodies: tuple[int, int],
+) -> Drawn | None:
+    """A board of ``kind`` whose event makes between ``abilities`` [0] and [1] abilities wait, with
+    ``bodies`` creatures without triggered abilities on each side; ``None`` when this draw missed
+    (the caller draws again)."""
+    lo, hi = abilities
+    board = _Board(rng, players, kind)
+    for p in players:
+        for _ in range(rng.randint(*bodies)):
+            board.add(rng.choice(source.bodies), p)
+    makers = source.by_kind[kind]
+    if kind == "enters":
+        board.add(rng.choice(source.entering), rng.choice(board.players), entered=True)
+        makers = source.watching  # what else triggers: those that see it enter
+    elif kind == "attacks":
+        board.add(rng.choice(source.attackers), board.players[0], attacks=True)
+    elif kind == "cast":
+        board.cast(rng.choice(source.spells))
+    target, misses = rng.randint(lo, hi), 0
+    while len(board.triggered()) < target and misses < TRIES:
+        entry = rng.choice(makers)
+        near = board.players[0] if kind == "attacks" and rng.random() < 0.75 else rng.choice(board.players)
+        before = len(board.triggered())
+        board.add(entry, near)
+        after = len(board.triggered())
+        if after > hi or (after == before and rng.random() < IDLE):
+            board.pop()
+            misses += 1
+    if not lo <= len(board.triggered()) <= hi:
+        return None
+    drawn = board.document()
+    drawn.source = source.origin
+    return drawn

@@ -1,0 +1,206 @@
+"""Random boards, each a valid scenario: :func:`boards` (``rl.boards``) and :func:`draw`, which
+also gives each board's event, cards and count (``triggerstack boards``, benchmarks/boards.py).
+
+A board is drawn from the card pool (``model/cards/_pool.py``; the extra ``[cards]``) or, without
+it, from the generated stand-ins (``_generated.py``), assembled around one event
+(``_assemble.py``), validated as a :class:`~triggerstack.model.Scenario` — which reads every card it
+names — and counted: a board with more than ``max_outcomes`` legal outcomes is drawn again, so
+that an agent can play it out and a table of its outcomes stays small. The same arguments and
+seed give the same boards (with the same Oracle data and reader), one after the other.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from triggerstack.model._errors import EndlessLoop, MissingExtra, TimeLimitReached, UsageError
+from triggerstack.model._facts import facts_of
+from triggerstack.model._scenario import Scenario
+from triggerstack.model.cards._pool import EVENTS, Pool
+
+from .._options import Options
+from .._verbs.legal import LegalOutcomes
+from .._verbs.step import ActionLayout, Stepper
+from ._assemble import Drawn, assemble
+
+__all__ = ["DRAWS", "MAX_OUTCOMES", "PLAYERS", "Board", "boards", "draw", "span"]
+
+MAX_OUTCOMES = 10**6
+"""The most legal outcomes a board may have by default (one with more is drawn again)."""
+DRAWS = 200
+"""Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
+sizes asked are refused as out of reach."""
+PLAYERS = ("A", "B", "C", "D")
+COUNT_TIME = 10.0
+"""Seconds one board's count may take; a board past it is drawn again (none has come near)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: the scenario, the document it was read from (naming its cards), its event
+    (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, whether it was
+    drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
+    the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
+    outcomes (or a layout they did not fit)."""
+
+    scenario: Scenario
+    document: dict[str, Any]
+    event: str
+    cards: tuple[str, ...]
+    count: int
+    source: str
+    missed: int = 0
+    over: int = 0
+
+
+def span(
+    value: int | tuple[int, int] | Iterable[int], name: str, least: int, most: int | None = None
+) -> tuple[int, int]:
+    """``value`` (a number, or a pair low, high) as a pair within ``least`` … ``most``; bad input
+    naming ``name`` otherwise."""
+    pair = (value, value) if isinstance(value, int) else tuple(value)
+    if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
+        raise UsageError(f"{name}: expected a whole number or a pair (low, high), not {value!r}")
+    lo, hi = pair
+    if lo > hi:
+        raise UsageError(f"{name}: the low end {lo} is above the high end {hi}")
+    if lo < least or (most is not None and hi > most):
+        top = f" to {most}" if most is not None else " or more"
+        raise UsageError(f"{name}: expected {least}{top}, not {value!r}")
+    return lo, hi
+
+
+def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
+    if events is None:
+        return EVENTS
+    asked = (events,) if isinstance(events, str) else tuple(events)
+    unknown = [e for e in asked if e not in EVENTS]
+    if unknown or not asked:
+        raise UsageError(f"events: expected some of {', '.join(EVENTS)}, not {', '.join(unknown) or 'none'}")
+    return tuple(e for e in EVENTS if e in asked)  # in one order, whatever order they were asked in
+
+
+def _pool(cards: bool | None) -> Pool:
+    """The card pool (``cards`` True or None with the extra installed), else the generated stand-ins."""
+    from ._generated import generated
+
+    if cards is False:
+        return generated()
+    from triggerstack.model.cards._pool import pool
+
+    try:
+        return pool()
+    except MissingExtra:
+        if cards:
+            raise
+        return generated()
+
+
+def draw(
+    seed: int,
+    n: int | None = None,
+    *,
+    players: int | tuple[int, int] = 2,
+    abilities: int | tuple[int, int] = (2, 8),
+    events: str | Iterable[str] | None = None,
+    bodies: int | tuple[int, int] = (0, 3),
+    cards: bool | None = None,
+    max_outcomes: int = MAX_OUTCOMES,
+    layout: ActionLayout | None = None,
+) -> Iterator[Board]:
+    """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
+    seats, sizes, spare = span(players, "players", 2, 4), span(abilities, "abilities", 1), span(bodies, "bodies", 0)
+    kinds = _events(events)
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        raise UsageError(f"n: expected a whole number 0 or more, not {n!r}")
+    if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
+        raise UsageError(f"max_outcomes: expected a whole number 1 or more, not {max_outcomes!r}")
+    source = _pool(cards)
+    empty = [k for k in kinds if not source.by_kind.get(k)]
+    if empty:
+        raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
+    rng = random.Random(seed)
+    made = 0
+    while n is None or made < n:
+        yield _one(rng, source, seats, sizes, kinds, spare, max_outcomes, layout)
+        made += 1
+
+
+def _one(
+    rng: random.Random,
+    source: Pool,
+    seats: tuple[int, int],
+    sizes: tuple[int, int],
+    kinds: tuple[str, ...],
+    spare: tuple[int, int],
+    max_outcomes: int,
+    layout: ActionLayout | None,
+) -> Board:
+    """The next board of ``rng`` 's stream."""
+    options = Options(time_limit=COUNT_TIME)
+    missed = over = 0
+    for _ in range(DRAWS):
+        players = PLAYERS[: rng.randint(*seats)]
+        drawn = assemble(rng, source, players, rng.choice(kinds), sizes, spare)
+        if drawn is None:
+            missed += 1
+            continue
+        board = _counted(drawn, options, max_outcomes)
+        if board is not None and (layout is None or layout.fits(Stepper(facts_of(board.scenario)).needs)):
+            return replace(board, missed=missed, over=over)
+        over += 1
+    raise UsageError(
+        f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
+        f"{max_outcomes:,} outcomes in {DRAWS} draws: widen abilities (--abilities) or max_outcomes (--max-outcomes)"
+    )
+
+
+def _counted(drawn: Drawn, options: Options, max_outcomes: int) -> Board | None:
+    """The drawn board validated and counted; ``None`` when it has too many outcomes to keep."""
+    scenario = Scenario.model_validate(drawn.document)  # reads each card it names: a bug if it cannot
+    try:
+        count = LegalOutcomes(scenario, options).count()
+    except (EndlessLoop, TimeLimitReached):
+        return None
+    if count > max_outcomes:
+        return None
+    return Board(scenario, drawn.document, drawn.event, tuple(drawn.cards), count, drawn.source)
+
+
+def boards(
+    seed: int,
+    n: int | None = None,
+    *,
+    players: int | tuple[int, int] = 2,
+    abilities: int | tuple[int, int] = (2, 8),
+    events: str | Iterable[str] | None = None,
+    bodies: int | tuple[int, int] = (0, 3),
+    cards: bool | None = None,
+    max_outcomes: int = MAX_OUTCOMES,
+    layout: ActionLayout | None = None,
+) -> Iterator[Scenario]:
+    """Random boards of real cards, each a valid :class:`~triggerstack.model.Scenario` whose
+    objects name their cards: ``players`` seats (a number or a range, 2 to 4), each with
+    ``bodies`` creatures without triggered abilities (targets, with their hexproof, shroud,
+    protection or ward) and the permanents whose abilities the event triggers; one event of
+    ``events`` (``enters``, ``dies`` — a board wipe —, ``attacks``, ``cast``; all by default);
+    between ``abilities`` waiting abilities (a number or a range); at most ``max_outcomes`` legal
+    outcomes; fitting ``layout`` when one is given (so an environment with that layout takes every
+    one). ``n`` boards, or endlessly; the same ``seed`` and arguments give the same boards.
+    ``cards``: ``None`` reads real cards when the extra ``[cards]`` is installed and falls back to
+    the generated families otherwise; ``True`` requires it; ``False`` uses the generated families."""
+    for board in draw(
+        seed,
+        n,
+        players=players,
+        abilities=abilities,
+        events=events,
+        bodies=bodies,
+        cards=cards,
+        max_outcomes=max_outcomes,
+        layout=layout,
+    ):
+        yield board.scenario
