@@ -15,14 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 from triggerstack.model import Scenario, compile_facts
+from triggerstack.model._errors import TimeLimitReached
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.solver import count
 from triggerstack.solver._core.indexed import Choice
 from triggerstack.solver._core.space import Reach, is_independent, space_for
 from triggerstack.solver._engines.constraint import ability_choices
+from triggerstack.solver._errors import EngineCannot
 
 from .strategies import SETTINGS
 
@@ -149,13 +151,19 @@ def test_linked_choices_are_what_python_constraint_lists(doc: dict[str, Any]) ->
 
 
 @pytest.mark.slow
-@SETTINGS
+@settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 100))
 @given(doc=boards())
 def test_linked_passes_count_as_cpsat_and_python_constraint(doc: dict[str, Any]) -> None:
-    """Whole passes: abilities that may target each other below, each with linked choices."""
+    """Whole passes: abilities that may target each other below, each with linked choices. A board
+    the product engine refuses (a mode it may repeat with distinct targets, past --max-choices:
+    docs/architecture.md) or one the enumerating engines cannot list within 20 s is not a case."""
     scenario = Scenario.model_validate(doc)
     facts = compile_facts(scenario)
     assume(any(not is_independent(a) for a in facts.abilities))
-    n = count(scenario)
-    assume(n <= 3000)  # the solver engines enumerate
-    assert n == count(scenario, engine="constraint") == count(scenario, engine="cpsat")
+    try:
+        n = count(scenario)
+        assume(n <= 1000)  # the solver engines enumerate
+        checks = count(scenario, engine="constraint", time_limit=20), count(scenario, engine="cpsat", time_limit=20)
+    except (EngineCannot, TimeLimitReached):
+        reject()
+    assert (n, n) == checks
