@@ -168,6 +168,10 @@ def _rank_multiset(n: int, seq: Sequence[int]) -> int:
     return index
 
 
+RequirementParts = tuple[tuple[int, ...], int, int, int | None]
+"""A requirement of a product space: its pool, the fewest and the most targets, the amount divided."""
+
+
 @dataclass
 class Reach:
     """What some legal choices of an ability take: modes, and things per (mode, requirement)."""
@@ -402,6 +406,14 @@ class ChoiceSpace:
             if top is None or value > top[1]:
                 top = (Choice(tuple(sorted(best_instance[m][0] for m in modes))), value)
         return top
+
+    def product(self) -> tuple[list[tuple[int, ...]], dict[int, list[RequirementParts]]] | None:
+        """The parts of a space that is a product (None: a listed one): its multisets of modes,
+        and per mode, per requirement, (pool, fewest targets, most targets, amount divided)."""
+        if self._listed is not None:
+            return None
+        modes = {m: [(r.pool, r.low, r.high, r.divide) for r in mode.reqs] for m, mode in self._modes.items()}
+        return list(self._multisets), modes
 
     def as_list(self) -> list[Choice]:
         """Every choice in rank order (listed once and kept); more than ``limits.choices`` is

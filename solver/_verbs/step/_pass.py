@@ -18,6 +18,7 @@ from ..._core.indexed import Choice, IndexedOutcome, Placed, to_outcome
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
+from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
 
 __all__ = ["PREFIX_CACHE", "PassStepper", "State"]
@@ -60,8 +61,10 @@ class PassStepper(Checked[State]):
     _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
     _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
     _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
+    _partial: set[tuple[tuple[int, frozenset[int]], tuple[int, ...]]] = field(default_factory=set)
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
+    _announcers: dict[tuple[int, frozenset[int]], Announcer | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         f = self.facts
@@ -148,6 +151,20 @@ class PassStepper(Checked[State]):
             space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, RUNNING)
         return space
 
+    def _announcer(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> Announcer | None:
+        """How ``a`` announces its choices without listing them (None: they are listed, as a
+        coupled space is, or one over ``limits.choices``, which listing refuses)."""
+        if key in self._announcers:
+            return self._announcers[key]
+        found = None
+        if key not in self._choice_tokens:
+            space = self._space(a, key)
+            if space.count <= self.options.limits.choices:
+                n = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+                found = announcer_for(a, space, n, self.end_modes, self.target0, self.end_targets, self.divide0)
+        self._announcers[key] = found
+        return found
+
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
         """Whether ``a`` has a legal choice now: counted, not listed (only the ability put is listed)."""
         key = (a.index, on_stack & a.waiting_targets)
@@ -225,8 +242,13 @@ class PassStepper(Checked[State]):
         key = (a.index, on_stack & a.waiting_targets)
         found = self._next.get((key, state.tokens))
         if found is None:
-            self._choices(a, on_stack)
-            found = self._expand(key, state.tokens)
+            announcer = self._announcer(a, key)
+            if announcer is None:
+                self._choices(a, on_stack)
+                found = self._expand(key, state.tokens)
+            else:
+                self._bound()
+                found = self._next[(key, state.tokens)] = [self.decisions[t] for t in announcer.next(state.tokens)]
         return list(found)
 
     def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
@@ -247,13 +269,17 @@ class PassStepper(Checked[State]):
             seq = choices[i][1]
             if len(seq) > n:
                 groups.setdefault(seq[n], []).append(i)
-        if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
-            self._prefix.clear()
-            self._next.clear()
+        self._bound()
         for t, group in groups.items():
             self._prefix[(key, (*tokens, t))] = group
         found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
         return found
+
+    def _bound(self) -> None:
+        """A bound on memory: past it the walk goes on, recomputing."""
+        if len(self._prefix) + len(self._next) > PREFIX_CACHE:
+            self._prefix.clear()
+            self._next.clear()
 
     def why_illegal(self, state: State, decision: Decision) -> Reason:
         """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
@@ -339,11 +365,23 @@ class PassStepper(Checked[State]):
         key = (a.index, frozenset(p.ability for p in state.stack) & a.waiting_targets)
         whole = self._whole.get(key)
         if whole is None:
-            choices = self._choices(a, key[1])
-            whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in choices}
+            if self._announcer(a, key) is None:
+                whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in self._choices(a, key[1])}
+            else:
+                whole = self._whole[key] = {}  # filled as choices are announced
         placed = whole.get(state.tokens)
         if placed is None:
-            return state
+            announcer = self._announcers.get(key)
+            if announcer is None or (key, state.tokens) in self._partial:
+                return state
+            choice = announcer.complete(state.tokens)
+            if choice is None:
+                if len(self._partial) > PREFIX_CACHE:
+                    self._partial.clear()
+                self._partial.add((key, state.tokens))
+                return state
+            # kept for good: a walk's Placed objects are named by their ids (Stepper's successors, the observer)
+            placed = whole[state.tokens] = Placed(a.index, choice)
         return State(state.decisions, (*state.stack, placed), state.removed, None, ())
 
     def is_over(self, state: State) -> bool:
