@@ -19,14 +19,14 @@ turn order, then objects, then the waiting abilities.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from ._apnap import Block, build_blocks, opponent_relation
 from ._controllers import Control
-from ._filters import ANYTHING, Context, matches, possible_kinds, who
+from ._filters import ANYTHING, Context, matcher, matches, possible_kinds, who
 from ._limits import NO_DEADLINE, Deadline, Limits
 from ._linked import LinkedSearch, atoms, closure
 from ._modes import allowed_counts
@@ -226,6 +226,35 @@ class Facts:
         return matches(m.requirements[req].filter, self.things[thing], ctx) is True
 
 
+class _Exclusions(Mapping[int, tuple[Exclusion, ...]]):
+    """Every thing a requirement cannot choose, with every reason: told only when asked (``check``,
+    ``explain``, an illegal decision's why), since what the candidates are is all a walk needs."""
+
+    __slots__ = ("_args", "_found")
+
+    def __init__(self, *args: Any) -> None:
+        self._args: tuple[Any, ...] | None = args
+        self._found: dict[int, tuple[Exclusion, ...]] = {}
+
+    def _all(self) -> dict[int, tuple[Exclusion, ...]]:
+        if self._args is not None:
+            self._found = _exclusions(*self._args)
+            self._args = None
+        return self._found
+
+    def __getitem__(self, key: int) -> tuple[Exclusion, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 def _requirement(
     req: Requirement,
     index: int,
@@ -236,26 +265,24 @@ def _requirement(
     ctx: Context,
 ) -> RequirementFacts:
     candidates: list[int] = []
-    excluded: dict[int, tuple[Exclusion, ...]] = {}
     ignored: dict[int, str] = {}
     kinds = possible_kinds(req.filter)  # once per requirement, not per thing
+    self_id = None if restriction.ability_thing is None else restriction.ability_thing.id
+    source_id = source.id if req.other_than_source and source is not None else None
+    fits = matcher(req.filter)
     for i, thing in enumerate(things):
-        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
-        why: list[Exclusion] = []
-        if fit is False:
-            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
-            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
-                excluded[i] = tuple(why)  # the common case: one reason is all there is
-                continue
-        elif (note := ignored_properties(thing)) is not None:
+        if thing.kind not in kinds or fits(thing, ctx) is False:
+            continue
+        if (note := ignored_properties(thing)) is not None:
             ignored[i] = note
-        if req.other_than_source and source is not None and thing.id == source.id:
-            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
-        why.extend(restriction_exclusions(restriction, thing))
-        if why:
-            excluded[i] = tuple(why)
-        else:
-            candidates.append(i)
+        if thing.id == source_id:
+            continue
+        if thing.has_restrictions:
+            if restriction_exclusions(restriction, thing):
+                continue
+        elif thing.id == self_id:
+            continue  # the only restriction a thing without any can meet (115.5)
+        candidates.append(i)
     return RequirementFacts(
         index=index,
         id=req.id,
@@ -268,9 +295,35 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         linked_out=(),
-        excluded=MappingProxyType(excluded),
+        excluded=_Exclusions(req, things, source, restriction, ctx, kinds),
         ignored=MappingProxyType(ignored),
     )
+
+
+def _exclusions(
+    req: Requirement,
+    things: Sequence[Thing],
+    source: Thing | None,
+    restriction: Restriction,
+    ctx: Context,
+    kinds: frozenset[str],
+) -> dict[int, tuple[Exclusion, ...]]:
+    """Why each thing that is no candidate of ``req`` is not (every reason, docs/formats.md)."""
+    excluded: dict[int, tuple[Exclusion, ...]] = {}
+    for i, thing in enumerate(things):
+        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
+        why: list[Exclusion] = []
+        if fit is False:
+            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
+            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
+                excluded[i] = tuple(why)  # the common case: one reason is all there is
+                continue
+        if req.other_than_source and source is not None and thing.id == source.id:
+            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
+        why.extend(restriction_exclusions(restriction, thing))
+        if why:
+            excluded[i] = tuple(why)
+    return excluded
 
 
 def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
