@@ -345,6 +345,31 @@ def test_the_observation_reads_as_documented() -> None:
     assert np.array_equal(again, view) and again is not view, "deterministic, and a new array each time"
 
 
+@pytest.mark.parametrize("auto", [False, True])
+def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> None:
+    """The environments follow each decision taken instead of encoding the walk again: every
+    seat's observation is, at every step, what ``Observer.encode`` makes of the walk (reactions'
+    passes included)."""
+    sources = [*EXAMPLE_FILES, *(EXAMPLES.parent / "benchmarks" / "scenarios" / f"{n}.json" for n in ("ward-3", "mixed-10"))]
+    rng = np.random.default_rng(1)
+    for path in sources:
+        scenario = Scenario.load(str(path))
+        if auto and LegalOutcomes(scenario).count() == 1:
+            continue  # nothing to ask (refused at reset, tested above)
+        game = rl.raw_env(scenario, auto=auto)
+        for seed in range(6):
+            game.reset(seed=seed)
+            while True:
+                for agent in game.agents:
+                    kept = game.observe(agent)["observation"]
+                    anew = game.observer.encode(game.stepper, game.walk, game.player(agent), game.legal())
+                    assert np.array_equal(kept, anew), (path.name, seed, agent, np.flatnonzero(kept != anew))
+                if not game.legal():
+                    break
+                legal = game.legal()
+                game.step(legal[rng.integers(len(legal))].id)
+
+
 # -- the documentation ----------------------------------------------------------------------------
 
 DOC = (EXAMPLES.parent / "docs" / "rl.md").read_text(encoding="utf-8")

@@ -79,8 +79,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             game.step(self.opponent(game.observe(game.agent_selection), self.np_random))
 
     def _observation(self) -> NDArray[np.int16]:
-        game = self.game
-        return game.observer.encode(game.stepper, game.walk, game.player(self.agent), game._legal)
+        return self.game.observation(self.game.player(self.agent))
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}

@@ -67,9 +67,10 @@ from numpy.typing import NDArray
 from triggerstack.model._facts import Facts
 from triggerstack.model._types import PlayerId
 
+from .._core.indexed import Placed
 from .._verbs.step import ActionLayout, Decision, DecisionKind, State, Stepper, Walk
 
-__all__ = ["CLIP", "HEADER", "Observer"]
+__all__ = ["CLIP", "HEADER", "Observer", "Tracker"]
 
 CLIP = 15
 HEADER = 7
@@ -257,13 +258,7 @@ class Observer:
             slot = rows.slots[placed.ability]
             counts[self._ability(slot)] += 2
             counts[self._ability(slot) + 6] += position
-            key = (id(facts), placed.ability, id(placed.choice))
-            entry = self._entries.get(key)
-            if entry is None:
-                self._keep.append(placed)
-                modes = [m.mode for m in placed.choice.modes]
-                targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
-                entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
+            entry = self._placed(facts, rows, placed)
             for i, v in zip(entry[0].tolist(), entry[1].tolist(), strict=True):
                 counts[i] += v
         for k in state.removed:
@@ -274,13 +269,7 @@ class Observer:
     def encode(self, stepper: Stepper, walk: Walk, player: PlayerId, legal: list[Decision] | None = None) -> Vector:
         """The observation of ``walk`` from ``player`` 's seat (``legal``: the legal decisions, if known)."""
         facts = stepper.facts
-        if len(self._keep) > KEEP:  # a long run over generated scenarios: start the caches afresh
-            self._static.clear()
-            self._passes.clear()
-            self._entries.clear()
-            self._announced.clear()
-            self._stacks.clear()
-            self._keep.clear()
+        self._trim()
         seat = self._seat(facts, player)
         obs = self._static_of(stepper, seat).copy()
         passes: list[tuple[Facts, State]] = [*walk.done]
@@ -300,7 +289,6 @@ class Observer:
                 self._keep.append(state)
             obs[delta[0]] += delta[1]
             height += len(state.stack)
-        local = stepper.pass_stepper(walk.facts)
         state = walk.local
         if legal is None:
             legal = stepper.legal(walk)
@@ -308,17 +296,156 @@ class Observer:
         obs[1] = _PHASE[legal[0].kind] if legal else 0
         obs[6] = height
         if state.current is not None:
-            rows = self._pass_rows(stepper, walk.facts)
-            slot = rows.slots[state.current]
+            slot, done, (index, value) = self._hand(stepper, walk)
             obs[self._ability(slot)] = 2
             obs[2] = slot + 1
-            hand = (id(walk.facts), state.current, state.tokens)
-            announced = self._announced.get(hand)
-            if announced is None:
-                modes, targets, done = local.announced(state)
-                announced = self._announced[hand] = (min(done, CLIP), self._entry(rows, state.current, modes, targets))
-                self._keep.append(walk.facts)
-            obs[3] = announced[0]
-            obs[announced[1][0]] += announced[1][1]
+            obs[3] = done
+            obs[index] += value
         np.minimum(obs, self.high, out=obs)
+        return obs
+
+    def _hand(self, stepper: Stepper, walk: Walk) -> tuple[int, int, tuple[NDArray[np.intp], Vector]]:
+        """The ability in hand: its slot, its requirements done (clipped), and what its choices so
+        far add (its mode counts, its row of the chosen matrix, the chosen counts of things)."""
+        state = walk.local
+        assert walk.facts is not None and state.current is not None
+        rows = self._pass_rows(stepper, walk.facts)
+        hand = (id(walk.facts), state.current, state.tokens)
+        announced = self._announced.get(hand)
+        if announced is None:
+            modes, targets, done = stepper.pass_stepper(walk.facts).announced(state)
+            announced = self._announced[hand] = (min(done, CLIP), self._entry(rows, state.current, modes, targets))
+            self._keep.append(walk.facts)
+        return rows.slots[state.current], announced[0], announced[1]
+
+    def _placed(self, facts: Facts, rows: _PassRows, placed: Placed) -> tuple[NDArray[np.intp], Vector]:
+        """What a placed ability's choice adds (kept per choice)."""
+        key = (id(facts), placed.ability, id(placed.choice))
+        entry = self._entries.get(key)
+        if entry is None:
+            self._keep.append(placed)
+            modes = [m.mode for m in placed.choice.modes]
+            targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
+            entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
+        return entry
+
+    def track(self, stepper: Stepper, walk: Walk) -> Tracker:
+        """An observation of ``walk`` kept up to date as it goes on (:meth:`Tracker.update`)."""
+        self._trim()
+        return Tracker(self, stepper, walk)
+
+    def _trim(self) -> None:
+        if len(self._keep) > KEEP:  # a long run over generated scenarios: start the caches afresh
+            self._static.clear()
+            self._passes.clear()
+            self._entries.clear()
+            self._announced.clear()
+            self._stacks.clear()
+            self._keep.clear()
+
+
+class Tracker:
+    """The observation of one walk, kept up to date from each decision taken instead of encoded
+    anew (:meth:`Observer.encode` is the reference it equals): a seat-independent part — what is
+    placed, removed and announced — changed by what each decision adds, over each seat's static
+    rows of the passes so far."""
+
+    def __init__(self, observer: Observer, stepper: Stepper, walk: Walk) -> None:
+        self.observer = observer
+        self.stepper = stepper
+        self.moving = np.zeros(observer.size, dtype=np.int16)
+        """What the stack, the removals and the ability in hand add, every pass (unclipped)."""
+        self.passes: list[Facts] = []
+        self.slots: set[int] = set()
+        self.exact = True
+        """False once a pass reuses an ability slot of an earlier one (an engine's hook): then
+        each observation is encoded anew."""
+        self.height = 0  # entries on the stack in the passes finished
+        self.placed = 0  # entries of the pass under way counted
+        self.removed: frozenset[int] = frozenset()
+        self.hand: tuple[NDArray[np.intp], Vector, int] | None = None
+        self.bases: dict[int, tuple[int, Vector]] = {}
+        self.walk = walk
+        assert walk.facts is not None
+        self._begin(walk.done[0][0] if walk.done else walk.facts)
+        self.update(walk)
+
+    def _begin(self, facts: Facts) -> None:
+        rows = self.observer._pass_rows(self.stepper, facts)
+        if self.slots.intersection(rows.slots):
+            self.exact = False
+        self.slots.update(rows.slots)
+        self.passes.append(facts)
+        self.placed = 0
+        self.removed = frozenset()
+
+    def _count(self, facts: Facts, state: State) -> None:
+        """Add what ``state`` placed and removed since last counted."""
+        o = self.observer
+        rows = o._pass_rows(self.stepper, facts)
+        moving = self.moving
+        for position in range(self.placed, len(state.stack)):
+            placed = state.stack[position]
+            at = o._ability(rows.slots[placed.ability])
+            moving[at] += 2
+            moving[at + 6] += self.height + position + 1
+            index, value = o._placed(facts, rows, placed)
+            moving[index] += value
+        self.placed = len(state.stack)
+        for k in state.removed - self.removed:
+            moving[o._ability(rows.slots[k])] += 3
+        self.removed = state.removed
+
+    def update(self, walk: Walk) -> None:
+        """Follow ``walk``: the walk last followed with more decisions taken."""
+        if self.hand is not None:
+            index, value, status = self.hand
+            self.moving[index] -= value
+            self.moving[status] -= 1
+            self.hand = None
+        while len(self.passes) <= len(walk.done):
+            facts, final = walk.done[len(self.passes) - 1]
+            self._count(facts, final)
+            self.height += len(final.stack)
+            following = walk.done[len(self.passes)][0] if len(self.passes) < len(walk.done) else walk.facts
+            assert following is not None
+            self._begin(following)
+        assert walk.facts is not None
+        self._count(walk.facts, walk.local)
+        if walk.local.current is not None:
+            slot, _, (index, value) = self.observer._hand(self.stepper, walk)
+            status = self.observer._ability(slot)
+            self.moving[index] += value
+            self.moving[status] += 1  # waiting (1) → in hand (2)
+            self.hand = (index, value, status)
+        self.walk = walk
+
+    def _base(self, seat: int) -> Vector:
+        """The seat's static rows and those of every pass so far."""
+        found = self.bases.get(seat)
+        if found is not None and found[0] == len(self.passes):
+            return found[1]
+        o = self.observer
+        base = o._static_of(self.stepper, seat).copy()
+        for number, facts in enumerate(self.passes):
+            index, value = o._rows(facts, o._pass_rows(self.stepper, facts), seat, number)
+            base[index] = value
+        self.bases[seat] = (len(self.passes), base)
+        return base
+
+    def observe(self, player: PlayerId, legal: list[Decision]) -> Vector:
+        """The observation from ``player`` 's seat (``legal``: the walk's legal decisions)."""
+        o = self.observer
+        walk = self.walk
+        if not self.exact:
+            return o.encode(self.stepper, walk, player, legal)
+        obs = self._base(o._seat(self.stepper.facts, player)) + self.moving
+        obs[0] = len(walk.done) + 1
+        obs[1] = _PHASE[legal[0].kind] if legal else 0
+        obs[6] = self.height + len(walk.local.stack)
+        if walk.local.current is not None:
+            slot, done, _ = o._hand(self.stepper, walk)
+            obs[2] = slot + 1
+            obs[3] = done
+        np.minimum(obs, o.high, out=obs)
         return obs
