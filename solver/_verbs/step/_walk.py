@@ -3,7 +3,8 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, replace
 
@@ -59,6 +60,19 @@ class Walk:
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
 more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
+    """``stepper._named`` without a reference to the stepper from its pass steppers (a cycle
+    would leave a board's whole stepper for the garbage collector, not for its reference count)."""
+    ref = weakref.ref(stepper)
+
+    def named(key: Key) -> Decision:
+        found = ref()
+        assert found is not None  # a pass stepper is used through its stepper
+        return found._named(key)
+
+    return named
 
 
 def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
@@ -210,7 +224,7 @@ class Stepper(Checked[Walk]):
             for a in facts.abilities:  # a hook's pass may name what no reaction could fire
                 if a.modal and a.id not in self._modes:
                     self._modes[a.id] = [m.id or "" for m in a.modes]
-            found = self._steppers[id(facts)] = PassStepper(facts, self._named, self.options)
+            found = self._steppers[id(facts)] = PassStepper(facts, _named_by(self), self.options)
         return found
 
     def _named(self, key: Key) -> Decision:
