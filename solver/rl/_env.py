@@ -16,7 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from triggerstack.model._errors import ScenarioError
-from triggerstack.model._facts import Facts, facts_of
+from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._types import PlayerId
@@ -65,6 +65,15 @@ def _load(item: Scenario | Facts | str | os.PathLike[str]) -> Facts:
     return facts_of(Scenario.load(os.fspath(item)))
 
 
+def _compiled(item: Scenario | Facts) -> Facts:
+    """The facts of a generated scenario, not kept on it (a scenario keeping its own facts is a
+    cycle: a board drawn for one episode would wait for the garbage collector)."""
+    if isinstance(item, Facts):
+        return item
+    kept = item._facts
+    return kept if isinstance(kept, Facts) else compile_facts(item)
+
+
 class _Source:
     """Where an episode's scenario comes from."""
 
@@ -100,10 +109,10 @@ class _Source:
         if self.fixed is not None:
             return self.fixed[0] if len(self.fixed) == 1 else self.fixed[int(rng.integers(len(self.fixed)))]
         if self.draw is not None:
-            return facts_of(self.draw(rng))
+            return _compiled(self.draw(rng))
         assert self.iterator is not None
         try:
-            return facts_of(next(self.iterator))
+            return _compiled(next(self.iterator))
         except StopIteration:
             raise ScenarioError("the scenario source is exhausted") from None
 
