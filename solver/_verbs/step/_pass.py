@@ -3,7 +3,7 @@ not legal, and the outcome a finished pass reached."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from triggerstack.model._apnap import Block
@@ -46,6 +46,30 @@ class State:
         return frozenset(done)
 
 
+class _Decisions(Sequence[Decision]):
+    """A pass's decisions by token, each made the first time it is asked for: a walk over a board
+    seen once asks for a few of them."""
+
+    __slots__ = ("_keys", "_made", "_named")
+
+    def __init__(self, keys: list[Key], named: Callable[[Key], Decision]) -> None:
+        self._keys = keys
+        self._named = named
+        self._made: list[Decision | None] = [None] * len(keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, t: int) -> Decision:  # type: ignore[override]  # tokens, never slices
+        found = self._made[t]
+        if found is None:
+            found = self._made[t] = self._named(self._keys[t])
+        return found
+
+    def __iter__(self) -> Iterator[Decision]:
+        return (self[t] for t in range(len(self._keys)))
+
+
 @dataclass(repr=False)
 class PassStepper(Checked[State]):
     """The decisions of one pass, with its caches. Its decisions are the scenario's, numbered once
@@ -65,6 +89,7 @@ class PassStepper(Checked[State]):
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
     _announcers: dict[tuple[int, frozenset[int]], Announcer | None] = field(default_factory=dict)
+    _indexed: tuple[dict[int, Decision], dict[str, Decision]] | None = None
 
     def __post_init__(self) -> None:
         f = self.facts
@@ -81,13 +106,35 @@ class PassStepper(Checked[State]):
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
         self.tokens_count = self.divide0 + most
         keys = [self._key(i) for i in range(self.tokens_count)]
-        self.decisions = [self.named(k) for k in keys]
-        """The decision each token is, by token."""
+        self.decisions = _Decisions(keys, self.named)
+        """The decision each token is, by token (each made the first time it is asked for)."""
         self._token = {k: i for i, k in enumerate(keys)}
-        self._by_id = {d.id: d for d in self.decisions}
-        self._by_text = {d.text: d for d in self.decisions}
-        self.size = max(self._by_id) + 1
+
+    @property
+    def size(self) -> int:  # type: ignore[override]  # known once its decisions are
         """How many decision ids there are, up to this pass's highest."""
+        return max(self._by_id) + 1
+
+    @property
+    def _by_id(self) -> dict[int, Decision]:  # type: ignore[override]  # made when first asked
+        return self._index()[0]
+
+    @property
+    def _by_text(self) -> dict[str, Decision]:  # type: ignore[override]  # made when first asked
+        return self._index()[1]
+
+    def _index(self) -> tuple[dict[int, Decision], dict[str, Decision]]:
+        if self._indexed is None:
+            self._indexed = ({d.id: d for d in self.decisions}, {d.text: d for d in self.decisions})
+        return self._indexed
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        """As :meth:`Checked.decision`; a decision of this pass is found by what it means."""
+        if isinstance(ref, Decision):
+            t = self._token.get(ref.key)
+            if t is not None:
+                return self.decisions[t]
+        return super().decision(ref)
 
     def __repr__(self) -> str:
         return f"<PassStepper of {len(self.facts.abilities)} waiting abilities, {self.tokens_count} decisions>"
