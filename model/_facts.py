@@ -255,29 +255,53 @@ class _Exclusions(Mapping[int, tuple[Exclusion, ...]]):
         return repr(self._all())
 
 
+@dataclass(frozen=True, slots=True)
+class _Things:
+    """What compiling asks of every thing once: whether a restriction could apply to it, why its
+    own targeting properties are ignored (113.6), and per filter and point of view, which things
+    fit (requirements of several abilities often share both)."""
+
+    things: tuple[Thing, ...]
+    restricted: tuple[bool, ...]
+    notes: tuple[str | None, ...]
+    fitting: dict[tuple[Callable[[Thing, Context], bool | None], PlayerId | None], tuple[int, ...]]
+
+    @classmethod
+    def of(cls, things: tuple[Thing, ...]) -> _Things:
+        return cls(things, tuple(t.has_restrictions for t in things), tuple(map(ignored_properties, things)), {})
+
+    def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:
+        """The things ``f`` does not rule out (True, or unknown until other targets are chosen)."""
+        fits = matcher(f)
+        found = self.fitting.get((fits, ctx.you))
+        if found is None:
+            kinds = possible_kinds(f)
+            found = tuple(i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False)
+            self.fitting[(fits, ctx.you)] = found
+        return found
+
+
 def _requirement(
     req: Requirement,
     index: int,
     ids: Mapping[str, int],
-    things: Sequence[Thing],
+    known: _Things,
     source: Thing | None,
     restriction: Restriction,
     ctx: Context,
 ) -> RequirementFacts:
     candidates: list[int] = []
     ignored: dict[int, str] = {}
-    kinds = possible_kinds(req.filter)  # once per requirement, not per thing
+    things = known.things
     self_id = None if restriction.ability_thing is None else restriction.ability_thing.id
     source_id = source.id if req.other_than_source and source is not None else None
-    fits = matcher(req.filter)
-    for i, thing in enumerate(things):
-        if thing.kind not in kinds or fits(thing, ctx) is False:
-            continue
-        if (note := ignored_properties(thing)) is not None:
+    for i in known.fit(req.filter, ctx):
+        thing = things[i]
+        if (note := known.notes[i]) is not None:
             ignored[i] = note
         if thing.id == source_id:
             continue
-        if thing.has_restrictions:
+        if known.restricted[i]:
             if restriction_exclusions(restriction, thing):
                 continue
         elif thing.id == self_id:
@@ -295,7 +319,7 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         linked_out=(),
-        excluded=_Exclusions(req, things, source, restriction, ctx, kinds),
+        excluded=_Exclusions(req, things, source, restriction, ctx, possible_kinds(req.filter)),
         ignored=MappingProxyType(ignored),
     )
 
@@ -416,6 +440,7 @@ class _Compiling:
     is_opponent: Callable[[PlayerId, PlayerId], bool]
     block_of: Sequence[int | None]
     placeable: Sequence[bool]
+    known: _Things
 
     def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
         """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
@@ -434,7 +459,7 @@ class _Compiling:
             found = []
             for i, r in enumerate(reqs):
                 self.deadline.check(f"compiling the candidates of {t.id}")
-                req = _requirement(r, i, ids, self.things, source, restriction, ctx)
+                req = _requirement(r, i, ids, self.known, source, restriction, ctx)
                 if self.limits is not None and len(req.candidates) > self.limits.candidates:
                     where: tuple[str | int, ...] = ("triggers", k)
                     where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
@@ -521,6 +546,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         is_opponent=is_opponent,
         block_of=block_of,
         placeable=placeable,
+        known=_Things.of(things),
     )
     abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(

@@ -161,6 +161,7 @@ Check = Callable[[Thing, Context], Truth]
 PLANS = 4096
 """Filters whose plan is kept (each with the filter, so that the id it is kept by stays its own)."""
 _plans: dict[tuple[int, Domain | None], tuple[Filter, Check]] = {}
+_by_value: dict[tuple[Filter, Domain | None], Check] = {}
 
 
 def _plan(f: Filter, inherited: Domain | None) -> Check:
@@ -171,6 +172,12 @@ def _plan(f: Filter, inherited: Domain | None) -> Check:
     kept = _plans.get(key)
     if kept is not None and kept[0] is f:
         return kept[1]
+    same = _by_value.get((f, inherited))  # an equal filter of another scenario (a board drawn anew)
+    if same is not None:
+        if len(_plans) >= PLANS:
+            _plans.clear()
+        _plans[key] = (f, same)
+        return same
     own = domain(f, inherited)
     checks = _checks(f, own)
 
@@ -188,7 +195,9 @@ def _plan(f: Filter, inherited: Domain | None) -> Check:
 
     if len(_plans) >= PLANS:
         _plans.clear()
+        _by_value.clear()
     _plans[key] = (f, check)
+    _by_value[(f, inherited)] = check
     return check
 
 
