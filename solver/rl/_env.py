@@ -188,6 +188,25 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._tracker: Tracker | None = None
         self.agents: list[str] = []
 
+    def _twin(self) -> TriggerStackEnv:
+        """Another environment of the same source, sharing what is compiled (its scenarios'
+        facts and steppers, the observer's rows): its own episodes, generator and agents."""
+        twin = object.__new__(type(self))
+        AECEnv.__init__(twin)
+        shared = ("auto", "render_mode", "options", "_source", "_steppers", "layout", "observer", "_rewards", "_scores")
+        for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
+            setattr(twin, name, getattr(self, name))
+        twin.auto_applied = 0
+        twin._np_random = None
+        twin._now = None
+        twin._walk = None
+        twin._legal = []
+        twin._legal_ids = {}
+        twin._mask = np.zeros(self.layout.size, dtype=np.int8)
+        twin._tracker = None
+        twin.agents = []
+        return twin
+
     @property
     def stepper(self) -> Stepper:
         """The stepper of this episode's scenario (its decisions, ids and legality)."""
@@ -352,11 +371,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def observe(self, agent: str) -> Observation:
         return {"observation": self.observation(self.player(agent)), "action_mask": self.mask(agent)}
 
-    def observation(self, player: PlayerId) -> NDArray[np.int16]:
-        """The observation vector from ``player`` 's seat (kept up to date decision by decision)."""
+    def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
+        """The observation vector from ``player`` 's seat (kept up to date decision by decision),
+        written into ``out`` if given."""
         if self._tracker is None:
             raise RuntimeError("no episode yet: call reset() first")
-        return self._tracker.observe(player, self._legal)
+        return self._tracker.observe(player, self._legal, out)
 
     def state(self) -> NDArray[np.int16]:
         """The observation from the active player's seat."""

@@ -519,13 +519,18 @@ class Tracker:
         self.bases[seat] = (len(self.passes), base)
         return base
 
-    def observe(self, player: PlayerId, legal: list[Decision]) -> Vector:
-        """The observation from ``player`` 's seat (``legal``: the walk's legal decisions)."""
+    def observe(self, player: PlayerId, legal: list[Decision], out: Vector | None = None) -> Vector:
+        """The observation from ``player`` 's seat (``legal``: the walk's legal decisions), written
+        into ``out`` if given (a row of a batch)."""
         o = self.observer
         walk = self.walk
         if not self.exact:
-            return o.encode(self.stepper, walk, player, legal)
-        obs = self._base(o._seat(self.stepper.facts, player)) + self.moving
+            found = o.encode(self.stepper, walk, player, legal)
+            if out is None:
+                return found
+            out[:] = found
+            return out
+        obs = np.add(self._base(o._seat(self.stepper.facts, player)), self.moving, out=out)
         obs[0] = len(walk.done) + 1
         obs[1] = _PHASE[legal[0].kind] if legal else 0
         obs[6] = self.height + len(walk.local.stack)
