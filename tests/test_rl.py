@@ -362,10 +362,16 @@ def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> 
     """The environments follow each decision taken instead of encoding the walk again: every
     seat's observation is, at every step, what ``Observer.encode`` makes of the walk (reactions'
     passes included)."""
-    sources = [*EXAMPLE_FILES, *(EXAMPLES.parent / "benchmarks" / "scenarios" / f"{n}.json" for n in ("ward-3", "mixed-10"))]
+    files = [*EXAMPLE_FILES, *(EXAMPLES.parent / "benchmarks" / "scenarios" / f"{n}.json" for n in ("ward-3", "mixed-10"))]
+    one = {"id": "c", "filter": {"type": "creature"}}
+    crowd = {  # 17 abilities, one creature: its count of being chosen passes CLIP (15)
+        "players": ["A", "B"],
+        "objects": [{"id": "c0", "controller": "B", "types": ["creature"]}],
+        "triggers": [{"id": f"T{k}", "controller": "AB"[k % 2], "targets": [one]} for k in range(17)],
+    }
+    sources = [Scenario.load(str(p)) for p in files] + [parse_scenario(crowd)]
     rng = np.random.default_rng(1)
-    for path in sources:
-        scenario = Scenario.load(str(path))
+    for k, scenario in enumerate(sources):
         if auto and LegalOutcomes(scenario).count() == 1:
             continue  # nothing to ask (refused at reset, tested above)
         game = rl.raw_env(scenario, auto=auto)
@@ -375,7 +381,7 @@ def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> 
                 for agent in game.agents:
                     kept = game.observe(agent)["observation"]
                     anew = game.observer.encode(game.stepper, game.walk, game.player(agent), game.legal())
-                    assert np.array_equal(kept, anew), (path.name, seed, agent, np.flatnonzero(kept != anew))
+                    assert np.array_equal(kept, anew), (k, seed, agent, np.flatnonzero(kept != anew))
                 if not game.legal():
                     break
                 legal = game.legal()

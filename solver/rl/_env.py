@@ -309,15 +309,19 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.auto_applied += taken
             for agent in self.agents:
                 self.infos[agent]["auto_applied"] = self.auto_applied
-        assert self._tracker is not None
-        self._tracker.update(self.walk)
+        stepper, walk, tracker = self._now, self._walk, self._tracker
+        assert stepper is not None and walk is not None and tracker is not None
+        tracker.update(walk)
         mask = self._mask
-        mask[[d.id for d in self._legal]] = 0
-        self._legal = self.stepper.legal(self.walk)
-        self._legal_ids = {d.id: d for d in self._legal}
-        mask[list(self._legal_ids)] = 1
-        if self._legal:
-            decider = self.stepper.decider(self.walk)
+        for d in self._legal:  # the mask flips only the ids whose legality changed
+            mask[d.id] = 0
+        legal = self._legal = stepper.legal(walk)
+        self._legal_ids = ids = {}
+        for d in legal:
+            mask[d.id] = 1
+            ids[d.id] = d
+        if legal:
+            decider = stepper.decider(walk)
             assert decider is not None
             self.agent_selection = self._agent_of[decider]
             return
@@ -352,8 +356,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         else:
             walk = self.stepper.apply_unchecked(self.walk, decision)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self.walk = walk
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        self._walk = walk
         self._advance()
         if self.render_mode == "human":
             self.render()
