@@ -320,9 +320,16 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         for d in legal:
             mask[d.id] = 1
             ids[d.id] = d
-        if legal:
-            decider = stepper.decider(walk)
-            assert decider is not None
+        if legal:  # who decides (Stepper.decider), read off the decisions: the chooser of the ability in
+            # hand (700.2e), else the first player of the block whose abilities are offered (603.3b)
+            f, current = walk.facts, walk.local.current
+            assert f is not None
+            if current is not None:
+                decider = f.abilities[current].chooser
+            else:
+                block = f.abilities[f.ability_index[legal[0].subject]].block
+                assert block is not None
+                decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
         outcome = self.stepper.outcome(self.walk)
@@ -430,17 +437,32 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # Petting
         self._game = game
         self._size = game.layout.size
 
-    def _read(self, name: str) -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._game, name)
+    def _refuse(self, name: str) -> Any:
+        raise AttributeError(f"{name} cannot be accessed before reset")
 
-    agent_selection = property(lambda self: self._read("agent_selection"))
-    rewards = property(lambda self: self._read("rewards"))
-    terminations = property(lambda self: self._read("terminations"))
-    truncations = property(lambda self: self._read("truncations"))
-    infos = property(lambda self: self._read("infos"))
-    agents = property(lambda self: self._read("agents"))
+    @property
+    def agent_selection(self) -> str:
+        return self._game.agent_selection if self._has_reset else self._refuse("agent_selection")
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._game.rewards if self._has_reset else self._refuse("rewards")
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._game.terminations if self._has_reset else self._refuse("terminations")
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._game.truncations if self._has_reset else self._refuse("truncations")
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._game.infos if self._has_reset else self._refuse("infos")
+
+    @property
+    def agents(self) -> list[str]:
+        return self._game.agents if self._has_reset else self._refuse("agents")
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
