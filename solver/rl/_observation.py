@@ -203,8 +203,10 @@ class Observer:
     def _seat(self, facts: Facts, player: PlayerId | None) -> int:
         if player is None:
             return -1
-        order = [p.id for p in facts.scenario.players]
-        return order.index(player) if player in order else -1
+        for k, p in enumerate(facts.scenario.players):
+            if p.id == player:
+                return k
+        return -1
 
     def _relative(self, absolute: NDArray[np.intp], seat: int, players: int) -> NDArray[np.int16]:
         """1 + each player's seat relative to ``seat`` (0 where there is none: −1)."""
@@ -231,23 +233,27 @@ class Observer:
         base[4] = len(facts.scenario.players)
         at: list[int] = []
         owners: list[int] = []
+        values: list[list[int]] = []
         for thing in facts.things[: facts.first_waiting]:
             slot = stepper.thing_slot(thing.id)
             assert slot is not None  # players and objects have thing slots
-            row = self._thing(slot)
-            base[row : row + THING_WIDTH - 1] = [
-                _KINDS.get(thing.kind, 6),
-                0,
-                0 if thing.zone is None else _ZONES.get(thing.zone, 0),
-                thing.hexproof,
-                thing.shroud,
-                bool(thing.protection),
-                bool(thing.hexproof_from),
-                bool(thing.cant_be_targeted_by),
-                thing.left_game,
-            ]
-            at.append(row + 1)
+            at.append(self._thing(slot) + 1)
+            values.append(
+                [
+                    _KINDS.get(thing.kind, 6),
+                    0,
+                    0 if thing.zone is None else _ZONES.get(thing.zone, 0),
+                    thing.hexproof,
+                    thing.shroud,
+                    bool(thing.protection),
+                    bool(thing.hexproof_from),
+                    bool(thing.cant_be_targeted_by),
+                    thing.left_game,
+                ]
+            )
             owners.append(self._seat(facts, PlayerId(thing.id) if thing.is_player else thing.controller))
+        if values:  # every row in one assignment
+            base[np.add.outer(np.array(at, dtype=np.intp) - 1, np.arange(THING_WIDTH - 1))] = values
         return base, np.array(at, dtype=np.intp), np.array(owners, dtype=np.intp)
 
     def _pass_rows(self, stepper: Stepper, facts: Facts) -> _PassRows:

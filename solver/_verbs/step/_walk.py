@@ -193,7 +193,7 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision.keyed(i, key)
+        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # Decision.keyed, without its two calls
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
