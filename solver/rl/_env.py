@@ -24,7 +24,8 @@ from triggerstack.model._types import PlayerId
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
-from ._observation import Observer, Tracker
+from ._observation import Observer
+from ._tracker import Tracker
 
 __all__ = ["Rewards", "ScenarioSource", "TriggerStackEnv", "env", "raw_env"]
 
@@ -294,7 +295,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.walk = stepper.start()
-        self._tracker = self.observer.track(stepper, self.walk)
+        self._tracker = Tracker(self.observer, stepper, self.walk)
         self.auto_applied = 0
         self._advance()
 
