@@ -78,10 +78,8 @@ class TriggerStackVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
         self._masks = np.zeros((num_envs, self.layout.size), dtype=np.bool_)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
-        self._terminations = np.zeros(num_envs, dtype=np.bool_)
-        self._truncations = np.zeros(num_envs, dtype=np.bool_)
-        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)  # an episode always ends in an outcome
+        self._autoreset = [False] * num_envs
         self._started = False
 
     def _write(self, i: int) -> None:
@@ -111,7 +109,7 @@ class TriggerStackVectorEnv(VectorEnv):
                 board._np_random, board._np_random_seed = seeding.np_random(s)
             board._begin(options)
             self._write(i)
-        self._autoreset[:] = False
+        self._autoreset = [False] * self.num_envs
         self._started = True
         return self._observations.copy(), self._infos({})
 
@@ -125,23 +123,24 @@ class TriggerStackVectorEnv(VectorEnv):
         if taken.shape != (self.num_envs,):
             raise ValueError(f"one action per board: shape ({self.num_envs},), not {taken.shape}")
         ended: dict[int, dict[str, Any]] = {}
-        for i, board in enumerate(self.envs):
-            if self._autoreset[i]:
+        rewards = [0.0] * self.num_envs
+        over = [False] * self.num_envs
+        for i, (board, action, again) in enumerate(zip(self.envs, taken.tolist(), self._autoreset, strict=True)):
+            if again:  # the step after an episode ended: a new one begins, the action is ignored
                 board._begin()
-                self._rewards[i] = 0.0
-                self._terminations[i] = False
             else:
-                self._rewards[i], illegal = board._act(taken[i])
-                self._terminations[i] = board._over
+                rewards[i], illegal = board._act(action)
+                over[i] = board._over
                 if board._over:
                     ended[i] = dict(board.game.infos.get(board.agent, {}))
                     if illegal is not None:
                         ended[i]["illegal"] = illegal
             self._write(i)
-        np.copyto(self._autoreset, self._terminations)
+        self._autoreset = over
+        terminations = np.array(over, dtype=np.bool_)
         infos = self._infos(ended)
-        observations, rewards = self._observations.copy(), self._rewards.copy()
-        return observations, rewards, self._terminations.copy(), self._truncations.copy(), infos
+        observations = self._observations.copy()
+        return observations, np.array(rewards, dtype=np.float64), terminations, self._truncations.copy(), infos
 
     def _infos(self, ended: dict[int, dict[str, Any]]) -> dict[str, Any]:
         """``action_mask`` for every board; what an ended episode says (``outcome``, ``illegal``,
