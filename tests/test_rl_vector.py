@@ -134,3 +134,17 @@ def test_the_gymnasium_ids_make_both_environments() -> None:
     assert many.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     with pytest.raises(ValueError, match="NEXT_STEP"):
         rl.vector_env(2, ERTAI, autoreset_mode=AutoresetMode.SAME_STEP)
+
+
+def test_an_illegal_action_ends_that_board_with_the_illegal_reward() -> None:
+    envs = rl.vector_env(2, ERTAI, illegal_reward=-2.0)
+    envs.reset(seed=5)
+    masks = envs.action_masks()
+    wrong = int(np.flatnonzero(~masks[0])[0])
+    actions = np.array([wrong, int(np.flatnonzero(masks[1])[0])])
+    _, rewards, terminated, _, infos = envs.step(actions)
+    assert terminated[0] and rewards[0] == -2.0 and infos["_illegal"][0]
+    assert isinstance(infos["illegal"][0], str) and infos["illegal"][0]  # why, as IllegalDecision says
+    assert not envs.action_masks()[0].any() and not infos["_illegal"][1]
+    _, rewards, terminated, _, _ = envs.step(np.array([wrong, 0]))  # board 0 begins again: its action is ignored
+    assert rewards[0] == 0.0 and not terminated[0] and envs.action_masks()[0].any()

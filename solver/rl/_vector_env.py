@@ -77,21 +77,21 @@ class TriggerStackVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
-        self._masks = np.zeros((num_envs, self.layout.size), dtype=np.bool_)
+        self._masks = np.zeros((num_envs, self.layout.size), dtype=np.int8)
+        for board, row in zip(self.envs, self._masks, strict=True):
+            board.game._mask = row  # each board's mask is kept in its row of the batch: nothing to copy
+
         self._truncations = np.zeros(num_envs, dtype=np.bool_)  # an episode always ends in an outcome
         self._autoreset = [False] * num_envs
         self._started = False
 
     def _write(self, i: int) -> None:
-        """Board ``i``'s observation and mask into their rows of the batch."""
+        """Board ``i``'s observation into its row of the batch (its mask is kept there already)."""
         board = self.envs[i]
         game = board.game
         game.observation(game.player(board.agent), out=self._observations[i])
-        row = self._masks[i]
-        if board._over:
-            row[:] = False
-        else:
-            np.not_equal(game._mask, 0, out=row)
+        if board._over and game._legal:  # ended by an illegal action: it has no legal action left
+            self._masks[i] = 0
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -145,7 +145,7 @@ class TriggerStackVectorEnv(VectorEnv):
     def _infos(self, ended: dict[int, dict[str, Any]]) -> dict[str, Any]:
         """``action_mask`` for every board; what an ended episode says (``outcome``, ``illegal``,
         ``auto_applied``) for the boards it ended on, each key with its ``_key`` mask."""
-        infos: dict[str, Any] = {"action_mask": self._masks.astype(np.int8)}
+        infos: dict[str, Any] = {"action_mask": self._masks.copy()}
         infos["_action_mask"] = np.ones(self.num_envs, dtype=bool)
         for i, info in ended.items():
             for key, value in info.items():
@@ -159,7 +159,7 @@ class TriggerStackVectorEnv(VectorEnv):
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of every board, ``(num_envs, layout.size)`` (sb3-contrib's
         ``MaskablePPO`` reads it): a board whose episode just ended has none."""
-        return self._masks.copy()
+        return self._masks.astype(np.bool_)
 
     def close_extras(self, **_kwargs: Any) -> None:
         for board in self.envs:
