@@ -19,14 +19,14 @@ turn order, then objects, then the waiting abilities.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from ._apnap import Block, build_blocks, opponent_relation
 from ._controllers import Control
-from ._filters import ANYTHING, Context, matches, possible_kinds, who
+from ._filters import ANYTHING, Context, matcher, matches, possible_kinds, who
 from ._limits import NO_DEADLINE, Deadline, Limits
 from ._linked import LinkedSearch, atoms, closure
 from ._modes import allowed_counts
@@ -226,36 +226,87 @@ class Facts:
         return matches(m.requirements[req].filter, self.things[thing], ctx) is True
 
 
+class _Exclusions(Mapping[int, tuple[Exclusion, ...]]):
+    """Every thing a requirement cannot choose, with every reason: told only when asked (``check``,
+    ``explain``, an illegal decision's why), since what the candidates are is all a walk needs."""
+
+    __slots__ = ("_args", "_found")
+
+    def __init__(self, *args: Any) -> None:
+        self._args: tuple[Any, ...] | None = args
+        self._found: dict[int, tuple[Exclusion, ...]] = {}
+
+    def _all(self) -> dict[int, tuple[Exclusion, ...]]:
+        if self._args is not None:
+            self._found = _exclusions(*self._args)
+            self._args = None
+        return self._found
+
+    def __getitem__(self, key: int) -> tuple[Exclusion, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+@dataclass(frozen=True, slots=True)
+class _Things:
+    """What compiling asks of every thing once: whether a restriction could apply to it, why its
+    own targeting properties are ignored (113.6), and per filter and point of view, which things
+    fit (requirements of several abilities often share both)."""
+
+    things: tuple[Thing, ...]
+    restricted: tuple[bool, ...]
+    notes: tuple[str | None, ...]
+    fitting: dict[tuple[Callable[[Thing, Context], bool | None], PlayerId | None], tuple[int, ...]]
+
+    @classmethod
+    def of(cls, things: tuple[Thing, ...]) -> _Things:
+        return cls(things, tuple(t.has_restrictions for t in things), tuple(map(ignored_properties, things)), {})
+
+    def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:
+        """The things ``f`` does not rule out (True, or unknown until other targets are chosen)."""
+        fits = matcher(f)
+        found = self.fitting.get((fits, ctx.you))
+        if found is None:
+            kinds = possible_kinds(f)
+            found = tuple(i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False)
+            self.fitting[(fits, ctx.you)] = found
+        return found
+
+
 def _requirement(
     req: Requirement,
     index: int,
     ids: Mapping[str, int],
-    things: Sequence[Thing],
+    known: _Things,
     source: Thing | None,
     restriction: Restriction,
     ctx: Context,
 ) -> RequirementFacts:
     candidates: list[int] = []
-    excluded: dict[int, tuple[Exclusion, ...]] = {}
     ignored: dict[int, str] = {}
-    kinds = possible_kinds(req.filter)  # once per requirement, not per thing
-    for i, thing in enumerate(things):
-        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
-        why: list[Exclusion] = []
-        if fit is False:
-            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
-            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
-                excluded[i] = tuple(why)  # the common case: one reason is all there is
-                continue
-        elif (note := ignored_properties(thing)) is not None:
+    things = known.things
+    self_id = None if restriction.ability_thing is None else restriction.ability_thing.id
+    source_id = source.id if req.other_than_source and source is not None else None
+    for i in known.fit(req.filter, ctx):
+        thing = things[i]
+        if (note := known.notes[i]) is not None:
             ignored[i] = note
-        if req.other_than_source and source is not None and thing.id == source.id:
-            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
-        why.extend(restriction_exclusions(restriction, thing))
-        if why:
-            excluded[i] = tuple(why)
-        else:
-            candidates.append(i)
+        if thing.id == source_id:
+            continue
+        if known.restricted[i]:
+            if restriction_exclusions(restriction, thing):
+                continue
+        elif thing.id == self_id:
+            continue  # the only restriction a thing without any can meet (115.5)
+        candidates.append(i)
     return RequirementFacts(
         index=index,
         id=req.id,
@@ -268,9 +319,35 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         linked_out=(),
-        excluded=MappingProxyType(excluded),
+        excluded=_Exclusions(req, things, source, restriction, ctx, possible_kinds(req.filter)),
         ignored=MappingProxyType(ignored),
     )
+
+
+def _exclusions(
+    req: Requirement,
+    things: Sequence[Thing],
+    source: Thing | None,
+    restriction: Restriction,
+    ctx: Context,
+    kinds: frozenset[str],
+) -> dict[int, tuple[Exclusion, ...]]:
+    """Why each thing that is no candidate of ``req`` is not (every reason, docs/formats.md)."""
+    excluded: dict[int, tuple[Exclusion, ...]] = {}
+    for i, thing in enumerate(things):
+        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
+        why: list[Exclusion] = []
+        if fit is False:
+            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
+            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
+                excluded[i] = tuple(why)  # the common case: one reason is all there is
+                continue
+        if req.other_than_source and source is not None and thing.id == source.id:
+            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
+        why.extend(restriction_exclusions(restriction, thing))
+        if why:
+            excluded[i] = tuple(why)
+    return excluded
 
 
 def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
@@ -363,6 +440,7 @@ class _Compiling:
     is_opponent: Callable[[PlayerId, PlayerId], bool]
     block_of: Sequence[int | None]
     placeable: Sequence[bool]
+    known: _Things
 
     def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
         """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
@@ -381,7 +459,7 @@ class _Compiling:
             found = []
             for i, r in enumerate(reqs):
                 self.deadline.check(f"compiling the candidates of {t.id}")
-                req = _requirement(r, i, ids, self.things, source, restriction, ctx)
+                req = _requirement(r, i, ids, self.known, source, restriction, ctx)
                 if self.limits is not None and len(req.candidates) > self.limits.candidates:
                     where: tuple[str | int, ...] = ("triggers", k)
                     where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
@@ -468,6 +546,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         is_opponent=is_opponent,
         block_of=block_of,
         placeable=placeable,
+        known=_Things.of(things),
     )
     abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(

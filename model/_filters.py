@@ -32,7 +32,18 @@ from ._shapes import Comparison, Filter, TargetOf
 from ._things import Thing
 from ._types import PlayerId
 
-__all__ = ["ANYTHING", "PERMANENTS", "Context", "Domain", "Truth", "domain", "matches", "possible_kinds", "who"]
+__all__ = [
+    "ANYTHING",
+    "PERMANENTS",
+    "Context",
+    "Domain",
+    "Truth",
+    "domain",
+    "matcher",
+    "matches",
+    "possible_kinds",
+    "who",
+]
 
 Truth = bool | None
 """True, False, or None for "depends on targets not chosen yet"."""
@@ -143,47 +154,101 @@ def possible_kinds(f: Filter, inherited: Domain | None = None) -> Domain:
 
 
 def _leaf(f: Filter, thing: Thing, ctx: Context, inherited: Domain | None) -> Truth:
+    return _plan(f, inherited)(thing, ctx)
+
+
+Check = Callable[[Thing, Context], Truth]
+PLANS = 4096
+"""Filters whose plan is kept (each with the filter, so that the id it is kept by stays its own)."""
+_plans: dict[tuple[int, Domain | None], tuple[Filter, Check]] = {}
+_by_value: dict[tuple[Filter, Domain | None], Check] = {}
+
+
+def _plan(f: Filter, inherited: Domain | None) -> Check:
+    """``f`` as one function of a thing and a context, its conditions read once (a filter is
+    frozen): the conjunction of the conditions it names, False as soon as one is False, None
+    ("unknown") if one is unknown and none is False."""
+    key = (id(f), inherited)
+    kept = _plans.get(key)
+    if kept is not None and kept[0] is f:
+        return kept[1]
+    same = _by_value.get((f, inherited))  # an equal filter of another scenario (a board drawn anew)
+    if same is not None:
+        if len(_plans) >= PLANS:
+            _plans.clear()
+        _plans[key] = (f, same)
+        return same
     own = domain(f, inherited)
-    if own is not None and thing.kind not in own:
-        return False
-    checks: list[Truth] = []
-    if f.type is not None:
-        checks.append(bool(thing.types.intersection(f.type)))
-    if f.subtype is not None:
-        checks.append(bool(thing.subtypes.intersection(f.subtype)))
-    if f.supertype is not None:
-        checks.append(bool(thing.supertypes.intersection(f.supertype)))
-    if f.color is not None:
-        checks.append(bool(thing.colors.intersection(f.color)))
-    if f.colorless is not None:
-        checks.append((not thing.colors) == f.colorless and not thing.is_player)
-    if f.zone is not None:
-        checks.append(thing.zone in f.zone)
-    if f.tag is not None:
-        checks.append(thing.tags.issuperset(f.tag))
-    if f.id is not None:
-        checks.append(thing.id in f.id)
-    if f.controller is not None:
-        checks.append(_player_ref(f.controller, "controller", thing, ctx))
-    if f.owner is not None:
-        checks.append(_player_ref(f.owner, "owner", thing, ctx))
-    if f.power is not None:
-        checks.append(_compare(f.power, thing.power))
-    if f.toughness is not None:
-        checks.append(_compare(f.toughness, thing.toughness))
-    if f.mana_value is not None:
-        checks.append(_compare(f.mana_value, thing.mana_value))
-    if f.counter is not None:
-        checks.append(thing.counters.get(f.counter, 0) > 0)
-    if f.ability_kind is not None:
-        checks.append(thing.ability_kind == f.ability_kind)
+    checks = _checks(f, own)
+
+    def check(thing: Thing, ctx: Context) -> Truth:
+        if own is not None and thing.kind not in own:
+            return False
+        out: Truth = True
+        for c in checks:
+            v = c(thing, ctx)
+            if v is False:
+                return False
+            if v is None:
+                out = None
+        return out
+
+    if len(_plans) >= PLANS:
+        _plans.clear()
+        _by_value.clear()
+    _plans[key] = (f, check)
+    _by_value[(f, inherited)] = check
+    return check
+
+
+def _checks(f: Filter, own: Domain | None) -> list[Check]:
+    """One function per condition ``f`` names, in the order of its keys."""
+    out: list[Check] = []
+    if (types := f.type) is not None:
+        out.append(lambda t, _c: bool(t.types.intersection(types)))
+    if (subtypes := f.subtype) is not None:
+        out.append(lambda t, _c: bool(t.subtypes.intersection(subtypes)))
+    if (supertypes := f.supertype) is not None:
+        out.append(lambda t, _c: bool(t.supertypes.intersection(supertypes)))
+    if (colors := f.color) is not None:
+        out.append(lambda t, _c: bool(t.colors.intersection(colors)))
+    if (colorless := f.colorless) is not None:
+        out.append(lambda t, _c: (not t.colors) == colorless and not t.is_player)
+    if (zones := f.zone) is not None:
+        out.append(lambda t, _c: t.zone in zones)
+    if (tags := f.tag) is not None:
+        out.append(lambda t, _c: t.tags.issuperset(tags))
+    if (ids := f.id) is not None:
+        out.append(lambda t, _c: t.id in ids)
+    if (controller := f.controller) is not None:
+        out.append(lambda t, c: _player_ref(controller, "controller", t, c))
+    if (owner := f.owner) is not None:
+        out.append(lambda t, c: _player_ref(owner, "owner", t, c))
+    if (power := f.power) is not None:
+        out.append(lambda t, _c: _compare(power, t.power))
+    if (toughness := f.toughness) is not None:
+        out.append(lambda t, _c: _compare(toughness, t.toughness))
+    if (mana_value := f.mana_value) is not None:
+        out.append(lambda t, _c: _compare(mana_value, t.mana_value))
+    if (counter := f.counter) is not None:
+        out.append(lambda t, _c: t.counters.get(counter, 0) > 0)
+    if (ability_kind := f.ability_kind) is not None:
+        out.append(lambda t, _c: t.ability_kind == ability_kind)
     if f.not_ is not None:
-        checks.append(_not(_leaf(f.not_, thing, ctx, own)))
+        inner = _plan(f.not_, own)
+        out.append(lambda t, c: _not(inner(t, c)))
     if f.any is not None:
-        checks.append(_or([_leaf(c, thing, ctx, own) for c in f.any]))
+        some = [_plan(x, own) for x in f.any]
+        out.append(lambda t, c: _or([x(t, c) for x in some]))
     if f.all is not None:
-        checks.append(_and([_leaf(c, thing, ctx, own) for c in f.all]))
-    return _and(checks)
+        every = [_plan(x, own) for x in f.all]
+        out.append(lambda t, c: _and([x(t, c) for x in every]))
+    return out
+
+
+def matcher(f: Filter, *, within: Domain | None = None) -> Callable[[Thing, Context], Truth]:
+    """:func:`matches` of ``f`` as one function of a thing and a context (to judge many things)."""
+    return _plan(f, within)
 
 
 def matches(f: Filter, thing: Thing, ctx: Context, *, within: Domain | None = None) -> Truth:

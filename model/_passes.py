@@ -53,11 +53,14 @@ StackItem = tuple[str, str]
 """An ability already on the stack from an earlier pass: ``(id, controller)``."""
 
 
-def by_reactions(scenario: Scenario, placed: Outcome) -> list[dict[str, Any]]:
+def by_reactions(scenario: Scenario | Facts, placed: Outcome) -> list[dict[str, Any]]:
     """The default next-pass function: the scenario's ``reactions`` fired by ``placed``, in the
     order docs/formats.md, Proposal and outcome sorts them (stack position of the ability that fired them, then
-    reaction order)."""
+    reaction order). Given the pass's facts, it reads them rather than compiling the scenario."""
+    if not (scenario.scenario if isinstance(scenario, Facts) else scenario).reactions:
+        return []
     facts = facts_of(scenario)
+    scenario = facts.scenario
     fired: list[dict[str, Any]] = []
     for entry in placed.stack:
         k = facts.ability_index.get(entry.ability)
@@ -335,7 +338,7 @@ class Passes:
     def peek(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> Ahead:
         """What follows pass ``facts`` placed as ``placed`` (with ``below`` on the stack from earlier
         passes), before anything is compiled: whether the loop ends, and the next pass's class."""
-        waiting = list((self.next_pass or by_reactions)(facts.scenario, placed))
+        waiting = list(self.next_pass(facts.scenario, placed) if self.next_pass else by_reactions(facts, placed))
         index = facts.ability_index
         # Canonical order, not stack order (docs/formats.md, Proposal and outcome): the next pass's things list
         # this pass's abilities as its waiting abilities were listed (the scenario's order, then as fired).

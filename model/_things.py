@@ -87,14 +87,17 @@ def player_thing(player: Player) -> Thing:
 
 
 def object_thing(obj: Object) -> Thing:
+    zone = obj.where  # read once: Object.has_controller and effective_* read it again each
+    owner = obj.owner if obj.owner is not None else obj.controller  # Object.effective_owner
+    controlled = zone in ("battlefield", "stack", "command")  # Object.has_controller (108.4)
     return Thing(
         id=ThingId(obj.id),
         kind=obj.kind,
-        zone=obj.where,
+        zone=zone,
         # 108.4a: "If anything asks for the controller of a card that doesn't have one (because
         # it's not a permanent or spell), use its owner instead."
-        controller=obj.effective_controller if obj.has_controller else obj.effective_owner,
-        owner=obj.effective_owner,
+        controller=(obj.controller if obj.controller is not None else obj.owner) if controlled else owner,
+        owner=owner,
         types=frozenset(obj.types),
         subtypes=frozenset(obj.subtypes),
         supertypes=frozenset(obj.supertypes),

@@ -281,13 +281,25 @@ def test_sources_and_the_layout_they_need(tmp_path: Path) -> None:
         rl.raw_env(str(empty))
 
 
+def _every(stepper: Stepper) -> list[Any]:
+    """Every decision of a stepper, by id (an id whose slot the scenario leaves empty has none)."""
+    out = []
+    for i in range(stepper.size):
+        try:
+            out.append(stepper.decision(i))
+        except IllegalDecision:
+            continue
+    return out
+
+
 def test_a_fixed_layout_gives_each_id_one_meaning_across_scenarios() -> None:
     steppers = [Stepper(compile_facts(Scenario.load(str(p)))) for p in EXAMPLE_FILES]
     layout = ActionLayout.covering(s.needs for s in steppers)
     for own in steppers:
         fixed = Stepper(own.facts, layout=layout)
         assert fixed.size == layout.size
-        for text, d in fixed._by_text.items():
+        for d in _every(fixed):
+            text = d.text
             assert fixed.decision(d.id) == d == fixed.decision(text)  # both directions
             kind, _, name = text.partition(" ")
             meaning = layout.describe(d.id)
@@ -345,6 +357,37 @@ def test_the_observation_reads_as_documented() -> None:
     assert np.array_equal(again, view) and again is not view, "deterministic, and a new array each time"
 
 
+@pytest.mark.parametrize("auto", [False, True])
+def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> None:
+    """The environments follow each decision taken instead of encoding the walk again: every
+    seat's observation is, at every step, what ``Observer.encode`` makes of the walk (reactions'
+    passes included)."""
+    files = [*EXAMPLE_FILES, *(EXAMPLES.parent / "benchmarks" / "scenarios" / f"{n}.json" for n in ("ward-3", "mixed-10"))]
+    one = {"id": "c", "filter": {"type": "creature"}}
+    crowd = {  # 17 abilities, one creature: its count of being chosen passes CLIP (15)
+        "players": ["A", "B"],
+        "objects": [{"id": "c0", "controller": "B", "types": ["creature"]}],
+        "triggers": [{"id": f"T{k}", "controller": "AB"[k % 2], "targets": [one]} for k in range(17)],
+    }
+    sources = [Scenario.load(str(p)) for p in files] + [parse_scenario(crowd)]
+    rng = np.random.default_rng(1)
+    for k, scenario in enumerate(sources):
+        if auto and LegalOutcomes(scenario).count() == 1:
+            continue  # nothing to ask (refused at reset, tested above)
+        game = rl.raw_env(scenario, auto=auto)
+        for seed in range(6):
+            game.reset(seed=seed)
+            while True:
+                for agent in game.agents:
+                    kept = game.observe(agent)["observation"]
+                    anew = game.observer.encode(game.stepper, game.walk, game.player(agent), game.legal())
+                    assert np.array_equal(kept, anew), (k, seed, agent, np.flatnonzero(kept != anew))
+                if not game.legal():
+                    break
+                legal = game.legal()
+                game.step(legal[rng.integers(len(legal))].id)
+
+
 # -- the documentation ----------------------------------------------------------------------------
 
 DOC = (EXAMPLES.parent / "docs" / "rl.md").read_text(encoding="utf-8")
@@ -398,7 +441,7 @@ def test_a_scenarios_own_ids_are_those_of_its_smallest_layout() -> None:
         own = Stepper(compile_facts(Scenario.load(str(path))))
         laid = Stepper(own.facts, layout=own.needs)
         assert own.size == laid.size == own.needs.size
-        assert {d.id: d.text for d in own._by_id.values()} == {d.id: d.text for d in laid._by_id.values()}
+        assert {d.id: d.text for d in _every(own)} == {d.id: d.text for d in _every(laid)}
 
 
 @_filtered

@@ -56,6 +56,10 @@ def is_independent(a: AbilityFacts) -> bool:
     return not any(r.different_from or r.depends_on for m in a.modes for r in m.requirements)
 
 
+RequirementParts = tuple[tuple[int, ...], int, int, int | None]
+"""A requirement of a product space: its pool, the fewest and the most targets, the amount divided."""
+
+
 @dataclass
 class Reach:
     """What some legal choices of an ability take: modes, and things per (mode, requirement)."""
@@ -408,6 +412,19 @@ class ChoiceSpace:
             if top is None or value > top[1]:
                 top = (Choice(tuple(sorted(best_instance[m][0] for m in modes))), value)
         return top
+
+    def product(self) -> tuple[list[tuple[int, ...]], dict[int, list[RequirementParts]]] | None:
+        """The parts of a space that is a product (None: a listed one): its multisets of modes,
+        and per mode, per requirement, (pool, fewest targets, most targets, amount divided)."""
+        if self._listed is not None:
+            return None
+        modes: dict[int, list[RequirementParts]] = {}
+        for m, mode in self._modes.items():
+            reqs = mode.reqs
+            if reqs is None:  # linked requirements, counted by a programme: not a plain product
+                return None
+            modes[m] = [(r.pool, r.low, r.high, r.divide) for r in reqs]
+        return list(self._multisets), modes
 
     def as_list(self) -> list[Choice]:
         """Every choice in rank order (listed once and kept); more than ``limits.choices`` is

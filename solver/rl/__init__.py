@@ -12,13 +12,19 @@ seat, and the observation encoding (the optional extra ``triggerstack[rl]``).
         action = None if terminated else game.action_space(agent).sample(observation["action_mask"])
         game.step(action)
 
+Importing it registers the Gymnasium id ``triggerstack/TriggerStack-v0``:
+``gymnasium.make("triggerstack/TriggerStack-v0", scenario=...)`` is the one-seat environment and
+``gymnasium.make_vec("triggerstack/TriggerStack-v0", num_envs=n, scenario=...)`` the vector one
+(:func:`vector_env`); ``gymnasium.make("triggerstack.solver.rl:triggerstack/TriggerStack-v0", ...)``
+imports this package first.
+
 See ``docs/rl.md`` for the spaces, the observation's fields and the action ids.
 """
 
 from typing import TYPE_CHECKING
 
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is missing
@@ -27,6 +33,15 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     ) from exc
 
 from triggerstack.model._lazy import lazy_exports
+
+_GYM_ID = "triggerstack/TriggerStack-v0"  # the one-seat environment, and with make_vec the vector one
+
+if _GYM_ID not in gymnasium.registry:  # entry points are strings: nothing is imported until made
+    gymnasium.register(
+        id=_GYM_ID,
+        entry_point="triggerstack.solver.rl._gym_env:TriggerStackGym",
+        vector_entry_point="triggerstack.solver.rl._vector_env:TriggerStackVectorEnv",
+    )
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
     from .._boards._draw import boards as boards
@@ -44,5 +59,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._observation import CLIP as CLIP
     from ._observation import HEADER as HEADER
     from ._observation import Observer as Observer
+    from ._vector_env import TriggerStackVectorEnv as TriggerStackVectorEnv
+    from ._vector_env import vector_env as vector_env
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

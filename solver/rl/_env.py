@@ -14,8 +14,9 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 from triggerstack.model._errors import ScenarioError
-from triggerstack.model._facts import Facts, facts_of
+from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._types import PlayerId
@@ -24,6 +25,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
+from ._tracker import Tracker
 
 __all__ = ["Rewards", "ScenarioSource", "TriggerStackEnv", "env", "raw_env"]
 
@@ -64,6 +66,15 @@ def _load(item: Scenario | Facts | str | os.PathLike[str]) -> Facts:
     return facts_of(Scenario.load(os.fspath(item)))
 
 
+def _compiled(item: Scenario | Facts) -> Facts:
+    """The facts of a generated scenario, not kept on it (a scenario keeping its own facts is a
+    cycle: a board drawn for one episode would wait for the garbage collector)."""
+    if isinstance(item, Facts):
+        return item
+    kept = item._facts
+    return kept if isinstance(kept, Facts) else compile_facts(item)
+
+
 class _Source:
     """Where an episode's scenario comes from."""
 
@@ -99,10 +110,10 @@ class _Source:
         if self.fixed is not None:
             return self.fixed[0] if len(self.fixed) == 1 else self.fixed[int(rng.integers(len(self.fixed)))]
         if self.draw is not None:
-            return facts_of(self.draw(rng))
+            return _compiled(self.draw(rng))
         assert self.iterator is not None
         try:
-            return facts_of(next(self.iterator))
+            return _compiled(next(self.iterator))
         except StopIteration:
             raise ScenarioError("the scenario source is exhausted") from None
 
@@ -173,7 +184,29 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._now: Stepper | None = None
         self._walk: Walk | None = None
         self._legal: list[Decision] = []
+        self._legal_ids: dict[int, Decision] = {}
+        self._mask = np.zeros(layout.size, dtype=np.int8)
+        self._tracker: Tracker | None = None
         self.agents: list[str] = []
+
+    def _twin(self) -> TriggerStackEnv:
+        """Another environment of the same source, sharing what is compiled (its scenarios'
+        facts and steppers, the observer's rows): its own episodes, generator and agents."""
+        twin = object.__new__(type(self))
+        AECEnv.__init__(twin)
+        shared = ("auto", "render_mode", "options", "_source", "_steppers", "layout", "observer", "_rewards", "_scores")
+        for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
+            setattr(twin, name, getattr(self, name))
+        twin.auto_applied = 0
+        twin._np_random = None
+        twin._now = None
+        twin._walk = None
+        twin._legal = []
+        twin._legal_ids = {}
+        twin._mask = np.zeros(self.layout.size, dtype=np.int8)
+        twin._tracker = None
+        twin.agents = []
+        return twin
 
     @property
     def stepper(self) -> Stepper:
@@ -255,18 +288,21 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.seats = [p.id for p in facts.scenario.players]
         self.agents = self.possible_agents[: len(self.seats)]
         self._agent_of = dict(zip(self.seats, self.agents, strict=False))
+        self._player_of = dict(zip(self.agents, self.seats, strict=False))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.walk = stepper.start()
+        self._tracker = Tracker(self.observer, stepper, self.walk)
         self.auto_applied = 0
         self._advance()
 
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode."""
-        return self.seats[int(agent.rpartition("_")[2])]
+        found = self._player_of.get(agent)
+        return found if found is not None else self.seats[int(agent.rpartition("_")[2])]
 
     def _advance(self) -> None:
         if self.auto:
@@ -274,10 +310,27 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.auto_applied += taken
             for agent in self.agents:
                 self.infos[agent]["auto_applied"] = self.auto_applied
-        self._legal = self.stepper.legal(self.walk)
-        if self._legal:
-            decider = self.stepper.decider(self.walk)
-            assert decider is not None
+        stepper, walk, tracker = self._now, self._walk, self._tracker
+        assert stepper is not None and walk is not None and tracker is not None
+        tracker.update(walk)
+        mask = self._mask
+        for d in self._legal:  # the mask flips only the ids whose legality changed
+            mask[d.id] = 0
+        legal = self._legal = stepper.legal(walk)
+        self._legal_ids = ids = {}
+        for d in legal:
+            mask[d.id] = 1
+            ids[d.id] = d
+        if legal:  # who decides (Stepper.decider), read off the decisions: the chooser of the ability in
+            # hand (700.2e), else the first player of the block whose abilities are offered (603.3b)
+            f, current = walk.facts, walk.local.current
+            assert f is not None
+            if current is not None:
+                decider = f.abilities[current].chooser
+            else:
+                block = f.abilities[f.ability_index[legal[0].subject]].block
+                assert block is not None
+                decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
         outcome = self.stepper.outcome(self.walk)
@@ -305,10 +358,16 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             return
         if action is None:
             raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
-        walk = self.stepper.apply(self.walk, int(action), self._legal)  # IllegalDecision, with why
+        decision = self._legal_ids.get(int(action))
+        if decision is None:
+            walk = self.stepper.apply(self.walk, int(action), self._legal)  # IllegalDecision, with why
+        else:
+            walk = self.stepper.apply_unchecked(self.walk, decision)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self.walk = walk
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        self._walk = walk
         self._advance()
         if self.render_mode == "human":
             self.render()
@@ -319,20 +378,23 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def mask(self, agent: str | None = None) -> NDArray[np.int8]:
         """The action mask of ``agent`` (default: who decides): all zeros for the others."""
-        out = np.zeros(self.layout.size, dtype=np.int8)
         if (agent is None or agent == self.agent_selection) and self._legal:
-            out[[d.id for d in self._legal]] = 1
-        return out
+            return self._mask.copy()
+        return np.zeros(self.layout.size, dtype=np.int8)
 
     def observe(self, agent: str) -> Observation:
-        return {
-            "observation": self.observer.encode(self.stepper, self.walk, self.player(agent), self._legal),
-            "action_mask": self.mask(agent),
-        }
+        return {"observation": self.observation(self.player(agent)), "action_mask": self.mask(agent)}
+
+    def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
+        """The observation vector from ``player`` 's seat (kept up to date decision by decision),
+        written into ``out`` if given."""
+        if self._tracker is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self._tracker.observe(player, self._legal, out)
 
     def state(self) -> NDArray[np.int16]:
         """The observation from the active player's seat."""
-        return self.observer.encode(self.stepper, self.walk, self.seats[0], self._legal)
+        return self.observation(self.seats[0])
 
     def render(self) -> str | None:
         """The stack so far, top first, and who decides what (``ansi`` returns it, ``human`` prints it)."""
@@ -361,6 +423,89 @@ def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:
 
 def env(scenario: ScenarioSource, **kwargs: Any) -> Any:
     """The environment as PettingZoo's own games are given: checked for out-of-bounds actions
-    and for calls out of order."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(scenario, **kwargs)))
+    and for calls out of order (PettingZoo's ``OrderEnforcingWrapper``, with the out-of-bounds
+    check of its ``AssertOutOfBoundsWrapper`` done in the same layer)."""
+    return _Checked(raw_env(scenario, **kwargs))
 
+
+class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type information
+    """PettingZoo's order enforcing and out-of-bounds checks in one layer, reading the attributes
+    an agent loop reads at every step (``agent_selection``, ``terminations`` …) from the
+    environment directly instead of through ``__getattr__``: the same checks, the same errors."""
+
+    def __init__(self, game: TriggerStackEnv) -> None:
+        super().__init__(game)
+        self._game = game
+        self._size = game.layout.size
+
+    def _refuse(self, name: str) -> Any:
+        raise AttributeError(f"{name} cannot be accessed before reset")
+
+    @property
+    def agent_selection(self) -> str:
+        return self._game.agent_selection if self._has_reset else self._refuse("agent_selection")
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._game.rewards if self._has_reset else self._refuse("rewards")
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._game.terminations if self._has_reset else self._refuse("terminations")
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._game.truncations if self._has_reset else self._refuse("truncations")
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._game.infos if self._has_reset else self._refuse("infos")
+
+    @property
+    def agents(self) -> list[str]:
+        return self._game.agents if self._has_reset else self._refuse("agents")
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._game._cumulative_rewards
+
+    def _in_bounds(self, action: Any) -> bool:
+        if isinstance(action, int):
+            return 0 <= action < self._size
+        if not isinstance(action, np.generic | np.ndarray) or action.shape != ():
+            return False
+        return bool(np.issubdtype(action.dtype, np.integer)) and 0 <= int(action) < self._size
+
+    def step(self, action: Any) -> None:
+        game = self._game
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not game.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            agent = game.agent_selection
+            dead = action is None and (game.terminations[agent] or game.truncations[agent])
+            assert dead or self._in_bounds(action), "action is not in action space"
+            self._has_updated = True
+            game.step(action)
+
+    def observe(self, agent: str) -> Observation | None:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._game.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        game = self._game
+        agent = self.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (
+            observation,
+            game._cumulative_rewards[agent],
+            game.terminations[agent],
+            game.truncations[agent],
+            game.infos[agent],
+        )
+
+    def __str__(self) -> str:
+        return str(self._game)

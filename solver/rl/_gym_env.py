@@ -75,12 +75,16 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
 
     def _play_others(self) -> None:
         game = self.game
+        rng = self.np_random
         while not game.terminations.get(game.agent_selection, True) and game.agent_selection != self.agent:
-            game.step(self.opponent(game.observe(game.agent_selection), self.np_random))
+            if self.opponent is uniform:  # the same draw, from the legal decisions (sorted by id as the mask is)
+                legal = game._legal
+                game.step(legal[int(rng.integers(len(legal)))].id)
+            else:
+                game.step(self.opponent(game.observe(game.agent_selection), rng))
 
     def _observation(self) -> NDArray[np.int16]:
-        game = self.game
-        return game.observer.encode(game.stepper, game.walk, game.player(self.agent), game._legal)
+        return self.game.observation(self.game.player(self.agent))
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
@@ -94,6 +98,11 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
         super().reset(seed=seed)
+        self._begin(options)
+        return self._observation(), self._info()
+
+    def _begin(self, options: dict[str, Any] | None = None) -> None:
+        """Begin an episode in which the seat decides (the others played until it does)."""
         self.game._np_random = self.np_random  # one generator: the draw of scenarios and the other seats
         for _ in range(EPISODE_TRIES):
             self.game.reset(options=options)
@@ -101,12 +110,21 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
                 self._play_others()
                 if not self.game.terminations[self.agent]:
                     self._over = False
-                    return self._observation(), self._info()
+                    return
         raise ScenarioError(f"{self.agent} made no decision in {EPISODE_TRIES} episodes of these scenarios")
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.int16], SupportsFloat, bool, bool, dict[str, Any]]:
+        reward, illegal = self._act(action)
+        info = self._info()
+        if illegal is not None:
+            info["illegal"] = illegal
+        return self._observation(), reward, self._over, False, info
+
+    def _act(self, action: int | np.integer[Any]) -> tuple[float, str | None]:
+        """Take the seat's action and play the others: the seat's reward, and why the action was
+        illegal (None: it was legal)."""
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
         game = self.game
@@ -116,13 +134,21 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             if self.illegal_reward is None:
                 raise
             self._over = True
-            info = self._info()
-            info["illegal"] = str(exc)
-            return self._observation(), float(self.illegal_reward), True, False, info
+            return float(self.illegal_reward), str(exc)
         self._play_others()
         self._over = bool(game.terminations[self.agent])
-        reward = game._cumulative_rewards[self.agent] if self._over else 0.0
-        return self._observation(), float(reward), self._over, False, self._info()
+        return (float(game._cumulative_rewards[self.agent]) if self._over else 0.0), None
+
+    def _twin(self) -> TriggerStackGym:
+        """Another environment of the same source and seat, sharing what is compiled (see
+        :meth:`TriggerStackEnv._twin`): its own episodes and generator."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.game = self.game._twin()
+        twin._np_random = None
+        twin._np_random_seed = None
+        twin._over = True
+        return twin
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of the seat now (all False once the episode is over)."""

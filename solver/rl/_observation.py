@@ -59,7 +59,8 @@ amounts divided are not encoded (they follow the targets in the decisions).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from gymnasium import spaces
@@ -67,6 +68,7 @@ from numpy.typing import NDArray
 from triggerstack.model._facts import Facts
 from triggerstack.model._types import PlayerId
 
+from .._core.indexed import Placed
 from .._verbs.step import ActionLayout, Decision, DecisionKind, State, Stepper, Walk
 
 __all__ = ["CLIP", "HEADER", "Observer"]
@@ -75,7 +77,7 @@ CLIP = 15
 HEADER = 7
 ABILITY_BASE = 9
 THING_WIDTH = 10
-KEEP = 100_000  # cached scenarios, passes and entries before the caches start afresh
+KEEP = 100_000  # passes, stacks and choices kept per stepper before its caches start afresh
 _KINDS = {"player": 1, "permanent": 2, "card": 3, "spell": 4, "ability": 5, "emblem": 6}
 _ZONES = {"battlefield": 1, "graveyard": 2, "exile": 3, "hand": 4, "library": 5, "stack": 6, "command": 7, "ante": 8}
 _PHASE = {
@@ -91,13 +93,55 @@ _PHASE = {
 Vector = NDArray[np.int16]
 
 
+Delta = tuple[NDArray[np.intp], Vector]
+"""Entries to change and by how much (unique indices)."""
+
+
+@dataclass(slots=True)
+class _Seen:
+    """What the observer keeps of one stepper, dropped with it: per seat its static rows, per
+    pass its rows, and what each placed choice, stack and announcement adds. Ids name objects
+    of the stepper's own walks (facts, placed choices, states), kept alive here while named."""
+
+    static: dict[int, Vector] = field(default_factory=dict)
+    things: tuple[Vector, NDArray[np.intp], NDArray[np.intp]] | None = None
+    passes: dict[int, _PassRows] = field(default_factory=dict)
+    entries: dict[tuple[int, int, int], Delta] = field(default_factory=dict)
+    stacks: dict[tuple[object, ...], Delta] = field(default_factory=dict)
+    announced: dict[tuple[int, int, tuple[int, ...]], tuple[int, Delta]] = field(default_factory=dict)
+    keep: list[object] = field(default_factory=list)
+
+    def trim(self) -> None:
+        if len(self.keep) > KEEP:  # a long run of one stepper: start its caches afresh
+            self.passes.clear()
+            self.entries.clear()
+            self.stacks.clear()
+            self.announced.clear()
+            self.keep.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """One pass's ability rows, every seat's: the entries, their values but for the controller,
+    the chooser and the pass (where those go), and the controllers' and choosers' seats."""
+
+    index: NDArray[np.intp]
+    value: Vector
+    controller_at: NDArray[np.intp]
+    chooser_at: NDArray[np.intp]
+    pass_at: NDArray[np.intp]
+    controllers: NDArray[np.intp]
+    choosers: NDArray[np.intp]
+
+
 @dataclass(frozen=True, slots=True)
 class _PassRows:
     """One pass's abilities: their slots, and per seat their static rows."""
 
     slots: tuple[int, ...]  # local ability index -> ability slot
     columns: tuple[int, ...]  # local thing index -> column of the chosen matrix
-    rows: dict[tuple[int, int], tuple[NDArray[np.intp], Vector]]  # (seat, pass) -> (entry indices, values)
+    rows: dict[tuple[int, int], Delta]  # (seat, pass) -> (entry indices, values)
+    template: _Template
 
 
 class Observer:
@@ -123,12 +167,13 @@ class Observer:
         high[self.chosen0 :] = CLIP
         self.high = np.maximum(high, 1)  # no entry's range is a single value
         self.space = spaces.Box(low=0, high=self.high, shape=(self.size,), dtype=np.int16)
-        self._static: dict[tuple[int, int], Vector] = {}
-        self._passes: dict[tuple[int, int], _PassRows] = {}
-        self._entries: dict[tuple[int, int, int], tuple[NDArray[np.intp], Vector]] = {}
-        self._stacks: dict[tuple[object, ...], tuple[NDArray[np.intp], Vector]] = {}
-        self._announced: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[NDArray[np.intp], Vector]]] = {}
-        self._keep: list[object] = []  # what the caches' ids name stays alive
+        self._seen: WeakKeyDictionary[Stepper, _Seen] = WeakKeyDictionary()
+
+    def _of(self, stepper: Stepper) -> _Seen:
+        found = self._seen.get(stepper)
+        if found is None:
+            found = self._seen[stepper] = _Seen()
+        return found
 
     def _ability(self, slot: int) -> int:
         return self.abilities0 + slot * self.ability_width
@@ -158,27 +203,45 @@ class Observer:
     def _seat(self, facts: Facts, player: PlayerId | None) -> int:
         if player is None:
             return -1
-        order = [p.id for p in facts.scenario.players]
-        return order.index(player) if player in order else -1
+        for k, p in enumerate(facts.scenario.players):
+            if p.id == player:
+                return k
+        return -1
+
+    def _relative(self, absolute: NDArray[np.intp], seat: int, players: int) -> NDArray[np.int16]:
+        """1 + each player's seat relative to ``seat`` (0 where there is none: −1)."""
+        return np.where(absolute >= 0, 1 + (absolute - seat) % players, 0).astype(np.int16)
 
     def _static_of(self, stepper: Stepper, seat: int) -> Vector:
-        key = (id(stepper), seat)
-        found = self._static.get(key)
+        seen = self._of(stepper)
+        found = seen.static.get(seat)
         if found is None:
-            self._keep.append(stepper)
-            found = np.zeros(self.size, dtype=np.int16)
-            facts = stepper.facts
-            players = len(facts.scenario.players)
-            found[4] = players
+            if seen.things is None:
+                seen.things = self._things(stepper)
+            base, at, owners = seen.things
+            found = base.copy()
             found[5] = seat
-            for thing in facts.things[: facts.first_waiting]:
-                slot = stepper.thing_slot(thing.id)
-                assert slot is not None  # players and objects have thing slots
-                at = self._thing(slot)
-                rel = self._seat(facts, PlayerId(thing.id) if thing.is_player else thing.controller)
-                found[at : at + THING_WIDTH - 1] = [
+            found[at] = self._relative(owners, seat, len(stepper.facts.scenario.players))
+            seen.static[seat] = found
+        return found
+
+    def _things(self, stepper: Stepper) -> tuple[Vector, NDArray[np.intp], NDArray[np.intp]]:
+        """The thing rows every seat shares, where each thing's controller goes, and the
+        controllers' seats (−1: none)."""
+        facts = stepper.facts
+        base = np.zeros(self.size, dtype=np.int16)
+        base[4] = len(facts.scenario.players)
+        at: list[int] = []
+        owners: list[int] = []
+        values: list[list[int]] = []
+        for thing in facts.things[: facts.first_waiting]:
+            slot = stepper.thing_slot(thing.id)
+            assert slot is not None  # players and objects have thing slots
+            at.append(self._thing(slot) + 1)
+            values.append(
+                [
                     _KINDS.get(thing.kind, 6),
-                    0 if rel < 0 else 1 + (rel - seat) % players,
+                    0,
                     0 if thing.zone is None else _ZONES.get(thing.zone, 0),
                     thing.hexproof,
                     thing.shroud,
@@ -187,47 +250,67 @@ class Observer:
                     bool(thing.cant_be_targeted_by),
                     thing.left_game,
                 ]
-            self._static[key] = found
-        return found
+            )
+            owners.append(self._seat(facts, PlayerId(thing.id) if thing.is_player else thing.controller))
+        if values:  # every row in one assignment
+            base[np.add.outer(np.array(at, dtype=np.intp) - 1, np.arange(THING_WIDTH - 1))] = values
+        return base, np.array(at, dtype=np.intp), np.array(owners, dtype=np.intp)
 
     def _pass_rows(self, stepper: Stepper, facts: Facts) -> _PassRows:
-        key = (id(stepper), id(facts))
-        found = self._passes.get(key)
+        seen = self._of(stepper)
+        found = seen.passes.get(id(facts))
         if found is None:
-            self._keep.append(facts)
+            seen.keep.append(facts)
             slots = tuple(stepper.ability_slot(a.id) for a in facts.abilities)
             columns = []
             for thing in facts.things:
                 t = stepper.thing_slot(thing.id)
                 columns.append(t if t is not None else self.layout.things + stepper.ability_slot(thing.id))
-            found = self._passes[key] = _PassRows(slots, tuple(columns), {})
+            found = seen.passes[id(facts)] = _PassRows(slots, tuple(columns), {}, self._template(facts, slots))
         return found
+
+    def _template(self, facts: Facts, slots: tuple[int, ...]) -> _Template:
+        """A pass's ability rows but for what depends on the seat and the pass number."""
+        index: list[int] = []
+        value: list[int] = []
+        controllers: list[int] = []
+        choosers: list[int] = []
+        for a, slot in zip(facts.abilities, slots, strict=True):
+            at = self._ability(slot)
+            controllers.append(self._seat(facts, a.controller))
+            choosers.append(self._seat(facts, a.chooser))
+            entries = [
+                (0, 4 if a.block is None else 1),  # waiting, or removed from the start (800.4d)
+                (1, 0),  # controller: per seat
+                (2, 0),  # chooser: per seat
+                (3, a.part if a.block is not None else 0),
+                (4, 0 if a.block is None else 1 + a.block),
+                (5, 0),  # the pass: per pass
+                (7, int(a.modal)),
+                (8, int(a.may_choose_zero)),
+            ]
+            entries += [(ABILITY_BASE + 2 * m + 1, min(len(x.requirements), CLIP)) for m, x in enumerate(a.modes)]
+            for offset, v in entries:
+                index.append(at + offset)
+                value.append(v)
+        where = {i: k for k, i in enumerate(index)}
+        spots = [[where[self._ability(slot) + offset] for slot in slots] for offset in (1, 2, 5)]
+        return _Template(
+            np.array(index, dtype=np.intp),
+            np.array(value, dtype=np.int16),
+            *(np.array(x, dtype=np.intp) for x in (*spots, controllers, choosers)),
+        )
 
     def _rows(self, facts: Facts, rows: _PassRows, seat: int, number: int) -> tuple[NDArray[np.intp], Vector]:
         cached = rows.rows.get((seat, number))
         if cached is None:
+            t = rows.template
             players = len(facts.scenario.players)
-            index: list[int] = []
-            value: list[int] = []
-            for a, slot in zip(facts.abilities, rows.slots, strict=True):
-                at = self._ability(slot)
-                controller = self._seat(facts, a.controller)
-                chooser = self._seat(facts, a.chooser)
-                entries = [
-                    (0, 4 if a.block is None else 1),  # waiting, or removed from the start (800.4d)
-                    (1, 0 if controller < 0 else 1 + (controller - seat) % players),
-                    (2, 0 if chooser < 0 else 1 + (chooser - seat) % players),
-                    (3, a.part if a.block is not None else 0),
-                    (4, 0 if a.block is None else 1 + a.block),
-                    (5, number + 1),
-                    (7, int(a.modal)),
-                    (8, int(a.may_choose_zero)),
-                ]
-                entries += [(ABILITY_BASE + 2 * m + 1, min(len(x.requirements), CLIP)) for m, x in enumerate(a.modes)]
-                for offset, v in entries:
-                    index.append(at + offset)
-                    value.append(v)
-            cached = rows.rows[(seat, number)] = (np.array(index, dtype=np.intp), np.array(value, dtype=np.int16))
+            value = t.value.copy()
+            value[t.controller_at] = self._relative(t.controllers, seat, players)
+            value[t.chooser_at] = self._relative(t.choosers, seat, players)
+            value[t.pass_at] = number + 1
+            cached = rows.rows[(seat, number)] = (t.index, value)
         return cached
 
     # -- the walk ---------------------------------------------------------------------------------
@@ -249,7 +332,7 @@ class Observer:
         keys = sorted(counts)
         return np.array(keys, dtype=np.intp), np.array([counts[k] for k in keys], dtype=np.int16)
 
-    def _stack_delta(self, rows: _PassRows, facts: Facts, state: State, below: int) -> tuple[NDArray[np.intp], Vector]:
+    def _stack_delta(self, seen: _Seen, rows: _PassRows, facts: Facts, state: State, below: int) -> Delta:
         """Status 1 → 3 and the stack position of each placed ability, its choices, and status
         1 → 4 of each removed one, as (unique indices, amounts to add)."""
         counts: Counter[int] = Counter()
@@ -257,13 +340,7 @@ class Observer:
             slot = rows.slots[placed.ability]
             counts[self._ability(slot)] += 2
             counts[self._ability(slot) + 6] += position
-            key = (id(facts), placed.ability, id(placed.choice))
-            entry = self._entries.get(key)
-            if entry is None:
-                self._keep.append(placed)
-                modes = [m.mode for m in placed.choice.modes]
-                targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
-                entry = self._entries[key] = self._entry(rows, placed.ability, modes, targets)
+            entry = self._placed(seen, facts, rows, placed)
             for i, v in zip(entry[0].tolist(), entry[1].tolist(), strict=True):
                 counts[i] += v
         for k in state.removed:
@@ -274,13 +351,8 @@ class Observer:
     def encode(self, stepper: Stepper, walk: Walk, player: PlayerId, legal: list[Decision] | None = None) -> Vector:
         """The observation of ``walk`` from ``player`` 's seat (``legal``: the legal decisions, if known)."""
         facts = stepper.facts
-        if len(self._keep) > KEEP:  # a long run over generated scenarios: start the caches afresh
-            self._static.clear()
-            self._passes.clear()
-            self._entries.clear()
-            self._announced.clear()
-            self._stacks.clear()
-            self._keep.clear()
+        seen = self._of(stepper)
+        seen.trim()
         seat = self._seat(facts, player)
         obs = self._static_of(stepper, seat).copy()
         passes: list[tuple[Facts, State]] = [*walk.done]
@@ -294,13 +366,12 @@ class Observer:
             # What the pass's stack and removals add to the rows, as one sum: kept per stack (a
             # walk announces an ability token by token over the same stack).
             key = (id(pass_facts), height, tuple(map(id, state.stack)), state.removed)
-            delta = self._stacks.get(key)
+            delta = seen.stacks.get(key)
             if delta is None:
-                delta = self._stacks[key] = self._stack_delta(rows, pass_facts, state, height)
-                self._keep.append(state)
+                delta = seen.stacks[key] = self._stack_delta(seen, rows, pass_facts, state, height)
+                seen.keep.append(state)
             obs[delta[0]] += delta[1]
             height += len(state.stack)
-        local = stepper.pass_stepper(walk.facts)
         state = walk.local
         if legal is None:
             legal = stepper.legal(walk)
@@ -308,17 +379,36 @@ class Observer:
         obs[1] = _PHASE[legal[0].kind] if legal else 0
         obs[6] = height
         if state.current is not None:
-            rows = self._pass_rows(stepper, walk.facts)
-            slot = rows.slots[state.current]
+            slot, done, (index, value) = self._hand(stepper, walk)
             obs[self._ability(slot)] = 2
             obs[2] = slot + 1
-            hand = (id(walk.facts), state.current, state.tokens)
-            announced = self._announced.get(hand)
-            if announced is None:
-                modes, targets, done = local.announced(state)
-                announced = self._announced[hand] = (min(done, CLIP), self._entry(rows, state.current, modes, targets))
-                self._keep.append(walk.facts)
-            obs[3] = announced[0]
-            obs[announced[1][0]] += announced[1][1]
+            obs[3] = done
+            obs[index] += value
         np.minimum(obs, self.high, out=obs)
         return obs
+
+    def _hand(self, stepper: Stepper, walk: Walk) -> tuple[int, int, tuple[NDArray[np.intp], Vector]]:
+        """The ability in hand: its slot, its requirements done (clipped), and what its choices so
+        far add (its mode counts, its row of the chosen matrix, the chosen counts of things)."""
+        state = walk.local
+        assert walk.facts is not None and state.current is not None
+        rows = self._pass_rows(stepper, walk.facts)
+        hand = (id(walk.facts), state.current, state.tokens)
+        seen = self._of(stepper)
+        announced = seen.announced.get(hand)
+        if announced is None:
+            modes, targets, done = stepper.pass_stepper(walk.facts).announced(state)
+            announced = (min(done, CLIP), self._entry(rows, state.current, modes, targets))
+            seen.announced[hand] = announced
+        return rows.slots[state.current], announced[0], announced[1]
+
+    def _placed(self, seen: _Seen, facts: Facts, rows: _PassRows, placed: Placed) -> Delta:
+        """What a placed ability's choice adds (kept per choice)."""
+        key = (id(facts), placed.ability, id(placed.choice))
+        entry = seen.entries.get(key)
+        if entry is None:
+            seen.keep.append(placed)
+            modes = [m.mode for m in placed.choice.modes]
+            targets = [t for m in placed.choice.modes for ts in m.targets for t in ts]
+            entry = seen.entries[key] = self._entry(rows, placed.ability, modes, targets)
+        return entry

@@ -44,10 +44,10 @@ class ActionLayout:
     players: int = 2
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _NAMES:
+            value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"ActionLayout.{f.name} must be a whole number, not {value!r}")
+                raise ValueError(f"ActionLayout.{name} must be a whole number, not {value!r}")
         if self.passes < 1 or self.players < 1:
             raise ValueError("an ActionLayout has at least one pass and one player")
         if self.players > self.things:
@@ -59,11 +59,11 @@ class ActionLayout:
         found = list(layouts)
         if not found:
             raise ValueError("ActionLayout.covering needs at least one layout")
-        return cls(**{f.name: max(getattr(x, f.name) for x in found) for f in fields(cls)})
+        return cls(**{name: max(getattr(x, name) for x in found) for name in _NAMES})
 
     def fits(self, other: ActionLayout) -> bool:
         """Whether ``other`` 's ids all have a place in this layout."""
-        return all(getattr(other, f.name) <= getattr(self, f.name) for f in fields(self))
+        return all(getattr(other, name) <= getattr(self, name) for name in _NAMES)
 
     @property
     def end_modes(self) -> int:
@@ -126,3 +126,7 @@ class ActionLayout:
         if not 0 <= value < capacity:
             raise LayoutOverflow(f"{what} slot {value} does not fit the layout (it has {capacity})")
         return value
+
+
+_NAMES = tuple(f.name for f in fields(ActionLayout))
+"""Its capacities, in order (read once: ``dataclasses.fields`` costs what building a layout does)."""

@@ -3,7 +3,7 @@ not legal, and the outcome a finished pass reached."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from triggerstack.model._apnap import Block
@@ -18,6 +18,7 @@ from ..._core.indexed import Choice, IndexedOutcome, Placed, to_outcome
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
+from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
 
 __all__ = ["PREFIX_CACHE", "PassStepper", "State"]
@@ -45,6 +46,30 @@ class State:
         return frozenset(done)
 
 
+class _Decisions(Sequence[Decision]):
+    """A pass's decisions by token, each made the first time it is asked for: a walk over a board
+    seen once asks for a few of them."""
+
+    __slots__ = ("_keys", "_made", "_named")
+
+    def __init__(self, keys: list[Key], named: Callable[[Key], Decision]) -> None:
+        self._keys = keys
+        self._named = named
+        self._made: list[Decision | None] = [None] * len(keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, t: int) -> Decision:  # type: ignore[override]  # tokens, never slices
+        found = self._made[t]
+        if found is None:
+            found = self._made[t] = self._named(self._keys[t])
+        return found
+
+    def __iter__(self) -> Iterator[Decision]:
+        return (self[t] for t in range(len(self._keys)))
+
+
 @dataclass(repr=False)
 class PassStepper(Checked[State]):
     """The decisions of one pass, with its caches. Its decisions are the scenario's, numbered once
@@ -60,8 +85,11 @@ class PassStepper(Checked[State]):
     _prefix: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[int]] = field(default_factory=dict)
     _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
     _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
+    _partial: set[tuple[tuple[int, frozenset[int]], tuple[int, ...]]] = field(default_factory=set)
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
+    _announcers: dict[tuple[int, frozenset[int]], Announcer | None] = field(default_factory=dict)
+    _indexed: tuple[dict[int, Decision], dict[str, Decision]] | None = None
 
     def __post_init__(self) -> None:
         f = self.facts
@@ -78,13 +106,35 @@ class PassStepper(Checked[State]):
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
         self.tokens_count = self.divide0 + most
         keys = [self._key(i) for i in range(self.tokens_count)]
-        self.decisions = [self.named(k) for k in keys]
-        """The decision each token is, by token."""
+        self.decisions = _Decisions(keys, self.named)
+        """The decision each token is, by token (each made the first time it is asked for)."""
         self._token = {k: i for i, k in enumerate(keys)}
-        self._by_id = {d.id: d for d in self.decisions}
-        self._by_text = {d.text: d for d in self.decisions}
-        self.size = max(self._by_id) + 1
+
+    @property
+    def size(self) -> int:  # type: ignore[override]  # known once its decisions are
         """How many decision ids there are, up to this pass's highest."""
+        return max(self._by_id) + 1
+
+    @property
+    def _by_id(self) -> dict[int, Decision]:  # type: ignore[override]  # made when first asked
+        return self._index()[0]
+
+    @property
+    def _by_text(self) -> dict[str, Decision]:  # type: ignore[override]  # made when first asked
+        return self._index()[1]
+
+    def _index(self) -> tuple[dict[int, Decision], dict[str, Decision]]:
+        if self._indexed is None:
+            self._indexed = ({d.id: d for d in self.decisions}, {d.text: d for d in self.decisions})
+        return self._indexed
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        """As :meth:`Checked.decision`; a decision of this pass is found by what it means."""
+        if isinstance(ref, Decision):
+            t = self._token.get(ref.key)
+            if t is not None:
+                return self.decisions[t]
+        return super().decision(ref)
 
     def __repr__(self) -> str:
         return f"<PassStepper of {len(self.facts.abilities)} waiting abilities, {self.tokens_count} decisions>"
@@ -147,6 +197,20 @@ class PassStepper(Checked[State]):
             # kept across calls: it checks the deadline of whichever call lists it (RUNNING), never this one's
             space = self._spaces[key] = space_for(self.facts, a, key[1], self.options.limits, RUNNING)
         return space
+
+    def _announcer(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> Announcer | None:
+        """How ``a`` announces its choices without listing them (None: they are listed, as a
+        coupled space is, or one over ``limits.choices``, which listing refuses)."""
+        if key in self._announcers:
+            return self._announcers[key]
+        found = None
+        if key not in self._choice_tokens:
+            space = self._space(a, key)
+            if space.count <= self.options.limits.choices:
+                n = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+                found = announcer_for(a, space, n, self.end_modes, self.target0, self.end_targets, self.divide0)
+        self._announcers[key] = found
+        return found
 
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
         """Whether ``a`` has a legal choice now: counted, not listed (only the ability put is listed)."""
@@ -225,8 +289,13 @@ class PassStepper(Checked[State]):
         key = (a.index, on_stack & a.waiting_targets)
         found = self._next.get((key, state.tokens))
         if found is None:
-            self._choices(a, on_stack)
-            found = self._expand(key, state.tokens)
+            announcer = self._announcer(a, key)
+            if announcer is None:
+                self._choices(a, on_stack)
+                found = self._expand(key, state.tokens)
+            else:
+                self._bound()
+                found = self._next[(key, state.tokens)] = [self.decisions[t] for t in announcer.next(state.tokens)]
         return list(found)
 
     def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
@@ -247,13 +316,17 @@ class PassStepper(Checked[State]):
             seq = choices[i][1]
             if len(seq) > n:
                 groups.setdefault(seq[n], []).append(i)
-        if len(self._prefix) > PREFIX_CACHE:  # a bound on memory: the walk goes on, recomputing
-            self._prefix.clear()
-            self._next.clear()
+        self._bound()
         for t, group in groups.items():
             self._prefix[(key, (*tokens, t))] = group
         found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
         return found
+
+    def _bound(self) -> None:
+        """A bound on memory: past it the walk goes on, recomputing."""
+        if len(self._prefix) + len(self._next) > PREFIX_CACHE:
+            self._prefix.clear()
+            self._next.clear()
 
     def why_illegal(self, state: State, decision: Decision) -> Reason:
         """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
@@ -339,11 +412,23 @@ class PassStepper(Checked[State]):
         key = (a.index, frozenset(p.ability for p in state.stack) & a.waiting_targets)
         whole = self._whole.get(key)
         if whole is None:
-            choices = self._choices(a, key[1])
-            whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in choices}
+            if self._announcer(a, key) is None:
+                whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in self._choices(a, key[1])}
+            else:
+                whole = self._whole[key] = {}  # filled as choices are announced
         placed = whole.get(state.tokens)
         if placed is None:
-            return state
+            announcer = self._announcers.get(key)
+            if announcer is None or (key, state.tokens) in self._partial:
+                return state
+            choice = announcer.complete(state.tokens)
+            if choice is None:
+                if len(self._partial) > PREFIX_CACHE:
+                    self._partial.clear()
+                self._partial.add((key, state.tokens))
+                return state
+            # kept for good: a walk's Placed objects are named by their ids (Stepper's successors, the observer)
+            placed = whole[state.tokens] = Placed(a.index, choice)
         return State(state.decisions, (*state.stack, placed), state.removed, None, ())
 
     def is_over(self, state: State) -> bool:

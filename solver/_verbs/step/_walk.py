@@ -3,7 +3,9 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+import weakref
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, replace
 
@@ -18,9 +20,10 @@ from triggerstack.model._types import PlayerId
 
 from ..._core.indexed import IndexedOutcome, to_outcome
 from ..._engines.product import ProductEngine
+from ..._errors import IllegalDecision
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
-from ._decision import Checked, Decision, DecisionKind, Key
+from ._decision import Checked, Decision, DecisionKind, Key, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper, State
 
@@ -59,6 +62,19 @@ class Walk:
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
 more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
+    """``stepper._named`` without a reference to the stepper from its pass steppers (a cycle
+    would leave a board's whole stepper for the garbage collector, not for its reference count)."""
+    ref = weakref.ref(stepper)
+
+    def named(key: Key) -> Decision:
+        found = ref()
+        assert found is not None  # a pass stepper is used through its stepper
+        return found._named(key)
+
+    return named
 
 
 def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
@@ -148,8 +164,12 @@ class Stepper(Checked[Walk]):
         self._ids = layout or self.needs
         """The one layout decision ids are given by: the one asked for, or this scenario's smallest."""
         self.size = self._ids.size
-        for key in keys:
-            self._add(key)
+        self._keys = keys
+        """Every decision laid out from the start: each is made the first time it is asked for
+        (:meth:`decision`, a pass's tokens), so a board seen once makes the few its walk meets."""
+        self._base_abilities = len(self.universe)
+        self._base_modes = {aid: tuple(m) for aid, m in self._modes.items()}
+        self._most = most
         self._steppers: dict[int, PassStepper] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
@@ -173,9 +193,74 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision.keyed(i, key)
+        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # Decision.keyed, without its two calls
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
+
+    def decision(self, ref: Decision | int | str) -> Decision:
+        if isinstance(ref, Decision):
+            ref = ref.text
+        if isinstance(ref, str):
+            found = self._by_text.get(ref)
+            if found is None:
+                try:
+                    key: Key | None = Decision.parse(ref)
+                except ValueError:
+                    key = None
+                if key is None or not self._is_base(key) or spell(key) != ref:
+                    raise IllegalDecision(ref, "this scenario has no such decision")
+                found = self._named(key)
+            return found
+        if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
+            raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
+        i = operator.index(ref)
+        found = self._by_id.get(i)
+        if found is None:
+            base = self._base_key(i)
+            if base is None:
+                where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
+                raise IllegalDecision(str(i), f"no decision has this id ({where})")
+            found = self._named(base)
+        return found
+
+    def _base_key(self, i: int) -> Key | None:
+        """What id ``i`` means among the decisions laid out from the start (None: none)."""
+        ids, n, universe = self._ids, self._base_abilities, self.universe
+        a = ids.abilities
+        if not 0 <= i < ids.size:
+            return None
+        if i < 2 * a:
+            kind, k = (DecisionKind.PUT, i) if i < a else (DecisionKind.REMOVE, i - a)
+            return (kind, universe[k], "", 0) if k < n else None
+        if i < ids.end_modes:
+            k, m = divmod(i - 2 * a, ids.modes)
+            modes = self._base_modes.get(universe[k]) if k < n else None
+            return (DecisionKind.MODE, universe[k], modes[m], 0) if modes is not None and m < len(modes) else None
+        if i == ids.end_modes:
+            return (DecisionKind.END_MODES, "", "", 0)
+        if i >= ids.end_targets:
+            amount = i - ids.end_targets
+            if amount == 0:
+                return (DecisionKind.END_TARGETS, "", "", 0)
+            return (DecisionKind.DIVIDE, "", "", amount) if amount <= self._most else None
+        t = i - ids.end_modes - 1
+        if t < ids.things:
+            return (DecisionKind.TARGET, self.thing_slots[t], "", 0) if t < len(self.thing_slots) else None
+        k = t - ids.things
+        return (DecisionKind.TARGET, universe[k], "", 0) if k < n else None
+
+    def _is_base(self, key: Key) -> bool:
+        """Whether ``key`` is one of the decisions laid out from the start."""
+        kind, subject, mode, amount = key
+        slot = self._ability_slot.get(subject)
+        ability = slot is not None and slot < self._base_abilities
+        if kind is DecisionKind.MODE:
+            return ability and mode in self._base_modes.get(subject, ())
+        if kind is DecisionKind.DIVIDE:
+            return 1 <= amount <= self._most
+        if kind is DecisionKind.TARGET:
+            return subject in self._thing_slot or ability
+        return ability or kind in (DecisionKind.END_MODES, DecisionKind.END_TARGETS)
 
     def _layout_id(self, key: Key) -> int:
         layout = self._ids
@@ -210,7 +295,7 @@ class Stepper(Checked[Walk]):
             for a in facts.abilities:  # a hook's pass may name what no reaction could fire
                 if a.modal and a.id not in self._modes:
                     self._modes[a.id] = [m.id or "" for m in a.modes]
-            found = self._steppers[id(facts)] = PassStepper(facts, self._named, self.options)
+            found = self._steppers[id(facts)] = PassStepper(facts, _named_by(self), self.options)
         return found
 
     def _named(self, key: Key) -> Decision:
@@ -443,4 +528,4 @@ class Stepper(Checked[Walk]):
         reached = self.outcome(walk)
         if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
             raise AssertionError("check accepts the outcome but the walk reached another one")
-        return [self._by_id[i] for i in walk.decisions]
+        return [self.decision(i) for i in walk.decisions]

@@ -1,0 +1,142 @@
+"""Announcing one ability's choice token by token without listing its choices.
+
+Where an ability's choices are a plain product (:func:`~..._core.space.is_independent`) and no
+mode may be chosen twice, the tokens that can follow a prefix are known from the prefix alone:
+the modes still completing an allowed multiset, then per requirement a target later in its pool
+while enough are left to reach its minimum, ``end targets`` once it is reached, and the parts of a
+division that leave at least one for each target still to come. That is exactly the set of next
+tokens of the choices the space would list, so a walk over a requirement with sixty candidates
+costs what its decisions cost, not the 1,830 choices it has. An ability whose choices are coupled,
+or whose modes repeat (700.2d: instances of one mode are ordered among themselves), is listed as
+before (:class:`~._pass.PassStepper`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from triggerstack.model._facts import AbilityFacts
+
+from ..._core.indexed import Choice, ModeInstance
+from ..._core.space import ChoiceSpace, is_independent
+
+__all__ = ["Announcer", "announcer_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Req:
+    pool: tuple[int, ...]
+    low: int
+    high: int
+    divide: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Announcer:
+    """The next tokens and the complete choice of one ability's announcement (one pass's token
+    alphabet: ``mode0`` is its first mode's token, then ``end_modes``, ``target0`` (thing ``t``
+    is ``target0 + t``), ``end_targets`` and ``divide0`` (an amount ``n`` is ``divide0 + n − 1``))."""
+
+    modal: bool
+    multisets: frozenset[tuple[int, ...]]
+    modes: dict[int, tuple[_Req, ...]]
+    mode0: int
+    end_modes: int
+    target0: int
+    end_targets: int
+    divide0: int
+
+    def _read(self, tokens: tuple[int, ...]) -> tuple[tuple[int, ...], int | None]:
+        """The modes announced, and how many tokens they took (None: modes are still being chosen)."""
+        if not self.modal:
+            (only,) = self.multisets
+            return only, 0
+        if self.end_modes not in tokens:
+            return tuple(t - self.mode0 for t in tokens), None
+        at = tokens.index(self.end_modes)
+        return tuple(t - self.mode0 for t in tokens[:at]), at + 1
+
+    def next(self, tokens: tuple[int, ...]) -> list[int]:
+        """The tokens that can follow ``tokens`` (sorted)."""
+        modes, used = self._read(tokens)
+        if used is None:
+            k = len(modes)
+            out = {ms[k] + self.mode0 for ms in self.multisets if len(ms) > k and ms[:k] == modes}
+            if modes in self.multisets:
+                out.add(self.end_modes)
+            return sorted(out)
+        found = self._walk(modes, tokens[used:])
+        return [] if found is None or isinstance(found, Choice) else found
+
+    def complete(self, tokens: tuple[int, ...]) -> Choice | None:
+        """The choice ``tokens`` spell, if they spell a whole one."""
+        modes, used = self._read(tokens)
+        if used is None:
+            return None
+        found = self._walk(modes, tokens[used:])
+        return found if isinstance(found, Choice) else None
+
+    def _walk(self, modes: tuple[int, ...], rest: tuple[int, ...]) -> list[int] | Choice | None:
+        """Read the targets and divisions after the modes: the next tokens, or the choice once
+        every requirement is done (None: ``rest`` is no prefix of a choice)."""
+        instances: list[ModeInstance] = []
+        i = 0
+        for m in modes:
+            targets: list[tuple[int, ...]] = []
+            divs: list[tuple[int, ...]] = []
+            for r in self.modes[m]:
+                chosen: list[int] = []
+                while i < len(rest) and rest[i] != self.end_targets:
+                    chosen.append(rest[i] - self.target0)
+                    i += 1
+                if i == len(rest):
+                    return self._targets_next(r, chosen)
+                i += 1  # end targets
+                parts: list[int] = []
+                if r.divide is not None and chosen:
+                    while len(parts) < len(chosen):
+                        if i == len(rest):
+                            return [self.divide0 + n - 1 for n in _parts_next(r.divide, len(chosen), parts)]
+                        parts.append(rest[i] - self.divide0 + 1)
+                        i += 1
+                targets.append(tuple(chosen))
+                divs.append(tuple(parts))
+            instances.append(ModeInstance(m, tuple(targets), tuple(divs) if any(divs) else ()))
+        if i != len(rest):
+            return None
+        return Choice(tuple(sorted(instances)))
+
+    def _targets_next(self, r: _Req, chosen: list[int]) -> list[int]:
+        k = len(chosen)
+        out: list[int] = []
+        if k < r.high:
+            start = 0 if not chosen else r.pool.index(chosen[-1]) + 1
+            need = r.low - (k + 1)  # still to come after the next one
+            out = [self.target0 + t for t in r.pool[start : len(r.pool) - max(need, 0)]]
+        if r.low <= k:
+            out.append(self.end_targets)
+        return out
+
+
+def _parts_next(amount: int, parts: int, so_far: list[int]) -> range:
+    """The next part of ``amount`` divided into ``parts`` parts of at least 1, after ``so_far``."""
+    left = amount - sum(so_far)
+    after = parts - len(so_far) - 1
+    if after == 0:
+        return range(left, left + 1)
+    return range(1, left - after + 1)
+
+
+def announcer_for(
+    a: AbilityFacts, space: ChoiceSpace, mode0: int, end_modes: int, target0: int, end_targets: int, divide0: int
+) -> Announcer | None:
+    """The announcer of ``a``'s choices in ``space``, or None where they must be listed: coupled
+    choices, a mode that may repeat, or a space already listed."""
+    parts = space.product()
+    if parts is None or not is_independent(a) or a.forced_removal is not None:
+        return None
+    multisets = frozenset(parts[0])
+    if any(len(set(ms)) != len(ms) for ms in multisets) or (not a.modal and len(multisets) != 1):
+        return None
+    modes = {m: tuple(_Req(*r) for r in reqs) for m, reqs in parts[1].items()}
+    return Announcer(a.modal, multisets, modes, mode0, end_modes, target0, end_targets, divide0)

@@ -1,0 +1,211 @@
+"""The observation of one walk kept up to date decision by decision (:class:`Tracker`), which
+:meth:`~._observation.Observer.encode` computes from scratch and is the reference it equals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from triggerstack.model._facts import Facts
+from triggerstack.model._types import PlayerId
+
+from .._verbs.step import Decision, PassStepper, State, Stepper, Walk
+from ._observation import _PHASE, ABILITY_BASE, CLIP, THING_WIDTH, Observer, Vector, _PassRows
+
+__all__ = ["Tracker"]
+
+
+@dataclass(slots=True)
+class _Hand:
+    """The ability in hand: its pass's rows and stepper, its slot, its modes and targets so far,
+    its requirements done, and its first mode's token."""
+
+    rows: _PassRows
+    slot: int
+    modes: list[int]
+    targets: list[int]
+    done: int
+    local: PassStepper
+    mode0: int
+
+
+class Tracker:
+    """The observation of one walk, kept up to date from each decision taken instead of encoded
+    anew (:meth:`Observer.encode` is the reference it equals): a seat-independent part — what is
+    placed, removed and announced — changed by what each decision adds, over each seat's static
+    rows of the passes so far."""
+
+    def __init__(self, observer: Observer, stepper: Stepper, walk: Walk) -> None:
+        observer._of(stepper).trim()
+        self.observer = observer
+        self.stepper = stepper
+        self.moving = np.zeros(observer.size, dtype=np.int16)
+        """What the stack, the removals and the ability in hand add, every pass (unclipped)."""
+        self.passes: list[Facts] = []
+        self.slots: set[int] = set()
+        self.exact = True
+        """False once a pass reuses an ability slot of an earlier one (an engine's hook): then
+        each observation is encoded anew."""
+        self.height = 0  # entries on the stack in the passes finished
+        self.placed = 0  # entries of the pass under way counted
+        self.removed: frozenset[int] = frozenset()
+        self.hand: _Hand | None = None
+        self.bases: dict[int, tuple[int, Vector]] = {}
+        self.seats: dict[PlayerId, int] = {}
+        self.big = False
+        """Whether a count may exceed :data:`CLIP` (then each observation is clipped)."""
+        self.walk = walk
+        assert walk.facts is not None
+        self._begin(walk.done[0][0] if walk.done else walk.facts)
+        self.update(walk)
+
+    def _begin(self, facts: Facts) -> None:
+        rows = self.observer._pass_rows(self.stepper, facts)
+        if self.slots.intersection(rows.slots):
+            self.exact = False
+        self.slots.update(rows.slots)
+        self.passes.append(facts)
+        self.placed = 0
+        self.removed = frozenset()
+
+    def _count(self, facts: Facts, state: State) -> None:
+        """Add what ``state`` placed and removed since last counted."""
+        o = self.observer
+        rows = o._pass_rows(self.stepper, facts)
+        moving = self.moving
+        for position in range(self.placed, len(state.stack)):
+            placed = state.stack[position]
+            at = o._ability(rows.slots[placed.ability])
+            moving[at] += 2
+            moving[at + 6] += self.height + position + 1
+            modes = [m.mode for m in placed.choice.modes]
+            self._add(rows, rows.slots[placed.ability], modes, list(placed.choice.things()), 1)
+        self.placed = len(state.stack)
+        for k in state.removed - self.removed:
+            moving[o._ability(rows.slots[k])] += 3
+        self.removed = state.removed
+
+    def update(self, walk: Walk) -> None:
+        """Follow ``walk``: the walk last followed with more decisions taken."""
+        if walk.facts is self.walk.facts and self._one(walk.local):
+            self.walk = walk
+            return
+        hand = self.hand
+        if hand is not None:
+            self._add(hand.rows, hand.slot, hand.modes, hand.targets, -1)
+            self.moving[self.observer._ability(hand.slot)] -= 1
+            self.hand = None
+        while len(self.passes) <= len(walk.done):
+            facts, final = walk.done[len(self.passes) - 1]
+            self._count(facts, final)
+            self.height += len(final.stack)
+            following = walk.done[len(self.passes)][0] if len(self.passes) < len(walk.done) else walk.facts
+            assert following is not None
+            self._begin(following)
+        assert walk.facts is not None
+        self._count(walk.facts, walk.local)
+        if walk.local.current is not None:
+            rows = self.observer._pass_rows(self.stepper, walk.facts)
+            slot = rows.slots[walk.local.current]
+            local = self.stepper.pass_stepper(walk.facts)
+            modes, targets, done = local.announced(walk.local)
+            self._add(rows, slot, modes, targets, 1)
+            self.moving[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
+            mode0 = 2 * len(walk.facts.abilities) + local.mode_offset[walk.local.current]
+            self.hand = _Hand(rows, slot, modes, targets, done, local, mode0)
+        self.walk = walk
+
+    def _one(self, new: State) -> bool:
+        """Follow one decision within the pass under way, if ``new`` is the state after one: a
+        token announced, an ability put in hand, placed or removed (False: it is not)."""
+        old, hand = self.walk.local, self.hand
+        if hand is not None and new.current == old.current:
+            if new.stack is not old.stack or len(new.tokens) != len(old.tokens) + 1:
+                return False
+            self._announce(hand, new.tokens[-1])
+            return True
+        if hand is not None:  # placed: the choice is what was announced, and its last token
+            if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
+                return False
+            placed = new.stack[-1]
+            targets = list(placed.choice.things())
+            for t in hand.targets:
+                targets.remove(t)
+            modes = [m.mode for m in placed.choice.modes]
+            for m in hand.modes:
+                modes.remove(m)
+            self._add(hand.rows, hand.slot, modes, targets, 1)  # the last token's, or a non-modal mode
+            at = self.observer._ability(hand.slot)
+            self.moving[at] += 1  # in hand (2) → on the stack (3)
+            self.moving[at + 6] += self.height + len(new.stack)
+            self.placed += 1
+            self.hand = None
+            return True
+        return False  # put or removed: the general way, once per ability
+
+    def _announce(self, hand: _Hand, token: int) -> None:
+        """What one more token of the ability in hand adds: a mode, a target, a requirement done."""
+        local = hand.local
+        if local.target0 <= token < local.end_targets:
+            hand.targets.append(token - local.target0)
+            self._add(hand.rows, hand.slot, [], hand.targets[-1:], 1)
+        elif token == local.end_targets:
+            hand.done += 1
+        elif hand.mode0 <= token < local.end_modes:
+            hand.modes.append(token - hand.mode0)
+            self._add(hand.rows, hand.slot, hand.modes[-1:], [], 1)
+
+    def _add(self, rows: _PassRows, slot: int, modes: list[int], targets: list[int], sign: int) -> None:
+        """Add (``sign`` 1) or take back (−1) what an ability's choices so far add: its mode
+        counts, its row of the chosen matrix and the chosen counts of the things it names."""
+        o = self.observer
+        moving = self.moving
+        at = o._ability(slot) + ABILITY_BASE
+        touched = [at + 2 * m for m in modes]
+        for t in targets:
+            column = rows.columns[t]
+            touched.append(o._chosen(slot, column))
+            if column < o.layout.things:
+                touched.append(o._thing(column) + THING_WIDTH - 1)
+        for i in touched:
+            moving[i] += sign
+        if sign > 0 and not self.big:  # counts only grow past CLIP by adding
+            self.big = any(moving[i] > CLIP for i in touched)
+
+    def _base(self, seat: int) -> Vector:
+        """The seat's static rows and those of every pass so far."""
+        found = self.bases.get(seat)
+        if found is not None and found[0] == len(self.passes):
+            return found[1]
+        o = self.observer
+        base = o._static_of(self.stepper, seat).copy()
+        for number, facts in enumerate(self.passes):
+            index, value = o._rows(facts, o._pass_rows(self.stepper, facts), seat, number)
+            base[index] = value
+        self.bases[seat] = (len(self.passes), base)
+        return base
+
+    def observe(self, player: PlayerId, legal: list[Decision], out: Vector | None = None) -> Vector:
+        """The observation from ``player`` 's seat (``legal``: the walk's legal decisions), written
+        into ``out`` if given (a row of a batch)."""
+        o = self.observer
+        walk = self.walk
+        if not self.exact:
+            found = o.encode(self.stepper, walk, player, legal)
+            if out is None:
+                return found
+            out[:] = found
+            return out
+        seat = self.seats.get(player)
+        if seat is None:
+            seat = self.seats[player] = o._seat(self.stepper.facts, player)
+        obs = np.add(self._base(seat), self.moving, out=out)
+        obs[0] = len(walk.done) + 1
+        obs[1] = _PHASE[legal[0].kind] if legal else 0
+        obs[6] = self.height + len(walk.local.stack)
+        if self.hand is not None:
+            obs[2] = self.hand.slot + 1
+            obs[3] = min(self.hand.done, CLIP)
+        if self.big:
+            np.minimum(obs, o.high, out=obs)
+        return obs

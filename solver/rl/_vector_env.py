@@ -1,0 +1,172 @@
+"""Many boards at once: a Gymnasium ``VectorEnv`` of one learning seat, its observations and masks
+batched as NumPy arrays, its sub-environments autoreset on the step after an episode ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from .._options import Options
+from .._verbs.step import ActionLayout
+from ._env import Rewards, ScenarioSource
+from ._gym_env import Policy, TriggerStackGym, uniform
+
+__all__ = ["TriggerStackVectorEnv", "vector_env"]
+
+
+class TriggerStackVectorEnv(VectorEnv):
+    """``num_envs`` :class:`~._gym_env.TriggerStackGym` boards stepped together: observations
+    ``(num_envs, size)`` ``int16``, rewards, terminations and truncations ``(num_envs,)``,
+    ``action_masks()`` ``(num_envs, layout.size)`` booleans (and ``info["action_mask"]``), actions
+    one id per board (``MultiDiscrete``).
+
+    Autoreset is Gymnasium's default, :attr:`AutoresetMode.NEXT_STEP`
+    (``metadata["autoreset_mode"]``): the step that ends a board's episode returns its last
+    observation, reward and ``terminated``, with ``info["outcome"]`` (and ``info["_outcome"]``
+    marking the boards it holds); on the next step that board's action is ignored and it begins a
+    new episode (reward 0, not terminated). An illegal action ends the board's episode as in the
+    one-board environment (``illegal_reward``, ``info["illegal"]``).
+
+    The boards share what is compiled — each scenario's facts and stepper, the observation's rows —
+    and each draws its own scenarios and plays its own other seats: board ``i`` is seeded with
+    ``seed + i`` (the same seeds, the same episodes). Each of the other arguments is the
+    one-board environment's."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 - gymnasium's
+
+    def __init__(
+        self,
+        num_envs: int,
+        scenario: ScenarioSource,
+        *,
+        seat: int = 0,
+        opponent: Policy = uniform,
+        layout: ActionLayout | None = None,
+        rewards: Rewards | None = None,
+        options: Options | None = None,
+        illegal_reward: float | None = -1.0,
+        auto: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if AutoresetMode(autoreset_mode) is not AutoresetMode.NEXT_STEP:
+            raise ValueError(f"only AutoresetMode.NEXT_STEP is implemented, not {autoreset_mode!r}")
+        first = TriggerStackGym(
+            scenario,
+            seat=seat,
+            opponent=opponent,
+            layout=layout,
+            rewards=rewards,
+            options=options,
+            illegal_reward=illegal_reward,
+            auto=auto,
+        )
+        self.envs = [first, *(first._twin() for _ in range(num_envs - 1))]
+        """The boards (each a :class:`TriggerStackGym`; they share what is compiled)."""
+        self.num_envs = num_envs
+        self.layout = first.game.layout
+        self.single_observation_space = first.observation_space
+        self.single_action_space = spaces.Discrete(self.layout.size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
+        self._masks = np.zeros((num_envs, self.layout.size), dtype=np.int8)
+        for board, row in zip(self.envs, self._masks, strict=True):
+            board.game._mask = row  # each board's mask is kept in its row of the batch: nothing to copy
+
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)  # an episode always ends in an outcome
+        self._autoreset = [False] * num_envs
+        self._started = False
+
+    def _write(self, i: int) -> None:
+        """Board ``i``'s observation into its row of the batch (its mask is kept there already)."""
+        board = self.envs[i]
+        game = board.game
+        game.observation(game.player(board.agent), out=self._observations[i])
+        if board._over and game._legal:  # ended by an illegal action: it has no legal action left
+            self._masks[i] = 0
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.int16], dict[str, Any]]:
+        """Begin an episode on every board: ``seed`` an integer (board ``i`` gets ``seed + i``) or
+        one per board; ``options`` as the one-board environment's."""
+        n = self.num_envs
+        seeds = seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(n)]
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards")
+        if isinstance(seed, int):
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        for i, (board, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            if s is not None:
+                board._np_random, board._np_random_seed = seeding.np_random(s)
+            board._begin(options)
+            self._write(i)
+        self._autoreset = [False] * self.num_envs
+        self._started = True
+        return self._observations.copy(), self._infos({})
+
+    def step(
+        self, actions: NDArray[np.integer[Any]] | list[int]
+    ) -> tuple[NDArray[np.int16], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """One action per board (ignored for a board that begins a new episode this step)."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        taken = np.asarray(actions)
+        if taken.shape != (self.num_envs,):
+            raise ValueError(f"one action per board: shape ({self.num_envs},), not {taken.shape}")
+        ended: dict[int, dict[str, Any]] = {}
+        rewards = [0.0] * self.num_envs
+        over = [False] * self.num_envs
+        for i, (board, action, again) in enumerate(zip(self.envs, taken.tolist(), self._autoreset, strict=True)):
+            if again:  # the step after an episode ended: a new one begins, the action is ignored
+                board._begin()
+            else:
+                rewards[i], illegal = board._act(action)
+                over[i] = board._over
+                if board._over:
+                    ended[i] = dict(board.game.infos.get(board.agent, {}))
+                    if illegal is not None:
+                        ended[i]["illegal"] = illegal
+            self._write(i)
+        self._autoreset = over
+        terminations = np.array(over, dtype=np.bool_)
+        infos = self._infos(ended)
+        observations = self._observations.copy()
+        return observations, np.array(rewards, dtype=np.float64), terminations, self._truncations.copy(), infos
+
+    def _infos(self, ended: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        """``action_mask`` for every board; what an ended episode says (``outcome``, ``illegal``,
+        ``auto_applied``) for the boards it ended on, each key with its ``_key`` mask."""
+        infos: dict[str, Any] = {"action_mask": self._masks.copy()}
+        infos["_action_mask"] = np.ones(self.num_envs, dtype=bool)
+        for i, info in ended.items():
+            for key, value in info.items():
+                if key not in infos:
+                    infos[key] = np.full(self.num_envs, None, dtype=object)
+                    infos[f"_{key}"] = np.zeros(self.num_envs, dtype=bool)
+                infos[key][i] = value
+                infos[f"_{key}"][i] = True
+        return infos
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of every board, ``(num_envs, layout.size)`` (sb3-contrib's
+        ``MaskablePPO`` reads it): a board whose episode just ended has none."""
+        return self._masks.astype(np.bool_)
+
+    def close_extras(self, **_kwargs: Any) -> None:
+        for board in self.envs:
+            board.close()
+
+
+def vector_env(num_envs: int, boards: ScenarioSource, **kwargs: Any) -> TriggerStackVectorEnv:
+    """``num_envs`` boards of ``boards`` (a scenario source, as :func:`~._env.env` takes) stepped
+    together (see :class:`TriggerStackVectorEnv`)."""
+    return TriggerStackVectorEnv(num_envs, boards, **kwargs)
