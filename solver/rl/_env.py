@@ -337,9 +337,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
-        outcome = self.stepper.outcome(self.walk)
-        line = outcome_json(outcome)
-        rewards = self._reward(outcome)
+        if self._rewards is None:  # the line alone: no outcome to score
+            line, rewards = stepper.outcome_line(walk), {}
+        else:
+            outcome = stepper.outcome(walk)
+            line, rewards = outcome_json(outcome), self._reward(outcome)
         for agent in self.agents:
             self.rewards[agent] = rewards.get(self.player(agent), 0.0)
             self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}
