@@ -24,6 +24,7 @@ __all__ = [
     "Score",
     "canonical",
     "canonical_key",
+    "entry_dict",
     "outcome_dict",
     "outcome_json",
     "parse_outcome",
@@ -301,26 +302,29 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     """The JSON-ready dict of an outcome, without empty fields."""
-    out: dict[str, Any] = {"stack": [], "removed": list(outcome.removed)}
-    for e in outcome.stack:
-        entry: dict[str, Any] = {"ability": e.ability}
-        if e.modes is not None:
-            entry["modes"] = []
-            for m in e.modes:
-                md: dict[str, Any] = {"mode": m.mode}
-                if m.targets:
-                    md["targets"] = {k: list(v) for k, v in m.targets.items()}
-                if m.divide:
-                    md["divide"] = m.divide
-                entry["modes"].append(md)
-        if e.targets:
-            entry["targets"] = {k: list(v) for k, v in e.targets.items()}
-        if e.divide:
-            entry["divide"] = e.divide
-        out["stack"].append(entry)
+    out: dict[str, Any] = {"stack": [entry_dict(e) for e in outcome.stack], "removed": list(outcome.removed)}
     if outcome.passes is not None:
         out["passes"] = list(outcome.passes)
     return out
+
+
+def entry_dict(e: Entry) -> dict[str, Any]:
+    """The JSON-ready dict of one entry of a stack, without empty fields."""
+    entry: dict[str, Any] = {"ability": e.ability}
+    if e.modes is not None:
+        entry["modes"] = []
+        for m in e.modes:
+            md: dict[str, Any] = {"mode": m.mode}
+            if m.targets:
+                md["targets"] = {k: list(v) for k, v in m.targets.items()}
+            if m.divide:
+                md["divide"] = m.divide
+            entry["modes"].append(md)
+    if e.targets:
+        entry["targets"] = {k: list(v) for k, v in e.targets.items()}
+    if e.divide:
+        entry["divide"] = e.divide
+    return entry
 
 
 def outcome_json(outcome: Outcome) -> str:

@@ -361,7 +361,7 @@ def test_the_observation_reads_as_documented() -> None:
 def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> None:
     """The environments follow each decision taken instead of encoding the walk again: every
     seat's observation is, at every step, what ``Observer.encode`` makes of the walk (reactions'
-    passes included)."""
+    passes included); the outcome line each episode ends with is ``outcome_json`` of the outcome."""
     files = [*EXAMPLE_FILES, *(EXAMPLES.parent / "benchmarks" / "scenarios" / f"{n}.json" for n in ("ward-3", "mixed-10"))]
     one = {"id": "c", "filter": {"type": "creature"}}
     crowd = {  # 17 abilities, one creature: its count of being chosen passes CLIP (15)
@@ -383,6 +383,7 @@ def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> 
                     anew = game.observer.encode(game.stepper, game.walk, game.player(agent), game.legal())
                     assert np.array_equal(kept, anew), (k, seed, agent, np.flatnonzero(kept != anew))
                 if not game.legal():
+                    assert game.infos[game.agents[0]]["outcome"] == outcome_json(game.stepper.outcome(game.walk))
                     break
                 legal = game.legal()
                 game.step(legal[rng.integers(len(legal))].id)

@@ -18,7 +18,17 @@ from typing import NamedTuple
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, outcome_dict
 
-__all__ = ["Choice", "IndexedOutcome", "JsonWriter", "ModeInstance", "Placed", "from_outcome", "score_of", "to_outcome"]
+__all__ = [
+    "Choice",
+    "IndexedOutcome",
+    "JsonWriter",
+    "ModeInstance",
+    "Placed",
+    "entry_of",
+    "from_outcome",
+    "score_of",
+    "to_outcome",
+]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -106,7 +116,7 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
     if same is None:
         same = memo[_SAME] = {}
     stack = []
-    for p in outcome.stack:
+    for p in outcome.stack:  # _kept, inline: the fast path makes millions of outcomes
         hit = same.get(id(p))
         if hit is not None and hit[0] is p:
             stack.append(hit[1])
@@ -122,6 +132,33 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
         stack.append(entry)
     abilities = facts.abilities
     return Outcome(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
+
+
+def entry_of(facts: Facts, p: Placed) -> Entry:
+    """The wire entry of one placed ability, as :func:`to_outcome` gives it (made once, shared)."""
+    memo = facts.memo
+    kept: dict[Placed, Entry] | None = memo.get(_ENTRIES)
+    if kept is None:
+        kept = memo[_ENTRIES] = {}
+    same: dict[int, tuple[Placed, Entry]] | None = memo.get(_SAME)
+    if same is None:
+        same = memo[_SAME] = {}
+    return _kept(facts, kept, same, p)
+
+
+def _kept(facts: Facts, kept: dict[Placed, Entry], same: dict[int, tuple[Placed, Entry]], p: Placed) -> Entry:
+    hit = same.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    entry = kept.get(p)
+    if entry is None:
+        if len(kept) >= MAX_KEPT_ENTRIES:
+            kept.clear()
+        entry = kept[p] = _entry(facts, p)
+    if len(same) >= MAX_KEPT_ENTRIES:
+        same.clear()
+    same[id(p)] = (p, entry)
+    return entry
 
 
 _ENTRIES = "indexed.entries"

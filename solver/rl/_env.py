@@ -106,11 +106,12 @@ class _Source:
         else:
             raise TypeError(f"not a scenario source: {type(source).__name__}")
 
-    def next(self, rng: np.random.Generator) -> Facts:
+    def next(self, rng: Callable[[], np.random.Generator]) -> Facts:
+        """The next scenario (``rng``: the environment's generator, asked for only to draw)."""
         if self.fixed is not None:
-            return self.fixed[0] if len(self.fixed) == 1 else self.fixed[int(rng.integers(len(self.fixed)))]
+            return self.fixed[0] if len(self.fixed) == 1 else self.fixed[int(rng().integers(len(self.fixed)))]
         if self.draw is not None:
-            return _compiled(self.draw(rng))
+            return _compiled(self.draw(rng()))
         assert self.iterator is not None
         try:
             return _compiled(next(self.iterator))
@@ -181,6 +182,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         }
         self.action_spaces = {a: spaces.Discrete(layout.size) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
+        self._seed: int | None = None  # a seed given, its generator not made yet (made when first drawn from)
         self._now: Stepper | None = None
         self._walk: Walk | None = None
         self._legal: list[Decision] = []
@@ -199,6 +201,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             setattr(twin, name, getattr(self, name))
         twin.auto_applied = 0
         twin._np_random = None
+        twin._seed = None
         twin._now = None
         twin._walk = None
         twin._legal = []
@@ -251,20 +254,21 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     @property
     def np_random(self) -> np.random.Generator:
         if self._np_random is None:
-            self._np_random, _ = seeding.np_random()
+            self._np_random, _ = seeding.np_random(self._seed)
+            self._seed = None
         return self._np_random
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         """A new episode: ``seed`` seeds the environment's generator (the draw of scenarios and
         nothing else); ``options={"scenario": …}`` plays that scenario (or draws from that
         source) this episode. Other keys of ``options`` are ignored."""
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+        if seed is not None:  # the same generator as made now, made when first drawn from (a lone scenario never is)
+            self._np_random, self._seed = None, seed
         wanted = (options or {}).get("scenario")
         source = _Source(wanted) if wanted is not None else self._source
         tries = 1 if source.fixed is not None and len(source.fixed) == 1 else DRAWS
         for _ in range(tries):
-            facts = source.next(self.np_random)
+            facts = source.next(lambda: self.np_random)
             stepper = self._stepper(facts)
             first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
             if stepper.legal(first):
@@ -333,9 +337,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
-        outcome = self.stepper.outcome(self.walk)
-        line = outcome_json(outcome)
-        rewards = self._reward(outcome)
+        if self._rewards is None:  # the line alone: no outcome to score
+            line, rewards = stepper.outcome_line(walk), {}
+        else:
+            outcome = stepper.outcome(walk)
+            line, rewards = outcome_json(outcome), self._reward(outcome)
         for agent in self.agents:
             self.rewards[agent] = rewards.get(self.player(agent), 0.0)
             self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}

@@ -103,7 +103,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
 
     def _begin(self, options: dict[str, Any] | None = None) -> None:
         """Begin an episode in which the seat decides (the others played until it does)."""
-        self.game._np_random = self.np_random  # one generator: the draw of scenarios and the other seats
+        self.game._np_random, self.game._seed = self.np_random, None  # one generator: scenarios and the other seats
         for _ in range(EPISODE_TRIES):
             self.game.reset(options=options)
             if self.agent in self.game.agents:

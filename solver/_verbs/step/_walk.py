@@ -3,6 +3,7 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 
 from __future__ import annotations
 
+import json
 import operator
 import weakref
 from collections.abc import Callable, Iterable
@@ -12,13 +13,13 @@ from dataclasses import dataclass, fields, replace
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
-from triggerstack.model._outcome import Outcome, canonical, outcome_json
+from triggerstack.model._outcome import Outcome, canonical, entry_dict, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
 from triggerstack.model._shapes import TriggerBody
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
 
-from ..._core.indexed import IndexedOutcome, to_outcome
+from ..._core.indexed import IndexedOutcome, Placed, entry_of, to_outcome
 from ..._engines.product import ProductEngine
 from ..._errors import IllegalDecision
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
@@ -62,6 +63,11 @@ class Walk:
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
 more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+def _compact(value: object, sort_keys: bool = False) -> str:
+    """JSON as ``outcome_json`` writes it: no spaces."""
+    return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"))
 
 
 def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
@@ -171,6 +177,7 @@ class Stepper(Checked[Walk]):
         self._base_modes = {aid: tuple(m) for aid, m in self._modes.items()}
         self._most = most
         self._steppers: dict[int, PassStepper] = {}
+        self._lines: dict[int, tuple[Placed, str]] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
 
@@ -400,6 +407,30 @@ class Stepper(Checked[Walk]):
         assert walk.facts is not None
         parts = [self._local(f).outcome(st) for f, st in walk.done]
         return join([*parts, self._local(walk.facts).outcome(walk.local)])
+
+    def outcome_line(self, walk: Walk) -> str:
+        """``outcome_json(outcome(walk))`` — the line ``enumerate`` prints for the outcome a finished
+        walk reached — written from each placed ability's entry, kept once written, without
+        building the outcome."""
+        if not self.is_over(walk):
+            raise WalkStateError("the walk is not over: there are legal decisions left")
+        assert walk.facts is not None
+        stack: list[str] = []
+        removed: list[str] = []
+        sizes: list[int] = []
+        for facts, state in (*walk.done, (walk.facts, walk.local)):
+            for p in state.stack:
+                kept = self._lines.get(id(p))
+                if kept is None or kept[0] is not p:  # a pass's Placed objects live as long as its stepper
+                    kept = self._lines[id(p)] = (p, _compact(entry_dict(entry_of(facts, p)), sort_keys=True))
+                stack.append(kept[1])
+            never = {a.index for a in facts.abilities if a.block is None}
+            removed += [facts.abilities[k].id for k in sorted(state.removed | never)]
+            sizes.append(len(state.stack))
+        while len(sizes) > 1 and sizes[-1] == 0:  # join: a last pass that put nothing is not listed
+            sizes.pop()
+        passes = f'"passes":{_compact(sizes)},' if len(sizes) > 1 else ""
+        return f'{{{passes}"removed":{_compact(removed)},"stack":[{",".join(stack)}]}}'
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
         """The ability being announced (put, its modes and targets not all chosen yet) and what
