@@ -106,15 +106,7 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
     """The canonical wire form (docs/formats.md, Proposal and outcome) of an engine's outcome. Built, not
     validated: each placed ability's entry is made once per scenario and shared by every outcome that holds it
     (outcomes are frozen)."""
-    memo = facts.memo
-    kept: dict[Placed, Entry] | None = memo.get(_ENTRIES)
-    if kept is None:
-        kept = memo[_ENTRIES] = {}
-    # Engines reuse their Placed objects (listed choices): found by identity first, without
-    # hashing; the Placed is kept in the value, so its id names no other object meanwhile.
-    same: dict[int, tuple[Placed, Entry]] | None = memo.get(_SAME)
-    if same is None:
-        same = memo[_SAME] = {}
+    kept, same = _tables(facts)
     stack = []
     for p in outcome.stack:  # _kept, inline: the fast path makes millions of outcomes
         hit = same.get(id(p))
@@ -136,6 +128,13 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
 
 def entry_of(facts: Facts, p: Placed) -> Entry:
     """The wire entry of one placed ability, as :func:`to_outcome` gives it (made once, shared)."""
+    return _kept(facts, *_tables(facts), p)
+
+
+def _tables(facts: Facts) -> tuple[dict[Placed, Entry], dict[int, tuple[Placed, Entry]]]:
+    """The scenario's kept entries, by value and by identity: engines reuse their Placed objects
+    (listed choices), found by identity first, without hashing; the Placed is kept in the value, so
+    its id names no other object meanwhile."""
     memo = facts.memo
     kept: dict[Placed, Entry] | None = memo.get(_ENTRIES)
     if kept is None:
@@ -143,7 +142,7 @@ def entry_of(facts: Facts, p: Placed) -> Entry:
     same: dict[int, tuple[Placed, Entry]] | None = memo.get(_SAME)
     if same is None:
         same = memo[_SAME] = {}
-    return _kept(facts, kept, same, p)
+    return kept, same
 
 
 def _kept(facts: Facts, kept: dict[Placed, Entry], same: dict[int, tuple[Placed, Entry]], p: Placed) -> Entry:
