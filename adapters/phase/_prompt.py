@@ -26,7 +26,7 @@ from typing import Any
 from triggerstack.model import Outcome
 from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._verbs.legal import LegalOutcomes
-from triggerstack.solver._verbs.step import Stepper, Walk
+from triggerstack.solver._verbs.step import Decision, Stepper, Walk
 
 from ._answers import (
     _consistent,
@@ -41,7 +41,7 @@ from ._answers import (
 )
 from ._board import PhaseGap, Reading
 
-__all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions"]
+__all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions", "queued"]
 
 Action = dict[str, Any]
 
@@ -240,8 +240,7 @@ class Rest:
         self.reading = reading
         self.stepper, self.start = prefix(reading)
         self.current = None if reading.kind == "OrderTriggers" else reading.index.current
-        queued = sorted((e for e in reading.index.batch if e.deferred is not None), key=lambda e: e.deferred or 0)
-        self.queue = tuple(e.trigger for e in queued)
+        self.queue = tuple(queued(reading))
         self.placed = len(reading.placed)
         self.single = self.stepper.passes.single
         self._memo: dict[tuple[Any, ...], int] = {}
@@ -288,16 +287,22 @@ class Rest:
     def _children(self, walk: Walk, pos: int) -> list[Walk]:
         """The walks after phase's next queued ability is decided, in order: put with each of its
         choices, then removed."""
+        put, remove = self._next(walk, pos)
+        out: list[Walk] = []
+        if put is not None:
+            out += _finish(self.stepper, self.stepper.apply_unchecked(walk, put))
+        if remove is not None:
+            out.append(self.stepper.apply_unchecked(walk, remove))
+        return out
+
+    def _next(self, walk: Walk, pos: int) -> tuple[Decision | None, Decision | None]:
+        """The decisions that put and that remove phase's next queued ability (None: not legal)."""
         x = self.queue[pos]
         moves = {d.text: d for d in self.stepper.legal(walk)}
-        if f"put {x}" not in moves and f"remove {x}" not in moves:
+        put, remove = moves.get(f"put {x}"), moves.get(f"remove {x}")
+        if put is None and remove is None:
             raise PhaseGap(f"{x}: phase places it next, where no legal outcome can (603.3b)")
-        out: list[Walk] = []
-        if f"put {x}" in moves:
-            out += _finish(self.stepper, self.stepper.apply_unchecked(walk, moves[f"put {x}"]))
-        if f"remove {x}" in moves:
-            out.append(self.stepper.apply_unchecked(walk, moves[f"remove {x}"]))
-        return out
+        return put, remove
 
     def _count_from(self, walk: Walk, pos: int) -> int:
         """The ways to finish from ``walk`` (no ability in hand), phase's queue from ``pos`` on."""
@@ -310,19 +315,16 @@ class Rest:
             total = n if n is not None else len(self._free(walk))
         else:
             total = 0
-            x = self.queue[pos]
-            moves = {d.text: d for d in self.stepper.legal(walk)}
-            if f"put {x}" not in moves and f"remove {x}" not in moves:
-                raise PhaseGap(f"{x}: phase places it next, where no legal outcome can (603.3b)")
-            if f"put {x}" in moves:
-                held = self.stepper.apply_unchecked(walk, moves[f"put {x}"])
+            put, remove = self._next(walk, pos)
+            if put is not None:
+                held = self.stepper.apply_unchecked(walk, put)
                 k = self._ways_in_hand(held)
                 if k and self.single:  # what follows depends only on which abilities are below
                     total += k * self._count_from(next(_finish(self.stepper, held)), pos + 1)
                 elif k:
                     total += sum(self._count_from(w, pos + 1) for w in _finish(self.stepper, held))
-            if f"remove {x}" in moves:
-                total += self._count_from(self.stepper.apply_unchecked(walk, moves[f"remove {x}"]), pos + 1)
+            if remove is not None:
+                total += self._count_from(self.stepper.apply_unchecked(walk, remove), pos + 1)
         if key is not None:
             self._memo[key] = total
         return total
@@ -389,10 +391,15 @@ class Rest:
                 i -= c
             else:
                 raise AssertionError("the counts and the walks disagree")
+        return self._ends(walk)[i]
+
+    def _ends(self, walk: Walk) -> list[Outcome]:
+        """The outcomes from ``walk`` once phase's queue is placed, in rank order: the one its
+        decisions lead to when nothing is left to choose, else every one listed (:meth:`_free`)."""
         n = self.stepper.count(walk) if not walk.done else None
         if n == 1 or self.stepper.is_over(walk):
-            return self.stepper.outcome(next(_to_end(self.stepper, walk)))
-        return self._free(walk)[i]
+            return [self.stepper.outcome(next(_to_end(self.stepper, walk)))]
+        return self._free(walk)
 
     def index(self, outcome: Outcome) -> int:
         """The place of ``outcome`` among the ways to finish: ``rest[rest.index(o)] == o``
@@ -414,10 +421,7 @@ class Rest:
                 outcome.removed):  # fmt: skip
             return None
         if pos == len(self.queue):
-            n = self.stepper.count(walk) if not walk.done else None
-            if n == 1 or self.stepper.is_over(walk):
-                return 0 if self.stepper.outcome(next(_to_end(self.stepper, walk))) == outcome else None
-            return next((k for k, o in enumerate(self._free(walk)) if o == outcome), None)
+            return next((k for k, o in enumerate(self._ends(walk)) if o == outcome), None)
         skipped = 0
         for w in self._children(walk, pos):
             found = self._locate(w, pos + 1, outcome)
@@ -464,6 +468,13 @@ class Rest:
             return
         for i in range(self.count()):
             yield self[i]
+
+
+def queued(reading: Reading) -> list[str]:
+    """The abilities phase has been told the order of and will place next (``deferred_triggers``),
+    in that order."""
+    return [b.trigger for b in sorted((b for b in reading.index.batch if b.deferred is not None),
+                                      key=lambda b: b.deferred or 0)]  # fmt: skip
 
 
 def _to_end(stepper: Stepper, walk: Walk) -> Iterator[Walk]:

@@ -21,7 +21,7 @@ from typing import Any
 from triggerstack.model import Outcome
 
 from ._board import PROMPTS, BatchEntry, PhaseGap, Reading, read
-from ._prompt import Answers, Rest, answers
+from ._prompt import Answers, Rest, answers, queued
 
 __all__ = ["Session"]
 
@@ -171,8 +171,7 @@ def _match(left: list[BatchEntry], source: Any, description: Any, event: Any) ->
 def _queue_of(reading: Reading) -> list[str]:
     """The order phase will place the batch's unplaced abilities in, as far as the reading says: its
     queue (``deferred_triggers``), then the abilities still to be ordered, group by group."""
-    queued = sorted((b for b in reading.index.batch if b.deferred is not None), key=lambda b: b.deferred or 0)
-    out = [b.trigger for b in queued]
+    out = queued(reading)
     if reading.index.current is not None:
         out.insert(0, reading.index.current)
     return out + [b.trigger for b in reading.index.batch if b.group is not None and b.trigger not in out]
@@ -185,8 +184,7 @@ def _ordered(reading: Reading, order: list[int]) -> list[str]:
 
     ids = _prompt_ids(reading)
     asked = [ids[i] for i in order]
-    out: list[str] = [b.trigger for b in sorted((b for b in reading.index.batch if b.deferred is not None),
-                                                key=lambda b: b.deferred or 0)]  # fmt: skip
+    out = queued(reading)
     for g in sorted({b.group for b in reading.index.batch if b.group is not None}):
         members = [b.trigger for b in reading.index.batch if b.group == g]
         out += asked if set(members) == set(asked) else members
