@@ -164,14 +164,14 @@ def test_linked_choices_are_what_python_constraint_lists(doc: dict[str, Any]) ->
 def test_linked_passes_count_as_cpsat_and_python_constraint(doc: dict[str, Any]) -> None:
     """Whole passes: abilities that may target each other below, each with linked choices. A board
     the product engine refuses (a mode it may repeat with distinct targets, past --max-choices:
-    docs/architecture.md) or one the enumerating engines cannot list within 20 s is not a case."""
+    docs/architecture.md) or one the enumerating engines cannot list within 5 s is not a case."""
     scenario = Scenario.model_validate(doc)
     facts = compile_facts(scenario)
     assume(any(not is_independent(a) for a in facts.abilities))
     try:
         n = count(scenario)
         assume(n <= 1000)  # the solver engines enumerate
-        checks = count(scenario, engine="constraint", time_limit=20), count(scenario, engine="cpsat", time_limit=20)
+        checks = count(scenario, engine="constraint", time_limit=5), count(scenario, engine="cpsat", time_limit=5)
     except (EngineCannot, TimeLimitReached):
         reject()
     assert (n, n) == checks
