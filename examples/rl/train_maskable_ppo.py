@@ -90,11 +90,11 @@ def regrets(policy: Callable[[np.ndarray, np.ndarray], int], evaluation: Sequenc
 def main(argv: Sequence[str] | None = None) -> int:
     from sb3_contrib import MaskablePPO
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--steps", type=int, default=20_000, help="training steps (default 20,000)")
     parser.add_argument("--eval", type=int, default=100, help="evaluation boards (default 100)")
     parser.add_argument("--checkpoints", type=int, default=5, help="evaluations during training (default 5)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seeds the boards, learner and other seat (default 0)")
     parser.add_argument("--plot", default=None, help="write the regret plot here (PNG)")
     parser.add_argument("--json", default=None, help="write the figures here (JSON)")
     args = parser.parse_args(argv)

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
@@ -186,8 +187,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._now: Stepper | None = None
         self._walk: Walk | None = None
         self._legal: list[Decision] = []
-        self._legal_ids: dict[int, Decision] = {}
-        self._mask = np.zeros(layout.size, dtype=np.int8)
+        self.mask_row(np.zeros(layout.size, dtype=np.int8))
         self._tracker: Tracker | None = None
         self.agents: list[str] = []
 
@@ -205,8 +205,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         twin._now = None
         twin._walk = None
         twin._legal = []
-        twin._legal_ids = {}
-        twin._mask = np.zeros(self.layout.size, dtype=np.int8)
+        twin.mask_row(np.zeros(self.layout.size, dtype=np.int8))
         twin._tracker = None
         twin.agents = []
         return twin
@@ -294,6 +293,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._agent_of = dict(zip(self.seats, self.agents, strict=False))
         self._player_of = dict(zip(self.agents, self.seats, strict=False))
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -317,14 +317,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         stepper, walk, tracker = self._now, self._walk, self._tracker
         assert stepper is not None and walk is not None and tracker is not None
         tracker.update(walk)
-        mask = self._mask
+        mask = self._flags
         for d in self._legal:  # the mask flips only the ids whose legality changed
-            mask[d.id] = 0
-        legal = self._legal = stepper.legal(walk)
-        self._legal_ids = ids = {}
+            mask[d.id] = False
+        legal = self._legal = stepper.offered(walk)  # in the pass's order: the mask is a set
         for d in legal:
-            mask[d.id] = 1
-            ids[d.id] = d
+            mask[d.id] = True
         if legal:  # who decides (Stepper.decider), read off the decisions: the chooser of the ability in
             # hand (700.2e), else the first player of the block whose abilities are offered (603.3b)
             f, current = walk.facts, walk.local.current
@@ -346,6 +344,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.rewards[agent] = rewards.get(self.player(agent), 0.0)
             self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}
         self.terminations = dict.fromkeys(self.agents, True)
+        self._paid = True
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
@@ -364,23 +363,34 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             return
         if action is None:
             raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
-        decision = self._legal_ids.get(int(action))
-        if decision is None:
-            walk = self.stepper.apply(self.walk, int(action), self._legal)  # IllegalDecision, with why
+        chosen = int(action)
+        stepper = self.stepper
+        if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
+            walk = stepper.apply_unchecked(self.walk, chosen)
         else:
-            walk = self.stepper.apply_unchecked(self.walk, decision)
+            walk = stepper.apply(self.walk, chosen, self._legal)  # IllegalDecision, with why
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._paid:  # rewards are paid once, at the end: zeroed at the next step
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._paid = False
         self._walk = walk
         self._advance()
         if self.render_mode == "human":
             self.render()
 
+    def mask_row(self, row: NDArray[Any]) -> None:
+        """Keep the action mask in ``row`` (int8 or bool, ``layout.size`` long, zeros: no episode
+        yet), written in place decision by decision (the vector environment's row of its batch)."""
+        self._mask = row
+        self._flags = memoryview(row)  # an id's flag set or read as a Python bool, not a NumPy scalar
+        self._size = len(row)
+
     def legal(self) -> list[Decision]:
-        """The legal decisions now, for ``agent_selection`` (empty once the episode is over)."""
-        return list(self._legal)
+        """The legal decisions now, for ``agent_selection``, sorted by id (empty once the episode
+        is over)."""
+        return sorted(self._legal, key=lambda d: d.id)
 
     def mask(self, agent: str | None = None) -> NDArray[np.int8]:
         """The action mask of ``agent`` (default: who decides): all zeros for the others."""
@@ -409,7 +419,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         lines = [f"pass {len(self.walk.done) + 1}; decisions so far: {len(self.walk.decisions)}"]
         lines += [f"  {self.stepper.decision(i).text}" for i in self.walk.decisions[-5:]]
         if self._legal:
-            lines.append(f"{self.stepper.decider(self.walk)} decides: " + ", ".join(d.text for d in self._legal))
+            lines.append(f"{self.stepper.decider(self.walk)} decides: " + ", ".join(d.text for d in self.legal()))
         else:
             lines.append("over: " + outcome_json(self.stepper.outcome(self.walk)))
         text = "\n".join(lines)
@@ -501,6 +511,11 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # Petting
             EnvLogger.error_observe_before_reset()
         return self._game.observe(agent)
 
+    def agent_iter(self, max_iter: int = 2**63) -> _TurnsOf:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _TurnsOf(self, max_iter)
+
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         game = self._game
         agent = self.agent_selection
@@ -515,3 +530,23 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # Petting
 
     def __str__(self) -> str:
         return str(self._game)
+
+
+class _TurnsOf(AECOrderEnforcingIterable):  # type: ignore[misc]  # PettingZoo ships no type information
+    def __iter__(self) -> _Turns:
+        return _Turns(self.env, self.max_iter)
+
+
+class _Turns(AECOrderEnforcingIterator):  # type: ignore[misc]  # PettingZoo ships no type information
+    """PettingZoo's order-enforcing iterator over whose turn it is, reading the environment
+    directly: the same checks, the same errors."""
+
+    def __next__(self) -> str:
+        checked: _Checked = self.env
+        game = checked._game
+        if not game.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert checked._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        checked._has_updated = False
+        return game.agent_selection

@@ -78,7 +78,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         rng = self.np_random
         while not game.terminations.get(game.agent_selection, True) and game.agent_selection != self.agent:
             if self.opponent is uniform:  # the same draw, from the legal decisions (sorted by id as the mask is)
-                legal = game._legal
+                legal = game.legal()
                 game.step(legal[int(rng.integers(len(legal)))].id)
             else:
                 game.step(self.opponent(game.observe(game.agent_selection), rng))

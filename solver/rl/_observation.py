@@ -142,6 +142,9 @@ class _PassRows:
     columns: tuple[int, ...]  # local thing index -> column of the chosen matrix
     rows: dict[tuple[int, int], Delta]  # (seat, pass) -> (entry indices, values)
     template: _Template
+    cells: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """(slot, mode or ~target) -> the entries one mode or one target of that ability adds 1 to
+    (:class:`~._tracker.Tracker` fills it as walks announce them)."""
 
 
 class Observer:

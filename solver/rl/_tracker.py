@@ -40,7 +40,10 @@ class Tracker:
         self.observer = observer
         self.stepper = stepper
         self.moving = np.zeros(observer.size, dtype=np.int16)
-        """What the stack, the removals and the ability in hand add, every pass (unclipped)."""
+        """What the stack, the removals and the ability in hand add, every pass (unclipped), and
+        the header's entries that change as the walk goes (the static rows leave them 0)."""
+        self._cells = memoryview(self.moving)
+        """``moving`` entry by entry as Python ints (a NumPy scalar costs several times more)."""
         self.passes: list[Facts] = []
         self.slots: set[int] = set()
         self.exact = True
@@ -72,7 +75,7 @@ class Tracker:
         """Add what ``state`` placed and removed since last counted."""
         o = self.observer
         rows = o._pass_rows(self.stepper, facts)
-        moving = self.moving
+        moving = self._cells
         for position in range(self.placed, len(state.stack)):
             placed = state.stack[position]
             at = o._ability(rows.slots[placed.ability])
@@ -93,7 +96,7 @@ class Tracker:
         hand = self.hand
         if hand is not None:
             self._add(hand.rows, hand.slot, hand.modes, hand.targets, -1)
-            self.moving[self.observer._ability(hand.slot)] -= 1
+            self._cells[self.observer._ability(hand.slot)] -= 1
             self.hand = None
         while len(self.passes) <= len(walk.done):
             facts, final = walk.done[len(self.passes) - 1]
@@ -110,7 +113,7 @@ class Tracker:
             local = self.stepper.pass_stepper(walk.facts)
             modes, targets, done = local.announced(walk.local)
             self._add(rows, slot, modes, targets, 1)
-            self.moving[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
+            self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
             mode0 = 2 * len(walk.facts.abilities) + local.mode_offset[walk.local.current]
             self.hand = _Hand(rows, slot, modes, targets, done, local, mode0)
         self.walk = walk
@@ -136,8 +139,9 @@ class Tracker:
                 modes.remove(m)
             self._add(hand.rows, hand.slot, modes, targets, 1)  # the last token's, or a non-modal mode
             at = self.observer._ability(hand.slot)
-            self.moving[at] += 1  # in hand (2) → on the stack (3)
-            self.moving[at + 6] += self.height + len(new.stack)
+            cells = self._cells
+            cells[at] += 1  # in hand (2) → on the stack (3)
+            cells[at + 6] += self.height + len(new.stack)
             self.placed += 1
             self.hand = None
             return True
@@ -147,30 +151,47 @@ class Tracker:
         """What one more token of the ability in hand adds: a mode, a target, a requirement done."""
         local = hand.local
         if local.target0 <= token < local.end_targets:
-            hand.targets.append(token - local.target0)
-            self._add(hand.rows, hand.slot, [], hand.targets[-1:], 1)
+            target = token - local.target0
+            hand.targets.append(target)
+            self._bump(self._cells_of(hand.rows, hand.slot, ~target), 1)
         elif token == local.end_targets:
             hand.done += 1
         elif hand.mode0 <= token < local.end_modes:
-            hand.modes.append(token - hand.mode0)
-            self._add(hand.rows, hand.slot, hand.modes[-1:], [], 1)
+            mode = token - hand.mode0
+            hand.modes.append(mode)
+            self._bump(self._cells_of(hand.rows, hand.slot, mode), 1)
+
+    def _cells_of(self, rows: _PassRows, slot: int, which: int) -> tuple[int, ...]:
+        """The entries one mode (``which`` ≥ 0) or one target (``~which``) of the ability in
+        ``slot`` adds 1 to: the mode's count; the target's cell of the chosen matrix and, for a
+        player or object, its chosen count. Kept per pass."""
+        found = rows.cells.get((slot, which))
+        if found is None:
+            o = self.observer
+            if which >= 0:
+                found = (o._ability(slot) + ABILITY_BASE + 2 * which,)
+            else:
+                column = rows.columns[~which]
+                found = (o._chosen(slot, column),)
+                if column < o.layout.things:
+                    found += (o._thing(column) + THING_WIDTH - 1,)
+            rows.cells[(slot, which)] = found
+        return found
+
+    def _bump(self, cells: tuple[int, ...], sign: int) -> None:
+        moving = self._cells
+        for i in cells:
+            moving[i] += sign
+            if sign > 0 and moving[i] > CLIP:  # counts only grow past CLIP by adding
+                self.big = True
 
     def _add(self, rows: _PassRows, slot: int, modes: list[int], targets: list[int], sign: int) -> None:
         """Add (``sign`` 1) or take back (−1) what an ability's choices so far add: its mode
         counts, its row of the chosen matrix and the chosen counts of the things it names."""
-        o = self.observer
-        moving = self.moving
-        at = o._ability(slot) + ABILITY_BASE
-        touched = [at + 2 * m for m in modes]
+        for m in modes:
+            self._bump(self._cells_of(rows, slot, m), sign)
         for t in targets:
-            column = rows.columns[t]
-            touched.append(o._chosen(slot, column))
-            if column < o.layout.things:
-                touched.append(o._thing(column) + THING_WIDTH - 1)
-        for i in touched:
-            moving[i] += sign
-        if sign > 0 and not self.big:  # counts only grow past CLIP by adding
-            self.big = any(moving[i] > CLIP for i in touched)
+            self._bump(self._cells_of(rows, slot, ~t), sign)
 
     def _base(self, seat: int) -> Vector:
         """The seat's static rows and those of every pass so far."""
@@ -199,13 +220,13 @@ class Tracker:
         seat = self.seats.get(player)
         if seat is None:
             seat = self.seats[player] = o._seat(self.stepper.facts, player)
+        cells, hand = self._cells, self.hand
+        cells[0] = len(walk.done) + 1
+        cells[1] = _PHASE[legal[0].kind] if legal else 0
+        cells[2] = 0 if hand is None else hand.slot + 1
+        cells[3] = 0 if hand is None else min(hand.done, CLIP)
+        cells[6] = self.height + len(walk.local.stack)
         obs = np.add(self._base(seat), self.moving, out=out)
-        obs[0] = len(walk.done) + 1
-        obs[1] = _PHASE[legal[0].kind] if legal else 0
-        obs[6] = self.height + len(walk.local.stack)
-        if self.hand is not None:
-            obs[2] = self.hand.slot + 1
-            obs[3] = min(self.hand.done, CLIP)
         if self.big:
             np.minimum(obs, o.high, out=obs)
         return obs

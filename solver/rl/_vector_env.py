@@ -79,7 +79,7 @@ class TriggerStackVectorEnv(VectorEnv):
         self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
         self._masks = np.zeros((num_envs, self.layout.size), dtype=np.int8)
         for board, row in zip(self.envs, self._masks, strict=True):
-            board.game._mask = row  # each board's mask is kept in its row of the batch: nothing to copy
+            board.game.mask_row(row)  # each board's mask is kept in its row of the batch: nothing to copy
 
         self._truncations = np.zeros(num_envs, dtype=np.bool_)  # an episode always ends in an outcome
         self._autoreset = [False] * num_envs

@@ -340,6 +340,15 @@ class Stepper(Checked[Walk]):
         out.sort(key=lambda d: d.id)
         return out
 
+    def offered(self, walk: Walk) -> list[Decision]:
+        """The legal next decisions as the pass's stepper gives them: :meth:`legal` without its
+        sort by id (for a caller that reads them as a set, as an environment's mask does). Every
+        decision offered at one point is of one phase — order, modes, targets or divisions (601.2b–d
+        are announced in turn) — so the first says which. The list is the caller's."""
+        assert walk.facts is not None
+        with self._call():
+            return self._local(walk.facts).legal(walk.local)
+
     def forced(self, walk: Walk) -> tuple[Walk, int]:
         """``walk`` with each decision that is the only legal one taken, in turn, until there is a
         choice to make or the walk is over; and how many were taken. A walk reaches the same
