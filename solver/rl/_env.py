@@ -364,11 +364,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if action is None:
             raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
         chosen = int(action)
-        stepper = self.stepper
+        stepper, walk = self._now, self._walk
+        assert stepper is not None and walk is not None  # an agent is selected: reset() was called
         if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
-            walk = stepper.apply_unchecked(self.walk, chosen)
+            walk = stepper.apply_unchecked(walk, chosen)
         else:
-            walk = stepper.apply(self.walk, chosen, self._legal)  # IllegalDecision, with why
+            walk = stepper.apply(walk, chosen, self._legal)  # IllegalDecision, with why
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are paid once, at the end: zeroed at the next step
             rewards = self.rewards
@@ -518,8 +519,8 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # Petting
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         game = self._game
-        agent = self.agent_selection
-        observation = self.observe(agent) if observe else None
+        agent = game.agent_selection if self._has_reset else self._refuse("agent_selection")
+        observation = game.observe(agent) if observe else None
         return (
             observation,
             game._cumulative_rewards[agent],

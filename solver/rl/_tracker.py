@@ -145,7 +145,21 @@ class Tracker:
             self.placed += 1
             self.hand = None
             return True
-        return False  # put or removed: the general way, once per ability
+        if new.stack is not old.stack or len(new.decisions) != len(old.decisions) + 1:
+            return False
+        if new.current is not None:  # put in hand, nothing announced yet
+            if new.tokens or new.removed is not old.removed:
+                return False
+            facts = self.walk.facts
+            assert facts is not None
+            rows = self.observer._pass_rows(self.stepper, facts)
+            local = self.stepper.pass_stepper(facts)
+            slot = rows.slots[new.current]
+            self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
+            mode0 = 2 * len(facts.abilities) + local.mode_offset[new.current]
+            self.hand = _Hand(rows, slot, [], [], 0, local, mode0)
+            return True
+        return False  # removed: the general way
 
     def _announce(self, hand: _Hand, token: int) -> None:
         """What one more token of the ability in hand adds: a mode, a target, a requirement done."""
@@ -153,13 +167,21 @@ class Tracker:
         if local.target0 <= token < local.end_targets:
             target = token - local.target0
             hand.targets.append(target)
-            self._bump(self._cells_of(hand.rows, hand.slot, ~target), 1)
+            which = ~target
         elif token == local.end_targets:
             hand.done += 1
+            return
         elif hand.mode0 <= token < local.end_modes:
-            mode = token - hand.mode0
-            hand.modes.append(mode)
-            self._bump(self._cells_of(hand.rows, hand.slot, mode), 1)
+            which = token - hand.mode0
+            hand.modes.append(which)
+        else:
+            return
+        cells = hand.rows.cells.get((hand.slot, which)) or self._cells_of(hand.rows, hand.slot, which)
+        moving = self._cells
+        for i in cells:
+            moving[i] += 1
+            if moving[i] > CLIP:
+                self.big = True
 
     def _cells_of(self, rows: _PassRows, slot: int, which: int) -> tuple[int, ...]:
         """The entries one mode (``which`` ≥ 0) or one target (``~which``) of the ability in
