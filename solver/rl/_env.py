@@ -270,9 +270,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             facts = source.next(lambda: self.np_random)
             stepper = self._stepper(facts)
             first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
-            if stepper.legal(first):
+            offered = stepper.offered(first)
+            if offered:
                 self.stepper = stepper
-                self.start(facts)
+                self._begin(facts, None if self.auto else offered)
                 return
         why = (
             "once the decisions that are the only legal ones are taken (auto=True)"
@@ -285,6 +286,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
         decision to make; PettingZoo's API has no episode that is over before it starts)."""
+        self._begin(facts, None)
+
+    def _begin(self, facts: Facts, offered: list[Decision] | None) -> None:
+        """:meth:`start`, given the decisions offered at the start if they are known."""
         if self._now is None or self._now.facts is not facts:
             self.stepper = self._stepper(facts)
         stepper = self.stepper
@@ -301,14 +306,15 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.walk = stepper.start()
         self._tracker = Tracker(self.observer, stepper, self.walk)
         self.auto_applied = 0
-        self._advance()
+        self._advance(offered)
 
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode."""
         found = self._player_of.get(agent)
         return found if found is not None else self.seats[int(agent.rpartition("_")[2])]
 
-    def _advance(self) -> None:
+    def _advance(self, offered: list[Decision] | None = None) -> None:
+        """Follow the walk to where it now stands (``offered``: its legal decisions, if known)."""
         if self.auto:
             self.walk, taken = self.stepper.forced(self.walk)
             self.auto_applied += taken
@@ -320,7 +326,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         mask = self._flags
         for d in self._legal:  # the mask flips only the ids whose legality changed
             mask[d.id] = False
-        legal = self._legal = stepper.offered(walk)  # in the pass's order: the mask is a set
+        legal = self._legal = stepper.offered(walk) if offered is None else offered  # a set, to the mask
         for d in legal:
             mask[d.id] = True
         if legal:  # who decides (Stepper.decider), read off the decisions: the chooser of the ability in
