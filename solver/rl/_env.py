@@ -391,7 +391,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         """Keep the action mask in ``row`` (int8 or bool, ``layout.size`` long, zeros: no episode
         yet), written in place decision by decision (the vector environment's row of its batch)."""
         self._mask = row
-        self._flags = memoryview(row)  # an id's flag set or read as a Python bool, not a NumPy scalar
+        self._flags = row.data  # an id's flag set or read as a Python bool, not a NumPy scalar
         self._size = len(row)
 
     def legal(self) -> list[Decision]:

@@ -42,7 +42,7 @@ class Tracker:
         self.moving = np.zeros(observer.size, dtype=np.int16)
         """What the stack, the removals and the ability in hand add, every pass (unclipped), and
         the header's entries that change as the walk goes (the static rows leave them 0)."""
-        self._cells = memoryview(self.moving)
+        self._cells = self.moving.data
         """``moving`` entry by entry as Python ints (a NumPy scalar costs several times more)."""
         self.passes: list[Facts] = []
         self.slots: set[int] = set()
