@@ -164,6 +164,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.options = options or Options()
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
+        self._openings: dict[int, Tracker] = {}  # per kept stepper, the observation at the start of an episode
         if layout is None:
             if self._source.fixed is None:
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
@@ -196,7 +197,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         facts and steppers, the observer's rows): its own episodes, generator and agents."""
         twin = object.__new__(type(self))
         AECEnv.__init__(twin)
-        shared = ("auto", "render_mode", "options", "_source", "_steppers", "layout", "observer", "_rewards", "_scores")
+        shared = ("auto", "render_mode", "options", "_source", "_steppers", "_openings", "layout", "observer")
+        shared += ("_rewards", "_scores")
         for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
             setattr(twin, name, getattr(self, name))
         twin.auto_applied = 0
@@ -304,7 +306,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.walk = stepper.start()
-        self._tracker = Tracker(self.observer, stepper, self.walk)
+        opening = self._openings.get(id(facts)) if id(facts) in self._steppers else None
+        if opening is None:
+            opening = Tracker(self.observer, stepper, self.walk)
+            if id(facts) in self._steppers:  # a fixed source's: every episode on it starts from a copy
+                self._openings[id(facts)] = opening
+        self._tracker = opening.copy(self.walk)
         self.auto_applied = 0
         self._advance(offered)
 
@@ -406,7 +413,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         return np.zeros(self.layout.size, dtype=np.int8)
 
     def observe(self, agent: str) -> Observation:
-        return {"observation": self.observation(self.player(agent)), "action_mask": self.mask(agent)}
+        tracker, legal = self._tracker, self._legal  # observation() and mask() at once: every step of a loop
+        if tracker is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        observation = tracker.observe(self.player(agent), legal)
+        mask = self._mask.copy() if legal and agent == self.agent_selection else np.zeros(self._size, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),

@@ -62,6 +62,20 @@ class Tracker:
         self._begin(walk.done[0][0] if walk.done else walk.facts)
         self.update(walk)
 
+    def copy(self, walk: Walk) -> Tracker:
+        """Another tracker where this one stands, following ``walk``: a walk where this one's
+        stands (an episode's start, as this one's was). Made before an ability is in hand."""
+        assert self.hand is None and walk.decisions == self.walk.decisions
+        self.observer._of(self.stepper).trim()
+        other = object.__new__(Tracker)
+        other.observer, other.stepper, other.walk = self.observer, self.stepper, walk
+        other.moving = self.moving.copy()
+        other._cells = other.moving.data
+        other.passes, other.slots, other.exact = list(self.passes), set(self.slots), self.exact
+        other.height, other.placed, other.removed, other.hand = self.height, self.placed, self.removed, None
+        other.bases, other.seats, other.big = dict(self.bases), dict(self.seats), self.big
+        return other
+
     def _begin(self, facts: Facts) -> None:
         rows = self.observer._pass_rows(self.stepper, facts)
         if self.slots.intersection(rows.slots):
@@ -242,13 +256,15 @@ class Tracker:
         seat = self.seats.get(player)
         if seat is None:
             seat = self.seats[player] = o._seat(self.stepper.facts, player)
+        base = self.bases.get(seat)
+        base_now = base[1] if base is not None and base[0] == len(self.passes) else self._base(seat)
         cells, hand = self._cells, self.hand
         cells[0] = len(walk.done) + 1
         cells[1] = _PHASE[legal[0].kind] if legal else 0
         cells[2] = 0 if hand is None else hand.slot + 1
         cells[3] = 0 if hand is None else min(hand.done, CLIP)
         cells[6] = self.height + len(walk.local.stack)
-        obs = np.add(self._base(seat), self.moving, out=out)
+        obs = np.add(base_now, self.moving, out=out)
         if self.big:
             np.minimum(obs, o.high, out=obs)
         return obs
