@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from triggerstack.model import compile_facts
@@ -101,7 +101,10 @@ print(json.dumps(found))
 """The same loop, run in the interpreter that has the classic games."""
 
 
-def _clean(f: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def _clean(f: Callable[[], T]) -> T:
     """``f()`` from a collected heap: what an earlier figure left for the garbage collector (an
     environment built on a file keeps its scenario's facts, a cycle) is not billed to this one."""
     gc.collect()

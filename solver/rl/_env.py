@@ -197,8 +197,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         facts and steppers, the observer's rows): its own episodes, generator and agents."""
         twin = object.__new__(type(self))
         AECEnv.__init__(twin)
-        shared = ("auto", "render_mode", "options", "_source", "_steppers", "_openings", "layout", "observer")
-        shared += ("_rewards", "_scores")
+        shared: tuple[str, ...] = ("auto", "render_mode", "options", "_source", "_steppers", "_openings")
+        shared += ("layout", "observer", "_rewards", "_scores")
         for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
             setattr(twin, name, getattr(self, name))
         twin.auto_applied = 0
