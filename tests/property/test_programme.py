@@ -130,7 +130,7 @@ def _expected(facts: Facts, a: AbilityFacts, below: frozenset[int]) -> list[Choi
     return _obeying(a, listed)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 150))  # each lists up to LISTED choices twice
 @given(doc=boards())
 def test_linked_choices_are_what_python_constraint_lists(doc: dict[str, Any]) -> None:
     facts = compile_facts(Scenario.model_validate(doc))
