@@ -382,7 +382,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
             walk = stepper.apply_unchecked(walk, chosen)
         else:
-            walk = stepper.apply(walk, chosen, self._legal)  # IllegalDecision, with why
+            walk = stepper.apply(walk, chosen, self.legal())  # IllegalDecision: why, and what is legal (by id)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are paid once, at the end: zeroed at the next step
             rewards = self.rewards
