@@ -119,17 +119,22 @@ class Checked(Generic[S]):
             ref = ref.text
         if isinstance(ref, str):
             found = self._by_text.get(ref)
-            if found is None:
-                raise IllegalDecision(ref, "this scenario has no such decision")
-            return found
+            return found if found is not None else self._unmade_text(ref)
         if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
             raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
         i = operator.index(ref)
         found = self._by_id.get(i)
-        if found is None:
-            where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
-            raise IllegalDecision(str(i), f"no decision has this id ({where})")
-        return found
+        return found if found is not None else self._unmade_id(i)
+
+    def _unmade_text(self, text: str) -> Decision:
+        """A readable form no decision of :attr:`_by_text` has (a stepper that makes its decisions
+        as they are asked for makes it here): none."""
+        raise IllegalDecision(text, "this scenario has no such decision")
+
+    def _unmade_id(self, i: int) -> Decision:
+        """An id no decision of :attr:`_by_id` has (see :meth:`_unmade_text`): none."""
+        where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
+        raise IllegalDecision(str(i), f"no decision has this id ({where})")
 
     def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
         raise NotImplementedError

@@ -3,8 +3,6 @@ that replays an outcome (:meth:`Stepper.decisions_for`)."""
 
 from __future__ import annotations
 
-import json
-import operator
 import weakref
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -16,12 +14,12 @@ from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
 from triggerstack.model._outcome import Outcome, canonical, entry_dict, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
 from triggerstack.model._shapes import TriggerBody
+from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
 
 from ..._core.indexed import IndexedOutcome, Placed, entry_of, to_outcome
 from ..._engines.product import ProductEngine
-from ..._errors import IllegalDecision
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
 from ._decision import Checked, Decision, DecisionKind, Key, spell
@@ -63,11 +61,6 @@ class Walk:
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
 more every pass) the abilities a walk meets get the next free ids as they first appear."""
-
-
-def _compact(value: object, sort_keys: bool = False) -> str:
-    """JSON as ``outcome_json`` writes it: no spaces."""
-    return json.dumps(value, sort_keys=sort_keys, separators=(",", ":"))
 
 
 def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
@@ -156,23 +149,14 @@ class Stepper(Checked[Walk]):
             ]
             if over:
                 raise LayoutOverflow("the scenario does not fit the action layout: it needs " + ", ".join(over))
-        keys: list[Key] = [(DecisionKind.PUT, aid, "", 0) for aid, _ in bodies]
-        keys += [(DecisionKind.REMOVE, aid, "", 0) for aid, _ in bodies]
-        keys += [(DecisionKind.MODE, aid, m.id, 0) for aid, b in bodies if b.modal is not None for m in b.modes]
-        keys.append((DecisionKind.END_MODES, "", "", 0))
-        things = [*self.thing_slots, *self.universe]
-        keys += [(DecisionKind.TARGET, t, "", 0) for t in things]
-        keys.append((DecisionKind.END_TARGETS, "", "", 0))
-        keys += [(DecisionKind.DIVIDE, "", "", k) for k in range(1, most + 1)]
         self._by_text: dict[str, Decision] = {}
         self._by_key: dict[Key, Decision] = {}
         self._by_id: dict[int, Decision] = {}
         self._ids = layout or self.needs
         """The one layout decision ids are given by: the one asked for, or this scenario's smallest."""
         self.size = self._ids.size
-        self._keys = keys
-        """Every decision laid out from the start: each is made the first time it is asked for
-        (:meth:`decision`, a pass's tokens), so a board seen once makes the few its walk meets."""
+        # Every decision laid out from the start is made the first time it is asked for (decision(),
+        # a pass's tokens): a board seen once makes the few its walk meets.
         self._base_abilities = len(self.universe)
         self._base_modes = {aid: tuple(m) for aid, m in self._modes.items()}
         self._most = most
@@ -204,31 +188,21 @@ class Stepper(Checked[Walk]):
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
-    def decision(self, ref: Decision | int | str) -> Decision:
-        if isinstance(ref, Decision):
-            ref = ref.text
-        if isinstance(ref, str):
-            found = self._by_text.get(ref)
-            if found is None:
-                try:
-                    key: Key | None = Decision.parse(ref)
-                except ValueError:
-                    key = None
-                if key is None or not self._is_base(key) or spell(key) != ref:
-                    raise IllegalDecision(ref, "this scenario has no such decision")
-                found = self._named(key)
-            return found
-        if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
-            raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
-        i = operator.index(ref)
-        found = self._by_id.get(i)
-        if found is None:
-            base = self._base_key(i)
-            if base is None:
-                where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
-                raise IllegalDecision(str(i), f"no decision has this id ({where})")
-            found = self._named(base)
-        return found
+    def _unmade_text(self, text: str) -> Decision:
+        """A readable form no decision has been made for yet: made now if it is one laid out from
+        the start (each is made the first time it is asked for)."""
+        try:
+            key: Key | None = Decision.parse(text)
+        except ValueError:
+            key = None
+        if key is None or not self._is_base(key) or spell(key) != text:
+            return super()._unmade_text(text)
+        return self._named(key)
+
+    def _unmade_id(self, i: int) -> Decision:
+        """An id no decision has been made for yet: made now if it is one laid out from the start."""
+        base = self._base_key(i)
+        return super()._unmade_id(i) if base is None else self._named(base)
 
     def _base_key(self, i: int) -> Key | None:
         """What id ``i`` means among the decisions laid out from the start (None: none)."""
@@ -334,9 +308,7 @@ class Stepper(Checked[Walk]):
 
     def legal(self, walk: Walk) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
-        assert walk.facts is not None
-        with self._call():
-            out = self._local(walk.facts).legal(walk.local)
+        out = self.offered(walk)
         out.sort(key=lambda d: d.id)
         return out
 
@@ -431,15 +403,15 @@ class Stepper(Checked[Walk]):
             for p in state.stack:
                 kept = self._lines.get(id(p))
                 if kept is None or kept[0] is not p:  # a pass's Placed objects live as long as its stepper
-                    kept = self._lines[id(p)] = (p, _compact(entry_dict(entry_of(facts, p)), sort_keys=True))
+                    kept = self._lines[id(p)] = (p, compact(entry_dict(entry_of(facts, p))))
                 stack.append(kept[1])
             never = {a.index for a in facts.abilities if a.block is None}
             removed += [facts.abilities[k].id for k in sorted(state.removed | never)]
             sizes.append(len(state.stack))
         while len(sizes) > 1 and sizes[-1] == 0:  # join: a last pass that put nothing is not listed
             sizes.pop()
-        passes = f'"passes":{_compact(sizes)},' if len(sizes) > 1 else ""
-        return f'{{{passes}"removed":{_compact(removed)},"stack":[{",".join(stack)}]}}'
+        passes = f'"passes":{compact(sizes)},' if len(sizes) > 1 else ""
+        return f'{{{passes}"removed":{compact(removed)},"stack":[{",".join(stack)}]}}'
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
         """The ability being announced (put, its modes and targets not all chosen yet) and what
