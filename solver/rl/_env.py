@@ -306,12 +306,13 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.walk = stepper.start()
-        opening = self._openings.get(id(facts)) if id(facts) in self._steppers else None
-        if opening is None:
-            opening = Tracker(self.observer, stepper, self.walk)
-            if id(facts) in self._steppers:  # a fixed source's: every episode on it starts from a copy
-                self._openings[id(facts)] = opening
-        self._tracker = opening.copy(self.walk)
+        if id(facts) in self._steppers:  # a fixed source's board: every episode on it starts from a copy
+            opening = self._openings.get(id(facts))
+            if opening is None:
+                opening = self._openings[id(facts)] = Tracker(self.observer, stepper, self.walk)
+            self._tracker = opening.copy(self.walk)
+        else:
+            self._tracker = Tracker(self.observer, stepper, self.walk)
         self.auto_applied = 0
         self._advance(offered)
 
@@ -413,12 +414,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         return np.zeros(self.layout.size, dtype=np.int8)
 
     def observe(self, agent: str) -> Observation:
-        tracker, legal = self._tracker, self._legal  # observation() and mask() at once: every step of a loop
-        if tracker is None:
-            raise RuntimeError("no episode yet: call reset() first")
-        observation = tracker.observe(self.player(agent), legal)
-        mask = self._mask.copy() if legal and agent == self.agent_selection else np.zeros(self._size, dtype=np.int8)
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": self.observation(self.player(agent)), "action_mask": self.mask(agent)}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),

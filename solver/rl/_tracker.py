@@ -122,15 +122,20 @@ class Tracker:
         assert walk.facts is not None
         self._count(walk.facts, walk.local)
         if walk.local.current is not None:
-            rows = self.observer._pass_rows(self.stepper, walk.facts)
-            slot = rows.slots[walk.local.current]
-            local = self.stepper.pass_stepper(walk.facts)
-            modes, targets, done = local.announced(walk.local)
-            self._add(rows, slot, modes, targets, 1)
-            self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
-            mode0 = 2 * len(walk.facts.abilities) + local.mode_offset[walk.local.current]
-            self.hand = _Hand(rows, slot, modes, targets, done, local, mode0)
+            hand = self._in_hand(walk.facts, walk.local.current)
+            hand.modes, hand.targets, hand.done = self.stepper.pass_stepper(walk.facts).announced(walk.local)
+            self._add(hand.rows, hand.slot, hand.modes, hand.targets, 1)
         self.walk = walk
+
+    def _in_hand(self, facts: Facts, current: int) -> _Hand:
+        """Ability ``current`` of the pass ``facts`` put in hand, nothing of it announced yet."""
+        rows = self.observer._pass_rows(self.stepper, facts)
+        local = self.stepper.pass_stepper(facts)
+        slot = rows.slots[current]
+        self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
+        mode0 = 2 * len(facts.abilities) + local.mode_offset[current]
+        self.hand = _Hand(rows, slot, [], [], 0, local, mode0)
+        return self.hand
 
     def _one(self, new: State) -> bool:
         """Follow one decision within the pass under way, if ``new`` is the state after one: a
@@ -164,14 +169,8 @@ class Tracker:
         if new.current is not None:  # put in hand, nothing announced yet
             if new.tokens or new.removed is not old.removed:
                 return False
-            facts = self.walk.facts
-            assert facts is not None
-            rows = self.observer._pass_rows(self.stepper, facts)
-            local = self.stepper.pass_stepper(facts)
-            slot = rows.slots[new.current]
-            self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
-            mode0 = 2 * len(facts.abilities) + local.mode_offset[new.current]
-            self.hand = _Hand(rows, slot, [], [], 0, local, mode0)
+            assert self.walk.facts is not None
+            self._in_hand(self.walk.facts, new.current)
             return True
         return False  # removed: the general way
 
@@ -190,12 +189,7 @@ class Tracker:
             hand.modes.append(which)
         else:
             return
-        cells = hand.rows.cells.get((hand.slot, which)) or self._cells_of(hand.rows, hand.slot, which)
-        moving = self._cells
-        for i in cells:
-            moving[i] += 1
-            if moving[i] > CLIP:
-                self.big = True
+        self._bump(self._cells_of(hand.rows, hand.slot, which), 1)
 
     def _cells_of(self, rows: _PassRows, slot: int, which: int) -> tuple[int, ...]:
         """The entries one mode (``which`` ≥ 0) or one target (``~which``) of the ability in
@@ -256,15 +250,13 @@ class Tracker:
         seat = self.seats.get(player)
         if seat is None:
             seat = self.seats[player] = o._seat(self.stepper.facts, player)
-        base = self.bases.get(seat)
-        base_now = base[1] if base is not None and base[0] == len(self.passes) else self._base(seat)
         cells, hand = self._cells, self.hand
         cells[0] = len(walk.done) + 1
         cells[1] = _PHASE[legal[0].kind] if legal else 0
         cells[2] = 0 if hand is None else hand.slot + 1
         cells[3] = 0 if hand is None else min(hand.done, CLIP)
         cells[6] = self.height + len(walk.local.stack)
-        obs = np.add(base_now, self.moving, out=out)
+        obs = np.add(self._base(seat), self.moving, out=out)
         if self.big:
             np.minimum(obs, o.high, out=obs)
         return obs
