@@ -26,14 +26,15 @@ from typing import Any
 
 from ._apnap import Block, build_blocks, opponent_relation
 from ._controllers import Control
-from ._filters import ANYTHING, Context, matcher, matches, possible_kinds, who
+from ._filters import ANYTHING, Context, matches, possible_kinds, who
+from ._known import Known
 from ._limits import NO_DEADLINE, Deadline, Limits
 from ._linked import LinkedSearch, atoms, closure
 from ._modes import allowed_counts
 from ._rules import Code, Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
-from ._targeting import Exclusion, Restriction, ignored_properties, restriction_exclusions
+from ._targeting import Exclusion, Restriction, restriction_exclusions
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
 
@@ -255,37 +256,11 @@ class _Exclusions(Mapping[int, tuple[Exclusion, ...]]):
         return repr(self._all())
 
 
-@dataclass(frozen=True, slots=True)
-class _Things:
-    """What compiling asks of every thing once: whether a restriction could apply to it, why its
-    own targeting properties are ignored (113.6), and per filter and point of view, which things
-    fit (requirements of several abilities often share both)."""
-
-    things: tuple[Thing, ...]
-    restricted: tuple[bool, ...]
-    notes: tuple[str | None, ...]
-    fitting: dict[tuple[Callable[[Thing, Context], bool | None], PlayerId | None], tuple[int, ...]]
-
-    @classmethod
-    def of(cls, things: tuple[Thing, ...]) -> _Things:
-        return cls(things, tuple(t.has_restrictions for t in things), tuple(map(ignored_properties, things)), {})
-
-    def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:
-        """The things ``f`` does not rule out (True, or unknown until other targets are chosen)."""
-        fits = matcher(f)
-        found = self.fitting.get((fits, ctx.you))
-        if found is None:
-            kinds = possible_kinds(f)
-            found = tuple(i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False)
-            self.fitting[(fits, ctx.you)] = found
-        return found
-
-
 def _requirement(
     req: Requirement,
     index: int,
     ids: Mapping[str, int],
-    known: _Things,
+    known: Known,
     source: Thing | None,
     restriction: Restriction,
     ctx: Context,
@@ -299,13 +274,10 @@ def _requirement(
         thing = things[i]
         if (note := known.notes[i]) is not None:
             ignored[i] = note
-        if thing.id == source_id:
+        if thing.id == source_id or thing.id == self_id:  # 115.3 "another", 115.5 itself
             continue
-        if known.restricted[i]:
-            if restriction_exclusions(restriction, thing):
-                continue
-        elif thing.id == self_id:
-            continue  # the only restriction a thing without any can meet (115.5)
+        if known.restricted[i] and known.stops(i, restriction):
+            continue
         candidates.append(i)
     return RequirementFacts(
         index=index,
@@ -440,7 +412,7 @@ class _Compiling:
     is_opponent: Callable[[PlayerId, PlayerId], bool]
     block_of: Sequence[int | None]
     placeable: Sequence[bool]
-    known: _Things
+    known: Known
 
     def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
         """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
@@ -546,7 +518,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         is_opponent=is_opponent,
         block_of=block_of,
         placeable=placeable,
-        known=_Things.of(things),
+        known=Known.of(things),
     )
     abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ._shapes import Comparison, Filter, TargetOf
 from ._things import Thing
@@ -161,7 +162,20 @@ Check = Callable[[Thing, Context], Truth]
 PLANS = 4096
 """Filters whose plan is kept (each with the filter, so that the id it is kept by stays its own)."""
 _plans: dict[tuple[int, Domain | None], tuple[Filter, Check]] = {}
-_by_value: dict[tuple[Filter, Domain | None], Check] = {}
+_by_value: dict[tuple[tuple[Any, ...], Domain | None], Check] = {}
+
+
+def _value(f: Filter) -> tuple[Any, ...]:
+    """``f`` as plain values, a nested filter as its own: a key that hashes and compares several
+    times faster than the pydantic model does (1.2–3.6 µs an ``==`` in pydantic 2.14)."""
+    return tuple(
+        _value(v)
+        if isinstance(v, Filter)
+        else tuple(_value(x) for x in v)
+        if type(v) is tuple and v and isinstance(v[0], Filter)
+        else v
+        for v in f.__dict__.values()
+    )
 
 
 def _plan(f: Filter, inherited: Domain | None) -> Check:
@@ -172,7 +186,8 @@ def _plan(f: Filter, inherited: Domain | None) -> Check:
     kept = _plans.get(key)
     if kept is not None and kept[0] is f:
         return kept[1]
-    same = _by_value.get((f, inherited))  # an equal filter of another scenario (a board drawn anew)
+    value = (_value(f), inherited)
+    same = _by_value.get(value)  # an equal filter of another scenario (a board drawn anew)
     if same is not None:
         if len(_plans) >= PLANS:
             _plans.clear()
@@ -197,7 +212,7 @@ def _plan(f: Filter, inherited: Domain | None) -> Check:
         _plans.clear()
         _by_value.clear()
     _plans[key] = (f, check)
-    _by_value[(f, inherited)] = check
+    _by_value[value] = check
     return check
 
 

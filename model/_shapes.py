@@ -257,15 +257,26 @@ class Filter(_Frozen):
         return self
 
     @property
+    def given_keys(self) -> frozenset[str]:
+        """The keys it gives (those not None). Read from pydantic's private store directly: a
+        private attribute read through ``BaseModel.__getattr__`` costs about 40 times as much
+        (2.4 µs against 0.06 in pydantic 2.14), and compiling asks it of every filter per thing."""
+        private = self.__pydantic_private__
+        assert private is not None
+        named: frozenset[str] = private["_named"]
+        return named
+
+    @property
     def only_combinators(self) -> bool:
         """Whether its only keys are ``any``/``all`` (at least one): then each child decides its
         own domain (115.2, docs/formats.md, Scenario)."""
-        return bool(self._named) and self._named <= {"any", "all"}
+        named = self.given_keys
+        return bool(named) and named <= {"any", "all"}
 
     @property
     def is_everything(self) -> bool:
         """``{}``: no condition at all (as a quality: "from everything", 702.16j)."""
-        return not self._named
+        return not self.given_keys
 
     def iter_target_of(self) -> Iterator[tuple[str, str]]:
         """Each ``(key, requirement id)`` this filter refers to through ``target_of``."""

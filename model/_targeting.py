@@ -143,11 +143,13 @@ RESTRICTIONS: tuple[Callable[[Restriction, Thing], Exclusion | None], ...] = (
     cant_be_targeted,
 )
 """Every targeting restriction, in the order their reasons are listed."""
+_BESIDES_ITSELF = tuple(f for f in RESTRICTIONS if f is not is_self)
 
 
-def restriction_exclusions(r: Restriction, t: Thing) -> tuple[Exclusion, ...]:
-    """Every restriction that stops ``r`` from targeting ``t``."""
-    return tuple(e for f in RESTRICTIONS if (e := f(r, t)) is not None)
+def restriction_exclusions(r: Restriction, t: Thing, *, itself: bool = True) -> tuple[Exclusion, ...]:
+    """Every restriction that stops ``r`` from targeting ``t`` (``itself=False``: but 115.5's,
+    the one that reads which ability ``r`` is)."""
+    return tuple(e for f in (RESTRICTIONS if itself else _BESIDES_ITSELF) if (e := f(r, t)) is not None)
 
 
 def ignored_properties(t: Thing) -> str | None:

@@ -1,0 +1,53 @@
+"""What compiling a scenario asks of every thing once, shared by the requirements of all its
+abilities (:func:`~.facts.compile_facts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ._filters import Context, matcher, possible_kinds
+from ._shapes import Filter
+from ._targeting import Restriction, ignored_properties, restriction_exclusions
+from ._things import Thing
+from ._types import PlayerId, ThingId
+
+__all__ = ["Known"]
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What compiling asks of every thing once: whether a restriction could apply to it, why its
+    own targeting properties are ignored (113.6), and per filter and point of view, which things
+    fit (requirements of several abilities often share both)."""
+
+    things: tuple[Thing, ...]
+    restricted: tuple[bool, ...]
+    notes: tuple[str | None, ...]
+    fitting: dict[tuple[Callable[[Thing, Context], bool | None], PlayerId | None], tuple[int, ...]]
+    stopped: dict[tuple[int, PlayerId | None, ThingId | None], bool]
+
+    @classmethod
+    def of(cls, things: tuple[Thing, ...]) -> Known:
+        return cls(things, tuple(t.has_restrictions for t in things), tuple(map(ignored_properties, things)), {}, {})
+
+    def stops(self, i: int, restriction: Restriction) -> bool:
+        """Whether a restriction other than 115.5 (the caller's own check) stops ``restriction``'s
+        ability from targeting thing ``i``. Those read only who controls the ability and its
+        source, which abilities of one source and controller share: asked once per thing and pair."""
+        source = restriction.source
+        key = (i, restriction.you, None if source is None else source.id)
+        found = self.stopped.get(key)
+        if found is None:
+            found = self.stopped[key] = bool(restriction_exclusions(restriction, self.things[i], itself=False))
+        return found
+
+    def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:
+        """The things ``f`` does not rule out (True, or unknown until other targets are chosen)."""
+        fits = matcher(f)
+        found = self.fitting.get((fits, ctx.you))
+        if found is None:
+            kinds = possible_kinds(f)
+            found = tuple(i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False)
+            self.fitting[(fits, ctx.you)] = found
+        return found
