@@ -105,7 +105,7 @@ class PassStepper(Checked[State]):
         self.divide0 = self.end_targets + 1
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
         self.tokens_count = self.divide0 + most
-        keys = [self._key(i) for i in range(self.tokens_count)]
+        keys = self._keys()
         self.decisions = _Decisions(keys, self.named)
         """The decision each token is, by token (each made the first time it is asked for)."""
         self._token = {k: i for i, k in enumerate(keys)}
@@ -146,26 +146,19 @@ class PassStepper(Checked[State]):
 
     # -- the tokens ---------------------------------------------------------------------------
 
-    def _key(self, i: int) -> Key:
-        """What token ``i`` means."""
+    def _keys(self) -> list[Key]:
+        """What each token means, in token order: put and remove per ability, each modal ability's
+        modes, end of modes, a target per thing, end of targets, each amount divided."""
         f = self.facts
-        n = len(f.abilities)
-        if i < n:
-            return (DecisionKind.PUT, f.abilities[i].id, "", 0)
-        if i < 2 * n:
-            return (DecisionKind.REMOVE, f.abilities[i - n].id, "", 0)
-        if i < self.end_modes:
-            j = i - 2 * n
-            k = max(x for x in range(n) if self.mode_offset[x] <= j and f.abilities[x].modal)
-            a = f.abilities[k]
-            return (DecisionKind.MODE, a.id, a.modes[j - self.mode_offset[k]].id or "", 0)
-        if i == self.end_modes:
-            return (DecisionKind.END_MODES, "", "", 0)
-        if i < self.end_targets:
-            return (DecisionKind.TARGET, f.things[i - self.target0].id, "", 0)
-        if i == self.end_targets:
-            return (DecisionKind.END_TARGETS, "", "", 0)
-        return (DecisionKind.DIVIDE, "", "", i - self.divide0 + 1)
+        keys: list[Key] = [(DecisionKind.PUT, a.id, "", 0) for a in f.abilities]
+        keys += [(DecisionKind.REMOVE, a.id, "", 0) for a in f.abilities]
+        keys += [(DecisionKind.MODE, a.id, m.id or "", 0) for a in f.abilities if a.modal for m in a.modes]
+        keys.append((DecisionKind.END_MODES, "", "", 0))
+        keys += [(DecisionKind.TARGET, t.id, "", 0) for t in f.things]
+        keys.append((DecisionKind.END_TARGETS, "", "", 0))
+        keys += [(DecisionKind.DIVIDE, "", "", amount) for amount in range(1, self.tokens_count - self.divide0 + 1)]
+        assert len(keys) == self.tokens_count
+        return keys
 
     def tokens(self, a: AbilityFacts, choice: Choice) -> tuple[int, ...]:
         """The decisions that announce ``choice`` after ``put``."""
