@@ -5,17 +5,24 @@ abilities). Filters and targeting restrictions read only this view."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from ._shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
 from ._types import PlayerId, ThingId
 
 __all__ = ["Thing", "object_thing", "player_thing"]
 
+_NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
 
-@dataclass(frozen=True, slots=True)
-class Thing:
-    """A player, an object, or a waiting ability, as filters see it."""
+
+class Thing(NamedTuple):
+    """A player, an object, or a waiting ability, as filters see it.
+
+    A named tuple, not a frozen dataclass: compiling builds one per player, object and waiting
+    ability of every board, and a frozen dataclass of these 21 fields took 2.4 µs to build against
+    0.6 µs (a board of 60 creatures drawn anew every episode spent a tenth of its episode here).
+    Frozen either way; never hashed (``counters`` is a mapping)."""
 
     id: ThingId
     kind: str  # player, permanent, card, spell, ability, emblem
@@ -29,7 +36,7 @@ class Thing:
     power: int | None = None
     toughness: int | None = None
     mana_value: int | None = None
-    counters: Mapping[str, int] = field(default_factory=dict)
+    counters: Mapping[str, int] = _NO_COUNTERS
     tags: frozenset[str] = frozenset()
     ability_kind: str | None = None
     hexproof: bool = False
