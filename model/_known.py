@@ -34,7 +34,7 @@ class Known:
     def stops(self, i: int, restriction: Restriction) -> bool:
         """Whether a restriction other than 115.5 (the caller's own check) stops ``restriction``'s
         ability from targeting thing ``i``. Those read only who controls the ability and its
-        source, which abilities of one source and controller share: asked once per thing and pair."""
+        source, so this is judged once per thing, controller and source, whatever the ability."""
         source = restriction.source
         key = (i, restriction.you, None if source is None else source.id)
         found = self.stopped.get(key)
