@@ -264,6 +264,17 @@ def test_sources_and_the_layout_they_need(tmp_path: Path) -> None:
     first = folder.stepper.facts
     folder.reset(seed=5)
     assert folder.stepper.facts is first, "the draw follows the seed"
+    after = []
+    for _ in range(20):
+        folder.reset()
+        after.append(id(folder.stepper.facts))
+    assert len(set(after)) > 1, "the seed draws one episode's board; its generator draws the next ones"
+    folder.reset(seed=5)
+    again = []
+    for _ in range(20):
+        folder.reset()
+        again.append(id(folder.stepper.facts))
+    assert again == after, "the episodes after a seed follow it too"
     folder.reset(options={"scenario": str(ERTAI)})
     assert folder.stepper.facts.scenario.players[0].id == "B"
 
