@@ -3,7 +3,6 @@ docs/cli.md (best)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any
@@ -15,6 +14,7 @@ from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
 from ._scenario import Scenario, validation_error
 from ._shapes import TriggerBody, Whole
+from ._text import compact
 from ._types import AbilityId
 
 __all__ = [
@@ -329,4 +329,4 @@ def entry_dict(e: Entry) -> dict[str, Any]:
 
 def outcome_json(outcome: Outcome) -> str:
     """Compact canonical JSON, keys sorted: byte-identical for equal canonical outcomes."""
-    return json.dumps(outcome_dict(outcome), sort_keys=True, separators=(",", ":"))
+    return compact(outcome_dict(outcome))

@@ -10,13 +10,13 @@ outcome), and ``from_outcome`` reads a proposal back. These are data, not search
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, outcome_dict
+from triggerstack.model._text import compact
 
 __all__ = [
     "Choice",
@@ -221,7 +221,7 @@ class JsonWriter:
         text = self._removed.get(removed)
         if text is None:
             ids = [self.facts.abilities[k].id for k in removed]
-            text = self._removed[removed] = json.dumps(ids, separators=(",", ":"))
+            text = self._removed[removed] = compact(ids)
         return text
 
     def fragment(self, p: Placed) -> str:
@@ -229,7 +229,7 @@ class JsonWriter:
         text = self._placed.get(p)
         if text is None:
             one = outcome_dict(to_outcome(self.facts, IndexedOutcome((p,), ())))["stack"][0]
-            text = self._placed[p] = json.dumps(one, sort_keys=True, separators=(",", ":"))
+            text = self._placed[p] = compact(one)
         return text
 
     def __call__(self, outcome: IndexedOutcome) -> str:
