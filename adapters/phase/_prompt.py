@@ -282,7 +282,7 @@ class Rest:
     # -- counting
 
     def _key(self, walk: Walk, pos: int) -> tuple[Any, ...]:
-        return frozenset(p.ability for p in walk.local.stack), walk.local.removed, pos, len(walk.done)
+        return walk.local.placed, walk.local.removed, pos, len(walk.done)
 
     def _children(self, walk: Walk, pos: int) -> list[Walk]:
         """The walks after phase's next queued ability is decided, in order: put with each of its

@@ -37,13 +37,10 @@ class State:
     removed: frozenset[int] = frozenset()
     current: int | None = None
     tokens: tuple[int, ...] = ()
-
-    @property
-    def processed(self) -> frozenset[int]:
-        done = set(self.removed) | {p.ability for p in self.stack}
-        if self.current is not None:
-            done.add(self.current)
-        return frozenset(done)
+    placed: frozenset[int] = frozenset()
+    """The abilities on ``stack``, as a set (kept as they are placed: every question asks it)."""
+    processed: frozenset[int] = frozenset()
+    """The abilities placed, removed or in hand: those the block being put is done with."""
 
 
 class _Decisions(Sequence[Decision]):
@@ -231,7 +228,7 @@ class PassStepper(Checked[State]):
         assert state.current is not None
         a = self.facts.abilities[state.current]
         n = len(state.tokens)
-        listed = self._choices(a, frozenset(p.ability for p in state.stack))
+        listed = self._choices(a, state.placed)
         return sum(1 for _, seq in listed if seq[:n] == state.tokens)
 
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
@@ -267,7 +264,7 @@ class PassStepper(Checked[State]):
     def legal(self, state: State) -> list[Decision]:
         """The legal next decisions, sorted by id (empty: the walk is over)."""
         f = self.facts
-        on_stack = frozenset(p.ability for p in state.stack)
+        on_stack = state.placed
         if state.current is None:
             out: list[int] = []
             for k in self._block(state):
@@ -393,16 +390,20 @@ class PassStepper(Checked[State]):
         decisions = (*state.decisions, d.id)
         tok = self._token[d.key]
         if d.kind is DecisionKind.PUT:
-            return self._finish(State(decisions, state.stack, state.removed, tok, ()))
+            done = state.processed | {tok}
+            return self._finish(State(decisions, state.stack, state.removed, tok, (), state.placed, done))
         if d.kind is DecisionKind.REMOVE:
-            return State(decisions, state.stack, state.removed | {tok - len(f.abilities)}, None, ())
-        return self._finish(State(decisions, state.stack, state.removed, state.current, (*state.tokens, tok)))
+            k = tok - len(f.abilities)
+            return State(decisions, state.stack, state.removed | {k}, None, (), state.placed, state.processed | {k})
+        tokens = (*state.tokens, tok)
+        announcing = State(decisions, state.stack, state.removed, state.current, tokens, state.placed, state.processed)
+        return self._finish(announcing)
 
     def _finish(self, state: State) -> State:
         """Place the ability in hand once its tokens spell a whole choice."""
         assert state.current is not None
         a = self.facts.abilities[state.current]
-        key = (a.index, frozenset(p.ability for p in state.stack) & a.waiting_targets)
+        key = (a.index, state.placed & a.waiting_targets)
         whole = self._whole.get(key)
         if whole is None:
             if self._announcer(a, key) is None:
@@ -422,7 +423,8 @@ class PassStepper(Checked[State]):
                 return state
             # kept for good: a walk's Placed objects are named by their ids (Stepper's successors, the observer)
             placed = whole[state.tokens] = Placed(a.index, choice)
-        return State(state.decisions, (*state.stack, placed), state.removed, None, ())
+        stack, on_stack = (*state.stack, placed), state.placed | {placed.ability}
+        return State(state.decisions, stack, state.removed, None, (), on_stack, state.processed)
 
     def is_over(self, state: State) -> bool:
         return state.current is None and not self._block(state)

@@ -530,7 +530,7 @@ class Stepper(Checked[Walk]):
             if entry is None or put is None or put not in legal:
                 raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
             a = facts.abilities[facts.ability_index[entry.ability]]
-            tokens = local.tokens_for(a, frozenset(p.ability for p in walk.local.stack), entry)
+            tokens = local.tokens_for(a, walk.local.placed, entry)
             if tokens is None:
                 raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
             walk = self.apply_unchecked(walk, put)
