@@ -107,6 +107,7 @@ class Stepper(Checked[Walk]):
         self.layout = layout
         max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
         self.passes = Passes(facts, self.options.next_pass, max_passes)
+        self._single = self.passes.single
         s = facts.scenario
         watched = {r.id: self._watched(r.object) for r in s.reactions}
         bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
@@ -363,7 +364,7 @@ class Stepper(Checked[Walk]):
         assert here is not None  # the pass's own decisions are the only ones applied to it
         state = local.apply_unchecked(walk.local, here)
         walk = Walk(walk.done, facts, state, walk.on_stack, (*walk.decisions, d.id))
-        if not local.is_over(state):
+        if self._single or not local.is_over(state):  # a lone pass: nothing follows it
             return walk
         key = (id(facts), tuple(id(p) for p in state.stack), state.removed, walk.on_stack)
         successor = self._after.get(key)  # the pass's Placed objects are kept by its stepper: ids name them
