@@ -432,7 +432,14 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         return np.zeros(self.layout.size, dtype=np.int8)
 
     def observe(self, agent: str) -> Observation:
-        return {"observation": self.observation(self.player(agent)), "action_mask": self.mask(agent)}
+        tracker, legal = self._tracker, self._legal
+        if tracker is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        player = self._player_of.get(agent)  # player() and mask() inline: every step of PettingZoo's loop asks
+        observation = tracker.observe(self.player(agent) if player is None else player, legal)
+        if legal and agent == self.agent_selection:
+            return {"observation": observation, "action_mask": self._mask.copy()}
+        return {"observation": observation, "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),

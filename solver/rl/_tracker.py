@@ -27,6 +27,13 @@ class _Hand:
     done: int
     local: PassStepper
     mode0: int
+    effects: dict[int, _Effect]
+    """Per token, what it announces (:meth:`Tracker._effect`): the pass's, for this slot."""
+
+
+_Effect = tuple[object, int, tuple[int, ...]]
+_TARGET, _MODE, _END, _OTHER = object(), object(), object(), object()
+"""What a token of the ability in hand announces (:meth:`Tracker._effect`)."""
 
 
 class Tracker:
@@ -58,6 +65,8 @@ class Tracker:
         self.big = False
         """Whether a count may exceed :data:`CLIP` (then each observation is clipped)."""
         self.walk = walk
+        self._pass: tuple[Facts, _PassRows, PassStepper] | None = None
+        """The pass an ability was last put in hand in: its rows and its stepper."""
         assert walk.facts is not None
         self._begin(walk.done[0][0] if walk.done else walk.facts)
         self.update(walk)
@@ -74,6 +83,7 @@ class Tracker:
         other.passes, other.slots, other.exact = list(self.passes), set(self.slots), self.exact
         other.height, other.placed, other.removed, other.hand = self.height, self.placed, self.removed, None
         other.bases, other.seats, other.big = dict(self.bases), dict(self.seats), self.big
+        other._pass = self._pass
         return other
 
     def _begin(self, facts: Facts) -> None:
@@ -129,12 +139,16 @@ class Tracker:
 
     def _in_hand(self, facts: Facts, current: int) -> _Hand:
         """Ability ``current`` of the pass ``facts`` put in hand, nothing of it announced yet."""
-        rows = self.observer._pass_rows(self.stepper, facts)
-        local = self.stepper.pass_stepper(facts)
+        if self._pass is None or self._pass[0] is not facts:
+            self._pass = (facts, self.observer._pass_rows(self.stepper, facts), self.stepper.pass_stepper(facts))
+        _, rows, local = self._pass
         slot = rows.slots[current]
         self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
         mode0 = 2 * len(facts.abilities) + local.mode_offset[current]
-        self.hand = _Hand(rows, slot, [], [], 0, local, mode0)
+        effects = rows.effects.get(slot)
+        if effects is None:
+            effects = rows.effects[slot] = {}
+        self.hand = _Hand(rows, slot, [], [], 0, local, mode0, effects)
         return self.hand
 
     def _one(self, new: State) -> bool:
@@ -144,7 +158,19 @@ class Tracker:
         if hand is not None and new.current == old.current:
             if new.stack is not old.stack or len(new.tokens) != len(old.tokens) + 1:
                 return False
-            self._announce(hand, new.tokens[-1])
+            what, value, cells = hand.effects.get(new.tokens[-1]) or self._effect(hand, new.tokens[-1])
+            if what is _TARGET:
+                hand.targets.append(value)
+            elif what is _MODE:
+                hand.modes.append(value)
+            else:
+                hand.done += what is _END
+                return True
+            moving = self._cells
+            for i in cells:  # _bump(cells, 1), inline: a step announces one token
+                moving[i] += 1
+                if moving[i] > CLIP:
+                    self.big = True
             return True
         if hand is not None:  # placed: the choice is what was announced, and its last token
             if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
@@ -174,22 +200,24 @@ class Tracker:
             return True
         return False  # removed: the general way
 
-    def _announce(self, hand: _Hand, token: int) -> None:
-        """What one more token of the ability in hand adds: a mode, a target, a requirement done."""
+    def _effect(self, hand: _Hand, token: int) -> _Effect:
+        """What one more token of the ability in hand is — a target, a mode, a requirement done or
+        something else (an end of modes, an amount) — with its index and the entries it adds 1
+        to; kept per pass and ability slot."""
         local = hand.local
+        found: _Effect
         if local.target0 <= token < local.end_targets:
             target = token - local.target0
-            hand.targets.append(target)
-            which = ~target
+            found = (_TARGET, target, self._cells_of(hand.rows, hand.slot, ~target))
         elif token == local.end_targets:
-            hand.done += 1
-            return
+            found = (_END, 0, ())
         elif hand.mode0 <= token < local.end_modes:
-            which = token - hand.mode0
-            hand.modes.append(which)
+            mode = token - hand.mode0
+            found = (_MODE, mode, self._cells_of(hand.rows, hand.slot, mode))
         else:
-            return
-        self._bump(self._cells_of(hand.rows, hand.slot, which), 1)
+            found = (_OTHER, 0, ())
+        hand.effects[token] = found
+        return found
 
     def _cells_of(self, rows: _PassRows, slot: int, which: int) -> tuple[int, ...]:
         """The entries one mode (``which`` ≥ 0) or one target (``~which``) of the ability in
