@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, outcome_dict
@@ -100,6 +100,32 @@ def _entry(facts: Facts, p: Placed) -> Entry:
     (inst,) = p.choice.modes
     targets, divide = _targets(facts, p.ability, inst)
     return Entry.model_construct(ability=a.id, modes=None, targets=targets, divide=divide)
+
+
+def entry_json(facts: Facts, p: Placed) -> str:
+    """``compact(entry_dict(entry_of(facts, p)))`` — the line of one placed ability's entry — from
+    plain values, without the wire model (made once per placed choice a walk meets: on a board
+    drawn anew, every one; model_construct and the hash of a placed choice cost 4× this)."""
+    a = facts.abilities[p.ability]
+    if a.modal:
+        modes: list[dict[str, Any]] = []
+        for inst in p.choice.modes:
+            targets, divide = _targets(facts, p.ability, inst)
+            mode: dict[str, Any] = {"mode": a.modes[inst.mode].id}
+            if targets:
+                mode["targets"] = targets
+            if divide:
+                mode["divide"] = divide
+            modes.append(mode)
+        return compact({"ability": a.id, "modes": modes})
+    (inst,) = p.choice.modes
+    targets, divide = _targets(facts, p.ability, inst)
+    entry: dict[str, Any] = {"ability": a.id}
+    if targets:
+        entry["targets"] = targets
+    if divide:
+        entry["divide"] = divide
+    return compact(entry)
 
 
 def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:

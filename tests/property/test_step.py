@@ -53,6 +53,7 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
         outcome = stepper.outcome(state)
         assert check(facts, outcome).legal
         assert outcome_json(outcome) in every
+        assert stepper.outcome_line(state) == outcome_json(outcome), "the line an episode ends with"
 
     reached: set[str] = set()
     seen: set[tuple[object, ...]] = set()
@@ -162,3 +163,35 @@ def test_taking_the_forced_decisions_keeps_every_outcome(doc: dict[str, Any]) ->
 
     explore(stepper.start())
     assert reached == every
+
+
+def test_the_line_of_every_outcome_is_its_canonical_json() -> None:
+    """What an episode ends with is ``outcome_json`` of its outcome for each shape of entry:
+    modal (a mode dividing among its targets, a mode with none), and a divided non-modal one."""
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": f"c{k}", "controller": "AB"[k % 2], "types": ["creature"]} for k in range(3)],
+        "triggers": [
+            {
+                "id": "M",
+                "controller": "A",
+                "modal": {"choose": [1, 2]},
+                "modes": [
+                    {"id": "split", "targets": [{"id": "t", "min": 1, "max": 2, "divide": 3, "filter": {"type": "creature"}}]},
+                    {"id": "none", "targets": []},
+                ],
+            },
+            {"id": "D", "controller": "B", "targets": [{"id": "u", "min": 1, "max": 2, "divide": 2, "filter": {"type": "creature"}}]},
+        ],
+    }
+    stepper = Stepper(compile_facts(parse_scenario(doc)))
+    lines = 0
+    pending = [stepper.start()]
+    while pending:
+        walk = pending.pop()
+        legal = stepper.legal(walk)
+        if not legal:
+            assert stepper.outcome_line(walk) == outcome_json(stepper.outcome(walk))
+            lines += 1
+        pending.extend(stepper.apply_unchecked(walk, d) for d in legal)
+    assert lines > 50

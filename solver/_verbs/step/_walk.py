@@ -11,14 +11,14 @@ from dataclasses import dataclass, fields, replace
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
-from triggerstack.model._outcome import Outcome, canonical, entry_dict, outcome_json
+from triggerstack.model._outcome import Outcome, canonical, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
 from triggerstack.model._shapes import TriggerBody
 from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
 
-from ..._core.indexed import IndexedOutcome, Placed, entry_of, to_outcome
+from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
@@ -404,7 +404,7 @@ class Stepper(Checked[Walk]):
             for p in state.stack:
                 kept = self._lines.get(id(p))
                 if kept is None or kept[0] is not p:  # a pass's Placed objects live as long as its stepper
-                    kept = self._lines[id(p)] = (p, compact(entry_dict(entry_of(facts, p))))
+                    kept = self._lines[id(p)] = (p, entry_json(facts, p))
                 stack.append(kept[1])
             never = {a.index for a in facts.abilities if a.block is None}
             removed += [facts.abilities[k].id for k in sorted(state.removed | never)]
