@@ -413,6 +413,22 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self.render_mode == "human":
             self.render()
 
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step of an agent whose episode is over, for an environment whose agents'
+        episodes all end at once: the agent leaves, and the next is the first left (its version
+        searches the agents for the dead ones and keeps whom to come back to, 5 µs a step)."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for table in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del table[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+
     def mask_row(self, row: NDArray[Any]) -> None:
         """Keep the action mask in ``row`` (int8 or bool, ``layout.size`` long, zeros: no episode
         yet), written in place decision by decision (the vector environment's row of its batch)."""
