@@ -168,6 +168,9 @@ _by_value: dict[tuple[tuple[Any, ...], Domain | None], Check] = {}
 def _value(f: Filter) -> tuple[Any, ...]:
     """``f`` as plain values, a nested filter as its own: a key that hashes and compares several
     times faster than the pydantic model does (1.2–3.6 µs an ``==`` in pydantic 2.14)."""
+    fields = f.__dict__
+    if fields["not_"] is None and fields["any"] is None and fields["all"] is None:
+        return tuple(fields.values())  # no nested filter (most are): 0.4 µs, not 7.5
     return tuple(
         _value(v)
         if isinstance(v, Filter)
