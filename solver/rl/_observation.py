@@ -104,7 +104,7 @@ class _Seen:
     of the stepper's own walks (facts, placed choices, states), kept alive here while named."""
 
     static: dict[int, Vector] = field(default_factory=dict)
-    things: tuple[Vector, NDArray[np.intp], NDArray[np.intp]] | None = None
+    things: tuple[Vector, NDArray[np.intp], tuple[int, ...]] | None = None
     passes: dict[int, _PassRows] = field(default_factory=dict)
     entries: dict[tuple[int, int, int], Delta] = field(default_factory=dict)
     stacks: dict[tuple[object, ...], Delta] = field(default_factory=dict)
@@ -130,8 +130,8 @@ class _Template:
     controller_at: NDArray[np.intp]
     chooser_at: NDArray[np.intp]
     pass_at: NDArray[np.intp]
-    controllers: NDArray[np.intp]
-    choosers: NDArray[np.intp]
+    controllers: tuple[int, ...]
+    choosers: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,9 +214,14 @@ class Observer:
                 return k
         return -1
 
-    def _relative(self, absolute: NDArray[np.intp], seat: int, players: int) -> NDArray[np.int16]:
-        """1 + each player's seat relative to ``seat`` (0 where there is none: −1)."""
-        return np.where(absolute >= 0, 1 + (absolute - seat) % players, 0).astype(np.int16)
+    def _relative(self, absolute: tuple[int, ...], seat: int, players: int) -> list[int]:
+        """1 + each player's seat relative to ``seat`` (0 where there is none: −1). Plain
+        integers: a board has a few dozen, and NumPy's calls cost more than the arithmetic."""
+        return [1 + (x - seat) % players if x >= 0 else 0 for x in absolute]
+
+    def _seats(self, facts: Facts) -> dict[PlayerId | None, int]:
+        """Each player's seat (:meth:`_seat` of every player at once; None and others: −1)."""
+        return {p.id: k for k, p in enumerate(facts.scenario.players)}
 
     def _static_of(self, stepper: Stepper, seat: int) -> Vector:
         seen = self._of(stepper)
@@ -231,7 +236,7 @@ class Observer:
             seen.static[seat] = found
         return found
 
-    def _things(self, stepper: Stepper) -> tuple[Vector, NDArray[np.intp], NDArray[np.intp]]:
+    def _things(self, stepper: Stepper) -> tuple[Vector, NDArray[np.intp], tuple[int, ...]]:
         """The thing rows every seat shares, where each thing's controller goes, and the
         controllers' seats (−1: none)."""
         facts = stepper.facts
@@ -240,6 +245,7 @@ class Observer:
         at: list[int] = []
         owners: list[int] = []
         values: list[list[int]] = []
+        seats = self._seats(facts)
         for thing in facts.things[: facts.first_waiting]:
             slot = stepper.thing_slot(thing.id)
             assert slot is not None  # players and objects have thing slots
@@ -257,10 +263,10 @@ class Observer:
                     thing.left_game,
                 ]
             )
-            owners.append(self._seat(facts, PlayerId(thing.id) if thing.is_player else thing.controller))
+            owners.append(seats.get(PlayerId(thing.id) if thing.is_player else thing.controller, -1))
         if values:  # every row in one assignment
             base[np.add.outer(np.array(at, dtype=np.intp) - 1, np.arange(THING_WIDTH - 1))] = values
-        return base, np.array(at, dtype=np.intp), np.array(owners, dtype=np.intp)
+        return base, np.array(at, dtype=np.intp), tuple(owners)
 
     def _pass_rows(self, stepper: Stepper, facts: Facts) -> _PassRows:
         seen = self._of(stepper)
@@ -281,30 +287,38 @@ class Observer:
         value: list[int] = []
         controllers: list[int] = []
         choosers: list[int] = []
+        spots: tuple[list[int], list[int], list[int]] = ([], [], [])  # where offsets 1, 2 and 5 go
+        seats = self._seats(facts)
         for a, slot in zip(facts.abilities, slots, strict=True):
             at = self._ability(slot)
-            controllers.append(self._seat(facts, a.controller))
-            choosers.append(self._seat(facts, a.chooser))
-            entries = [
-                (0, 4 if a.block is None else 1),  # waiting, or removed from the start (800.4d)
-                (1, 0),  # controller: per seat
-                (2, 0),  # chooser: per seat
-                (3, a.part if a.block is not None else 0),
-                (4, 0 if a.block is None else 1 + a.block),
-                (5, 0),  # the pass: per pass
-                (7, int(a.modal)),
-                (8, int(a.may_choose_zero)),
+            controllers.append(seats.get(a.controller, -1))
+            choosers.append(seats.get(a.chooser, -1))
+            start = len(index)
+            for spot, offset in zip(spots, (1, 2, 5), strict=True):
+                spot.append(start + offset)  # the entries below start with offsets 0 … 5, in order
+            index += [at, at + 1, at + 2, at + 3, at + 4, at + 5, at + 7, at + 8]
+            placed = a.block is not None
+            value += [
+                1 if placed else 4,  # waiting, or removed from the start (800.4d)
+                0,  # controller: per seat
+                0,  # chooser: per seat
+                a.part if placed else 0,
+                1 + a.block if a.block is not None else 0,
+                0,  # the pass: per pass
+                int(a.modal),
+                int(a.may_choose_zero),
             ]
-            entries += [(ABILITY_BASE + 2 * m + 1, min(len(x.requirements), CLIP)) for m, x in enumerate(a.modes)]
-            for offset, v in entries:
-                index.append(at + offset)
-                value.append(v)
-        where = {i: k for k, i in enumerate(index)}
-        spots = [[where[self._ability(slot) + offset] for slot in slots] for offset in (1, 2, 5)]
+            for m, x in enumerate(a.modes):
+                index.append(at + ABILITY_BASE + 2 * m + 1)
+                value.append(min(len(x.requirements), CLIP))
         return _Template(
             np.array(index, dtype=np.intp),
             np.array(value, dtype=np.int16),
-            *(np.array(x, dtype=np.intp) for x in (*spots, controllers, choosers)),
+            np.array(spots[0], dtype=np.intp),
+            np.array(spots[1], dtype=np.intp),
+            np.array(spots[2], dtype=np.intp),
+            tuple(controllers),
+            tuple(choosers),
         )
 
     def _rows(self, facts: Facts, rows: _PassRows, seat: int, number: int) -> tuple[NDArray[np.intp], Vector]:

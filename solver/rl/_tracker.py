@@ -158,7 +158,7 @@ class Tracker:
         if hand is not None and new.current == old.current:
             if new.stack is not old.stack or len(new.tokens) != len(old.tokens) + 1:
                 return False
-            what, value, cells = hand.effects.get(new.tokens[-1]) or self._effect(hand, new.tokens[-1])
+            what, value, bumps = hand.effects.get(new.tokens[-1]) or self._effect(hand, new.tokens[-1])
             if what is _TARGET:
                 hand.targets.append(value)
             elif what is _MODE:
@@ -167,7 +167,7 @@ class Tracker:
                 hand.done += what is _END
                 return True
             moving = self._cells
-            for i in cells:  # _bump(cells, 1), inline: a step announces one token
+            for i in bumps:  # _bump(bumps, 1), inline: a step announces one token
                 moving[i] += 1
                 if moving[i] > CLIP:
                     self.big = True
