@@ -141,6 +141,10 @@ class PassStepper(Checked[State]):
         t = self._token.get(key)
         return None if t is None else self.decisions[t]
 
+    def token_of(self, key: Key) -> int | None:
+        """The token that spells the decision meaning ``key`` in this pass, if it has one."""
+        return self._token.get(key)
+
     # -- the tokens ---------------------------------------------------------------------------
 
     def _keys(self) -> list[Key]:
@@ -385,15 +389,17 @@ class PassStepper(Checked[State]):
 
     def apply_unchecked(self, state: State, ref: Decision | int | str) -> State:
         """The state after ``ref`` without checking that it is legal (for walks that already did)."""
-        d = self.decision(ref)
-        f = self.facts
-        decisions = (*state.decisions, d.id)
-        tok = self._token[d.key]
-        if d.kind is DecisionKind.PUT:
+        return self.apply_token(state, self._token[self.decision(ref).key])
+
+    def apply_token(self, state: State, tok: int) -> State:
+        """:meth:`apply_unchecked` of the decision spelled ``tok`` (its token)."""
+        n = len(self.facts.abilities)
+        decisions = (*state.decisions, self.decisions[tok].id)
+        if tok < n:  # put
             done = state.processed | {tok}
             return self._finish(State(decisions, state.stack, state.removed, tok, (), state.placed, done))
-        if d.kind is DecisionKind.REMOVE:
-            k = tok - len(f.abilities)
+        if tok < 2 * n:  # remove
+            k = tok - n
             return State(decisions, state.stack, state.removed | {k}, None, (), state.placed, state.processed | {k})
         tokens = (*state.tokens, tok)
         announcing = State(decisions, state.stack, state.removed, state.current, tokens, state.placed, state.processed)

@@ -360,9 +360,9 @@ class Stepper(Checked[Walk]):
         facts = walk.facts
         assert facts is not None
         local = self._local(facts)
-        here = local.find(d.key)
-        assert here is not None  # the pass's own decisions are the only ones applied to it
-        state = local.apply_unchecked(walk.local, here)
+        tok = local.token_of(d.key)
+        assert tok is not None  # the pass's own decisions are the only ones applied to it
+        state = local.apply_token(walk.local, tok)
         walk = Walk(walk.done, facts, state, walk.on_stack, (*walk.decisions, d.id))
         if self._single or not local.is_over(state):  # a lone pass: nothing follows it
             return walk
