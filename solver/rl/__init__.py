@@ -48,10 +48,10 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from .._errors import IllegalDecision as IllegalDecision
     from .._verbs.step import ActionLayout as ActionLayout
     from .._verbs.step import IllegalOutcome as IllegalOutcome
+    from ._checked import env as env
     from ._env import Rewards as Rewards
     from ._env import ScenarioSource as ScenarioSource
     from ._env import TriggerStackEnv as TriggerStackEnv
-    from ._env import env as env
     from ._env import raw_env as raw_env
     from ._gym_env import Policy as Policy
     from ._gym_env import TriggerStackGym as TriggerStackGym
