@@ -9,6 +9,7 @@ import numpy as np
 from triggerstack.model._facts import Facts
 from triggerstack.model._types import PlayerId
 
+from .._core.indexed import Placed
 from .._verbs.step import Decision, PassStepper, State, Stepper, Walk
 from ._observation import _PHASE, ABILITY_BASE, CLIP, THING_WIDTH, Observer, Vector, _PassRows
 
@@ -29,6 +30,8 @@ class _Hand:
     mode0: int
     effects: dict[int, _Effect]
     """Per token, what it announces (:meth:`Tracker._effect`): the pass's, for this slot."""
+    at: int
+    """Its row's first entry."""
 
 
 _Effect = tuple[object, int, tuple[int, ...]]
@@ -143,12 +146,13 @@ class Tracker:
             self._pass = (facts, self.observer._pass_rows(self.stepper, facts), self.stepper.pass_stepper(facts))
         _, rows, local = self._pass
         slot = rows.slots[current]
-        self._cells[self.observer._ability(slot)] += 1  # waiting (1) → in hand (2)
+        at = self.observer._ability(slot)
+        self._cells[at] += 1  # waiting (1) → in hand (2)
         mode0 = 2 * len(facts.abilities) + local.mode_offset[current]
         effects = rows.effects.get(slot)
         if effects is None:
             effects = rows.effects[slot] = {}
-        self.hand = _Hand(rows, slot, [], [], 0, local, mode0, effects)
+        self.hand = _Hand(rows, slot, [], [], 0, local, mode0, effects, at)
         return self.hand
 
     def _one(self, new: State) -> bool:
@@ -176,15 +180,15 @@ class Tracker:
             if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
                 return False
             placed = new.stack[-1]
-            targets = list(placed.choice.things())
-            for t in hand.targets:
-                targets.remove(t)
-            modes = [m.mode for m in placed.choice.modes]
-            for m in hand.modes:
-                modes.remove(m)
-            self._add(hand.rows, hand.slot, modes, targets, 1)  # the last token's, or a non-modal mode
-            at = self.observer._ability(hand.slot)
+            kept = hand.rows.placing.get(id(placed))
+            if kept is None or kept[0] is not placed:
+                kept = hand.rows.placing[id(placed)] = (placed, self._rest(hand, placed))
             cells = self._cells
+            for i in kept[1]:  # _bump(…, 1), inline
+                cells[i] += 1
+                if cells[i] > CLIP:
+                    self.big = True
+            at = hand.at
             cells[at] += 1  # in hand (2) → on the stack (3)
             cells[at + 6] += self.height + len(new.stack)
             self.placed += 1
@@ -199,6 +203,21 @@ class Tracker:
             self._in_hand(self.walk.facts, new.current)
             return True
         return False  # removed: the general way
+
+    def _rest(self, hand: _Hand, placed: Placed) -> tuple[int, ...]:
+        """The entries (with repeats) that placing ``placed`` adds 1 to past what its announcement
+        added: its last token's, or a non-modal ability's one mode. A placed choice is spelled by
+        one sequence of tokens (its pass keeps one Placed per sequence), so what was announced
+        before it is placed is the same each time: kept per Placed, in its pass's rows."""
+        targets = list(placed.choice.things())
+        for t in hand.targets:
+            targets.remove(t)
+        modes = [m.mode for m in placed.choice.modes]
+        for m in hand.modes:
+            modes.remove(m)
+        rows, slot = hand.rows, hand.slot
+        out = [i for m in modes for i in self._cells_of(rows, slot, m)]
+        return (*out, *(i for t in targets for i in self._cells_of(rows, slot, ~t)))
 
     def _effect(self, hand: _Hand, token: int) -> _Effect:
         """What one more token of the ability in hand is — a target, a mode, a requirement done or
