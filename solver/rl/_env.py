@@ -201,6 +201,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._legal: list[Decision] = []
         self.mask_row(np.zeros(layout.size, dtype=np.int8))
         self._tracker: Tracker | None = None
+        self._seated: Facts | None = None  # the board whose seats and agents' players are set
         self.agents: list[str] = []
 
     def _twin(self) -> TriggerStackEnv:
@@ -220,6 +221,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         twin._legal = []
         twin.mask_row(np.zeros(self.layout.size, dtype=np.int8))
         twin._tracker = None
+        twin._seated = None
         twin.agents = []
         return twin
 
@@ -309,10 +311,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self._now is None or self._now.facts is not facts:
             self.stepper = self._stepper(facts)
         stepper = self.stepper
-        self.seats = [p.id for p in facts.scenario.players]
-        self.agents = self.possible_agents[: len(self.seats)]
-        self._agent_of = dict(zip(self.seats, self.agents, strict=False))
-        self._player_of = dict(zip(self.agents, self.seats, strict=False))
+        self.agents = self.possible_agents[: len(facts.scenario.players)]
+        if self._seated is not facts:  # the seats of the board last played are still right
+            self._seated = facts
+            self.seats = [p.id for p in facts.scenario.players]
+            self._agent_of = dict(zip(self.seats, self.agents, strict=False))
+            self._player_of = dict(zip(self.agents, self.seats, strict=False))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -11,7 +11,7 @@ from triggerstack.model._types import PlayerId
 
 from .._core.indexed import Placed
 from .._verbs.step import Decision, PassStepper, State, Stepper, Walk
-from ._observation import _PHASE, ABILITY_BASE, CLIP, THING_WIDTH, Observer, Vector, _PassRows
+from ._observation import _PHASE, ABILITY_BASE, CLIP, KEEP, THING_WIDTH, Observer, Vector, _PassRows
 
 __all__ = ["Tracker"]
 
@@ -64,7 +64,11 @@ class Tracker:
         self.removed: frozenset[int] = frozenset()
         self.hand: _Hand | None = None
         self.bases: dict[int, tuple[int, Vector]] = {}
+        self.shared: dict[tuple[int, ...], tuple[list[Facts], Vector]] = {}
+        """Per seat and passes (their facts' ids), the base rows: the same for every episode on the
+        board (its copies share it)."""
         self.seats: dict[PlayerId, int] = {}
+        """Each player's seat (the board's: its copies share it)."""
         self.big = False
         """Whether a count may exceed :data:`CLIP` (then each observation is clipped)."""
         self.walk = walk
@@ -85,7 +89,7 @@ class Tracker:
         other._cells = other.moving.data
         other.passes, other.slots, other.exact = list(self.passes), set(self.slots), self.exact
         other.height, other.placed, other.removed, other.hand = self.height, self.placed, self.removed, None
-        other.bases, other.seats, other.big = dict(self.bases), dict(self.seats), self.big
+        other.bases, other.shared, other.seats, other.big = dict(self.bases), self.shared, self.seats, self.big
         other._pass = self._pass
         return other
 
@@ -275,11 +279,19 @@ class Tracker:
         found = self.bases.get(seat)
         if found is not None and found[0] == len(self.passes):
             return found[1]
-        o = self.observer
-        base = o._static_of(self.stepper, seat).copy()
-        for number, facts in enumerate(self.passes):
-            index, value = o._rows(facts, o._pass_rows(self.stepper, facts), seat, number)
-            base[index] = value
+        key = (seat, *map(id, self.passes))
+        kept = self.shared.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], self.passes, strict=True)):
+            base = kept[1]
+        else:
+            o = self.observer
+            base = o._static_of(self.stepper, seat).copy()
+            for number, facts in enumerate(self.passes):
+                index, value = o._rows(facts, o._pass_rows(self.stepper, facts), seat, number)
+                base[index] = value
+            if len(self.shared) > KEEP:
+                self.shared.clear()
+            self.shared[key] = (list(self.passes), base)
         self.bases[seat] = (len(self.passes), base)
         return base
 
