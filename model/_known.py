@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ._filters import Context, matcher, possible_kinds
 from ._shapes import Filter
-from ._targeting import Restriction, ignored_properties, restriction_exclusions
+from ._targeting import Restriction, ignored_properties, restriction_stops
 from ._things import Thing
 from ._types import PlayerId, ThingId
 
@@ -39,7 +39,7 @@ class Known:
         key = (i, restriction.you, None if source is None else source.id)
         found = self.stopped.get(key)
         if found is None:
-            found = self.stopped[key] = bool(restriction_exclusions(restriction, self.things[i], itself=False))
+            found = self.stopped[key] = restriction_stops(restriction, self.things[i])
         return found
 
     def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ from ._shapes import Filter
 from ._things import Thing
 from ._types import PlayerId
 
-__all__ = ["RESTRICTIONS", "Exclusion", "Restriction", "restriction_exclusions"]
+__all__ = ["RESTRICTIONS", "Exclusion", "Restriction", "restriction_exclusions", "restriction_stops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,12 @@ RESTRICTIONS: tuple[Callable[[Restriction, Thing], Exclusion | None], ...] = (
 )
 """Every targeting restriction, in the order their reasons are listed."""
 _BESIDES_ITSELF = tuple(f for f in RESTRICTIONS if f is not is_self)
+
+
+def restriction_stops(r: Restriction, t: Thing) -> bool:
+    """Whether a restriction other than 115.5's stops ``r`` from targeting ``t``: the first that
+    does answers (:func:`restriction_exclusions` lists every one, with its reason)."""
+    return any(f(r, t) is not None for f in _BESIDES_ITSELF)
 
 
 def restriction_exclusions(r: Restriction, t: Thing, *, itself: bool = True) -> tuple[Exclusion, ...]:
