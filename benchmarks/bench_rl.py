@@ -19,7 +19,8 @@ The vector environment per board-step against the one-board Gymnasium environmen
 ``reset`` on a new 10-ability scenario and ``observe`` + mask beside one step. Writes
 ``results/rl.md`` and ``results/rl.json``; the goals of the RL issues are judged PASS/FAIL.
 Ratios only: the machine is shared, so each pair is measured alternately and the best of each
-kept. Each figure starts from a collected heap (an environment built on a file is a cycle, and
+kept (the slowest scenario and ``connect_four_v3``, measured minutes apart, are measured again
+alternately at the end). Each figure starts from a collected heap (an environment built on a file is a cycle, and
 what one figure leaves the garbage collector would be billed to the next).
 """
 
@@ -95,7 +96,8 @@ from pettingzoo.classic import chess_v6, connect_four_v3
 {inspect.getsource(play)}
 steps = int(sys.argv[1])
 found = {{"connect_four_v3": max(play(connect_four_v3.env(), steps) for _ in range(3))}}
-found["chess_v6"] = play(chess_v6.env(), max(steps // 4, 500))
+if sys.argv[2:] != ["connect_four_v3"]:
+    found["chess_v6"] = play(chess_v6.env(), max(steps // 4, 500))
 print(json.dumps(found))
 """
 """The same loop, run in the interpreter that has the classic games."""
@@ -124,7 +126,9 @@ def _pair(f: Callable[[], float], g: Callable[[], float], repeat: int) -> tuple[
     return a, b
 
 
-def _classic(python: str | None, steps: int, install: bool) -> tuple[dict[str, float] | None, str]:
+def _classic(
+    python: str | None, steps: int, install: bool, only: str | None = None
+) -> tuple[dict[str, float] | None, str]:
     import importlib.util
 
     if all(importlib.util.find_spec(m) for m in ("chess", "pygame")):
@@ -142,7 +146,12 @@ def _classic(python: str | None, steps: int, install: bool) -> tuple[dict[str, f
         return None, f"skipped: {why}"
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     done = subprocess.run(
-        [python, "-c", CLASSIC, str(steps)], capture_output=True, text=True, check=False, env=env, timeout=600
+        [python, "-c", CLASSIC, str(steps), *([only] if only else [])],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=600,
     )
     if done.returncode != 0:
         return None, f"skipped: the classic games did not run in {python}: {done.stderr.strip().splitlines()[-1:]}"
@@ -322,12 +331,13 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     repeat = 1 if args.quick else 3
     episodes = 10 if args.quick else args.episodes
     rows: list[dict[str, Any]] = []
+    games: dict[str, Any] = {}
     cases = [("examples (one drawn per episode)", str(ROOT / "examples"))]
     names = ("abilities-8", "mixed-10", "candidates-60", "ward-3")
     cases += [(name, str(SCENARIOS / f"{name}.json")) for name in names]
     for name, path in cases:
         print(f"env: {name}", file=sys.stderr)
-        game = rl.env(path)
+        game = games[name] = rl.env(path)
         row: dict[str, Any] = {"scenario": name, "aec": _best(partial(_aec, game, steps), repeat)}
         if path.endswith(".json"):
             row["decisions"], row["internal"] = _pair(
@@ -354,6 +364,15 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         vector.append({"scenario": name, "boards": boards, "one": one, "vector": many or None})
     print("classic games", file=sys.stderr)
     classic, where = _classic(args.classic, steps, args.install_classic)
+    if classic is not None and not args.quick:
+        # The goal compares the slowest scenario with connect_four_v3, measured minutes apart on a
+        # shared machine: measure the two again alternately, the best of each kept (as every pair).
+        slowest = min(rows, key=lambda r: r["aec"])
+        for _ in range(repeat):
+            slowest["aec"] = max(slowest["aec"], _clean(partial(_aec, games[slowest["scenario"]], steps)))
+            again, _ = _classic(args.classic, steps, args.install_classic, only="connect_four_v3")
+            if again is not None:
+                classic["connect_four_v3"] = max(classic["connect_four_v3"], again["connect_four_v3"])
     reset = _clean(partial(_reset_new, SCENARIOS / "mixed-10.json", 20 if args.quick else 200))
     observe, step = _clean(partial(_observe_vs_step, str(SCENARIOS / "mixed-10.json"), steps // 4))
     return {
@@ -415,7 +434,8 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
         "measured alternately, the best of each kept). Steps/s count every `env.step` call of random masked play",
         "through the AEC API, the loop PettingZoo documents, on `rl.env(...)` (with its order and bounds checks,",
         "as PettingZoo's own games are given); decisions/s count the calls that take a decision, on the walks the",
-        f"stepper alone takes (one seeded draw per decision). Classic games: {m['where']}.",
+        f"stepper alone takes (one seeded draw per decision). Classic games: {m['where']}; the slowest scenario",
+        "and connect_four_v3 are measured again alternately once every figure is in (the best of each kept).",
         "",
         "## Goals",
         "",
