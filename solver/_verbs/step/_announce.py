@@ -56,8 +56,10 @@ class Announcer:
         at = tokens.index(self.end_modes)
         return tuple(t - self.mode0 for t in tokens[:at]), at + 1
 
-    def next(self, tokens: tuple[int, ...]) -> list[int]:
-        """The tokens that can follow ``tokens`` (sorted)."""
+    def read(self, tokens: tuple[int, ...]) -> Choice | list[int]:
+        """The choice ``tokens`` spell if they spell a whole one, else the tokens that can follow
+        them (sorted; none: ``tokens`` begin no choice). One reading answers both: applying a
+        token asks whether the choice is whole, and the next question is what may follow."""
         modes, used = self._read(tokens)
         if used is None:
             k = len(modes)
@@ -66,15 +68,12 @@ class Announcer:
                 out.add(self.end_modes)
             return sorted(out)
         found = self._walk(modes, tokens[used:])
-        return [] if found is None or isinstance(found, Choice) else found
+        return [] if found is None else found
 
-    def complete(self, tokens: tuple[int, ...]) -> Choice | None:
-        """The choice ``tokens`` spell, if they spell a whole one."""
-        modes, used = self._read(tokens)
-        if used is None:
-            return None
-        found = self._walk(modes, tokens[used:])
-        return found if isinstance(found, Choice) else None
+    def next(self, tokens: tuple[int, ...]) -> list[int]:
+        """The tokens that can follow ``tokens`` (sorted)."""
+        found = self.read(tokens)
+        return [] if isinstance(found, Choice) else found
 
     def _walk(self, modes: tuple[int, ...], rest: tuple[int, ...]) -> list[int] | Choice | None:
         """Read the targets and divisions after the modes: the next tokens, or the choice once

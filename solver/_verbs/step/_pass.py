@@ -421,11 +421,14 @@ class PassStepper(Checked[State]):
             announcer = self._announcers.get(key)
             if announcer is None or (key, state.tokens) in self._partial:
                 return state
-            choice = announcer.complete(state.tokens)
-            if choice is None:
+            choice = announcer.read(state.tokens)
+            if not isinstance(choice, Choice):  # not whole yet: what may follow is known, for legal
                 if len(self._partial) > PREFIX_CACHE:
                     self._partial.clear()
                 self._partial.add((key, state.tokens))
+                if (key, state.tokens) not in self._next:
+                    self._bound()
+                    self._next[(key, state.tokens)] = [self.decisions[t] for t in choice]
                 return state
             # kept for good: a walk's Placed objects are named by their ids (Stepper's successors, the observer)
             placed = whole[state.tokens] = Placed(a.index, choice)
