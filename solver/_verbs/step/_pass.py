@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from triggerstack.model._apnap import Block
 from triggerstack.model._errors import WalkStateError
@@ -27,10 +28,12 @@ PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
-    with the tokens of its choice announced so far."""
+    with the tokens of its choice announced so far.
+
+    A named tuple, not a frozen dataclass: a walk makes one or two at every decision, and a frozen
+    dataclass of these seven fields took 1.5 µs to build against 0.5 µs. Frozen either way."""
 
     decisions: tuple[int, ...] = ()
     stack: tuple[Placed, ...] = ()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
+from typing import NamedTuple
 
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts
@@ -39,13 +40,13 @@ class IllegalOutcome(ValueError):
         super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class Walk:
-    """A walk across passes: the finished passes, and the pass in progress."""
+class Walk(NamedTuple):
+    """A walk across passes: the finished passes, and the pass in progress (a named tuple, as
+    :class:`State` is: one is made at every decision)."""
 
     done: tuple[tuple[Facts, State], ...] = ()
     facts: Facts | None = None
-    local: State = State()  # noqa: RUF009 - a frozen value, shared safely
+    local: State = State()
     on_stack: tuple[StackItem, ...] = ()
     decisions: tuple[int, ...] = ()
 
