@@ -48,6 +48,6 @@ class Known:
         found = self.fitting.get((fits, ctx.you))
         if found is None:
             kinds = possible_kinds(f)
-            found = tuple(i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False)
+            found = tuple([i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False])
             self.fitting[(fits, ctx.you)] = found
         return found
