@@ -77,6 +77,7 @@ class TriggerStackVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
+        self._rows = list(self._observations)  # each board's row, as a view made once
         self._masks = np.zeros((num_envs, self.layout.size), dtype=np.int8)
         for board, row in zip(self.envs, self._masks, strict=True):
             board.game.mask_row(row)  # each board's mask is kept in its row of the batch: nothing to copy
@@ -89,7 +90,7 @@ class TriggerStackVectorEnv(VectorEnv):
         """Board ``i``'s observation into its row of the batch (its mask is kept there already)."""
         board = self.envs[i]
         game = board.game
-        game.observation(game.player(board.agent), out=self._observations[i])
+        game.observation(game.player(board.agent), out=self._rows[i])
         if board._over and game._legal:  # ended by an illegal action: it has no legal action left
             self._masks[i] = 0
 
