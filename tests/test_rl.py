@@ -21,7 +21,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
+gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
@@ -275,6 +275,9 @@ def test_sources_and_the_layout_they_need(tmp_path: Path) -> None:
         folder.reset()
         again.append(id(folder.stepper.facts))
     assert again == after, "the episodes after a seed follow it too"
+    for bad in (-1, 2.5, np.int64(3)):  # refused at once, as Gymnasium's seeding refuses them
+        with pytest.raises(gymnasium.error.Error, match="Seed must be"):
+            folder.reset(seed=bad)  # type: ignore[arg-type]
     folder.reset(options={"scenario": str(ERTAI)})
     assert folder.stepper.facts.scenario.players[0].id == "B"
 

@@ -278,6 +278,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         the generator made from it the next ones); ``options={"scenario": …}`` plays that
         scenario (or draws from that source) this episode. Other keys of ``options`` are ignored."""
         if seed is not None:  # the same generator as made now, made when first drawn from (a lone scenario never is)
+            if not (isinstance(seed, int) and seed >= 0):
+                seeding.np_random(seed)  # refused now, with Gymnasium's own message (a whole number, at least 0)
             self._np_random, self._seed = None, seed
         wanted = (options or {}).get("scenario")
         source = _Source(wanted) if wanted is not None else self._source
