@@ -162,6 +162,30 @@ def test_random_episodes_of_generated_scenarios_end_in_legal_outcomes(doc: dict[
     assert check(facts, Outcome.model_validate_json(info["outcome"])).legal
 
 
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
+@given(doc=scenarios(reactions=True), seed=st.integers(0, 2**32 - 1))
+def test_the_kept_observation_is_the_encoded_one_on_generated_boards(doc: dict[str, Any], seed: int) -> None:
+    """What the tracker keeps per board — each token's entries, what placing each choice adds past
+    its announcement, the seats and base rows every episode on the board shares — changes no
+    observation: over several episodes on one board (the later ones from its kept rows), every
+    seat's observation at every step is what ``Observer.encode`` makes of the walk."""
+    facts = compile_facts(parse_scenario(doc))
+    assume(_playable(facts))
+    game = rl.raw_env(facts)
+    rng = np.random.default_rng(seed)
+    for episode in range(4):
+        game.reset(seed=seed + episode)
+        while True:
+            for agent in game.agents:
+                kept = game.observe(agent)["observation"]
+                anew = game.observer.encode(game.stepper, game.walk, game.player(agent), game.legal())
+                assert np.array_equal(kept, anew), (episode, agent, np.flatnonzero(kept != anew))
+            legal = game.legal()
+            if not legal:
+                break
+            game.step(legal[rng.integers(len(legal))].id)
+
+
 def _small_examples() -> list[Any]:
     out = []
     for path in EXAMPLE_FILES:
