@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, outcome_dict
+from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score
 from triggerstack.model._text import compact
 
 __all__ = [
@@ -254,8 +254,7 @@ class JsonWriter:
         """The JSON of one placed ability's entry."""
         text = self._placed.get(p)
         if text is None:
-            one = outcome_dict(to_outcome(self.facts, IndexedOutcome((p,), ())))["stack"][0]
-            text = self._placed[p] = compact(one)
+            text = self._placed[p] = entry_json(self.facts, p)
         return text
 
     def __call__(self, outcome: IndexedOutcome) -> str:
