@@ -291,9 +291,14 @@ class PassStepper(Checked[State]):
                 self._choices(a, on_stack)
                 found = self._expand(key, state.tokens)
             else:
-                self._bound()
-                found = self._next[(key, state.tokens)] = [self.decisions[t] for t in announcer.next(state.tokens)]
+                found = self._offer(key, state.tokens, announcer.next(state.tokens))
         return list(found)
+
+    def _offer(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...], following: list[int]) -> list[Decision]:
+        """Keep the decisions (spelled ``following``) that may follow ``tokens``."""
+        self._bound()
+        found = self._next[(key, tokens)] = [self.decisions[t] for t in following]
+        return found
 
     def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
         """The decisions that can follow ``tokens``: the choices that begin with them (indices in
@@ -430,8 +435,7 @@ class PassStepper(Checked[State]):
                     self._partial.clear()
                 self._partial.add((key, state.tokens))
                 if (key, state.tokens) not in self._next:
-                    self._bound()
-                    self._next[(key, state.tokens)] = [self.decisions[t] for t in choice]
+                    self._offer(key, state.tokens, choice)
                 return state
             # kept for good: a walk's Placed objects are named by their ids (Stepper's successors, the observer)
             placed = whole[state.tokens] = Placed(a.index, choice)
