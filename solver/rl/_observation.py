@@ -210,12 +210,7 @@ class Observer:
     # -- static parts, per seat ------------------------------------------------------------------
 
     def _seat(self, facts: Facts, player: PlayerId | None) -> int:
-        if player is None:
-            return -1
-        for k, p in enumerate(facts.scenario.players):
-            if p.id == player:
-                return k
-        return -1
+        return self._seats(facts).get(player, -1)
 
     def _relative(self, absolute: tuple[int, ...], seat: int, players: int) -> list[int]:
         """1 + each player's seat relative to ``seat`` (0 where there is none: −1). Plain

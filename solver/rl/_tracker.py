@@ -174,11 +174,7 @@ class Tracker:
             else:
                 hand.done += what is _END
                 return True
-            moving = self._cells
-            for i in bumps:  # _bump(bumps, 1), inline: a step announces one token
-                moving[i] += 1
-                if moving[i] > CLIP:
-                    self.big = True
+            self._bump(bumps, 1)
             return True
         if hand is not None:  # placed: the choice is what was announced, and its last token
             if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
@@ -187,12 +183,8 @@ class Tracker:
             kept = hand.rows.placing.get(id(placed))
             if kept is None or kept[0] is not placed:
                 kept = hand.rows.placing[id(placed)] = (placed, self._rest(hand, placed))
-            cells = self._cells
-            for i in kept[1]:  # _bump(…, 1), inline
-                cells[i] += 1
-                if cells[i] > CLIP:
-                    self.big = True
-            at = hand.at
+            self._bump(kept[1], 1)
+            cells, at = self._cells, hand.at
             cells[at] += 1  # in hand (2) → on the stack (3)
             cells[at + 6] += self.height + len(new.stack)
             self.placed += 1
