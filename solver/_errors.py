@@ -109,15 +109,20 @@ class RequestError(ScenarioError):
 
 class IllegalDecision(ValueError):
     """A decision that is not legal in the state it was applied to, with why: ``decision`` is
-    its readable form, ``reason`` one sentence, ``rule`` the rule it breaks where one does, and
-    ``legal`` the readable forms of the decisions that are legal there."""
+    its readable form (an id that names no decision: that id, an ``int``), ``reason`` one
+    sentence, ``rule`` the rule it breaks where one does (None for an id or form that names no
+    decision: no rule is broken, the action is not one), and ``legal`` the readable forms of the
+    decisions that are legal there."""
 
-    def __init__(self, decision: str, reason: str, rule: Rule | None = None, legal: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, decision: str | int, reason: str, rule: Rule | None = None, legal: tuple[str, ...] = ()
+    ) -> None:
         self.decision = decision
         self.reason = reason
         self.rule = rule
         self.legal = legal
-        text = f"{decision!r} is not a legal decision now: {reason}"
+        shown = f"id {decision}" if isinstance(decision, int) else repr(decision)
+        text = f"{shown} is not a legal decision now: {reason}"
         if rule is not None:
             text += f" ({rule})"
         super().__init__(text)

@@ -244,6 +244,53 @@ def test_agent_selection_follows_apnap_and_illegal_actions_say_why() -> None:
     assert not game.observe("player_0")["action_mask"].any(), "only who decides has legal actions"
 
 
+@pytest.mark.parametrize("make", [rl.raw_env, rl.env], ids=["raw_env", "env"])
+def test_an_action_that_is_no_decision_is_an_illegal_decision_and_nothing_is_taken(make: Any) -> None:
+    game = make(str(EXAMPLES))  # a folder: the layout covers every example, so some slots are empty on one
+    game.reset(seed=0)
+    stepper, size = game.unwrapped.stepper, game.unwrapped.layout.size
+    legal = tuple(d.text for d in game.unwrapped.legal())
+    empty = []
+    for i in range(size):
+        try:
+            stepper.decision(i)
+        except IllegalDecision:
+            empty.append(i)
+    assert empty, "the examples' layout leaves a slot of this board empty"
+    ways = [(i, "ids run from 0 to " + str(size - 1)) for i in (size, 10**6, -1, np.int64(size))]
+    ways += [(empty[0], "its slot is empty here"), (np.int32(empty[0]), "its slot is empty here")]
+    for bad, where in ways:
+        with pytest.raises(IllegalDecision, match=rf"^id {int(bad)} is not a legal decision now") as caught:
+            game.step(bad)
+        assert caught.value.decision == int(bad) and type(caught.value.decision) is int
+        assert caught.value.rule is None and caught.value.legal == legal and where in caught.value.reason
+    for bad in (2.5, True, "0", np.float64(0.0), np.array([0]), np.bool_(True)):
+        with pytest.raises(IllegalDecision, match="is not a legal decision now: an action is a decision id"):
+            game.step(bad)
+    assert tuple(d.text for d in game.unwrapped.legal()) == legal and not game.unwrapped.walk.decisions
+    game.step(np.int64(game.unwrapped.legal()[0].id))  # a NumPy integer is an id: taken
+    assert len(game.unwrapped.walk.decisions) == 1
+
+
+def test_the_scenario_of_each_episode_is_the_board_drawn_and_judges_its_outcome() -> None:
+    boards = {Scenario.load(str(p)).model_dump_json() for p in EXAMPLE_FILES}
+    game, gym = rl.env(str(EXAMPLES)), rl.TriggerStackGym(str(EXAMPLES))
+    rng, seen = np.random.default_rng(4), set()
+    for seed in range(30):
+        game.reset(seed=seed)
+        info = _play(game, rng)
+        scenario = game.unwrapped.scenario
+        assert scenario.model_dump_json() in boards
+        assert check(scenario, Outcome.model_validate_json(info["outcome"])).legal
+        seen.add(scenario.model_dump_json())
+        _, info = gym.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            _, _, terminated, _, info = gym.step(int(rng.choice(np.flatnonzero(gym.action_masks()))))
+        assert check(gym.scenario, Outcome.model_validate_json(info["outcome"])).legal
+    assert len(seen) > 3, "the episodes drew several boards"
+
+
 def test_rewards_come_from_a_score_per_player() -> None:
     score_a = {"mode": {"E": {"destroy": 5}}, "target": {"E": {"warden_b": 3}}}
     game = rl.raw_env(str(ERTAI), rewards={"A": score_a})

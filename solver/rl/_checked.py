@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
@@ -16,21 +15,22 @@ __all__ = ["Checked", "env"]
 
 
 def env(scenario: ScenarioSource, **kwargs: Any) -> Any:
-    """The environment as PettingZoo's own games are given: checked for out-of-bounds actions
-    and for calls out of order (PettingZoo's ``OrderEnforcingWrapper``, with the out-of-bounds
-    check of its ``AssertOutOfBoundsWrapper`` done in the same layer)."""
+    """The environment as PettingZoo's own games are given: checked for calls out of order
+    (PettingZoo's ``OrderEnforcingWrapper``). An action out of the action space is an illegal
+    action like any other: :class:`~.._errors.IllegalDecision` says why (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` would raise a bare ``AssertionError``)."""
     return Checked(raw_env(scenario, **kwargs))
 
 
 class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type information
-    """PettingZoo's order enforcing and out-of-bounds checks in one layer, reading the attributes
-    an agent loop reads at every step (``agent_selection``, ``terminations`` …) from the
-    environment directly instead of through ``__getattr__``: the same checks, the same errors."""
+    """PettingZoo's order enforcing, reading the attributes an agent loop reads at every step
+    (``agent_selection``, ``terminations`` …) from the environment directly instead of through
+    ``__getattr__``: the same checks, the same errors. The environment itself refuses an action
+    out of bounds, or not an integer, with :class:`~.._errors.IllegalDecision`."""
 
     def __init__(self, game: TriggerStackEnv) -> None:
         super().__init__(game)
         self._game = game
-        self._size = game.layout.size
 
     def _refuse(self, name: str) -> Any:
         raise AttributeError(f"{name} cannot be accessed before reset")
@@ -63,13 +63,6 @@ class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZ
     def _cumulative_rewards(self) -> dict[str, float]:
         return self._game._cumulative_rewards
 
-    def _in_bounds(self, action: Any) -> bool:
-        if isinstance(action, int):
-            return 0 <= action < self._size
-        if not isinstance(action, np.generic | np.ndarray) or action.shape != ():
-            return False
-        return bool(np.issubdtype(action.dtype, np.integer)) and 0 <= int(action) < self._size
-
     def step(self, action: Any) -> None:
         game = self._game
         if not self._has_reset:
@@ -78,9 +71,6 @@ class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZ
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
-            agent = game.agent_selection
-            dead = action is None and (game.terminations[agent] or game.truncations[agent])
-            assert dead or self._in_bounds(action), "action is not in action space"
             self._has_updated = True
             game.step(action)
 

@@ -237,6 +237,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._now = value
 
     @property
+    def scenario(self) -> Scenario:
+        """The scenario of this episode, the board drawn (``check(env.scenario, outcome)`` judges
+        the outcome it reached)."""
+        return self.stepper.facts.scenario
+
+    @property
     def walk(self) -> Walk:
         """Where this episode stands: the decisions so far, pass by pass."""
         if self._walk is None:
@@ -395,9 +401,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
-        chosen = int(action)
+        chosen = action if type(action) is int else _action_id(action, agent)
         stepper, walk = self._now, self._walk
         assert stepper is not None and walk is not None  # an agent is selected: reset() was called
         if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
@@ -488,6 +492,22 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
+
+
+def _action_id(action: object, agent: str) -> int:
+    """An action that is not a Python ``int``, as a decision id: a NumPy integer (or a 0-d array
+    of one) is; anything else is refused, never rounded or read as a number (``True``, ``2.5``)."""
+    if action is None:
+        raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
+    if isinstance(action, np.integer) or (
+        isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)
+    ):
+        return int(action)
+    if isinstance(action, int) and not isinstance(action, bool):
+        return int(action)
+    what = type(action).__name__
+    why = f"an action is a decision id, a whole number (an int or a NumPy integer), not a {what}"
+    raise IllegalDecision(str(action), why)
 
 
 def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:

@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 from triggerstack.model._errors import ScenarioError
+from triggerstack.model._scenario import Scenario
 
 from .._errors import IllegalDecision
 from .._options import Options
@@ -83,6 +84,12 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             else:
                 game.step(self.opponent(game.observe(game.agent_selection), rng))
 
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario of this episode, the board drawn (``check(env.scenario, info["outcome"])``
+        judges the outcome reached)."""
+        return self.game.scenario
+
     def _observation(self) -> NDArray[np.int16]:
         return self.game.observation(self.game.player(self.agent))
 
@@ -129,7 +136,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         game = self.game
         try:
-            game.step(int(action))
+            game.step(action)
         except IllegalDecision as exc:
             if self.illegal_reward is None:
                 raise

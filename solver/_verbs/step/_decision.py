@@ -138,7 +138,7 @@ class Checked(Generic[S]):
     def _unmade_id(self, i: int) -> Decision:
         """An id no decision of :attr:`_by_id` has (see :meth:`_unmade_text`): none."""
         where = f"ids run from 0 to {self.size - 1}" if not 0 <= i < self.size else "its slot is empty here"
-        raise IllegalDecision(str(i), f"no decision has this id ({where})")
+        raise IllegalDecision(i, f"no decision has this id ({where})")
 
     def apply_unchecked(self, state: S, ref: Decision | int | str) -> S:
         raise NotImplementedError
