@@ -148,3 +148,20 @@ def test_an_illegal_action_ends_that_board_with_the_illegal_reward() -> None:
     assert not envs.action_masks()[0].any() and not infos["_illegal"][1]
     _, rewards, terminated, _, _ = envs.step(np.array([wrong, 0]))  # board 0 begins again: its action is ignored
     assert rewards[0] == 0.0 and not terminated[0] and envs.action_masks()[0].any()
+
+
+def test_seeds_per_board_may_be_an_array_and_other_autoreset_modes_are_refused_naming_the_one() -> None:
+    envs = rl.vector_env(3, str(EXAMPLES))
+    by_list, _ = envs.reset(seed=[4, 9, 2])
+    by_array, _ = envs.reset(seed=np.array([4, 9, 2]))
+    by_tuple, _ = envs.reset(seed=(4, 9, 2))
+    assert (by_list == by_array).all() and (by_list == by_tuple).all()
+    for bad in (np.array([[4, 9, 2]]), np.array([4.0, 9.0, 2.0])):
+        with pytest.raises(ValueError, match="one integer per board"):
+            envs.reset(seed=bad)
+    with pytest.raises(ValueError, match="3 seeds for 2 boards"):
+        rl.vector_env(2, str(EXAMPLES)).reset(seed=[1, 2, 3])
+    for mode in (AutoresetMode.SAME_STEP, "SameStep", "same_step", AutoresetMode.DISABLED):
+        with pytest.raises(ValueError, match=r"only AutoresetMode\.NEXT_STEP \('NextStep'\) is implemented"):
+            rl.vector_env(2, ERTAI, autoreset_mode=mode)
+    assert rl.vector_env(1, ERTAI, autoreset_mode="NextStep").metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP

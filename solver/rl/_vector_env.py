@@ -3,6 +3,7 @@ batched as NumPy arrays, its sub-environments autoreset on the step after an epi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -56,8 +57,14 @@ class TriggerStackVectorEnv(VectorEnv):
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if AutoresetMode(autoreset_mode) is not AutoresetMode.NEXT_STEP:
-            raise ValueError(f"only AutoresetMode.NEXT_STEP is implemented, not {autoreset_mode!r}")
+        modes = {m.value for m in AutoresetMode}
+        if autoreset_mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.NEXT_STEP.value):
+            named = autoreset_mode in modes or isinstance(autoreset_mode, AutoresetMode)
+            known = "" if named else " (not a mode at all)"
+            raise ValueError(
+                f"only AutoresetMode.NEXT_STEP ({AutoresetMode.NEXT_STEP.value!r}) is implemented, not "
+                f"{autoreset_mode!r}{known}; Gymnasium's modes are {', '.join(sorted(map(repr, modes)))}"
+            )
         first = TriggerStackGym(
             scenario,
             seat=seat,
@@ -95,12 +102,25 @@ class TriggerStackVectorEnv(VectorEnv):
             self._masks[i] = 0
 
     def reset(
-        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | NDArray[np.integer[Any]] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
         """Begin an episode on every board: ``seed`` an integer (board ``i`` gets ``seed + i``) or
-        one per board; ``options`` as the one-board environment's."""
+        one per board (a list, a tuple or a one-dimensional NumPy array of integers); ``options``
+        as the one-board environment's."""
         n = self.num_envs
-        seeds = seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(n)]
+        seeds: list[Any]
+        if isinstance(seed, np.ndarray):
+            if seed.ndim != 1 or not np.issubdtype(seed.dtype, np.integer):
+                shape = f"a {seed.dtype} array of shape {seed.shape}"
+                raise ValueError(f"seeds as an array are one integer per board, not {shape}")
+            seeds = seed.tolist()  # Python ints, as Gymnasium's seeding takes them
+        elif seed is None or isinstance(seed, int):
+            seeds = [None if seed is None else seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards")
         if isinstance(seed, int):
