@@ -14,6 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import ScenarioError, compile_facts, outcome_json
+from triggerstack.model._errors import TimeLimitReached
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check
 from triggerstack.solver._core.indexed import to_outcome
@@ -142,8 +143,8 @@ def test_taking_the_forced_decisions_keeps_every_outcome(doc: dict[str, Any]) ->
     assume(fast.count() <= SMALL)
     stepper = Stepper(facts)
     try:
-        every = {outcome_json(o) for o in islice(LegalOutcomes(facts), 4 * SMALL + 1)}
-    except ScenarioError:  # 603.3b's passes never end: nothing to walk to
+        every = {outcome_json(o) for o in islice(LegalOutcomes(facts, time_limit=2), 4 * SMALL + 1)}
+    except (ScenarioError, TimeLimitReached):  # 603.3b's passes never end (nothing to walk to), or too long a listing
         assume(False)
     assume(len(every) <= 4 * SMALL)
     reached: set[str] = set()
