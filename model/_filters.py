@@ -40,9 +40,11 @@ __all__ = [
     "Domain",
     "Truth",
     "domain",
+    "is_relative",
     "matcher",
     "matches",
     "possible_kinds",
+    "reads_you",
     "who",
 ]
 
@@ -163,6 +165,25 @@ PLANS = 4096
 """Filters whose plan is kept (each with the filter, so that the id it is kept by stays its own)."""
 _plans: dict[tuple[int, Domain | None], tuple[Filter, Check]] = {}
 _by_value: dict[tuple[tuple[Any, ...], Domain | None], Check] = {}
+_relative: dict[Check, bool] = {}
+"""Per plan, whether it reads ``Context.you`` (:func:`reads_you`)."""
+_RELATIVE_REFS = frozenset({"you", "opponent"})
+
+
+def reads_you(f: Filter) -> bool:
+    """Whether ``f`` reads whose point of view it is judged from (``Context.you``): a
+    ``controller`` or ``owner`` of ``you`` or ``opponent`` anywhere in it. Every other condition
+    reads the thing alone, or (``target_of``) the targets chosen."""
+    if f.controller in _RELATIVE_REFS or f.owner in _RELATIVE_REFS:
+        return True
+    nested = (*((f.not_,) if f.not_ is not None else ()), *(f.any or ()), *(f.all or ()))
+    return any(reads_you(x) for x in nested)
+
+
+def is_relative(check: Check) -> bool:
+    """Whether a plan (:func:`matcher`) reads ``Context.you``: if not, it judges a thing the same
+    from every player's point of view (one judged unknown: True)."""
+    return _relative.get(check, True)
 
 
 def _value(f: Filter) -> tuple[Any, ...]:
@@ -214,8 +235,10 @@ def _plan(f: Filter, inherited: Domain | None) -> Check:
     if len(_plans) >= PLANS:
         _plans.clear()
         _by_value.clear()
+        _relative.clear()
     _plans[key] = (f, check)
     _by_value[value] = check
+    _relative[check] = reads_you(f)
     return check
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ._filters import Context, matcher, possible_kinds
+from ._filters import Context, is_relative, matcher, possible_kinds
 from ._shapes import Filter
 from ._targeting import Restriction, ignored_properties, restriction_stops
 from ._things import Thing
@@ -19,7 +19,8 @@ __all__ = ["Known"]
 class Known:
     """What compiling asks of every thing once: whether a restriction could apply to it, why its
     own targeting properties are ignored (113.6), and per filter and point of view, which things
-    fit (requirements of several abilities often share both)."""
+    fit (requirements of several abilities often share both; a filter that does not read whose
+    point of view it is, as most do not, once for every player)."""
 
     things: tuple[Thing, ...]
     restricted: tuple[bool, ...]
@@ -45,9 +46,10 @@ class Known:
     def fit(self, f: Filter, ctx: Context) -> tuple[int, ...]:
         """The things ``f`` does not rule out (True, or unknown until other targets are chosen)."""
         fits = matcher(f)
-        found = self.fitting.get((fits, ctx.you))
+        key = (fits, ctx.you if is_relative(fits) else None)  # most filters read the thing alone: one answer
+        found = self.fitting.get(key)
         if found is None:
             kinds = possible_kinds(f)
             found = tuple([i for i, t in enumerate(self.things) if t.kind in kinds and fits(t, ctx) is not False])
-            self.fitting[(fits, ctx.you)] = found
+            self.fitting[key] = found
         return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from triggerstack.model._filters import ANYTHING, Context, matches, possible_kinds
+from triggerstack.model._filters import ANYTHING, Context, is_relative, matcher, matches, possible_kinds, reads_you
 from triggerstack.model._shapes import Filter, Object, Player
 from triggerstack.model._things import Thing, object_thing, player_thing
 from triggerstack.model._types import PlayerId
@@ -118,3 +118,27 @@ def test_quality_matching_ignores_kind() -> None:
     assert matches(f({"color": "red"}), red_card, A) is False
     assert matches(f({"color": "red"}), red_card, A, within=ANYTHING) is True
     assert matches(f({}), red_card, A, within=ANYTHING) is True
+
+
+@pytest.mark.parametrize(
+    ("data", "relative"),
+    [
+        ({"type": "creature"}, False),
+        ("any-target", False),
+        ({"controller": "A"}, False),
+        ({"controller": "any", "owner": "B"}, False),
+        ({"controller": {"target_of": "x"}}, False),
+        ({"controller": "opponent"}, True),
+        ({"owner": "you"}, True),
+        ({"not": {"controller": "you"}}, True),
+        ({"any": [{"kind": "player"}, {"all": [{"type": "creature"}, {"owner": "opponent"}]}]}, True),
+    ],
+)
+def test_a_filter_reads_whose_point_of_view_only_through_you_and_opponent(data: Any, relative: bool) -> None:
+    """Compiling judges a filter that does not read ``you`` once for every player (Known.fit):
+    such a filter must judge every thing the same from every player's point of view."""
+    filt = f(data)
+    assert reads_you(filt) is relative and is_relative(matcher(filt)) is relative
+    things = [PLAYER_A, PLAYER_B, BEAR, WALKER, LAND, CARD, SPELL]
+    seen = {tuple(matches(filt, t, Context(PlayerId(p), opp)) for t in things) for p in ("A", "B")}
+    assert (len(seen) == 2) is relative
