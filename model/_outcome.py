@@ -25,6 +25,8 @@ __all__ = [
     "canonical",
     "canonical_key",
     "entry_dict",
+    "entry_shape",
+    "mode_shape",
     "outcome_dict",
     "outcome_json",
     "parse_outcome",
@@ -308,23 +310,43 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     return out
 
 
+def entry_shape(
+    ability: str,
+    modes: list[dict[str, Any]] | None,
+    targets: Mapping[str, Any],
+    divide: Mapping[str, Mapping[str, int]],
+) -> dict[str, Any]:
+    """The JSON-ready dict of one entry of a stack, without empty fields (``modes``: each a
+    :func:`mode_shape`; None: not modal): the one place the shape of an entry is written, which
+    :func:`entry_dict` (from the wire model) and a walk's outcome line (from plain values) share."""
+    entry: dict[str, Any] = {"ability": ability}
+    if modes is not None:
+        entry["modes"] = modes
+    if targets:
+        entry["targets"] = targets
+    if divide:
+        entry["divide"] = divide
+    return entry
+
+
+def mode_shape(mode: str, targets: Mapping[str, Any], divide: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """The JSON-ready dict of one mode chosen (:func:`entry_shape`), without empty fields."""
+    md: dict[str, Any] = {"mode": mode}
+    if targets:
+        md["targets"] = targets
+    if divide:
+        md["divide"] = divide
+    return md
+
+
 def entry_dict(e: Entry) -> dict[str, Any]:
     """The JSON-ready dict of one entry of a stack, without empty fields."""
-    entry: dict[str, Any] = {"ability": e.ability}
-    if e.modes is not None:
-        entry["modes"] = []
-        for m in e.modes:
-            md: dict[str, Any] = {"mode": m.mode}
-            if m.targets:
-                md["targets"] = {k: list(v) for k, v in m.targets.items()}
-            if m.divide:
-                md["divide"] = m.divide
-            entry["modes"].append(md)
-    if e.targets:
-        entry["targets"] = {k: list(v) for k, v in e.targets.items()}
-    if e.divide:
-        entry["divide"] = e.divide
-    return entry
+    modes = None if e.modes is None else [mode_shape(m.mode, _lists(m.targets), m.divide) for m in e.modes]
+    return entry_shape(e.ability, modes, _lists(e.targets), e.divide)
+
+
+def _lists(targets: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in targets.items()}
 
 
 def outcome_json(outcome: Outcome) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score
+from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, entry_shape, mode_shape
 from triggerstack.model._text import compact
 
 __all__ = [
@@ -105,27 +105,18 @@ def _entry(facts: Facts, p: Placed) -> Entry:
 def entry_json(facts: Facts, p: Placed) -> str:
     """``compact(entry_dict(entry_of(facts, p)))`` — the line of one placed ability's entry — from
     plain values, without the wire model (made once per placed choice a walk meets: on a board
-    drawn anew, every one; model_construct and the hash of a placed choice cost 4× this)."""
+    drawn anew, every one; model_construct and the hash of a placed choice cost 4× this). The
+    shape is :func:`~triggerstack.model._outcome.entry_shape`'s, as ``entry_dict``'s is."""
     a = facts.abilities[p.ability]
     if a.modal:
-        modes: list[dict[str, Any]] = []
+        modes = []
         for inst in p.choice.modes:
-            targets, divide = _targets(facts, p.ability, inst)
-            mode: dict[str, Any] = {"mode": a.modes[inst.mode].id}
-            if targets:
-                mode["targets"] = targets
-            if divide:
-                mode["divide"] = divide
-            modes.append(mode)
-        return compact({"ability": a.id, "modes": modes})
+            mid = a.modes[inst.mode].id
+            assert mid is not None  # a modal ability's modes have ids
+            modes.append(mode_shape(mid, *_targets(facts, p.ability, inst)))
+        return compact(entry_shape(a.id, modes, {}, {}))
     (inst,) = p.choice.modes
-    targets, divide = _targets(facts, p.ability, inst)
-    entry: dict[str, Any] = {"ability": a.id}
-    if targets:
-        entry["targets"] = targets
-    if divide:
-        entry["divide"] = divide
-    return compact(entry)
+    return compact(entry_shape(a.id, None, *_targets(facts, p.ability, inst)))
 
 
 def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
