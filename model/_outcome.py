@@ -322,21 +322,21 @@ def entry_shape(
     entry: dict[str, Any] = {"ability": ability}
     if modes is not None:
         entry["modes"] = modes
-    if targets:
-        entry["targets"] = targets
-    if divide:
-        entry["divide"] = divide
-    return entry
+    return _chosen(entry, targets, divide)
 
 
 def mode_shape(mode: str, targets: Mapping[str, Any], divide: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
     """The JSON-ready dict of one mode chosen (:func:`entry_shape`), without empty fields."""
-    md: dict[str, Any] = {"mode": mode}
+    return _chosen({"mode": mode}, targets, divide)
+
+
+def _chosen(out: dict[str, Any], targets: Mapping[str, Any], divide: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """``out`` with the targets and amounts divided, each only if there are any."""
     if targets:
-        md["targets"] = targets
+        out["targets"] = targets
     if divide:
-        md["divide"] = divide
-    return md
+        out["divide"] = divide
+    return out
 
 
 def entry_dict(e: Entry) -> dict[str, Any]:
