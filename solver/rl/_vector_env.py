@@ -57,13 +57,16 @@ class TriggerStackVectorEnv(VectorEnv):
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        modes = {m.value for m in AutoresetMode}
-        if autoreset_mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.NEXT_STEP.value):
-            named = autoreset_mode in modes or isinstance(autoreset_mode, AutoresetMode)
-            known = "" if named else " (not a mode at all)"
+        try:
+            mode: AutoresetMode | None = AutoresetMode(autoreset_mode)  # a member, or its value
+        except ValueError:
+            mode = None
+        if mode is not AutoresetMode.NEXT_STEP:
+            known = "" if mode is not None else " (not a mode at all)"
+            modes = ", ".join(sorted(repr(m.value) for m in AutoresetMode))
             raise ValueError(
                 f"only AutoresetMode.NEXT_STEP ({AutoresetMode.NEXT_STEP.value!r}) is implemented, not "
-                f"{autoreset_mode!r}{known}; Gymnasium's modes are {', '.join(sorted(map(repr, modes)))}"
+                f"{autoreset_mode!r}{known}; Gymnasium's modes are {modes}"
             )
         first = TriggerStackGym(
             scenario,
