@@ -121,6 +121,9 @@ class Corpus:
         self.version = version
         self._names: list[str] | None = None
         self._lock = threading.Lock()
+        self._found: dict[str, Card] = {}
+        """Cards already looked up, by key (a board generator names the same cards again and
+        again): at most :data:`KEPT`."""
 
     @classmethod
     def open(cls) -> Corpus:
@@ -148,8 +151,18 @@ class Corpus:
 
     def get(self, name: str) -> Card | None:
         """The card ``name`` answers, or None (also for an ambiguous face name)."""
+        key = name.strip().casefold()
+        found = self._found.get(key)
+        if found is not None:
+            return found
         row = self._row(name)
-        return None if row is None or row[0] == _AMBIGUOUS else Card.of(json.loads(row[1]))
+        if row is None or row[0] == _AMBIGUOUS:
+            return None
+        found = Card.of(json.loads(row[1]))
+        if len(self._found) >= KEPT:
+            self._found.clear()
+        self._found[key] = found
+        return found
 
     def names(self) -> list[str]:
         if self._names is None:
@@ -161,12 +174,13 @@ class Corpus:
         """The card named ``name`` (any letter case; a double-faced card by either face's name or
         both), or bad input: with the nearest name (``suggest_near``), or both cards a face name
         could mean."""
+        found = self.get(name)
+        if found is not None:
+            return found
         row = self._row(name)
         if row is not None and row[0] == _AMBIGUOUS:
             both = " and ".join(repr(n) for n in json.loads(row[1]))
             raise ScenarioError(f"{_short(name)!r} is a face of {both}: name the card whole", loc)
-        if row is not None:
-            return Card.of(json.loads(row[1]))
         from .._problems import suggest  # only for a miss: it brings pydantic
 
         guess = suggest(name, self.names(), cutoff=0.75) if suggest_near else None
@@ -181,6 +195,8 @@ class Corpus:
 
 
 _AMBIGUOUS = 2  # alias: a face name of several cards; data is the list of their names
+KEPT = 8192
+"""How many cards a corpus keeps once looked up."""
 
 
 def _short(name: str) -> str:

@@ -11,7 +11,9 @@ without "choose" is read as one with nothing to choose.
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ._corpus import Card
@@ -40,6 +42,10 @@ class Ability:
     fragment: dict[str, Any] | None = None
     unread: Unread | None = None
     notes: list[str] = field(default_factory=list)
+
+    def copy(self) -> Ability:
+        """Another reading of the same ability, sharing nothing that can change."""
+        return Ability(self.index, self.text, deepcopy(self.fragment), self.unread, list(self.notes))
 
 
 def triggered_lines(card: Card) -> list[str]:
@@ -89,7 +95,18 @@ def _is_keyword(word: str, card: Card) -> bool:
 
 
 def read(card: Card) -> list[Ability]:
-    """Each triggered ability of ``card`` read (or not, with why)."""
+    """Each triggered ability of ``card`` read (or not, with why): the caller's to change (read
+    once per card, :data:`KEPT` cards kept, and copied)."""
+    return [a.copy() for a in _read(card)]
+
+
+KEPT = 8192
+"""How many cards' readings :func:`read` keeps (a board generator asks for the same cards again
+and again: reading one costs about 100 µs, copying its reading a few)."""
+
+
+@lru_cache(maxsize=KEPT)
+def _read(card: Card) -> tuple[Ability, ...]:
     out = []
     for n, text in enumerate(triggered_lines(card), 1):
         ability = Ability(n, text)
@@ -98,7 +115,7 @@ def read(card: Card) -> list[Ability]:
         except Unread as exc:
             ability.unread = exc
         out.append(ability)
-    return out
+    return tuple(out)
 
 
 def _effect(text: str) -> tuple[str, str]:
