@@ -74,14 +74,11 @@ def _whose(whose: str, controller: str, actor: str) -> bool:
 def _subject_fits(c: Condition, watcher: Piece, subject: Piece) -> bool:
     """Whether ``subject``, the event's permanent, is what ``watcher`` 's condition ``c`` names."""
     own = subject is watcher
-    other = fits(c.word, subject.entry.fields) and _whose(c.whose, watcher.controller, subject.controller)
     if c.subject == "self":
         return own
-    if c.subject == "other":
-        return not own and other
-    if c.subject == "self_or_other":
-        return own or other
-    return other  # "any": itself too, when it fits
+    if own and c.subject != "any":  # "another": never itself; "this or another": itself
+        return c.subject == "self_or_other"
+    return fits(c.word, subject.entry.fields) and _whose(c.whose, watcher.controller, subject.controller)
 
 
 class _Board:
