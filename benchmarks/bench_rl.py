@@ -14,7 +14,10 @@ Beside each scenario's AEC rate, on the same walks (one seeded draw per decision
 alone (``Stepper.legal`` and ``apply_unchecked``, no observation). A fresh board every episode
 against the same boards warm, on the same walks: copies of one scenario parsed anew, and boards
 written anew by ``make_scenarios.py``'s families with seeded sizes (each board is parsed before
-the clock starts, as a board generator would hand it over; compiling it is the environment's).
+the clock starts, as a board generator would hand it over; compiling it is the environment's);
+and boards of real cards drawn by ``rl.boards`` as each episode starts (drawing and counting them
+on the clock). Beside the stepper, the AEC protocol alone: an environment with no rules replaying
+the same walks, which bounds what any environment can reach against the stepper.
 The vector environment per board-step against the one-board Gymnasium environment. Also
 ``reset`` on a new 10-ability scenario and ``observe`` + mask beside one step. Writes
 ``results/rl.md`` and ``results/rl.json``; the goals of the RL issues are judged PASS/FAIL.
@@ -38,12 +41,15 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
+from pettingzoo import AECEnv
 from triggerstack.model import compile_facts
+from triggerstack.model._facts import facts_of
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import ActionLayout, Stepper, rl
+from triggerstack.solver.rl._checked import Checked
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -182,6 +188,71 @@ def _internal(path: Path, steps: int) -> float:
 
     walks(200, 1)
     return walks(steps, 0)
+
+
+class _Protocol(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """The AEC protocol with no rules: an environment that replays the walks ``rl.env`` took on a
+    scenario (whose turn, which mask), with an observation of the same size, its agents and
+    spaces, through the same wrapper. What it costs per decision is what any environment pays
+    before it knows a rule: the floor under the env's rate."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "protocol_v0", "is_parallelizable": False}
+
+    def __init__(self, path: str, episodes: int = 200) -> None:
+        super().__init__()
+        game = rl.raw_env(path)
+        rng = np.random.default_rng(0)
+        self.walks: list[list[tuple[str, np.ndarray]]] = []
+        for k in range(episodes):  # the walks of play(): one seeded draw per decision
+            game.reset(seed=k)
+            walk = []
+            while not game.terminations[game.agent_selection]:
+                mask = game.observe(game.agent_selection)["action_mask"]
+                walk.append((game.agent_selection, mask))
+                legal = np.flatnonzero(mask)
+                game.step(int(legal[rng.integers(len(legal))]))
+            self.walks.append(walk)
+        self.possible_agents = list(game.possible_agents)
+        self.players = len(game.agents)
+        self.observation_spaces, self.action_spaces = game.observation_spaces, game.action_spaces
+        self.blank = np.zeros(game.observer.space.shape, dtype=game.observer.space.dtype)
+        self.size = game.layout.size
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.at < len(self.walk) and agent == self.agent_selection:
+            return {"observation": self.blank.copy(), "action_mask": self.walk[self.at][1].copy()}
+        return {"observation": self.blank.copy(), "action_mask": np.zeros(self.size, dtype=np.int8)}
+
+    def reset(self, seed: int | None = None, options: Any = None) -> None:
+        self.walk, self.at = self.walks[(seed or 0) % len(self.walks)], 0
+        self.agents = self.possible_agents[: self.players]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.walk[0][0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:  # as the env: the agent leaves
+            for table in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+                del table[agent]
+            self.agents.remove(agent)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self.at += 1
+        if self.at < len(self.walk):
+            self.agent_selection = self.walk[self.at][0]
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+
+
+def _protocol(path: str, steps: int) -> float:
+    """Decisions/s of :class:`_Protocol` on ``path`` 's walks, wrapped as ``rl.env`` wraps."""
+    return _aec(Checked(_Protocol(path)), steps, decisions=True)
 
 
 def _gym(path: str, steps: int) -> float:
@@ -325,6 +396,23 @@ def _fresh_vs_warm(docs: list[dict[str, Any]], repeat: int) -> tuple[float, floa
         gc.unfreeze()
 
 
+def _drawn_vs_warm(n: int, repeat: int) -> tuple[float, float]:
+    """What a user of ``rl.boards`` gets: decisions/s with each episode's board drawn by the
+    generator as the episode starts (drawing and counting it on the clock: a generator's board
+    arrives compiled), and on the same boards warm. The card reader's caches are first filled as
+    a run that has drawn for a while has them: 1,000 boards of another seed."""
+    for _ in rl.boards(1, 1000):
+        pass
+    drawn = list(rl.boards(0, n))
+    layout = ActionLayout.covering(Stepper(facts_of(b)).needs for b in drawn)
+    warm = rl.env(drawn, layout=layout)
+    _episodes(warm, drawn, n)  # each board played once
+    fresh = 0.0
+    for _ in range(repeat):  # a fitting board is drawn as it was without the layout: the same boards
+        fresh = max(fresh, _clean(partial(_episodes, rl.env(rl.boards(0, n, layout=layout), layout=layout), None, n)))
+    return fresh, _best(partial(_episodes, warm, drawn, n), repeat)
+
+
 def _measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run."""
     steps = 400 if args.quick else 20_000
@@ -343,6 +431,7 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
             row["decisions"], row["internal"] = _pair(
                 partial(_aec, game, steps, decisions=True), partial(_internal, Path(path), steps), repeat
             )
+            row["protocol"] = _best(partial(_protocol, path, steps), repeat)
         row["gym"] = _best(partial(_gym, path, steps // 2), repeat)
         rows.append(row)
     print("a fresh board every episode", file=sys.stderr)
@@ -354,6 +443,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     ]:
         rate, warm = _fresh_vs_warm(docs, repeat)
         fresh.append({"boards": name, "fresh": rate, "warm": warm})
+    rate, warm = _drawn_vs_warm(episodes, repeat)
+    fresh.append({"boards": "rl.boards, drawn as each episode starts", "fresh": rate, "warm": warm})
     print("vector environment", file=sys.stderr)
     vector: list[dict[str, Any]] = []
     for name, path, boards in [
@@ -387,6 +478,12 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _cap(row: dict[str, Any]) -> float:
+    """The best env/stepper ratio an environment could reach on ``row`` 's walks if its rules
+    cost the stepper's time and nothing else: per decision, the stepper plus the protocol alone."""
+    return float(row["protocol"] / (row["protocol"] + row["internal"]))
+
+
 def _goals(m: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
     rows, classic = m["rows"], m["classic"]
     slowest = min(r["aec"] for r in rows)
@@ -395,6 +492,7 @@ def _goals(m: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
     worst = min(laid, key=lambda r: r["decisions"] / r["internal"])
     ratio = worst["decisions"] / worst["internal"]
     measured = f"{ratio:.2f}× at worst ({worst['scenario']}: {worst['decisions']:,.0f} vs {worst['internal']:,.0f})"
+    measured += f"; the protocol alone caps it at {_cap(worst):.2f}×"
     goals.append(("warm AEC env ≥ ½ the stepper alone, same walks (every scenario)", measured, ratio >= 0.5))
     if classic is not None:
         c4, chess = classic["connect_four_v3"], classic["chess_v6"]
@@ -423,6 +521,12 @@ def _goals(m: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
     return goals
 
 
+def _against(row: dict[str, Any]) -> str:
+    if "protocol" not in row:
+        return "—"
+    return f"{row['decisions'] / row['internal']:.2f} ({_cap(row):.2f})"
+
+
 def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
     def n(x: float | None) -> str:
         return "—" if x is None else f"{x:,.0f}"
@@ -445,12 +549,19 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
         "",
         "## Steps per second",
         "",
-        "| scenario | AEC env steps/s | AEC env decisions/s | stepper alone decisions/s | Gymnasium (one seat) |",
-        "|---|---|---|---|---|",
+        "| scenario | AEC env steps/s | AEC env decisions/s | stepper alone decisions/s | protocol alone"
+        " decisions/s | env / stepper (cap) | Gymnasium (one seat) |",
+        "|---|---|---|---|---|---|---|",
         *[
-            f"| {r['scenario']} | {n(r['aec'])} | {n(r.get('decisions'))} | {n(r.get('internal'))} | {n(r['gym'])} |"
+            f"| {r['scenario']} | {n(r['aec'])} | {n(r.get('decisions'))} | {n(r.get('internal'))}"
+            f" | {n(r.get('protocol'))} | {_against(r)} | {n(r['gym'])} |"
             for r in m["rows"]
         ],
+        "",
+        "The protocol alone: an AEC environment with no rules that replays the env's walks (whose turn,",
+        "which mask) with an observation of the same size, through the same wrapper, in the same loop. The",
+        "cap is the env / stepper ratio an environment would reach if knowing the rules cost it the stepper's",
+        "time and nothing more: protocol / (protocol + stepper), per decision.",
     ]
     if m["classic"] is not None:
         lines += ["", "| PettingZoo game | AEC env |", "|---|---|"]
