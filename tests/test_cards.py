@@ -133,6 +133,24 @@ def test_a_card_gives_its_characteristics_and_keywords_and_fields_beside_it_win(
     assert titan.power == 9 and titan.toughness == 6 and titan.mana_value == 6 and titan.colors == ("red",)
 
 
+def test_a_reading_kept_for_the_next_caller_is_each_callers_own() -> None:
+    """The reader keeps each card's reading (docs/cards.md): what one caller changes in its copy is
+    not what the next one reads."""
+    titan = corpus().lookup("Inferno Titan")
+    first, again = read(titan), read(titan)
+    assert first == again and first[0].fragment is not None
+    was = json.dumps([(a.fragment, a.notes) for a in again])
+    first[0].fragment["targets"][0]["max"] = 99
+    del first[0].fragment["targets"]
+    first[0].notes.append("changed")
+    assert json.dumps([(a.fragment, a.notes) for a in again]) == was
+    assert json.dumps([(a.fragment, a.notes) for a in read(titan)]) == was
+    given, _ = characteristics(titan)
+    given["types"].append("land")
+    given["colors"].clear()
+    assert characteristics(titan)[0]["types"] == ["creature"] and characteristics(titan)[0]["colors"] == ["red"]
+
+
 def test_ward_is_the_reaction_it_is() -> None:
     """702.21a: ward triggers when the permanent becomes the target of a spell or ability an
     opponent controls — a reaction of 603.3b's loop: A's Flametongue Kavu targeting B's ward
