@@ -170,10 +170,17 @@ def _aec(game: Any, steps: int, decisions: bool = False) -> float:
     return play(game, steps, decisions=decisions)
 
 
+_STEPPERS: dict[Path, Stepper] = {}
+
+
 def _internal(path: Path, steps: int) -> float:
     """The stepper alone on the walks :func:`play` takes (the same seeded draw per decision, the
-    same warm-up): legal and apply_unchecked, no observation, no PettingZoo. Decisions/s."""
-    stepper = Stepper(compile_facts(parse_scenario(json.loads(path.read_text()))))
+    same warm-up): legal and apply_unchecked, no observation, no PettingZoo. Decisions/s. One
+    stepper per scenario, kept from call to call as the environment keeps its own: the two are as
+    warm (a stepper built anew each time would pay its later passes' first steps, ward-3's, again)."""
+    stepper = _STEPPERS.get(path)
+    if stepper is None:
+        stepper = _STEPPERS[path] = Stepper(compile_facts(parse_scenario(json.loads(path.read_text()))))
 
     def walks(n: int, seed: int) -> float:
         rng = np.random.default_rng(seed)
