@@ -217,16 +217,18 @@ def assemble(
     elif kind == "cast":
         board.cast(rng.choice(source.spells))
     target, misses = rng.randint(lo, hi), 0
-    while len(board.triggered()) < target and misses < TRIES:
+    waiting = len(board.triggered())  # counted once a piece: taking one back restores the count
+    while waiting < target and misses < TRIES:
         entry = rng.choice(makers)
         near = board.players[0] if kind == "attacks" and rng.random() < 0.75 else rng.choice(board.players)
-        before = len(board.triggered())
         board.add(entry, near)
         after = len(board.triggered())
-        if after > hi or (after == before and rng.random() < IDLE):
+        if after > hi or (after == waiting and rng.random() < IDLE):
             board.pop()
             misses += 1
-    if not lo <= len(board.triggered()) <= hi:
+        else:
+            waiting = after
+    if not lo <= waiting <= hi:
         return None
     drawn = board.document()
     drawn.source = source.origin
