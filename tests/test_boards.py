@@ -25,7 +25,7 @@ from triggerstack.model.cards._pool import names_event
 from triggerstack.solver import count
 from triggerstack.solver._boards import _cli as boards_cli
 from triggerstack.solver._boards._assemble import _Board
-from triggerstack.solver._boards._draw import MAX_OUTCOMES, Board, draw
+from triggerstack.solver._boards._draw import MAX_OUTCOMES, MOST_ABILITIES, MOST_BODIES, Board, draw
 from triggerstack.solver._boards._generated import generated
 from triggerstack.solver._cli import main
 
@@ -73,6 +73,7 @@ def test_the_constants_the_command_line_repeats_are_the_same() -> None:
 
     assert boards_cli.EVENTS == POOL_EVENTS == EVENTS
     assert boards_cli.MAX_OUTCOMES == MAX_OUTCOMES
+    assert (boards_cli.MOST_ABILITIES, boards_cli.MOST_BODIES) == (MOST_ABILITIES, MOST_BODIES)
 
 
 # -- valid, named, read whole ---------------------------------------------------------------------
@@ -143,6 +144,9 @@ def test_arguments_out_of_range_are_refused_naming_them() -> None:
         ({"abilities": (2, "x")}, "abilities"),
         ({"events": ["enters", "blocks"]}, "events"),
         ({"bodies": -1}, "bodies"),
+        ({"abilities": 10**6}, "abilities"),  # a draw adds permanents until they wait: bounded
+        ({"abilities": (2, MOST_ABILITIES + 1)}, "abilities"),
+        ({"bodies": MOST_BODIES + 1}, "bodies"),
         ({"max_outcomes": 0}, "max_outcomes"),
         ({"n": -1}, "n"),
     ]
@@ -152,6 +156,15 @@ def test_arguments_out_of_range_are_refused_naming_them() -> None:
             next(draw(1, **asked))
     with pytest.raises(UsageError, match="no board with 12 to 12 abilities"):
         next(draw(1, 1, abilities=12, events="cast", bodies=0, cards=False, max_outcomes=100))
+
+
+@needs_cards
+def test_a_board_whose_count_a_limit_refuses_is_drawn_again() -> None:
+    """Twenty abilities of real cards: some draws have an ability with more legal choices than
+    counting lists (--max-choices). Such a board cannot be counted, so it is drawn again like one
+    over max_outcomes — never the generator's end with the counter's refusal."""
+    with pytest.raises(UsageError, match="no board with 20 to 20 abilities"):
+        next(draw(1, 1, abilities=20))
 
 
 # -- each event makes its own triggers -------------------------------------------------------------
@@ -325,6 +338,8 @@ def test_the_command_draws_real_cards_into_a_folder(tmp_path: Path, capsys: pyte
         (["--seed", "x"], "--seed"),
         (["--max-outcomes", "0"], "--max-outcomes"),
         (["--bodies", "1-x"], "--bodies"),
+        (["--abilities", "1000000"], "--abilities"),
+        (["--bodies", "21"], "--bodies"),
     ],
 )
 def test_a_bad_flag_is_one_line_naming_it(flags: list[str], flag: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,12 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["EVENTS", "MAX_OUTCOMES", "parser", "run"]
+__all__ = ["EVENTS", "MAX_OUTCOMES", "MOST_ABILITIES", "MOST_BODIES", "parser", "run"]
 
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events (``model/cards/_pool.py`` ``EVENTS``: tests/test_boards.py holds them equal)."""
 MAX_OUTCOMES = 10**6
 """``_draw.MAX_OUTCOMES``, held equal likewise."""
+MOST_ABILITIES, MOST_BODIES = 50, 20
+"""``_draw.MOST_ABILITIES`` and ``_draw.MOST_BODIES``, held equal likewise."""
 
 
 def _whole(text: str, least: int = 0) -> int:
@@ -72,14 +74,18 @@ def parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     b.add_argument("-n", type=_whole, default=10, metavar="N", help="how many boards (default 10)")
     b.add_argument("--players", type=_span(2, 4), default=(2, 2), metavar="P|LO-HI", help="players, 2 to 4 (default 2)")
     b.add_argument(
-        "--abilities", type=_span(1), default=(2, 8), metavar="N|LO-HI", help="waiting abilities (default 2-8)"
+        "--abilities",
+        type=_span(1, MOST_ABILITIES),
+        default=(2, 8),
+        metavar="N|LO-HI",
+        help=f"waiting abilities, 1 to {MOST_ABILITIES} (default 2-8)",
     )
     b.add_argument(
         "--bodies",
-        type=_span(0),
+        type=_span(0, MOST_BODIES),
         default=(0, 3),
         metavar="N|LO-HI",
-        help="creatures without triggered abilities on each side, to be targets (default 0-3)",
+        help=f"creatures without triggered abilities on each side, to be targets, 0 to {MOST_BODIES} (default 0-3)",
     )
     b.add_argument(
         "--events",

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from triggerstack.model._errors import EndlessLoop, MissingExtra, TimeLimitReached, UsageError
+from triggerstack.model._errors import MissingExtra, ScenarioError, TimeLimitReached, UsageError
 from triggerstack.model._facts import facts_of
 from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
@@ -26,10 +26,16 @@ from .._verbs.legal import LegalOutcomes
 from .._verbs.step import ActionLayout, Stepper
 from ._assemble import Drawn, assemble
 
-__all__ = ["DRAWS", "MAX_OUTCOMES", "PLAYERS", "Board", "boards", "draw", "span"]
+__all__ = ["DRAWS", "MAX_OUTCOMES", "MOST_ABILITIES", "MOST_BODIES", "PLAYERS", "Board", "boards", "draw", "span"]
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
+MOST_ABILITIES = 50
+"""The most waiting abilities a board may be asked for: a draw adds permanents until that many
+wait, and every permanent added is weighed against every other (past 50, no board has anywhere
+near a million outcomes; at 50, 200 draws that miss take about 5 s)."""
+MOST_BODIES = 20
+"""The most creatures without triggered abilities a side may be asked for."""
 DRAWS = 200
 """Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
 sizes asked are refused as out of reach."""
@@ -112,7 +118,8 @@ def draw(
     layout: ActionLayout | None = None,
 ) -> Iterator[Board]:
     """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
-    seats, sizes, spare = span(players, "players", 2, 4), span(abilities, "abilities", 1), span(bodies, "bodies", 0)
+    seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
+    spare = span(bodies, "bodies", 0, MOST_BODIES)
     kinds = _events(events)
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
         raise UsageError(f"n: expected a whole number 0 or more, not {n!r}")
@@ -163,7 +170,7 @@ def _counted(drawn: Drawn, options: Options, max_outcomes: int) -> Board | None:
     scenario = Scenario.model_validate(drawn.document)  # reads each card it names: a bug if it cannot
     try:
         count = LegalOutcomes(scenario, options).count()
-    except (EndlessLoop, TimeLimitReached):
+    except (ScenarioError, TimeLimitReached):  # a loop, or a limit of counting reached: too big to keep
         return None
     if count > max_outcomes:
         return None
