@@ -149,11 +149,15 @@ def test_arguments_out_of_range_are_refused_naming_them() -> None:
         ({"bodies": MOST_BODIES + 1}, "bodies"),
         ({"max_outcomes": 0}, "max_outcomes"),
         ({"n": -1}, "n"),
+        ({"seed": -1}, "seed"),  # random.Random(-1) draws what Random(1) does
+        ({"seed": "7"}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"layout": "big"}, "layout"),
     ]
     for kwargs, said in cases:
-        asked: dict[str, Any] = {"n": 1, "cards": False, **kwargs}
+        asked: dict[str, Any] = {"seed": 1, "n": 1, "cards": False, **kwargs}
         with pytest.raises(UsageError, match=f"^{said}: "):
-            next(draw(1, **asked))
+            next(draw(**asked))
     with pytest.raises(UsageError, match="no board with 12 to 12 abilities"):
         next(draw(1, 1, abilities=12, events="cast", bodies=0, cards=False, max_outcomes=100))
 

@@ -121,6 +121,10 @@ def draw(
     seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
     spare = span(bodies, "bodies", 0, MOST_BODIES)
     kinds = _events(events)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:  # Random(-1) is Random(1); "x" would hash
+        raise UsageError(f"seed: expected a whole number 0 or more, not {seed!r}")
+    if layout is not None and not isinstance(layout, ActionLayout):
+        raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
         raise UsageError(f"n: expected a whole number 0 or more, not {n!r}")
     if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
