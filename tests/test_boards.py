@@ -22,7 +22,7 @@ import pytest
 from triggerstack.model import Scenario
 from triggerstack.model._errors import MissingExtra, UsageError
 from triggerstack.model.cards._pool import names_event
-from triggerstack.solver import count
+from triggerstack.solver import ActionLayout, count
 from triggerstack.solver._boards import _cli as boards_cli
 from triggerstack.solver._boards._assemble import _Board
 from triggerstack.solver._boards._draw import MAX_OUTCOMES, MOST_ABILITIES, MOST_BODIES, Board, draw
@@ -160,6 +160,9 @@ def test_arguments_out_of_range_are_refused_naming_them() -> None:
             next(draw(**asked))
     with pytest.raises(UsageError, match="no board with 12 to 12 abilities"):
         next(draw(1, 1, abilities=12, events="cast", bodies=0, cards=False, max_outcomes=100))
+    small = ActionLayout(abilities=2, things=2, modes=1, divide=0, passes=1, players=2)
+    with pytest.raises(UsageError, match="did not fit the layout: give a larger layout"):
+        next(draw(1, 1, players=(3, 4), cards=False, layout=small))
 
 
 @needs_cards

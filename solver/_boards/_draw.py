@@ -152,7 +152,7 @@ def _one(
 ) -> Board:
     """The next board of ``rng`` 's stream."""
     options = Options(time_limit=COUNT_TIME)
-    missed = over = 0
+    missed = over = unfit = 0
     for _ in range(DRAWS):
         players = PLAYERS[: rng.randint(*seats)]
         drawn = assemble(rng, source, players, rng.choice(kinds), sizes, spare)
@@ -163,9 +163,13 @@ def _one(
         if board is not None and (layout is None or layout.fits(Stepper(facts_of(board.scenario)).needs)):
             return replace(board, missed=missed, over=over)
         over += 1
+        unfit += board is not None
+    fix = "widen abilities (--abilities) or max_outcomes (--max-outcomes)"
+    if unfit:  # the layout refused boards that were drawn and counted: it is the first thing to widen
+        fix = f"{unfit} of them did not fit the layout: give a larger layout, or {fix}"
     raise UsageError(
         f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
-        f"{max_outcomes:,} outcomes in {DRAWS} draws: widen abilities (--abilities) or max_outcomes (--max-outcomes)"
+        f"{max_outcomes:,} outcomes in {DRAWS} draws: {fix}"
     )
 
 
