@@ -128,7 +128,10 @@ class _Source:
         try:
             return _compiled(next(self.iterator))
         except StopIteration:
-            raise ScenarioError("the scenario source is exhausted") from None
+            raise ScenarioError(
+                "the scenario source is exhausted: the iterator gave no more scenarios (for a board every "
+                "episode, give an endless one, as rl.boards(seed) without n, or a list, which is drawn from again)"
+            ) from None
 
 
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
