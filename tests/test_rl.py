@@ -561,7 +561,7 @@ def test_auto_takes_the_forced_decisions_and_counts_them(path: Path) -> None:
 def test_an_iterator_source_that_runs_out_says_how_to_keep_drawing() -> None:
     """An iterator is drawn from once per episode (docs/rl.md): when it has no more, the next
     reset says so and names the sources that do not run out."""
-    boards = [Scenario.load(EXAMPLE_FILES[0]), Scenario.load(EXAMPLE_FILES[1])]
+    boards = [Scenario.load(str(EXAMPLE_FILES[0])), Scenario.load(str(EXAMPLE_FILES[1]))]
     layout = ActionLayout.covering(Stepper(compile_facts(b)).needs for b in boards)
     game = rl.raw_env(iter(boards), layout=layout)
     game.reset(seed=0)
