@@ -22,10 +22,14 @@ from ..._options import Options
 from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
 
-__all__ = ["PREFIX_CACHE", "PassStepper", "State"]
+__all__ = ["PREFIX_CACHE", "SEARCHED", "PassStepper", "State"]
 
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
+
+SEARCHED = 65_536
+"""How many points of a pass (which abilities are placed and which done) "why not" searches for a
+later removal before it says it did not decide."""
 
 
 class State(NamedTuple):
@@ -86,6 +90,7 @@ class PassStepper(Checked[State]):
     _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
     _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
     _partial: set[tuple[tuple[int, frozenset[int]], tuple[int, ...]]] = field(default_factory=set)
+    _sets: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], set[tuple[int, ...]]] = field(default_factory=dict)
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
     _announcers: dict[tuple[int, frozenset[int]], Announcer | None] = field(default_factory=dict)
@@ -234,9 +239,18 @@ class PassStepper(Checked[State]):
         must have one in hand)."""
         assert state.current is not None
         a = self.facts.abilities[state.current]
-        n = len(state.tokens)
+        tokens = state.tokens
         listed = self._choices(a, state.placed)
-        return sum(1 for _, seq in listed if seq[:n] == state.tokens)
+        start = self._open(a, tokens)
+        if start is None:
+            n = len(tokens)
+            return sum(1 for _, seq in listed if seq[:n] == tokens)
+        close, prefix, chosen = self._closing(a, tokens), tokens[:start], tokens[start:]
+        return sum(
+            1
+            for _, seq in listed
+            if seq[:start] == prefix and _beside(seq[start : seq.index(close, start)], chosen) is not None
+        )
 
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
         """What the ability in hand has announced: its chosen modes (modal abilities), the things
@@ -287,12 +301,83 @@ class PassStepper(Checked[State]):
         found = self._next.get((key, state.tokens))
         if found is None:
             announcer = self._announcer(a, key)
-            if announcer is None:
-                self._choices(a, on_stack)
-                found = self._expand(key, state.tokens)
-            else:
+            if announcer is not None:
                 found = self._offer(key, state.tokens, announcer.next(state.tokens))
+            else:
+                self._choices(a, on_stack)
+                start = self._open(a, state.tokens)
+                tokens = state.tokens
+                following = self._group(key, tokens) if start is None else self._set_next(a, key, tokens, start)
+                found = self._offer(key, state.tokens, following)
         return list(found)
+
+    def _open(self, a: AbilityFacts, tokens: Sequence[int]) -> int | None:
+        """Where the set being chosen begins in ``tokens``: the ability's modes (700.2) or one
+        requirement's targets (601.2c), each a set whatever order it is clicked in, kept sorted as
+        the choices spell it. None where no set is open (the parts of a division, or a whole choice)."""
+        i = 0
+        instances: list[int] = [0]
+        if a.modal:
+            if self.end_modes not in tokens:
+                return 0
+            i = tokens.index(self.end_modes)
+            base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+            instances = [t - base for t in tokens[:i]]
+            i += 1
+        for m in instances:
+            for r in a.modes[m].requirements:
+                start = i
+                while i < len(tokens) and tokens[i] != self.end_targets:
+                    i += 1
+                if i == len(tokens):
+                    return start
+                i += 1 + (i - start if r.divide else 0)  # end targets, and a part per target divided
+                if i > len(tokens):
+                    return None
+        return None
+
+    def _closing(self, a: AbilityFacts, tokens: Sequence[int]) -> int:
+        """The token that closes the set open in ``tokens``: end of modes or end of targets."""
+        return self.end_modes if a.modal and self.end_modes not in tokens else self.end_targets
+
+    def _set_next(
+        self, a: AbilityFacts, key: tuple[int, frozenset[int]], tokens: tuple[int, ...], start: int
+    ) -> list[int]:
+        """What may follow ``tokens`` whose set from ``start`` is open, among listed choices: every
+        member of a set some choice (beginning as the closed part does) holds beside those chosen,
+        and the closing token where the chosen set is one whole."""
+        close = self._closing(a, tokens)
+        chosen = tokens[start:]
+        out: set[int] = set()
+        for seg in self._segments(key, tokens[:start], close):
+            rest = _beside(seg, chosen)
+            if rest is not None:
+                out.update(rest) if rest else out.add(close)
+        return sorted(out)
+
+    def _segments(self, key: tuple[int, frozenset[int]], prefix: tuple[int, ...], close: int) -> set[tuple[int, ...]]:
+        """The sets (sorted) the listed choices beginning with ``prefix`` take next, up to ``close``."""
+        found = self._sets.get((key, prefix))
+        if found is None:
+            choices = self._choice_tokens[key]
+            n = len(prefix)
+            found = set()
+            for i in self._matching(key, prefix):
+                seq = choices[i][1]
+                found.add(seq[n : seq.index(close, n)])
+            self._bound()
+            self._sets[(key, prefix)] = found
+        return found
+
+    def _matching(self, key: tuple[int, frozenset[int]], prefix: tuple[int, ...]) -> list[int]:
+        """The listed choices (indices) that begin with ``prefix`` (a prefix of whole sets)."""
+        if not prefix:
+            return list(range(len(self._choice_tokens[key])))
+        found = self._prefix.get((key, prefix))
+        if found is None:
+            self._group(key, prefix[:-1])
+            found = self._prefix.get((key, prefix), [])
+        return found
 
     def _offer(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...], following: list[int]) -> list[Decision]:
         """Keep the decisions (spelled ``following``) that may follow ``tokens``."""
@@ -300,17 +385,12 @@ class PassStepper(Checked[State]):
         found = self._next[(key, tokens)] = [self.decisions[t] for t in following]
         return found
 
-    def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
-        """The decisions that can follow ``tokens``: the choices that begin with them (indices in
-        their list) are grouped by their next token in one pass, and each group is kept for the
-        prefix one token longer, so that a long list is scanned once per prefix reached."""
-        matching = self._prefix.get((key, tokens))
-        if matching is None:
-            if tokens:
-                self._expand(key, tokens[:-1])
-                matching = self._prefix.get((key, tokens), [])
-            else:
-                matching = list(range(len(self._choice_tokens[key])))
+    def _group(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[int]:
+        """The tokens that follow ``tokens`` in the listed choices' spelling: the choices that begin
+        with them (indices in their list) are grouped by their next token in one pass, and each
+        group is kept for the prefix one token longer, so that a long list is scanned once per
+        prefix reached. (A walk offers a set's members in any order: :meth:`_set_next`.)"""
+        matching = self._matching(key, tokens)
         choices = self._choice_tokens[key]
         n = len(tokens)
         groups: dict[int, list[int]] = {}
@@ -321,22 +401,31 @@ class PassStepper(Checked[State]):
         self._bound()
         for t, group in groups.items():
             self._prefix[(key, (*tokens, t))] = group
-        found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
-        return found
+        return sorted(groups)
 
     def _bound(self) -> None:
         """A bound on memory: past it the walk goes on, recomputing."""
-        if len(self._prefix) + len(self._next) > PREFIX_CACHE:
+        if len(self._prefix) + len(self._next) + len(self._sets) > PREFIX_CACHE:
             self._prefix.clear()
             self._next.clear()
+            self._sets.clear()
 
     def why_illegal(self, state: State, decision: Decision) -> Reason:
-        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
+        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room.
+        A decision a legal outcome takes further on — a target of a later requirement, a removal
+        in a later block, a put once the ability in hand is announced — breaks no rule: the reason
+        says so and how to get there (:meth:`_later`); only a decision no legal outcome takes after
+        what the walk has decided is said to break a rule."""
         f = self.facts
         n = len(f.abilities)
         d, tok = decision, self._token[decision.key]
         if self.is_over(state):
             return judge.walk_over()
+        how = self._later(state, d, tok)
+        if isinstance(how, str):
+            return judge.not_yet(d.text, how)
+        if how is not None:
+            return how
         if state.current is not None:
             return self._why_token(state, f.abilities[state.current], d, tok)
         if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
@@ -380,6 +469,125 @@ class PassStepper(Checked[State]):
         announced = [self.decisions[t].text for t in state.tokens]
         return judge.no_choice_goes_on(a, d.text, announced, d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS))
 
+    # -- what a legal outcome takes further on (the judge's "not yet") ---------------------------
+
+    def _later(self, state: State, d: Decision, tok: int) -> str | Reason | None:
+        """How a walk reaches a legal outcome that takes ``d`` (not legal now) further on, in the
+        sense a decision has for the outcome: a put, the ability placed next; a removal, the
+        ability removed; a mode or a target, one of the ability in hand's (else of the next one
+        put). None where no legal outcome extending the walk takes it; a :class:`Reason` where the
+        search stopped at its bound."""
+        f = self.facts
+        if state.current is not None:
+            a = f.abilities[state.current]
+            if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+                after = State(placed=state.placed | {a.index}, processed=state.processed)
+                path = self._path(after, d, puts=d.kind is DecisionKind.REMOVE)
+                first = f"finish announcing {a.id}'s choice (601.2b–d), then "
+                return path if not isinstance(path, list) else first + _then(path, d.text)
+            if d.kind is DecisionKind.TARGET:
+                return self._later_target(state, a, tok - self.target0)
+            return None
+        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+            # a put is the next ability on the stack: only removals may come before it
+            path = self._path(state, d, puts=d.kind is DecisionKind.REMOVE)
+            if isinstance(path, list):
+                return "first " + _then(path, d.text) if path else None
+            return path
+        if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
+            return None
+        for a in f.abilities:  # the next ability put (only removals may come before it) takes it
+            if d.kind is DecisionKind.MODE and d.subject != a.id:
+                continue
+            path = self._path(state, self.decisions[a.index], puts=False)
+            if not isinstance(path, list):
+                if path is not None:
+                    return path
+                continue
+            first = "first " + _then([*path, f"put {a.id}"], d.text)
+            if d.kind is DecisionKind.MODE and self._takes(a, state.placed, mode=d.mode):
+                return first
+            if d.kind is DecisionKind.TARGET and self._takes(a, state.placed, thing=tok - self.target0):
+                return f"{first} ({d.subject} can be one of {a.id}'s targets)"
+        return None
+
+    def _path(self, state: State, d: Decision, puts: bool) -> list[str] | Reason | None:
+        """The shortest way through the pass, a put or removal at a time (``puts``: else removals
+        only; the choices announced do not change what may follow, only which abilities are on the
+        stack does), to a point where ``d`` (a put or a removal) may be taken. None where no point
+        may; a reason past the search's bound."""
+        seen = {(state.placed, state.processed)}
+        frontier: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = [(state.placed, state.processed, ())]
+        while frontier:
+            nxt: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = []
+            for placed, processed, path in frontier:
+                moves = self.legal(State(placed=placed, processed=processed))
+                if d in moves:
+                    return list(path)
+                for m in moves:
+                    if m.kind is DecisionKind.PUT and not puts:
+                        continue
+                    j = self._token[m.key] % len(self.facts.abilities)
+                    key = (placed | {j} if m.kind is DecisionKind.PUT else placed, processed | {j})
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append((*key, (*path, m.text)))
+                if len(seen) > SEARCHED:
+                    return judge.undecided(d.text, SEARCHED)
+            RUNNING.check("searching the walk for a later removal")
+            frontier = nxt
+        return None
+
+    def _takes(self, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", thing: int | None = None) -> bool:
+        """Whether some legal choice of ``a`` (put with ``on_stack`` below) takes ``mode`` / targets ``thing``."""
+        key = (a.index, on_stack & a.waiting_targets)
+        if not self._has_choice(a, on_stack):
+            return False
+        announcer = self._announcer(a, key)
+        m0 = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+        want = m0 + next(i for i, m in enumerate(a.modes) if m.id == mode) if mode else self.target0 + (thing or 0)
+        if announcer is not None:
+            return any(
+                (want - m0 in ms) if mode else any(thing in r.pool and r.high for m in ms for r in announcer.modes[m])
+                for ms in announcer.multisets
+            )
+        return any(want in seq for _, seq in self._choices(a, on_stack))
+
+    def _later_target(self, state: State, a: AbilityFacts, t: int) -> str | None:
+        """How the ability in hand may still target thing ``t``: in a requirement after the one
+        being chosen (or dividing), or once its modes are chosen. None where no legal choice does."""
+        tokens, want = state.tokens, self.target0 + t
+        start = self._open(a, tokens)
+        thing = self.facts.things[t].id
+        if a.modal and self.end_modes not in tokens:  # modes still open
+            seqs = self._seqs(state, a)
+            if any(want in seq and _beside(seq[: seq.index(self.end_modes)], tokens) is not None for seq in seqs):
+                return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
+            return None
+        if start is None:  # dividing: the next requirement comes after the parts
+            consistent = [seq for seq in self._seqs(state, a) if seq[: len(tokens)] == tokens]
+            after = len(tokens)
+            first = "finish dividing (601.2d)"
+        else:
+            close = self.end_targets
+            consistent = [
+                seq
+                for seq in self._seqs(state, a)
+                if seq[:start] == tokens[:start]
+                and _beside(seq[start : seq.index(close, start)], tokens[start:]) is not None
+            ]
+            after = -1  # past the end of the set being chosen
+            first = "say 'end targets' for the targets being chosen"
+        for seq in consistent:
+            at = seq.index(self.end_targets, start) + 1 if after < 0 and start is not None else after
+            if want in seq[at:]:
+                return f"{first}; {thing} can be a target of {a.id}'s next requirement"
+        return None
+
+    def _seqs(self, state: State, a: AbilityFacts) -> list[tuple[int, ...]]:
+        """The tokens of every legal choice of the ability in hand (listed: asked once a judge asks why)."""
+        return [seq for _, seq in self._choices(a, state.placed)]
+
     def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
         """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""
         rest = list(tokens)
@@ -410,6 +618,11 @@ class PassStepper(Checked[State]):
             k = tok - n
             return State(decisions, state.stack, state.removed | {k}, None, (), state.placed, state.processed | {k})
         tokens = (*state.tokens, tok)
+        if state.tokens and tok < state.tokens[-1] and tok < self.end_targets and tok not in (self.end_modes,):
+            assert state.current is not None
+            start = self._open(self.facts.abilities[state.current], state.tokens)
+            if start is not None:  # a member of the open set, clicked after a later one: kept sorted
+                tokens = (*state.tokens[:start], *sorted((*state.tokens[start:], tok)))
         announcing = State(decisions, state.stack, state.removed, state.current, tokens, state.placed, state.processed)
         return self._finish(announcing)
 
@@ -458,3 +671,25 @@ class PassStepper(Checked[State]):
         for d in decisions:
             state = self.apply(state, d)
         return state
+
+
+def _then(path: Sequence[str], decision: str) -> str:
+    """A way there, said as the decisions to take first."""
+    if not path:
+        return repr(decision)
+    return ", ".join(repr(p) for p in path) + f", then {decision!r}"
+
+
+def _beside(seg: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...] | None:
+    """What the sorted set (or multiset) ``seg`` holds beside ``chosen`` (sorted), None where it
+    does not hold them all."""
+    rest: list[int] = []
+    i = 0
+    for t in seg:
+        if i < len(chosen) and t == chosen[i]:
+            i += 1
+        elif i < len(chosen) and t > chosen[i]:
+            return None
+        else:
+            rest.append(t)
+    return tuple(rest) if i == len(chosen) else None
