@@ -228,6 +228,25 @@ def test_the_ability_being_announced_is_drawn_and_a_vanished_choice_says_why_not
     assert page.evaluate("state.decisions.length") == decisions  # asking took nothing
 
 
+def test_a_requirements_targets_are_clicked_in_any_order_and_why_not_says_when_a_choice_comes_later(page: Any) -> None:
+    """Issue 50, 601.2c: the Titan's targets are a set. After B and elf (in that order) the Titan
+    itself is still offered; a fourth target is refused with the rule, as check refuses it."""
+    _load(page, "inferno-titan")
+    for text in ("put IT", "target B", "target elf"):
+        _click(page, text)
+    assert page.locator("#decisions button:text-is('target titan')").count() == 1
+    _click(page, "target titan")
+    hand = str(page.locator("#stack svg g.hand").text_content())
+    assert all(f"target {t}" in hand for t in ("B", "elf", "titan"))
+    why = page.locator("#vanished button.why", has_text="target jace")  # three targets at most
+    assert why.count() == 1
+    why.click()
+    said = why.locator("xpath=following-sibling::span[@class='why-not']")
+    said.filter(has_text="601.2c").wait_for()
+    told = str(said.text_content())
+    assert "601.2c" in told and "not yet" not in told, told
+
+
 def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold(page: Any) -> None:
     """At 375 px the server draws the stack as wide as its box: the SVG is not scaled down, so its
     text keeps 12-15 px; of Flametongue Kavu's excluded candidates three show (those a rule excludes
