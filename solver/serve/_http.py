@@ -305,7 +305,9 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
 
 def _openapi(api: FastAPI) -> None:
     """FastAPI's document, with each method's params schema among the components (the bodies are
-    read by our bounded reader, so FastAPI does not see their types)."""
+    read by our bounded reader, so FastAPI does not see their types), and every status the one
+    table of errors (``solver/_errors.py``) can answer a request with, on every operation: a
+    client written from the document meets no status it does not list."""
     generated = api.openapi
 
     def openapi() -> dict[str, Any]:
@@ -315,10 +317,67 @@ def _openapi(api: FastAPI) -> None:
             for params, _, _ in METHODS.values():
                 schema = params.model_json_schema(ref_template="#/components/schemas/{model}")
                 schemas.update(schema.pop("$defs", {}))
-                schemas[params.__name__] = schema
+                schemas[params.__name__] = _over_http(schema)
+            schemas["Problem"] = PROBLEM
+            for path in document.get("paths", {}).values():
+                for operation in path.values():
+                    responses = operation.setdefault("responses", {})
+                    for status, title in _statuses().items():
+                        responses.setdefault(str(status), _problem_response(title))
         return api.openapi_schema or generated()
 
     api.openapi = openapi  # type: ignore[method-assign]
+
+
+def _over_http(schema: dict[str, Any]) -> dict[str, Any]:
+    """A method's params as HTTP takes them: a field only stdio reads (a file the server opens) is
+    not offered, nor a choice of "one of" that names it."""
+    properties = schema.get("properties", {})
+    stdio = {name for name, field in properties.items() if field.get("stdio")}
+    if not stdio:
+        return schema
+    out = {**schema, "properties": {k: v for k, v in properties.items() if k not in stdio}}
+    if "oneOf" in out:
+        left = [c for c in out.pop("oneOf") if not stdio & set(c.get("required", ()))]
+        if len(left) == 1:
+            out["required"] = sorted({*out.get("required", ()), *left[0]["required"]})
+            out["properties"] = {
+                k: {**v, **left[0]["properties"].get(k, {})} if k in left[0]["properties"] else v
+                for k, v in out["properties"].items()
+            }
+        elif left:
+            out["oneOf"] = left
+    return out
+
+
+PROBLEM: dict[str, Any] = {
+    "type": "object",
+    "description": "An RFC 9457 problem: every error of the service (docs/server.md)",
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "code": {"type": "integer"},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+
+def _statuses() -> dict[int, str]:
+    """Every HTTP status an error of the one table answers a request with, and its kinds' titles."""
+    out: dict[int, list[str]] = {}
+    for kind in vars(KINDS).values():
+        if hasattr(kind, "http") and kind.rpc is not None:  # the kinds a server answers
+            out.setdefault(kind.http, []).append(kind.title)
+    return {status: ", ".join(dict.fromkeys(titles)) for status, titles in sorted(out.items())}
+
+
+def _problem_response(title: str) -> dict[str, Any]:
+    return {
+        "description": f"A problem: {title}",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
 
 
 def _error_handlers(api: FastAPI) -> None:
@@ -337,7 +396,9 @@ def _error_handlers(api: FastAPI) -> None:
     @api.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> Response:
         kind = {404: KINDS.NO_METHOD, 405: KINDS.WRONG_HTTP_METHOD}.get(exc.status_code, KINDS.NOT_A_REQUEST)
-        return problem(RequestError(kind, str(exc.detail)))
+        answer = problem(RequestError(kind, str(exc.detail)))
+        answer.headers.update(exc.headers or {})  # a 405 says which methods are allowed (RFC 9110, 15.5.6)
+        return answer
 
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
