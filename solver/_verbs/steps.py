@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
-from triggerstack.model._shapes import Whole
 
 from .base import Params, Result
 
