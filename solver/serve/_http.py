@@ -43,6 +43,7 @@ from .._errors import KINDS, RequestError, failure, params_error
 from .._options import Options
 from .._version import VERSION
 from . import _rpc as rpc
+from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
 
 __all__ = ["HEADER_SECONDS", "LOCAL_HOSTS", "MAX_CONNECTIONS", "PAGE_TEXT", "app", "problem", "protocol"]
@@ -205,7 +206,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
     )
     _method_routes(api, service, gate)
     _lines_route(api, service, gate)
-    _openapi(api)
+    openapi(api)
     _page_routes(api, service, gate)
 
     @api.get("/health", summary="The service is up (answered at once, whatever is being computed)")
@@ -251,7 +252,7 @@ def _method_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
             summary=(params.__doc__ or "").strip().splitlines()[0],
             name=name,
             responses={422: {"description": "Bad input, as an RFC 9457 problem with the place"}},
-            openapi_extra=_body_schema(params),
+            openapi_extra=body_schema(params),
         )
 
 
@@ -299,85 +300,8 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
         methods=["POST"],
         summary="Every legal outcome from cursor, one canonical JSON per line (NDJSON)",
         response_class=StreamingResponse,
-        openapi_extra=_body_schema(enumerate_request),
+        openapi_extra=body_schema(enumerate_request),
     )
-
-
-def _openapi(api: FastAPI) -> None:
-    """FastAPI's document, with each method's params schema among the components (the bodies are
-    read by our bounded reader, so FastAPI does not see their types), and every status the one
-    table of errors (``solver/_errors.py``) can answer a request with, on every operation: a
-    client written from the document meets no status it does not list."""
-    generated = api.openapi
-
-    def openapi() -> dict[str, Any]:
-        if api.openapi_schema is None:
-            document = generated()
-            schemas = document.setdefault("components", {}).setdefault("schemas", {})
-            for params, _, _ in METHODS.values():
-                schema = params.model_json_schema(ref_template="#/components/schemas/{model}")
-                schemas.update(schema.pop("$defs", {}))
-                schemas[params.__name__] = _over_http(schema)
-            schemas["Problem"] = PROBLEM
-            for path in document.get("paths", {}).values():
-                for operation in path.values():
-                    responses = operation.setdefault("responses", {})
-                    for status, title in _statuses().items():
-                        responses.setdefault(str(status), _problem_response(title))
-        return api.openapi_schema or generated()
-
-    api.openapi = openapi  # type: ignore[method-assign]
-
-
-def _over_http(schema: dict[str, Any]) -> dict[str, Any]:
-    """A method's params as HTTP takes them: a field only stdio reads (a file the server opens) is
-    not offered, nor a choice of "one of" that names it."""
-    properties = schema.get("properties", {})
-    stdio = {name for name, field in properties.items() if field.get("stdio")}
-    if not stdio:
-        return schema
-    out = {**schema, "properties": {k: v for k, v in properties.items() if k not in stdio}}
-    if "oneOf" in out:
-        left = [c for c in out.pop("oneOf") if not stdio & set(c.get("required", ()))]
-        if len(left) == 1:
-            out["required"] = sorted({*out.get("required", ()), *left[0]["required"]})
-            out["properties"] = {
-                k: {**v, **left[0]["properties"].get(k, {})} if k in left[0]["properties"] else v
-                for k, v in out["properties"].items()
-            }
-        elif left:
-            out["oneOf"] = left
-    return out
-
-
-PROBLEM: dict[str, Any] = {
-    "type": "object",
-    "description": "An RFC 9457 problem: every error of the service (docs/server.md)",
-    "properties": {
-        "type": {"type": "string"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "code": {"type": "integer"},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
-
-
-def _statuses() -> dict[int, str]:
-    """Every HTTP status an error of the one table answers a request with, and its kinds' titles."""
-    out: dict[int, list[str]] = {}
-    for kind in vars(KINDS).values():
-        if hasattr(kind, "http") and kind.rpc is not None:  # the kinds a server answers
-            out.setdefault(kind.http, []).append(kind.title)
-    return {status: ", ".join(dict.fromkeys(titles)) for status, titles in sorted(out.items())}
-
-
-def _problem_response(title: str) -> dict[str, Any]:
-    return {
-        "description": f"A problem: {title}",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
-    }
 
 
 def _error_handlers(api: FastAPI) -> None:
@@ -403,15 +327,6 @@ def _error_handlers(api: FastAPI) -> None:
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
         return problem(exc)
-
-
-def _body_schema(params: type[BaseModel]) -> dict[str, Any]:
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{params.__name__}"}}},
-        }
-    }
 
 
 def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_CONNECTIONS) -> type[Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from triggerstack.model._apnap import Block
 from triggerstack.model._errors import WalkStateError
@@ -21,33 +20,15 @@ from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
+from ._later import beside, later
+from ._state import State
 
-__all__ = ["PREFIX_CACHE", "SEARCHED", "PassStepper", "State"]
+__all__ = ["PREFIX_CACHE", "PassStepper", "State"]
 
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
-SEARCHED = 65_536
-"""How many points of a pass (which abilities are placed and which done) "why not" searches for a
-later removal before it says it did not decide."""
 
-
-class State(NamedTuple):
-    """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
-    with the tokens of its choice announced so far.
-
-    A named tuple, not a frozen dataclass: a walk makes one or two at every decision, and a frozen
-    dataclass of these seven fields took 1.5 µs to build against 0.5 µs. Frozen either way."""
-
-    decisions: tuple[int, ...] = ()
-    stack: tuple[Placed, ...] = ()
-    removed: frozenset[int] = frozenset()
-    current: int | None = None
-    tokens: tuple[int, ...] = ()
-    placed: frozenset[int] = frozenset()
-    """The abilities on ``stack``, as a set (kept as they are placed: every question asks it)."""
-    processed: frozenset[int] = frozenset()
-    """The abilities placed, removed or in hand: those the block being put is done with."""
 
 
 class _Decisions(Sequence[Decision]):
@@ -249,7 +230,7 @@ class PassStepper(Checked[State]):
         return sum(
             1
             for _, seq in listed
-            if seq[:start] == prefix and _beside(seq[start : seq.index(close, start)], chosen) is not None
+            if seq[:start] == prefix and beside(seq[start : seq.index(close, start)], chosen) is not None
         )
 
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
@@ -350,7 +331,7 @@ class PassStepper(Checked[State]):
         chosen = tokens[start:]
         out: set[int] = set()
         for seg in self._segments(key, tokens[:start], close):
-            rest = _beside(seg, chosen)
+            rest = beside(seg, chosen)
             if rest is not None:
                 out.update(rest) if rest else out.add(close)
         return sorted(out)
@@ -421,7 +402,7 @@ class PassStepper(Checked[State]):
         d, tok = decision, self._token[decision.key]
         if self.is_over(state):
             return judge.walk_over()
-        how = self._later(state, d, tok)
+        how = later(self, state, d, tok)
         if isinstance(how, str):
             return judge.not_yet(d.text, how)
         if how is not None:
@@ -468,125 +449,6 @@ class PassStepper(Checked[State]):
                 return judge.not_on_stack(f, a, t)
         announced = [self.decisions[t].text for t in state.tokens]
         return judge.no_choice_goes_on(a, d.text, announced, d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS))
-
-    # -- what a legal outcome takes further on (the judge's "not yet") ---------------------------
-
-    def _later(self, state: State, d: Decision, tok: int) -> str | Reason | None:
-        """How a walk reaches a legal outcome that takes ``d`` (not legal now) further on, in the
-        sense a decision has for the outcome: a put, the ability placed next; a removal, the
-        ability removed; a mode or a target, one of the ability in hand's (else of the next one
-        put). None where no legal outcome extending the walk takes it; a :class:`Reason` where the
-        search stopped at its bound."""
-        f = self.facts
-        if state.current is not None:
-            a = f.abilities[state.current]
-            if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
-                after = State(placed=state.placed | {a.index}, processed=state.processed)
-                path = self._path(after, d, puts=d.kind is DecisionKind.REMOVE)
-                first = f"finish announcing {a.id}'s choice (601.2b–d), then "
-                return path if not isinstance(path, list) else first + _then(path, d.text)
-            if d.kind is DecisionKind.TARGET:
-                return self._later_target(state, a, tok - self.target0)
-            return None
-        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
-            # a put is the next ability on the stack: only removals may come before it
-            path = self._path(state, d, puts=d.kind is DecisionKind.REMOVE)
-            if isinstance(path, list):
-                return "first " + _then(path, d.text) if path else None
-            return path
-        if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
-            return None
-        for a in f.abilities:  # the next ability put (only removals may come before it) takes it
-            if d.kind is DecisionKind.MODE and d.subject != a.id:
-                continue
-            path = self._path(state, self.decisions[a.index], puts=False)
-            if not isinstance(path, list):
-                if path is not None:
-                    return path
-                continue
-            first = "first " + _then([*path, f"put {a.id}"], d.text)
-            if d.kind is DecisionKind.MODE and self._takes(a, state.placed, mode=d.mode):
-                return first
-            if d.kind is DecisionKind.TARGET and self._takes(a, state.placed, thing=tok - self.target0):
-                return f"{first} ({d.subject} can be one of {a.id}'s targets)"
-        return None
-
-    def _path(self, state: State, d: Decision, puts: bool) -> list[str] | Reason | None:
-        """The shortest way through the pass, a put or removal at a time (``puts``: else removals
-        only; the choices announced do not change what may follow, only which abilities are on the
-        stack does), to a point where ``d`` (a put or a removal) may be taken. None where no point
-        may; a reason past the search's bound."""
-        seen = {(state.placed, state.processed)}
-        frontier: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = [(state.placed, state.processed, ())]
-        while frontier:
-            nxt: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = []
-            for placed, processed, path in frontier:
-                moves = self.legal(State(placed=placed, processed=processed))
-                if d in moves:
-                    return list(path)
-                for m in moves:
-                    if m.kind is DecisionKind.PUT and not puts:
-                        continue
-                    j = self._token[m.key] % len(self.facts.abilities)
-                    key = (placed | {j} if m.kind is DecisionKind.PUT else placed, processed | {j})
-                    if key not in seen:
-                        seen.add(key)
-                        nxt.append((*key, (*path, m.text)))
-                if len(seen) > SEARCHED:
-                    return judge.undecided(d.text, SEARCHED)
-            RUNNING.check("searching the walk for a later removal")
-            frontier = nxt
-        return None
-
-    def _takes(self, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", thing: int | None = None) -> bool:
-        """Whether some legal choice of ``a`` (put with ``on_stack`` below) takes ``mode`` / targets ``thing``."""
-        key = (a.index, on_stack & a.waiting_targets)
-        if not self._has_choice(a, on_stack):
-            return False
-        announcer = self._announcer(a, key)
-        m0 = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
-        want = m0 + next(i for i, m in enumerate(a.modes) if m.id == mode) if mode else self.target0 + (thing or 0)
-        if announcer is not None:
-            return any(
-                (want - m0 in ms) if mode else any(thing in r.pool and r.high for m in ms for r in announcer.modes[m])
-                for ms in announcer.multisets
-            )
-        return any(want in seq for _, seq in self._choices(a, on_stack))
-
-    def _later_target(self, state: State, a: AbilityFacts, t: int) -> str | None:
-        """How the ability in hand may still target thing ``t``: in a requirement after the one
-        being chosen (or dividing), or once its modes are chosen. None where no legal choice does."""
-        tokens, want = state.tokens, self.target0 + t
-        start = self._open(a, tokens)
-        thing = self.facts.things[t].id
-        if a.modal and self.end_modes not in tokens:  # modes still open
-            seqs = self._seqs(state, a)
-            if any(want in seq and _beside(seq[: seq.index(self.end_modes)], tokens) is not None for seq in seqs):
-                return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
-            return None
-        if start is None:  # dividing: the next requirement comes after the parts
-            consistent = [seq for seq in self._seqs(state, a) if seq[: len(tokens)] == tokens]
-            after = len(tokens)
-            first = "finish dividing (601.2d)"
-        else:
-            close = self.end_targets
-            consistent = [
-                seq
-                for seq in self._seqs(state, a)
-                if seq[:start] == tokens[:start]
-                and _beside(seq[start : seq.index(close, start)], tokens[start:]) is not None
-            ]
-            after = -1  # past the end of the set being chosen
-            first = "say 'end targets' for the targets being chosen"
-        for seq in consistent:
-            at = seq.index(self.end_targets, start) + 1 if after < 0 and start is not None else after
-            if want in seq[at:]:
-                return f"{first}; {thing} can be a target of {a.id}'s next requirement"
-        return None
-
-    def _seqs(self, state: State, a: AbilityFacts) -> list[tuple[int, ...]]:
-        """The tokens of every legal choice of the ability in hand (listed: asked once a judge asks why)."""
-        return [seq for _, seq in self._choices(a, state.placed)]
 
     def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
         """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""
@@ -671,25 +533,3 @@ class PassStepper(Checked[State]):
         for d in decisions:
             state = self.apply(state, d)
         return state
-
-
-def _then(path: Sequence[str], decision: str) -> str:
-    """A way there, said as the decisions to take first."""
-    if not path:
-        return repr(decision)
-    return ", ".join(repr(p) for p in path) + f", then {decision!r}"
-
-
-def _beside(seg: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...] | None:
-    """What the sorted set (or multiset) ``seg`` holds beside ``chosen`` (sorted), None where it
-    does not hold them all."""
-    rest: list[int] = []
-    i = 0
-    for t in seg:
-        if i < len(chosen) and t == chosen[i]:
-            i += 1
-        elif i < len(chosen) and t > chosen[i]:
-            return None
-        else:
-            rest.append(t)
-    return tuple(rest) if i == len(chosen) else None
