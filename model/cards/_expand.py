@@ -212,7 +212,9 @@ class _Expansion:
             del trig["card_ability"]  # written out by a model (a later pass): none asked
         source = trig.get("source")
         named = self.cards.get(source) if isinstance(source, str) else None
-        wants = "card_ability" in trig or (named is not None and not {"text", "targets", "modes", "modal"} & set(trig))
+        # a text of its own is a label: the card's targets are kept (docs/cards.md); targets,
+        # modes or modal given by hand are the whole ability, written out instead of the card's
+        wants = "card_ability" in trig or (named is not None and not {"targets", "modes", "modal"} & set(trig))
         if not wants:
             return trig
         loc: tuple[str | int, ...] = ("triggers", i, "card_ability")
