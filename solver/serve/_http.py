@@ -445,6 +445,10 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
     def script() -> Any:
         return FileResponse(PAGE / "page.js", media_type="text/javascript")
 
+    @api.get("/board.js", include_in_schema=False)
+    def board_script() -> Any:
+        return FileResponse(PAGE / "board.js", media_type="text/javascript")
+
     @api.get("/page.css", include_in_schema=False)
     def style() -> Any:
         return FileResponse(PAGE / "page.css", media_type="text/css")
