@@ -6,6 +6,7 @@ and the page's card-name suggestions are bounded (``/page/cards``)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from importlib import metadata
 from typing import Any
@@ -195,3 +196,54 @@ def test_the_board_endpoint_answers_the_scenario_and_its_yaml(client: Any) -> No
     body = json.dumps({"cards": [{"card": "<img src=x onerror=alert(1)>\u202e"}]})
     hostile = client.post("/page/board", content=body, headers={"content-type": "application/json"})
     assert "\u202e" not in hostile.text and "no card is named" in hostile.json()["problem"]["detail"]
+
+
+@pytest.mark.slow
+def test_a_random_boards_cards_named_on_the_page_wait_with_the_same_triggers() -> None:
+    """The page's board and ``triggerstack boards`` read an event alike: each random board of real
+    cards, given back as the page gives it — each card with its controller and zone (the dead of a
+    wipe on the battlefield, as before it), the event, the one that entered, the attackers and the
+    defending player — makes the same abilities wait: the same cards' same abilities, with the same
+    source controllers and event players, and the same count."""
+    import random
+
+    from triggerstack.model.cards._pool import EVENTS, pool
+    from triggerstack.solver._boards._assemble import assemble
+
+    cards, checked = pool(), Counter[str]()
+    for seed in range(160):
+        rng = random.Random(seed)
+        kind = EVENTS[seed % len(EVENTS)]
+        players = ["A", "B", "C", "D"][: 2 + seed % 3]
+        drawn = assemble(rng, cards, players, kind, (1, 6), (0, 2))
+        if drawn is None:
+            continue
+        objects = drawn.document["objects"]
+        placed = [
+            {
+                "card": o["card"],
+                "controller": o.get("controller") or o["owner"],
+                "zone": {"spell": "stack"}.get(o.get("kind", ""), "battlefield"),
+            }
+            for o in objects
+        ]
+        ids = [o["id"] for o in objects]
+        board: dict[str, Any] = {"players": len(players), "cards": placed, "event": kind}
+        if kind == "enters":
+            board["subject"] = ids.index(drawn.subjects[0])
+        if kind == "attacks":
+            board["attackers"] = [ids.index(s) for s in drawn.subjects]
+            board["defender"] = drawn.defender
+        doc, _ = _board(**board)
+
+        def waiting(document: dict[str, Any]) -> Counter[tuple[Any, ...]]:
+            card = {o["id"]: (o["card"], o.get("controller") or o["owner"]) for o in document["objects"]}
+            return Counter(
+                (*card[t["source"]], t["card_ability"], t.get("source_controller"), t.get("event_player"))
+                for t in document["triggers"]
+            )
+
+        assert waiting(doc) == waiting(drawn.document), (seed, kind)
+        assert count(Scenario.model_validate(doc)) == count(Scenario.model_validate(drawn.document)), (seed, kind)
+        checked[kind] += 1
+    assert all(checked[k] >= 10 for k in EVENTS), checked

@@ -62,12 +62,16 @@ Fired = tuple[Piece, Trig, str]
 
 @dataclass
 class Drawn:
-    """A board as drawn: the scenario document, its event, and the cards it names."""
+    """A board as drawn: the scenario document, its event, the cards it names, and the event's
+    objects (``subjects``: the one that entered, the dead, the attackers, the spell) and defending
+    player (an attack's)."""
 
     document: dict[str, Any]
     event: str
     cards: list[str] = field(default_factory=list)
     source: str = "cards"
+    subjects: list[str] = field(default_factory=list)
+    defender: str | None = None
 
 
 def _whose(whose: str, controller: str, actor: str) -> bool:
@@ -177,7 +181,9 @@ class Scene:
         if reactions:
             doc["reactions"] = reactions
         named = [p.entry.name for p in [*self.pieces, self.spell] if p is not None and p.entry.name is not None]
-        return Drawn(doc, self.kind, named)
+        subjects = [p.id for p, _ in self._subjects()]
+        defender = self.defender if self.kind == "attacks" else None
+        return Drawn(doc, self.kind, named, subjects=subjects, defender=defender)
 
 
 def _warded(p: Piece) -> bool:
