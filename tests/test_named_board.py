@@ -25,6 +25,7 @@ try:
 except metadata.PackageNotFoundError:
     pytest.skip("the extra [cards] is not installed", allow_module_level=True)
 
+from triggerstack.model.cards import corpus
 from triggerstack.solver._boards._named import NamedBoard, named_board
 
 TITAN = [
@@ -144,6 +145,41 @@ def test_a_text_beside_a_card_keeps_the_cards_targets() -> None:
     assert it.text == "the Titan's 3 damage" and it.targets and it.targets[0].divide == 3
     doc["triggers"] = [{"id": "IT", "source": "titan", "text": "no targets here", "targets": []}]
     assert parse_scenario(doc).triggers[0].targets == ()
+
+
+def test_a_label_keeps_every_one_ability_cards_reading() -> None:
+    """For every card of the pool with one triggered ability that targets (a few hundred, drawn with
+    a fixed seed), a trigger giving only a ``text`` beside the card reads the same modes, targets and
+    divisions as one giving nothing: the label changes the text alone."""
+    import random
+
+    from triggerstack.model.cards._pool import pool
+    from triggerstack.model.cards._reader import read
+
+    one = [e.name for e in pool().makers if e.name and len(read(corpus().lookup(e.name))) == 1]
+    targeting = [n for n in one if "target" in corpus().lookup(n).text]
+    assert len(targeting) > 300
+    for name in random.Random(50).sample(targeting, 300):
+        doc = {"players": ["A", "B"], "objects": [{"id": "x", "controller": "A", "card": name}]}
+        plain = parse_scenario({**doc, "triggers": [{"id": "T", "source": "x", "event_player": "B"}]}).triggers[0]
+        label = {"id": "T", "source": "x", "event_player": "B", "text": "a label"}
+        labelled = parse_scenario({**doc, "triggers": [label]}).triggers[0]
+        assert labelled.text == "a label"
+        assert labelled.model_dump(exclude={"text"}) == plain.model_dump(exclude={"text"}), name
+
+
+def test_a_label_on_a_card_with_no_or_several_triggered_abilities() -> None:
+    """No triggered ability: the text is an ability of the scenario's own, as written. Several: say
+    which, or write it by hand — never one picked."""
+    doc: dict[str, Any] = {"players": ["A"], "objects": [{"id": "k", "controller": "A", "card": "Silver Knight"}]}
+    mine = parse_scenario({**doc, "triggers": [{"id": "T", "source": "k", "text": "an emblem's gift"}]}).triggers[0]
+    assert mine.text == "an emblem's gift" and mine.targets == ()
+    doc["objects"][0]["card"] = "Thragtusk"
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario({**doc, "triggers": [{"id": "T", "source": "k", "text": "the 5 life"}]})
+    (line,) = info.value.lines()
+    assert line.startswith("triggers[0].card_ability: Thragtusk has 2 triggered abilities: say which (1: When")
+    assert line.endswith(", or give targets (targets: [] for none) to write it by hand")
 
 
 def test_a_permanent_in_a_graveyard_says_to_make_it_a_card() -> None:
