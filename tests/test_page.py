@@ -1,7 +1,8 @@
 """The judge's page served by ``serve --http`` at ``/``, in a real browser (Playwright driving the
 system's Chromium): every example loads, a legal outcome is built by clicks (and by keyboard alone)
 and ``check`` accepts it, an illegal proposal shows its violations with their rules, fired
-abilities appear in their pass, it reads at phone width, and no console error is logged."""
+abilities appear in their pass, it reads at phone width, and no console error is logged; a board
+typed by card names reaches its rulings (issue 50)."""
 
 from __future__ import annotations
 
@@ -377,6 +378,15 @@ def test_a_bad_board_says_where_and_how_to_fix_it(page: Any) -> None:
     page.click("#build-board")
     page.wait_for_function("document.querySelector('#board-error').textContent.includes('a spell cast needs the spell')")
     assert page.locator("#build").is_hidden()
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.select_option("#cards select[aria-label='controller of Soul Warden']", "C")
+    page.fill("#players", "2")  # C leaves the table: the card stays C's, and the board is refused naming it
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#cards select[aria-label='controller of Soul Warden']") == "C"
+    page.select_option("#event", "enters")
+    page.click("#build-board")
+    page.wait_for_function("document.querySelector('#board-error').textContent.includes('there is no player C')")
 
 
 def test_nothing_a_card_says_runs_as_script(page: Any) -> None:

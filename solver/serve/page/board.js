@@ -124,8 +124,8 @@ function renderCards() {
   rows.replaceChildren(
     ...board.cards.map((placed, i) => {
       const controller = element("select", { "aria-label": `controller of ${placed.card}` });
-      fillSelect(controller, ids, placed.controller);
-      placed.controller = controller.value;
+      // a player no longer at the table stays chosen, for the server to refuse by name: never moved silently
+      fillSelect(controller, ids.includes(placed.controller) ? ids : [...ids, placed.controller], placed.controller);
       controller.addEventListener("change", () => { placed.controller = controller.value; renderCards(); });
       const zone = element("select", { "aria-label": `zone of ${placed.card}` });
       fillSelect(zone, ["battlefield", "graveyard", "hand", "exile", "library", "stack"], placed.zone);
