@@ -135,7 +135,13 @@ def titan_ruling(page: Any, one_field_per_player: bool = False) -> tuple[Judge, 
 
 
 def measure(runs: int) -> list[dict[str, Any]]:
-    from bench_serve import Http  # beside this script
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_serve", HERE / "bench_serve.py")  # a server, as it serves
+    assert spec is not None and spec.loader is not None
+    bench_serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_serve)
+    Http = bench_serve.Http
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")

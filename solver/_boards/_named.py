@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -61,8 +62,8 @@ class NamedBoard(_Shape):
     cards: list[Placed] = Field(default_factory=list, max_length=MOST_CARDS)
     event: Event = "enters"
     subject: int | None = Field(None, ge=0, lt=MOST_CARDS)
-    """enters: the card that enters; cast: the spell cast (a card on the stack). Default: the first
-    card that can be it."""
+    """enters: the place of the card that enters (a permanent on the battlefield). Default: the
+    first on the battlefield. (A spell cast is the one card on the stack.)"""
     attackers: list[Annotated[int, Field(ge=0, lt=MOST_CARDS)]] | None = Field(None, max_length=MOST_CARDS)
     """attacks: the attacking creatures (the active player's). Default: every one that can attack."""
     defender: Annotated[str, StringConstraints(pattern=r"^[A-H]$")] | None = None
@@ -177,7 +178,9 @@ def _scene(
     return scene, f"{spell.controller} casts {spell.entry.name} ({spell.id})"
 
 
-def _subject(board: NamedBoard, pieces: list[Piece], can: Any, what: str, problems: list[ScenarioError]) -> int | None:
+def _subject(
+    board: NamedBoard, pieces: list[Piece], can: Callable[[Piece], bool], what: str, problems: list[ScenarioError]
+) -> int | None:
     """The event's card: the one ``subject`` names, else the first that ``can`` be it."""
     if board.subject is None:
         i = next((i for i, p in enumerate(pieces) if can(p)), None)
