@@ -271,10 +271,9 @@ def _marked(mark: str) -> list[int]:
         for entry in os.scandir("/proc"):
             if not entry.name.isdigit() or int(entry.name) == me:
                 continue
-            with contextlib.suppress(OSError):
-                with open(f"/proc/{entry.name}/environ", "rb") as f:
-                    if needle in f.read().split(b"\0"):
-                        found.append(int(entry.name))
+            with contextlib.suppress(OSError), open(f"/proc/{entry.name}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(int(entry.name))
     return found
 
 
