@@ -541,17 +541,31 @@ _OWN: dict[str, tuple[Callable[[Any, argparse.ArgumentParser], None], Callable[[
 """The command line's own commands, which are not verbs of the table: their parsers and what runs them."""
 
 
-def _on_sigterm(_signum: int, _frame: object) -> None:
-    raise Terminated
+ENDING = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that end a run as an exception where it is (SIGINT is Python's KeyboardInterrupt), so
+what it was writing is removed on the way out; SIGHUP only where it is not ignored (``nohup``)."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+def _catch_ending() -> dict[int, Any]:
+    """Turn each of :data:`ENDING` into :class:`Terminated` (main thread only); the handlers before."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous: dict[int, Any] = {}
+    for sig in ENDING:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            previous[sig] = signal.signal(sig, _on_signal)
+    return previous
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     sys.set_int_max_str_digits(0)  # exact counts print at any size; inputs have their own digit cap
     args = _parser(_verb_of(argv)).parse_args(argv)
-    previous = (
-        signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
-    )
+    previous = _catch_ending()
     try:
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
@@ -573,8 +587,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return _fail(found.kind.exit, *(found.lines or (found.message,)))
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _fail(code: int, *lines: str) -> int:

@@ -85,6 +85,7 @@ class _Kinds:
     CLUSTER_LOST = Kind("cluster-lost", 69, None, 503)
     INTERRUPTED = Kind("interrupted", 130, None, 503)
     TERMINATED = Kind("terminated", 143, None, 503)
+    HUNG_UP = Kind("hung-up", 129, None, 503)
 
 
 KINDS = _Kinds
@@ -145,9 +146,14 @@ class Interrupted(Exception):
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly (exit 143).
-    Not an ``Exception``, as ``KeyboardInterrupt`` is not: a batch or a server that answers each line
-    whatever goes wrong with it (``except Exception``) must not answer this one and go on."""
+    """SIGTERM or SIGHUP (``signum``), raised where the program is so that it ends like an interrupt:
+    cleanly, what it was writing removed (exit 143, or 129 for a hang-up). Not an ``Exception``, as
+    ``KeyboardInterrupt`` is not: a batch or a server that answers each line whatever goes wrong with
+    it (``except Exception``) must not answer this one and go on."""
+
+    def __init__(self, signum: int = 15) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +236,8 @@ def failure(exc: BaseException) -> Failure:
     if isinstance(exc, KeyboardInterrupt | Interrupted):
         return Failure(KINDS.INTERRUPTED, "interrupted")
     if isinstance(exc, Terminated):
-        return Failure(KINDS.TERMINATED, "terminated")
+        hung_up = exc.signum == 1  # SIGHUP
+        return Failure(KINDS.HUNG_UP if hung_up else KINDS.TERMINATED, "hung up" if hung_up else "terminated")
     if isinstance(exc, MemoryError):
         return Failure(KINDS.INTERNAL, "out of memory (lower the limits, or split the work)")
     return Failure(KINDS.INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
