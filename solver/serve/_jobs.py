@@ -198,8 +198,9 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
     """A Dask client of the scheduler at ``address``, or :class:`ClusterLost` (exit 69) within
     ``wait`` seconds (by ``deadline``, on the monotonic clock) whatever answers there: nothing
     (refused, unreachable), silence (a port that accepts and never speaks — Dask's own timeout did
-    not hold it), or another service (whose answer Dask reads as a frame of exabytes: MemoryError). The client is made in a thread of its
-    own so that the wait is ours; one that comes too late is closed by that thread."""
+    not hold it), or another service (whose answer Dask reads as a frame of exabytes: MemoryError).
+    The client is made in a thread of its own so that the wait is ours; one that comes too late is
+    closed by that thread."""
     from distributed import Client
 
     got: dict[str, Any] = {}
