@@ -189,24 +189,29 @@ def _leftovers(folder: Path, name: str) -> list[Path]:
     return [p for p in folder.iterdir() if p.name.startswith(f".{name}.")]
 
 
+def _writing_a_part(tmp_path: Path, name: str, stderr: int) -> subprocess.Popen[str]:
+    """A batch of 20,000 lines into ``tmp_path/out``, once its part file holds some answers."""
+    source = _requests(tmp_path / f"{name}.jsonl", 20000)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)]
+    running = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl"))):
+        time.sleep(0.02)
+    if not _leftovers(out, f"{name}.out.jsonl"):
+        running.kill()
+        running.wait()
+        raise AssertionError("the run wrote no part before it was stopped")
+    return running
+
+
 def test_a_run_killed_outright_leaves_a_part_that_the_next_run_removes(tmp_path: Path) -> None:
     """SIGKILL gives the writer no chance to remove its part file (it used to stay for ever, 7 MB
     of it); the next run for the same answer file removes it, since no live writer holds it."""
-    source = _requests(tmp_path / "k.jsonl", 20000)
     out = tmp_path / "out"
-    killed = subprocess.Popen(
-        [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, "k.out.jsonl"))):
-            time.sleep(0.02)
-        assert _leftovers(out, "k.out.jsonl"), "the run wrote no part before it was killed"
-    finally:
-        killed.kill()
-        killed.wait()
+    killed = _writing_a_part(tmp_path, "k", subprocess.DEVNULL)
+    killed.kill()
+    killed.wait()
     assert _leftovers(out, "k.out.jsonl") and not (out / "k.out.jsonl").exists()
     small = _requests(tmp_path / "k2.jsonl", 3)
     (small.parent / "k.jsonl").write_bytes(small.read_bytes())  # the same answer file, quickly
@@ -387,19 +392,9 @@ def test_a_port_that_is_no_dask_scheduler_is_unavailable_within_the_time_limit(t
 def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, sig: int, code: int) -> None:
     """SIGHUP mid-run left a 1-7 MB part file: every signal that ends a run ends it as an exception
     where it is, and the part is removed on the way out."""
-    source = _requests(tmp_path / "h.jsonl", 20000)
     out = tmp_path / "out"
-    running = subprocess.Popen(
-        [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    running = _writing_a_part(tmp_path, "h", subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, "h.out.jsonl"))):
-            time.sleep(0.02)
-        assert _leftovers(out, "h.out.jsonl"), "the run wrote no part before the signal"
         running.send_signal(sig)
         _, err = running.communicate(timeout=60)
     finally:
