@@ -243,3 +243,44 @@ def test_an_outcome_document_is_read_as_its_outcome() -> None:
     first = rest[0]
     assert isinstance(first, Outcome)
     assert rest.index(first.model_dump(mode="json", exclude_none=True)) == 0
+
+
+class _Replay:
+    """A phase Game that replays one fixture's recorded prompts: each answer moves to the next."""
+
+    def __init__(self, states: list[dict[str, Any]]) -> None:
+        self.states, self.at = states, 0
+
+    def state(self) -> dict[str, Any]:
+        return self.states[self.at]
+
+    def waiting_for(self) -> Any:
+        return self.states[self.at]["state"]["waiting_for"]
+
+    def stack(self) -> Any:
+        return self.states[self.at]["state"]["stack"]
+
+    def apply(self, _player: int, _action: Any) -> None:
+        self.at += 1
+
+
+@pytest.mark.parametrize("field", ["id", "controller", "kind"])
+def test_a_session_reading_a_later_prompt_holds_the_stack_to_the_schema(field: str) -> None:
+    """A session reads a later prompt from waiting_for() and stack() alone: a stack entry of another
+    version there is the same PhaseStateError a whole reading gives, not a bare KeyError."""
+    from triggerstack.adapters.phase import Session
+
+    states = _states(next(p for p in FIXTURES if p.name.startswith("titan")))
+    followed = [i for i in range(1, len(states)) if states[i]["state"]["stack"]
+                and states[i]["state"]["waiting_for"]["type"] != "OrderTriggers"]  # fmt: skip
+    assert followed
+    game = _Replay(states)
+    session = Session(game)
+    for i in range(followed[0]):
+        session.reading()
+        session.apply(answers(session.reading())[0])
+    assert game.at == followed[0]
+    del states[game.at]["state"]["stack"][-1][field]
+    with pytest.raises(PhaseStateError, match=rf"stack\[{len(game.stack()) - 1}\]\.{field}: missing"):
+        session.reading()
+    assert session.whole_reads == 1  # refused by the session's own reading, not by a whole one

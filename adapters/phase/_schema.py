@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from triggerstack.model._errors import ScenarioError
 
-__all__ = ["STATE", "Field", "PhaseGap", "PhaseStateError", "check", "paths"]
+__all__ = ["STATE", "Field", "PhaseGap", "PhaseStateError", "check", "check_prompt", "paths"]
 
 
 class PhaseGap(ScenarioError):
@@ -255,18 +255,29 @@ def check(s: Mapping[str, Any]) -> None:
     """Hold the state ``s`` (the ``"state"`` part) to the schema, or raise :class:`PhaseStateError`
     naming each field missing or mistyped by its path."""
     _validate(_State, s, "")
-    prompt = s["waiting_for"]
-    asked = _ASKED.get(prompt["type"])
-    if asked is not None:
-        _validate(asked, prompt.get("data"), "waiting_for.data")
+    check_prompt(s["waiting_for"], s["stack"])
     objects = s["objects"]
     zones = [*s["battlefield"], *s["exile"], *(o for p in s["players"] for o in p["graveyard"])]
     for oid in zones:
         if str(oid) in objects:
             _validate(_Object, objects[str(oid)], f"objects[{oid}]")
-    for i, e in enumerate(s["stack"]):
+
+
+def check_prompt(prompt: Any, stack: Any) -> None:
+    """Hold a prompt (``waiting_for``) and the stack to the schema: what a session reads at a later
+    prompt of a batch without exporting the whole state."""
+    _validate(_Prompt, prompt, "waiting_for")
+    asked = _ASKED.get(prompt["type"])
+    if asked is not None:
+        _validate(asked, prompt.get("data"), "waiting_for.data")
+    _validate(_Stack, {"stack": stack}, "")
+    for i, e in enumerate(stack):
         if e["kind"]["type"] == "TriggeredAbility":
             _validate(_Pending, e["kind"].get("data"), f"stack[{i}].kind.data")
+
+
+class _Stack(_Shape):
+    stack: list[_Entry]
 
 
 class Field(NamedTuple):
