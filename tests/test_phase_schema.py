@@ -276,7 +276,7 @@ def test_a_session_reading_a_later_prompt_holds_the_stack_to_the_schema(field: s
     assert followed
     game = _Replay(states)
     session = Session(game)
-    for i in range(followed[0]):
+    for _ in range(followed[0]):
         session.reading()
         session.apply(answers(session.reading())[0])
     assert game.at == followed[0]
