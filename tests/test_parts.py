@@ -155,7 +155,9 @@ def _spoil(path: Path, how: str) -> None:
         (path.parent / "elsewhere.json").write_text('{"entries": []}')
 
 
-@pytest.mark.parametrize("how", ["deep", "deep-object", "binary", "shape", "list", "truncated", "folder", "fifo", "link"])
+@pytest.mark.parametrize(
+    "how", ["deep", "deep-object", "binary", "shape", "list", "truncated", "folder", "fifo", "link"]
+)
 def test_a_pool_file_that_is_no_pool_is_built_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str) -> None:
     """A pool file nested 200,000 deep was exit 70 on every run; a FIFO in its place would block
     every run for ever. Each is built again (and written over, where a file can be)."""
@@ -188,7 +190,9 @@ def test_a_full_disk_while_writing_the_pool_leaves_nothing(monkeypatch: pytest.M
         assert list(tmp_path.iterdir()) == []
 
 
-def test_a_full_disk_while_building_the_card_index_leaves_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_full_disk_while_building_the_card_index_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """On a full disk every run left another SQLite -journal in the cache folder: the build keeps no
     journal and a failed build removes its part, so each run leaves the folder as it found it and
     keeps its index in memory (docs/cards.md)."""
