@@ -204,7 +204,7 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
     from distributed import Client
 
     got: dict[str, Any] = {}
-    late = threading.Event()
+    late, settled = threading.Event(), threading.Lock()
     own_wait = max(0.1, 0.8 * (deadline - time.monotonic()))  # Dask's own error, where it says one, comes first
 
     def connect() -> None:
@@ -213,20 +213,23 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
         except BaseException as exc:  # said by the caller, whatever it is
             got["error"] = exc
             return
-        if late.is_set():
-            with contextlib.suppress(Exception):
-                client.close(timeout=5)
-            return
-        got["client"] = client
+        with settled:  # taken, or closed: never both, never neither
+            if not late.is_set():
+                got["client"] = client
+                return
+        with contextlib.suppress(Exception):
+            client.close(timeout=5)
 
     _quiet()  # what goes wrong with the cluster is said once, as ClusterLost: not distributed's tracebacks
     thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
     thread.start()
     thread.join(max(0.0, deadline - time.monotonic()))
-    late.set()
+    with settled:
+        late.set()
+        client = got.get("client")
     _quiet()
-    if "client" in got:
-        return got["client"]
+    if client is not None:
+        return client
     exc = got.get("error")
     if exc is None:
         raise ClusterLost(f"--scheduler: {address} did not answer as a Dask scheduler within {wait:g} s")
