@@ -189,12 +189,13 @@ def _leftovers(folder: Path, name: str) -> list[Path]:
     return [p for p in folder.iterdir() if p.name.startswith(f".{name}.")]
 
 
-def _writing_a_part(tmp_path: Path, name: str, stderr: int) -> subprocess.Popen[str]:
-    """A batch of 20,000 lines into ``tmp_path/out``, once its part file holds some answers."""
+def _writing_a_part(tmp_path: Path, name: str, stderr: int, *more: str) -> subprocess.Popen[str]:
+    """A batch of 20,000 lines into ``tmp_path/out`` (in a session of its own), once its part file
+    holds some answers."""
     source = _requests(tmp_path / f"{name}.jsonl", 20000)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)]
-    running = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+    cmd = [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out), *more]
+    running = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl"))):
         time.sleep(0.02)
@@ -389,13 +390,18 @@ def test_a_port_that_is_no_dask_scheduler_is_unavailable_within_the_time_limit(t
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGHUP, 129), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, sig: int, code: int) -> None:
+@pytest.mark.parametrize("to", ["process", "group-of-jobs-2"])
+def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, sig: int, code: int, to: str) -> None:
     """SIGHUP mid-run left a 1-7 MB part file: every signal that ends a run ends it as an exception
-    where it is, and the part is removed on the way out."""
+    where it is, and the part is removed on the way out — also when a hang-up reaches the whole
+    group, the workers of --jobs 2 included (they leave it to their parent)."""
     out = tmp_path / "out"
-    running = _writing_a_part(tmp_path, "h", subprocess.PIPE)
+    running = _writing_a_part(tmp_path, "h", subprocess.PIPE, *(["--jobs", "2"] if to != "process" else []))
     try:
-        running.send_signal(sig)
+        if to == "process":
+            running.send_signal(sig)
+        else:
+            os.killpg(running.pid, sig)
         _, err = running.communicate(timeout=60)
     finally:
         if running.poll() is None:
@@ -404,3 +410,19 @@ def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, si
     assert running.returncode == code, err
     assert _leftovers(out, "h.out.jsonl") == [] and not (out / "h.out.jsonl").exists()
     assert "Traceback" not in err
+
+
+def test_a_hang_up_ignored_at_the_start_stays_ignored() -> None:
+    """Under nohup SIGHUP is ignored, and a run must go on: only the signals not ignored are caught."""
+    from triggerstack.solver._errors import catch_ending, restore
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        caught = catch_ending()
+        try:
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.SIGTERM in caught and signal.SIGHUP not in caught
+        finally:
+            restore(caught)
+    finally:
+        signal.signal(signal.SIGHUP, before)
