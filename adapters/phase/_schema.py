@@ -54,18 +54,18 @@ class _Object(_Shape):
     power: int | None
     toughness: int | None
     mana_cost: Any
-    counters: dict[str, int] = {}
-    tapped: bool = False
+    counters: dict[str, int]
+    tapped: bool
     is_token: bool = False
-    keywords: list[Any] = []
-    static_definitions: list[Any] = []
-    trigger_definitions: list[Any] = []
+    keywords: list[Any]
+    static_definitions: list[Any]
+    trigger_definitions: list[Any]
 
 
 class _Player(_Shape):
     id: int
     graveyard: list[int]
-    is_eliminated: bool = False
+    is_eliminated: bool
 
 
 class _Modal(_Shape):
@@ -82,15 +82,15 @@ class _Ability(_Shape):
     """A waiting ability (``ResolvedAbility``); its effect tree is ``translate``'s to read."""
 
     controller: int
+    source_id: int | None
+    effect: Any
+    sub_ability: Any
+    optional_targeting: bool
     ability_index: int = 0
     description: str | None = None
-    source_id: int | None = None
     trigger_source: Any = None
     selected_mode_labels: list[str] | None = None
-    effect: Any = None
-    sub_ability: Any = None
     multi_target: Any = None
-    optional_targeting: bool = False
     distribute: Any = None
     modal: _Modal | None = None
     mode_abilities: list[Any] = []
@@ -102,15 +102,15 @@ class _Pending(_Shape):
 
     ability: _Ability
     description: str
-    source_id: int | None = None
+    source_id: int | None
+    trigger_event: Any
     source_name: str | None = None
     controller: int | None = None
-    trigger_event: Any = None
 
 
 class _Queued(_Shape):
     pending: _Pending
-    firing: Any = None
+    firing: Any
 
 
 class _Group(_Shape):
@@ -200,8 +200,8 @@ _ASKED: dict[str, type[_Shape]] = {
 
 
 class _State(_Shape):
-    """The top of a state: what phase always exports is required, what it leaves out when empty has
-    the empty default."""
+    """The top of a state: what phase always exports is required (``None`` allowed where phase
+    writes ``null``), what it leaves out when empty has the empty default."""
 
     waiting_for: _Prompt
     active_player: int
@@ -211,9 +211,9 @@ class _State(_Shape):
     exile: list[int]
     stack: list[_Entry]
     objects: dict[str, Any]
-    combat: _Combat | None = None
-    eliminated_players: list[int] = []
-    pending_trigger: _Pending | None = None
+    combat: _Combat | None
+    eliminated_players: list[int]
+    pending_trigger: _Pending | None
     pending_trigger_firing: Any = None
     pending_trigger_entry: int | None = None
     pending_trigger_order: _Order | None = None
