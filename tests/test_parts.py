@@ -130,7 +130,11 @@ def test_a_journal_whose_part_is_gone_is_removed(tmp_path: Path) -> None:
 
 # -- the card pool's file: read whole or built again ------------------------------------------------
 
-pool_module = pytest.importorskip("triggerstack.model.cards._pool")
+
+@pytest.fixture
+def pool_module() -> Any:
+    """The card pool's module (the extra [cards]): only its tests are skipped without it."""
+    return pytest.importorskip("triggerstack.model.cards._pool")
 
 
 def _spoil(path: Path, how: str) -> None:
@@ -158,7 +162,9 @@ def _spoil(path: Path, how: str) -> None:
 @pytest.mark.parametrize(
     "how", ["deep", "deep-object", "binary", "shape", "list", "truncated", "folder", "fifo", "link"]
 )
-def test_a_pool_file_that_is_no_pool_is_built_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str) -> None:
+def test_a_pool_file_that_is_no_pool_is_built_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str, pool_module: Any
+) -> None:
     """A pool file nested 200,000 deep was exit 70 on every run; a FIFO in its place would block
     every run for ever. Each is built again (and written over, where a file can be)."""
     path = tmp_path / "pool-x.json"
@@ -175,7 +181,9 @@ def test_a_pool_file_that_is_no_pool_is_built_again(monkeypatch: pytest.MonkeyPa
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(_parts.PART)] == []
 
 
-def test_a_full_disk_while_writing_the_pool_leaves_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_full_disk_while_writing_the_pool_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pool_module: Any
+) -> None:
     path = tmp_path / "pool-x.json"
     built = pool_module.Pool()
     monkeypatch.setattr(pool_module, "_stored_path", lambda: path)
