@@ -20,14 +20,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
-from .._parts import new_part
+from .._parts import cached, write_whole
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
@@ -456,20 +455,21 @@ def _stored_path() -> Path:
 
 
 def _stored() -> Pool:
-    """The pool from its file, or built (and written there, whole or not at all, where the folder allows)."""
+    """The pool from its file, or built (and written there, whole or not at all, where the folder
+    allows): a file that is not a pool — corrupt, of another shape, nested past reason, not a regular
+    file — is built again over (:func:`..parts.cached`)."""
     path = _stored_path()
-    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        return _loaded(json.loads(path.read_text(encoding="utf-8")))
+    found = cached(path, lambda raw: _loaded(json.loads(raw)))
+    if found is not None:
+        return found
     found = _build()
-    with contextlib.suppress(OSError):
-        fd, partial = new_part(path)
-        try:
-            with os.fdopen(os.dup(fd), "w", encoding="utf-8") as f:
-                json.dump(_saved(found), f, separators=(",", ":"))
-            os.replace(partial, path)
-        finally:
-            os.close(fd)
-            Path(partial).unlink(missing_ok=True)
+    text = json.dumps(_saved(found), separators=(",", ":")).encode("utf-8")
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        stream.write(text)
+
+    with contextlib.suppress(OSError):  # a full disk, a read-only folder: this process keeps its own
+        write_whole(path, write)
     return found
 
 
