@@ -13,8 +13,9 @@ from typing import Any
 
 from ._corpus import Card
 from ._ends import ends as _ends
-from ._event import event_qualifier, event_refusal
-from ._zones import zone_or_counter
+from ._qualifiers import _qualifiers
+from ._subtypes import PLURAL, SUBTYPES, subtypes_at
+from ._unread import Unread
 
 _NUMBERS = {
     "a": 1,
@@ -36,15 +37,6 @@ _TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker
 _SUPERTYPES = {"legendary", "basic", "snow"}
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _STATES = frozenset({"tapped", "attacking", "blocking"})  # words a permanent's tags hold
-
-
-class Unread(Exception):
-    """A triggered ability whose text the reader does not understand: ``sentence`` is the part."""
-
-    def __init__(self, reason: str, sentence: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.sentence = sentence
 
 
 _QUANTITY = re.compile(
@@ -245,7 +237,9 @@ class _TargetPhrase:
         self.adjectives: dict[str, Any] = {}
         self.nots: list[dict[str, Any]] = []
         self.spans: list[tuple[int, int, str]] = []  # (start, end, rule): every word read, by what
-        self.listed = False
+        self.shared_nots = 0  # how many of ``nots`` came before the first noun
+        self.leading: dict[str, Any] = {}  # the adjectives before the first noun: every alternative's
+        self.own_nots: list[list[dict[str, Any]]] = []  # each alternative's own "non…" (after an "or")
         self.event = ("", "")  # the trigger condition, the effect before the target
 
     def take(self, k: int, rule: str) -> None:
@@ -268,7 +262,7 @@ class _TargetPhrase:
             return True
         if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
             self.adjectives.setdefault("tag", []).append("token")  # "target Incubator token you control" (111.1)
-            self.alternatives.append(_take(self.adjectives))
+            self.add({})
             self.take(1, "noun")
             return self.more()
         nxt = self.words[self.pos + 2] if self.pos + 2 < len(self.words) else ""
@@ -286,17 +280,16 @@ class _TargetPhrase:
             return True
         either = (w, self.peek(1), self.peek(2)) == ("activated", "or", "triggered")
         if either and self.peek(3) in ("ability", "abilities"):
-            shared = _take(self.adjectives)  # "target activated or triggered ability": either kind
-            kinds = ("activated", "triggered")
-            self.alternatives += [{"kind": "ability", "ability_kind": k, **shared} for k in kinds]
+            self.add({"kind": "ability", "ability_kind": "activated"})  # "activated or triggered ability": either
+            self.add({"kind": "ability", "ability_kind": "triggered"})
             self.take(4, "noun")
             return self.more()
         if w in ("activated", "triggered") and self.peek(1) in ("ability", "abilities"):
-            self.alternatives.append({"kind": "ability", "ability_kind": w, **_take(self.adjectives)})
+            self.add({"kind": "ability", "ability_kind": w})
             self.take(2, "noun")
             return self.more()
         if w in ("ability", "abilities"):
-            self.alternatives.append({"kind": "ability", **_take(self.adjectives)})
+            self.add({"kind": "ability"})
             self.take(1, "noun")
             return self.more()  # "target spell or ability to this creature"
         elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
@@ -305,11 +298,27 @@ class _TargetPhrase:
         elif _noun(w.removesuffix("'s")) is not None:
             return self.noun(w)
         elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
-            return self.subtype(w)
+            return self.subtype()
         else:
             raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
         self.take(1, "noun")
         return True
+
+    def add(self, base: dict[str, Any]) -> None:
+        """A new alternative: ``base`` with the adjectives waiting for it. The first alternative's
+        adjectives are every alternative's ("tapped creature or Vehicle", "red instant or sorcery
+        card": 601.2c reads the phrase whole), as are its "non…" words; a later one's are its own
+        ("artifact or nonblack creature": only the creature is nonblack)."""
+        own = _take(self.adjectives)
+        if not self.alternatives:
+            self.leading = {k: v for k, v in own.items() if k in _LEADING}
+            self.own_nots.append([])
+        else:
+            self.own_nots.append(self.nots[self.shared_nots :])
+            del self.nots[self.shared_nots :]
+        self.alternatives.append(_merge(base, own))
+        if len(self.alternatives) == 1:
+            self.shared_nots = len(self.nots)
 
     def joins(self) -> bool:
         """Whether the "or" (or ",") here joins two adjectives of one kind, either of which the noun
@@ -321,10 +330,10 @@ class _TargetPhrase:
             return "color" in self.adjectives
         return (
             self.peek() == "or"
-            and before.lower() in self.adjectives.get("subtype", ())
-            and after[:1].isupper()
-            and after.replace("-", "").isalpha()
+            and bool(self.adjectives.get("subtype"))
+            and before[:1].isupper()
             and after not in _CLAUSE_WORDS
+            and subtypes_at(self.words, self.pos + k) is not None
             and _noun(after.lower()) is None
             and after.lower() not in _STARTS
         )
@@ -348,17 +357,7 @@ class _TargetPhrase:
         elif w == "token":
             self.adjectives.setdefault("tag", []).append("token")
         elif w.startswith("non") and len(w) > 4:
-            what = w[3:].lstrip("-")
-            key = (
-                "type"
-                if what in _TYPES
-                else "color"
-                if what in _COLORS
-                else "supertype"
-                if what in _SUPERTYPES
-                else "subtype"
-            )
-            self.nots.append({key: what})
+            self.nots.append(_non(w, self.said))
         else:
             return False
         return True
@@ -389,7 +388,7 @@ class _TargetPhrase:
         if not possessive and self.peek(1) in ("token", "tokens"):  # "artifact token", "creature tokens" (111.1)
             self.adjectives.setdefault("tag", []).append("token")
             self.take(1, "noun")
-        self.alternatives.append({**base, **_take(self.adjectives)})
+        self.add(base)
         self.take(1, "noun")
         if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
             k = 2 if (self.peek(), self.peek(1)) == ("life", "total") else 1 if self.peek() in _POSSESSED else 0
@@ -399,16 +398,23 @@ class _TargetPhrase:
             return False
         return self.more()
 
-    def subtype(self, w: str) -> bool:
-        """Read the capitalized word ``w`` as a subtype: an adjective before a noun, or the noun
-        itself ("target Equipment"); whether the alternatives go on."""
-        self.adjectives.setdefault("subtype", []).append(w)
-        following = self.peek(1).removesuffix("s")
-        after = self.words[self.pos + 1 : self.pos + 2]
-        self.take(1, "subtype")
-        if _noun(following) or following in _STARTS or (after and after[0][:1].isupper()):
+    def subtype(self) -> bool:
+        """Read the subtypes from the capitalized word here ("Equipment", "Sagas", "Time Lord", "Elf
+        Warrior": both, 205.3): an adjective before a noun, or the noun itself ("target Equipment");
+        whether the alternatives go on. A capitalized word that is no subtype is refused."""
+        found = subtypes_at(self.words, self.pos)
+        if found is None:
+            raise Unread(f"a capitalized word that is no subtype (205.3): {self.words[self.pos]!r}", self.said)
+        names, k, plural = found
+        if len(names) == 1:
+            self.adjectives.setdefault("subtype", []).append(names[0])
+        else:
+            self.adjectives.setdefault("all", []).extend({"subtype": n} for n in names)
+        self.take(k, "subtype")
+        following = self.peek().removesuffix("s")
+        if not plural and (_noun(following) or following in _STARTS):
             return True  # an adjective: its noun follows
-        self.alternatives.append(_take(self.adjectives))  # "target Equipment", "target Elf or Tyvar card"
+        self.add({})  # "target Equipment", "target Sagas", "target Elf or Tyvar card"
         return self.more()
 
     def more(self) -> bool:
@@ -416,7 +422,6 @@ class _TargetPhrase:
         capitalized subtype in a list ("target Vampire, Werewolf, or Zombie")."""
         nxt = self.words[self.pos + 1] if self.pos + 1 < len(self.words) else ""
         if self.peek() == "," and nxt[:1].isupper() and nxt.replace("-", "").isalpha() and nxt not in _CLAUSE_WORDS:
-            self.listed = True  # "target attacking Cleric, Rogue, Warrior, or Wizard": "attacking" is every one's
             return any(w in ("or", "and/or") for w in self.words[self.pos : self.pos + 8])
         return _more(self.peek(), self.peek(1))
 
@@ -435,19 +440,23 @@ class _TargetPhrase:
         _record(head, words, self.spans, (pos, pos + end) if end else None)
         shared = {**_take(self.adjectives), **qualifiers}
         flags = {"other_than_source": True} if shared.pop("_other", False) else {}
-        nots = self.nots + shared.pop("_nots", [])
+        nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
         if shared.pop("_not_you", False):
             nots.append({"controller": "you"})
+        for a in self.alternatives[1:]:  # "tapped creature or Vehicle": the Vehicle is tapped too
+            if a.get("kind") != "player":  # a player has no color, tag or supertype
+                a.update({k: v for k, v in self.leading.items() if k not in a})
         last = self.alternatives[-1]  # "instant or sorcery card": the last noun's kind is every one's,
         if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):  # not "creature or spell"
             for a in self.alternatives:
                 if "kind" not in a and ("type" in a or "subtype" in a):
                     a["kind"] = last["kind"]
-        if self.listed:
-            shared.update({k: v for k, v in self.alternatives[0].items() if k in ("tag", "color", "supertype")})
-        filters = [{**a, **{k: v for k, v in shared.items() if k not in a}} for a in self.alternatives]
-        if nots:
-            filters = [{**f, "not": nots[0] if len(nots) == 1 else {"any": nots}} for f in filters]
+        filters = []
+        for a, own in zip(self.alternatives, self.own_nots, strict=True):
+            f = {**a, **{k: v for k, v in shared.items() if k not in a}}
+            if nots + own:
+                f["not"] = (nots + own)[0] if len(nots + own) == 1 else {"any": nots + own}
+            filters.append(f)
         phrase = re.sub(r" ([,.;:])", r"\1", " ".join(words[:pos]))
         return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
 
@@ -493,95 +502,37 @@ def _more(w: str, nxt: str) -> bool:
     )
 
 
+def _non(w: str, said: str) -> dict[str, Any]:
+    """What "non…" excludes: a card type, a color, a supertype, a subtype (205.4b; "nonElves" as
+    "nonElf"), a state ("nonattacking") or "historic" (700.6). Any other word ("noncommander",
+    "nonface-down") is refused: reading it as a subtype no card has would exclude nothing."""
+    what = w[3:].lstrip("-")
+    if what in _TYPES:
+        return {"type": what}
+    if what in _COLORS:
+        return {"color": what}
+    if what in _SUPERTYPES:
+        return {"supertype": what}
+    if what in _STATES:
+        return {"tag": what}
+    if what == "historic":
+        return {"any": [{"type": "artifact"}, {"supertype": "legendary"}, {"subtype": "saga"}]}
+    if what in SUBTYPES or what in PLURAL:
+        return {"subtype": PLURAL.get(what, what)}
+    raise Unread(f"'non' before a word that is no type, color, supertype, subtype or state: {w!r}", said)
+
+
+_LEADING = frozenset({"tag", "color", "colorless", "supertype", "any"})
+"""What the adjectives before the first noun give every alternative ("tapped", "red", "legendary")."""
+
+
+def _merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``own`` over it, their "all" lists joined ("artifact creature" and "Elf Warrior")."""
+    both = [*base.get("all", []), *own.get("all", [])]
+    return {**base, **own, **({"all": both} if both else {})}
+
+
 def _take(adjectives: dict[str, Any]) -> dict[str, Any]:
     out = {k: (v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in adjectives.items()}
     adjectives.clear()
     return out
-
-
-_COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
-
-
-def _refused(low: list[str], words: list[str], said: str) -> None:
-    """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
-    graveyard whose owner the event or another target decides ("their graveyard")."""
-    if low[:3] == ["of", "their", "choice"]:
-        raise Unread("a target another player chooses (700.2e): 'of their choice'", said)
-    if (
-        len(low) > 2
-        and low[0] in ("in", "from")
-        and low[2] in ("graveyard", "graveyards")
-        and low[1] not in ("a", "your")
-    ):
-        raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
-
-
-def _qualifiers(
-    words: list[str], card: Card, said: str, event: tuple[str, str] = ("", "")
-) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
-    """``you control``, ``an opponent controls``, ``you don't control``, ``in a graveyard``, ``from
-    your graveyard``, ``with power 2 or less``, ``that isn't a God`` … after the noun, with the span
-    of words each took."""
-    out: dict[str, Any] = {}
-    spans: list[tuple[int, int, str]] = []
-    i = 0
-    low = [w.lower() for w in words]
-
-    def at(*seq: str) -> bool:
-        return tuple(low[i : i + len(seq)]) == seq
-
-    while i < len(low):
-        start = i
-        _refused(low[i:], words[i:], said)
-        if (named := event_qualifier(low, i)) is not None:  # "that player controls" (603.2)
-            refusal = event_refusal(named[2], *event)
-            if refusal is not None:
-                raise Unread(f"a player the event may not name: {refusal}", said)
-            out.update(named[0])
-            i += named[1]
-        elif at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
-            out.setdefault("_nots", []).append({"subtype": low[i + 3]})  # "that isn't a God"
-            i += 4
-        elif at("you", "control"):
-            out["controller"] = "you"
-            i += 2
-        elif at("an", "opponent", "controls") or at("your", "opponents", "control"):
-            out["controller"] = "opponent"
-            i += 3
-        elif at("you", "don't", "control"):
-            out["not_controller"] = "you"
-            i += 3
-        elif at("you", "own"):
-            out["owner"] = "you"
-            i += 2
-        elif at("an", "opponent", "owns"):
-            out["owner"] = "opponent"
-            i += 3
-        elif taken := zone_or_counter(low, i, out):
-            i += taken
-        elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
-            key = low[i + 1]
-            if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:
-                break
-            out[key] = {_COMPARE[low[i + 4]]: int(low[i + 2])}
-            i += 5
-        elif at("other", "than", "this") and i + 3 < len(low):
-            out["_other"] = True
-            i += 4
-        elif at("other", "than") and " ".join(words[i + 2 :]).startswith(card.name.split(",")[0]):
-            out["_other"] = True
-            i += 2 + len(card.name.split(",")[0].split())
-        elif at("with", "mana", "value") and i + 3 < len(low) and low[i + 3].isdigit() and low[i + 4 : i + 5] != ["or"]:
-            out["mana_value"] = {"eq": int(low[i + 3])}
-            i += 4
-        elif at("with", "mana", "value") and i + 5 < len(low) and low[i + 4] == "or" and low[i + 3].isdigit():
-            if low[i + 5] not in _COMPARE:
-                break
-            out["mana_value"] = {_COMPARE[low[i + 5]]: int(low[i + 3])}
-            i += 6
-        else:
-            break
-        spans.append((start, i, "qualifier"))
-    if out.pop("not_controller", None):
-        out["_not_you"] = True
-    return out, spans
