@@ -30,7 +30,6 @@ _END_RUNS = (
     ("without", "paying"),
     ("in", "addition"),
     ("in", "its", "owner's"),
-    ("from", "among"),
     ("from", "the", "top"),
     ("on", "top"),
     ("on", "the", "bottom"),

@@ -13,6 +13,7 @@ from typing import Any
 
 from ._corpus import Card
 from ._ends import ends as _ends
+from ._other import relate
 from ._qualifiers import _qualifiers
 from ._subtypes import PLURAL, SUBTYPES, subtypes_at
 from ._unread import Unread
@@ -85,20 +86,21 @@ def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
     return next((r for k, r in _RANGES.items() if q.startswith(k)), (1, 1))
 
 
-def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str = "") -> dict[str, Any]:
+def _requirement(
+    card: Card, text: str, m: re.Match[str], earlier: list[dict[str, Any]], condition: str = ""
+) -> dict[str, Any]:
+    """The requirement of the "target" ``m`` matched in ``text``, after the ``earlier`` ones of the sentence."""
+    n = len(earlier) + 1
     req: dict[str, Any] = {"id": f"t{n}" if n > 1 else "t"}
     q = (m.group("q") or "").lower()
     low, high = _quantity(m, text)
     if (low, high) != (1, 1):
         req["min"] = low
         req["max"] = None if high == -1 else high
-    if m.group("another") and m.group("another").lower().strip() == "other" and n > 1:
-        # 115.3: "target X … other target Y" — other than the targets named before it, not the source
-        req["different_from"] = ["t"] + [f"t{k}" for k in range(2, n)]
-    elif m.group("another"):
-        req["other_than_source"] = True
     rest = text[m.end() :]
     before_words = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
+    second = ["second"] if before_words[-2:] == ["a", "second"] else []  # "a second target X" (115.3)
+    word = (m.group("another") or "").lower().split()[-1:] or second
     if (before_words[-1:] == ["any"] and not q) or (
         m.group("plural") and re.match(r"\s*(?:[.,;]|$|and\b|instead\b)", rest)
     ):
@@ -118,16 +120,22 @@ def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
-    _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")))
+    relate(card, req, earlier, "".join(word), text[: m.start()], condition)
+    _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")), text[m.end() :].lower())
     return req
 
 
-def _divided(req: dict[str, Any], before: str, text: str, up_to: bool) -> None:
+def _divided(req: dict[str, Any], before: str, text: str, up_to: bool, after: str = "") -> None:
     """601.2d: an amount divided among the targets — read when it is a number, refused when the board
-    decides it ("X damage", "that much damage", "damage equal to its power")."""
+    decides it ("X damage", "that much damage", "damage equal to its power"). The division may
+    follow the phrase: "prevent the next 5 damage … to any number of targets, divided as you choose"."""
     divided = re.search(
         r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\s+divided (?:as you choose )?among\s*$", before
     )
+    if divided is None and re.match(r"[^.;]*?,? divided as you choose\b", after):
+        divided = re.search(r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\b(?!.*\b\d+ damage)", before)
+        if divided is None:
+            raise Unread("an amount divided that the board decides: 'divided as you choose'", text)
     if divided is None:
         divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
     if divided is None:

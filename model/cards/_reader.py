@@ -216,6 +216,8 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"targets? (?:of|for) (?:that|the|a|an|each) (?:spell|ability|copy)",
     r"if (?:it|that spell|that ability) has a single target",
     r"that targets? ",
+    r"\b(?:could|would) target\b",  # "each other creature that spell could target"
+    r"\b(?:its|their) targets?\b",  # "reselect its target at random": the targets of another spell or ability
     r"target of (?:a|an|one|spells|abilities)",
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
@@ -232,21 +234,20 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
     masked = text
     for pattern in _IGNORED:
         masked = re.sub(pattern, lambda m: "·" * len(m.group(0)), masked, flags=re.I)
+    for m in _QUANTITY.finditer(masked):  # "targets" with no number before it is a verb ("The copy targets
+        if m.group("plural") and not (m.group("q") or m.group("another")):  # Ivy") or a noun ("new targets
+            if not re.search(r"\b(?:any|among|of)\s*$", masked[: m.start()], flags=re.I):  # for"): no requirement
+                masked = masked[: m.start()] + "·" * (m.end() - m.start()) + masked[m.end() :]
     out: list[dict[str, Any]] = []
     for m in _QUANTITY.finditer(masked):
         if masked[m.start() : m.end()].count("·"):
             continue
-        req = _requirement(card, text, m, len(out) + 1, condition)
-        out.append(req)
+        out.append(_requirement(card, text, m, out, condition))
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
-    for req in out:
-        _another_is_the_source(card, req, sentence)
+    if re.search(r"\bdivided\b", masked) and out and not any("divide" in r for r in out):  # 601.2d: never dropped
+        raise Unread("an amount divided among targets this reader did not place", sentence)
     return out
-
-
-_BECOMES_CREATURE = re.compile(r"\bbecomes? an? (?!copy)[^.]*?\bcreature")
-"""A card that can be a creature by its own text ("this land becomes a 3/3 … creature"; not "become a copy of")."""
 
 
 _SAME_MODE = re.compile(r"\s*You may choose the same mode more than once\.", re.I)
@@ -269,28 +270,3 @@ def _mode_header(effect: str, choose: re.Match[str], modal: dict[str, Any]) -> N
         modal["choose"] = sorted({0, *modal["choose"]})
     elif before.lower().startswith("if "):
         raise Unread(f"a condition on the modes: {before!r}", effect)
-
-
-def _another_is_the_source(card: Card, req: dict[str, Any], sentence: str) -> None:
-    """115.5 reads "another target X" as other than the ability's source only where the source can be
-    an X: on an Equipment or an Aura, "another target creature" is other than some creature the
-    sentence names ("that creature"), which this reader does not track — refused, never guessed.
-    A Vehicle, a Spacecraft or a card that says it becomes a creature (Ebony Fly, a creature land)
-    can be one."""
-    wanted = req.get("filter")
-    if not req.get("other_than_source"):
-        return
-    if wanted == "any-target":  # 115.4: a creature, a player, a planeswalker or a battle
-        types = ["creature", "planeswalker", "battle"]
-    elif isinstance(wanted, dict) and "type" in wanted:
-        types = wanted["type"] if isinstance(wanted["type"], list) else [wanted["type"]]
-    else:
-        return
-    becomes = {"Vehicle", "Spacecraft"} & set(card.subtypes) or _BECOMES_CREATURE.search(card.text)
-    own = {t.lower() for t in card.types} | ({"creature"} if becomes else set())
-    if not own & {t.lower() for t in types}:
-        raise Unread(
-            f"'another' where this card is no {' or '.join(types)}: it is other than something else the "
-            "sentence names (115.3), which this reader does not track",
-            sentence,
-        )

@@ -10,63 +10,76 @@ one: any other ("Ivy", "Commander") is refused by the reader, never read as a su
 
 from __future__ import annotations
 
-__all__ = ["CREATURE", "NONCREATURE", "SUBTYPES", "subtypes_at"]
+__all__ = ["BY_TYPE", "CREATURE", "PLURAL", "SUBTYPES", "subtypes_at"]
 
 # fmt: off
-CREATURE: frozenset[str] = frozenset({
-    'advisor', 'aetherborn', 'alien', 'ally', 'angel', 'antelope', 'ape', 'archer', 'archon', 'armadillo', 'army',
-    'artificer', 'assassin', 'assembly-worker', 'astartes', 'atog', 'aurochs', 'avatar', 'azra', 'badger',
-    'balloon', 'barbarian', 'bard', 'basilisk', 'bat', 'bear', 'beast', 'beaver', 'beeble', 'beholder', 'berserker',
-    'bird', 'bison', 'blinkmoth', 'boar', 'bringer', 'brushwagg', "c'tan", 'camarid', 'camel', 'capybara',
-    'caribou', 'carrier', 'cat', 'centaur', 'child', 'chimera', 'citizen', 'cleric', 'clown', 'cockatrice',
-    'construct', 'coward', 'coyote', 'crab', 'crocodile', 'custodes', 'cyberman', 'cyclops', 'dalek', 'dauthi',
-    'demigod', 'demon', 'deserter', 'detective', 'devil', 'dinosaur', 'djinn', 'doctor', 'dog', 'dragon', 'drake',
-    'dreadnought', 'drix', 'drone', 'druid', 'dryad', 'dwarf', 'echidna', 'efreet', 'egg', 'elder', 'eldrazi',
-    'elemental', 'elephant', 'elf', 'elk', 'employee', 'eye', 'faerie', 'ferret', 'fish', 'flagbearer', 'fox',
-    'fractal', 'frog', 'fungus', 'gamer', 'gargoyle', 'germ', 'giant', 'giraffe', 'gith', 'glimmer', 'gnoll',
-    'gnome', 'goat', 'goblin', 'god', 'golem', 'gorgon', 'graveborn', 'gremlin', 'griffin', 'guest', 'hag',
-    'halfling', 'hamster', 'harpy', 'hedgehog', 'hellion', 'hero', 'hippo', 'hippogriff', 'homarid', 'homunculus',
-    'horror', 'horse', 'human', 'hydra', 'hyena', 'illusion', 'imp', 'incarnation', 'inkling', 'inquisitor',
-    'insect', 'jackal', 'jellyfish', 'juggernaut', 'kangaroo', 'kavu', 'kirin', 'kithkin', 'knight', 'kobold',
-    'kor', 'kraken', 'lamia', 'lammasu', 'leech', 'lemur', 'leviathan', 'lhurgoyf', 'licid', 'lizard', 'llama',
-    'lobster', 'manticore', 'masticore', 'mercenary', 'merfolk', 'metathran', 'minion', 'minotaur', 'mite', 'mole',
-    'monger', 'mongoose', 'monk', 'monkey', 'moogle', 'moonfolk', 'mount', 'mouse', 'mutant', 'myr', 'mystic',
-    'nautilus', 'necron', 'nephilim', 'nightmare', 'nightstalker', 'ninja', 'noble', 'noggle', 'nomad', 'nymph',
-    'octopus', 'ogre', 'ooze', 'orb', 'orc', 'orgg', 'otter', 'ouphe', 'ox', 'oyster', 'pangolin', 'peasant',
-    'pegasus', 'pentavite', 'performer', 'pest', 'phelddagrif', 'phoenix', 'phyrexian', 'pilot', 'pincher',
-    'pirate', 'plant', 'platypus', 'porcupine', 'possum', 'praetor', 'primarch', 'prism', 'processor', 'qu',
-    'rabbit', 'raccoon', 'ranger', 'rat', 'rebel', 'reflection', 'rhino', 'rigger', 'robot', 'rogue', 'sable',
-    'salamander', 'samurai', 'sand', 'saproling', 'satyr', 'scarecrow', 'scientist', 'scion', 'scorpion', 'scout',
-    'sculpture', 'seal', 'serf', 'serpent', 'servo', 'shade', 'shaman', 'shapeshifter', 'shark', 'sheep', 'siren',
-    'skeleton', 'skunk', 'slith', 'sliver', 'sloth', 'slug', 'snail', 'snake', 'soldier', 'soltari', 'sorcerer',
-    'spawn', 'specter', 'spellshaper', 'sphinx', 'spider', 'spike', 'spirit', 'splinter', 'sponge', 'squid',
-    'squirrel', 'starfish', 'surrakar', 'survivor', 'symbiote', 'synth', 'tentacle', 'tetravite', 'thalakos',
-    'thopter', 'thrull', 'tiefling', 'time lord', 'toy', 'treefolk', 'trilobite', 'triskelavite', 'troll', 'turtle',
-    'tyranid', 'unicorn', 'utrom', 'vampire', 'varmint', 'vedalken', 'villain', 'volver', 'wall', 'walrus',
-    'warlock', 'warrior', 'weasel', 'weird', 'werewolf', 'whale', 'wizard', 'wolf', 'wolverine', 'wombat', 'worm',
-    'wraith', 'wurm', 'yeti', 'zombie', 'zubera',
-})
-"""205.3m."""
-
-NONCREATURE: frozenset[str] = frozenset({
-    'adventure', 'ajani', 'aminatou', 'angrath', 'arcane', 'arlinn', 'ashiok', 'attraction', 'aura', 'background',
-    'bahamut', 'basri', 'blood', 'bobblehead', 'bolas', 'book', 'calix', 'cartouche', 'case', 'cave', 'chandra',
-    'class', 'clue', 'comet', 'contraption', 'curse', 'dack', 'dakkon', 'daretti', 'davriel', 'dellian', 'desert',
-    'dihada', 'domri', 'dovin', 'ellywick', 'elminster', 'elspeth', 'equipment', 'estrid', 'food', 'forest',
-    'fortification', 'freyalise', 'garruk', 'gate', 'gideon', 'gold', 'grist', 'guff', 'huatli', 'incubator',
-    'infinity', 'island', 'jace', 'jared', 'jaya', 'jeska', 'junk', 'kaito', 'karn', 'kasmina', 'kaya', 'kiora',
-    'koth', 'lair', 'lander', 'lesson', 'liliana', 'locus', 'lolth', 'lukka', 'map', 'mine', 'minsc',
-    'mordenkainen', 'mountain', 'mutagen', 'nahiri', 'narset', 'niko', 'nissa', 'nixilis', 'oko', 'omen', 'plains',
-    'planet', 'power-plant', 'powerstone', 'quintorius', 'ral', 'role', 'room', 'rowan', 'rune', 'saga', 'saheeli',
-    'samut', 'sarkhan', 'serra', 'shard', 'shrine', 'siege', 'sivitri', 'sorin', 'spacecraft', 'sphere', 'stone',
-    'swamp', 'szat', 'tamiyo', 'tasha', 'teferi', 'teyo', 'tezzeret', 'tibalt', 'tower', 'town', 'trap', 'treasure',
-    'tyvar', 'ugin', 'urza', "urza's", 'vehicle', 'venser', 'vivien', 'vraska', 'vronos', 'will', 'windgrace',
-    'wrenn', 'xenagos', 'yanggu', 'yanling', 'zariel',
-})
-"""205.3g–l, 205.3n (artifact, enchantment, land, planeswalker, spell and battle types)."""
+BY_TYPE: dict[str, frozenset[str]] = {  # a card type → its subtypes (205.3g–n); "spell": instants' and sorceries'
+    "creature": frozenset({  # 205.3m
+        'advisor', 'aetherborn', 'alien', 'ally', 'angel', 'antelope', 'ape', 'archer', 'archon', 'armadillo',
+        'army', 'artificer', 'assassin', 'assembly-worker', 'astartes', 'atog', 'aurochs', 'avatar', 'azra',
+        'badger', 'balloon', 'barbarian', 'bard', 'basilisk', 'bat', 'bear', 'beast', 'beaver', 'beeble',
+        'beholder', 'berserker', 'bird', 'bison', 'blinkmoth', 'boar', 'bringer', 'brushwagg', "c'tan", 'camarid',
+        'camel', 'capybara', 'caribou', 'carrier', 'cat', 'centaur', 'child', 'chimera', 'citizen', 'cleric',
+        'clown', 'cockatrice', 'construct', 'coward', 'coyote', 'crab', 'crocodile', 'custodes', 'cyberman',
+        'cyclops', 'dalek', 'dauthi', 'demigod', 'demon', 'deserter', 'detective', 'devil', 'dinosaur', 'djinn',
+        'doctor', 'dog', 'dragon', 'drake', 'dreadnought', 'drix', 'drone', 'druid', 'dryad', 'dwarf', 'echidna',
+        'efreet', 'egg', 'elder', 'eldrazi', 'elemental', 'elephant', 'elf', 'elk', 'employee', 'eye', 'faerie',
+        'ferret', 'fish', 'flagbearer', 'fox', 'fractal', 'frog', 'fungus', 'gamer', 'gargoyle', 'germ', 'giant',
+        'giraffe', 'gith', 'glimmer', 'gnoll', 'gnome', 'goat', 'goblin', 'god', 'golem', 'gorgon', 'graveborn',
+        'gremlin', 'griffin', 'guest', 'hag', 'halfling', 'hamster', 'harpy', 'hedgehog', 'hellion', 'hero',
+        'hippo', 'hippogriff', 'homarid', 'homunculus', 'horror', 'horse', 'human', 'hydra', 'hyena', 'illusion',
+        'imp', 'incarnation', 'inkling', 'inquisitor', 'insect', 'jackal', 'jellyfish', 'juggernaut', 'kangaroo',
+        'kavu', 'kirin', 'kithkin', 'knight', 'kobold', 'kor', 'kraken', 'lamia', 'lammasu', 'leech', 'lemur',
+        'leviathan', 'lhurgoyf', 'licid', 'lizard', 'llama', 'lobster', 'manticore', 'masticore', 'mercenary',
+        'merfolk', 'metathran', 'minion', 'minotaur', 'mite', 'mole', 'monger', 'mongoose', 'monk', 'monkey',
+        'moogle', 'moonfolk', 'mount', 'mouse', 'mutant', 'myr', 'mystic', 'nautilus', 'necron', 'nephilim',
+        'nightmare', 'nightstalker', 'ninja', 'noble', 'noggle', 'nomad', 'nymph', 'octopus', 'ogre', 'ooze', 'orb',
+        'orc', 'orgg', 'otter', 'ouphe', 'ox', 'oyster', 'pangolin', 'peasant', 'pegasus', 'pentavite', 'performer',
+        'pest', 'phelddagrif', 'phoenix', 'phyrexian', 'pilot', 'pincher', 'pirate', 'plant', 'platypus',
+        'porcupine', 'possum', 'praetor', 'primarch', 'prism', 'processor', 'qu', 'rabbit', 'raccoon', 'ranger',
+        'rat', 'rebel', 'reflection', 'rhino', 'rigger', 'robot', 'rogue', 'sable', 'salamander', 'samurai', 'sand',
+        'saproling', 'satyr', 'scarecrow', 'scientist', 'scion', 'scorpion', 'scout', 'sculpture', 'seal', 'serf',
+        'serpent', 'servo', 'shade', 'shaman', 'shapeshifter', 'shark', 'sheep', 'siren', 'skeleton', 'skunk',
+        'slith', 'sliver', 'sloth', 'slug', 'snail', 'snake', 'soldier', 'soltari', 'sorcerer', 'spawn', 'specter',
+        'spellshaper', 'sphinx', 'spider', 'spike', 'spirit', 'splinter', 'sponge', 'squid', 'squirrel', 'starfish',
+        'surrakar', 'survivor', 'symbiote', 'synth', 'tentacle', 'tetravite', 'thalakos', 'thopter', 'thrull',
+        'tiefling', 'time lord', 'toy', 'treefolk', 'trilobite', 'triskelavite', 'troll', 'turtle', 'tyranid',
+        'unicorn', 'utrom', 'vampire', 'varmint', 'vedalken', 'villain', 'volver', 'wall', 'walrus', 'warlock',
+        'warrior', 'weasel', 'weird', 'werewolf', 'whale', 'wizard', 'wolf', 'wolverine', 'wombat', 'worm',
+        'wraith', 'wurm', 'yeti', 'zombie', 'zubera',
+    }),
+    "artifact": frozenset({  # 205.3g
+        'attraction', 'blood', 'bobblehead', 'book', 'clue', 'contraption', 'equipment', 'food', 'fortification',
+        'gold', 'incubator', 'infinity', 'junk', 'lander', 'map', 'mutagen', 'powerstone', 'spacecraft', 'stone',
+        'treasure', 'vehicle',
+    }),
+    "enchantment": frozenset({  # 205.3h
+        'aura', 'background', 'cartouche', 'case', 'class', 'curse', 'role', 'room', 'rune', 'saga', 'shard',
+        'shrine',
+    }),
+    "land": frozenset({  # 205.3i
+        'cave', 'desert', 'forest', 'gate', 'island', 'lair', 'locus', 'mine', 'mountain', 'plains', 'planet',
+        'power-plant', 'sphere', 'swamp', 'tower', 'town', "urza's",
+    }),
+    "planeswalker": frozenset({  # 205.3j
+        'ajani', 'aminatou', 'angrath', 'arlinn', 'ashiok', 'bahamut', 'basri', 'bolas', 'calix', 'chandra',
+        'comet', 'dack', 'dakkon', 'daretti', 'davriel', 'dellian', 'dihada', 'domri', 'dovin', 'ellywick',
+        'elminster', 'elspeth', 'estrid', 'freyalise', 'garruk', 'gideon', 'grist', 'guff', 'huatli', 'jace',
+        'jared', 'jaya', 'jeska', 'kaito', 'karn', 'kasmina', 'kaya', 'kiora', 'koth', 'liliana', 'lolth', 'lukka',
+        'minsc', 'mordenkainen', 'nahiri', 'narset', 'niko', 'nissa', 'nixilis', 'oko', 'quintorius', 'ral',
+        'rowan', 'saheeli', 'samut', 'sarkhan', 'serra', 'sivitri', 'sorin', 'szat', 'tamiyo', 'tasha', 'teferi',
+        'teyo', 'tezzeret', 'tibalt', 'tyvar', 'ugin', 'urza', 'venser', 'vivien', 'vraska', 'vronos', 'will',
+        'windgrace', 'wrenn', 'xenagos', 'yanggu', 'yanling', 'zariel',
+    }),
+    "spell": frozenset({  # 205.3k
+        'adventure', 'arcane', 'lesson', 'omen', 'trap',
+    }),
+    "battle": frozenset({"siege"}),  # 205.3q
+}
 # fmt: on
 
-SUBTYPES = CREATURE | NONCREATURE
+CREATURE = BY_TYPE["creature"]
+SUBTYPES = frozenset().union(*BY_TYPE.values())
 
 _IRREGULAR = {"mouse": "mice", "ox": "oxen", "fungus": "fungi", "homunculus": "homunculi", "cyclops": "cyclopes"}
 _SAME = ("fish", "sheep", "merfolk", "kithkin", "moonfolk", "djinn", "efreet", "elk", "bison", "kor")
