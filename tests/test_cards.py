@@ -419,8 +419,10 @@ def test_phrases_read_now(name: str, n: int, expected: Any) -> None:
 
 
 def test_other_target_after_a_target_is_different_from_it() -> None:
-    """115.3: "target X … other target Y": Y differs from the X chosen, not from the source."""
-    for name in ("Amy Rose", "Blue Dragon", "Drakuseth, Maw of Flames", "Jaheira, Heroic Harper", "Phantom Blade"):
+    """115.3: "target X … other target X": the second X differs from the X chosen, not from the source
+    (Amy Rose's "target Equipment … other target attacking creature" names no creature before: other
+    than Amy, tests/test_card_readings.py)."""
+    for name in ("Blue Dragon", "Drakuseth, Maw of Flames", "Jaheira, Heroic Harper", "Phantom Blade"):
         reqs = read(corpus().lookup(name))[0].fragment["targets"]  # type: ignore[index]
         assert reqs[1]["different_from"][0] == "t" and "other_than_source" not in reqs[1], name
 
@@ -528,9 +530,11 @@ def test_a_changeling_is_no_non_angel_creature() -> None:
 
 
 def test_the_creature_types_are_the_datas() -> None:
-    from triggerstack.model.cards._creature_types import CREATURE_TYPES, creature_types_of
+    from triggerstack.model.cards._creature_types import CREATURE_TYPES, PRINTED, creature_types_of
+    from triggerstack.model.cards._subtypes import CREATURE
 
-    assert creature_types_of(corpus().cards()) == CREATURE_TYPES
+    assert creature_types_of(corpus().cards()) == PRINTED
+    assert set(CREATURE_TYPES) == CREATURE | set(PRINTED)  # 205.3m's, and the Un-cards' the data prints
 
 
 @pytest.mark.parametrize("name", ["Smuggler's Copter", "Aethersphere Harvester", "Entropic Battlecruiser"])

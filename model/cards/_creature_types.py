@@ -1,9 +1,11 @@
 """Every creature type (205.3m), for a changeling (702.73a) and a card that "is every creature
-type" (604.3): the subtypes the Oracle data prints on creature and kindred cards and on no other
-card, lower case. The data has no list of creature types; this one was drawn from it by
-``creature_types_of`` (tests/test_cards.py holds the two equal) and kept here so that a card is read
-without reading the whole corpus. A few words of joke cards' type lines are among them ("art",
-"the"); they match no filter a real card writes, so they change no reading.
+type" (604.3): the rules' list (model/cards/_subtypes.py) and the subtypes the Oracle data prints on
+creature and kindred cards and on no other card (Un-cards' types the rules do not list), lower case.
+The data alone lacks two: Dinosaur and Specter are printed on joke non-creature cards too, so a
+changeling was no Dinosaur. ``PRINTED`` was drawn from the data by ``creature_types_of``
+(tests/test_card_readings.py holds the two equal) and kept here so that a card is read without
+reading the whole corpus. A few words of joke cards' type lines are among them ("art", "the");
+they match no filter a real card writes, so they change no reading.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import re
 from collections.abc import Iterable
 
 from ._corpus import Card
+from ._subtypes import CREATURE
 
-__all__ = ["CREATURE_TYPES", "creature_types_of"]
+__all__ = ["CREATURE_TYPES", "PRINTED", "creature_types_of"]
 
 _WORD = re.compile(r"[A-Z][a-z'-]*(?:-[A-Z][a-z]+)?(?: [A-Z][a-z'-]*)*")  # "Time Lord" is one type
 
@@ -29,7 +32,7 @@ def creature_types_of(cards: Iterable[Card]) -> tuple[str, ...]:
 
 
 # fmt: off
-CREATURE_TYPES: tuple[str, ...] = (
+PRINTED: tuple[str, ...] = (
     'advisor', 'aetherborn', 'alicorn', 'alien', 'ally', 'angel', 'antelope', 'ape', 'archer', 'archon', 'armadillo',
     'armored', 'art', 'artificer', 'artist', 'assassin', 'assembly-worker', 'astartes', 'athlete', 'atog', 'aurochs',
     'autobot', 'avatar', 'azra', 'badger', 'barbarian', 'bard', 'basilisk', 'bat', 'bear', 'beast', 'beaver',
@@ -66,3 +69,5 @@ CREATURE_TYPES: tuple[str, ...] = (
     'wolverine', 'wombat', 'worm', 'wraith', 'wrestler', 'wurm', 'yeti', 'zombie', 'zonian', 'zubera',
 )
 # fmt: on
+
+CREATURE_TYPES: tuple[str, ...] = tuple(sorted(CREATURE.union(PRINTED)))

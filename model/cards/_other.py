@@ -1,4 +1,4 @@
-""""Another target X", "other target X", "a second target X": what a target must differ from (115.3,
+""" "Another target X", "other target X", "a second target X": what a target must differ from (115.3,
 601.2c), decided from what the sentence names — never from the word alone.
 
 * "another target player" (or opponent) is relative to a player, never to the source (a source is
@@ -57,7 +57,7 @@ def relate(
 
 
 def _not_player(wanted: Any, before: str, condition: str) -> dict[str, Any]:
-    """"another target player": a player other than you ("you and another …") or other than the
+    """ "another target player": a player other than you ("you and another …") or other than the
     event's player (603.2); refused where neither is what the sentence names."""
     if not isinstance(wanted, dict) or "not" in wanted:
         raise Unread("'another target player' with a qualifier this reader does not combine", before)

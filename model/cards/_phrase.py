@@ -9,81 +9,22 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ._corpus import Card
 from ._ends import ends as _ends
 from ._other import relate
 from ._qualifiers import _qualifiers
+from ._quantity import _divided, _quantity
 from ._subtypes import PLURAL, SUBTYPES, subtypes_at
 from ._unread import Unread
 
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "x": None,
-}
 _COLORS = {"white", "blue", "black", "red", "green"}
 _TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery", "kindred"}
 _SUPERTYPES = {"legendary", "basic", "snow"}
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _STATES = frozenset({"tapped", "attacking", "blocking"})  # words a permanent's tags hold
-
-
-_QUANTITY = re.compile(
-    r"(?P<q>up to (?P<upto>one|two|three|four|five|six|seven|eight|nine|ten|x|\d+) |any number of "
-    r"|one or two |one, two, or three |one, two, three, or four |each of up to (?P<each>\w+) "
-    r"|(?P<exact>two|three|four|five|six|seven|eight|nine|ten) )?"
-    r"(?P<another>another |other |(?:up to \w+ )?other )?target(?P<plural>s)?\b",
-    flags=re.I,
-)
-_AMOUNTS = {"many", "much", "hundred", "thousand", "x", "all", "more", "fewer", "number", "half"}
-_RANGES = {
-    "any number": (0, -1),
-    "one or two": (1, 2),
-    "one, two, or three": (1, 3),
-    "one, two, three, or four": (1, 4),
-}
-
-
-def _count(word: str | None) -> int | None:
-    if word is None:
-        return None
-    if word.isdigit():
-        return int(word)
-    if word.lower() not in _NUMBERS:
-        raise Unread(f"an amount this reader does not know: {word!r}", word)
-    return _NUMBERS[word.lower()]
-
-
-def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
-    """(min, max) of the targets, -1 for any number (601.2c); :class:`Unread` for a number the board
-    decides ("up to X", "each of up to X", "up to that many", "up to one hundred") or one this reader
-    does not read before "target"."""
-    q = (m.group("q") or "").lower()
-    before = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
-    if not q and before and (before[-1] in _AMOUNTS or before[-1].isdigit() or before[-2:] == ["up", "to"]):
-        said = " ".join(before[-3:])
-        raise Unread(f"a number of targets the board decides or this reader does not know: {said!r}", text)
-    if m.group("upto") or m.group("each"):
-        top = _count(m.group("upto") or m.group("each"))
-        if top is None:
-            raise Unread("up to X targets: the number is the board's (give max)", text)
-        return 0, top
-    if m.group("exact"):
-        n = _count(m.group("exact"))
-        return (n, n) if n is not None else (1, 1)
-    return next((r for k, r in _RANGES.items() if q.startswith(k)), (1, 1))
 
 
 def _requirement(
@@ -123,40 +64,6 @@ def _requirement(
     relate(card, req, earlier, "".join(word), text[: m.start()], condition)
     _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")), text[m.end() :].lower())
     return req
-
-
-def _divided(req: dict[str, Any], before: str, text: str, up_to: bool, after: str = "") -> None:
-    """601.2d: an amount divided among the targets — read when it is a number, refused when the board
-    decides it ("X damage", "that much damage", "damage equal to its power"). The division may
-    follow the phrase: "prevent the next 5 damage … to any number of targets, divided as you choose"."""
-    divided = re.search(
-        r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\s+divided (?:as you choose )?among\s*$", before
-    )
-    if divided is None and re.match(r"[^.;]*?,? divided as you choose\b", after):
-        divided = re.search(r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\b(?!.*\b\d+ damage)", before)
-        if divided is None:
-            raise Unread("an amount divided that the board decides: 'divided as you choose'", text)
-    if divided is None:
-        divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
-    if divided is None:
-        other = re.search(r"([^.,]*?)\s*\b(?:divided|distribute)\b[^.]*?among\s*$", before)
-        if other:
-            said = " ".join(other.group(1).split()[-4:])
-            raise Unread(f"an amount divided that the board decides: {said!r}", text)
-        return
-    amount = _count(divided.group(1))
-    if amount is None:
-        raise Unread("an amount X divided: the number is the board's (give divide)", text)
-    if up_to:
-        # "divided among up to N targets": zero targets divide nothing; the format's divide needs one
-        raise Unread("an amount divided among up to N targets: with none chosen nothing is divided", text)
-    req["divide"] = amount
-    # 601.2d: an amount divided gives each target at least 1, so there is at least one target
-    # and at most the amount of them ("among any number of targets": one to five for 5 damage)
-    if req.get("min", 1) < 1:
-        req["min"] = 1
-    if "max" in req and (req["max"] is None or req["max"] > amount):
-        req["max"] = amount
 
 
 @dataclass(frozen=True)
@@ -434,33 +341,59 @@ class _TargetPhrase:
         return _more(self.peek(), self.peek(1))
 
     def finish(self, card: Card, head: str) -> tuple[str, Any, dict[str, Any]]:
-        """The words read, the filter of the alternatives with what qualifies them all, and the
-        requirement's flags ("another"); :class:`Unread` when a word follows that does not end it."""
+        """The words read, the filter of the alternatives with what qualifies them, and the
+        requirement's flags ("another"); :class:`Unread` when a word follows that does not end it.
+        A qualifier qualifies the alternatives of its group: "target opponent, creature an opponent
+        controls, or planeswalker an opponent controls" is three alternatives in two groups."""
         words = self.words
-        qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
-        self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
-        pos = self.pos + (spans[-1][1] if spans else 0)
+        groups: list[tuple[int, dict[str, Any]]] = []  # (the group's first alternative, its qualifiers)
+        start = 0
+        while True:
+            qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
+            self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
+            self.pos += spans[-1][1] if spans else 0
+            groups.append((start, qualifiers))
+            k = 2 if (self.peek(), self.peek(1)) == (",", "or") else 1
+            listed = "or" in [w.lower() for w in words[self.pos : self.pos + 8]]
+            if not (spans and self.peek() in (",", "or") and listed and _more(self.peek(k - 1), self.peek(k))):
+                break
+            start = len(self.alternatives)
+            self.take(k, "or")
+            while self.pos < len(words) and self.read_word():
+                pass
+            if len(self.alternatives) == start:
+                raise Unread("a list after a qualifier without a noun this reader knows", self.said)
+        pos = self.pos
         players = all(a.get("kind") == "player" for a in self.alternatives)
         end = _ends([w.lower() for w in words], pos, players) if pos < len(words) else 0
         if pos < len(words) and not end:
             tail = " ".join(words[pos : pos + 3])
             raise Unread(f"words after a target phrase this reader does not know: {tail!r}", self.said)
         _record(head, words, self.spans, (pos, pos + end) if end else None)
-        shared = {**_take(self.adjectives), **qualifiers}
-        flags = {"other_than_source": True} if shared.pop("_other", False) else {}
-        nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
-        if shared.pop("_not_you", False):
-            nots.append({"controller": "you"})
+        pending = _take(self.adjectives)
+        flags: dict[str, Any] = {}
+        qualified: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # each group's (shared, nots)
+        for _, qualifiers in groups:
+            shared = {**pending, **qualifiers}
+            if shared.pop("_other", False):
+                flags["other_than_source"] = True
+            nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
+            if shared.pop("_not_you", False):
+                nots.append({"controller": "you"})
+            qualified.append((shared, nots))
         for a in self.alternatives[1:]:  # "tapped creature or Vehicle": the Vehicle is tapped too
             if a.get("kind") != "player":  # a player has no color, tag or supertype
                 a.update({k: v for k, v in self.leading.items() if k not in a})
-        last = self.alternatives[-1]  # "instant or sorcery card": the last noun's kind is every one's,
-        if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):  # not "creature or spell"
-            for a in self.alternatives:
-                if "kind" not in a and ("type" in a or "subtype" in a):
-                    a["kind"] = last["kind"]
+        bounds = [first for first, _ in groups] + [len(self.alternatives)]
+        for first, stop in pairwise(bounds):  # "instant or sorcery card": the last noun's
+            last = self.alternatives[stop - 1]  # kind is every one's of its group, not "creature or spell"
+            if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):
+                for a in self.alternatives[first:stop]:
+                    if "kind" not in a and ("type" in a or "subtype" in a):
+                        a["kind"] = last["kind"]
         filters = []
-        for a, own in zip(self.alternatives, self.own_nots, strict=True):
+        for n, (a, own) in enumerate(zip(self.alternatives, self.own_nots, strict=True)):
+            shared, nots = qualified[max(g for g, (first, _) in enumerate(groups) if first <= n)]
             f = {**a, **{k: v for k, v in shared.items() if k not in a}}
             if nots + own:
                 f["not"] = (nots + own)[0] if len(nots + own) == 1 else {"any": nots + own}

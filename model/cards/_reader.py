@@ -19,7 +19,9 @@ from typing import Any
 from ._corpus import Card
 from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
-from ._phrase import _QUANTITY, Unread, _requirement
+from ._phrase import _requirement
+from ._quantity import _QUANTITY
+from ._unread import Unread
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
 
@@ -222,6 +224,9 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
 )
+_PAID = re.compile(r"\bif\b[^,]*\b(?:kicked|bargained|cast|promised|collected|paid)\b", flags=re.I)
+"""A condition on how the source was cast ("If this spell was kicked, … target …"): the target exists
+only then (601.2c, 603.3d)."""
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
 
@@ -235,13 +240,17 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
     for pattern in _IGNORED:
         masked = re.sub(pattern, lambda m: "·" * len(m.group(0)), masked, flags=re.I)
     for m in _QUANTITY.finditer(masked):  # "targets" with no number before it is a verb ("The copy targets
-        if m.group("plural") and not (m.group("q") or m.group("another")):  # Ivy") or a noun ("new targets
-            if not re.search(r"\b(?:any|among|of)\s*$", masked[: m.start()], flags=re.I):  # for"): no requirement
-                masked = masked[: m.start()] + "·" * (m.end() - m.start()) + masked[m.end() :]
+        bare = m.group("plural") and not (m.group("q") or m.group("another"))  # Ivy") or a noun ("new targets
+        if bare and not re.search(r"\b(?:any|among|of)\s*$", masked[: m.start()], flags=re.I):  # for"): none
+            masked = masked[: m.start()] + "·" * (m.end() - m.start()) + masked[m.end() :]
     out: list[dict[str, Any]] = []
     for m in _QUANTITY.finditer(masked):
         if masked[m.start() : m.end()].count("·"):
             continue
+        sentences = re.split(r"[.;]\s", text[: m.start()])  # the effect's first "if" is intervening (603.4)
+        paid = _PAID.search(sentences[-1]) if len(sentences) > 1 else None
+        if paid is not None:  # 601.2c, 603.3d: a target only if a cost was paid, which the board does not say
+            raise Unread(f"a target required only {paid.group(0)!r} (601.2c, 603.3d)", sentence)
         out.append(_requirement(card, text, m, out, condition))
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
