@@ -357,6 +357,8 @@ class _TargetPhrase:
             listed = "or" in [w.lower() for w in words[self.pos : self.pos + 8]]
             if not (spans and self.peek() in (",", "or") and listed and _more(self.peek(k - 1), self.peek(k))):
                 break
+            if len(self.alternatives) - 1 > start:  # "target player, creature you control, or …": the
+                groups[-1:] = [(start, {}), (len(self.alternatives) - 1, qualifiers)]  # qualifier is the creature's
             start = len(self.alternatives)
             self.take(k, "or")
             while self.pos < len(words) and self.read_word():
