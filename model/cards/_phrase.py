@@ -53,6 +53,8 @@ def _requirement(
             objects = {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": after[3]}}
             req["filter"] = {"any": [{"kind": "player"}, objects]}
             words, after = words[4:], after[4:]
+        if after[:1] == ["of"] and "choice" in after[:5]:  # "any target of an opponent's choice"
+            raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:4])!r}", text)
         if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
             raise Unread(f"words after a target phrase this reader does not know: {' '.join(after[:3])!r}", text)
         _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)

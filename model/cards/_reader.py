@@ -220,7 +220,7 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"that targets? ",
     r"\b(?:could|would) target\b",  # "each other creature that spell could target"
     r"\b(?:its|their) targets?\b",  # "reselect its target at random": the targets of another spell or ability
-    r"target of (?:a|an|one|spells|abilities)",
+    r"target of (?:a|an|one|spells|abilities)\b(?! opponent's choice)",  # not "any target of an opponent's choice"
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
 )
