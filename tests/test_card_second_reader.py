@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ def _facts() -> tuple[dict[str, str], dict[str, list[str]], dict[str, dict[str, 
     triggered: dict[str, list[str]] = defaultdict(list)
     effects: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     modes: dict[str, list[str]] = defaultdict(list)
-    for relation, args in _FACT.findall(path.locate().read_text(encoding="utf-8")):
+    for relation, args in _FACT.findall(Path(str(dist.locate_file(path))).read_text(encoding="utf-8")):
         a = [s or n for s, n in _ARG.findall(args)]
         if relation == "name":
             names[a[1]] = a[0]
