@@ -174,7 +174,7 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.alternatives:
             self.take(1, "or")
             return True
-        if w in ("or", ",") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
+        if w in ("or", ",", "and/or") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
             self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
             return True
         if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
@@ -246,7 +246,7 @@ class _TargetPhrase:
         if before.lower() in _COLORS and after.lower() in _COLORS:
             return "color" in self.adjectives
         return (
-            self.peek() == "or"
+            self.peek() in ("or", "and/or")
             and bool(self.adjectives.get("subtype"))
             and before[:1].isupper()
             and after not in _CLAUSE_WORDS
@@ -377,7 +377,10 @@ class _TargetPhrase:
         pending = _take(self.adjectives)
         flags: dict[str, Any] = {}
         qualified: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # each group's (shared, nots)
-        for _, qualifiers in groups:
+        bounds = [first for first, _ in groups] + [len(self.alternatives)]
+        for (first, qualifiers), stop in zip(groups, bounds[1:], strict=True):
+            if qualifiers.pop("_keyword", False) and stop - first > 1:  # "artifact, enchantment, or creature
+                raise Unread("a keyword quality after a list: whose it is is not read", self.said)  # with flying"
             shared = {**pending, **qualifiers}
             if shared.pop("_other", False):
                 flags["other_than_source"] = True
@@ -388,7 +391,6 @@ class _TargetPhrase:
         for a in self.alternatives[1:]:  # "tapped creature or Vehicle": the Vehicle is tapped too
             if a.get("kind") != "player":  # a player has no color, tag or supertype
                 a.update({k: v for k, v in self.leading.items() if k not in a})
-        bounds = [first for first, _ in groups] + [len(self.alternatives)]
         for first, stop in pairwise(bounds):  # "instant or sorcery card": the last noun's
             last = self.alternatives[stop - 1]  # kind is every one's of its group, not "creature or spell"
             if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):
@@ -398,7 +400,11 @@ class _TargetPhrase:
         filters = []
         for n, (a, own) in enumerate(zip(self.alternatives, self.own_nots, strict=True)):
             shared, nots = qualified[max(g for g, (first, _) in enumerate(groups) if first <= n)]
-            f = {**a, **{k: v for k, v in shared.items() if k not in a}}
+            tags = shared.get("_tags")
+            f = {**a, **{k: v for k, v in shared.items() if k not in a and k != "_tags"}}
+            if tags:  # "attacking creature with flying": both tags (a filter's tags are all required)
+                have = f.get("tag", [])
+                f["tag"] = _one([*(have if isinstance(have, list) else [have]), *tags])
             if nots + own:
                 f["not"] = (nots + own)[0] if len(nots + own) == 1 else {"any": nots + own}
             filters.append(f)
@@ -426,13 +432,14 @@ _STARTS = (
         "nontoken",
         "colorless",
         "or",
+        "and/or",
     }
 )
 
 
 def _more(w: str, nxt: str) -> bool:
     """Whether another alternative follows: "or X", ", X" where X begins a noun phrase."""
-    if w not in ("or", ","):
+    if w not in ("or", ",", "and/or"):  # "target creatures and/or planeswalkers": either (Fury)
         return False
     if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards"
         return True
@@ -440,7 +447,7 @@ def _more(w: str, nxt: str) -> bool:
         nxt in _STARTS
         or (nxt.startswith("non") and len(nxt) > 4)
         or (
-            w == "or"
+            w in ("or", "and/or")
             and nxt[:1].isalpha()
             and nxt not in ("more", "less", "greater", "fewer", "its", "their", "that", "it", "until", "a", "an", "the")
         )
@@ -475,6 +482,10 @@ def _merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``own`` over it, their "all" lists joined ("artifact creature" and "Elf Warrior")."""
     both = [*base.get("all", []), *own.get("all", [])]
     return {**base, **own, **({"all": both} if both else {})}
+
+
+def _one(values: list[Any]) -> Any:
+    return values[0] if len(values) == 1 else values
 
 
 def _take(adjectives: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,24 @@ from ._event import event_qualifier, event_refusal
 from ._unread import Unread
 from ._zones import zone_or_counter
 
-__all__ = ["_qualifiers"]
+__all__ = ["KEYWORD_TAGS", "_qualifiers"]
+
+KEYWORD_TAGS = frozenset(
+    {"flying", "reach", "defender", "shadow", "horsemanship", "trample", "vigilance", "haste", "menace"}
+    | {"deathtouch", "lifelink", "indestructible", "infect", "wither", "intimidate", "fear", "skulk", "flash"}
+    | {"changeling", "devoid", "first strike", "double strike"}
+)
+"""Keyword abilities (702) a target phrase may ask for ("target creature with flying", "… without
+flying"), carried as a tag of that name: a card's keyword lines give its object these tags
+(model/cards/_expand.py), and a scenario's own ``tags`` say it for a keyword granted by another text."""
+
+
+def _keyword_at(low: list[str], i: int) -> str | None:
+    for said in (" ".join(low[i : i + 2]), low[i] if i < len(low) else ""):
+        if said in KEYWORD_TAGS:
+            return said
+    return None
+
 
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 
@@ -72,6 +89,18 @@ def _qualifiers(
             i += 3
         elif taken := zone_or_counter(low, i, out):
             i += taken
+        elif low[i] in ("with", "without") and (keyword := _keyword_at(low, i + 1)):  # "with flying" (702)
+            out["_keyword"] = True
+            if low[i] == "with":
+                out.setdefault("_tags", []).append(keyword)
+            else:
+                out.setdefault("_nots", []).append({"tag": keyword})
+            i += 1 + len(keyword.split())
+        elif at("without", "a") or at("without", "an"):  # "without an egg counter on it" (122.1)
+            if low[i + 3 : i + 6] != ["counter", "on", "it"] or not low[i + 2].isalpha():
+                break
+            out.setdefault("_nots", []).append({"counter": low[i + 2]})
+            i += 6
         elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
             key = low[i + 1]
             if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:
