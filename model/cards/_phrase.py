@@ -174,7 +174,7 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.alternatives:
             self.take(1, "or")
             return True
-        if w in ("or", ",", "and/or") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
+        if w in ("or", ",", "and/or") and self.joins():  # "Elf or Tyvar card", "red, white, or black": any
             self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
             return True
         if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
