@@ -310,13 +310,12 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | None:
     conditions = [classify(card, t) for t in texts]
     if any(c is None for c in conditions):
         return None
-    if all(c == "unrelated" for c in conditions):
-        return ()
+    readings = read(card)
+    if any(a.fragment is None for a in readings):  # even one no event triggers: a board names cards read whole
+        return None
     out = []
-    for ability, condition in zip(read(card), conditions, strict=True):
-        if ability.fragment is None:
-            return None
-        if isinstance(condition, Condition):
+    for ability, condition in zip(readings, conditions, strict=True):
+        if isinstance(condition, Condition) and ability.fragment is not None:
             needs = names_event(ability.fragment)
             out.append(Trig(ability.index, condition, ability.fragment, needs))
     return tuple(out)

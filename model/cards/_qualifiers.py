@@ -22,6 +22,23 @@ flying"), carried as a tag of that name: a card's keyword lines give its object 
 (model/cards/_expand.py), and a scenario's own ``tags`` say it for a keyword granted by another text."""
 
 
+def _quality(low: list[str], i: int, out: dict[str, Any]) -> int:
+    """How many words from ``i`` say a keyword quality ("with flying", "without flying": a tag, 702)
+    or a counter it lacks ("without an egg counter on it", 122.1), noted in ``out``; 0: none."""
+    if low[i] in ("with", "without") and (keyword := _keyword_at(low, i + 1)):
+        out["_keyword"] = True
+        if low[i] == "with":
+            out.setdefault("_tags", []).append(keyword)
+        else:
+            out.setdefault("_nots", []).append({"tag": keyword})
+        return 1 + len(keyword.split())
+    lacks = low[i : i + 2] in (["without", "a"], ["without", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]
+    if lacks and low[i + 2].isalpha():
+        out.setdefault("_nots", []).append({"counter": low[i + 2]})
+        return 6
+    return 0
+
+
 def _keyword_at(low: list[str], i: int) -> str | None:
     for said in (" ".join(low[i : i + 2]), low[i] if i < len(low) else ""):
         if said in KEYWORD_TAGS:
@@ -87,20 +104,8 @@ def _qualifiers(
         elif at("an", "opponent", "owns"):
             out["owner"] = "opponent"
             i += 3
-        elif taken := zone_or_counter(low, i, out):
+        elif (taken := zone_or_counter(low, i, out)) or (taken := _quality(low, i, out)):
             i += taken
-        elif low[i] in ("with", "without") and (keyword := _keyword_at(low, i + 1)):  # "with flying" (702)
-            out["_keyword"] = True
-            if low[i] == "with":
-                out.setdefault("_tags", []).append(keyword)
-            else:
-                out.setdefault("_nots", []).append({"tag": keyword})
-            i += 1 + len(keyword.split())
-        elif at("without", "a") or at("without", "an"):  # "without an egg counter on it" (122.1)
-            if low[i + 3 : i + 6] != ["counter", "on", "it"] or not low[i + 2].isalpha():
-                break
-            out.setdefault("_nots", []).append({"counter": low[i + 2]})
-            i += 6
         elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
             key = low[i + 1]
             if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:
