@@ -328,3 +328,57 @@ def test_a_changeling_is_a_dinosaur_and_a_specter(name: str) -> None:
     from it lacked them; the rules' list has them."""
     fields, _ = characteristics(corpus().lookup(name))
     assert {"dinosaur", "specter", "time lord", "elf"} <= set(fields["subtypes"])
+
+
+# -- read now (coverage): what the format could already say ---------------------------------------
+
+
+def test_a_subtype_or_a_type_is_either_not_one_joined_kind() -> None:
+    """205.3: "target Human or artifact an opponent controls" is a Human or an artifact (Opportunistic
+    Dragon, refused before); "Elf or Tyvar card" still joins two subtypes of one noun."""
+    (req,) = targets("When this creature enters, gain control of target Human or artifact an opponent controls.")
+    assert req["filter"] == {
+        "any": [{"subtype": "human", "controller": "opponent"}, {"type": "artifact", "controller": "opponent"}]
+    }
+    (req,) = targets("When this creature enters, return target Elf or Tyvar card from your graveyard to your hand.")
+    assert req["filter"]["subtype"] == ["elf", "tyvar"] and req["filter"]["kind"] == "card"
+
+
+def test_and_or_joins_nouns_and_ends_before_another_target() -> None:
+    """Fury's "any number of target creatures and/or planeswalkers"; Volatile Arsonist's "up to one
+    target player, and/or up to one target planeswalker" is two requirements."""
+    (req,) = targets(
+        "When this creature enters, it deals 4 damage divided as you choose among any number of target creatures and/or planeswalkers."
+    )
+    assert req["filter"] == {"any": [{"type": "creature"}, {"type": "planeswalker"}]} and req["divide"] == 4
+    reqs = targets(
+        "Whenever this creature attacks, it deals 1 damage to each of up to one target creature, up to one target player, and/or up to one target planeswalker."
+    )
+    assert [r["filter"] for r in reqs] == [{"type": "creature"}, {"kind": "player"}, {"type": "planeswalker"}]
+
+
+def test_keyword_qualities_are_tags_and_a_cards_keywords_give_them() -> None:
+    """702: "target creature with flying" asks for the keyword, carried as the tag "flying"; a card's
+    keyword lines give its object that tag, beside the scenario's own tags."""
+    (req,) = targets(
+        "When this creature enters, it deals 4 damage to target creature with flying an opponent controls."
+    )
+    assert req["filter"] == {"type": "creature", "tag": "flying", "controller": "opponent"}
+    (req,) = targets(
+        "Whenever this creature attacks, target attacking creature without flying gains flying until end of turn."
+    )
+    assert req["filter"] == {"type": "creature", "tag": "attacking", "not": {"tag": "flying"}}
+    refused(
+        "When this creature enters, return target artifact, enchantment, or creature with flying to its owner's hand.",
+        "keyword quality after a list",
+    )
+    from triggerstack.model.cards._expand import expand
+
+    doc = {"players": ["A"], "objects": [{"id": "x", "controller": "A", "card": "Serra Angel", "tags": ["tapped"]}]}
+    assert expand(doc)["objects"][0]["tags"] == ["tapped", "flying", "vigilance"]
+
+
+def test_a_counter_it_lacks_is_a_not_counter() -> None:
+    """122.1: "target creature without an egg counter on it" (Xira)."""
+    (req,) = targets("When this creature enters, put an egg counter on target creature without an egg counter on it.")
+    assert req["filter"] == {"type": "creature", "not": {"counter": "egg"}}

@@ -807,7 +807,6 @@ def test_joined_adjectives_and_tokens_are_read(name: str, n: int, expected: Any)
 @pytest.mark.parametrize(
     ("name", "words"),
     [
-        ("Opportunistic Dragon", "'or'"),  # "Human or artifact": a subtype or a type, not one joined kind
         ("Halvar, God of Battle // Sword of the Realms", "'attached to a'"),  # was cut at "attached"
     ],
 )

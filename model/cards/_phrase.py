@@ -329,9 +329,10 @@ class _TargetPhrase:
             self.adjectives.setdefault("all", []).extend({"subtype": n} for n in names)
         self.take(k, "subtype")
         following = self.peek().removesuffix("s")
-        if not plural and (_noun(following) or following in _STARTS):
-            return True  # an adjective: its noun follows
-        self.add({})  # "target Equipment", "target Sagas", "target Elf or Tyvar card"
+        either = following in ("or", "and/or") and subtypes_at(self.words, self.pos + 1) is None
+        if not plural and not either and (_noun(following) or following in _STARTS):
+            return True  # an adjective: its noun follows ("Elf or Tyvar card": joined, 205.3)
+        self.add({})  # "target Equipment", "target Sagas", "target Human or artifact": a subtype's own
         return self.more()
 
     def more(self) -> bool:
@@ -340,7 +341,7 @@ class _TargetPhrase:
         nxt = self.words[self.pos + 1] if self.pos + 1 < len(self.words) else ""
         if self.peek() == "," and nxt[:1].isupper() and nxt.replace("-", "").isalpha() and nxt not in _CLAUSE_WORDS:
             return any(w in ("or", "and/or") for w in self.words[self.pos : self.pos + 8])
-        return _more(self.peek(), self.peek(1))
+        return _more(self.peek(), self.peek(1), self.peek(2))
 
     def finish(self, card: Card, head: str) -> tuple[str, Any, dict[str, Any]]:
         """The words read, the filter of the alternatives with what qualifies them, and the
@@ -437,19 +438,25 @@ _STARTS = (
 )
 
 
-def _more(w: str, nxt: str) -> bool:
+_NOT_NOUNS = frozenset(
+    {"more", "less", "greater", "fewer", "its", "their", "that", "it", "until", "a", "an", "the", "up", "target"}
+    | {"any", "each", "another", "other"}
+)
+
+
+def _more(w: str, nxt: str, third: str = "") -> bool:
     """Whether another alternative follows: "or X", ", X" where X begins a noun phrase."""
     if w not in ("or", ",", "and/or"):  # "target creatures and/or planeswalkers": either (Fury)
         return False
-    if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards"
-        return True
+    if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards",
+        return not third or _more(nxt, third)  # not "target player, and/or up to one target planeswalker"
     return (
         nxt in _STARTS
         or (nxt.startswith("non") and len(nxt) > 4)
         or (
             w in ("or", "and/or")
             and nxt[:1].isalpha()
-            and nxt not in ("more", "less", "greater", "fewer", "its", "their", "that", "it", "until", "a", "an", "the")
+            and nxt not in _NOT_NOUNS
         )
     )
 

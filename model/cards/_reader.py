@@ -223,6 +223,7 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"target of (?:a|an|one|spells|abilities)\b(?! opponent's choice)",  # not "any target of an opponent's choice"
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
+    r"\bthe target or targets\b|\bchanges? the targets? (?=to\b)",  # another spell's ("change the target to …")
 )
 _PAID = re.compile(r"\bif\b[^,]*\b(?:kicked|bargained|cast|promised|collected|paid)\b", flags=re.I)
 """A condition on how the source was cast ("If this spell was kicked, … target …"): the target exists
