@@ -8,14 +8,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("triggerstack.model.cards")
-cards = pytest.importorskip("triggerstack.model.cards._corpus")
-from triggerstack.model._errors import MissingExtra  # noqa: E402
+from .cards_extra import require_cards
 
-try:
-    cards.corpus()
-except MissingExtra:
-    pytest.skip("the extra [cards] is not installed", allow_module_level=True)
+require_cards()
 
 from triggerstack.model.cards import characteristics, corpus, read  # noqa: E402
 from triggerstack.model.cards._corpus import Card  # noqa: E402

@@ -22,16 +22,10 @@ from typing import Any
 import pytest
 import yaml
 
+from .cards_extra import require_cards
 from .conftest import ROOT
 
-pytest.importorskip("triggerstack.model.cards")
-cards = pytest.importorskip("triggerstack.model.cards._corpus")
-from triggerstack.model._errors import MissingExtra  # noqa: E402
-
-try:
-    cards.corpus()
-except MissingExtra:
-    pytest.skip("the extra [cards] is not installed", allow_module_level=True)
+require_cards()
 
 from triggerstack.model.cards import corpus, read  # noqa: E402
 
