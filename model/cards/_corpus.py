@@ -170,6 +170,29 @@ class Corpus:
                 self._names = [r[0] for r in self.db.execute("SELECT name FROM cards WHERE alias < 2 ORDER BY name")]
         return self._names
 
+    def suggestions(self, text: str, most: int = 10) -> tuple[list[str], str | None]:
+        """At most ``most`` card names for what a judge has typed so far: those beginning with it
+        (any letter case), then those holding it; when none does, the nearest name (a "did you
+        mean", or None). Bounded: a prefix is one range of the index, a substring one scan of its
+        names, the nearest one comparison with each."""
+        key = text.strip().casefold()
+        if not key:
+            return [], None
+        end = key + "\U0010ffff"  # every key that begins with it sorts below (UTF-8 keeps code point order)
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT name FROM cards WHERE key >= ? AND key < ? AND alias < 2 ORDER BY key LIMIT ?", (key, end, most)
+            ).fetchall()
+        found = [str(r[0]) for r in rows]
+        if len(found) < most:
+            inside = [n for n in self.names() if key in n.casefold() and n not in found]
+            found += inside[: most - len(found)]
+        if found:
+            return found, None
+        from .._problems import suggest  # only for a miss: it brings pydantic
+
+        return [], suggest(text.strip(), self.names(), cutoff=0.75)
+
     def lookup(self, name: str, loc: tuple[str | int, ...] = (), suggest_near: bool = True) -> Card:
         """The card named ``name`` (any letter case; a double-faced card by either face's name or
         both), or bad input: with the nearest name (``suggest_near``), or both cards a face name

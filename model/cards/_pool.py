@@ -33,7 +33,7 @@ from ._expand import characteristics
 from ._keywords import CHAPTER
 from ._reader import _REMINDER, _TRIGGER, Unread, _effect, keyword_lines, read, triggered_lines
 
-__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "pool"]
+__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "placed", "pool"]
 
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events a board is built around: a creature enters; every creature dies (a board wipe); the
@@ -281,9 +281,9 @@ _PERMANENT = {"creature", "artifact", "enchantment", "planeswalker"}
 _LAYOUTS = ("normal", "leveler", "class", "saga", "case")
 
 
-def _quiet(card: Card, words: list[str]) -> bool:
-    """Whether the card's lines other than its triggered abilities and keywords (``words``) say
-    nothing of :data:`_LOUD`."""
+def _loud_line(card: Card, words: list[str]) -> str | None:
+    """The first of the card's lines other than its triggered abilities and keywords (``words``)
+    that says something of :data:`_LOUD`; ``None`` when they are quiet."""
     keywords = set(words)
     for line in card.text.split("\n"):
         clean = _REMINDER.sub("", line).strip()
@@ -292,8 +292,8 @@ def _quiet(card: Card, words: list[str]) -> bool:
         if set(re.split(r",\s*|;\s*", clean)) <= keywords:
             continue
         if _LOUD.search(clean):
-            return False
-    return True
+            return clean
+    return None
 
 
 _EVENT_PLAYER = re.compile(r'"(?:controller|owner)": "event"')
@@ -304,16 +304,19 @@ def names_event(fragment: dict[str, Any]) -> bool:
     return _EVENT_PLAYER.search(json.dumps(fragment)) is not None
 
 
-def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | None:
-    """The card's abilities that the events trigger (``texts``: its triggered abilities); ``None``
+def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
+    """The card's abilities that the events trigger (``texts``: its triggered abilities); why not
     when some triggered ability is not classified or not read whole (the card is then left out)."""
     conditions = [classify(card, t) for t in texts]
-    if any(c is None for c in conditions):
-        return None
-    readings = read(card)
-    if any(a.fragment is None for a in readings):  # even one no event triggers: a board names cards read whole
-        return None
+    unknown = next((n for n, c in enumerate(conditions, 1) if c is None), None)
+    if unknown is not None:
+        return f"which events trigger its triggered ability {unknown} is not read: {texts[unknown - 1][:80]!r}"
     out = []
+    readings = read(card)
+    for ability in readings:  # every one, even those no event triggers: a board names cards read whole
+        if ability.fragment is None:
+            assert ability.unread is not None
+            return f"its triggered ability {ability.index} is not read whole: {ability.unread.reason}"
     for ability, condition in zip(readings, conditions, strict=True):
         if isinstance(condition, Condition) and ability.fragment is not None:
             needs = names_event(ability.fragment)
@@ -323,22 +326,31 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | None:
 
 def entry(card: Card) -> Entry | None:
     """The card as a pool entry, or ``None`` when it is left out (see the module's docstring)."""
+    found = placed(card)
+    return found if isinstance(found, Entry) else None
+
+
+def placed(card: Card) -> Entry | str:
+    """The card as a pool entry, or why it is left out (one line naming what, for a judge
+    who named it: ``solver/_boards/_named.py``)."""
     if card.layout not in _LAYOUTS:
-        return None
+        return f"its layout ({card.layout}) is not one a board holds ({', '.join(_LAYOUTS)})"
     words = keyword_lines(card)
-    if not all(_KEYWORDS.match(w) for w in words):
-        return None
+    other = next((w for w in words if not _KEYWORDS.match(w)), None)
+    if other is not None:
+        return f"its keyword {other!r} may be a triggered ability the reader does not write out"
     fields, notes = characteristics(card)
     if notes:
-        return None
-    if _on_battlefield(fields) and not _quiet(card, words):
-        return None
+        return f"{notes[0][1]}"
+    loud = _loud_line(card, words) if _on_battlefield(fields) else None
+    if loud is not None:
+        return f"its text {loud!r} could change what triggers or what can be targeted"
     texts = triggered_lines(card)
     abilities = _abilities(card, texts)
-    if abilities is None:
-        return None
+    if isinstance(abilities, str):
+        return abilities
     if not _shaped(fields, abilities):
-        return None
+        return "its reading is not one a scenario holds"
     keywords = {k.casefold() for k in card.keywords}
     ward = next((w[4:].strip(" —-") or "?" for w in words if re.match(r"ward\b", w, flags=re.I)), None)
     return Entry(card.name, fields, abilities, "defender" not in keywords, ward, not texts, "flash" in keywords)

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
-from triggerstack.model._shapes import Whole
 
 from .base import MAX_PAGE, Params, Result
 
