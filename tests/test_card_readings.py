@@ -377,3 +377,14 @@ def test_a_counter_it_lacks_is_a_not_counter() -> None:
     """122.1: "target creature without an egg counter on it" (Xira)."""
     (req,) = targets("When this creature enters, put an egg counter on target creature without an egg counter on it.")
     assert req["filter"] == {"type": "creature", "not": {"counter": "egg"}}
+
+
+def test_no_player_chosen_more_than_once_makes_every_requirement_differ() -> None:
+    """115.3: Know Evil's "You can't choose any player as a target more than once" — the word 'more'
+    was refused as an unknown word of a target phrase."""
+    reqs = targets(
+        "When this creature enters, up to one target opponent loses 1 life and up to one target player draws a card. "
+        "You can't choose any player as a target more than once."
+    )
+    assert reqs[1]["different_from"] == ["t"]
+    assert [r.get("different_from") for r in card_targets("Know Evil")] == [None, ["t"], ["t", "t2"]]

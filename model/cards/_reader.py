@@ -225,6 +225,8 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
     r"\bthe target or targets\b|\bchanges? the targets? (?=to\b)",  # another spell's ("change the target to …")
 )
+_ONCE = re.compile(r"\bYou can't choose (?:any|the same) (?:player|opponent|creature) as a target more than once")
+"""Every requirement of the ability differs from every other (115.3 lets one object be chosen for each)."""
 _PAID = re.compile(r"\bif\b[^,]*\b(?:kicked|bargained|cast|promised|collected|paid)\b", flags=re.I)
 """A condition on how the source was cast ("If this spell was kicked, … target …"): the target exists
 only then (601.2c, 603.3d)."""
@@ -244,6 +246,9 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
         bare = m.group("plural") and not (m.group("q") or m.group("another"))  # Ivy") or a noun ("new targets
         if bare and not re.search(r"\b(?:any|among|of)\s*$", masked[: m.start()], flags=re.I):  # for"): none
             masked = masked[: m.start()] + "·" * (m.end() - m.start()) + masked[m.end() :]
+    once = _ONCE.search(masked)  # "You can't choose any player as a target more than once" (115.3)
+    if once is not None:
+        masked = masked[: once.start()] + "·" * (once.end() - once.start()) + masked[once.end() :]
     out: list[dict[str, Any]] = []
     for m in _QUANTITY.finditer(masked):
         if masked[m.start() : m.end()].count("·"):
@@ -257,6 +262,8 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
         raise Unread("'target' where no target requirement was read", sentence)
     if re.search(r"\bdivided\b", masked) and out and not any("divide" in r for r in out):  # 601.2d: never dropped
         raise Unread("an amount divided among targets this reader did not place", sentence)
+    for n, req in enumerate(out[1:] if once is not None else []):  # each differs from every one before it
+        req["different_from"] = sorted({*req.get("different_from", []), *(r["id"] for r in out[: n + 1])})
     return out
 
 
