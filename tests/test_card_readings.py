@@ -409,3 +409,16 @@ def test_the_subtypes_are_the_rules_lists_the_wheel_carries() -> None:
     for kind in ("creature", "artifact", "enchantment", "land", "planeswalker", "spell"):
         assert found[f"{kind}_type"] == BY_TYPE[kind], kind
     assert {"dinosaur", "specter", "time lord"} <= BY_TYPE["creature"] and BY_TYPE["battle"] == {"siege"}
+
+
+def test_the_lord_of_pains_other_player_may_be_you_and_is_never_the_events() -> None:
+    """603.2: with B the player who cast the spell, A (its controller) and C may be chosen, B not."""
+    from triggerstack.model._scenario import parse_scenario
+    from triggerstack.solver import LegalOutcomes
+
+    doc = {
+        "players": ["A", "B", "C"],
+        "objects": [{"id": "lp", "controller": "A", "card": "The Lord of Pain"}],
+        "triggers": [{"id": "T", "source": "lp", "event_player": "B"}],
+    }
+    assert sorted(o.stack[0].targets["t"] for o in LegalOutcomes(parse_scenario(doc))) == [("A",), ("C",)]
