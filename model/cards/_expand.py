@@ -16,6 +16,7 @@ from .._errors import ScenarioError
 from .._shapes import SUPERTYPES as _SUPERTYPES
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
+from ._qualifiers import KEYWORD_TAGS
 from ._reader import KEPT, Ability, keyword_lines, read
 
 __all__ = ["characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
@@ -104,6 +105,8 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
             out["hexproof"] = True
         elif low == "shroud":
             out["shroud"] = True
+        elif low in KEYWORD_TAGS:  # "target creature with flying" asks for it (702): carried as a tag
+            out.setdefault("tags", []).append(low)
         elif low.startswith(("protection from", "hexproof from")):
             key = "protection" if low.startswith("protection") else "hexproof_from"
             for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
@@ -190,6 +193,8 @@ class _Expansion:
                 self.problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
         for key, value in given.items():
             obj.setdefault(key, value)
+        if isinstance(obj.get("tags"), list) and obj["tags"] is not given.get("tags"):  # the scenario's tags and
+            obj["tags"] = [*obj["tags"], *(t for t in given.get("tags", ()) if t not in obj["tags"])]  # its keywords
         self.add_ward(obj, card)
 
     def add_ward(self, obj: dict[str, Any], card: Card) -> None:

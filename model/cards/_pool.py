@@ -310,14 +310,14 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
     unknown = next((n for n, c in enumerate(conditions, 1) if c is None), None)
     if unknown is not None:
         return f"which events trigger its triggered ability {unknown} is not read: {texts[unknown - 1][:80]!r}"
-    if all(c == "unrelated" for c in conditions):
-        return ()
     out = []
-    for ability, condition in zip(read(card), conditions, strict=True):
+    readings = read(card)
+    for ability in readings:  # every one, even those no event triggers: a board names cards read whole
         if ability.fragment is None:
             assert ability.unread is not None
             return f"its triggered ability {ability.index} is not read whole: {ability.unread.reason}"
-        if isinstance(condition, Condition):
+    for ability, condition in zip(readings, conditions, strict=True):
+        if isinstance(condition, Condition) and ability.fragment is not None:
             needs = names_event(ability.fragment)
             out.append(Trig(ability.index, condition, ability.fragment, needs))
     return tuple(out)
