@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from triggerstack.model._answer import Answer, AnswerTooLarge
 from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._io import parse_text, utf8
 from triggerstack.model._limits import Bound, bounded
@@ -61,6 +62,11 @@ class Json(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return visible(json.dumps(content, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
+
+
+def _sent(out: Answer) -> Response:
+    """An answer written by the bounded writer (``model/_answer.py``), sent as it was written."""
+    return Response(b"".join(out.encoded()), media_type="application/json")
 
 
 def problem(error: BaseException) -> Json:
@@ -232,10 +238,14 @@ def _method_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 raise RequestError(KINDS.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"})
             client = _client(request)
             asked = service.ask(method, params)
-            # the answer exactly as stdio gives it
-            result: Response = await gate.run(
-                request, asked.seconds, lambda bound: Json(service.answer(asked, bound, client))
-            )
+            # the answer exactly as stdio gives it, written within --max-answer as it is built
+
+            def work(bound: Bound) -> Response:
+                out = service.writer()
+                service.write(asked, bound, out, client)
+                return _sent(out)
+
+            result: Response = await gate.run(request, asked.seconds, work)
         except Exception as exc:
             return problem(exc)
         return result
@@ -278,18 +288,20 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
         start = int(body.cursor)
 
         def stream() -> Iterator[bytes]:
-            """One line per outcome; the whole stream within the time limit — past it, a last line
-            says so, so that no partial answer passes for a whole one."""
+            """One line per outcome; the whole stream within the time limit and ``--max-answer``
+            (one answer, counted as it is sent) — past either, a last line says so, so that no
+            partial answer passes for a whole one."""
+            out = service.writer()
             for i in range(start, total):
                 try:
                     with gate.lock, bounded(stream_bound):
                         stream_bound.check(f"streaming outcome {i}")
-                        line = outcome_json(legal[i])
-                except TimeLimitReached as exc:
+                        out.line(outcome_json(legal[i]))
+                except (TimeLimitReached, AnswerTooLarge) as exc:
                     error = {**failure(exc).rpc_error(), "next": str(i)}
                     yield (json.dumps({"error": error}) + "\n").encode()
                     return
-                yield line.encode("utf-8") + b"\n"
+                yield out.take()
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
@@ -483,7 +495,9 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 parse_scenario(doc, limits=limits)
             except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
                 return Json({"problem": failure(exc).problem()})
-            return Json({"scenario": doc})
+            out = service.writer()
+            out.value({"scenario": doc})  # within --max-answer, as every answer
+            return _sent(out)
 
         try:
             result: Response = await gate.run(request, service.options.time_limit, work)

@@ -15,6 +15,7 @@ the place (``triggers[3].modes[1]``) where there is one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from triggerstack.model._answer import Answer, AnswerTooLarge, Raw
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
@@ -36,7 +38,7 @@ from triggerstack.model._text import visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
-from .._verbs.base import MAX_PAGE, Params, canonical
+from .._verbs.base import MAX_PAGE, Params
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
 from ._batch import read_line
@@ -66,6 +68,8 @@ HOLD_SECONDS = 60.0
 """A loaded scenario asked about within this long never gives way to another load."""
 _ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
+_ASK_FOR_LESS = "ask for less: a smaller n or limit, the count without divide"
+"""How an answer past ``--max-answer`` can be made smaller."""
 _CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
 """Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
 
@@ -350,17 +354,23 @@ class Service:
         del self._loaded[p.handle]
         return UnloadResult(unloaded=True)
 
-    def discover(self, _: Discover) -> dict[str, Any]:
-        return discover()
+    def discover(self, _: Discover) -> Raw:
+        return _discovered()
 
     # -- the protocol
 
     def call(self, method: str, params: Any, gone: threading.Event | None = None, client: str = "") -> Any:
-        """The result of one method call (a JSON-ready value), or :class:`RpcError`. The whole call
-        is bounded by its time limit (however many verbs it asks) and stops once ``gone`` is set
-        (the server saw its client hang up); ``client`` is the token the caller presented."""
+        """The result of one method call (a JSON-ready value, read back from what :meth:`answer`
+        wrote), or :class:`RpcError`. The whole call is bounded by its time limit (however many
+        verbs it asks) and stops once ``gone`` is set (the server saw its client hang up);
+        ``client`` is the token the caller presented."""
         asked = self.ask(method, params)
-        return self.answer(asked, Bound(asked.seconds, gone), client)
+        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client))
+
+    def writer(self) -> Answer:
+        """A new answer of at most ``--max-answer`` bytes (``model/_answer.py``): one per response
+        line, page or stream."""
+        return Answer(self.options.limits.answer, _ASK_FOR_LESS)
 
     def ask(self, method: str, params: Any) -> Asked:
         """A method call read (its params validated) before it runs, with its time limit: a
@@ -381,58 +391,84 @@ class Service:
                 raise params_error(exc, model) from None
             return Asked(parsed, run, self.seconds(getattr(parsed, "time_limit", None)))
 
-    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Any:
-        """The result of a call :meth:`ask` read, within the request's ``bound`` — the one deadline
-        every verb it asks and every scenario it compiles is held to."""
+    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Raw:
+        """The JSON text of a call :meth:`ask` read, written by a new :meth:`writer` (:meth:`write`)."""
+        out = self.writer()
+        self.write(asked, bound, out, client)
+        return Raw(out.text())
+
+    def write(self, asked: Asked, bound: Bound, out: Answer, client: str = "") -> None:
+        """Write the result of a call :meth:`ask` read by ``out`` — the answer held to its cap as it
+        is built — within the request's ``bound``: the one deadline every verb it asks and every
+        scenario it compiles is held to. On an error (:class:`RpcError`), ``out`` holds what it held
+        before."""
+        mark = out.mark()
         token = _CLIENT.set(client)
         try:
-            with self._failures(), bounded(bound):
-                return self._answer(asked)
+            with self._failures(out, mark), bounded(bound):
+                result = asked.run(self, asked.params)
+                out.value(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
         finally:
             _CLIENT.reset(token)
 
     @contextlib.contextmanager
-    def _failures(self) -> Iterator[None]:
-        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG)."""
+    def _failures(self, out: Answer | None = None, mark: tuple[int, int] = (0, 0)) -> Iterator[None]:
+        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG),
+        and ``out`` forgets what was written since ``mark``."""
         try:
             yield
         except Exception as exc:
+            if out is not None:
+                out.undo(mark)
             if os.environ.get("TRIGGERSTACK_DEBUG") and failure(exc).kind is KINDS.INTERNAL:
                 raise
             raise RpcError(failure(exc)) from None
 
-    def _answer(self, asked: Asked) -> Any:
-        result = asked.run(self, asked.params)
-        answer = canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
-        size = len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-        if size > self.options.limits.answer:
-            raise RequestError(
-                KINDS.BAD_INPUT,
-                f"the answer would be {size} bytes, more than the limit of {self.options.limits.answer} "
-                "(raise it with --max-answer, or ask for less: a smaller n, the count without divide)",
-            )
-        return answer
-
     def handle(self, line: str | bytes) -> str | None:
-        """The response line (no newline) to one request line; None for a notification."""
+        """The response line (no newline) to one request line; None for a notification. A batch's
+        answers are one line, held to ``--max-answer`` as a whole: past it, the line is one error."""
+        pieces = self.respond(line)
+        return None if pieces is None else b"".join(pieces).decode("utf-8")
+
+    def respond(self, line: str | bytes) -> list[bytes] | None:
+        """:meth:`handle`'s response line as UTF-8 pieces (written out one by one), or None."""
+        out = self.writer()
         try:
             request = read_line(line, self.options.limits)
             if isinstance(request, list):
                 if not request:
                     raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
-                answers = [a for a in (self._one(r) for r in request) if a is not None]
-                return _dumps(answers) if answers else None
-            answer = self._one(request)
-            return None if answer is None else _dumps(answer)
+                out.write("[")
+                any_answer = False
+                for r in request:
+                    mark = out.mark()
+                    if any_answer:
+                        out.write(",")
+                    if self._one(r, out, batch=True):
+                        any_answer = True
+                    else:
+                        out.undo(mark)
+                if not any_answer:
+                    return None
+                out.write("]")
+            elif not self._one(request, out):
+                return None
+            return out.encoded()
         except Exception as exc:
-            return error_line(failure(exc))
+            if isinstance(exc, AnswerTooLarge):
+                exc = AnswerTooLarge(f"{exc.message} (the answers of a batch are one line: ask fewer at once)")
+            return [error_line(failure(exc)).encode("utf-8")]
 
-    def _one(self, request: Any) -> dict[str, Any] | None:
+    def _one(self, request: Any, out: Answer, batch: bool = False) -> bool:
+        """Write the response to one request (True), or nothing for a notification (False). A
+        response past the cap is its request's error; in a ``batch``, the line's (raised)."""
         # JSON-RPC 2.0 §4: an id is a string, a number or null, echoed as sent (§5); a request
         # with any other id is invalid (-32600, id null) and never runs
         sent = request.get("id") if isinstance(request, dict) else None
         valid_id = _is_id(sent)
         ident = sent if valid_id else None
+        notification = isinstance(request, dict) and "id" not in request
+        mark = out.mark()
         try:
             if not valid_id:
                 said = f"an id is a string, a number or null, not {_json_kind(sent)}"
@@ -451,15 +487,22 @@ class Service:
                         )
                     )
                 )
-            result = self.call(request["method"], request.get("params"))
-            if "id" not in request:
-                return None  # a notification: no answer
-            return {"jsonrpc": "2.0", "id": ident, "result": result}
+            asked = self.ask(request["method"], request.get("params"))
+            if notification:  # no answer: what it would be is written nowhere, within the cap all the same
+                self.write(asked, Bound(asked.seconds), self.writer())
+                return False
+            out.write('{"jsonrpc":"2.0","id":' + json.dumps(ident, ensure_ascii=False) + ',"result":')
+            self.write(asked, Bound(asked.seconds), out)
+            out.write("}")
+            return True
         except RpcError as exc:
-            notification = isinstance(request, dict) and "id" not in request
+            if batch and not notification and isinstance(exc.__context__, AnswerTooLarge):
+                raise  # the line as a whole is past the cap
+            out.undo(mark)
             if valid_id and notification and isinstance(request.get("method"), str):
-                return None
-            return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
+                return False
+            out.write(_dumps({"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}))
+            return True
 
 
 def _is_id(value: Any) -> bool:
@@ -501,7 +544,7 @@ class Asked(NamedTuple):
 
 def _verb_runner(verb: Verb) -> Runner:
     def run(service: Service, p: Any) -> Any:
-        return verb.ask(service._legal(p) if verb.scenario else None, p).to_json()
+        return verb.json(service._legal(p) if verb.scenario else None, p)
 
     return run
 
@@ -514,6 +557,12 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
 }
 """Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
 runs it — the verbs' from the table of verbs."""
+
+
+@functools.cache
+def _discovered() -> Raw:
+    """The OpenRPC document's text, written once: the methods do not change while a server runs."""
+    return Raw(json.dumps(discover(), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
 def discover() -> dict[str, Any]:
