@@ -497,7 +497,7 @@ class Service:
             return True
         except RpcError as exc:
             if batch and not notification and isinstance(exc.__context__, AnswerTooLarge):
-                raise  # the line as a whole is past the cap
+                raise exc.__context__ from None  # the line as a whole is past the cap
             out.undo(mark)
             if valid_id and notification and isinstance(request.get("method"), str):
                 return False
