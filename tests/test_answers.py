@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from triggerstack.model import Limits, Scenario
+from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.model._answer import Answer, AnswerTooLarge, Items, Raw, written
 from triggerstack.model._text import visible
 from triggerstack.solver import Options, explain
@@ -228,3 +228,64 @@ def test_an_answer_written_as_it_comes_is_the_verbs_answer(name: str) -> None:
     found = verb(name)
     params = found.params.model_validate({"limit": 50, "cursor": "3"} if name == "enumerate" else {"n": 40, "seed": 7})
     assert written(found.json(legal, params), CAP) == written(found.ask(legal, params).to_json(), CAP)
+
+
+# -- a proposal is bounded like a scenario --------------------------------------------------------------
+
+
+def _long(n: int, key: str = "stack") -> dict[str, Any]:
+    if key == "removed":
+        return {"stack": [], "removed": [f"T{i % 3}" for i in range(n)]}
+    return {"stack": [{"ability": f"T{i % 3}", "targets": {"t": ["c0"]}} for i in range(n)]}
+
+
+@pytest.mark.parametrize("key", ["stack", "removed"])
+def test_a_proposal_is_held_to_max_abilities_on_every_door(tmp_path: Any, key: str) -> None:
+    """A 100,000-entry proposal was judged for 2.6–3.3 s under --time-limit 1: a proposal has no
+    more entries per pass than --max-abilities, refused before it is validated — over stdio, in
+    a check --batch line, in a batch line, on the command line and, a door nobody listed, draw."""
+    from triggerstack.solver._cli import main
+    from triggerstack.solver.serve._batch import verdict_line
+    from triggerstack.solver.serve._jobs import answer_line
+
+    options = Options(time_limit=10, limits=Limits(abilities=50))
+    board, proposal = _board(3), _long(51, key)
+    for method in ("check", "draw"):
+        said = json.loads(Service(options).handle(json.dumps(_request(method, {"scenario": board, "proposal": proposal}))) or "")
+        assert said["error"]["code"] == -32001 and "--max-abilities" in said["error"]["message"]
+        assert said["error"]["data"]["place"] == "proposal.stack"
+    line = json.loads(verdict_line(1, json.dumps({"scenario": board, "proposal": proposal}), None, options))
+    assert "51 entries" in line["error"]["message"] and line["error"]["data"]["place"] == "proposal.stack"
+    line = json.loads(answer_line(1, json.dumps({"method": "check", "params": {"scenario": board, "proposal": proposal}}), None, options))
+    assert "--max-abilities" in line["error"]["message"]
+    (tmp_path / "s.json").write_text(json.dumps(board))
+    (tmp_path / "p.json").write_text(json.dumps(proposal))
+    assert main(["check", str(tmp_path / "s.json"), str(tmp_path / "p.json"), "--max-abilities", "50"]) == 2
+    fits = json.loads(Service(options).handle(json.dumps(_request("check", {"scenario": board, "proposal": _long(50, key)}))) or "")
+    assert fits["result"]["legal"] is False  # within the cap it is judged
+
+
+def test_a_later_pass_and_too_many_passes_are_bounded_too() -> None:
+    from triggerstack.model._outcome import parse_outcome
+
+    limits = Limits(abilities=5, passes=3)
+    later = {"stack": [{"ability": "T0"}] + [{"ability": f"R@T{i}"} for i in range(6)]}
+    with pytest.raises(ScenarioError, match="6 entries of pass 2"):
+        parse_outcome(later, limits=limits)
+    deep = {"stack": [{"ability": "R@R@R@T0"}]}
+    with pytest.raises(ScenarioError, match="--max-passes"):
+        parse_outcome(deep, limits=limits)
+
+
+def test_judging_a_long_proposal_keeps_the_deadline() -> None:
+    """A proposal handed to the Python API as an Outcome (no document to bound) is judged within
+    the time limit: the judge checks the deadline as it goes."""
+    from triggerstack.model._errors import TimeLimitReached
+    from triggerstack.model._outcome import parse_outcome
+    from triggerstack.solver import LegalOutcomes
+
+    facts = LegalOutcomes(Scenario.model_validate(_board(3))).facts
+    legal = LegalOutcomes(facts, time_limit=0.05)
+    proposal = parse_outcome(_long(200_000), limits=Limits(abilities=10**6))
+    with pytest.raises(TimeLimitReached):
+        legal.check(proposal)

@@ -75,7 +75,7 @@ def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None,
         proposal_doc = doc["proposal"]
     try:
         with bounded(deadline):
-            verdict = check(facts, parse_outcome(proposal_doc), options)
+            verdict = check(facts, parse_outcome(proposal_doc, limits=options.limits), options)
     except ScenarioError as exc:
         raise (exc if shared is not None else exc.within("proposal")) from None
     # within --max-answer as it is built (model/_answer.py), as every answer
