@@ -19,13 +19,11 @@ import functools
 import json
 import math
 import os
-import secrets
 import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
@@ -43,9 +41,11 @@ from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
 from ._batch import read_line
 from ._cache import CACHE_ENTRIES, Compiled
+from ._pool import HANDLES_PER_CLIENT, HANDLES_PER_PEER, HOLD_SECONDS, IDLE_SECONDS, MAX_HANDLES, Pool
 
 __all__ = [
     "HANDLES_PER_CLIENT",
+    "HANDLES_PER_PEER",
     "HOLD_SECONDS",
     "IDLE_SECONDS",
     "MAX_HANDLES",
@@ -58,20 +58,13 @@ __all__ = [
     "read_line",
 ]
 
-MAX_HANDLES = 256
-"""Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
-HANDLES_PER_CLIENT = 32
-"""Scenarios one client may hold loaded at once."""
-IDLE_SECONDS = 900.0
-"""A loaded scenario not asked about for this long is unloaded."""
-HOLD_SECONDS = 60.0
-"""A loaded scenario asked about within this long never gives way to another load."""
 _ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
 _ASK_FOR_LESS = "ask for less: a smaller n or limit, the count without divide"
 """How an answer past ``--max-answer`` can be made smaller."""
-_CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
-"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
+_CLIENT: ContextVar[tuple[str, str]] = ContextVar("triggerstack_client", default=("", ""))
+"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio), and the
+network address it asks from (over HTTP; stdio: none)."""
 
 globals().update({name: kind.rpc for name, kind in vars(KINDS).items() if isinstance(kind, Kind) and kind.rpc})
 """The JSON-RPC error codes by name (``BAD_INPUT`` …), for clients that read this module; the table is
@@ -170,58 +163,42 @@ class UnloadResult(_Params):
 # -- the service ------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Held:
-    """A loaded scenario: its answers, the client it belongs to, what it costs, when last asked."""
-
-    legal: LegalOutcomes
-    client: str
-    cost: int
-    used: float
-
-
 class Service:
     """Answers requests; keeps the loaded scenarios. ``options`` are the server's: each request's
     engine and time limit may change them, its time limit only downwards.
 
     A handle is unguessable (128 random bits) and belongs to the client that loaded it — the token
     it presents (``client``; over HTTP ``Authorization: Bearer <token>``): another client asking by
-    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`
-    (the clients that present no token share one such pool), the server :data:`MAX_HANDLES`; a
-    handle not asked about for :data:`IDLE_SECONDS` is unloaded. A load into a full pool (or a full
-    server, or over the memory) unloads the least recently used handle not asked about for
-    :data:`HOLD_SECONDS`; when every one was asked about since, it is refused (``pool-full``) saying
-    in how many seconds one may be unloaded. Inline requests never take a slot.
+    it hears that no such scenario is loaded. Which handle gives way to a load is the pool's one
+    fairness rule (``_pool.py``: shares per token and per network address, the largest holder
+    first). Inline requests never take a slot.
     Every compiled scenario (loaded, or cached from a request that sent it inline) is measured as
     it compiles, and together they stay within ``limits.memory`` bytes: the cache gives way first,
     then a load is refused."""
 
     def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options or Options()
-        self._loaded: dict[str, _Held] = {}
+        self._pool = Pool(clock)
         self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text, within limits.memory
         self._clock = clock
 
     def __repr__(self) -> str:
-        return f"<Service: {len(self._loaded)} loaded, {self.held_bytes()} bytes compiled>"
+        return f"<Service: {len(self._pool)} loaded, {self.held_bytes()} bytes compiled>"
 
     # -- scenarios
 
     def held_bytes(self) -> int:
         """The bytes the loaded and cached compiled scenarios take, as measured."""
-        return sum(h.cost for h in self._loaded.values()) + self._cache.bytes()
-
-    def _loaded_bytes(self) -> int:
-        return sum(h.cost for h in self._loaded.values())
+        return self._pool.bytes() + self._cache.bytes()
 
     def _room(self, cost: int) -> bool:
         """Make room for ``cost`` more bytes by dropping cached scenarios (oldest first)."""
-        return self._cache.make_room(cost, self.options.limits.memory - self._loaded_bytes())
+        return self._cache.make_room(cost, self.options.limits.memory - self._pool.bytes())
 
     def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
         """``doc`` compiled (or found compiled) within the request's deadline and the server's caps."""
         deadline = deadline_for(self.options.time_limit)  # the request's, in force: nothing new is built
-        room = self.options.limits.memory - self._loaded_bytes()
+        room = self.options.limits.memory - self._pool.bytes()
         try:
             return self._cache.from_document(doc, self.options, deadline, room, cache)
         except ScenarioError as exc:
@@ -238,9 +215,9 @@ class Service:
         engine = Engine.parse(p.engine or self.options.engine)
         return resolve(self.options, {"engine": engine, "time_limit": self.seconds(p.time_limit)})
 
-    def legal_for(self, p: Asks, client: str = "") -> LegalOutcomes:
+    def legal_for(self, p: Asks, client: str = "", peer: str = "") -> LegalOutcomes:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
-        token = _CLIENT.set(client)
+        token = _CLIENT.set((client, peer))
         try:
             return self._legal(p)
         except Exception as exc:
@@ -248,28 +225,22 @@ class Service:
         finally:
             _CLIENT.reset(token)
 
-    def _held(self, handle: str) -> _Held:
-        self._expire()
-        found = self._loaded.get(handle)
-        if found is None or found.client != _CLIENT.get():
+    def _held(self, handle: str) -> LegalOutcomes:
+        found = self._pool.find(handle, _CLIENT.get()[0])
+        if found is None:
             raise RequestError(
                 KINDS.NO_HANDLE,
                 f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
                 f"{IDLE_SECONDS:g} s)",
                 {"handle": handle},
             )
-        found.used = self._clock()
-        return found
-
-    def _expire(self) -> None:
-        now = self._clock()
-        for handle in [h for h, held in self._loaded.items() if now - held.used > IDLE_SECONDS]:
-            del self._loaded[handle]
+        legal: LegalOutcomes = found.legal
+        return legal
 
     def _legal(self, p: Asks) -> LegalOutcomes:
         options = self._options(p)
         if p.handle is not None:
-            found = self._held(p.handle).legal
+            found = self._held(p.handle)
             if found.options == options:
                 return found
             return LegalOutcomes(found.facts, options)
@@ -277,44 +248,17 @@ class Service:
 
     # -- the methods that are not verbs
 
-    def _give_way(self, pool: list[str], why: str) -> None:
-        """Unload the least recently used handle of ``pool`` not asked about for
-        :data:`HOLD_SECONDS`, or refuse the load saying when one may be."""
-        oldest = min(pool, key=lambda h: self._loaded[h].used)
-        held = self._clock() - self._loaded[oldest].used
-        if held >= HOLD_SECONDS:
-            del self._loaded[oldest]
-            return
-        wait = round(HOLD_SECONDS - held, 1)
-        own = (
-            "present a token of your own (over HTTP, Authorization: Bearer <token>) for a pool of your own, or "
-            if not _CLIENT.get()
-            else ""
-        )
-        raise RequestError(
-            KINDS.POOL_FULL,
-            f"{why}, each asked about in the last {HOLD_SECONDS:g} s: the least recently used may be unloaded in "
-            f"{wait:g} s; unload one, {own}send the scenario inline (inline requests take no slot)",
-            {"retry_after": wait},
-        )
-
     def load(self, p: Load) -> HandleResult:
-        self._expire()
-        client = _CLIENT.get()
-        mine = [h for h, held in self._loaded.items() if held.client == client]
-        if len(mine) >= HANDLES_PER_CLIENT:
-            whose = "this client's pool" if client else "the pool of the clients without a token"
-            self._give_way(mine, f"{whose} holds {len(mine)} loaded scenarios, the most it may")
-        elif len(self._loaded) >= MAX_HANDLES:
-            full = f"the server holds {len(self._loaded)} loaded scenarios, the most it may"
-            self._give_way(list(self._loaded), full)
+        client, peer = _CLIENT.get()
+        self._pool.admit(client, peer)
         if p.path is not None:
             facts, cost = self._load_path(p.path)
         else:
             facts, cost = self._compile(p.scenario, cache=False)
-        while not self._room(cost) and self._loaded:
-            self._give_way(
-                list(self._loaded),
+        while not self._room(cost) and self._pool:
+            self._pool.make_way(
+                client,
+                peer,
                 f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than "
                 f"the limit of {self.options.limits.memory} together (--max-memory)",
             )
@@ -324,9 +268,7 @@ class Service:
                 f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than the "
                 f"limit of {self.options.limits.memory} together (unload some, or raise --max-memory)",
             )
-        handle = "h" + secrets.token_urlsafe(16)
-        self._loaded[handle] = _Held(LegalOutcomes(facts, self.options), client, cost, self._clock())
-        return HandleResult(handle=handle)
+        return HandleResult(handle=self._pool.add(LegalOutcomes(facts, self.options), client, peer, cost))
 
     def _load_path(self, path: str) -> tuple[Facts, int]:
         """A scenario file the client names: a regular file only (not standard input, a device, a
@@ -351,7 +293,7 @@ class Service:
 
     def unload(self, p: Unload) -> UnloadResult:
         self._held(p.handle)
-        del self._loaded[p.handle]
+        del self._pool.loaded[p.handle]
         return UnloadResult(unloaded=True)
 
     def discover(self, _: Discover) -> Raw:
@@ -359,13 +301,15 @@ class Service:
 
     # -- the protocol
 
-    def call(self, method: str, params: Any, gone: threading.Event | None = None, client: str = "") -> Any:
+    def call(
+        self, method: str, params: Any, gone: threading.Event | None = None, client: str = "", peer: str = ""
+    ) -> Any:
         """The result of one method call (a JSON-ready value, read back from what :meth:`answer`
         wrote), or :class:`RpcError`. The whole call is bounded by its time limit (however many
         verbs it asks) and stops once ``gone`` is set (the server saw its client hang up);
-        ``client`` is the token the caller presented."""
+        ``client`` is the token the caller presented, ``peer`` the address it asked from."""
         asked = self.ask(method, params)
-        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client))
+        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client, peer))
 
     def writer(self) -> Answer:
         """A new answer of at most ``--max-answer`` bytes (``model/_answer.py``): one per response
@@ -391,19 +335,19 @@ class Service:
                 raise params_error(exc, model) from None
             return Asked(parsed, run, self.seconds(getattr(parsed, "time_limit", None)))
 
-    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Raw:
+    def answer(self, asked: Asked, bound: Bound, client: str = "", peer: str = "") -> Raw:
         """The JSON text of a call :meth:`ask` read, written by a new :meth:`writer` (:meth:`write`)."""
         out = self.writer()
-        self.write(asked, bound, out, client)
+        self.write(asked, bound, out, client, peer)
         return Raw(out.text())
 
-    def write(self, asked: Asked, bound: Bound, out: Answer, client: str = "") -> None:
+    def write(self, asked: Asked, bound: Bound, out: Answer, client: str = "", peer: str = "") -> None:
         """Write the result of a call :meth:`ask` read by ``out`` — the answer held to its cap as it
         is built — within the request's ``bound``: the one deadline every verb it asks and every
         scenario it compiles is held to. On an error (:class:`RpcError`), ``out`` holds what it held
         before."""
         mark = out.mark()
-        token = _CLIENT.set(client)
+        token = _CLIENT.set((client, peer))
         try:
             with self._failures(out, mark), bounded(bound):
                 result = asked.run(self, asked.params)
