@@ -3,7 +3,7 @@ by the effects the shape could obey at all — the same answers as searching eve
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -45,19 +45,17 @@ def _agree(doc: dict[str, Any]) -> None:
                     assert most_obeyed(facts, a, modes[::-1], below) == _searched(facts, a, modes, below)
 
 
-def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_must", ROOT / "benchmarks" / "bench_must.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _board(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The benchmark's board (benchmarks/bench_must.py)."""
+    found: dict[str, Any] = runpy.run_path(str(ROOT / "benchmarks" / "bench_must.py"))["board"](*args, **kwargs)
+    return found
 
 
 def test_an_effect_nothing_can_obey_and_its_variants() -> None:
     """The board of issue 51 (an effect on a land no requirement takes: 40 ms a check), and the
     variants nobody listed: an effect only the linked mode can obey, and two effects one of which
     no choice can obey."""
-    board = _bench().board
+    board = _board
     _agree(board(True, creatures=4, most=3))
     only_linked = board(True, creatures=4, most=3)
     only_linked["must_target"] = [{"object": "B", "applies_to": {}}]  # a player: only the linked mode takes one
@@ -72,7 +70,7 @@ def test_check_answers_as_before_on_the_slow_board() -> None:
     from triggerstack.model._outcome import parse_outcome
     from triggerstack.solver import LegalOutcomes
 
-    doc = _bench().board(True, creatures=4, most=2)
+    doc = _board(True, creatures=4, most=2)
     doc["must_target"].append({"object": "c1", "applies_to": ["T"]})
     legal = LegalOutcomes(Scenario.model_validate(doc))
     assert all(legal.check(legal[i]).legal for i in range(0, legal.count(), 7))
