@@ -398,9 +398,13 @@ class Service:
             elif not self._one(request, out):
                 return None
             return out.encoded()
+        except AnswerTooLarge:
+            said = (
+                f"the answers of this batch are more than the limit of {out.cap} bytes together (one line, one "
+                "answer): raise it with --max-answer, or send fewer requests at once"
+            )
+            return [error_line(failure(AnswerTooLarge(said))).encode("utf-8")]
         except Exception as exc:
-            if isinstance(exc, AnswerTooLarge):
-                exc = AnswerTooLarge(f"{exc.message} (the answers of a batch are one line: ask fewer at once)")
             return [error_line(failure(exc)).encode("utf-8")]
 
     def _one(self, request: Any, out: Answer, batch: bool = False) -> bool:
