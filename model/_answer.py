@@ -27,8 +27,9 @@ __all__ = ["Answer", "AnswerTooLarge", "Items", "Raw", "written"]
 
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 _SMALL = 64
-_PIECE = 1 << 16
 """A part of at most this many values is encoded at once (in C); a larger one is walked."""
+_PIECE = 1 << 16
+"""Bytes of text gathered before they are kept as one UTF-8 piece (no string per value is kept)."""
 
 
 class AnswerTooLarge(ScenarioError):
