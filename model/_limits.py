@@ -23,8 +23,9 @@ memory             1 GiB      bytes the compiled scenarios a server keeps (loade
                               its cache) may take together, each measured as it is compiled;
                               one scenario over it is refused as it compiles (``--max-memory``)
 answer             16 MiB     bytes of one answer of a server (stdio — a batch array as a whole
-                              —, HTTP pages and streams) or one answer line of ``batch`` and
-                              ``check --batch`` (``--max-answer``): a small request can ask for a
+                              —, HTTP pages and streams), one answer line of ``batch`` and
+                              ``check --batch``, or a verb's ``--json`` on the command line
+                              (``--max-answer``): a small request can ask for a
                               large answer (a divide, ``sample -n``); it is counted as it is
                               written (``model/_answer.py``) and stops at the cap with an error
 passes             100        passes of 603.3b's loop while abilities keep triggering
@@ -88,7 +89,7 @@ class Limits:
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
     answer: int = _cap(
-        16 * 1024 * 1024, "bytes of one answer a server, stream or batch line gives, counted as written (serve, batch)"
+        16 * 1024 * 1024, "bytes of one answer a server, stream, batch line or --json gives, counted as written"
     )
 
     @staticmethod

@@ -300,3 +300,16 @@ def test_judging_a_long_proposal_keeps_the_deadline() -> None:
     proposal = parse_outcome(_long(200_000), limits=Limits(abilities=10**6))
     with pytest.raises(TimeLimitReached):
         legal.check(proposal)
+
+
+def test_the_command_lines_json_answer_is_held_to_the_cap(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's --json answer is written by the same writer: count --divide of a board
+    with many first entries, past --max-answer, exits 2 saying so and prints nothing."""
+    from triggerstack.solver._cli import main
+
+    (tmp_path / "s.json").write_text(json.dumps(_board(3, things=40)))
+    assert main(["count", str(tmp_path / "s.json"), "--divide", "--json", "--max-answer", "4000"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "more than the limit of 4000 bytes" in err and "--max-answer" in err
+    assert main(["count", str(tmp_path / "s.json"), "--divide", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 6 * 40**3
