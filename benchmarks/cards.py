@@ -132,7 +132,8 @@ def table(result: dict[str, Any]) -> str:
         "|---|---|",
         "| cards whose every triggered ability is read | "
         f"{c['read_whole']:,} of {c['with_triggers']:,} ({c['share_read']:.1%}) |",
-        "| … among those whose triggers target | "
+        "| … among those whose triggered abilities say \"target\" (the denominator: the word anywhere in an "
+        "ability's text, a requirement or not; keyword triggers written out, Provoke's too, included) | "
         f"{c['targeting_read']:,} of {c['targeting']:,} ({c['share_targeting_read']:.1%}) |",
         f"| triggered abilities read | {c['abilities_read']:,} of {c['abilities']:,} |",
         "| target phrases of the abilities read whose every word a rule of the reader consumed | "

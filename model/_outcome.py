@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -13,8 +13,9 @@ from ._errors import ScenarioError
 from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
+from ._numbers import Weight, Whole
 from ._scenario import Scenario, validation_error
-from ._shapes import TriggerBody, Whole
+from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
 
@@ -36,7 +37,6 @@ __all__ = [
 
 Targets = dict[str, tuple[str, ...]]
 Divisions = dict[str, dict[str, Whole]]
-Weight = Annotated[Whole, Field(ge=-(10**9), le=10**9)]
 """A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""
 
 

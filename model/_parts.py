@@ -1,36 +1,71 @@
-"""Files written whole or not at all, whoever is killed meanwhile: a writer builds a *part* beside
-the file (``.NAME.XXXX.part``, a new file of its own from ``mkstemp``, so no link planted there is
-written through), holds it locked while it writes, and renames it into place once whole. A part a
-killed writer left behind is locked by no one, and the next writer for the same file removes it; a
-part another live writer holds is left alone. Used by the card index and ``batch``'s answer files."""
+"""Files written whole or not at all, whoever is killed meanwhile, and cache files read whole or not
+at all: the one home of both (docs/architecture.md).
+
+A writer builds a *part* beside the file (``.NAME.XXXX.part``, a new file of its own from
+``mkstemp``, so no link planted there is written through), holds it locked while it writes, and
+renames it into place once whole. A part a killed writer left behind is locked by no one, and the
+next writer — or reader of a cache (:func:`reclaim_parts`) — for the same file removes it, with
+whatever SQLite left beside it (``-journal``, ``-wal``, ``-shm``); a part another live writer holds
+is left alone. A write that fails (a full disk) removes its part and all beside it before the error
+goes on. Used by the card index, the card pool and ``batch``'s answer files.
+
+A cache file is read by :func:`cached`: a regular file (never a link, a FIFO or a folder, which could
+block or lead elsewhere) read whole and handed to its loader; any file the loader cannot make sense
+of — corrupt, truncated, of another shape, nested past reason — is None, so its owner builds it
+again and writes it over the old one.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import os
+import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, TypeVar
 
-__all__ = ["PART", "new_part", "reclaim_parts"]
+__all__ = ["COMPANIONS", "PART", "cached", "new_part", "reclaim_parts", "remove_part", "write_whole"]
 
 PART = ".part"
+COMPANIONS = ("-journal", "-wal", "-shm")
+"""What SQLite may leave beside a database file it was writing."""
+
+T = TypeVar("T")
+
+UNREADABLE = (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError)
+"""What a loader raises for a cache file it cannot make sense of (a ``UnicodeDecodeError`` and a
+``json.JSONDecodeError`` are ``ValueError``\\s; a file nested 200,000 deep is a ``RecursionError``)."""
+
+
+def remove_part(part: str | Path) -> None:
+    """Remove a part and what SQLite may have left beside it."""
+    for suffix in ("", *COMPANIONS):
+        with contextlib.suppress(OSError):
+            os.unlink(f"{part}{suffix}")
 
 
 def reclaim_parts(target: Path) -> None:
-    """Remove the parts killed writers left for ``target``: those no live writer holds locked."""
+    """Remove the parts killed writers left for ``target`` — those no live writer holds locked —
+    with their companions, and companions whose part is gone."""
     prefix = f".{target.name}."
     with contextlib.suppress(OSError):
-        for part in target.parent.iterdir():
-            if not (part.name.startswith(prefix) and part.name.endswith(PART)):
+        names = {p.name for p in target.parent.iterdir() if p.name.startswith(prefix)}
+        for name in sorted(names):
+            part = target.parent / name
+            if not name.endswith(PART):
+                base = next((name.removesuffix(c) for c in COMPANIONS if name.endswith(PART + c)), None)
+                if base is not None and base not in names:
+                    part.unlink(missing_ok=True)  # what SQLite left of a part that is gone
                 continue
             try:
-                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW)
+                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             except OSError:
                 continue  # not a file, or a link: not a part of ours
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                part.unlink(missing_ok=True)
+                remove_part(part)
             except OSError:
                 pass  # a live writer holds it
             finally:
@@ -51,3 +86,44 @@ def new_part(target: Path, mode: int | None = None) -> tuple[int, str]:
         Path(temp).unlink(missing_ok=True)
         raise
     return fd, temp
+
+
+def write_whole(target: Path, write: Callable[[str, IO[bytes]], None]) -> None:
+    """``target`` written whole or not at all: ``write(part, stream)`` fills a new part (by its path,
+    as SQLite does, or through ``stream``), which is synced and renamed into place. Anything that
+    fails — a full disk, a kill turned into an exception — removes the part and all beside it, and
+    goes on (an ``OSError`` as it was)."""
+    fd, part = new_part(target)
+    try:
+        with os.fdopen(os.dup(fd), "wb") as stream:
+            write(part, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if target.is_dir() and not target.is_symlink():
+            raise IsADirectoryError(f"{target} is a folder")
+        os.replace(part, target)
+    except BaseException:
+        remove_part(part)
+        raise
+    finally:
+        os.close(fd)
+
+
+def cached(path: Path, load: Callable[[bytes], T]) -> T | None:
+    """What ``load`` makes of the cache file at ``path``, or None — no such file, not a regular file
+    (a link, a FIFO, a folder), unreadable, or one ``load`` cannot make sense of (:data:`UNREADABLE`)
+    — for its owner to build again. Stale parts of killed writers beside it are removed first."""
+    reclaim_parts(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return load(f.read())
+    except UNREADABLE:
+        return None
+    finally:
+        os.close(fd)

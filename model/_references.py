@@ -134,7 +134,8 @@ def _check_object(s: ScenarioFields, o: Object, loc: Loc, player: Callable[[str 
         where = "graveyard, exile, hand, library, command or ante"
         raise ScenarioError(f"a card needs a zone ({where})", (*loc, "zone"))
     if o.where not in _KIND_ZONES[o.kind]:
-        raise ScenarioError(f"a {o.kind} can't be in the {o.where}", (*loc, "zone"))
+        fits = " or ".join(f"kind: {k}" for k, zones in _KIND_ZONES.items() if o.where in zones)
+        raise ScenarioError(f"a {o.kind} can't be in the {o.where}: give {fits}", (*loc, "zone"))
     if o.controller is None and o.owner is None:
         raise ScenarioError(f"object {o.id!r} needs a controller or an owner", loc)
     if o.ability_kind is not None and o.kind != "ability":

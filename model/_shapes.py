@@ -20,12 +20,12 @@ from pydantic import (
     Field,
     PrivateAttr,
     StrictBool,
-    StrictInt,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from ._event import resolve_event
+from ._numbers import AtLeast0, AtLeast1, Whole
 from ._text import printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
 from ._words import word as _word
@@ -81,18 +81,6 @@ def _expand_any_target(value: Any) -> Any:
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
-
-
-def _whole(value: Any) -> Any:
-    """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) is an integer."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-Whole = Annotated[StrictInt, BeforeValidator(_whole)]
-"""An integer; ``6.0`` is accepted as 6 (JSON Schema calls it an integer too), ``6.5``, ``"6"`` and
-``true`` are not."""
 
 
 def _lower(value: Any) -> Any:
@@ -400,9 +388,9 @@ class Requirement(_Frozen):
     """The requirement's id, unique within its mode (or its non-modal ability)."""
     text: str = ""
     """Its text, shown in messages."""
-    min: Whole = Field(default=1, ge=0)
+    min: AtLeast0 = 1
     """The fewest targets (0 for 'up to')."""
-    max: Whole | None = Field(default=1, ge=0)
+    max: AtLeast0 | None = 1
     """The most targets; null: any number."""
     filter: FilterField
     """What may be chosen (a filter, or 'any-target')."""
@@ -410,7 +398,7 @@ class Requirement(_Frozen):
     """'another' (115.3): the ability's source is not a legal target."""
     different_from: tuple[RequirementId, ...] = ()
     """Requirements of the same mode whose targets must be different things."""
-    divide: Whole | None = Field(default=None, ge=1)
+    divide: AtLeast1 | None = None
     """An amount divided among the targets, at least 1 each (601.2d)."""
 
     @model_validator(mode="after")
@@ -442,7 +430,7 @@ class Mode(_Frozen):
 class Modal(_Frozen):
     """How many modes may be chosen: ``choose`` lists the allowed numbers."""
 
-    choose: tuple[Annotated[Whole, Field(ge=0)], ...] = Field(min_length=1)
+    choose: tuple[AtLeast0, ...] = Field(min_length=1)
     """The allowed numbers of modes (0 allows choosing none: the ability is then removed)."""
     repeat: StrictBool = False
     """The same mode may be chosen more than once (700.2d)."""
@@ -487,7 +475,7 @@ class TriggerBody(_Frozen):
     """The player who makes its choices if not its controller (700.2e); legality is still judged from the controller."""
     illegal: str | None = None
     """A reason, when a rule or effect makes the ability illegal (603.3d: it is removed)."""
-    card_ability: Annotated[Whole, Field(ge=1)] | None = None
+    card_ability: AtLeast1 | None = None
     """The N-th triggered ability of the card its source names, read from the card (docs/cards.md)."""
     event_player: PlayerId | None = None
     """The player its trigger event names (603.2): "that player", "that opponent", the defending player (506.2);

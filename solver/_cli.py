@@ -6,7 +6,7 @@ done, 1 illegal proposal, and an error's from the one table of errors (``solver/
 bad input (one line on stderr, never a traceback), 3 time limit reached, 70 an internal error (a
 bug: please report it), 74 the output could not be written (closed or full standard output, or
 the reader went away: never 0 or 1, which would lie about a verdict), 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM).
+143 terminated (SIGTERM), 129 hung up (SIGHUP).
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ import contextlib
 import errno
 import json
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -28,7 +26,7 @@ from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bou
 from triggerstack.model._text import compact, visible, visible_lines
 
 from ._boards import _cli as _boards
-from ._errors import KINDS, OutputFailed, Terminated, failure
+from ._errors import KINDS, OutputFailed, Terminated, catch_ending, failure, restore
 from ._options import Engine, Options
 from ._verbs.table import VERBS, Command, Verb
 from ._verbs.table import verb as table_verb
@@ -546,17 +544,11 @@ _OWN: dict[str, tuple[Callable[[Any, argparse.ArgumentParser], None], Callable[[
 """The command line's own commands, which are not verbs of the table: their parsers and what runs them."""
 
 
-def _on_sigterm(_signum: int, _frame: object) -> None:
-    raise Terminated
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     sys.set_int_max_str_digits(0)  # exact counts print at any size; inputs have their own digit cap
     args = _parser(_verb_of(argv)).parse_args(argv)
-    previous = (
-        signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
-    )
+    previous = catch_ending()
     try:
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
@@ -578,8 +570,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return _fail(found.kind.exit, *(found.lines or (found.message,)))
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        restore(previous)
 
 
 def _fail(code: int, *lines: str) -> int:

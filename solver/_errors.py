@@ -22,6 +22,8 @@ reads (the place, the rule …). The command line, JSON-RPC, HTTP and both batch
 
 from __future__ import annotations
 
+import signal
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +87,7 @@ class _Kinds:
     CLUSTER_LOST = Kind("cluster-lost", 69, None, 503)
     INTERRUPTED = Kind("interrupted", 130, None, 503)
     TERMINATED = Kind("terminated", 143, None, 503)
+    HUNG_UP = Kind("hung-up", 129, None, 503)
 
 
 KINDS = _Kinds
@@ -145,9 +148,37 @@ class Interrupted(Exception):
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that it ends like an interrupt: cleanly (exit 143).
-    Not an ``Exception``, as ``KeyboardInterrupt`` is not: a batch or a server that answers each line
-    whatever goes wrong with it (``except Exception``) must not answer this one and go on."""
+    """SIGTERM or SIGHUP (``signum``), raised where the program is so that it ends like an interrupt:
+    cleanly, what it was writing removed (exit 143, or 129 for a hang-up). Not an ``Exception``, as
+    ``KeyboardInterrupt`` is not: a batch or a server that answers each line whatever goes wrong with
+    it (``except Exception``) must not answer this one and go on."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+ENDING = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that end a run as :class:`Terminated` where it is (SIGINT is Python's
+KeyboardInterrupt), so what it was writing is removed on the way out; SIGHUP only where it is not
+ignored (``nohup``)."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+def catch_ending() -> dict[int, Any]:
+    """Turn each of :data:`ENDING` into :class:`Terminated` (the main thread only: elsewhere Python
+    cannot); the handlers they had, for :func:`restore`."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, _on_signal) for sig in ENDING if signal.getsignal(sig) is not signal.SIG_IGN}
+
+
+def restore(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +261,8 @@ def failure(exc: BaseException) -> Failure:
     if isinstance(exc, KeyboardInterrupt | Interrupted):
         return Failure(KINDS.INTERRUPTED, "interrupted")
     if isinstance(exc, Terminated):
-        return Failure(KINDS.TERMINATED, "terminated")
+        hung_up = exc.signum == signal.SIGHUP
+        return Failure(KINDS.HUNG_UP if hung_up else KINDS.TERMINATED, "hung up" if hung_up else "terminated")
     if isinstance(exc, MemoryError):
         return Failure(KINDS.INTERNAL, "out of memory (lower the limits, or split the work)")
     return Failure(KINDS.INTERNAL, f"internal error: {type(exc).__name__}: {exc}")

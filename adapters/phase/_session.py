@@ -22,6 +22,7 @@ from triggerstack.model import Outcome
 
 from ._board import PROMPTS, BatchEntry, PhaseGap, Reading, read
 from ._prompt import Answers, Rest, answers, queued
+from ._schema import check_prompt
 
 __all__ = ["Session"]
 
@@ -76,9 +77,11 @@ class Session:
         """The reading from the prompt and the stack alone; None where they do not say enough."""
         first, queue = self._first, list(self._queue or ())
         assert first is not None
+        stack = self.game.stack()
+        check_prompt(prompt, stack)  # read whole or refused, as a whole reading is (docs/phase.md, "The schema")
         below = first.index.stack_ids
         known = {b.stack_id for b in first.index.batch if b.stack_id is not None}
-        entries = [e for e in self.game.stack() if int(e["id"]) not in below and int(e["id"]) not in known]
+        entries = [e for e in stack if int(e["id"]) not in below and int(e["id"]) not in known]
         batch = {b.trigger: b for b in first.index.batch}
         placed: list[dict[str, Any]] = []
         stack_ids: dict[str, int] = {}

@@ -15,7 +15,8 @@ share (``Fire``) is ambiguous, refused with both names. The index heals: one tha
 (corrupt, truncated, another schema, a directory or a link in its place) is built again, in place
 when the folder allows, else in memory; it is built in a new file of its own (``mkstemp``, so no link
 planted beside it is written through) that its builder holds locked, and a build a killed process
-left behind, locked by no one, is removed by the next.
+left behind, locked by no one, is removed by the next opening (``model/_parts.py``). A build that
+fails (a full disk) leaves nothing and the process keeps its index in memory.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import MissingExtra, ScenarioError
-from .._parts import new_part
+from .._parts import reclaim_parts, write_whole
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
 
@@ -131,6 +132,7 @@ class Corpus:
         version = f"{SCHEMA}-{version}"
         folder = cache_folder()
         path = folder / f"cards-{version}.sqlite"
+        reclaim_parts(path)  # what killed builds left, even once the index is built
         found = _usable(path)
         if found is None:
             try:
@@ -169,6 +171,29 @@ class Corpus:
             with self._lock:
                 self._names = [r[0] for r in self.db.execute("SELECT name FROM cards WHERE alias < 2 ORDER BY name")]
         return self._names
+
+    def suggestions(self, text: str, most: int = 10) -> tuple[list[str], str | None]:
+        """At most ``most`` card names for what a judge has typed so far: those beginning with it
+        (any letter case), then those holding it; when none does, the nearest name (a "did you
+        mean", or None). Bounded: a prefix is one range of the index, a substring one scan of its
+        names, the nearest one comparison with each."""
+        key = text.strip().casefold()
+        if not key:
+            return [], None
+        end = key + "\U0010ffff"  # every key that begins with it sorts below (UTF-8 keeps code point order)
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT name FROM cards WHERE key >= ? AND key < ? AND alias < 2 ORDER BY key LIMIT ?", (key, end, most)
+            ).fetchall()
+        found = [str(r[0]) for r in rows]
+        if len(found) < most:
+            inside = [n for n in self.names() if key in n.casefold() and n not in found]
+            found += inside[: most - len(found)]
+        if found:
+            return found, None
+        from .._problems import suggest  # only for a miss: it brings pydantic
+
+        return [], suggest(text.strip(), self.names(), cutoff=0.75)
 
     def lookup(self, name: str, loc: tuple[str | int, ...] = (), suggest_near: bool = True) -> Card:
         """The card named ``name`` (any letter case; a double-faced card by either face's name or
@@ -250,23 +275,21 @@ def _usable(path: Path) -> sqlite3.Connection | None:
 
 
 def _build_file(path: Path, data: Path) -> None:
-    """Build the index into a part of this process's (:mod:`..parts`) and rename it to ``path`` —
-    whole or not at all, over whatever stood there (a link is replaced, not followed)."""
-    fd, partial = new_part(path)
-    try:
-        db = sqlite3.connect(partial)
+    """Build the index into a part of this process's and rename it to ``path`` (:func:`..parts.write_whole`:
+    whole or not at all, over whatever stood there — a link is replaced, not followed — and a build
+    that fails, a full disk say, leaves nothing). SQLite keeps no journal: a build that fails is
+    thrown away whole, so it has nothing to roll back."""
+
+    def build(part: str, _stream: object) -> None:
+        db = sqlite3.connect(part)
         try:
+            db.execute("PRAGMA journal_mode = OFF")
+            db.execute("PRAGMA synchronous = OFF")  # the part is synced once, whole, before its rename
             _build(db, data)
         finally:
             db.close()
-        if path.is_dir() and not path.is_symlink():
-            raise IsADirectoryError(f"{path} is a folder")
-        os.replace(partial, path)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
-    finally:
-        os.close(fd)
+
+    write_whole(path, build)
 
 
 _CORPUS: Corpus | None = None

@@ -10,7 +10,7 @@ _END_TEXT = (
     "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
     "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
     "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
-    "copies unless instead where equal creates takes skips untaps taps"
+    "copies unless instead where equal creates takes skips untaps taps untap"
 )
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = (
@@ -30,7 +30,6 @@ _END_RUNS = (
     ("without", "paying"),
     ("in", "addition"),
     ("in", "its", "owner's"),
-    ("from", "among"),
     ("from", "the", "top"),
     ("on", "top"),
     ("on", "the", "bottom"),

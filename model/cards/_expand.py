@@ -16,6 +16,7 @@ from .._errors import ScenarioError
 from .._shapes import SUPERTYPES as _SUPERTYPES
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
+from ._qualifiers import KEYWORD_TAGS
 from ._reader import KEPT, Ability, keyword_lines, read
 
 __all__ = ["characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
@@ -104,6 +105,8 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
             out["hexproof"] = True
         elif low == "shroud":
             out["shroud"] = True
+        elif low in KEYWORD_TAGS:  # "target creature with flying" asks for it (702): carried as a tag
+            out.setdefault("tags", []).append(low)
         elif low.startswith(("protection from", "hexproof from")):
             key = "protection" if low.startswith("protection") else "hexproof_from"
             for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
@@ -190,6 +193,8 @@ class _Expansion:
                 self.problems.append(ScenarioError(f"{card.name}: {note}", ("objects", i, "card")))
         for key, value in given.items():
             obj.setdefault(key, value)
+        if isinstance(obj.get("tags"), list) and obj["tags"] is not given.get("tags"):  # the scenario's tags and
+            obj["tags"] = [*obj["tags"], *(t for t in given.get("tags", ()) if t not in obj["tags"])]  # its keywords
         self.add_ward(obj, card)
 
     def add_ward(self, obj: dict[str, Any], card: Card) -> None:
@@ -212,14 +217,19 @@ class _Expansion:
             del trig["card_ability"]  # written out by a model (a later pass): none asked
         source = trig.get("source")
         named = self.cards.get(source) if isinstance(source, str) else None
-        wants = "card_ability" in trig or (named is not None and not {"text", "targets", "modes", "modal"} & set(trig))
+        # a text of its own is a label: the card's targets are kept (docs/cards.md); targets,
+        # modes or modal given by hand are the whole ability, written out instead of the card's
+        wants = "card_ability" in trig or (named is not None and not {"targets", "modes", "modal"} & set(trig))
         if not wants:
             return trig
         loc: tuple[str | int, ...] = ("triggers", i, "card_ability")
         if named is None:
             self.problems.append(ScenarioError("card_ability needs a source that names a card", loc))
             return trig
-        ability = self.ability_asked(named, trig.pop("card_ability", None), loc)
+        labelled = "text" in trig and "card_ability" not in trig
+        if labelled and not read(named):
+            return trig  # a card with no triggered ability: the text is an ability of the scenario's own
+        ability = self.ability_asked(named, trig.pop("card_ability", None), loc, labelled)
         if ability is None:
             return trig
         if ability.fragment is None:
@@ -236,17 +246,20 @@ class _Expansion:
             trig.setdefault(key, value)
         return trig
 
-    def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...]) -> Ability | None:
+    def ability_asked(
+        self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False
+    ) -> Ability | None:
         """The card's ``n``-th triggered ability (its only one when ``n`` is None), or None with
-        the problem noted when there is no such one."""
+        the problem noted when there is no such one (``labelled``: the trigger gives a text of its
+        own, so writing the ability by hand is the other way out)."""
         abilities = read(card)
         if isinstance(n, float) and n.is_integer():
             n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
         if n is None and len(abilities) != 1:
             which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
-            self.problems.append(
-                ScenarioError(f"{card.name} has {len(abilities)} triggered abilities: say which ({which})", loc)
-            )
+            fix = ", or give targets (targets: [] for none) to write it by hand" if labelled else ""
+            said = f"{card.name} has {len(abilities)} triggered abilities: say which ({which}){fix}"
+            self.problems.append(ScenarioError(said, loc))
             return None
         if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
             from .._problems import found  # only for a problem: it brings pydantic

@@ -37,6 +37,11 @@ _ABILITIES = {  # keyword: (its rule, the triggered ability it stands for; {n} i
         "702.134a",
         "Whenever this creature attacks, put a +1/+1 counter on target attacking creature with lesser power.",
     ),
+    "provoke": (
+        "702.39a",
+        "Whenever this creature attacks, you may have target creature defending player controls untap and block "
+        "this creature this combat if able.",
+    ),
     "soulshift": (
         "702.46a",
         "When this creature dies, you may return target Spirit card with mana value {n} or less from your "
@@ -44,7 +49,7 @@ _ABILITIES = {  # keyword: (its rule, the triggered ability it stands for; {n} i
     ),
 }
 _SPELL_HAUNT = "When this spell is put into a graveyard during its resolution, exile it haunting target creature."
-_WORD = re.compile(r"^(partner with|modular|haunt|backup|mentor|soulshift)\b[\s—-]*(.*)$", flags=re.I)
+_WORD = re.compile(r"^(partner with|modular|haunt|backup|mentor|provoke|soulshift)\b[\s—-]*(.*)$", flags=re.I)
 
 
 def keyword_triggers(card: Card, line: str) -> list[str]:

@@ -9,28 +9,17 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ._corpus import Card
 from ._ends import ends as _ends
-from ._event import event_qualifier, event_refusal
-from ._zones import zone_or_counter
+from ._other import relate
+from ._qualifiers import _qualifiers
+from ._quantity import _divided, _quantity
+from ._subtypes import PLURAL, SUBTYPES, subtypes_at
+from ._unread import Unread
 
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "x": None,
-}
 _COLORS = {"white", "blue", "black", "red", "green"}
 _TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery", "kindred"}
 _SUPERTYPES = {"legendary", "basic", "snow"}
@@ -38,75 +27,21 @@ _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "pl
 _STATES = frozenset({"tapped", "attacking", "blocking"})  # words a permanent's tags hold
 
 
-class Unread(Exception):
-    """A triggered ability whose text the reader does not understand: ``sentence`` is the part."""
-
-    def __init__(self, reason: str, sentence: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.sentence = sentence
-
-
-_QUANTITY = re.compile(
-    r"(?P<q>up to (?P<upto>one|two|three|four|five|six|seven|eight|nine|ten|x|\d+) |any number of "
-    r"|one or two |one, two, or three |one, two, three, or four |each of up to (?P<each>\w+) "
-    r"|(?P<exact>two|three|four|five|six|seven|eight|nine|ten) )?"
-    r"(?P<another>another |other |(?:up to \w+ )?other )?target(?P<plural>s)?\b",
-    flags=re.I,
-)
-_AMOUNTS = {"many", "much", "hundred", "thousand", "x", "all", "more", "fewer", "number", "half"}
-_RANGES = {
-    "any number": (0, -1),
-    "one or two": (1, 2),
-    "one, two, or three": (1, 3),
-    "one, two, three, or four": (1, 4),
-}
-
-
-def _count(word: str | None) -> int | None:
-    if word is None:
-        return None
-    if word.isdigit():
-        return int(word)
-    if word.lower() not in _NUMBERS:
-        raise Unread(f"an amount this reader does not know: {word!r}", word)
-    return _NUMBERS[word.lower()]
-
-
-def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
-    """(min, max) of the targets, -1 for any number (601.2c); :class:`Unread` for a number the board
-    decides ("up to X", "each of up to X", "up to that many", "up to one hundred") or one this reader
-    does not read before "target"."""
-    q = (m.group("q") or "").lower()
-    before = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
-    if not q and before and (before[-1] in _AMOUNTS or before[-1].isdigit() or before[-2:] == ["up", "to"]):
-        said = " ".join(before[-3:])
-        raise Unread(f"a number of targets the board decides or this reader does not know: {said!r}", text)
-    if m.group("upto") or m.group("each"):
-        top = _count(m.group("upto") or m.group("each"))
-        if top is None:
-            raise Unread("up to X targets: the number is the board's (give max)", text)
-        return 0, top
-    if m.group("exact"):
-        n = _count(m.group("exact"))
-        return (n, n) if n is not None else (1, 1)
-    return next((r for k, r in _RANGES.items() if q.startswith(k)), (1, 1))
-
-
-def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str = "") -> dict[str, Any]:
+def _requirement(
+    card: Card, text: str, m: re.Match[str], earlier: list[dict[str, Any]], condition: str = ""
+) -> dict[str, Any]:
+    """The requirement of the "target" ``m`` matched in ``text``, after the ``earlier`` ones of the sentence."""
+    n = len(earlier) + 1
     req: dict[str, Any] = {"id": f"t{n}" if n > 1 else "t"}
     q = (m.group("q") or "").lower()
     low, high = _quantity(m, text)
     if (low, high) != (1, 1):
         req["min"] = low
         req["max"] = None if high == -1 else high
-    if m.group("another") and m.group("another").lower().strip() == "other" and n > 1:
-        # 115.3: "target X … other target Y" — other than the targets named before it, not the source
-        req["different_from"] = ["t"] + [f"t{k}" for k in range(2, n)]
-    elif m.group("another"):
-        req["other_than_source"] = True
     rest = text[m.end() :]
     before_words = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
+    second = ["second"] if before_words[-2:] == ["a", "second"] else []  # "a second target X" (115.3)
+    word = (m.group("another") or "").lower().split()[-1:] or second
     if (before_words[-1:] == ["any"] and not q) or (
         m.group("plural") and re.match(r"\s*(?:[.,;]|$|and\b|instead\b)", rest)
     ):
@@ -118,6 +53,8 @@ def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str
             objects = {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": after[3]}}
             req["filter"] = {"any": [{"kind": "player"}, objects]}
             words, after = words[4:], after[4:]
+        if after[:1] == ["of"] and "choice" in after[:5]:  # "any target of an opponent's choice"
+            raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:4])!r}", text)
         if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
             raise Unread(f"words after a target phrase this reader does not know: {' '.join(after[:3])!r}", text)
         _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)
@@ -126,37 +63,9 @@ def _requirement(card: Card, text: str, m: re.Match[str], n: int, condition: str
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
-    _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")))
+    relate(card, req, earlier, "".join(word), text[: m.start()], condition)
+    _divided(req, text[: m.start()].lower(), text, bool(m.group("upto")), text[m.end() :].lower())
     return req
-
-
-def _divided(req: dict[str, Any], before: str, text: str, up_to: bool) -> None:
-    """601.2d: an amount divided among the targets — read when it is a number, refused when the board
-    decides it ("X damage", "that much damage", "damage equal to its power")."""
-    divided = re.search(
-        r"(\d+|x) (?:damage|\+1/\+1 counters?|-1/-1 counters?)\s+divided (?:as you choose )?among\s*$", before
-    )
-    if divided is None:
-        divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
-    if divided is None:
-        other = re.search(r"([^.,]*?)\s*\b(?:divided|distribute)\b[^.]*?among\s*$", before)
-        if other:
-            said = " ".join(other.group(1).split()[-4:])
-            raise Unread(f"an amount divided that the board decides: {said!r}", text)
-        return
-    amount = _count(divided.group(1))
-    if amount is None:
-        raise Unread("an amount X divided: the number is the board's (give divide)", text)
-    if up_to:
-        # "divided among up to N targets": zero targets divide nothing; the format's divide needs one
-        raise Unread("an amount divided among up to N targets: with none chosen nothing is divided", text)
-    req["divide"] = amount
-    # 601.2d: an amount divided gives each target at least 1, so there is at least one target
-    # and at most the amount of them ("among any number of targets": one to five for 5 damage)
-    if req.get("min", 1) < 1:
-        req["min"] = 1
-    if "max" in req and (req["max"] is None or req["max"] > amount):
-        req["max"] = amount
 
 
 @dataclass(frozen=True)
@@ -245,7 +154,9 @@ class _TargetPhrase:
         self.adjectives: dict[str, Any] = {}
         self.nots: list[dict[str, Any]] = []
         self.spans: list[tuple[int, int, str]] = []  # (start, end, rule): every word read, by what
-        self.listed = False
+        self.shared_nots = 0  # how many of ``nots`` came before the first noun
+        self.leading: dict[str, Any] = {}  # the adjectives before the first noun: every alternative's
+        self.own_nots: list[list[dict[str, Any]]] = []  # each alternative's own "non…" (after an "or")
         self.event = ("", "")  # the trigger condition, the effect before the target
 
     def take(self, k: int, rule: str) -> None:
@@ -263,12 +174,12 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.alternatives:
             self.take(1, "or")
             return True
-        if w in ("or", ",") and self.joins():  # "Elf or Tyvar card", "red, white, or black creature": any of them
+        if w in ("or", ",", "and/or") and self.joins():  # "Elf or Tyvar card", "red, white, or black": any
             self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
             return True
         if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
             self.adjectives.setdefault("tag", []).append("token")  # "target Incubator token you control" (111.1)
-            self.alternatives.append(_take(self.adjectives))
+            self.add({})
             self.take(1, "noun")
             return self.more()
         nxt = self.words[self.pos + 2] if self.pos + 2 < len(self.words) else ""
@@ -286,17 +197,16 @@ class _TargetPhrase:
             return True
         either = (w, self.peek(1), self.peek(2)) == ("activated", "or", "triggered")
         if either and self.peek(3) in ("ability", "abilities"):
-            shared = _take(self.adjectives)  # "target activated or triggered ability": either kind
-            kinds = ("activated", "triggered")
-            self.alternatives += [{"kind": "ability", "ability_kind": k, **shared} for k in kinds]
+            self.add({"kind": "ability", "ability_kind": "activated"})  # "activated or triggered ability": either
+            self.add({"kind": "ability", "ability_kind": "triggered"})
             self.take(4, "noun")
             return self.more()
         if w in ("activated", "triggered") and self.peek(1) in ("ability", "abilities"):
-            self.alternatives.append({"kind": "ability", "ability_kind": w, **_take(self.adjectives)})
+            self.add({"kind": "ability", "ability_kind": w})
             self.take(2, "noun")
             return self.more()
         if w in ("ability", "abilities"):
-            self.alternatives.append({"kind": "ability", **_take(self.adjectives)})
+            self.add({"kind": "ability"})
             self.take(1, "noun")
             return self.more()  # "target spell or ability to this creature"
         elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
@@ -305,11 +215,27 @@ class _TargetPhrase:
         elif _noun(w.removesuffix("'s")) is not None:
             return self.noun(w)
         elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
-            return self.subtype(w)
+            return self.subtype()
         else:
             raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
         self.take(1, "noun")
         return True
+
+    def add(self, base: dict[str, Any]) -> None:
+        """A new alternative: ``base`` with the adjectives waiting for it. The first alternative's
+        adjectives are every alternative's ("tapped creature or Vehicle", "red instant or sorcery
+        card": 601.2c reads the phrase whole), as are its "non…" words; a later one's are its own
+        ("artifact or nonblack creature": only the creature is nonblack)."""
+        own = _take(self.adjectives)
+        if not self.alternatives:
+            self.leading = {k: v for k, v in own.items() if k in _LEADING}
+            self.own_nots.append([])
+        else:
+            self.own_nots.append(self.nots[self.shared_nots :])
+            del self.nots[self.shared_nots :]
+        self.alternatives.append(_merge(base, own))
+        if len(self.alternatives) == 1:
+            self.shared_nots = len(self.nots)
 
     def joins(self) -> bool:
         """Whether the "or" (or ",") here joins two adjectives of one kind, either of which the noun
@@ -320,11 +246,11 @@ class _TargetPhrase:
         if before.lower() in _COLORS and after.lower() in _COLORS:
             return "color" in self.adjectives
         return (
-            self.peek() == "or"
-            and before.lower() in self.adjectives.get("subtype", ())
-            and after[:1].isupper()
-            and after.replace("-", "").isalpha()
+            self.peek() in ("or", "and/or")
+            and bool(self.adjectives.get("subtype"))
+            and before[:1].isupper()
             and after not in _CLAUSE_WORDS
+            and subtypes_at(self.words, self.pos + k) is not None
             and _noun(after.lower()) is None
             and after.lower() not in _STARTS
         )
@@ -348,17 +274,7 @@ class _TargetPhrase:
         elif w == "token":
             self.adjectives.setdefault("tag", []).append("token")
         elif w.startswith("non") and len(w) > 4:
-            what = w[3:].lstrip("-")
-            key = (
-                "type"
-                if what in _TYPES
-                else "color"
-                if what in _COLORS
-                else "supertype"
-                if what in _SUPERTYPES
-                else "subtype"
-            )
-            self.nots.append({key: what})
+            self.nots.append(_non(w, self.said))
         else:
             return False
         return True
@@ -389,7 +305,7 @@ class _TargetPhrase:
         if not possessive and self.peek(1) in ("token", "tokens"):  # "artifact token", "creature tokens" (111.1)
             self.adjectives.setdefault("tag", []).append("token")
             self.take(1, "noun")
-        self.alternatives.append({**base, **_take(self.adjectives)})
+        self.add(base)
         self.take(1, "noun")
         if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
             k = 2 if (self.peek(), self.peek(1)) == ("life", "total") else 1 if self.peek() in _POSSESSED else 0
@@ -399,16 +315,24 @@ class _TargetPhrase:
             return False
         return self.more()
 
-    def subtype(self, w: str) -> bool:
-        """Read the capitalized word ``w`` as a subtype: an adjective before a noun, or the noun
-        itself ("target Equipment"); whether the alternatives go on."""
-        self.adjectives.setdefault("subtype", []).append(w)
-        following = self.peek(1).removesuffix("s")
-        after = self.words[self.pos + 1 : self.pos + 2]
-        self.take(1, "subtype")
-        if _noun(following) or following in _STARTS or (after and after[0][:1].isupper()):
-            return True  # an adjective: its noun follows
-        self.alternatives.append(_take(self.adjectives))  # "target Equipment", "target Elf or Tyvar card"
+    def subtype(self) -> bool:
+        """Read the subtypes from the capitalized word here ("Equipment", "Sagas", "Time Lord", "Elf
+        Warrior": both, 205.3): an adjective before a noun, or the noun itself ("target Equipment");
+        whether the alternatives go on. A capitalized word that is no subtype is refused."""
+        found = subtypes_at(self.words, self.pos)
+        if found is None:
+            raise Unread(f"a capitalized word that is no subtype (205.3): {self.words[self.pos]!r}", self.said)
+        names, k, plural = found
+        if len(names) == 1:
+            self.adjectives.setdefault("subtype", []).append(names[0])
+        else:
+            self.adjectives.setdefault("all", []).extend({"subtype": n} for n in names)
+        self.take(k, "subtype")
+        following = self.peek().removesuffix("s")
+        either = following in ("or", "and/or") and subtypes_at(self.words, self.pos + 1) is None
+        if not plural and not either and (_noun(following) or following in _STARTS):
+            return True  # an adjective: its noun follows ("Elf or Tyvar card": joined, 205.3)
+        self.add({})  # "target Equipment", "target Sagas", "target Human or artifact": a subtype's own
         return self.more()
 
     def more(self) -> bool:
@@ -416,38 +340,75 @@ class _TargetPhrase:
         capitalized subtype in a list ("target Vampire, Werewolf, or Zombie")."""
         nxt = self.words[self.pos + 1] if self.pos + 1 < len(self.words) else ""
         if self.peek() == "," and nxt[:1].isupper() and nxt.replace("-", "").isalpha() and nxt not in _CLAUSE_WORDS:
-            self.listed = True  # "target attacking Cleric, Rogue, Warrior, or Wizard": "attacking" is every one's
             return any(w in ("or", "and/or") for w in self.words[self.pos : self.pos + 8])
-        return _more(self.peek(), self.peek(1))
+        return _more(self.peek(), self.peek(1), self.peek(2))
 
     def finish(self, card: Card, head: str) -> tuple[str, Any, dict[str, Any]]:
-        """The words read, the filter of the alternatives with what qualifies them all, and the
-        requirement's flags ("another"); :class:`Unread` when a word follows that does not end it."""
+        """The words read, the filter of the alternatives with what qualifies them, and the
+        requirement's flags ("another"); :class:`Unread` when a word follows that does not end it.
+        A qualifier qualifies the alternatives of its group: "target opponent, creature an opponent
+        controls, or planeswalker an opponent controls" is three alternatives in two groups."""
         words = self.words
-        qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
-        self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
-        pos = self.pos + (spans[-1][1] if spans else 0)
+        groups: list[tuple[int, dict[str, Any]]] = []  # (the group's first alternative, its qualifiers)
+        start = 0
+        while True:
+            qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
+            self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
+            self.pos += spans[-1][1] if spans else 0
+            groups.append((start, qualifiers))
+            k = 2 if (self.peek(), self.peek(1)) == (",", "or") else 1
+            listed = "or" in [w.lower() for w in words[self.pos : self.pos + 8]]
+            if not (spans and self.peek() in (",", "or") and listed and _more(self.peek(k - 1), self.peek(k))):
+                break
+            if len(self.alternatives) - 1 > start:  # "target player, creature you control, or …": the
+                groups[-1:] = [(start, {}), (len(self.alternatives) - 1, qualifiers)]  # qualifier is the creature's
+            start = len(self.alternatives)
+            self.take(k, "or")
+            while self.pos < len(words) and self.read_word():
+                pass
+            if len(self.alternatives) == start:
+                raise Unread("a list after a qualifier without a noun this reader knows", self.said)
+        pos = self.pos
         players = all(a.get("kind") == "player" for a in self.alternatives)
         end = _ends([w.lower() for w in words], pos, players) if pos < len(words) else 0
         if pos < len(words) and not end:
             tail = " ".join(words[pos : pos + 3])
             raise Unread(f"words after a target phrase this reader does not know: {tail!r}", self.said)
         _record(head, words, self.spans, (pos, pos + end) if end else None)
-        shared = {**_take(self.adjectives), **qualifiers}
-        flags = {"other_than_source": True} if shared.pop("_other", False) else {}
-        nots = self.nots + shared.pop("_nots", [])
-        if shared.pop("_not_you", False):
-            nots.append({"controller": "you"})
-        last = self.alternatives[-1]  # "instant or sorcery card": the last noun's kind is every one's,
-        if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):  # not "creature or spell"
-            for a in self.alternatives:
-                if "kind" not in a and ("type" in a or "subtype" in a):
-                    a["kind"] = last["kind"]
-        if self.listed:
-            shared.update({k: v for k, v in self.alternatives[0].items() if k in ("tag", "color", "supertype")})
-        filters = [{**a, **{k: v for k, v in shared.items() if k not in a}} for a in self.alternatives]
-        if nots:
-            filters = [{**f, "not": nots[0] if len(nots) == 1 else {"any": nots}} for f in filters]
+        pending = _take(self.adjectives)
+        flags: dict[str, Any] = {}
+        qualified: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # each group's (shared, nots)
+        bounds = [first for first, _ in groups] + [len(self.alternatives)]
+        for (first, qualifiers), stop in zip(groups, bounds[1:], strict=True):
+            if qualifiers.pop("_keyword", False) and stop - first > 1:  # "artifact, enchantment, or creature
+                raise Unread("a keyword quality after a list: whose it is is not read", self.said)  # with flying"
+            shared = {**pending, **qualifiers}
+            if shared.pop("_other", False):
+                flags["other_than_source"] = True
+            nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
+            if shared.pop("_not_you", False):
+                nots.append({"controller": "you"})
+            qualified.append((shared, nots))
+        for a in self.alternatives[1:]:  # "tapped creature or Vehicle": the Vehicle is tapped too
+            if a.get("kind") != "player":  # a player has no color, tag or supertype
+                a.update({k: v for k, v in self.leading.items() if k not in a})
+        for first, stop in pairwise(bounds):  # "instant or sorcery card": the last noun's
+            last = self.alternatives[stop - 1]  # kind is every one's of its group, not "creature or spell"
+            if last.get("kind") in ("card", "spell") and ("type" in last or "subtype" in last):
+                for a in self.alternatives[first:stop]:
+                    if "kind" not in a and ("type" in a or "subtype" in a):
+                        a["kind"] = last["kind"]
+        filters = []
+        for n, (a, own) in enumerate(zip(self.alternatives, self.own_nots, strict=True)):
+            shared, nots = qualified[max(g for g, (first, _) in enumerate(groups) if first <= n)]
+            tags = shared.get("_tags")
+            f = {**a, **{k: v for k, v in shared.items() if k not in a and k != "_tags"}}
+            if tags:  # "attacking creature with flying": both tags (a filter's tags are all required)
+                have = f.get("tag", [])
+                f["tag"] = _one([*(have if isinstance(have, list) else [have]), *tags])
+            if nots + own:
+                f["not"] = (nots + own)[0] if len(nots + own) == 1 else {"any": nots + own}
+            filters.append(f)
         phrase = re.sub(r" ([,.;:])", r"\1", " ".join(words[:pos]))
         return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
 
@@ -472,116 +433,69 @@ _STARTS = (
         "nontoken",
         "colorless",
         "or",
+        "and/or",
     }
 )
 
 
-def _more(w: str, nxt: str) -> bool:
+_NOT_NOUNS = frozenset(
+    {"more", "less", "greater", "fewer", "its", "their", "that", "it", "until", "a", "an", "the", "up", "target"}
+    | {"any", "each", "another", "other"}
+)
+
+
+def _more(w: str, nxt: str, third: str = "") -> bool:
     """Whether another alternative follows: "or X", ", X" where X begins a noun phrase."""
-    if w not in ("or", ","):
+    if w not in ("or", ",", "and/or"):  # "target creatures and/or planeswalkers": either (Fury)
         return False
-    if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards"
-        return True
+    if w == "," and nxt in ("or", "and/or"):  # "target instant, sorcery, and/or Tamiyo planeswalker cards",
+        return not third or _more(nxt, third)  # not "target player, and/or up to one target planeswalker"
     return (
         nxt in _STARTS
         or (nxt.startswith("non") and len(nxt) > 4)
         or (
-            w == "or"
+            w in ("or", "and/or")
             and nxt[:1].isalpha()
-            and nxt not in ("more", "less", "greater", "fewer", "its", "their", "that", "it", "until", "a", "an", "the")
+            and nxt not in _NOT_NOUNS
         )
     )
+
+
+def _non(w: str, said: str) -> dict[str, Any]:
+    """What "non…" excludes: a card type, a color, a supertype, a subtype (205.4b; "nonElves" as
+    "nonElf"), a state ("nonattacking") or "historic" (700.6). Any other word ("noncommander",
+    "nonface-down") is refused: reading it as a subtype no card has would exclude nothing."""
+    what = w[3:].lstrip("-")
+    if what in _TYPES:
+        return {"type": what}
+    if what in _COLORS:
+        return {"color": what}
+    if what in _SUPERTYPES:
+        return {"supertype": what}
+    if what in _STATES:
+        return {"tag": what}
+    if what == "historic":
+        return {"any": [{"type": "artifact"}, {"supertype": "legendary"}, {"subtype": "saga"}]}
+    if what in SUBTYPES or what in PLURAL:
+        return {"subtype": PLURAL.get(what, what)}
+    raise Unread(f"'non' before a word that is no type, color, supertype, subtype or state: {w!r}", said)
+
+
+_LEADING = frozenset({"tag", "color", "colorless", "supertype", "any"})
+"""What the adjectives before the first noun give every alternative ("tapped", "red", "legendary")."""
+
+
+def _merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``own`` over it, their "all" lists joined ("artifact creature" and "Elf Warrior")."""
+    both = [*base.get("all", []), *own.get("all", [])]
+    return {**base, **own, **({"all": both} if both else {})}
+
+
+def _one(values: list[Any]) -> Any:
+    return values[0] if len(values) == 1 else values
 
 
 def _take(adjectives: dict[str, Any]) -> dict[str, Any]:
     out = {k: (v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in adjectives.items()}
     adjectives.clear()
     return out
-
-
-_COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
-
-
-def _refused(low: list[str], words: list[str], said: str) -> None:
-    """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
-    graveyard whose owner the event or another target decides ("their graveyard")."""
-    if low[:3] == ["of", "their", "choice"]:
-        raise Unread("a target another player chooses (700.2e): 'of their choice'", said)
-    if (
-        len(low) > 2
-        and low[0] in ("in", "from")
-        and low[2] in ("graveyard", "graveyards")
-        and low[1] not in ("a", "your")
-    ):
-        raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
-
-
-def _qualifiers(
-    words: list[str], card: Card, said: str, event: tuple[str, str] = ("", "")
-) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
-    """``you control``, ``an opponent controls``, ``you don't control``, ``in a graveyard``, ``from
-    your graveyard``, ``with power 2 or less``, ``that isn't a God`` … after the noun, with the span
-    of words each took."""
-    out: dict[str, Any] = {}
-    spans: list[tuple[int, int, str]] = []
-    i = 0
-    low = [w.lower() for w in words]
-
-    def at(*seq: str) -> bool:
-        return tuple(low[i : i + len(seq)]) == seq
-
-    while i < len(low):
-        start = i
-        _refused(low[i:], words[i:], said)
-        if (named := event_qualifier(low, i)) is not None:  # "that player controls" (603.2)
-            refusal = event_refusal(named[2], *event)
-            if refusal is not None:
-                raise Unread(f"a player the event may not name: {refusal}", said)
-            out.update(named[0])
-            i += named[1]
-        elif at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
-            out.setdefault("_nots", []).append({"subtype": low[i + 3]})  # "that isn't a God"
-            i += 4
-        elif at("you", "control"):
-            out["controller"] = "you"
-            i += 2
-        elif at("an", "opponent", "controls") or at("your", "opponents", "control"):
-            out["controller"] = "opponent"
-            i += 3
-        elif at("you", "don't", "control"):
-            out["not_controller"] = "you"
-            i += 3
-        elif at("you", "own"):
-            out["owner"] = "you"
-            i += 2
-        elif at("an", "opponent", "owns"):
-            out["owner"] = "opponent"
-            i += 3
-        elif taken := zone_or_counter(low, i, out):
-            i += taken
-        elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
-            key = low[i + 1]
-            if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:
-                break
-            out[key] = {_COMPARE[low[i + 4]]: int(low[i + 2])}
-            i += 5
-        elif at("other", "than", "this") and i + 3 < len(low):
-            out["_other"] = True
-            i += 4
-        elif at("other", "than") and " ".join(words[i + 2 :]).startswith(card.name.split(",")[0]):
-            out["_other"] = True
-            i += 2 + len(card.name.split(",")[0].split())
-        elif at("with", "mana", "value") and i + 3 < len(low) and low[i + 3].isdigit() and low[i + 4 : i + 5] != ["or"]:
-            out["mana_value"] = {"eq": int(low[i + 3])}
-            i += 4
-        elif at("with", "mana", "value") and i + 5 < len(low) and low[i + 4] == "or" and low[i + 3].isdigit():
-            if low[i + 5] not in _COMPARE:
-                break
-            out["mana_value"] = {_COMPARE[low[i + 5]]: int(low[i + 3])}
-            i += 6
-        else:
-            break
-        spans.append((start, i, "qualifier"))
-    if out.pop("not_controller", None):
-        out["_not_you"] = True
-    return out, spans

@@ -20,20 +20,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
-from .._parts import new_part
+from .._parts import cached, write_whole
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
 from ._reader import _REMINDER, _TRIGGER, Unread, _effect, keyword_lines, read, triggered_lines
 
-__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "pool"]
+__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "placed", "pool"]
 
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events a board is built around: a creature enters; every creature dies (a board wipe); the
@@ -281,9 +280,9 @@ _PERMANENT = {"creature", "artifact", "enchantment", "planeswalker"}
 _LAYOUTS = ("normal", "leveler", "class", "saga", "case")
 
 
-def _quiet(card: Card, words: list[str]) -> bool:
-    """Whether the card's lines other than its triggered abilities and keywords (``words``) say
-    nothing of :data:`_LOUD`."""
+def _loud_line(card: Card, words: list[str]) -> str | None:
+    """The first of the card's lines other than its triggered abilities and keywords (``words``)
+    that says something of :data:`_LOUD`; ``None`` when they are quiet."""
     keywords = set(words)
     for line in card.text.split("\n"):
         clean = _REMINDER.sub("", line).strip()
@@ -292,8 +291,8 @@ def _quiet(card: Card, words: list[str]) -> bool:
         if set(re.split(r",\s*|;\s*", clean)) <= keywords:
             continue
         if _LOUD.search(clean):
-            return False
-    return True
+            return clean
+    return None
 
 
 _EVENT_PLAYER = re.compile(r'"(?:controller|owner)": "event"')
@@ -304,19 +303,21 @@ def names_event(fragment: dict[str, Any]) -> bool:
     return _EVENT_PLAYER.search(json.dumps(fragment)) is not None
 
 
-def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | None:
-    """The card's abilities that the events trigger (``texts``: its triggered abilities); ``None``
+def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
+    """The card's abilities that the events trigger (``texts``: its triggered abilities); why not
     when some triggered ability is not classified or not read whole (the card is then left out)."""
     conditions = [classify(card, t) for t in texts]
-    if any(c is None for c in conditions):
-        return None
-    if all(c == "unrelated" for c in conditions):
-        return ()
+    unknown = next((n for n, c in enumerate(conditions, 1) if c is None), None)
+    if unknown is not None:
+        return f"which events trigger its triggered ability {unknown} is not read: {texts[unknown - 1][:80]!r}"
     out = []
-    for ability, condition in zip(read(card), conditions, strict=True):
+    readings = read(card)
+    for ability in readings:  # every one, even those no event triggers: a board names cards read whole
         if ability.fragment is None:
-            return None
-        if isinstance(condition, Condition):
+            assert ability.unread is not None
+            return f"its triggered ability {ability.index} is not read whole: {ability.unread.reason}"
+    for ability, condition in zip(readings, conditions, strict=True):
+        if isinstance(condition, Condition) and ability.fragment is not None:
             needs = names_event(ability.fragment)
             out.append(Trig(ability.index, condition, ability.fragment, needs))
     return tuple(out)
@@ -324,22 +325,31 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | None:
 
 def entry(card: Card) -> Entry | None:
     """The card as a pool entry, or ``None`` when it is left out (see the module's docstring)."""
+    found = placed(card)
+    return found if isinstance(found, Entry) else None
+
+
+def placed(card: Card) -> Entry | str:
+    """The card as a pool entry, or why it is left out (one line naming what, for a judge
+    who named it: ``solver/_boards/_named.py``)."""
     if card.layout not in _LAYOUTS:
-        return None
+        return f"its layout ({card.layout}) is not one a board holds ({', '.join(_LAYOUTS)})"
     words = keyword_lines(card)
-    if not all(_KEYWORDS.match(w) for w in words):
-        return None
+    other = next((w for w in words if not _KEYWORDS.match(w)), None)
+    if other is not None:
+        return f"its keyword {other!r} may be a triggered ability the reader does not write out"
     fields, notes = characteristics(card)
     if notes:
-        return None
-    if _on_battlefield(fields) and not _quiet(card, words):
-        return None
+        return f"{notes[0][1]}"
+    loud = _loud_line(card, words) if _on_battlefield(fields) else None
+    if loud is not None:
+        return f"its text {loud!r} could change what triggers or what can be targeted"
     texts = triggered_lines(card)
     abilities = _abilities(card, texts)
-    if abilities is None:
-        return None
+    if isinstance(abilities, str):
+        return abilities
     if not _shaped(fields, abilities):
-        return None
+        return "its reading is not one a scenario holds"
     keywords = {k.casefold() for k in card.keywords}
     ward = next((w[4:].strip(" —-") or "?" for w in words if re.match(r"ward\b", w, flags=re.I)), None)
     return Entry(card.name, fields, abilities, "defender" not in keywords, ward, not texts, "flash" in keywords)
@@ -445,20 +455,21 @@ def _stored_path() -> Path:
 
 
 def _stored() -> Pool:
-    """The pool from its file, or built (and written there, whole or not at all, where the folder allows)."""
+    """The pool from its file, or built (and written there, whole or not at all, where the folder
+    allows): a file that is not a pool — corrupt, of another shape, nested past reason, not a regular
+    file — is built again over (:func:`..parts.cached`)."""
     path = _stored_path()
-    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        return _loaded(json.loads(path.read_text(encoding="utf-8")))
+    found = cached(path, lambda raw: _loaded(json.loads(raw)))
+    if found is not None:
+        return found
     found = _build()
-    with contextlib.suppress(OSError):
-        fd, partial = new_part(path)
-        try:
-            with os.fdopen(os.dup(fd), "w", encoding="utf-8") as f:
-                json.dump(_saved(found), f, separators=(",", ":"))
-            os.replace(partial, path)
-        finally:
-            os.close(fd)
-            Path(partial).unlink(missing_ok=True)
+    text = json.dumps(_saved(found), separators=(",", ":")).encode("utf-8")
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        stream.write(text)
+
+    with contextlib.suppress(OSError):  # a full disk, a read-only folder: this process keeps its own
+        write_whole(path, write)
     return found
 
 

@@ -19,7 +19,9 @@ from typing import Any
 from ._corpus import Card
 from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
-from ._phrase import _QUANTITY, Unread, _requirement
+from ._phrase import _requirement
+from ._quantity import _QUANTITY
+from ._unread import Unread
 
 __all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
 
@@ -216,10 +218,18 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"targets? (?:of|for) (?:that|the|a|an|each) (?:spell|ability|copy)",
     r"if (?:it|that spell|that ability) has a single target",
     r"that targets? ",
-    r"target of (?:a|an|one|spells|abilities)",
+    r"\b(?:could|would) target\b",  # "each other creature that spell could target"
+    r"\b(?:its|their) targets?\b",  # "reselect its target at random": the targets of another spell or ability
+    r"target of (?:a|an|one|spells|abilities)\b(?! opponent's choice)",  # not "any target of an opponent's choice"
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
+    r"\bthe target or targets\b|\bchanges? the targets? (?=to\b)",  # another spell's ("change the target to …")
 )
+_ONCE = re.compile(r"\bYou can't choose (?:any|the same) (?:player|opponent|creature) as a target more than once")
+"""Every requirement of the ability differs from every other (115.3 lets one object be chosen for each)."""
+_PAID = re.compile(r"\bif\b[^,]*\b(?:kicked|bargained|cast|promised|collected|paid)\b", flags=re.I)
+"""A condition on how the source was cast ("If this spell was kicked, … target …"): the target exists
+only then (601.2c, 603.3d)."""
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
 
@@ -232,21 +242,29 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
     masked = text
     for pattern in _IGNORED:
         masked = re.sub(pattern, lambda m: "·" * len(m.group(0)), masked, flags=re.I)
+    for m in _QUANTITY.finditer(masked):  # "targets" with no number before it is a verb ("The copy targets
+        bare = m.group("plural") and not (m.group("q") or m.group("another"))  # Ivy") or a noun ("new targets
+        if bare and not re.search(r"\b(?:any|among|of)\s*$", masked[: m.start()], flags=re.I):  # for"): none
+            masked = masked[: m.start()] + "·" * (m.end() - m.start()) + masked[m.end() :]
+    once = _ONCE.search(masked)  # "You can't choose any player as a target more than once" (115.3)
+    if once is not None:
+        masked = masked[: once.start()] + "·" * (once.end() - once.start()) + masked[once.end() :]
     out: list[dict[str, Any]] = []
     for m in _QUANTITY.finditer(masked):
         if masked[m.start() : m.end()].count("·"):
             continue
-        req = _requirement(card, text, m, len(out) + 1, condition)
-        out.append(req)
+        sentences = re.split(r"[.;]\s", text[: m.start()])  # the effect's first "if" is intervening (603.4)
+        paid = _PAID.search(sentences[-1]) if len(sentences) > 1 else None
+        if paid is not None:  # 601.2c, 603.3d: a target only if a cost was paid, which the board does not say
+            raise Unread(f"a target required only {paid.group(0)!r} (601.2c, 603.3d)", sentence)
+        out.append(_requirement(card, text, m, out, condition))
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
-    for req in out:
-        _another_is_the_source(card, req, sentence)
+    if re.search(r"\bdivided\b", masked) and out and not any("divide" in r for r in out):  # 601.2d: never dropped
+        raise Unread("an amount divided among targets this reader did not place", sentence)
+    for n, req in enumerate(out[1:] if once is not None else []):  # each differs from every one before it
+        req["different_from"] = sorted({*req.get("different_from", []), *(r["id"] for r in out[: n + 1])})
     return out
-
-
-_BECOMES_CREATURE = re.compile(r"\bbecomes? an? (?!copy)[^.]*?\bcreature")
-"""A card that can be a creature by its own text ("this land becomes a 3/3 … creature"; not "become a copy of")."""
 
 
 _SAME_MODE = re.compile(r"\s*You may choose the same mode more than once\.", re.I)
@@ -269,28 +287,3 @@ def _mode_header(effect: str, choose: re.Match[str], modal: dict[str, Any]) -> N
         modal["choose"] = sorted({0, *modal["choose"]})
     elif before.lower().startswith("if "):
         raise Unread(f"a condition on the modes: {before!r}", effect)
-
-
-def _another_is_the_source(card: Card, req: dict[str, Any], sentence: str) -> None:
-    """115.5 reads "another target X" as other than the ability's source only where the source can be
-    an X: on an Equipment or an Aura, "another target creature" is other than some creature the
-    sentence names ("that creature"), which this reader does not track — refused, never guessed.
-    A Vehicle, a Spacecraft or a card that says it becomes a creature (Ebony Fly, a creature land)
-    can be one."""
-    wanted = req.get("filter")
-    if not req.get("other_than_source"):
-        return
-    if wanted == "any-target":  # 115.4: a creature, a player, a planeswalker or a battle
-        types = ["creature", "planeswalker", "battle"]
-    elif isinstance(wanted, dict) and "type" in wanted:
-        types = wanted["type"] if isinstance(wanted["type"], list) else [wanted["type"]]
-    else:
-        return
-    becomes = {"Vehicle", "Spacecraft"} & set(card.subtypes) or _BECOMES_CREATURE.search(card.text)
-    own = {t.lower() for t in card.types} | ({"creature"} if becomes else set())
-    if not own & {t.lower() for t in types}:
-        raise Unread(
-            f"'another' where this card is no {' or '.join(types)}: it is other than something else the "
-            "sentence names (115.3), which this reader does not track",
-            sentence,
-        )

@@ -25,14 +25,14 @@ the entering or dying creature's controller, the defending player, the caster.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from triggerstack.model.cards._expand import ward_reaction
 from triggerstack.model.cards._pool import Condition, Entry, Pool, Trig, fits
 
-__all__ = ["Drawn", "assemble"]
+__all__ = ["Drawn", "Fired", "Piece", "Scene", "assemble"]
 
 ATTACK_CHANCE = 2 / 3
 """How likely each of the active player's creatures that can attack does, in an attack."""
@@ -50,19 +50,28 @@ class Piece:
     id: str
     entry: Entry
     controller: str
-    zone: str = "battlefield"  # battlefield, graveyard (died in the wipe) or stack (the spell cast)
+    zone: str = "battlefield"  # battlefield, stack (the spell cast), or a card's zone: graveyard, hand …
     attacking: bool = False
     entered: bool = False
+    died: bool = False  # died in the wipe (its abilities look back in time, 603.10a)
+
+
+Fired = tuple[Piece, Trig, str]
+"""A trigger the event makes wait: its source, the ability, and the player the event names for it."""
 
 
 @dataclass
 class Drawn:
-    """A board as drawn: the scenario document, its event, and the cards it names."""
+    """A board as drawn: the scenario document, its event, the cards it names, and the event's
+    objects (``subjects``: the one that entered, the dead, the attackers, the spell) and defending
+    player (an attack's)."""
 
     document: dict[str, Any]
     event: str
     cards: list[str] = field(default_factory=list)
     source: str = "cards"
+    subjects: list[str] = field(default_factory=list)
+    defender: str | None = None
 
 
 def _whose(whose: str, controller: str, actor: str) -> bool:
@@ -81,16 +90,17 @@ def _subject_fits(c: Condition, watcher: Piece, subject: Piece) -> bool:
     return fits(c.word, subject.entry.fields) and _whose(c.whose, watcher.controller, subject.controller)
 
 
-class _Board:
+class Scene:
     """A board being drawn: its players, pieces and event."""
 
-    def __init__(self, rng: random.Random, players: Sequence[str], kind: str) -> None:
+    def __init__(self, rng: random.Random, players: Sequence[str], kind: str, defender: str | None = None) -> None:
         self.rng = rng
         self.players = list(players)
         self.kind = kind
         self.pieces: list[Piece] = []
         self.spell: Piece | None = None
-        self.defender = rng.choice(self.players[1:])  # an attack's defending player (one, 506.2)
+        # an attack's defending player (one, 506.2)
+        self.defender = defender if defender is not None else rng.choice(self.players[1:])
         self.caster = self.players[0]
         self._count = {p: 0 for p in self.players}
 
@@ -100,7 +110,7 @@ class _Board:
         if self.kind == "attacks" and controller == self.players[0] and entry.creature and entry.attacker:
             piece.attacking = self.rng.random() < ATTACK_CHANCE if attacks is None else attacks
         if self.kind == "dies" and entry.creature:
-            piece.zone = "graveyard"
+            piece.zone, piece.died = "graveyard", True
         self.pieces.append(piece)
         return piece
 
@@ -118,19 +128,21 @@ class _Board:
         if self.kind == "enters":
             return [(p, p.controller) for p in self.pieces if p.entered]
         if self.kind == "dies":
-            return [(p, p.controller) for p in self.pieces if p.zone == "graveyard"]
+            return [(p, p.controller) for p in self.pieces if p.died]
         if self.kind == "attacks":
             return [(p, self.defender) for p in self.pieces if p.attacking]
         assert self.spell is not None
         return [(self.spell, self.caster)]
 
-    def triggered(self) -> list[tuple[Piece, Trig, str]]:
+    def triggered(self) -> list[Fired]:
         """Every ability the event triggers: its source, the ability, and the event's player for it."""
         subjects = self._subjects()
         if not subjects:
             return []
-        out: list[tuple[Piece, Trig, str]] = []
-        watchers = [*self.pieces, *([self.spell] if self.spell is not None else [])]
+        out: list[Fired] = []
+        # what was on the battlefield as the event happened (a card already in a graveyard or a hand sees nothing)
+        here = [p for p in self.pieces if p.zone == "battlefield" or p.died]
+        watchers = [*here, *([self.spell] if self.spell is not None else [])]
         for w in watchers:
             for trig in w.entry.abilities:
                 c = trig.condition
@@ -145,20 +157,22 @@ class _Board:
                 out += [(w, trig, player) for s, player in subjects if _subject_fits(c, w, s)]
         return out
 
-    def document(self) -> Drawn:
-        """The scenario document: players in turn order, objects naming their cards, the triggers."""
+    def document(self, names: Callable[[list[Fired]], list[str]] | None = None) -> Drawn:
+        """The scenario document: players in turn order, objects naming their cards, the triggers
+        (``T1``, ``T2`` … unless ``names`` names them, given every trigger in order)."""
         objects = [_object(p) for p in self.pieces]
         reactions = [ward_reaction(p.id, p.entry.ward) for p in self.pieces if p.entry.ward and _warded(p)]
         if self.spell is not None:
             objects.append(_object(self.spell))
         triggers, triggered = [], self.triggered()
-        for n, (piece, trig, player) in enumerate(triggered, 1):
-            t: dict[str, Any] = {"id": f"T{n}", "source": piece.id}
+        ids = names(triggered) if names is not None else [f"T{n}" for n in range(1, len(triggered) + 1)]
+        for tid, (piece, trig, player) in zip(ids, triggered, strict=True):
+            t: dict[str, Any] = {"id": tid, "source": piece.id}
             if piece.entry.name is not None:
                 t["card_ability"] = trig.index
             else:
                 t.update(trig.fragment)
-            if piece.zone == "graveyard":
+            if piece.died:
                 t["source_controller"] = piece.controller  # as it last existed on the battlefield (603.10a)
             if trig.needs_event:
                 t["event_player"] = player
@@ -167,7 +181,9 @@ class _Board:
         if reactions:
             doc["reactions"] = reactions
         named = [p.entry.name for p in [*self.pieces, self.spell] if p is not None and p.entry.name is not None]
-        return Drawn(doc, self.kind, named)
+        subjects = [p.id for p, _ in self._subjects()]
+        defender = self.defender if self.kind == "attacks" else None
+        return Drawn(doc, self.kind, named, subjects=subjects, defender=defender)
 
 
 def _warded(p: Piece) -> bool:
@@ -181,8 +197,8 @@ def _object(p: Piece) -> dict[str, Any]:
         obj["card"] = p.entry.name
     else:
         obj.update(p.entry.fields)
-    if p.zone == "graveyard":
-        obj.update(kind="card", zone="graveyard", owner=p.controller)
+    if p.zone not in ("battlefield", "stack"):
+        obj.update(kind="card", zone=p.zone, owner=p.controller)
     else:
         obj["controller"] = p.controller
         if p.zone == "stack":
@@ -204,7 +220,7 @@ def assemble(
     ``bodies`` creatures without triggered abilities on each side; ``None`` when this draw missed
     (the caller draws again)."""
     lo, hi = abilities
-    board = _Board(rng, players, kind)
+    board = Scene(rng, players, kind)
     for p in players:
         for _ in range(rng.randint(*bodies)):
             board.add(rng.choice(source.bodies), p)

@@ -26,6 +26,7 @@ from ._order import later_block as later_block
 from ._order import longest_in_order as longest_in_order
 from ._order import missing as missing
 from ._order import not_triggered as not_triggered
+from ._order import not_yet as not_yet
 from ._order import pass_order as pass_order
 from ._order import passes_mismatch as passes_mismatch
 from ._order import placed_and_removed as placed_and_removed
@@ -33,6 +34,7 @@ from ._order import placed_twice as placed_twice
 from ._order import put_first as put_first
 from ._order import removed_twice as removed_twice
 from ._order import triggered_earlier as triggered_earlier
+from ._order import undecided as undecided
 from ._order import walk_over as walk_over
 from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation

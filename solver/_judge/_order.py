@@ -57,6 +57,21 @@ def put_first() -> Reason:
     return Reason(None, Rule.R603_3, "no ability is being put on the stack: choices are announced after its 'put'")
 
 
+def not_yet(decision: str, how: str) -> Reason:
+    """A walk's decision that is not legal now but that a legal outcome takes further on: it breaks
+    no rule, and ``how`` says the way there."""
+    return Reason(None, None, f"{decision!r} is not offered yet, but it is legal further on: {how}", later=True)
+
+
+def undecided(decision: str, states: int) -> Reason:
+    """A walk's decision whose later legality was not searched to the end (past ``states`` states)."""
+    return Reason(
+        None,
+        None,
+        f"{decision!r} is not legal now; whether a later decision allows it was not searched past {states:,} states",
+    )
+
+
 def announce_first(aid: str) -> Reason:
     """A walk's put or remove decision while ``aid``'s modes and targets are being announced."""
     return Reason(None, Rule.R603_3, f"{aid} is being put on the stack: its modes and targets are announced first")

@@ -14,11 +14,13 @@ __all__ = ["Reason"]
 class Reason:
     """Why something is not legal. ``code`` is the violation code of docs/formats.md (None where a
     decision breaks no rule of a proposal: out of turn, or after the walk is over); ``rule`` the rule
-    it breaks (None where none does)."""
+    it breaks (None where none does). ``later``: the decision breaks no rule — a legal outcome takes
+    it further on, and ``text`` says how to get there (a walk decides one thing at a time)."""
 
     code: Code | None
     rule: Rule | None
     text: str
+    later: bool = False
 
     @classmethod
     def of(cls, code: Code, text: str, rule: Rule | None = None) -> Reason:
@@ -28,4 +30,4 @@ class Reason:
 
     def at(self, where: str) -> Reason:
         """The same reason said of a place (``"E's mode counter, target ability"``)."""
-        return Reason(self.code, self.rule, f"{where}: {self.text}")
+        return Reason(self.code, self.rule, f"{where}: {self.text}", self.later)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import parse_outcome
-from triggerstack.model._shapes import Whole
 
 from .base import Result, within
 from .steps import Steps

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 from triggerstack.model._answer import Items, Raw
+from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
-from triggerstack.model._shapes import Whole
 
 from .base import MAX_PAGE, Params, Result
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
-from triggerstack.model._shapes import Whole
 
 from .base import Params, Result
 
@@ -100,10 +100,17 @@ class WhyResult(Result):
     code: str | None = Field(
         None, description="The violation code check gives a proposal that breaks the rule so (null where none does)"
     )
+    later: bool = Field(
+        False,
+        description="Not legal now but taken by a legal outcome further on: it breaks no rule, and the reason says "
+        "how to get there",
+    )
 
     def text(self) -> str:
         if self.legal:
             return f"{self.decision}: legal now"
+        if self.later:
+            return f"{self.decision}: not yet: {self.reason}"
         return f"{self.decision}: not legal now: {self.reason}" + (f" ({self.rule})" if self.rule else "")
 
 
@@ -162,6 +169,7 @@ def why(outcomes: LegalOutcomes, p: StepWhy) -> WhyResult:
         reason=why.text,
         rule=None if why.rule is None else why.rule.value,
         code=None if why.code is None else why.code.value,
+        later=why.later,
     )
 
 

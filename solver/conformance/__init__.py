@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import queue
+import secrets
 import shlex
 import signal
 import subprocess
@@ -151,11 +152,17 @@ class ProcessEngine(_Lines):
         self.max_bytes = max_bytes
         self._lines: queue.Queue[bytes | object] = queue.Queue(maxsize=16)
         argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self._mark = secrets.token_hex(12)  # this run's, in the environment of all it starts
         if not argv:
             raise UsageError("--engine: give the command that starts the engine under test")
         try:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
+                env={**os.environ, RUN_MARK: self._mark},
             )
         except OSError as exc:
             raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
@@ -182,9 +189,13 @@ class ProcessEngine(_Lines):
         return Failure(f"{why} (the engine was stopped)")
 
     def _kill(self) -> None:
-        """SIGKILL the engine's process group, and every process it started that left the group
-        (``setsid``) while its parent still lives: found through /proc, before the group goes."""
-        for pid in [*_descendants(self.process.pid), self.process.pid]:
+        """SIGKILL the engine's session and process group, every process it started that left them
+        (``setsid``) while its parent still lives, and every process that carries this run's mark in
+        its environment — a helper that double-forked and left the session, its parent gone, is
+        found so — all through /proc, before the group goes."""
+        alive = self.process.poll() is None  # its pid is its own until it is waited for
+        pids = [*_descendants(self.process.pid), *([self.process.pid] if alive else []), *_marked(self._mark)]
+        for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
@@ -243,6 +254,27 @@ class ProcessEngine(_Lines):
         if self.process.stdout is not None:
             with contextlib.suppress(OSError):
                 self.process.stdout.close()
+
+
+RUN_MARK = "TRIGGERSTACK_CONFORMANCE_RUN"
+"""The variable of an engine's environment that names its run: inherited by every process it starts,
+forked or exec'd, in its session or out of it."""
+
+
+def _marked(mark: str) -> list[int]:
+    """Every process (of ours: /proc lets us read only those) whose environment says ``mark`` — what
+    an engine started, however far it went (Linux; none elsewhere)."""
+    needle = f"{RUN_MARK}={mark}".encode()
+    found = []
+    me = os.getpid()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == me:
+                continue
+            with contextlib.suppress(OSError), open(f"/proc/{entry.name}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(int(entry.name))
+    return found
 
 
 def _descendants(pid: int) -> list[int]:
@@ -386,15 +418,24 @@ class Report:
         }
 
 
-def _whole(value: Any) -> int | None:
-    """``value`` as a count: an integer, or a whole-number float (``2.0``: JSON writers in Java and
-    JavaScript write it so, and it is the same value); None for anything else — ``2.5``, ``"2"``,
-    ``true`` — which is never the right count."""
+EXACT_FLOAT = 2**53
+"""Below this every whole number is a float of its own; at and above it a float stands for several
+integers (19! + 1 is written as 19!), so a float there says no exact count."""
+
+
+def _whole(value: Any, what: str) -> int:
+    """``value`` as a count: an integer, or a whole-number float below 2^53 (``2.0``: JSON writers in
+    Java and JavaScript write it so, and it is the same value). Anything else — ``2.5``, ``"2"``,
+    ``true``, a float of 2^53 or more (which cannot say which integer it means) — is :class:`_Wrong`
+    saying which ``what`` and why."""
     if type(value) is int:
         return value
+    shown = _shown(json.dumps(value))
     if type(value) is float and value.is_integer():
-        return int(value)
-    return None
+        if abs(value) < EXACT_FLOAT:
+            return int(value)
+        raise _Wrong(f"{what} {shown} is a float of 2^53 or more, which is not an exact count: write it as an integer")
+    raise _Wrong(f"{what} {shown} is not a whole number")
 
 
 class _Wrong(Exception):
@@ -420,9 +461,7 @@ def _divide(answer: Any) -> dict[Entry | None, int]:
     for d in answer:
         if not isinstance(d, dict) or set(d) - {"first", "count"} or "count" not in d:
             raise _Wrong(f"a divide entry is {{first, count}}, not {_shown(json.dumps(d))}")
-        first, n = _entry(d.get("first")), _whole(d["count"])
-        if n is None:
-            raise _Wrong(f"a divide count is not a whole number: {_shown(json.dumps(d['count']))}")
+        first, n = _entry(d.get("first")), _whole(d["count"], "a divide count")
         if first in out:
             raise _Wrong(f"the divide lists the first entry {_shown(json.dumps(d.get('first')))} twice")
         out[first] = n
@@ -481,9 +520,7 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
         else:
             answer = engine.call("count", {"handle": handle})
         raw = answer.get("count") if isinstance(answer, dict) else answer
-        got = _whole(raw)
-        if got is None:
-            return Result(case.id, False, f"count {_shown(json.dumps(raw))} is not a whole number")
+        got = _whole(raw, "count")
         expected = {_entry(d["first"]): d["count"] for d in data["divide"]}
         if got != data["count"]:
             where = _first_difference(expected, divide) if divide is not None else "no divide to say where"

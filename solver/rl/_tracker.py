@@ -166,7 +166,8 @@ class Tracker:
         if hand is not None and new.current == old.current:
             if new.stack is not old.stack or len(new.tokens) != len(old.tokens) + 1:
                 return False
-            what, value, bumps = hand.effects.get(new.tokens[-1]) or self._effect(hand, new.tokens[-1])
+            tok = _added(old.tokens, new.tokens)
+            what, value, bumps = hand.effects.get(tok) or self._effect(hand, tok)
             if what is _TARGET:
                 hand.targets.append(value)
             elif what is _MODE:
@@ -311,3 +312,11 @@ class Tracker:
         if self.big:
             np.minimum(obs, o.high, out=obs)
         return obs
+
+
+def _added(old: tuple[int, ...], new: tuple[int, ...]) -> int:
+    """The token one decision added: the last, or a set's member clicked after a later one, which
+    its pass keeps in its sorted place (601.2c, 700.2)."""
+    if new[:-1] == old:
+        return new[-1]
+    return next(t for t, u in zip(new, old, strict=False) if t != u)

@@ -121,6 +121,7 @@ def _worker(
     worker first closes its copies of the other pipes' ends (``others``), so that when the parent is
     gone its own pipe reads end of file, and asks to be killed with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch; workers just end
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up reaches the whole group: the parent's to say
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for other in others:
         other.close()

@@ -45,8 +45,10 @@ from triggerstack.model._text import visible
 from .._errors import KINDS, RequestError, failure, params_error
 from .._options import Options
 from .._version import VERSION
+from . import _page
 from . import _rpc as rpc
 from ._connections import HEADER_SECONDS, MAX_CONNECTIONS, protocol
+from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
 
 __all__ = [
@@ -77,6 +79,13 @@ class Json(JSONResponse):
 def _sent(out: Answer) -> Response:
     """An answer written by the bounded writer (``model/_answer.py``), sent as it was written."""
     return Response(b"".join(out.encoded()), media_type="application/json")
+
+
+def _written(service: Service, value: Any) -> Response:
+    """``value`` written by the bounded writer, within ``--max-answer``, and sent."""
+    out = service.writer()
+    out.value(value)
+    return _sent(out)
 
 
 def problem(error: BaseException) -> Json:
@@ -250,7 +259,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
     )
     _method_routes(api, service, gate)
     _lines_route(api, service, gate)
-    _openapi(api)
+    openapi(api)
     _page_routes(api, service, gate)
 
     @api.get("/health", summary="The service is up (answered at once, whatever is being computed)")
@@ -300,7 +309,7 @@ def _method_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
             summary=(params.__doc__ or "").strip().splitlines()[0],
             name=name,
             responses={422: {"description": "Bad input, as an RFC 9457 problem with the place"}},
-            openapi_extra=_body_schema(params),
+            openapi_extra=body_schema(params),
         )
 
 
@@ -350,26 +359,8 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
         methods=["POST"],
         summary="Every legal outcome from cursor, one canonical JSON per line (NDJSON)",
         response_class=StreamingResponse,
-        openapi_extra=_body_schema(enumerate_request),
+        openapi_extra=body_schema(enumerate_request),
     )
-
-
-def _openapi(api: FastAPI) -> None:
-    """FastAPI's document, with each method's params schema among the components (the bodies are
-    read by our bounded reader, so FastAPI does not see their types)."""
-    generated = api.openapi
-
-    def openapi() -> dict[str, Any]:
-        if api.openapi_schema is None:
-            document = generated()
-            schemas = document.setdefault("components", {}).setdefault("schemas", {})
-            for params, _, _ in METHODS.values():
-                schema = params.model_json_schema(ref_template="#/components/schemas/{model}")
-                schemas.update(schema.pop("$defs", {}))
-                schemas[params.__name__] = schema
-        return api.openapi_schema or generated()
-
-    api.openapi = openapi  # type: ignore[method-assign]
 
 
 def _error_handlers(api: FastAPI) -> None:
@@ -388,20 +379,15 @@ def _error_handlers(api: FastAPI) -> None:
     @api.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> Response:
         kind = {404: KINDS.NO_METHOD, 405: KINDS.WRONG_HTTP_METHOD}.get(exc.status_code, KINDS.NOT_A_REQUEST)
-        return problem(RequestError(kind, str(exc.detail)))
+        answer = problem(RequestError(kind, str(exc.detail)))
+        answer.headers.update(exc.headers or {})  # a 405 says which methods are allowed (RFC 9110, 15.5.6)
+        return answer
 
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
         return problem(exc)
 
 
-def _body_schema(params: type[BaseModel]) -> dict[str, Any]:
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{params.__name__}"}}},
-        }
-    }
 
 
 def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:
@@ -433,6 +419,10 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
     @api.get("/page.js", include_in_schema=False)
     def script() -> Any:
         return FileResponse(PAGE / "page.js", media_type="text/javascript")
+
+    @api.get("/board.js", include_in_schema=False)
+    def board_script() -> Any:
+        return FileResponse(PAGE / "board.js", media_type="text/javascript")
 
     @api.get("/page.css", include_in_schema=False)
     def style() -> Any:
@@ -473,9 +463,7 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 parse_scenario(doc, limits=limits)
             except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
                 return Json({"problem": failure(exc).problem()})
-            out = service.writer()
-            out.value({"scenario": doc})  # within --max-answer, as every answer
-            return _sent(out)
+            return _written(service, {"scenario": doc})  # within --max-answer, as every answer
 
         try:
             result: Response = await gate.run(request, service.options.time_limit, work)
@@ -489,56 +477,30 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
     def rules() -> Any:
         source = ROOT / "docs" / "rules.md"
         text = source.read_text(encoding="utf-8") if source.exists() else "The rules reference is not installed."
-        return HTMLResponse(_rules_html(text))
+        return HTMLResponse(_page.rules_html(text))
+
+    _board_routes(api, service)
 
 
-def _rules_html(markdown: str) -> str:
-    """docs/rules.md as HTML: a paragraph per block (bold, italics and code rendered), and an
-    anchor ``r<rule>`` for every rule number the page mentions — where a paragraph's bold heading
-    names it, else at its first mention — and for its parents (601.2c also anchors 601.2 and 601):
-    every rule the tool cites lands on the paragraph that says it."""
-    import html
-    import re
+def _board_routes(api: FastAPI, service: Service) -> None:
+    """The page's board from card names (``solver/serve/_page.py``): ``GET /page/cards?q=`` names
+    for what is typed (at most ten; a "did you mean" on a miss), and ``POST /page/board`` the
+    scenario of the board named. Each is a few milliseconds, read by the bounded reader and capped
+    in what it answers, so neither waits its turn behind the questions (a name is typed while a
+    count runs)."""
 
-    def rules_in(text: str) -> list[str]:
-        """The rule numbers ``text`` names, a range's ends both (601.2c–d: 601.2c and 601.2d)."""
-        found = []
-        for rule, last in re.findall(r"(\d{3}(?:\.\d+[a-z]?)?)(?:[–-]([a-z])\b)?", text):
-            found.append(rule)
-            if last and rule[-1].isalpha():
-                found.extend(rule[:-1] + chr(c) for c in range(ord(rule[-1]) + 1, ord(last) + 1))
-        return found
+    @api.get("/page/cards", include_in_schema=False)
+    async def names(q: str = "") -> Response:
+        try:
+            return _written(service, await run_in_threadpool(_page.card_names, q))
+        except Exception as exc:
+            return problem(exc)
 
-    blocks = [b.strip() for b in markdown.split("\n\n") if b.strip()]
-    where: dict[str, int] = {}
-    for i, block in enumerate(blocks):  # headings first: the paragraph about a rule is its home
-        heading = re.match(r"\*\*(.+?)\*\*", block)
-        for rule in rules_in(heading.group(1)) if heading else ():
-            where.setdefault(rule, i)
-    for i, block in enumerate(blocks):
-        for rule in rules_in(block):
-            where.setdefault(rule, i)
-    for rule in list(where):
-        for parent in (rule.rstrip("abcdefghijklmnopqrstuvwxyz"), rule.split(".")[0]):
-            where.setdefault(parent, where[rule])
-    ids: dict[int, list[str]] = {}
-    for name, i in where.items():
-        ids.setdefault(i, []).append(name)
-    parts = []
-    for i, block in enumerate(blocks):
-        text = html.escape(block)
-        text = re.sub(r"`(.+?)`", r"<code>\1</code>", text)
-        text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
-        text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", text)
-        if text.startswith("# "):
-            parts.append(f"<h1>{text[2:]}</h1>")
-            continue
-        anchors = "".join(f'<a id="r{name}"></a>' for name in ids.get(i, []))
-        parts.append(f"<p>{anchors}{text}</p>")
-    body = "\n".join(parts)
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>The rules as applied</title>'
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/page.css"></head>'
-        f'<body><p><a href="/">Back to the page</a></p>{body}</body></html>'
-    )
+    async def board(request: Request) -> Response:
+        try:
+            body = await _body(request, service)
+            return _written(service, await run_in_threadpool(_page.named_scenario, body))
+        except Exception as exc:
+            return problem(exc)
+
+    api.add_api_route("/page/board", board, methods=["POST"], include_in_schema=False)

@@ -22,9 +22,12 @@ the same answer file removes it (a part still locked is another run's, and is le
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import logging
 import os
+import re
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -42,7 +45,7 @@ from .._options import Options
 from ._batch import check_lines, read_line
 from ._rpc import RpcError, Service
 
-__all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run"]
+__all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run", "scheduler_address"]
 
 BATCH_METHODS = ("check", "count", "sample")
 BLOCK = 1000
@@ -170,6 +173,77 @@ def _is_cluster_error(exc: BaseException) -> bool:
     )
 
 
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?P<host>\[[^\]]*\]|[^:/\[\]]+):(?P<port>[0-9]{1,5})")
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def scheduler_address(address: str) -> str:
+    """``address`` if it is a Dask scheduler's address — ``tcp://HOST:PORT`` or ``tls://HOST:PORT``
+    (``HOST:PORT`` is read as tcp), HOST a name, an IPv4 address or a bracketed IPv6 one, PORT
+    1–65535 — else :class:`UsageError` (exit 2) saying what is wrong, before anything connects."""
+    shape = "give tcp://HOST:PORT (or tls://HOST:PORT), e.g. tcp://127.0.0.1:8786"
+    found = _ADDRESS.fullmatch(address)
+    if found is None:
+        raise UsageError(f"--scheduler {address!r} is not the address of a Dask scheduler: {shape}")
+    scheme, host, port = found["scheme"] or "tcp", found["host"], int(found["port"])
+    if scheme not in ("tcp", "tls"):
+        raise UsageError(f"--scheduler {address!r}: a Dask scheduler is reached over tcp:// or tls://, not {scheme}://")
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise UsageError(f"--scheduler {address!r}: {host} is not an IPv6 address: {shape}") from None
+    elif not _HOST.fullmatch(host):
+        raise UsageError(f"--scheduler {address!r}: {host!r} is not a host name or address: {shape}")
+    if not 1 <= port <= 65535:
+        raise UsageError(f"--scheduler {address!r}: port {port} is not between 1 and 65535")
+    return f"{scheme}://{host}:{port}"
+
+
+def _connect(address: str, wait: float, deadline: float) -> Any:
+    """A Dask client of the scheduler at ``address``, or :class:`ClusterLost` (exit 69) within
+    ``wait`` seconds (by ``deadline``, on the monotonic clock) whatever answers there: nothing
+    (refused, unreachable), silence (a port that accepts and never speaks — Dask's own timeout did
+    not hold it), or another service (whose answer Dask reads as a frame of exabytes: MemoryError).
+    The client is made in a thread of its own so that the wait is ours; one that comes too late is
+    closed by that thread."""
+    from distributed import Client
+
+    got: dict[str, Any] = {}
+    late, settled = threading.Event(), threading.Lock()
+    own_wait = max(0.1, 0.8 * (deadline - time.monotonic()))  # Dask's own error, where it says one, comes first
+
+    def connect() -> None:
+        try:
+            client = cast(Any, Client)(address, timeout=own_wait)
+        except BaseException as exc:  # said by the caller, whatever it is
+            got["error"] = exc
+            return
+        with settled:  # taken, or closed: never both, never neither
+            if not late.is_set():
+                got["client"] = client
+                return
+        with contextlib.suppress(Exception):
+            client.close(timeout=5)
+
+    _quiet()  # what goes wrong with the cluster is said once, as ClusterLost: not distributed's tracebacks
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    with settled:
+        late.set()
+        client = got.get("client")
+    _quiet()
+    if client is not None:
+        return client
+    exc = got.get("error")
+    if exc is None:
+        raise ClusterLost(f"--scheduler: {address} did not answer as a Dask scheduler within {wait:g} s")
+    if _is_cluster_error(exc):
+        raise ClusterLost(f"--scheduler: cannot reach {address}: {exc}")
+    raise ClusterLost(f"--scheduler: {address} does not answer as a Dask scheduler ({type(exc).__name__})")
+
+
 def _umask() -> int:
     """The process's umask (read from /proc where there is one: setting it to read it races threads)."""
     with contextlib.suppress(OSError, ValueError):
@@ -240,24 +314,18 @@ def run(
     """Answer every line of every input; returns the files written and whether every line has a
     result (none an error). ``client`` is a Dask client to use instead of connecting to ``scheduler``;
     ``no_worker``: how long to wait for a worker when the cluster has none (:class:`ClusterLost`)."""
+    started = time.monotonic()
     options = options or Options()
     own = None
     if scheduler is not None and client is None:
+        address = scheduler_address(scheduler)  # its form, before anything else: exit 2
         try:
-            from distributed import Client
+            import distributed  # noqa: F401 - the extra, checked before connecting
         except ImportError as exc:
             missing = f"--scheduler needs the extra: pip install 'triggerstack[dask]' ({exc.name} is missing)"
             raise MissingExtra(missing) from None
-        try:
-            wait = 30 if options.time_limit is None else min(30.0, options.time_limit)
-            # what goes wrong with the cluster is said once, as ClusterLost: not distributed's tracebacks
-            _quiet()
-            own = client = cast(Any, Client)(scheduler, timeout=wait)
-            _quiet()
-        except Exception as exc:  # refused, timed out, or gone while connecting: one failure, however
-            if not _is_cluster_error(exc):
-                raise
-            raise ClusterLost(f"--scheduler: cannot reach {scheduler}: {exc}") from None
+        wait = 30.0 if options.time_limit is None else min(30.0, options.time_limit)
+        own = client = _connect(address, wait, started + wait)
     targets = _targets(inputs, out_dir)  # every path checked before anything runs
     written: list[Path] = []
     clean = True

@@ -93,11 +93,24 @@ class _Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _one_of(*names: str) -> dict[str, Any]:
+    """The JSON Schema of "exactly one of these is given (not null)": what a model validator says
+    in Python, said in the published schema too, so that a client generating requests from the
+    schema (a fuzzer among them) never sends a valid-looking request refused for its form."""
+    return {"oneOf": [{"required": [n], "properties": {n: {"not": {"type": "null"}}}} for n in names]}
+
+
 class Load(_Params):
     """Send a scenario once; later requests name it by the handle returned."""
 
+    model_config = ConfigDict(json_schema_extra=_one_of("scenario", "path"))
+
     scenario: Any = Field(None, description="The scenario (the scenario format of docs/formats.md)")
-    path: str | None = Field(None, description="Or a scenario file the server reads (.json, .yaml, .yml)")
+    path: str | None = Field(
+        None,
+        description="Or a scenario file the server reads (.json, .yaml, .yml): over stdio only",
+        json_schema_extra={"stdio": True},
+    )
 
     @model_validator(mode="after")
     def _one(self) -> Load:
@@ -114,6 +127,8 @@ class Unload(_Params):
 
 class Asks(Params):
     """How a question names its scenario, and the options it may change."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of("handle", "scenario"))
 
     handle: str | None = Field(None, description="A handle that load returned")
     scenario: Any = Field(None, description="Or the scenario itself")

@@ -10,7 +10,8 @@ Noisy but right: ``log`` (a log line before every answer), ``utf8`` (a line that
 before every answer). Broken answers: ``shape`` (the result a list), ``nested`` (an answer nested
 100,000 deep), ``digits`` (a count of a million digits). Right, written otherwise: ``reorder``
 (each divide entry's targets, repeated modes and the divide list itself in reverse order, whole
-numbers as ``2.0``).
+numbers as ``2.0``). Without divide: ``whole`` (the count alone, as asked without divide) and
+``whole-float`` (the same written as a float: exact below 2^53 only).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def mangle(way: str, method: str, result: Any) -> Any:
         return {**result, "divide": [divide[0], *divide]}
     if way == "digits":
         return {**result, "count": "DIGITS"}
+    if way == "whole-float":
+        return {"count": float(count)}
     if way == "reorder":
         out: dict[str, Any] = {"count": float(count)}
         if divide is not None:
@@ -65,6 +68,9 @@ def main() -> int:
     out = sys.stdout.buffer
     for line in sys.stdin:
         request = json.loads(line)
+        if way.startswith("whole") and request.get("method") == "count":
+            request["params"].pop("divide", None)  # counted whole: no tally of outcomes one by one
+            line = json.dumps(request)
         answer = json.loads(service.handle(line) or "null")
         if answer is None:
             continue

@@ -2,9 +2,10 @@
 
 Where an ability's choices are a plain product (:func:`~..._core.space.is_independent`) and no
 mode may be chosen twice, the tokens that can follow a prefix are known from the prefix alone:
-the modes still completing an allowed multiset, then per requirement a target later in its pool
-while enough are left to reach its minimum, ``end targets`` once it is reached, and the parts of a
-division that leave at least one for each target still to come. That is exactly the set of next
+any mode an allowed set holds beside those chosen, then per requirement any candidate not chosen
+yet while the set may still grow (its targets are a set, 601.2c: chosen in any order, kept
+sorted), ``end targets`` once its minimum is reached, and the parts of a division that leave at
+least one for each target still to come. That is exactly the set of next
 tokens of the choices the space would list, so a walk over a requirement with sixty candidates
 costs what its decisions cost, not the 1,830 choices it has. An ability whose choices are coupled,
 or whose modes repeat (700.2d: instances of one mode are ordered among themselves), is listed as
@@ -61,9 +62,9 @@ class Announcer:
         them (sorted; none: ``tokens`` begin no choice). One reading answers both: applying a
         token asks whether the choice is whole, and the next question is what may follow."""
         modes, used = self._read(tokens)
-        if used is None:
-            k = len(modes)
-            out = {ms[k] + self.mode0 for ms in self.multisets if len(ms) > k and ms[:k] == modes}
+        if used is None:  # modes are a set (700.2): any mode an allowed set holds beside those chosen
+            chosen = set(modes)
+            out = {m + self.mode0 for ms in self.multisets if chosen <= set(ms) for m in ms if m not in chosen}
             if modes in self.multisets:
                 out.add(self.end_modes)
             return sorted(out)
@@ -106,12 +107,13 @@ class Announcer:
         return Choice(tuple(sorted(instances)))
 
     def _targets_next(self, r: _Req, chosen: list[int]) -> list[int]:
+        """A requirement's targets are a set (601.2c): every candidate not chosen yet may be added
+        while a set of at most ``high`` and at least ``low`` still holds them all."""
         k = len(chosen)
         out: list[int] = []
-        if k < r.high:
-            start = 0 if not chosen else r.pool.index(chosen[-1]) + 1
-            need = r.low - (k + 1)  # still to come after the next one
-            out = [self.target0 + t for t in r.pool[start : len(r.pool) - max(need, 0)]]
+        if k < r.high and max(r.low, k + 1) <= len(r.pool):
+            taken = set(chosen)
+            out = [self.target0 + t for t in r.pool if t not in taken]
         if r.low <= k:
             out.append(self.end_targets)
         return out

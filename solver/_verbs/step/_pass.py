@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from triggerstack.model._apnap import Block
 from triggerstack.model._errors import WalkStateError
@@ -21,6 +20,8 @@ from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
+from ._later import beside, later
+from ._state import State
 
 __all__ = ["PREFIX_CACHE", "PassStepper", "State"]
 
@@ -28,22 +29,6 @@ PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
 
-class State(NamedTuple):
-    """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand
-    with the tokens of its choice announced so far.
-
-    A named tuple, not a frozen dataclass: a walk makes one or two at every decision, and a frozen
-    dataclass of these seven fields took 1.5 µs to build against 0.5 µs. Frozen either way."""
-
-    decisions: tuple[int, ...] = ()
-    stack: tuple[Placed, ...] = ()
-    removed: frozenset[int] = frozenset()
-    current: int | None = None
-    tokens: tuple[int, ...] = ()
-    placed: frozenset[int] = frozenset()
-    """The abilities on ``stack``, as a set (kept as they are placed: every question asks it)."""
-    processed: frozenset[int] = frozenset()
-    """The abilities placed, removed or in hand: those the block being put is done with."""
 
 
 class _Decisions(Sequence[Decision]):
@@ -86,6 +71,7 @@ class PassStepper(Checked[State]):
     _next: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], list[Decision]] = field(default_factory=dict)
     _whole: dict[tuple[int, frozenset[int]], dict[tuple[int, ...], Placed]] = field(default_factory=dict)
     _partial: set[tuple[tuple[int, frozenset[int]], tuple[int, ...]]] = field(default_factory=set)
+    _sets: dict[tuple[tuple[int, frozenset[int]], tuple[int, ...]], set[tuple[int, ...]]] = field(default_factory=dict)
     _has: dict[tuple[int, frozenset[int]], bool] = field(default_factory=dict)
     _spaces: dict[tuple[int, frozenset[int]], ChoiceSpace] = field(default_factory=dict)
     _announcers: dict[tuple[int, frozenset[int]], Announcer | None] = field(default_factory=dict)
@@ -234,9 +220,18 @@ class PassStepper(Checked[State]):
         must have one in hand)."""
         assert state.current is not None
         a = self.facts.abilities[state.current]
-        n = len(state.tokens)
+        tokens = state.tokens
         listed = self._choices(a, state.placed)
-        return sum(1 for _, seq in listed if seq[:n] == state.tokens)
+        start = self._open(a, tokens)
+        if start is None:
+            n = len(tokens)
+            return sum(1 for _, seq in listed if seq[:n] == tokens)
+        close, prefix, chosen = self._closing(a, tokens), tokens[:start], tokens[start:]
+        return sum(
+            1
+            for _, seq in listed
+            if seq[:start] == prefix and beside(seq[start : seq.index(close, start)], chosen) is not None
+        )
 
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
         """What the ability in hand has announced: its chosen modes (modal abilities), the things
@@ -287,12 +282,83 @@ class PassStepper(Checked[State]):
         found = self._next.get((key, state.tokens))
         if found is None:
             announcer = self._announcer(a, key)
-            if announcer is None:
-                self._choices(a, on_stack)
-                found = self._expand(key, state.tokens)
-            else:
+            if announcer is not None:
                 found = self._offer(key, state.tokens, announcer.next(state.tokens))
+            else:
+                self._choices(a, on_stack)
+                start = self._open(a, state.tokens)
+                tokens = state.tokens
+                following = self._group(key, tokens) if start is None else self._set_next(a, key, tokens, start)
+                found = self._offer(key, state.tokens, following)
         return list(found)
+
+    def _open(self, a: AbilityFacts, tokens: Sequence[int]) -> int | None:
+        """Where the set being chosen begins in ``tokens``: the ability's modes (700.2) or one
+        requirement's targets (601.2c), each a set whatever order it is clicked in, kept sorted as
+        the choices spell it. None where no set is open (the parts of a division, or a whole choice)."""
+        i = 0
+        instances: list[int] = [0]
+        if a.modal:
+            if self.end_modes not in tokens:
+                return 0
+            i = tokens.index(self.end_modes)
+            base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+            instances = [t - base for t in tokens[:i]]
+            i += 1
+        for m in instances:
+            for r in a.modes[m].requirements:
+                start = i
+                while i < len(tokens) and tokens[i] != self.end_targets:
+                    i += 1
+                if i == len(tokens):
+                    return start
+                i += 1 + (i - start if r.divide else 0)  # end targets, and a part per target divided
+                if i > len(tokens):
+                    return None
+        return None
+
+    def _closing(self, a: AbilityFacts, tokens: Sequence[int]) -> int:
+        """The token that closes the set open in ``tokens``: end of modes or end of targets."""
+        return self.end_modes if a.modal and self.end_modes not in tokens else self.end_targets
+
+    def _set_next(
+        self, a: AbilityFacts, key: tuple[int, frozenset[int]], tokens: tuple[int, ...], start: int
+    ) -> list[int]:
+        """What may follow ``tokens`` whose set from ``start`` is open, among listed choices: every
+        member of a set some choice (beginning as the closed part does) holds beside those chosen,
+        and the closing token where the chosen set is one whole."""
+        close = self._closing(a, tokens)
+        chosen = tokens[start:]
+        out: set[int] = set()
+        for seg in self._segments(key, tokens[:start], close):
+            rest = beside(seg, chosen)
+            if rest is not None:
+                out.update(rest) if rest else out.add(close)
+        return sorted(out)
+
+    def _segments(self, key: tuple[int, frozenset[int]], prefix: tuple[int, ...], close: int) -> set[tuple[int, ...]]:
+        """The sets (sorted) the listed choices beginning with ``prefix`` take next, up to ``close``."""
+        found = self._sets.get((key, prefix))
+        if found is None:
+            choices = self._choice_tokens[key]
+            n = len(prefix)
+            found = set()
+            for i in self._matching(key, prefix):
+                seq = choices[i][1]
+                found.add(seq[n : seq.index(close, n)])
+            self._bound()
+            self._sets[(key, prefix)] = found
+        return found
+
+    def _matching(self, key: tuple[int, frozenset[int]], prefix: tuple[int, ...]) -> list[int]:
+        """The listed choices (indices) that begin with ``prefix`` (a prefix of whole sets)."""
+        if not prefix:
+            return list(range(len(self._choice_tokens[key])))
+        found = self._prefix.get((key, prefix))
+        if found is None:
+            self._group(key, prefix[:-1])
+            found = self._prefix.get((key, prefix), [])
+        return found
 
     def _offer(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...], following: list[int]) -> list[Decision]:
         """Keep the decisions (spelled ``following``) that may follow ``tokens``."""
@@ -300,17 +366,12 @@ class PassStepper(Checked[State]):
         found = self._next[(key, tokens)] = [self.decisions[t] for t in following]
         return found
 
-    def _expand(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[Decision]:
-        """The decisions that can follow ``tokens``: the choices that begin with them (indices in
-        their list) are grouped by their next token in one pass, and each group is kept for the
-        prefix one token longer, so that a long list is scanned once per prefix reached."""
-        matching = self._prefix.get((key, tokens))
-        if matching is None:
-            if tokens:
-                self._expand(key, tokens[:-1])
-                matching = self._prefix.get((key, tokens), [])
-            else:
-                matching = list(range(len(self._choice_tokens[key])))
+    def _group(self, key: tuple[int, frozenset[int]], tokens: tuple[int, ...]) -> list[int]:
+        """The tokens that follow ``tokens`` in the listed choices' spelling: the choices that begin
+        with them (indices in their list) are grouped by their next token in one pass, and each
+        group is kept for the prefix one token longer, so that a long list is scanned once per
+        prefix reached. (A walk offers a set's members in any order: :meth:`_set_next`.)"""
+        matching = self._matching(key, tokens)
         choices = self._choice_tokens[key]
         n = len(tokens)
         groups: dict[int, list[int]] = {}
@@ -321,22 +382,31 @@ class PassStepper(Checked[State]):
         self._bound()
         for t, group in groups.items():
             self._prefix[(key, (*tokens, t))] = group
-        found = self._next[(key, tokens)] = [self.decisions[t] for t in sorted(groups)]
-        return found
+        return sorted(groups)
 
     def _bound(self) -> None:
         """A bound on memory: past it the walk goes on, recomputing."""
-        if len(self._prefix) + len(self._next) > PREFIX_CACHE:
+        if len(self._prefix) + len(self._next) + len(self._sets) > PREFIX_CACHE:
             self._prefix.clear()
             self._next.clear()
+            self._sets.clear()
 
     def why_illegal(self, state: State, decision: Decision) -> Reason:
-        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room."""
+        """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room.
+        A decision a legal outcome takes further on — a target of a later requirement, a removal
+        in a later block, a put once the ability in hand is announced — breaks no rule: the reason
+        says so and how to get there (:meth:`_later`); only a decision no legal outcome takes after
+        what the walk has decided is said to break a rule."""
         f = self.facts
         n = len(f.abilities)
         d, tok = decision, self._token[decision.key]
         if self.is_over(state):
             return judge.walk_over()
+        how = later(self, state, d, tok)
+        if isinstance(how, str):
+            return judge.not_yet(d.text, how)
+        if how is not None:
+            return how
         if state.current is not None:
             return self._why_token(state, f.abilities[state.current], d, tok)
         if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
@@ -410,6 +480,11 @@ class PassStepper(Checked[State]):
             k = tok - n
             return State(decisions, state.stack, state.removed | {k}, None, (), state.placed, state.processed | {k})
         tokens = (*state.tokens, tok)
+        if state.tokens and tok < state.tokens[-1] and tok < self.end_targets and tok not in (self.end_modes,):
+            assert state.current is not None
+            start = self._open(self.facts.abilities[state.current], state.tokens)
+            if start is not None:  # a member of the open set, clicked after a later one: kept sorted
+                tokens = (*state.tokens[:start], *sorted((*state.tokens[start:], tok)))
         announcing = State(decisions, state.stack, state.removed, state.current, tokens, state.placed, state.processed)
         return self._finish(announcing)
 

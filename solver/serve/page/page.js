@@ -252,6 +252,7 @@ function showVanished(vanished) {
       try {
         const answer = await call("step/why", { scenario: state.scenario, decisions: state.decisions, decision: d.id });
         if (answer.legal) why.replaceChildren(" it is legal now");
+        else if (answer.later) why.replaceChildren(element("strong", {}, " legal, not yet: "), answer.reason);
         else why.replaceChildren(` ${answer.reason}`, answer.rule ? " — " : "", answer.rule ? ruleLink(answer.rule) : "");
       } catch (problem) {
         showError(problem);

@@ -1,0 +1,197 @@
+"""What a legal outcome takes further on: the search a judge's "why not" asks before it cites a rule.
+
+A walk decides one thing at a time; an outcome is what a judge rules on. A decision not legal now
+that some legal outcome extending the walk takes — a put once the ability in hand is announced, a
+removal in a later block, a target of a later requirement, a mode or target of the next ability
+put — breaks no rule: :func:`later` says how to get there. Only where none does is a rule cited
+(:meth:`~._pass.PassStepper.why_illegal`; the property of tests/property/test_why.py holds the two
+to the legal outcomes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model._limits import RUNNING
+
+from ... import _judge as judge
+from ..._core.indexed import Choice
+from ..._judge import Reason
+from ._announce import Announcer
+from ._decision import Decision, DecisionKind, Key
+from ._state import State
+
+
+class Pass(Protocol):
+    """What the search asks of a pass's stepper (:class:`~._pass.PassStepper`)."""
+
+    facts: Facts
+    _token: dict[Key, int]
+    mode_offset: list[int]
+    end_modes: int
+    target0: int
+    end_targets: int
+
+    @property
+    def decisions(self) -> Sequence[Decision]: ...
+    def legal(self, state: State) -> list[Decision]: ...
+    def _open(self, a: AbilityFacts, tokens: Sequence[int]) -> int | None: ...
+    def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]: ...
+    def _announcer(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> Announcer | None: ...
+    def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool: ...
+
+__all__ = ["SEARCHED", "beside", "later"]
+
+SEARCHED = 65_536
+"""How many points of a pass (which abilities are placed and which done) "why not" searches for a
+later put or removal before it says it did not decide."""
+
+
+def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
+    """How a walk reaches a legal outcome that takes ``d`` (not legal now) further on, in the
+    sense a decision has for the outcome: a put, the ability placed next; a removal, the
+    ability removed; a mode or a target, one of the ability in hand's (else of the next one
+    put). None where no legal outcome extending the walk takes it; a :class:`Reason` where the
+    search stopped at its bound."""
+    f = p.facts
+    if state.current is not None:
+        a = f.abilities[state.current]
+        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+            after = _at(state, state.placed | {a.index}, state.processed)
+            path = _path(p, after, d, puts=d.kind is DecisionKind.REMOVE)
+            first = f"finish announcing {a.id}'s choice (601.2b–d), then "
+            return path if not isinstance(path, list) else first + _then(path, d.text)
+        if d.kind is DecisionKind.TARGET:
+            return _later_target(p, state, a, tok - p.target0)
+        return None
+    if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+        # a put is the next ability on the stack: only removals may come before it
+        path = _path(p, state, d, puts=d.kind is DecisionKind.REMOVE)
+        if isinstance(path, list):
+            return "first " + _then(path, d.text) if path else None
+        return path
+    if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
+        return None
+    for a in f.abilities:  # the next ability put (only removals may come before it) takes it
+        if d.kind is DecisionKind.MODE and d.subject != a.id:
+            continue
+        path = _path(p, state, p.decisions[a.index], puts=False)
+        if not isinstance(path, list):
+            if path is not None:
+                return path
+            continue
+        first = "first " + _then([*path, f"put {a.id}"], d.text)
+        if d.kind is DecisionKind.MODE and _takes(p, a, state.placed, mode=d.mode):
+            return first
+        if d.kind is DecisionKind.TARGET and _takes(p, a, state.placed, thing=tok - p.target0):
+            return f"{first} ({d.subject} can be one of {a.id}'s targets)"
+    return None
+
+def _path(p: Pass, state: State, d: Decision, puts: bool) -> list[str] | Reason | None:
+    """The shortest way through the pass, a put or removal at a time (``puts``: else removals
+    only; the choices announced do not change what may follow, only which abilities are on the
+    stack does), to a point where ``d`` (a put or a removal) may be taken. None where no point
+    may; a reason past the search's bound."""
+    seen = {(state.placed, state.processed)}
+    frontier: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = [(state.placed, state.processed, ())]
+    while frontier:
+        nxt: list[tuple[frozenset[int], frozenset[int], tuple[str, ...]]] = []
+        for placed, processed, path in frontier:
+            moves = p.legal(_at(state, placed, processed))
+            if d in moves:
+                return list(path)
+            for m in moves:
+                if m.kind is DecisionKind.PUT and not puts:
+                    continue
+                j = p._token[m.key] % len(p.facts.abilities)
+                key = (placed | {j} if m.kind is DecisionKind.PUT else placed, processed | {j})
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append((*key, (*path, m.text)))
+            if len(seen) > SEARCHED:
+                return judge.undecided(d.text, SEARCHED)
+        RUNNING.check("searching the walk for a later removal")
+        frontier = nxt
+    return None
+
+def _takes(p: Pass, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", thing: int | None = None) -> bool:
+    """Whether some legal choice of ``a`` (put with ``on_stack`` below) takes ``mode`` / targets ``thing``."""
+    key = (a.index, on_stack & a.waiting_targets)
+    if not p._has_choice(a, on_stack):
+        return False
+    announcer = p._announcer(a, key)
+    m0 = 2 * len(p.facts.abilities) + p.mode_offset[a.index]
+    want = m0 + next(i for i, m in enumerate(a.modes) if m.id == mode) if mode else p.target0 + (thing or 0)
+    if announcer is not None:
+        return any(
+            (want - m0 in ms) if mode else any(thing in r.pool and r.high for m in ms for r in announcer.modes[m])
+            for ms in announcer.multisets
+        )
+    return any(want in seq for _, seq in p._choices(a, on_stack))
+
+def _later_target(p: Pass, state: State, a: AbilityFacts, t: int) -> str | None:
+    """How the ability in hand may still target thing ``t``: in a requirement after the one
+    being chosen (or dividing), or once its modes are chosen. None where no legal choice does."""
+    tokens, want = state.tokens, p.target0 + t
+    start = p._open(a, tokens)
+    thing = p.facts.things[t].id
+    if a.modal and p.end_modes not in tokens:  # modes still open
+        seqs = _seqs(p, state, a)
+        if any(want in seq and beside(seq[: seq.index(p.end_modes)], tokens) is not None for seq in seqs):
+            return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
+        return None
+    if start is None:  # dividing: the next requirement comes after the parts
+        consistent = [seq for seq in _seqs(p, state, a) if seq[: len(tokens)] == tokens]
+        after = len(tokens)
+        first = "finish dividing (601.2d)"
+    else:
+        close = p.end_targets
+        consistent = [
+            seq
+            for seq in _seqs(p, state, a)
+            if seq[:start] == tokens[:start]
+            and beside(seq[start : seq.index(close, start)], tokens[start:]) is not None
+        ]
+        after = -1  # past the end of the set being chosen
+        first = "say 'end targets' for the targets being chosen"
+    for seq in consistent:
+        at = seq.index(p.end_targets, start) + 1 if after < 0 and start is not None else after
+        if want in seq[at:]:
+            return f"{first}; {thing} can be a target of {a.id}'s next requirement"
+    return None
+
+def _seqs(p: Pass, state: State, a: AbilityFacts) -> list[tuple[int, ...]]:
+    """The tokens of every legal choice of the ability in hand (listed: asked once a judge asks why)."""
+    return [seq for _, seq in p._choices(a, state.placed)]
+
+
+def _then(path: Sequence[str], decision: str) -> str:
+    """A way there, said as the decisions to take first."""
+    if not path:
+        return repr(decision)
+    return ", ".join(repr(p) for p in path) + f", then {decision!r}"
+
+
+def _at(state: State, placed: frozenset[int], processed: frozenset[int]) -> State:
+    """A point of the pass between abilities, with ``placed`` on the stack and ``processed`` done
+    (what may follow depends on nothing else)."""
+    return state._replace(
+        decisions=(), stack=(), removed=frozenset(), current=None, tokens=(), placed=placed, processed=processed
+    )
+
+
+def beside(seg: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...] | None:
+    """What the sorted set (or multiset) ``seg`` holds beside ``chosen`` (sorted), None where it
+    does not hold them all."""
+    rest: list[int] = []
+    i = 0
+    for t in seg:
+        if i < len(chosen) and t == chosen[i]:
+            i += 1
+        elif i < len(chosen) and t > chosen[i]:
+            return None
+        else:
+            rest.append(t)
+    return tuple(rest) if i == len(chosen) else None

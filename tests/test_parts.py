@@ -1,0 +1,221 @@
+"""Cache and answer files written whole or not at all, and cache files read whole or rebuilt
+(``model/_parts.py``; issue 51, "The card cache").
+
+Before: on a full disk every run left another SQLite ``-journal`` beside the card index; a build killed
+among concurrent ones left its part for good once the index existed (parts were reclaimed only by
+the next build); a card pool file nested 200,000 deep was exit 70 on every run. A full disk is
+simulated (SQLite's own "database or disk is full", and ``OSError(ENOSPC)`` from a write), a killed
+build is a subprocess killed mid-write, and the pool file is spoiled in shapes nobody listed.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+from triggerstack.model import _parts
+from triggerstack.model._parts import cached, reclaim_parts, write_whole
+
+
+def _beside(folder: Path, target: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{target.name}."))
+
+
+def test_a_write_that_fails_leaves_nothing_and_says_the_disk_is_full(tmp_path: Path) -> None:
+    target = tmp_path / "answer.json"
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        stream.write(b"x" * 100_000)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(OSError) as caught:
+        write_whole(target, write)
+    assert caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sqlite_build_that_fills_the_disk_leaves_no_journal(tmp_path: Path) -> None:
+    """SQLite's own "database or disk is full" (max_page_count plays the disk), in its default
+    journal mode: the part and its -journal both go."""
+    target = tmp_path / "index.sqlite"
+
+    def write(part: str, _stream: IO[bytes]) -> None:
+        db = sqlite3.connect(part)
+        try:
+            db.execute("CREATE TABLE t (x TEXT)")
+            db.commit()
+            db.execute("PRAGMA max_page_count = 8")
+            db.execute("BEGIN")
+            for i in range(10_000):
+                db.execute("INSERT INTO t VALUES (?)", ("x" * 200 + str(i),))
+        finally:
+            db.close()
+
+    for _ in range(3):  # every run: nothing left each time
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            write_whole(target, write)
+        assert list(tmp_path.iterdir()) == []
+
+
+_WRITER = """
+import os, sqlite3, sys, time
+from pathlib import Path
+from triggerstack.model._parts import new_part
+target, how = Path(sys.argv[1]), sys.argv[2]
+fd, part = new_part(target)
+if how == "sqlite":  # a build in SQLite's default journal mode, killed inside its transaction
+    db = sqlite3.connect(part)
+    db.execute("CREATE TABLE t (x TEXT)")
+    db.commit()
+    db.execute("BEGIN")
+    for i in range(40_000):
+        db.execute("INSERT INTO t VALUES (?)", ("x" * 100,))
+    db.execute("UPDATE t SET x = 'y'")
+else:
+    os.write(fd, b"x" * 4_500_000)
+print("written", flush=True)
+time.sleep(600)
+"""
+
+
+def _writer(target: Path, how: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(target), how], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "written"
+    return proc
+
+
+def test_a_build_killed_among_live_ones_is_removed_and_the_live_ones_kept(tmp_path: Path) -> None:
+    """Seven concurrent builds, two killed mid-write (one of them inside a SQLite transaction, its
+    -journal beside it): the next reader of the cache removes what the killed ones left — even though
+    the file itself is whole already — and leaves the live ones' parts alone."""
+    target = tmp_path / "cards.sqlite"
+    target.write_bytes(b"whole")
+    writers = [_writer(target, "sqlite" if i == 0 else "bytes") for i in range(7)]
+    try:
+        killed = writers[:2]
+        for proc in killed:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+        before = _beside(tmp_path, target)
+        assert any(n.endswith(".part-journal") for n in before), before
+        assert cached(target, bytes) == b"whole"  # reading the cache reclaims
+        after = _beside(tmp_path, target)
+        assert len([n for n in after if n.endswith(".part")]) == 5, after
+        assert not any(n.endswith("-journal") for n in after), after
+    finally:
+        for proc in writers:
+            proc.kill()
+            proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+    reclaim_parts(target)
+    assert _beside(tmp_path, target) == []
+
+
+def test_a_journal_whose_part_is_gone_is_removed(tmp_path: Path) -> None:
+    target = tmp_path / "cards.sqlite"
+    (tmp_path / ".cards.sqlite.abc.part-journal").write_bytes(b"j" * 1000)
+    (tmp_path / ".cards.sqlite.abc.part-wal").write_bytes(b"w")
+    reclaim_parts(target)
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- the card pool's file: read whole or built again ------------------------------------------------
+
+
+@pytest.fixture
+def pool_module() -> Any:
+    """The card pool's module (the extra [cards]): only its tests are skipped without it."""
+    return pytest.importorskip("triggerstack.model.cards._pool")
+
+
+def _spoil(path: Path, how: str) -> None:
+    if how == "deep":
+        path.write_text("[" * 200_000 + "]" * 200_000)
+    elif how == "deep-object":
+        path.write_text('{"entries": ' + '{"a": ' * 200_000 + "1" + "}" * 200_001)
+    elif how == "binary":
+        path.write_bytes(bytes(range(256)) * 50)
+    elif how == "shape":
+        path.write_text('{"entries": [{"name": 3, "abilities": [[1]]}]}')
+    elif how == "list":
+        path.write_text("[1, 2, 3]")
+    elif how == "truncated":
+        path.write_text('{"entries": [{"name": "x", "fie')
+    elif how == "folder":
+        path.mkdir()
+    elif how == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(path.parent / "elsewhere.json")
+        (path.parent / "elsewhere.json").write_text('{"entries": []}')
+
+
+@pytest.mark.parametrize(
+    "how", ["deep", "deep-object", "binary", "shape", "list", "truncated", "folder", "fifo", "link"]
+)
+def test_a_pool_file_that_is_no_pool_is_built_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str, pool_module: Any
+) -> None:
+    """A pool file nested 200,000 deep was exit 70 on every run; a FIFO in its place would block
+    every run for ever. Each is built again (and written over, where a file can be)."""
+    path = tmp_path / "pool-x.json"
+    _spoil(path, how)
+    built = pool_module.Pool()
+    monkeypatch.setattr(pool_module, "_stored_path", lambda: path)
+    monkeypatch.setattr(pool_module, "_build", lambda: built)
+    started = time.process_time()
+    assert pool_module._stored() is built
+    assert time.process_time() - started < 30  # read, refused and rebuilt: not stuck on the file
+    if how != "folder":
+        assert path.is_file() and not path.is_symlink()
+        assert pool_module._stored() is not built  # the next run reads the file it wrote
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(_parts.PART)] == []
+
+
+def test_a_full_disk_while_writing_the_pool_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pool_module: Any
+) -> None:
+    path = tmp_path / "pool-x.json"
+    built = pool_module.Pool()
+    monkeypatch.setattr(pool_module, "_stored_path", lambda: path)
+    monkeypatch.setattr(pool_module, "_build", lambda: built)
+
+    def full(_fd: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    for _ in range(2):
+        assert pool_module._stored() is built  # this process keeps its own
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_while_building_the_card_index_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """On a full disk every run left another SQLite -journal in the cache folder: the build keeps no
+    journal and a failed build removes its part, so each run leaves the folder as it found it and
+    keeps its index in memory (docs/cards.md)."""
+    corpus_module = pytest.importorskip("triggerstack.model.cards._corpus")
+    original = corpus_module._build
+
+    def on_a_full_disk(db: sqlite3.Connection, data: Path) -> sqlite3.Connection:
+        if db.execute("PRAGMA database_list").fetchone()[2]:  # a file: its disk fills after 20 pages
+            db.execute("PRAGMA max_page_count = 20")
+        built: sqlite3.Connection = original(db, data)
+        return built
+
+    monkeypatch.setattr(corpus_module, "_build", on_a_full_disk)
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", str(tmp_path))
+    for _ in range(2):
+        index = corpus_module.Corpus.open()
+        assert index.lookup("Inferno Titan").name == "Inferno Titan"
+        assert list(tmp_path.iterdir()) == []
