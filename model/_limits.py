@@ -22,9 +22,12 @@ outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) en
 memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and
                               its cache) may take together, each measured as it is compiled;
                               one scenario over it is refused as it compiles (``--max-memory``)
-answer             16 MiB     bytes of one answer of a server (stdio, HTTP) or one answer line of
-                              ``batch`` (``--max-answer``): a small request can ask for a large
-                              answer (a divide, ``sample -n``); past the cap it is an error
+answer             16 MiB     bytes of one answer of a server (stdio — a batch array as a whole
+                              —, HTTP pages and streams), one answer line of ``batch`` and
+                              ``check --batch``, or a verb's ``--json`` on the command line
+                              (``--max-answer``): a small request can ask for a
+                              large answer (a divide, ``sample -n``); it is counted as it is
+                              written (``model/_answer.py``) and stops at the cap with an error
 passes             100        passes of 603.3b's loop while abilities keep triggering
                               (``--max-passes``); a pass that repeats an earlier one is
                               named as a loop whatever the cap. ``check`` follows a
@@ -78,14 +81,16 @@ class Limits:
     depth: int = _cap(64, "nesting of a document")
     digits: int = _cap(100, "digits of one integer in a document")
     values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")
-    abilities: int = _cap(1_000, "waiting abilities")
+    abilities: int = _cap(1_000, "waiting abilities (and entries of one pass of a proposal)")
     objects: int = _cap(10_000, "objects")
     candidates: int = _cap(10_000, "candidates of one requirement")
     choices: int = _cap(200_000, "choices of one ability listed one by one")
     outcomes: int = _cap(2_000_000, "outcomes a solver engine (cpsat, constraint) enumerates, or divide tallies")
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
-    answer: int = _cap(16 * 1024 * 1024, "bytes of one answer a server or batch line gives (serve, batch)")
+    answer: int = _cap(
+        16 * 1024 * 1024, "bytes of one answer a server, stream, batch line or --json gives, counted as written"
+    )
 
     @staticmethod
     def described() -> list[tuple[str, int, str]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from ._errors import ScenarioError
 from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
@@ -141,7 +142,7 @@ class Outcome(_Value):
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
         """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
-        return parse_outcome(load_document(path, limits), source=path)
+        return parse_outcome(load_document(path, limits), source=path, limits=limits)
 
 
 class Score(_Frozen):
@@ -195,12 +196,41 @@ class Score(_Frozen):
         )
 
 
-def parse_outcome(data: Any, source: str | None = None) -> Outcome:
-    """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`."""
+def parse_outcome(data: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Outcome:
+    """Validate a loaded document into an :class:`Outcome`, or raise :class:`ScenarioError`; a
+    proposal is held to the caps a scenario is (:func:`_within`) before it is validated."""
+    _within(data, limits, source)
     try:
         return Outcome.model_validate(data)
     except ValidationError as exc:
         raise validation_error(exc, source, data, root=Outcome) from None
+
+
+def _within(data: Any, limits: Limits, source: str | None) -> None:
+    """A proposal bounded like a scenario, on every door (its entries are counted before any is
+    validated): no pass lists more entries — placed or removed — than ``--max-abilities`` lets
+    a scenario wait (a pass is told by the ``@`` of a fired ability's id, as ``passes`` is
+    inferred), and none lists more passes than ``--max-passes``."""
+    if not isinstance(data, Mapping):
+        return
+    per_pass: Counter[int] = Counter()
+    for key in ("stack", "removed"):
+        listed = data.get(key)
+        if not isinstance(listed, list | tuple):
+            continue
+        for item in listed:
+            ability = item.get("ability") if key == "stack" and isinstance(item, Mapping) else item
+            per_pass[ability.count("@") if isinstance(ability, str) else 0] += 1
+    if per_pass and max(per_pass) >= limits.passes:
+        raise _sourced(limits.refuse("passes in a proposal", max(per_pass) + 1, "passes", ("stack",)), source)
+    for level, n in sorted(per_pass.items()):
+        if n > limits.abilities:
+            what = f"entries of pass {level + 1} (placed or removed)" if level else "entries (placed or removed)"
+            raise _sourced(limits.refuse(what, n, "abilities", ("stack",)), source)
+
+
+def _sourced(error: ScenarioError, source: str | None) -> ScenarioError:
+    return error if source is None else error.located(source)
 
 
 def parse_score(data: Any, source: str | None = None) -> Score:

@@ -387,7 +387,12 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     if picture is not None:
         text = picture
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
-        text = _dump(result.report()) if cmd.pretty else compact(result.report())
+        from triggerstack.model._answer import written
+
+        report = result.report()
+        # counted as it is written and held to --max-answer, as every server's answer (model/_answer.py)
+        text = written(report, getattr(args, "max_answer", Limits().answer), "ask for less")
+        text = _dump(report) if cmd.pretty else text
     else:
         text = result.text()
     if result.exit_code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so

@@ -242,10 +242,11 @@ def test_only_the_environments_import_the_rl_extra() -> None:
 
 def test_only_the_http_service_imports_the_serve_extra() -> None:
     """FastAPI and uvicorn are the optional extra ``[serve]``: only ``serve/http`` imports them (and
-    its OpenAPI document, ``serve/openapi``, which it alone imports; and the command line's ``serve
-    --http``, inside that verb)."""
+    its connections, ``serve/connections``, and its OpenAPI document, ``serve/openapi``, which it
+    alone imports; and the command line's ``serve --http``, inside that verb)."""
+    http = ("triggerstack.solver.serve._http", "triggerstack.solver.serve._connections", "triggerstack.solver.serve._openapi")
     for m in MODULES:
-        if m not in ("triggerstack.solver.serve._http", "triggerstack.solver.serve._openapi", "triggerstack.solver._cli"):
+        if m not in (*http, "triggerstack.solver._cli"):
             bad = [t for t in _imports(m) if t.split(".")[0] in ("fastapi", "uvicorn", "starlette")]
             assert not bad, f"{m} imports {bad}"
 

@@ -177,7 +177,7 @@ def test_a_request_with_an_invalid_id_is_refused_and_never_runs(ident: str) -> N
     batch = json.loads(service.handle(f"[{line}, {line}]") or "")
     codes = [batch["error"]["code"]] * 2 if isinstance(batch, dict) else [a["error"]["code"] for a in batch]
     assert codes == [invalid, invalid]
-    assert service._loaded == {}, "the loads took effect"
+    assert not service._pool.loaded, "the loads took effect"
 
 
 class _Clock:

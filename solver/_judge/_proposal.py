@@ -84,6 +84,8 @@ class _Report:
     def add(self, ability: str | None, reason: Reason) -> None:
         assert reason.code is not None and reason.rule is not None  # a proposal's violations all have both
         self.items.append(Violation(reason.rule, reason.code, ability, reason.text))
+        if not len(self.items) % 64:  # a long proposal's violations are judged within its deadline too
+            self.deadline.check("judging the proposal")
 
 
 def _refuse_unreadable_passes(outcome: Outcome) -> None:
@@ -195,6 +197,7 @@ def _judge_pass(
     by_index = dict(entries)
     below: frozenset[int] = frozenset()
     for k in placed:
+        report.deadline.check("judging the proposal")  # each entry: a long proposal ends within its time limit
         _check_entry(facts, abilities[k], by_index[positions[k]], below, report)
         if abilities[k].forced_removal is None:  # one that is never put there is below nothing
             below = below | {k}

@@ -60,7 +60,7 @@ class VerdictReport(Result, reports.VerdictReport):
 def answer(legal: LegalOutcomes, p: Check) -> VerdictReport:
     from .draw import verdict_svg
 
-    proposal = within("proposal", parse_outcome, p.proposal)
+    proposal = within("proposal", lambda doc: parse_outcome(doc, limits=legal.options.limits), p.proposal)
     try:
         verdict = legal.check(proposal)
     except ProposalError as exc:  # passes that do not add up: the proposal's place

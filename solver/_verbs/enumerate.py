@@ -7,15 +7,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from triggerstack.model._answer import Items, Raw
 from triggerstack.model._numbers import Whole
-from triggerstack.model._outcome import outcome_dict
+from triggerstack.model._outcome import outcome_dict, outcome_json
 
 from .base import MAX_PAGE, Params, Result
 
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Enumerate", "Page", "answer", "lines"]
+__all__ = ["Enumerate", "Page", "answer", "lines", "parts"]
 
 
 class Enumerate(Params):
@@ -33,11 +34,23 @@ class Page(Result):
         return self.model_dump(mode="json")
 
 
-def answer(legal: LegalOutcomes, p: Enumerate) -> Page:
+def _page(legal: LegalOutcomes, p: Enumerate) -> tuple[range, str | None]:
+    """The ranks of the page, and the cursor of the next (None after the last)."""
     total = legal.count()
     start = int(p.cursor)
     end = min(total, start + p.limit)
-    return Page(outcomes=[outcome_dict(legal[i]) for i in range(start, end)], next=str(end) if end < total else None)
+    return range(start, end), str(end) if end < total else None
+
+
+def answer(legal: LegalOutcomes, p: Enumerate) -> Page:
+    ranks, following = _page(legal, p)
+    return Page(outcomes=[outcome_dict(legal[i]) for i in ranks], next=following)
+
+
+def parts(legal: LegalOutcomes, p: Enumerate) -> Any:
+    """:func:`answer`'s JSON with each outcome unranked as it is written (``model/_answer.py``)."""
+    ranks, following = _page(legal, p)
+    return {"next": following, "outcomes": Items(Raw(outcome_json(legal[i])) for i in ranks)}
 
 
 def lines(legal: LegalOutcomes, p: Enumerate) -> Iterator[str]:

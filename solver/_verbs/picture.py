@@ -39,7 +39,7 @@ def answer(legal: LegalOutcomes, p: Draw) -> Picture:
     from .draw import outcome_svg, verdict_svg
 
     if p.proposal is not None:
-        proposal = within("proposal", parse_outcome, p.proposal)
+        proposal = within("proposal", lambda doc: parse_outcome(doc, limits=legal.options.limits), p.proposal)
         return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal), p.width))
     stepper = legal.stepper()
     walk = stepper.walk(p.decisions)

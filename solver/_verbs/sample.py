@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from triggerstack.model._answer import Items, Raw
 from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
 
@@ -14,7 +15,7 @@ from .base import MAX_PAGE, Params, Result
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Outcomes", "Sample", "answer", "lines"]
+__all__ = ["Outcomes", "Sample", "answer", "lines", "parts"]
 
 
 class Sample(Params):
@@ -30,6 +31,11 @@ class Outcomes(Result):
 
 def answer(legal: LegalOutcomes, p: Sample) -> Outcomes:
     return Outcomes(outcomes=[outcome_dict(o) for o in legal.sample(p.n, p.seed)])
+
+
+def parts(legal: LegalOutcomes, p: Sample) -> Any:
+    """:func:`answer`'s JSON with each draw written as it is drawn (``model/_answer.py``)."""
+    return {"outcomes": Items(Raw(line) for line in legal.sample_lines(p.n, p.seed))}
 
 
 def lines(legal: LegalOutcomes, p: Sample) -> Iterator[str]:

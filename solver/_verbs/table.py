@@ -107,6 +107,15 @@ class Verb:
         """Its answer to ``params`` about ``legal`` (``None`` for a verb that takes no scenario)."""
         return self.run(legal, params) if self.scenario else self.run(params)
 
+    def json(self, legal: LegalOutcomes | None, params: Params) -> Any:
+        """Its answer as the servers write it (``model/_answer.py``): JSON-ready, with the parts that
+        grow with what is asked (a page's outcomes, a sample's draws) written as they come — the
+        module's ``parts`` where it has one, else the result's ``to_json``."""
+        parts: Callable[[LegalOutcomes, Params], Any] | None = getattr(self._module, "parts", None)
+        if parts is not None and legal is not None:
+            return parts(legal, params)
+        return self.ask(legal, params).to_json()
+
     def lines(self, legal: LegalOutcomes, params: Params) -> Iterator[str]:
         """Its answer as lines, streamed as they come (a verb whose :class:`Command` streams)."""
         stream: Callable[[LegalOutcomes, Params], Iterator[str]] = self._module.lines

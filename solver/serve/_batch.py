@@ -24,6 +24,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from triggerstack.model._answer import written
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import json_line
@@ -74,10 +75,11 @@ def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None,
         proposal_doc = doc["proposal"]
     try:
         with bounded(deadline):
-            verdict = check(facts, parse_outcome(proposal_doc), options)
+            verdict = check(facts, parse_outcome(proposal_doc, limits=options.limits), options)
     except ScenarioError as exc:
         raise (exc if shared is not None else exc.within("proposal")) from None
-    return json.dumps({"line": number, **verdict.as_dict()}, sort_keys=True, separators=(",", ":"))
+    # within --max-answer as it is built (model/_answer.py), as every answer
+    return written({"line": number, **verdict.as_dict()}, options.limits.answer, "send a proposal with fewer entries")
 
 
 def verdict_line(

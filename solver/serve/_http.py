@@ -20,9 +20,11 @@ a connection must send its headers within :data:`HEADER_SECONDS`, and at most
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from triggerstack.model._answer import Answer, AnswerTooLarge
 from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._io import parse_text, utf8
 from triggerstack.model._limits import Bound, bounded
@@ -44,17 +47,25 @@ from .._options import Options
 from .._version import VERSION
 from . import _page
 from . import _rpc as rpc
+from ._connections import HEADER_SECONDS, MAX_CONNECTIONS, protocol
 from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
 
-__all__ = ["HEADER_SECONDS", "LOCAL_HOSTS", "MAX_CONNECTIONS", "PAGE_TEXT", "app", "problem", "protocol"]
+__all__ = [
+    "HEADER_SECONDS",
+    "LOCAL_HOSTS",
+    "MAX_CONNECTIONS",
+    "PAGE_TEXT",
+    "QUESTIONS_PER_PEER",
+    "app",
+    "problem",
+    "protocol",
+]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""
-HEADER_SECONDS = 10.0
-"""A connection that has not sent a request's headers within this long is closed."""
-MAX_CONNECTIONS = 256
-"""Connections open at once; one more is closed as it arrives."""
+QUESTIONS_PER_PEER = 16
+"""Questions one address may have waiting for their turn or being answered; one more is 429 at once."""
 
 
 class Json(JSONResponse):
@@ -63,6 +74,18 @@ class Json(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return visible(json.dumps(content, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
+
+
+def _sent(out: Answer) -> Response:
+    """An answer written by the bounded writer (``model/_answer.py``), sent as it was written."""
+    return Response(b"".join(out.encoded()), media_type="application/json")
+
+
+def _written(service: Service, value: Any) -> Response:
+    """``value`` written by the bounded writer, within ``--max-answer``, and sent."""
+    out = service.writer()
+    out.value(value)
+    return _sent(out)
 
 
 def problem(error: BaseException) -> Json:
@@ -138,6 +161,12 @@ def _client(request: Request) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
+def _peer(request: Request) -> str:
+    """The network address a request comes from: the clients of one address share its shares
+    (of handles, and of questions waiting for their turn), whatever tokens they present."""
+    return request.client.host if request.client is not None else ""
+
+
 async def _body(request: Request, service: Service) -> Any:
     """The request's JSON body, read by the bounded reader stdio and batch use."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -160,6 +189,28 @@ class _Gate:
     def __init__(self, service: Service) -> None:
         self.service = service
         self.lock = threading.Lock()
+        self.asking: Counter[str] = Counter()  # questions waiting or being answered, by address
+
+    @contextlib.contextmanager
+    def admitted(self, peer: str) -> Iterator[None]:
+        """A question of ``peer`` in the queue, if its address has fewer than
+        :data:`QUESTIONS_PER_PEER` there (429 ``pool-full`` at once otherwise): one client queuing
+        hundreds of questions behind a slow one holds as many connections, and kept every new
+        one — ``/health`` too — out."""
+        if self.asking[peer] >= QUESTIONS_PER_PEER:
+            raise RequestError(
+                KINDS.POOL_FULL,
+                f"this address has {self.asking[peer]} questions waiting or being answered, the most it may "
+                "(they are answered one at a time): wait for their answers, then ask again",
+                {"retry_after": 1},
+            )
+        self.asking[peer] += 1
+        try:
+            yield
+        finally:
+            self.asking[peer] -= 1
+            if not self.asking[peer]:
+                del self.asking[peer]
 
     def _turn(self, work: Callable[[Bound], Any], bound: Bound) -> Any:
         with bounded(bound):
@@ -184,12 +235,13 @@ class _Gate:
                     return
                 await asyncio.sleep(0.05)
 
-        watcher = asyncio.create_task(watch())
-        try:
-            return await run_in_threadpool(self._turn, work, bound)
-        finally:
-            finished.set()
-            watcher.cancel()
+        with self.admitted(_peer(request)):
+            watcher = asyncio.create_task(watch())
+            try:
+                return await run_in_threadpool(self._turn, work, bound)
+            finally:
+                finished.set()
+                watcher.cancel()
 
 
 def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
@@ -234,10 +286,14 @@ def _method_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 raise RequestError(KINDS.INVALID_PARAMS, "path: only over stdio; send the scenario", {"place": "path"})
             client = _client(request)
             asked = service.ask(method, params)
-            # the answer exactly as stdio gives it
-            result: Response = await gate.run(
-                request, asked.seconds, lambda bound: Json(service.answer(asked, bound, client))
-            )
+            # the answer exactly as stdio gives it, written within --max-answer as it is built
+
+            def work(bound: Bound) -> Response:
+                out = service.writer()
+                service.write(asked, bound, out, client, _peer(request))
+                return _sent(out)
+
+            result: Response = await gate.run(request, asked.seconds, work)
         except Exception as exc:
             return problem(exc)
         return result
@@ -271,7 +327,7 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
             client = _client(request)
 
             def first(bound: Bound) -> Any:
-                legal = service.legal_for(body, client)
+                legal = service.legal_for(body, client, _peer(request))
                 return legal, legal.count(), bound
 
             legal, total, stream_bound = await gate.run(request, service.seconds(body.time_limit), first)
@@ -280,18 +336,20 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
         start = int(body.cursor)
 
         def stream() -> Iterator[bytes]:
-            """One line per outcome; the whole stream within the time limit — past it, a last line
-            says so, so that no partial answer passes for a whole one."""
+            """One line per outcome; the whole stream within the time limit and ``--max-answer``
+            (one answer, counted as it is sent) — past either, a last line says so, so that no
+            partial answer passes for a whole one."""
+            out = service.writer()
             for i in range(start, total):
                 try:
                     with gate.lock, bounded(stream_bound):
                         stream_bound.check(f"streaming outcome {i}")
-                        line = outcome_json(legal[i])
-                except TimeLimitReached as exc:
+                        out.line(outcome_json(legal[i]))
+                except (TimeLimitReached, AnswerTooLarge) as exc:
                     error = {**failure(exc).rpc_error(), "next": str(i)}
                     yield (json.dumps({"error": error}) + "\n").encode()
                     return
-                yield line.encode("utf-8") + b"\n"
+                yield out.take()
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
@@ -330,65 +388,6 @@ def _error_handlers(api: FastAPI) -> None:
         return problem(exc)
 
 
-def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_CONNECTIONS) -> type[Any]:
-    """uvicorn's h11 protocol with a header-read timeout (``header_seconds``, for each request of a
-    connection) and a cap on open connections (``max_connections``): a slow or abandoned client can
-    neither hold the server's connections nor keep a new one from being answered. At the cap, a new
-    connection takes the place of the one that has waited longest without a request under way (a
-    slow client's, whose headers have not come), so a flood of slow connections, however it is
-    renewed, never keeps /health or anyone else out; only when every connection is answering a
-    request is the new one closed."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class Guarded(H11Protocol):
-        _header_timer: asyncio.TimerHandle | None = None
-        _waiting_since: float = 0.0
-
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._arm()
-            if len(self.connections) > max_connections:
-                idle = [c for c in self.connections if c is not self and isinstance(c, Guarded) and c._idle()]
-                if not idle:
-                    self._disarm()
-                    transport.close()
-                    return
-                min(idle, key=lambda c: c._waiting_since).transport.close()
-
-        def _idle(self) -> bool:
-            return self._header_timer is not None and not self.transport.is_closing()
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._waiting_since = self.loop.time()
-            self._header_timer = self.loop.call_later(header_seconds, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _too_slow(self) -> None:
-            self._header_timer = None
-            if self.cycle is None or self.cycle.response_complete:  # no request under way: its headers never came
-                self.transport.close()
-
-        def handle_events(self) -> None:
-            before = self.cycle
-            super().handle_events()
-            if self.cycle is not before:  # a request's headers arrived
-                self._disarm()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._arm()  # the next request's headers, on the same connection
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-    return Guarded
 
 
 def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:
@@ -464,7 +463,7 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
                 parse_scenario(doc, limits=limits)
             except ScenarioError as exc:  # answered 200: a bad paste is the page's news, not a failed request
                 return Json({"problem": failure(exc).problem()})
-            return Json({"scenario": doc})
+            return _written(service, {"scenario": doc})  # within --max-answer, as every answer
 
         try:
             result: Response = await gate.run(request, service.options.time_limit, work)
@@ -493,14 +492,14 @@ def _board_routes(api: FastAPI, service: Service) -> None:
     @api.get("/page/cards", include_in_schema=False)
     async def names(q: str = "") -> Response:
         try:
-            return Json(await run_in_threadpool(_page.card_names, q))
+            return _written(service, await run_in_threadpool(_page.card_names, q))
         except Exception as exc:
             return problem(exc)
 
     async def board(request: Request) -> Response:
         try:
             body = await _body(request, service)
-            return Json(await run_in_threadpool(_page.named_scenario, body))
+            return _written(service, await run_in_threadpool(_page.named_scenario, body))
         except Exception as exc:
             return problem(exc)
 

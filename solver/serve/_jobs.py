@@ -37,6 +37,7 @@ from typing import Any, cast
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines
+from triggerstack.model._limits import Bound
 from triggerstack.model._parts import new_part
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
@@ -64,7 +65,9 @@ def _service(options: Options) -> Service:
 
 def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts | None, options: Options) -> str:
     """The answer line to input line ``number``: always one line, whatever it holds."""
-    out: dict[str, Any] = {"line": number}
+    service = _service(options)
+    out = service.writer()  # the line as a whole within --max-answer, counted as it is built
+    out.write(f'{{"line":{number},"result":')
     try:
         request = read_line(line, options.limits)
         if (
@@ -74,12 +77,15 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
         ):
             shape = 'a line is {"method": "check" | "count" | "sample", "params": {...}}'
             raise RequestError(KINDS.NOT_A_REQUEST, shape)
-        out["result"] = _service(options).call(request["method"], request.get("params"))
+        asked = service.ask(request["method"], request.get("params"))
+        service.write(asked, Bound(asked.seconds), out)
+        out.write("}")
+        return out.text()
     except RpcError as exc:
-        out["error"] = exc.as_dict()
+        error = exc.as_dict()
     except Exception as exc:
-        out["error"] = failure(exc).rpc_error()
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        error = failure(exc).rpc_error()
+    return json.dumps({"error": error, "line": number}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 def answer_block(lines: Sequence[bytes | ScenarioError], first: int, options: Options) -> list[str]:

@@ -15,19 +15,19 @@ the place (``triggers[3].modes[1]``) where there is one.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
-import secrets
 import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from triggerstack.model._answer import Answer, AnswerTooLarge, Raw
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
@@ -36,14 +36,16 @@ from triggerstack.model._text import visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
-from .._verbs.base import MAX_PAGE, Params, canonical
+from .._verbs.base import MAX_PAGE, Params
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
 from ._batch import read_line
 from ._cache import CACHE_ENTRIES, Compiled
+from ._pool import HANDLES_PER_CLIENT, HANDLES_PER_PEER, HOLD_SECONDS, IDLE_SECONDS, MAX_HANDLES, Pool
 
 __all__ = [
     "HANDLES_PER_CLIENT",
+    "HANDLES_PER_PEER",
     "HOLD_SECONDS",
     "IDLE_SECONDS",
     "MAX_HANDLES",
@@ -56,18 +58,13 @@ __all__ = [
     "read_line",
 ]
 
-MAX_HANDLES = 256
-"""Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
-HANDLES_PER_CLIENT = 32
-"""Scenarios one client may hold loaded at once."""
-IDLE_SECONDS = 900.0
-"""A loaded scenario not asked about for this long is unloaded."""
-HOLD_SECONDS = 60.0
-"""A loaded scenario asked about within this long never gives way to another load."""
 _ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
-_CLIENT: ContextVar[str] = ContextVar("triggerstack_client", default="")
-"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio)."""
+_ASK_FOR_LESS = "ask for less: a smaller n or limit, the count without divide"
+"""How an answer past ``--max-answer`` can be made smaller."""
+_CLIENT: ContextVar[tuple[str, str]] = ContextVar("triggerstack_client", default=("", ""))
+"""Who asks: the token a client presents (over HTTP), or nobody's in particular (stdio), and the
+network address it asks from (over HTTP; stdio: none)."""
 
 globals().update({name: kind.rpc for name, kind in vars(KINDS).items() if isinstance(kind, Kind) and kind.rpc})
 """The JSON-RPC error codes by name (``BAD_INPUT`` …), for clients that read this module; the table is
@@ -181,58 +178,42 @@ class UnloadResult(_Params):
 # -- the service ------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Held:
-    """A loaded scenario: its answers, the client it belongs to, what it costs, when last asked."""
-
-    legal: LegalOutcomes
-    client: str
-    cost: int
-    used: float
-
-
 class Service:
     """Answers requests; keeps the loaded scenarios. ``options`` are the server's: each request's
     engine and time limit may change them, its time limit only downwards.
 
     A handle is unguessable (128 random bits) and belongs to the client that loaded it — the token
     it presents (``client``; over HTTP ``Authorization: Bearer <token>``): another client asking by
-    it hears that no such scenario is loaded. Each client holds at most :data:`HANDLES_PER_CLIENT`
-    (the clients that present no token share one such pool), the server :data:`MAX_HANDLES`; a
-    handle not asked about for :data:`IDLE_SECONDS` is unloaded. A load into a full pool (or a full
-    server, or over the memory) unloads the least recently used handle not asked about for
-    :data:`HOLD_SECONDS`; when every one was asked about since, it is refused (``pool-full``) saying
-    in how many seconds one may be unloaded. Inline requests never take a slot.
+    it hears that no such scenario is loaded. Which handle gives way to a load is the pool's one
+    fairness rule (``_pool.py``: shares per token and per network address, the largest holder
+    first). Inline requests never take a slot.
     Every compiled scenario (loaded, or cached from a request that sent it inline) is measured as
     it compiles, and together they stay within ``limits.memory`` bytes: the cache gives way first,
     then a load is refused."""
 
     def __init__(self, options: Options | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options or Options()
-        self._loaded: dict[str, _Held] = {}
+        self._pool = Pool(clock)
         self._cache = Compiled(CACHE_ENTRIES, measure=True)  # inline scenarios, by their text, within limits.memory
         self._clock = clock
 
     def __repr__(self) -> str:
-        return f"<Service: {len(self._loaded)} loaded, {self.held_bytes()} bytes compiled>"
+        return f"<Service: {len(self._pool)} loaded, {self.held_bytes()} bytes compiled>"
 
     # -- scenarios
 
     def held_bytes(self) -> int:
         """The bytes the loaded and cached compiled scenarios take, as measured."""
-        return sum(h.cost for h in self._loaded.values()) + self._cache.bytes()
-
-    def _loaded_bytes(self) -> int:
-        return sum(h.cost for h in self._loaded.values())
+        return self._pool.bytes() + self._cache.bytes()
 
     def _room(self, cost: int) -> bool:
         """Make room for ``cost`` more bytes by dropping cached scenarios (oldest first)."""
-        return self._cache.make_room(cost, self.options.limits.memory - self._loaded_bytes())
+        return self._cache.make_room(cost, self.options.limits.memory - self._pool.bytes())
 
     def _compile(self, doc: Any, place: str = "scenario", cache: bool = True) -> tuple[Facts, int]:
         """``doc`` compiled (or found compiled) within the request's deadline and the server's caps."""
         deadline = deadline_for(self.options.time_limit)  # the request's, in force: nothing new is built
-        room = self.options.limits.memory - self._loaded_bytes()
+        room = self.options.limits.memory - self._pool.bytes()
         try:
             return self._cache.from_document(doc, self.options, deadline, room, cache)
         except ScenarioError as exc:
@@ -249,9 +230,9 @@ class Service:
         engine = Engine.parse(p.engine or self.options.engine)
         return resolve(self.options, {"engine": engine, "time_limit": self.seconds(p.time_limit)})
 
-    def legal_for(self, p: Asks, client: str = "") -> LegalOutcomes:
+    def legal_for(self, p: Asks, client: str = "", peer: str = "") -> LegalOutcomes:
         """The scenario a request names, under its options; :class:`RpcError` as :meth:`call` gives."""
-        token = _CLIENT.set(client)
+        token = _CLIENT.set((client, peer))
         try:
             return self._legal(p)
         except Exception as exc:
@@ -259,28 +240,22 @@ class Service:
         finally:
             _CLIENT.reset(token)
 
-    def _held(self, handle: str) -> _Held:
-        self._expire()
-        found = self._loaded.get(handle)
-        if found is None or found.client != _CLIENT.get():
+    def _held(self, handle: str) -> LegalOutcomes:
+        found = self._pool.find(handle, _CLIENT.get()[0])
+        if found is None:
             raise RequestError(
                 KINDS.NO_HANDLE,
                 f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
                 f"{IDLE_SECONDS:g} s)",
                 {"handle": handle},
             )
-        found.used = self._clock()
-        return found
-
-    def _expire(self) -> None:
-        now = self._clock()
-        for handle in [h for h, held in self._loaded.items() if now - held.used > IDLE_SECONDS]:
-            del self._loaded[handle]
+        legal: LegalOutcomes = found.legal
+        return legal
 
     def _legal(self, p: Asks) -> LegalOutcomes:
         options = self._options(p)
         if p.handle is not None:
-            found = self._held(p.handle).legal
+            found = self._held(p.handle)
             if found.options == options:
                 return found
             return LegalOutcomes(found.facts, options)
@@ -288,44 +263,17 @@ class Service:
 
     # -- the methods that are not verbs
 
-    def _give_way(self, pool: list[str], why: str) -> None:
-        """Unload the least recently used handle of ``pool`` not asked about for
-        :data:`HOLD_SECONDS`, or refuse the load saying when one may be."""
-        oldest = min(pool, key=lambda h: self._loaded[h].used)
-        held = self._clock() - self._loaded[oldest].used
-        if held >= HOLD_SECONDS:
-            del self._loaded[oldest]
-            return
-        wait = round(HOLD_SECONDS - held, 1)
-        own = (
-            "present a token of your own (over HTTP, Authorization: Bearer <token>) for a pool of your own, or "
-            if not _CLIENT.get()
-            else ""
-        )
-        raise RequestError(
-            KINDS.POOL_FULL,
-            f"{why}, each asked about in the last {HOLD_SECONDS:g} s: the least recently used may be unloaded in "
-            f"{wait:g} s; unload one, {own}send the scenario inline (inline requests take no slot)",
-            {"retry_after": wait},
-        )
-
     def load(self, p: Load) -> HandleResult:
-        self._expire()
-        client = _CLIENT.get()
-        mine = [h for h, held in self._loaded.items() if held.client == client]
-        if len(mine) >= HANDLES_PER_CLIENT:
-            whose = "this client's pool" if client else "the pool of the clients without a token"
-            self._give_way(mine, f"{whose} holds {len(mine)} loaded scenarios, the most it may")
-        elif len(self._loaded) >= MAX_HANDLES:
-            full = f"the server holds {len(self._loaded)} loaded scenarios, the most it may"
-            self._give_way(list(self._loaded), full)
+        client, peer = _CLIENT.get()
+        self._pool.admit(client, peer)
         if p.path is not None:
             facts, cost = self._load_path(p.path)
         else:
             facts, cost = self._compile(p.scenario, cache=False)
-        while not self._room(cost) and self._loaded:
-            self._give_way(
-                list(self._loaded),
+        while not self._room(cost) and self._pool:
+            self._pool.make_way(
+                client,
+                peer,
                 f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than "
                 f"the limit of {self.options.limits.memory} together (--max-memory)",
             )
@@ -335,9 +283,7 @@ class Service:
                 f"this scenario takes {cost} bytes compiled and the loaded ones {self.held_bytes()}, more than the "
                 f"limit of {self.options.limits.memory} together (unload some, or raise --max-memory)",
             )
-        handle = "h" + secrets.token_urlsafe(16)
-        self._loaded[handle] = _Held(LegalOutcomes(facts, self.options), client, cost, self._clock())
-        return HandleResult(handle=handle)
+        return HandleResult(handle=self._pool.add(LegalOutcomes(facts, self.options), client, peer, cost))
 
     def _load_path(self, path: str) -> tuple[Facts, int]:
         """A scenario file the client names: a regular file only (not standard input, a device, a
@@ -362,20 +308,28 @@ class Service:
 
     def unload(self, p: Unload) -> UnloadResult:
         self._held(p.handle)
-        del self._loaded[p.handle]
+        del self._pool.loaded[p.handle]
         return UnloadResult(unloaded=True)
 
-    def discover(self, _: Discover) -> dict[str, Any]:
-        return discover()
+    def discover(self, _: Discover) -> Raw:
+        return _discovered()
 
     # -- the protocol
 
-    def call(self, method: str, params: Any, gone: threading.Event | None = None, client: str = "") -> Any:
-        """The result of one method call (a JSON-ready value), or :class:`RpcError`. The whole call
-        is bounded by its time limit (however many verbs it asks) and stops once ``gone`` is set
-        (the server saw its client hang up); ``client`` is the token the caller presented."""
+    def call(
+        self, method: str, params: Any, gone: threading.Event | None = None, client: str = "", peer: str = ""
+    ) -> Any:
+        """The result of one method call (a JSON-ready value, read back from what :meth:`answer`
+        wrote), or :class:`RpcError`. The whole call is bounded by its time limit (however many
+        verbs it asks) and stops once ``gone`` is set (the server saw its client hang up);
+        ``client`` is the token the caller presented, ``peer`` the address it asked from."""
         asked = self.ask(method, params)
-        return self.answer(asked, Bound(asked.seconds, gone), client)
+        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client, peer))
+
+    def writer(self) -> Answer:
+        """A new answer of at most ``--max-answer`` bytes (``model/_answer.py``): one per response
+        line, page or stream."""
+        return Answer(self.options.limits.answer, _ASK_FOR_LESS)
 
     def ask(self, method: str, params: Any) -> Asked:
         """A method call read (its params validated) before it runs, with its time limit: a
@@ -396,58 +350,88 @@ class Service:
                 raise params_error(exc, model) from None
             return Asked(parsed, run, self.seconds(getattr(parsed, "time_limit", None)))
 
-    def answer(self, asked: Asked, bound: Bound, client: str = "") -> Any:
-        """The result of a call :meth:`ask` read, within the request's ``bound`` — the one deadline
-        every verb it asks and every scenario it compiles is held to."""
-        token = _CLIENT.set(client)
+    def answer(self, asked: Asked, bound: Bound, client: str = "", peer: str = "") -> Raw:
+        """The JSON text of a call :meth:`ask` read, written by a new :meth:`writer` (:meth:`write`)."""
+        out = self.writer()
+        self.write(asked, bound, out, client, peer)
+        return Raw(out.text())
+
+    def write(self, asked: Asked, bound: Bound, out: Answer, client: str = "", peer: str = "") -> None:
+        """Write the result of a call :meth:`ask` read by ``out`` — the answer held to its cap as it
+        is built — within the request's ``bound``: the one deadline every verb it asks and every
+        scenario it compiles is held to. On an error (:class:`RpcError`), ``out`` holds what it held
+        before."""
+        mark = out.mark()
+        token = _CLIENT.set((client, peer))
         try:
-            with self._failures(), bounded(bound):
-                return self._answer(asked)
+            with self._failures(out, mark), bounded(bound):
+                result = asked.run(self, asked.params)
+                out.value(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
         finally:
             _CLIENT.reset(token)
 
     @contextlib.contextmanager
-    def _failures(self) -> Iterator[None]:
-        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG)."""
+    def _failures(self, out: Answer | None = None, mark: tuple[int, int] = (0, 0)) -> Iterator[None]:
+        """Whatever goes wrong inside is an :class:`RpcError` (a bug too, unless TRIGGERSTACK_DEBUG),
+        and ``out`` forgets what was written since ``mark``."""
         try:
             yield
         except Exception as exc:
+            if out is not None:
+                out.undo(mark)
             if os.environ.get("TRIGGERSTACK_DEBUG") and failure(exc).kind is KINDS.INTERNAL:
                 raise
             raise RpcError(failure(exc)) from None
 
-    def _answer(self, asked: Asked) -> Any:
-        result = asked.run(self, asked.params)
-        answer = canonical(result.model_dump(mode="json") if isinstance(result, BaseModel) else result)
-        size = len(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-        if size > self.options.limits.answer:
-            raise RequestError(
-                KINDS.BAD_INPUT,
-                f"the answer would be {size} bytes, more than the limit of {self.options.limits.answer} "
-                "(raise it with --max-answer, or ask for less: a smaller n, the count without divide)",
-            )
-        return answer
-
     def handle(self, line: str | bytes) -> str | None:
-        """The response line (no newline) to one request line; None for a notification."""
+        """The response line (no newline) to one request line; None for a notification. A batch's
+        answers are one line, held to ``--max-answer`` as a whole: past it, the line is one error."""
+        pieces = self.respond(line)
+        return None if pieces is None else b"".join(pieces).decode("utf-8")
+
+    def respond(self, line: str | bytes) -> list[bytes] | None:
+        """:meth:`handle`'s response line as UTF-8 pieces (written out one by one), or None."""
+        out = self.writer()
         try:
             request = read_line(line, self.options.limits)
             if isinstance(request, list):
                 if not request:
                     raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
-                answers = [a for a in (self._one(r) for r in request) if a is not None]
-                return _dumps(answers) if answers else None
-            answer = self._one(request)
-            return None if answer is None else _dumps(answer)
+                out.write("[")
+                any_answer = False
+                for r in request:
+                    mark = out.mark()
+                    if any_answer:
+                        out.write(",")
+                    if self._one(r, out, batch=True):
+                        any_answer = True
+                    else:
+                        out.undo(mark)
+                if not any_answer:
+                    return None
+                out.write("]")
+            elif not self._one(request, out):
+                return None
+            return out.encoded()
+        except AnswerTooLarge:
+            said = (
+                f"the answers of this batch are more than the limit of {out.cap} bytes together (one line, one "
+                "answer): raise it with --max-answer, or send fewer requests at once"
+            )
+            return [error_line(failure(AnswerTooLarge(said))).encode("utf-8")]
         except Exception as exc:
-            return error_line(failure(exc))
+            return [error_line(failure(exc)).encode("utf-8")]
 
-    def _one(self, request: Any) -> dict[str, Any] | None:
+    def _one(self, request: Any, out: Answer, batch: bool = False) -> bool:
+        """Write the response to one request (True), or nothing for a notification (False). A
+        response past the cap is its request's error; in a ``batch``, the line's (raised)."""
         # JSON-RPC 2.0 §4: an id is a string, a number or null, echoed as sent (§5); a request
         # with any other id is invalid (-32600, id null) and never runs
         sent = request.get("id") if isinstance(request, dict) else None
         valid_id = _is_id(sent)
         ident = sent if valid_id else None
+        notification = isinstance(request, dict) and "id" not in request
+        mark = out.mark()
         try:
             if not valid_id:
                 said = f"an id is a string, a number or null, not {_json_kind(sent)}"
@@ -466,15 +450,22 @@ class Service:
                         )
                     )
                 )
-            result = self.call(request["method"], request.get("params"))
-            if "id" not in request:
-                return None  # a notification: no answer
-            return {"jsonrpc": "2.0", "id": ident, "result": result}
+            asked = self.ask(request["method"], request.get("params"))
+            if notification:  # no answer: what it would be is written nowhere, within the cap all the same
+                self.write(asked, Bound(asked.seconds), self.writer())
+                return False
+            out.write('{"jsonrpc":"2.0","id":' + json.dumps(ident, ensure_ascii=False) + ',"result":')
+            self.write(asked, Bound(asked.seconds), out)
+            out.write("}")
+            return True
         except RpcError as exc:
-            notification = isinstance(request, dict) and "id" not in request
+            if batch and not notification and isinstance(exc.__context__, AnswerTooLarge):
+                raise exc.__context__ from None  # the line as a whole is past the cap
+            out.undo(mark)
             if valid_id and notification and isinstance(request.get("method"), str):
-                return None
-            return {"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}
+                return False
+            out.write(_dumps({"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}))
+            return True
 
 
 def _is_id(value: Any) -> bool:
@@ -516,7 +507,7 @@ class Asked(NamedTuple):
 
 def _verb_runner(verb: Verb) -> Runner:
     def run(service: Service, p: Any) -> Any:
-        return verb.ask(service._legal(p) if verb.scenario else None, p).to_json()
+        return verb.json(service._legal(p) if verb.scenario else None, p)
 
     return run
 
@@ -529,6 +520,12 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], Runner]] = {
 }
 """Each method: its params model, its result model (the schema ``rpc.discover`` publishes), and what
 runs it — the verbs' from the table of verbs."""
+
+
+@functools.cache
+def _discovered() -> Raw:
+    """The OpenRPC document's text, written once: the methods do not change while a server runs."""
+    return Raw(json.dumps(discover(), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
 def discover() -> dict[str, Any]:

@@ -24,12 +24,12 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -
     service = Service(options)
     for line in iter_lines(stdin, service.options.limits):
         if isinstance(line, ScenarioError):  # a line over --max-bytes: not a request it reads (-32700)
-            answer: str | None = error_line(failure(RequestError(KINDS.TOO_LARGE, line.one_line())))
+            answer: list[bytes] | None = [error_line(failure(RequestError(KINDS.TOO_LARGE, line.one_line()))).encode()]
         elif not line.strip():
             continue  # blank lines are not requests
         else:
-            answer = service.handle(line)
+            answer = service.respond(line)  # written within --max-answer as it was built (model/_answer.py)
         if answer is not None:
-            stdout.write(answer.encode("utf-8") + b"\n")
+            stdout.writelines([*answer, b"\n"])
             stdout.flush()
 
