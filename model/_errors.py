@@ -28,6 +28,7 @@ __all__ = [
     "EndlessLoop",
     "LayoutOverflow",
     "MissingExtra",
+    "PastLimit",
     "ProposalError",
     "ScenarioError",
     "TimeLimitReached",
@@ -140,6 +141,12 @@ class ScenarioError(ValueError):
     def outside(self, parts: int) -> Self:
         """The same error, its place without its first ``parts`` parts (the inverse of :meth:`within`)."""
         return self._changed(lambda p: (p.loc[parts:], p.source))
+
+
+class PastLimit(ScenarioError):
+    """A document well formed as JSON or YAML but past what the tool takes: a documented limit (its
+    values, nesting, the digits of an integer, a number's size) or text no output could print. Bad
+    input with its place (exit 2, -32001, 422) — never "not JSON", which it is."""
 
 
 class ProposalError(ScenarioError):

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ._errors import ScenarioError
+from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
@@ -58,7 +58,7 @@ def _too_many_values(text: str, limits: Limits) -> bool:
 
 def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
     if _too_many_values(text, limits):
-        raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+        raise PastLimit(f"more than {limits.values} values (raise it with --max-values)", source=source)
 
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
@@ -72,8 +72,10 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
     except RecursionError:
-        raise ScenarioError(_too_deep(limits), source=source) from None
+        raise PastLimit(_too_deep(limits), source=source) from None
     except ValueError as exc:  # a duplicate key, an integer too long
+        if "more than the limit" in str(exc):
+            raise PastLimit(str(exc), source=source) from None
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 
 
@@ -154,18 +156,22 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         return doc
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
-            raise ScenarioError(f"more than {limits.values} values (raise it with --max-values)", source=source)
+            raise PastLimit(f"more than {limits.values} values (raise it with --max-values)", source=source)
         if len(loc) > limits.depth:
-            raise ScenarioError(_too_deep(limits), loc[: limits.depth], source=source)
+            raise PastLimit(_too_deep(limits), loc[: limits.depth], source=source)
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
-                raise ScenarioError(f"not valid Unicode text (character {exc.start})", loc, source=source) from None
+                raise PastLimit(f"not valid Unicode text (character {exc.start})", loc, source=source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
-            raise ScenarioError(f"an integer of more than {limits.digits} digits", loc, source=source)
-        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < 10**limits.digits):
+            raise PastLimit(f"an integer of more than {limits.digits} digits", loc, source=source)
+        elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
             raise ScenarioError(f"{value!r} is not a number this tool can take", loc, source=source)
+        elif isinstance(value, float) and abs(value) >= 10**limits.digits:
+            raise PastLimit(
+                f"{value!r} is not a number this tool can take (at most {limits.digits} digits)", loc, source=source
+            )
     return doc
 
 

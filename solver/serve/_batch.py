@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from triggerstack.model._answer import written
-from triggerstack.model._errors import ScenarioError
+from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import json_line
 from triggerstack.model._limits import Limits, bounded, deadline_for
@@ -46,9 +46,12 @@ _cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within 
 def read_line(line: bytes | str | ScenarioError, limits: Limits) -> Any:
     """One line as :func:`~triggerstack.model._io.iter_lines` gives it, read as every surface that
     reads lines reads it (``check --batch``, ``batch``, the stdio server): its JSON value, or
-    :class:`RequestError` (not JSON: -32700) naming the column or byte."""
+    :class:`RequestError` (not JSON: -32700) naming the column or byte; JSON past a documented limit
+    (a number too large, too deep …) is :class:`~triggerstack.model._errors.PastLimit`, bad input."""
     try:
         return json_line(line, limits)
+    except PastLimit:
+        raise  # JSON past a documented limit: bad input, with its place
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from triggerstack.model._answer import Answer, AnswerTooLarge
-from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
+from triggerstack.model._errors import PastLimit, ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._io import parse_text, utf8
 from triggerstack.model._limits import Bound, bounded
 from triggerstack.model._outcome import outcome_json
@@ -177,6 +177,8 @@ async def _body(request: Request, service: Service) -> Any:
     try:
         text = utf8(data, "")
         return parse_text(text, "body", "json", limits=service.options.limits) if text.strip() else {}
+    except PastLimit:
+        raise  # JSON past a documented limit: bad input, with its place (422)
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 

@@ -27,10 +27,11 @@ def openapi(api: FastAPI) -> None:
         if api.openapi_schema is None:
             document = generated()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            formats = _formats(schemas)
             for params, _, _ in METHODS.values():
                 schema = params.model_json_schema(ref_template="#/components/schemas/{model}")
                 schemas.update(schema.pop("$defs", {}))
-                schemas[params.__name__] = _over_http(schema)
+                schemas[params.__name__] = _documents(_over_http(schema), formats)
             schemas["Problem"] = PROBLEM
             for path in document.get("paths", {}).values():
                 for operation in path.values():
@@ -41,6 +42,37 @@ def openapi(api: FastAPI) -> None:
         return api.openapi_schema or generated()
 
     api.openapi = document  # type: ignore[method-assign]
+
+
+def _formats(schemas: dict[str, Any]) -> dict[str, str]:
+    """Put the published formats a request carries (scenario, outcome, score: docs/formats.md) among
+    the components, and say each one's name there."""
+    from triggerstack.model._outcome import Outcome, Score
+    from triggerstack.model._scenario import Scenario
+
+    names = {}
+    for kind, model in (("scenario", Scenario), ("outcome", Outcome), ("score", Score)):
+        schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+        for name, sub in schema.pop("$defs", {}).items():
+            assert schemas.get(name, sub) == sub, f"two schemas are named {name}"
+            schemas[name] = sub
+        schemas[model.__name__] = schema
+        names[kind] = model.__name__
+    return names
+
+
+def _documents(schema: dict[str, Any], formats: dict[str, str]) -> dict[str, Any]:
+    """A params schema whose document fields (a scenario, a proposal, a score) name their format's
+    schema: a client sees what a scenario is, and a generator makes ones that are scenarios in form."""
+    properties = dict(schema.get("properties", {}))
+    for name, field in properties.items():
+        kind = field.get("document")
+        if kind in formats:
+            ref = {"$ref": f"#/components/schemas/{formats[kind]}"}
+            nullable = "default" in field and field["default"] is None
+            typed = {"anyOf": [ref, {"type": "null"}]} if nullable else ref
+            properties[name] = {**field, **typed}
+    return {**schema, "properties": properties}
 
 
 def _over_http(schema: dict[str, Any]) -> dict[str, Any]:

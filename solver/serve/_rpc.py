@@ -105,7 +105,11 @@ class Load(_Params):
 
     model_config = ConfigDict(json_schema_extra=_one_of("scenario", "path"))
 
-    scenario: Any = Field(None, description="The scenario (the scenario format of docs/formats.md)")
+    scenario: Any = Field(
+        None,
+        description="The scenario (the scenario format of docs/formats.md)",
+        json_schema_extra={"document": "scenario"},
+    )
     path: str | None = Field(
         None,
         description="Or a scenario file the server reads (.json, .yaml, .yml): over stdio only",
@@ -131,7 +135,7 @@ class Asks(Params):
     model_config = ConfigDict(json_schema_extra=_one_of("handle", "scenario"))
 
     handle: str | None = Field(None, description="A handle that load returned")
-    scenario: Any = Field(None, description="Or the scenario itself")
+    scenario: Any = Field(None, description="Or the scenario itself", json_schema_extra={"document": "scenario"})
     engine: str | None = Field(
         None, description="The engine (auto by default)", json_schema_extra={"enum": list[Any](Engine.names())}
     )
