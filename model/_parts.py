@@ -2,7 +2,8 @@
 the file (``.NAME.XXXX.part``, a new file of its own from ``mkstemp``, so no link planted there is
 written through), holds it locked while it writes, and renames it into place once whole. A part a
 killed writer left behind is locked by no one, and the next writer for the same file removes it; a
-part another live writer holds is left alone. Used by the card index and ``batch``'s answer files."""
+part another live writer holds is left alone. Used by the card index, ``batch``'s answer files and
+``boards --out`` (:func:`write_whole`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["PART", "new_part", "reclaim_parts"]
+__all__ = ["PART", "new_part", "reclaim_parts", "umask", "write_whole"]
 
 PART = ".part"
 
@@ -51,3 +52,28 @@ def new_part(target: Path, mode: int | None = None) -> tuple[int, str]:
         Path(temp).unlink(missing_ok=True)
         raise
     return fd, temp
+
+
+def write_whole(target: Path, text: str) -> None:
+    """``text`` as the file ``target``, whole or not at all: written to a new part and renamed over
+    ``target`` — a link planted at ``target`` is replaced, never written through. ``OSError`` as
+    the system says it (the part removed)."""
+    fd, temp = new_part(target, 0o666 & ~umask())
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def umask() -> int:
+    """The process's umask (read from /proc where there is one: setting it to read it races threads)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
