@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def _fifo(path: Path) -> str:
 
 def _socket(path: Path) -> str:
     s = socket.socket(socket.AF_UNIX)
-    s.bind(str(path))  # left bound for the test's life: the folder goes with tmp_path
+    s.bind(str(path))  # closed as the test ends
     _SOCKETS.append(s)
     return "a socket"
 
@@ -109,6 +109,14 @@ def _dev_zero(path: Path) -> str:
 
 
 _SOCKETS: list[socket.socket] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_sockets() -> Iterator[None]:
+    yield
+    while _SOCKETS:
+        _SOCKETS.pop().close()
+
 KINDS: dict[str, Callable[[Path], str]] = {
     "fifo": _fifo,
     "socket": _socket,
@@ -209,3 +217,34 @@ def test_boards_out_never_writes_through_a_planted_link(tmp_path: Path) -> None:
 
 def test_an_example_still_reads(tmp_path: Path) -> None:
     assert Scenario.load(str(EXAMPLES / "board-wipe" / "scenario.yaml")).triggers
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # starlette's TestClient on this httpx
+def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
+    """The page's door: a paste whose aliases stand for more than ``--max-bytes`` of text is its
+    news (a problem), not a 90 MB answer."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from triggerstack.solver import Options
+    from triggerstack.solver.serve._http import app
+
+    text = "players: [A]\ntriggers:\n  - {id: T0, controller: A, text: &t '" + LONG + "'}\n"
+    text += "".join(f"  - {{id: T{i}, controller: A, text: *t}}\n" for i in range(1, 40))
+    with TestClient(app(Options(limits=Limits(bytes=30_000))), base_url="http://127.0.0.1") as client:
+        answer = client.post("/page/parse", json={"text": text})
+    assert answer.status_code == 200 and len(answer.content) < 2_000
+    assert "once its aliases expand" in answer.json()["problem"]["detail"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero-link"])
+def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    """The JSON-RPC door: ``load`` with a path."""
+    from triggerstack.solver.serve._rpc import Service
+
+    path = tmp_path / "scenario.json"
+    said = KINDS[kind](path)
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "load", "params": {"path": str(path)}})
+    answer: list[str | None] = []
+    assert _ends(lambda: answer.append(Service().handle(line))) is None
+    error = json.loads(answer[0] or "{}")["error"]
+    assert "not a regular file" in error["message"] or said in error["message"], error
