@@ -201,3 +201,12 @@ def test_a_whole_number_is_taken_as_the_number_it_holds(n: int, kind: Any) -> No
 def test_anything_else_is_refused_naming_the_argument(value: Any) -> None:
     with pytest.raises(UsageError, match=r"^width: expected a whole number 1 or more"):
         whole_number(value, "width", 1)
+
+
+@pytest.mark.parametrize("n", [-1, 2.5, "3", True])
+def test_the_number_of_draws_is_checked_alike(n: Any) -> None:
+    """The same check holds a draw's count (``n=-1`` drew nothing, ``2.5`` drew three)."""
+    with pytest.raises(UsageError, match=r"^n: expected a whole number 0 or more"):
+        LegalOutcomes(SCENARIO).sample(n, 1)
+    with pytest.raises(UsageError, match=r"^n: expected a whole number 0 or more"):
+        LegalOutcomes(SCENARIO).sample_lines(n, 1)

@@ -39,7 +39,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
-from triggerstack.model._args import seed_of
+from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily
@@ -248,8 +248,8 @@ class LegalOutcomes:
         """``n`` outcomes drawn independently and exactly uniformly (with replacement), lazily;
         ``n=None`` draws for as long as asked. ``seed`` (an integer or a ``random.Random``) makes
         them repeatable."""
+        n, seed = None if n is None else whole_number(n, "n"), _seed(seed)
         what = "drawing outcomes" if n is None else f"drawing {n} outcomes"
-        seed = _seed(seed)
         # a draw is never taken before it is asked for: the seed's stream is the caller's
         return self._lazy(lambda: self._draws(self._learned.chain().draws(self._rng(seed)), n, what), ahead=1)
 
@@ -276,8 +276,8 @@ class LegalOutcomes:
 
     def sample_lines(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[str]:
         """:meth:`sample` as canonical JSON lines (the same draws for the same seed), fast."""
+        n, seed = None if n is None else whole_number(n, "n"), _seed(seed)
         what = f"drawing {n if n is not None else 'endless'} outcomes"
-        seed = _seed(seed)
         return self._lazy(lambda: self._draws(self._learned.chain().draw_lines(self._rng(seed)), n, what), ahead=1)
 
     # -- the other verbs -------------------------------------------------------------------------
