@@ -1,6 +1,8 @@
 """Reading JSON and YAML documents within the limits, with errors that name the file, line and column.
 
-What is read stays data: at most ``limits.bytes`` bytes are read (a path to ``/dev/zero`` or gigabytes
+A named document is read by :func:`read_file`, the one reader of every door (the command line,
+``load`` by path, ``rl.env(folder)`` sources, ``--suite`` folders): a regular file only. What is read
+stays data: at most ``limits.bytes`` bytes are read (a path to ``/dev/zero`` or gigabytes
 on standard input are refused once the cap is passed, never read whole); YAML (:mod:`.yamlio`) is
 JSON-compatible and its aliases are counted before they expand; nesting
 deeper than ``limits.depth``, an integer of more than ``limits.digits`` digits, or a string that is
@@ -11,7 +13,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,9 +30,11 @@ __all__ = [
     "iter_lines",
     "json_line",
     "load_document",
+    "open_lines",
     "parse_json_line",
     "parse_text",
     "read_bounded",
+    "read_file",
     "utf8",
 ]
 
@@ -220,6 +226,56 @@ def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
         raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=source) from None
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_file(path: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    """The text of the regular file at ``path`` (a link is followed to what it names), at most
+    ``limits.bytes`` bytes of UTF-8. Anything else is refused naming the file and its kind, never
+    waited on nor read: a FIFO (opening one would wait for a writer for ever), a socket, a device
+    (``/dev/zero`` behind a link), a directory. The one way every door reads a named document."""
+    try:
+        kind = os.stat(path).st_mode
+        if not stat.S_ISREG(kind):
+            raise ScenarioError(f"is {_kind(kind)}, not a regular file", source=path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # never waits, if swapped since
+    except FileNotFoundError:
+        raise ScenarioError("no such file", source=path) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
+    with os.fdopen(fd, "rb") as stream:
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            raise ScenarioError(f"is {_kind(kind)}, not a regular file", source=path)
+        try:
+            return read_bounded(stream, path, limits)
+        except OSError as exc:
+            raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
+
+
+def open_lines(path: str) -> IO[bytes]:
+    """The file at ``path`` opened to read lines from: a regular file, or a FIFO (a stream, as
+    standard input is: ``--batch <(...)``). A directory, a socket or a device (``/dev/zero``
+    would be read for ever) is refused naming the file and its kind."""
+    try:
+        kind = os.stat(path).st_mode
+        if not (stat.S_ISREG(kind) or stat.S_ISFIFO(kind)):
+            raise ScenarioError(f"is {_kind(kind)}, not a regular file or a FIFO", source=path)
+        return open(path, "rb")  # the caller closes it
+    except OSError as exc:
+        raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
+
+
 def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """The parsed document at ``path`` (``.json``, ``.yaml``, ``.yml``), or standard input for ``-``."""
     if path == "-":
@@ -227,16 +283,7 @@ def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".yaml", ".yml"):
         raise ScenarioError("expected a .json, .yaml or .yml file, or - for standard input", source=path)
-    try:
-        with open(path, "rb") as stream:
-            text = read_bounded(stream, path, limits)
-    except FileNotFoundError:
-        raise ScenarioError("no such file", source=path) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a file", source=path) from None
-    except OSError as exc:
-        raise ScenarioError(f"cannot read: {exc.strerror}", source=path) from None
-    return parse_text(text, path, "json" if suffix == ".json" else "yaml", limits)
+    return parse_text(read_file(path, limits), path, "json" if suffix == ".json" else "yaml", limits)
 
 
 def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:

@@ -6,7 +6,8 @@ command line (each cap has a flag), ``check --batch`` lines, the Python verbs an
 =================  =========  ============================================================
 cap                default    what it bounds (flag)
 =================  =========  ============================================================
-bytes              16 MiB     bytes read from one document or one batch line (``--max-bytes``)
+bytes              16 MiB     bytes read from one document or one batch line, and a YAML
+                              document's text once its aliases are expanded (``--max-bytes``)
 depth              64         nesting of a document's lists and mappings (``--max-depth``)
 digits             100        digits of one integer in a document (``--max-digits``)
 values             10⁶        values in one document once YAML aliases are expanded
@@ -77,7 +78,7 @@ def _cap(default: int, what: str) -> Any:
 class Limits:
     """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
 
-    bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line")
+    bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line, YAML aliases expanded")
     depth: int = _cap(64, "nesting of a document")
     digits: int = _cap(100, "digits of one integer in a document")
     values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")

@@ -7,7 +7,8 @@ renames it into place once whole. A part a killed writer left behind is locked b
 next writer — or reader of a cache (:func:`reclaim_parts`) — for the same file removes it, with
 whatever SQLite left beside it (``-journal``, ``-wal``, ``-shm``); a part another live writer holds
 is left alone. A write that fails (a full disk) removes its part and all beside it before the error
-goes on. Used by the card index, the card pool and ``batch``'s answer files.
+goes on. Used by the card index, the card pool, ``batch``'s answer files and ``boards --out``
+(:func:`write_text`).
 
 A cache file is read by :func:`cached`: a regular file (never a link, a FIFO or a folder, which could
 block or lead elsewhere) read whole and handed to its loader; any file the loader cannot make sense
@@ -26,7 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TypeVar
 
-__all__ = ["COMPANIONS", "PART", "cached", "new_part", "reclaim_parts", "remove_part", "write_whole"]
+__all__ = [
+    "COMPANIONS", "PART", "cached", "new_part", "reclaim_parts", "remove_part", "umask", "write_text", "write_whole"
+]
 
 PART = ".part"
 COMPANIONS = ("-journal", "-wal", "-shm")
@@ -127,3 +130,26 @@ def cached(path: Path, load: Callable[[bytes], T]) -> T | None:
         return None
     finally:
         os.close(fd)
+
+
+def write_text(target: Path, text: str) -> None:
+    """``text`` as the file ``target``, whole or not at all (:func:`write_whole`), with the mode a new
+    file gets under the process's umask: a link planted at ``target`` is replaced, never written
+    through."""
+
+    def write(part: str, stream: IO[bytes]) -> None:
+        os.chmod(part, 0o666 & ~umask())
+        stream.write(text.encode("utf-8"))
+
+    write_whole(target, write)
+
+
+def umask() -> int:
+    """The process's umask (read from /proc where there is one: setting it to read it races threads)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    old = os.umask(0o022)
+    os.umask(old)
+    return old

@@ -7,7 +7,9 @@ character (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069: ``U+202E B
 a surrogate or a noncharacter (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF).
 
 * An **id** in a scenario (of a player, object, trigger, mode, requirement or reaction) may hold
-  none of them: it is bad input naming its place (:func:`printable_id`).
+  none of them, nor anything else that would make it print like another id (format characters,
+  variation selectors, spaces but U+0020, a leading combining mark, a form other than NFC): it is
+  bad input naming its place, the code point and its position (:func:`printable_id`).
 * Everything else — texts, and ids a proposal names (a proposal is judged, never refused) — is
   shown with each unsafe code point written as a JSON escape (``\\u202e``) by :func:`visible`,
   in every format: terminal text, SVG, the page, and JSON (where the escape means the same
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 __all__ = ["UNSAFE", "compact", "printable_id", "visible", "visible_lines"]
@@ -51,7 +54,11 @@ def _holds(text: str, bmp: re.Pattern[str], every: re.Pattern[str]) -> bool:
 
 
 def _escape(match: re.Match[str]) -> str:
-    cp = ord(match.group())
+    return _escaped(ord(match.group()))
+
+
+def _escaped(cp: int) -> str:
+    """Code point ``cp`` as its JSON escape."""
     if cp <= 0xFFFF:
         return f"\\u{cp:04x}"
     cp -= 0x10000  # JSON writes an astral code point as a surrogate pair
@@ -69,16 +76,86 @@ def visible_lines(text: str) -> str:
     return _UNSAFE_IN_LINES.sub(_escape, text) if _holds(text, _UNSAFE_BMP_IN_LINES, _UNSAFE_IN_LINES) else text
 
 
+_IGNORABLE = (
+    (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
+    (0x115F, 0x1160),  # HANGUL CHOSEONG/JUNGSEONG FILLER
+    (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ/AA
+    (0x180B, 0x180F),  # MONGOLIAN FREE VARIATION SELECTORS, VOWEL SEPARATOR
+    (0x3164, 0x3164),  # HANGUL FILLER
+    (0xFE00, 0xFE0F),  # VARIATION SELECTORS
+    (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
+    (0xE0100, 0xE01EF),  # VARIATION SELECTORS SUPPLEMENT
+)
+"""Default-ignorable code points (Unicode's DerivedCoreProperties) outside the categories refused
+whole: drawn as nothing, so ``a`` and ``a`` + U+FE0F print alike."""
+_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+"""Categories never in an id: controls, format characters (zero-width spaces and joiners, U+2060
+WORD JOINER, U+00AD SOFT HYPHEN, U+FEFF, the bidirectional marks), surrogates, private use, line
+and paragraph separators."""
+
+
+def _unshown(cp: int, category: str, first: bool) -> str | None:
+    """Why code point ``cp`` (of Unicode ``category``) would not show as itself in an id, or None."""
+    if category == "Co":
+        return "a private-use character, shown as whatever a font makes of it"
+    if category in _REFUSED:
+        return "a control, format or separator character, shown as nothing or as something else"
+    if category == "Zs" and cp != 0x20:
+        return "a space other than U+0020, shown as one"
+    if category[0] == "M" and first:
+        return "a combining mark with nothing before it in the id to mark"
+    if any(lo <= cp <= hi for lo, hi in _IGNORABLE):
+        return "a variation selector or another character shown as nothing"
+    if 0xFDD0 <= cp <= 0xFDEF or cp & 0xFFFE == 0xFFFE:
+        return "a noncharacter"
+    return None
+
+
+def _named(ch: str) -> str:
+    """``U+XXXX NAME`` (a control character has no name: ``U+001B <control>``)."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '<control>' if unicodedata.category(ch) == 'Cc' else '<unnamed>')}"
+
+
+def _shown_id(value: str) -> str:
+    """``value`` with every code point an id may not hold, and every combining mark, written as its
+    JSON escape: the message shows what the id holds, not what it looks like."""
+    return "".join(
+        _escaped(ord(c)) if unicodedata.category(c)[0] == "M" or _unshown(ord(c), unicodedata.category(c), False) else c
+        for c in value
+    )
+
+
 def printable_id(value: str) -> str:
-    """``value`` if it holds no unsafe code point; else ``ValueError`` naming the first."""
-    found = UNSAFE.search(value)  # an id is short: one search
-    if found is not None:
-        cp = ord(found.group())
-        raise ValueError(
-            f"id '{visible(value)}' holds U+{cp:04X}, a control, bidirectional or noncharacter code point: "
-            "an id must show as itself (docs/formats.md)"
-        )
+    """``value`` if it shows as itself, so that no two ids print alike; else ``ValueError`` naming
+    the first code point that does not (U+XXXX, its Unicode name) and its position (1-based). The
+    one identifier rule (docs/formats.md, "Every id shows as itself"): no control, format, surrogate,
+    private-use, line or paragraph separator character (categories Cc, Cf, Cs, Co, Zl, Zp), no
+    space but U+0020, no default-ignorable code point (variation selectors, fillers, U+034F), no
+    noncharacter, no combining mark first, and the id in Unicode normal form C (an ``é`` written
+    as ``e`` + U+0301 is refused: write it composed)."""
+    if value.isascii():
+        found = UNSAFE.search(value)  # an id is short: one search
+        if found is None:
+            return value
+        pos = found.start()
+        why = _unshown(ord(found.group()), unicodedata.category(found.group()), pos == 0)
+        raise ValueError(_refusal(value, pos, why or ""))
+    for pos, ch in enumerate(value):
+        why = _unshown(ord(ch), unicodedata.category(ch), pos == 0)
+        if why is not None:
+            raise ValueError(_refusal(value, pos, why))
+    if not unicodedata.is_normalized("NFC", value):
+        pos = next(i for i in range(len(value)) if not unicodedata.is_normalized("NFC", value[: i + 1]))
+        composed = visible(unicodedata.normalize("NFC", value))
+        raise ValueError(_refusal(value, pos, f"not in Unicode normal form C (it prints as '{composed}': write it so)"))
     return value
+
+
+def _refusal(value: str, pos: int, why: str) -> str:
+    return (
+        f"id '{_shown_id(value)}' holds {_named(value[pos])} at character {pos + 1}, {why}: "
+        "an id must show as itself (docs/formats.md)"
+    )
 
 
 _COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"))

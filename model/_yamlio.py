@@ -1,6 +1,7 @@
 """YAML that stays data: JSON-compatible documents only — plain keys, no duplicate keys, no sets,
 ordered maps, binary or other tags, timestamps kept as strings — with integers capped by digits and
-aliases counted before they expand, so a few hundred bytes can't grow past ``limits.values``."""
+aliases counted before they expand, so a few hundred bytes can't grow past ``limits.values`` values
+or ``limits.bytes`` bytes of text (what the document would be written out without aliases)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,22 @@ for _tag in ("set", "omap", "pairs", "binary", "timestamp"):
 _DataLoader.add_constructor(None, _not_data)  # any other tag
 
 
-def _expanded_size(node: yaml.Node, limits: Limits) -> int:
-    """The number of values ``node`` stands for once its aliases are expanded, counted without
-    expanding them (each node's size once), refused past ``limits.values``."""
-    sizes: dict[int, int] = {}
+class _TooBig(Exception):
+    """A document past a cap once its aliases expand: not malformed, too big."""
+
+    def __init__(self, message: str, node: yaml.Node) -> None:
+        mark = node.start_mark
+        super().__init__(f"line {mark.line + 1} column {mark.column + 1}: {message}")
+
+
+def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
+    """The number of values ``node`` stands for once its aliases are expanded, and the bytes of
+    its scalars' text then, counted without expanding them (each node's size once, whatever the
+    shape: an alias of a scalar, of a mapping, a chain of aliases of aliases, a merge key ``<<``),
+    refused past ``limits.values`` or ``limits.bytes``. Without aliases a scalar's text is never
+    longer than the source that wrote it, so a document within ``--max-bytes`` stays within it;
+    with them, the document is held to the caps of the document it stands for."""
+    sizes: dict[int, tuple[int, int]] = {}
     stack: list[tuple[yaml.Node, bool]] = [(node, False)]
     while stack:
         current, done = stack.pop()
@@ -85,15 +98,16 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> int:
             stack.append((current, True))
             stack.extend((c, False) for c in children if id(c) not in sizes)
             continue
-        size = 1 + sum(sizes.get(id(c), 0) for c in children)
-        if size > limits.values:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"more than {limits.values} values once its aliases expand (raise it with --max-values)",
-                current.start_mark,
-            )
-        sizes[key] = size
+        own = len(str(current.value).encode("utf-8", "surrogatepass")) if isinstance(current, yaml.ScalarNode) else 0
+        values = 1 + sum(sizes.get(id(c), (0, 0))[0] for c in children)
+        size = own + sum(sizes.get(id(c), (0, 0))[1] for c in children)
+        if values > limits.values:
+            cap = f"more than {limits.values} values once its aliases expand (raise it with --max-values)"
+            raise _TooBig(cap, current)
+        if size > limits.bytes:
+            cap = f"more than {limits.bytes} bytes of text once its aliases expand (raise it with --max-bytes)"
+            raise _TooBig(cap, current)
+        sizes[key] = (values, size)
     return sizes[id(node)]
 
 
@@ -118,6 +132,8 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
             return None
         _expanded_size(node, limits)
         return loader.construct_document(node)
+    except _TooBig as exc:
+        raise ScenarioError(str(exc), source=source) from None
     except yaml.reader.ReaderError as exc:  # found later in the stream
         raise _not_yaml_text(exc, source) from None
     except yaml.YAMLError as exc:

@@ -401,20 +401,14 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
 
 
 def _batch(args: argparse.Namespace) -> tuple[int, str]:
-    from triggerstack.model._io import iter_lines
+    from triggerstack.model._io import iter_lines, open_lines
 
     from .serve._batch import check_lines
 
     if args.scenario is not None or args.proposal is not None:
         raise UsageError("with --batch, give the batch's scenario as --scenario S, not positionally")
     shared = _legal(args, args.batch_scenario).facts if args.batch_scenario is not None else None
-    if args.batch == "-":
-        source = sys.stdin.buffer
-    else:
-        try:
-            source = open(args.batch, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise ScenarioError(f"cannot read: {exc.strerror}", source=args.batch) from None
+    source = sys.stdin.buffer if args.batch == "-" else open_lines(args.batch)  # closed below
     all_legal = True
     try:
         lines = iter_lines(source, _limits(args))

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 from triggerstack.model import Outcome, Scenario, compile_facts, outcome_json  # noqa: E402
-from triggerstack.model._errors import ScenarioError, TimeLimitReached  # noqa: E402
+from triggerstack.model._errors import ScenarioError, TimeLimitReached, UsageError  # noqa: E402
 from triggerstack.model._scenario import parse_scenario  # noqa: E402
 from triggerstack.model._types import PlayerId  # noqa: E402
 from triggerstack.solver import (  # noqa: E402
@@ -346,9 +346,10 @@ def test_sources_and_the_layout_they_need(tmp_path: Path) -> None:
         folder.reset()
         again.append(id(folder.stepper.facts))
     assert again == after, "the episodes after a seed follow it too"
-    for bad in (-1, 2.5, np.int64(3)):  # refused at once, as Gymnasium's seeding refuses them
-        with pytest.raises(gymnasium.error.Error, match="Seed must be"):
+    for bad in (-1, 2.5, "3", True):  # refused at once, naming the seed (model/_args.py)
+        with pytest.raises(UsageError, match=r"^seed: expected a whole number 0 or more"):
             folder.reset(seed=bad)  # type: ignore[arg-type]
+    folder.reset(seed=np.int64(3))  # a NumPy integer is the number it holds
     folder.reset(options={"scenario": str(ERTAI)})
     assert folder.stepper.facts.scenario.players[0].id == "B"
 

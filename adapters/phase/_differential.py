@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triggerstack.model import Outcome
+from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import check, sample
 
 from ._abilities import translate
@@ -219,7 +220,7 @@ def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None 
     error phase raises itself (a state it cannot export, an answer it cannot apply) ends that board and
     is counted, with its message, among ``phase_errors``."""
     eng = engine(POOL)
-    rng = random.Random(seed)
+    rng = random.Random(seed_of(seed))  # model/_args.py: -k would draw what k draws
     report = Report()
     for k in range(boards):
         if progress is not None:

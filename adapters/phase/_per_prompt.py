@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
+from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import check
 
 from ._board import PhaseGap, Reading, read
@@ -140,7 +141,7 @@ def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None 
     from ._live import engine
 
     eng = engine(POOL)
-    rng = random.Random(seed)
+    rng = random.Random(seed_of(seed))  # model/_args.py: -k would draw what k draws
     report = PerPrompt()
     for k in range(boards):
         if progress is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from triggerstack.model import Outcome
+from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import sample
 
 from ._answers import action_for
@@ -124,7 +125,7 @@ def prompts_property(boards: int = 50, seed: int = 1, outcomes: int = 1,
     """``outcomes`` sampled outcomes played into each of ``boards`` seeded boards (the same seed, the
     same run): prompts met by kind, where playing stopped, and every crash with its board's steps."""
     eng = engine(POOL)
-    rng = random.Random(seed)
+    rng = random.Random(seed_of(seed))  # model/_args.py: -k would draw what k draws
     report = PromptsReport()
     for k in range(boards):
         if progress is not None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from triggerstack.model import Outcome
+from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Decision, Stepper, Walk
@@ -48,7 +49,11 @@ Action = dict[str, Any]
 
 
 def _rng(seed: int | random.Random | None) -> random.Random:
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
+    """The generator of a draw: ``seed``'s own, a new one from a whole-number seed (``model/_args.py``:
+    ``-k`` drew what ``k`` draws), or from the system without one."""
+    if isinstance(seed, random.Random):
+        return seed
+    return random.Random(None if seed is None else seed_of(seed))
 
 
 def _key(action: Mapping[str, Any]) -> str:
@@ -109,10 +114,11 @@ class Answers:
 
     def draw(self, seed: int | random.Random | None = None) -> Action:
         """One legal answer, uniformly at random (the same seed, the same answer)."""
+        rng = _rng(seed)
         n = self.count()
         if n == 0:
             raise PhaseGap(f"{self.kind}: no legal answer")
-        return self.nth(_rng(seed).randrange(n))
+        return self.nth(rng.randrange(n))
 
 
 def _unrank_permutation(items: Sequence[int], r: int) -> list[int]:
@@ -475,13 +481,14 @@ class Rest:
 
     def draw(self, seed: int | random.Random | None = None) -> Outcome:
         """One way to finish, uniformly at random."""
+        rng = _rng(seed)
         n = self.count()
         if n == 0:
             raise PhaseGap("no way to finish the batch from here")
-        return self[_rng(seed).randrange(n)]
+        return self[rng.randrange(n)]
 
     def sample(self, n: int, seed: int | random.Random | None = None) -> list[Outcome]:
-        rng = _rng(seed)
+        rng, n = _rng(seed), whole_number(n, "n")
         return [self.draw(rng) for _ in range(n)]
 
     def __iter__(self) -> Iterator[Outcome]:

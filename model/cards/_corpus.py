@@ -26,6 +26,7 @@ import os
 import sqlite3
 import stat
 import threading
+import unicodedata
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -148,12 +149,12 @@ class Corpus:
     def _row(self, name: str) -> tuple[int, str] | None:
         """The index's row for ``name`` (any letter case): its alias kind and its data."""
         with self._lock:
-            row = self.db.execute("SELECT alias, data FROM cards WHERE key = ?", (name.strip().casefold(),)).fetchone()
+            row = self.db.execute("SELECT alias, data FROM cards WHERE key = ?", (key_of(name),)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
 
     def get(self, name: str) -> Card | None:
         """The card ``name`` answers, or None (also for an ambiguous face name)."""
-        key = name.strip().casefold()
+        key = key_of(name)
         found = self._found.get(key)
         if found is not None:
             return found
@@ -219,6 +220,13 @@ class Corpus:
         return [Card.of(json.loads(r[0])) for r in rows]
 
 
+def key_of(name: str) -> str:
+    """The index's key of a card name: any letter case, and any Unicode normal form — an NFD
+    ``Jo\u0308tun Grunt`` (``o`` + U+0308) is the card named ``Jötun Grunt`` it prints as. The
+    index's own keys are the Oracle names (NFC) case-folded the same way."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
 _AMBIGUOUS = 2  # alias: a face name of several cards; data is the list of their names
 KEPT = 8192
 """How many cards a corpus keeps once looked up."""
@@ -237,10 +245,10 @@ def _build(db: sqlite3.Connection, data: Path) -> sqlite3.Connection:
     faces: dict[str, dict[str, tuple[str, str]]] = {}  # a face name → {whole name: (the face, data)}
     for row in rows:
         text = json.dumps({k: row.get(k) for k in _FIELDS}, separators=(",", ":"))
-        whole.setdefault(row["name"].casefold(), (row["name"], text))
+        whole.setdefault(key_of(row["name"]), (row["name"], text))
         if " // " in row["name"]:
             for face in row["name"].split(" // "):
-                faces.setdefault(face.casefold(), {}).setdefault(row["name"], (face, text))
+                faces.setdefault(key_of(face), {}).setdefault(row["name"], (face, text))
     entries = [(key, name, 0, text) for key, (name, text) in whole.items()]
     for key, owners in faces.items():
         if key in whole:

@@ -114,6 +114,7 @@ def run(args: argparse.Namespace, write: Callable[..., None]) -> tuple[int, str]
     import sys
 
     from triggerstack.model._errors import UsageError
+    from triggerstack.model._parts import write_text
 
     from .._errors import OutputFailed
     from ._draw import draw
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace, write: Callable[..., None]) -> tuple[int, str]
             continue
         path = folder / f"board-{i:05d}.json"
         try:
-            path.write_text(json.dumps(board.document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            write_text(path, json.dumps(board.document, ensure_ascii=False, indent=1) + "\n")
         except OSError as exc:
             raise OutputFailed(exc.errno, f"cannot write {path}: {exc.strerror}") from None
         written.append(str(path))

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, TimeLimitReached, UsageError
 from triggerstack.model._facts import facts_of
 from triggerstack.model._scenario import Scenario
@@ -67,21 +68,23 @@ def span(
 ) -> tuple[int, int]:
     """``value`` (a number, or a pair low, high) as a pair within ``least`` … ``most``; bad input
     naming ``name`` otherwise."""
-    pair = (value, value) if isinstance(value, int) else tuple(value)
-    if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
-        raise UsageError(f"{name}: expected a whole number or a pair (low, high), not {value!r}")
-    lo, hi = pair
+    if hasattr(value, "__iter__") and not isinstance(value, str | bytes):
+        pair = tuple(value)
+        if len(pair) != 2:
+            raise UsageError(f"{name}: expected a whole number or a pair (low, high), not {value!r}")
+        lo, hi = (whole_number(v, name, least, most) for v in pair)
+    else:  # one number (model/_args.py: 2.0, nan and text are refused; a NumPy integer is its number)
+        lo = hi = whole_number(value, name, least, most)
     if lo > hi:
         raise UsageError(f"{name}: the low end {lo} is above the high end {hi}")
-    if lo < least or (most is not None and hi > most):
-        top = f" to {most}" if most is not None else " or more"
-        raise UsageError(f"{name}: expected {least}{top}, not {value!r}")
     return lo, hi
 
 
 def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
     if events is None:
         return EVENTS
+    if not isinstance(events, str | tuple | list | set | frozenset) or not all(isinstance(e, str) for e in events):
+        raise UsageError(f"events: expected some of {', '.join(EVENTS)} (a name or a list of names), not {events!r}")
     asked = (events,) if isinstance(events, str) else tuple(events)
     unknown = [e for e in asked if e not in EVENTS]
     if unknown or not asked:
@@ -121,14 +124,13 @@ def draw(
     seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
     spare = span(bodies, "bodies", 0, MOST_BODIES)
     kinds = _events(events)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:  # Random(-1) is Random(1); "x" would hash
-        raise UsageError(f"seed: expected a whole number 0 or more, not {seed!r}")
+    seed = seed_of(seed)  # Random(-1) is Random(1); "x" and 1.5 would be hashed
+    if cards is not None and not isinstance(cards, bool):
+        raise UsageError(f"cards: expected True, False or None, not {cards!r}")
     if layout is not None and not isinstance(layout, ActionLayout):
         raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-        raise UsageError(f"n: expected a whole number 0 or more, not {n!r}")
-    if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
-        raise UsageError(f"max_outcomes: expected a whole number 1 or more, not {max_outcomes!r}")
+    n = None if n is None else whole_number(n, "n")
+    max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
     source = _pool(cards)
     empty = [k for k in kinds if not source.by_kind.get(k)]
     if empty:

@@ -39,6 +39,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
+from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily
@@ -116,6 +117,12 @@ class _Learned:
         if self.passes is None:
             self.passes = Passes(self.facts, self.options.next_pass, self.options.limits.passes)
         return self.passes
+
+
+def _seed(seed: int | random.Random | None) -> int | random.Random | None:
+    """A draw's seed checked as it is given (``model/_args.py``): a generator, None, or a whole number
+    0 or more — ``-k`` drew what ``k`` draws, ``1.5`` and text were hashed."""
+    return seed if seed is None or isinstance(seed, random.Random) else seed_of(seed)
 
 
 def _learned(facts: Facts, options: Options) -> _Learned:
@@ -241,6 +248,7 @@ class LegalOutcomes:
         """``n`` outcomes drawn independently and exactly uniformly (with replacement), lazily;
         ``n=None`` draws for as long as asked. ``seed`` (an integer or a ``random.Random``) makes
         them repeatable."""
+        n, seed = None if n is None else whole_number(n, "n"), _seed(seed)
         what = "drawing outcomes" if n is None else f"drawing {n} outcomes"
         # a draw is never taken before it is asked for: the seed's stream is the caller's
         return self._lazy(lambda: self._draws(self._learned.chain().draws(self._rng(seed)), n, what), ahead=1)
@@ -268,6 +276,7 @@ class LegalOutcomes:
 
     def sample_lines(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[str]:
         """:meth:`sample` as canonical JSON lines (the same draws for the same seed), fast."""
+        n, seed = None if n is None else whole_number(n, "n"), _seed(seed)
         what = f"drawing {n if n is not None else 'endless'} outcomes"
         return self._lazy(lambda: self._draws(self._learned.chain().draw_lines(self._rng(seed)), n, what), ahead=1)
 

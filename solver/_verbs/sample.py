@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 from triggerstack.model._answer import Items, Raw
+from triggerstack.model._args import seed_field
 from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
 
@@ -22,7 +23,11 @@ class Sample(Params):
     """Uniformly random legal outcomes (with replacement)."""
 
     n: Whole = Field(1, ge=1, le=MAX_PAGE, description="How many")
-    seed: Whole | None = Field(None, description="The seed: the same seed, the same outcomes")
+    seed: Annotated[Whole, AfterValidator(seed_field)] | None = Field(
+        None,
+        description="The seed, a whole number 0 or more: the same seed, the same outcomes",
+        json_schema_extra={"minimum": 0},
+    )
 
 
 class Outcomes(Result):

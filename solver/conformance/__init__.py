@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 from triggerstack.model._errors import ScenarioError, UsageError
-from triggerstack.model._io import parse_json_line, parse_text, read_bounded
+from triggerstack.model._io import parse_json_line, parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._outcome import Entry
 from triggerstack.model._text import visible
@@ -327,8 +327,7 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
     caps = replace(limits, digits=ANSWER_DIGITS)
     for path in sorted(paths):
         try:
-            with open(path, "rb") as stream:
-                data = parse_text(read_bounded(stream, str(path), caps), str(path), "json", limits=caps)
+            data = parse_text(read_file(str(path), caps), str(path), "json", limits=caps)
             wrong = _not_a_case(data)
             if wrong:
                 problems.append(f"{path}: not a case of the suite: {wrong}")

@@ -13,6 +13,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
+from triggerstack.model._args import seed_of
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
@@ -287,8 +288,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         the generator made from it the next ones); ``options={"scenario": …}`` plays that
         scenario (or draws from that source) this episode. Other keys of ``options`` are ignored."""
         if seed is not None:  # the same generator as made now, made when first drawn from (a lone scenario never is)
-            if not (isinstance(seed, int) and seed >= 0):
-                seeding.np_random(seed)  # refused now, with Gymnasium's own message (a whole number, at least 0)
+            seed = seed_of(seed)  # model/_args.py: a whole number 0 or more, a NumPy integer as its number
             self._np_random, self._seed = None, seed
         wanted = (options or {}).get("scenario")
         source = _Source(wanted) if wanted is not None else self._source

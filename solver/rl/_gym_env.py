@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
+from triggerstack.model._args import seed_of
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._scenario import Scenario
 
@@ -104,7 +105,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else seed_of(seed))  # model/_args.py: np.int64(5) is 5
         self._begin(options)
         return self._observation(), self._info()
 

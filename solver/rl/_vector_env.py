@@ -12,6 +12,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
+from triggerstack.model._args import seed_of
 
 from .._options import Options
 from .._verbs.step import ActionLayout
@@ -119,11 +120,12 @@ class TriggerStackVectorEnv(VectorEnv):
             if seed.ndim != 1 or not np.issubdtype(seed.dtype, np.integer):
                 shape = f"a {seed.dtype} array of shape {seed.shape}"
                 raise ValueError(f"seeds as an array are one integer per board, not {shape}")
-            seeds = seed.tolist()  # Python ints, as Gymnasium's seeding takes them
-        elif seed is None or isinstance(seed, int):
+            seeds = [seed_of(s, f"seed[{i}]") for i, s in enumerate(seed.tolist())]  # Python ints, as Gymnasium takes
+        elif seed is None or not hasattr(seed, "__iter__") or isinstance(seed, str | bytes):
+            seed = None if seed is None else seed_of(seed)  # model/_args.py: np.int64(5) is 5; -1, 1.5, "7" refused
             seeds = [None if seed is None else seed + i for i in range(n)]
         else:
-            seeds = list(seed)
+            seeds = [None if s is None else seed_of(s, f"seed[{i}]") for i, s in enumerate(seed)]
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards")
         if isinstance(seed, int):

@@ -36,9 +36,9 @@ from typing import Any, cast
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
 from triggerstack.model._facts import Facts
-from triggerstack.model._io import iter_lines
+from triggerstack.model._io import iter_lines, open_lines
 from triggerstack.model._limits import Bound
-from triggerstack.model._parts import new_part
+from triggerstack.model._parts import new_part, umask
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
@@ -244,20 +244,9 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
     raise ClusterLost(f"--scheduler: {address} does not answer as a Dask scheduler ({type(exc).__name__})")
 
 
-def _umask() -> int:
-    """The process's umask (read from /proc where there is one: setting it to read it races threads)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    old = os.umask(0o022)
-    os.umask(old)
-    return old
-
-
 def _part(target: Path) -> tuple[int, str]:
     """A new part file for ``target``, locked as this run's, with the mode a new file gets."""
-    return new_part(target, 0o666 & ~_umask())
+    return new_part(target, 0o666 & ~umask())
 
 
 def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
@@ -331,10 +320,7 @@ def run(
     clean = True
     try:
         for name, target in zip(inputs, targets, strict=True):
-            try:
-                source = open(name, "rb")  # noqa: SIM115 - closed below
-            except OSError as exc:
-                raise ScenarioError(f"cannot read: {exc.strerror}", source=name) from None
+            source = open_lines(name)  # closed below
             try:
                 fd, temp = _part(target)
             except OSError as exc:

@@ -1,0 +1,250 @@
+"""The one document reader (``model/_io.py`` ``read_file``, ``model/_yamlio.py``) and the one whole-file
+writer (``model/_parts.py`` ``write_whole``): YAML aliases are held to ``--max-values`` and
+``--max-bytes`` as the document they stand for, whatever their shape; a named file that is not a
+regular file is refused naming its kind at every door, never waited on; nothing is written through
+a planted link."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+from triggerstack.model import Limits, Scenario, ScenarioError
+from triggerstack.model._io import parse_text, read_file
+from triggerstack.solver._cli import main
+
+from .conftest import EXAMPLES
+
+CAP = Limits(bytes=20_000)
+LONG = "y" * 1_000
+
+# Each shape stands for more than 20,000 bytes of text in under 5,000 bytes of YAML.
+SHAPES = {
+    "a string, aliased": "a: &s " + LONG + "\nb: [" + ", ".join(["*s"] * 30) + "]\n",
+    "a mapping, aliased": "a: &m {text: " + LONG + "}\nb: [" + ", ".join(["*m"] * 30) + "]\n",
+    "a chain of aliases of aliases": (
+        "a: &a [" + LONG + "]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: [*c, *c, *c, *c]\n"
+    ),
+    "merge keys": "a: &m {text: " + LONG + "}\nb: [" + ", ".join(["{<<: *m, n: 1}"] * 30) + "]\n",
+    "a sequence, aliased in block style": "a: &l [" + LONG + ", " + LONG + "]\nb:\n" + "  - *l\n" * 15,
+}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_aliases_count_against_max_bytes_as_expanded(shape: str) -> None:
+    text = SHAPES[shape]
+    assert len(text) < 5_000
+    with pytest.raises(ScenarioError, match=r"more than 20000 bytes of text once its aliases expand.*--max-bytes"):
+        parse_text(text, "doc.yaml", "yaml", limits=CAP)
+
+
+def test_the_same_aliases_within_the_cap_are_read(tmp_path: Path) -> None:
+    doc = parse_text("a: &s " + LONG + "\nb: [*s, *s]\n", "doc.yaml", "yaml", limits=CAP)
+    assert doc == {"a": LONG, "b": [LONG, LONG]}
+
+
+_TEXT = st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"))  # line breaks YAML folds (U+0085)
+_data: st.SearchStrategy[Any] = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(_TEXT, max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(_TEXT, max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_data, st.sampled_from([None, False, True]))
+def test_a_document_without_aliases_is_never_refused_for_its_expanded_text(data: Any, flow: bool | None) -> None:
+    """Counting text as expanded refuses only what aliases add: any document without them that is
+    within ``--max-bytes`` as written is within it as expanded."""
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True)
+    size = len(text.encode("utf-8"))
+    assert parse_text(text, "doc.yaml", "yaml", limits=Limits(bytes=size)) == data
+
+
+def test_explain_refuses_aliased_text_at_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's door: 60 waiting abilities sharing one 2,000-byte text by alias."""
+    text = "x" * 2_000
+    lines = ["players: [A, B]", "objects: []", "triggers:", f"  - {{id: T0, controller: A, text: &t '{text}'}}"]
+    lines += [f"  - {{id: T{i}, controller: A, text: *t}}" for i in range(1, 60)]
+    path = tmp_path / "aliased.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    code = main(["explain", "--json", str(path), "--max-bytes", "100000"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "once its aliases expand" in err and "--max-bytes" in err, err
+
+
+# -- files that are not regular files -------------------------------------------------------------
+
+
+def _fifo(path: Path) -> str:
+    os.mkfifo(path)
+    return "a FIFO"
+
+
+def _socket(path: Path) -> str:
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))  # closed as the test ends
+    _SOCKETS.append(s)
+    return "a socket"
+
+
+def _directory(path: Path) -> str:
+    path.mkdir()
+    return "a directory"
+
+
+def _dev_zero(path: Path) -> str:
+    path.symlink_to("/dev/zero")
+    return "a character device"
+
+
+_SOCKETS: list[socket.socket] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_sockets() -> Iterator[None]:
+    yield
+    while _SOCKETS:
+        _SOCKETS.pop().close()
+
+KINDS: dict[str, Callable[[Path], str]] = {
+    "fifo": _fifo,
+    "socket": _socket,
+    "directory": _directory,
+    "dev-zero-link": _dev_zero,
+}
+
+
+def _ends(call: Callable[[], Any]) -> BaseException | None:
+    """What ``call`` raised, or None; a call still waiting after 20 s fails the test (a FIFO would
+    wait for a writer for ever: the thread is left behind, daemonic)."""
+    raised: list[BaseException | None] = [None]
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            call()
+        except BaseException as exc:
+            raised[0] = exc
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    assert done.wait(20), "the reader waited on a file that is not a regular file"
+    return raised[0]
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_reader_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "scenario.json"
+    said = KINDS[kind](path)
+    exc = _ends(lambda: read_file(str(path)))
+    assert isinstance(exc, ScenarioError) and said in str(exc) and str(path) in str(exc), exc
+
+
+def _rl_folder(folder: Path) -> None:
+    from triggerstack.solver import rl
+
+    rl.env(str(folder)).reset(seed=1)
+
+
+def _suite_folder(folder: Path) -> None:
+    from triggerstack.solver.conformance import load_suite
+
+    load_suite(folder)
+
+
+def _scenario_load(folder: Path) -> None:
+    Scenario.load(str(folder / "scenario.json"))
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("door", [_scenario_load, _rl_folder, _suite_folder], ids=["load", "rl.env", "suite"])
+def test_every_door_refuses_a_planted_file_that_is_not_regular(
+    tmp_path: Path, kind: str, door: Callable[[Path], None]
+) -> None:
+    if door is _rl_folder:
+        pytest.importorskip("pettingzoo")
+    folder = tmp_path / "in"
+    (folder / "b").mkdir(parents=True)
+    target = folder / "b" / "case.json" if door is _suite_folder else folder / "scenario.json"
+    said = KINDS[kind](target)
+    if kind == "directory" and door is _suite_folder:
+        pytest.skip("a folder named case.json is walked as a folder by the suite, never read as a case")
+    exc = _ends(lambda: door(folder))
+    assert isinstance(exc, ScenarioError) and said in str(exc), exc
+
+
+def test_check_batch_refuses_a_device_behind_a_link(tmp_path: Path) -> None:
+    """``check --batch`` reads lines from a regular file or a FIFO (a stream, as standard input
+    is); ``/dev/zero`` would be read for ever."""
+    link = tmp_path / "lines.jsonl"
+    link.symlink_to("/dev/zero")
+    run = subprocess.run(
+        [sys.executable, "-m", "triggerstack.solver", "check", "--batch", str(link)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2 and "a character device" in run.stderr, run.stderr
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+
+def test_boards_out_never_writes_through_a_planted_link(tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (folder / "board-00001.json").symlink_to(victim)
+    assert main(["boards", "--generated", "--seed", "3", "-n", "1", "--out", str(folder)]) == 0
+    assert victim.read_text() == "keep me\n"
+    written = folder / "board-00001.json"
+    assert not written.is_symlink() and json.loads(written.read_text())["players"]
+    assert sorted(p.name for p in folder.iterdir()) == ["board-00001.json"]  # no part left
+
+
+def test_an_example_still_reads(tmp_path: Path) -> None:
+    assert Scenario.load(str(EXAMPLES / "board-wipe" / "scenario.yaml")).triggers
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # starlette's TestClient on this httpx
+def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
+    """The page's door: a paste whose aliases stand for more than ``--max-bytes`` of text is its
+    news (a problem), not a 90 MB answer."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from triggerstack.solver import Options
+    from triggerstack.solver.serve._http import app
+
+    text = "players: [A]\ntriggers:\n  - {id: T0, controller: A, text: &t '" + LONG + "'}\n"
+    text += "".join(f"  - {{id: T{i}, controller: A, text: *t}}\n" for i in range(1, 40))
+    with TestClient(app(Options(limits=Limits(bytes=30_000))), base_url="http://127.0.0.1") as client:
+        answer = client.post("/page/parse", json={"text": text})
+    assert answer.status_code == 200 and len(answer.content) < 2_000
+    assert "once its aliases expand" in answer.json()["problem"]["detail"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero-link"])
+def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    """The JSON-RPC door: ``load`` with a path."""
+    from triggerstack.solver.serve._rpc import Service
+
+    path = tmp_path / "scenario.json"
+    said = KINDS[kind](path)
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "load", "params": {"path": str(path)}})
+    answer: list[str | None] = []
+    assert _ends(lambda: answer.append(Service().handle(line))) is None
+    error = json.loads(answer[0] or "{}")["error"]
+    assert "not a regular file" in error["message"] or said in error["message"], error
