@@ -106,3 +106,46 @@ def mutations(doc: Any) -> Iterator[Any]:
         for i, value in enumerate(doc):
             for inner in mutations(value):
                 yield [*doc[:i], inner, *doc[i + 1 :]]
+
+
+def command_line(verb: Any, params: dict[str, Any], folder: Any) -> tuple[int, str, str]:
+    """``params`` asked of ``verb`` on the command line, as its parser takes them (the same rules as
+    ``solver/_cli.py`` ``_fields``: a document is a file, positional or ``--name FILE``; a flag per
+    other field), run in process: its exit code, standard output and standard error."""
+    import contextlib
+    import io
+    from pathlib import Path
+
+    from triggerstack.solver._cli import main
+
+    cmd = verb.cli
+    folder = Path(folder)
+    argv = [verb.name]
+    if verb.scenario:
+        path = folder / "scenario.json"
+        path.write_text(json.dumps(params.get("scenario")), encoding="utf-8")
+        argv.append(str(path))
+    for name, info in verb.params.model_fields.items():
+        if name in cmd.skip or name not in params or params[name] is None:
+            continue
+        value = params[name]
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if "document" in extra:
+            path = folder / f"{name}.json"
+            path.write_text(json.dumps(value), encoding="utf-8")
+            argv += [f"--{name}", str(path)] if extra.get("option") else [str(path)]
+        elif name in cmd.positional:
+            argv.append(str(value))
+        elif isinstance(value, bool):
+            argv += [f"--{name.replace('_', '-')}"] if value else []
+        else:
+            argv += [f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-"), str(value)]
+    if cmd.limits:
+        argv += ["--time-limit", str(OPTIONS.time_limit)]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse refuses a usage error with exit 2
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()

@@ -113,3 +113,38 @@ def test_a_scenario_one_change_away_is_an_answer_or_a_clear_error_on_every_surfa
     scenario = data.draw(st.sampled_from(changed[:400]), label="changed")
     params = {k: v for k, v in data.draw(requests(method), label="params").items() if k != "handle"}
     _holds(method, params | {"scenario": scenario}, generated_in_form=False)
+
+
+def _commands() -> list[Any]:
+    from triggerstack.solver._verbs.table import VERBS
+
+    return [pytest.param(v, id=v.name) for v in VERBS if v.cli is not None and v.scenario and v.name in SCENARIO_METHODS]
+
+
+@pytest.mark.parametrize("verb", _commands())
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(data=st.data())
+def test_every_command_line_verb_from_the_schemas_answers_or_says_why_and_never_fails_inside(
+    verb: Any, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The command line from the same generated requests: a scenario valid by construction is
+    answered (exit 0, or 1 for an illegal proposal) or refused for its content with a line saying
+    why (exit 2, or 3 past the time limit) — never an internal error (70) nor a traceback."""
+    from triggerstack.model._scenario import parse_scenario
+    from triggerstack.solver import count
+
+    from .doors import command_line
+
+    params = {k: v for k, v in data.draw(requests(verb.name), label="params").items() if k != "handle"}
+    valid = data.draw(st.booleans(), label="valid")
+    if valid:
+        params["scenario"] = data.draw(scenarios(max_abilities=3), label="scenario")
+    if params.get("scenario") is None:
+        return
+    code, out, err = command_line(verb, params, tmp_path_factory.mktemp("cli"))
+    assert code in (0, 1, 2, 3), f"{verb.name}: exit {code}\n{err[-2000:]}"
+    assert "Traceback" not in err, err[-2000:]
+    if code in (2, 3):
+        assert err.strip(), f"{verb.name}: exit {code} with nothing said"
+    if valid and code == 0 and verb.name == "count" and not params.get("divide"):
+        assert out.split()[0] == str(count(parse_scenario(params["scenario"]))), out
