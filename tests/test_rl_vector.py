@@ -191,6 +191,6 @@ def test_a_render_mode_it_has_not_is_refused_as_sb3_expects() -> None:
         envs = make_vec_env("triggerstack/TriggerStack-v0", n_envs=2, env_kwargs={"scenario": ERTAI})
     try:
         observations = envs.reset()
-        assert observations.shape[0] == 2 and envs.env_method("action_masks")[0].any()
+        assert isinstance(observations, np.ndarray) and observations.shape[0] == 2 and envs.env_method("action_masks")[0].any()
     finally:
         envs.close()
