@@ -56,6 +56,16 @@ class Scenario(ScenarioFields):
         self._controls = check_references(self, allow_fired=later)
         return self
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """The scenario without its compiled facts (which hold read-only mappings that do not
+        pickle): they are compiled again, once, where the scenario arrives — a board sent to a
+        worker process or drawn in one (docs/rl.md) travels as its fields alone."""
+        state = super().__getstate__()
+        private = state.get("__pydantic_private__")
+        if private and private.get("_facts") is not None:
+            state["__pydantic_private__"] = {**private, "_facts": None}
+        return state
+
     @property
     def controls(self) -> tuple[Control, ...]:
         """Each waiting ability's controller and the rule that decided it (603.3a), in trigger order."""

@@ -292,6 +292,26 @@ def test_the_environment_plays_the_boards() -> None:
         assert any(check(b, reached).legal for b in boards)
 
 
+@pytest.mark.parametrize("cards", [pytest.param(True, marks=needs_cards), False])
+def test_a_board_played_travels_by_pickle_and_arrives_the_same(cards: bool) -> None:
+    """A drawn board whose facts were compiled (played, counted) pickles — to a worker process or
+    from one — small, and arrives as the same scenario: the same canonical JSON, the same controllers
+    (603.3a) and the same count, its facts compiled again on arrival."""
+    import pickle
+
+    from triggerstack.model._facts import facts_of
+
+    for board in draw(53, 120, players=(2, 4), cards=cards):
+        facts_of(board.scenario)  # compiled: read-only mappings that do not pickle themselves
+        data = pickle.dumps(board)
+        arrived = pickle.loads(data)
+        assert arrived.scenario._facts is None  # rebuilt where it arrives, not carried
+        assert arrived.scenario.model_dump_json() == board.scenario.model_dump_json()
+        assert arrived.scenario.controls == board.scenario.controls
+        assert count(arrived.scenario) == board.count
+        assert len(data) < 64_000  # its fields alone, not a compiled stepper
+
+
 def test_a_layout_keeps_only_the_boards_that_fit_it() -> None:
     from triggerstack.model import compile_facts
     from triggerstack.solver import ActionLayout, Stepper

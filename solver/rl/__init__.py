@@ -37,8 +37,13 @@ from triggerstack.model._lazy import lazy_exports
 _GYM_ID = "triggerstack/TriggerStack-v0"  # the one-seat environment, and with make_vec the vector one
 
 if _GYM_ID not in gymnasium.registry:  # entry points are strings: nothing is imported until made
+    # no order-enforcing nor passive-checking wrapper by default: the environment refuses a step
+    # before reset itself, the suite runs Gymnasium's check_env on it, and a wrapper would hide
+    # action_masks() from MaskablePPO (Gymnasium 1's wrappers forward no other attribute)
     gymnasium.register(
         id=_GYM_ID,
+        order_enforce=False,
+        disable_env_checker=True,
         entry_point="triggerstack.solver.rl._gym_env:TriggerStackGym",
         vector_entry_point="triggerstack.solver.rl._vector_env:TriggerStackVectorEnv",
     )
@@ -49,6 +54,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from .._verbs.step import ActionLayout as ActionLayout
     from .._verbs.step import IllegalOutcome as IllegalOutcome
     from ._checked import env as env
+    from ._env import RenderModeError as RenderModeError
     from ._env import Rewards as Rewards
     from ._env import ScenarioSource as ScenarioSource
     from ._env import TriggerStackEnv as TriggerStackEnv

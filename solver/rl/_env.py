@@ -26,7 +26,14 @@ from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
 from ._tracker import Tracker
 
-__all__ = ["Rewards", "ScenarioSource", "TriggerStackEnv", "raw_env"]
+__all__ = ["RenderModeError", "Rewards", "ScenarioSource", "TriggerStackEnv", "raw_env"]
+
+
+class RenderModeError(ValueError, TypeError):
+    """A render mode the environment has not (only ``ansi`` and ``human``): a bad value, and a
+    ``TypeError`` too, because that is what Stable-Baselines3's ``make_vec_env`` takes to mean "this
+    environment renders no ``rgb_array``" — it asks for one first and tries again without it only on
+    a ``TypeError`` (docs/rl.md, "Gymnasium ids")."""
 
 ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
 ScenarioSource: TypeAlias = (
@@ -174,7 +181,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.auto = auto
         self.auto_applied = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+            raise RenderModeError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.options = options or Options()
         self._source = _Source(scenario)
