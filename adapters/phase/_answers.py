@@ -107,13 +107,19 @@ def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entr
     return Outcome.model_validate({"stack": [doc]}).stack[0]
 
 
-def _finish(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
-    """Every way to finish announcing the ability in hand (the walk's legal decisions extend)."""
+def _finish(stepper: Stepper, walk: Walk, seen: set[tuple[object, ...]] | None = None) -> Iterator[Walk]:
+    """Every way to finish announcing the ability in hand (the walk's legal decisions extend), each
+    once: a set's members clicked in another order reach the same walk (``Stepper.key``)."""
+    seen = set() if seen is None else seen
+    key = stepper.key(walk)
+    if key in seen:
+        return
+    seen.add(key)
     if stepper.in_hand(walk) is None:
         yield walk
         return
     for d in stepper.legal(walk):
-        yield from _finish(stepper, stepper.apply_unchecked(walk, d))
+        yield from _finish(stepper, stepper.apply_unchecked(walk, d), seen)
 
 
 def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, Walk]:

@@ -365,9 +365,14 @@ class Rest:
         """Every distinct outcome from ``walk`` once phase's queue is placed (abilities phase has not
         been told the order of, or later passes), listed in the walks' order."""
         seen: dict[str, Outcome] = {}
+        walked: set[tuple[object, ...]] = set()
         pending = [walk]
         while pending:
             w = pending.pop()
+            key = self.stepper.key(w)
+            if key in walked:
+                continue  # reached before by another order of a set's members
+            walked.add(key)
             moves = self.stepper.legal(w)
             if not moves:
                 o = self.stepper.outcome(w)

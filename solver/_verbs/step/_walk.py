@@ -479,9 +479,7 @@ class Stepper(Checked[Walk]):
         steps = 0
         while pending:
             w = pending.pop()
-            done = tuple((id(f), st.stack, st.removed) for f, st in w.done)
-            here = w.local
-            key: tuple[object, ...] = (done, id(w.facts), here.stack, here.removed, here.current, here.tokens)
+            key = self.key(w)
             if key in seen:
                 continue
             seen.add(key)
@@ -496,6 +494,15 @@ class Stepper(Checked[Walk]):
                 continue
             pending.extend(self.apply_unchecked(w, d) for d in legal)
         return len(ends), True
+
+    def key(self, walk: Walk) -> tuple[object, ...]:
+        """What a walk's future depends on, not the path that reached it: two walks with one key
+        have the same legal decisions and reach the same outcomes. A set's members clicked in
+        another order (601.2c, 700.2) reach one key, so whatever walks every continuation merges
+        walks by it (:meth:`reachable`; the phase.rs adapter's announcements)."""
+        done = tuple((id(f), st.stack, st.removed) for f, st in walk.done)
+        here = walk.local
+        return (done, id(walk.facts), here.stack, here.removed, here.current, here.tokens)
 
     def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
         """The walk after ``decisions`` from the start, each checked."""
