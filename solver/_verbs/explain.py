@@ -338,6 +338,15 @@ def _bounds(r: dict[str, Any]) -> str:
     return text + (f", dividing {r['divide']}" if r["divide"] is not None else "")
 
 
+def only_unfit(r: dict[str, Any]) -> list[str]:
+    """The things a requirement of :func:`explain`'s dict excludes only because they do not fit its
+    filter, each once: the "others" its text counts. A thing excluded for another reason too (the
+    ability itself, 115.5, when it is no creature) is listed with that reason, and is no other."""
+    named = {e["id"] for e in r["excluded"] if e["code"] != Code.TARGET_FILTER.value}
+    unfit = [e["id"] for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value and e["id"] not in named]
+    return list(dict.fromkeys(unfit))
+
+
 def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
     lines = ["", f"{title}: {a['text']}" if a["text"] else title]
     lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
@@ -367,12 +376,13 @@ def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
                 lines.append(f"{indent}  different from {', '.join(r['different_from'])} (115.3)")
             if r["depends_on_targets_of"]:
                 lines.append(f"{indent}  filter depends on the targets of {', '.join(r['depends_on_targets_of'])}")
-            unfit = [e for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value]
+            reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
             for e in r["excluded"]:
                 if e["code"] != Code.TARGET_FILTER.value:
-                    lines.append(f"{indent}  excluded {e['id']}: {e['reason']} (rule {e['rule']}, {e['code']})")
-            if unfit:
-                lines.append(f"{indent}  {len(unfit)} other(s) do not fit the filter")
+                    reasons.setdefault(e["id"], []).append(f"{e['reason']} (rule {e['rule']}, {e['code']})")
+            lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
+            if unfit := only_unfit(r):
+                lines.append(f"{indent}  {len(unfit)} other{'s do' if len(unfit) > 1 else ' does'} not fit the filter")
             for note in r["ignored"]:
                 lines.append(f"{indent}  ignored: {note['reason']} (rule {note['rule']})")
     if a["must_target"]:

@@ -6,7 +6,7 @@
 
 const $ = (selector) => document.querySelector(selector);
 const state = { scenario: null, decisions: [], over: false, offered: [] };
-const FOLDED = 3; // exclusions shown before the rest fold away (the command line says "N other(s)")
+const FOLDED = 3; // exclusions shown before the rest fold away (the command line says "N others")
 
 // Text from a scenario or a proposal is data: nodes are built with DOM APIs (never innerHTML of a
 // string), and the code points that would change how the text around them looks (controls,
@@ -180,7 +180,11 @@ function renderExplain(data) {
         const reasons = ordered.map((x) => element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
         if (reasons.length) item.append(element("ul", {}, ...reasons.slice(0, FOLDED)));
         if (reasons.length > FOLDED) {
-          const more = element("details", { class: "more" }, element("summary", {}, `${reasons.length - FOLDED} other${reasons.length - FOLDED === 1 ? "" : "s"} excluded`));
+          // each thing once: a thing excluded for two reasons (the ability itself, 115.5, and the filter) is one other
+          const shown = new Set(ordered.slice(0, FOLDED).map((x) => x.id));
+          const others = new Set(ordered.slice(FOLDED).map((x) => x.id).filter((id) => !shown.has(id))).size;
+          const label = others ? `${others} other${others === 1 ? "" : "s"} excluded` : `${reasons.length - FOLDED} more reasons`;
+          const more = element("details", { class: "more" }, element("summary", {}, label));
           more.append(element("ul", {}, ...reasons.slice(FOLDED)));
           item.append(more);
         }
