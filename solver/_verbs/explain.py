@@ -77,6 +77,7 @@ def _requirement(
     return {
         "id": r.id,
         "text": r.text,
+        "called": r.called,
         "min": r.min,
         "max": r.max,
         "divide": r.divide,
@@ -104,7 +105,7 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
         status, why = "illegal", judge.mode_illegal(a, m).text
-    return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
+    return {"id": m.id, "text": m.text, "called": m.called, "status": status, "reason": why, "requirements": reqs}
 
 
 def _abilities(facts: Facts, engine: ProductEngine) -> list[dict[str, Any]]:
@@ -366,10 +367,10 @@ def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
         indent = "  "
         if mode["id"] is not None:
             note = f" — {mode['reason']}" if mode["reason"] else ""
-            lines.append(f"  mode {mode['id']}: {mode['status']}{note}")
+            lines.append(f"  mode {mode['called']}: {mode['status']}{note}")
             indent = "    "
         for r in mode["requirements"]:
-            lines.append(f"{indent}target {r['id']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
+            lines.append(f"{indent}target {r['called']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
             if r["legal_once_on_stack"]:
                 lines.append(f"{indent}  once on the stack below it: {', '.join(r['legal_once_on_stack'])}")
             if r["different_from"]:

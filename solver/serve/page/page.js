@@ -167,13 +167,13 @@ function renderExplain(data) {
     card.append(element("p", {}, `${removal}${a.removal_reason ? `: ${a.removal_reason}` : ""}`, removalRule ? " — " : "", removalRule ? ruleLink(removalRule[0]) : ""));
     for (const mode of a.modes || []) {
       if (!a.modal && !(mode.requirements || []).length) continue; // no mode, no targets: nothing to say
-      const title = mode.id ? `mode ${mode.id}: ${mode.status}` : "targets";
+      const title = mode.id ? `mode ${mode.called}: ${mode.status}` : "targets";
       const section = element("div", {}, element("strong", {}, title), mode.reason ? ` (${mode.reason})` : "");
       const items = element("ul");
       for (const r of mode.requirements || []) {
         const legal = (r.legal || []).join(", ") || "none";
         const later = (r.legal_once_on_stack || []).length ? `; once on the stack below: ${r.legal_once_on_stack.join(", ")}` : "";
-        const item = element("li", {}, `${r.id} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
+        const item = element("li", {}, `${r.called} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
         // the exclusions a rule makes first (hexproof, protection …), those the filter makes last
         const all = [...(r.excluded || []), ...(r.ignored || [])];
         const ordered = [...all.filter((x) => x.code !== "target-filter"), ...all.filter((x) => x.code === "target-filter")];
@@ -214,7 +214,7 @@ async function refresh(vanished = []) {
   const buttons = $("#decisions");
   buttons.replaceChildren();
   for (const d of walk.legal) {
-    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id) }, d.text);
+    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id) }, d.words ? `${d.text} ${d.words}` : d.text);
     button.addEventListener("click", () => apply(d.id));
     buttons.append(button);
   }
