@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import LegalOutcomes, check
-from triggerstack.solver._verbs.explain import explain_text
 from triggerstack.solver._verbs.steps import StepLegal, StepWhy, legal, why
 
 from .conftest import EXAMPLES
@@ -63,7 +62,7 @@ def test_every_sentence_names_a_mode_by_its_words(name: str, scenario: Scenario)
     assert [m.id for m in a.modes][:2] == ["m1", "m2"], "the reader's ids: what the words explain"
     # explain: every mode and requirement line, and every reason on them
     data = legal_outcomes.explain()
-    text = explain_text(data)
+    text = data.text()
     assert "mode m1 “" in text
     said = [line for line in text.splitlines() if MODE.search(line) or TARGET.search(line)]
     assert said and all(not unnamed(line) for line in said), [unnamed(line) for line in said]
