@@ -199,7 +199,7 @@ def test_nothing_a_scenario_or_a_proposal_says_runs_as_script(page: Any) -> None
 
 def _click(page: Any, text: str) -> None:
     before = _refreshed(page)
-    page.click(f"#decisions button:text-is('{text}')")
+    page.click(f"#decisions button[data-text='{text}']")  # a mode's button shows its words after the text
     _wait_refresh(page, before)
 
 
@@ -208,11 +208,15 @@ def test_the_ability_being_announced_is_drawn_and_a_vanished_choice_says_why_not
     what has been announced so far; after "target SWB", "target SWA" is no longer offered and its
     "why not?" gives the rule (601.2c) without taking anything."""
     _load(page, "ertai-resurrected")
+    said = str(page.text_content("#abilities"))  # explain's modes, named by their words
+    assert "mode counter “Counter target spell, activated ability, or triggered ability. …”: legal" in said, said
     for text in ("put SWB", "put SWA", "put E"):
         _click(page, text)
     hand = page.locator('#stack svg g.hand[data-ability="E"]')
     assert hand.count() == 1 and "announced so far: nothing yet" in str(hand.text_content())
     assert "announcing E's choices" in str(page.text_content("#decider"))
+    words = str(page.text_content("#decisions button[data-text='mode E:counter']"))
+    assert words == "mode E:counter “Counter target spell, activated ability, or triggered ability. …”", words
     _click(page, "mode E:counter")
     assert "mode E:counter" in str(page.locator("#stack svg g.hand").text_content())
     _click(page, "end modes")

@@ -214,7 +214,9 @@ async function refresh(vanished = []) {
   const buttons = $("#decisions");
   buttons.replaceChildren();
   for (const d of walk.legal) {
-    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id) }, d.words ? `${d.text} ${d.words}` : d.text);
+    // a mode shows its own words after its readable form (docs/formats.md, modes)
+    const words = d.words ? [" ", element("span", { class: "words" }, d.words)] : [];
+    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id), "data-text": d.text }, d.text, ...words);
     button.addEventListener("click", () => apply(d.id));
     buttons.append(button);
   }
