@@ -157,9 +157,11 @@ class ProposalError(ScenarioError):
 class EndlessLoop(ScenarioError):
     """Abilities trigger again and again while the waiting ones are put on the stack: a later pass
     of 603.3b repeats an earlier one (the same waiting abilities, up to their names, on the same
-    stack facts), so the passes never end. ``mandatory``: no choice ever ends the loop, and the game
-    is a draw (104.4b) — there is no outcome; otherwise the loop is optional and the outcomes are
-    unboundedly many (a choice ends it after any number of rounds)."""
+    stack facts), so the passes never end. ``mandatory``: no choice ever ends the loop once it is
+    entered, and the game is a draw (104.4b); otherwise the loop is optional and the outcomes are
+    unboundedly many (a choice ends it after any number of rounds). ``avoiding``: how many whole
+    outcomes end with no pass repeating an earlier one of theirs (for a mandatory loop, every
+    outcome ``check`` accepts); None when the count stopped before it was complete (the time limit)."""
 
     def __init__(
         self,
@@ -168,8 +170,10 @@ class EndlessLoop(ScenarioError):
         loc: tuple[str | int, ...] = (),
         rule: Rule | None = None,
         source: str | None = None,
+        avoiding: int | None = None,
     ) -> None:
         self.mandatory = mandatory
+        self.avoiding = avoiding
         super().__init__(message, loc, rule, source)
 
 

@@ -35,6 +35,7 @@ from ._rules import Code, Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
 from ._targeting import Exclusion, Restriction, restriction_exclusions
+from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
 
@@ -70,6 +71,11 @@ class RequirementFacts:
         """The most targets that can be chosen with every candidate available."""
         return self.most(len(self.candidates))
 
+    @property
+    def called(self) -> str:
+        """How a sentence names it: its id and its own words (:func:`~._text.called`)."""
+        return called(self.id, self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class ModeFacts:
@@ -87,6 +93,11 @@ class ModeFacts:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "linked", any(r.different_from or r.depends_on for r in self.requirements))
+
+    @property
+    def called(self) -> str:
+        """How a sentence names it: its id and its own words (:func:`~._text.called`)."""
+        return called(self.id, self.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ class RequirementReport(_Report):
 
     id: str = Field(description="The requirement id")
     text: str = Field(description="Its text")
+    called: str = Field(description="How sentences name it: its id, then its own words in quotes where it has them")
     min: int = Field(description="The fewest targets")
     max: int | None = Field(description="The most targets; null: any number")
     divide: int | None = Field(description="The amount divided among the targets (601.2d), if any")
@@ -75,6 +76,7 @@ class ModeReport(_Report):
 
     id: str | None = Field(description="The mode id; null for a non-modal ability")
     text: str = Field(description="Its text")
+    called: str = Field(description="How sentences name it: its id, then its own words in quotes where it has them")
     status: Literal["legal", "legal-if", "illegal", "unavailable"] = Field(
         description="legal: some legal outcome chooses it and it is legal at the start of the block; legal-if: "
         "chosen only when an ability it can target is below; illegal: no legal outcome chooses it; "

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["UNSAFE", "compact", "printable_id", "visible", "visible_lines"]
+__all__ = ["UNSAFE", "called", "compact", "printable_id", "quoted", "visible", "visible_lines"]
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
@@ -167,3 +167,23 @@ def compact(value: Any) -> str:
     """One line of canonical JSON (keys sorted, no spaces): what ``enumerate`` prints an outcome as,
     and what every verb prints on one line."""
     return _COMPACT.encode(value)
+
+
+def called(id: str | None, text: str) -> str:
+    """How every sentence names a mode or a target requirement: its id, then its own words in
+    quotes where it has words that are not its id (:func:`quoted`) — a card's mode is ``m2 “Destroy
+    target creature.”``, its requirement ``t “target creature”`` — so a judge reads what the card
+    says, not only the reader's ``m2`` or ``t``. (A mode without an id, a non-modal ability's, is
+    its words.) The one place: ``check``, ``step``, ``explain`` and the page all name them by it."""
+    words = quoted(id, text)
+    return " ".join(part for part in (id, words) if part)
+
+
+def quoted(id: str | None, text: str) -> str:
+    """The words :func:`called` shows after an id, in quotes ("" when there are none, or they are
+    the id): words of several sentences are named by the first, then "…"."""
+    words = " ".join(text.split())
+    if not words or words == id:
+        return ""
+    first = re.match(r"(.+?[.!?])\s+(?=[A-Z])", words)
+    return f"“{first[1]} …”" if first else f"“{words}”"

@@ -58,6 +58,7 @@ def _requirement(
         if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
             raise Unread(f"words after a target phrase this reader does not know: {' '.join(after[:3])!r}", text)
         _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)
+        req["text"] = f"any {m.group(0).strip()}" if before_words[-1:] == ["any"] else m.group(0).strip()
     else:
         phrase, filt, flags = _noun_phrase(card, rest, m.group(0), (condition, text[: m.start()]))
         req["filter"] = filt

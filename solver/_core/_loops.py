@@ -1,25 +1,28 @@
 """The loop of 603.3b followed pass by pass: the passes on the path being followed (a pass that
-repeats one on its path is a loop), and what kind of loop it is — mandatory (104.4b), optional, or
-not decided within the cap on passes (see :class:`~.chain.Chain`, which counts and lists the
-passes with these)."""
+repeats one on its path is a loop, :class:`Met`), what kind of loop it is — mandatory (104.4b),
+optional, or not decided within the cap on passes — and the one error that tells a judge about the
+loops of a chain (:meth:`Loops.summary`): which choice enters the loop, and how many outcomes avoid
+it (see :class:`~.chain.Chain`, which counts and lists the passes with these)."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from triggerstack.model._errors import EndlessLoop
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import Deadline
+from triggerstack.model._outcome import Outcome, outcome_dict
 from triggerstack.model._passes import Passes, StackItem, firing
 from triggerstack.model._rules import Rule
+from triggerstack.model._text import compact
 
 from .._errors import EngineCannot
 from .engine import PassEngine
 from .indexed import IndexedOutcome, to_outcome
 
-__all__ = ["Frame", "Listing", "Loops", "Path"]
+__all__ = ["Frame", "Listing", "Loops", "Met", "Path"]
 
 
 @dataclass(slots=True)
@@ -34,6 +37,28 @@ class Frame:
     flat: str | None  # Passes.stackless: the pass but for the stack
     total: int = 0
     current: IndexedOutcome | None = None  # the outcome being followed
+    taken: int = -1  # its place among the pass's outcomes
+    tainted: bool = False  # a loop was met below it: its total is not its class's count
+
+
+MANDATORY, OPTIONAL, ENDLESS, UNDECIDED = "mandatory", "optional", "endless", "undecided"
+"""The kinds of loop: no choice ends it (104.4b); a choice ends it after any number of rounds; a
+stack that only grows and no choice found to end it; not decided within the cap on passes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Met:
+    """A loop met while following the passes: its kind, its sentence (which pass repeats which, and
+    what keeps it going), and the choice on the path that entered it — the pass (1-based) and that
+    pass's outcome, None when the waiting abilities are its first round — with ``prefix``, the
+    place of the outcome each pass took up to that choice (two paths into loops differ there)."""
+
+    kind: str
+    text: str
+    cause: str
+    rule: Rule
+    entered: tuple[int, Outcome] | None
+    prefix: tuple[int, ...]
 
 
 class Listing:
@@ -70,6 +95,7 @@ class Loops:
         self.counts = counts
         self.listing = listing
         self.deadline = deadline
+        self._verdicts: dict[tuple[bool, str], tuple[bool, bool]] = {}  # mandatory's, by class: a loop met again
 
     def replayable(self, frames: list[Frame], below: tuple[StackItem, ...]) -> bool:
         """Whether the choices of ``frames`` (the passes from an earlier one to now, ``below`` on the
@@ -117,26 +143,29 @@ class Loops:
 
     def error(
         self,
+        path: list[Frame],
+        earlier: tuple[int, Facts],
         facts: Facts,
         below: tuple[StackItem, ...],
         depth: int,
-        earlier: tuple[int, Facts],
-        frames: list[Frame],
         grown: bool = False,
-    ) -> EndlessLoop:
-        """The error for pass ``depth`` (``facts``) repeating the ``earlier`` pass of its path (its
-        depth and facts; ``frames``: the passes from it to now): a mandatory loop when no choice
-        from it ever ends the passes (104.4b), else an optional one — and what keeps it going
-        (:meth:`cause`). ``grown``: it repeats it but for more abilities on the stack, and the
-        choices between them can be made again (:meth:`replayable`), so they repeat for ever."""
-        found = self._error(facts, below, depth, earlier, grown)
-        cause = self.cause(facts, frames)
-        message = f"{found.message.rstrip('.')}.{cause}" if cause else found.message
-        return EndlessLoop(message, mandatory=found.mandatory, rule=found.rule, source=found.source)
+    ) -> Met:
+        """The loop of pass ``depth`` (``facts``, ``below`` on the stack) repeating the ``earlier``
+        pass of its ``path`` (its depth and facts): a mandatory loop when no choice from it ever ends
+        the passes (104.4b), else an optional one — what keeps it going (:meth:`cause`) and the
+        choice that entered it. ``grown``: it repeats it but for more abilities on the stack, and
+        the choices between them can be made again (:meth:`replayable`), so they repeat for ever."""
+        before = [f for f in path if f.depth < earlier[0]]
+        cycle = [f for f in path if f.depth >= earlier[0]]
+        kind, text, rule = self._kind(facts, below, depth, earlier, grown)
+        entered = None
+        if before and before[-1].depth == earlier[0] - 1 and (last := before[-1]).current is not None:
+            entered = (last.depth + 1, to_outcome(last.facts, last.current))
+        return Met(kind, text, self.cause(facts, cycle), rule, entered, tuple(f.taken for f in before))
 
-    def _error(
+    def _kind(
         self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool
-    ) -> EndlessLoop:
+    ) -> tuple[str, str, Rule]:
         then, now = earlier[0] + 1, depth + 1
         again = (
             f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
@@ -150,40 +179,63 @@ class Loops:
             )
             mandatory, decided = self.mandatory(facts, below, depth, flat=True)
             if mandatory or not decided:
-                return EndlessLoop(
+                return ENDLESS, (
                     f"an endless chain: {again}; no choice found within {self.passes.max_passes} passes ends it, "
-                    "so the outcomes are unboundedly many if some choice ends it, and there are none if none does "
-                    "(104.4b)",
-                    mandatory=False,
-                    rule=Rule.R603_3B,
-                )
-            return EndlessLoop(
-                f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
-                "unboundedly many",
-                mandatory=False,
-                rule=Rule.R603_3B,
-            )
+                    "so the outcomes are unboundedly many if some choice ends it, and if none does they are only "
+                    "those that never enter it (104.4b)"
+                ), Rule.R603_3B
+            return OPTIONAL, _optional(again), Rule.R603_3B
         mandatory, decided = self.mandatory(facts, below, depth)
         if not decided:
-            return EndlessLoop(
+            return UNDECIDED, (
                 f"an endless loop: {again}, and whether a choice ends it is not decided within "
-                f"{self.passes.max_passes} passes (raise the cap with --max-passes)",
-                mandatory=False,
-                rule=Rule.R603_3B,
-            )
+                f"{self.passes.max_passes} passes (raise the cap with --max-passes)"
+            ), Rule.R603_3B
         if mandatory:
-            return EndlessLoop(
-                f"a mandatory loop: {again}, and once there no choice ends it: the game is a draw, so there is "
-                "no outcome to give",
-                mandatory=True,
-                rule=Rule.R104_4B,
-            )
-        return EndlessLoop(
-            f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
-            "unboundedly many",
-            mandatory=False,
-            rule=Rule.R603_3B,
-        )
+            text = f"a mandatory loop: {again}, and once there no choice ends it: the game is a draw"
+            return MANDATORY, text, Rule.R104_4B
+        return OPTIONAL, _optional(again), Rule.R603_3B
+
+    def summary(
+        self, met: Sequence[Met], avoiding: int, complete: bool, named: Sequence[Outcome] = ()
+    ) -> EndlessLoop:
+        """The error for every loop ``met`` following a chain's passes from its first: the first that
+        is not mandatory (it makes the outcomes unboundedly many, or undecided), else the first;
+        which choice enters it, how many more do, and the ``avoiding`` outcomes — every one in which
+        no pass repeats an earlier one (``complete``: all were counted; else at least so many were
+        when the time limit or the budget stopped the count), the first of them ``named``. "No
+        outcome" is said only when none avoids a mandatory loop: every other outcome is one ``check``
+        accepts."""
+        loop = next((m for m in met if m.kind != MANDATORY), met[0])
+        mandatory = loop.kind == MANDATORY
+        text = loop.text
+        if mandatory:
+            text += ", so there is no outcome to give" if complete and not avoiding else " once it is entered"
+        out = f"{text}.{loop.cause}"
+        if loop.entered is not None:
+            pass_, choice = loop.entered
+            out += f" It is entered by the choice {compact(outcome_dict(choice))} in pass {pass_}"
+            others = len({m.prefix for m in met}) - 1
+            if others:
+                many = others > 1
+                out += f", and {others} other choice{'s' if many else ''} of earlier passes "
+                out += f"enter{'' if many else 's'} a loop"
+            out += "."
+        if complete and not avoiding and mandatory:
+            return EndlessLoop(out, mandatory=True, rule=loop.rule, avoiding=0)
+        n = f"{avoiding}" if complete else f"at least {avoiding}"
+        one = complete and avoiding == 1
+        if mandatory:
+            what = "avoids it, the only outcome check accepts" if one else "avoid it, every outcome check accepts"
+        else:
+            what = f"end{'s' if one else ''} with no pass repeating an earlier one"
+        out += f" {n} outcome{'' if one else 's'} {what}"
+        if named:
+            shown = "; ".join(compact(outcome_dict(o)) for o in named)
+            out += f": {shown}{' …' if len(named) < avoiding or not complete else ''}"
+        if not complete:
+            out += " (the count stopped before it was complete: raise --time-limit)"
+        return EndlessLoop(out + ".", mandatory=mandatory, rule=loop.rule, avoiding=avoiding if complete else None)
 
     def mandatory(
         self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool = False
@@ -194,12 +246,23 @@ class Loops:
         it are explored breadth-first by signature (each class once, its outcomes listed within
         the listing's ``max_listed``) until such a choice, or none is new (mandatory), or the pass cap. ``flat``:
         classes are :meth:`~triggerstack.model.Passes.stackless` (passes that differ only in the
-        stack are one class)."""
-        known = self.counts
+        stack are one class). A class is told once per chain."""
 
         def key(f: Facts) -> str | None:
             return (self.passes.stackless(f) if flat else None) or self.passes.signature(f)
 
+        first = key(facts)
+        verdict = None if first is None else self._verdicts.get((flat, first))
+        if verdict is None:
+            verdict = self._mandatory(facts, below, depth, flat, key)
+            if first is not None:
+                self._verdicts[flat, first] = verdict
+        return verdict
+
+    def _mandatory(
+        self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool, key: Callable[[Facts], str | None]
+    ) -> tuple[bool, bool]:
+        known = self.counts
         seen = {key(facts)}
         frontier: deque[tuple[Facts, tuple[StackItem, ...], int]] = deque([(facts, below, depth)])
         decided = True
@@ -228,6 +291,13 @@ class Loops:
         return True, decided
 
 
+def _optional(again: str) -> str:
+    return (
+        f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
+        "unboundedly many"
+    )
+
+
 class Path:
     """The passes being followed depth-first, each a frame, with their signatures: entering a pass
     whose signature is on the path is a loop (:meth:`Loops.error` says which)."""
@@ -240,32 +310,35 @@ class Path:
         self.on_path: dict[str, tuple[int, Facts]] = {}  # signature -> the depth and facts of that pass
         self.flat_on_path: dict[str, int] = {}  # Passes.stackless -> the depth of that pass
 
-    def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> None:
-        """Follow pass ``depth`` (``facts``) next; :class:`EndlessLoop` if it repeats one on the path."""
+    def enter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> Met | None:
+        """Follow pass ``depth`` (``facts``) next, or, if it repeats one on the path, not: the loop
+        met (:meth:`Loops.error` says which)."""
         passes = self.passes
         sig = passes.signature(facts)
         flat = passes.stackless(facts) if sig is not None else None
         if sig is not None:
             if sig in self.on_path:
-                earlier = self.on_path[sig]
-                cycle = [f for f in self.frames if f.depth >= earlier[0]]
-                raise self.loops.error(facts, below, depth, earlier, cycle)
+                return self.loops.error(self.frames, self.on_path[sig], facts, below, depth)
             if flat is not None and flat in self.flat_on_path:
                 then = self.flat_on_path[flat]
-                cycle = [f for f in self.frames if f.depth >= then]
-                if self.loops.replayable(cycle, below):
-                    earlier = self.on_path[self.frames[then].sig or ""]
-                    raise self.loops.error(facts, below, depth, earlier, cycle, grown=True)
+                if self.loops.replayable([f for f in self.frames if f.depth >= then], below):
+                    earlier = self.on_path[self._at(then).sig or ""]
+                    return self.loops.error(self.frames, earlier, facts, below, depth, grown=True)
             self.on_path[sig] = (depth, facts)
             if flat is not None:
                 self.flat_on_path.setdefault(flat, depth)
         self.frames.append(Frame(facts, below, depth, iter(self.engine(facts)), sig, flat))
+        return None
+
+    def _at(self, depth: int) -> Frame:
+        return self.frames[depth - self.frames[0].depth]
 
     def advance(self) -> tuple[Frame, IndexedOutcome | None]:
         """The top pass and its next outcome; once it has none, the pass leaves the path and comes
         back with None."""
         top = self.frames[-1]
         outcome = top.current = next(top.outcomes, None)
+        top.taken += 1
         if outcome is None:
             self.frames.pop()
             if top.sig is not None:

@@ -23,12 +23,14 @@ from itertools import accumulate, islice
 from random import Random
 from typing import Protocol
 
+from triggerstack.model._errors import EndlessLoop, TimeLimitReached
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
 
-from ._loops import Listing, Loops, Path
+from .._errors import EngineCannot
+from ._loops import Listing, Loops, Met, Path
 from .engine import PassEngine
 from .indexed import IndexedOutcome, JsonWriter, from_outcome, to_outcome
 
@@ -54,6 +56,12 @@ class _Table:
     successors: tuple[Successor, ...]
     ends: tuple[int, ...]  # ends[i]: whole outcomes through outcome i
 
+
+AFTER_A_LOOP = 200_000
+"""Once a loop is met, the most outcomes followed further to count those that avoid it."""
+
+NAMED = 3
+"""How many of the outcomes that avoid a loop its error names."""
 
 KEPT_OUTCOMES = 4096
 """A pass with at most this many outcomes keeps each drawn outcome, to draw it again as it is."""
@@ -100,6 +108,7 @@ class Chain:
         self._counts: dict[object, int] = {}  # by a pass's signature (its class up to names), else its facts
         self._tables: dict[int, _Table] = {}
         self._loops = Loops(passes, self._engine, self._counts, self._listing, deadline)
+        self._endless: EndlessLoop | None = None  # the loops of this chain, once told
 
     @property
     def single(self) -> bool:
@@ -177,36 +186,77 @@ class Chain:
         return id(facts) if sig is None else sig
 
     def _count(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> int:
-        """The whole outcomes from pass ``depth`` (``facts``) on: depth-first without recursion,
-        so a chain of any length is counted; a pass that repeats one on its path is a loop."""
+        """The whole outcomes from pass ``depth`` (``facts``) on; a loop met on the way is told as
+        a loop of the whole chain (:meth:`_loop`), whichever pass the count started from."""
         known = self._counts.get(self._class(facts))
         if known is not None:
             return known
+        total, met, complete = self._follow(facts, below, depth)
+        if met:
+            raise self._loop(None if depth or below or facts is not self.passes.first else (total, met, complete))
+        return total
+
+    def _follow(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[int, list[Met], bool]:
+        """The whole outcomes from pass ``depth`` (``facts``) on in which no pass repeats an earlier
+        one, the loops met (a pass that repeats one on its path: it is not followed), and whether
+        the count is complete: depth-first without recursion, so a chain of any length is counted.
+        A pass's count is kept for its class only when no loop was met below it (then it does not
+        depend on the path). Once a loop is met the rest is followed only to count the outcomes that
+        avoid it, within the time limit and :data:`AFTER_A_LOOP` outcomes (else not complete)."""
         walk = Path(self.passes, self._engine, self._loops)
         walk.enter(facts, below, depth)
-        while walk.frames:
-            top, outcome = walk.advance()
-            if outcome is None:
-                self._counts[self._class(top.facts)] = top.total
-                if walk.frames:
-                    walk.frames[-1].total += top.total
-                continue
-            self.deadline.check(f"counting the outcomes of pass {top.depth + 1}")
-            ahead = self.passes.peek(top.facts, to_outcome(top.facts, outcome), top.below)
-            if ahead.ends:
-                top.total += 1
-                continue
-            sig = ahead.signature  # the next pass's class, known before it is compiled
-            if sig is not None and (done := self._counts.get(sig)) is not None:
-                top.total += done
-                continue
-            nxt = self.passes.reach(ahead, top.depth)
-            assert nxt.facts is not None
-            if sig is None and (done := self._counts.get(id(nxt.facts))) is not None:
-                top.total += done
-            else:
-                walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
-        return self._counts[self._class(facts)]
+        met: list[Met] = []
+        total = followed = 0
+        try:
+            while walk.frames:
+                top, outcome = walk.advance()
+                if outcome is None:
+                    if not top.tainted:
+                        self._counts[self._class(top.facts)] = top.total
+                    if walk.frames:
+                        walk.frames[-1].total += top.total
+                    else:
+                        total = top.total
+                    continue
+                self.deadline.check(f"counting the outcomes of pass {top.depth + 1}")
+                if met and (followed := followed + 1) > AFTER_A_LOOP:
+                    return sum(f.total for f in walk.frames), met, False
+                ahead = self.passes.peek(top.facts, to_outcome(top.facts, outcome), top.below)
+                if ahead.ends:
+                    top.total += 1
+                    continue
+                sig = ahead.signature  # the next pass's class, known before it is compiled
+                if sig is not None and (done := self._counts.get(sig)) is not None:
+                    top.total += done
+                    continue
+                nxt = self.passes.reach(ahead, top.depth)
+                assert nxt.facts is not None
+                if sig is None and (done := self._counts.get(id(nxt.facts))) is not None:
+                    top.total += done
+                elif (loop := walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)) is not None:
+                    met.append(loop)
+                    for f in walk.frames:
+                        f.tainted = True
+        except (TimeLimitReached, EngineCannot):
+            if not met:
+                raise
+            return sum(f.total for f in walk.frames), met, False
+        return total, met, True
+
+    def _loop(self, followed: tuple[int, list[Met], bool] | None = None) -> EndlessLoop:
+        """The error for the loops of this chain, followed from its first pass (``followed``: as
+        :meth:`_follow` did already), once: how many outcomes avoid them, the first few named."""
+        if self._endless is None:
+            total, met, complete = followed or self._follow(self.passes.first, (), 0)
+            assert met, "a loop met from a later pass is met from the first"
+            named: list[Outcome] = []
+            if complete and total:
+                try:
+                    named = [self.outcome(w) for w in islice(self._iter(self.passes.first, (), 0, True), NAMED)]
+                except TimeLimitReached:
+                    named = []
+            self._endless = self._loops.summary(met, total, complete, named)
+        return self._endless
 
     # -- iterate ---------------------------------------------------------------------------------
 
@@ -214,9 +264,10 @@ class Chain:
         """Every whole outcome once, in the chain's order, lazily."""
         return self._iter(self.passes.first, (), 0)
 
-    def _iter(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> Iterator[Whole]:
+    def _iter(self, facts: Facts, below: tuple[StackItem, ...], depth: int, avoid: bool = False) -> Iterator[Whole]:
         """Every whole outcome from pass ``depth`` (``facts``) on, depth-first without recursion;
-        a pass that repeats one on its path is a loop."""
+        a pass that repeats one on its path is a loop (:meth:`_loop`), or with ``avoid`` is not
+        followed (the outcomes that avoid every loop)."""
         if self.single:
             for only in self._engine(facts):
                 yield (Pass(facts, only),)
@@ -235,9 +286,10 @@ class Chain:
             nxt = self._after(top.facts, outcome, top.below, top.depth)
             if nxt.facts is None:
                 yield (*chosen, here)
-            else:
+            elif walk.enter(nxt.facts, nxt.on_stack, top.depth + 1) is None:
                 chosen.append(here)
-                walk.enter(nxt.facts, nxt.on_stack, top.depth + 1)
+            elif not avoid:
+                raise self._loop()
 
     def outcome(self, whole: Whole) -> Outcome:
         """The canonical wire form of a whole outcome (docs/formats.md, Proposal and outcome)."""

@@ -45,28 +45,38 @@ def no_such_mode(a: AbilityFacts, mode: str) -> Reason:
 
 def mode_not_its_own(a: AbilityFacts, owner: AbilityFacts, mode: str) -> Reason:
     """A walk's mode decision of ``owner`` while ``a`` is being announced."""
-    return Reason.of(Code.MODE_UNKNOWN, f"{owner.id}:{mode} is a mode of {owner.id}, not of {a.id} (in hand)")
+    return Reason.of(
+        Code.MODE_UNKNOWN, f"{owner.id}:{_called(owner, mode)} is a mode of {owner.id}, not of {a.id} (in hand)"
+    )
 
 
 def mode_repeat(a: AbilityFacts, mode: str) -> Reason:
-    return Reason.of(Code.MODE_REPEAT, f"{a.id} chooses mode {mode} more than once, which its text does not allow")
+    return Reason.of(
+        Code.MODE_REPEAT, f"{a.id} chooses mode {_called(a, mode)} more than once, which its text does not allow"
+    )
+
+
+def _called(a: AbilityFacts, mode: str) -> str:
+    """A mode of ``a`` named by its id, as every sentence names it (with its words)."""
+    k = a.mode_index.get(mode)
+    return mode if k is None else a.modes[k].called
 
 
 def mode_unavailable(a: AbilityFacts, m: ModeFacts) -> Reason:
     return Reason.of(
-        Code.MODE_UNAVAILABLE, f"{a.id}'s mode {m.id} is not available (chosen before, or its condition is unmet)"
+        Code.MODE_UNAVAILABLE, f"{a.id}'s mode {m.called} is not available (chosen before, or its condition is unmet)"
     )
 
 
 def mode_illegal(a: AbilityFacts, m: ModeFacts) -> Reason:
     """603.3c: a mode with no legal targets when ``a`` is put on the stack can't be chosen."""
     when = f"it has no legal targets when {a.id} is put on the stack"
-    return Reason.of(Code.MODE_ILLEGAL, f"{a.id}'s mode {m.id} can't be chosen: {when}")
+    return Reason.of(Code.MODE_ILLEGAL, f"{a.id}'s mode {m.called} can't be chosen: {when}")
 
 
 def legal_only_if_below(a: AbilityFacts, m: ModeFacts) -> str:
     """What ``explain`` says of a mode legal in some outcomes only: those with its target below."""
-    return f"{a.id}'s mode {m.id} is legal only if an ability it can target is already on the stack below {a.id}"
+    return f"{a.id}'s mode {m.called} is legal only if an ability it can target is already on the stack below {a.id}"
 
 
 def shared_target(a: AbilityFacts, thing: str, first: str, second: str) -> Reason:

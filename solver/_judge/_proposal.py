@@ -309,8 +309,8 @@ def _check_modes(
             continue
         if seen[mc.mode] == 2 and not a.repeat:
             report.add(a.id, _modes.mode_repeat(a, mc.mode))
-        inst = _Instance(mk, mc.targets, mc.divide, f"{a.id}'s mode {mc.mode}")
         m = a.modes[mk]
+        inst = _Instance(mk, mc.targets, mc.divide, f"{a.id}'s mode {m.called}")
         if not m.available:
             report.add(a.id, _modes.mode_unavailable(a, m))
             refused.append(inst)
@@ -391,7 +391,7 @@ def _check_targets(
 
 def _place(inst: _Instance, r: RequirementFacts) -> str:
     """Where a violation of one requirement's targets is said to be (``E's mode counter, target ability``)."""
-    return f"{inst.where}, target {r.id}"
+    return f"{inst.where}, target {r.called}"
 
 
 def _check_links(
@@ -409,7 +409,7 @@ def _check_links(
             deps = {d: chosen[d] for d in r.depends_on}
             for t in mine:
                 if t not in r.excluded and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps):
-                    report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(f"{inst.where}, target {r.id}"))
+                    report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(_place(inst, r)))
 
 
 def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], report: _Report) -> None:

@@ -56,9 +56,9 @@ def removed_but_legal(facts: Facts, a: AbilityFacts, block: str, example: Choice
     for inst in example.modes:
         m = a.modes[inst.mode]
         tgt = "; ".join(
-            f"{r.id}: {_names(facts, ts) or 'none'}" for r, ts in zip(m.requirements, inst.targets, strict=True)
+            f"{r.called}: {_names(facts, ts) or 'none'}" for r, ts in zip(m.requirements, inst.targets, strict=True)
         )
-        what.append(f"{m.id or 'its effect'}" + (f" ({tgt})" if tgt else ""))
+        what.append(f"{m.called if m.id else 'its effect'}" + (f" ({tgt})" if tgt else ""))
     return Reason.of(
         Code.REMOVED_BUT_LEGAL,
         f"{a.id} is removed but has a legal choice at the start of {block}, e.g. {', '.join(what)}",

@@ -77,6 +77,7 @@ def _requirement(
     return {
         "id": r.id,
         "text": r.text,
+        "called": r.called,
         "min": r.min,
         "max": r.max,
         "divide": r.divide,
@@ -104,7 +105,7 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
         status, why = "illegal", judge.mode_illegal(a, m).text
-    return {"id": m.id, "text": m.text, "status": status, "reason": why, "requirements": reqs}
+    return {"id": m.id, "text": m.text, "called": m.called, "status": status, "reason": why, "requirements": reqs}
 
 
 def _abilities(facts: Facts, engine: ProductEngine) -> list[dict[str, Any]]:
@@ -338,6 +339,15 @@ def _bounds(r: dict[str, Any]) -> str:
     return text + (f", dividing {r['divide']}" if r["divide"] is not None else "")
 
 
+def only_unfit(r: dict[str, Any]) -> list[str]:
+    """The things a requirement of :func:`explain`'s dict excludes only because they do not fit its
+    filter, each once: the "others" its text counts. A thing excluded for another reason too (the
+    ability itself, 115.5, when it is no creature) is listed with that reason, and is no other."""
+    named = {e["id"] for e in r["excluded"] if e["code"] != Code.TARGET_FILTER.value}
+    unfit = [e["id"] for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value and e["id"] not in named]
+    return list(dict.fromkeys(unfit))
+
+
 def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
     lines = ["", f"{title}: {a['text']}" if a["text"] else title]
     lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
@@ -357,22 +367,23 @@ def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
         indent = "  "
         if mode["id"] is not None:
             note = f" — {mode['reason']}" if mode["reason"] else ""
-            lines.append(f"  mode {mode['id']}: {mode['status']}{note}")
+            lines.append(f"  mode {mode['called']}: {mode['status']}{note}")
             indent = "    "
         for r in mode["requirements"]:
-            lines.append(f"{indent}target {r['id']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
+            lines.append(f"{indent}target {r['called']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
             if r["legal_once_on_stack"]:
                 lines.append(f"{indent}  once on the stack below it: {', '.join(r['legal_once_on_stack'])}")
             if r["different_from"]:
                 lines.append(f"{indent}  different from {', '.join(r['different_from'])} (115.3)")
             if r["depends_on_targets_of"]:
                 lines.append(f"{indent}  filter depends on the targets of {', '.join(r['depends_on_targets_of'])}")
-            unfit = [e for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value]
+            reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
             for e in r["excluded"]:
                 if e["code"] != Code.TARGET_FILTER.value:
-                    lines.append(f"{indent}  excluded {e['id']}: {e['reason']} (rule {e['rule']}, {e['code']})")
-            if unfit:
-                lines.append(f"{indent}  {len(unfit)} other(s) do not fit the filter")
+                    reasons.setdefault(e["id"], []).append(f"{e['reason']} (rule {e['rule']}, {e['code']})")
+            lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
+            if unfit := only_unfit(r):
+                lines.append(f"{indent}  {len(unfit)} other{'s do' if len(unfit) > 1 else ' does'} not fit the filter")
             for note in r["ignored"]:
                 lines.append(f"{indent}  ignored: {note['reason']} (rule {note['rule']})")
     if a["must_target"]:

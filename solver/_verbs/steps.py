@@ -10,11 +10,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
+from triggerstack.model._text import quoted
 
 from .base import Params, Result
 
 if TYPE_CHECKING:
+    from triggerstack.model._facts import Facts
+
     from .legal import LegalOutcomes
+    from .step import Decision
 
 __all__ = [
     "DecisionItem",
@@ -77,6 +81,7 @@ class DecisionItem(BaseModel):
     id: int = Field(description="Its fixed id")
     text: str = Field(description="Its readable form, e.g. 'put E', 'mode E:counter', 'target SWB'")
     kind: str = Field(description="put, remove, mode, end modes, target, end targets or divide")
+    words: str | None = Field(None, description="For a mode: its own words, in quotes, as every sentence shows them")
 
 
 class StepState(Result):
@@ -136,6 +141,17 @@ def apply(outcomes: LegalOutcomes, p: StepApply) -> StepState:
     return _state(outcomes, p, p.decision)
 
 
+def _words(facts: Facts | None, d: Decision) -> str | None:
+    """A mode decision's mode's own words (:func:`~triggerstack.model._text.quoted`), None for any other."""
+    from .step import DecisionKind
+
+    if facts is None or d.kind is not DecisionKind.MODE or (k := facts.ability_index.get(d.subject)) is None:
+        return None
+    a = facts.abilities[k]
+    m = a.mode_index.get(d.mode)
+    return (quoted(d.mode, a.modes[m].text) or None) if m is not None else None
+
+
 def _state(outcomes: LegalOutcomes, p: StepLegal, decision: int | str | None = None) -> StepState:
     stepper = outcomes.stepper()
     walk = stepper.walk(p.decisions)
@@ -147,7 +163,7 @@ def _state(outcomes: LegalOutcomes, p: StepLegal, decision: int | str | None = N
     moves = stepper.legal(walk)
     return StepState(
         decisions=list(walk.decisions),
-        legal=[DecisionItem(id=d.id, text=d.text, kind=d.kind.value) for d in moves],
+        legal=[DecisionItem(id=d.id, text=d.text, kind=d.kind.value, words=_words(walk.facts, d)) for d in moves],
         decider=stepper.decider(walk),
         over=not moves,
         auto_applied=taken,

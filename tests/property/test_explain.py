@@ -17,6 +17,7 @@ outcome that places it. Explain's dict fits its published schema.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from triggerstack.model._reports import Explanation
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import count, explain
 from triggerstack.solver._core.chain import Chain
+from triggerstack.solver._verbs.explain import _ability_lines
 
 from ..simulator import SimulatedEngine
 from .strategies import SETTINGS, scenarios
@@ -107,3 +109,38 @@ def test_explain_is_the_projection_of_the_outcomes(doc: dict[str, Any]) -> None:
                 legal_now |= set(r["legal"]) & waiting
         for below in s.below:  # "legal at the start of its block": below it whenever it is placed
             assert legal_now <= below, (a["id"], legal_now, below)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=3, reactions=True)))
+def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> None:
+    """Issue 50: explain's "N others do not fit the filter" counted the ability itself a second time
+    when it was already listed as excluded (115.5: it can't target itself). For each requirement of
+    the first pass, as the text tells it: the legal targets, the things listed as excluded, and the
+    others that do not fit the filter are every thing of the scenario exactly once."""
+    facts = compile_facts(parse_scenario(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        data = explain(facts, time_limit=20)
+    except TimeLimitReached:
+        assume(False)
+        raise
+    every = sorted(t.id for t in facts.things)
+    for a in data["abilities"]:
+        lines = [line.strip() for line in _ability_lines(a, a["id"])]
+        starts = [i for i, line in enumerate(lines) if line.startswith("target ")]
+        requirements = [r for mode in a["modes"] for r in mode["requirements"]]
+        assert len(starts) == len(requirements), lines
+        for start, r in zip(starts, requirements, strict=True):
+            said = [*r["legal"], *r["legal_once_on_stack"]]
+            others = 0
+            for text in lines[start + 1 :]:
+                if text.startswith(("target ", "mode ", "must target", "removal:")):
+                    break
+                if text.startswith("excluded "):
+                    said.append(text.removeprefix("excluded ").split(":")[0])
+                elif re.fullmatch(r"\d+ others? do(es)? not fit the filter", text):
+                    others = int(text.split()[0])
+            assert len(said) == len(set(said)), f"a thing told twice: {said}"
+            assert len(said) + others == len(every), (a["id"], r["id"], said, others, every)
+            assert set(said) <= set(every)

@@ -6,7 +6,7 @@
 
 const $ = (selector) => document.querySelector(selector);
 const state = { scenario: null, decisions: [], over: false, offered: [] };
-const FOLDED = 3; // exclusions shown before the rest fold away (the command line says "N other(s)")
+const FOLDED = 3; // exclusions shown before the rest fold away (the command line says "N others")
 
 // Text from a scenario or a proposal is data: nodes are built with DOM APIs (never innerHTML of a
 // string), and the code points that would change how the text around them looks (controls,
@@ -167,20 +167,24 @@ function renderExplain(data) {
     card.append(element("p", {}, `${removal}${a.removal_reason ? `: ${a.removal_reason}` : ""}`, removalRule ? " — " : "", removalRule ? ruleLink(removalRule[0]) : ""));
     for (const mode of a.modes || []) {
       if (!a.modal && !(mode.requirements || []).length) continue; // no mode, no targets: nothing to say
-      const title = mode.id ? `mode ${mode.id}: ${mode.status}` : "targets";
+      const title = mode.id ? `mode ${mode.called}: ${mode.status}` : "targets";
       const section = element("div", {}, element("strong", {}, title), mode.reason ? ` (${mode.reason})` : "");
       const items = element("ul");
       for (const r of mode.requirements || []) {
         const legal = (r.legal || []).join(", ") || "none";
         const later = (r.legal_once_on_stack || []).length ? `; once on the stack below: ${r.legal_once_on_stack.join(", ")}` : "";
-        const item = element("li", {}, `${r.id} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
+        const item = element("li", {}, `${r.called} (${r.min}–${r.max === null ? "any" : r.max}): legal ${legal}${later}`);
         // the exclusions a rule makes first (hexproof, protection …), those the filter makes last
         const all = [...(r.excluded || []), ...(r.ignored || [])];
         const ordered = [...all.filter((x) => x.code !== "target-filter"), ...all.filter((x) => x.code === "target-filter")];
         const reasons = ordered.map((x) => element("li", {}, `${x.id}: ${x.reason} — `, ruleLink(x.rule)));
         if (reasons.length) item.append(element("ul", {}, ...reasons.slice(0, FOLDED)));
         if (reasons.length > FOLDED) {
-          const more = element("details", { class: "more" }, element("summary", {}, `${reasons.length - FOLDED} other${reasons.length - FOLDED === 1 ? "" : "s"} excluded`));
+          // each thing once: a thing excluded for two reasons (the ability itself, 115.5, and the filter) is one other
+          const shown = new Set(ordered.slice(0, FOLDED).map((x) => x.id));
+          const others = new Set(ordered.slice(FOLDED).map((x) => x.id).filter((id) => !shown.has(id))).size;
+          const label = others ? `${others} other${others === 1 ? "" : "s"} excluded` : `${reasons.length - FOLDED} more reasons`;
+          const more = element("details", { class: "more" }, element("summary", {}, label));
           more.append(element("ul", {}, ...reasons.slice(FOLDED)));
           item.append(more);
         }
@@ -210,7 +214,9 @@ async function refresh(vanished = []) {
   const buttons = $("#decisions");
   buttons.replaceChildren();
   for (const d of walk.legal) {
-    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id) }, d.text);
+    // a mode shows its own words after its readable form (docs/formats.md, modes)
+    const words = d.words ? [" ", element("span", { class: "words" }, d.words)] : [];
+    const button = element("button", { type: "button", class: d.kind, "data-id": String(d.id), "data-text": d.text }, d.text, ...words);
     button.addEventListener("click", () => apply(d.id));
     buttons.append(button);
   }
