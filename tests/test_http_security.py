@@ -26,7 +26,7 @@ from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
 from triggerstack.solver.serve._http import app, protocol  # noqa: E402
 from triggerstack.solver.serve._rpc import Service  # noqa: E402
 
-from .conftest import EXAMPLES, ROOT  # noqa: E402
+from .conftest import EXAMPLES, ROOT, answers_health, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
 
@@ -51,13 +51,7 @@ class _Server:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.port}"
-        for _ in range(200):
-            try:
-                httpx.get(self.url + "/health", timeout=1)
-                return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
+        wait_until(lambda: answers_health(self.url), "the server answers /health")
 
     def stop(self) -> None:
         self.server.should_exit = True

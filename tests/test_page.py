@@ -10,7 +10,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no 
 from triggerstack.model import Outcome, Scenario  # noqa: E402
 from triggerstack.solver import check  # noqa: E402
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES  # noqa: E402
+from .conftest import EXAMPLE_NAMES, EXAMPLES, answers_health, wait_until  # noqa: E402
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -37,12 +36,8 @@ def base() -> Iterator[str]:
         port = s.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            httpx.get(url + "/health")
-            break
-        except httpx.TransportError:
-            time.sleep(0.1)
+    wait_until(lambda: server.poll() is not None or answers_health(url), "the server answers /health")
+    assert server.poll() is None, "the server ended"
     yield url
     server.terminate()
     server.wait(timeout=10)
