@@ -35,6 +35,7 @@ __all__ = [
     "UsageError",
     "WalkStateError",
     "format_loc",
+    "install_hint",
 ]
 
 
@@ -183,8 +184,14 @@ class UsageError(ScenarioError):
 
 
 class MissingExtra(ScenarioError):
-    """What was asked needs an optional extra (``pip install 'triggerstack[serve]'`` …) that is
-    not installed."""
+    """What was asked needs an optional extra (``pip install -e '.[serve]'`` …) that is not
+    installed. Every message says how to install it with :func:`install_hint`."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra: from a clone, as the README sets up (the package is not published,
+    so ``pip install 'triggerstack[…]'`` would name a package no index has)."""
+    return f"pip install -e '.[{extra}]' in a clone of triggerstack"
 
 
 class LayoutOverflow(ScenarioError):

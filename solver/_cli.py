@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
+from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded
 from triggerstack.model._text import compact, visible, visible_lines
 
@@ -493,7 +493,7 @@ def _serve(args: argparse.Namespace) -> None:
 
         from .serve._http import app, protocol
     except ImportError as exc:
-        missing = f"--http needs the extra: pip install 'triggerstack[serve]' ({exc.name} is missing)"
+        missing = f"--http needs the extra: {install_hint('serve')} ({exc.name} is missing)"
         raise MissingExtra(missing) from None
     config = uvicorn.Config(
         app(_options(args), hosts=args.allow_host or ()),

@@ -3,18 +3,25 @@
 ``HYPOTHESIS_PROFILE=full`` (the default, what CI runs) draws the documented number of examples
 per property; ``HYPOTHESIS_PROFILE=dev`` a tenth of them, for a quick run while working (with
 ``-m "not slow"`` to skip the long tests as well; see the README).
+
+No test asserts a wall time: the suite must stay green on a machine another process keeps busy.
+A bound on how long something may run is CPU time (:func:`cpu_within`, :func:`cpu_bounded`), a
+time limit a test expects to hold is generous, and a figure belongs in ``benchmarks/``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from hypothesis import HealthCheck, settings
 
@@ -37,21 +44,62 @@ CASES = Path(__file__).resolve().parent / "cases"
 @contextlib.contextmanager
 def serving() -> Iterator[str]:
     """A ``serve --http`` process on a free loopback port for the duration of a ``with``: its URL."""
-    import httpx
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
-            try:
-                httpx.get(url + "/health")
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_until(lambda: server.poll() is not None or answers_health(url), "the server answers /health")
+        assert server.poll() is None, "the server ended"
         yield url
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+@contextmanager
+def cpu_within(seconds: float, what: str) -> Iterator[None]:
+    """The block spends less than ``seconds`` of this process's CPU time (every thread's; a child
+    process's is not counted): a bound that a busy machine does not move, where wall time does."""
+    started = time.process_time()
+    yield
+    spent = time.process_time() - started
+    assert spent < seconds, f"{what}: {spent:.2f} s of CPU, more than {seconds:g} s"
+
+
+def cpu_bounded(seconds: float) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """:func:`cpu_within` around each call of a test (each example of a property): hypothesis's own
+    ``deadline`` is wall time, which a loaded machine runs past."""
+
+    def bound(test: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(test)
+        def bounded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            with cpu_within(seconds, test.__name__):
+                return test(*args, **kwargs)
+
+        return bounded
+
+    return bound
+
+
+def wait_until(ready: Callable[[], bool], what: str, seconds: float = 120) -> None:
+    """Polls ``ready`` until it holds. A bound on the test (something that never happens fails after
+    ``seconds``), not a timing: a server or a worker starts as fast as the machine lets it."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, f"{what} within {seconds:g} s"
+        time.sleep(0.05)
+
+
+def answers_health(url: str) -> bool:
+    """Whether the HTTP service at ``url`` answers /health (for :func:`wait_until`)."""
+    import httpx
+
+    try:
+        return bool(httpx.get(url + "/health", timeout=10).json() == {"status": "ok"})
+    except httpx.TransportError:
+        return False

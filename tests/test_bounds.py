@@ -20,7 +20,7 @@ from triggerstack.model._errors import TimeLimitReached
 from triggerstack.solver import Options, count, explain, outcomes, sample
 from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, cpu_within
 
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 
@@ -139,10 +139,9 @@ def test_a_coupled_core_is_bounded_by_the_time_limit(
     within it; test_best holds ``best`` to its time limit.)"""
     path = write(tmp_path, "c.json", coupled(32))
     extra: list[str] = []
-    start = time.monotonic()
-    code, _, err = cli(capsys, verb, path, "--time-limit", "1", *extra)
+    with cpu_within(20, f"{verb} under --time-limit 1"):  # a limit not kept would be minutes
+        code, _, err = cli(capsys, verb, path, "--time-limit", "1", *extra)
     assert code == 3 and "time limit" in err and err.count("\n") == 1, err
-    assert time.monotonic() - start < 30  # a hang would be minutes; this bounds the test, it times nothing
 
 
 @pytest.mark.parametrize("verb", ["count", "sample", "best", "explain"])
@@ -386,10 +385,22 @@ def test_a_batch_stops_cleanly_on_signals(tmp_path: Path, how: str) -> None:
     assert proc.returncode == (130 if how == "sigint-to-the-group" else 143)
     assert b"Traceback" not in err and err.count(b"\n") == 1, err
     assert (first + rest).endswith(b"\n")
-    time.sleep(0.5)
-    assert not [
-        w for w in workers if Path(f"/proc/{w}").exists() and "zombie" not in Path(f"/proc/{w}/status").read_text()
-    ]
+
+    def alive() -> list[int]:
+        running = []
+        for w in workers:
+            try:
+                if "zombie" not in Path(f"/proc/{w}/status").read_text():
+                    running.append(w)
+            except FileNotFoundError:  # gone
+                pass
+        return running
+
+    waited = 0
+    while alive() and waited < 600:  # they end; how soon is the machine's business (60 s at most)
+        time.sleep(0.1)
+        waited += 1
+    assert not alive()
 
 
 # -- exit codes that never lie ----------------------------------------------------------------------

@@ -9,7 +9,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,7 +22,7 @@ pytest.importorskip("uvicorn")
 from triggerstack.model import Scenario  # noqa: E402
 from triggerstack.solver.serve._rpc import METHODS, Service  # noqa: E402
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES  # noqa: E402
+from .conftest import EXAMPLE_NAMES, EXAMPLES, answers_health, wait_until  # noqa: E402
 
 ERTAI = EXAMPLES / "ertai-resurrected"
 
@@ -43,14 +42,8 @@ def base() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(url + "/health").json() == {"status": "ok"}:
-                break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    else:
-        server.kill()
+    wait_until(lambda: server.poll() is not None or answers_health(url), "the server answers /health")
+    if server.poll() is not None:
         raise AssertionError(server.stderr.read() if server.stderr else "the server did not start")
     yield url
     server.terminate()

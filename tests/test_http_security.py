@@ -26,7 +26,7 @@ from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
 from triggerstack.solver.serve._http import app, protocol  # noqa: E402
 from triggerstack.solver.serve._rpc import Service  # noqa: E402
 
-from .conftest import EXAMPLES, ROOT  # noqa: E402
+from .conftest import EXAMPLES, ROOT, answers_health, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
 
@@ -51,13 +51,7 @@ class _Server:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.port}"
-        for _ in range(200):
-            try:
-                httpx.get(self.url + "/health", timeout=1)
-                return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
+        wait_until(lambda: answers_health(self.url), "the server answers /health")
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -66,7 +60,9 @@ class _Server:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[_Server]:
-    server = _Server(Options(time_limit=1.0), header_seconds=0.5, max_connections=20)
+    # a generous time limit: no test here wants the server's own to run out (a request lowers its own),
+    # and one of 1 s ran out under load for questions that take a tenth of it idle
+    server = _Server(Options(time_limit=30.0), header_seconds=0.5, max_connections=20)
     yield server
     server.stop()
 
@@ -164,19 +160,29 @@ def test_every_error_is_a_problem_document(served: _Server) -> None:
 def test_a_request_is_bounded_as_a_whole_and_so_is_the_stream(served: _Server) -> None:
     """/v1/enumerate asks for a count and then 10,000 outcomes, each a call that restarts its own
     deadline: under a time limit the request as a whole stops (it ran 8-9 s before). The request
-    lowers its own limit to 0.05 s: listing them now takes about 0.3 s warm, within the server's 1 s."""
+    lowers its own limit to 0.05 s: listing them takes about 0.3 s warm, so it ends with the
+    documented error on any machine, a loaded one sooner (no wall time is asserted)."""
     asked = {"scenario": BIG, "limit": 10000, "time_limit": 0.05}
     answer = _problem(httpx.post(served.url + "/v1/enumerate", json=asked, timeout=60), 504)
     assert "time limit" in answer["detail"]
     streamed = httpx.post(served.url + "/v1/enumerate/lines", json={"scenario": BIG, "time_limit": 0.05}, timeout=60)
-    lines = streamed.text.splitlines()
-    last = json.loads(lines[-1])
-    assert "error" in last and "time limit" in last["error"]["message"]  # never a partial answer passed off as whole
-    assert 0 < len(lines) - 1 < 20_000 and all("stack" in json.loads(line) for line in lines[:-1])
+    if streamed.status_code == 504:  # the limit ran out before the first line (compiling, on a loaded machine)
+        assert "time limit" in _problem(streamed, 504)["detail"]
+    else:  # mid-stream: the last line says so, never a partial answer passed off as whole
+        lines = streamed.text.splitlines()
+        last = json.loads(lines[-1])
+        assert "error" in last and "time limit" in last["error"]["message"], last
+        assert len(lines) - 1 < 20_000 and all("stack" in json.loads(line) for line in lines[:-1])
+    before = httpx.post(served.url + "/v1/enumerate/lines", json={"scenario": BIG, "time_limit": 1e-6}, timeout=60)
+    assert "time limit" in _problem(before, 504)["detail"]  # no stream is started past the limit
 
 
 def test_health_never_waits_and_an_abandoned_request_stops() -> None:
-    server = _Server(Options(time_limit=30.0))
+    """No wall time is asserted: /health is answered while the question is (its answer has not come),
+    and once the client hangs up the question stops: from then until the next question is answered
+    the process spends well under the ~8 s of CPU the rest of it would take (CPU time, the same on a
+    loaded machine; the server's threads are this process's)."""
+    server = _Server(Options(time_limit=600.0))
     try:
         body = json.dumps({"scenario": HUGE, "limit": 10000}).encode()
         asking = socket.create_connection(("127.0.0.1", server.port))
@@ -185,12 +191,15 @@ def test_health_never_waits_and_an_abandoned_request_stops() -> None:
             + f"Content-Length: {len(body)}\r\n\r\n".encode()
             + body
         )
-        time.sleep(0.5)  # ~9 s of work under way
-        started = time.monotonic()
-        assert httpx.get(server.url + "/health", timeout=5).json() == {"status": "ok"}
-        assert time.monotonic() - started < 1.0  # not behind the question being computed
+        time.sleep(0.5)  # the question under way (or waiting for its turn: either way not answered)
+        assert httpx.get(server.url + "/health", timeout=60).json() == {"status": "ok"}
+        asking.setblocking(False)  # not behind the question being computed: answered while it is
+        with pytest.raises(BlockingIOError):
+            asking.recv(1)
+        spent = time.process_time()
         asking.close()  # the client hangs up mid-question: it stops, and the next question is answered
-        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=4).json() == {"count": 10}
+        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=120).json() == {"count": 10}
+        assert time.process_time() - spent < 3, "the abandoned question ran on"
     finally:
         server.stop()
 
@@ -198,20 +207,20 @@ def test_health_never_waits_and_an_abandoned_request_stops() -> None:
 def test_slow_headers_and_connection_floods_are_cut_off(served: _Server) -> None:
     slow = socket.create_connection(("127.0.0.1", served.port))
     slow.sendall(b"POST /v1/count HTTP/1.1\r\nHost: localhost\r\n")  # and never the rest
-    slow.settimeout(5)
+    slow.settimeout(60)  # a bound on the test, not a timing: the server closes it after its 0.5 s
     assert slow.recv(100) == b""  # closed after the header timeout, not held forever
     slow.close()
     flood = [socket.create_connection(("127.0.0.1", served.port)) for _ in range(25)]
     try:
         closed = 0
         for s in flood:
-            s.settimeout(2)
+            s.settimeout(60)
             try:
                 closed += s.recv(1) == b""
             except OSError:
                 closed += 1
         assert closed == len(flood)  # each is closed: the extra ones at once, the rest by the header timeout
-        assert httpx.get(served.url + "/health", timeout=5).json() == {"status": "ok"}
+        assert httpx.get(served.url + "/health", timeout=60).json() == {"status": "ok"}
     finally:
         for s in flood:
             s.close()
@@ -229,8 +238,8 @@ def test_a_flood_of_slow_connections_never_keeps_health_out() -> None:
             flood.append(s)
         time.sleep(0.3)
         for _ in range(3):
-            assert httpx.get(server.url + "/health", timeout=5).json() == {"status": "ok"}
-        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=5).json() == {"count": 10}
+            assert httpx.get(server.url + "/health", timeout=60).json() == {"status": "ok"}
+        assert httpx.post(server.url + "/v1/count", json={"scenario": ERTAI}, timeout=60).json() == {"count": 10}
     finally:
         for s in flood:
             s.close()

@@ -10,7 +10,7 @@ import time
 import pytest
 from triggerstack.model import Outcome, Scenario, outcome_json
 from triggerstack.model._outcome import parse_outcome
-from triggerstack.solver import LegalOutcomes, Options, check, count, outcomes, sample, step
+from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, check, count, outcomes, sample, step
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 
@@ -90,15 +90,35 @@ def test_what_is_learned_is_kept_with_the_scenario() -> None:
     assert second._learned.chains, "the chain first.count() built is there for the second"
 
 
-def test_each_call_has_its_own_time_limit() -> None:
+class _Clock:
+    """The deadlines' clock, moved by the test alone: a time limit runs out when the test says so,
+    never because the machine is busy (a 0.2 s limit on a 14-outcome count ran out under load)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    from triggerstack.model import _limits
+
+    fake = _Clock()
+    monkeypatch.setattr(_limits, "time", fake)
+    return fake
+
+
+def test_each_call_has_its_own_time_limit(clock: _Clock) -> None:
     legal = LegalOutcomes(_scenario("ward"), Options(time_limit=0.2))
     legal.count()
-    time.sleep(0.3)  # longer than the limit: a deadline that were not restarted would have passed
+    clock.now += 0.3  # longer than the limit: a deadline that were not restarted would have passed
     assert legal.count() == 14
     assert len(list(legal.sample(3, seed=1))) == 3
 
 
-def test_a_call_keeps_its_own_deadline_while_another_runs() -> None:
+def test_a_call_keeps_its_own_deadline_while_another_runs(clock: _Clock) -> None:
     """A lazy call (a generator) keeps the deadline it started with: another call of the same
     scenario meanwhile, with a time limit of its own, neither moves it nor shares it (one deadline
     shared by every call, restarted by each, gave the sample the other call's 0.2 s)."""
@@ -106,8 +126,12 @@ def test_a_call_keeps_its_own_deadline_while_another_runs() -> None:
     draws = LegalOutcomes(scenario, time_limit=60).sample(None, seed=1)
     next(draws)
     assert LegalOutcomes(scenario, time_limit=0.2).count() == 14  # the same scenario, what it learned shared
-    time.sleep(0.3)
+    clock.now += 0.3
     assert next(draws) is not None  # within its own 60 s
+    clock.now += 60
+    with pytest.raises(TimeLimitReached):  # and it is its own: past 60 s, this one runs out
+        for _ in range(100):
+            next(draws)
 
 
 def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from triggerstack.model import Outcome
-from triggerstack.model._errors import MissingExtra
+from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import action_for, entry_of
 from ._board import PROMPTS, PhaseGap, Reading, _state, read
@@ -33,7 +33,7 @@ def phase_module() -> Any:
     try:
         import phase
     except ImportError as exc:
-        raise MissingExtra("driving phase.rs needs phase-python: pip install 'triggerstack[phase]'") from exc
+        raise MissingExtra(f"driving phase.rs needs phase-python: {install_hint('phase')}") from exc
     return phase
 
 

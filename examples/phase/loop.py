@@ -1,5 +1,5 @@
 """An engine's loop over phase.rs with triggerstack at every trigger prompt (docs/phase.md, "At each
-prompt"). Needs the extra [phase]: ``pip install 'triggerstack[phase]'``.
+prompt"). Needs the extra [phase]: ``pip install -e '.[phase]'`` in a clone.
 
 Builds a board of real cards, casts Wrath of God, and at every trigger-placement prompt asks how many
 legal answers there are and how many ways are left to finish the batch, draws a legal answer and gives

