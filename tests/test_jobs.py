@@ -66,6 +66,9 @@ def patient_dask() -> Iterator[None]:
     """Dask's connection and start-up waits made generous (30 s by default): a cluster on a machine
     another process keeps busy starts late, which is no failure of the batch."""
     dask = pytest.importorskip("dask")
+    # distributed's defaults join dask's config as it is imported: imported inside the set below, they
+    # would leave with it, and every later Dask test would find no 'distributed' config at all
+    pytest.importorskip("distributed")
     with dask.config.set({"distributed.comm.timeouts.connect": "300s", "distributed.comm.timeouts.tcp": "300s"}):
         yield
 

@@ -61,3 +61,4 @@ from ._targets import not_distinct as not_distinct
 from ._targets import not_in_pass as not_in_pass
 from ._targets import not_on_stack as not_on_stack
 from ._targets import target_count as target_count
+from ._targets import worded as worded

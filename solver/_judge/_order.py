@@ -57,10 +57,10 @@ def put_first() -> Reason:
     return Reason(None, Rule.R603_3, "no ability is being put on the stack: choices are announced after its 'put'")
 
 
-def not_yet(decision: str, how: str) -> Reason:
-    """A walk's decision that is not legal now but that a legal outcome takes further on: it breaks
-    no rule, and ``how`` says the way there."""
-    return Reason(None, None, f"{decision!r} is not offered yet, but it is legal further on: {how}", later=True)
+def not_yet(said: str, how: str) -> Reason:
+    """A walk's decision (``said`` as a sentence names it: ``worded``) that is not legal now but that
+    a legal outcome takes further on: it breaks no rule, and ``how`` says the way there."""
+    return Reason(None, None, f"{said} is not offered yet, but it is legal further on: {how}", later=True)
 
 
 def undecided(decision: str, states: int) -> Reason:

@@ -98,18 +98,20 @@ def no_linked_fit(facts: Facts, t: int) -> Reason:
 def no_choice_goes_on(a: AbilityFacts, decision: str, announced: Sequence[str], targeting: bool) -> Reason:
     """A walk's decision that no legal choice of ``a`` (in hand) takes after what it ``announced``
     (``targeting``: a target or the end of targets, else a mode or the end of modes)."""
-    said = " ".join(_with_words(a, t) for t in announced) or "nothing yet"
+    said = " ".join(worded(a, t) for t in announced) or "nothing yet"
     return Reason(
         None,
         Rule.R601_2C if targeting else Rule.R700_2,
-        f"no legal choice of {a.id} goes on with {_with_words(a, decision)} after {said} "
+        f"no legal choice of {a.id} goes on with {worded(a, decision)} after {said} "
         "(counts, different targets, must-target effects or divisions rule it out)",
     )
 
 
-def _with_words(a: AbilityFacts, decision: str) -> str:
+def worded(a: AbilityFacts | None, decision: str) -> str:
     """A walk's decision as a sentence names it: quoted, and a mode of ``a`` (``mode E:counter``)
     followed by the mode's own words (:func:`~triggerstack.model._text.quoted`)."""
+    if a is None:
+        return repr(decision)
     k = a.mode_index.get(decision.removeprefix(f"mode {a.id}:")) if decision.startswith(f"mode {a.id}:") else None
     words = "" if k is None else quoted(a.modes[k].id, a.modes[k].text)
     return f"{decision!r} {words}" if words else repr(decision)

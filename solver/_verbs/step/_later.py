@@ -62,7 +62,7 @@ def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
             after = _at(state, state.placed | {a.index}, state.processed)
             path = _path(p, after, d, puts=d.kind is DecisionKind.REMOVE)
             first = f"finish announcing {a.id}'s choice (601.2b–d), then "
-            return path if not isinstance(path, list) else first + _then(path, d.text)
+            return path if not isinstance(path, list) else first + _then(path, _said(p, d))
         if d.kind is DecisionKind.TARGET:
             return _later_target(p, state, a, tok - p.target0)
         return None
@@ -70,7 +70,7 @@ def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
         # a put is the next ability on the stack: only removals may come before it
         path = _path(p, state, d, puts=d.kind is DecisionKind.REMOVE)
         if isinstance(path, list):
-            return "first " + _then(path, d.text) if path else None
+            return "first " + _then(path, _said(p, d)) if path else None
         return path
     if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
         return None
@@ -82,7 +82,7 @@ def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
             if path is not None:
                 return path
             continue
-        first = "first " + _then([*path, f"put {a.id}"], d.text)
+        first = "first " + _then([*path, f"put {a.id}"], _said(p, d))
         if d.kind is DecisionKind.MODE and _takes(p, a, state.placed, mode=d.mode):
             return first
         if d.kind is DecisionKind.TARGET and _takes(p, a, state.placed, thing=tok - p.target0):
@@ -167,11 +167,12 @@ def _seqs(p: Pass, state: State, a: AbilityFacts) -> list[tuple[int, ...]]:
     return [seq for _, seq in p._choices(a, state.placed)]
 
 
-def _then(path: Sequence[str], decision: str) -> str:
-    """A way there, said as the decisions to take first."""
+def _then(path: Sequence[str], said: str) -> str:
+    """A way there, said as the decisions to take first, then the decision (``said`` as a sentence
+    names it: the judge room's ``worded``)."""
     if not path:
-        return repr(decision)
-    return ", ".join(repr(p) for p in path) + f", then {decision!r}"
+        return said
+    return ", ".join(repr(p) for p in path) + f", then {said}"
 
 
 def _at(state: State, placed: frozenset[int], processed: frozenset[int]) -> State:
@@ -195,3 +196,9 @@ def beside(seg: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...] | N
         else:
             rest.append(t)
     return tuple(rest) if i == len(chosen) else None
+
+
+def _said(p: Pass, d: Decision) -> str:
+    """``d`` as a sentence names it (a mode with its own words)."""
+    f = p.facts
+    return judge.worded(f.abilities[f.ability_index[d.subject]] if d.kind is DecisionKind.MODE else None, d.text)

@@ -404,7 +404,8 @@ class PassStepper(Checked[State]):
             return judge.walk_over()
         how = later(self, state, d, tok)
         if isinstance(how, str):
-            return judge.not_yet(d.text, how)
+            owner = f.abilities[f.ability_index[d.subject]] if d.kind is DecisionKind.MODE else None
+            return judge.not_yet(judge.worded(owner, d.text), how)
         if how is not None:
             return how
         if state.current is not None:
