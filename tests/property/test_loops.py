@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import EndlessLoop, Outcome, ScenarioError, compile_facts
 from triggerstack.model._errors import TimeLimitReached
@@ -115,13 +115,13 @@ def _bound(message: str) -> int:
     return max(14, again + 2 * (again - first) + 2)
 
 
-@SETTINGS
-@given(doc=st.one_of(looping(), scenarios(max_abilities=3, reactions=True)))
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 10)  # each walks the passes literally: minutes at 150
+@given(doc=st.one_of(looping(), looping(), scenarios(max_abilities=3, reactions=True)))
 def test_what_a_loop_claims_holds_in_a_literal_walk(doc: dict[str, Any]) -> None:
     facts = compile_facts(parse_scenario(doc))
     assume(size_bound(facts) <= 200)
     try:
-        n = count(facts, time_limit=20)
+        n = count(facts, time_limit=3)  # a loop told slowly is stop 46's Loops.mandatory, not this property
     except EndlessLoop as exc:
         loop = exc
         told = exc.message
@@ -134,6 +134,7 @@ def test_what_a_loop_claims_holds_in_a_literal_walk(doc: dict[str, Any]) -> None
         assert seen is not None
         assert (len(seen[0]), seen[1]) == (n, False), "a count with no loop is every finite outcome"
         return
+    event(f"{told.split(':')[0]}, {'some' if loop.avoiding else 'none'} avoiding")
     seen = walk(facts, _bound(told))
     assume(seen is not None)
     assert seen is not None
