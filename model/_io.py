@@ -69,7 +69,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
         if n > limits.digits:
-            raise ValueError(f"an integer of {n} digits is more than the limit of {limits.digits}")
+            raise PastLimit(f"an integer of {n} digits is more than the limit of {limits.digits}", source=source)
         return int(digits)
 
     try:
@@ -79,9 +79,9 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
     except RecursionError:
         raise PastLimit(_too_deep(limits), source=source) from None
-    except ValueError as exc:  # a duplicate key, an integer too long
-        if "more than the limit" in str(exc):
-            raise PastLimit(str(exc), source=source) from None
+    except PastLimit:
+        raise  # an integer too long, said by parse_int as it read it
+    except ValueError as exc:  # a duplicate key
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 
 
