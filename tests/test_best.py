@@ -42,3 +42,22 @@ def test_the_command_line_prints_an_unproven_best_and_exits_3(
     out, err = capsys.readouterr()
     assert json.loads(out)["proven"] is False
     assert "not proven optimal" in err and err.count("\n") == 1
+
+
+def test_a_small_pass_whose_score_does_not_split_is_answered_without_or_tools() -> None:
+    """Ertai's pass is coupled (E targets the abilities below it), so its score does not split part
+    by part; its few outcomes are scored one by one, exactly, and OR-Tools is never imported (its
+    import cost ``best`` 3× ``count`` as a process, issue 52)."""
+    import subprocess
+    import sys
+
+    scenario = str(ROOT / "examples" / "ertai-resurrected" / "scenario.yaml")
+    score = Score(height={"E": 5}, target={"E": {"SWA": 3}})
+    probe = (
+        "import sys; from triggerstack.model import Scenario, Score; from triggerstack.solver import best; "
+        f"b = best(Scenario.load({scenario!r}), Score.model_validate_json({score.model_dump_json()!r})); "
+        "print(b.score, b.proven, 'ortools' in sys.modules)"
+    )
+    printed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    facts = facts_of(Scenario.load(scenario))
+    assert printed == [str(best(facts, score, engine="cpsat").score), "True", "False"]

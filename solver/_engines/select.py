@@ -96,8 +96,9 @@ def engine_for(
         from .product import ProductEngine
 
         chosen = _product(facts, options, deadline)
-        if task is Task.BEST and engine is Engine.AUTO and not (isinstance(chosen, ProductEngine) and chosen.splits):
-            return _cpsat(facts, options, deadline)  # the score does not split over the parts: one model
+        best = task is Task.BEST and engine is Engine.AUTO
+        if best and not (isinstance(chosen, ProductEngine) and chosen.answers_best):
+            return _cpsat(facts, options, deadline)  # a large pass whose score does not split: one model
         return chosen
     bounded = limit is not None and limit <= options.limits.outcomes
     if (task is not Task.BEST or engine is Engine.CONSTRAINT) and not bounded:  # CP-SAT optimises without listing

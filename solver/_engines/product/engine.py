@@ -48,13 +48,17 @@ from .plan import Plan, plan
 
 T = TypeVar("T")
 
-__all__ = ["MAX_SCANNED", "ProductEngine"]
+__all__ = ["MAX_BEST_SCANNED", "MAX_SCANNED", "ProductEngine"]
 
 LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
 MAX_SCANNED = 200_000
 """The most choices of one ability that ``best`` by parts scans for its best choice."""
 MAX_REMAPPED = 1 << 16
 """The most core choices kept remapped while the core is enumerated."""
+
+MAX_BEST_SCANNED = 2_000
+"""Most outcomes of a pass whose score does not split part by part that ``best`` scores one by one
+rather than hand to CP-SAT: a few tens of milliseconds, against OR-Tools' import and model."""
 
 
 @dataclass(frozen=True)
@@ -363,14 +367,25 @@ class ProductEngine:
             self.spaces[a].by_parts or self.spaces[a].count <= MAX_SCANNED for b in self.blocks for a in b.mandatory
         )
 
+    @cached_property
+    def answers_best(self) -> bool:
+        """Whether :meth:`best` is exact here: part by part (:attr:`splits`), or by scoring every
+        outcome of a pass of at most :data:`MAX_BEST_SCANNED`."""
+        return self.splits or self.count() <= MAX_BEST_SCANNED
+
     def best(self, score: Score) -> Found:
         """The optimum part by part (see :attr:`splits`): within a block, the heaviest ``height``
-        weight goes highest (rearrangement); each ability takes its best-scoring choice."""
+        weight goes highest (rearrangement); each ability takes its best-scoring choice. Where the
+        score does not split, every outcome of a small pass is scored (ties: the first in order)."""
         if not self.splits:
-            raise EngineCannot(
-                "the product engine answers best only where the score splits part by part "
-                "(no coupled core, no optional ability); use --engine auto or cpsat"
-            )
+            if not self.answers_best:
+                raise EngineCannot(
+                    "the product engine answers best only where the score splits part by part "
+                    f"(no coupled core, no optional ability) or the pass has at most {MAX_BEST_SCANNED:,} "
+                    "outcomes; use --engine auto or cpsat"
+                )
+            top = max(self, key=lambda o: score_of(self.facts, o, score))  # the first of the maxima
+            return Found(top, score_of(self.facts, top, score))
         facts = self.facts
         stack: list[Placed] = []
         removed = list(self.never)
