@@ -100,8 +100,6 @@ def spell(key: Key) -> str:
     return _WORD[kind]
 
 
-
-
 class Checked(Generic[S]):
     """``decision``, ``mask`` and checked ``apply`` from ``legal``, ``why_illegal`` and ``apply_unchecked``."""
 

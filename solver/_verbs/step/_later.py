@@ -38,23 +38,32 @@ class Pass(Protocol):
     def decisions(self) -> Sequence[Decision]: ...
     def legal(self, state: State) -> list[Decision]: ...
     def _open(self, a: AbilityFacts, tokens: Sequence[int]) -> int | None: ...
+    def _consistent(self, a: AbilityFacts, state: State) -> list[tuple[int, ...]]: ...
     def _choices(self, a: AbilityFacts, on_stack: frozenset[int]) -> list[tuple[Choice, tuple[int, ...]]]: ...
     def _announcer(self, a: AbilityFacts, key: tuple[int, frozenset[int]]) -> Announcer | None: ...
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool: ...
 
+
 __all__ = ["SEARCHED", "beside", "later"]
+
 
 SEARCHED = 65_536
 """How many points of a pass (which abilities are placed and which done) "why not" searches for a
 later put or removal before it says it did not decide."""
 
 
-def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
-    """How a walk reaches a legal outcome that takes ``d`` (not legal now) further on, in the
-    sense a decision has for the outcome: a put, the ability placed next; a removal, the
-    ability removed; a mode or a target, one of the ability in hand's (else of the next one
-    put). None where no legal outcome extending the walk takes it; a :class:`Reason` where the
-    search stopped at its bound."""
+def later(p: Pass, state: State, d: Decision, tok: int) -> Reason | None:
+    """The judge room's "not yet" for ``d`` (not legal now) where a legal outcome extending the
+    walk takes it further on, saying how the walk gets there; its "undecided" where the search
+    stopped at its bound; None where no legal outcome extending the walk takes it."""
+    how = _how(p, state, d, tok)
+    return judge.not_yet(_said(p, d), how) if isinstance(how, str) else how
+
+
+def _how(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
+    """How a walk reaches a legal outcome that takes ``d`` further on, in the sense a decision
+    has for the outcome: a put, the ability placed next; a removal, the ability removed; a mode
+    or a target, one of the ability in hand's (else of the next one put)."""
     f = p.facts
     if state.current is not None:
         a = f.abilities[state.current]
@@ -89,6 +98,7 @@ def later(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
             return f"{first} ({d.subject} can be one of {a.id}'s targets)"
     return None
 
+
 def _path(p: Pass, state: State, d: Decision, puts: bool) -> list[str] | Reason | None:
     """The shortest way through the pass, a put or removal at a time (``puts``: else removals
     only; the choices announced do not change what may follow, only which abilities are on the
@@ -116,6 +126,7 @@ def _path(p: Pass, state: State, d: Decision, puts: bool) -> list[str] | Reason 
         frontier = nxt
     return None
 
+
 def _takes(p: Pass, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", thing: int | None = None) -> bool:
     """Whether some legal choice of ``a`` (put with ``on_stack`` below) takes ``mode`` / targets ``thing``."""
     key = (a.index, on_stack & a.waiting_targets)
@@ -131,40 +142,24 @@ def _takes(p: Pass, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", t
         )
     return any(want in seq for _, seq in p._choices(a, on_stack))
 
+
 def _later_target(p: Pass, state: State, a: AbilityFacts, t: int) -> str | None:
     """How the ability in hand may still target thing ``t``: in a requirement after the one
     being chosen (or dividing), or once its modes are chosen. None where no legal choice does."""
     tokens, want = state.tokens, p.target0 + t
     start = p._open(a, tokens)
     thing = p.facts.things[t].id
-    if a.modal and p.end_modes not in tokens:  # modes still open
-        seqs = _seqs(p, state, a)
-        if any(want in seq and beside(seq[: seq.index(p.end_modes)], tokens) is not None for seq in seqs):
-            return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
-        return None
-    if start is None:  # dividing: the next requirement comes after the parts
-        consistent = [seq for seq in _seqs(p, state, a) if seq[: len(tokens)] == tokens]
-        after = len(tokens)
-        first = "finish dividing (601.2d)"
-    else:
-        close = p.end_targets
-        consistent = [
-            seq
-            for seq in _seqs(p, state, a)
-            if seq[:start] == tokens[:start]
-            and beside(seq[start : seq.index(close, start)], tokens[start:]) is not None
-        ]
-        after = -1  # past the end of the set being chosen
-        first = "say 'end targets' for the targets being chosen"
-    for seq in consistent:
-        at = seq.index(p.end_targets, start) + 1 if after < 0 and start is not None else after
+    modes_open = a.modal and p.end_modes not in tokens
+    for seq in p._consistent(a, state):
+        if modes_open:
+            if want in seq:
+                return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
+            continue
+        at = len(tokens) if start is None else seq.index(p.end_targets, start) + 1  # past the open set
         if want in seq[at:]:
+            first = "finish dividing (601.2d)" if start is None else "say 'end targets' for the targets being chosen"
             return f"{first}; {thing} can be a target of {a.id}'s next requirement"
     return None
-
-def _seqs(p: Pass, state: State, a: AbilityFacts) -> list[tuple[int, ...]]:
-    """The tokens of every legal choice of the ability in hand (listed: asked once a judge asks why)."""
-    return [seq for _, seq in p._choices(a, state.placed)]
 
 
 def _then(path: Sequence[str], said: str) -> str:

@@ -29,8 +29,6 @@ PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
 
-
-
 class _Decisions(Sequence[Decision]):
     """A pass's decisions by token, each made the first time it is asked for: a walk over a board
     seen once asks for a few of them."""
@@ -219,19 +217,23 @@ class PassStepper(Checked[State]):
         """How many choices of the ability in hand begin with the tokens it has announced (it
         must have one in hand)."""
         assert state.current is not None
-        a = self.facts.abilities[state.current]
+        return len(self._consistent(self.facts.abilities[state.current], state))
+
+    def _consistent(self, a: AbilityFacts, state: State) -> list[tuple[int, ...]]:
+        """The tokens of every listed choice of ``a`` (the ability in hand) that begin as it has
+        announced: the closed part alike, and the open set (:meth:`_open`) holding what is chosen."""
         tokens = state.tokens
         listed = self._choices(a, state.placed)
         start = self._open(a, tokens)
         if start is None:
             n = len(tokens)
-            return sum(1 for _, seq in listed if seq[:n] == tokens)
+            return [seq for _, seq in listed if seq[:n] == tokens]
         close, prefix, chosen = self._closing(a, tokens), tokens[:start], tokens[start:]
-        return sum(
-            1
+        return [
+            seq
             for _, seq in listed
             if seq[:start] == prefix and beside(seq[start : seq.index(close, start)], chosen) is not None
-        )
+        ]
 
     def announced(self, state: State) -> tuple[list[int], list[int], int]:
         """What the ability in hand has announced: its chosen modes (modal abilities), the things
@@ -395,7 +397,7 @@ class PassStepper(Checked[State]):
         """Why ``decision`` (one of this pass's) is not legal in ``state``, asked of the judge room.
         A decision a legal outcome takes further on — a target of a later requirement, a removal
         in a later block, a put once the ability in hand is announced — breaks no rule: the reason
-        says so and how to get there (:meth:`_later`); only a decision no legal outcome takes after
+        says so and how to get there (:func:`._later.later`); only a decision no legal outcome takes after
         what the walk has decided is said to break a rule."""
         f = self.facts
         n = len(f.abilities)
@@ -403,9 +405,6 @@ class PassStepper(Checked[State]):
         if self.is_over(state):
             return judge.walk_over()
         how = later(self, state, d, tok)
-        if isinstance(how, str):
-            owner = f.abilities[f.ability_index[d.subject]] if d.kind is DecisionKind.MODE else None
-            return judge.not_yet(judge.worded(owner, d.text), how)
         if how is not None:
             return how
         if state.current is not None:
@@ -481,7 +480,7 @@ class PassStepper(Checked[State]):
             k = tok - n
             return State(decisions, state.stack, state.removed | {k}, None, (), state.placed, state.processed | {k})
         tokens = (*state.tokens, tok)
-        if state.tokens and tok < state.tokens[-1] and tok < self.end_targets and tok not in (self.end_modes,):
+        if state.tokens and tok < state.tokens[-1] and tok < self.end_targets and tok != self.end_modes:
             assert state.current is not None
             start = self._open(self.facts.abilities[state.current], state.tokens)
             if start is not None:  # a member of the open set, clicked after a later one: kept sorted
