@@ -23,12 +23,13 @@ import fcntl
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
 __all__ = [
-    "COMPANIONS", "PART", "cached", "new_part", "reclaim_parts", "remove_part", "umask", "write_text", "write_whole"
+    "COMPANIONS", "PART", "building", "cached", "new_part", "reclaim_parts", "remove_part", "umask", "write_text",
+    "write_whole",
 ]
 
 PART = ".part"
@@ -36,6 +37,10 @@ COMPANIONS = ("-journal", "-wal", "-shm")
 """What SQLite may leave beside a database file it was writing."""
 
 T = TypeVar("T")
+
+SAY: Callable[[str], None] | None = None
+"""Where :func:`building` says a build too, beside the log (the command line sets it to its
+standard error)."""
 
 UNREADABLE = (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, MemoryError)
 """What a loader raises for a cache file it cannot make sense of (a ``UnicodeDecodeError`` and a
@@ -153,3 +158,24 @@ def umask() -> int:
     old = os.umask(0o022)
     os.umask(old)
     return old
+
+
+@contextlib.contextmanager
+def building(what: str) -> Iterator[None]:
+    """Say that ``what`` is being built once into the cache, and when it is done with its time, on
+    the log ``triggerstack`` (at INFO; ``logging`` is imported only then) and to :data:`SAY`: a
+    first run in a new cache takes seconds, and says why."""
+    import logging
+    import time
+
+    log = logging.getLogger("triggerstack")
+    said = f"building {what} (once: later runs read it)"
+    log.info(said)
+    if SAY is not None:
+        SAY(said)
+    start = time.perf_counter()
+    yield
+    done = f"built {what} in {time.perf_counter() - start:.1f} s"
+    log.info(done)
+    if SAY is not None:
+        SAY(done)

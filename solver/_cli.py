@@ -543,6 +543,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.set_int_max_str_digits(0)  # exact counts print at any size; inputs have their own digit cap
     args = _parser(_verb_of(argv)).parse_args(argv)
     previous = catch_ending()
+    from triggerstack.model import _parts
+
+    _parts.SAY = _say  # a first run in a new cache says what it builds, and how long it took
     try:
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
@@ -565,6 +568,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(found.kind.exit, *(found.lines or (found.message,)))
     finally:
         restore(previous)
+        _parts.SAY = None
+
+
+def _say(line: str) -> None:
+    """A line of progress on standard error (standard output stays the answer's)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"{PROG}: {visible(line)}\n")
+        sys.stderr.flush()
 
 
 def _fail(code: int, *lines: str) -> int:

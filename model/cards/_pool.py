@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from .._parts import cached, write_whole
+from .._parts import building, cached, write_whole
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
@@ -462,7 +462,8 @@ def _stored() -> Pool:
     found = cached(path, lambda raw: _loaded(json.loads(raw)))
     if found is not None:
         return found
-    found = _build()
+    with building(f"the pool of cards boards draw from, {path}"):
+        found = _build()
     text = json.dumps(_saved(found), separators=(",", ":")).encode("utf-8")
 
     def write(_part: str, stream: IO[bytes]) -> None:
