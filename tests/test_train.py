@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_a_briefly_trained_agent_regrets_less_than_a_random_one(tmp_path: Path) -> None:
-    missing = [name for name in ("sb3_contrib", "torch") if importlib.util.find_spec(name) is None]
+    missing = [name for name in ("sb3_contrib", "torch", "matplotlib") if importlib.util.find_spec(name) is None]
     if missing:
         pytest.skip(f"the training example needs the extra [train] ({', '.join(missing)} not installed; README"
                     " 'Training an agent on real cards')")  # fmt: skip
