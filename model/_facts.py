@@ -346,7 +346,7 @@ def _refine_target_of(
     reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context, deadline: Deadline
 ) -> tuple[RequirementFacts, ...]:
     """Keep, of a ``target_of`` filter's candidates, exactly those that fit some legal choice of
-    the requirements it names (:mod:`.linked`); the others are excluded with the reason, and kept
+    the requirements it names (:mod:`._linked`); the others are excluded with the reason, and kept
     in ``linked_out`` (an oracle that judges every choice itself starts from them)."""
     if not any(r.depends_on for r in reqs):
         return reqs
@@ -566,7 +566,7 @@ def _check_sizes(scenario: Scenario, limits: Limits) -> None:
 
 
 def check_limits(facts: Facts, limits: Limits) -> None:
-    """Raise :class:`ScenarioError` naming the first cap ``facts`` exceeds (abilities, objects,
+    """Raise :class:`~._errors.ScenarioError` naming the first cap ``facts`` exceeds (abilities, objects,
     candidates of one requirement)."""
     _check_sizes(facts.scenario, limits)
     for i, a in enumerate(facts.abilities):

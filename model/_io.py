@@ -3,7 +3,7 @@
 A named document is read by :func:`read_file`, the one reader of every door (the command line,
 ``load`` by path, ``rl.env(folder)`` sources, ``--suite`` folders): a regular file only. What is read
 stays data: at most ``limits.bytes`` bytes are read (a path to ``/dev/zero`` or gigabytes
-on standard input are refused once the cap is passed, never read whole); YAML (:mod:`.yamlio`) is
+on standard input are refused once the cap is passed, never read whole); YAML (:mod:`._yamlio`) is
 JSON-compatible and its aliases are counted before they expand; nesting
 deeper than ``limits.depth``, an integer of more than ``limits.digits`` digits, or a string that is
 not valid Unicode text (a lone surrogate) is an error naming the place.

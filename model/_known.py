@@ -1,5 +1,5 @@
 """What compiling a scenario asks of every thing once, shared by the requirements of all its
-abilities (:func:`~.facts.compile_facts`)."""
+abilities (:func:`~._facts.compile_facts`)."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def _divide_value(divide: Mapping[str, Mapping[str, int]]) -> frozenset[tuple[st
 
 def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
     """The entries per pass that the ids say: an ability fired in pass n + 1 has n ``@`` in its id
-    (``REACTION@ABILITY``); None for one pass, as :func:`~.passes.join` writes it."""
+    (``REACTION@ABILITY``); None for one pass, as :func:`~._passes.join` writes it."""
     sizes: list[int] = []
     for e in stack:
         level = e.ability.count("@")

@@ -2,7 +2,7 @@
 
 pydantic reports what is wrong with a document as Python sees it ("Input should be a valid tuple",
 "missing field" beside an unknown one that is the same key misspelt). :func:`problems` turns its
-errors into :class:`~.errors.ScenarioError` s a reader of our formats understands: each names its
+errors into :class:`~._errors.ScenarioError` s a reader of our formats understands: each names its
 place, what was found there and what the format expects (a list, text, a whole number, one of the
 named values …), an unknown key beside a missing one becomes one problem with "did you mean", and
 of the branches pydantic tried for one place (a filter's ``controller`` is a player or a

@@ -1,6 +1,6 @@
 """The scenario (docs/formats.md, Scenario): :class:`Scenario`, ``Scenario.load`` and one-line validation errors.
 
-The shapes live in :mod:`.shapes`; a :class:`Scenario` adds the cross-reference checks (ids,
+The shapes live in :mod:`._shapes`; a :class:`Scenario` adds the cross-reference checks (ids,
 sources, ``different_from``, ``target_of``, ``must_target``, reactions, and controllers that agree
 with 603.3a), run once the shapes are valid. Each error names its place
 (``triggers[3].modes[1].targets[0].filter.type``).
@@ -137,7 +137,7 @@ def _names() -> frozenset[str]:
 def validation_error(
     exc: ValidationError, source: str | None = None, data: Any = None, root: type[BaseModel] | None = None
 ) -> ScenarioError:
-    """Every problem pydantic found, in the format's words (:mod:`.problems`), as one
+    """Every problem pydantic found, in the format's words (:mod:`._problems`), as one
     :class:`ScenarioError` holding the others (at most ``MAX_PROBLEMS``). With the ``data`` of the
     document, the problems past its unknown keys: those keys renamed to the keys they misspell (or
     dropped), it is validated once more, and what that finds replaces what the unknown keys

@@ -1,4 +1,4 @@
-"""The shapes of a scenario (docs/formats.md, Scenario): every pydantic model but :class:`~.scenario.Scenario` itself.
+"""The shapes of a scenario (docs/formats.md, Scenario): every pydantic model but :class:`~._scenario.Scenario` itself.
 
 Every model is frozen and forbids unknown fields. Values that the formats let be "a value or a list"
 are normalised to tuples before validation, so an error names the field and not a union branch.
@@ -550,7 +550,7 @@ class Reaction(_Frozen):
 
 
 class ScenarioFields(_Frozen):
-    """A scenario's fields and lookups; :class:`~.scenario.Scenario` adds the reference checks."""
+    """A scenario's fields and lookups; :class:`~._scenario.Scenario` adds the reference checks."""
 
     rules: Literal["seed", "cr-1p", "2hg"] = "seed"
     """seed (default: the two parts of 603.3b), cr-1p (one APNAP pass, before April 2021) or 2hg (805.7)."""

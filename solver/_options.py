@@ -120,7 +120,7 @@ _WITHIN: WeakKeyDictionary[Facts, set[Limits]] = WeakKeyDictionary()
 
 
 def within_limits(facts: Facts, limits: Limits) -> Facts:
-    """``facts`` once they are within ``limits``' size caps (:class:`ScenarioError` naming the cap
+    """``facts`` once they are within ``limits``' size caps (:class:`~triggerstack.model.ScenarioError` naming the cap
     otherwise): the one place the caps of compiled facts are measured, once per facts and caps —
     a verb's call and the server's cache (``serve/cache.py``) alike, so facts the server compiled
     are not measured again when a verb is asked of them."""
@@ -143,7 +143,7 @@ class Call(NamedTuple):
 
 def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> Call:
     """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
-    scenario is within the options' size caps (:class:`ScenarioError` naming the cap otherwise; a
+    scenario is within the options' size caps (:class:`~triggerstack.model.ScenarioError` naming the cap otherwise; a
     scenario found within some caps is not measured again against them). A scenario not yet
     compiled is compiled within the time limit, as a call of its own."""
     from triggerstack.model._facts import Facts, facts_of

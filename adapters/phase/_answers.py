@@ -1,12 +1,12 @@
 """Our answers at phase's prompts, and phase's answers in our words (docs/phase.md, "Answers").
 
-* :func:`legal_actions` — every answer to the prompt phase is waiting on that still extends to a
+* :func:`~._prompt.legal_actions` — every answer to the prompt phase is waiting on that still extends to a
   legal outcome, as phase ``GameAction`` dicts: orders lazily (an order prompt has n! answers), or
   the targets, mode sets and divisions of the ability being placed.
 * :func:`entry_of` — a stack entry phase placed, as our :class:`~triggerstack.model.Entry`.
 * :func:`action_for` — the answer to the prompt that plays a chosen outcome of ours.
 
-Each works from a :class:`~.board.Reading` alone, so it runs on recorded states without phase.
+Each works from a :class:`~._board.Reading` alone, so it runs on recorded states without phase.
 """
 
 from __future__ import annotations

@@ -291,7 +291,7 @@ def _usable(path: Path) -> sqlite3.Connection | None:
 
 
 def _build_file(path: Path, data: Path) -> None:
-    """Build the index into a part of this process's and rename it to ``path`` (:func:`..parts.write_whole`:
+    """Build the index into a part of this process's and rename it to ``path`` (:func:`.._parts.write_whole`:
     whole or not at all, over whatever stood there — a link is replaced, not followed — and a build
     that fails, a full disk say, leaves nothing). SQLite keeps no journal: a build that fails is
     thrown away whole, so it has nothing to roll back."""

@@ -3,7 +3,7 @@ phrase naming the player the trigger's event names (603.2) — or, for "defendin
 the attacking creature attacks (506.2, 508.5a). Read as the player reference ``event`` (the
 trigger's ``event_player``, docs/formats.md) only when the event is what names that player: the
 trigger condition names one player and the effect names none before the target; otherwise
-refused (:class:`Unread`), never guessed."""
+refused (:class:`~._unread.Unread`), never guessed."""
 
 from __future__ import annotations
 

@@ -457,7 +457,7 @@ def _stored_path() -> Path:
 def _stored() -> Pool:
     """The pool from its file, or built (and written there, whole or not at all, where the folder
     allows): a file that is not a pool — corrupt, of another shape, nested past reason, not a regular
-    file — is built again over (:func:`..parts.cached`)."""
+    file — is built again over (:func:`.._parts.cached`)."""
     path = _stored_path()
     found = cached(path, lambda raw: _loaded(json.loads(raw)))
     if found is not None:

@@ -260,7 +260,7 @@ def _raw(facts: Facts, choices: dict[int, list[Choice]], sol: dict[Any, Any]) ->
 
 class ConstraintEngine(ListedEngine):
     """The engine interface from the python-constraint2 problem: every solution found and sorted
-    (raises :class:`TimeLimitReached` once the time limit has passed)."""
+    (raises :class:`~triggerstack.model._errors.TimeLimitReached` once the time limit has passed)."""
 
     name = "constraint"
     path = "constraint"

@@ -2,7 +2,7 @@
 
 No solver runs here: order is read off the 603.3b blocks, and each ability's choices are judged
 against the facts with what was below it on the proposed stack. ``removed-but-legal`` asks the
-shared search whether a legal choice existed, and ``target-must`` asks :mod:`~..core.must`
+shared search whether a legal choice existed, and ``target-must`` asks :mod:`~.._core.must`
 whether a more obedient one did. Across passes, :class:`~triggerstack.model.Passes` says what
 each later pass must hold.
 """
@@ -104,7 +104,7 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
 
 def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
     """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through
-    ``passes`` (which keeps each next pass compiled): what :func:`~..verbs.legal.check` answers."""
+    ``passes`` (which keeps each next pass compiled): what :func:`~.._verbs.legal.check` answers."""
     _refuse_unreadable_passes(outcome)
     report = _Report(deadline)
     _judge(passes, outcome, report)

@@ -6,7 +6,7 @@ abilities' own facts.
 What ``explain`` says is what the legal outcomes do (docs/rules.md, "An outcome"): a mode is legal when some legal
 outcome chooses it, a thing is a legal target when some legal outcome chooses it, and an ability
 must, may or cannot be removed as the outcomes remove it in all, some or none of them. Those are
-read off the product engine (:mod:`~..engines.product.projection`) without enumerating, so
+read off the product engine (:mod:`~.._engines.product.projection`) without enumerating, so
 ``explain`` can never contradict ``check``, ``count`` or ``step`` (a property test holds it to
 the literal simulator). Targets and modes are judged at the start of the ability's block: with
 the abilities of earlier blocks that every outcome places below it on the stack; a waiting
@@ -340,7 +340,7 @@ def _bounds(r: dict[str, Any]) -> str:
 
 
 def only_unfit(r: dict[str, Any]) -> list[str]:
-    """The things a requirement of :func:`explain`'s dict excludes only because they do not fit its
+    """The things a requirement of :func:`~.legal.explain`'s dict excludes only because they do not fit its
     filter, each once: the "others" its text counts. A thing excluded for another reason too (the
     ability itself, 115.5, when it is no creature) is listed with that reason, and is no other."""
     named = {e["id"] for e in r["excluded"] if e["code"] != Code.TARGET_FILTER.value}
@@ -393,7 +393,7 @@ def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
 
 
 def explain_text(data: dict[str, Any]) -> str:
-    """The readable form of :func:`explain`'s dict."""
+    """The readable form of :func:`~.legal.explain`'s dict."""
     lines = [f"rules: {data['rules']}; APNAP order: {', '.join(data['apnap'])}"]
     plan = data["plan"]
     coupled = f" (coupled: {', '.join(plan['coupled'])})" if plan["coupled"] else ""

@@ -294,14 +294,14 @@ class LegalOutcomes:
             return Best(outcome=outcome, score=value, proven=proven)
 
     def check(self, proposal: Outcome) -> Verdict:
-        """Every violation of ``proposal`` (see :func:`~.check.check`)."""
+        """Every violation of ``proposal`` (see :func:`check`)."""
         from .._judge import judge
 
         with self._call() as deadline:
             return judge(self._learned.judging_passes(), proposal, deadline)
 
     def explain(self) -> Explained:
-        """The facts behind every decision (see :func:`~.explain.explain`)."""
+        """The facts behind every decision (see :func:`explain`)."""
         from .._options import Engine
         from .explain import Explained, explain_chain
 
@@ -412,7 +412,7 @@ def check(
 
     A proposal of the right shape is always judged: an ability, mode, requirement or target the
     scenario lacks is a violation (``unknown-ability``, ``mode-unknown``, ``target-unknown``).
-    With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~..options.Options`),
+    With ``reactions`` (or an engine's ``next_pass`` function, see :class:`~.._options.Options`),
     the passes of 603.3b are judged in turn: pass 1 holds the scenario's waiting abilities and each
     later pass exactly what the earlier one fired, bottom pass first. ``passes`` may be omitted
     (it is inferred); when given it must agree. Raises

@@ -1,5 +1,5 @@
 """PettingZoo's order-enforcing checks around the AEC environment, in one layer
-(:func:`~._env.env`); the environment refuses an action out of bounds itself."""
+(:func:`env`); the environment refuses an action out of bounds itself."""
 
 from __future__ import annotations
 

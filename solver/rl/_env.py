@@ -146,10 +146,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     """603.3 as an AEC game: agents ``player_0`` … are the seats in turn order (``player_0``
     the active player); ``agent_selection`` is who makes the next decision (the controller of
     the block being put on the stack, or the chooser of the ability in hand, 700.2e); an action
-    is a decision id of the :class:`~..verbs.step.ActionLayout`; the episode ends when every
+    is a decision id of the :class:`~.._verbs.step.ActionLayout`; the episode ends when every
     pass of 603.3b is done, with each agent's reward from ``rewards`` and ``infos[agent]
     ["outcome"]`` the outcome reached as ``enumerate`` prints it. An illegal action raises
-    :class:`~..errors.IllegalDecision` (wrap with PettingZoo's ``TerminateIllegalWrapper`` for
+    :class:`~.._errors.IllegalDecision` (wrap with PettingZoo's ``TerminateIllegalWrapper`` for
     a penalty instead).
 
     ``layout`` defaults to the smallest one every scenario of a fixed source fits; a generated

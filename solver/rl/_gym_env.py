@@ -36,15 +36,15 @@ def uniform(observation: Observation, rng: np.random.Generator) -> int:
 class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     """The seat ``seat`` (0: the active player) learns; the others play ``opponent``.
 
-    Observations are the seat's :class:`~.observation.Observer` vectors; ``action_masks()``
+    Observations are the seat's :class:`~._observation.Observer` vectors; ``action_masks()``
     gives the legal actions (sb3-contrib's ``MaskablePPO`` reads it), as does
     ``info["action_mask"]``. The reward is the seat's, at the end (see
-    :class:`~.env.TriggerStackEnv`). An illegal action ends the episode with ``illegal_reward``
+    :class:`~._env.TriggerStackEnv`). An illegal action ends the episode with ``illegal_reward``
     and ``info["illegal"]`` saying why; with ``illegal_reward=None`` it raises
-    :class:`~..errors.IllegalDecision` instead. An episode in which the seat never decides is
+    :class:`~.._errors.IllegalDecision` instead. An episode in which the seat never decides is
     played out and another begins (up to 100 times, then :class:`ScenarioError`). ``auto=True``
     takes each decision that is the only legal one without asking (``info["auto_applied"]``
-    counts them this episode; see :class:`~.env.TriggerStackEnv`).
+    counts them this episode; see :class:`~._env.TriggerStackEnv`).
     """
 
     metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it an instance variable

@@ -1,7 +1,7 @@
 """The observation: a walk as one flat ``int16`` vector, from the deciding player's seat.
 
 Deterministic (a function of the walk and the seat alone) and padded to an
-:class:`~..verbs.step.ActionLayout`'s capacities, so that one observation space serves every
+:class:`~.._verbs.step.ActionLayout`'s capacities, so that one observation space serves every
 scenario that fits. *Seats* are relative: 0 is the player observing, 1 the next in turn order,
 and so on; fields that name a player hold ``1 + relative seat`` (0: none). Counts are clipped at
 ``CLIP`` (15). Three sections, in this order (:meth:`Observer.fields` names every entry):
@@ -154,7 +154,7 @@ class _PassRows:
 
 
 class Observer:
-    """Encodes walks of :class:`~..verbs.step.Stepper` s laid out by ``layout`` (see the module)."""
+    """Encodes walks of :class:`~.._verbs.step.Stepper` s laid out by ``layout`` (see the module)."""
 
     def __init__(self, layout: ActionLayout) -> None:
         self.layout = layout

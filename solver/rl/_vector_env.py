@@ -193,6 +193,6 @@ class TriggerStackVectorEnv(VectorEnv):
 
 
 def vector_env(num_envs: int, boards: ScenarioSource, **kwargs: Any) -> TriggerStackVectorEnv:
-    """``num_envs`` boards of ``boards`` (a scenario source, as :func:`~._env.env` takes) stepped
+    """``num_envs`` boards of ``boards`` (a scenario source, as :func:`~._checked.env` takes) stepped
     together (see :class:`TriggerStackVectorEnv`)."""
     return TriggerStackVectorEnv(num_envs, boards, **kwargs)

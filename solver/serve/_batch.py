@@ -1,6 +1,6 @@
 """Batch files, with the surfaces that read them: ``check --batch`` (one verdict line per input
 line, in input order, nothing lost) and the local processes of both it and ``batch``
-(:func:`check_lines`, with ``jobs``; ``batch`` answers its lines with :mod:`.jobs`'s ``answer_line``).
+(:func:`check_lines`, with ``jobs``; ``batch`` answers its lines with :mod:`._jobs`'s ``answer_line``).
 
 For ``check --batch``, each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone when one scenario
 is given for the whole batch. Each output line is ``{"line": N, "legal": ..., "violations": [...]}``
@@ -59,7 +59,7 @@ def read_line(line: bytes | str | ScenarioError, limits: Limits) -> Any:
 def error_line(number: int, exc: BaseException) -> str:
     """The one shape of a batch line that could not be answered, ``check --batch`` and ``batch``
     alike: ``{"line": N, "error": {"code", "message", "data"}}``, the JSON-RPC error of
-    :func:`~..errors.failure`."""
+    :func:`~.._errors.failure`."""
     return json.dumps({"line": number, "error": failure(exc).rpc_error()}, sort_keys=True, separators=(",", ":"))
 
 

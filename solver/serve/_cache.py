@@ -4,7 +4,7 @@
 :meth:`Compiled.from_document` is the one way in: a document is parsed, compiled, measured and held
 to the size caps once, within the deadline of the request that sent it, and kept by its text,
 least recently used first out, within a bound on the bytes the kept scenarios take. The caps are
-measured by :func:`~..options.within_limits`, which remembers it: a verb later asked of the same
+measured by :func:`~.._options.within_limits`, which remembers it: a verb later asked of the same
 facts does not measure them again.
 """
 

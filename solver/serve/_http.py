@@ -1,7 +1,7 @@
 """``triggerstack serve --http HOST:PORT``: the same methods as JSON endpoints (the extra ``[serve]``).
 
 ``POST /v1/<method>`` (``step.apply`` is ``/v1/step/apply``) takes the method's params as its JSON
-body and answers its result, exactly as over stdio (:mod:`.rpc`); ``POST /v1/enumerate/lines``
+body and answers its result, exactly as over stdio (:mod:`._rpc`); ``POST /v1/enumerate/lines``
 streams every outcome from ``cursor`` as NDJSON, the lines ``triggerstack enumerate`` prints;
 ``GET /health`` says the service is up; ``GET /v1/openapi.json`` is the OpenAPI document, built
 from the same pydantic types. Errors are RFC 9457 problem details (``application/problem+json``)

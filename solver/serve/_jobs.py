@@ -10,7 +10,7 @@ With ``--scheduler tcp://HOST:PORT`` the lines go to a Dask cluster in blocks (o
 line would cost more than the work); a worker lost mid-run has its blocks run again elsewhere
 (Dask reschedules them), and since a block's answers are written only once it is done, in order,
 no line is lost or written twice. A cluster that has had no worker for :data:`NO_WORKER_SECONDS`,
-or whose scheduler is gone, is :class:`~..errors.ClusterLost` (exit 69) whenever it happens. Without
+or whose scheduler is gone, is :class:`~.._errors.ClusterLost` (exit 69) whenever it happens. Without
 it, ``--jobs N`` local processes answer them as ``check --batch`` does.
 
 An answer file is written as ``.NAME.out.jsonl.XXXX.part`` beside it and renamed into place once

@@ -1,7 +1,7 @@
 """The methods of the server, transport-free: JSON-RPC 2.0 requests in, responses out.
 
 Every verb is a method. A scenario is sent once with ``load`` and named by its ``handle`` after
-that (its :class:`~..verbs.legal.LegalOutcomes` — compiled facts, choice spaces, solved cores,
+that (its :class:`~.._verbs.legal.LegalOutcomes` — compiled facts, choice spaces, solved cores,
 next passes, the stepper — is kept), or sent inline as ``scenario`` with each request. Params and
 results are pydantic models: the same types validate requests, build results and publish the JSON
 Schema that ``rpc.discover`` returns (an OpenRPC document).

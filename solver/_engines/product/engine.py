@@ -4,7 +4,7 @@ When no ability can target another waiting ability (see :mod:`.plan`), each abil
 the same whatever is below it, and a block's outcomes are: which of its optional abilities (those
 allowed to choose no mode) are placed, the order of the placed ones, and one choice each. Abilities
 that *are* coupled form one core, counted, ranked and unranked by dynamic programming over blocks
-and subsets and streamed by a direct search (:mod:`~...core.search`), never listed; each core
+and subsets and streamed by a direct search (:mod:`~..._core.search`), never listed; each core
 outcome fixes, per block, the coupled abilities placed and their order, and the independent
 abilities are interleaved around them.
 
@@ -132,7 +132,7 @@ class ProductEngine:
     def weighted(self, weight: Callable[[int, int], int]) -> int:
         """Σ over the coupled core's outcomes of Π over blocks of ``weight(block, coupled abilities
         placed in it)`` (blocks by their index here), without listing the core
-        (:func:`~...core.search.count_outcomes`)."""
+        (:func:`~..._core.search.count_outcomes`)."""
         return self._counter(weight).count_from(0, frozenset())
 
     def _counter(self, weight: Callable[[int, int], int]) -> _CoreCounter:
@@ -152,7 +152,7 @@ class ProductEngine:
     def core_reach(self) -> Iterator[tuple[int, set[bool], Reach]]:
         """Per coupled ability (its index here): whether some outcome places it and some removes
         it, and the modes and targets some outcome chooses (things by their index here) — found
-        without listing the core (:meth:`~...core.search.Counting.reach`)."""
+        without listing the core (:meth:`~..._core.search.Counting.reach`)."""
         sub, ability, thing = self._sub
         core = self._arrangements.core
         assert core is not None  # only a pass with coupled abilities has them
@@ -486,7 +486,7 @@ class ProductEngine:
 
 class _CoreCounter:
     """Counts of a pass by the product engine's parts: the coupled core by dynamic programming
-    over blocks and subsets (:class:`~...core.search.Counting` on the core's own scenario), each
+    over blocks and subsets (:class:`~..._core.search.Counting` on the core's own scenario), each
     block's independent abilities by their arrangements around it (``weight(block, coupled placed
     in it)``), kept between questions."""
 

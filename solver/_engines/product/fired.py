@@ -151,7 +151,8 @@ class FiredClasses:
         return out
 
     def _watchers(self, facts: Facts, a: AbilityFacts, thing: int) -> tuple[int, ...]:
-        """The reactions that fire when ``a`` targets ``thing`` (as :func:`by_reactions` decides)."""
+        """The reactions that fire when ``a`` targets ``thing`` (as
+        :func:`~triggerstack.model.by_reactions` decides)."""
         tid = facts.things[thing].id
         out = []
         for i, r in enumerate(self.reactions):

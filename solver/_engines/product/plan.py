@@ -5,7 +5,7 @@ only once it is on the stack below, :meth:`~triggerstack.model.Facts.may_precede
 inside a block, and the choices, depend on each other. Every other ability's choices are the same
 whatever is below it, so the pass is a product of independent parts (each block's order and each
 ability's choices). The coupled abilities, if any, are solved together as one core by a direct search
-(:mod:`~...core.search`); the
+(:mod:`~..._core.search`); the
 rest is combined with them by counting.
 """
 

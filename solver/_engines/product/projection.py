@@ -5,8 +5,8 @@ enumeration by construction (a property test compares them with the literal simu
 outcomes).
 
 An independent ability's placement is its block's classification (mandatory, optional, removed)
-and its choices its choice space's :meth:`~...core.space.ChoiceSpace.reach`; a coupled ability's
-are found without listing the core's outcomes (:meth:`~...core.search.Counting.reach`: the union of
+and its choices its choice space's :meth:`~..._core.space.ChoiceSpace.reach`; a coupled ability's
+are found without listing the core's outcomes (:meth:`~..._core.search.Counting.reach`: the union of
 its choice spaces over the places some outcome puts it).
 """
 

@@ -16,7 +16,7 @@ class ActionLayout:
 
     Slots: *things* are the players (first, in turn order) and then the objects, in scenario
     order; *abilities* are the scenario's waiting abilities in order and then every ability a
-    reaction could fire from them (``REACTION@ABILITY``, pass by pass: :attr:`Stepper.universe`);
+    reaction could fire from them (``REACTION@ABILITY``, pass by pass: :attr:`~._walk.Stepper.universe`);
     a mode is its index among its own ability's modes. The ids, in this order:
 
     ====================  ==========================================
@@ -33,7 +33,7 @@ class ActionLayout:
     ``size`` ids in all; an id whose slot the scenario leaves empty is never legal. ``players``
     is how many seats there can be (the environment's agents), and ``passes`` how many passes of
     603.3b's loop a walk may take (it caps them as ``--max-passes`` does). A scenario's own
-    smallest layout is :attr:`Stepper.needs`; :meth:`covering` takes the largest of several.
+    smallest layout is :attr:`~._walk.Stepper.needs`; :meth:`covering` takes the largest of several.
     """
 
     abilities: int
