@@ -38,7 +38,7 @@ COMPANIONS = ("-journal", "-wal", "-shm")
 
 T = TypeVar("T")
 
-SAY: Callable[[str], None] | None = None
+SAY: Callable[[str], object] | None = None
 """Where :func:`building` says a build too, beside the log (the command line sets it to its
 standard error)."""
 

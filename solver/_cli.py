@@ -545,7 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = catch_ending()
     from triggerstack.model import _parts
 
-    _parts.SAY = _say  # a first run in a new cache says what it builds, and how long it took
+    _parts.SAY = lambda line: _fail(0, line)  # progress of a first run in a new cache, on stderr
     try:
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
@@ -569,13 +569,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         restore(previous)
         _parts.SAY = None
-
-
-def _say(line: str) -> None:
-    """A line of progress on standard error (standard output stays the answer's)."""
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"{PROG}: {visible(line)}\n")
-        sys.stderr.flush()
 
 
 def _fail(code: int, *lines: str) -> int:
