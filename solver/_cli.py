@@ -189,9 +189,10 @@ def _batch_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
     bt = sub.add_parser(
         "batch",
         parents=[limits],
-        help="check, count and sample requests from JSON Lines files, locally or on a Dask cluster",
-        description='Each line of each FILE is {"method": "check" | "count" | "sample", "params": {...}} with the '
-        'params of that server method (docs/server.md); each answer line is {"line": N, "result": ...} or '
+        help="requests of any verb from JSON Lines files, locally or on a Dask cluster",
+        description='Each line of each FILE is {"method": VERB, "params": {...}}, VERB any verb (check, count, '
+        "enumerate, sample, best, explain, step.*, draw, card), with the params of that server method "
+        '(docs/server.md); each answer line is {"line": N, "result": ...} or '
         '{"line": N, "error": {...}}, in input order, in NAME.out.jsonl beside the input (or in --out), written '
         "whole or not at all. Exit 0 if every line has a result, 1 if some have an error.",
     )
@@ -545,7 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = catch_ending()
     from triggerstack.model import _parts
 
-    _parts.SAY = lambda line: _fail(0, line)  # progress of a first run in a new cache, on stderr
+    with contextlib.suppress(AttributeError, ValueError, OSError):  # progress where a person reads it (as git)
+        _parts.SAY = (lambda line: _fail(0, line)) if sys.stderr.isatty() else None
     try:
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)

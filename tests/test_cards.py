@@ -6,6 +6,7 @@ reaction it is, ``triggerstack card``, and one clear line without the extra."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -374,6 +375,11 @@ def test_a_new_cache_says_what_it_builds_and_every_install_of_the_wheel_shares_i
     assert "-" + str(int(_data_file()[0].stat().st_mtime)) not in _data_file()[1]
     monkeypatch.setenv("TRIGGERSTACK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(cards, "_CORPUS", None)  # the process's index forgotten: the command opens the new folder
+    assert main(["card", "Inferno Titan"]) == 0
+    assert capsys.readouterr().err == "", "not on a terminal: a pipe's reader gets the answer alone"
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", str(tmp_path / "another"))
+    monkeypatch.setattr(cards, "_CORPUS", None)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a person at a terminal
     assert main(["card", "Inferno Titan"]) == 0
     said = capsys.readouterr().err.splitlines()
     assert said[0].startswith("triggerstack: building the card index ") and said[0].endswith("(once: later runs read it)")

@@ -1,7 +1,9 @@
 """``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster.
 
-Each input line is ``{"method": "check" | "count" | "sample", "params": {…}}`` with the params of
-that server method (the scenario inline: ``"scenario"``); each output line is ``{"line": N,
+Each input line is ``{"method": VERB, "params": {…}}``, any verb of the one table
+(``solver/_verbs/table.py``: check, count, enumerate, sample, best, explain, the walk's ``step.*``,
+draw, card), with the params of that server method (the scenario inline: ``"scenario"``; a handle
+names nothing here, as each worker has its own server); each output line is ``{"line": N,
 "result": …}`` with what the server would answer, or ``{"line": N, "error": {"code", "message",
 "data"}}`` — every line answered, in input order, one output file per input file
 (``NAME.out.jsonl`` beside it or in ``--out``), written whole or not at all.
@@ -42,12 +44,14 @@ from triggerstack.model._parts import new_part, umask
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
+from .._verbs.table import VERBS
 from ._batch import check_lines, read_line
 from ._rpc import RpcError, Service
 
 __all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run", "scheduler_address"]
 
-BATCH_METHODS = ("check", "count", "sample")
+BATCH_METHODS = tuple(v.name for v in VERBS)
+"""What a batch line may ask: every verb of the table, never the sessions' ``load`` and ``unload``."""
 BLOCK = 1000
 """Lines per Dask task."""
 NO_WORKER_SECONDS = 30.0
@@ -75,7 +79,7 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
             or set(request) - {"method", "params"}
             or request.get("method") not in BATCH_METHODS
         ):
-            shape = 'a line is {"method": "check" | "count" | "sample", "params": {...}}'
+            shape = f'a line is {{"method": VERB, "params": {{...}}}}, VERB one of {", ".join(BATCH_METHODS)}'
             raise RequestError(KINDS.NOT_A_REQUEST, shape)
         asked = service.ask(request["method"], request.get("params"))
         service.write(asked, Bound(asked.seconds), out)
