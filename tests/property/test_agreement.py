@@ -210,6 +210,13 @@ def _agree(doc: dict[str, Any], data: st.DataObject) -> None:
             assert cpsat.validate(facts, raw_proposal) == in_set
 
 
+def _small_simulated(facts: Facts) -> SimulatedEngine:
+    """The literal simulator of one pass, for a pass it can list: on the way to a loop, a later pass
+    may be far larger than the first (one example listed 16 GB before it reached the repeat)."""
+    assume(size_bound(facts) <= 400)
+    return SimulatedEngine(facts)
+
+
 @SETTINGS
 @given(doc=scenarios(max_abilities=4, reactions=True), data=st.data())
 def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.DataObject) -> None:
@@ -225,7 +232,7 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
         with pytest.raises(EndlessLoop):
             count(facts, engine="cpsat")
         with pytest.raises(EndlessLoop):
-            list(Chain(Passes(facts), SimulatedEngine, max_listed=10**6).outcomes())
+            list(Chain(Passes(facts), _small_simulated, max_listed=10**6).outcomes())
         return
     except (ScenarioError, TimeLimitReached):
         assume(False)  # past the pass cap without a repeat (the stack grows), or too large to list here
