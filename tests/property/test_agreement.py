@@ -52,6 +52,8 @@ from .strategies import SETTINGS, scenarios
 pytestmark = pytest.mark.slow  # hundreds of generated scenarios
 
 MAX_BOUND = 3000
+PASS_BOUND = 400
+"""The most outcomes (by :func:`size_bound`) of one pass of a multi-pass scenario the literal simulator lists."""
 
 
 def size_bound(facts: Facts) -> int:
@@ -213,7 +215,7 @@ def _agree(doc: dict[str, Any], data: st.DataObject) -> None:
 def _small_simulated(facts: Facts) -> SimulatedEngine:
     """The literal simulator of one pass, for a pass it can list: on the way to a loop, a later pass
     may be far larger than the first (one example listed 16 GB before it reached the repeat)."""
-    assume(size_bound(facts) <= 400)
+    assume(size_bound(facts) <= PASS_BOUND)
     return SimulatedEngine(facts)
 
 
@@ -225,7 +227,7 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     solved by the fast path, CP-SAT or the literal simulator; count is their number; check accepts
     each and rejects every mutation that is not one."""
     facts = compile_facts(parse_scenario(doc))
-    assume(size_bound(facts) <= 400)
+    assume(size_bound(facts) <= PASS_BOUND)
     try:
         n = count(facts, time_limit=20)  # counted by classes of passes: cheap where listing is not
     except EndlessLoop:  # a pass repeats an earlier one: every engine, and the simulator, says so
