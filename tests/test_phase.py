@@ -12,11 +12,12 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.adapters.phase import PhaseGap, legal_actions, read, translate
+from triggerstack.adapters.phase import PhaseGap, answers, legal_actions, read, translate
 from triggerstack.model import Outcome
 from triggerstack.solver import LegalOutcomes, check, sample
 
@@ -310,11 +311,42 @@ def test_playing_past_a_division_says_phase_asked_a_second_one(eng: Any) -> None
     with pytest.raises(PhaseError, match=r"DistributeAmong for warstorm-surge#\d+\.0 .*divides nothing; they are "
                        r"the targets of inferno-titan#\d+\.0"):  # fmt: skip
         play(b.game, want, seen=lambda reading, action: asked.append(reading))
-    # the same prompt given to action_for alone: the outcome does not fit it, said as a gap
+    # the same prompt met by every other path says the same: action_for, answers, and a Session's loop
     second = read(b.game.state(), since=asked[0])
     assert second.kind == "DistributeAmong"
-    with pytest.raises(PhaseGap, match=r"DistributeAmong for warstorm-surge.*the outcome divides nothing for it"):
+    said = r"DistributeAmong for warstorm-surge#\d+\.0 .*divides nothing; they are the targets of inferno-titan#\d+\.0"
+    with pytest.raises(PhaseError, match=said):
         action_for(second, want)
+    with pytest.raises(PhaseError, match=said):
+        answers(second)
+
+
+@pytest.mark.slow
+def test_the_documented_loop_meets_deviation_4_as_play_does(eng: Any) -> None:
+    """docs/phase.md's loop (a Session: reading, answers, apply) at phase's repeated division prompt:
+    it was 0 answers and ``PhaseGap: DistributeAmong: no legal answer``, naming no ability, where
+    ``play`` named the prompt, the ability and whose division phase repeated. Both paths now meet the
+    prompt at one check, and say the same PhaseError."""
+    from triggerstack.adapters.phase import Session
+    from triggerstack.adapters.phase._live import PhaseError, engine
+
+    eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
+    b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
+    session = Session(b.game)
+    with pytest.raises(PhaseError) as caught:
+        while b.at_prompt():
+            reading = session.reading()
+            acts = list(session.answers())
+            assert acts, f"no legal answer at {reading.kind} for {reading.index.current}, and no PhaseError"
+            if reading.kind == "OrderTriggers":  # the Titan's ability ordered first
+                titan = next(e.prompt_index for e in reading.index.batch if e.trigger.startswith("inferno-titan"))
+                acts = [a for a in acts if a["data"]["order"][0] == titan]
+            elif reading.kind == "TriggerTargetSelection" and str(reading.index.current).startswith("inferno-titan"):
+                chosen = (reading.prompt["data"].get("selection") or {}).get("selected_slots") or []
+                acts = [a for a in acts if (a["data"]["target"] is None) == (len(chosen) >= 2)]  # two targets
+            session.apply(acts[0])
+    assert re.search(r"^DistributeAmong for warstorm-surge#\d+\.0 .*divides nothing; they are the targets of "
+                     r"inferno-titan#\d+\.0, placed below it \(601\.2c-d; phase's deviation 4", str(caught.value))
 
 
 def test_every_recorded_prompt_is_answered_or_refused_plainly() -> None:

@@ -19,6 +19,7 @@ from triggerstack.model._outcome import Entry
 from triggerstack.solver._verbs.step import Stepper, Walk
 
 from ._board import PhaseGap, Reading
+from ._schema import PhaseError
 
 __all__ = ["action_for", "choices", "entry_of", "prefix", "targets_in_slots"]
 
@@ -298,7 +299,9 @@ def action_for(reading: Reading, outcome: Outcome) -> Action:
     """The answer to phase's prompt that plays ``outcome`` (one of our legal outcomes of the batch
     ``reading`` was read from, or of the same batch read later). An outcome that does not fit the
     prompt — an ability it removes or places otherwise, targets or a division other than phase's so
-    far — is a :class:`PhaseGap` saying what differed."""
+    far — is a :class:`PhaseGap` saying what differed; a prompt the ability being placed does not call
+    for is phase's failure, :class:`PhaseError` (:func:`deviation`)."""
+    refuse(reading)
     kind = reading.kind
     pos: dict[str, int] = {str(e.ability): i for i, e in enumerate(outcome.stack)}
     if kind == "OrderTriggers":
@@ -363,3 +366,32 @@ def _division_for(reading: Reading, trigger: str, entry: Entry) -> Action:
                        f"{things}, the outcome divides {[dict(s) for s in splits] or 'nothing'} for it")  # fmt: skip
     pairs = [[r, int(split[str(t)])] for r, t in zip(refs, things, strict=True)]
     return {"type": "DistributeAmong", "data": {"distribution": pairs}}
+
+
+def deviation(reading: Reading) -> str | None:
+    """What is wrong with a prompt the ability being placed does not call for, by phase's own data as
+    by ours: a division for an ability that divides nothing (phase asks one after a division among
+    two or more targets, with that division's targets and total: docs/phase.md, deviation 4)."""
+    if reading.kind != "DistributeAmong" or reading.index.current is None:
+        return None
+    trigger = reading.index.current
+    t = reading.trigger(trigger)
+    reqs = [*t.get("targets", ()), *(r for m in t.get("modes", ()) for r in m.get("targets", ()))]
+    if any("divide" in r for r in reqs):
+        return None
+    data = reading.prompt.get("data") or {}
+    refs = list(data.get("targets") or ())
+    whose = [p["trigger"] for p in reading.placed if list(p["ability"].get("targets") or ()) == refs]
+    return (f"DistributeAmong for {trigger} ({t['text']!r}): phase asks to divide {data.get('total')} among "
+            f"{[reading.index.thing(r) for r in refs]}, but the ability divides nothing"
+            + (f"; they are the targets of {whose[-1]}, placed below it" if whose else "")
+            + " (601.2c-d; phase's deviation 4 in docs/phase.md)")  # fmt: skip
+
+
+def refuse(reading: Reading) -> None:
+    """:class:`PhaseError` at a prompt phase should not have asked (:func:`deviation`): every path that
+    answers a prompt — :func:`action_for`, ``answers``, ``play``, a ``Session`` — meets it here, so
+    each says the same prompt, ability and deviation."""
+    wrong = deviation(reading)
+    if wrong is not None:
+        raise PhaseError(wrong)

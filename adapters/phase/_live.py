@@ -15,14 +15,9 @@ from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import action_for, entry_of
 from ._board import PROMPTS, PhaseGap, Reading, _state, read
+from ._schema import PhaseError
 
 __all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
-
-
-class PhaseError(RuntimeError):
-    """phase itself failed: a state it could not export, an action it raised on (its message kept), or
-    a prompt it asked that the ability it places does not call for (a deviation, said with the prompt,
-    the ability and what differed)."""
 
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
@@ -224,10 +219,7 @@ def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
             return done
         reading = read(_exported(game), strict=strict, since=first)
         first = first or reading
-        wrong = _deviation(reading)
-        if wrong is not None:
-            raise PhaseError(wrong)
-        action = action_for(reading, outcome)
+        action = action_for(reading, outcome)  # a prompt phase should not have asked: PhaseError
         if seen is not None:
             seen(reading, action)
         try:
@@ -236,26 +228,6 @@ def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
             raise PhaseGap(f"phase refused {json.dumps(action)} at {w['type']}: {exc}") from exc
         done.append(action)
     raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
-
-
-def _deviation(reading: Reading) -> str | None:
-    """What is wrong with a prompt the ability being placed does not call for, by phase's own data as
-    by ours: a division for an ability that divides nothing (phase asks one after a division among
-    two or more targets, with that division's targets and total: docs/phase.md, deviation 4)."""
-    if reading.kind != "DistributeAmong" or reading.index.current is None:
-        return None
-    trigger = reading.index.current
-    t = reading.trigger(trigger)
-    reqs = [*t.get("targets", ()), *(r for m in t.get("modes", ()) for r in m.get("targets", ()))]
-    if any("divide" in r for r in reqs):
-        return None
-    data = reading.prompt.get("data") or {}
-    refs = list(data.get("targets") or ())
-    whose = [p["trigger"] for p in reading.placed if list(p["ability"].get("targets") or ()) == refs]
-    return (f"DistributeAmong for {trigger} ({t['text']!r}): phase asks to divide {data.get('total')} among "
-            f"{[reading.index.thing(r) for r in refs]}, but the ability divides nothing"
-            + (f"; they are the targets of {whose[-1]}, placed below it" if whose else "")
-            + " (601.2c-d; phase's deviation 4 in docs/phase.md)")  # fmt: skip
 
 
 def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:

@@ -28,7 +28,7 @@ from triggerstack.solver._verbs.legal import sample
 from ._answers import action_for
 from ._board import PROMPTS, PhaseGap, Reading, read
 from ._differential import POOL, _board
-from ._live import Board, PhaseError, _deviation, engine, play
+from ._live import Board, PhaseError, engine, play
 
 __all__ = ["PromptsReport", "fixture_prompts", "prompts_property"]
 
@@ -225,10 +225,7 @@ def _fixture_outcome(report: PromptsReport, name: str, states: list[Any], first:
         report.prompts[kind] += 1
         try:
             reading = read(state, since=first)
-            wrong = _deviation(reading)
-            if wrong is not None:
-                raise PhaseError(wrong)
-            action_for(reading, want)
+            action_for(reading, want)  # a prompt phase should not have asked: PhaseError
         except (PhaseError, PhaseGap) as exc:
             report.stopped[_key(exc, kind)] += 1
             return 0

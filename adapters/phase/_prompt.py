@@ -40,6 +40,7 @@ from ._answers import (
     _slot_actions,
     announced,
     prefix,
+    refuse,
 )
 from ._board import PhaseGap, Reading
 
@@ -201,7 +202,9 @@ class _ListedAnswers(Answers):
 
 
 def answers(reading: Reading) -> Answers:
-    """The legal answers to the prompt ``reading`` was read at."""
+    """The legal answers to the prompt ``reading`` was read at (:class:`PhaseError` at a prompt phase
+    should not have asked: no answer is legal there, and it is phase's failure, not the batch's)."""
+    refuse(reading)
     kind = reading.kind
     if kind == "OrderTriggers":
         ids = _prompt_ids(reading)

@@ -18,11 +18,18 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from triggerstack.model._errors import ScenarioError
 
-__all__ = ["STATE", "Field", "PhaseGap", "PhaseStateError", "check", "check_prompt", "paths"]
+__all__ = ["STATE", "Field", "PhaseError", "PhaseGap", "PhaseStateError", "check", "check_prompt", "paths"]
 
 
 class PhaseGap(ScenarioError):
     """What phase's state does not say, with ``strict=True``: each gap on its own line."""
+
+
+class PhaseError(RuntimeError):
+    """phase itself failed: a state it could not export, an action it raised on (its message kept), or
+    a prompt it asked that the ability it places does not call for (a deviation, said with the prompt,
+    the ability and what differed, by every path that meets it: ``answers``, ``action_for``, ``play``
+    and a ``Session``)."""
 
 
 class PhaseStateError(PhaseGap):
