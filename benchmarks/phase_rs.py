@@ -275,6 +275,11 @@ def per_prompt(boards: int, seed: int) -> int:
         "",
         *r.table(),
         "",
+        "Our work at each kind of prompt (the reading without phase's export, the answers and a draw: what the "
+        "documented loop calls) beside phase's apply of the answer at the same prompts:",
+        "",
+        *r.by_kind(),
+        "",
         *(f"* crash: `{c.splitlines()[0]}`" for c in r.crashes[:10]),
         *(f"* difference: `{d}`" for d in r.differences[:10]),
         *(f"* outside: `{d}`" for d in r.final_outside_rest[:10]),

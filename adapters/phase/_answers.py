@@ -130,8 +130,10 @@ def prefix(reading: Reading, stepper: Stepper | None = None) -> tuple[Stepper, W
         if reading.stepper is None:
             reading.stepper = Stepper(compile_facts(reading.scenario))
         stepper = reading.stepper
-    walk = stepper.start()
     key: tuple[Any, ...] = (id(stepper),)
+    walk = reading.memo.get(("start", key))
+    if walk is None:  # kept: the answers' memo is keyed by the walk, and the batch's later prompts share it
+        walk = reading.memo[("start", key)] = stepper.start()
     for placed in reading.placed:
         key = (*key, placed["trigger"], reading.index.entry(placed["trigger"]).stack_id)
         found = reading.memo.get(("prefix", key))
@@ -189,22 +191,94 @@ def _prompt_ids(reading: Reading) -> list[str]:
 
 
 def _slot_actions(reading: Reading) -> Iterator[Action]:
+    """The target prompt's answers, from the walk's own next decisions (docs/python.md, "One decision
+    at a time"): the ability put and its modes chosen as phase holds them, phase's slots so far
+    applied as target decisions, and what the walk offers next — a ``target X`` decision is the
+    answer X, ``end targets`` the answer None (stop). The walk offers exactly what some legal
+    announcement takes next, so nothing is listed whole: the first target prompt of an ability with
+    many ways to announce it cost every way before."""
     data = reading.prompt["data"]
     trigger = _current(reading)
     chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
-    labels = data.get("mode_labels")  # a modal ability's modes, chosen before its targets
-    t = reading.trigger(trigger)
-    texts = {m["id"]: m.get("text") for m in t.get("modes", ())}
+    stepper, walk = prefix(reading)
     found: set[str | None] = set()
-    for entry in choices(reading, trigger):
-        said = sorted(texts[m.mode] or "" for m in entry.modes or ())
-        if entry.modes is not None and labels is not None and said != sorted(labels):
-            continue
-        if _consistent(reading, trigger, entry, chosen):
-            found.update(_next_targets(reading, trigger, entry, chosen))
+    for modes, w in _with_modes(reading, trigger, stepper, walk, data.get("mode_labels")):
+        found.update(_offered_slot(stepper, w, _requirements(reading, trigger, modes), chosen))
     for thing in sorted(found, key=lambda t: (t is None, str(t))):
         ref = None if thing is None else reading.index.target_ref(thing)
         yield {"type": "ChooseTarget", "data": {"target": ref}}
+
+
+def _apply(stepper: Stepper, walk: Walk, text: str) -> Walk | None:
+    """``walk`` after the decision ``text``; None where the walk does not offer it."""
+    d = next((d for d in stepper.legal(walk) if d.text == text), None)
+    return None if d is None else stepper.apply_unchecked(walk, d)
+
+
+def _with_modes(reading: Reading, trigger: str, stepper: Stepper, walk: Walk,
+                labels: Sequence[str] | None) -> Iterator[tuple[list[str], Walk]]:  # fmt: skip
+    """The walk after ``trigger`` is put and its modes chosen: the modes phase's ``mode_labels`` name
+    (a modal ability's modes come before its targets), or every set the walk offers where phase
+    names none. A non-modal ability has no modes: one walk."""
+    put = _apply(stepper, walk, f"put {trigger}")
+    if put is None:
+        return
+    t = reading.trigger(trigger)
+    if "modes" not in t:
+        yield [], put
+        return
+    texts = {m["id"]: m.get("text") or "" for m in t["modes"]}
+    want = None if labels is None else sorted(labels)
+    seen: set[tuple[str, ...]] = set()
+
+    def sets(w: Walk, modes: list[str]) -> Iterator[tuple[list[str], Walk]]:
+        for d in stepper.legal(w):
+            if d.text == "end modes":
+                key = tuple(sorted(modes))
+                if key not in seen and (want is None or sorted(texts[m] for m in modes) == want):
+                    seen.add(key)
+                    yield modes, stepper.apply_unchecked(w, d)
+            elif d.text.startswith("mode ") and (want is None or len(modes) < len(want)):
+                mode = d.text[5:].rsplit(":", 1)[1]
+                yield from sets(stepper.apply_unchecked(w, d), [*modes, mode])
+
+    yield from sets(put, [])
+
+
+def _offered_slot(stepper: Stepper, walk: Walk, reqs: Sequence[Mapping[str, Any]],
+                  chosen: Sequence[str | None]) -> set[str | None]:  # fmt: skip
+    """What phase's next target slot may take: phase's slots so far (``chosen``) applied to the walk
+    requirement by requirement — one slot for a single target (None: none chosen), a multi-target
+    slot's targets up to the None that stops it — and then the walk's offer for the slot asked.
+    Nothing where phase's slots so far are not a way the walk goes (no legal announcement holds
+    them), or where every requirement is filled."""
+    rest: list[str | None] = list(chosen)
+    w: Walk | None = walk
+    for r in reqs:
+        assert w is not None
+        if not rest:  # the slot asked
+            return _offer(stepper, w)
+        if r.get("max", 1) == 1:  # one slot: a target, or None for none
+            got = rest.pop(0)
+            w = w if got is None else _apply(stepper, w, f"target {got}")
+        else:  # targets, then the None that stops the slot
+            while rest and rest[0] is not None and w is not None:
+                w = _apply(stepper, w, f"target {rest.pop(0)}")
+            if w is not None and not rest:  # the slot being filled
+                return _offer(stepper, w)
+            rest = rest[1:]
+        if w is None:
+            return set()
+        if any(d.text == "end targets" for d in stepper.legal(w)):
+            w = _apply(stepper, w, "end targets")
+    return set()
+
+
+def _offer(stepper: Stepper, walk: Walk) -> set[str | None]:
+    """A target slot's answers from the walk's offer: ``target X`` is X, ``end targets`` None."""
+    offered = {d.text for d in stepper.legal(walk)}
+    out: set[str | None] = {x[len("target ") :] for x in offered if x.startswith("target ")}
+    return out | {None} if "end targets" in offered else out
 
 
 def _per_requirement(reading: Reading, trigger: str, entry: Entry) -> list[tuple[dict[str, Any], set[str]]]:

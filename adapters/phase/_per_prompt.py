@@ -52,6 +52,11 @@ class PerPrompt:
     differences: list[str] = field(default_factory=list)
     final_outside_rest: list[str] = field(default_factory=list)
     finals_checked: int = 0
+    ours: list[tuple[str, str, float, float]] = field(default_factory=list)
+    """Each prompt: its kind, how it was read ("first": the batch's first prompt, read whole; "followed":
+    from the prompt and the stack alone; "whole": a later prompt read whole), our
+    work at it — the reading without phase's export, the answers and a draw, what the documented loop
+    calls — and phase's apply of the answer, in seconds."""
 
     def table(self) -> list[str]:
         """Median and 90th percentile of each step, in milliseconds, and each as a multiple of phase's apply."""
@@ -63,6 +68,23 @@ class PerPrompt:
                 continue
             m, p90 = median(xs), xs[int(0.9 * (len(xs) - 1))]
             out.append(f"| {s} | {m * 1e3:.3f} | {p90 * 1e3:.3f} | {m / apply:.2f} |")
+        return out
+
+    def by_kind(self) -> list[str]:
+        """Our work at each kind of prompt beside phase's apply at the same prompts: the median of each,
+        their ratio, and the median of the per-prompt ratios: at a batch's first prompt (read whole),
+        at later prompts followed, and at later prompts read whole."""
+        out = ["| prompt | read | prompts | our work, median ms | phase apply, median ms | ratio of medians "
+               "| median per-prompt ratio |", "|---|---|---|---|---|---|---|"]
+        for kind in sorted({k for k, *_ in self.ours}):
+            for how in ("first", "followed", "whole"):
+                rows = [(o, a) for k, h, o, a in self.ours if k == kind and h == how]
+                if not rows:
+                    continue
+                o, a = median(r[0] for r in rows), median(r[1] for r in rows)
+                per = median(r[0] / r[1] for r in rows if r[1] > 0)
+                out.append(f"| {kind} | {how} | {len(rows)} | {o * 1e3:.3f} | "
+                           f"{a * 1e3:.3f} | {o / a:.2f} | {per:.2f} |")
         return out
 
 
@@ -105,11 +127,14 @@ def _said(r: Reading) -> tuple[Any, ...]:
 
 def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, seen: list[Rest]) -> Reading:
     """One prompt: read, answer, compare with a whole reading, answer with a drawn answer."""
-    whole_before = session.whole_reads
+    whole_before, exports = session.whole_reads, len(report.seconds["phase export"])
+    first = session._first is None
     t = time.perf_counter()
     r = session.reading()
+    took = time.perf_counter() - t
     followed = session.whole_reads == whole_before
-    report.seconds["read, followed" if followed else "read, whole"].append(time.perf_counter() - t)
+    report.seconds["read, followed" if followed else "read, whole"].append(took)
+    ours = took - sum(report.seconds["phase export"][exports:])
     report.prompts += 1
     report.kinds[r.kind] += 1
     report.followed += followed
@@ -131,7 +156,10 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
     whole = read(game.state(), since=session._first)  # untimed: the comparison
     if _said(whole) != _said(r) or Rest(whole).count() != rest.count():
         report.differences.append(f"{r.kind}: followed {_said(r)} ({rest.count()}), whole {_said(whole)}")
+    ours += report.seconds["answers"][-1] + report.seconds["draw"][-1]
     session.apply(drawn)
+    how = "followed" if followed else "first" if first else "whole"
+    report.ours.append((r.kind, how, ours, report.seconds["phase apply"][-1]))
     return r
 
 
