@@ -1,8 +1,9 @@
-"""A target prompt's answers come from the walk's next decisions, not from every way to announce the
-ability (docs/phase.md, "The cost per prompt"): held here, at every target prompt of the recorded
-fixtures and of seeded live boards (divisions and modal abilities among them), to the definition —
-every legal announcement of the ability in hand that begins with the targets phase holds, and what
-each takes at the slot asked (a target it lacks, or None where its requirement is full).
+"""A target or mode prompt's answers come from the walk's next decisions, not from every way to
+announce the ability (docs/phase.md, "The cost per prompt"): held here, at every such prompt of the
+recorded fixtures and of seeded live boards (divisions and modal abilities among them), to the
+definition — every legal announcement of the ability in hand that begins with the targets phase
+holds, and what each takes at the slot asked (a target it lacks, or None where its requirement is
+full); at a mode prompt, the mode sets of every legal announcement (none: removed, 603.3c).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 from triggerstack.adapters.phase import PhaseError, PhaseGap, answers, read
-from triggerstack.adapters.phase._answers import _consistent, _current, _next_targets, choices
+from triggerstack.adapters.phase._answers import _consistent, _current, _next_targets, choices, prefix
 
 HERE = Path(__file__).resolve().parent / "data" / "phase"
 
@@ -38,6 +39,29 @@ def listed(reading: Any) -> set[Any]:
     return {None if t is None else json.dumps(reading.index.target_ref(t), sort_keys=True) for t in found}
 
 
+def listed_modes(reading: Any) -> set[tuple[int, ...]]:
+    """The oracle at a mode prompt: the mode sets of every legal announcement, and none where the
+    ability may be removed instead (603.3c)."""
+    trigger = _current(reading)
+    t = reading.trigger(trigger)
+    ids = [m["id"] for m in t.get("modes", ())]
+    out = {tuple(sorted(ids.index(m.mode) for m in entry.modes or ())) for entry in choices(reading, trigger)}
+    stepper, walk = prefix(reading)
+    if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
+        out.add(())
+    return out
+
+
+def agree(reading: Any) -> bool:
+    """Whether the answers at a target or mode prompt are the oracle's (True elsewhere)."""
+    if reading.kind == "TriggerTargetSelection":
+        return walked(reading) == listed(reading)
+    if reading.kind == "AbilityModeChoice":
+        got = [tuple(a["data"]["indices"]) for a in answers(reading)]
+        return len(set(got)) == len(got) and set(got) == listed_modes(reading)
+    return True
+
+
 def walked(reading: Any) -> set[Any]:
     got = [a["data"]["target"] for a in answers(reading)]
     out = {None if t is None else json.dumps(t, sort_keys=True) for t in got}
@@ -45,7 +69,7 @@ def walked(reading: Any) -> set[Any]:
     return out
 
 
-def test_target_answers_are_the_definitions_at_every_recorded_prompt() -> None:
+def test_target_and_mode_answers_are_the_definitions_at_every_recorded_prompt() -> None:
     seen = 0
     for path in sorted(HERE.glob("*.json.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -54,24 +78,25 @@ def test_target_answers_are_the_definitions_at_every_recorded_prompt() -> None:
         for state in states:
             r = read(state, since=first)
             first = first or r
-            if r.kind == "TriggerTargetSelection":
+            if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
                 seen += 1
-                assert walked(r) == listed(r), (path.name, r.prompt["data"].get("selection"))
-    assert seen >= 8
+                assert agree(r), (path.name, r.kind, r.prompt["data"].get("selection"))
+    assert seen >= 9
 
 
 @pytest.mark.slow
-def test_target_answers_are_the_definitions_on_live_boards() -> None:
+def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
     """Seeded boards of the differential run and of the division run, each followed by a Session
     answering with random legal answers; at every target prompt both ways must agree."""
     from triggerstack.adapters.phase import Session
-    from triggerstack.adapters.phase._differential import POOL, _board
     from triggerstack.adapters.phase._live import engine
-    from triggerstack.adapters.phase._playback import _division_board
+
+    from tests.phase_harness.differential import POOL, _board
+    from tests.phase_harness.playback import _division_board
 
     eng = engine(POOL)
     rng = random.Random(59)
-    compared = multi = 0
+    compared = multi = modes = 0
     for _ in range(24):
         seed = rng.randint(0, 2**31)
         brng = random.Random(seed)
@@ -81,11 +106,12 @@ def test_target_answers_are_the_definitions_on_live_boards() -> None:
             session = Session(b.game)
             while b.at_prompt():
                 r = session.reading()
-                if r.kind == "TriggerTargetSelection":
+                if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
                     compared += 1
                     multi += bool((r.prompt["data"].get("selection") or {}).get("selected_slots"))
-                    assert walked(r) == listed(r), (seed, r.index.current, r.prompt["data"].get("selection"))
+                    modes += r.kind == "AbilityModeChoice"
+                    assert agree(r), (seed, r.kind, r.index.current, r.prompt["data"].get("selection"))
                 session.apply(answers(r).draw(brng))
         except (PhaseError, PhaseGap):
             continue  # phase's own failures and gaps: another test's subject
-    assert compared >= 30 and multi >= 5, (compared, multi)
+    assert compared >= 30 and multi >= 5 and modes >= 3, (compared, multi, modes)

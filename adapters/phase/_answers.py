@@ -362,8 +362,8 @@ def _mode_sets(reading: Reading) -> Iterator[Action]:
     if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
         seen.add(())  # no mode chosen: the ability is removed (603.3c)
         yield {"type": "SelectModes", "data": {"indices": []}}
-    for entry in choices(reading, trigger, start):
-        idx = tuple(sorted(ids.index(m.mode) for m in entry.modes or ()))
+    for modes, _ in _with_modes(reading, trigger, stepper, walk, None):  # the walk's mode sets, no target listed
+        idx = tuple(sorted(ids.index(m) for m in modes))
         if idx not in seen:
             seen.add(idx)
             yield {"type": "SelectModes", "data": {"indices": list(idx)}}

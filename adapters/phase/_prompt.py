@@ -202,7 +202,7 @@ class _ListedAnswers(Answers):
 
 
 def answers(reading: Reading) -> Answers:
-    """The legal answers to the prompt ``reading`` was read at (:class:`PhaseError` at a prompt phase
+    """The legal answers to the prompt ``reading`` was read at (:class:`~._schema.PhaseError` at a prompt phase
     should not have asked: no answer is legal there, and it is phase's failure, not the batch's)."""
     refuse(reading)
     kind = reading.kind
