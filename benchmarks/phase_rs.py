@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from triggerstack.adapters.phase import translate
-from triggerstack.adapters.phase._differential import run
 from triggerstack.adapters.phase._live import _mtgjson, phase_module
 from triggerstack.model.cards._corpus import corpus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the harnesses live with the tests
+from tests.phase_harness.differential import run
 
 OUT = Path(__file__).resolve().parent / "results" / "phase.md"
 PROMPTS_OUT = OUT.with_name("phase-prompts.md")
@@ -121,7 +123,7 @@ def timings() -> list[str]:
 
 def play_back(boards: int, seed: int) -> int:
     """The play-back property over ``boards`` seeded boards and the recorded fixtures, written out."""
-    from triggerstack.adapters.phase._playback import fixture_prompts, prompts_property
+    from tests.phase_harness.playback import fixture_prompts, prompts_property
 
     root = Path(__file__).resolve().parent.parent / "tests" / "data" / "phase"
     t0, c0 = time.perf_counter(), time.process_time()
@@ -245,7 +247,7 @@ def _once(f: Any) -> float:
 def per_prompt(boards: int, seed: int) -> int:
     """The per-prompt run: prompts by kind, crashes, the Session's readings against whole ones, and the
     cost of each step beside phase's export and apply, from one run (benchmarks/results/phase-per-prompt.md)."""
-    from triggerstack.adapters.phase._per_prompt import run as per_prompt_run
+    from tests.phase_harness.per_prompt import run as per_prompt_run
 
     t0 = time.perf_counter()
     r = per_prompt_run(boards, seed, progress=lambda k: print(f"board {k}", file=sys.stderr) if k % 25 == 0 else None)

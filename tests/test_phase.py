@@ -107,8 +107,9 @@ def _live() -> Any:
 @pytest.fixture(scope="module")
 def eng() -> Any:
     _live()
-    from triggerstack.adapters.phase._differential import POOL
     from triggerstack.adapters.phase._live import engine
+
+    from tests.phase_harness.differential import POOL
 
     return engine(POOL)
 
@@ -161,7 +162,7 @@ def test_sampled_outcomes_played_into_phase_come_back(eng: Any, name: str) -> No
 @pytest.mark.slow
 def test_differential_run_is_seeded_and_agrees_outside_the_deviations() -> None:
     _live()
-    from triggerstack.adapters.phase._differential import run
+    from tests.phase_harness.differential import run
 
     one, two = run(5, seed=5), run(5, seed=5)
     assert one.as_dict() == two.as_dict()
@@ -352,7 +353,7 @@ def test_the_documented_loop_meets_deviation_4_as_play_does(eng: Any) -> None:
 def test_every_recorded_prompt_is_answered_or_refused_plainly() -> None:
     """Without phase: at every recorded prompt, the answer that plays a sampled outcome is given, or
     refused as PhaseGap where phase's recorded choices so far are not the outcome's; nothing else."""
-    from triggerstack.adapters.phase._playback import fixture_prompts
+    from tests.phase_harness.playback import fixture_prompts
 
     report = fixture_prompts(FIXTURES, outcomes=4)
     assert report.crashes == []
@@ -362,7 +363,7 @@ def test_every_recorded_prompt_is_answered_or_refused_plainly() -> None:
 
 
 def _played_back(boards: int, seed: int) -> None:
-    from triggerstack.adapters.phase._playback import prompts_property
+    from tests.phase_harness.playback import prompts_property
 
     report = prompts_property(boards, seed=seed)
     assert report.crashes == [], report.crashes  # only PhaseError (phase's failures) and PhaseGap stop playing

@@ -170,7 +170,7 @@ def test_an_order_prompt_of_fifteen_abilities_is_answered_without_listing() -> N
 
 def test_a_session_reads_later_prompts_from_the_prompt_and_the_stack_as_a_whole_reading_would() -> None:
     pytest.importorskip("phase")
-    from triggerstack.adapters.phase._per_prompt import run
+    from tests.phase_harness.per_prompt import run
 
     report = run(boards=6, seed=11)
     assert report.prompts >= 6 and report.followed >= 1

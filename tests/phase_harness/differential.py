@@ -19,14 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from triggerstack.adapters.phase._abilities import translate
+from triggerstack.adapters.phase._board import PhaseGap, Reading, read
+from triggerstack.adapters.phase._live import Board, PhaseError, engine, play, reached
+from triggerstack.adapters.phase._prompt import is_legal_answer, legal_actions
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import check, sample
-
-from ._abilities import translate
-from ._board import PhaseGap, Reading, read
-from ._live import Board, PhaseError, engine, play, reached
-from ._prompt import is_legal_answer, legal_actions
 
 __all__ = ["POOL", "Report", "run"]
 
@@ -41,7 +40,7 @@ POOL: dict[str, str] = {
     "Argothian Enchantress": "body", "Armored Armadillo": "body", "Grizzly Bears": "body",
     "Goblin Arsonist": "body", "Silvercoat Lion": "body", "Leyline of Sanctity": "body",
     "Wrath of God": "sweeper", "Murder": "removal",
-    # the play-back property's division boards (_playback.py) only: the differential's boards keep to the above
+    # the play-back property's division boards (playback.py) only: the differential's boards keep to the above
     "Warstorm Surge": "ally", "Gang of Devils": "divider", "Fury": "divider", "Dragonlord Atarka": "divider",
 }  # fmt: skip
 

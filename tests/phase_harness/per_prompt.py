@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
+from triggerstack.adapters.phase._board import PhaseGap, Reading, read
+from triggerstack.adapters.phase._live import PhaseError, reached
+from triggerstack.adapters.phase._prompt import Rest, answers
+from triggerstack.adapters.phase._session import Session
 from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import check
-
-from ._board import PhaseGap, Reading, read
-from ._live import PhaseError, reached
-from ._prompt import Rest, answers
-from ._session import Session
 
 __all__ = ["PerPrompt", "run"]
 
@@ -165,8 +164,9 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
 
 def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> PerPrompt:
     """The per-prompt run over ``boards`` random boards (seeded: the same seed, the same boards)."""
-    from ._differential import POOL, _board
-    from ._live import engine
+    from triggerstack.adapters.phase._live import engine
+
+    from .differential import POOL, _board
 
     eng = engine(POOL)
     rng = random.Random(seed_of(seed))  # model/_args.py: -k would draw what k draws

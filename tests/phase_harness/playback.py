@@ -1,9 +1,9 @@
 """Every prompt answered without a crash (docs/phase.md, "Playing outcomes back"): one of our sampled
-outcomes played into phase with :func:`~._live.play` on seeded boards of real cards — half of them the
+outcomes played into phase with :func:`~triggerstack.adapters.phase.play` on seeded boards of real cards — half of them the
 differential's, half built to reach divisions (Inferno Titan, Bogardan Hellkite, Fury or Dragonlord
 Atarka cast, or Gang of Devils dying, beside Blood Artist, Zulaport Cutthroat, the Wardens and Warstorm
 Surge) — and, without phase, :func:`~._answers.action_for` at every recorded prompt of the fixtures.
-A failure of phase stays :class:`~._live.PhaseError`, what phase's state does not say or an outcome
+A failure of phase stays :class:`~triggerstack.adapters.phase.PhaseError`, what phase's state does not say or an outcome
 that does not fit a prompt stays :class:`~._board.PhaseGap`; anything else is a crash, kept with the
 board's steps and the outcome played.
 """
@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from triggerstack.adapters.phase._answers import action_for
+from triggerstack.adapters.phase._board import PROMPTS, PhaseGap, Reading, read
+from triggerstack.adapters.phase._live import Board, PhaseError, engine, play
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import sample
 
-from ._answers import action_for
-from ._board import PROMPTS, PhaseGap, Reading, read
-from ._differential import POOL, _board
-from ._live import Board, PhaseError, engine, play
+from .differential import POOL, _board
 
 __all__ = ["PromptsReport", "fixture_prompts", "prompts_property"]
 

@@ -99,7 +99,8 @@ def record(name: str, spec: dict[str, Any], eng: Any) -> dict[str, Any]:
 
 
 def main() -> int:
-    from triggerstack.adapters.phase._differential import POOL
+    sys.path.insert(0, str(HERE.parents[2]))  # run as a script: the harnesses live with the tests
+    from tests.phase_harness.differential import POOL
 
     eng = engine(POOL)
     for name, spec in BOARDS.items():
