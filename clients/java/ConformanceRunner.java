@@ -5,136 +5,681 @@
  * case, perft-style (under which first stack entry the counts part).
  *
  *   javac -d out clients/java/TriggerStackClient.java clients/java/ConformanceRunner.java
- *   java -cp out ConformanceRunner conformance/cases [ENGINE COMMAND...]
+ *   java -cp out ConformanceRunner [--time-limit SECONDS] conformance/cases [ENGINE COMMAND...]
+ *
+ * It applies the protocol of docs/conformance.md as `triggerstack conformance run` does, and says
+ * each case, each difference and the summary in the same words (tests/test_runner_parity.py runs
+ * both on one table of protocol variations): answers are read as values, never as text — a count
+ * of 2.0 is 2, a divide's first entries compare as outcomes do (targets a set, repeated modes a
+ * multiset, a field left out equal to its default) — a line that answers no request is skipped and
+ * counted, an error from `unload` is ignored, and an engine that stays silent past the time limit
+ * is stopped with everything it started.
  *
  * The engine command defaults to `triggerstack serve --stdio`. A Java engine plugs in by speaking
- * the same three methods on its standard input and output — or, in process, by replacing
- * TriggerStackClient.call with calls into the engine (the method `call` is all this runner uses).
+ * the same three methods on its standard input and output.
  */
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 public final class ConformanceRunner {
     private ConformanceRunner() {}
 
-    /** JSON text with every object's keys sorted: two equal entries print alike. */
-    static String canon(Object value) {
-        if (value instanceof Map<?, ?> map) {
-            TreeMap<String, Object> sorted = new TreeMap<>();
-            for (Map.Entry<?, ?> e : map.entrySet()) sorted.put((String) e.getKey(), e.getValue());
-            StringBuilder out = new StringBuilder("{");
-            for (Map.Entry<String, Object> e : sorted.entrySet()) {
-                if (out.length() > 1) out.append(',');
-                out.append(TriggerStackClient.quote(e.getKey())).append(':').append(canon(e.getValue()));
-            }
-            return out.append('}').toString();
+    static final int NOISE_SHOWN = 120;
+    static final int MAX_BYTES = 16 * 1024 * 1024;
+    static final BigInteger EXACT_FLOAT = BigInteger.TWO.pow(53);
+
+    /** A JSON-RPC error, or an answer the protocol does not allow: the case fails with this message. */
+    static final class Failure extends Exception {
+        final Integer code;
+
+        Failure(String message, Integer code) {
+            super(message);
+            this.code = code;
         }
-        if (value instanceof List<?> list) {
-            return list.stream().map(ConformanceRunner::canon).collect(Collectors.joining(",", "[", "]"));
-        }
-        return TriggerStackClient.toJson(value);
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, BigInteger> divide(Object entries) {
-        TreeMap<String, BigInteger> out = new TreeMap<>();
-        for (Object e : (List<Object>) entries) {
-            Map<String, Object> d = (Map<String, Object>) e;
-            out.put(canon(d.get("first")), (BigInteger) d.get("count"));
+    /** An answer of the wrong shape: the case fails saying what was wrong. */
+    static final class Wrong extends Exception {
+        Wrong(String message) {
+            super(message);
+        }
+    }
+
+    // -- the engine under test ------------------------------------------------------------------
+
+    /** A line read: its text, or where it stops being UTF-8 (and the line with such bytes as \xNN). */
+    record Line(String text, int undecodedAt) {}
+
+    static final Object END = new Object();
+    static final Object TOO_LONG = new Object();
+
+    /**
+     * An engine started from a command line, spoken to on its standard input and output. Each call
+     * must be answered within the time limit and each line hold at most 16 MiB; an engine that is
+     * silent longer or writes a longer line is stopped, with every process it started.
+     */
+    static final class Engine implements AutoCloseable {
+        final Process process;
+        final OutputStream in;
+        final BlockingQueue<Object> lines = new ArrayBlockingQueue<>(16);
+        final double seconds;
+        final List<String> noise = new ArrayList<>();
+        long id = 0;
+        int noiseAt = 0;
+        String ended = null;
+
+        Engine(List<String> command, double seconds) throws IOException {
+            this.seconds = seconds;
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            in = process.getOutputStream();
+            Thread reader = new Thread(this::read);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private void read() {
+            InputStream out = process.getInputStream();
+            try {
+                ByteArrayOutputStream line = new ByteArrayOutputStream();
+                int b;
+                while ((b = out.read()) != -1) {
+                    line.write(b);
+                    if (line.size() > MAX_BYTES) {
+                        lines.put(TOO_LONG);
+                        return;
+                    }
+                    if (b == '\n') {
+                        lines.put(decoded(line.toByteArray()));
+                        line.reset();
+                    }
+                }
+                if (line.size() > 0) {
+                    lines.put(decoded(line.toByteArray()));
+                }
+                lines.put(END);
+            } catch (IOException | InterruptedException e) {
+                lines.offer(END);
+            }
+        }
+
+        Failure stop(String why) {
+            ended = "the engine was stopped: " + why;
+            kill();
+            return new Failure(why + " (the engine was stopped)", null);
+        }
+
+        void kill() {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        Object call(String method, String params) throws Failure {
+            id++;
+            noiseAt = noise.size();
+            if (ended != null) {
+                throw new Failure(ended, null);
+            }
+            String request = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":" + TriggerStackClient.quote(method)
+                + ",\"params\":" + params + "}\n";
+            try {
+                in.write(request.getBytes(StandardCharsets.UTF_8));
+                in.flush();
+            } catch (IOException e) { // its input closed: it ended (said so, as when its output ends), or lives on
+                try {
+                    process.waitFor(1, TimeUnit.SECONDS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                }
+                if (!process.isAlive()) {
+                    ended = "the engine ended (exit " + process.exitValue() + ")";
+                    throw new Failure(ended, null);
+                }
+                throw stop("it stopped reading its input");
+            }
+            long deadline = System.nanoTime() + (long) (seconds * 1e9);
+            while (true) {
+                Object got;
+                try {
+                    got = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw stop("interrupted");
+                }
+                if (got == null) {
+                    String last = noise.size() > noiseAt ? "; its last line was " + noise.get(noise.size() - 1) : "";
+                    throw stop("no answer within " + shownSeconds(seconds) + " s" + last);
+                }
+                if (got == TOO_LONG) {
+                    throw stop("an answer of more than " + MAX_BYTES + " bytes");
+                }
+                if (got == END) {
+                    try {
+                        process.waitFor(1, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    ended = "the engine ended (exit " + (process.isAlive() ? "None" : process.exitValue()) + ")";
+                    throw new Failure(ended, null);
+                }
+                Line line = (Line) got;
+                if (line.undecodedAt() >= 0) {
+                    noise.add("not UTF-8 (byte " + line.undecodedAt() + "): " + shown(line.text()));
+                    continue;
+                }
+                String text = line.text().replaceAll("[\r\n]+$", "");
+                Object answer;
+                try {
+                    answer = TriggerStackClient.parse(text);
+                } catch (TriggerStackClient.JsonError e) {
+                    noise.add("not JSON the runner reads (" + e.reason + "): " + shown(text));
+                    continue;
+                }
+                Object ident = answer instanceof Map<?, ?> m ? m.get("id") : null;
+                if (!(ident instanceof BigInteger n) || !n.equals(BigInteger.valueOf(id))) {
+                    noise.add("not the answer to request " + id + ": " + shown(text));
+                    continue;
+                }
+                Map<?, ?> map = (Map<?, ?>) answer;
+                if (map.containsKey("error")) {
+                    if (!(map.get("error") instanceof Map<?, ?> error)) {
+                        throw new Failure("an error that is not an object: " + shown(dumps(map.get("error"))), null);
+                    }
+                    Object code = error.get("code");
+                    Integer c = code instanceof BigInteger b && b.bitLength() < 32 ? b.intValue() : null;
+                    throw new Failure(shown(pyStr(error.get("message"))), c);
+                }
+                if (!map.containsKey("result")) {
+                    throw new Failure("an answer with neither result nor error: " + shown(text), null);
+                }
+                return map.get("result");
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // an engine that already ended
+            }
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            kill();
+        }
+    }
+
+    static Line decoded(byte[] bytes) {
+        CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            return new Line(strict.decode(ByteBuffer.wrap(bytes)).toString(), -1);
+        } catch (CharacterCodingException e) {
+            // where it stops being UTF-8, and the line with each such byte as \xNN (its line end left out)
+            int end = bytes.length;
+            while (end > 0 && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r')) end--;
+            StringBuilder text = new StringBuilder();
+            int first = -1;
+            ByteBuffer in = ByteBuffer.wrap(bytes, 0, end);
+            CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            CharBuffer out = CharBuffer.allocate(end * 2 + 2);
+            while (true) {
+                var result = d.decode(in, out, true);
+                if (result.isError()) {
+                    if (first < 0) first = in.position();
+                    for (int k = 0; k < result.length(); k++) {
+                        text.append(out.flip()).append(String.format("\\x%02x", bytes[in.position()] & 0xff));
+                        out.clear();
+                        in.position(in.position() + 1);
+                    }
+                    continue;
+                }
+                d.flush(out);
+                text.append(out.flip());
+                break;
+            }
+            return new Line(text.toString(), first);
+        }
+    }
+
+    // -- words: as the Python runner writes them ------------------------------------------------
+
+    static String shownSeconds(double seconds) {
+        return new BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString();
+    }
+
+    /** {@code text} cut at 120 characters, each code point that would not show as itself escaped. */
+    static String shown(String text) {
+        String cut = text.codePointCount(0, text.length()) <= NOISE_SHOWN
+            ? text : text.substring(0, text.offsetByCodePoints(0, NOISE_SHOWN)) + "…";
+        return visible(cut);
+    }
+
+    /** Code points that are never shown as themselves (model/_text.py's UNSAFE) as JSON escapes. */
+    static String visible(String text) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            int n = Character.charCount(cp);
+            boolean unsafe = cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069".indexOf(cp) >= 0
+                || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;
+            if (!unsafe) {
+                out.appendCodePoint(cp);
+            } else if (cp <= 0xffff) {
+                out.append(String.format("\\u%04x", cp));
+            } else {
+                int c = cp - 0x10000;
+                out.append(String.format("\\u%04x\\u%04x", 0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff)));
+            }
+            i += n;
+        }
+        return out.toString();
+    }
+
+    /** Python's {@code str()} of a JSON value an error's message may be (a string, mostly). */
+    static String pyStr(Object value) {
+        if (value == null) return "None";
+        if (value instanceof String s) return s;
+        if (value instanceof Boolean b) return b ? "True" : "False";
+        if (value instanceof BigDecimal d) return pyFloat(d);
+        return dumps(value);
+    }
+
+    /** Python's {@code repr()} of the float a JSON number with a fraction or exponent reads as. */
+    static String pyFloat(BigDecimal d) {
+        double x = d.doubleValue();
+        if (x == 0) return (1 / x < 0) ? "-0.0" : "0.0";
+        BigDecimal v = new BigDecimal(Double.toString(x)).stripTrailingZeros();
+        String digits = v.unscaledValue().abs().toString();
+        int exp = digits.length() - 1 - v.scale(); // x = d.ddd × 10^exp
+        String sign = x < 0 ? "-" : "";
+        if (exp >= -4 && exp < 16) {
+            String plain = v.abs().toPlainString();
+            return sign + (plain.contains(".") ? plain : plain + ".0");
+        }
+        String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+        return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + String.format("%02d", Math.abs(exp));
+    }
+
+    /** Python's {@code json.dumps(value)}: ", " and ": " between items, every non-ASCII character escaped. */
+    static String dumps(Object value) {
+        return dumps(value, ", ", ": ");
+    }
+
+    static String dumps(Object value, String item, String key) {
+        if (value == null) return "null";
+        if (value instanceof Boolean b) return b ? "true" : "false";
+        if (value instanceof BigInteger n) return n.toString();
+        if (value instanceof BigDecimal d) return pyFloat(d);
+        if (value instanceof String s) return ascii(TriggerStackClient.quote(s));
+        if (value instanceof Map<?, ?> map) {
+            return map.entrySet().stream().map(e -> ascii(TriggerStackClient.quote((String) e.getKey())) + key + dumps(e.getValue(), item, key))
+                .collect(Collectors.joining(item, "{", "}"));
+        }
+        if (value instanceof Collection<?> list) {
+            return list.stream().map(v -> dumps(v, item, key)).collect(Collectors.joining(item, "[", "]"));
+        }
+        return value.toString();
+    }
+
+    static String ascii(String quoted) {
+        StringBuilder out = new StringBuilder();
+        for (char c : quoted.toCharArray()) {
+            if (c <= 0x7f) {
+                out.append(c);
+            } else {
+                out.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return out.toString().replace("\\u000a", "\\n").replace("\\u000d", "\\r").replace("\\u0009", "\\t")
+            .replace("\\u0008", "\\b").replace("\\u000c", "\\f");
+    }
+
+    // -- answers read as values -------------------------------------------------------------------
+
+    /** A count: an integer, or a whole-number float below 2^53 (2.0 is 2); anything else is Wrong. */
+    static BigInteger whole(Object value, String what) throws Wrong {
+        if (value instanceof BigInteger n) return n;
+        String shown = shown(dumps(value));
+        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue())) {
+            BigInteger n = new BigDecimal(d.doubleValue()).toBigInteger();
+            if (n.abs().compareTo(EXACT_FLOAT) < 0) return n;
+            throw new Wrong(what + " " + shown + " is a float of 2^53 or more, which is not an exact count: write it as an integer");
+        }
+        throw new Wrong(what + " " + shown + " is not a whole number");
+    }
+
+    /** A stack entry read as a value (formats.md): its canonical form, and its text as the reports show it. */
+    record Entry(String value, String text) {}
+
+    /** A divide's first entry (null: nothing on the stack), or Wrong if it is not a stack entry. */
+    static Entry entry(Object value) throws Wrong {
+        if (value == null) return null;
+        Entry read = readEntry(value, true);
+        if (read == null) {
+            throw new Wrong("a divide's first entry that is not a stack entry: " + shown(dumps(value)));
+        }
+        return read;
+    }
+
+    /**
+     * An entry (or, with {@code top} false, a chosen mode) as the outcome format reads it: only its own
+     * fields, ids as strings, targets lists of strings, divisions whole numbers; null if it is none.
+     * The value ignores the order of a requirement's targets, of repeated modes and of keys, and
+     * fields left at their defaults; the text is the compact JSON of the fields that are not.
+     */
+    static Entry readEntry(Object value, boolean top) {
+        if (!(value instanceof Map<?, ?> map)) return null;
+        String name = top ? "ability" : "mode";
+        Set<String> fields = top ? Set.of("ability", "modes", "targets", "divide") : Set.of("mode", "targets", "divide");
+        if (!fields.containsAll(map.keySet()) || !(map.get(name) instanceof String id)) return null;
+        StringBuilder val = new StringBuilder(TriggerStackClient.quote(id));
+        LinkedHashMap<String, Object> shown = new LinkedHashMap<>();
+        shown.put(name, id);
+        if (top) {
+            Object modes = map.get("modes");
+            if (modes != null) {
+                if (!(modes instanceof List<?> list)) return null;
+                List<String> values = new ArrayList<>();
+                List<Object> texts = new ArrayList<>();
+                for (Object m : list) {
+                    Entry e = readEntry(m, false);
+                    if (e == null) return null;
+                    values.add(e.value());
+                    texts.add(new Raw(e.text()));
+                }
+                values.sort(null); // a multiset
+                val.append("|modes").append(values);
+                shown.put("modes", texts);
+            } else {
+                val.append("|nomodes");
+            }
+        }
+        Object targets = map.containsKey("targets") ? map.get("targets") : Map.of();
+        if (!(targets instanceof Map<?, ?> t)) return null;
+        TreeSet<String> tv = new TreeSet<>();
+        for (Map.Entry<?, ?> e : t.entrySet()) {
+            if (!(e.getValue() instanceof List<?> things) || !things.stream().allMatch(x -> x instanceof String)) return null;
+            List<String> sorted = things.stream().map(x -> (String) x).sorted().collect(Collectors.toList());
+            if (!sorted.isEmpty()) tv.add(TriggerStackClient.quote((String) e.getKey()) + sorted.stream().map(TriggerStackClient::quote).toList());
+        }
+        val.append("|targets").append(tv);
+        if (!t.isEmpty()) shown.put("targets", t);
+        Object divide = map.containsKey("divide") ? map.get("divide") : Map.of();
+        if (!(divide instanceof Map<?, ?> dv)) return null;
+        TreeSet<String> divided = new TreeSet<>();
+        LinkedHashMap<String, Object> divShown = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : dv.entrySet()) {
+            if (!(e.getValue() instanceof Map<?, ?> amounts)) return null;
+            TreeSet<String> av = new TreeSet<>();
+            LinkedHashMap<String, Object> amountsShown = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> a : amounts.entrySet()) {
+                BigInteger n = wholeAmount(a.getValue());
+                if (n == null) return null;
+                av.add(TriggerStackClient.quote((String) a.getKey()) + "=" + n);
+                amountsShown.put((String) a.getKey(), n);
+            }
+            if (!av.isEmpty()) divided.add(TriggerStackClient.quote((String) e.getKey()) + av);
+            divShown.put((String) e.getKey(), amountsShown);
+        }
+        val.append("|divide").append(divided);
+        if (!dv.isEmpty()) shown.put("divide", divShown);
+        return new Entry(val.toString(), dumps(shown, ",", ":"));
+    }
+
+    /** A text already written as JSON, kept as it is inside another. */
+    record Raw(String json) {
+        @Override
+        public String toString() {
+            return json;
+        }
+    }
+
+    /** A division's amount: an integer, or a whole-number float (6.0 is 6); null otherwise. */
+    static BigInteger wholeAmount(Object value) {
+        if (value instanceof BigInteger n) return n;
+        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue()) && !Double.isInfinite(d.doubleValue())) {
+            return new BigDecimal(d.doubleValue()).toBigInteger();
+        }
+        return null;
+    }
+
+    /** An engine's divide, each first entry once (in the engine's order), as values. */
+    static LinkedHashMap<String, Object[]> divide(Object answer) throws Wrong {
+        if (!(answer instanceof List<?> list)) throw new Wrong("divide is not a list: " + shown(dumps(answer)));
+        LinkedHashMap<String, Object[]> out = new LinkedHashMap<>();
+        for (Object item : list) {
+            if (!(item instanceof Map<?, ?> d) || !Set.of("first", "count").containsAll(d.keySet()) || !d.containsKey("count")) {
+                throw new Wrong("a divide entry is {first, count}, not " + shown(dumps(item)));
+            }
+            Entry first = entry(d.get("first"));
+            BigInteger n = whole(d.get("count"), "a divide count");
+            String key = first == null ? "null" : first.value();
+            if (out.containsKey(key)) {
+                throw new Wrong("the divide lists the first entry " + shown(dumps(d.get("first"))) + " twice");
+            }
+            out.put(key, new Object[] {first, n});
         }
         return out;
     }
 
+    /** Where two divides part: the first entry (in the suite's order) whose count differs. */
+    static String firstDifference(LinkedHashMap<String, Object[]> expected, LinkedHashMap<String, Object[]> got) {
+        for (Map.Entry<String, Object[]> e : expected.entrySet()) {
+            Object[] theirs = got.get(e.getKey());
+            if (theirs == null || !theirs[1].equals(e.getValue()[1])) {
+                Entry first = (Entry) e.getValue()[0];
+                String shown = first == null ? "nothing on the stack" : shown(first.text());
+                return "under the first entry " + shown + ": the engine counts " + (theirs == null ? "0" : theirs[1])
+                    + ", the suite " + e.getValue()[1];
+            }
+        }
+        for (Map.Entry<String, Object[]> e : got.entrySet()) {
+            if (!expected.containsKey(e.getKey())) {
+                Entry first = (Entry) e.getValue()[0];
+                return "the engine has a first entry the suite does not: " + (first == null ? "null" : shown(first.text()));
+            }
+        }
+        return "the divides agree";
+    }
+
+    /** A check's answer: legal (true or false, nothing else) and the codes it names. */
+    static Object[] verdict(Object answer) throws Wrong {
+        if (!(answer instanceof Map<?, ?> map) || !(map.get("legal") instanceof Boolean legal)) {
+            throw new Wrong("a verdict is {legal: true or false, violations: [...]}, not " + shown(dumps(answer)));
+        }
+        Object violations = map.containsKey("violations") ? map.get("violations") : List.of();
+        if (!(violations instanceof List<?> list) || !list.stream().allMatch(v -> v instanceof Map<?, ?>)) {
+            throw new Wrong("violations is not a list of objects: " + shown(dumps(violations)));
+        }
+        TreeSet<String> codes = new TreeSet<>();
+        for (Object v : list) {
+            Object code = ((Map<?, ?>) v).get("code");
+            boolean falsy = code == null || "".equals(code) || Boolean.FALSE.equals(code) || BigInteger.ZERO.equals(code)
+                || (code instanceof BigDecimal d && d.signum() == 0) || (code instanceof Collection<?> l && l.isEmpty())
+                || (code instanceof Map<?, ?> m && m.isEmpty());
+            if (!falsy) codes.add(pyStr(code)); // Python's truth: 0, "", [], {} name no code
+        }
+        return new Object[] {legal, codes};
+    }
+
+    // -- one case -----------------------------------------------------------------------------------
+
+    static boolean divideSupported = true;
+
     /** The first difference of one case, or null when it passes. */
     @SuppressWarnings("unchecked")
-    static String runCase(TriggerStackClient client, Map<String, Object> c) throws IOException {
-        String handle = (String) ((Map<String, Object>) client.call(
-            "load", "{\"scenario\":" + TriggerStackClient.toJson(c.get("scenario")) + "}")).get("handle");
+    static String runCase(Engine engine, Map<String, Object> c) {
+        String handle;
+        Object handleValue = null;
         try {
-            Map<String, Object> counted = (Map<String, Object>) client.call(
-                "count", "{\"handle\":" + TriggerStackClient.quote(handle) + ",\"divide\":true}");
-            BigInteger count = (BigInteger) counted.get("count");
-            Map<String, BigInteger> expected = divide(c.get("divide"));
-            Map<String, BigInteger> got = divide(counted.get("divide"));
-            if (!count.equals(c.get("count")) || !got.equals(expected)) {
-                for (Map.Entry<String, BigInteger> e : expected.entrySet()) {
-                    BigInteger theirs = got.getOrDefault(e.getKey(), BigInteger.ZERO);
-                    if (!theirs.equals(e.getValue())) {
-                        return "count " + count + ", the suite " + c.get("count") + "; under the first entry "
-                            + e.getKey() + ": the engine counts " + theirs + ", the suite " + e.getValue();
-                    }
-                }
-                return "count " + count + ", the suite " + c.get("count") + "; the engine has a first entry the suite does not";
+            Object loaded = engine.call("load", "{\"scenario\":" + TriggerStackClient.toJson(c.get("scenario")) + "}");
+            handleValue = loaded instanceof Map<?, ?> m ? m.get("handle") : null;
+            if (!(handleValue instanceof String h)) {
+                return "load: no handle in " + shown(dumps(loaded));
             }
-            int i = 0;
+            handle = h;
+        } catch (Failure e) {
+            return "load: " + e.getMessage();
+        }
+        try {
+            String asked = "{\"handle\":" + TriggerStackClient.quote(handle);
+            LinkedHashMap<String, Object[]> divide = null;
+            Object answer;
+            if (divideSupported) {
+                try {
+                    answer = engine.call("count", asked + ",\"divide\":true}");
+                    if (answer instanceof Map<?, ?> m && m.get("divide") != null) divide = divide(m.get("divide"));
+                } catch (Failure e) {
+                    if (e.code == null || (e.code != -32601 && e.code != -32602)) throw e;
+                    divideSupported = false;
+                    answer = engine.call("count", asked + "}");
+                }
+            } else {
+                answer = engine.call("count", asked + "}");
+            }
+            Object raw = answer instanceof Map<?, ?> m ? m.get("count") : answer;
+            BigInteger got = whole(raw, "count");
+            LinkedHashMap<String, Object[]> expected = new LinkedHashMap<>();
+            for (Object d : (List<Object>) c.get("divide")) {
+                Map<String, Object> dm = (Map<String, Object>) d;
+                Entry first = entry(dm.get("first"));
+                expected.put(first == null ? "null" : first.value(), new Object[] {first, dm.get("count")});
+            }
+            if (!got.equals(c.get("count"))) {
+                String where = divide != null ? firstDifference(expected, divide) : "no divide to say where";
+                return "count " + got + ", the suite " + c.get("count") + "; " + where;
+            }
+            if (divide != null && !sameDivide(expected, divide)) {
+                return "the counts agree, the divides do not: " + firstDifference(expected, divide);
+            }
+            int i = 1;
             for (Object proposal : (List<Object>) c.get("legal")) {
-                Map<String, Object> verdict = client.check(handle, TriggerStackClient.toJson(proposal));
-                if (!Boolean.TRUE.equals(verdict.get("legal"))) return "legal proposal " + i + " judged illegal";
+                Object[] v = verdict(engine.call("check", asked + ",\"proposal\":" + TriggerStackClient.toJson(proposal) + "}"));
+                if (!(Boolean) v[0]) return "legal proposal " + i + " judged illegal (" + String.join(", ", (TreeSet<String>) v[1]) + ")";
                 i++;
             }
-            i = 0;
+            i = 1;
             for (Object item : (List<Object>) c.get("illegal")) {
                 Map<String, Object> wrong = (Map<String, Object>) item;
-                Map<String, Object> verdict = client.check(handle, TriggerStackClient.toJson(wrong.get("proposal")));
-                if (Boolean.TRUE.equals(verdict.get("legal"))) return "illegal proposal " + i + " judged legal";
-                Set<String> codes = new TreeSet<>();
-                for (Object v : (List<Object>) verdict.get("violations")) codes.add((String) ((Map<String, Object>) v).get("code"));
-                Set<String> want = new TreeSet<>();
-                for (Object code : (List<Object>) wrong.get("codes")) want.add((String) code);
-                if (!codes.equals(want)) return "illegal proposal " + i + ": codes " + codes + ", the suite " + want;
+                List<String> codes = (List<String>) (List<?>) wrong.get("codes");
+                Object[] v = verdict(engine.call("check", asked + ",\"proposal\":" + TriggerStackClient.toJson(wrong.get("proposal")) + "}"));
+                if ((Boolean) v[0]) return "illegal proposal " + i + " judged legal (it breaks " + String.join(", ", codes) + ")";
+                TreeSet<String> said = (TreeSet<String>) v[1];
+                if (!said.isEmpty() && !said.equals(new TreeSet<>(codes))) {
+                    return "illegal proposal " + i + ": the engine names " + String.join(", ", said) + ", the suite "
+                        + String.join(", ", new TreeSet<>(codes));
+                }
                 i++;
             }
             return null;
+        } catch (Failure | Wrong e) {
+            return e.getMessage();
         } finally {
-            client.call("unload", "{\"handle\":" + TriggerStackClient.quote(handle) + "}");
+            try { // an engine without unload keeps its scenarios: the protocol allows it
+                engine.call("unload", "{\"handle\":" + TriggerStackClient.toJson(handleValue) + "}");
+            } catch (Failure e) {
+                // ignored, as docs/conformance.md says
+            }
         }
     }
 
+    static boolean sameDivide(LinkedHashMap<String, Object[]> a, LinkedHashMap<String, Object[]> b) {
+        if (!a.keySet().equals(b.keySet())) return false;
+        for (String k : a.keySet()) {
+            if (!a.get(k)[1].equals(b.get(k)[1])) return false;
+        }
+        return true;
+    }
+
+    // -- the run ------------------------------------------------------------------------------------
+
     @SuppressWarnings("unchecked")
     public static void main(String[] args) throws IOException {
-        if (args.length < 1) {
-            System.err.println("usage: ConformanceRunner CASES_DIR [ENGINE COMMAND...]");
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        double seconds = 60;
+        if (rest.size() >= 2 && rest.get(0).equals("--time-limit")) {
+            seconds = Double.parseDouble(rest.get(1));
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.isEmpty()) {
+            System.err.println("usage: ConformanceRunner [--time-limit SECONDS] CASES_DIR [ENGINE COMMAND...]");
             System.exit(2);
         }
-        Path suite = Path.of(args[0]);
-        List<String> command = args.length > 1
-            ? Arrays.asList(args).subList(1, args.length)
-            : List.of("triggerstack", "serve", "--stdio");
+        Path suite = Path.of(rest.get(0));
+        List<String> command = rest.size() > 1 ? rest.subList(1, rest.size()) : List.of("triggerstack", "serve", "--stdio");
         List<Path> files;
+        Comparator<Path> byParts = (a, b) -> { // as Python sorts paths: part by part
+            for (int k = 0; k < Math.min(a.getNameCount(), b.getNameCount()); k++) {
+                int d = a.getName(k).toString().compareTo(b.getName(k).toString());
+                if (d != 0) return d;
+            }
+            return Integer.compare(a.getNameCount(), b.getNameCount());
+        };
         try (Stream<Path> walk = Files.walk(suite)) {
-            files = walk.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toCollection(ArrayList::new));
+            files = walk.filter(p -> p.toString().endsWith(".json") && Files.isRegularFile(p)).sorted(byParts).collect(Collectors.toList());
         }
+        List<String> out = new ArrayList<>();
         int passed = 0;
-        try (TriggerStackClient client = new TriggerStackClient(command)) {
+        List<String> noise;
+        Engine started;
+        try {
+            started = new Engine(command, seconds);
+        } catch (IOException e) {
+            System.err.println("cannot start " + command.get(0) + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        try (Engine engine = started) {
             for (Path file : files) {
                 Map<String, Object> c = (Map<String, Object>) TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
-                String difference;
-                try {
-                    difference = runCase(client, c);
-                } catch (TriggerStackClient.RpcException e) {
-                    difference = "error " + e.code + ": " + e.getMessage();
-                }
-                if (difference == null) {
-                    passed++;
-                } else {
-                    System.out.println("FAIL " + c.get("id") + ": " + difference);
-                }
+                String difference = runCase(engine, c);
+                passed += difference == null ? 1 : 0;
+                out.add((difference == null ? "pass " : "FAIL ") + c.get("id") + (difference == null ? "" : ": " + difference));
             }
+            noise = engine.noise;
         }
-        System.out.println(passed + " of " + files.size() + " cases pass");
+        if (!noise.isEmpty()) {
+            out.add("the engine wrote " + noise.size() + " line(s) that answer no request (skipped); the first: " + noise.get(0));
+        }
+        String note = divideSupported ? "" : " (the engine has no divide: counts compared whole)";
+        out.add(passed + " of " + files.size() + " cases pass" + note);
+        for (String line : out) System.out.println(line);
         System.exit(passed == files.size() ? 0 : 1);
     }
 }

@@ -166,24 +166,61 @@ public final class TriggerStackClient implements AutoCloseable {
         return value.toString(); // numbers and booleans
     }
 
-    /** Parses JSON text: Map (objects, in order), List, String, BigInteger, BigDecimal, Boolean, null. */
+    /** JSON text a strict reader refuses, with why in the words of docs/conformance.md. */
+    public static final class JsonError extends IllegalArgumentException {
+        public final String reason;
+
+        JsonError(String reason, String detail) {
+            super(reason + ": " + detail);
+            this.reason = reason;
+        }
+    }
+
+    /** The deepest nesting read: a value inside more containers than this is refused (as the Python runner does). */
+    public static final int MAX_DEPTH = 64;
+    /** The most digits of one integer read: a longer one is refused before it is converted. */
+    public static final int MAX_DIGITS = 20_000;
+    private static final java.util.regex.Pattern NUMBER =
+        java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+
+    /**
+     * Parses JSON text strictly (RFC 8259: no NaN, no raw control characters in strings, no lone
+     * surrogates, no duplicate keys): Map (objects, in order), List, String, BigInteger, BigDecimal,
+     * Boolean, null. Refused text is a {@link JsonError}: malformed, nested deeper than 64, or an
+     * integer of more than 20000 digits.
+     */
     public static Object parse(String text) {
         int[] at = {0};
-        Object value = value(text, at);
-        skip(text, at);
+        boolean[] deep = {false};
+        Object value;
+        try {
+            value = value(text, at, 0, deep);
+            skip(text, at);
+        } catch (StringIndexOutOfBoundsException e) {
+            throw new JsonError("malformed", "the text ends early");
+        }
         if (at[0] != text.length()) {
-            throw new IllegalArgumentException("trailing text at " + at[0]);
+            throw new JsonError("malformed", "trailing text at " + at[0]);
+        }
+        if (deep[0]) { // read whole first, as Python's reader does: a malformed tail is said before the depth
+            throw new JsonError("nested deeper than " + MAX_DEPTH, "a value inside more than " + MAX_DEPTH + " containers");
         }
         return value;
     }
 
     private static void skip(String s, int[] at) {
-        while (at[0] < s.length() && Character.isWhitespace(s.charAt(at[0]))) {
+        while (at[0] < s.length() && " \t\n\r".indexOf(s.charAt(at[0])) >= 0) {
             at[0]++;
         }
     }
 
-    private static Object value(String s, int[] at) {
+    private static Object value(String s, int[] at, int depth, boolean[] deep) {
+        if (depth > MAX_DEPTH) {
+            deep[0] = true;
+            if (depth > 900) { // past what a reader recurses into: refused at once
+                throw new JsonError("nested deeper than " + MAX_DEPTH, "a value inside more than " + MAX_DEPTH + " containers");
+            }
+        }
         skip(s, at);
         char c = s.charAt(at[0]);
         if (c == '{') {
@@ -199,7 +236,10 @@ public final class TriggerStackClient implements AutoCloseable {
                 String key = string(s, at);
                 skip(s, at);
                 expect(s, at, ':');
-                map.put(key, value(s, at));
+                if (map.containsKey(key)) {
+                    throw new JsonError("malformed", "duplicate key " + key);
+                }
+                map.put(key, value(s, at, depth + 1, deep));
                 skip(s, at);
                 if (s.charAt(at[0]) == ',') {
                     at[0]++;
@@ -218,7 +258,7 @@ public final class TriggerStackClient implements AutoCloseable {
                 return list;
             }
             while (true) {
-                list.add(value(s, at));
+                list.add(value(s, at, depth + 1, deep));
                 skip(s, at);
                 if (s.charAt(at[0]) == ',') {
                     at[0]++;
@@ -248,15 +288,25 @@ public final class TriggerStackClient implements AutoCloseable {
             at[0]++;
         }
         String number = s.substring(start, at[0]);
-        if (number.isEmpty()) {
-            throw new IllegalArgumentException("unexpected " + c + " at " + start);
+        if (!NUMBER.matcher(number).matches()) {
+            throw new JsonError("malformed", "unexpected " + c + " at " + start);
         }
-        return number.matches("-?\\d+") ? new BigInteger(number) : new BigDecimal(number);
+        if (number.matches("-?\\d+")) {
+            if (number.replace("-", "").length() > MAX_DIGITS) {
+                throw new JsonError("an integer of more than " + MAX_DIGITS + " digits", "at " + start);
+            }
+            return new BigInteger(number);
+        }
+        BigDecimal d = new BigDecimal(number);
+        if (Double.isInfinite(d.doubleValue())) {
+            throw new JsonError("malformed", number + " is no number a reader can take");
+        }
+        return d;
     }
 
     private static void expect(String s, int[] at, char c) {
         if (s.charAt(at[0]) != c) {
-            throw new IllegalArgumentException("expected " + c + " at " + at[0]);
+            throw new JsonError("malformed", "expected " + c + " at " + at[0]);
         }
         at[0]++;
     }
@@ -267,7 +317,19 @@ public final class TriggerStackClient implements AutoCloseable {
         while (true) {
             char c = s.charAt(at[0]++);
             if (c == '"') {
-                return out.toString();
+                String got = out.toString();
+                for (int i = 0; i < got.length(); i++) { // a lone surrogate is no text any output prints
+                    char h = got.charAt(i);
+                    if (Character.isHighSurrogate(h) && i + 1 < got.length() && Character.isLowSurrogate(got.charAt(i + 1))) {
+                        i++;
+                    } else if (Character.isSurrogate(h)) {
+                        throw new JsonError("malformed", "a lone surrogate");
+                    }
+                }
+                return got;
+            }
+            if (c < 0x20) {
+                throw new JsonError("malformed", "a control character in a string");
             }
             if (c != '\\') {
                 out.append(c);
@@ -280,11 +342,18 @@ public final class TriggerStackClient implements AutoCloseable {
                 case 'r' -> out.append('\r');
                 case 'b' -> out.append('\b');
                 case 'f' -> out.append('\f');
+                case '"' -> out.append('"');
+                case '\\' -> out.append('\\');
+                case '/' -> out.append('/');
                 case 'u' -> {
-                    out.append((char) Integer.parseInt(s.substring(at[0], at[0] + 4), 16));
+                    String hex = s.substring(at[0], at[0] + 4);
+                    if (!hex.matches("[0-9a-fA-F]{4}")) {
+                        throw new JsonError("malformed", "a bad \\u escape");
+                    }
+                    out.append((char) Integer.parseInt(hex, 16));
                     at[0] += 4;
                 }
-                default -> out.append(e);
+                default -> throw new JsonError("malformed", "a bad escape \\" + e);
             }
         }
     }

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import ValidationError
-from triggerstack.model._errors import ScenarioError, UsageError
+from triggerstack.model._errors import PastLimit, ScenarioError, UsageError
 from triggerstack.model._io import parse_json_line, parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._outcome import Entry
@@ -51,6 +51,27 @@ runner's time (Python's own guard is lifted for exact counts)."""
 _LIMITS = replace(DEFAULT_LIMITS, digits=ANSWER_DIGITS)
 NOISE_SHOWN = 120
 """The characters of a line that answers no request shown in the report."""
+
+
+def _unread(exc: ScenarioError) -> str:
+    """Why a line is not JSON the runner reads, in the words both runners use (docs/conformance.md):
+    an integer past the digits, nesting past the depth, or malformed (anything else a strict JSON
+    reader refuses: a duplicate key, NaN, a lone surrogate, too many values)."""
+    said = str(exc)
+    if isinstance(exc, PastLimit) and "digits" in said:
+        return f"an integer of more than {ANSWER_DIGITS} digits"
+    if isinstance(exc, PastLimit) and "nest" in said:
+        return f"nested deeper than {_LIMITS.depth}"
+    return "malformed"
+
+
+@dataclass(frozen=True)
+class _Undecoded:
+    """A line that is not UTF-8: where it stops being so, and the line with each byte that is not
+    written as ``\\xNN`` (its line end left out), as the report shows it."""
+
+    at: int
+    text: str
 
 
 class Engine(Protocol):
@@ -77,7 +98,7 @@ class _Lines:
     def _send(self, line: str) -> None:
         raise NotImplementedError
 
-    def _next(self, timeout: float | None) -> str:
+    def _next(self, timeout: float | None) -> str | _Undecoded:
         raise NotImplementedError
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
@@ -88,10 +109,14 @@ class _Lines:
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             line = self._next(left)
+            if isinstance(line, _Undecoded):
+                self.noise.append(f"not UTF-8 (byte {line.at}): {_shown(line.text)}")
+                continue
+            line = line.rstrip("\r\n")
             try:
                 answer = parse_json_line(line, _LIMITS)
             except ScenarioError as exc:
-                self.noise.append(f"not JSON ({exc.one_line()}): {_shown(line)}")
+                self.noise.append(f"not JSON the runner reads ({_unread(exc)}): {_shown(line)}")
                 continue
             ident = answer.get("id") if isinstance(answer, dict) else None
             if type(ident) is not int or ident != self._id:
@@ -123,7 +148,7 @@ class SelfEngine(_Lines):
     def _send(self, line: str) -> None:
         self._answer = self.service.handle(line) or ""
 
-    def _next(self, timeout: float | None) -> str:  # noqa: ARG002 - the service keeps its own time
+    def _next(self, timeout: float | None) -> str | _Undecoded:  # noqa: ARG002 - the service keeps its own time
         answer, self._answer = self._answer, None
         if answer is None:
             raise Failure("no answer")
@@ -220,10 +245,15 @@ class ProcessEngine(_Lines):
         writer.join(self.seconds)
         if writer.is_alive():
             raise self._stop(f"it did not read its input within {self.seconds:g} s")
-        if failed:
-            raise self._stop(f"it stopped reading: {failed[0]}")
+        if failed:  # its input closed: it ended (said so, as when its output ends), or closed it and lives on
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(1)
+            if self.process.poll() is not None:
+                self._ended = f"the engine ended (exit {self.process.poll()})"
+                raise Failure(self._ended)
+            raise self._stop("it stopped reading its input")
 
-    def _next(self, timeout: float | None) -> str:
+    def _next(self, timeout: float | None) -> str | _Undecoded:
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
@@ -239,8 +269,8 @@ class ProcessEngine(_Lines):
             raise Failure(self._ended)
         try:
             return line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return f"\ufffd not UTF-8 (byte {exc.start}): {line[:NOISE_SHOWN]!r}"  # noted as noise, never JSON
+        except UnicodeDecodeError as exc:  # noted as noise, never JSON
+            return _Undecoded(exc.start, line.rstrip(b"\r\n").decode("utf-8", "backslashreplace"))
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -332,7 +362,7 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
             if wrong:
                 problems.append(f"{path}: not a case of the suite: {wrong}")
             else:
-                cases.append(Case(str(path.relative_to(folder).with_suffix("")), data))
+                cases.append(Case(data["id"], data))  # named by its id, as the report and the Java runner name it
         except ScenarioError as exc:
             problems.append(exc.one_line())
         except OSError as exc:
@@ -353,6 +383,8 @@ def _not_a_case(data: Any) -> str:
     """What of the shape the runner reads ``data`` lacks (conformance/schema.json), or ""."""
     if not isinstance(data, dict):
         return "a case is an object"
+    if not isinstance(data.get("id"), str) or not data["id"]:
+        return "id: a string (the case's name in the report)"
     if not isinstance(data.get("scenario"), dict):
         return "scenario: an object"
     if not _is_count(data.get("count")):
@@ -527,18 +559,19 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
         if divide is not None and divide != expected:
             parted = _first_difference(expected, divide)
             return Result(case.id, False, f"the counts agree, the divides do not: {parted}")
-        for i, proposal in enumerate(data["legal"]):
+        for i, proposal in enumerate(data["legal"], 1):
             legal, codes = _verdict(engine.call("check", {"handle": handle, "proposal": proposal}))
             if not legal:
                 return Result(case.id, False, f"legal proposal {i} judged illegal ({', '.join(sorted(codes))})")
-        for i, wrong in enumerate(data["illegal"]):
+        for i, wrong in enumerate(data["illegal"], 1):
             legal, said = _verdict(engine.call("check", {"handle": handle, "proposal": wrong["proposal"]}))
             if legal:
                 return Result(
                     case.id, False, f"illegal proposal {i} judged legal (it breaks {', '.join(wrong['codes'])})"
                 )
             if said and said != set(wrong["codes"]):
-                return Result(case.id, False, f"illegal proposal {i}: codes {sorted(said)}, the suite {wrong['codes']}")
+                theirs, ours = ", ".join(sorted(said)), ", ".join(sorted(wrong["codes"]))
+                return Result(case.id, False, f"illegal proposal {i}: the engine names {theirs}, the suite {ours}")
         return Result(case.id, True)
     except Failure as exc:
         return Result(case.id, False, str(exc))
