@@ -237,7 +237,7 @@ def _schema_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
 def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Command) -> None:
     """A flag for each field of a verb's parameters (``limit`` is ``--limit``, ``n`` is ``-n``;
     its description the help); a document field is a file, positional (``PROPOSAL``) or a
-    required option (``--score SCORE``) as the table says, and a field the row names positional is
+    required option (``--score FILE``: it names a file) as the table says, and a field the row names positional is
     an argument (``NAME``, its help in lower case as argparse's own)."""
     for name, info in params.model_fields.items():
         if name in cmd.skip:
@@ -246,9 +246,7 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Comma
         what = info.description or ""
         if "document" in extra:
             if extra.get("option"):
-                parser.add_argument(
-                    f"--{name}", required=True, metavar=name.upper(), help=f"{what}: a .json/.yaml file"
-                )
+                parser.add_argument(f"--{name}", required=True, metavar="FILE", help=f"{what}: a .json/.yaml file")
             else:
                 parser.add_argument(name, metavar=name.upper(), nargs="?")
             continue
@@ -349,7 +347,7 @@ def _answer(args: argparse.Namespace) -> tuple[int, str] | None:
 
 def _documents(verb: Verb, positional: bool = False) -> dict[str, str]:
     """The verb's parameters that are whole documents, and the kind of each (outcome, score); with
-    ``positional``, only those given positionally (``PROPOSAL``, not ``--score SCORE``)."""
+    ``positional``, only those given positionally (``PROPOSAL``, not ``--score FILE``)."""
     found = {}
     for name, info in verb.params.model_fields.items():
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}

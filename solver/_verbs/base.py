@@ -66,7 +66,7 @@ def canonical(value: Any) -> Any:
 
 def document(kind: str, description: str, option: bool = False) -> Any:
     """A parameter that is a whole document (``kind``: outcome, score): a file on the command line,
-    positional (``PROPOSAL``) or, with ``option``, a required option (``--score SCORE``)."""
+    positional (``PROPOSAL``) or, with ``option``, a required option (``--score FILE``)."""
     return Field(description=description, json_schema_extra={"document": kind, "option": option})
 
 

@@ -1,0 +1,182 @@
+"""Every fenced block of README.md and docs/*.md runs as printed, or says why it cannot (issue 52).
+
+A block's info string says what it is, and each kind has one check here:
+
+* ``console`` — a session: each ``$ `` line runs in bash from the clone's root, with the venv's
+  ``triggerstack`` first on the PATH, and prints the lines under it (stdout, then stderr), exactly,
+  or where the block writes ``...`` the lines it keeps, in order, as runs of consecutive lines;
+* ``python`` — the page's Python blocks run in order in one namespace (their ``assert`` lines are
+  the page's claims);
+* ``json FORMAT`` / ``yaml FORMAT`` — one document of that format (scenario, outcome, score,
+  verdict), read by the format's own reader;
+* ``LANG excerpt: PATH`` — every line is in PATH, whitespace aside (``...`` stands for what the
+  page leaves out), so a quoted piece of code is the code;
+* ``sh ci`` — every command is one ``.ci/run`` runs: the set-up and the tests CI runs are the ones
+  the page gives;
+* ``LANG illustrative: REASON`` — shown, not run, and the reason says why (a placeholder engine,
+  minutes of training, a live phase.rs game).
+
+A block with any other info string — a bare fence among them — fails here, naming its page and
+line: that is how untagged output went stale before (docs/examples.md's Flametongue Kavu).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import BaseModel
+
+from .conftest import ROOT
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FORMATS = ("scenario", "outcome", "score", "verdict")
+
+
+@dataclass(frozen=True)
+class Block:
+    page: Path
+    line: int  # of the opening fence
+    info: str
+    body: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+    @property
+    def kind(self) -> str:
+        lang, _, rest = self.info.partition(" ")
+        if rest.startswith(("illustrative:", "excerpt:")):
+            return rest.split(":", 1)[0]
+        if lang == "sh" and rest == "ci":
+            return "ci"
+        if lang in ("json", "yaml") and rest in FORMATS:
+            return "format"
+        return lang if lang in ("console", "python") and not rest else "unclaimed"
+
+
+def blocks(page: Path) -> Iterator[Block]:
+    fence: tuple[int, str] | None = None
+    body: list[str] = []
+    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            if fence is None:
+                fence, body = (n, line[3:].strip()), []
+            else:
+                yield Block(page, fence[0], fence[1], "\n".join(body) + "\n")
+                fence = None
+        elif fence is not None:
+            body.append(line)
+    assert fence is None, f"{page}: a block opened at line {fence[0]} never closes"
+
+
+ALL = [b for page in PAGES for b in blocks(page)]
+
+
+def of(kind: str) -> list[Block]:
+    return [b for b in ALL if b.kind == kind]
+
+
+def test_every_block_is_run_or_says_why_not() -> None:
+    unclaimed = [f"{b.where}: ```{b.info}" for b in ALL if b.kind == "unclaimed"]
+    assert not unclaimed, "blocks neither run nor marked illustrative (see this module's docstring):\n" + "\n".join(unclaimed)
+    reasons = [b for b in of("illustrative") if len(b.info.split(":", 1)[1].strip()) < 10]
+    assert not reasons, [b.where for b in reasons]
+    assert len(ALL) >= 40 and len(of("console")) >= 10
+
+
+def _shown_as(printed: list[str], shown: list[str]) -> str | None:
+    """Why ``printed`` is not what ``shown`` shows (``...`` elides lines), or None."""
+    if "..." not in shown:
+        return None if printed == shown else "prints otherwise"
+    at = 0
+    runs: list[list[str]] = [[]]
+    for line in shown:
+        if line == "...":
+            runs.append([])
+        else:
+            runs[-1].append(line)
+    for part in (r for r in runs if r):
+        while at + len(part) <= len(printed) and printed[at : at + len(part)] != part:
+            at += 1
+        if printed[at : at + len(part)] != part:
+            return f"{part[0]!r} … not printed as shown"
+        at += len(part)
+    return None
+
+
+def _sessions(block: Block) -> list[tuple[str, list[str]]]:
+    found: list[tuple[str, list[str]]] = []
+    for line in block.body.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        else:
+            assert found, f"{block.where}: output before any command"
+            found[-1][1].append(line)
+    return found
+
+
+@pytest.mark.slow  # every command of every page, each a process (about 30 s)
+@pytest.mark.parametrize("block", of("console"), ids=[b.where for b in of("console")])
+def test_a_session_prints_what_it_shows(block: Block) -> None:
+    env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
+    env.pop("COLUMNS", None)
+    for command, shown in _sessions(block):
+        done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
+                              timeout=300, check=False)  # fmt: skip
+        printed = (done.stdout + done.stderr).splitlines()
+        wrong = _shown_as(printed, shown)
+        assert wrong is None, f"{block.where}: $ {command}: {wrong}\n" + "\n".join(printed[:40])
+
+
+@pytest.mark.parametrize("page", sorted({b.page for b in of("python")}), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_pages_python_runs(page: Path) -> None:
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        namespace: dict[str, object] = {"__name__": "__doc__"}
+        for b in of("python"):
+            if b.page == page:
+                exec(compile(b.body, b.where, "exec"), namespace)  # its asserts are the page's claims
+    finally:
+        os.chdir(here)
+
+
+def test_a_format_block_is_one_of_its_format() -> None:
+    from triggerstack.model import Outcome, Scenario, Score
+    from triggerstack.model._reports import VerdictReport
+
+    readers: dict[str, type[BaseModel]] = {"scenario": Scenario, "outcome": Outcome, "score": Score,
+                                           "verdict": VerdictReport}  # fmt: skip
+    for b in of("format"):
+        kind = b.info.split(" ")[1]
+        doc = yaml.safe_load(b.body)  # JSON is YAML; the format's reader decides
+        readers[kind].model_validate(doc)
+
+
+def test_an_excerpt_is_the_code_it_quotes() -> None:
+    for b in of("excerpt"):
+        path = ROOT / b.info.split("excerpt:", 1)[1].strip()
+        assert path.is_file(), f"{b.where}: {path} is no file"
+        source = re.sub(r"\s+", "", path.read_text(encoding="utf-8"))  # a call over lines may be quoted on one
+        for line in (x.strip() for x in b.body.splitlines()):
+            if not line or line == "...":
+                continue
+            pattern = re.compile(".{0,400}?".join(re.escape(re.sub(r"\s+", "", p)) for p in line.split("...")))
+            assert pattern.search(source), f"{b.where}: not in {path.name}: {line}"
+
+
+def test_the_setup_and_tests_the_readme_gives_are_what_ci_runs() -> None:
+    ci = [re.sub(r"\s+#.*$", "", line).strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    commands = [line.strip() for b in of("ci") for line in b.body.splitlines() if line.strip() and not line.startswith("#")]
+    assert commands, "the README gives its set-up and test commands in ```sh ci blocks"
+    missing = [c for c in commands if c not in ci]
+    assert not missing, f".ci/run does not run what the README gives: {missing}"
