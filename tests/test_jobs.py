@@ -4,6 +4,7 @@ mid-run (its blocks run again elsewhere: nothing lost, nothing twice)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -196,20 +197,32 @@ def _leftovers(folder: Path, name: str) -> list[Path]:
 
 
 def _writing_a_part(tmp_path: Path, name: str, stderr: int, *more: str) -> subprocess.Popen[str]:
-    """A batch of 20,000 lines into ``tmp_path/out`` (in a session of its own), once its part file
-    holds some answers."""
+    """A batch of 20,000 lines into ``tmp_path/out`` (in a session of its own), caught mid-run: its
+    part file holds some answers and the run — its whole process group — is stopped (SIGSTOP), so
+    a signal the caller sends reaches a run still under way, however busy the machine (on a loaded
+    one the run could finish between a look at its part and the signal: exit 1, not the signal's).
+    The caller sends its signal, then :func:`_resume`."""
     source = _requests(tmp_path / f"{name}.jsonl", 20000)
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "triggerstack.solver", "batch", str(source), "--out", str(out), *more]
     running = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (out.exists() and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl"))):
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and running.poll() is None:
+        if out.exists() and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl")):
+            os.killpg(running.pid, signal.SIGSTOP)  # frozen: now look again, with nothing moving
+            if running.poll() is None and any(p.stat().st_size for p in _leftovers(out, f"{name}.out.jsonl")):
+                return running
+            _resume(running)
         time.sleep(0.02)
-    if not _leftovers(out, f"{name}.out.jsonl"):
-        running.kill()
-        running.wait()
-        raise AssertionError("the run wrote no part before it was stopped")
-    return running
+    running.kill()
+    running.wait()
+    raise AssertionError("the run was never caught mid-way with a part written")
+
+
+def _resume(running: subprocess.Popen[str]) -> None:
+    """Let the stopped run go on: signals sent while it was stopped reach it now."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(running.pid, signal.SIGCONT)
 
 
 def test_a_run_killed_outright_leaves_a_part_that_the_next_run_removes(tmp_path: Path) -> None:
@@ -409,7 +422,8 @@ def test_a_signal_that_ends_a_run_leaves_nothing_half_written(tmp_path: Path, si
             running.send_signal(sig)
         else:
             os.killpg(running.pid, sig)
-        _, err = running.communicate(timeout=60)
+        _resume(running)
+        _, err = running.communicate(timeout=180)
     finally:
         if running.poll() is None:
             running.kill()
