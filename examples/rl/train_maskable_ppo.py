@@ -58,7 +58,8 @@ def reward(scenario: Scenario, outcome: Outcome) -> dict[str, float]:
 
 
 def boards(seed: int) -> Iterator[Scenario]:
-    """Two-player boards of 2 to 6 waiting abilities on which the learner has a choice to make."""
+    """Two-player boards of 2 to 6 waiting abilities on which the learner has a choice to make (the
+    evaluation set, drawn once)."""
     for scenario in rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000):
         try:
             rl.TriggerStackGym(scenario, seat=LEARNER, layout=LAYOUT, auto=True).reset(seed=0)
@@ -68,7 +69,10 @@ def boards(seed: int) -> Iterator[Scenario]:
 
 
 def make_env(seed: int) -> Any:
-    return rl.TriggerStackGym(boards(seed), seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
+    # the environment draws again where the learner never decides (TriggerStackGym.reset): no board is
+    # compiled twice to filter it first, as the evaluation boards below are (once, before training)
+    stream = rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000)
+    return rl.TriggerStackGym(stream, seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
 
 
 def play(policy: Callable[[np.ndarray, np.ndarray], int], scenario: Scenario, seed: int) -> float:

@@ -6,14 +6,20 @@ it, from the generated stand-ins (``_generated.py``), assembled around one event
 (``_assemble.py``), validated as a :class:`~triggerstack.model.Scenario` — which reads every card it
 names — and counted: a board with more than ``max_outcomes`` legal outcomes is drawn again, so
 that an agent can play it out and a table of its outcomes stays small. The same arguments and
-seed give the same boards (with the same Oracle data and reader), one after the other.
+seed give the same boards (with the same Oracle data and reader), one after the other: board ``i``
+of seed ``s`` is drawn from a generator of its own, seeded by ``s`` and ``i`` alone
+(:func:`_board_rng`), so ``workers=N`` processes drawing ahead give the same stream for any N.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from itertools import count as counting
 from typing import Any
 
 from triggerstack.model._args import seed_of, whole_number
@@ -119,6 +125,7 @@ def draw(
     cards: bool | None = None,
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
+    workers: int = 0,
 ) -> Iterator[Board]:
     """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
     seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
@@ -131,15 +138,68 @@ def draw(
         raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
     n = None if n is None else whole_number(n, "n")
     max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
+    workers = whole_number(workers, "workers", 0, 64)
     source = _pool(cards)
     empty = [k for k in kinds if not source.by_kind.get(k)]
     if empty:
         raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
-    rng = random.Random(seed)
-    made = 0
-    while n is None or made < n:
-        yield _one(rng, source, seats, sizes, kinds, spare, max_outcomes, layout)
-        made += 1
+    asked = _Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards)
+    indices = range(n) if n is not None else counting()
+    if workers:
+        yield from _ahead(seed, indices, asked, workers)
+        return
+    for index in indices:
+        yield _one(_board_rng(seed, index), source, *asked.drawing())
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a board is drawn to (picklable: a worker process draws from it)."""
+
+    seats: tuple[int, int]
+    sizes: tuple[int, int]
+    kinds: tuple[str, ...]
+    spare: tuple[int, int]
+    max_outcomes: int
+    layout: ActionLayout | None
+    cards: bool | None
+
+    def drawing(self) -> tuple[Any, ...]:
+        return self.seats, self.sizes, self.kinds, self.spare, self.max_outcomes, self.layout
+
+
+def _board_rng(seed: int, index: int) -> random.Random:
+    """The generator of board ``index`` of the stream ``seed``: seeded by the two alone (a string
+    seed is hashed by SHA-512, the same in every process), so a board does not depend on the boards
+    drawn before it, nor on which process drew it."""
+    return random.Random(f"triggerstack boards {seed} {index}")
+
+
+def _drawn_at(seed: int, index: int, asked: _Asked) -> Board:
+    """Board ``index`` of the stream ``seed``, in a worker process (its card pool read once there)."""
+    return _one(_board_rng(seed, index), _pool(asked.cards), *asked.drawing())
+
+
+def _ahead(seed: int, indices: Iterable[int], asked: _Asked, workers: int) -> Iterator[Board]:
+    """The boards of ``indices`` drawn by ``workers`` processes a few boards ahead, in order. Spawned,
+    not forked: the caller may hold threads (a trainer's, a server's) that a fork would copy
+    half-way. Closing the iterator stops the workers."""
+    ahead: deque[Future[Board]] = deque()
+    pending = iter(indices)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            while True:
+                while len(ahead) < 4 * workers:
+                    index = next(pending, None)
+                    if index is None:
+                        break
+                    ahead.append(pool.submit(_drawn_at, seed, index, asked))
+                if not ahead:
+                    return
+                yield ahead.popleft().result()
+        finally:
+            for f in ahead:
+                f.cancel()
 
 
 def _one(
@@ -198,6 +258,7 @@ def boards(
     cards: bool | None = None,
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
+    workers: int = 0,
 ) -> Iterator[Scenario]:
     """Random boards of real cards, each a valid :class:`~triggerstack.model.Scenario` whose
     objects name their cards: ``players`` seats (a number or a range, 2 to 4), each with
@@ -208,7 +269,9 @@ def boards(
     outcomes; fitting ``layout`` when one is given (so an environment with that layout takes every
     one). ``n`` boards, or endlessly; the same ``seed`` and arguments give the same boards.
     ``cards``: ``None`` reads real cards when the extra ``[cards]`` is installed and falls back to
-    the generated families otherwise; ``True`` requires it; ``False`` uses the generated families."""
+    the generated families otherwise; ``True`` requires it; ``False`` uses the generated families.
+    ``workers``: draw in that many worker processes, a few boards ahead (0: in this one); the boards
+    are the same for any number of workers."""
     for board in draw(
         seed,
         n,
@@ -219,5 +282,6 @@ def boards(
         cards=cards,
         max_outcomes=max_outcomes,
         layout=layout,
+        workers=workers,
     ):
         yield board.scenario
