@@ -1,6 +1,7 @@
 """Every fenced block of README.md and docs/*.md runs as printed, or says why it cannot (issue 52).
 
-A block's info string says what it is, and each kind has one check here:
+A block's info string says what it is, and each kind has one check here (docs/architecture.md, "How
+a page's code blocks are held"):
 
 * ``console`` — a session: each ``$ `` line runs in bash from the clone's root, with the venv's
   ``triggerstack`` first on the PATH, and prints the lines under it (stdout, then stderr), exactly,
@@ -13,11 +14,14 @@ A block's info string says what it is, and each kind has one check here:
   page leaves out), so a quoted piece of code is the code;
 * ``sh ci`` — every command is one ``.ci/run`` runs: the set-up and the tests CI runs are the ones
   the page gives;
-* ``LANG illustrative: REASON`` — shown, not run, and the reason says why (a placeholder engine,
-  minutes of training, a live phase.rs game).
+* ``LANG illustrative: REASON`` — shown, not run, and the reason says why (minutes of training, an
+  engine of the reader's own); still, a ``python`` one compiles.
 
 A block with any other info string — a bare fence among them — fails here, naming its page and
-line: that is how untagged output went stale before (docs/examples.md's Flametongue Kavu).
+line: that is how untagged output went stale before (docs/examples.md's Flametongue Kavu). And every
+command a page shows and does not run, in an illustrative block or quoted in its prose, names what
+is there (tests/doc_commands.py): a ``triggerstack`` line parses, a ``pip install`` names this
+clone's extras.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import yaml
 from pydantic import BaseModel
 
 from .conftest import ROOT
+from .doc_commands import block_commands, prose, prose_commands, wrong
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FORMATS = ("scenario", "outcome", "score", "verdict")
@@ -124,17 +129,23 @@ def _sessions(block: Block) -> list[tuple[str, list[str]]]:
     return found
 
 
+def _env() -> dict[str, str]:
+    """The reader's shell after the README's set-up: the venv's ``triggerstack`` first on the PATH."""
+    env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
+    env.pop("COLUMNS", None)
+    return env
+
+
 @pytest.mark.slow  # every command of every page, each a process (about 30 s)
 @pytest.mark.parametrize("block", of("console"), ids=[b.where for b in of("console")])
 def test_a_session_prints_what_it_shows(block: Block) -> None:
-    env = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
-    env.pop("COLUMNS", None)
+    env = _env()
     for command, shown in _sessions(block):
         done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env,
                               timeout=300, check=False)  # fmt: skip
         printed = (done.stdout + done.stderr).splitlines()
-        wrong = _shown_as(printed, shown)
-        assert wrong is None, f"{block.where}: $ {command}: {wrong}\n" + "\n".join(printed[:40])
+        differs = _shown_as(printed, shown)
+        assert differs is None, f"{block.where}: $ {command}: {differs}\n" + "\n".join(printed[:40])
 
 
 @pytest.mark.parametrize("page", sorted({b.page for b in of("python")}), ids=lambda p: str(p.relative_to(ROOT)))
@@ -148,6 +159,78 @@ def test_a_pages_python_runs(page: Path) -> None:
                 exec(compile(b.body, b.where, "exec"), namespace)  # its asserts are the page's claims
     finally:
         os.chdir(here)
+
+
+def test_an_illustrative_python_block_compiles() -> None:
+    for b in of("illustrative"):
+        if b.info.startswith("python "):
+            compile(b.body, b.where, "exec")
+
+
+def test_every_command_the_pages_give_names_what_is_there() -> None:
+    """Each command of an illustrative block (``triggerstack`` lines parsed by the CLI's own parser)
+    and each quoted in the prose: a command shown and not run still names real verbs, flags, scripts
+    and extras (a session's commands are run, some to show an error)."""
+    problems, checked = [], 0
+    for b in of("illustrative"):
+        for command in block_commands(b.info.split(" ")[0], b.body):
+            checked += 1
+            problems += [f"{b.where}: {command}: {p}" for p in wrong(command)]
+    for page in PAGES:
+        for span in prose_commands(page.read_text(encoding="utf-8")):
+            checked += 1
+            problems += [f"{page.relative_to(ROOT)}: `{span}`: {p}" for p in wrong(span, whole=False)]
+    assert not problems, "\n".join(problems)
+    assert checked >= 60
+
+
+TYPO = re.compile(r"[,;]\s*[,;.]|(?<!\.)\.\.(?!\.)|\s[,;](?!\w)|\b([a-z]{2,}) \1\b", flags=re.I)
+"""Doubled punctuation (a ",," once), a space before a comma, a doubled word."""
+
+
+def test_the_prose_has_no_doubled_punctuation_or_words() -> None:
+    found = []
+    for page in PAGES:
+        for n, line in prose(page.read_text(encoding="utf-8")):
+            text = re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "`…`", line))  # code and link targets aside
+            found += [f"{page.relative_to(ROOT)}:{n}: {m.group(0)!r} in {text.strip()[:120]}" for m in TYPO.finditer(text)]
+    assert not found, "\n".join(found)
+    assert TYPO.search("the extra [rl],, and") and TYPO.search("as the the page") and not TYPO.search("… and so on")
+
+
+@pytest.mark.parametrize(
+    ("command", "whole"),
+    [
+        ("triggerstack count --scroe FILE x.yaml", True),
+        ("triggerstack cuont x.yaml", True),
+        ("triggerstack conformance run --self --jsn", True),
+        ("triggerstack best --divde", False),
+        ("triggerstack serv --stdio", False),
+        ("triggerstack best SCENARIO --score SCORE", False),
+        ("triggerstack sample SCENARIO [-n N] [--seed N]", False),
+        (".venv/bin/pip install 'triggerstack[phase]'", True),
+        ("pip install -e '.[phaes]'", False),
+        ("python -m pip install -q -e '.[dev,trian]'", True),
+        ("cd /tmp && python benchmarks/phase_rs.py --per-promt 3", True),
+        ("python benchmarks/{missing}.py", False),
+        ("python -c 'import torch; print(torch.__version__'", True),
+        ("javac -d out clients/java/{Missing}.java", True),
+        ("java -cp out NoSuchRunner conformance/cases", True),
+    ],
+)
+def test_a_command_naming_nothing_is_caught(command: str, whole: bool) -> None:
+    assert wrong(command, whole), command
+
+
+def test_a_command_naming_what_is_there_passes() -> None:
+    for command, whole in [
+        ("triggerstack conformance run --engine 'my-engine --rpc' --suite DIR --json", True),
+        ("triggerstack conformance run --self | --engine CMD [--suite DIR] [--json] [--time-limit SECONDS]", False),
+        ("FOO=1 .venv/bin/pip install -q -e '.[dev]' && . .venv/bin/activate  # set up", True),
+        ("python benchmarks/phase_rs.py --per-prompt N", False),
+        ("triggerstack VERB --help", False),
+    ]:
+        assert wrong(command, whole) == [], command
 
 
 def test_a_format_block_is_one_of_its_format() -> None:
@@ -180,3 +263,5 @@ def test_the_setup_and_tests_the_readme_gives_are_what_ci_runs() -> None:
     assert commands, "the README gives its set-up and test commands in ```sh ci blocks"
     missing = [c for c in commands if c not in ci]
     assert not missing, f".ci/run does not run what the README gives: {missing}"
+    activates = [c for c in commands if re.fullmatch(r"(\.|source) \.venv/bin/activate", c)]
+    assert activates, "the sessions run with the venv's triggerstack on the PATH (_env): the README's set-up puts it there"
