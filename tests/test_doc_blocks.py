@@ -6,8 +6,13 @@ a page's code blocks are held"):
 * ``console`` — a session: each ``$ `` line runs in bash from the clone's root, with the venv's
   ``triggerstack`` first on the PATH, and prints the lines under it (stdout, then stderr), exactly,
   or where the block writes ``...`` the lines it keeps, in order, as runs of consecutive lines;
+* ``console stdio`` — one ``$ `` command, then the lines typed into it (a JSON line with a
+  ``"method"``) and the lines it answers, one answer a line, exactly; a value it answers that differs
+  each run (a handle) may be shown as any other where the block then types it back;
 * ``python`` — the page's Python blocks run in order in one namespace (their ``assert`` lines are
   the page's claims);
+* ``python needs: EXTRA`` — runs alone, where every package of the extra is installed; skipped,
+  saying so, where one is not;
 * ``json FORMAT`` / ``yaml FORMAT`` — one document of that format (scenario, outcome, score,
   verdict), read by the format's own reader;
 * ``LANG excerpt: PATH`` — every line is in PATH, whitespace aside (``...`` stands for what the
@@ -26,20 +31,26 @@ clone's extras.
 
 from __future__ import annotations
 
+import importlib.metadata
+import json
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 import yaml
 from pydantic import BaseModel
 
 from .conftest import ROOT
-from .doc_commands import block_commands, prose, prose_commands, wrong
+from .doc_commands import block_commands, extras, prose, prose_commands, wrong
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FORMATS = ("scenario", "outcome", "score", "verdict")
@@ -59,8 +70,10 @@ class Block:
     @property
     def kind(self) -> str:
         lang, _, rest = self.info.partition(" ")
-        if rest.startswith(("illustrative:", "excerpt:")):
+        if rest.startswith(("illustrative:", "excerpt:", "needs:")):
             return rest.split(":", 1)[0]
+        if lang == "console" and rest == "stdio":
+            return "stdio"
         if lang == "sh" and rest == "ci":
             return "ci"
         if lang in ("json", "yaml") and rest in FORMATS:
@@ -148,17 +161,107 @@ def test_a_session_prints_what_it_shows(block: Block) -> None:
         assert differs is None, f"{block.where}: $ {command}: {differs}\n" + "\n".join(printed[:40])
 
 
-@pytest.mark.parametrize("page", sorted({b.page for b in of("python")}), ids=lambda p: str(p.relative_to(ROOT)))
-def test_a_pages_python_runs(page: Path) -> None:
+def _run(python: list[Block]) -> None:
+    """Run blocks in order in one namespace from the clone's root: their asserts are the page's claims."""
     here = os.getcwd()
     os.chdir(ROOT)
     try:
         namespace: dict[str, object] = {"__name__": "__doc__"}
-        for b in of("python"):
-            if b.page == page:
-                exec(compile(b.body, b.where, "exec"), namespace)  # its asserts are the page's claims
+        for b in python:
+            exec(compile(b.body, b.where, "exec"), namespace)
     finally:
         os.chdir(here)
+
+
+@pytest.mark.parametrize("page", sorted({b.page for b in of("python")}), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_pages_python_runs(page: Path) -> None:
+    _run([b for b in of("python") if b.page == page])
+
+
+def _same(shown: object, printed: object, bound: dict[str, str], later: str) -> bool:
+    """Whether an answer printed is the one shown, binding a string shown to the one printed where
+    the block types the shown one back later (a handle is new each run)."""
+    if isinstance(shown, str) and isinstance(printed, str) and shown != printed:
+        if bound.get(shown, printed) != printed or json.dumps(shown) not in later:
+            return False
+        bound[shown] = printed
+        return True
+    if isinstance(shown, dict) and isinstance(printed, dict):
+        return shown.keys() == printed.keys() and all(_same(shown[k], printed[k], bound, later) for k in shown)
+    if isinstance(shown, list) and isinstance(printed, list):
+        return len(shown) == len(printed) and all(_same(a, b, bound, later) for a, b in zip(shown, printed, strict=True))
+    return shown == printed and type(shown) is type(printed)
+
+
+def _bind(line: str, bound: dict[str, str]) -> str:
+    for shown, printed in bound.items():
+        line = line.replace(json.dumps(shown), json.dumps(printed))
+    return line
+
+
+@pytest.mark.parametrize("block", of("stdio"), ids=[b.where for b in of("stdio")])
+def test_a_stdio_session_answers_what_it_shows(block: Block) -> None:
+    command, *lines = block.body.splitlines()
+    assert command.startswith("$ ") and lines, f"{block.where}: one $ command, then what is typed and answered"
+    with subprocess.Popen(["bash", "-c", command[2:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env()) as server:  # fmt: skip
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        answers: queue.Queue[str] = queue.Queue()
+        out = server.stdout
+        reader = threading.Thread(target=lambda: list(map(answers.put, out)), daemon=True)
+        reader.start()
+        try:
+            _converse(block, lines, server.stdin, answers)
+        finally:
+            server.stdin.close()
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            reader.join(timeout=60)
+        said = server.stderr.read()
+    assert server.returncode == 0, said
+
+
+def _converse(block: Block, lines: list[str], typed: IO[str], answers: queue.Queue[str]) -> None:
+    """Type each request of the block, and hold each answer printed to the one shown."""
+    bound: dict[str, str] = {}
+    for at, line in enumerate(lines):
+        if "method" in json.loads(line):  # typed
+            typed.write(_bind(line, bound) + "\n")
+            typed.flush()
+            continue
+        try:
+            printed = answers.get(timeout=120).rstrip("\n")
+        except queue.Empty:
+            pytest.fail(f"{block.where}: no answer to show as {line}")
+        later = "\n".join(lines[at + 1 :])
+        assert _same(json.loads(line), json.loads(printed), bound, later), f"{block.where}: shows {line}, printed {printed}"
+        assert _bind(line, bound) == printed, f"{block.where}: shows {line}, printed {printed} (written otherwise)"
+
+
+def _requirements(extra: str) -> list[str]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        listed = tomllib.load(f)["project"]["optional-dependencies"][extra]
+    return [re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0] for r in listed]
+
+
+def _installed(name: str) -> bool:
+    try:
+        importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("block", of("needs"), ids=[b.where for b in of("needs")])
+def test_a_block_that_needs_an_extra_runs_where_it_is_installed(block: Block) -> None:
+    lang, extra = block.info.split(" ")[0], block.info.split("needs:", 1)[1].strip()
+    assert lang == "python" and extra in extras(), f"{block.where}: ```python needs: EXTRA, an extra of pyproject.toml"
+    missing = [name for name in _requirements(extra) if not _installed(name)]
+    if missing:
+        pytest.skip(f"{block.where} needs the extra [{extra}]: {', '.join(missing)} not installed (pip install -e '.[{extra}]')")
+    _run([block])
 
 
 def test_an_illustrative_python_block_compiles() -> None:
