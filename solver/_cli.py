@@ -257,10 +257,10 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Comma
         if info.annotation is bool:
             parser.add_argument(flag, action="store_true", help=what)
             continue
-        default = cmd.defaults.get(name, info.default)
+        default, meta = cmd.defaults.get(name, info.default), "S" if name == "seed" else "N"  # --seed S as boards'
         shown = f" (default {default})" if default is not None else ""
         kind = int if info.default is None else _positive
-        parser.add_argument(flag, dest=name, type=kind, default=default, metavar="N", help=what + shown)
+        parser.add_argument(flag, dest=name, type=kind, default=default, metavar=meta, help=what + shown)
 
 
 def _seconds(text: str) -> float:
