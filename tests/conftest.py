@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -115,3 +117,21 @@ def answers_health(url: str) -> bool:
         return bool(httpx.get(url + "/health", timeout=10).json() == {"status": "ok"})
     except httpx.TransportError:
         return False
+
+
+JAVA = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"]
+"""The JVM as the tests start it: the quick compiler alone (a run of the conformance runner is short)."""
+
+
+@pytest.fixture(scope="session")
+def java_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """clients/java's conformance runner and client, with the tests' driver of many runs
+    (tests/doubles/RunnerTable.java), compiled once a session into a temporary folder; every test
+    that needs them is skipped, saying why, where there is no JDK."""
+    if shutil.which("javac") is None:
+        pytest.skip("no JDK on this machine (javac): the Java runner is not compiled")
+    out = tmp_path_factory.mktemp("java")
+    sources = [ROOT / "clients" / "java" / n for n in ("TriggerStackClient.java", "ConformanceRunner.java")]
+    sources.append(ROOT / "tests" / "doubles" / "RunnerTable.java")
+    subprocess.run(["javac", "-d", str(out), *map(str, sources)], check=True, timeout=300)
+    return out

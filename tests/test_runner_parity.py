@@ -1,101 +1,179 @@
 """The two conformance runners apply one protocol (docs/conformance.md): every way of answering in
 tests/data/runner_variations.yaml — right values written otherwise, noise, wrong answers, an engine
-that errs, crashes or goes silent — is put to ``triggerstack conformance run`` and to the Java
-runner (clients/java/ConformanceRunner.java) on the same cases, and both must print the same
-lines, pass the right ways and fail the wrong ones with the words the table gives.
+that errs, crashes, closes its output or goes silent — is put to ``triggerstack conformance run``
+and to the Java runner (clients/java/ConformanceRunner.java) on the same cases. Each must pass the
+right ways and fail the wrong ones with the words the table gives, and the Java runner must print
+the Python runner's lines exactly — only the handles, which the engine makes up afresh each run
+(docs/conformance.md: "any string the engine chooses"), are set aside.
 
 Before, the Java runner crashed on a count of ``1.0`` and on a log line, failed every case when
 ``unload`` answered -32601, and refused ``"targets": {}`` in a first entry, where the Python runner
-passed them. The cases are written to files named otherwise than their ids: both runners name a
-case by its id.
+passed them; and both waited out the time limit on an answer whose id was ``1.0`` or that followed
+a byte order mark. The cases are written to files named otherwise than their ids: both runners name
+a case by its id.
+
+The whole table runs at once, each runner's runs side by side — the Java ones in one JVM
+(tests/doubles/RunnerTable.java) — against an engine answering from answers recorded beforehand
+(no import of this package in it): the runs that wait out a time limit overlap the rest.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
-import shutil
+import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from triggerstack.solver.conformance import ProcessEngine, load_suite, run
+from triggerstack.solver._cli import _conformance
 
+from tests.doubles.mangling_engine import WAYS, record
 from tests.test_conformance import CASES
 
-ROOT = Path(__file__).resolve().parent.parent
-MANGLER = [sys.executable, str(ROOT / "tests" / "doubles" / "mangling_engine.py")]
-TABLE: list[dict[str, Any]] = yaml.safe_load((ROOT / "tests" / "data" / "runner_variations.yaml").read_text(encoding="utf-8"))
+from .conftest import JAVA, ROOT
+
+MANGLER = ROOT / "tests" / "doubles" / "mangling_engine.py"
+TABLE: list[dict[str, Any]] = yaml.safe_load(
+    (ROOT / "tests" / "data" / "runner_variations.yaml").read_text(encoding="utf-8")
+)
 PICKED = ("115/domain-kind-player-not-you", "601.2d/inferno-titan", "603.3c/modes", "603.3b/ward")
 """A count of 1 (for ``true``), a divided ability's targets, modes, and 603.3b's passes."""
 SECONDS = 60  # the time limit of both runners (a variation may give its own): generous, for a busy machine
+KINDS = ("right", "noise", "wrong")
+Said = tuple[int, list[str]]
+"""A run's exit code and lines."""
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("suite")
-    by_id = {c.id: c for c in CASES}
-    for k, case_id in enumerate(PICKED, 1):
-        (folder / "x").mkdir(exist_ok=True)
-        (folder / "x" / f"case-{k}.json").write_text(json.dumps(by_id[case_id].data), encoding="utf-8")
-    return folder
-
-
-@pytest.fixture(scope="module")
-def java(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("javac") is None:
-        pytest.skip("no JDK on this machine (javac): the Java runner is not compiled")
-    out = tmp_path_factory.mktemp("java")
-    sources = [ROOT / "clients" / "java" / n for n in ("TriggerStackClient.java", "ConformanceRunner.java")]
-    subprocess.run(["javac", "-d", str(out), *map(str, sources)], check=True, timeout=180)
-    return out
-
-
-def test_the_table_covers_the_protocol() -> None:
-    """Every way of the test double is in the table once, and the table holds passing and failing ways."""
+def test_the_table_is_every_way_of_the_double_and_the_docs_say_so() -> None:
+    """The table and the test double list the same ways (``nested`` and ``digits`` are
+    test_conformance.py's: an answer never given), each once, right forms, noise and wrong answers
+    all there; docs/conformance.md gives the table's size."""
     ways = [v["way"] for v in TABLE]
     assert len(ways) == len(set(ways)) >= 17
-    assert {v["passes"] for v in TABLE} == {True, False}
+    assert set(ways) == set(WAYS) - {"nested", "digits"}
+    assert {v["kind"] for v in TABLE} == set(KINDS)
     assert all(v.get("source") for v in TABLE)
+    assert all(v.get("says") for v in TABLE if v["kind"] != "right")
+    assert f"{len(TABLE)} ways an engine may answer" in (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
 
 
-def _python(way: str, suite: Path, seconds: float) -> tuple[int, list[str]]:
-    engine = ProcessEngine([*MANGLER, way], seconds=seconds)
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The picked cases, in files named otherwise than their ids, and the answers the engine gives."""
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "x").mkdir()
+    by_id = {c.id: c for c in CASES}
+    for k, case_id in enumerate(PICKED, 1):
+        (folder / "x" / f"case-{k}.json").write_text(json.dumps(by_id[case_id].data), encoding="utf-8")
+    answers = tmp_path_factory.mktemp("answers") / "answers.json"
+    record([by_id[c].data for c in PICKED], answers)
+    return folder, answers
+
+
+@pytest.fixture(scope="module")
+def said(suite: tuple[Path, Path], request: pytest.FixtureRequest) -> dict[str, dict[str, Said] | str]:
+    """Every way through both runners: ``{"python": {way: said}, "java": {way: said}}`` — or, for
+    "java", why it did not run. The Python runs start first and go on while Java compiles."""
+    folder, answers = suite
+    runs = sorted(TABLE, key=lambda v: "seconds" not in v)  # the runs that wait out a time limit first
+
+    def engine(way: str) -> list[str]:
+        return [sys.executable, str(MANGLER), way, str(answers)]
+
+    def python(variation: dict[str, Any]) -> Said:
+        command = shlex.join(engine(variation["way"]))
+        seconds = variation.get("seconds", SECONDS)
+        code, text = _conformance(
+            argparse.Namespace(suite=str(folder), itself=False, engine=command, time_limit=seconds, json=False)
+        )
+        return code, text.splitlines()
+
+    with ThreadPoolExecutor(6) as pool:
+        pending = {v["way"]: pool.submit(python, v) for v in runs}
+        java = _java_table(
+            request,
+            [
+                {
+                    "name": v["way"],
+                    "args": ["--time-limit", str(v.get("seconds", SECONDS)), str(folder), *engine(v["way"])],
+                }
+                for v in runs
+            ],
+        )
+        return {"python": {way: run.result() for way, run in pending.items()}, "java": java}
+
+
+def _java_table(request: pytest.FixtureRequest, runs: list[dict[str, Any]]) -> dict[str, Said] | str:
+    """``runs`` (RunnerTable's lines: a name and ConformanceRunner's arguments) in one JVM, by name;
+    or why Java did not run."""
     try:
-        report = run(engine, load_suite(suite))
-    finally:
-        engine.close()
-    return (1 if report.failed else 0), list(report.lines())
+        classes = request.getfixturevalue("java_classes")
+    except pytest.skip.Exception as skipped:
+        return str(skipped)
+    feed = "".join(json.dumps(run) + "\n" for run in runs)
+    done = subprocess.run([*JAVA, "-cp", str(classes), "RunnerTable"], input=feed, capture_output=True, text=True,
+                          encoding="utf-8", timeout=20 * SECONDS, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(r["err"] == "" for r in results), [r["err"] for r in results if r["err"]]
+    return {r["name"]: (r["code"], r["out"].splitlines()) for r in results}
 
 
-def _java(way: str, suite: Path, out: Path, seconds: float) -> tuple[int, list[str]]:
-    done = subprocess.run(
-        ["java", "-cp", str(out), "ConformanceRunner", "--time-limit", str(seconds), str(suite), *MANGLER, way],
-        capture_output=True, text=True, timeout=10 * seconds, check=False,
-    )  # fmt: skip
-    assert done.returncode in (0, 1), done.stderr[-2000:]
-    return done.returncode, done.stdout.splitlines()
+def _holds(variation: dict[str, Any], code: int, lines: list[str]) -> None:
+    """The run of one way is what the table says: passed or failed, in the table's words, each case
+    named by its id in the suite's order."""
+    kind, says = variation["kind"], variation.get("says", "")
+    assert code == (1 if kind == "wrong" else 0), lines
+    names = [line.split(":")[0].split(" ", 1)[1] for line in lines if line.startswith(("pass ", "FAIL "))]
+    assert names == list(PICKED), names  # by id, never by file
+    noise = [line for line in lines if line.startswith("the engine wrote ")]
+    if kind == "wrong":
+        failing = [line for line in lines if line.startswith("FAIL ")]
+        assert failing and all(says in line for line in failing), lines
+    else:
+        assert bool(noise) == (kind == "noise"), lines
+        assert says in "\n".join(lines), lines
+
+
+def _unhandled(lines: list[str]) -> list[str]:
+    """Lines with the handles the engine made up (a new one each run) as one word."""
+    return [re.sub(r'"handle": "[^"]*"', '"handle": HANDLE', line) for line in lines]
 
 
 @pytest.mark.parametrize("variation", TABLE, ids=[v["way"] for v in TABLE])
-def test_both_runners_say_the_same(variation: dict[str, Any], suite: Path, java: Path) -> None:
-    way, seconds = variation["way"], variation.get("seconds", SECONDS)
-    code, lines = _python(way, suite, seconds)
-    assert (code == 0) == variation["passes"], lines
-    names = [line.split(":")[0].split(" ", 1)[1] for line in lines if line.startswith(("pass ", "FAIL "))]
-    assert names == list(PICKED), names  # by id, in the suite's order, never by file
-    if not variation["passes"]:
-        failing = [line for line in lines if line.startswith("FAIL ")]
-        assert failing and all(variation["says"] in line for line in failing), lines
-    elif "says" in variation:
-        assert variation["says"] in "\n".join(lines), lines
-    java_code, java_lines = _java(way, suite, java, seconds)
-    assert (java_code, [_unhandled(x) for x in java_lines]) == (code, [_unhandled(x) for x in lines])
+def test_the_python_runner_applies_the_protocol(variation: dict[str, Any], said: dict[str, Any]) -> None:
+    code, lines = said["python"][variation["way"]]
+    _holds(variation, code, lines)
 
 
-def _unhandled(line: str) -> str:
-    """A line with the handles the engine made up (a new one each run: serve's are random) as one word."""
-    return re.sub(r'"handle": "[^"]*"', '"handle": HANDLE', line)
+@pytest.mark.parametrize("variation", TABLE, ids=[v["way"] for v in TABLE])
+def test_the_java_runner_says_what_the_python_runner_says(variation: dict[str, Any], said: dict[str, Any]) -> None:
+    if isinstance(said["java"], str):
+        pytest.skip(said["java"])
+    code, lines = said["java"][variation["way"]]
+    _holds(variation, code, lines)
+    python_code, python_lines = said["python"][variation["way"]]
+    assert (code, _unhandled(lines)) == (python_code, _unhandled(python_lines))
+
+
+def test_the_java_command_line_prints_the_run_and_exits_with_its_code(
+    java_classes: Path, suite: tuple[Path, Path]
+) -> None:
+    """``java ConformanceRunner`` is the run the table drives (``main`` prints it and exits with its
+    code), and refuses a time limit it cannot use as bad usage, exit 2."""
+    folder, answers = suite
+    engine = [sys.executable, str(MANGLER), "accept-illegal", str(answers)]
+    done = subprocess.run([*JAVA, "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
+                          capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    assert done.stdout.splitlines()[-1] == "0 of 4 cases pass"
+    assert done.stdout.splitlines()[0].startswith(f"FAIL {PICKED[0]}: illegal proposal 1 judged legal")
+    bad = subprocess.run([*JAVA, "-cp", str(java_classes), "ConformanceRunner", "--time-limit", "soon", str(folder)],
+                         capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
+    assert (bad.returncode, bad.stdout, bad.stderr) == (2, "", "--time-limit: a number of seconds above 0, not soon\n")

@@ -23,6 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -54,6 +55,8 @@ public final class ConformanceRunner {
     static final int NOISE_SHOWN = 120;
     static final int MAX_BYTES = 16 * 1024 * 1024;
     static final BigInteger EXACT_FLOAT = BigInteger.TWO.pow(53);
+    /** A byte order mark, which some writers (.NET's UTF-8 console) put before their first line: ignored there. */
+    static final byte[] BOM = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
 
     /** A JSON-RPC error, or an answer the protocol does not allow: the case fails with this message. */
     static final class Failure extends Exception {
@@ -94,6 +97,8 @@ public final class ConformanceRunner {
         long id = 0;
         int noiseAt = 0;
         String ended = null;
+        /** False once the engine refused count with divide: never asked again in this run. */
+        boolean divideSupported = true;
 
         Engine(List<String> command, double seconds) throws IOException {
             this.seconds = seconds;
@@ -109,6 +114,7 @@ public final class ConformanceRunner {
             try {
                 ByteArrayOutputStream line = new ByteArrayOutputStream();
                 int b;
+                boolean first = true;
                 while ((b = out.read()) != -1) {
                     line.write(b);
                     if (line.size() > MAX_BYTES) {
@@ -116,12 +122,13 @@ public final class ConformanceRunner {
                         return;
                     }
                     if (b == '\n') {
-                        lines.put(decoded(line.toByteArray()));
+                        lines.put(decoded(withoutMark(line.toByteArray(), first)));
                         line.reset();
+                        first = false;
                     }
                 }
                 if (line.size() > 0) {
-                    lines.put(decoded(line.toByteArray()));
+                    lines.put(decoded(withoutMark(line.toByteArray(), first)));
                 }
                 lines.put(END);
             } catch (IOException | InterruptedException e) {
@@ -163,7 +170,7 @@ public final class ConformanceRunner {
                     Thread.currentThread().interrupt();
                 }
                 if (!process.isAlive()) {
-                    ended = "the engine ended (exit " + process.exitValue() + ")";
+                    ended = exitText(process.exitValue());
                     throw new Failure(ended, null);
                 }
                 throw stop("it stopped reading its input");
@@ -190,7 +197,10 @@ public final class ConformanceRunner {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    ended = "the engine ended (exit " + (process.isAlive() ? "None" : process.exitValue()) + ")";
+                    if (process.isAlive()) { // it closed its output and lives on
+                        throw stop("it closed its output");
+                    }
+                    ended = exitText(process.exitValue());
                     throw new Failure(ended, null);
                 }
                 Line line = (Line) got;
@@ -206,8 +216,8 @@ public final class ConformanceRunner {
                     noise.add("not JSON the runner reads (" + e.reason + "): " + shown(text));
                     continue;
                 }
-                Object ident = answer instanceof Map<?, ?> m ? m.get("id") : null;
-                if (!(ident instanceof BigInteger n) || !n.equals(BigInteger.valueOf(id))) {
+                BigInteger ident = wholeNumber(answer instanceof Map<?, ?> m ? m.get("id") : null);
+                if (ident == null || !ident.equals(BigInteger.valueOf(id))) {
                     noise.add("not the answer to request " + id + ": " + shown(text));
                     continue;
                 }
@@ -216,9 +226,11 @@ public final class ConformanceRunner {
                     if (!(map.get("error") instanceof Map<?, ?> error)) {
                         throw new Failure("an error that is not an object: " + shown(dumps(map.get("error"))), null);
                     }
-                    Object code = error.get("code");
-                    Integer c = code instanceof BigInteger b && b.bitLength() < 32 ? b.intValue() : null;
-                    throw new Failure(shown(pyStr(error.get("message"))), c);
+                    BigInteger code = wholeNumber(error.get("code"));
+                    Integer c = code != null && code.bitLength() < 32 ? code.intValue() : null;
+                    String said = error.get("message") instanceof String message ? message
+                        : "an error with no message text: " + dumps(error);
+                    throw new Failure(shown(said), c);
                 }
                 if (!map.containsKey("result")) {
                     throw new Failure("an answer with neither result nor error: " + shown(text), null);
@@ -241,6 +253,12 @@ public final class ConformanceRunner {
             }
             kill();
         }
+    }
+
+    /** The first line without a byte order mark before it (not part of the line). */
+    static byte[] withoutMark(byte[] bytes, boolean first) {
+        boolean marked = first && bytes.length >= BOM.length && Arrays.equals(bytes, 0, BOM.length, BOM, 0, BOM.length);
+        return marked ? Arrays.copyOfRange(bytes, BOM.length, bytes.length) : bytes;
     }
 
     static Line decoded(byte[] bytes) {
@@ -279,6 +297,11 @@ public final class ConformanceRunner {
 
     // -- words: as the Python runner writes them ------------------------------------------------
 
+    /** An engine's exit status as a shell says it (a signal N is 128 + N, as Java reports it). */
+    static String exitText(int code) {
+        return "the engine ended (exit " + code + ")";
+    }
+
     static String shownSeconds(double seconds) {
         return new BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString();
     }
@@ -309,15 +332,6 @@ public final class ConformanceRunner {
             i += n;
         }
         return out.toString();
-    }
-
-    /** Python's {@code str()} of a JSON value an error's message may be (a string, mostly). */
-    static String pyStr(Object value) {
-        if (value == null) return "None";
-        if (value instanceof String s) return s;
-        if (value instanceof Boolean b) return b ? "True" : "False";
-        if (value instanceof BigDecimal d) return pyFloat(d);
-        return dumps(value);
     }
 
     /** Python's {@code repr()} of the float a JSON number with a fraction or exponent reads as. */
@@ -372,13 +386,25 @@ public final class ConformanceRunner {
 
     // -- answers read as values -------------------------------------------------------------------
 
-    /** A count: an integer, or a whole-number float below 2^53 (2.0 is 2); anything else is Wrong. */
-    static BigInteger whole(Object value, String what) throws Wrong {
+    /**
+     * A whole number — an integer, or a float with no fraction below 2^53 (2.0: JSON writers in Java
+     * and JavaScript write it so) — or null: how every number compared is read (a count, an id, a code).
+     */
+    static BigInteger wholeNumber(Object value) {
         if (value instanceof BigInteger n) return n;
-        String shown = shown(dumps(value));
-        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue())) {
+        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue()) && !Double.isInfinite(d.doubleValue())) {
             BigInteger n = new BigDecimal(d.doubleValue()).toBigInteger();
             if (n.abs().compareTo(EXACT_FLOAT) < 0) return n;
+        }
+        return null;
+    }
+
+    /** A count ({@link #wholeNumber}); anything else is Wrong, saying which {@code what} and why. */
+    static BigInteger whole(Object value, String what) throws Wrong {
+        BigInteger n = wholeNumber(value);
+        if (n != null) return n;
+        String shown = shown(dumps(value));
+        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue())) {
             throw new Wrong(what + " " + shown + " is a float of 2^53 or more, which is not an exact count: write it as an integer");
         }
         throw new Wrong(what + " " + shown + " is not a whole number");
@@ -528,19 +554,18 @@ public final class ConformanceRunner {
             throw new Wrong("violations is not a list of objects: " + shown(dumps(violations)));
         }
         TreeSet<String> codes = new TreeSet<>();
-        for (Object v : list) {
+        for (Object v : list) { // each violation's code, a string; one without (or with null) names none
             Object code = ((Map<?, ?>) v).get("code");
-            boolean falsy = code == null || "".equals(code) || Boolean.FALSE.equals(code) || BigInteger.ZERO.equals(code)
-                || (code instanceof BigDecimal d && d.signum() == 0) || (code instanceof Collection<?> l && l.isEmpty())
-                || (code instanceof Map<?, ?> m && m.isEmpty());
-            if (!falsy) codes.add(pyStr(code)); // Python's truth: 0, "", [], {} name no code
+            if (code == null) continue;
+            if (!(code instanceof String name) || name.isEmpty()) {
+                throw new Wrong("a violation's code is the name of a code, not " + shown(dumps(code)));
+            }
+            codes.add(name);
         }
         return new Object[] {legal, codes};
     }
 
     // -- one case -----------------------------------------------------------------------------------
-
-    static boolean divideSupported = true;
 
     /** The first difference of one case, or null when it passes. */
     @SuppressWarnings("unchecked")
@@ -561,13 +586,13 @@ public final class ConformanceRunner {
             String asked = "{\"handle\":" + TriggerStackClient.quote(handle);
             LinkedHashMap<String, Object[]> divide = null;
             Object answer;
-            if (divideSupported) {
+            if (engine.divideSupported) {
                 try {
                     answer = engine.call("count", asked + ",\"divide\":true}");
                     if (answer instanceof Map<?, ?> m && m.get("divide") != null) divide = divide(m.get("divide"));
                 } catch (Failure e) {
                     if (e.code == null || (e.code != -32601 && e.code != -32602)) throw e;
-                    divideSupported = false;
+                    engine.divideSupported = false;
                     answer = engine.call("count", asked + "}");
                 }
             } else {
@@ -629,17 +654,34 @@ public final class ConformanceRunner {
 
     // -- the run ------------------------------------------------------------------------------------
 
-    @SuppressWarnings("unchecked")
     public static void main(String[] args) throws IOException {
-        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    /**
+     * The command line {@code args} run: every case's line, the noise line and the summary on
+     * {@code out}; the exit code returned (0 every case passes, 1 some fail, 2 bad usage). Runs
+     * share nothing, so several may go at once (tests/doubles/RunnerTable.java).
+     */
+    @SuppressWarnings("unchecked")
+    public static int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
+        List<String> rest = args;
         double seconds = 60;
         if (rest.size() >= 2 && rest.get(0).equals("--time-limit")) {
-            seconds = Double.parseDouble(rest.get(1));
+            try {
+                seconds = Double.parseDouble(rest.get(1));
+            } catch (NumberFormatException e) {
+                seconds = -1;
+            }
+            if (!(seconds > 0) || Double.isInfinite(seconds)) {
+                err.println("--time-limit: a number of seconds above 0, not " + rest.get(1));
+                return 2;
+            }
             rest = rest.subList(2, rest.size());
         }
         if (rest.isEmpty()) {
-            System.err.println("usage: ConformanceRunner [--time-limit SECONDS] CASES_DIR [ENGINE COMMAND...]");
-            System.exit(2);
+            err.println("usage: ConformanceRunner [--time-limit SECONDS] CASES_DIR [ENGINE COMMAND...]");
+            return 2;
         }
         Path suite = Path.of(rest.get(0));
         List<String> command = rest.size() > 1 ? rest.subList(1, rest.size()) : List.of("triggerstack", "serve", "--stdio");
@@ -654,32 +696,30 @@ public final class ConformanceRunner {
         try (Stream<Path> walk = Files.walk(suite)) {
             files = walk.filter(p -> p.toString().endsWith(".json") && Files.isRegularFile(p)).sorted(byParts).collect(Collectors.toList());
         }
-        List<String> out = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
         int passed = 0;
-        List<String> noise;
         Engine started;
         try {
             started = new Engine(command, seconds);
         } catch (IOException e) {
-            System.err.println("cannot start " + command.get(0) + ": " + e.getMessage());
-            System.exit(2);
-            return;
+            err.println("cannot start " + command.get(0) + ": " + e.getMessage());
+            return 2;
         }
         try (Engine engine = started) {
             for (Path file : files) {
                 Map<String, Object> c = (Map<String, Object>) TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
                 String difference = runCase(engine, c);
                 passed += difference == null ? 1 : 0;
-                out.add((difference == null ? "pass " : "FAIL ") + c.get("id") + (difference == null ? "" : ": " + difference));
+                lines.add((difference == null ? "pass " : "FAIL ") + c.get("id") + (difference == null ? "" : ": " + difference));
             }
-            noise = engine.noise;
+            if (!engine.noise.isEmpty()) {
+                lines.add("the engine wrote " + engine.noise.size() + " line(s) that answer no request (skipped); the first: "
+                    + engine.noise.get(0));
+            }
+            String note = engine.divideSupported ? "" : " (the engine has no divide: counts compared whole)";
+            lines.add(passed + " of " + files.size() + " cases pass" + note);
         }
-        if (!noise.isEmpty()) {
-            out.add("the engine wrote " + noise.size() + " line(s) that answer no request (skipped); the first: " + noise.get(0));
-        }
-        String note = divideSupported ? "" : " (the engine has no divide: counts compared whole)";
-        out.add(passed + " of " + files.size() + " cases pass" + note);
-        for (String line : out) System.out.println(line);
-        System.exit(passed == files.size() ? 0 : 1);
+        for (String line : lines) out.println(line);
+        return passed == files.size() ? 0 : 1;
     }
 }

@@ -14,64 +14,33 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
-import secrets
-import shlex
-import signal
-import subprocess
-import threading
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import ValidationError
-from triggerstack.model._errors import PastLimit, ScenarioError, UsageError
-from triggerstack.model._io import parse_json_line, parse_text, read_file
+from triggerstack.model._errors import ScenarioError, UsageError
+from triggerstack.model._io import parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._outcome import Entry
-from triggerstack.model._text import visible
 
-__all__ = ["Case", "Engine", "Failure", "ProcessEngine", "Report", "SelfEngine", "default_suite", "load_suite", "run"]
+from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, whole_number
+from ._lines import shown as _shown
+from ._process import RUN_MARK, ProcessEngine
 
-
-class Failure(Exception):
-    """An engine's JSON-RPC error, or an answer the protocol does not allow."""
-
-    def __init__(self, message: str, code: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-ANSWER_DIGITS = 20_000
-"""The most digits of an integer in an engine's answer or a case file (a count of the suite has at
-most a few dozen): a longer one is refused before it is converted, so no number can take the
-runner's time (Python's own guard is lifted for exact counts)."""
-_LIMITS = replace(DEFAULT_LIMITS, digits=ANSWER_DIGITS)
-NOISE_SHOWN = 120
-"""The characters of a line that answers no request shown in the report."""
-
-
-def _unread(exc: ScenarioError) -> str:
-    """Why a line is not JSON the runner reads, in the words both runners use (docs/conformance.md):
-    an integer past the digits, nesting past the depth, or malformed (anything else a strict JSON
-    reader refuses: a duplicate key, NaN, a lone surrogate, too many values)."""
-    said = str(exc)
-    if isinstance(exc, PastLimit) and "digits" in said:
-        return f"an integer of more than {ANSWER_DIGITS} digits"
-    if isinstance(exc, PastLimit) and "nest" in said:
-        return f"nested deeper than {_LIMITS.depth}"
-    return "malformed"
-
-
-@dataclass(frozen=True)
-class _Undecoded:
-    """A line that is not UTF-8: where it stops being so, and the line with each byte that is not
-    written as ``\\xNN`` (its line end left out), as the report shows it."""
-
-    at: int
-    text: str
+__all__ = [
+    "RUN_MARK",
+    "Case",
+    "Engine",
+    "Failure",
+    "ProcessEngine",
+    "Report",
+    "SelfEngine",
+    "default_suite",
+    "load_suite",
+    "run",
+]
 
 
 class Engine(Protocol):
@@ -80,60 +49,7 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-def _shown(text: str) -> str:
-    return visible(text if len(text) <= NOISE_SHOWN else text[:NOISE_SHOWN] + "…")
-
-
-class _Lines:
-    """JSON-RPC over lines: ``call`` writes a request and reads lines until its answer (the one
-    with its id), within ``seconds`` for the whole call; a line that is not that answer — a log
-    line, another id, not JSON, not UTF-8 — is noted (:attr:`noise`) and skipped."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self._id = 0
-        self._noise_at = 0
-        self.seconds = seconds
-        self.noise: list[str] = []  # what each line that answered no request was, as the report shows it
-
-    def _send(self, line: str) -> None:
-        raise NotImplementedError
-
-    def _next(self, timeout: float | None) -> str | _Undecoded:
-        raise NotImplementedError
-
-    def call(self, method: str, params: dict[str, Any]) -> Any:
-        self._id += 1
-        self._noise_at = len(self.noise)  # what this call skipped is said if it gets no answer
-        self._send(json.dumps({"jsonrpc": "2.0", "id": self._id, "method": method, "params": params}))
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            line = self._next(left)
-            if isinstance(line, _Undecoded):
-                self.noise.append(f"not UTF-8 (byte {line.at}): {_shown(line.text)}")
-                continue
-            line = line.rstrip("\r\n")
-            try:
-                answer = parse_json_line(line, _LIMITS)
-            except ScenarioError as exc:
-                self.noise.append(f"not JSON the runner reads ({_unread(exc)}): {_shown(line)}")
-                continue
-            ident = answer.get("id") if isinstance(answer, dict) else None
-            if type(ident) is not int or ident != self._id:
-                self.noise.append(f"not the answer to request {self._id}: {_shown(line)}")
-                continue
-            if "error" in answer:
-                error = answer["error"]
-                if not isinstance(error, dict):
-                    raise Failure(f"an error that is not an object: {_shown(json.dumps(error))}")
-                code = error.get("code")
-                raise Failure(_shown(str(error.get("message"))), code if type(code) is int else None)
-            if "result" not in answer:
-                raise Failure(f"an answer with neither result nor error: {_shown(line)}")
-            return answer["result"]
-
-
-class SelfEngine(_Lines):
+class SelfEngine(Lines):
     """This tool, in this process: the same protocol, no process in between, each call within
     ``seconds`` (the runner's --time-limit)."""
 
@@ -148,7 +64,7 @@ class SelfEngine(_Lines):
     def _send(self, line: str) -> None:
         self._answer = self.service.handle(line) or ""
 
-    def _next(self, timeout: float | None) -> str | _Undecoded:  # noqa: ARG002 - the service keeps its own time
+    def _next(self, timeout: float | None) -> str | Undecoded:  # noqa: ARG002 - the service keeps its own time
         answer, self._answer = self._answer, None
         if answer is None:
             raise Failure("no answer")
@@ -156,173 +72,6 @@ class SelfEngine(_Lines):
 
     def close(self) -> None:
         pass
-
-
-_END = b""
-_TOO_LONG = object()
-
-
-class ProcessEngine(_Lines):
-    """An engine started from a command line, spoken to on its standard input and output, in a
-    process group of its own. Each call must be answered within ``seconds`` and each line hold at
-    most ``max_bytes``; an engine that is silent longer, writes a longer line, or does not read
-    what it is sent is stopped — with every process it started — and the case fails saying so. Its
-    output is read line by line into a short queue, so an engine that floods it waits on its pipe
-    instead of filling the runner's memory (the runner is bounded whatever the engine does)."""
-
-    def __init__(
-        self, command: str | Sequence[str], seconds: float = DEFAULT_TIME_LIMIT, max_bytes: int = DEFAULT_LIMITS.bytes
-    ) -> None:
-        super().__init__(seconds)
-        self.max_bytes = max_bytes
-        self._lines: queue.Queue[bytes | object] = queue.Queue(maxsize=16)
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        self._mark = secrets.token_hex(12)  # this run's, in the environment of all it starts
-        if not argv:
-            raise UsageError("--engine: give the command that starts the engine under test")
-        try:
-            self.process = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,
-                env={**os.environ, RUN_MARK: self._mark},
-            )
-        except OSError as exc:
-            raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        self._ended: str | None = None  # why every later question fails at once
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        """Each line the engine writes, as it comes (``_END`` once it has ended)."""
-        assert self.process.stdout is not None
-        with contextlib.suppress(OSError, ValueError):  # its output closed under us
-            while line := self.process.stdout.readline(self.max_bytes + 1):
-                if len(line) > self.max_bytes:
-                    self._lines.put(_TOO_LONG)
-                    return
-                self._lines.put(line)
-        self._lines.put(_END)
-
-    def _stop(self, why: str) -> Failure:
-        """Stop the engine and everything it started; the failure that says why."""
-        self._ended = f"the engine was stopped: {why}"
-        self._kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(5)
-        return Failure(f"{why} (the engine was stopped)")
-
-    def _kill(self) -> None:
-        """SIGKILL the engine's session and process group, every process it started that left them
-        (``setsid``) while its parent still lives, and every process that carries this run's mark in
-        its environment — a helper that double-forked and left the session, its parent gone, is
-        found so — all through /proc, before the group goes."""
-        alive = self.process.poll() is None  # its pid is its own until it is waited for
-        pids = [*_descendants(self.process.pid), *([self.process.pid] if alive else []), *_marked(self._mark)]
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-    def _send(self, line: str) -> None:
-        if self._ended is not None:  # stopped or ended before: every later question fails at once
-            raise Failure(self._ended)
-        data = (line + "\n").encode("utf-8")
-        failed: list[OSError] = []
-
-        def write() -> None:
-            try:
-                assert self.process.stdin is not None
-                self.process.stdin.write(data)
-                self.process.stdin.flush()
-            except OSError as exc:
-                failed.append(exc)
-
-        writer = threading.Thread(target=write, daemon=True)
-        writer.start()
-        writer.join(self.seconds)
-        if writer.is_alive():
-            raise self._stop(f"it did not read its input within {self.seconds:g} s")
-        if failed:  # its input closed: it ended (said so, as when its output ends), or closed it and lives on
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(1)
-            if self.process.poll() is not None:
-                self._ended = f"the engine ended (exit {self.process.poll()})"
-                raise Failure(self._ended)
-            raise self._stop("it stopped reading its input")
-
-    def _next(self, timeout: float | None) -> str | _Undecoded:
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            last = f"; its last line was {self.noise[-1]}" if len(self.noise) > self._noise_at else ""
-            raise self._stop(f"no answer within {self.seconds:g} s{last}") from None
-        if line is _TOO_LONG:
-            raise self._stop(f"an answer of more than {self.max_bytes} bytes")
-        assert isinstance(line, bytes)
-        if line == _END:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(1)  # its exit status, once it has ended
-            self._ended = f"the engine ended (exit {self.process.poll()})"
-            raise Failure(self._ended)
-        try:
-            return line.decode("utf-8")
-        except UnicodeDecodeError as exc:  # noted as noise, never JSON
-            return _Undecoded(exc.start, line.rstrip(b"\r\n").decode("utf-8", "backslashreplace"))
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            with contextlib.suppress(OSError):  # an engine that already ended
-                self.process.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=10)
-        self._kill()  # whatever it started and left running goes with it
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        if self.process.stdout is not None:
-            with contextlib.suppress(OSError):
-                self.process.stdout.close()
-
-
-RUN_MARK = "TRIGGERSTACK_CONFORMANCE_RUN"
-"""The variable of an engine's environment that names its run: inherited by every process it starts,
-forked or exec'd, in its session or out of it."""
-
-
-def _marked(mark: str) -> list[int]:
-    """Every process (of ours: /proc lets us read only those) whose environment says ``mark`` — what
-    an engine started, however far it went (Linux; none elsewhere)."""
-    needle = f"{RUN_MARK}={mark}".encode()
-    found = []
-    me = os.getpid()
-    with contextlib.suppress(OSError):
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit() or int(entry.name) == me:
-                continue
-            with contextlib.suppress(OSError), open(f"/proc/{entry.name}/environ", "rb") as f:
-                if needle in f.read().split(b"\0"):
-                    found.append(int(entry.name))
-    return found
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every living descendant of ``pid`` (Linux's /proc children lists; none elsewhere)."""
-    found: list[int] = []
-    todo = [pid]
-    while todo:
-        here = todo.pop()
-        try:
-            tasks = list(Path(f"/proc/{here}/task").iterdir())
-        except OSError:
-            continue
-        for task in tasks:
-            with contextlib.suppress(OSError, ValueError):
-                kids = [int(k) for k in (task / "children").read_text().split()]
-                found.extend(kids)
-                todo.extend(kids)
-    return found
 
 
 @dataclass(frozen=True)
@@ -449,22 +198,15 @@ class Report:
         }
 
 
-EXACT_FLOAT = 2**53
-"""Below this every whole number is a float of its own; at and above it a float stands for several
-integers (19! + 1 is written as 19!), so a float there says no exact count."""
-
-
 def _whole(value: Any, what: str) -> int:
-    """``value`` as a count: an integer, or a whole-number float below 2^53 (``2.0``: JSON writers in
-    Java and JavaScript write it so, and it is the same value). Anything else — ``2.5``, ``"2"``,
-    ``true``, a float of 2^53 or more (which cannot say which integer it means) — is :class:`_Wrong`
-    saying which ``what`` and why."""
-    if type(value) is int:
-        return value
+    """``value`` as a count (:func:`whole_number`: an integer, or a whole-number float below 2^53).
+    Anything else — ``2.5``, ``"2"``, ``true``, a float of 2^53 or more (which cannot say which
+    integer it means) — is :class:`_Wrong` saying which ``what`` and why."""
+    n = whole_number(value)
+    if n is not None:
+        return n
     shown = _shown(json.dumps(value))
     if type(value) is float and value.is_integer():
-        if abs(value) < EXACT_FLOAT:
-            return int(value)
         raise _Wrong(f"{what} {shown} is a float of 2^53 or more, which is not an exact count: write it as an integer")
     raise _Wrong(f"{what} {shown} is not a whole number")
 
@@ -517,13 +259,18 @@ def _entry_text(entry: Entry) -> str:
 
 
 def _verdict(answer: Any) -> tuple[bool, set[str]]:
-    """A check's answer: legal (true or false, nothing else) and the codes it names."""
+    """A check's answer: legal (true or false, nothing else) and the codes it names — each
+    violation's ``code``, a string; a violation without one (or with null) names none."""
     if not isinstance(answer, dict) or type(answer.get("legal")) is not bool:
         raise _Wrong(f"a verdict is {{legal: true or false, violations: [...]}}, not {_shown(json.dumps(answer))}")
     violations = answer.get("violations", [])
     if not isinstance(violations, list) or not all(isinstance(v, dict) for v in violations):
         raise _Wrong(f"violations is not a list of objects: {_shown(json.dumps(violations))}")
-    return answer["legal"], {str(v["code"]) for v in violations if v.get("code")}
+    codes = [v.get("code") for v in violations if v.get("code") is not None]
+    if not all(isinstance(c, str) and c for c in codes):
+        wrong = next(c for c in codes if not (isinstance(c, str) and c))
+        raise _Wrong(f"a violation's code is the name of a code, not {_shown(json.dumps(wrong))}")
+    return answer["legal"], set(codes)
 
 
 def _run_case(engine: Engine, case: Case, report: Report) -> Result:
