@@ -175,22 +175,3 @@ def test_action_masks_reach_maskable_ppo_through_gymnasium_make() -> None:
         env.step(0)
     _, info = env.reset(seed=3)
     assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool)) and env.action_masks().any()
-
-
-def test_a_render_mode_it_has_not_is_refused_as_sb3_expects() -> None:
-    """An ``rgb_array`` asked for is refused as a ``TypeError`` (and still a ``ValueError``): SB3's
-    ``make_vec_env(id)`` asks for it first and falls back to no render mode only on a TypeError."""
-    with pytest.raises(ValueError, match="render_mode must be one of"):
-        rl.TriggerStackGym(ERTAI, render_mode="rgb_array")
-    with pytest.warns(UserWarning, match="render_mode"), pytest.raises(TypeError, match="render_mode"):
-        gymnasium.make("triggerstack/TriggerStack-v0", scenario=ERTAI, render_mode="rgb_array")
-    pytest.importorskip("stable_baselines3", reason="the extra [train] (Stable-Baselines3) is not installed")
-    from stable_baselines3.common.env_util import make_vec_env
-
-    with pytest.warns(UserWarning, match="render_mode"):
-        envs = make_vec_env("triggerstack/TriggerStack-v0", n_envs=2, env_kwargs={"scenario": ERTAI})
-    try:
-        observations = envs.reset()
-        assert isinstance(observations, np.ndarray) and observations.shape[0] == 2 and envs.env_method("action_masks")[0].any()
-    finally:
-        envs.close()
