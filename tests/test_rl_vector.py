@@ -175,3 +175,15 @@ def test_action_masks_reach_maskable_ppo_through_gymnasium_make() -> None:
         env.step(0)
     _, info = env.reset(seed=3)
     assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool)) and env.action_masks().any()
+
+
+@pytest.mark.parametrize("bad", [{"num_envs": 0}, {"num_envs": 2, "autoreset_mode": "SameStep"}])
+def test_a_vector_environment_refused_when_made_still_closes(bad: dict[str, Any]) -> None:
+    """Gymnasium 1.2 (the version Ray RLlib pins) closes a vector environment when it is collected,
+    one whose ``__init__`` refused its arguments too: closing one whose boards were never made says
+    nothing (it raised, and pytest turned the unraisable error into a failure elsewhere)."""
+    envs = rl.TriggerStackVectorEnv.__new__(rl.TriggerStackVectorEnv)
+    with pytest.raises(ValueError):
+        envs.__init__(scenario=ERTAI, **bad)
+    envs.close()
+    envs.close_extras()

@@ -56,6 +56,9 @@ class TriggerStackVectorEnv(VectorEnv):
         auto: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
+        # nothing to close yet: Gymnasium 1.2 (Ray RLlib's pin) closes a VectorEnv when it is collected, one
+        # refused here too, and closing one whose boards were never made must not raise
+        self.envs: list[TriggerStackGym] = []
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         try:
