@@ -184,6 +184,6 @@ def test_a_vector_environment_refused_when_made_still_closes(bad: dict[str, Any]
     nothing (it raised, and pytest turned the unraisable error into a failure elsewhere)."""
     envs = rl.TriggerStackVectorEnv.__new__(rl.TriggerStackVectorEnv)
     with pytest.raises(ValueError):
-        envs.__init__(scenario=ERTAI, **bad)
+        rl.TriggerStackVectorEnv.__init__(envs, scenario=ERTAI, **bad)
     envs.close()
     envs.close_extras()
