@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -244,8 +245,10 @@ def test_agent_selection_follows_apnap_and_illegal_actions_say_why() -> None:
     assert not game.observe("player_0")["action_mask"].any(), "only who decides has legal actions"
 
 
-@pytest.mark.parametrize("make", [rl.raw_env, rl.env], ids=["raw_env", "env"])
+@pytest.mark.parametrize("make", [rl.raw_env, partial(rl.env, illegal_reward=None)], ids=["raw_env", "env"])
 def test_an_action_that_is_no_decision_is_an_illegal_decision_and_nothing_is_taken(make: Any) -> None:
+    """(``rl.env`` by default ends the episode on an illegal action of its action space instead:
+    tests/test_rl_rllib.py.)"""
     game = make(str(EXAMPLES))  # a folder: the layout covers every example, so some slots are empty on one
     game.reset(seed=0)
     stepper, size = game.unwrapped.stepper, game.unwrapped.layout.size

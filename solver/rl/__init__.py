@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from .._verbs.step import ActionLayout as ActionLayout
     from .._verbs.step import IllegalOutcome as IllegalOutcome
     from ._checked import env as env
-    from ._env import RenderModeError as RenderModeError
+    from ._checked import parallel_env as parallel_env
     from ._env import Rewards as Rewards
     from ._env import ScenarioSource as ScenarioSource
     from ._env import TriggerStackEnv as TriggerStackEnv
@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._observation import CLIP as CLIP
     from ._observation import HEADER as HEADER
     from ._observation import Observer as Observer
+    from ._render import RenderModeError as RenderModeError
     from ._vector_env import TriggerStackVectorEnv as TriggerStackVectorEnv
     from ._vector_env import vector_env as vector_env
 

@@ -1,25 +1,43 @@
 """PettingZoo's order-enforcing checks around the AEC environment, in one layer
-(:func:`env`); the environment refuses an action out of bounds itself."""
+(:func:`env`); the environment refuses an action out of bounds itself. :func:`parallel_env` is the
+same environment through PettingZoo's parallel API."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ._env import Observation, ScenarioSource, TriggerStackEnv, raw_env
 
-__all__ = ["Checked", "env"]
+__all__ = ["Checked", "env", "parallel_env"]
+
+ILLEGAL_REWARD = -1.0
+"""The reward of an illegal action in :func:`env` by default, as in PettingZoo's classic games."""
 
 
 def env(scenario: ScenarioSource, **kwargs: Any) -> Any:
     """The environment as PettingZoo's own games are given: checked for calls out of order
-    (PettingZoo's ``OrderEnforcingWrapper``). An action out of the action space is an illegal
-    action like any other: :class:`~.._errors.IllegalDecision` says why (PettingZoo's
+    (PettingZoo's ``OrderEnforcingWrapper``), and an illegal action of the action space ending the
+    episode with ``illegal_reward`` (−1 by default; None raises) for the agent who took it, as
+    PettingZoo's ``TerminateIllegalWrapper`` does in its classic games. An action out of the action
+    space raises :class:`~.._errors.IllegalDecision`, saying why (PettingZoo's
     ``AssertOutOfBoundsWrapper`` would raise a bare ``AssertionError``)."""
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
     return Checked(raw_env(scenario, **kwargs))
+
+
+def parallel_env(scenario: ScenarioSource, **kwargs: Any) -> Any:
+    """:func:`env` through PettingZoo's parallel API: ``reset`` gives every agent's observation,
+    ``step(actions)`` takes a dict with an action for at least the agent whose mask is not all
+    zeros (the others' are ignored) and gives every agent's observation, reward, termination and
+    info. The game is turn-based and one agent often decides several times in a row, so it is
+    PettingZoo's ``turn_based_aec_to_parallel`` conversion (``aec_to_parallel`` is for games where
+    every agent acts once a cycle; the environment's metadata says it is not one)."""
+    return turn_based_aec_to_parallel(env(scenario, **kwargs))
 
 
 class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type information

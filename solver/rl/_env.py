@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 from gymnasium import spaces
@@ -24,16 +24,12 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
+from ._render import MODES, check_mode, shown
+from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
 
-__all__ = ["RenderModeError", "Rewards", "ScenarioSource", "TriggerStackEnv", "raw_env"]
+__all__ = ["Form", "Rewards", "ScenarioSource", "TriggerStackEnv", "raw_env"]
 
-
-class RenderModeError(ValueError, TypeError):
-    """A render mode the environment has not (only ``ansi`` and ``human``): a bad value, and a
-    ``TypeError`` too, because that is what Stable-Baselines3's ``make_vec_env`` takes to mean "this
-    environment renders no ``rgb_array``" — it asks for one first and tries again without it only on
-    a ``TypeError`` (docs/rl.md, "Gymnasium ids")."""
 
 ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
 ScenarioSource: TypeAlias = (
@@ -54,6 +50,10 @@ Rewards: TypeAlias = (
 function of the scenario and the outcome giving each player's reward. Players left out get 0."""
 
 Observation = dict[str, NDArray[Any]]
+Form: TypeAlias = Literal["pettingzoo", "rllib"]
+"""How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
+"action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
+action-masking modules read, the dtype its default encoders take)."""
 DRAWS = 100
 """How many scenarios :meth:`TriggerStackEnv.reset` draws before it gives up finding one with a decision."""
 _SUFFIXES = (".json", ".yaml", ".yml")
@@ -159,10 +159,16 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     target may be added, the last ability of a block …) without asking an agent:
     ``infos[agent]["auto_applied"]`` counts those taken this episode. An episode whose decisions
     are all forced is then over before it starts, so :meth:`reset` draws another.
+
+    Every seat of the layout is an agent of every episode from the first ``reset`` on (RLlib's
+    wrapper reads them there): on a board of fewer players the seats past them are empty — never
+    selected, observing zeros, rewarded 0, terminated with the others. ``illegal_reward`` (a number)
+    ends the episode on an illegal action of the action space, that agent rewarded with it, the
+    others 0, ``infos[agent]["illegal"]`` saying why; None raises. ``form``: :data:`Form`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(MODES),
         "name": "triggerstack_v0",
         "is_parallelizable": False,
     }
@@ -176,13 +182,20 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         options: Options | None = None,
         render_mode: str | None = None,
         auto: bool = False,
+        illegal_reward: float | None = None,
+        form: Form = "pettingzoo",
     ) -> None:
         super().__init__()
         self.auto = auto
         self.auto_applied = 0
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RenderModeError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        check_mode(render_mode)
+        if form not in ("pettingzoo", "rllib"):
+            raise ValueError(f"form must be 'pettingzoo' or 'rllib', not {form!r}")
         self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self._illegal: str | None = None  # why this episode ended on an illegal action
+        self.form = form
+        self._key = "observation" if form == "pettingzoo" else "observations"
         self.options = options or Options()
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
@@ -201,10 +214,13 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._scores = {p: s if isinstance(s, Score) else parse_score(s) for p, s in rewards.items()}
         self.possible_agents = [f"player_{i}" for i in range(layout.players)]
         mask = spaces.Box(low=0, high=1, shape=(layout.size,), dtype=np.int8)
+        seen: spaces.Box = self.observer.space
+        if form == "rllib":
+            seen = spaces.Box(low=seen.low.astype(np.float32), high=seen.high.astype(np.float32), dtype=np.float32)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": self.observer.space, "action_mask": mask}) for a in self.possible_agents
+            a: spaces.Dict({self._key: seen, "action_mask": mask}) for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(layout.size) for a in self.possible_agents}
+        self.action_spaces = {a: MaskedDiscrete(layout.size) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self._seed: int | None = None  # a seed given, its generator not made yet (made when first drawn from)
         self._now: Stepper | None = None
@@ -213,6 +229,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.mask_row(np.zeros(layout.size, dtype=np.int8))
         self._tracker: Tracker | None = None
         self._seated: Facts | None = None  # the board whose seats and agents' players are set
+        self._player_of: dict[str, PlayerId] = {}
         self.agents: list[str] = []
 
     def _twin(self) -> TriggerStackEnv:
@@ -221,7 +238,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         twin = object.__new__(type(self))
         AECEnv.__init__(twin)
         shared: tuple[str, ...] = ("auto", "render_mode", "options", "_source", "_steppers", "_openings")
-        shared += ("layout", "observer", "_rewards", "_scores")
+        shared += ("layout", "observer", "_rewards", "_scores", "illegal_reward", "form", "_key")
         for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
             setattr(twin, name, getattr(self, name))
         twin.auto_applied = 0
@@ -233,6 +250,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         twin.mask_row(np.zeros(self.layout.size, dtype=np.int8))
         twin._tracker = None
         twin._seated = None
+        twin._player_of = {}
+        twin._illegal = None
         twin.agents = []
         return twin
 
@@ -329,7 +348,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self._now is None or self._now.facts is not facts:
             self.stepper = self._stepper(facts)
         stepper = self.stepper
-        self.agents = self.possible_agents[: len(facts.scenario.players)]
+        self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)
         if self._seated is not facts:  # the seats of the board last played are still right
             self._seated = facts
             self.seats = [p.id for p in facts.scenario.players]
@@ -350,12 +369,18 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         else:
             self._tracker = Tracker(self.observer, stepper, self.walk)
         self.auto_applied = 0
+        self._illegal = None
         self._advance(offered)
 
     def player(self, agent: str) -> PlayerId:
-        """The scenario's player an agent plays this episode."""
+        """The scenario's player an agent plays this episode (a ``ValueError`` for a seat this
+        board leaves empty, or a name that is no agent's)."""
         found = self._player_of.get(agent)
-        return found if found is not None else self.seats[int(agent.rpartition("_")[2])]
+        if found is not None:
+            return found
+        if agent in self.possible_agents:
+            raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
+        raise ValueError(f"no agent is named {agent!r}: the agents are {', '.join(self.possible_agents)}")
 
     def _advance(self, offered: list[Decision] | None = None) -> None:
         """Follow the walk to where it now stands (``offered``: its legal decisions, if known)."""
@@ -390,9 +415,15 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         else:
             outcome = stepper.outcome(walk)
             line, rewards = outcome_json(outcome), self._reward(outcome)
+        player_of = self._player_of
         for agent in self.agents:
-            self.rewards[agent] = rewards.get(self.player(agent), 0.0)
+            player = player_of.get(agent)
+            self.rewards[agent] = 0.0 if player is None else rewards.get(player, 0.0)
             self.infos[agent] = {"outcome": line, **({"auto_applied": self.auto_applied} if self.auto else {})}
+        self._end()
+
+    def _end(self) -> None:
+        """Every agent terminated, the rewards set paid."""
         self.terminations = dict.fromkeys(self.agents, True)
         self._paid = True
         self._accumulate_rewards()
@@ -411,23 +442,44 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = action if type(action) is int else _action_id(action, agent)
+        chosen = action if type(action) is int else action_id(action, agent)
         stepper, walk = self._now, self._walk
         assert stepper is not None and walk is not None  # an agent is selected: reset() was called
+        illegal: IllegalDecision | None = None
         if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
             walk = stepper.apply_unchecked(walk, chosen)
         else:
-            walk = stepper.apply(walk, chosen, self.legal())  # IllegalDecision: why, and what is legal (by id)
+            try:
+                walk = stepper.apply(walk, chosen, self.legal())  # IllegalDecision: why, and what is legal (by id)
+            except IllegalDecision as exc:
+                if self.illegal_reward is None or not 0 <= chosen < self._size:  # not of the action space: refused
+                    raise
+                illegal = exc
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are paid once, at the end: zeroed at the next step
             rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._paid = False
+        if illegal is not None:
+            self._refuse(agent, illegal)
+            return
         self._walk = walk
         self._advance()
         if self.render_mode == "human":
             self.render()
+
+    def _refuse(self, agent: str, illegal: IllegalDecision) -> None:
+        """End the episode on ``agent`` 's illegal action, rewarded ``illegal_reward`` (the others 0)."""
+        assert self.illegal_reward is not None
+        for d in self._legal:
+            self._flags[d.id] = False
+        self._legal = []
+        self.rewards[agent] = float(self.illegal_reward)
+        self._illegal = str(illegal)
+        for a in self.agents:
+            self.infos[a] = {"illegal": str(illegal), **({"auto_applied": self.auto_applied} if self.auto else {})}
+        self._end()
 
     def _was_dead_step(self, action: Any) -> None:
         """PettingZoo's step of an agent whose episode is over, for an environment whose agents'
@@ -468,10 +520,17 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if tracker is None:
             raise RuntimeError("no episode yet: call reset() first")
         player = self._player_of.get(agent)  # player() and mask() inline: every step of PettingZoo's loop asks
-        observation = tracker.observe(self.player(agent) if player is None else player, legal)
+        if player is None:  # an empty seat observes nothing (a name that is no agent's is refused)
+            if agent not in self.observation_spaces:
+                self.player(agent)
+            observation = np.zeros(self.observer.size, dtype=np.int16)
+        else:
+            observation = tracker.observe(player, legal)
+        if self._key != "observation":
+            observation = observation.astype(np.float32)
         if legal and agent == self.agent_selection:
-            return {"observation": observation, "action_mask": self._mask.copy()}
-        return {"observation": observation, "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
+            return {self._key: observation, "action_mask": self._mask.copy()}
+        return {self._key: observation, "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),
@@ -484,40 +543,15 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         """The observation from the active player's seat."""
         return self.observation(self.seats[0])
 
-    def render(self) -> str | None:
-        """The stack so far, top first, and who decides what (``ansi`` returns it, ``human`` prints it)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The stack so far, top first, and who decides what (``ansi`` returns it, ``human`` prints it,
+        ``rgb_array`` returns it drawn)."""
         if self.render_mode is None or self._walk is None:
             return None
-        lines = [f"pass {len(self.walk.done) + 1}; decisions so far: {len(self.walk.decisions)}"]
-        lines += [f"  {self.stepper.decision(i).text}" for i in self.walk.decisions[-5:]]
-        if self._legal:
-            lines.append(f"{self.stepper.decider(self.walk)} decides: " + ", ".join(d.text for d in self.legal()))
-        else:
-            lines.append("over: " + outcome_json(self.stepper.outcome(self.walk)))
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return shown(self.render_mode, self.stepper, self.walk, self.legal(), self._illegal)
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
-
-
-def _action_id(action: object, agent: str) -> int:
-    """An action that is not a Python ``int``, as a decision id: a NumPy integer (or a 0-d array
-    of one) is; anything else is refused, never rounded or read as a number (``True``, ``2.5``)."""
-    if action is None:
-        raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
-    if isinstance(action, np.integer) or (
-        isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)
-    ):
-        return int(action)
-    if isinstance(action, int) and not isinstance(action, bool):
-        return int(action)
-    what = type(action).__name__
-    why = f"an action is a decision id, a whole number (an int or a NumPy integer), not a {what}"
-    raise IllegalDecision(str(action), why)
 
 
 def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:

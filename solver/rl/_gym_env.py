@@ -7,7 +7,6 @@ from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
 from triggerstack.model._args import seed_of
 from triggerstack.model._errors import ScenarioError
@@ -17,6 +16,8 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
 from ._env import Observation, Rewards, ScenarioSource, TriggerStackEnv
+from ._render import MODES
+from ._spaces import MaskedDiscrete
 
 __all__ = ["Policy", "TriggerStackGym", "uniform"]
 
@@ -47,7 +48,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     counts them this episode; see :class:`~._env.TriggerStackEnv`).
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it an instance variable
+    metadata = {"render_modes": list(MODES)}  # noqa: RUF012 - gymnasium declares it an instance variable
 
     def __init__(
         self,
@@ -72,7 +73,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         self.opponent = opponent
         self.illegal_reward = illegal_reward
         self.observation_space = self.game.observer.space
-        self.action_space = spaces.Discrete(self.game.layout.size)
+        self.action_space = MaskedDiscrete(self.game.layout.size)
         self._over = True
 
     def _play_others(self) -> None:
@@ -114,7 +115,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         self.game._np_random, self.game._seed = self.np_random, None  # one generator: scenarios and the other seats
         for _ in range(EPISODE_TRIES):
             self.game.reset(options=options)
-            if self.agent in self.game.agents:
+            if self.agent in self.game._player_of:  # the seat is not empty on this board
                 self._play_others()
                 if not self.game.terminations[self.agent]:
                     self._over = False
@@ -164,7 +165,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             return np.zeros(self.game.layout.size, dtype=bool)
         return self.game.mask(self.agent).astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
         return self.game.render()
 
     def close(self) -> None:

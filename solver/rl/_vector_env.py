@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -18,6 +17,7 @@ from .._options import Options
 from .._verbs.step import ActionLayout
 from ._env import Rewards, ScenarioSource
 from ._gym_env import Policy, TriggerStackGym, uniform
+from ._spaces import MaskedDiscrete
 
 __all__ = ["TriggerStackVectorEnv", "vector_env"]
 
@@ -56,6 +56,9 @@ class TriggerStackVectorEnv(VectorEnv):
         auto: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
+        # nothing to close yet: Gymnasium 1.2 (Ray RLlib's pin) closes a VectorEnv when it is collected, one
+        # refused here too, and closing one whose boards were never made must not raise
+        self.envs: list[TriggerStackGym] = []
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         try:
@@ -84,7 +87,7 @@ class TriggerStackVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.layout = first.game.layout
         self.single_observation_space = first.observation_space
-        self.single_action_space = spaces.Discrete(self.layout.size)
+        self.single_action_space = MaskedDiscrete(self.layout.size)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = np.zeros((num_envs, first.game.observer.size), dtype=np.int16)
