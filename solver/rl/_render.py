@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -74,7 +75,7 @@ def frame(text: str) -> NDArray[np.uint8]:
     lines = [piece for line in text.splitlines() for piece in textwrap.wrap(line, WIDTH) or [""]]
     columns = max([40, *map(len, lines)])
     figure = Figure(figsize=(0.3 + 0.07 * columns, 0.2 + 0.15 * len(lines)), dpi=100, facecolor="white")
-    canvas = FigureCanvasAgg(figure)
+    canvas: Any = FigureCanvasAgg(figure)  # typed only where matplotlib is installed: one type either way
     figure.text(0.01, 0.99, "\n".join(lines), family="monospace", fontsize=8, va="top", ha="left")
     canvas.draw()
     return np.asarray(canvas.buffer_rgba())[..., :3].copy()
