@@ -27,10 +27,9 @@ from triggerstack.model._outcome import Entry
 
 from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, whole_number
 from ._lines import shown as _shown
-from ._process import RUN_MARK, ProcessEngine
+from ._process import ProcessEngine
 
 __all__ = [
-    "RUN_MARK",
     "Case",
     "Engine",
     "Failure",
