@@ -77,7 +77,7 @@ def test_an_excluded_candidate_gives_one_reason_in_check_step_and_explain() -> N
     legal, _ = _example("flametongue-kavu")
     ftk = _ability(legal, "FTK")
     requirement = ftk.modes[0].requirements[0]
-    (said,) = judge.excluded(requirement, legal.facts.thing_index["scout"])
+    (said,) = judge.excluded(legal.facts, ftk, requirement, legal.facts.thing_index["scout"])
     proposal = {"stack": [{"ability": "FTK", "targets": {requirement.id: ["scout"]}}]}
     (violation,) = legal.check(parse_outcome(proposal)).violations
     assert (violation.code, violation.rule) == (said.code, said.rule)
