@@ -44,6 +44,7 @@ from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation
 from ._proposal import judge as judge
 from ._reason import Reason as Reason
+from ._reason import cite as cite
 from ._removal import cannot_be_removed as cannot_be_removed
 from ._removal import may_be_removed as may_be_removed
 from ._removal import must_be_put as must_be_put

@@ -1,0 +1,88 @@
+"""A rule's citation in the conformance suite has one source (issue 55): the codes and rules of a
+published case's proposals are what ``check`` says today, a rule case's source is its file's in
+tests/cases, and a family's source and rules are conformance/build.py's, written from ``Rule``.
+A published case that cites an old rule fails here, named, before anyone reads it."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT
+
+SUITE = ROOT / "conformance" / "cases"
+
+
+def _build() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("conformance_build", ROOT / "conformance" / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BUILD = _build()
+PUBLISHED: list[dict[str, Any]] = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(SUITE.rglob("*.json"))]
+
+
+def _case(case_id: str) -> dict[str, Any]:
+    return copy.deepcopy(next(c for c in PUBLISHED if c["id"] == case_id))
+
+
+def test_every_published_case_says_what_check_and_its_source_say_today(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each legal proposal is legal, each illegal one breaks exactly the codes and rules published,
+    and each case's source and rules checked are the build's; ``build.py --check`` says so too."""
+    assert len(PUBLISHED) >= 200 and sum(len(c["illegal"]) for c in PUBLISHED) >= 200
+    assert BUILD.disagreements(PUBLISHED) == []
+    assert BUILD.main(["--check"]) == 0
+    assert "no disagreements" in capsys.readouterr().out
+
+
+def test_a_case_that_cites_an_old_rule_is_named() -> None:
+    """Variants nobody published: a rule renumbered under an illegal proposal (the hexproof case of
+    issue 55), a code dropped, a legal proposal that check now refuses, a family's rules checked
+    and a rule case's source that their sources no longer give, and a case no source writes."""
+    kavu = _case("702/flametongue-kavu")
+    hexproof = next(w for w in kavu["illegal"] if w["codes"] == ["target-hexproof"])
+    hexproof["rules"] = ["702.11e"]
+    dropped = _case("603.3c/modes")
+    dropped["illegal"][0]["codes"] = dropped["illegal"][0]["codes"][1:] or ["order"]
+    refused = _case("family/apnap-2x1")
+    refused["legal"].append(refused["illegal"][0]["proposal"])
+    family = _case("family/keywords-3")
+    family["checks"] = ["702.11e", *family["checks"][1:]]
+    source = _case("702/flametongue-kavu")
+    source["source"] = source["source"].replace("702.11b", "702.11e")
+    gone = _case("family/apnap-2x1")
+    gone["id"] = "family/apnap-9x9"
+    found = BUILD.disagreements([kavu, dropped, refused, family, source, gone])
+    named = [line.split(":", 1)[0] for line in found]
+    assert named == [
+        "702/flametongue-kavu",
+        "603.3c/modes",
+        "family/apnap-2x1",
+        "family/keywords-3",
+        "702/flametongue-kavu",
+        "family/apnap-9x9",
+    ], found
+    assert "702.11e" in found[0] and "'702.11b'" in found[0]  # what is published, and what check says
+
+
+def test_a_stale_index_fails_the_check(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = tmp_path / "conformance"
+    (here / "cases").mkdir(parents=True)
+    for case in PUBLISHED[:3]:
+        path = here / "cases" / f"{case['id']}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(case), encoding="utf-8")
+    (here / "index.md").write_text(BUILD.index(PUBLISHED[:2]), encoding="utf-8")
+    monkeypatch.setattr(BUILD, "HERE", here)
+    monkeypatch.setattr(BUILD, "CASES", here / "cases")
+    assert BUILD.main(["--check"]) == 1
+    (here / "index.md").write_text(BUILD.index(PUBLISHED[:3]), encoding="utf-8")
+    assert BUILD.main(["--check"]) == 0
