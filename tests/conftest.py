@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import os
 import socket
 import subprocess
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import ParamSpec, TypeVar
 
 from hypothesis import HealthCheck, settings
@@ -103,3 +105,13 @@ def answers_health(url: str) -> bool:
         return bool(httpx.get(url + "/health", timeout=10).json() == {"status": "ok"})
     except httpx.TransportError:
         return False
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script of the clone that is no module of the package (``conformance/build.py``, a
+    benchmark), loaded as a module under its file's name so a test can call its functions."""
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -6,29 +6,19 @@ A published case that cites an old rule fails here, named, before anyone reads i
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-from types import ModuleType
 from typing import Any
 
 import pytest
 from triggerstack.model._rules import Rule
 from triggerstack.model._scenario import parse_scenario
 
-from .conftest import ROOT
+from .conftest import ROOT, load_script
 
 SUITE = ROOT / "conformance" / "cases"
 
 
-def _build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("conformance_build", ROOT / "conformance" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BUILD = _build()
+BUILD = load_script(ROOT / "conformance" / "build.py")
 PUBLISHED: list[dict[str, Any]] = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(SUITE.rglob("*.json"))]
 
 
