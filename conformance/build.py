@@ -6,6 +6,11 @@ bottom — stack entry, perft's divide), legal proposals, and illegal ones with 
 cites its rule or ruling), the examples, hand cases restating the bug classes engines have had
 (docs/conformance.md), and generated families at sizes 1…N. A case enters only when three engines
 agree on its count — the product engine, CP-SAT and python-constraint2 — and its divide sums to it.
+
+A case's citations have one source each: the codes and rules of its proposals are what ``check``
+says today, a rule case's source is its file's in tests/cases, and a family's source and rules are
+written here from :class:`Rule`. ``python conformance/build.py --check`` says, without counting,
+where the published suite disagrees with them (tests/test_conformance_citations.py runs it).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import importlib.util
 import json
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +27,10 @@ import yaml
 from triggerstack.model import ScenarioError, outcome_dict
 from triggerstack.model._io import load_document
 from triggerstack.model._outcome import parse_outcome
+from triggerstack.model._rules import Rule
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check, count
+from triggerstack.solver._judge import cite
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -140,12 +148,17 @@ def _json(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
-def from_rule_cases() -> list[dict[str, Any]]:
-    out = []
+def _rule_cases() -> Iterator[tuple[Path, dict[str, Any]]]:
+    """The rule cases of tests/cases that become suite cases (a scenario with a count)."""
     for path in sorted((ROOT / "tests" / "cases").rglob("*.yaml")):
         case = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if "scenario_error" in case or "count_error" in case:
-            continue
+        if "scenario_error" not in case and "count_error" not in case:
+            yield path, case
+
+
+def from_rule_cases() -> list[dict[str, Any]]:
+    out = []
+    for path, case in _rule_cases():
         data = load_document(str(ROOT / case["scenario_file"])) if "scenario_file" in case else case["scenario"]
         doc = _json({**data, **case.get("override", {})})
         proposals = []
@@ -165,12 +178,14 @@ def from_examples() -> list[dict[str, Any]]:
         name = folder.parent.name
         doc = _json(load_document(str(folder)))
         proposals = [_json(load_document(str(folder.parent / f"{w}.json"))) for w in ("legal", "illegal")]
-        built = _case(
-            f"examples/{name}", f"examples/{name} (README; its comments cite the rules)", ["603.3"], doc, proposals
-        )
+        built = _case(f"examples/{name}", *_example_citation(name), doc, proposals)
         if built is not None:
             out.append(built)
     return out
+
+
+def _example_citation(name: str) -> tuple[str, list[str]]:
+    return f"examples/{name} (README; its comments cite the rules)", [Rule.R603_3]
 
 
 def _apnap(players: int, each: int) -> dict[str, Any]:
@@ -319,11 +334,144 @@ def _left(k: int) -> dict[str, Any]:
     return {"players": pids, "objects": objects, "triggers": triggers}
 
 
-def families() -> list[dict[str, Any]]:
+def family_specs() -> Iterator[tuple[str, str, list[str], dict[str, Any]]]:
+    """Every generated case: its id, its source, the rules it checks and its scenario (nothing
+    counted yet). The rules are :class:`Rule`'s where the tool has them, so a number changed there
+    is changed here."""
     make = _families()
-    out: list[dict[str, Any]] = []
+    apnap = f"CR {Rule.R603_3B}, {Rule.R101_4}"
+    for players in (2, 3):
+        for each in (1, 2, 3):
+            yield (
+                f"family/apnap-{players}x{each}",
+                f"{apnap}: APNAP order, the active player's first (lowest)",
+                [Rule.R603_3B, Rule.R101_4],
+                _apnap(players, each),
+            )
+    for k in range(1, 6):
+        yield (
+            f"family/apnap-one-each-{k}p",
+            f"{apnap}: one ability each, in turn order",
+            [Rule.R603_3B, Rule.R101_4],
+            _apnap(k, 1),
+        )
+    for n in range(1, 7):
+        yield (
+            f"family/coupled-{n}",
+            f"CR {Rule.R603_3B}, {Rule.R601_2C}: abilities that may target each other once on the stack",
+            [Rule.R601_2C, Rule.R603_3B],
+            make.coupled(n),
+        )
+    for n in range(1, 6):
+        yield (
+            f"family/targeting-{n}",
+            f"CR {Rule.R601_2C}, {Rule.R115_5}: an ability targets players and abilities below it, never itself",
+            [Rule.R601_2C, Rule.R115_5],
+            make.targeting(n),
+        )
+    for n in range(2, 7):  # 603.10a (dies triggers look back) is no rule the tool cites: it is the scenario's
+        yield (
+            f"family/wipe-{n}",
+            f"CR 603.10a, {cite(Rule.R603_3A, Rule.R603_3B)}: dies triggers look back; APNAP blocks",
+            ["603.10a", Rule.R603_3B],
+            make.wipe(n),
+        )
+    for k in range(1, 5):  # ward (702.21a) is a reaction of the scenario, no rule the tool cites
+        yield (
+            f"family/ward-{k}",
+            f"CR {Rule.R603_3B}'s loop, 702.21a: ward fires in a further pass, above",
+            [Rule.R603_3B, "702.21a"],
+            make.ward(k),
+        )
+    divided = f"CR {Rule.R601_2D}: an amount divided gives each target at least 1"
+    for amount in range(1, 5):
+        for creatures in range(1, 4):
+            for hexproof in (False, True):
+                yield (
+                    f"family/divided-{amount}-among-{creatures}{'-hexproof' if hexproof else ''}",
+                    f"{divided}; {Rule.R702_11B}",
+                    [Rule.R601_2D, Rule.R702_11B],
+                    _divided(amount, creatures, hexproof),
+                )
+    for others in range(0, 6):
+        yield (
+            f"family/no-target-{others}",
+            f"CR {Rule.R603_3D}: an ability with no legal target is removed from the stack",
+            [Rule.R603_3D, Rule.R702_11B],
+            _no_target(others),
+        )
+    modes = f"CR {Rule.R700_2}, {Rule.R603_3C}"
+    for opponents in (1, 2, 3):
+        yield (
+            f"family/modal-distinct-{opponents}",
+            f"{modes}: modes chosen as it is put on the stack; each mode a different player (Vindictive Lich)",
+            [Rule.R700_2, Rule.R603_3C],
+            _modal(opponents),
+        )
+    for n in (1, 2, 3, 4, 5, 6):
+        for players in (2, 3):
+            yield (
+                f"family/mixed-{n}-{players}p",
+                f"CR {Rule.R603_3}: targeted, modal and divided abilities of several players",
+                [Rule.R603_3],
+                make.mixed(n, players)[0],
+            )
+    for allowed in ([1], [1, 2], [0, 1], [1, 2, 3], [2], [0, 1, 2, 3]):
+        for opponents in (1, 2, 3):
+            yield (
+                f"family/choose-{'-'.join(map(str, allowed))}-{opponents}opp",
+                f"{modes}: as many modes as the text allows, chosen as it is put on the stack; none: removed",
+                [Rule.R700_2, Rule.R603_3C],
+                _choose(allowed, opponents),
+            )
+    keywords = [Rule.R702_11B, Rule.R702_18A, Rule.R702_16B, Rule.R702_11D]
+    for creatures in range(1, 10):
+        yield (
+            f"family/keywords-{creatures}",
+            f"CR {', '.join(keywords)}: hexproof, shroud, protection, hexproof from",
+            list(keywords),
+            _keywords(creatures),
+        )
+    for variant in ("seed", "cr-1p", "2hg"):
+        for each in (1, 2):
+            yield (
+                f"family/rules-{variant}-{each}",
+                f"CR {Rule.R603_3B}, {Rule.R805_7}: four players' blocks under each rules variant",
+                [Rule.R603_3B, Rule.R805_7],
+                _rules(variant, each),
+            )
+    for k in range(1, 5):
+        yield (
+            f"family/delayed-{k}",
+            f"CR {cite(Rule.R603_7D, Rule.R603_7E)}: a delayed trigger's controller",
+            [Rule.R603_7D, Rule.R603_7E, Rule.R603_3A],
+            _delayed(k),
+        )
+    for k in range(1, 4):
+        yield (
+            f"family/left-game-{k}",
+            f"CR {Rule.R800_4A}, {Rule.R800_4D}: a player who left the game",
+            [Rule.R800_4A, Rule.R800_4D],
+            _left(k),
+        )
+    for amount in (5, 6):
+        for creatures in (2, 4):
+            doc = _divided(amount, creatures, False)
+            yield f"family/divided-{amount}-among-{creatures}", divided, [Rule.R601_2D], doc
+    for n in (1, 2, 3, 4):
+        for players in (2, 3, 4):
+            for candidates in (1, 2, 3):
+                yield (
+                    f"family/simple-{n}-{players}p-{candidates}c",
+                    f"CR {Rule.R603_3B}, {Rule.R601_2C}: APNAP blocks, targets",
+                    [Rule.R603_3B, Rule.R601_2C],
+                    make.simple(n, players, candidates),
+                )
 
-    def add(case_id: str, source: str, checks: list[str], doc: dict[str, Any]) -> None:
+
+def families() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for case_id, source, checks, doc in family_specs():
         scenario = parse_scenario(doc)
         legal = LegalOutcomes(scenario)
         proposals = []
@@ -336,137 +484,60 @@ def families() -> list[dict[str, Any]]:
                 proposals.append(swapped)
             if first["stack"]:  # an ability left out
                 proposals.append({**first, "stack": first["stack"][1:]})
-        built = _case(case_id, source, checks, _json(doc), proposals)
+        built = _case(case_id, source, [str(c) for c in checks], _json(doc), proposals)
         if built is not None:
             out.append(built)
-
-    for players in (2, 3):
-        for each in (1, 2, 3):
-            add(
-                f"family/apnap-{players}x{each}",
-                "CR 603.3b, 101.4: APNAP order, the active player's first (lowest)",
-                ["603.3b", "101.4"],
-                _apnap(players, each),
-            )
-    for k in range(1, 6):
-        add(
-            f"family/apnap-one-each-{k}p",
-            "CR 603.3b, 101.4: one ability each, in turn order",
-            ["603.3b", "101.4"],
-            _apnap(k, 1),
-        )
-    for n in range(1, 7):
-        add(
-            f"family/coupled-{n}",
-            "CR 603.3b, 601.2c: abilities that may target each other once on the stack",
-            ["601.2c", "603.3b"],
-            make.coupled(n),
-        )
-    for n in range(1, 6):
-        add(
-            f"family/targeting-{n}",
-            "CR 601.2c, 115.5: an ability targets players and abilities below it, never itself",
-            ["601.2c", "115.5"],
-            make.targeting(n),
-        )
-    for n in range(2, 7):
-        add(
-            f"family/wipe-{n}",
-            "CR 603.10a, 603.3a-b: dies triggers look back; APNAP blocks",
-            ["603.10a", "603.3b"],
-            make.wipe(n),
-        )
-    for k in range(1, 5):
-        add(
-            f"family/ward-{k}",
-            "CR 603.3b's loop, 702.21a: ward fires in a further pass, above",
-            ["603.3b", "702.21a"],
-            make.ward(k),
-        )
-    for amount in range(1, 5):
-        for creatures in range(1, 4):
-            for hexproof in (False, True):
-                add(
-                    f"family/divided-{amount}-among-{creatures}{'-hexproof' if hexproof else ''}",
-                    "CR 601.2d: an amount divided gives each target at least 1; 702.11b",
-                    ["601.2d", "702.11b"],
-                    _divided(amount, creatures, hexproof),
-                )
-    for others in range(0, 6):
-        add(
-            f"family/no-target-{others}",
-            "CR 603.3d: an ability with no legal target is removed from the stack",
-            ["603.3d", "702.11b"],
-            _no_target(others),
-        )
-    for opponents in (1, 2, 3):
-        add(
-            f"family/modal-distinct-{opponents}",
-            "CR 700.2, 603.3c: modes chosen as it is put on the stack; each mode a different player (Vindictive Lich)",
-            ["700.2", "603.3c"],
-            _modal(opponents),
-        )
-    for n in (1, 2, 3, 4, 5, 6):
-        for players in (2, 3):
-            add(
-                f"family/mixed-{n}-{players}p",
-                "CR 603.3: targeted, modal and divided abilities of several players",
-                ["603.3"],
-                make.mixed(n, players)[0],
-            )
-    for allowed in ([1], [1, 2], [0, 1], [1, 2, 3], [2], [0, 1, 2, 3]):
-        for opponents in (1, 2, 3):
-            add(
-                f"family/choose-{'-'.join(map(str, allowed))}-{opponents}opp",
-                "CR 700.2, 603.3c: as many modes as the text allows, chosen as it is put on the stack; none: removed",
-                ["700.2", "603.3c"],
-                _choose(allowed, opponents),
-            )
-    for creatures in range(1, 10):
-        add(
-            f"family/keywords-{creatures}",
-            "CR 702.11b, 702.18a, 702.16b, 702.11d: hexproof, shroud, protection, hexproof from",
-            ["702.11b", "702.18a", "702.16b", "702.11d"],
-            _keywords(creatures),
-        )
-    for variant in ("seed", "cr-1p", "2hg"):
-        for each in (1, 2):
-            add(
-                f"family/rules-{variant}-{each}",
-                "CR 603.3b, 805.7: four players' blocks under each rules variant",
-                ["603.3b", "805.7"],
-                _rules(variant, each),
-            )
-    for k in range(1, 5):
-        add(
-            f"family/delayed-{k}",
-            "CR 603.7d-e: a delayed trigger's controller",
-            ["603.7d", "603.7e", "603.3a"],
-            _delayed(k),
-        )
-    for k in range(1, 4):
-        add(f"family/left-game-{k}", "CR 800.4a, 800.4d: a player who left the game", ["800.4a", "800.4d"], _left(k))
-    for amount in (5, 6):
-        for creatures in (2, 4):
-            add(
-                f"family/divided-{amount}-among-{creatures}",
-                "CR 601.2d: an amount divided gives each target at least 1",
-                ["601.2d"],
-                _divided(amount, creatures, False),
-            )
-    for n in (1, 2, 3, 4):
-        for players in (2, 3, 4):
-            for candidates in (1, 2, 3):
-                add(
-                    f"family/simple-{n}-{players}p-{candidates}c",
-                    "CR 603.3b, 601.2c: APNAP blocks, targets",
-                    ["603.3b", "601.2c"],
-                    make.simple(n, players, candidates),
-                )
     return out
 
 
-def main() -> int:
+def citations() -> dict[str, tuple[str, list[str]]]:
+    """The source and the rules checked the build writes for each case id, read without counting
+    (a case the build leaves out for its size is here too)."""
+    out = {f"{path.parent.name}/{path.stem}": (case["source"], [path.parent.name]) for path, case in _rule_cases()}
+    for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
+        source, checks = _example_citation(folder.parent.name)
+        out[f"examples/{folder.parent.name}"] = (source, [str(c) for c in checks])
+    out.update({case_id: (source, [str(c) for c in checks]) for case_id, source, checks, _ in family_specs()})
+    return out
+
+
+def disagreements(cases: list[dict[str, Any]]) -> list[str]:
+    """Where the published ``cases`` disagree with what the build would write today, without
+    counting: a proposal ``check`` now judges otherwise (legal or not, its codes, its rules), or a
+    source or list of rules checked that is not the one its source gives (:func:`citations`)."""
+    cited = citations()
+    out = []
+    for case in cases:
+        where = case["id"]
+        if where not in cited:
+            out.append(f"{where}: no source of the build writes it any more")
+        elif (case["source"], case["checks"]) != cited[where]:
+            said = (case["source"], case["checks"])
+            out.append(f"{where}: source and checks {said} — the build writes {cited[where]}")
+        scenario = parse_scenario(case["scenario"])
+        for i, proposal in enumerate(case["legal"]):
+            verdict = _verdict(scenario, proposal)
+            if verdict is None or not verdict["legal"]:
+                out.append(f"{where}: legal proposal {i} — check now says {verdict}")
+        for i, wrong in enumerate(case["illegal"]):
+            verdict = _verdict(scenario, wrong["proposal"])
+            published = {"legal": False, "codes": wrong["codes"], "rules": wrong["rules"]}
+            if verdict != published:
+                out.append(f"{where}: illegal proposal {i} is published as {published} — check now says {verdict}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    if (argv if argv is not None else sys.argv[1:]) == ["--check"]:
+        published = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(CASES.rglob("*.json"))]
+        found = disagreements(published)
+        if (HERE / "index.md").read_text(encoding="utf-8") != index(published):
+            found.append("conformance/index.md is not the published cases' index")
+        for line in found:
+            print(line, file=sys.stderr)
+        said = f"{len(found) or 'no'} disagreement{'' if len(found) == 1 else 's'}"
+        print(f"{len(published)} cases: {said} with what the build writes today")
+        return 1 if found else 0
     cases = [*from_rule_cases(), *from_examples(), *families()]
     if CASES.exists():
         shutil.rmtree(CASES)

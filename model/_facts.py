@@ -29,12 +29,12 @@ from ._controllers import Control
 from ._filters import ANYTHING, Context, matches, possible_kinds, who
 from ._known import Known
 from ._limits import NO_DEADLINE, Deadline, Limits
-from ._linked import LinkedSearch, atoms, closure
+from ._linked import LinkedSearch, atoms
 from ._modes import allowed_counts
-from ._rules import Code, Rule
+from ._rules import Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
-from ._targeting import Exclusion, Restriction, restriction_exclusions
+from ._targeting import Bar, Restriction, restriction_bars
 from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
@@ -57,8 +57,8 @@ class RequirementFacts:
     depends_on: tuple[int, ...]  # requirements whose targets this filter refers to (target_of)
     candidates: tuple[int, ...]  # things that may be chosen, in canonical order
     linked_out: tuple[int, ...]  # things that fit but for the targets of depends_on: for no legal choice of them
-    excluded: Mapping[int, tuple[Exclusion, ...]]  # every other thing, with every reason
-    ignored: Mapping[int, str]  # things that fit, whose own targeting properties do not function (113.6)
+    excluded: Mapping[int, tuple[Bar, ...]]  # every other thing, with every rule that bars it
+    ignored: Mapping[int, tuple[str, ...]]  # things that fit: their own properties that do not function (113.6)
 
     def most(self, available: int) -> int:
         """The most targets that can be chosen from ``available`` things: bounded by ``max``
@@ -130,12 +130,14 @@ class AbilityFacts:
         return self.control.player
 
     @property
-    def forced_removal(self) -> tuple[Rule, str] | None:
-        """Why the ability can never be put on the stack, if it can't (603.3d, 800.4d)."""
+    def forced_removal(self) -> Rule | None:
+        """The rule that keeps the ability from ever being put on the stack, if one does: its
+        controller has left the game (800.4d), or it is ``illegal`` (603.3d). A fact: the judge room
+        says it in words."""
         if self.control.left_game:
-            return Rule.R800_4D, f"{self.controller} has left the game"
+            return Rule.R800_4D
         if self.illegal is not None:
-            return Rule.R603_3D, f"illegal: {self.illegal}"
+            return Rule.R603_3D
         return None
 
     @property
@@ -238,23 +240,24 @@ class Facts:
         return matches(m.requirements[req].filter, self.things[thing], ctx) is True
 
 
-class _Exclusions(Mapping[int, tuple[Exclusion, ...]]):
-    """Every thing a requirement cannot choose, with every reason: told only when asked (``check``,
-    ``explain``, an illegal decision's why), since what the candidates are is all a walk needs."""
+class _Bars(Mapping[int, tuple[Bar, ...]]):
+    """Every thing a requirement cannot choose, with every rule that bars it: told only when asked
+    (``check``, ``explain``, an illegal decision's why), since what the candidates are is all a walk
+    needs."""
 
     __slots__ = ("_args", "_found")
 
     def __init__(self, *args: Any) -> None:
         self._args: tuple[Any, ...] | None = args
-        self._found: dict[int, tuple[Exclusion, ...]] = {}
+        self._found: dict[int, tuple[Bar, ...]] = {}
 
-    def _all(self) -> dict[int, tuple[Exclusion, ...]]:
+    def _all(self) -> dict[int, tuple[Bar, ...]]:
         if self._args is not None:
             self._found = _exclusions(*self._args)
             self._args = None
         return self._found
 
-    def __getitem__(self, key: int) -> tuple[Exclusion, ...]:
+    def __getitem__(self, key: int) -> tuple[Bar, ...]:
         return self._all()[key]
 
     def __iter__(self) -> Iterator[int]:
@@ -277,14 +280,14 @@ def _requirement(
     ctx: Context,
 ) -> RequirementFacts:
     candidates: list[int] = []
-    ignored: dict[int, str] = {}
+    ignored: dict[int, tuple[str, ...]] = {}
     things = known.things
     self_id = None if restriction.ability_thing is None else restriction.ability_thing.id
     source_id = source.id if req.other_than_source and source is not None else None
     for i in known.fit(req.filter, ctx):
         thing = things[i]
-        if (note := known.notes[i]) is not None:
-            ignored[i] = note
+        if own := known.ignored[i]:
+            ignored[i] = own
         if thing.id == source_id or thing.id == self_id:  # 115.3 "another", 115.5 itself
             continue
         if known.restricted[i] and known.stops(i, restriction):
@@ -302,9 +305,12 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         linked_out=(),
-        excluded=_Exclusions(req, things, source, restriction, ctx, possible_kinds(req.filter)),
+        excluded=_Bars(req, things, source, restriction, ctx, possible_kinds(req.filter)),
         ignored=MappingProxyType(ignored),
     )
+
+
+_FILTER_ONLY = (Bar.FILTER,)
 
 
 def _exclusions(
@@ -314,20 +320,20 @@ def _exclusions(
     restriction: Restriction,
     ctx: Context,
     kinds: frozenset[str],
-) -> dict[int, tuple[Exclusion, ...]]:
-    """Why each thing that is no candidate of ``req`` is not (every reason, docs/formats.md)."""
-    excluded: dict[int, tuple[Exclusion, ...]] = {}
+) -> dict[int, tuple[Bar, ...]]:
+    """What bars each thing that is no candidate of ``req`` (every rule, docs/formats.md)."""
+    excluded: dict[int, tuple[Bar, ...]] = {}
     for i, thing in enumerate(things):
         fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
-        why: list[Exclusion] = []
+        why: list[Bar] = []
         if fit is False:
-            why.append(Exclusion(Code.TARGET_FILTER, Rule.R601_2C, f"{thing.id} does not fit {req.id}'s filter"))
+            why.append(Bar.FILTER)
             if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
-                excluded[i] = tuple(why)  # the common case: one reason is all there is
+                excluded[i] = _FILTER_ONLY  # the common case: one reason is all there is
                 continue
         if req.other_than_source and source is not None and thing.id == source.id:
-            why.append(Exclusion(Code.TARGET_SOURCE, Rule.R115_3, f"{thing.id} is the ability's source ('another')"))
-        why.extend(restriction_exclusions(restriction, thing))
+            why.append(Bar.SOURCE)
+        why.extend(restriction_bars(restriction, thing))
         if why:
             excluded[i] = tuple(why)
     return excluded
@@ -346,7 +352,7 @@ def _refine_target_of(
     reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context, deadline: Deadline
 ) -> tuple[RequirementFacts, ...]:
     """Keep, of a ``target_of`` filter's candidates, exactly those that fit some legal choice of
-    the requirements it names (:mod:`._linked`); the others are excluded with the reason, and kept
+    the requirements it names (:mod:`._linked`); the others are barred (:attr:`Bar.LINKED`), and kept
     in ``linked_out`` (an oracle that judges every choice itself starts from them)."""
     if not any(r.depends_on for r in reqs):
         return reqs
@@ -358,20 +364,13 @@ def _refine_target_of(
         keep: list[int] = []
         out_: list[int] = []
         excluded = dict(r.excluded)
-        names = ", ".join(reqs[d].id for d in closure(reqs, r.index))
         search = LinkedSearch(reqs, r.index, things, ctx, deadline)
         for t in r.candidates:
             if search.fits(t):
                 keep.append(t)
             else:
                 out_.append(t)
-                excluded[t] = (
-                    Exclusion(
-                        Code.TARGET_FILTER,
-                        Rule.R601_2C,
-                        f"{things[t].id} fits {r.id}'s filter for no legal choice of targets for {names}",
-                    ),
-                )
+                excluded[t] = (Bar.LINKED,)
         out.append(
             replace(
                 r,

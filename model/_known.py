@@ -17,14 +17,14 @@ __all__ = ["Known"]
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """What compiling asks of every thing once: whether a restriction could apply to it, why its
-    own targeting properties are ignored (113.6), and per filter and point of view, which things
+    """What compiling asks of every thing once: whether a restriction could apply to it, which of
+    its own targeting properties do not function where it is (113.6), and per filter and point of view, which things
     fit (requirements of several abilities often share both; a filter that does not read whose
     point of view it is, as most do not, once for every player)."""
 
     things: tuple[Thing, ...]
     restricted: tuple[bool, ...]
-    notes: tuple[str | None, ...]
+    ignored: tuple[tuple[str, ...], ...]
     fitting: dict[tuple[Callable[[Thing, Context], bool | None], PlayerId | None], tuple[int, ...]]
     stopped: dict[tuple[int, PlayerId | None, ThingId | None], bool]
 

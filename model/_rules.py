@@ -21,6 +21,7 @@ class Rule(StrEnum):
     R115_4 = "115.4"  # "any target"
     R115_5 = "115.5"  # an ability on the stack is not its own target
     R115_6 = "115.6"  # "up to N" targets
+    R601_2B = "601.2b"  # announcing modes
     R601_2C = "601.2c"  # choosing targets
     R601_2D = "601.2d"  # dividing
     R603_3 = "603.3"  # each waiting ability is put on the stack

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import os
 import shutil
 import signal
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import ParamSpec, TypeVar
 
 import pytest
@@ -135,3 +137,13 @@ def java_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     sources.append(ROOT / "tests" / "doubles" / "RunnerTable.java")
     subprocess.run(["javac", "-d", str(out), *map(str, sources)], check=True, timeout=300)
     return out
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script of the clone that is no module of the package (``conformance/build.py``, a
+    benchmark), loaded as a module under its file's name so a test can call its functions."""
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -18,8 +18,8 @@ LAYERS = [
     ("triggerstack.solver._errors", 1),
     ("triggerstack.solver._options", 1),
     ("triggerstack.solver._core", 2),
+    ("triggerstack.solver._judge", 2),  # the rules' "why not": check, step, explain and the chain's loops ask here
     ("triggerstack.solver._engines", 3),
-    ("triggerstack.solver._judge", 3),  # the rules' "why not": check, step and explain ask here
     ("triggerstack.solver._verbs", 4),
     ("triggerstack.adapters", 5),  # real games in (phase.rs): above the verbs, below the surfaces
     ("triggerstack.solver.rl", 6),  # the environments (the extra [rl]): on top of the verbs, beside the cli

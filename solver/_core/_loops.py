@@ -2,7 +2,8 @@
 repeats one on its path is a loop, :class:`Met`), what kind of loop it is — mandatory (104.4b),
 optional, or not decided within the cap on passes — and the one error that tells a judge about the
 loops of a chain (:meth:`Loops.summary`): which choice enters the loop, and how many outcomes avoid
-it (see :class:`~.chain.Chain`, which counts and lists the passes with these)."""
+it (see :class:`~.chain.Chain`, which counts and lists the passes with these). What is found here
+is said by the judge room (``solver/_judge/_loops.py``): every sentence of a loop is its."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from dataclasses import dataclass
 from triggerstack.model._errors import EndlessLoop
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import Deadline
-from triggerstack.model._outcome import Outcome, outcome_dict
+from triggerstack.model._outcome import Outcome
 from triggerstack.model._passes import Passes, StackItem, firing
-from triggerstack.model._rules import Rule
-from triggerstack.model._text import compact
 
 from .._errors import EngineCannot
+from .._judge import _loops as said
+from .._judge._reason import Reason
 from .engine import PassEngine
 from .indexed import IndexedOutcome, to_outcome
 
@@ -48,15 +49,15 @@ stack that only grows and no choice found to end it; not decided within the cap 
 
 @dataclass(frozen=True, slots=True)
 class Met:
-    """A loop met while following the passes: its kind, its sentence (which pass repeats which, and
-    what keeps it going), and the choice on the path that entered it — the pass (1-based) and that
-    pass's outcome, None when the waiting abilities are its first round — with ``prefix``, the
-    place of the outcome each pass took up to that choice (two paths into loops differ there)."""
+    """A loop met while following the passes: its kind, the judge's reason (which pass repeats
+    which, and its rule) and what keeps it going, and the choice on the path that entered it — the
+    pass (1-based) and that pass's outcome, None when the waiting abilities are its first round —
+    with ``prefix``, the place of the outcome each pass took up to that choice (two paths into loops
+    differ there)."""
 
     kind: str
-    text: str
+    reason: Reason
     cause: str
-    rule: Rule
     entered: tuple[int, Outcome] | None
     prefix: tuple[int, ...]
 
@@ -131,15 +132,7 @@ class Loops:
             for k in f.current.removed
             if (a := f.facts.abilities[k]).forced_removal is None and not a.may_choose_zero
         ]
-        out = f" It goes on because {fired} again." if fired else ""
-        if gone:
-            one = len(gone) == 1
-            out += (
-                f" {', '.join(gone)} {'has' if one else 'have'} no legal target and {'is' if one else 'are'} removed, "
-                f"as {'it' if one else 'they'} will be every round: no ability on the stack, nor a copy the rounds "
-                "put there, could be one."
-            )
-        return out
+        return said.loop_goes_on(fired, gone)
 
     def error(
         self,
@@ -157,44 +150,29 @@ class Loops:
         the choices between them can be made again (:meth:`replayable`), so they repeat for ever."""
         before = [f for f in path if f.depth < earlier[0]]
         cycle = [f for f in path if f.depth >= earlier[0]]
-        kind, text, rule = self._kind(facts, below, depth, earlier, grown)
+        kind, reason = self._kind(facts, below, depth, earlier, grown)
         entered = None
         if before and before[-1].depth == earlier[0] - 1 and (last := before[-1]).current is not None:
             entered = (last.depth + 1, to_outcome(last.facts, last.current))
-        return Met(kind, text, self.cause(facts, cycle), rule, entered, tuple(f.taken for f in before))
+        return Met(kind, reason, self.cause(facts, cycle), entered, tuple(f.taken for f in before))
 
     def _kind(
         self, facts: Facts, below: tuple[StackItem, ...], depth: int, earlier: tuple[int, Facts], grown: bool
-    ) -> tuple[str, str, Rule]:
-        then, now = earlier[0] + 1, depth + 1
-        again = (
-            f"pass {now} ({', '.join(a.id for a in facts.abilities)}) repeats pass {then} "
-            f"({', '.join(a.id for a in earlier[1].abilities)}) up to names"
-        )
+    ) -> tuple[str, Reason]:
+        ids, earlier_ids = [a.id for a in facts.abilities], [a.id for a in earlier[1].abilities]
+        more = len(facts.scenario.objects) - len(earlier[1].scenario.objects) if grown else None  # the stack: objects
+        again = said.loop_repeats(depth + 1, ids, earlier[0] + 1, earlier_ids, more)
         if grown:
-            more = len(facts.scenario.objects) - len(earlier[1].scenario.objects)  # the stack, as objects
-            again += (
-                f" but for {more} more abilit{'y' if more == 1 else 'ies'} on the stack below it; the same choices "
-                "make it again on a stack that only grows, so the passes never end that way"
-            )
             mandatory, decided = self.mandatory(facts, below, depth, flat=True)
             if mandatory or not decided:
-                return ENDLESS, (
-                    f"an endless chain: {again}; no choice found within {self.passes.max_passes} passes ends it, "
-                    "so the outcomes are unboundedly many if some choice ends it, and if none does they are only "
-                    "those that never enter it (104.4b)"
-                ), Rule.R603_3B
-            return OPTIONAL, _optional(again), Rule.R603_3B
+                return ENDLESS, said.endless_chain(again, self.passes.max_passes)
+            return OPTIONAL, said.optional_loop(again)
         mandatory, decided = self.mandatory(facts, below, depth)
         if not decided:
-            return UNDECIDED, (
-                f"an endless loop: {again}, and whether a choice ends it is not decided within "
-                f"{self.passes.max_passes} passes (raise the cap with --max-passes)"
-            ), Rule.R603_3B
+            return UNDECIDED, said.undecided_loop(again, self.passes.max_passes)
         if mandatory:
-            text = f"a mandatory loop: {again}, and once there no choice ends it: the game is a draw"
-            return MANDATORY, text, Rule.R104_4B
-        return OPTIONAL, _optional(again), Rule.R603_3B
+            return MANDATORY, said.mandatory_loop(again)
+        return OPTIONAL, said.optional_loop(again)
 
     def summary(
         self, met: Sequence[Met], avoiding: int, complete: bool, named: Sequence[Outcome] = ()
@@ -208,34 +186,10 @@ class Loops:
         accepts."""
         loop = next((m for m in met if m.kind != MANDATORY), met[0])
         mandatory = loop.kind == MANDATORY
-        text = loop.text
-        if mandatory:
-            text += ", so there is no outcome to give" if complete and not avoiding else " once it is entered"
-        out = f"{text}.{loop.cause}"
-        if loop.entered is not None:
-            pass_, choice = loop.entered
-            out += f" It is entered by the choice {compact(outcome_dict(choice))} in pass {pass_}"
-            others = len({m.prefix for m in met}) - 1
-            if others:
-                many = others > 1
-                out += f", and {others} other choice{'s' if many else ''} of earlier passes "
-                out += f"enter{'' if many else 's'} a loop"
-            out += "."
-        if complete and not avoiding and mandatory:
-            return EndlessLoop(out, mandatory=True, rule=loop.rule, avoiding=0)
-        n = f"{avoiding}" if complete else f"at least {avoiding}"
-        one = complete and avoiding == 1
-        if mandatory:
-            what = "avoids it, the only outcome check accepts" if one else "avoid it, every outcome check accepts"
-        else:
-            what = f"end{'s' if one else ''} with no pass repeating an earlier one"
-        out += f" {n} outcome{'' if one else 's'} {what}"
-        if named:
-            shown = "; ".join(compact(outcome_dict(o)) for o in named)
-            out += f": {shown}{' …' if len(named) < avoiding or not complete else ''}"
-        if not complete:
-            out += " (the count stopped before it was complete: raise --time-limit)"
-        return EndlessLoop(out + ".", mandatory=mandatory, rule=loop.rule, avoiding=avoiding if complete else None)
+        others = len({m.prefix for m in met}) - 1
+        why = said.endless_loop(loop.reason, loop.cause, mandatory, loop.entered, others, avoiding, complete, named)
+        assert why.rule is not None
+        return EndlessLoop(why.text, mandatory=mandatory, rule=why.rule, avoiding=avoiding if complete else None)
 
     def mandatory(
         self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool = False
@@ -289,13 +243,6 @@ class Loops:
                 seen.add(sig)
                 frontier.append((nxt.facts, nxt.on_stack, d + 1))
         return True, decided
-
-
-def _optional(again: str) -> str:
-    return (
-        f"an optional loop: {again}; a choice ends it after any number of rounds, so the outcomes are "
-        "unboundedly many"
-    )
 
 
 class Path:

@@ -21,10 +21,14 @@ from ._modes import shared_target as shared_target
 from ._modes import targets_outside_modes as targets_outside_modes
 from ._order import already_done as already_done
 from ._order import announce_first as announce_first
+from ._order import announce_then as announce_then
 from ._order import block_order as block_order
+from ._order import first_then as first_then
 from ._order import later_block as later_block
 from ._order import longest_in_order as longest_in_order
 from ._order import missing as missing
+from ._order import modes_first as modes_first
+from ._order import next_requirement as next_requirement
 from ._order import not_triggered as not_triggered
 from ._order import not_yet as not_yet
 from ._order import pass_order as pass_order
@@ -40,6 +44,7 @@ from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation
 from ._proposal import judge as judge
 from ._reason import Reason as Reason
+from ._reason import cite as cite
 from ._removal import cannot_be_removed as cannot_be_removed
 from ._removal import may_be_removed as may_be_removed
 from ._removal import must_be_put as must_be_put
@@ -48,6 +53,8 @@ from ._removal import never_put as never_put
 from ._removal import removal_depends as removal_depends
 from ._removal import removed_always as removed_always
 from ._removal import removed_but_legal as removed_but_legal
+from ._targets import barred as barred
+from ._targets import cannot_choose as cannot_choose
 from ._targets import chosen_twice as chosen_twice
 from ._targets import excluded as excluded
 from ._targets import linked_misfit as linked_misfit
@@ -58,6 +65,7 @@ from ._targets import no_linked_fit as no_linked_fit
 from ._targets import no_such_requirement as no_such_requirement
 from ._targets import not_a_thing as not_a_thing
 from ._targets import not_distinct as not_distinct
+from ._targets import not_functioning as not_functioning
 from ._targets import not_in_pass as not_in_pass
 from ._targets import not_on_stack as not_on_stack
 from ._targets import target_count as target_count

@@ -8,15 +8,19 @@ from collections.abc import Sequence
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._rules import Code, Rule
 
-from ._reason import Reason
+from ._reason import Reason, cite
 
 __all__ = [
     "already_done",
     "announce_first",
+    "announce_then",
     "block_order",
+    "first_then",
     "later_block",
     "longest_in_order",
     "missing",
+    "modes_first",
+    "next_requirement",
     "not_triggered",
     "pass_order",
     "passes_mismatch",
@@ -63,6 +67,44 @@ def not_yet(said: str, how: str) -> Reason:
     return Reason(None, None, f"{said} is not offered yet, but it is legal further on: {how}", later=True)
 
 
+def _then(path: Sequence[str], said: str) -> str:
+    """A way there, said as the decisions to take first, then the decision (``said`` as a sentence
+    names it: :func:`~._targets.worded`)."""
+    if not path:
+        return said
+    return ", ".join(repr(p) for p in path) + f", then {said}"
+
+
+def announce_then(said: str, aid: str, path: Sequence[str]) -> Reason:
+    """"Not yet": the ability in hand, ``aid``, is announced first, then the puts and removals of
+    ``path``, then the decision."""
+    choice = f"{aid}'s choice ({cite(Rule.R601_2B, Rule.R601_2D, dash='–')})"
+    return not_yet(said, f"finish announcing {choice}, then " + _then(path, said))
+
+
+def first_then(said: str, path: Sequence[str], target_of: tuple[str, str] | None = None) -> Reason:
+    """"Not yet": the puts and removals of ``path`` come first; ``target_of``: the decision's thing
+    is a target of that ability, put last."""
+    how = "first " + _then(path, said)
+    if target_of is not None:
+        how += f" ({target_of[0]} can be one of {target_of[1]}'s targets)"
+    return not_yet(said, how)
+
+
+def modes_first(said: str, aid: str, thing: str) -> Reason:
+    """"Not yet": ``thing`` is a target of a mode of ``aid`` still to be chosen."""
+    return not_yet(
+        said, f"choose {aid}'s modes first ({cite(Rule.R601_2B)}): {thing} is a target of a mode still to choose"
+    )
+
+
+def next_requirement(said: str, aid: str, thing: str, dividing: bool) -> Reason:
+    """"Not yet": ``thing`` can be a target of ``aid``'s next requirement, once the amount is divided
+    (``dividing``) or the targets being chosen are ended."""
+    first = f"finish dividing ({cite(Rule.R601_2D)})" if dividing else "say 'end targets' for the targets being chosen"
+    return not_yet(said, f"{first}; {thing} can be a target of {aid}'s next requirement")
+
+
 def undecided(decision: str, states: int) -> Reason:
     """A walk's decision whose later legality was not searched to the end (past ``states`` states)."""
     return Reason(
@@ -100,9 +142,8 @@ def triggered_earlier(name: str, earlier: bool) -> Reason:
 
 
 def passes_mismatch(given: Sequence[int], held: Sequence[int]) -> Reason:
-    return Reason.of(
-        Code.ORDER, f"passes says {list(given)} entries per pass, but the passes of 603.3b hold {list(held)}"
-    )
+    held_by = f"the passes of {cite(Rule.R603_3B)} hold {list(held)}"
+    return Reason.of(Code.ORDER, f"passes says {list(given)} entries per pass, but {held_by}")
 
 
 def _block_name(facts: Facts, a: AbilityFacts) -> str:

@@ -367,7 +367,7 @@ def _check_targets(
         chosen[r.index] = distinct
         for t in distinct:
             if t in r.excluded:
-                for reason in _targets.excluded(r, t):
+                for reason in _targets.excluded(facts, a, r, t):
                     report.add(a.id, reason.at(_place(inst, r)))
             elif not facts.is_on_stack_target(t, below):
                 report.add(a.id, _targets.not_on_stack(facts, a, t).at(_place(inst, r)))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from triggerstack.model._rules import CODE_RULE, Code, Rule
 
-__all__ = ["Reason"]
+__all__ = ["Reason", "cite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,3 +31,13 @@ class Reason:
     def at(self, where: str) -> Reason:
         """The same reason said of a place (``"E's mode counter, target ability"``)."""
         return Reason(self.code, self.rule, f"{where}: {self.text}", self.later)
+
+
+def cite(first: Rule, last: Rule | None = None, dash: str = "-") -> str:
+    """How a sentence cites ``first``, or the rules from ``first`` to ``last`` of one paragraph
+    (``603.3c-d``): from the :class:`~triggerstack.model._rules.Rule` values, never written by hand."""
+    if last is None:
+        return first.value
+    stem = first.value[:-1]
+    assert last.value.startswith(stem) and last.value > first.value, (first, last)
+    return f"{first.value}{dash}{last.value.removeprefix(stem)}"

@@ -9,7 +9,7 @@ from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._rules import Code, Rule
 
 from .._core.indexed import Choice
-from ._reason import Reason
+from ._reason import Reason, cite
 
 __all__ = [
     "cannot_be_removed",
@@ -23,12 +23,20 @@ __all__ = [
 ]
 
 
+def _forced(a: AbilityFacts) -> Reason:
+    """Why ``a`` is never put on the stack: the rule (``AbilityFacts.forced_removal``) and its words."""
+    if a.forced_removal is Rule.R603_3D:
+        return Reason(None, Rule.R603_3D, f"illegal: {a.illegal}")
+    if a.forced_removal is Rule.R800_4D:
+        return Reason(None, Rule.R800_4D, f"{a.controller} has left the game")
+    return Reason(None, Rule.R800_4D, "it is never put on the stack")
+
+
 def never_put(a: AbilityFacts, placed: bool) -> Reason:
     """``a`` is never put on the stack (its controller left the game …); ``placed``: a proposal put it there."""
-    rule, why = a.forced_removal or (Rule.R800_4D, "it is never put on the stack")
-    if placed:
-        return Reason.of(Code.PLACED_BUT_ILLEGAL, f"{a.id} is on the stack but is never put there: {why}", rule)
-    return Reason.of(Code.PLACED_BUT_ILLEGAL, f"{a.id} cannot be put on the stack: {why}", rule)
+    why = _forced(a)
+    said = "is on the stack but is never put there" if placed else "cannot be put on the stack"
+    return Reason.of(Code.PLACED_BUT_ILLEGAL, f"{a.id} {said}: {why.text}", why.rule)
 
 
 def must_be_removed(a: AbilityFacts) -> Reason:
@@ -69,31 +77,40 @@ def _names(facts: Facts, things: Sequence[int]) -> str:
     return ", ".join(facts.things[t].id for t in things)
 
 
-def cannot_be_removed(a: AbilityFacts, below: Sequence[str]) -> str:
+_REMOVAL = cite(Rule.R603_3C, Rule.R603_3D)
+"""How explain's sentences about removal cite it: 603.3c (no mode) and 603.3d (no legal choice)."""
+
+
+def _removal(text: str, rule: Rule = Rule.R603_3D, cited: str = _REMOVAL) -> Reason:
+    """What ``explain`` says of an ability's removal: no code (it judges no proposal), the rule, and
+    the sentence with its citation (``explain`` shows no rule of its own for it)."""
+    return Reason(None, rule, f"{text} ({cited})")
+
+
+def cannot_be_removed(a: AbilityFacts, below: Sequence[str]) -> Reason:
     """What ``explain`` says of an ability every legal outcome places (``below``: the abilities it can
     target that every outcome puts under it by then)."""
     if below:
-        return f"it always has a legal choice: {', '.join(below)} is on the stack below it by then (603.3c-d)"
+        return _removal(f"it always has a legal choice: {', '.join(below)} is on the stack below it by then")
     if not a.modal and not any(m.requirements for m in a.modes):
-        return "it has no mode or target to choose, so it never lacks a legal choice (603.3c-d)"
-    return "it has a legal choice whatever else is on the stack (603.3c-d)"
+        return _removal("it has no mode or target to choose, so it never lacks a legal choice")
+    return _removal("it has a legal choice whatever else is on the stack")
 
 
-def removal_depends() -> str:
+def removal_depends() -> Reason:
     """What ``explain`` says of a fired ability that later passes remove or not as the earlier passes went."""
-    return "it depends on what the earlier passes put on the stack (603.3c-d)"
+    return _removal("it depends on what the earlier passes put on the stack")
 
 
-def may_be_removed(a: AbilityFacts) -> str:
+def may_be_removed(a: AbilityFacts) -> Reason:
     """What ``explain`` says of an ability some legal outcomes remove."""
     if a.may_choose_zero:
-        return "its controller may choose no mode (700.2)"
-    return "it has a legal choice only if an ability it could target is on the stack when its block starts (603.3c-d)"
+        return _removal("its controller may choose no mode", Rule.R700_2, cite(Rule.R700_2))
+    return _removal("it has a legal choice only if an ability it could target is on the stack when its block starts")
 
 
-def removed_always(a: AbilityFacts) -> str:
+def removed_always(a: AbilityFacts) -> Reason:
     """What ``explain`` says of an ability every legal outcome removes."""
-    forced = a.forced_removal
-    if forced is not None:
-        return f"{forced[1]} (rule {forced[0].value})"
-    return "no legal choice of modes and targets exists when it is put on the stack (603.3c-d)"
+    if (rule := a.forced_removal) is not None:
+        return _removal(_forced(a).text, rule, f"rule {cite(rule)}")
+    return _removal("no legal choice of modes and targets exists when it is put on the stack")

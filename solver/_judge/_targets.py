@@ -1,18 +1,25 @@
 """601.2c, 115.1–115.6, 702.11/16/18 and must-target effects: what a requirement's targets may be.
-Why a thing is no candidate at all is a fact of the scenario (``RequirementFacts.excluded``, from
-model/_targeting.py); what depends on the rest of a choice is judged here."""
+Which rule bars a thing from being a candidate at all is a fact of the scenario
+(``RequirementFacts.excluded``: a :class:`~triggerstack.model._targeting.Bar` each, from
+model/_targeting.py); its code, rule and sentence are said here (:func:`excluded`), as is what
+depends on the rest of a choice."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model._linked import closure
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._targeting import Bar
 from triggerstack.model._text import quoted
 
 from ._reason import Reason
 
 __all__ = [
+    "barred",
+    "cannot_choose",
     "chosen_twice",
     "excluded",
     "linked_misfit",
@@ -23,15 +30,67 @@ __all__ = [
     "no_such_requirement",
     "not_a_thing",
     "not_distinct",
+    "not_functioning",
     "not_in_pass",
     "not_on_stack",
     "target_count",
 ]
 
 
-def excluded(r: RequirementFacts, t: int) -> list[Reason]:
-    """Every reason the scenario gives that ``t`` is no candidate of ``r`` (empty: it is one)."""
-    return [Reason(e.code, e.rule, e.reason) for e in r.excluded.get(t, ())]
+def excluded(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) -> list[Reason]:
+    """Every reason the scenario gives that ``t`` is no candidate of ``a``'s requirement ``r``
+    (empty: it is one): one per rule that bars it, in the order the facts list them."""
+    return [barred(facts, a, r, t, bar) for bar in r.excluded.get(t, ())]
+
+
+def barred(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int, bar: Bar) -> Reason:
+    """Why ``bar`` keeps ``t`` from being chosen for ``a``'s requirement ``r``: its code (with its
+    rule, unless a more specific one is named) and its sentence."""
+    thing = facts.things[t].id
+    source = facts.things[a.source].id if a.source is not None else "no source"
+    opponent = f"{a.controller} is an opponent of {facts.things[t].protector}"
+    match bar:
+        case Bar.FILTER:
+            return Reason.of(Code.TARGET_FILTER, f"{thing} does not fit {r.id}'s filter")
+        case Bar.LINKED:
+            reqs = next(m.requirements for m in a.modes if any(x is r for x in m.requirements))
+            names = ", ".join(reqs[d].id for d in closure(reqs, r.index))
+            said = f"{thing} fits {r.id}'s filter for no legal choice of targets for {names}"
+            return Reason.of(Code.TARGET_FILTER, said)
+        case Bar.SOURCE:
+            return Reason.of(Code.TARGET_SOURCE, f"{thing} is the ability's source ('another')")
+        case Bar.SELF:
+            return Reason.of(Code.TARGET_SELF, f"{a.id} can't target itself")
+        case Bar.LEFT_GAME:
+            return Reason.of(Code.TARGET_RESTRICTED, f"{thing} has left the game", Rule.R800_4A)
+        case Bar.SHROUD:
+            return Reason.of(Code.TARGET_SHROUD, f"{thing} has shroud")
+        case Bar.HEXPROOF | Bar.HEXPROOF_PLAYER:
+            rule = Rule.R702_11C if bar is Bar.HEXPROOF_PLAYER else None
+            return Reason.of(Code.TARGET_HEXPROOF, f"{thing} has hexproof and {opponent}", rule)
+        case Bar.HEXPROOF_FROM:
+            said = f"{thing} has hexproof from a quality of {source} and {opponent}"
+            return Reason.of(Code.TARGET_HEXPROOF, said, Rule.R702_11D)
+        case Bar.PROTECTION | Bar.PROTECTION_FROM_EVERYTHING:
+            rule = Rule.R702_16J if bar is Bar.PROTECTION_FROM_EVERYTHING else None
+            return Reason.of(Code.TARGET_PROTECTION, f"{thing} has protection from a quality of {source}", rule)
+        case Bar.CANT_BE_TARGETED:
+            said = f"{thing} can't be the target of abilities from {source} controlled by {a.controller}"
+            return Reason.of(Code.TARGET_RESTRICTED, said)
+    assert_never(bar)
+
+
+def cannot_choose(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) -> Reason:
+    """A walk's target decision naming ``t``, which a rule bars from ``a``'s requirement ``r``:
+    the first rule that bars it, said of the decision."""
+    return excluded(facts, a, r, t)[0].at(f"{facts.things[t].id} cannot be chosen for {a.id}'s target {r.id!r}")
+
+
+def not_functioning(facts: Facts, t: int, own: Sequence[str]) -> Reason:
+    """113.6: ``t``'s ``own`` targeting properties do not function where it is, so they bar nothing."""
+    thing = facts.things[t]
+    said = f"{thing.id}'s own {', '.join(own)} do not function in the {thing.zone} (only on the battlefield)"
+    return Reason(None, Rule.R113_6, said)
 
 
 def not_on_stack(facts: Facts, a: AbilityFacts, t: int) -> Reason:

@@ -22,7 +22,7 @@ from typing import Any
 from triggerstack.model._errors import EndlessLoop, ScenarioError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._reports import Explanation
-from triggerstack.model._rules import Code, Rule
+from triggerstack.model._rules import Code
 
 from .. import _judge as judge
 from .._core.chain import Chain
@@ -40,12 +40,12 @@ _REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in
 def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[str, str]:
     """Whether ``a`` must, may or cannot be removed, as the legal outcomes remove it, and why (the judge's words)."""
     if a.forced_removal is not None or seen.removal == "must":
-        return "must", judge.removed_always(a)
+        return "must", judge.removed_always(a).text
     if seen.removal == "cannot":
         targets = {facts.waiting_ability(c) for m in a.modes for r in m.requirements for c in r.candidates}
         below = [facts.abilities[k].id for k in sorted(certain)] if certain & targets else []
-        return "cannot", judge.cannot_be_removed(a, below)
-    return "may", judge.may_be_removed(a)
+        return "cannot", judge.cannot_be_removed(a, below).text
+    return "may", judge.may_be_removed(a).text
 
 
 def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
@@ -56,8 +56,14 @@ def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
         why = judge.must_elsewhere(facts, a)
     else:
         why = judge.no_linked_fit(facts, t)
-    assert why.code is not None and why.rule is not None
-    return {"id": facts.things[t].id, "code": why.code.value, "rule": why.rule.value, "reason": why.text}
+    return _said(facts, t, why)
+
+
+def _said(facts: Facts, t: int, why: judge.Reason) -> dict[str, str]:
+    """A judge's reason about thing ``t`` as the report shows it: its code (where it has one), rule and sentence."""
+    assert why.rule is not None
+    code = {"code": why.code.value} if why.code is not None else {}
+    return {"id": facts.things[t].id, **code, "rule": why.rule.value, "reason": why.text}
 
 
 def _requirement(
@@ -68,11 +74,7 @@ def _requirement(
     for t in sorted(chosen):
         b = facts.waiting_ability(t)
         (now if b is None or b in certain else later).append(facts.things[t].id)
-    excluded = [
-        {"id": facts.things[t].id, "code": e.code.value, "rule": e.rule.value, "reason": e.reason}
-        for t, reasons in sorted(r.excluded.items())
-        for e in reasons
-    ]
+    excluded = [_said(facts, t, why) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)]
     excluded.extend(_never_chosen(facts, a, t) for t in r.candidates if t not in chosen)
     return {
         "id": r.id,
@@ -86,9 +88,7 @@ def _requirement(
         "legal": now,
         "legal_once_on_stack": later,
         "excluded": excluded,
-        "ignored": [
-            {"id": facts.things[t].id, "rule": Rule.R113_6.value, "reason": why} for t, why in sorted(r.ignored.items())
-        ],
+        "ignored": [_said(facts, t, judge.not_functioning(facts, t, own)) for t, own in sorted(r.ignored.items())],
     }
 
 
@@ -151,7 +151,7 @@ def _merge(old: dict[str, Any], new: dict[str, Any], abilities: set[str]) -> dic
     (it may be missing from the other, removed in its pass): otherwise legal once on the stack."""
     if old["removal"] != new["removal"]:
         old["removal"] = "may"
-        old["removal_reason"] = judge.removal_depends()
+        old["removal_reason"] = judge.removal_depends().text
     for mo, mn in zip(old["modes"], new["modes"], strict=True):
         if _STATUS.index(mn["status"]) < _STATUS.index(mo["status"]):
             mo["status"], mo["reason"] = mn["status"], mn["reason"]

@@ -56,11 +56,10 @@ def later(p: Pass, state: State, d: Decision, tok: int) -> Reason | None:
     """The judge room's "not yet" for ``d`` (not legal now) where a legal outcome extending the
     walk takes it further on, saying how the walk gets there; its "undecided" where the search
     stopped at its bound; None where no legal outcome extending the walk takes it."""
-    how = _how(p, state, d, tok)
-    return judge.not_yet(_said(p, d), how) if isinstance(how, str) else how
+    return _how(p, state, d, tok)
 
 
-def _how(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
+def _how(p: Pass, state: State, d: Decision, tok: int) -> Reason | None:
     """How a walk reaches a legal outcome that takes ``d`` further on, in the sense a decision
     has for the outcome: a put, the ability placed next; a removal, the ability removed; a mode
     or a target, one of the ability in hand's (else of the next one put)."""
@@ -70,16 +69,15 @@ def _how(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
         if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
             after = _at(state, state.placed | {a.index}, state.processed)
             path = _path(p, after, d, puts=d.kind is DecisionKind.REMOVE)
-            first = f"finish announcing {a.id}'s choice (601.2b–d), then "
-            return path if not isinstance(path, list) else first + _then(path, _said(p, d))
+            return path if not isinstance(path, list) else judge.announce_then(_said(p, d), a.id, path)
         if d.kind is DecisionKind.TARGET:
-            return _later_target(p, state, a, tok - p.target0)
+            return _later_target(p, state, a, tok - p.target0, _said(p, d))
         return None
     if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
         # a put is the next ability on the stack: only removals may come before it
         path = _path(p, state, d, puts=d.kind is DecisionKind.REMOVE)
         if isinstance(path, list):
-            return "first " + _then(path, _said(p, d)) if path else None
+            return judge.first_then(_said(p, d), path) if path else None
         return path
     if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
         return None
@@ -91,11 +89,11 @@ def _how(p: Pass, state: State, d: Decision, tok: int) -> str | Reason | None:
             if path is not None:
                 return path
             continue
-        first = "first " + _then([*path, f"put {a.id}"], _said(p, d))
+        then = [*path, f"put {a.id}"]
         if d.kind is DecisionKind.MODE and _takes(p, a, state.placed, mode=d.mode):
-            return first
+            return judge.first_then(_said(p, d), then)
         if d.kind is DecisionKind.TARGET and _takes(p, a, state.placed, thing=tok - p.target0):
-            return f"{first} ({d.subject} can be one of {a.id}'s targets)"
+            return judge.first_then(_said(p, d), then, (d.subject, a.id))
     return None
 
 
@@ -143,7 +141,7 @@ def _takes(p: Pass, a: AbilityFacts, on_stack: frozenset[int], mode: str = "", t
     return any(want in seq for _, seq in p._choices(a, on_stack))
 
 
-def _later_target(p: Pass, state: State, a: AbilityFacts, t: int) -> str | None:
+def _later_target(p: Pass, state: State, a: AbilityFacts, t: int, said: str) -> Reason | None:
     """How the ability in hand may still target thing ``t``: in a requirement after the one
     being chosen (or dividing), or once its modes are chosen. None where no legal choice does."""
     tokens, want = state.tokens, p.target0 + t
@@ -153,21 +151,12 @@ def _later_target(p: Pass, state: State, a: AbilityFacts, t: int) -> str | None:
     for seq in p._consistent(a, state):
         if modes_open:
             if want in seq:
-                return f"choose {a.id}'s modes first (601.2b): {thing} is a target of a mode still to choose"
+                return judge.modes_first(said, a.id, thing)
             continue
         at = len(tokens) if start is None else seq.index(p.end_targets, start) + 1  # past the open set
         if want in seq[at:]:
-            first = "finish dividing (601.2d)" if start is None else "say 'end targets' for the targets being chosen"
-            return f"{first}; {thing} can be a target of {a.id}'s next requirement"
+            return judge.next_requirement(said, a.id, thing, dividing=start is None)
     return None
-
-
-def _then(path: Sequence[str], said: str) -> str:
-    """A way there, said as the decisions to take first, then the decision (``said`` as a sentence
-    names it: the judge room's ``worded``)."""
-    if not path:
-        return said
-    return ", ".join(repr(p) for p in path) + f", then {said}"
 
 
 def _at(state: State, placed: frozenset[int], processed: frozenset[int]) -> State:

@@ -444,7 +444,7 @@ class PassStepper(Checked[State]):
             t = tok - self.target0
             req = self._requirement(a, state.tokens)
             if req is not None and t in req.excluded:
-                return judge.excluded(req, t)[0].at(f"{f.things[t].id} cannot be chosen for {a.id}'s target {req.id!r}")
+                return judge.cannot_choose(f, a, req, t)
             if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
                 return judge.not_on_stack(f, a, t)
         announced = [self.decisions[t].text for t in state.tokens]
