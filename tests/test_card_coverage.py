@@ -348,6 +348,10 @@ def test_a_spell_cast_targeting_something_is_no_requirement() -> None:
         ("two target creatures controlled by different players", "a condition on the targets together"),
         ("target creature blocking it", "a relation to another object or player"),
         ("target creature that crewed it this turn", "a relation to another object or player"),
+        ("target creature controlled by the player to your left", "a relation to another object or player"),
+        ("target creature you control with the greatest power", "a comparison with a number the board decides"),
+        ("target creature card of an opponent's choice", "a target another player chooses (700.2e)"),
+        ("target card named Grizzly Bears", "a name, which a filter cannot say"),
         ("target creature with a vow counter on it beside the river", "words after a target phrase this reader does not know"),
     ],
 )

@@ -22,8 +22,9 @@ _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 def _refused(low: list[str], words: list[str], said: str) -> None:
     """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
     graveyard whose owner the board decides ("from that graveyard", after "for each graveyard")."""
-    if low[:3] == ["of", "their", "choice"]:
-        raise Unread("a target another player chooses (700.2e): 'of their choice'", said)
+    chooser = next((k for k in (3, 4) if low[k - 1 : k] == ["choice"]), 0)  # "of an opponent's choice"
+    if low[:1] == ["of"] and chooser:
+        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:chooser])!r}", said)
     if (
         len(low) > 2
         and low[0] in ("in", "from")
@@ -198,7 +199,8 @@ _CAUSES = (  # what the words after a target phrase say that no filter can, each
     ),
     (
         r"with (?:equal or )?(?:lesser|greater) |with (?:power|toughness|mana value) (?:less|greater|equal)"
-        r"|with that \w+'s |with the same ",
+        r"|with that \w+'s |with the same |with the (?:greatest|highest|lowest|least|most) "
+        r"|who (?:controls|has) more |whose \w+ (?:has|have) (?:more|fewer) |whose power and toughness ",
         "a comparison with a number the board decides (the power of another object, a count), which the "
         "numbers of a filter cannot say",
     ),
@@ -209,9 +211,11 @@ _CAUSES = (  # what the words after a target phrase say that no filter can, each
     ),
     (
         r"that (?:crewed|saddled) it|blocking it\b|it's blocking|attacking you\b|exiled with |attached to "
-        r"|other than (?:that|enchanted) ",
+        r"|other than (?:that|enchanted) |controlled by (?:the|a) player |that targets only |with a single target"
+        r"|that player (?:is protecting|protects)",
         "a relation to another object or player, which a filter cannot say",
     ),
+    (r"(?:not )?named ", "a name, which a filter cannot say"),
 )
 
 
