@@ -64,7 +64,6 @@ NOT_READ: dict[tuple[str, str, str], str] = {
         "phase exports no player's restriction; a static that may give one is a gap naming it (docs/phase.md)"
     ),
     ("Filter", "mana_value", "card phrase reader"): _REFUSED_WORDS,
-    ("Filter", "counter", "card phrase reader"): _REFUSED_WORDS,
     ("Filter", "counter", "phase adapter"): _PHASE_GAP,
     ("Filter", "ability_kind", "phase adapter"): _PHASE_GAP,
 }  # fmt: skip

@@ -10,17 +10,23 @@ _END_TEXT = (
     "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "
     "mills discards draws reveals sacrifices sacrifice shuffles puts returns exiles searches scries "
     "surveils counts chooses plays casts pays adds assigns perpetually must may to into onto until twice "
-    "copies unless instead where equal creates takes skips untaps taps untap"
+    "copies unless instead where equal creates takes skips untaps taps untap during both"
+    # "destroy target creature if it's tapped": the target is any creature, the "if" is checked as the
+    # ability resolves (608.2c), not as its target is chosen (601.2c)
+    " if"
 )
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = (
     "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy "
-    "up all every goad another one two three x copy"  # "and up to two target …", "and all other …", "and goad it"
+    "up all every goad another one two three x copy they this a an choose chooses"  # "and up to two target …",
+    # "and all other …", "and goad it", "target player and they create …", "… hand and choose a card from it"
 )
 _AND_WORDS = frozenset(_AND_TEXT.split())
+_AMOUNTS = ("a", "an", "one", "two", "three", "four", "five", "x", "up", "any")
 _END_RUNS = (
     ("this", "turn"),
     ("for", "each"),
+    *(("for", n) for n in _AMOUNTS),  # "search target opponent's library for three cards"
     ("for", "as", "long"),
     ("as", "long", "as"),
     ("at", "random"),
@@ -42,11 +48,12 @@ _END_RUNS = (
 # after a player: "all creatures target opponent controls", "have target player discard a card"
 _PLAYER_VERBS = frozenset(
     {"controls", "control", "owns", "own", "discard", "mill", "draw", "reveal", "shuffle", "search", "look", "scry"}
+    | {"looks", "exchange", "drafts", "faces"}  # "two target players exchange life totals"
 )
 
 _EACH_VERBS = frozenset(
     {"draw", "create", "discard", "sacrifice", "mill", "lose", "gain", "get", "put", "return", "exile"}
-    | {"search", "shuffle", "reveal", "deal", "scry"}
+    | {"search", "shuffle", "reveal", "deal", "scry", "manifest", "secretly"}
 )
 """Verbs after "each" in their plural form: "you and target opponent each draw a card"."""
 
@@ -61,5 +68,3 @@ def ends(low: list[str], pos: int, players: bool) -> int:
     if (w == "each" and (nxt in _END_WORDS or nxt in _EACH_VERBS)) or (w == "don't" and nxt != "control"):
         return 2
     return next((len(run) for run in _END_RUNS if tuple(low[pos : pos + len(run)]) == run), 0)
-
-

@@ -1,16 +1,19 @@
-""" "That player controls", "defending player controls", "from that player's graveyard": a target
-phrase naming the player the trigger's event names (603.2) — or, for "defending player", the player
-the attacking creature attacks (506.2, 508.5a). Read as the player reference ``event`` (the
-trigger's ``event_player``, docs/formats.md) only when the event is what names that player: the
-trigger condition names one player and the effect names none before the target; otherwise
-refused (:class:`~._unread.Unread`), never guessed."""
+""" "That player controls", "they control", "defending player controls", "from that player's / their
+graveyard": a target phrase naming a player by a pronoun, read as the player it stands for — the
+player the trigger's event names (603.2; for "defending player", the player the attacking creature
+attacks, 506.2, 508.5a), as the player reference ``event`` (the trigger's ``event_player``,
+docs/formats.md), or the player an earlier target of the sentence chose ("target player skips their
+next untap step. Tap up to five target permanents that player controls": ``{"target_of": "t"}``,
+601.2c). Read only where one player is what the words can stand for; otherwise refused
+(:class:`~._unread.Unread`), never guessed."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["event_qualifier", "event_refusal"]
+__all__ = ["NO_CONTEXT", "Context", "event_qualifier", "event_refusal", "player_named"]
 
 _WHO = {
     ("that", "player"): "that player",
@@ -24,29 +27,65 @@ _NAMED_BEFORE = re.compile(
     r"|\bchoose (?:a|an)\b",
     flags=re.I,
 )
+_ONE_TARGET = re.compile(r"target (player|opponent)", flags=re.I)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a target phrase's pronoun may stand for: the trigger condition, the effect before the
+    target, and the ids of the sentence's earlier requirements that choose players only."""
+
+    condition: str = ""
+    before: str = ""
+    players: tuple[str, ...] = ()
+
+
+NO_CONTEXT = Context()
+"""A phrase read alone: no trigger condition, no words before it, no earlier target player."""
 
 
 def event_qualifier(low: list[str], i: int) -> tuple[dict[str, Any], int, str] | None:
-    """The qualifier at ``low[i:]`` naming the event's player, how many words it takes and who it
-    says ("that player"); ``None`` when it is not one."""
+    """The qualifier at ``low[i:]`` naming a player by a pronoun, how many words it takes and who it
+    says ("that player"); its filter names the player ``event``, for :func:`player_named` to
+    replace. ``None`` when it is not one."""
     at = [*low[i : i + 4], "", "", "", ""][:4]
     if (at[0], at[1]) in _WHO and at[2] == "controls":
         who, found, k = _WHO[(at[0], at[1])], {"controller": "event"}, 3
-    elif (
-        at[0] in ("from", "in")
-        and at[3] == "graveyard"
-        and (at[1], at[2].removesuffix("'s")) in _WHO
-    ):
+    elif (at[0], at[1]) == ("they", "control"):
+        who, found, k = "they", {"controller": "event"}, 2
+    elif at[0] in ("from", "in") and (at[1], at[2]) == ("their", "graveyard"):
+        who, found, k = "their", {"zone": "graveyard", "owner": "event"}, 3
+    elif at[0] in ("from", "in") and at[3] == "graveyard" and (at[1], at[2].removesuffix("'s")) in _WHO:
         who, found, k = _WHO[(at[1], at[2].removesuffix("'s"))], {"zone": "graveyard", "owner": "event"}, 4
     else:
         return None
     return found, k, who
 
 
+def player_named(who: str, context: Context) -> tuple[Any, str | None]:
+    """The player reference ``who`` stands for — ``"event"``, or ``{"target_of": R}`` where the only
+    player the effect names before it is the sentence's one earlier target player (601.2c) and the
+    trigger condition names none — and why not, when neither (the reference is then ``None``)."""
+    named = _NAMED_BEFORE.findall(context.before)
+    if named and who != "defending player" and all(_ONE_TARGET.fullmatch(n) for n in named):
+        if len(context.players) != 1:
+            return None, f"{who!r} after {len(context.players)} target players: which one is not read"
+        if _PLAYERS.search(context.condition):
+            return None, f"{who!r} after a target player, in a trigger that names a player too: {context.condition!r}"
+        if who == "that opponent" and not named[-1].lower().endswith("opponent"):
+            return None, f"{who!r} after {named[-1]!r}: a player who may not be an opponent"
+        return {"target_of": context.players[0]}, None
+    refusal = event_refusal(who, context.condition, context.before)
+    return (None, refusal) if refusal is not None else ("event", None)
+
+
 def event_refusal(who: str, condition: str, before: str) -> str | None:
     """Why ``who`` is not read as the event's player (``condition``: the trigger condition;
     ``before``: the effect before the target), ``None`` when the event is what names that player."""
     named = _NAMED_BEFORE.search(before)
+    each = re.search(r"\bfor each \w+", before, flags=re.I)
+    if named is not None and each is not None:  # "for each opponent, … target creature that player controls"
+        return f"{who!r} after {each.group(0)!r}: a target for each, as many as the board holds (601.2c)"
     if named is not None:
         return f"{who!r} after the effect names a player: {named.group(0)!r}"
     if who == "defending player":

@@ -16,8 +16,8 @@ from .._errors import ScenarioError
 from .._shapes import SUPERTYPES as _SUPERTYPES
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
-from ._qualifiers import KEYWORD_TAGS
 from ._reader import KEPT, Ability, keyword_lines, read
+from ._states import keyword_tag
 
 __all__ = ["characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
 
@@ -105,8 +105,9 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
             out["hexproof"] = True
         elif low == "shroud":
             out["shroud"] = True
-        elif low in KEYWORD_TAGS:  # "target creature with flying" asks for it (702): carried as a tag
-            out.setdefault("tags", []).append(low)
+        elif (tag := keyword_tag(low)) is not None:  # "target creature with flying" asks for it (702): a tag
+            if tag not in out.get("tags", ()):
+                out.setdefault("tags", []).append(tag)
         elif low.startswith(("protection from", "hexproof from")):
             key = "protection" if low.startswith("protection") else "hexproof_from"
             for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
@@ -246,9 +247,7 @@ class _Expansion:
             trig.setdefault(key, value)
         return trig
 
-    def ability_asked(
-        self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False
-    ) -> Ability | None:
+    def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False) -> Ability | None:
         """The card's ``n``-th triggered ability (its only one when ``n`` is None), or None with
         the problem noted when there is no such one (``labelled``: the trigger gives a text of its
         own, so writing the ability by hand is the other way out)."""

@@ -14,9 +14,11 @@ from typing import Any
 
 from ._corpus import Card
 from ._ends import ends as _ends
+from ._event import NO_CONTEXT, Context
 from ._other import relate
-from ._qualifiers import _qualifiers
+from ._qualifiers import _qualifiers, cause
 from ._quantity import _divided, _quantity
+from ._states import adjective_tag
 from ._subtypes import PLURAL, SUBTYPES, subtypes_at
 from ._unread import Unread
 
@@ -56,11 +58,15 @@ def _requirement(
         if after[:1] == ["of"] and "choice" in after[:5]:  # "any target of an opponent's choice"
             raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:4])!r}", text)
         if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
-            raise Unread(f"words after a target phrase this reader does not know: {' '.join(after[:3])!r}", text)
+            raise Unread(cause(words), text)
         _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)
         req["text"] = f"any {m.group(0).strip()}" if before_words[-1:] == ["any"] else m.group(0).strip()
     else:
-        phrase, filt, flags = _noun_phrase(card, rest, m.group(0), (condition, text[: m.start()]))
+        players = tuple(
+            e["id"] for e in earlier if isinstance(e["filter"], dict) and e["filter"].get("kind") == "player"
+        )
+        context = Context(condition, text[: m.start()], players)  # who "that player" may be
+        phrase, filt, flags = _noun_phrase(card, rest, m.group(0), context)
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
@@ -111,13 +117,13 @@ def _record(head: str, words: list[str], spans: list[tuple[int, int, str]], end:
 
 
 def _noun_phrase(
-    card: Card, rest: str, head: str = "target", event: tuple[str, str] = ("", "")
+    card: Card, rest: str, head: str = "target", context: Context = NO_CONTEXT
 ) -> tuple[str, Any, dict[str, Any]]:
     """The filter of the words after "target", and the words it read; :class:`Unread` when they
-    are not a phrase this reader knows. ``event``: the trigger condition and the effect before the
-    target, which decide whether "that player" is the event's (model/cards/_event.py)."""
+    are not a phrase this reader knows. ``context``: the trigger condition, the effect before the
+    target and the earlier target players, which decide who "that player" is (model/cards/_event.py)."""
     phrase = _TargetPhrase(re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest), head + " " + rest.strip())
-    phrase.event = event
+    phrase.context = context
     while phrase.pos < len(phrase.words) and phrase.read_word():
         pass
     if not phrase.alternatives:
@@ -158,7 +164,8 @@ class _TargetPhrase:
         self.shared_nots = 0  # how many of ``nots`` came before the first noun
         self.leading: dict[str, Any] = {}  # the adjectives before the first noun: every alternative's
         self.own_nots: list[list[dict[str, Any]]] = []  # each alternative's own "non…" (after an "or")
-        self.event = ("", "")  # the trigger condition, the effect before the target
+        self.state_first = False  # a state word before the first noun ("equipped", "enchanted")
+        self.context = NO_CONTEXT  # the trigger condition, the effect before the target, the target players
 
     def take(self, k: int, rule: str) -> None:
         """Consume ``k`` words for ``rule``."""
@@ -213,6 +220,14 @@ class _TargetPhrase:
         elif w == "," and not self.alternatives and (self.peek(1) in _STARTS or self.peek(1).startswith("non")):
             self.take(1, "adjective")  # "noncreature, nonland permanent"
             return True
+        elif w.endswith("s'") and _noun(w[:-1]) == {"kind": "player"}:  # "any number of target players' graveyards"
+            self.add({"kind": "player"})
+            self.take(1, "noun")
+            k = 1 if self.peek() in _POSSESSED | {"graveyards", "hands", "libraries"} else 0
+            if not k:
+                raise Unread(f"a word this reader does not know after a possessive: {self.peek()!r}", self.said)
+            self.take(k, "possessed")
+            return False
         elif _noun(w.removesuffix("'s")) is not None:
             return self.noun(w)
         elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
@@ -228,6 +243,8 @@ class _TargetPhrase:
         card": 601.2c reads the phrase whole), as are its "non…" words; a later one's are its own
         ("artifact or nonblack creature": only the creature is nonblack)."""
         own = _take(self.adjectives)
+        if own.pop("_state", False) and not self.alternatives:
+            self.state_first = True  # "target enchanted creature or enchantment creature": whose is unread
         if not self.alternatives:
             self.leading = {k: v for k, v in own.items() if k in _LEADING}
             self.own_nots.append([])
@@ -270,6 +287,16 @@ class _TargetPhrase:
             self.adjectives.setdefault("tag", []).append(w)
         elif w == "untapped":
             self.nots.append({"tag": "tapped"})
+        elif adjective_tag(w) is not None:  # "target attacking equipped creature" (301.5, 303.4)
+            self.adjectives.setdefault("tag", []).append(adjective_tag(w))
+            self.adjectives["_state"] = True
+        elif w == "face-up":  # 406.3, 708.2: a face-down card or permanent is carried as the tag "face down"
+            self.nots.append({"tag": "face down"})
+        elif w == "exiled" and "zone" not in self.adjectives:  # "target exiled card" (406)
+            self.adjectives["zone"] = "exile"
+        elif w == "suspended" and "zone" not in self.adjectives:  # 702.62b: in exile, with suspend and a time counter
+            self.adjectives.update(zone="exile", counter="time")
+            self.adjectives.setdefault("tag", []).append("suspend")
         elif w == "nontoken":
             self.nots.append({"tag": "token"})
         elif w == "token":
@@ -308,8 +335,16 @@ class _TargetPhrase:
             self.take(1, "noun")
         self.add(base)
         self.take(1, "noun")
-        if possessive:  # what of theirs: "hand", "graveyard", "power", "life total" …
-            k = 2 if (self.peek(), self.peek(1)) == ("life", "total") else 1 if self.peek() in _POSSESSED else 0
+        if possessive:  # what of theirs: "hand", "graveyard", "power", "life total", "mana value" …
+            k = next(
+                (
+                    len(run)
+                    for run in _POSSESSED_RUNS
+                    if tuple(map(str.lower, self.words[self.pos : self.pos + len(run)])) == run
+                ),
+                0,
+            )
+            k = k or (1 if self.peek() in _POSSESSED else 0)
             if not k:
                 raise Unread(f"a word this reader does not know after a possessive: {self.peek()!r}", self.said)
             self.take(k, "possessed")
@@ -344,6 +379,15 @@ class _TargetPhrase:
             return any(w in ("or", "and/or") for w in self.words[self.pos : self.pos + 8])
         return _more(self.peek(), self.peek(1), self.peek(2))
 
+    def one_noun(self, first: int, stop: int) -> bool:
+        """Whether the alternatives ``first:stop`` are one noun, whose quality ("with flying") is all
+        of theirs: a single one, or types sharing the last one's noun ("instant or sorcery card with a
+        cycling ability"); not a list of nouns ("artifact, enchantment, or creature with flying")."""
+        if stop - first == 1:
+            return True
+        shared = all("kind" not in a for a in self.alternatives[first : stop - 1])
+        return shared and self.alternatives[stop - 1].get("kind") in ("card", "spell")
+
     def finish(self, card: Card, head: str) -> tuple[str, Any, dict[str, Any]]:
         """The words read, the filter of the alternatives with what qualifies them, and the
         requirement's flags ("another"); :class:`Unread` when a word follows that does not end it.
@@ -353,13 +397,14 @@ class _TargetPhrase:
         groups: list[tuple[int, dict[str, Any]]] = []  # (the group's first alternative, its qualifiers)
         start = 0
         while True:
-            qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.event)
+            qualifiers, spans = _qualifiers(words[self.pos :], card, self.said, self.context)
             self.spans += [(self.pos + i, self.pos + j, rule) for i, j, rule in spans]
             self.pos += spans[-1][1] if spans else 0
             groups.append((start, qualifiers))
-            k = 2 if (self.peek(), self.peek(1)) == (",", "or") else 1
-            listed = "or" in [w.lower() for w in words[self.pos : self.pos + 8]]
-            if not (spans and self.peek() in (",", "or") and listed and _more(self.peek(k - 1), self.peek(k))):
+            k = 2 if (self.peek(), self.peek(1)) in ((",", "or"), (",", "and/or")) else 1
+            listed = {"or", "and/or"} & {w.lower() for w in words[self.pos : self.pos + 8]}
+            joined = self.peek() in (",", "or", "and/or")  # "creatures from the battlefield and/or creature cards …"
+            if not (spans and joined and listed and _more(self.peek(k - 1), self.peek(k))):
                 break
             if len(self.alternatives) - 1 > start:  # "target player, creature you control, or …": the
                 groups[-1:] = [(start, {}), (len(self.alternatives) - 1, qualifiers)]  # qualifier is the creature's
@@ -369,20 +414,23 @@ class _TargetPhrase:
                 pass
             if len(self.alternatives) == start:
                 raise Unread("a list after a qualifier without a noun this reader knows", self.said)
+        if self.state_first and len(self.alternatives) > 1:
+            raise Unread(
+                "a state before a list of nouns ('enchanted creature or …'): whose it is is not read", self.said
+            )
         pos = self.pos
         players = all(a.get("kind") == "player" for a in self.alternatives)
         end = _ends([w.lower() for w in words], pos, players) if pos < len(words) else 0
         if pos < len(words) and not end:
-            tail = " ".join(words[pos : pos + 3])
-            raise Unread(f"words after a target phrase this reader does not know: {tail!r}", self.said)
+            raise Unread(cause(words[pos:]), self.said)
         _record(head, words, self.spans, (pos, pos + end) if end else None)
         pending = _take(self.adjectives)
         flags: dict[str, Any] = {}
         qualified: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # each group's (shared, nots)
         bounds = [first for first, _ in groups] + [len(self.alternatives)]
         for (first, qualifiers), stop in zip(groups, bounds[1:], strict=True):
-            if qualifiers.pop("_keyword", False) and stop - first > 1:  # "artifact, enchantment, or creature
-                raise Unread("a keyword quality after a list: whose it is is not read", self.said)  # with flying"
+            if qualifiers.pop("_keyword", False) and not self.one_noun(first, stop):
+                raise Unread("a keyword quality after a list: whose it is is not read", self.said)
             shared = {**pending, **qualifiers}
             if shared.pop("_other", False):
                 flags["other_than_source"] = True
@@ -403,7 +451,11 @@ class _TargetPhrase:
         for n, (a, own) in enumerate(zip(self.alternatives, self.own_nots, strict=True)):
             shared, nots = qualified[max(g for g, (first, _) in enumerate(groups) if first <= n)]
             tags = shared.get("_tags")
-            f = {**a, **{k: v for k, v in shared.items() if k not in a and k != "_tags"}}
+            f = {**a, **{k: v for k, v in shared.items() if k not in a and not k.startswith("_")}}
+            if shared.get("_battlefield") and (a.get("kind") not in (None, "permanent") or "zone" in f):
+                raise Unread("'on the battlefield' after a noun that is no permanent (110.1)", self.said)
+            if shared.get("_all"):  # "with power or toughness 1", "with mana value 2 or 3": each must hold
+                f["all"] = [*f.get("all", []), *shared["_all"]]
             if tags:  # "attacking creature with flying": both tags (a filter's tags are all required)
                 have = f.get("tag", [])
                 f["tag"] = _one([*(have if isinstance(have, list) else [have]), *tags])
@@ -411,10 +463,19 @@ class _TargetPhrase:
                 f["not"] = (nots + own)[0] if len(nots + own) == 1 else {"any": nots + own}
             filters.append(f)
         phrase = re.sub(r" ([,.;:])", r"\1", " ".join(words[:pos]))
+        phrase = re.sub(r"([+-]) (\d+) /([+-]) (\d+)", r"\1\2/\3\4", phrase)  # "+1/+1" as the text says it
         return phrase, filters[0] if len(filters) == 1 else {"any": filters}, flags
 
 
 _POSSESSED = frozenset({"hand", "graveyard", "library", "power", "toughness", "controller", "owner", "life", "control"})
+_POSSESSED_RUNS = (  # the longest first: "target creature's base power and toughness"
+    ("base", "power", "and", "toughness"),
+    ("power", "and", "toughness"),
+    ("base", "power"),
+    ("base", "toughness"),
+    ("mana", "value"),  # 202.3
+    ("life", "total"),
+)
 _CLAUSE_WORDS = frozenset({"Then", "If", "Otherwise", "When", "Whenever", "Until", "You", "It", "Its", "That", "This"})
 _STARTS = (
     _TYPES
@@ -454,11 +515,7 @@ def _more(w: str, nxt: str, third: str = "") -> bool:
     return (
         nxt in _STARTS
         or (nxt.startswith("non") and len(nxt) > 4)
-        or (
-            w in ("or", "and/or")
-            and nxt[:1].isalpha()
-            and nxt not in _NOT_NOUNS
-        )
+        or (w in ("or", "and/or") and nxt[:1].isalpha() and nxt not in _NOT_NOUNS)
     )
 
 

@@ -255,7 +255,7 @@ def fits(word: str | None, fields: dict[str, Any]) -> bool:
 _KEYWORDS = re.compile(
     r"^(?:flying|first strike|double strike|deathtouch|lifelink|vigilance|trample|reach|haste|menace|defender"
     r"|flash|hexproof|hexproof from .*|shroud|protection from .*|ward\b.*|intimidate|fear|shadow|skulk|horsemanship"
-    r"|changeling|devoid|equip\b.*|\w*cycling\b.*|kicker\b.*|multikicker\b.*|flashback\b.*|convoke|delve"
+    r"|changeling|devoid|equip\b.*|(?:basic )?\w*cycling\b.*|kicker\b.*|multikicker\b.*|flashback\b.*|convoke|delve"
     r"|affinity for .*|improvise|crew \d+|infect|wither|toxic \d+|partner|morph\b.*|megamorph\b.*|disguise\b.*"
     r"|ninjutsu\b.*|\w*walk|reconfigure\b.*|level up\b.*|unearth\b.*|escape\b.*|foretell\b.*|plot\b.*|madness\b.*"
     r"|scavenge\b.*|embalm\b.*|eternalize\b.*|encore\b.*|outlast\b.*|split second|overload\b.*|buyback\b.*"

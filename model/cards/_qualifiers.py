@@ -3,47 +3,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._corpus import Card
-from ._event import event_qualifier, event_refusal
+from ._event import NO_CONTEXT, Context, event_qualifier, player_named
+from ._states import quality, state
+from ._subtypes import subtypes_at
 from ._unread import Unread
 from ._zones import zone_or_counter
 
-__all__ = ["KEYWORD_TAGS", "_qualifiers"]
-
-KEYWORD_TAGS = frozenset(
-    {"flying", "reach", "defender", "shadow", "horsemanship", "trample", "vigilance", "haste", "menace"}
-    | {"deathtouch", "lifelink", "indestructible", "infect", "wither", "intimidate", "fear", "skulk", "flash"}
-    | {"changeling", "devoid", "first strike", "double strike"}
-)
-"""Keyword abilities (702) a target phrase may ask for ("target creature with flying", "… without
-flying"), carried as a tag of that name: a card's keyword lines give its object these tags
-(model/cards/_expand.py), and a scenario's own ``tags`` say it for a keyword granted by another text."""
-
-
-def _quality(low: list[str], i: int, out: dict[str, Any]) -> int:
-    """How many words from ``i`` say a keyword quality ("with flying", "without flying": a tag, 702)
-    or a counter it lacks ("without an egg counter on it", 122.1), noted in ``out``; 0: none."""
-    if low[i] in ("with", "without") and (keyword := _keyword_at(low, i + 1)):
-        out["_keyword"] = True
-        if low[i] == "with":
-            out.setdefault("_tags", []).append(keyword)
-        else:
-            out.setdefault("_nots", []).append({"tag": keyword})
-        return 1 + len(keyword.split())
-    lacks = low[i : i + 2] in (["without", "a"], ["without", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]
-    if lacks and low[i + 2].isalpha():
-        out.setdefault("_nots", []).append({"counter": low[i + 2]})
-        return 6
-    return 0
-
-
-def _keyword_at(low: list[str], i: int) -> str | None:
-    for said in (" ".join(low[i : i + 2]), low[i] if i < len(low) else ""):
-        if said in KEYWORD_TAGS:
-            return said
-    return None
+__all__ = ["_qualifiers", "cause"]
 
 
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
@@ -51,9 +21,10 @@ _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 
 def _refused(low: list[str], words: list[str], said: str) -> None:
     """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
-    graveyard whose owner the event or another target decides ("their graveyard")."""
-    if low[:3] == ["of", "their", "choice"]:
-        raise Unread("a target another player chooses (700.2e): 'of their choice'", said)
+    graveyard whose owner the board decides ("from that graveyard", after "for each graveyard")."""
+    chooser = next((k for k in (3, 4) if low[k - 1 : k] == ["choice"]), 0)  # "of an opponent's choice"
+    if low[:1] == ["of"] and chooser:
+        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:chooser])!r}", said)
     if (
         len(low) > 2
         and low[0] in ("in", "from")
@@ -64,7 +35,7 @@ def _refused(low: list[str], words: list[str], said: str) -> None:
 
 
 def _qualifiers(
-    words: list[str], card: Card, said: str, event: tuple[str, str] = ("", "")
+    words: list[str], card: Card, said: str, context: Context = NO_CONTEXT
 ) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
     """``you control``, ``an opponent controls``, ``you don't control``, ``in a graveyard``, ``from
     your graveyard``, ``with power 2 or less``, ``that isn't a God`` … after the noun, with the span
@@ -73,62 +44,187 @@ def _qualifiers(
     spans: list[tuple[int, int, str]] = []
     i = 0
     low = [w.lower() for w in words]
-
-    def at(*seq: str) -> bool:
-        return tuple(low[i : i + len(seq)]) == seq
-
     while i < len(low):
-        start = i
-        _refused(low[i:], words[i:], said)
-        if (named := event_qualifier(low, i)) is not None:  # "that player controls" (603.2)
-            refusal = event_refusal(named[2], *event)
+        if (named := event_qualifier(low, i)) is not None:  # "that player controls" (603.2, 601.2c)
+            player, refusal = player_named(named[2], context)
             if refusal is not None:
-                raise Unread(f"a player the event may not name: {refusal}", said)
-            out.update(named[0])
-            i += named[1]
-        elif at("that", "isn't") and i + 3 < len(low) and low[i + 2] in ("a", "an") and words[i + 3][:1].isupper():
-            out.setdefault("_nots", []).append({"subtype": low[i + 3]})  # "that isn't a God"
-            i += 4
-        elif at("you", "control"):
-            out["controller"] = "you"
-            i += 2
-        elif at("an", "opponent", "controls") or at("your", "opponents", "control"):
-            out["controller"] = "opponent"
-            i += 3
-        elif at("you", "don't", "control"):
-            out["not_controller"] = "you"
-            i += 3
-        elif at("you", "own"):
-            out["owner"] = "you"
-            i += 2
-        elif at("an", "opponent", "owns"):
-            out["owner"] = "opponent"
-            i += 3
-        elif (taken := zone_or_counter(low, i, out)) or (taken := _quality(low, i, out)):
-            i += taken
-        elif low[i] == "with" and i + 4 < len(low) and low[i + 1] in ("power", "toughness") and low[i + 3] == "or":
-            key = low[i + 1]
-            if not low[i + 2].isdigit() or low[i + 4] not in _COMPARE:
-                break
-            out[key] = {_COMPARE[low[i + 4]]: int(low[i + 2])}
-            i += 5
-        elif at("other", "than", "this") and i + 3 < len(low):
-            out["_other"] = True
-            i += 4
-        elif at("other", "than") and " ".join(words[i + 2 :]).startswith(card.name.split(",")[0]):
-            out["_other"] = True
-            i += 2 + len(card.name.split(",")[0].split())
-        elif at("with", "mana", "value") and i + 3 < len(low) and low[i + 3].isdigit() and low[i + 4 : i + 5] != ["or"]:
-            out["mana_value"] = {"eq": int(low[i + 3])}
-            i += 4
-        elif at("with", "mana", "value") and i + 5 < len(low) and low[i + 4] == "or" and low[i + 3].isdigit():
-            if low[i + 5] not in _COMPARE:
-                break
-            out["mana_value"] = {_COMPARE[low[i + 5]]: int(low[i + 3])}
-            i += 6
+                raise Unread(f"a player the words may not name: {refusal}", said)
+            out.update({k: player if v == "event" else v for k, v in named[0].items()})
+            taken = named[1]
         else:
+            _refused(low[i:], words[i:], said)
+            taken = (
+                _isnt(low, words, i, out)
+                or state(low, i, out)
+                or _whose(low, i, out)
+                or zone_or_counter(low, i, out)
+                or quality(low, i, out)
+                or _comparison(low, i, out)
+                or _other_than(low, words, i, card, out)
+            )
+        if not taken:
             break
-        spans.append((start, i, "qualifier"))
-    if out.pop("not_controller", None):
-        out["_not_you"] = True
+        spans.append((i, i + taken, "qualifier"))
+        i += taken
     return out, spans
+
+
+_WHOSE: list[tuple[tuple[str, ...], dict[str, Any]]] = sorted(
+    [  # controller and owner (108.3, 108.4), relative to the ability's controller; where a permanent is
+        (("you", "control"), {"controller": "you"}),
+        (("an", "opponent", "controls"), {"controller": "opponent"}),
+        (("your", "opponents", "control"), {"controller": "opponent"}),
+        (("you", "don't", "control"), {"_not_you": True}),
+        (("you", "own", "but", "don't", "control"), {"owner": "you", "_not_you": True}),
+        (("you", "neither", "own", "nor", "control"), {"_nots": [{"owner": "you"}, {"controller": "you"}]}),
+        (("you", "own"), {"owner": "you"}),
+        (("an", "opponent", "owns"), {"owner": "opponent"}),
+        (("from", "the", "battlefield"), {"_battlefield": True}),  # 110.1: a permanent (a card there is none)
+        (("on", "the", "battlefield"), {"_battlefield": True}),
+    ],
+    key=lambda pair: -len(pair[0]),  # the longest first: "you own but don't control" before "you own"
+)
+
+
+def _whose(low: list[str], i: int, out: dict[str, Any]) -> int:
+    """How many words from ``i`` say whose the thing is ("you control", "you own but don't control")
+    or that it is on the battlefield, noted in ``out``; 0: none."""
+    for words, said in _WHOSE:
+        if tuple(low[i : i + len(words)]) == words:
+            for key, value in said.items():
+                if key == "_nots":
+                    out.setdefault(key, []).extend(value)
+                else:
+                    out[key] = value
+            return len(words)
+    return 0
+
+
+def _comparison(low: list[str], i: int, out: dict[str, Any]) -> int:
+    """How many words from ``i`` compare the thing's power, toughness or mana value with a number
+    ("with power 2 or less", "with mana value 3", "with mana value 2 or 3", "with power or toughness
+    1"), noted in ``out``; 0: none (a number the board decides is no comparison read here)."""
+    if low[i : i + 1] != ["with"]:
+        return 0
+    if low[i + 1 : i + 4] == ["power", "or", "toughness"] and low[i + 4 : i + 5] and low[i + 4].isdigit():
+        if _compared(low, i + 5):
+            return 0
+        n = int(low[i + 4])  # either is that number
+        out.setdefault("_all", []).append({"any": [{"power": {"eq": n}}, {"toughness": {"eq": n}}]})
+        return 5
+    key, at = ("mana_value", i + 3) if low[i + 1 : i + 3] == ["mana", "value"] else ("".join(low[i + 1 : i + 2]), i + 2)
+    if key not in ("power", "toughness", "mana_value") or not low[at : at + 1] or not low[at].isdigit():
+        return 0
+    n, rest = int(low[at]), low[at + 1 : at + 3]
+    if key == "mana_value" and rest[:1] != ["or"]:
+        out[key] = {"eq": n}
+        return at + 1 - i
+    if rest[:1] == ["or"] and rest[1:] and rest[1] in _COMPARE:
+        out[key] = {_COMPARE[rest[1]]: n}
+        return at + 3 - i
+    if key == "mana_value" and rest[:1] == ["or"] and rest[1:] and rest[1].isdigit() and not _compared(low, at + 3):
+        out.setdefault("_all", []).append({"any": [{key: {"eq": n}}, {key: {"eq": int(rest[1])}}]})  # "2 or 3"
+        return at + 3 - i
+    return 0
+
+
+def _other_than(low: list[str], words: list[str], i: int, card: Card, out: dict[str, Any]) -> int:
+    """How many words from ``i`` say the thing is other than the source ("other than this creature",
+    "other than Rosie Cotton"), noted in ``out``; 0: none."""
+    if low[i : i + 2] != ["other", "than"]:
+        return 0
+    if low[i + 2 : i + 3] == ["this"] and i + 3 < len(low):
+        out["_other"] = True
+        return 4
+    named = _short_name(words, i + 2, card)  # the card's name, or its first words (201.5)
+    if named:
+        out["_other"] = True
+    return 2 + named if named else 0
+
+
+def _short_name(words: list[str], i: int, card: Card) -> int:
+    """How many words from ``i`` name this card: its name before a comma ("Yasova Dragonclaw"), or
+    the capitalized words that begin it ("Rosie Cotton" of "Rosie Cotton of South Lane"); 0: none."""
+    name = card.name.split(" // ")[0].split(",")[0].split()
+    run = 0
+    while i + run < len(words) and run < len(name) and words[i + run] == name[run]:
+        run += 1
+    after = words[i + run] if i + run < len(words) else ""
+    return run if run == len(name) or (run and not after[:1].isupper()) else 0
+
+
+def _compared(low: list[str], i: int) -> bool:
+    """Whether a comparison word follows a number ("1 or less"): then it is no number alone."""
+    return low[i : i + 1] == ["or"] and low[i + 1 : i + 2] != [] and low[i + 1] in _COMPARE
+
+
+def _isnt(low: list[str], words: list[str], i: int, out: dict[str, Any]) -> int:
+    """How many words from ``i`` say what the thing is not, "that isn't a God", "that isn't a
+    creature or token" (a type, a subtype, 205.3, or a token, 111.1; either excluded), noted in
+    ``out``; 0: none."""
+    if low[i : i + 2] != ["that", "isn't"] or low[i + 2 : i + 3] not in (["a"], ["an"]):
+        return 0
+    at, excluded = i + 3, []
+    while at < len(low):
+        found = subtypes_at(words, at) if words[at][:1].isupper() else None
+        if found is not None and len(found[0]) == 1:
+            excluded.append({"subtype": found[0][0]})
+            at += found[1]
+        elif low[at] in _TYPES:
+            excluded.append({"type": low[at]})
+            at += 1
+        elif low[at] == "token":
+            excluded.append({"tag": "token"})
+            at += 1
+        else:
+            return 0
+        if (
+            low[at : at + 1] != ["or"]
+            or at + 1 >= len(low)
+            or not (low[at + 1] in _TYPES or low[at + 1] == "token" or words[at + 1][:1].isupper())
+        ):
+            break
+        at += 1
+    out.setdefault("_nots", []).extend(excluded)
+    return at - i
+
+
+_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery"})
+
+
+_CAUSES = (  # what the words after a target phrase say that no filter can, each with why (for a refusal)
+    (
+        r"with (?:total )?(?:power|toughness|mana value)(?: or toughness)? x\b|with power x\b",
+        "a number X the board decides (107.3)",
+    ),
+    (
+        r"with (?:equal or )?(?:lesser|greater) |with (?:power|toughness|mana value) (?:less|greater|equal)"
+        r"|with that \w+'s |with the same |with the (?:greatest|highest|lowest|least|most) "
+        r"|who (?:controls|has) more |whose \w+ (?:has|have) (?:more|fewer) |whose power and toughness ",
+        "a comparison with a number the board decides (the power of another object, a count), which the "
+        "numbers of a filter cannot say",
+    ),
+    (
+        r"from a single |controlled by different |that shares? an? |with different names|with total "
+        r"|attacking the same ",
+        "a condition on the targets together, not on each (601.2c), which a filter cannot say",
+    ),
+    (
+        r"that (?:crewed|saddled) it|blocking it\b|it's blocking|attacking you\b|exiled with |attached to "
+        r"|other than (?:that|enchanted) |controlled by (?:the|a) player |that targets only |with a single target"
+        r"|that player (?:is protecting|protects)",
+        "a relation to another object or player, which a filter cannot say",
+    ),
+    (r"(?:not )?named ", "a name, which a filter cannot say"),
+)
+
+
+def cause(words: list[str]) -> str:
+    """Why the words after a target phrase (here, not a qualifier this reader knows) are refused:
+    what they say that no filter can, naming the words, or that they are unknown."""
+    said = " ".join(words).lower()
+    shown = " ".join(words[: next((k for k, w in enumerate(words[:4]) if w in ".,;:"), 4)])
+    for pattern, why in _CAUSES:
+        if re.match(pattern, said):
+            return f"{why}: {shown!r}"
+    return f"words after a target phrase this reader does not know: {' '.join(words[:3])!r}"

@@ -85,6 +85,9 @@ def _divided(req: dict[str, Any], before: str, text: str, up_to: bool, after: st
             raise Unread("an amount divided that the board decides: 'divided as you choose'", text)
     if divided is None:
         divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
+        if divided is not None and divided.group(1) == "up":  # "distribute up to that many counters among …"
+            said = " ".join(divided.group(0).split()[1:5])
+            raise Unread(f"an amount divided that the board decides or the player chooses: {said!r}", text)
     if divided is None:
         other = re.search(r"([^.,]*?)\s*\b(?:divided|distribute)\b[^.]*?among\s*$", before)
         if other:

@@ -93,7 +93,8 @@ def _is_keyword(word: str, card: Card) -> bool:
     known = {k.casefold() for k in card.keywords}
     head = lowered.split(" ")[0].split("—")[0]
     protection = lowered.startswith(("protection from", "hexproof from"))
-    return head in known or lowered in known or protection or re.match(r"ward\b", lowered) is not None
+    typecycling = lowered.startswith("basic landcycling ") and "basic landcycling" in known  # 702.29e
+    return head in known or lowered in known or protection or typecycling or re.match(r"ward\b", lowered) is not None
 
 
 def read(card: Card) -> list[Ability]:
@@ -224,6 +225,7 @@ _IGNORED = (  # "target" that is no requirement of this ability
     r"its targets? (?:becomes?|is|are)",
     r"changes? (?:a|the) targets? of (?=target\b)",  # "change a target of target spell": one target, the spell
     r"\bthe target or targets\b|\bchanges? the targets? (?=to\b)",  # another spell's ("change the target to …")
+    r"\btargeting\b",  # "cast it … targeting that Sol Ring": the spell cast chooses it (601.2c), not this ability
 )
 _ONCE = re.compile(r"\bYou can't choose (?:any|the same) (?:player|opponent|creature) as a target more than once")
 """Every requirement of the ability differs from every other (115.3 lets one object be chosen for each)."""
