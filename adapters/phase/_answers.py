@@ -269,8 +269,9 @@ def _offered_slot(stepper: Stepper, walk: Walk, reqs: Sequence[Mapping[str, Any]
             rest = rest[1:]
         if w is None:
             return set()
-        if any(d.text == "end targets" for d in stepper.legal(w)):
-            w = _apply(stepper, w, "end targets")
+        ended = _apply(stepper, w, "end targets")  # offered where the slot may stop: the requirement ends
+        if ended is not None:
+            w = ended
     return set()
 
 
@@ -357,8 +358,7 @@ def _mode_sets(reading: Reading) -> Iterator[Action]:
     t = reading.trigger(trigger)
     ids = [m["id"] for m in t.get("modes", ())]
     seen: set[tuple[int, ...]] = set()
-    start = prefix(reading)
-    stepper, walk = start
+    stepper, walk = prefix(reading)
     if 0 in t["modal"]["choose"] and f"remove {trigger}" in {d.text for d in stepper.legal(walk)}:
         seen.add(())  # no mode chosen: the ability is removed (603.3c)
         yield {"type": "SelectModes", "data": {"indices": []}}
