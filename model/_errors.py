@@ -20,11 +20,12 @@ error is shown — exit code, JSON-RPC code, HTTP status — is decided in one t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Self
+from typing import Literal, Self
 
 from ._rules import Rule
 
 __all__ = [
+    "DocumentCap",
     "EndlessLoop",
     "LayoutOverflow",
     "MissingExtra",
@@ -144,10 +145,27 @@ class ScenarioError(ValueError):
         return self._changed(lambda p: (p.loc[parts:], p.source))
 
 
+DocumentCap = Literal["values", "depth", "digits", "bytes", "text"]
+"""The caps a document itself can pass, as :class:`PastLimit` names them (docs/cli.md's flags)."""
+
+
 class PastLimit(ScenarioError):
     """A document well formed as JSON or YAML but past what the tool takes: a documented limit (its
     values, nesting, the digits of an integer, a number's size) or text no output could print. Bad
-    input with its place (exit 2, -32001, 422) — never "not JSON", which it is."""
+    input with its place (exit 2, -32001, 422) — never "not JSON", which it is. ``limit`` names which
+    one, so a reader that says it in other words (the conformance runner's noise line) asks the error,
+    never its message."""
+
+    def __init__(
+        self,
+        message: str,
+        loc: tuple[str | int, ...] = (),
+        *,
+        limit: DocumentCap,
+        source: str | None = None,
+    ) -> None:
+        self.limit = limit
+        super().__init__(message, loc, source=source)
 
 
 class ProposalError(ScenarioError):

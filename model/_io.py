@@ -64,12 +64,13 @@ def _too_many_values(text: str, limits: Limits) -> bool:
 
 def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
     if _too_many_values(text, limits):
-        raise PastLimit(f"more than {limits.values} values (raise it with --max-values)", source=source)
+        raise limits.past("values", f"more than {limits.values} values", source=source)
 
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
         if n > limits.digits:
-            raise PastLimit(f"an integer of {n} digits is more than the limit of {limits.digits}", source=source)
+            said = f"an integer of {n} digits is more than the limit of {limits.digits}"
+            raise limits.past("digits", said, source=source)
         return int(digits)
 
     try:
@@ -78,7 +79,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
     except RecursionError:
-        raise PastLimit(_too_deep(limits), source=source) from None
+        raise _too_deep(limits, source=source) from None
     except PastLimit:
         raise  # an integer too long, said by parse_int as it read it
     except ValueError as exc:  # a duplicate key
@@ -162,21 +163,21 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         return doc
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
-            raise PastLimit(f"more than {limits.values} values (raise it with --max-values)", source=source)
+            raise limits.past("values", f"more than {limits.values} values", source=source)
         if len(loc) > limits.depth:
-            raise PastLimit(_too_deep(limits), loc[: limits.depth], source=source)
+            raise _too_deep(limits, loc[: limits.depth], source)
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
-                raise PastLimit(f"not valid Unicode text (character {exc.start})", loc, source=source) from None
+                raise limits.past("text", f"not valid Unicode text (character {exc.start})", loc, source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
-            raise PastLimit(f"an integer of more than {limits.digits} digits", loc, source=source)
+            raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
             raise ScenarioError(f"{value!r} is not a number this tool can take", loc, source=source)
         elif isinstance(value, float) and abs(value) >= 10**limits.digits:
-            raise PastLimit(
-                f"{value!r} is not a number this tool can take (at most {limits.digits} digits)", loc, source=source
+            raise limits.past(
+                "digits", f"{value!r} is not a number this tool can take (at most {limits.digits} digits)", loc, source
             )
     return doc
 

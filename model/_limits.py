@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any, TypeVar
 
-from ._errors import ScenarioError, TimeLimitReached
+from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -103,6 +103,20 @@ class Limits:
         return ScenarioError(
             f"{count} {what} is more than the limit of {getattr(self, cap)} (raise it with --max-{cap})", loc
         )
+
+    def past(
+        self,
+        limit: DocumentCap,
+        said: str,
+        loc: tuple[str | int, ...] = (),
+        source: str | None = None,
+    ) -> PastLimit:
+        """The one refusal of a document past one of its caps, whichever reader found it (JSON, YAML,
+        a line, the walk over a built document): ``said`` is what was found, the flag that raises
+        that cap follows it, and the error names ``limit`` so nobody reads it off the words. "text"
+        (no output could print it) has no flag."""
+        flag = "" if limit == "text" else f" (raise it with --max-{limit})"
+        return PastLimit(f"{said}{flag}", loc, limit=limit, source=source)
 
     def check_document(self, doc: Any) -> None:
         """The caps a scenario document can be measured against before it is validated or
@@ -287,6 +301,6 @@ NO_DEADLINE = RUNNING
 """No deadline of one's own (the default of everything that takes one): the one in force, if any."""
 
 
-def too_deep(limits: Limits) -> str:
-    """The message for a document nested past ``limits.depth``."""
-    return f"nested deeper than the limit of {limits.depth} (raise it with --max-depth)"
+def too_deep(limits: Limits, loc: tuple[str | int, ...] = (), source: str | None = None) -> PastLimit:
+    """The refusal of a document nested past ``limits.depth``."""
+    return limits.past("depth", f"nested deeper than the limit of {limits.depth}", loc, source)

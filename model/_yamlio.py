@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from ._errors import ScenarioError
+from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
@@ -48,9 +48,7 @@ def _construct_int(loader: _DataLoader, node: yaml.ScalarNode) -> int:
     digits = sum(c.isdigit() for c in str(node.value))
     if digits > loader.limits.digits:
         cap = loader.limits.digits
-        raise yaml.constructor.ConstructorError(
-            None, None, f"an integer of {digits} digits is more than the limit of {cap}", node.start_mark
-        )
+        raise _TooBig("digits", f"an integer of {digits} digits is more than the limit of {cap}", node)
     return int(yaml.SafeLoader.construct_yaml_int(loader, node))
 
 
@@ -68,11 +66,16 @@ _DataLoader.add_constructor(None, _not_data)  # any other tag
 
 
 class _TooBig(Exception):
-    """A document past a cap once its aliases expand: not malformed, too big."""
+    """A document past a cap (an integer's digits, or its values or text once its aliases expand):
+    not malformed, too big — said as every reader says it (:meth:`Limits.past`), at its line."""
 
-    def __init__(self, message: str, node: yaml.Node) -> None:
+    def __init__(self, limit: DocumentCap, said: str, node: yaml.Node) -> None:
         mark = node.start_mark
-        super().__init__(f"line {mark.line + 1} column {mark.column + 1}: {message}")
+        self.limit = limit
+        super().__init__(f"line {mark.line + 1} column {mark.column + 1}: {said}")
+
+    def refusal(self, limits: Limits, source: str) -> PastLimit:
+        return limits.past(self.limit, str(self), source=source)
 
 
 def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
@@ -102,11 +105,9 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
         values = 1 + sum(sizes.get(id(c), (0, 0))[0] for c in children)
         size = own + sum(sizes.get(id(c), (0, 0))[1] for c in children)
         if values > limits.values:
-            cap = f"more than {limits.values} values once its aliases expand (raise it with --max-values)"
-            raise _TooBig(cap, current)
+            raise _TooBig("values", f"more than {limits.values} values once its aliases expand", current)
         if size > limits.bytes:
-            cap = f"more than {limits.bytes} bytes of text once its aliases expand (raise it with --max-bytes)"
-            raise _TooBig(cap, current)
+            raise _TooBig("bytes", f"more than {limits.bytes} bytes of text once its aliases expand", current)
         sizes[key] = (values, size)
     return sizes[id(node)]
 
@@ -133,7 +134,7 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
         _expanded_size(node, limits)
         return loader.construct_document(node)
     except _TooBig as exc:
-        raise ScenarioError(str(exc), source=source) from None
+        raise exc.refusal(limits, source) from None
     except yaml.reader.ReaderError as exc:  # found later in the stream
         raise _not_yaml_text(exc, source) from None
     except yaml.YAMLError as exc:
@@ -142,6 +143,6 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
         where = f"line {mark.line + 1} column {mark.column + 1}: " if mark is not None else ""
         raise ScenarioError(f"{where}malformed YAML: {problem}", source=source) from None
     except RecursionError:
-        raise ScenarioError(_too_deep(limits), source=source) from None
+        raise _too_deep(limits, source=source) from None
     finally:
         loader.dispose()

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from math import factorial
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from triggerstack.model import Scenario
+from triggerstack.model._errors import PastLimit
+from triggerstack.model._io import parse_json_line, parse_text
+from triggerstack.model._limits import DEFAULT_LIMITS
 from triggerstack.solver import count
 from triggerstack.solver._cli import main
 
@@ -75,3 +81,46 @@ def _peak_rss_kib(limit: int) -> int:
 def test_enumerate_streams_a_million_outcomes_in_constant_memory() -> None:
     small, large = _peak_rss_kib(10_000), _peak_rss_kib(1_000_000)
     assert large - small < 20 * 1024, f"peak RSS {small} KiB for 10^4 outcomes, {large} KiB for 10^6"
+
+
+_SMALL = replace(DEFAULT_LIMITS, depth=6, digits=8, values=40, bytes=300)
+_PAST = {
+    "depth": "[" * 9 + "]" * 9,
+    "digits": "-" + "9" * 9,
+    "values": "[" + ",".join(["0"] * 45) + "]",
+    "text": '"\\ud800"',
+}
+_PAST_BY_ALIASES = {  # YAML only: small as written, past the cap as the document it stands for
+    "values": "{a: &x [0, 0, 0, 0, 0, 0, 0, 0], b: [*x, *x, *x, *x, *x]}",
+    "bytes": "{a: &s " + "x" * 80 + ", b: [*s, *s, *s, *s]}",
+}
+
+
+@settings(max_examples=60)
+@given(
+    past=st.sampled_from(
+        [(k, t, f) for k, t in _PAST.items() for f in ("json", "yaml")]
+        + [(k, t, "yaml") for k, t in _PAST_BY_ALIASES.items()]
+    ),
+    wrap=st.lists(st.sampled_from(["list", "object"]), max_size=3),
+)
+def test_a_document_past_a_limit_says_which_limit_whatever_its_words(
+    past: tuple[str, str, str], wrap: list[str]
+) -> None:
+    """Whoever says a refusal in other words (the conformance runner's noise line, docs/conformance.md)
+    asks the error which limit it passed: ``PastLimit.limit`` is that limit wherever in the document it
+    was passed and whichever reader (JSON, YAML with or without aliases, the line reader) found it, and
+    its message names the flag that raises that cap — never a "malformed" document, which it is not."""
+    kind, text, fmt = past
+    for w in wrap:
+        text = f"[{text}]" if w == "list" else f'{{"k": {text}}}'
+    for line in [False, True] if fmt == "json" else [False]:
+        with pytest.raises(PastLimit) as caught:
+            parse_json_line(text, _SMALL) if line else parse_text(text, "doc", fmt, _SMALL)
+        found = caught.value
+        # nesting a value deeper may pass the depth first: that is the limit it names then
+        assert found.limit == kind or (
+            found.limit == "depth" and len(wrap) + (8 if kind == "depth" else 2) > _SMALL.depth
+        )
+        assert "malformed" not in found.message
+        assert kind == "text" or f"(raise it with --max-{found.limit})" in found.message

@@ -70,10 +70,9 @@ def _unread(exc: ScenarioError) -> str:
     """Why a line is not JSON the runner reads, in the words both runners use (docs/conformance.md):
     an integer past the digits, nesting past the depth, or malformed (anything else a strict JSON
     reader refuses: a duplicate key, NaN, a lone surrogate, too many values)."""
-    said = str(exc)
-    if isinstance(exc, PastLimit) and "digits" in said:
+    if isinstance(exc, PastLimit) and exc.limit == "digits":
         return f"an integer of more than {ANSWER_DIGITS} digits"
-    if isinstance(exc, PastLimit) and "nest" in said:
+    if isinstance(exc, PastLimit) and exc.limit == "depth":
         return f"nested deeper than {LIMITS.depth}"
     return "malformed"
 
