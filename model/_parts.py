@@ -14,6 +14,11 @@ A cache file is read by :func:`cached`: a regular file (never a link, a FIFO or 
 block or lead elsewhere) read whole and handed to its loader; any file the loader cannot make sense
 of — corrupt, truncated, of another shape, nested past reason — is None, so its owner builds it
 again and writes it over the old one.
+
+A cache file read is marked used (its modification time set to now), and a new one built removes
+those of its family (the same kind of file for another version of the data or the reader) that
+no one has used for :data:`UNUSED_DAYS` days (:func:`prune`): an upgrade builds a new file, and
+the old ones would otherwise stay in the folder for ever.
 """
 
 from __future__ import annotations
@@ -23,12 +28,24 @@ import fcntl
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
 __all__ = [
-    "COMPANIONS", "PART", "building", "cached", "new_part", "reclaim_parts", "remove_part", "umask", "write_text",
+    "COMPANIONS",
+    "PART",
+    "UNUSED_DAYS",
+    "building",
+    "cached",
+    "new_part",
+    "prune",
+    "reclaim_parts",
+    "remove_part",
+    "umask",
+    "used",
+    "write_text",
     "write_whole",
 ]
 
@@ -37,6 +54,9 @@ COMPANIONS = ("-journal", "-wal", "-shm")
 """What SQLite may leave beside a database file it was writing."""
 
 T = TypeVar("T")
+
+UNUSED_DAYS = 30
+"""How long a cache file of an older version stays unused before a new build of its kind removes it."""
 
 SAY: Callable[[str], object] | None = None
 """Where :func:`building` says a build too, beside the log (the command line sets it to its
@@ -130,11 +150,41 @@ def cached(path: Path, load: Callable[[bytes], T]) -> T | None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
-            return load(f.read())
+            found = load(f.read())
+        used(fd)
+        return found
     except UNREADABLE:
         return None
     finally:
         os.close(fd)
+
+
+def used(file: int | Path) -> None:
+    """Mark a cache file (an open descriptor, or a path) as used now, where the folder lets us:
+    :func:`prune` keeps what is in use."""
+    with contextlib.suppress(OSError, NotImplementedError):
+        os.utime(file)
+
+
+def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> list[Path]:
+    """Remove the files beside ``kept`` whose names match ``family`` (a glob: ``pool-*.json``), other
+    than ``kept``, that no one has used for ``days`` days — regular files only (a link or a folder
+    is not ours to remove) — and their companions; what could not be removed stays. The removed."""
+    cutoff = time.time() - days * 86_400
+    gone: list[Path] = []
+    with contextlib.suppress(OSError):
+        for old in sorted(kept.parent.glob(family)):
+            try:
+                st = os.lstat(old)
+                if old.name == kept.name or not stat.S_ISREG(st.st_mode) or st.st_mtime >= cutoff:
+                    continue
+                old.unlink()
+            except OSError:
+                continue
+            for companion in COMPANIONS:
+                Path(f"{old}{companion}").unlink(missing_ok=True)
+            gone.append(old)
+    return gone
 
 
 def write_text(target: Path, text: str) -> None:

@@ -219,3 +219,54 @@ def test_a_full_disk_while_building_the_card_index_leaves_nothing(
         index = corpus_module.Corpus.open()
         assert index.lookup("Inferno Titan").name == "Inferno Titan"
         assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("days", [0, 29, 31, 400])
+def test_a_new_pool_removes_the_old_ones_no_one_uses_and_only_those(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pool_module: Any, days: int
+) -> None:
+    """Every change of the reader's code or the data built a new 6 MB pool file and left the old one
+    in the cache folder for ever (353 MB in one developer's folder). A new build removes the files of
+    its family unused for 30 days — a read marks a file used — and nothing else: not a recent one,
+    not one read lately whatever its age, not a link or a folder, not another family's file."""
+    old = time.time() - days * 86_400
+    family = {name: tmp_path / name for name in ("pool-a.json", "pool-read.json", "pool-dir.json")}
+    family["pool-a.json"].write_text("{}")
+    family["pool-read.json"].write_text("{}")
+    family["pool-dir.json"].mkdir()
+    other = tmp_path / "cards-a.sqlite"
+    other.write_text("")
+    link = tmp_path / "pool-link.json"
+    link.symlink_to(other)
+    for p in (*family.values(), other):
+        os.utime(p, (old, old))
+    assert cached(family["pool-read.json"], lambda raw: raw) == b"{}"  # read: marked used now
+    path = tmp_path / "pool-new.json"
+    built = pool_module.Pool()
+    monkeypatch.setattr(pool_module, "_stored_path", lambda: path)
+    monkeypatch.setattr(pool_module, "_build", lambda: built)
+    assert pool_module._stored() is built
+    left = sorted(p.name for p in tmp_path.iterdir())
+    expected = {"pool-new.json", "pool-read.json", "pool-dir.json", "pool-link.json", "cards-a.sqlite"}
+    if days <= _parts.UNUSED_DAYS:
+        expected.add("pool-a.json")
+    assert left == sorted(expected)
+    assert pool_module._stored() is not built  # the new file itself is read, never pruned
+
+
+def test_a_new_card_index_removes_the_indexes_no_one_uses(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Each data version (or each install, where the wheel records no hash) built a 17 MB index and
+    kept the old ones for ever: the build removes those of other versions unused for 30 days, with
+    what SQLite left beside them; one opened lately is kept."""
+    corpus_module = pytest.importorskip("triggerstack.model.cards._corpus")
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", str(tmp_path))
+    old = time.time() - (_parts.UNUSED_DAYS + 1) * 86_400
+    for name in ("cards-0-old.sqlite", "cards-0-old.sqlite-journal", "cards-0-recent.sqlite", "pool-0.json"):
+        (tmp_path / name).write_text("")
+        os.utime(tmp_path / name, (old, old))
+    os.utime(tmp_path / "cards-0-recent.sqlite")  # opened lately by another environment
+    index = corpus_module.Corpus.open()
+    assert index.lookup("Inferno Titan").name == "Inferno Titan"
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert "cards-0-old.sqlite" not in left and "cards-0-old.sqlite-journal" not in left
+    assert {"cards-0-recent.sqlite", "pool-0.json"} <= set(left) and len(left) == 3

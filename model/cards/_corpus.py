@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import MissingExtra, ScenarioError, install_hint
-from .._parts import building, reclaim_parts, write_whole
+from .._parts import building, prune, reclaim_parts, used, write_whole
 
 __all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
 
@@ -148,8 +148,11 @@ class Corpus:
                 with building(f"the card index {path}"):
                     _build_file(path, data)
                 found = _usable(path)
+                prune(path, "cards-*.sqlite")  # the indexes of other data versions, long unused
             except (OSError, sqlite3.Error):
                 found = None
+        else:
+            used(path)
         if found is None:  # the folder can't hold it: this process keeps its own
             return cls(_build(sqlite3.connect(":memory:", check_same_thread=False), data), version)
         return cls(found, version)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from .._parts import building, cached, write_whole
+from .._parts import building, cached, prune, write_whole
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
@@ -471,6 +471,7 @@ def _stored() -> Pool:
 
     with contextlib.suppress(OSError):  # a full disk, a read-only folder: this process keeps its own
         write_whole(path, write)
+        prune(path, "pool-*.json")  # pools of other readers or data, long unused
     return found
 
 
