@@ -9,12 +9,14 @@ agree on its count — the product engine, CP-SAT and python-constraint2 — and
 
 A case's citations have one source each: the codes and rules of its proposals are what ``check``
 says today, a rule case's source is its file's in tests/cases, and a family's source and rules are
-written here from :class:`Rule`. ``python conformance/build.py --check`` says, without counting,
-where the published suite disagrees with them (tests/test_conformance_citations.py runs it).
+written here from :class:`Rule`. ``python conformance/build.py --check`` says where the published
+suite disagrees with them, or lacks a case the build writes today (counting only those), writing
+nothing (tests/test_conformance_citations.py runs it).
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import shutil
@@ -105,6 +107,7 @@ def _case(
     proposals: list[dict[str, Any]],
     extra_legal: int = 2,
 ) -> dict[str, Any] | None:
+    doc = _written_out(doc)
     scenario = parse_scenario(doc)
     if count(scenario) > MAX_COUNT:
         print(f"  left out {case_id}: more than {MAX_COUNT} outcomes (a suite case stays quick)", file=sys.stderr)
@@ -143,6 +146,21 @@ def _case(
     }
 
 
+def _written_out(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` as an engine under test can read it: a scenario that names real cards (``card``,
+    ``card_ability``: the [cards] extra, which no engine need have — docs/conformance.md) is written
+    with every field its cards gave and without their names; any other is kept as written."""
+    named = ("card", "card_ability")
+    if not any(k in x for key in ("objects", "triggers") for x in doc.get(key) or () for k in named):
+        return doc
+    out = _json(parse_scenario(doc).model_dump(by_alias=True))
+    for key in ("objects", "triggers"):
+        for x in out.get(key) or ():
+            for k in named:
+                x.pop(k, None)
+    return dict(out)
+
+
 def _json(data: Any) -> Any:
     """A document as plain JSON (YAML's tuples and the like)."""
     return json.loads(json.dumps(data))
@@ -156,11 +174,15 @@ def _rule_cases() -> Iterator[tuple[Path, dict[str, Any]]]:
             yield path, case
 
 
+def _rule_case_doc(case: dict[str, Any]) -> Any:
+    data = load_document(str(ROOT / case["scenario_file"])) if "scenario_file" in case else case["scenario"]
+    return _json({**data, **case.get("override", {})})
+
+
 def from_rule_cases() -> list[dict[str, Any]]:
     out = []
     for path, case in _rule_cases():
-        data = load_document(str(ROOT / case["scenario_file"])) if "scenario_file" in case else case["scenario"]
-        doc = _json({**data, **case.get("override", {})})
+        doc = _rule_case_doc(case)
         proposals = []
         for p in case.get("proposals", ()):
             raw = load_document(str(ROOT / p["proposal_file"])) if "proposal_file" in p else p["proposal"]
@@ -527,10 +549,33 @@ def disagreements(cases: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def unpublished(cases: list[dict[str, Any]]) -> list[str]:
+    """The cases the build writes today that ``cases`` (the published suite) lack: each source's
+    case not among them whose count is within :data:`MAX_COUNT` (counted only for those missing)."""
+    have = {case["id"] for case in cases}
+    docs = [(f"{path.parent.name}/{path.stem}", lambda c=case: _rule_case_doc(c)) for path, case in _rule_cases()]
+    for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
+        docs.append((f"examples/{folder.parent.name}", lambda f=folder: _json(load_document(str(f)))))
+    docs.extend((case_id, lambda d=doc: _json(d)) for case_id, _, _, doc in family_specs())
+    return [
+        f"{case_id}: the build writes it and it is not published"
+        for case_id, doc in docs
+        if case_id not in have and count(parse_scenario(doc())) <= MAX_COUNT
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
-    if (argv if argv is not None else sys.argv[1:]) == ["--check"]:
+    parser = argparse.ArgumentParser(
+        prog="python conformance/build.py",
+        description="Write the conformance suite (conformance/cases/ and index.md) from the rule cases, the examples "
+        "and the families, replacing what is there; --check writes nothing and says where the published suite "
+        "differs from what the build writes today.",
+    )
+    parser.add_argument("--check", action="store_true", help="compare the published suite; exit 1 where it differs")
+    args = parser.parse_args(argv)
+    if args.check:
         published = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(CASES.rglob("*.json"))]
-        found = disagreements(published)
+        found = disagreements(published) + unpublished(published)
         if (HERE / "index.md").read_text(encoding="utf-8") != index(published):
             found.append("conformance/index.md is not the published cases' index")
         for line in found:

@@ -86,7 +86,29 @@ def test_a_stale_index_fails_the_check(
     (here / "index.md").write_text(BUILD.index(cases[:2]), encoding="utf-8")
     monkeypatch.setattr(BUILD, "HERE", here)
     monkeypatch.setattr(BUILD, "CASES", here / "cases")
+    monkeypatch.setattr(BUILD, "unpublished", lambda _cases: [])  # a suite of three on purpose: the index alone
     assert BUILD.main(["--check"]) == 1
     assert capsys.readouterr().err == "conformance/index.md is not the published cases' index\n"
     (here / "index.md").write_text(BUILD.index(cases), encoding="utf-8")
     assert BUILD.main(["--check"]) == 0
+
+
+def test_a_case_the_build_writes_and_the_suite_lacks_is_named() -> None:
+    """Five rule cases (among them 601.2c's targets-are-a-set, the walk's order fix) stayed out of
+    the published suite for a stop because ``--check`` read only the cases published. Every case the
+    build writes today is published; a rule case, an example and a family taken out are each named."""
+    assert BUILD.unpublished(PUBLISHED) == []
+    for gone in ("601.2c/targets-are-a-set", "examples/ward", "family/apnap-2x1"):
+        rest = [c for c in PUBLISHED if c["id"] != gone]
+        assert BUILD.unpublished(rest) == [f"{gone}: the build writes it and it is not published"]
+
+
+def test_the_build_refuses_what_it_does_not_know_and_writes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``build.py --help`` (or any word it did not know) rebuilt the suite over the published one."""
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in SUITE.rglob("*.json"))
+    for argv in (["--help"], ["--chek"], ["check"]):
+        with pytest.raises(SystemExit) as ended:
+            BUILD.main(argv)
+        assert ended.value.code == (0 if argv == ["--help"] else 2)
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in SUITE.rglob("*.json")) == before
+    assert "usage: python conformance/build.py" in capsys.readouterr().out
