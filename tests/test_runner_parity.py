@@ -177,3 +177,73 @@ def test_the_java_command_line_prints_the_run_and_exits_with_its_code(
     bad = subprocess.run([*JAVA, "-cp", str(java_classes), "ConformanceRunner", "--time-limit", "soon", str(folder)],
                          capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
     assert (bad.returncode, bad.stdout, bad.stderr) == (2, "", "--time-limit: a number of seconds above 0, not soon\n")
+
+
+def _suite_files() -> dict[str, bytes]:
+    """A file of a suite folder that is no case, each in a way of its own: the shapes the runner
+    reads (conformance/schema.json), and what no JSON reader within the limits takes."""
+    case = json.loads((ROOT / "conformance" / "cases" / "examples" / "ward.json").read_text(encoding="utf-8"))
+
+    def but(**changed: Any) -> bytes:
+        return json.dumps({k: v for k, v in {**case, **changed}.items() if v is not ...}).encode()
+
+    return {
+        "malformed": b'{"id": 3',
+        "a-list": b"[1, 2]",
+        "no-id": but(id=...),
+        "empty-id": but(id=""),
+        "count-text": but(count="3"),
+        "count-negative": but(count=-1),
+        "count-float": but(count=3.0),
+        "count-true": but(count=True),
+        "divide-object": but(divide={}),
+        "divide-first-text": but(divide=[{"first": "IT", "count": 1}]),
+        "legal-object": but(legal={}),
+        "illegal-codes-numbers": but(illegal=[{"proposal": {"stack": []}, "codes": [1]}]),
+        "no-scenario": but(scenario=...),
+        "not-utf8": b'\xff{"id": "x"}',
+        "nested": b"[" * 100 + b"]" * 100,
+        "digits": but(count=0).replace(b'"count": 0', b'"count": ' + b"9" * 25_000),
+        "too-big": b'{"id": "' + b"x" * (16 * 1024 * 1024) + b'"}',
+    }
+
+
+def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(java_classes: Path, tmp_path: Path) -> None:
+    """The Java runner read the suite as it ran it and ended with a Java stack trace on the first file
+    that was not a case, where the Python runner refused the folder naming every such file (exit 2,
+    docs/conformance.md). Each way a file may be no case, beside a right case: both runners exit 2
+    before starting the engine, print nothing, and name the file; where it is JSON of another shape,
+    with the same words."""
+    engine = [sys.executable, "-c", "raise SystemExit(9)"]  # an engine started would fail every case: exit 1
+
+    def both(folder: Path) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+        java = subprocess.run([*JAVA, "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
+                              capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
+        python = subprocess.run([sys.executable, "-m", "triggerstack.solver", "conformance", "run", "--suite",
+                                 str(folder), "--engine", shlex.join(engine)],
+                                capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
+        return (java.returncode, java.stdout, java.stderr), (python.returncode, python.stdout, python.stderr)
+
+    files = _suite_files()
+    folders = []
+    for way, data in files.items():
+        folder = tmp_path / way
+        (folder / "sub").mkdir(parents=True)
+        (folder / "a.json").write_bytes((ROOT / "conformance" / "cases" / "examples" / "ward.json").read_bytes())
+        (folder / "sub" / "b.json").write_bytes(data)
+        folders.append(folder)
+    with ThreadPoolExecutor(4) as pool:
+        runs = dict(zip(files, pool.map(both, folders), strict=True))
+    for (way, (java, python)), folder in zip(runs.items(), folders, strict=True):
+        bad = str(folder / "sub" / "b.json")
+        assert java[:2] == (2, "") and python[:2] == (2, ""), (way, java, python)
+        assert java[2].startswith(f"--suite: {bad}: ") and python[2].startswith(f"triggerstack: --suite: {bad}: "), way
+        shape = re.search(r"not a case of the suite: (.*)", python[2])
+        if shape:
+            assert java[2].rstrip("\n").endswith(f"not a case of the suite: {shape[1]}"), (way, java[2])
+    many = tmp_path / "many"
+    many.mkdir()
+    for i, (way, data) in enumerate(sorted(files.items())[:12]):
+        (many / f"{i:02}-{way}.json").write_bytes(data)
+    java, python = both(many)
+    assert java[2].count("; ") == python[2].count("; ") and "… and 2 more" in java[2] and "… and 2 more" in python[2]

@@ -652,6 +652,37 @@ public final class ConformanceRunner {
         return true;
     }
 
+    // -- the suite's files ----------------------------------------------------------------------------
+
+    /** The most bytes one case file may hold (the document limit both runners read it within). */
+    static final long SUITE_BYTES = 16L * 1024 * 1024;
+
+    static boolean isCount(Object value) {
+        return value instanceof BigInteger n && n.signum() >= 0;
+    }
+
+    /** What of the shape the runner reads {@code data} lacks (conformance/schema.json), or "": the
+     *  Python runner's words ({@code solver/conformance/__init__.py}, {@code _not_a_case}). */
+    static String notACase(Object data) {
+        if (!(data instanceof Map<?, ?> c)) return "a case is an object";
+        if (!(c.get("id") instanceof String id) || id.isEmpty()) return "id: a string (the case's name in the report)";
+        if (!(c.get("scenario") instanceof Map<?, ?>)) return "scenario: an object";
+        if (!isCount(c.get("count"))) return "count: a whole number";
+        if (!(c.get("divide") instanceof List<?> divide) || !divide.stream().allMatch(d -> d instanceof Map<?, ?> m
+                && (m.get("first") == null || m.get("first") instanceof Map<?, ?>) && isCount(m.get("count")))) {
+            return "divide: a list of {first: entry or null, count: N}";
+        }
+        if (!(c.get("legal") instanceof List<?> legal) || !legal.stream().allMatch(p -> p instanceof Map<?, ?>)) {
+            return "legal: a list of proposals";
+        }
+        if (!(c.get("illegal") instanceof List<?> illegal) || !illegal.stream().allMatch(w -> w instanceof Map<?, ?> m
+                && m.get("proposal") instanceof Map<?, ?> && m.get("codes") instanceof List<?> codes
+                && codes.stream().allMatch(x -> x instanceof String))) {
+            return "illegal: a list of {proposal, codes}";
+        }
+        return "";
+    }
+
     // -- the run ------------------------------------------------------------------------------------
 
     public static void main(String[] args) throws IOException {
@@ -693,8 +724,40 @@ public final class ConformanceRunner {
             }
             return Integer.compare(a.getNameCount(), b.getNameCount());
         };
+        if (!Files.isDirectory(suite)) {
+            err.println("--suite: " + suite + " is not a folder of cases");
+            return 2;
+        }
         try (Stream<Path> walk = Files.walk(suite)) {
             files = walk.filter(p -> p.toString().endsWith(".json") && Files.isRegularFile(p)).sorted(byParts).collect(Collectors.toList());
+        }
+        List<Map<String, Object>> cases = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (Path file : files) { // every file read and checked before the engine starts, as the Python runner does
+            try {
+                if (Files.size(file) > SUITE_BYTES) {
+                    problems.add(file + ": more than " + SUITE_BYTES + " bytes");
+                    continue;
+                }
+                Object data = TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
+                String wrong = notACase(data);
+                if (wrong.isEmpty()) cases.add((Map<String, Object>) data);
+                else problems.add(file + ": not a case of the suite: " + wrong);
+            } catch (TriggerStackClient.JsonError e) {
+                problems.add(file + ": malformed JSON: " + e.getMessage());
+            } catch (IOException e) { // unreadable, or not UTF-8
+                problems.add(file + ": cannot read: " + e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            List<String> shown = new ArrayList<>(problems.subList(0, Math.min(10, problems.size())));
+            if (problems.size() > 10) shown.add("\u2026 and " + (problems.size() - 10) + " more");
+            err.println("--suite: " + String.join("; ", shown));
+            return 2;
+        }
+        if (cases.isEmpty()) {
+            err.println("--suite: " + suite + " holds no case (*.json)");
+            return 2;
         }
         List<String> lines = new ArrayList<>();
         int passed = 0;
@@ -706,8 +769,7 @@ public final class ConformanceRunner {
             return 2;
         }
         try (Engine engine = started) {
-            for (Path file : files) {
-                Map<String, Object> c = (Map<String, Object>) TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
+            for (Map<String, Object> c : cases) {
                 String difference = runCase(engine, c);
                 passed += difference == null ? 1 : 0;
                 lines.add((difference == null ? "pass " : "FAIL ") + c.get("id") + (difference == null ? "" : ": " + difference));
@@ -717,9 +779,9 @@ public final class ConformanceRunner {
                     + engine.noise.get(0));
             }
             String note = engine.divideSupported ? "" : " (the engine has no divide: counts compared whole)";
-            lines.add(passed + " of " + files.size() + " cases pass" + note);
+            lines.add(passed + " of " + cases.size() + " cases pass" + note);
         }
         for (String line : lines) out.println(line);
-        return passed == files.size() ? 0 : 1;
+        return passed == cases.size() ? 0 : 1;
     }
 }
