@@ -16,12 +16,15 @@ against the same boards warm, on the same walks: copies of one scenario parsed a
 written anew by ``make_scenarios.py``'s families with seeded sizes (each board is parsed before
 the clock starts, as a board generator would hand it over; compiling it is the environment's);
 and boards of real cards drawn by ``rl.boards`` as each episode starts (drawing and counting them
-on the clock). Beside the stepper, the AEC protocol alone: an environment with no rules replaying
-the same walks, which bounds what any environment can reach against the stepper.
+on the clock) or ahead by one worker process (``rl_drawn.py``: issue 53's figures, with boards per
+CPU second and OpenSpiel where ``pyspiel`` is installed). Beside the stepper, the AEC protocol
+alone: an environment with no rules replaying the same walks, which bounds what any environment can
+reach against the stepper.
 The vector environment per board-step against the one-board Gymnasium environment. Also
 ``reset`` on a new 10-ability scenario and ``observe`` + mask beside one step. Writes
 ``results/rl.md`` and ``results/rl.json``; the goals of the RL issues are judged PASS/FAIL.
-Ratios only: the machine is shared, so each pair is measured alternately and the best of each
+Rates are per CPU second of this process (``time.process_time``; a classic game's, of its own), and
+ratios only: the machine is shared, so each pair is measured alternately and the best of each
 kept (the slowest scenario and ``connect_four_v3``, measured minutes apart, are measured again
 alternately at the end). Each figure starts from a collected heap (an environment built on a file is a cycle, and
 what one figure leaves the garbage collector would be billed to the next).
@@ -46,7 +49,6 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 from pettingzoo import AECEnv
 from triggerstack.model import compile_facts
-from triggerstack.model._facts import facts_of
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import ActionLayout, Stepper, rl
 from triggerstack.solver.rl._checked import Checked
@@ -69,6 +71,7 @@ def _sibling(name: str) -> Any:
 
 
 make_scenarios = _sibling("make_scenarios")
+rl_drawn = _sibling("rl_drawn")
 
 
 def play(game: Any, steps: int, seed: int = 0, decisions: bool = False) -> float:
@@ -77,7 +80,7 @@ def play(game: Any, steps: int, seed: int = 0, decisions: bool = False) -> float
     rng = np.random.default_rng(seed)
     done = 0
     episode = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while done < steps:
         game.reset(seed=episode)
         episode += 1
@@ -91,7 +94,7 @@ def play(game: Any, steps: int, seed: int = 0, decisions: bool = False) -> float
                 action = int(legal[rng.integers(len(legal))])
                 done += 1
             game.step(action)
-    return done / (time.perf_counter() - start)
+    return done / (time.process_time() - start)
 
 
 CLASSIC = f"""
@@ -185,13 +188,13 @@ def _internal(path: Path, steps: int) -> float:
     def walks(n: int, seed: int) -> float:
         rng = np.random.default_rng(seed)
         done = 0
-        start = time.perf_counter()
+        start = time.process_time()
         while done < n:
             walk = stepper.start()
             while legal := stepper.legal(walk):
                 walk = stepper.apply_unchecked(walk, legal[int(rng.integers(len(legal)))])
                 done += 1
-        return done / (time.perf_counter() - start)
+        return done / (time.process_time() - start)
 
     walks(200, 1)
     return walks(steps, 0)
@@ -267,7 +270,7 @@ def _gym(path: str, steps: int) -> float:
     game = rl.TriggerStackGym(path)
     rng = np.random.default_rng(0)
     done = -200  # the first 200 steps warm it
-    start = time.perf_counter()
+    start = time.process_time()
     episode = 0
     game.reset(seed=episode)
     while done < steps:
@@ -275,11 +278,11 @@ def _gym(path: str, steps: int) -> float:
         _, _, terminated, _, _ = game.step(int(legal[rng.integers(len(legal))]))
         done += 1
         if done == 0:
-            start = time.perf_counter()
+            start = time.process_time()
         if terminated:
             episode += 1
             game.reset(seed=episode)
-    return done / (time.perf_counter() - start)
+    return done / (time.process_time() - start)
 
 
 def _vector(path: str, boards: int, steps: int) -> float:
@@ -295,12 +298,12 @@ def _vector(path: str, boards: int, steps: int) -> float:
         masks = envs.action_masks()
         envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
     done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while done < steps:
         masks = envs.action_masks()
         envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
         done += boards
-    return done / (time.perf_counter() - start)
+    return done / (time.process_time() - start)
 
 
 def _reset_new(path: Path, n: int) -> float:
@@ -370,9 +373,9 @@ def _episodes(game: Any, boards: list[Any] | None, n: int) -> float:
     ``boards[k]`` (None: the one the source draws), one seeded draw per decision."""
     rng = np.random.default_rng(0)
     done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for k in range(n):
-        game.reset(seed=k, options=None if boards is None else {"scenario": boards[k]})
+        game.reset(options=None if boards is None else {"scenario": boards[k]})  # no seed: it restarts rl.boards
         for _agent in game.agent_iter():
             observation, _reward, terminated, truncated, _info = game.last()
             if terminated or truncated:
@@ -381,7 +384,7 @@ def _episodes(game: Any, boards: list[Any] | None, n: int) -> float:
             legal = np.flatnonzero(observation["action_mask"])
             game.step(int(legal[rng.integers(len(legal))]))
             done += 1
-    return done / (time.perf_counter() - start)
+    return done / (time.process_time() - start)
 
 
 def _fresh_vs_warm(docs: list[dict[str, Any]], repeat: int) -> tuple[float, float]:
@@ -401,23 +404,6 @@ def _fresh_vs_warm(docs: list[dict[str, Any]], repeat: int) -> tuple[float, floa
         )
     finally:
         gc.unfreeze()
-
-
-def _drawn_vs_warm(n: int, repeat: int) -> tuple[float, float]:
-    """What a user of ``rl.boards`` gets: decisions/s with each episode's board drawn by the
-    generator as the episode starts (drawing and counting it on the clock: a generator's board
-    arrives compiled), and on the same boards warm. The card reader's caches are first filled as
-    a run that has drawn for a while has them: 1,000 boards of another seed."""
-    for _ in rl.boards(1, 1000):
-        pass
-    drawn = list(rl.boards(0, n))
-    layout = ActionLayout.covering(Stepper(facts_of(b)).needs for b in drawn)
-    warm = rl.env(drawn, layout=layout)
-    _episodes(warm, drawn, n)  # each board played once
-    fresh = 0.0
-    for _ in range(repeat):  # a fitting board is drawn as it was without the layout: the same boards
-        fresh = max(fresh, _clean(partial(_episodes, rl.env(rl.boards(0, n, layout=layout), layout=layout), None, n)))
-    return fresh, _best(partial(_episodes, warm, drawn, n), repeat)
 
 
 def _measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -450,8 +436,22 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     ]:
         rate, warm = _fresh_vs_warm(docs, repeat)
         fresh.append({"boards": name, "fresh": rate, "warm": warm})
-    rate, warm = _drawn_vs_warm(episodes, repeat)
-    fresh.append({"boards": "rl.boards, drawn as each episode starts", "fresh": rate, "warm": warm})
+    print("boards rl.boards draws (issue 53)", file=sys.stderr)
+    rl_drawn.warmed(50 if args.quick else 1000)
+    drawn = rl_drawn.fresh_vs_warm(_episodes, episodes, repeat)
+    fresh.append({"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"],
+                  "warm": drawn["warm"]})  # fmt: skip
+    fresh.append({"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
+                  "warm": drawn["warm"]})  # fmt: skip
+    boards_game, boards_aec = rl_drawn.warm_aec(_aec, steps)
+    games["rl.boards (warm, 200 boards)"] = boards_game
+    issue53 = {
+        "boards_per_cpu_s": rl_drawn.drawing(60 if args.quick else 600, repeat),
+        "fresh": drawn,
+        "aec": boards_aec,
+        "decisions": _aec(boards_game, steps, decisions=True),
+        "openspiel": rl_drawn.openspiel(steps),
+    }
     print("vector environment", file=sys.stderr)
     vector: list[dict[str, Any]] = []
     for name, path, boards in [
@@ -482,6 +482,7 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         "reset_s": reset,
         "observe_s": observe,
         "step_s": step,
+        "issue53": issue53,
     }
 
 
@@ -520,6 +521,7 @@ def _goals(m: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
         goals.append(("vector env per board-step ≥ one env", measured, ratio >= 1.0))
     else:
         goals.append(("vector env per board-step ≥ one env", "no vector environment in this code", False))
+    goals += rl_drawn.goals(m["issue53"], m["classic"], m["where"])
     reset = m["reset_s"]
     goals.append(("reset on a new 10-ability scenario ≤ 5 ms", f"{reset * 1e3:.2f} ms", reset <= 0.005))
     observe, step = m["observe_s"], m["step_s"]
@@ -542,9 +544,10 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
         "# Benchmarks: the RL environments",
         "",
         "One run of `python benchmarks/bench_rl.py` on one shared machine: compare ratios within it (each pair",
-        "measured alternately, the best of each kept). Steps/s count every `env.step` call of random masked play",
-        "through the AEC API, the loop PettingZoo documents, on `rl.env(...)` (with its order and bounds checks,",
-        "as PettingZoo's own games are given); decisions/s count the calls that take a decision, on the walks the",
+        "measured alternately, the best of each kept; rates per CPU second). Steps/s count every `env.step` call of",
+        "random masked play through the AEC API, the loop PettingZoo documents, on `rl.env(...)` (with its order",
+        "and bounds checks, as PettingZoo's own games are given); decisions/s count the calls that take a decision,",
+        "on the walks the",
         f"stepper alone takes (one seeded draw per decision). Classic games: {m['where']}; the slowest scenario",
         "and connect_four_v3 are measured again alternately once every figure is in (the best of each kept).",
         "",
@@ -583,6 +586,7 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
     lines += [
         f"| {f['boards']} | {n(f['fresh'])} | {n(f['warm'])} | {f['fresh'] / f['warm']:.2f} |" for f in m["fresh"]
     ]
+    lines += rl_drawn.section(m["issue53"])
     lines += ["", "## The vector environment", "", "| scenario | boards | one env, steps/s | vector, board-steps/s |"]
     lines += ["|---|---|---|---|"]
     lines += [f"| {v['scenario']} | {v['boards']} | {n(v['one'])} | {n(v['vector'])} |" for v in m["vector"]]

@@ -33,11 +33,15 @@ class Scenario(ScenarioFields):
 
     @model_validator(mode="before")
     @classmethod
-    def _cards(cls, data: Any) -> Any:
-        """A scenario that names cards, written out in full first (docs/cards.md)."""
-        from .cards._expand import names_cards
+    def _cards(cls, data: Any, info: ValidationInfo) -> Any:
+        """A scenario that names cards, written out in full first (docs/cards.md). A later pass's
+        scenario (``model/_passes.py``) is the first pass's written out, its cards read already:
+        they are not read again (a board with a ward spent a fifth of its draw there), unless an
+        engine's ``next_pass`` hook asks for a card's ability."""
+        from .cards._expand import asks_ability, names_cards
 
-        if not names_cards(data):
+        later = bool(info.context and info.context.get("later_pass"))
+        if not (asks_ability(data) if later else names_cards(data)):
             return data
         from .cards._expand import expand
 

@@ -2,7 +2,7 @@
 proven optimum of each board beside a random policy's (docs/rl.md, "Training an agent").
 
     pip install -e '.[rl,cards,train]'
-    python examples/rl/train_maskable_ppo.py [--steps 20000] [--eval 100] [--seed 0] [--plot regret.png]
+    python examples/rl/train_maskable_ppo.py [--steps 20000] [--eval 100] [--seed 0] [--workers 1] [--plot regret.png]
 
 The learner is seat 0 (the active player) of two-player boards drawn by ``rl.boards`` — a creature
 enters, a board wipe, an attack or a spell cast, with real cards on both sides; the other seat plays
@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from triggerstack.model import Outcome, Scenario, ScenarioError, Score, compile_facts
+from triggerstack.model import Outcome, Scenario, ScenarioError, Score
 from triggerstack.solver import ActionLayout, best, rl
 
 LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
@@ -42,7 +42,8 @@ def score_for(scenario: Scenario) -> Score:
     me = str(scenario.players[LEARNER].id)
     whose = {str(p.id): str(p.id) for p in scenario.players}
     whose.update({str(o.id): str(o.controller or o.owner) for o in scenario.objects})
-    mine = [str(a.id) for a in compile_facts(scenario).abilities if str(a.controller) == me]
+    # each waiting ability's controller (603.3a), derived as the scenario was built: nothing compiled again
+    mine = [str(t.id) for t, c in zip(scenario.triggers, scenario.controls, strict=True) if str(c.player) == me]
     score = Score.model_validate({
         "target": {a: {thing: -1 if who == me else 1 for thing, who in whose.items()} for a in mine},
         "removed": dict.fromkeys(mine, -1),
@@ -57,27 +58,32 @@ def reward(scenario: Scenario, outcome: Outcome) -> dict[str, float]:
     return {str(scenario.players[LEARNER].id): float(score_for(scenario).of(outcome))}
 
 
-def boards(seed: int) -> Iterator[Scenario]:
-    """Two-player boards of 2 to 6 waiting abilities on which the learner has a choice to make (the
-    evaluation set, drawn once)."""
+def evaluation(seed: int, n: int) -> list[tuple[Any, float]]:
+    """``n`` two-player boards of 2 to 6 waiting abilities on which the learner has a choice to make,
+    each with its environment (built once, played at every checkpoint) and the best score it allows."""
+    found: list[tuple[Any, float]] = []
     for scenario in rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000):
+        env = rl.TriggerStackGym(scenario, seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
         try:
-            rl.TriggerStackGym(scenario, seat=LEARNER, layout=LAYOUT, auto=True).reset(seed=0)
+            env.reset(seed=0)
         except ScenarioError:  # the learner never decides on this board (every choice forced, or none its own)
             continue
-        yield scenario
+        found.append((env, float(best(scenario, score_for(scenario)).score)))
+        if len(found) == n:
+            return found
+    return found
 
 
-def make_env(seed: int) -> Any:
-    # the environment draws again where the learner never decides (TriggerStackGym.reset): no board is
-    # compiled twice to filter it first, as the evaluation boards below are (once, before training)
-    stream = rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000)
+def make_env(seed: int, workers: int = 0) -> Any:
+    """The training environment: a board every episode, drawn (in ``workers`` processes) where the
+    learner decides — the environment draws again where it never does (TriggerStackGym.reset) —, its
+    facts and stepper built once, as it is drawn (docs/rl.md, "Boards from real cards")."""
+    stream = rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000, workers=workers)
     return rl.TriggerStackGym(stream, seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
 
 
-def play(policy: Callable[[np.ndarray, np.ndarray], int], scenario: Scenario, seed: int) -> float:
-    """The learner's score on ``scenario`` under ``policy`` (the other seat uniform, seeded)."""
-    env = rl.TriggerStackGym(scenario, seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
+def play(policy: Callable[[np.ndarray, np.ndarray], int], env: Any, seed: int) -> float:
+    """The learner's score on ``env`` 's board under ``policy`` (the other seat uniform, seeded)."""
     obs, _info = env.reset(seed=seed)
     done, total = False, 0.0
     while not done:
@@ -86,9 +92,9 @@ def play(policy: Callable[[np.ndarray, np.ndarray], int], scenario: Scenario, se
     return total
 
 
-def regrets(policy: Callable[[np.ndarray, np.ndarray], int], evaluation: Sequence[tuple[Scenario, float]],
+def regrets(policy: Callable[[np.ndarray, np.ndarray], int], boards: Sequence[tuple[Any, float]],
             seed: int) -> list[float]:  # fmt: skip
-    return [optimum - play(policy, s, seed + i) for i, (s, optimum) in enumerate(evaluation)]
+    return [optimum - play(policy, env, seed + i) for i, (env, optimum) in enumerate(boards)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,27 +105,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval", type=int, default=100, help="evaluation boards (default 100)")
     parser.add_argument("--checkpoints", type=int, default=5, help="evaluations during training (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the boards, learner and other seat (default 0)")
+    parser.add_argument("--workers", type=int, default=0, help="processes drawing training boards ahead (default 0)")
     parser.add_argument("--plot", default=None, help="write the regret plot here (PNG)")
     parser.add_argument("--json", default=None, help="write the figures here (JSON)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    evaluation: list[tuple[Scenario, float]] = []
-    for s in boards(10_000 + args.seed):
-        found = best(s, score_for(s))
-        evaluation.append((s, float(found.score)))
-        if len(evaluation) == args.eval:
-            break
+    boards = evaluation(10_000 + args.seed, args.eval)
     rng = np.random.default_rng(args.seed)
 
     def uniform(_obs: np.ndarray, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask)
         return int(legal[rng.integers(len(legal))])
 
-    random_regret = float(np.mean(regrets(uniform, evaluation, args.seed)))
-    print(f"random policy: mean regret {random_regret:.3f} over {len(evaluation)} boards")
+    random_regret = float(np.mean(regrets(uniform, boards, args.seed)))
+    print(f"random policy: mean regret {random_regret:.3f} over {len(boards)} boards")
 
-    model = MaskablePPO("MlpPolicy", make_env(args.seed), seed=args.seed, verbose=0, n_steps=512, batch_size=128)
+    env = make_env(args.seed, args.workers)
+    model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0, n_steps=512, batch_size=128)
     curve: list[tuple[int, float]] = []
     per = max(1, args.steps // args.checkpoints)
 
@@ -128,20 +131,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(action)
 
     done = 0
-    curve.append((0, float(np.mean(regrets(learned, evaluation, args.seed)))))
+    curve.append((0, float(np.mean(regrets(learned, boards, args.seed)))))
     while done < args.steps:
         model.learn(per, reset_num_timesteps=False)
         done += per
-        curve.append((done, float(np.mean(regrets(learned, evaluation, args.seed)))))
+        curve.append((done, float(np.mean(regrets(learned, boards, args.seed)))))
         print(f"after {done:>7,} steps: mean regret {curve[-1][1]:.3f} (random {random_regret:.3f})")
     elapsed = time.perf_counter() - start
-    figures = {"steps": args.steps, "boards": len(evaluation), "random_regret": random_regret,
+    figures = {"steps": args.steps, "boards": len(boards), "random_regret": random_regret,
                "curve": curve, "seconds": round(elapsed, 1)}  # fmt: skip
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(figures, f, indent=1)
     if args.plot:
-        _plot(curve, random_regret, len(evaluation), args.plot)
+        _plot(curve, random_regret, len(boards), args.plot)
     print(f"learned: mean regret {curve[-1][1]:.3f}, random {random_regret:.3f} ({elapsed:.0f} s)")
     return 0
 

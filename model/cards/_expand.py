@@ -19,7 +19,7 @@ from ._defining import defined
 from ._reader import KEPT, Ability, keyword_lines, read
 from ._states import keyword_tag
 
-__all__ = ["characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
+__all__ = ["asks_ability", "characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
 
 _COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 _ORDER = ["white", "blue", "black", "red", "green"]
@@ -29,12 +29,17 @@ def names_cards(doc: Any) -> bool:
     """Whether a scenario document names a card anywhere (else it is left as it is)."""
     if not isinstance(doc, Mapping):
         return False
-    objects, triggers = doc.get("objects"), doc.get("triggers")
+    objects = doc.get("objects")
     named = isinstance(objects, list) and any(isinstance(o, Mapping) and o.get("card") is not None for o in objects)
-    asked = isinstance(triggers, list) and any(
+    return named or asks_ability(doc)
+
+
+def asks_ability(doc: Any) -> bool:
+    """Whether a trigger of a scenario document asks for its source card's ability (``card_ability``)."""
+    triggers = doc.get("triggers") if isinstance(doc, Mapping) else None
+    return isinstance(triggers, list) and any(
         isinstance(t, Mapping) and t.get("card_ability") is not None for t in triggers
     )
-    return named or asked
 
 
 def _mana(cost: str) -> tuple[list[str], int]:

@@ -25,7 +25,7 @@ the entering or dying creature's controller, the defending player, the caster.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +72,10 @@ class Drawn:
     source: str = "cards"
     subjects: list[str] = field(default_factory=list)
     defender: str | None = None
+    pieces: list[Piece] = field(default_factory=list)
+    """Each object's piece, in the document's order (``_built.scenario_of`` reads their entries)."""
+    fired: list[Fired] = field(default_factory=list)
+    """Each trigger's source, ability and event player, in the document's order."""
 
 
 def _whose(whose: str, controller: str, actor: str) -> bool:
@@ -134,36 +138,54 @@ class Scene:
         assert self.spell is not None
         return [(self.spell, self.caster)]
 
-    def triggered(self) -> list[Fired]:
-        """Every ability the event triggers: its source, the ability, and the event's player for it."""
-        subjects = self._subjects()
-        if not subjects:
-            return []
-        out: list[Fired] = []
-        # what was on the battlefield as the event happened (a card already in a graveyard or a hand sees nothing)
+    def _watchers(self) -> list[Piece]:
+        """What was on the battlefield as the event happened (a card already in a graveyard or a hand
+        sees nothing), and the spell cast."""
         here = [p for p in self.pieces if p.zone == "battlefield" or p.died]
-        watchers = [*here, *([self.spell] if self.spell is not None else [])]
+        return [*here, *([self.spell] if self.spell is not None else [])]
+
+    def _fired(self, watchers: Sequence[Piece], subjects: Sequence[tuple[Piece, str]]) -> Iterator[Fired]:
+        """The abilities of ``watchers`` the event triggers, given its ``subjects`` (not empty)."""
         for w in watchers:
             for trig in w.entry.abilities:
                 c = trig.condition
                 if self.kind not in c.kinds or (w.zone == "stack" and c.subject != "self"):
                     continue
-                if c.subject == "player":  # "whenever you attack", "whenever you cast a … spell"
+                if c.subject == "player":  # "whenever you attack", "whenever you cast a … spell": once
                     actor = self.caster if self.kind == "cast" else self.players[0]
                     spell = self.spell.entry.fields if self.spell is not None else {}
                     if _whose(c.whose, w.controller, actor) and (self.spell is None or fits(c.word, spell)):
-                        out.append((w, trig, subjects[0][1]))
+                        yield w, trig, subjects[0][1]
                     continue
-                out += [(w, trig, player) for s, player in subjects if _subject_fits(c, w, s)]
-        return out
+                yield from ((w, trig, player) for s, player in subjects if _subject_fits(c, w, s))
+
+    def triggered(self) -> list[Fired]:
+        """Every ability the event triggers: its source, the ability, and the event's player for it."""
+        subjects = self._subjects()
+        return list(self._fired(self._watchers(), subjects)) if subjects else []
+
+    def added(self, piece: Piece) -> int:
+        """How many more abilities the event triggers with ``piece`` (the last added) than without
+        it — what :meth:`triggered` would count more, from that piece alone: its own abilities, and
+        if it is one of the event's subjects (one that dies or attacks), the others' that fit it
+        (all of theirs if it is the first: no subject, nothing triggers)."""
+        subjects = self._subjects()
+        if not subjects:
+            return 0
+        n = sum(1 for _ in self._fired([piece], subjects))
+        itself = [(s, player) for s, player in subjects if s is piece]
+        if itself:
+            others = [w for w in self._watchers() if w is not piece]
+            first = len(itself) == len(subjects)  # "whenever you attack" is counted once, with the first
+            n += sum(1 for f in self._fired(others, itself) if first or f[1].condition.subject != "player")
+        return n
 
     def document(self, names: Callable[[list[Fired]], list[str]] | None = None) -> Drawn:
         """The scenario document: players in turn order, objects naming their cards, the triggers
         (``T1``, ``T2`` … unless ``names`` names them, given every trigger in order)."""
-        objects = [_object(p) for p in self.pieces]
+        pieces = [*self.pieces, *([self.spell] if self.spell is not None else [])]
+        objects = [_object(p) for p in pieces]
         reactions = [ward_reaction(p.id, p.entry.ward) for p in self.pieces if p.entry.ward and _warded(p)]
-        if self.spell is not None:
-            objects.append(_object(self.spell))
         triggers, triggered = [], self.triggered()
         ids = names(triggered) if names is not None else [f"T{n}" for n in range(1, len(triggered) + 1)]
         for tid, (piece, trig, player) in zip(ids, triggered, strict=True):
@@ -183,7 +205,7 @@ class Scene:
         named = [p.entry.name for p in [*self.pieces, self.spell] if p is not None and p.entry.name is not None]
         subjects = [p.id for p, _ in self._subjects()]
         defender = self.defender if self.kind == "attacks" else None
-        return Drawn(doc, self.kind, named, subjects=subjects, defender=defender)
+        return Drawn(doc, self.kind, named, subjects=subjects, defender=defender, pieces=pieces, fired=triggered)
 
 
 def _warded(p: Piece) -> bool:
@@ -237,8 +259,7 @@ def assemble(
     while waiting < target and misses < TRIES:
         entry = rng.choice(makers)
         near = board.players[0] if kind == "attacks" and rng.random() < 0.75 else rng.choice(board.players)
-        board.add(entry, near)
-        after = len(board.triggered())
+        after = waiting + board.added(board.add(entry, near))
         if after > hi or (after == waiting and rng.random() < IDLE):
             board.pop()
             misses += 1

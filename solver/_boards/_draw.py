@@ -1,39 +1,52 @@
-"""Random boards, each a valid scenario: :func:`boards` (``rl.boards``) and :func:`draw`, which
-also gives each board's event, cards and count (``triggerstack boards``, benchmarks/boards.py).
+"""Random boards, each a valid scenario: :func:`boards` (``rl.boards``, a :class:`Boards` stream)
+and :func:`draw`, which also gives each board's event, cards and count (``triggerstack boards``,
+benchmarks/boards.py).
 
 A board is drawn from the card pool (``model/cards/_pool.py``; the extra ``[cards]``) or, without
 it, from the generated stand-ins (``_generated.py``), assembled around one event
-(``_assemble.py``), validated as a :class:`~triggerstack.model.Scenario` — which reads every card it
-names — and counted: a board with more than ``max_outcomes`` legal outcomes is drawn again, so
-that an agent can play it out and a table of its outcomes stays small. The same arguments and
-seed give the same boards (with the same Oracle data and reader), one after the other: board ``i``
-of seed ``s`` is drawn from a generator of its own, seeded by ``s`` and ``i`` alone
-(:func:`_board_rng`), so ``workers=N`` processes drawing ahead give the same stream for any N.
+(``_assemble.py``), built as a :class:`~triggerstack.model.Scenario` and counted (``_board.py``): a
+board with more than ``max_outcomes`` legal outcomes is drawn again, so that an agent can play it
+out and a table of its outcomes stays small. The same arguments and seed give the same boards
+(with the same Oracle data and reader), one after the other: board ``i`` of seed ``s`` is drawn
+from a generator of its own, seeded by ``s`` and ``i`` alone (``_board.board_rng``), so
+``workers=N`` processes drawing ahead give the same stream for any N, and an environment's
+``reset(seed=k)`` restarts the stream at the first board of ``s`` and ``k`` (:meth:`Boards.restart`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import random
+import os
+import threading
+import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, replace
-from itertools import count as counting
 from typing import Any
 
 from triggerstack.model._args import seed_of, whole_number
-from triggerstack.model._errors import MissingExtra, ScenarioError, TimeLimitReached, UsageError
-from triggerstack.model._facts import facts_of
+from triggerstack.model._errors import UsageError
+from triggerstack.model._facts import Facts
 from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
 
-from .._options import Options
-from .._verbs.legal import LegalOutcomes
-from .._verbs.step import ActionLayout, Stepper
-from ._assemble import Drawn, assemble
+from .._verbs.step import ActionLayout
+from ._board import DRAWS, PLAYERS, Asked, Board, drawn_from, pool_of
 
-__all__ = ["DRAWS", "MAX_OUTCOMES", "MOST_ABILITIES", "MOST_BODIES", "PLAYERS", "Board", "boards", "draw", "span"]
+__all__ = [
+    "DRAWS",
+    "MAX_OUTCOMES",
+    "MOST_ABILITIES",
+    "MOST_BODIES",
+    "MOST_WORKERS",
+    "PLAYERS",
+    "Board",
+    "Boards",
+    "boards",
+    "draw",
+    "span",
+]
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
@@ -43,30 +56,11 @@ wait, and every permanent added is weighed against every other (past 50, no boar
 near a million outcomes; at 50, 200 draws that miss take about 5 s)."""
 MOST_BODIES = 20
 """The most creatures without triggered abilities a side may be asked for."""
-DRAWS = 200
-"""Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
-sizes asked are refused as out of reach."""
-PLAYERS = ("A", "B", "C", "D")
-COUNT_TIME = 10.0
-"""Seconds one board's count may take; a board past it is drawn again (none has come near)."""
-
-
-@dataclass(frozen=True)
-class Board:
-    """One board: the scenario, the document it was read from (naming its cards), its event
-    (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, whether it was
-    drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
-    the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
-    outcomes (or a layout they did not fit)."""
-
-    scenario: Scenario
-    document: dict[str, Any]
-    event: str
-    cards: tuple[str, ...]
-    count: int
-    source: str
-    missed: int = 0
-    over: int = 0
+MOST_WORKERS = 64
+CHUNK = 8
+"""Boards a worker process draws in one task."""
+AHEAD = 2
+"""Tasks asked of each worker process ahead of the board wanted."""
 
 
 def span(
@@ -98,20 +92,191 @@ def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(e for e in EVENTS if e in asked)  # in one order, whatever order they were asked in
 
 
-def _pool(cards: bool | None) -> Pool:
-    """The card pool (``cards`` True or None with the extra installed), else the generated stand-ins."""
-    from ._generated import generated
+def _orphaned_exit(parent: int) -> None:
+    """In a worker process: end it once the process that started it is gone (killed, it never
+    stopped its workers, which would wait for work forever)."""
 
-    if cards is False:
-        return generated()
-    from triggerstack.model.cards._pool import pool
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
 
-    try:
-        return pool()
-    except MissingExtra:
-        if cards:
-            raise
-        return generated()
+    threading.Thread(target=watch, name="triggerstack-boards-parent", daemon=True).start()
+
+
+class _Ahead:
+    """Worker processes drawing the boards of a stream ahead, in order, :data:`CHUNK` boards a
+    task (a task's round trip through the pool's threads costs about a millisecond of this
+    process's time; a board, a tenth of that to unpickle). Spawned, not forked: the caller may hold
+    threads (a trainer's, a server's) that a fork would copy half-way."""
+
+    def __init__(self, asked: Asked, workers: int) -> None:
+        self.asked = asked
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_orphaned_exit,
+            initargs=(os.getpid(),),
+        )
+        self.queue: deque[Future[list[Board | Exception]]] = deque()
+        self.ready: deque[Board | Exception] = deque()
+        self.at: tuple[str, int] | None = None  # the board expected next
+        self.submitted = 0  # the first board not asked of a worker yet
+
+    def board(self, key: str, index: int, n: int | None) -> Board:
+        """Board ``index`` of the stream ``key`` (of ``n``), the next ones asked for meanwhile; a
+        worker's error is raised here, at the board it was raised for."""
+        if self.at != (key, index):  # the stream begins, or begins again (restarted)
+            self.cancel()
+            self.submitted = index
+        while len(self.queue) < AHEAD * self.workers and (n is None or self.submitted < n):
+            size = CHUNK if n is None else min(CHUNK, n - self.submitted)
+            self.queue.append(self.pool.submit(drawn_from, key, self.submitted, size, self.asked))
+            self.submitted += size
+        if not self.ready:
+            self.ready.extend(self.queue.popleft().result())
+        self.at = (key, index + 1)
+        found = self.ready.popleft()
+        if isinstance(found, Exception):
+            self.at = None
+            raise found
+        return found
+
+    def cancel(self) -> None:
+        for future in self.queue:
+            future.cancel()
+        self.queue.clear()
+        self.ready.clear()
+        self.at = None
+
+    def close(self) -> None:
+        self.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Boards(Iterator[Scenario]):
+    """The boards of :func:`boards`: an iterator of scenarios, and a scenario source an environment
+    restarts — ``reset(seed=k)`` of an environment drawing from it begins again at the first board
+    of the stream of its seed and ``k`` (:meth:`restart`), so a seeded reset plays the same boards
+    however often it is made (Gymnasium's ``check_env``), and the environments of a vector, each
+    seeded with its own ``k`` (``seed + rank``), play streams of their own. ``workers`` processes
+    draw ahead (spawned when the first board is asked for; stopped by :meth:`close`, or when the
+    stream is collected). It pickles as its arguments and place (a vector's factory sends it to its
+    processes): its workers are started again where it arrives."""
+
+    def __init__(self, seed: int, n: int | None, asked: Asked, workers: int) -> None:
+        self.seed = seed
+        self.n = n
+        self.asked = asked
+        self.workers = workers
+        self.key = str(seed)
+        """The stream: the seed, or the seed and the seed of the last :meth:`restart` (``"8/123"``)."""
+        self.index = 0
+        """The place of the next board."""
+        self._source: Pool | None = None
+        self._ahead: _Ahead | None = None
+        self._last: Board | None = None
+
+    def __iter__(self) -> Boards:
+        return self
+
+    def __next__(self) -> Scenario:
+        return self.board().scenario
+
+    def board(self) -> Board:
+        """The next board, with its event, cards and count."""
+        if self.n is not None and self.index >= self.n:
+            raise StopIteration
+        ahead = self._drawing_ahead()
+        if ahead is not None:
+            board = ahead.board(self.key, self.index, self.n)
+        else:
+            if self._source is None:
+                self._source = pool_of(self.asked.cards)
+            board = self.asked.board(self.key, self.index, self._source)
+        self.index += 1
+        self._last = board if board.compiled is not None else None
+        return board
+
+    def _drawing_ahead(self) -> _Ahead | None:
+        """The worker processes, started on first use; none in a daemonic process (a worker of
+        Stable-Baselines3's ``SubprocVecEnv`` or Gymnasium's ``AsyncVectorEnv``, which may start
+        none), where this one draws the same boards itself."""
+        if not self.workers or multiprocessing.current_process().daemon:
+            return None
+        if self._ahead is None:
+            self._ahead = _Ahead(self.asked, self.workers)
+            weakref.finalize(self, self._ahead.close)
+        return self._ahead
+
+    def restart(self, seed: int) -> None:
+        """Begin again at the first board of the stream of this stream's seed and ``seed`` (board
+        ``i`` of it drawn from a generator seeded by the two and ``i``): an environment's
+        ``reset(seed=...)``."""
+        self.key = f"{self.seed}/{seed_of(seed)}"
+        self.index = 0
+        self._last = None
+
+    def compiled(self, scenario: object) -> Facts | None:
+        """The facts of ``scenario`` if it is the board this stream gave last and compiled it in
+        this process (to see that it fits; None otherwise), its stepper handed over with them for
+        the environment that plays it (``Stepper.taken``): once."""
+        last, self._last = self._last, None
+        if last is None or last.scenario is not scenario or last.compiled is None:
+            return None
+        facts, stepper = last.compiled
+        if stepper is not None:
+            stepper.hand_over()
+        return facts
+
+    def close(self) -> None:
+        """Stop the worker processes (a stream drawn further starts them again)."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"seed": self.seed, "n": self.n, "asked": self.asked, "workers": self.workers, "key": self.key,
+                "index": self.index}  # fmt: skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["seed"], state["n"], state["asked"], state["workers"])  # type: ignore[misc]
+        self.key, self.index = state["key"], state["index"]
+
+    def __repr__(self) -> str:
+        return f"<Boards of seed {self.key}: next is board {self.index}{'' if self.n is None else f' of {self.n}'}>"
+
+
+def _stream(
+    seed: int,
+    n: int | None,
+    players: int | tuple[int, int],
+    abilities: int | tuple[int, int],
+    events: str | Iterable[str] | None,
+    bodies: int | tuple[int, int],
+    cards: bool | None,
+    max_outcomes: int,
+    layout: ActionLayout | None,
+    workers: int,
+) -> Boards:
+    """The stream of :func:`boards` and :func:`draw`, each argument checked (bad input names it)."""
+    seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
+    spare = span(bodies, "bodies", 0, MOST_BODIES)
+    kinds = _events(events)
+    seed = seed_of(seed)  # Random(-1) is Random(1); "x" and 1.5 would be hashed
+    if cards is not None and not isinstance(cards, bool):
+        raise UsageError(f"cards: expected True, False or None, not {cards!r}")
+    if layout is not None and not isinstance(layout, ActionLayout):
+        raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
+    n = None if n is None else whole_number(n, "n")
+    max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
+    workers = whole_number(workers, "workers", 0, MOST_WORKERS)
+    source = pool_of(cards)
+    empty = [k for k in kinds if not source.by_kind.get(k)]
+    if empty:
+        raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
+    return Boards(seed, n, Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards), workers)
 
 
 def draw(
@@ -128,123 +293,16 @@ def draw(
     workers: int = 0,
 ) -> Iterator[Board]:
     """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
-    seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
-    spare = span(bodies, "bodies", 0, MOST_BODIES)
-    kinds = _events(events)
-    seed = seed_of(seed)  # Random(-1) is Random(1); "x" and 1.5 would be hashed
-    if cards is not None and not isinstance(cards, bool):
-        raise UsageError(f"cards: expected True, False or None, not {cards!r}")
-    if layout is not None and not isinstance(layout, ActionLayout):
-        raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
-    n = None if n is None else whole_number(n, "n")
-    max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
-    workers = whole_number(workers, "workers", 0, 64)
-    source = _pool(cards)
-    empty = [k for k in kinds if not source.by_kind.get(k)]
-    if empty:
-        raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
-    asked = _Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards)
-    indices = range(n) if n is not None else counting()
-    if workers:
-        yield from _ahead(seed, indices, asked, workers)
-        return
-    for index in indices:
-        yield _one(_board_rng(seed, index), source, *asked.drawing())
-
-
-@dataclass(frozen=True)
-class _Asked:
-    """What a board is drawn to (picklable: a worker process draws from it)."""
-
-    seats: tuple[int, int]
-    sizes: tuple[int, int]
-    kinds: tuple[str, ...]
-    spare: tuple[int, int]
-    max_outcomes: int
-    layout: ActionLayout | None
-    cards: bool | None
-
-    def drawing(self) -> tuple[Any, ...]:
-        return self.seats, self.sizes, self.kinds, self.spare, self.max_outcomes, self.layout
-
-
-def _board_rng(seed: int, index: int) -> random.Random:
-    """The generator of board ``index`` of the stream ``seed``: seeded by the two alone (a string
-    seed is hashed by SHA-512, the same in every process), so a board does not depend on the boards
-    drawn before it, nor on which process drew it."""
-    return random.Random(f"triggerstack boards {seed} {index}")
-
-
-def _drawn_at(seed: int, index: int, asked: _Asked) -> Board:
-    """Board ``index`` of the stream ``seed``, in a worker process (its card pool read once there)."""
-    return _one(_board_rng(seed, index), _pool(asked.cards), *asked.drawing())
-
-
-def _ahead(seed: int, indices: Iterable[int], asked: _Asked, workers: int) -> Iterator[Board]:
-    """The boards of ``indices`` drawn by ``workers`` processes a few boards ahead, in order. Spawned,
-    not forked: the caller may hold threads (a trainer's, a server's) that a fork would copy
-    half-way. Closing the iterator stops the workers."""
-    ahead: deque[Future[Board]] = deque()
-    pending = iter(indices)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        try:
-            while True:
-                while len(ahead) < 4 * workers:
-                    index = next(pending, None)
-                    if index is None:
-                        break
-                    ahead.append(pool.submit(_drawn_at, seed, index, asked))
-                if not ahead:
-                    return
-                yield ahead.popleft().result()
-        finally:
-            for f in ahead:
-                f.cancel()
-
-
-def _one(
-    rng: random.Random,
-    source: Pool,
-    seats: tuple[int, int],
-    sizes: tuple[int, int],
-    kinds: tuple[str, ...],
-    spare: tuple[int, int],
-    max_outcomes: int,
-    layout: ActionLayout | None,
-) -> Board:
-    """The next board of ``rng`` 's stream."""
-    options = Options(time_limit=COUNT_TIME)
-    missed = over = unfit = 0
-    for _ in range(DRAWS):
-        players = PLAYERS[: rng.randint(*seats)]
-        drawn = assemble(rng, source, players, rng.choice(kinds), sizes, spare)
-        if drawn is None:
-            missed += 1
-            continue
-        board = _counted(drawn, options, max_outcomes)
-        if board is not None and (layout is None or layout.fits(Stepper(facts_of(board.scenario)).needs)):
-            return replace(board, missed=missed, over=over)
-        over += 1
-        unfit += board is not None
-    fix = "widen abilities (--abilities) or max_outcomes (--max-outcomes)"
-    if unfit:  # the layout refused boards that were drawn and counted: it is the first thing to widen
-        fix = f"{unfit} of them did not fit the layout: give a larger layout, or {fix}"
-    raise UsageError(
-        f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
-        f"{max_outcomes:,} outcomes in {DRAWS} draws: {fix}"
-    )
-
-
-def _counted(drawn: Drawn, options: Options, max_outcomes: int) -> Board | None:
-    """The drawn board validated and counted; ``None`` when it has too many outcomes to keep."""
-    scenario = Scenario.model_validate(drawn.document)  # reads each card it names: a bug if it cannot
+    stream = _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)
     try:
-        count = LegalOutcomes(scenario, options).count()
-    except (ScenarioError, TimeLimitReached):  # a loop, or a limit of counting reached: too big to keep
-        return None
-    if count > max_outcomes:
-        return None
-    return Board(scenario, drawn.document, drawn.event, tuple(drawn.cards), count, drawn.source)
+        while True:
+            try:
+                board = stream.board()
+            except StopIteration:
+                return
+            yield board
+    finally:
+        stream.close()
 
 
 def boards(
@@ -259,7 +317,7 @@ def boards(
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
     workers: int = 0,
-) -> Iterator[Scenario]:
+) -> Boards:
     """Random boards of real cards, each a valid :class:`~triggerstack.model.Scenario` whose
     objects name their cards: ``players`` seats (a number or a range, 2 to 4), each with
     ``bodies`` creatures without triggered abilities (targets, with their hexproof, shroud,
@@ -271,17 +329,6 @@ def boards(
     ``cards``: ``None`` reads real cards when the extra ``[cards]`` is installed and falls back to
     the generated families otherwise; ``True`` requires it; ``False`` uses the generated families.
     ``workers``: draw in that many worker processes, a few boards ahead (0: in this one); the boards
-    are the same for any number of workers."""
-    for board in draw(
-        seed,
-        n,
-        players=players,
-        abilities=abilities,
-        events=events,
-        bodies=bodies,
-        cards=cards,
-        max_outcomes=max_outcomes,
-        layout=layout,
-        workers=workers,
-    ):
-        yield board.scenario
+    are the same for any number of workers. An environment's ``reset(seed=k)`` restarts the stream
+    at the first board of ``seed`` and ``k`` (:class:`Boards`)."""
+    return _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)

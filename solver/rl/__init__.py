@@ -51,6 +51,7 @@ if _GYM_ID not in gymnasium.registry:  # entry points are strings: nothing is im
     )
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from .._boards._draw import Boards as Boards
     from .._boards._draw import boards as boards
     from .._errors import IllegalDecision as IllegalDecision
     from .._verbs.step import ActionLayout as ActionLayout

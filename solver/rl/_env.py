@@ -20,6 +20,7 @@ from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_scor
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._types import PlayerId
 
+from .._boards._draw import Boards
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
@@ -134,12 +135,19 @@ class _Source:
             return _compiled(self.draw(rng()))
         assert self.iterator is not None
         try:
-            return _compiled(next(self.iterator))
+            item = next(self.iterator)
         except StopIteration:
             raise ScenarioError(
                 "the scenario source is exhausted: the iterator gave no more scenarios (for a board every "
                 "episode, give an endless one, as rl.boards(seed) without n, or a list, which is drawn from again)"
             ) from None
+        drawn = self.iterator.compiled(item) if isinstance(self.iterator, Boards) else None  # as it was drawn
+        return drawn if drawn is not None else _compiled(item)
+
+    def restart(self, seed: int) -> None:
+        """A seed given to ``reset``: a board stream (``rl.boards``) begins again at its boards of that seed."""
+        if isinstance(self.iterator, Boards):
+            self.iterator.restart(seed)
 
 
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -295,8 +303,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def _stepper(self, facts: Facts) -> Stepper:
         found = self._steppers.get(id(facts))
-        if found is None:
-            found = Stepper(facts, self.options, self.layout)
+        if found is None:  # a generated board's own, built as it was drawn (Stepper.hand_over), or built now
+            found = Stepper.taken(facts, self.options, self.layout) or Stepper(facts, self.options, self.layout)
             if self._source.fixed is not None and any(f is facts for f in self._source.fixed):
                 self._steppers[id(facts)] = found  # a fixed source's facts live as long as the env
         return found
@@ -318,6 +326,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._np_random, self._seed = None, seed
         wanted = (options or {}).get("scenario")
         source = _Source(wanted) if wanted is not None else self._source
+        if seed is not None:
+            source.restart(seed)
         tries = 1 if source.fixed is not None and len(source.fixed) == 1 else DRAWS
         drawn_by = seed  # the first draw after a seed is the seed's own: the generator draws the rest
         for _ in range(tries):

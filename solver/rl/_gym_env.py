@@ -107,6 +107,8 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
         super().reset(seed=None if seed is None else seed_of(seed))  # model/_args.py: np.int64(5) is 5
+        if seed is not None:  # a board stream (rl.boards) begins again at its boards of the seed
+            self.game._source.restart(seed_of(seed))
         self._begin(options)
         return self._observation(), self._info()
 

@@ -133,6 +133,9 @@ class TriggerStackVectorEnv(VectorEnv):
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards")
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
+        first = next((s for s in seeds if s is not None), None)
+        if first is not None:  # the boards share one source: a board stream (rl.boards) restarts at the first seed
+            self.envs[0].game._source.restart(first)
         for i, (board, s) in enumerate(zip(self.envs, seeds, strict=True)):
             if s is not None:
                 board._np_random, board._np_random_seed = seeding.np_random(s)

@@ -24,13 +24,14 @@ first player in turn order, 805.7). An illegal :meth:`~Stepper.apply` raises
 States are values: :meth:`Stepper.apply` returns a new one and never changes its input.
 
 The modules: ``_decision`` (a decision, its readable form and its parser), ``_layout`` (the
-action layout), ``_pass`` (one pass, with its caches) and ``_walk`` (the walk across passes, and
-replaying an outcome); only what this package exports is used outside it.
+action layout), ``_state`` (where a walk stands), ``_pass`` (one pass, with its caches) and ``_walk``
+(the walk across passes, and replaying an outcome); only what this package exports is used outside it.
 """
 
 from ._decision import Decision, DecisionKind
 from ._layout import ActionLayout
 from ._pass import PassStepper, State
-from ._walk import IllegalOutcome, Stepper, Walk
+from ._state import Walk
+from ._walk import IllegalOutcome, Stepper
 
 __all__ = ["ActionLayout", "Decision", "DecisionKind", "IllegalOutcome", "PassStepper", "State", "Stepper", "Walk"]

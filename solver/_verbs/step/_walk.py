@@ -7,13 +7,12 @@ import weakref
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import fields, replace
-from typing import NamedTuple
 
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
 from triggerstack.model._outcome import Outcome, canonical, outcome_json
-from triggerstack.model._passes import Passes, StackItem, Successor, join
+from triggerstack.model._passes import Passes, Successor, join
 from triggerstack.model._shapes import TriggerBody
 from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
@@ -26,8 +25,9 @@ from ..._options import Options
 from ._decision import Checked, Decision, DecisionKind, Key, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper, State
+from ._state import Walk
 
-__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper", "Walk"]
+__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper"]
 
 
 class IllegalOutcome(ValueError):
@@ -40,28 +40,13 @@ class IllegalOutcome(ValueError):
         super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
 
 
-class Walk(NamedTuple):
-    """A walk across passes: the finished passes, and the pass in progress (a named tuple, as
-    :class:`State` is: one is made at every decision)."""
-
-    done: tuple[tuple[Facts, State], ...] = ()
-    facts: Facts | None = None
-    local: State = State()
-    on_stack: tuple[StackItem, ...] = ()
-    decisions: tuple[int, ...] = ()
-
-    def __repr__(self) -> str:
-        hand = "" if self.local.current is None else f", ability {self.local.current} in hand"
-        n = len(self.decisions)
-        return (
-            f"<Walk in pass {len(self.done) + 1}: {n} decision{'s' if n != 1 else ''}, "
-            f"{len(self.local.stack)} placed and {len(self.local.removed)} removed in this pass{hand}>"
-        )
-
-
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
 more every pass) the abilities a walk meets get the next free ids as they first appear."""
+
+
+_HANDED = "stepper:handed"
+"""The key of a stepper handed over with its facts (:meth:`Stepper.hand_over`)."""
 
 
 def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
@@ -114,7 +99,10 @@ class Stepper(Checked[Walk]):
         bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
         level = list(bodies)
         depth = 1
-        for _ in range(self.passes.max_passes - 1):
+        self.beyond = False
+        """Whether reactions could fire abilities past the passes laid out (``needs.passes`` would be
+        more with more passes: the scenario does not fit a layout of this many)."""
+        for more in range(self.passes.max_passes - 1, -1, -1):
             nxt = [
                 (f"{r.id}@{aid}", r.trigger)
                 for aid, body in level
@@ -123,6 +111,9 @@ class Stepper(Checked[Walk]):
             ]
             if not nxt or len(bodies) + len(nxt) > UNIVERSE:
                 break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
+            if not more:  # they would fire in a pass past the last one
+                self.beyond = True
+                break
             bodies.extend(nxt)
             level = nxt
             depth += 1
@@ -166,6 +157,20 @@ class Stepper(Checked[Walk]):
         self._lines: dict[int, tuple[Placed, str]] = {}
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
+
+    def hand_over(self) -> None:
+        """Keep this stepper with its facts for the next who would build the same one (the same
+        options and layout), once: a board's generator builds it to see that the board fits its
+        layout, and the environment that plays the board takes it (:meth:`taken`) — a stepper is
+        built once per board."""
+        self.facts.memo[(_HANDED, self.options, self.layout)] = self
+
+    @staticmethod
+    def taken(facts: Facts, options: Options, layout: ActionLayout | None) -> Stepper | None:
+        """The stepper :meth:`hand_over` left with ``facts`` for these options and layout, taken
+        from them (None: none was)."""
+        found = facts.memo.pop((_HANDED, options, layout), None)
+        return found if isinstance(found, Stepper) else None
 
     def _watched(self, obj: str) -> Thing | None:
         k = self.facts.thing_index.get(obj)

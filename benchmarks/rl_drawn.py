@@ -1,0 +1,161 @@
+"""The figures of issue 53 on the boards ``rl.boards`` draws for the training example (two players,
+its layout), for ``bench_rl.py``: how many boards a CPU second draws; what a new board costs the
+environment that plays it against the same boards warm — drawn as each episode starts, and drawn
+ahead by one worker process (this process's CPU alone: the worker's is another core's); the warm
+environment on them against OpenSpiel's ``connect_four`` with observation and mask, when
+``pyspiel`` is installed; and how to measure the training example itself.
+
+CPU time throughout (``time.process_time``: every thread of this process, no other process), best
+of ``repeat`` rounds: on a shared machine the wall clock bills the others' work. The card reader's
+and the board builder's caches are first filled as a run that has drawn for a while has them (a
+thousand boards of another seed).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+from triggerstack.solver import ActionLayout, rl
+
+LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+"""The training example's layout (examples/rl/train_maskable_ppo.py)."""
+ASKED: dict[str, Any] = {"players": 2, "abilities": (2, 6), "layout": LAYOUT, "max_outcomes": 20_000}
+"""The training example's boards."""
+TRAINER = (
+    "not measured here (the extra [train]): run `python examples/rl/train_maskable_ppo.py --steps 20000 --eval 0"
+    " --workers 1` and the same with `--workers 0`, each timed with `/usr/bin/time -v` (steps per CPU second of"
+    " the trainer's process), against the same run on a fixed list of its boards"
+)
+
+Episodes = Callable[..., float]
+"""``bench_rl._episodes``: decisions per CPU second over ``n`` episodes of an environment."""
+
+
+def warmed(n: int = 1000) -> None:
+    """The caches of a run that has drawn ``n`` boards (not on any clock)."""
+    for _ in rl.boards(1, n, **ASKED):
+        pass
+
+
+def drawing(n: int, repeat: int) -> float:
+    """Boards ``rl.boards`` draws per CPU second, in this process (drawing, building, counting)."""
+    best = 0.0
+    for r in range(repeat):
+        gc.collect()
+        start = time.process_time()
+        for _ in rl.boards(100 + r, n, **ASKED):
+            pass
+        best = max(best, n / (time.process_time() - start))
+    return best
+
+
+def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
+    """Decisions per CPU second with a new board every episode — drawn in this process as the
+    episode starts (``in this process``), or ahead by one worker process (``ahead``) — and on the
+    same boards warm, in the same order once each was compiled and played (``warm``): the same
+    boards and walks in each round. The worker is started, and its card pool read, before any clock."""
+    drawn = list(rl.boards(0, 1 + repeat * n, **ASKED))[1:]  # board 0 starts the worker: not measured
+    rounds = [drawn[r * n : (r + 1) * n] for r in range(repeat)]
+    warm = rl.env(drawn, layout=LAYOUT)
+    for boards in rounds:
+        episodes(warm, boards, n)  # each board played once
+    found = {"warm": 0.0, "in this process": 0.0, "ahead": 0.0}
+    ahead_stream = rl.boards(0, None, workers=1, **ASKED)
+    ahead = rl.env(ahead_stream, layout=LAYOUT)
+    ahead.reset()  # board 0: the worker started and its pool read (waited for, not on any clock)
+    time.sleep(2)  # boards drawn ahead already
+    try:
+        for r, boards in enumerate(rounds):
+            here_stream = rl.boards(0, None, **ASKED)
+            here_stream.index = 1 + r * n  # the round's boards, as the worker's stream has them
+            here = rl.env(here_stream, layout=LAYOUT)
+            found["warm"] = max(found["warm"], _clean(partial(episodes, warm, boards, n)))
+            found["in this process"] = max(found["in this process"], _clean(partial(episodes, here, None, n)))
+            time.sleep(1)  # the worker a round ahead (wall time: not on the clock)
+            found["ahead"] = max(found["ahead"], _clean(partial(episodes, ahead, None, n)))
+    finally:
+        ahead_stream.close()
+    return found
+
+
+def _clean(f: Callable[[], float]) -> float:
+    gc.collect()
+    return f()
+
+
+def warm_aec(aec: Callable[..., float], steps: int) -> tuple[Any, float]:
+    """The warm AEC environment on 200 drawn boards (a fixed list: each reset draws one), its
+    ``env.step`` calls per CPU second (``bench_rl._aec``), and the environment."""
+    game = rl.env(list(rl.boards(0, 200, **ASKED)), layout=LAYOUT)
+    return game, aec(game, steps)
+
+
+def openspiel(steps: int) -> float | None:
+    """OpenSpiel's ``connect_four``, random masked play with the observation tensor and a 0/1
+    mask each decision: decisions per CPU second (None: ``pyspiel`` is not installed)."""
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    import pyspiel  # type: ignore[import-not-found]  # optional: OpenSpiel ships no type information
+
+    game = pyspiel.load_game("connect_four")
+    size = game.num_distinct_actions()
+    rng = np.random.default_rng(0)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            np.asarray(state.observation_tensor(), dtype=np.float32)
+            mask = np.zeros(size, dtype=np.int8)
+            mask[state.legal_actions()] = 1
+            legal = np.flatnonzero(mask)
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+            done += 1
+    return done / (time.process_time() - start)
+
+
+def goals(d: dict[str, Any], classic: dict[str, float] | None, where: str) -> list[tuple[str, str, bool | None]]:
+    """The goals of issue 53 (``d``: what ``bench_rl`` measured here; ``classic``: PettingZoo's games)."""
+    rate, fresh = d["boards_per_cpu_s"], d["fresh"]
+    out: list[tuple[str, str, bool | None]] = [
+        ("`rl.boards` ≥ 1,500 boards per CPU second (2 players, the example's layout)", f"{rate:,.0f}", rate >= 1500)
+    ]
+    ahead, here = fresh["ahead"] / fresh["warm"], fresh["in this process"] / fresh["warm"]
+    measured = f"{ahead:.2f}× drawn ahead by one worker; {here:.2f}× drawn as each episode starts"
+    out.append(("a new board costs ≤ 2 warm episodes: fresh ÷ warm ≥ 0.5 (CPU of the process playing)", measured,
+                ahead >= 0.5))  # fmt: skip
+    what = "warm AEC env on drawn boards ≥ 4× connect_four_v3"
+    if classic is None:
+        out.append((what, where, None))
+    else:
+        c4 = classic["connect_four_v3"]
+        out.append((what, f"{d['aec'] / c4:.2f}× ({d['aec']:,.0f} vs {c4:,.0f} steps/s)", d["aec"] >= 4 * c4))
+    spiel = d["openspiel"]
+    what = "warm env on drawn boards ≥ 0.5× OpenSpiel connect_four, observation and mask (decisions)"
+    if spiel is None:
+        out.append((what, "not measured: pyspiel is not installed (pip install open_spiel)", None))
+    else:
+        out.append((what, f"{d['decisions'] / spiel:.2f}× ({d['decisions']:,.0f} vs {spiel:,.0f})",
+                    d["decisions"] >= 0.5 * spiel))  # fmt: skip
+    out.append(("trainer on fresh boards, one drawing worker ≥ 0.8× warm", TRAINER, None))
+    return out
+
+
+def section(d: dict[str, Any]) -> list[str]:
+    """The lines of ``rl.md`` that say these figures."""
+    spiel = "" if d["openspiel"] is None else f"; OpenSpiel connect_four {d['openspiel']:,.0f} decisions/s"
+    return [
+        "",
+        "## The boards rl.boards draws (issue 53)",
+        "",
+        "Two players, the training example's layout; CPU time, the card reader's and the builder's caches as a run",
+        f"that has drawn a thousand boards has them. `rl.boards`: {d['boards_per_cpu_s']:,.0f} boards per CPU second.",
+        f"Warm on 200 of them: {d['aec']:,.0f} AEC steps/s, {d['decisions']:,.0f} decisions/s{spiel}. A fresh",
+        "board drawn ahead by one worker: the CPU of the process playing it, the worker's apart (table above).",
+    ]

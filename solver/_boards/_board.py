@@ -1,0 +1,177 @@
+"""One board of a stream (``_draw.py``): drawn from a generator of its own, seeded by the stream's
+key and the board's place alone (:func:`board_rng`), assembled around its event
+(``_assemble.py``), built as its scenario (``_built.py``: what validating its document gives, its
+cards not read again), laid out in the layout asked for and counted — drawn again while it misses
+(too few or too many abilities, too many outcomes, a layout it does not fit).
+
+What was compiled to see that it fits — its facts, and in a layout its stepper — stays with the
+board in this process (:attr:`Board.compiled`, never on the scenario: a scenario holding its own
+facts is a cycle, left for the garbage collector), for the environment that plays it to take
+(``Boards.compiled``, ``Stepper.taken``): nothing is built twice for one episode.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from triggerstack.model._errors import LayoutOverflow, MissingExtra, ScenarioError, TimeLimitReached, UsageError
+from triggerstack.model._facts import Facts, compile_facts
+from triggerstack.model._scenario import Scenario
+from triggerstack.model.cards._pool import Pool
+
+from .._options import Options
+from .._verbs.legal import LegalOutcomes
+from .._verbs.step import ActionLayout, Stepper
+from ._assemble import Drawn, assemble
+from ._built import scenario_of
+
+__all__ = ["COUNT_TIME", "DRAWS", "PLAYERS", "Asked", "Board", "board_rng", "drawn_from", "pool_of"]
+
+DRAWS = 200
+"""Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
+sizes asked are refused as out of reach."""
+PLAYERS = ("A", "B", "C", "D")
+COUNT_TIME = 10.0
+"""Seconds one board's count may take; a board past it is drawn again (none has come near)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: the scenario, the document it was read from (naming its cards), its event
+    (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, whether it was
+    drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
+    the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
+    outcomes (or a layout they did not fit). ``compiled``: its facts and, drawn to a layout, its
+    stepper in it — in the process that drew it (they do not pickle: a board drawn in a worker
+    process arrives without them)."""
+
+    scenario: Scenario
+    document: dict[str, Any]
+    event: str
+    cards: tuple[str, ...]
+    count: int
+    source: str
+    missed: int = 0
+    over: int = 0
+    compiled: tuple[Facts, Stepper | None] | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The board without what it compiled (which does not pickle): a board drawn in a worker
+        process is compiled in the one it is sent to."""
+        return {k: v for k, v in self.__dict__.items() if k != "compiled"}
+
+
+def pool_of(cards: bool | None) -> Pool:
+    """The card pool (``cards`` True or None with the extra installed), else the generated stand-ins."""
+    from ._generated import generated
+
+    if cards is False:
+        return generated()
+    from triggerstack.model.cards._pool import pool
+
+    try:
+        return pool()
+    except MissingExtra:
+        if cards:
+            raise
+        return generated()
+
+
+def board_rng(key: str, index: int) -> random.Random:
+    """The generator of board ``index`` of the stream ``key`` (a seed, or a seed and the seed an
+    environment's ``reset`` gave: ``"8/123"``): seeded by the two alone (a string seed is hashed by
+    SHA-512, the same in every process), so a board does not depend on the boards drawn before it,
+    nor on which process drew it."""
+    return random.Random(f"triggerstack boards {key} {index}")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a board is drawn to (picklable: a worker process draws from it)."""
+
+    seats: tuple[int, int]
+    sizes: tuple[int, int]
+    kinds: tuple[str, ...]
+    spare: tuple[int, int]
+    max_outcomes: int
+    layout: ActionLayout | None
+    cards: bool | None
+
+    def board(self, key: str, index: int, source: Pool | None = None) -> Board:
+        """Board ``index`` of the stream ``key``, from ``source`` (default: the pool ``cards`` names)."""
+        return _one(board_rng(key, index), source if source is not None else pool_of(self.cards), self)
+
+
+def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[Board | Exception]:
+    """Boards ``first`` … ``first + size - 1`` of the stream ``key``, in a worker process (its card
+    pool read once there): up to the first that could not be drawn, then why (raised where that
+    board is asked for)."""
+    source = pool_of(asked.cards)
+    out: list[Board | Exception] = []
+    for index in range(first, first + size):
+        try:
+            out.append(asked.board(key, index, source))
+        except UsageError as exc:
+            out.append(exc)
+            break
+    return out
+
+
+def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
+    """The next board of ``rng`` 's stream."""
+    options = Options(time_limit=COUNT_TIME)
+    missed = over = unfit = 0
+    sizes, seats, layout = asked.sizes, asked.seats, asked.layout
+    for _ in range(DRAWS):
+        players = PLAYERS[: rng.randint(*seats)]
+        drawn = assemble(rng, source, players, rng.choice(asked.kinds), sizes, asked.spare)
+        if drawn is None:
+            missed += 1
+            continue
+        laid = _laid_out(drawn, layout)
+        board = None if laid is None else _counted(drawn, laid, options, asked.max_outcomes)
+        if board is not None:
+            return replace(board, missed=missed, over=over)
+        over += 1
+        unfit += laid is None
+    fix = "widen abilities (--abilities) or max_outcomes (--max-outcomes)"
+    if unfit:  # the layout refused boards that were drawn: it is the first thing to widen
+        fix = f"{unfit} of them did not fit the layout: give a larger layout, or {fix}"
+    raise UsageError(
+        f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
+        f"{asked.max_outcomes:,} outcomes in {DRAWS} draws: {fix}"
+    )
+
+
+def _laid_out(drawn: Drawn, layout: ActionLayout | None) -> tuple[Facts, Stepper | None] | None:
+    """The drawn board's facts and, with a layout, its stepper in that layout (with the options an
+    environment has by default: the one it takes); None when it does not fit the layout — as
+    ``layout.fits(Stepper(facts).needs)`` says, without building anything for a board with more
+    players and objects than the layout has things (each is one, ``Stepper.thing_slots``)."""
+    doc = drawn.document
+    if layout is not None and len(doc["players"]) + len(doc["objects"]) > layout.things:
+        return None
+    facts = compile_facts(scenario_of(drawn))
+    if layout is None:
+        return facts, None
+    try:
+        stepper = Stepper(facts, Options(), layout)
+    except LayoutOverflow:
+        return None
+    return None if stepper.beyond else (facts, stepper)  # beyond: it needs more passes than laid out
+
+
+def _counted(drawn: Drawn, laid: tuple[Facts, Stepper | None], options: Options, max_outcomes: int) -> Board | None:
+    """The drawn board counted; ``None`` when it has too many outcomes to keep."""
+    facts = laid[0]
+    try:
+        count = LegalOutcomes(facts, options).count()
+    except (ScenarioError, TimeLimitReached):  # a loop, or a limit of counting reached: too big to keep
+        return None
+    finally:  # what counting learned (its engines, a cycle through the facts) is not kept: it is played
+        facts.memo.clear()
+    if count > max_outcomes:
+        return None
+    return Board(facts.scenario, drawn.document, drawn.event, tuple(drawn.cards), count, drawn.source, compiled=laid)

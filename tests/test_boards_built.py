@@ -1,0 +1,116 @@
+"""A drawn board is built without reading its cards again nor validating again what the generator
+made valid (issue 53; ``solver/_boards/_built.py``), and its draw counts the abilities each piece
+adds without counting the whole board again (``Scene.added``): each shortcut held to the path it
+replaces, on thousands of boards of both pools — every size, event and number of players.
+
+The properties (a seeded loop: each board is a fresh draw of its own generator, as the stream's):
+* ``scenario_of(drawn) == Scenario.model_validate(drawn.document)``, field for field, in the fields
+  each model was given (``model_dump(exclude_unset=True)``) and in the controllers derived (603.3a);
+* a later pass's scenario (603.3b: what a ward fires) reads no card again, and is what reading them
+  again would give;
+* after each piece added, the abilities waiting are those counted before plus what that piece adds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from triggerstack.model import Scenario
+from triggerstack.model._errors import MissingExtra
+from triggerstack.model.cards._expand import expand
+from triggerstack.model.cards._pool import EVENTS, Pool
+from triggerstack.solver._boards._assemble import Drawn, Scene, assemble
+from triggerstack.solver._boards._board import PLAYERS, pool_of
+from triggerstack.solver._boards._built import scenario_of
+
+try:
+    pool_of(True)
+    POOLS = [True, False]
+except MissingExtra:
+    POOLS = [False]
+
+BOARDS = 1500
+"""Boards drawn per pool: each checked against the whole validation (a board of cards is read
+again there, about a millisecond)."""
+
+
+def _drawn(source: Pool, seed: int) -> Drawn | None:
+    rng = random.Random(f"built {seed}")
+    players = PLAYERS[: rng.randint(2, 4)]
+    return assemble(rng, source, players, rng.choice(EVENTS), (1, rng.choice((2, 4, 8, 12))), (0, rng.randint(0, 4)))
+
+
+def _same(built: Any, valid: Any) -> None:
+    assert built == valid
+    assert built.model_dump(exclude_unset=True) == valid.model_dump(exclude_unset=True)
+    assert built.controls == valid.controls
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_drawn_board_is_what_validating_its_document_gives(cards: bool) -> None:
+    source = pool_of(cards)
+    seen = warded = 0
+    for seed in range(BOARDS):
+        drawn = _drawn(source, seed)
+        if drawn is None:
+            continue
+        seen += 1
+        valid = Scenario.model_validate(drawn.document)
+        _same(scenario_of(drawn), valid)
+        _same(scenario_of(drawn), valid)  # and again, from the templates kept (the first may have made them)
+        warded += bool(valid.reactions)
+    assert seen > BOARDS // 2
+    assert warded > 10  # wards are built too (a reaction each, its trigger's source the warded object)
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_later_pass_reads_no_card_again_and_is_what_reading_them_gives(cards: bool) -> None:
+    """603.3b: a ward fires its reaction into a later pass, whose scenario is the first one's
+    written out (``model/_passes.py``): its cards are not read again — reading them again changes
+    nothing, as this holds — unless a trigger asks for a card's ability."""
+    later = {"later_pass": True}
+    checked = 0
+    for seed in range(300):
+        drawn = _drawn(pool_of(cards), seed)
+        if drawn is None:
+            continue
+        data = scenario_of(drawn).model_dump(by_alias=True)
+        assert Scenario.model_validate(data, context=later) == Scenario.model_validate(expand(data), context=later)
+        checked += 1
+    assert checked > 100
+
+
+def test_a_later_pass_still_reads_an_ability_a_trigger_asks_for() -> None:
+    """An engine's ``next_pass`` hook may name a card's ability: that one is read."""
+    if False not in POOLS or True not in POOLS:
+        pytest.skip("the extra [cards] is not installed")
+    doc = {"players": ["A", "B"], "objects": [{"id": "w", "card": "Soul Warden", "controller": "A"}],
+           "triggers": [{"id": "T1@x", "source": "w", "card_ability": 1}]}  # fmt: skip
+    scenario = Scenario.model_validate(doc, context={"later_pass": True})
+    assert scenario.triggers[0].text.startswith("Whenever another creature enters")
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_each_piece_adds_what_counting_the_whole_board_again_would(cards: bool) -> None:
+    """603.2, 603.6a, 603.10a: a piece adds its own abilities the event triggers and, if it is
+    one of the event's subjects (a creature that dies, an attacker), the abilities of the others
+    that it fits — all of theirs when it is the first ("whenever you attack" once)."""
+    source = pool_of(cards)
+    for seed in range(600):
+        rng = random.Random(f"added {seed}")
+        players = PLAYERS[: rng.randint(2, 4)]
+        kind = rng.choice(EVENTS)
+        scene = Scene(rng, players, kind)
+        if kind == "cast":
+            scene.cast(rng.choice(source.spells))
+        waiting = len(scene.triggered())
+        for _ in range(rng.randint(1, 12)):
+            entry = rng.choice(source.bodies if rng.random() < 0.3 else source.by_kind[kind])
+            piece = scene.add(entry, rng.choice(players), entered=kind == "enters" and rng.random() < 0.2)
+            waiting += scene.added(piece)
+            assert waiting == len(scene.triggered()), (seed, kind)
+            if rng.random() < 0.3:
+                scene.pop()
+                waiting = len(scene.triggered())
