@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from ._board import has_each
 from ._corpus import Card
 from ._ends import ends as _ends
 from ._event import NO_CONTEXT, Context
@@ -67,6 +68,13 @@ def _requirement(
         )
         context = Context(condition, text[: m.start()], players)  # who "that player" may be
         phrase, filt, flags = _noun_phrase(card, rest, m.group(0), context)
+        who = has_each(filt)
+        if who is not None and low > 0:  # the Primordials' ruling: a player with nothing to target gets no target
+            raise Unread(
+                f"a target required for each {who} ('{m.group(0).strip()} … that player'): one with nothing to "
+                "target gets none, an 'if able' a requirement's min cannot say (601.2c)",
+                text,
+            )
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._compared import against_source
 from ._corpus import Card
 from ._event import NO_CONTEXT, Context, event_qualifier, player_named
 from ._states import quality, state
@@ -59,6 +60,7 @@ def _qualifiers(
                 or _whose(low, i, out)
                 or zone_or_counter(low, i, out)
                 or quality(low, i, out)
+                or against_source(low, words, i, card, context.condition, out)
                 or _comparison(low, i, out)
                 or _other_than(low, words, i, card, out)
             )

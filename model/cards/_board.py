@@ -1,0 +1,158 @@
+"""What only the board can give a reading (docs/cards.md, "What the board states"): a card's words may
+ask for a set of players or a number that the card does not hold and the scenario does — "for each
+opponent, … up to one target creature that player controls" (one requirement per opponent of the
+trigger's controller, 601.2c) and "with lesser power", "with power less than this creature's power"
+(a number of the ability's source). Such an ability is read as a *template*: its fragment holds a
+marker where the board's answer goes, ``triggerstack card`` prints the template and what the board
+must state (:func:`needs`), and a scenario naming the card completes it from what the scenario
+states (:func:`complete`, called by ``model/cards/_expand.py``) or is refused naming the field it
+lacks — a door never guesses: no player list, controller or number is assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from copy import deepcopy
+from typing import Any
+
+__all__ = ["EACH", "STATED", "Missing", "complete", "each", "has_each", "is_template", "needs", "stated"]
+
+EACH = "for_each"
+"""The marker of a player reference that stands for each player of a set: ``{"for_each": "opponent"}``
+(every opponent of the ability's controller still in the game, 102.2–102.3, 800.4a) or
+``{"for_each": "player"}`` (every player still in the game), as a filter's ``controller`` or ``owner``."""
+
+STATED = "stated"
+"""The marker of a number the scenario states: ``{"stated": "power", "of": "source"}`` — the power (or
+toughness, or mana value) the scenario gives the trigger's source object — as a comparison's number;
+a comparison here may also be strict (``lt``, ``gt``), written as ``lte``/``gte`` once the number is known."""
+
+_NUMBERS = ("power", "toughness", "mana_value")
+_STRICT = {"lt": ("lte", -1), "gt": ("gte", 1), "lte": ("lte", 0), "gte": ("gte", 0), "eq": ("eq", 0)}
+_SAID = {"power": "power", "toughness": "toughness", "mana_value": "mana value"}
+
+
+class Missing(Exception):
+    """What a scenario lacks to complete a template: one line naming the field and the object, and
+    the place to give it (``None``: the trigger's)."""
+
+    def __init__(self, message: str, loc: tuple[str | int, ...] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+
+
+def each(who: str) -> dict[str, str]:
+    """The player reference standing for each ``who`` ("opponent" or "player")."""
+    return {EACH: who}
+
+
+def stated(field: str) -> dict[str, str]:
+    """The number ``field`` ("power", "toughness", "mana_value") of the ability's source, as stated."""
+    return {STATED: field, "of": "source"}
+
+
+def _walk(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from _walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v)
+
+
+def has_each(value: Any) -> str | None:
+    """Who the first ``for_each`` marker in ``value`` stands for, ``None`` when it has none."""
+    return next((str(d[EACH]) for d in _walk(value) if set(d) == {EACH}), None)
+
+
+def _stated_fields(value: Any) -> list[str]:
+    return [str(d[STATED]) for d in _walk(value) if set(d) == {STATED, "of"}]
+
+
+def is_template(fragment: Any) -> bool:
+    """Whether a reading holds a marker the board must answer."""
+    return has_each(fragment) is not None or bool(_stated_fields(fragment))
+
+
+def _requirement_lists(fragment: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
+    if isinstance(fragment.get("targets"), list):
+        yield fragment["targets"]
+    for mode in fragment.get("modes", []) if isinstance(fragment.get("modes"), list) else []:
+        if isinstance(mode, dict) and isinstance(mode.get("targets"), list):
+            yield mode["targets"]
+
+
+def needs(fragment: dict[str, Any]) -> list[str]:
+    """What the board must state to complete ``fragment``, one line each (none: it is no template)."""
+    out: list[str] = []
+    for reqs in _requirement_lists(fragment):
+        for req in reqs:
+            who = has_each(req.get("filter"))
+            if who is not None:
+                whose = "of its controller " if who == "opponent" else ""
+                out.append(
+                    f"the players: requirement {req['id']} is written once for each {who} P {whose}still in "
+                    f"the game (800.4a), in turn order, as {req['id']}-P with P where it says {each(who)}"
+                )
+    for field in dict.fromkeys(_stated_fields(fragment)):
+        out.append(
+            f"its source's {_SAID[field]}: the {field} the scenario states for the trigger's source "
+            "(as it last existed on the battlefield, if it has left, 608.2h)"
+        )
+    return out
+
+
+def complete(
+    fragment: dict[str, Any], players: Callable[[str], tuple[str, ...]], number: Callable[[str], int]
+) -> dict[str, Any]:
+    """``fragment`` with its markers answered: each requirement naming ``for_each`` written once per
+    player ``players(who)`` gives (id ``<id>-<player>``, the player for the marker; a requirement
+    that must differ from it differs from each), and each stated number read by ``number(field)``.
+    Both raise :class:`Missing` when the scenario does not say."""
+    out = deepcopy(fragment)
+    for reqs in _requirement_lists(out):
+        written: list[dict[str, Any]] = []
+        split: dict[str, list[str]] = {}
+        for req in reqs:
+            who = has_each(req.get("filter"))
+            if who is None:
+                written.append(req)
+                continue
+            split[req["id"]] = []
+            for player in players(who):
+                one = {**deepcopy(req), "id": f"{req['id']}-{player}", "filter": _answered(req["filter"], player)}
+                if "text" in req:
+                    one["text"] = f"{req['text']} ({who} {player})"
+                split[req["id"]].append(one["id"])
+                written.append(one)
+        for req in written:
+            if "different_from" in req:
+                req["different_from"] = [i for d in req["different_from"] for i in split.get(d, [d])]
+        reqs[:] = written
+    for found in _walk(out):
+        for key in _NUMBERS:
+            compared = found.get(key)
+            if isinstance(compared, dict) and any(isinstance(v, dict) for v in compared.values()):
+                found[key] = _numbered(compared, number)
+    return out
+
+
+def _answered(value: Any, player: str) -> Any:
+    """``value`` with each ``for_each`` marker replaced by ``player``."""
+    if isinstance(value, dict):
+        return player if set(value) == {EACH} else {k: _answered(v, player) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_answered(v, player) for v in value]
+    return value
+
+
+def _numbered(compared: dict[str, Any], number: Callable[[str], int]) -> dict[str, int]:
+    """A comparison with its stated number read, a strict one written as the format's (``lt`` n is ``lte`` n-1)."""
+    out: dict[str, int] = {}
+    for key, value in compared.items():
+        n = number(str(value[STATED])) if isinstance(value, dict) else int(value)
+        key, shift = _STRICT[key]
+        out[key] = n + shift
+    return out
