@@ -4,7 +4,9 @@ Every model is frozen and forbids unknown fields. Values that the formats let be
 are normalised to tuples before validation, so an error names the field and not a union branch.
 :class:`ScenarioFields` holds a scenario's fields and lookups without its cross-reference checks,
 so that the rules modules (references, controllers, APNAP, things) read a scenario without
-importing the module that validates one.
+importing the module that validates one. It is near the 600-line cap because it is the wire's one
+home: every model with each field's docstring, which the schemas publish; split it by family
+(objects, triggers) before it grows past.
 """
 
 from __future__ import annotations
@@ -480,6 +482,9 @@ class TriggerBody(_Frozen):
     event_player: PlayerId | None = None
     """The player its trigger event names (603.2): "that player", "that opponent", the defending player (506.2);
     a filter's controller or owner ``event`` is this player."""
+    x: AtLeast0 | None = None
+    """The number its text calls X (107.3), as it is when it is put on the stack: what a card's "up to X
+    target creatures", "with mana value X or less" or "X damage divided" reads (docs/cards.md)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -1,8 +1,9 @@
 """Issue 54, coverage: what only the board can give a reading, read from what the scenario states
 (docs/cards.md, "What the board states"; model/cards/_board.py) — "for each opponent, … target …
-that player controls" as one requirement per opponent of the trigger's controller, and a target's
+that player controls" as one requirement per opponent of the trigger's controller, a target's
 number compared with its source's ("with lesser power", "with power less than this creature's
-power") as the number the scenario gives the source. Each class by made-up wordings (probes no card
+power") as the number the scenario gives the source, and X (107.3: "up to X target creatures",
+"with mana value X or less", "X damage divided", "choose up to X") as the trigger's ``x``. Each class by made-up wordings (probes no card
 prints), then by real cards, then as properties over generated boards: the candidates are exactly
 what the rule demands, and a board that does not state what the template needs is refused, naming
 the field and the object, never assumed."""
@@ -10,6 +11,7 @@ the field and the object, never assumed."""
 from __future__ import annotations
 
 import json
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from triggerstack.model._errors import ScenarioError  # noqa: E402
 from triggerstack.model._facts import compile_facts  # noqa: E402
 from triggerstack.model._scenario import parse_scenario  # noqa: E402
 from triggerstack.model.cards import card_report  # noqa: E402
-from triggerstack.model.cards._board import EACH, STATED, needs  # noqa: E402
+from triggerstack.model.cards._board import EACH, STATED, X, needs  # noqa: E402
 from triggerstack.solver import LegalOutcomes  # noqa: E402
 from triggerstack.solver._cli import main  # noqa: E402
 
@@ -278,3 +280,118 @@ def test_the_card_command_prints_the_template_and_what_the_board_states(capsys: 
     assert "  the board states: the players: requirement t is written once for each opponent P of its controller" in out
     (ability,) = card_report("Tajic, Legion's Edge")["triggered_abilities"]
     assert "trigger" not in ability and ability["board"] == needs(ability["template"])
+
+
+# -- X: the number the scenario states as the trigger's x (107.3) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("When this creature enters, tap up to X target artifacts, where X is the number of Elves you control.", {"min": 0, "max": X}),
+        ("Whenever this creature attacks, exile X target cards from a graveyard.", {"min": X, "max": X}),
+        ("When this creature dies, put a +1/+1 counter on each of up to X target creatures, where X is the number of times it was kicked.", {"min": 0, "max": X}),
+        ("When this creature enters, destroy target enchantment with mana value X or less, where X is the amount of life you gained this turn.", {"filter": {"type": "enchantment", "mana_value": {"lte": X}}}),
+        ("Whenever you cycle this card, untap target artifact with mana value X.", {"filter": {"type": "artifact", "mana_value": {"eq": X}}}),
+        ("When this creature enters, it deals X damage divided as you choose among any number of target creatures.", {"min": 0, "max": None, "divide": X}),
+        ("When this creature enters, distribute X +1/+1 counters among any number of other target creatures you control.", {"min": 0, "max": None, "divide": X}),
+        ("Whenever this creature attacks, exile target creature with toughness X or less, where X is this creature's toughness.", {"filter": {"type": "creature", "toughness": {"lte": {**SOURCE, STATED: "toughness"}}}}),
+    ],
+)  # fmt: skip
+def test_x_before_or_in_a_target_phrase_is_the_triggers_x(text: str, want: dict[str, Any]) -> None:
+    """107.3: X in "up to X target …", "X target …", "with mana value X", "X damage divided" is the
+    number the board gives it when the ability is put on the stack, whatever the text says counts
+    it; "where X is this creature's toughness" is the source's own number."""
+    (req,) = targets(text)
+    assert {k: req.get(k) for k in want} == want
+    lines = needs(probe(text))
+    if "this creature's" not in text:
+        assert lines == ["X: the number its text calls X, as it is when the ability is put on the stack (107.3), as the trigger's x"]
+
+
+def test_choose_up_to_x_is_none_to_x_modes() -> None:
+    fragment = probe("When this creature enters, choose up to X —\n• Tap target creature.\n• You gain 2 life.\n• Untap target land.")
+    assert fragment["modal"]["choose"] == X and len(fragment["modes"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("When this creature dies, you may pay {X}. If you do, return target creature card with mana value X from your graveyard to your hand.", "X is paid as the ability resolves"),
+        ("When this creature enters, return up to that many target creature cards from your graveyard to your hand.", "'to that many'"),
+        ("When this creature enters, it deals X damage divided as you choose among up to X target creatures.", "an amount divided among up to N targets"),
+        ("When this creature enters, exile up to one target card. If X is 5 or more, tap any number of other target creatures.", "a target required only 'If X is 5 or more'"),
+    ],
+)  # fmt: skip
+def test_an_x_the_scenario_cannot_state_is_refused(text: str, words: str) -> None:
+    """An X chosen as the ability resolves comes after its targets (601.2c); "that many" is no X;
+    a target that exists only if X is great enough is the board's to decide."""
+    refused(text, words)
+
+
+def _x_board(card: str, x: int | None, n: int) -> dict[str, Any]:
+    creatures = [{"id": f"c{i}", "controller": "B", "types": ["creature"]} for i in range(n)]
+    trigger: dict[str, Any] = {"id": "T", "source": "src", **({} if x is None else {"x": x})}
+    return {"players": ["A", "B"], "objects": [{"id": "src", "controller": "A", "card": card}, *creatures], "triggers": [trigger]}
+
+
+@given(x=st.integers(0, 6), n=st.integers(0, 5))
+def test_x_bounds_the_targets_as_the_rules_count_them(x: int, n: int) -> None:
+    """Over generated boards, the number of ways each card's ability may be put on the stack:
+    Lost in the Maze "tap X target creatures" — exactly X of them, or removed if there are fewer
+    (603.3d); Archipelagore "up to X target creatures" (itself one of them); Polukranos "X damage
+    divided as you choose among any number of target creatures your opponents control" — one to X
+    targets each getting at least 1, none when X is 0 (601.2d and its ruling)."""
+
+    def count(card: str) -> int:
+        return LegalOutcomes(parse_scenario(_x_board(card, x, n))).count()
+
+    assert count("Lost in the Maze") == (comb(n, x) if x <= n else 1)
+    assert count("Archipelagore") == sum(comb(n + 1, k) for k in range(min(x, n + 1) + 1))
+    divided = sum(comb(n, k) * comb(x - 1, k - 1) for k in range(1, min(x, n) + 1))
+    assert count("Polukranos, World Eater") == (divided if divided else 1)
+
+
+@given(x=st.integers(0, 5), values=st.lists(st.integers(0, 7), max_size=6))
+def test_a_mana_value_compared_with_x_takes_exactly_the_cards_at_most_x(x: int, values: list[int]) -> None:
+    """Dune Drifter: "return target artifact or creature card with mana value X or less from your
+    graveyard to the battlefield" (X paid for the Vehicle, 107.3m)."""
+    cards = [
+        {"id": f"g{i}", "kind": "card", "zone": "graveyard", "owner": "A", "types": ["creature"], "mana_value": v}
+        for i, v in enumerate(values)
+    ]
+    doc = {
+        "players": ["A", "B"],
+        "objects": [{"id": "src", "controller": "A", "card": "Dune Drifter"}, *cards],
+        "triggers": [{"id": "T", "source": "src", "x": x}],
+    }
+    assert candidates(doc) == {"t": [f"g{i}" for i, v in enumerate(values) if v <= x]}
+
+
+@given(x=st.integers(0, 5))
+def test_choose_up_to_x_modes_is_none_to_x(x: int) -> None:
+    """The Ruinous Wrecking Crew: "choose up to X" of four modes (700.2); none chosen removes it."""
+    facts = compile_facts(parse_scenario(_x_board("The Ruinous Wrecking Crew", x, 0)))
+    assert facts.abilities[0].choose == frozenset(range(min(x, 4) + 1))
+
+
+def test_an_x_not_stated_is_refused_naming_the_field(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Never read as 0: the trigger's x is named, the card and its ability, exit 2 with one line."""
+    for card in ("Archipelagore", "Polukranos, World Eater", "The Ruinous Wrecking Crew", "Dune Drifter"):
+        with pytest.raises(ScenarioError) as info:
+            parse_scenario(_x_board(card, None, 1))
+        assert info.value.loc == ("triggers", 0, "x"), card
+        assert f"{card}, triggered ability 1 (triggers[0]): its text says X" in info.value.message
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_x_board("Archipelagore", None, 1)))
+    assert main(["count", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "triggers[0].x" in err and "Traceback" not in err
+
+
+def test_where_x_is_this_creatures_power_is_the_sources_stated_power() -> None:
+    """Guardian Scalelord: "return target nonland permanent card with mana value X or less …, where X
+    is this creature's power" — the power the scenario gives it (its +1/+1 counters counted by the
+    writer), no x needed."""
+    (req,) = card_targets("Guardian Scalelord", 2)
+    assert req["filter"]["mana_value"] == {"lte": SOURCE}

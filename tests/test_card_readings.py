@@ -282,9 +282,15 @@ def test_a_division_after_the_phrase_is_read() -> None:
     assert (req["min"], req["max"], req["divide"]) == (1, 5, 5)
 
 
-def test_a_division_the_board_decides_after_the_phrase_is_refused() -> None:
+def test_a_division_of_x_after_the_phrase_is_the_triggers_x() -> None:
+    """601.2d, 107.3: "prevent the next X damage … to any number of targets, divided as you choose" divides
+    the trigger's x (a template, model/cards/_board.py); "that much" is refused."""
+    (req,) = targets(
+        "When this creature enters, prevent the next X damage that would be dealt this turn to any number of targets, divided as you choose."
+    )
+    assert req["divide"] == {"stated": "x", "of": "trigger"} and (req["min"], req["max"]) == (0, None)  # 1..X once read
     refused(
-        "When this creature enters, prevent the next X damage that would be dealt this turn to any number of targets, divided as you choose.",
+        "When this creature enters, prevent the next that much damage that would be dealt this turn to any number of targets, divided as you choose.",
         "divided",
     )
 

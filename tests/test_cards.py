@@ -467,8 +467,7 @@ REFUSALS = [  # (card, ability, the reason's words): each was read silently wron
     ("Cephalid Constable", 1, "'to that many'"),
     ("Froghemoth", 1, "'to that many'"),  # as much as the combat damage dealt
     ("Baldin, Century Herdmaster", 1, "'to one hundred'"),
-    ("Batroc the Leaper", 1, "up to X targets"),
-    ("Lost in the Maze", 1, "'tap x'"),
+    ("Relentless Dead", 2, "X is paid as the ability resolves"),
     ("Case of the Market Melee", 2, "an amount divided that the board decides"),  # 601.2d
     # a mode count the board decides (700.2)
     ("Depth Defiler", 1, "'choose both instead'"),

@@ -1,12 +1,13 @@
 """What only the board can give a reading (docs/cards.md, "What the board states"): a card's words may
 ask for a set of players or a number that the card does not hold and the scenario does — "for each
 opponent, … up to one target creature that player controls" (one requirement per opponent of the
-trigger's controller, 601.2c) and "with lesser power", "with power less than this creature's power"
-(a number of the ability's source). Such an ability is read as a *template*: its fragment holds a
-marker where the board's answer goes, ``triggerstack card`` prints the template and what the board
-must state (:func:`needs`), and a scenario naming the card completes it from what the scenario
-states (:func:`complete`, called by ``model/cards/_expand.py``) or is refused naming the field it
-lacks — a door never guesses: no player list, controller or number is assumed.
+trigger's controller, 601.2c), "with lesser power", "with power less than this creature's power"
+(a number of the ability's source) and X ("up to X target creatures", "with mana value X or less",
+"X damage divided", 107.3: the trigger's ``x``). Such an ability is read as a *template*: its
+fragment holds a marker where the board's answer goes, ``triggerstack card`` prints the template
+and what the board must state (:func:`needs`), and a scenario naming the card completes it from
+what the scenario states (:func:`complete`, called by ``model/cards/_expand.py``) or is refused
+naming the field it lacks — a door never guesses: no player list, controller or number is assumed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,19 @@ from collections.abc import Callable, Iterator
 from copy import deepcopy
 from typing import Any
 
-__all__ = ["EACH", "STATED", "Missing", "complete", "each", "has_each", "is_template", "needs", "stated"]
+__all__ = [
+    "EACH",
+    "STATED",
+    "Missing",
+    "X",
+    "complete",
+    "each",
+    "has_each",
+    "is_template",
+    "needs",
+    "reads_x",
+    "stated",
+]
 
 EACH = "for_each"
 """The marker of a player reference that stands for each player of a set: ``{"for_each": "opponent"}``
@@ -24,8 +37,11 @@ EACH = "for_each"
 
 STATED = "stated"
 """The marker of a number the scenario states: ``{"stated": "power", "of": "source"}`` — the power (or
-toughness, or mana value) the scenario gives the trigger's source object — as a comparison's number;
-a comparison here may also be strict (``lt``, ``gt``), written as ``lte``/``gte`` once the number is known."""
+toughness, or mana value) the scenario gives the trigger's source object — as a comparison's number
+(a comparison here may also be strict, ``lt`` or ``gt``, written ``lte``/``gte`` once the number is
+known); ``{"stated": "x", "of": "trigger"}`` — the trigger's ``x``, the number its text calls X
+(107.3) — as a comparison's number, a requirement's ``min``, ``max`` or ``divide``, or a modal
+ability's ``choose`` ("choose up to X": none to X modes)."""
 
 _NUMBERS = ("power", "toughness", "mana_value")
 _STRICT = {"lt": ("lte", -1), "gt": ("gte", 1), "lte": ("lte", 0), "gte": ("gte", 0), "eq": ("eq", 0)}
@@ -47,9 +63,14 @@ def each(who: str) -> dict[str, str]:
     return {EACH: who}
 
 
-def stated(field: str) -> dict[str, str]:
-    """The number ``field`` ("power", "toughness", "mana_value") of the ability's source, as stated."""
-    return {STATED: field, "of": "source"}
+def stated(field: str, of: str = "source") -> dict[str, str]:
+    """The number ``field`` ("power", "toughness", "mana_value") of the ability's source, or (``of``
+    "trigger") the trigger's ``x``, as the scenario states it."""
+    return {STATED: field, "of": of}
+
+
+X = stated("x", "trigger")
+"""The number a card's text calls X (107.3), as the trigger's ``x`` states it."""
 
 
 def _walk(value: Any) -> Iterator[dict[str, Any]]:
@@ -67,8 +88,22 @@ def has_each(value: Any) -> str | None:
     return next((str(d[EACH]) for d in _walk(value) if set(d) == {EACH}), None)
 
 
-def _stated_fields(value: Any) -> list[str]:
-    return [str(d[STATED]) for d in _walk(value) if set(d) == {STATED, "of"}]
+def _stated_fields(value: Any) -> list[tuple[str, str]]:
+    return [(str(d["of"]), str(d[STATED])) for d in _walk(value) if set(d) == {STATED, "of"}]
+
+
+def reads_x(fragment: Any) -> bool:
+    """Whether a reading holds the trigger's X (:data:`X`)."""
+    return ("trigger", "x") in _stated_fields(fragment)
+
+
+def the_source_for_x(fragment: dict[str, Any], field: str) -> dict[str, Any]:
+    """``fragment`` with its X (:data:`X`) read as the source's ``field`` ("where X is this creature's power")."""
+    if isinstance(fragment, dict):
+        return stated(field) if fragment == X else {k: the_source_for_x(v, field) for k, v in fragment.items()}
+    if isinstance(fragment, list):
+        return [the_source_for_x(v, field) for v in fragment]
+    return fragment
 
 
 def is_template(fragment: Any) -> bool:
@@ -96,22 +131,28 @@ def needs(fragment: dict[str, Any]) -> list[str]:
                     f"the players: requirement {req['id']} is written once for each {who} P {whose}still in "
                     f"the game (800.4a), in turn order, as {req['id']}-P with P where it says {each(who)}"
                 )
-    for field in dict.fromkeys(_stated_fields(fragment)):
-        out.append(
-            f"its source's {_SAID[field]}: the {field} the scenario states for the trigger's source "
-            "(as it last existed on the battlefield, if it has left, 608.2h)"
-        )
+    for of, field in dict.fromkeys(_stated_fields(fragment)):
+        if of == "trigger":
+            out.append(
+                "X: the number its text calls X, as it is when the ability is put on the stack (107.3), "
+                "as the trigger's x"
+            )
+        else:
+            out.append(
+                f"its source's {_SAID[field]}: the {field} the scenario states for the trigger's source "
+                "(as it last existed on the battlefield, if it has left, 608.2h)"
+            )
     return out
 
 
 def complete(
-    fragment: dict[str, Any], players: Callable[[str], tuple[str, ...]], number: Callable[[str], int]
+    fragment: dict[str, Any], players: Callable[[str], tuple[str, ...]], number: Callable[[str, str], int]
 ) -> dict[str, Any]:
     """``fragment`` with its markers answered: each requirement naming ``for_each`` written once per
     player ``players(who)`` gives (id ``<id>-<player>``, the player for the marker; a requirement
-    that must differ from it differs from each), and each stated number read by ``number(field)``.
-    Both raise :class:`Missing` when the scenario does not say."""
-    out = deepcopy(fragment)
+    that must differ from it differs from each), and each stated number read by ``number(of,
+    field)``. Both raise :class:`Missing` when the scenario does not say."""
+    out = _numbers_read(deepcopy(fragment), number)
     for reqs in _requirement_lists(out):
         written: list[dict[str, Any]] = []
         split: dict[str, list[str]] = {}
@@ -131,12 +172,50 @@ def complete(
             if "different_from" in req:
                 req["different_from"] = [i for d in req["different_from"] for i in split.get(d, [d])]
         reqs[:] = written
+    return out
+
+
+def _numbers_read(out: dict[str, Any], number: Callable[[str, str], int]) -> dict[str, Any]:
+    """``out`` with each stated number read: in comparisons, a requirement's bounds and division, and
+    a modal ability's "choose up to X" — a division then bounding the targets again (601.2d: each
+    gets at least one, so at most the amount of them)."""
+
+    def read(marker: dict[str, Any]) -> int:
+        return number(str(marker["of"]), str(marker[STATED]))
+
     for found in _walk(out):
         for key in _NUMBERS:
             compared = found.get(key)
             if isinstance(compared, dict) and any(isinstance(v, dict) for v in compared.values()):
-                found[key] = _numbered(compared, number)
+                found[key] = _numbered(compared, read)
+    for reqs in _requirement_lists(out):
+        for req in reqs:
+            divided = isinstance(req.get("divide"), dict)
+            for key in ("min", "max", "divide"):
+                if isinstance(req.get(key), dict):
+                    req[key] = read(req[key])
+            if divided:
+                _bounded_by_division(req)
+    modal = out.get("modal")
+    if isinstance(modal, dict) and isinstance(modal.get("choose"), dict):
+        modal["choose"] = list(range(min(read(modal["choose"]), len(out.get("modes", []))) + 1))
     return out
+
+
+def _bounded_by_division(req: dict[str, Any]) -> None:
+    """A requirement dividing X, once X is read (601.2d): each target gets at least 1, so one to X
+    targets; X of 0 divides nothing, so no target (Fire Covenant's and Polukranos's rulings) — a
+    requirement that must have one then cannot be met, and says so."""
+    amount, low = req["divide"], req.get("min", 1)
+    if amount == 0:
+        if low > 0:
+            raise Missing(f"X is 0: none of {req['id']}'s {low} targets can get at least 1 of it (601.2d)")
+        req["max"] = 0
+        del req["divide"]
+        return
+    req["min"] = max(low, 1)
+    if req.get("max", 1) is None or req.get("max", 1) > amount:
+        req["max"] = amount
 
 
 def _answered(value: Any, player: str) -> Any:
@@ -148,11 +227,11 @@ def _answered(value: Any, player: str) -> Any:
     return value
 
 
-def _numbered(compared: dict[str, Any], number: Callable[[str], int]) -> dict[str, int]:
+def _numbered(compared: dict[str, Any], read: Callable[[dict[str, Any]], int]) -> dict[str, int]:
     """A comparison with its stated number read, a strict one written as the format's (``lt`` n is ``lte`` n-1)."""
     out: dict[str, int] = {}
     for key, value in compared.items():
-        n = number(str(value[STATED])) if isinstance(value, dict) else int(value)
+        n = read(value) if isinstance(value, dict) else int(value)
         key, shift = _STRICT[key]
         out[key] = n + shift
     return out

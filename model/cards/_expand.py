@@ -272,7 +272,11 @@ class _Expansion:
         if not is_template(ability.fragment):
             return ability.fragment
         try:
-            return complete(ability.fragment, lambda who: self.each(who, trig), lambda f: self.number(trig, f))
+            return complete(
+                ability.fragment,
+                lambda who: self.each(who, trig),
+                lambda of, field: self.number(trig, int(loc[1]), of, field),
+            )
         except Missing as exc:
             said = f"{card.name}, triggered ability {ability.index} (triggers[{loc[1]}]): {exc.message}"
             self.problems.append(ScenarioError(said, exc.loc or loc))
@@ -304,18 +308,28 @@ class _Expansion:
         opponents = opponent_relation(board)[controller]
         return tuple(p for p in playing if p in opponents)
 
-    def number(self, trig: dict[str, Any], field: str) -> int:
-        """The ``field`` (power, toughness, mana value) the scenario states for the trigger's source."""
+    def number(self, trig: dict[str, Any], i: int, of: str, field: str) -> int:
+        """The number the scenario states: the trigger's ``x`` (107.3), or the ``field`` (power,
+        toughness, mana value) of the trigger's source."""
+        if of == "trigger":
+            value = trig.get("x")
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                return value
+            raise Missing(
+                "its text says X, the number the board decides (107.3), which the scenario does not state: give "
+                f"triggers[{i}].x, as it is when the ability is put on the stack",
+                ("triggers", i, "x"),
+            )
         source = trig.get("source")
-        i, obj = self.placed[source] if isinstance(source, str) and source in self.placed else (None, {})
+        k, obj = self.placed[source] if isinstance(source, str) and source in self.placed else (None, {})
         value = obj.get(field)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         said = field.replace("_", " ")
         raise Missing(
             f"its target is compared with the {said} of its source {source!r}, which the scenario does not "
-            f"state: give objects[{i}].{field} (a {said} of * is stated by no card)",
-            ("objects", i, field) if i is not None else None,
+            f"state: give objects[{k}].{field} (a {said} of * is stated by no card)",
+            ("objects", k, field) if k is not None else None,
         )
 
     def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False) -> Ability | None:

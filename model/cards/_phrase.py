@@ -69,7 +69,7 @@ def _requirement(
         context = Context(condition, text[: m.start()], players)  # who "that player" may be
         phrase, filt, flags = _noun_phrase(card, rest, m.group(0), context)
         who = has_each(filt)
-        if who is not None and low > 0:  # the Primordials' ruling: a player with nothing to target gets no target
+        if who is not None and low != 0:  # the Primordials' ruling: a player with nothing to target gets no target
             raise Unread(
                 f"a target required for each {who} ('{m.group(0).strip()} … that player'): one with nothing to "
                 "target gets none, an 'if able' a requirement's min cannot say (601.2c)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._board import X
 from ._compared import against_source
 from ._corpus import Card
 from ._event import NO_CONTEXT, Context, event_qualifier, player_named
@@ -111,23 +112,36 @@ def _comparison(low: list[str], i: int, out: dict[str, Any]) -> int:
     if low[i + 1 : i + 4] == ["power", "or", "toughness"] and low[i + 4 : i + 5] and low[i + 4].isdigit():
         if _compared(low, i + 5):
             return 0
-        n = int(low[i + 4])  # either is that number
-        out.setdefault("_all", []).append({"any": [{"power": {"eq": n}}, {"toughness": {"eq": n}}]})
+        either = int(low[i + 4])  # either is that number
+        out.setdefault("_all", []).append({"any": [{"power": {"eq": either}}, {"toughness": {"eq": either}}]})
         return 5
     key, at = ("mana_value", i + 3) if low[i + 1 : i + 3] == ["mana", "value"] else ("".join(low[i + 1 : i + 2]), i + 2)
-    if key not in ("power", "toughness", "mana_value") or not low[at : at + 1] or not low[at].isdigit():
+    if key not in ("power", "toughness", "mana_value") or not low[at : at + 1] or not _number(low[at]):
         return 0
-    n, rest = int(low[at]), low[at + 1 : at + 3]
+    n: Any = int(low[at]) if low[at].isdigit() else dict(X)  # X: as the trigger's x states it (107.3)
+    rest = low[at + 1 : at + 3]
     if key == "mana_value" and rest[:1] != ["or"]:
         out[key] = {"eq": n}
         return at + 1 - i
     if rest[:1] == ["or"] and rest[1:] and rest[1] in _COMPARE:
         out[key] = {_COMPARE[rest[1]]: n}
         return at + 3 - i
-    if key == "mana_value" and rest[:1] == ["or"] and rest[1:] and rest[1].isdigit() and not _compared(low, at + 3):
+    if (
+        key == "mana_value"
+        and isinstance(n, int)
+        and rest[:1] == ["or"]
+        and rest[1:]
+        and rest[1].isdigit()
+        and not _compared(low, at + 3)
+    ):
         out.setdefault("_all", []).append({"any": [{key: {"eq": n}}, {key: {"eq": int(rest[1])}}]})  # "2 or 3"
         return at + 3 - i
     return 0
+
+
+def _number(word: str) -> bool:
+    """Whether ``word`` is a number a comparison reads: digits, or X (107.3)."""
+    return word.isdigit() or word == "x"
 
 
 def _other_than(low: list[str], words: list[str], i: int, card: Card, out: dict[str, Any]) -> int:
@@ -196,8 +210,8 @@ _TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "pl
 
 _CAUSES = (  # what the words after a target phrase say that no filter can, each with why (for a refusal)
     (
-        r"with (?:total )?(?:power|toughness|mana value)(?: or toughness)? x\b|with power x\b",
-        "a number X the board decides (107.3)",
+        r"with (?:power|toughness|mana value)(?: or toughness)? x\b",
+        "a comparison with X in words this reader does not read (107.3)",
     ),
     (
         r"with (?:equal or )?(?:lesser|greater) |with (?:power|toughness|mana value) (?:less|greater|equal)"
