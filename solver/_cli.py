@@ -1,12 +1,9 @@
 """The command line (docs/cli.md): parsing, I/O and exit codes only.
 
 The verbs' subcommands and their flags are generated from the table of verbs (``verbs/table.py``)
-and the limits' flags from :class:`~triggerstack.model.Limits`' fields. Exit codes: 0 legal /
-done, 1 illegal proposal, and an error's from the one table of errors (``solver/_errors.py``): 2
-bad input (one line on stderr, never a traceback), 3 time limit reached, 70 an internal error (a
-bug: please report it), 74 the output could not be written (closed or full standard output, or
-the reader went away: never 0 or 1, which would lie about a verdict), 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM), 129 hung up (SIGHUP).
+and the limits' flags from :class:`~triggerstack.model.Limits`' fields. An error's exit code is
+its kind's in the one table of errors (``solver/_errors.py``; docs/cli.md lists them): never 0 or
+1 for an error, which would lie about a verdict.
 """
 
 from __future__ import annotations

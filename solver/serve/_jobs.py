@@ -1,24 +1,12 @@
-"""``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster.
+"""``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster
+(docs/server.md: the lines, the answers, the exit codes).
 
-Each input line is ``{"method": VERB, "params": {…}}``, any verb of the one table
-(``solver/_verbs/table.py``: check, count, enumerate, sample, best, explain, the walk's ``step.*``,
-draw, card), with the params of that server method (the scenario inline: ``"scenario"``; a handle
-names nothing here, as each worker has its own server); each output line is ``{"line": N,
-"result": …}`` with what the server would answer, or ``{"line": N, "error": {"code", "message",
-"data"}}`` — every line answered, in input order, one output file per input file
-(``NAME.out.jsonl`` beside it or in ``--out``), written whole or not at all.
-
-With ``--scheduler tcp://HOST:PORT`` the lines go to a Dask cluster in blocks (one small task per
-line would cost more than the work); a worker lost mid-run has its blocks run again elsewhere
-(Dask reschedules them), and since a block's answers are written only once it is done, in order,
-no line is lost or written twice. A cluster that has had no worker for :data:`NO_WORKER_SECONDS`,
-or whose scheduler is gone, is :class:`~.._errors.ClusterLost` (exit 69) whenever it happens. Without
-it, ``--jobs N`` local processes answer them as ``check --batch`` does.
-
-An answer file is written as ``.NAME.out.jsonl.XXXX.part`` beside it and renamed into place once
-whole, with the mode the user's umask gives a new file. The writer holds a lock on it: a run
-killed outright (SIGKILL, a power cut) leaves the part behind with no lock, and the next run for
-the same answer file removes it (a part still locked is another run's, and is left alone).
+Every verb of the one table is a batch method (:data:`BATCH_METHODS`); a line is answered as the
+server would answer it, and every line is answered, in input order, in an answer file written whole
+(``model/_parts.py``). On Dask the lines go in blocks (:data:`BLOCK`: one small task per line would
+cost more than the work), and a block's answers are written only once it is done, in order, so a
+worker lost mid-run loses no line and writes none twice; a cluster without a worker for
+:data:`NO_WORKER_SECONDS`, or whose scheduler is gone, is :class:`~.._errors.ClusterLost`.
 """
 
 from __future__ import annotations
