@@ -123,10 +123,14 @@ def write_whole(target: Path, write: Callable[[str, IO[bytes]], None]) -> None:
     goes on (an ``OSError`` as it was)."""
     fd, part = new_part(target)
     try:
-        with os.fdopen(os.dup(fd), "wb") as stream:
+        stream = os.fdopen(os.dup(fd), "wb")
+        try:
             write(part, stream)
             stream.flush()
             os.fsync(stream.fileno())
+        finally:
+            with contextlib.suppress(OSError):  # synced, or failed: what it holds unwritten can't be written
+                stream.close()
         if target.is_dir() and not target.is_symlink():
             raise IsADirectoryError(f"{target} is a folder")
         os.replace(part, target)

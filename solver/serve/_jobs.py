@@ -22,13 +22,13 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines, open_lines
 from triggerstack.model._limits import Bound
-from triggerstack.model._parts import new_part, umask
+from triggerstack.model._parts import umask, write_whole
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
@@ -236,11 +236,6 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
     raise ClusterLost(f"--scheduler: {address} does not answer as a Dask scheduler ({type(exc).__name__})")
 
 
-def _part(target: Path) -> tuple[int, str]:
-    """A new part file for ``target``, locked as this run's, with the mode a new file gets."""
-    return new_part(target, 0o666 & ~umask())
-
-
 def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
     """Each input's answer file (``NAME.out.jsonl`` beside it, or in ``out_dir``), refused before
     anything runs when it can't be written: two inputs that would write the same file, an answer
@@ -273,13 +268,33 @@ def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
     return targets
 
 
-@contextlib.contextmanager
-def _writing(target: Path) -> Iterator[None]:
-    """A write to ``target`` whose OS error (a full disk …) is :class:`OutputFailed` (exit 74)."""
+def _answer_file(target: Path, answers: Iterator[str]) -> bool:
+    """``answers`` as the file ``target``, written whole or not at all by the one writer of whole files
+    (``model/_parts.py``) with the mode a new file gets; whether every line has a result. A part that
+    cannot be made there is bad input (exit 2); a write that fails midway, :class:`OutputFailed` (74),
+    whatever closing the part says after it."""
+    clean, stage = True, "no part"
+
+    def write(part: str, stream: IO[bytes]) -> None:
+        nonlocal clean, stage
+        stage = "answers"  # an OSError of theirs (reading the input) goes on as it is
+        os.chmod(part, 0o666 & ~umask())
+        for line in answers:
+            clean = clean and not line.startswith('{"error"')
+            stage = "writing"
+            stream.write(line.encode("utf-8") + b"\n")
+            stage = "answers"
+        stage = "writing"  # flushed, synced, renamed into place
+
     try:
-        yield
+        write_whole(target, write)
     except OSError as exc:
-        raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+        if stage == "no part":
+            raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
+        if stage == "writing":
+            raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+        raise
+    return clean
 
 
 def run(
@@ -312,35 +327,14 @@ def run(
     clean = True
     try:
         for name, target in zip(inputs, targets, strict=True):
-            source = open_lines(name)  # closed below
-            try:
-                fd, temp = _part(target)
-            except OSError as exc:
-                source.close()
-                raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
-            sink = os.fdopen(fd, "w", encoding="utf-8")
-            try:
-                with source:
-                    lines = iter_lines(source, options.limits)
-                    answers = (
-                        _on_cluster(lines, client, options, block, no_worker)
-                        if client is not None
-                        else check_lines(lines, None, jobs, options, answer=answer_line)
-                    )
-                    for line in answers:
-                        clean = clean and not line.startswith('{"error"')
-                        with _writing(target):
-                            sink.write(line + "\n")
-                    with _writing(target):
-                        sink.flush()
-                        os.fsync(sink.fileno())
-                sink.close()
-                os.replace(temp, target)  # whole, or not at all
-            except BaseException:
-                with contextlib.suppress(OSError):  # what it holds unwritten can't be written either
-                    sink.close()
-                Path(temp).unlink(missing_ok=True)
-                raise
+            with open_lines(name) as source:
+                lines = iter_lines(source, options.limits)
+                answers = (
+                    _on_cluster(lines, client, options, block, no_worker)
+                    if client is not None
+                    else check_lines(lines, None, jobs, options, answer=answer_line)
+                )
+                clean = _answer_file(target, answers) and clean
             written.append(target)
     finally:
         if own is not None:
