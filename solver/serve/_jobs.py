@@ -15,7 +15,6 @@ import contextlib
 import ipaddress
 import json
 import logging
-import os
 import re
 import threading
 import time
@@ -28,7 +27,7 @@ from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, 
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines, open_lines
 from triggerstack.model._limits import Bound
-from triggerstack.model._parts import umask, write_whole
+from triggerstack.model._parts import write_whole
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
@@ -275,10 +274,9 @@ def _answer_file(target: Path, answers: Iterator[str]) -> bool:
     whatever closing the part says after it."""
     clean, stage = True, "no part"
 
-    def write(part: str, stream: IO[bytes]) -> None:
+    def write(_part: str, stream: IO[bytes]) -> None:
         nonlocal clean, stage
         stage = "answers"  # an OSError of theirs (reading the input) goes on as it is
-        os.chmod(part, 0o666 & ~umask())
         for line in answers:
             clean = clean and not line.startswith('{"error"')
             stage = "writing"
@@ -287,7 +285,7 @@ def _answer_file(target: Path, answers: Iterator[str]) -> bool:
         stage = "writing"  # flushed, synced, renamed into place
 
     try:
-        write_whole(target, write)
+        write_whole(target, write, shared=True)
     except OSError as exc:
         if stage == "no part":
             raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
