@@ -55,6 +55,18 @@ class BatchEntry:
     """Its group in ``pending_trigger_order``: the abilities of one player not yet put in order."""
 
 
+def placed_as(left: list[BatchEntry], entry: Mapping[str, Any]) -> tuple[dict[str, Any], BatchEntry | None]:
+    """A stack entry phase placed above the batch: its data, and which ability of ``left`` it is — the
+    one of the same source and description (of one ability triggered by several events, the one
+    whose event is the entry's), or None (a reaction, or what the batch read did not hold)."""
+    data = (entry.get("kind") or {}).get("data") or {}
+    ability = data.get("ability") or {}
+    said = data.get("description") or ability.get("description")
+    event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
+    same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
+    return data, next((b for b in same if b.event_object == event), same[0] if same else None)
+
+
 @dataclass
 class Index:
     """Our ids ↔ phase's: players (``PlayerId``), objects and stack entries (``ObjectId``), and the
