@@ -442,10 +442,8 @@ class _Compiling:
             for i, r in enumerate(reqs):
                 self.deadline.check(f"compiling the candidates of {t.id}")
                 req = _requirement(r, i, ids, self.known, source, restriction, ctx)
-                if self.limits is not None and len(req.candidates) > self.limits.candidates:
-                    where: tuple[str | int, ...] = ("triggers", k)
-                    where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
-                    raise self.limits.refuse("candidates", len(req.candidates), "candidates", where)
+                if self.limits is not None:
+                    _check_candidates(self.limits, k, t.modal is not None, j, req)
                 found.append(req)
             rfacts = _refine_target_of(tuple(found), self.things, ctx, self.deadline)
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
@@ -558,20 +556,22 @@ def facts_of(scenario: Scenario | Facts, limits: Limits | None = None, deadline:
 
 
 def _check_sizes(scenario: Scenario, limits: Limits) -> None:
-    if len(scenario.triggers) > limits.abilities:
-        raise limits.refuse("waiting abilities", len(scenario.triggers), "abilities", ("triggers",))
-    if len(scenario.objects) > limits.objects:
-        raise limits.refuse("objects", len(scenario.objects), "objects", ("objects",))
+    limits.check_document({"triggers": scenario.triggers, "objects": scenario.objects})
+
+
+def _check_candidates(limits: Limits, k: int, modal: bool, mode: int, r: RequirementFacts) -> None:
+    """A requirement of trigger ``k`` with more candidates than ``limits`` allow is refused where it is."""
+    if len(r.candidates) > limits.candidates:
+        where: tuple[str | int, ...] = ("triggers", k)
+        where += ("modes", mode, "targets", r.index) if modal else ("targets", r.index)
+        raise limits.refuse("candidates", len(r.candidates), "candidates", where)
 
 
 def check_limits(facts: Facts, limits: Limits) -> None:
     """Raise :class:`~._errors.ScenarioError` naming the first cap ``facts`` exceeds (abilities, objects,
     candidates of one requirement)."""
     _check_sizes(facts.scenario, limits)
-    for i, a in enumerate(facts.abilities):
+    for a in facts.abilities:
         for m in a.modes:
             for r in m.requirements:
-                if len(r.candidates) > limits.candidates:
-                    where: tuple[str | int, ...] = ("triggers", i)
-                    where += ("modes", m.index, "targets", r.index) if a.modal else ("targets", r.index)
-                    raise limits.refuse("candidates", len(r.candidates), "candidates", where)
+                _check_candidates(limits, a.index, a.modal, m.index, r)

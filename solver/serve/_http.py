@@ -383,8 +383,6 @@ def _error_handlers(api: FastAPI) -> None:
         return problem(exc)
 
 
-
-
 def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:
     async def endpoint(request: Request) -> Any:
         return await answer(name, request)
