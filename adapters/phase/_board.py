@@ -28,7 +28,7 @@ from ._objects import (
     read_stack_object,
     slug,
 )
-from ._schema import PhaseGap, PhaseStateError, check
+from ._schema import PhaseError, PhaseGap, PhaseStateError, check
 
 __all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
 
@@ -53,6 +53,14 @@ class BatchEntry:
     that order (the first is placed next)."""
     group: int | None = None
     """Its group in ``pending_trigger_order``: the abilities of one player not yet put in order."""
+
+
+def exported(game: Any) -> Any:
+    """``game.state()``: phase cannot always export its own state, and says so as :class:`PhaseError`."""
+    try:
+        return game.state()
+    except ValueError as exc:
+        raise PhaseError(f"state(): {exc}") from exc
 
 
 def placed_as(left: list[BatchEntry], entry: Mapping[str, Any]) -> tuple[dict[str, Any], BatchEntry | None]:

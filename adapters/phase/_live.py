@@ -14,7 +14,7 @@ from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import entry_of
-from ._board import PROMPTS, PhaseGap, Reading, _state, placed_as
+from ._board import PROMPTS, PhaseGap, Reading, _state, exported, placed_as
 from ._schema import PhaseError
 
 __all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
@@ -116,7 +116,7 @@ class Board:
 
     def state(self) -> Any:
         """``game.state()``; phase's failure to export one is a :class:`PhaseError`."""
-        return _exported(self.game)
+        return exported(self.game)
 
     def object_id(self, name: str, owner: int) -> int:
         """The first of ``owner``'s cards named ``name`` still in a library or hand."""
@@ -197,13 +197,6 @@ def _mana_for(cost: str) -> list[str]:
         else:
             raise PhaseError(f"mana symbol {{{symbol}}} is not paid by the adapter's boards")
     return out
-
-
-def _exported(game: Any) -> Any:
-    try:
-        return game.state()
-    except ValueError as exc:  # phase cannot always export its own state
-        raise PhaseError(f"state(): {exc}") from exc
 
 
 def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,

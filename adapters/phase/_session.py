@@ -20,7 +20,7 @@ from typing import Any
 
 from triggerstack.model import Outcome
 
-from ._board import PROMPTS, PhaseGap, Reading, placed_as, read
+from ._board import PROMPTS, PhaseGap, Reading, exported, placed_as, read
 from ._prompt import Answers, Rest, answers, queued
 from ._schema import check_prompt
 
@@ -63,10 +63,8 @@ class Session:
         return self._whole()
 
     def _whole(self) -> Reading:
-        from ._live import _exported
-
         self.whole_reads += 1
-        got = read(_exported(self.game), strict=self.strict, since=self._first)
+        got = read(exported(self.game), strict=self.strict, since=self._first)
         if self._first is None:
             self._first = got
         self._last = got
