@@ -4,6 +4,11 @@ The verbs' subcommands and their flags are generated from the table of verbs (``
 and the limits' flags from :class:`~triggerstack.model.Limits`' fields. An error's exit code is
 its kind's in the one table of errors (``solver/_errors.py``; docs/cli.md lists them): never 0 or
 1 for an error, which would lie about a verdict.
+
+Near the 600-line cap, with a reason: a verb or a field adds no line here (both are generated from
+the table and the verb's parameters); only a command of the command line's own does (serve, batch,
+conformance, schema — boards has its module, ``_boards/_cli.py``), whose parser is built on every
+start, so it lives where importing it costs nothing (conformance's package imports pydantic).
 """
 
 from __future__ import annotations
