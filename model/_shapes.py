@@ -10,7 +10,7 @@ importing the module that validates one.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Self, Union, get_args
+from typing import Annotated, Any, Literal, Self, Union
 
 from pydantic import (
     AfterValidator,
@@ -28,7 +28,21 @@ from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
 from ._text import printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
-from ._words import word as _word
+from ._words import SUPERTYPES as SUPERTYPES  # read here by model/cards/_expand.py
+from ._words import (
+    CardTypeInput,
+    CardTypeWord,
+    Color,
+    ColorWord,
+    ObjectKindWord,
+    Subtype,
+    Supertype,
+    SupertypeWord,
+    ThingKind,
+    ThingKindWord,
+    Zone,
+    ZoneWord,
+)
 
 __all__ = [
     "Comparison",
@@ -81,65 +95,6 @@ def _expand_any_target(value: Any) -> Any:
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
-
-
-ThingKind = Literal["permanent", "card", "spell", "ability", "emblem", "player"]
-ObjectKind = Literal["permanent", "card", "spell", "ability", "emblem"]
-
-# The closed vocabularies are the Comprehensive Rules' own lists, word for word (the suite reads
-# the rules' sentences in tests/data/cr-vocabularies.txt and compares them with these).
-Zone = Literal["library", "hand", "battlefield", "graveyard", "stack", "exile", "command", "ante"]
-"""CR 400.1: "There are normally seven zones: library, hand, battlefield, graveyard, stack, exile,
-and command. Some older cards also use the ante zone." """
-Color = Literal["white", "blue", "black", "red", "green"]
-"""CR 105.1: "There are five colors in the Magic game: white, blue, black, red, and green." """
-CardType = Literal[
-    "artifact",
-    "battle",
-    "conspiracy",
-    "creature",
-    "dungeon",
-    "enchantment",
-    "instant",
-    "kindred",
-    "land",
-    "phenomenon",
-    "plane",
-    "planeswalker",
-    "scheme",
-    "sorcery",
-    "vanguard",
-]
-"""CR 205.2a and 300.1: "The card types are artifact, battle, conspiracy, creature, dungeon,
-enchantment, instant, kindred, land, phenomenon, plane, planeswalker, scheme, sorcery, and
-vanguard." """
-CARD_TYPE_ALIASES: dict[str, str] = {"tribal": "kindred"}
-"""Old names read as the current card type: kindred was called tribal until 2024 (the rules
-renamed it; cards printed before say "Tribal")."""
-CardTypeInput = CardType | Literal["tribal"]
-Supertype = Literal["basic", "legendary", "ongoing", "snow", "world"]
-"""CR 205.4a: "The supertypes are basic, legendary, ongoing, snow, and world." """
-
-COLORS: tuple[str, ...] = get_args(Color)
-CARD_TYPES: tuple[str, ...] = get_args(CardType)
-SUPERTYPES: tuple[str, ...] = get_args(Supertype)
-ZONES: tuple[str, ...] = get_args(Zone)
-
-ThingKindWord = Annotated[ThingKind, BeforeValidator(_word(get_args(ThingKind), "kind"))]
-ObjectKindWord = Annotated[ObjectKind, BeforeValidator(_word(get_args(ObjectKind), "kind"))]
-ZoneWord = Annotated[Zone, BeforeValidator(_word(ZONES, "zone"))]
-ColorWord = Annotated[Color, BeforeValidator(_word(COLORS, "color"))]
-CardTypeWord = Annotated[
-    CardType,
-    BeforeValidator(_word(CARD_TYPES, "card type", CARD_TYPE_ALIASES), json_schema_input_type=CardTypeInput),
-]
-SupertypeWord = Annotated[Supertype, BeforeValidator(_word(SUPERTYPES, "supertype"))]
-Subtype = Annotated[str, BeforeValidator(_lower)]
-"""Subtypes are an open vocabulary, matched in any letter case."""
 
 
 def _one_or_many(item: Any) -> Any:

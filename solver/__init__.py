@@ -2,16 +2,8 @@
 
 ``from triggerstack.solver import check, count, outcomes, sample, best, explain, step``, or one
 object per scenario that answers them all and keeps what it learned: ``LegalOutcomes(scenario)``.
-
-Layers, bottom up (a module imports only from its own layer or below; a test reads the imports):
-
-* ``errors``, ``options`` — the engines' errors, and :class:`Options` with :class:`Engine`;
-* ``core/`` — indexed outcomes, the shared search, "must target", removal, choice spaces, the
-  engine interface and the chain across passes;
-* ``engines/`` — the product engine, CP-SAT, python-constraint2, and ``select`` that picks one;
-* ``verbs/`` — one module per public verb;
-* ``rl/`` — the PettingZoo and Gymnasium environments (the optional extra ``[rl]``);
-* ``cli`` — parsing, I/O and exit codes.
+Its rooms, their layers and how to add a verb or an engine: docs/architecture.md; the public
+names: docs/python.md.
 """
 
 from typing import TYPE_CHECKING

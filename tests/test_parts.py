@@ -42,6 +42,31 @@ def test_a_write_that_fails_leaves_nothing_and_says_the_disk_is_full(tmp_path: P
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("stopped", [KeyboardInterrupt, RuntimeError, OSError])
+def test_a_write_that_stops_is_told_as_it_stopped_whatever_closing_the_part_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stopped: type[BaseException]
+) -> None:
+    """On a full disk, closing a part that still holds unwritten bytes fails too: that second
+    error is not what the caller hears (an interrupted ``batch`` was an OSError, not exit 130)."""
+    import io
+
+    class Full(io.BufferedWriter):
+        def close(self) -> None:
+            super().close()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, _mode: Full(io.FileIO(fd, "wb")))
+    target = tmp_path / "answer.json"
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        stream.write(b"x" * 100)
+        raise stopped("stopped")
+
+    with pytest.raises(stopped, match="stopped"):
+        write_whole(target, write)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_sqlite_build_that_fills_the_disk_leaves_no_journal(tmp_path: Path) -> None:
     """SQLite's own "database or disk is full" (max_page_count plays the disk), in its default
     journal mode: the part and its -journal both go."""

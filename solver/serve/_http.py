@@ -4,17 +4,10 @@
 body and answers its result, exactly as over stdio (:mod:`._rpc`); ``POST /v1/enumerate/lines``
 streams every outcome from ``cursor`` as NDJSON, the lines ``triggerstack enumerate`` prints;
 ``GET /health`` says the service is up; ``GET /v1/openapi.json`` is the OpenAPI document, built
-from the same pydantic types. Errors are RFC 9457 problem details (``application/problem+json``)
-carrying the JSON-RPC ``code`` and the ``place`` — every error, unknown routes and bugs included.
-
-The security model (docs/server.md): only the ``Host`` names it was started for are answered (a
-page on another name that resolves here — DNS rebinding — is refused); a body is read by the same
-bounded reader as stdio and batch (bytes, nesting, digits, values, Unicode) and must be JSON; every
-request, the page's included, is bounded by ``--time-limit`` as a whole and stops computing when its
-client hangs up; handles belong to the client token that loaded them (``Authorization: Bearer``);
-one question is computed at a time (they are CPU-bound), and ``/health`` never waits behind them;
-a connection must send its headers within :data:`HEADER_SECONDS`, and at most
-:data:`MAX_CONNECTIONS` are open at once.
+from the same pydantic types. Errors are RFC 9457 problem details carrying the JSON-RPC ``code``
+and the ``place`` — every error, unknown routes and bugs included. The security model is
+docs/server.md's: the host check and the body cap (:class:`_Limited`), one question at a time
+within its time limit (:class:`_Gate`), the connection caps (``_connections.py``).
 """
 
 from __future__ import annotations
@@ -388,8 +381,6 @@ def _error_handlers(api: FastAPI) -> None:
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
         return problem(exc)
-
-
 
 
 def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:

@@ -446,14 +446,8 @@ class Service:
                 or not isinstance(request.get("method"), str)
                 or not set(request) <= {"jsonrpc", "method", "params", "id"}
             ):
-                raise RpcError(
-                    failure(
-                        RequestError(
-                            KINDS.NOT_A_REQUEST,
-                            'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}',
-                        )
-                    )
-                )
+                said = 'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}'
+                raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
             asked = self.ask(request["method"], request.get("params"))
             if notification:  # no answer: what it would be is written nowhere, within the cap all the same
                 self.write(asked, Bound(asked.seconds), self.writer())

@@ -17,7 +17,7 @@ from typing import Any, get_args
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from triggerstack.model._shapes import CardType
+from triggerstack.model._words import CardType
 
 __all__ = ["SETTINGS", "scenarios"]
 

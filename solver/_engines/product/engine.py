@@ -132,7 +132,7 @@ class ProductEngine:
     def weighted(self, weight: Callable[[int, int], int]) -> int:
         """Σ over the coupled core's outcomes of Π over blocks of ``weight(block, coupled abilities
         placed in it)`` (blocks by their index here), without listing the core
-        (:func:`~..._core.search.count_outcomes`)."""
+        (:class:`~..._core.search.Counting`)."""
         return self._counter(weight).count_from(0, frozenset())
 
     def _counter(self, weight: Callable[[int, int], int]) -> _CoreCounter:
