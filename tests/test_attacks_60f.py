@@ -481,3 +481,20 @@ def test_an_unknown_card_name_is_shown_as_typed(typed: str, shown: str) -> None:
     pytest.importorskip("triggerstack.model.cards")
     done = _cli("card", typed)
     assert done.returncode == 0 or shown in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3c. Unbounded work: an infinite time limit is taken. docs/cli.md: "every verb is bounded by
+#     documented limits and a time limit (exit 3)"; docs/conformance.md: "The run is bounded whatever
+#     the engine does". The flag refuses nan, 0 and -1 ("the time limit must be more than 0 seconds")
+#     but takes inf, Infinity and 1e309 (a float past the largest) on every verb, serve, batch and
+#     conformance run: no bound at all, and a silent engine is waited on for ever.
+
+
+@pytest.mark.xfail(strict=True, reason="the --time-limit flag's parser checks > 0 but not that the number is finite")
+@pytest.mark.parametrize("limit", ["inf", "Infinity", "1e309"])
+@pytest.mark.parametrize("verb", ["count", "serve"])
+def test_an_infinite_time_limit_is_refused(verb: str, limit: str) -> None:
+    args = [str(ERTAI)] if verb == "count" else ["--stdio"]
+    done = _cli(verb, *args, "--time-limit", limit, stdin="")
+    assert done.returncode == 2 and "--time-limit" in done.stderr, (done.returncode, done.stdout, done.stderr)
