@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.adapters.phase import PhaseGap, answers, read
+from triggerstack.adapters.phase import PhaseGap, answers, is_legal_answer, read
 from triggerstack.model import Scenario, ScenarioError
 from triggerstack.model._errors import UsageError
 from triggerstack.solver import Options, count
@@ -498,3 +498,22 @@ def test_an_infinite_time_limit_is_refused(verb: str, limit: str) -> None:
     args = [str(ERTAI)] if verb == "count" else ["--stdio"]
     done = _cli(verb, *args, "--time-limit", limit, stdin="")
     assert done.returncode == 2 and "--time-limit" in done.stderr, (done.returncode, done.stdout, done.stderr)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2c. Crashes: an answer whose data is not a mapping. docs/phase.md: "is_legal_answer(reading, action)
+#     ranks one answer instead of searching for it"; "Answers.index(action) takes a mapping ... else a
+#     TypeError". Mutating every field of the first legal answers at every recorded prompt (4,612
+#     variants: orders with repeats and holes, odd target refs, deleted keys) found one crash: an
+#     OrderTriggers action whose data is a number, text or list is a bare AttributeError.
+
+
+@pytest.mark.xfail(strict=True, reason="_answers.py reads action['data'].get(...) without checking it is a mapping")
+@pytest.mark.parametrize("data", [-1, 1.5, True, "x", [0, 0]], ids=repr)
+def test_an_answer_whose_data_is_no_mapping_is_not_legal(data: Any) -> None:
+    reading = read(_states("blood-artists-dies")[0])
+    try:
+        legal = is_legal_answer(reading, {"type": "OrderTriggers", "data": data})
+    except (PhaseGap, TypeError):
+        return  # refused, naming what it is not
+    assert legal is False
