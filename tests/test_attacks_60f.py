@@ -133,7 +133,7 @@ _TARGET_MV = (
 _TARGETS_X = '{"stack": [{"ability": "t", "targets": {"r": ["x"]}}]}'
 
 
-@pytest.mark.xfail(strict=True, reason="model/_yamlio.py resolves YAML 1.1 ints (octal, base 60, underscores)")
+
 @pytest.mark.parametrize(("mv", "eq"), [("010", 10), ("1:30", 90), ("1_000", 1000)])
 def test_a_yaml_number_is_the_number_json_reads_or_refused(tmp_path: Path, mv: str, eq: int) -> None:
     """A mana value written 010 is not silently 8: the filter ``eq: 10`` fits it, or the document is
@@ -149,7 +149,7 @@ def test_a_yaml_number_is_the_number_json_reads_or_refused(tmp_path: Path, mv: s
         assert done.returncode == 2, f"{mv!r} was read as a number: {done.stdout}"
 
 
-@pytest.mark.xfail(strict=True, reason="model/_yamlio.py resolves YAML 1.1 booleans: the player NO is false")
+
 @pytest.mark.parametrize("word", ["NO", "no", "off", "Yes", "on"])
 def test_a_player_named_by_a_yaml_11_boolean_word_is_a_player(word: str) -> None:
     done = _cli("count", "-", stdin=f"players: [A, {word}]\n")
@@ -171,9 +171,6 @@ def _power_scenario(power: str, comparison: str) -> str:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the JSON and YAML readers read a float literal as a binary float, then as an int"
-)
 @pytest.mark.parametrize(
     ("power", "comparison", "allowed"),
     [

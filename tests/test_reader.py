@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +118,7 @@ def _close_sockets() -> Iterator[None]:
     yield
     while _SOCKETS:
         _SOCKETS.pop().close()
+
 
 KINDS: dict[str, Callable[[Path], str]] = {
     "fifo": _fifo,
@@ -248,3 +251,51 @@ def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind:
     assert _ends(lambda: answer.append(Service().handle(line))) is None
     error = json.loads(answer[0] or "{}")["error"]
     assert "not a regular file" in error["message"] or said in error["message"], error
+
+
+_PLAIN = st.one_of(
+    st.from_regex(r"\A[-+]?[0-9_]{1,12}(\.[0-9_]{0,20})?([eE][-+]?[0-9]{1,4})?\Z"),
+    st.from_regex(r"\A[-+]?0[xob][0-9a-fA-F_]{1,6}\Z"),
+    st.from_regex(r"\A[0-9]{1,2}(:[0-5][0-9]){1,2}\Z"),
+    st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"),
+    st.sampled_from(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "n",
+                     "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~", "=",
+                     ".inf", "-.inf", ".NaN", ".5", "1.", "+1", "-0", "1e3", "1E+3"]),
+)  # fmt: skip
+
+
+def _says(token: str) -> Any:
+    """What a plain scalar says in YAML 1.2's JSON-compatible core schema, its number read exactly
+    from its text (ScenarioError: refused — a non-finite number, or a fraction no float tells from a
+    whole number)."""
+    if re.fullmatch(r"[-+]?[0-9]+", token):
+        return int(token, 10)
+    if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", token):
+        written = Decimal(token)
+        if written == written.to_integral_value():
+            return int(written) if written.adjusted() < 100 else ScenarioError
+        return ScenarioError if float(token).is_integer() else float(token)
+    if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", token):
+        return ScenarioError
+    words = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+    return words.get(token, None if token in ("null", "Null", "NULL", "~") else token)
+
+
+@given(token=_PLAIN)
+def test_a_plain_yaml_scalar_means_what_its_text_says_as_json_reads_it(token: str) -> None:
+    """PyYAML resolves plain scalars by YAML 1.1: 010 was eight (octal), 1:30 ninety (base 60), 1_000
+    a thousand, NO false — another value than the text says, and a scenario judged on it. A plain
+    scalar is read by YAML 1.2's JSON-compatible core schema, its number exactly as written; where
+    the token is JSON, JSON reads the same."""
+    try:
+        as_yaml: Any = parse_text(f"v: {token}\n", "doc", "yaml")["v"]
+    except ScenarioError:
+        as_yaml = ScenarioError
+    says = _says(token)
+    assert as_yaml == says and type(as_yaml) is type(says), (token, as_yaml, says)
+    if re.fullmatch(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null", token):
+        try:
+            as_json: Any = parse_text(f'{{"v": {token}}}', "doc", "json")["v"]
+        except ScenarioError:
+            as_json = ScenarioError
+        assert as_json == as_yaml and type(as_json) is type(as_yaml), (token, as_json, as_yaml)
