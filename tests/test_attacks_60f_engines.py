@@ -155,6 +155,7 @@ def test_the_conformance_runner_refuses_an_amount_that_is_not_whole(tmp_path: Pa
         ("blood-artists-dies", 2, ("stack", 0, "kind", "data", "ability", "targets", 0), "x"),
         ("blood-artists-dies", 2, ("stack", 0, "kind", "data", "ability", "targets", 0), [1]),
         ("blood-artists-dies", 2, ("stack", 0, "kind", "data", "ability", "targets", 0), 1.5),
+        ("blood-artists-dies", 2, ("stack", 0, "kind", "data", "ability", "targets", 0), {}),  # a bare KeyError
     ],
     ids=str,
 )
