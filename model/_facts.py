@@ -373,11 +373,11 @@ class _Compiling:
             found = []
             for i, r in enumerate(reqs):
                 self.deadline.check(f"compiling the candidates of {t.id}")
-                req = _requirement(r, i, ids, self.known, source, restriction, ctx)
-                if self.limits is not None:
-                    _check_candidates(self.limits, k, t.modal is not None, j, req)
-                found.append(req)
+                found.append(_requirement(r, i, ids, self.known, source, restriction, ctx))
             rfacts = _refine_target_of(tuple(found), self.things, ctx, self.deadline)
+            if self.limits is not None:  # as check_limits measures them: refined
+                for req in rfacts:
+                    _check_candidates(self.limits, k, t.modal is not None, j, req)
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
         return tuple(modes)
 

@@ -18,7 +18,6 @@ import re
 import stat
 import sys
 from collections.abc import Iterator
-from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
@@ -63,32 +62,7 @@ def _too_many_values(text: str, limits: Limits) -> bool:
     return _STRINGS.sub("", text).count(",") >= limits.values
 
 
-def exact_number(text: str, limits: Limits, source: str | None = None) -> int | float:
-    """A number written with a fraction or an exponent, as its text says: whole as written
-    (``2.0``, ``9007199254740993.0``, ``1e3``) it is that integer exactly — never the nearest binary
-    float, which for 2^53 + 1 is another number —, past ``limits.digits`` digits it is refused
-    before it is built; with a fraction it is a float, unless no float tells it from a whole number
-    (``1.9999999999999999`` is read as 2 by a float): refused, as a whole number it is not."""
-    try:
-        written = Decimal(text)
-    except ArithmeticError:
-        raise ScenarioError(f"{text} is not a number this tool can take", source=source) from None
-    if not written.is_finite():
-        return float(text)  # inf, nan: the document limits refuse them with their place
-    if written == written.to_integral_value():
-        if written.adjusted() >= limits.digits:
-            raise limits.past("digits", f"{text} is an integer of more than {limits.digits} digits", source=source)
-        return int(written)
-    near = float(text)
-    if near.is_integer():
-        raise ScenarioError(
-            f"{text} is no whole number, but a float reads it as {int(near)}: write it with fewer digits",
-            source=source,
-        )
-    return near
-
-
-def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False, exact: bool = True) -> Any:
+def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
     if _too_many_values(text, limits):
         raise limits.past("values", f"more than {limits.values} values", source=source)
 
@@ -100,10 +74,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         return int(digits)
 
     try:
-        if not exact:  # the conformance runner's answers: read as the Java runner reads them
-            return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int)
-        exactly = lambda written: exact_number(written, limits, source)  # noqa: E731
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int, parse_float=exactly)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int)
     except json.JSONDecodeError as exc:
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
@@ -231,9 +202,9 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
         raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
 
 
-def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, exact: bool = True) -> Any:
+def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """One JSON Lines line (errors name the column), within ``limits``."""
-    return check_data(_parse_json(text, None, limits, one_line=True, exact=exact), None, limits)
+    return check_data(_parse_json(text, None, limits, one_line=True), None, limits)
 
 
 def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS) -> Any:

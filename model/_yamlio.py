@@ -11,7 +11,6 @@ from typing import Any
 import yaml
 
 from ._errors import DocumentCap, PastLimit, ScenarioError
-from ._io import exact_number
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
@@ -26,13 +25,15 @@ class _DataLoader(yaml.SafeLoader):
 
 # What a plain scalar means is YAML 1.2's JSON-compatible core schema, not PyYAML's YAML 1.1: a
 # number is written in decimal as JSON writes it (010 is ten, never octal eight; 1:30, 1_000 and 0x1F
-# are text), true and false are the only booleans (the player NO is a player), null is null, ~ or
-# nothing; timestamps, "=" and "<<" outside a mapping key stay text. Only the merge key "<<" is kept.
+# are text; a float has a point, and a signed exponent if any, where YAML 1.1 and 1.2 agree, so
+# 1e3 stays text as PyYAML writes it unquoted), true and false are the only booleans (the player NO
+# is a player), null is null, ~ or nothing; timestamps, "=" and "<<" outside a mapping key stay
+# text. Only the merge key "<<" is kept.
 _DataLoader.yaml_implicit_resolvers = {}
 for _tag, _pattern, _first in (
     ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
     ("int", r"^[-+]?[0-9]+$", "-+0123456789"),
-    ("float", r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$", "-+.0123456789"),
+    ("float", r"^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+][0-9]+)?$", "-+.0123456789"),
     ("float", r"^[-+]?\.(?:inf|Inf|INF)$", "-+."),
     ("float", r"^\.(?:nan|NaN|NAN)$", "."),
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
@@ -68,8 +69,13 @@ def _construct_bool(_loader: _DataLoader, node: yaml.ScalarNode) -> bool:
     return str(node.value).lower() == "true"
 
 
-def _construct_float(loader: _DataLoader, node: yaml.ScalarNode) -> int | float:
-    return exact_number(str(node.value), loader.limits)
+def _construct_float(_loader: _DataLoader, node: yaml.ScalarNode) -> float:
+    """A float of the core schema: ``.inf``, ``-.inf``, ``.nan`` (the document limits refuse them, as
+    no JSON writes them) or the decimal Python reads, as JSON's reader reads it."""
+    text = str(node.value)
+    if text.lstrip("+-").lower() in (".inf", ".nan"):
+        return float(text.replace(".", "", 1))
+    return float(text)
 
 
 def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:
@@ -157,8 +163,6 @@ def parse_yaml(text: str, source: str, limits: Limits) -> Any:
         return loader.construct_document(node)
     except _TooBig as exc:
         raise exc.refusal(limits, source) from None
-    except ScenarioError as exc:  # a number its text does not give exactly (exact_number)
-        raise exc.located(source) from None
     except yaml.reader.ReaderError as exc:  # found later in the stream
         raise _not_yaml_text(exc, source) from None
     except yaml.YAMLError as exc:

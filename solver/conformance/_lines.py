@@ -127,7 +127,7 @@ class Lines:
                 continue
             line = line.rstrip("\r\n")
             try:
-                answer = parse_json_line(line, LIMITS, exact=False)
+                answer = parse_json_line(line, LIMITS)
             except ScenarioError as exc:
                 self.noise.append(f"not JSON the runner reads ({_unread(exc)}): {shown(line)}")
                 continue
