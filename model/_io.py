@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ._errors import ScenarioError
+from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
@@ -80,8 +80,8 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
     except RecursionError:
         raise _too_deep(limits, source=source) from None
-    except ScenarioError:
-        raise  # a number past its digits or inexact, said by parse_int or exact_number as they read it
+    except PastLimit:
+        raise  # an integer too long, said by parse_int as it read it
     except ValueError as exc:  # a duplicate key
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 

@@ -171,12 +171,11 @@ def used(file: int | Path) -> None:
         os.utime(file)
 
 
-def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> list[Path]:
+def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> None:
     """Remove the files beside ``kept`` whose names match ``family`` (a glob: ``pool-*.json``), other
     than ``kept``, that no one has used for ``days`` days — regular files only (a link or a folder
-    is not ours to remove) — and their companions; what could not be removed stays. The removed."""
+    is not ours to remove) — and their companions; what could not be removed stays."""
     cutoff = time.time() - days * 86_400
-    gone: list[Path] = []
     with contextlib.suppress(OSError):
         for old in sorted(kept.parent.glob(family)):
             try:
@@ -188,8 +187,6 @@ def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> list[Path]:
                 continue
             for companion in COMPANIONS:
                 Path(f"{old}{companion}").unlink(missing_ok=True)
-            gone.append(old)
-    return gone
 
 
 def write_text(target: Path, text: str) -> None:

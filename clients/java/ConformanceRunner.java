@@ -654,9 +654,6 @@ public final class ConformanceRunner {
 
     // -- the suite's files ----------------------------------------------------------------------------
 
-    /** The most bytes one case file may hold (the document limit both runners read it within). */
-    static final long SUITE_BYTES = 16L * 1024 * 1024;
-
     static boolean isCount(Object value) {
         return value instanceof BigInteger n && n.signum() >= 0;
     }
@@ -735,8 +732,8 @@ public final class ConformanceRunner {
         List<String> problems = new ArrayList<>();
         for (Path file : files) { // every file read and checked before the engine starts, as the Python runner does
             try {
-                if (Files.size(file) > SUITE_BYTES) {
-                    problems.add(file + ": more than " + SUITE_BYTES + " bytes");
+                if (Files.size(file) > MAX_BYTES) { // a case file is held to the same document limit as an answer
+                    problems.add(file + ": more than " + MAX_BYTES + " bytes");
                     continue;
                 }
                 Object data = TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
