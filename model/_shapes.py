@@ -30,25 +30,6 @@ from ._text import printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
 from ._words import word as _word
 
-__all__ = [
-    "Comparison",
-    "Delayed",
-    "Filter",
-    "Modal",
-    "Mode",
-    "MustTarget",
-    "Object",
-    "Player",
-    "Reaction",
-    "Requirement",
-    "ScenarioFields",
-    "SourceRestriction",
-    "TargetOf",
-    "ThingKind",
-    "Trigger",
-    "TriggerBody",
-]
-
 
 def _as_tuple(value: Any) -> Any:
     """A single string where a list is allowed becomes a one-element list."""

@@ -9,8 +9,6 @@ from pydantic_core import PydanticCustomError
 
 from ._problems import suggest
 
-__all__ = ["word"]
-
 
 def word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None = None) -> Callable[[Any], Any]:
     """A closed vocabulary in any letter case, canonicalised to lower case (an old name to its

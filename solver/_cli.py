@@ -36,8 +36,6 @@ if TYPE_CHECKING:  # each verb imports what it needs, when it runs
 
     from ._verbs.legal import LegalOutcomes
 
-__all__ = ["main"]
-
 EXIT_OK, EXIT_ILLEGAL = 0, 1
 """The answers' codes; an error's is its kind's (solver/_errors.py)."""
 

@@ -27,27 +27,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
+from triggerstack.model._errors import ScenarioError, format_loc
+from triggerstack.model._errors import TimeLimitReached as TimeLimitReached
 from triggerstack.model._rules import Rule
 
 if TYPE_CHECKING:  # pydantic is imported where a request's params are judged, not to start the CLI
     from pydantic import BaseModel, ValidationError
-
-__all__ = [
-    "KINDS",
-    "ClusterLost",
-    "EngineCannot",
-    "Failure",
-    "IllegalDecision",
-    "Interrupted",
-    "Kind",
-    "OutputFailed",
-    "RequestError",
-    "Terminated",
-    "TimeLimitReached",
-    "failure",
-    "params_error",
-]
 
 
 @dataclass(frozen=True, slots=True)

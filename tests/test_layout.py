@@ -9,7 +9,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from .conftest import ROOT
+import pytest
+
+from .conftest import ROOT, load_script
 
 PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver", "adapters": "triggerstack.adapters"}
 
@@ -213,6 +215,40 @@ def test_each_root_lists_its_public_names_once() -> None:
         text = MODULES[m].read_text(encoding="utf-8")
         assert "__all__ = [" not in text and "_HOMES" not in text, f"{m} lists its names a second time"
         assert sorted(importlib.import_module(m).__all__) == sorted(names), m
+
+
+STRIP = load_script(ROOT / "tools" / "strip_private_all.py")
+"""The one rule of which modules are private, and the tool that takes ``__all__`` out of them."""
+
+
+def test_private_modules_carry_no_all(tmp_path: Path) -> None:
+    """A private module (a ``_`` in a folder or its own name, a package's ``__init__.py`` aside:
+    tools/strip_private_all.py ``is_private``) carries no ``__all__``: the roots' names are the API.
+    The rule's public modules are exactly the roots (``__main__`` is the command line's, no names);
+    planted lists the tool strips, re-exports kept explicit, and a second run changes nothing."""
+    pkg = STRIP.FOLDERS[1]  # solver, named so: the planted paths are no paths of the clone (tests/test_map.py)
+    public = {m for m, path in MODULES.items() if not STRIP.is_private(path)}
+    assert public == PUBLIC - {"triggerstack.solver.__main__"}
+    assert not (found := STRIP.carrying()), "private modules that carry __all__: " + ", ".join(map(str, found))
+    planted = {
+        f"{pkg}/_x/inner.py": 'from .a import A, B\n\n__all__: list[str] = ["A", "C"]\n\nC = B\n',
+        f"{pkg}/_x/__init__.py": "from .inner import A\n__all__ = ('A',)\n",
+        f"{pkg}/open/_part.py": 'from .a import (\n    D,\n    E as E,\n)\n\n__all__ = ["D"]\n__all__ += ["E"]\n',
+        f"{pkg}/open/__init__.py": '__all__ = ["G"]\nG = 1\n',  # a public root keeps its list
+    }
+    for name, text in planted.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    carrying = STRIP.carrying(tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in carrying] == sorted(set(planted) - {f"{pkg}/open/__init__.py"})
+    assert all(STRIP.strip(p) for p in carrying) and not any(STRIP.strip(p) for p in carrying)
+    assert (tmp_path / f"{pkg}/_x/inner.py").read_text() == "from .a import B\nfrom .a import A as A\n\nC = B\n"
+    assert (tmp_path / f"{pkg}/_x/__init__.py").read_text() == "from .inner import A as A\n"
+    assert (tmp_path / f"{pkg}/open/_part.py").read_text() == "from .a import D as D\nfrom .a import E as E\n"
+    assert not STRIP.carrying(tmp_path)
+    (tmp_path / f"{pkg}/_y.py").write_text("__all__ = sorted(['A'])\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="by hand"):  # what it cannot read, it names and leaves alone
+        STRIP.strip(tmp_path / f"{pkg}/_y.py")
 
 
 def test_model_imports_no_solver() -> None:

@@ -21,8 +21,6 @@ from triggerstack.solver._verbs.step import Stepper, Walk
 from ._board import PhaseGap, Reading
 from ._schema import PhaseError
 
-__all__ = ["action_for", "choices", "entry_of", "prefix", "targets_in_slots"]
-
 Action = dict[str, Any]
 
 

@@ -28,9 +28,9 @@ from ._objects import (
     read_stack_object,
     slug,
 )
-from ._schema import PhaseGap, PhaseStateError, check
-
-__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
+from ._schema import PhaseGap as PhaseGap
+from ._schema import PhaseStateError as PhaseStateError
+from ._schema import check
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 

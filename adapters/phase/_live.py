@@ -15,10 +15,7 @@ from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import action_for, entry_of
 from ._board import PROMPTS, PhaseGap, Reading, _state, read
-from ._schema import PhaseError
-
-__all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
-
+from ._schema import PhaseError as PhaseError
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 

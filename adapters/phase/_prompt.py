@@ -44,8 +44,6 @@ from ._answers import (
 )
 from ._board import PhaseGap, Reading
 
-__all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions", "queued"]
-
 Action = dict[str, Any]
 
 

@@ -24,8 +24,6 @@ from ._board import PROMPTS, BatchEntry, PhaseGap, Reading, read
 from ._prompt import Answers, Rest, answers, queued
 from ._schema import check_prompt
 
-__all__ = ["Session"]
-
 
 class Session:
     """Trigger placements of one phase ``Game``, followed prompt by prompt: :meth:`reading`,

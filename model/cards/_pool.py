@@ -32,8 +32,6 @@ from ._expand import characteristics
 from ._keywords import CHAPTER
 from ._reader import _REMINDER, _TRIGGER, Unread, _effect, keyword_lines, read, triggered_lines
 
-__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "placed", "pool"]
-
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events a board is built around: a creature enters; every creature dies (a board wipe); the
 active player attacks; a player casts a spell."""

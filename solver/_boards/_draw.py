@@ -33,8 +33,6 @@ from .._verbs.legal import LegalOutcomes
 from .._verbs.step import ActionLayout, Stepper
 from ._assemble import Drawn, assemble
 
-__all__ = ["DRAWS", "MAX_OUTCOMES", "MOST_ABILITIES", "MOST_BODIES", "PLAYERS", "Board", "boards", "draw", "span"]
-
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
 MOST_ABILITIES = 50

@@ -38,8 +38,6 @@ from .._core.removal import minimal_enabling_sets
 from .._errors import EngineCannot, TimeLimitReached
 from .._options import Options
 
-__all__ = ["CpsatEngine", "PassModel", "best_found", "build", "solve_all", "validate"]
-
 
 @dataclass(frozen=True, slots=True)
 class Instance:

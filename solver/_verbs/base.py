@@ -16,8 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._text import compact
 
-__all__ = ["MAX_PAGE", "Params", "Result", "canonical", "document", "within"]
-
 MAX_PAGE = 10_000
 """The most outcomes one ``enumerate`` or ``sample`` answer carries (a server's page)."""
 

@@ -13,8 +13,6 @@ from .base import Params, Result
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Count", "CountResult", "Divided", "answer"]
-
 
 class Count(Params):
     """How many legal outcomes there are."""

@@ -20,8 +20,6 @@ from triggerstack.model._text import visible
 
 from .._judge import Verdict
 
-__all__ = ["outcome_svg", "stack_svg", "verdict_svg"]
-
 WIDTH = 560
 LINE = 18
 NAME = 48

@@ -32,8 +32,6 @@ from .._engines.product.fired import FiredClasses
 from .._engines.product.merge import identical_groups, merged_count
 from .._engines.product.projection import Projection, project
 
-__all__ = ["explain_chain", "explain_text"]
-
 _REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in every legal outcome"}
 
 

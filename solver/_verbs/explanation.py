@@ -14,8 +14,6 @@ from .base import Params, Result
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Explain", "Explanation", "answer"]
-
 
 class Explain(Params):
     """What explain --json prints."""

@@ -58,20 +58,6 @@ if TYPE_CHECKING:
     from .explain import Explained
     from .step import Decision, Stepper
 
-__all__ = [
-    "Counted",
-    "LegalOutcomes",
-    "best",
-    "check",
-    "count",
-    "counted",
-    "explain",
-    "outcome_lines",
-    "outcomes",
-    "sample",
-    "step",
-]
-
 
 T = TypeVar("T")
 

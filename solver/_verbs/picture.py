@@ -15,8 +15,6 @@ from .steps import Steps
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Draw", "Picture", "answer"]
-
 
 class Draw(Steps):
     """The stack as an SVG picture: the walk so far, or a proposal with its violations."""

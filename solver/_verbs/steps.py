@@ -20,26 +20,6 @@ if TYPE_CHECKING:
     from .legal import LegalOutcomes
     from .step import Decision
 
-__all__ = [
-    "DecisionItem",
-    "MaskResult",
-    "OutcomeResult",
-    "Reachable",
-    "StepApply",
-    "StepCount",
-    "StepLegal",
-    "StepState",
-    "StepWhy",
-    "Steps",
-    "WhyResult",
-    "apply",
-    "count",
-    "legal",
-    "mask",
-    "outcome",
-    "why",
-]
-
 
 class Steps(Params):
     """A walk, decision by decision: the decisions so far (ids or readable forms)."""

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from .base import Params, Result
     from .legal import LegalOutcomes
 
-__all__ = ["VERBS", "Command", "Verb", "verb"]
-
 
 @dataclass(frozen=True)
 class Command:

@@ -47,20 +47,11 @@ from .._options import Options
 from .._version import VERSION
 from . import _page
 from . import _rpc as rpc
-from ._connections import HEADER_SECONDS, MAX_CONNECTIONS, protocol
+from ._connections import HEADER_SECONDS as HEADER_SECONDS
+from ._connections import MAX_CONNECTIONS as MAX_CONNECTIONS
+from ._connections import protocol as protocol
 from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
-
-__all__ = [
-    "HEADER_SECONDS",
-    "LOCAL_HOSTS",
-    "MAX_CONNECTIONS",
-    "PAGE_TEXT",
-    "QUESTIONS_PER_PEER",
-    "app",
-    "problem",
-    "protocol",
-]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 from triggerstack.model._facts import Facts
 
-__all__ = ["PRODUCT", "PRODUCT_SEARCH", "Plan", "plan"]
-
 PRODUCT = "product"  # every ability independent: exact counting, ranking and lazy enumeration
 PRODUCT_SEARCH = "product+search"  # a coupled core by direct search, combined with the rest by counting
 

@@ -28,9 +28,11 @@ action layout), ``_pass`` (one pass, with its caches) and ``_walk`` (the walk ac
 replaying an outcome); only what this package exports is used outside it.
 """
 
-from ._decision import Decision, DecisionKind
-from ._layout import ActionLayout
-from ._pass import PassStepper, State
-from ._walk import IllegalOutcome, Stepper, Walk
-
-__all__ = ["ActionLayout", "Decision", "DecisionKind", "IllegalOutcome", "PassStepper", "State", "Stepper", "Walk"]
+from ._decision import Decision as Decision
+from ._decision import DecisionKind as DecisionKind
+from ._layout import ActionLayout as ActionLayout
+from ._pass import PassStepper as PassStepper
+from ._pass import State as State
+from ._walk import IllegalOutcome as IllegalOutcome
+from ._walk import Stepper as Stepper
+from ._walk import Walk as Walk

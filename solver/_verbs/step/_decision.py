@@ -12,8 +12,6 @@ from typing import Generic, TypeVar
 from ..._errors import IllegalDecision
 from ..._judge import Reason
 
-__all__ = ["Checked", "Decision", "DecisionKind", "Key"]
-
 S = TypeVar("S")
 
 

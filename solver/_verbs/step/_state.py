@@ -6,8 +6,6 @@ from typing import NamedTuple
 
 from ..._core.indexed import Placed
 
-__all__ = ["State"]
-
 
 class State(NamedTuple):
     """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand

@@ -27,8 +27,6 @@ from ._decision import Checked, Decision, DecisionKind, Key, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper, State
 
-__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper", "Walk"]
-
 
 class IllegalOutcome(ValueError):
     """:meth:`Stepper.decisions_for` was given an outcome that ``check`` rejects: ``verdict`` says why."""
