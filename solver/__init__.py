@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from triggerstack.model._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ..model._errors import TimeLimitReached as TimeLimitReached
     from ._errors import EngineCannot as EngineCannot
     from ._errors import IllegalDecision as IllegalDecision
-    from ._errors import TimeLimitReached as TimeLimitReached
     from ._judge import Reason as Reason
     from ._judge import Verdict as Verdict
     from ._judge import Violation as Violation

@@ -488,7 +488,8 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         import uvicorn
 
-        from .serve._http import app, protocol
+        from .serve._connections import protocol
+        from .serve._http import app
     except ImportError as exc:
         missing = f"--http needs the extra: {install_hint('serve')} ({exc.name} is missing)"
         raise MissingExtra(missing) from None

@@ -27,8 +27,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from triggerstack.model._errors import ScenarioError, format_loc
-from triggerstack.model._errors import TimeLimitReached as TimeLimitReached
+from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._rules import Rule
 
 if TYPE_CHECKING:  # pydantic is imported where a request's params are judged, not to start the CLI

@@ -192,13 +192,13 @@ def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None
     """Clients without a token share one pool (issue 39): a load into it when full unloads the
     least recently used handle not asked about for HOLD_SECONDS, or is refused saying when one
     may be; inline requests never take a slot; a token gives a pool of one's own."""
-    from triggerstack.solver.serve import _rpc as rpc
+    from triggerstack.solver.serve import _pool as pool
     from triggerstack.solver.serve._rpc import RpcError
 
     clock = _Clock()
     service = Service(Options(time_limit=5), clock=clock)
     handles = []
-    for i in range(rpc.HANDLES_PER_CLIENT):
+    for i in range(pool.HANDLES_PER_CLIENT):
         clock.now = i
         handles.append(service.call("load", {"path": ERTAI})["handle"])
     clock.now = 40.0
@@ -206,11 +206,11 @@ def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None
     with pytest.raises(RpcError) as refused:
         service.call("load", {"path": ERTAI})
     wrong = refused.value.as_dict()
-    assert wrong["code"] == -32006 and wrong["data"]["retry_after"] == rpc.HOLD_SECONDS - 39
+    assert wrong["code"] == -32006 and wrong["data"]["retry_after"] == pool.HOLD_SECONDS - 39
     assert "a token of your own" in wrong["message"]
     assert service.call("count", {"scenario": load_document(ERTAI)}) == {"count": 10}  # inline: no slot
     assert "handle" in service.call("load", {"path": ERTAI}, client="alice")  # a pool of one's own
-    clock.now = 1 + rpc.HOLD_SECONDS
+    clock.now = 1 + pool.HOLD_SECONDS
     service.call("load", {"path": ERTAI})  # handles[1] (used at 1 s) gives way, not handles[0]
     with pytest.raises(RpcError):
         service.call("count", {"handle": handles[1]})

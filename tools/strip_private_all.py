@@ -41,7 +41,7 @@ def is_private(path: Path, root: Path = ROOT) -> bool:
 
 def _all_statements(tree: ast.Module) -> list[ast.stmt]:
     """The module's top-level statements that bind ``__all__`` (``=``, ``: list[str] =``, ``+=``)."""
-    found = []
+    found: list[ast.stmt] = []
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and any(

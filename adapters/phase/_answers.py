@@ -18,8 +18,8 @@ from triggerstack.model import Outcome, compile_facts
 from triggerstack.model._outcome import Entry
 from triggerstack.solver._verbs.step import Stepper, Walk
 
-from ._board import PhaseGap, Reading
-from ._schema import PhaseError
+from ._board import Reading
+from ._schema import PhaseError, PhaseGap
 
 Action = dict[str, Any]
 

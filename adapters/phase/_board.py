@@ -28,9 +28,7 @@ from ._objects import (
     read_stack_object,
     slug,
 )
-from ._schema import PhaseGap as PhaseGap
-from ._schema import PhaseStateError as PhaseStateError
-from ._schema import check
+from ._schema import PhaseGap, PhaseStateError, check
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 

@@ -14,8 +14,8 @@ from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import action_for, entry_of
-from ._board import PROMPTS, PhaseGap, Reading, _state, read
-from ._schema import PhaseError as PhaseError
+from ._board import PROMPTS, Reading, _state, read
+from ._schema import PhaseError, PhaseGap
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 

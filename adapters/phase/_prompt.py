@@ -42,7 +42,8 @@ from ._answers import (
     prefix,
     refuse,
 )
-from ._board import PhaseGap, Reading
+from ._board import Reading
+from ._schema import PhaseGap
 
 Action = dict[str, Any]
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from triggerstack.model import Outcome
 
-from ._board import PROMPTS, BatchEntry, PhaseGap, Reading, read
+from ._board import PROMPTS, BatchEntry, Reading, read
 from ._prompt import Answers, Rest, answers, queued
-from ._schema import check_prompt
+from ._schema import PhaseGap, check_prompt
 
 
 class Session:

@@ -21,7 +21,7 @@ from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
 from ._phrase import _requirement
 from ._quantity import _QUANTITY
-from ._unread import Unread as Unread
+from ._unread import Unread
 
 _ABILITY_WORD = r"[A-Z][\w' ,!?-]*? — "
 """An ability word and its dash before a trigger ("Landfall — ", "Exterminate! — "), 207.2c."""

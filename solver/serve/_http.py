@@ -13,8 +13,8 @@ bounded reader as stdio and batch (bytes, nesting, digits, values, Unicode) and 
 request, the page's included, is bounded by ``--time-limit`` as a whole and stops computing when its
 client hangs up; handles belong to the client token that loaded them (``Authorization: Bearer``);
 one question is computed at a time (they are CPU-bound), and ``/health`` never waits behind them;
-a connection must send its headers within :data:`HEADER_SECONDS`, and at most
-:data:`MAX_CONNECTIONS` are open at once.
+a connection must send its headers within :data:`~._connections.HEADER_SECONDS`, and at most
+:data:`~._connections.MAX_CONNECTIONS` are open at once.
 """
 
 from __future__ import annotations
@@ -47,9 +47,6 @@ from .._options import Options
 from .._version import VERSION
 from . import _page
 from . import _rpc as rpc
-from ._connections import HEADER_SECONDS as HEADER_SECONDS
-from ._connections import MAX_CONNECTIONS as MAX_CONNECTIONS
-from ._connections import protocol as protocol
 from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
 

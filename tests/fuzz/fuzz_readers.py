@@ -147,7 +147,7 @@ def _case(load_suite: Callable[..., list[Any]]) -> Any:
 
 
 def _readers() -> dict[str, Reader]:
-    from triggerstack.adapters.phase._board import PhaseGap
+    from triggerstack.adapters.phase import PhaseGap
     from triggerstack.model import ScenarioError
 
     return {

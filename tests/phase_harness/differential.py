@@ -19,9 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from triggerstack.adapters.phase import Board, PhaseError, PhaseGap, Reading, engine, play, reached, read
 from triggerstack.adapters.phase._abilities import translate
-from triggerstack.adapters.phase._board import PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import Board, PhaseError, engine, play, reached
 from triggerstack.adapters.phase._prompt import is_legal_answer, legal_actions
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of

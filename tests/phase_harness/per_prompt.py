@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
-from triggerstack.adapters.phase._board import PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import PhaseError, reached
+from triggerstack.adapters.phase import PhaseError, PhaseGap, Reading, reached, read
 from triggerstack.adapters.phase._prompt import Rest, answers
 from triggerstack.adapters.phase._session import Session
 from triggerstack.model._args import seed_of
@@ -164,7 +163,7 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
 
 def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> PerPrompt:
     """The per-prompt run over ``boards`` random boards (seeded: the same seed, the same boards)."""
-    from triggerstack.adapters.phase._live import engine
+    from triggerstack.adapters.phase import engine
 
     from .differential import POOL, _board
 

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from triggerstack.adapters.phase import PROMPTS, Board, PhaseError, PhaseGap, Reading, engine, play, read
 from triggerstack.adapters.phase._answers import action_for
-from triggerstack.adapters.phase._board import PROMPTS, PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import Board, PhaseError, engine, play
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of
 from triggerstack.solver._verbs.legal import sample

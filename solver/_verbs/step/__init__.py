@@ -32,7 +32,7 @@ from ._decision import Decision as Decision
 from ._decision import DecisionKind as DecisionKind
 from ._layout import ActionLayout as ActionLayout
 from ._pass import PassStepper as PassStepper
-from ._pass import State as State
+from ._state import State as State
 from ._walk import IllegalOutcome as IllegalOutcome
 from ._walk import Stepper as Stepper
 from ._walk import Walk as Walk

@@ -21,7 +21,7 @@ from ..._options import Options
 from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
 from ._later import beside, later
-from ._state import State as State
+from ._state import State
 
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""

@@ -25,7 +25,8 @@ from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, wa
 from ..._options import Options
 from ._decision import Checked, Decision, DecisionKind, Key, spell
 from ._layout import ActionLayout
-from ._pass import PREFIX_CACHE, PassStepper, State
+from ._pass import PREFIX_CACHE, PassStepper
+from ._state import State
 
 
 class IllegalOutcome(ValueError):
