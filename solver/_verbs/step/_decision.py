@@ -44,15 +44,6 @@ class Decision:
     mode: str = ""
     amount: int = 0
 
-    @classmethod
-    def make(cls, id: int, kind: DecisionKind, subject: str = "", mode: str = "", amount: int = 0) -> Decision:
-        """The decision ``id`` of this meaning, its readable form spelled from it."""
-        return cls(id, kind, spell((kind, subject, mode, amount)), subject, mode, amount)
-
-    @classmethod
-    def keyed(cls, id: int, key: Key) -> Decision:
-        return cls.make(id, *key)
-
     @property
     def key(self) -> Key:
         return (self.kind, self.subject, self.mode, self.amount)
@@ -71,9 +62,6 @@ class Decision:
         if kind is DecisionKind.DIVIDE:
             return (kind, "", "", int(rest))
         return (kind, rest, "", 0)
-
-    def to_str(self) -> str:
-        return self.text
 
     def __str__(self) -> str:
         return self.text

@@ -185,7 +185,7 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # Decision.keyed, without its two calls
+        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # its readable form spelled from its meaning
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
