@@ -210,7 +210,6 @@ ALLOWED_RULE_NUMBERS: dict[str, tuple[frozenset[str] | None, str]] = {
         "labels of explain's text (what a line shows), not reasons: every reason it shows is the judge's",
     ),
     "solver/_verbs/draw.py": (frozenset({"603.3b"}), "a label of the picture's legend"),
-    "solver/_verbs/picture.py": (frozenset({"603.3b"}), "a label of the picture's legend"),
     "adapters/phase/_answers.py": (
         frozenset({"601.2c"}),
         "what phase.rs asked that it should not have: a deviation of the engine, not a judgment",
@@ -236,7 +235,7 @@ ALLOWED_TYPES: dict[tuple[str, str], str] = {
     ("model/_reports.py", "Ignored"): "the published shape of explain's ignored property, filled from the judge",
     ("model/_reports.py", "LoopReport"): "the published shape of explain's loop, filled from the judge's loop error",
     ("model/_controllers.py", "Control"): "603.3a's controller with the rule that decided it: a fact, no judgment",
-    ("solver/_verbs/steps.py", "WhyResult"): "step.why's published answer: the judge's Reason as the verb gives it",
+    ("solver/_verbs/step/__init__.py", "WhyResult"): "step.why's published answer: the judge's Reason as the verb gives it",
 }
 """The types outside the judge room that pair a rule with a sentence, and why each may."""
 

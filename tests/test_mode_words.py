@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import LegalOutcomes, check
-from triggerstack.solver._verbs.steps import StepLegal, StepWhy, legal, why
+from triggerstack.solver._verbs.step import StepLegal, StepWhy, legal, why
 
 from .conftest import EXAMPLES
 

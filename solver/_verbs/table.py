@@ -59,8 +59,8 @@ class Command:
 
 @dataclass(frozen=True)
 class Verb:
-    """One verb: its name (``step.apply``), the function that answers it (``"steps:apply"``: the
-    function ``apply`` of ``steps.py``), and how the command line has it (``None``: only the servers)."""
+    """One verb: its name (``step.apply``), the function that answers it (``"step:apply"``: the
+    function ``apply`` of the ``step`` package), and how the command line has it (``None``: only the servers)."""
 
     name: str
     home: str
@@ -169,13 +169,13 @@ VERBS: list[Verb] = [
             svg="the blocks and one legal outcome drawn",
         ),
     ),
-    Verb("step.legal", "steps:legal"),
-    Verb("step.apply", "steps:apply"),
-    Verb("step.why", "steps:why"),
-    Verb("step.mask", "steps:mask"),
-    Verb("step.outcome", "steps:outcome"),
-    Verb("step.count", "steps:count"),
-    Verb("draw", "picture:answer"),
+    Verb("step.legal", "step:legal"),
+    Verb("step.apply", "step:apply"),
+    Verb("step.why", "step:why"),
+    Verb("step.mask", "step:mask"),
+    Verb("step.outcome", "step:outcome"),
+    Verb("step.count", "step:count"),
+    Verb("draw", "draw:answer"),
     Verb(
         "card",
         "card:answer",
