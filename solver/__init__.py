@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._options import Engine as Engine
     from ._options import Options as Options
     from ._verbs.best import Best as Best
-    from ._verbs.legal import Counted as Counted
+    from ._verbs.count import Counted as Counted
     from ._verbs.legal import LegalOutcomes as LegalOutcomes
     from ._verbs.legal import best as best
     from ._verbs.legal import check as check

@@ -386,7 +386,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
         from triggerstack.model._answer import written
 
-        report = result.report()
+        report = result.cli_json()
         # counted as it is written and held to --max-answer, as every server's answer (model/_answer.py)
         text = written(report, getattr(args, "max_answer", Limits().answer), "ask for less")
         text = _dump(report) if cmd.pretty else text

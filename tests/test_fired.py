@@ -121,7 +121,7 @@ def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
     chain = chain_for(facts, Options(engine="product"))
     if not by_classes:
         chain._classes = "listed for the test"
-    data = explain_chain(facts, chain)
+    data = explain_chain(facts, chain).to_json()
     assert data["plan"].pop("passes") == ("classes" if by_classes else "listed")
     data["plan"].pop("passes_reason")
     for r in data["reactions"]:

@@ -197,4 +197,4 @@ def test_reprs_say_what_a_value_is() -> None:
     assert Decision.parse(str(put)) == put.key == (DecisionKind.PUT, "SWA", "", 0)
     for d in stepper.legal(stepper.walk(["put SWB", "put SWA", "put E"])):
         assert stepper.decision(str(d)) == d and Decision.parse(str(d)) == d.key  # the parser reads every form back
-    assert repr(legal.explain()) == "<Explained: 3 waiting abilities, 10 legal outcomes>"
+    assert repr(legal.explain()) == "<Explanation: 3 waiting abilities, 10 legal outcomes>"

@@ -37,14 +37,14 @@ class Steps(Params):
 
 class Result(BaseModel):
     """A verb's answer: frozen; :meth:`to_json` is what a server answers, :meth:`text` what the command
-    line prints, :meth:`report` what ``--json`` prints."""
+    line prints, :meth:`cli_json` what ``--json`` prints."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json", exclude_none=True)
 
-    def report(self) -> Any:
+    def cli_json(self) -> Any:
         return self.to_json()
 
     def text(self) -> str:

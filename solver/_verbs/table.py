@@ -1,9 +1,10 @@
 """The one table of verbs: each verb's name, the function that answers it, and how the command line
 has it (:class:`Command`, for the verbs it has).
 
-A verb is one module of this package (``count.py``: its parameters, a :class:`~.base.Params`; its
-result, a :class:`~.base.Result`; and the function answering it, ``answer(legal, p) -> result``,
-whose annotations name the two) and one row here. Every surface is generated from :data:`VERBS`:
+A verb is one module of this package, named as the verb (``count.py``: its parameters, a
+:class:`~.base.Params`; its one result, a :class:`~.base.Result`; and the function answering it,
+``answer(legal, p) -> result``, whose annotations name the two; the ``step.*`` verbs are the
+``step`` package's) and one row here. Every surface is generated from :data:`VERBS`:
 the JSON-RPC methods and the OpenRPC document (``serve/rpc.py``), the HTTP routes and the OpenAPI
 document (``serve/http.py``), batch lines (``serve/jobs.py``) and the command line's subcommands
 (``cli.py``: a field ``limit`` is ``--limit``, its description the help). To add a verb, see
@@ -160,7 +161,7 @@ VERBS: list[Verb] = [
     Verb("best", "best:answer", Command("the legal outcome with the highest score, and the score")),
     Verb(
         "explain",
-        "explanation:answer",
+        "explain:answer",
         Command(
             "controllers and why, blocks, legal modes and targets, removal",
             engine=False,
