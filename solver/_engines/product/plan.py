@@ -26,14 +26,6 @@ class Plan:
     path: str
     coupled: tuple[int, ...]
 
-    def as_dict(self, facts: Facts) -> dict[str, object]:
-        coupled = set(self.coupled)
-        return {
-            "path": self.path,
-            "coupled": [facts.abilities[k].id for k in self.coupled],
-            "independent": [a.id for a in facts.abilities if a.index not in coupled],
-        }
-
 
 def plan(facts: Facts) -> Plan:
     """The abilities that may target another waiting ability that can be below them, and those
