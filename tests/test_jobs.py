@@ -62,6 +62,52 @@ def test_every_line_is_answered_in_order_locally(tmp_path: Path) -> None:
     assert done.returncode == 1 and (tmp_path / "cli" / "a.out.jsonl").read_bytes() == one.read_bytes()
 
 
+ERTAI = ROOT / "examples" / "ertai-resurrected"
+WALK = ["put SWB", "put SWA", "put E", "mode E:destroy", "end modes", "target warden_a", "end targets"]
+ASKED: dict[str, dict[str, Any]] = {
+    "check": {"proposal": json.loads((ERTAI / "illegal.json").read_text())},
+    "count": {"divide": True},
+    "enumerate": {"limit": 3, "cursor": "2"},
+    "sample": {"n": 2, "seed": 7},
+    "best": {"score": {"mode": {"E": {"destroy": 5}}}},
+    "explain": {},
+    "step.legal": {"decisions": WALK[:3], "auto": True},
+    "step.apply": {"decisions": WALK[:3], "decision": "mode E:destroy"},
+    "step.why": {"decisions": WALK[:1], "decision": "put E"},
+    "step.mask": {"decisions": WALK[:2]},
+    "step.outcome": {"decisions": WALK},
+    "step.count": {"decisions": WALK[:1]},
+    "draw": {"decisions": WALK[:4], "width": 400},
+    "card": {"name": "Ertai Resurrected"},
+}
+"""A question for each verb of the table, about Ertai Resurrected (docs/python.md's walk)."""
+
+
+def test_a_batch_serves_every_verb_of_the_table_as_the_server_does(tmp_path: Path) -> None:
+    """Each verb of the one table (``solver/_verbs/table.py``), a new one too, is a batch line's
+    method: its answer line is what the server answers the same request (a verb added to the table
+    with no question here fails)."""
+    from triggerstack.model._io import load_document
+    from triggerstack.solver._verbs.table import VERBS
+    from triggerstack.solver.serve import Service
+
+    assert set(ASKED) == {v.name for v in VERBS}, "a question for every verb of the table"
+    scenario = load_document(str(ERTAI / "scenario.yaml"))
+    requests = [
+        {"method": v.name, "params": {**({"scenario": scenario} if v.scenario else {}), **ASKED[v.name]}}
+        for v in VERBS
+    ]
+    source = tmp_path / "every.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    (answers,), clean = run([str(source)], str(tmp_path / "out"))
+    got = [json.loads(line) for line in answers.read_text().splitlines()]
+    service = Service()
+    for n, (request, line) in enumerate(zip(requests, got, strict=True), 1):
+        served = json.loads(service.handle(json.dumps({"jsonrpc": "2.0", "id": n, **request})) or "")
+        assert "result" in served and line == {"line": n, "result": served["result"]}, (request["method"], served)
+    assert clean
+
+
 @pytest.fixture
 def patient_dask() -> Iterator[None]:
     """Dask's connection and start-up waits made generous (30 s by default): a cluster on a machine
