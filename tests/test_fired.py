@@ -1,7 +1,9 @@
 """Across the passes of 603.3b by classes of what the first pass fires (``engines.product.fired``):
 the same count as listing every pass, draws that are legal and exactly uniform, and the chain
 says when it lists instead (603.3b: "abilities that triggered during this process" go on the
-stack in a further pass)."""
+stack in a further pass).
+
+Private unit: the chain across passes by classes (solver/_core/chain, solver/_engines: product, select.chain_for) and explain_chain read off it."""
 
 from __future__ import annotations
 

@@ -3,7 +3,9 @@ attacker would, against a real uvicorn on 127.0.0.1 — only the hosts it was st
 answered, handles are unguessable and a client's own, every route reads its body through the
 bounded reader and answers problems, never plain text, a request is bounded as a whole by the time
 limit and stops when its client hangs up, /health never waits, slow headers and connection floods
-are cut off, and loaded scenarios are bounded in bytes."""
+are cut off, and loaded scenarios are bounded in bytes.
+
+Private unit: the server's caps (solver/serve/_pool, _rpc) and its connection protocol (solver/serve/_connections.protocol), attacked."""
 
 from __future__ import annotations
 
@@ -15,26 +17,25 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import yaml
 
 httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
 
 from triggerstack.model import Limits  # noqa: E402
-from triggerstack.model._io import load_document  # noqa: E402
 from triggerstack.solver import Options  # noqa: E402
+from triggerstack.solver.serve import Service, app  # noqa: E402
 from triggerstack.solver.serve import _pool as pool  # noqa: E402
 from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
 from triggerstack.solver.serve._connections import protocol  # noqa: E402
-from triggerstack.solver.serve._http import app  # noqa: E402
-from triggerstack.solver.serve._rpc import Service  # noqa: E402
 
 from .conftest import EXAMPLES, ROOT, answers_health, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
 
-ERTAI = load_document(str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"))
-BIG = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-10.json"))  # 10,000 outcomes take ~2 s to list
-HUGE = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-40.json"))  # 10,000 outcomes take ~9 s
+ERTAI = yaml.safe_load((EXAMPLES / "ertai-resurrected" / "scenario.yaml").read_text())
+BIG = json.loads((ROOT / "benchmarks" / "scenarios" / "mixed-10.json").read_text())  # 10,000 outcomes take ~2 s to list
+HUGE = json.loads((ROOT / "benchmarks" / "scenarios" / "mixed-40.json").read_text())  # 10,000 outcomes take ~9 s
 
 
 def _free_port() -> int:

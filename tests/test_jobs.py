@@ -1,6 +1,8 @@
 """``triggerstack batch``: every line of every file answered in input order, the same bytes on one
 process, on ``--jobs 2`` and on a Dask cluster of two workers — even when a worker is killed
-mid-run (its blocks run again elsewhere: nothing lost, nothing twice)."""
+mid-run (its blocks run again elsewhere: nothing lost, nothing twice).
+
+Private unit: batch's runner (solver/serve/_jobs.run), the signal handling it relies on (solver/_errors: catch_ending, restore, ClusterLost) and the verb table it serves."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from triggerstack.solver import Options
 from triggerstack.solver.serve._jobs import run
 
@@ -87,12 +90,11 @@ def test_a_batch_serves_every_verb_of_the_table_as_the_server_does(tmp_path: Pat
     """Each verb of the one table (``solver/_verbs/table.py``), a new one too, is a batch line's
     method: its answer line is what the server answers the same request (a verb added to the table
     with no question here fails)."""
-    from triggerstack.model._io import load_document
     from triggerstack.solver._verbs.table import VERBS
     from triggerstack.solver.serve import Service
 
     assert set(ASKED) == {v.name for v in VERBS}, "a question for every verb of the table"
-    scenario = load_document(str(ERTAI / "scenario.yaml"))
+    scenario = yaml.safe_load((ERTAI / "scenario.yaml").read_text())
     requests = [
         {"method": v.name, "params": {**({"scenario": scenario} if v.scenario else {}), **ASKED[v.name]}}
         for v in VERBS

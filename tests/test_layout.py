@@ -1,6 +1,8 @@
 """The architecture, read from the imports of every module: no cycle, no module importing a
 layer above its own, ``model/`` free of solvers, and the cross-check engine free of the search
-code it checks."""
+code it checks.
+
+Private unit: every module of the package, its imports read by name: the private modules' layout is what is tested."""
 
 from __future__ import annotations
 
@@ -249,6 +251,58 @@ def test_private_modules_carry_no_all(tmp_path: Path) -> None:
     (tmp_path / f"{pkg}/_y.py").write_text("__all__ = sorted(['A'])\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="by hand"):  # what it cannot read, it names and leaves alone
         STRIP.strip(tmp_path / f"{pkg}/_y.py")
+
+
+def _private_uses(text: str) -> list[str]:
+    """The private modules a test's source imports — by an import statement anywhere in it, or by a
+    string its code holds (``import_module("...")``, a child process's ``-c`` code); docstrings aside."""
+    tree = ast.parse(text)
+    documented = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            found += [f"{node.module}.{a.name}" for a in node.names if _private_names(f"{node.module}.{a.name}")]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if _private_names(a.name)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documented:
+            found += _private_names(node.value)
+    return sorted(set(found))
+
+
+def _unsaid(text: str) -> list[str]:
+    """What a test imports of private modules without saying, in one line of its module docstring
+    that starts with ``Private unit:``, which private unit it tests and why; [] when it says so."""
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    said = [line for line in doc.splitlines() if line.startswith("Private unit:")]
+    return [] if len(said) == 1 and len(said[0]) > len("Private unit: ") + 10 else _private_uses(text)
+
+
+def test_tests_import_the_public_roots_or_name_the_private_unit() -> None:
+    """A test uses the package through its public roots (docs/python.md), as a user does; one that
+    tests a private unit says so, and which, in one line of its docstring starting ``Private unit:``.
+    Variants planted: an import in a function, a module imported whole, a child process's code, the
+    line in a comment (not said), a private name only in a docstring (no import)."""
+    planted = {
+        "def f():\n    from triggerstack.model._io import read_file\n": ["triggerstack.model._io.read_file"],
+        "import triggerstack.solver._cli\n": ["triggerstack.solver._cli"],
+        "# Private unit: the reader\nCODE = 'from triggerstack.solver._cli import main'\n": ["triggerstack.solver._cli"],
+        '"""Public only; see ``triggerstack.model._io``."""\nfrom triggerstack.model import Scenario\n': [],
+        '"""Reads.\n\nPrivate unit: model/_io, the one reader, fed bytes."""\nfrom triggerstack.model._io import parse_text\n': [],
+    }
+    for text, expected in planted.items():
+        assert _unsaid(text) == expected, text
+    unsaid = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if (found := _unsaid(path.read_text(encoding="utf-8")))
+    }
+    assert not unsaid, "private modules imported without a 'Private unit:' line: " + repr(unsaid)
 
 
 def test_model_imports_no_solver() -> None:

@@ -13,6 +13,8 @@ requirement's legal targets (at block start, or once on the stack) are exactly t
 outcome chooses; every fired ability explain lists is fired in some outcome, and every one fired
 is listed; a waiting ability explain calls legal at block start is below the ability in every
 outcome that places it. Explain's dict fits its published schema.
+
+Private unit: explain's text (solver/_verbs/explain._ability_lines), the published explain model (model/_reports) and the chain of passes (solver/_core/chain) the simulator walks.
 """
 
 from __future__ import annotations
@@ -24,12 +26,9 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import EndlessLoop, ScenarioError, compile_facts
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._passes import Passes
+from triggerstack.model import EndlessLoop, Passes, Scenario, ScenarioError, compile_facts
 from triggerstack.model._reports import Explanation
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import count, explain
+from triggerstack.solver import TimeLimitReached, count, explain
 from triggerstack.solver._core.chain import Chain
 from triggerstack.solver._verbs.explain import _ability_lines
 
@@ -49,7 +48,7 @@ class Seen:
 
 
 def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], set[str]]:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
         assume(count(facts, time_limit=20) <= 3000)  # counted, not listed: a long chain can be large
@@ -117,7 +116,7 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
     when it was already listed as excluded (115.5: it can't target itself). For each requirement of
     the first pass, as the text tells it: the legal targets, the things listed as excluded, and the
     others that do not fit the filter are every thing of the scenario exactly once."""
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
         data = explain(facts, time_limit=20)
