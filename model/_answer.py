@@ -23,8 +23,6 @@ from typing import Any
 from ._errors import ScenarioError
 from ._text import visible
 
-__all__ = ["Answer", "AnswerTooLarge", "Items", "Raw", "written"]
-
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 _SMALL = 64
 """A part of at most this many values is encoded at once (in C); a larger one is walked."""

@@ -39,8 +39,6 @@ from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
 
-__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "check_limits", "compile_facts", "facts_of"]
-
 
 @dataclass(frozen=True, slots=True)
 class RequirementFacts:

@@ -19,21 +19,6 @@ from ._shapes import Comparison, Filter, TargetOf
 from ._things import Thing
 from ._types import PlayerId
 
-__all__ = [
-    "ANYTHING",
-    "PERMANENTS",
-    "Context",
-    "Domain",
-    "Truth",
-    "domain",
-    "is_relative",
-    "matcher",
-    "matches",
-    "possible_kinds",
-    "reads_you",
-    "who",
-]
-
 Truth = bool | None
 """True, False, or None for "depends on targets not chosen yet"."""
 

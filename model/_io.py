@@ -25,19 +25,6 @@ from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
-__all__ = [
-    "check_data",
-    "iter_lines",
-    "json_line",
-    "load_document",
-    "open_lines",
-    "parse_json_line",
-    "parse_text",
-    "read_bounded",
-    "read_file",
-    "utf8",
-]
-
 Loc = tuple[str | int, ...]
 
 

@@ -16,21 +16,6 @@ from typing import Any, TypeVar
 
 from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
 
-__all__ = [
-    "DEFAULT_LIMITS",
-    "DEFAULT_TIME_LIMIT",
-    "NO_DEADLINE",
-    "RUNNING",
-    "Abandoned",
-    "Bound",
-    "Deadline",
-    "Limits",
-    "bounded",
-    "deadline_for",
-    "lazily",
-    "too_deep",
-]
-
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
 

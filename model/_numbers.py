@@ -7,8 +7,6 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, StrictInt
 
-__all__ = ["AtLeast0", "AtLeast1", "Weight", "Whole"]
-
 
 def _whole(value: Any) -> Any:
     """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) is an integer."""

@@ -33,22 +33,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
-__all__ = [
-    "COMPANIONS",
-    "PART",
-    "UNUSED_DAYS",
-    "building",
-    "cached",
-    "new_part",
-    "prune",
-    "reclaim_parts",
-    "remove_part",
-    "umask",
-    "used",
-    "write_text",
-    "write_whole",
-]
-
 PART = ".part"
 COMPANIONS = ("-journal", "-wal", "-shm")
 """What SQLite may leave beside a database file it was writing."""

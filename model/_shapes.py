@@ -44,25 +44,6 @@ from ._words import (
     ZoneWord,
 )
 
-__all__ = [
-    "Comparison",
-    "Delayed",
-    "Filter",
-    "Modal",
-    "Mode",
-    "MustTarget",
-    "Object",
-    "Player",
-    "Reaction",
-    "Requirement",
-    "ScenarioFields",
-    "SourceRestriction",
-    "TargetOf",
-    "ThingKind",
-    "Trigger",
-    "TriggerBody",
-]
-
 
 def _as_tuple(value: Any) -> Any:
     """A single string where a list is allowed becomes a one-element list."""

@@ -20,8 +20,6 @@ from ._shapes import Filter, Requirement
 from ._things import Thing
 from ._types import PlayerId
 
-__all__ = ["RESTRICTIONS", "Bar", "Bars", "Restriction", "ignored_properties", "restriction_bars", "restriction_stops"]
-
 
 class Bar(Enum):
     """Which rule bars a thing from being chosen for a requirement: a fact of the scenario, one

@@ -16,8 +16,6 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["UNSAFE", "called", "compact", "printable_id", "quoted", "visible", "visible_lines"]
-
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
 _BMP = "\x7f-\x9f" + _BIDI + "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"

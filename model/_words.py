@@ -13,25 +13,6 @@ from pydantic_core import PydanticCustomError
 
 from ._problems import suggest
 
-__all__ = [
-    "CARD_TYPES",
-    "COLORS",
-    "SUPERTYPES",
-    "ZONES",
-    "CardType",
-    "CardTypeInput",
-    "CardTypeWord",
-    "ColorWord",
-    "ObjectKindWord",
-    "Subtype",
-    "SupertypeWord",
-    "ThingKind",
-    "ThingKindWord",
-    "Zone",
-    "ZoneWord",
-    "word",
-]
-
 
 def word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None = None) -> Callable[[Any], Any]:
     """A closed vocabulary in any letter case, canonicalised to lower case (an old name to its

@@ -14,8 +14,6 @@ from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 
-__all__ = ["parse_yaml"]
-
 
 class _DataLoader(yaml.SafeLoader):
     """Safe YAML that is JSON data: plain keys, no duplicate keys, no sets, no timestamps."""

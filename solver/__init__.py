@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 from triggerstack.model._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ..model._errors import TimeLimitReached as TimeLimitReached
     from ._errors import EngineCannot as EngineCannot
     from ._errors import IllegalDecision as IllegalDecision
-    from ._errors import TimeLimitReached as TimeLimitReached
     from ._judge import Reason as Reason
     from ._judge import Verdict as Verdict
     from ._judge import Violation as Violation
     from ._options import Engine as Engine
     from ._options import Options as Options
     from ._verbs.best import Best as Best
-    from ._verbs.legal import Counted as Counted
+    from ._verbs.count import Counted as Counted
     from ._verbs.legal import LegalOutcomes as LegalOutcomes
     from ._verbs.legal import best as best
     from ._verbs.legal import check as check

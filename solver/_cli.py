@@ -38,8 +38,6 @@ if TYPE_CHECKING:  # each verb imports what it needs, when it runs
 
     from ._verbs.legal import LegalOutcomes
 
-__all__ = ["main"]
-
 EXIT_OK, EXIT_ILLEGAL = 0, 1
 """The answers' codes; an error's is its kind's (solver/_errors.py)."""
 
@@ -390,7 +388,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
         from triggerstack.model._answer import written
 
-        report = result.report()
+        report = result.cli_json()
         # counted as it is written and held to --max-answer, as every server's answer (model/_answer.py)
         text = written(report, getattr(args, "max_answer", Limits().answer), "ask for less")
         text = _dump(report) if cmd.pretty else text
@@ -492,7 +490,8 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         import uvicorn
 
-        from .serve._http import app, protocol
+        from .serve._connections import protocol
+        from .serve._http import app
     except ImportError as exc:
         missing = f"--http needs the extra: {install_hint('serve')} ({exc.name} is missing)"
         raise MissingExtra(missing) from None

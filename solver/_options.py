@@ -19,8 +19,6 @@ if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb
     from triggerstack.model._passes import NextPass
     from triggerstack.model._scenario import Scenario
 
-__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve", "within_limits"]
-
 
 class Engine(StrEnum):
     """Which engine answers. Every engine gives the same answers (the property tests hold them

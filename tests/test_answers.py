@@ -1,6 +1,8 @@
 """Every answer is written by one bounded writer (model/_answer.py): counted as it is built, never
 past --max-answer, on every surface. The memory of a refused answer is measured (tracemalloc,
-not time): under twice the cap plus what the request itself takes."""
+not time): under twice the cap plus what the request itself takes.
+
+Private unit: model/_answer, the one bounded writer (Answer, Items, Raw, written), and the lines it writes for each surface (solver/serve/_batch.verdict_line, solver/serve/_jobs.answer_line, the verb table)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.model._answer import Answer, AnswerTooLarge, Items, Raw, written
 from triggerstack.model._text import visible
 from triggerstack.solver import Options, explain
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 CAP = 512 * 1024
 
@@ -76,7 +78,7 @@ def _refused(text: str) -> None:
 
 def test_stdio_refuses_a_large_answer_as_it_is_built() -> None:
     """A small stdio request for 10,000 draws: refused at the cap, holding at most about the cap."""
-    from triggerstack.solver.serve._stdio import serve
+    from triggerstack.solver.serve import serve
 
     request = _request("sample", {"scenario": _board(), "n": 10_000, "seed": 1})
     small = _request("sample", {"scenario": _board(), "n": 1, "seed": 1})
@@ -132,7 +134,7 @@ def test_http_pages_and_streams_stop_at_the_cap() -> None:
     pytest.importorskip("fastapi")
     import warnings
 
-    from triggerstack.solver.serve._http import app
+    from triggerstack.solver.serve import app
 
     with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what is installed
         warnings.simplefilter("ignore")
@@ -255,9 +257,10 @@ def test_a_proposal_is_held_to_max_abilities_on_every_door(tmp_path: Any, key: s
     """A 100,000-entry proposal was judged for 2.6–3.3 s under --time-limit 1: a proposal has no
     more entries per pass than --max-abilities, refused before it is validated — over stdio, in
     a check --batch line, in a batch line, on the command line and, a door nobody listed, draw."""
-    from triggerstack.solver._cli import main
     from triggerstack.solver.serve._batch import verdict_line
     from triggerstack.solver.serve._jobs import answer_line
+
+    from .conftest import main
 
     options = Options(time_limit=10, limits=Limits(abilities=50))
     board, proposal = _board(3), _long(51, key)
@@ -291,9 +294,8 @@ def test_a_later_pass_and_too_many_passes_are_bounded_too() -> None:
 def test_judging_a_long_proposal_keeps_the_deadline() -> None:
     """A proposal handed to the Python API as an Outcome (no document to bound) is judged within
     the time limit: the judge checks the deadline as it goes."""
-    from triggerstack.model._errors import TimeLimitReached
     from triggerstack.model._outcome import parse_outcome
-    from triggerstack.solver import LegalOutcomes
+    from triggerstack.solver import LegalOutcomes, TimeLimitReached
 
     facts = LegalOutcomes(Scenario.model_validate(_board(3))).facts
     legal = LegalOutcomes(facts, time_limit=0.05)
@@ -305,7 +307,7 @@ def test_judging_a_long_proposal_keeps_the_deadline() -> None:
 def test_the_command_lines_json_answer_is_held_to_the_cap(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """The command line's --json answer is written by the same writer: count --divide of a board
     with many first entries, past --max-answer, exits 2 saying so and prints nothing."""
-    from triggerstack.solver._cli import main
+    from .conftest import main
 
     (tmp_path / "s.json").write_text(json.dumps(_board(3, things=40)))
     # the divide tallies 384,000 outcomes: past the default 60 s of wall time on a saturated machine

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Scenario, ScenarioError, compile_facts
-from triggerstack.model._errors import UsageError
+from triggerstack.model import Scenario, ScenarioError, UsageError, compile_facts
 from triggerstack.solver import Options, Stepper, count, step
 
 from .conftest import EXAMPLES

@@ -1,5 +1,7 @@
 """The examples' counts, derived by hand in the README, on every engine; and the one place where
-the order couples the abilities, so the count differs from the naive product."""
+the order couples the abilities, so the count differs from the naive product.
+
+Private unit: the search and its counting twin (solver/_core/search, must), run without a deadline (model/_limits.NO_DEADLINE)."""
 
 from __future__ import annotations
 
@@ -115,10 +117,9 @@ def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.
     weight's worth of consecutive ranks, starting where the weights of those before it end, and
     unranking any of them gives it back."""
     from triggerstack.model import Limits
-    from triggerstack.model._scenario import parse_scenario
     from triggerstack.solver._core.search import Counting
 
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 3000)
     listed = list(Counting(facts, Limits(), NO_DEADLINE).outcomes())
     assert Counting(facts, Limits(), NO_DEADLINE).total(0, frozenset()) == len(listed) == len(set(listed))

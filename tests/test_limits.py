@@ -1,5 +1,7 @@
 """Size caps with flags to raise them, a clear message rather than a stall, enumeration in
-constant memory, and exact counts at any size."""
+constant memory, and exact counts at any size.
+
+Private unit: model/_io's JSON readers (parse_text, parse_json_line) with PastLimit, and solver/_cli.main run in a child process."""
 
 from __future__ import annotations
 
@@ -12,15 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Scenario
+from triggerstack.model import DEFAULT_LIMITS, Scenario
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._facts import check_limits, compile_facts
 from triggerstack.model._io import parse_json_line, parse_text
-from triggerstack.model._limits import DEFAULT_LIMITS, Limits
+from triggerstack.model._limits import Limits
 from triggerstack.solver import count
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT, main
 from .property.strategies import SETTINGS, scenarios
 
 WIPE = str(EXAMPLES / "board-wipe" / "scenario.yaml")

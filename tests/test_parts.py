@@ -6,6 +6,8 @@ among concurrent ones left its part for good once the index existed (parts were 
 the next build); a card pool file nested 200,000 deep was exit 70 on every run. A full disk is
 simulated (SQLite's own "database or disk is full", and ``OSError(ENOSPC)`` from a write), a killed
 build is a subprocess killed mid-write, and the pool file is spoiled in shapes nobody listed.
+
+Private unit: model/_parts (write_whole, cached, reclaim_parts): files written and caches read whole.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 writer (``model/_parts.py`` ``write_whole``): YAML aliases are held to ``--max-values`` and
 ``--max-bytes`` as the document they stand for, whatever their shape; a named file that is not a
 regular file is refused naming its kind at every door, never waited on; nothing is written through
-a planted link."""
+a planted link.
+
+Private unit: model/_io (read_file, parse_text), the one document reader."""
 
 from __future__ import annotations
 
@@ -24,9 +26,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.model._io import parse_text, read_file
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, main
 
 CAP = Limits(bytes=20_000)
 LONG = "y" * 1_000
@@ -229,7 +230,7 @@ def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
     from triggerstack.solver import Options
-    from triggerstack.solver.serve._http import app
+    from triggerstack.solver.serve import app
 
     text = "players: [A]\ntriggers:\n  - {id: T0, controller: A, text: &t '" + LONG + "'}\n"
     text += "".join(f"  - {{id: T{i}, controller: A, text: *t}}\n" for i in range(1, 40))
@@ -242,7 +243,7 @@ def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero-link"])
 def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
     """The JSON-RPC door: ``load`` with a path."""
-    from triggerstack.solver.serve._rpc import Service
+    from triggerstack.solver.serve import Service
 
     path = tmp_path / "scenario.json"
     said = KINDS[kind](path)

@@ -1,6 +1,8 @@
 """The closed vocabularies are the Comprehensive Rules' lists (docs/formats.md, Objects: "Closed vocabularies
 are the Comprehensive Rules' own lists"): each list in ``model/_words.py`` is
-compared with the rule's own sentence in ``tests/data/cr-vocabularies.txt``."""
+compared with the rule's own sentence in ``tests/data/cr-vocabularies.txt``.
+
+Private unit: model/_words' closed vocabularies (CARD_TYPES, COLORS, SUPERTYPES, ZONES) and parse_scenario's refusals."""
 
 from __future__ import annotations
 

@@ -14,8 +14,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CONTEXT", "NO_TARGET", "TARGET_FIELD", "Gap", "Translated", "filter_of", "translate"]
-
 Json = Any
 
 

@@ -30,8 +30,6 @@ from ._objects import (
 )
 from ._schema import PhaseError, PhaseGap, PhaseStateError, check
 
-__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
-
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 
 

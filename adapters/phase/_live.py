@@ -14,11 +14,8 @@ from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import entry_of
-from ._board import PROMPTS, PhaseGap, Reading, _state, exported, placed_as
-from ._schema import PhaseError
-
-__all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
-
+from ._board import PROMPTS, Reading, _state, exported, placed_as
+from ._schema import PhaseError, PhaseGap
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 

@@ -20,11 +20,9 @@ from typing import Any
 
 from triggerstack.model import Outcome
 
-from ._board import PROMPTS, PhaseGap, Reading, exported, placed_as, read
+from ._board import PROMPTS, Reading, exported, placed_as, read
 from ._prompt import Answers, Rest, answers, queued
-from ._schema import check_prompt
-
-__all__ = ["Session"]
+from ._schema import PhaseGap, check_prompt
 
 
 class Session:

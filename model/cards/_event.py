@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NO_CONTEXT", "Context", "event_qualifier", "event_refusal", "player_named"]
-
 _WHO = {
     ("that", "player"): "that player",
     ("that", "opponent"): "that opponent",

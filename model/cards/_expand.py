@@ -19,8 +19,6 @@ from ._defining import defined
 from ._reader import KEPT, Ability, keyword_lines, read
 from ._states import keyword_tag
 
-__all__ = ["asks_ability", "characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
-
 _COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 _ORDER = ["white", "blue", "black", "red", "green"]
 

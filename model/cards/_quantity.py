@@ -9,8 +9,6 @@ from typing import Any
 
 from ._unread import Unread
 
-__all__ = ["_QUANTITY", "_divided", "_quantity"]
-
 _NUMBERS = {
     "a": 1,
     "an": 1,

@@ -32,8 +32,6 @@ from typing import Any
 from triggerstack.model.cards._expand import ward_reaction
 from triggerstack.model.cards._pool import Condition, Entry, Pool, Trig, fits
 
-__all__ = ["Drawn", "Fired", "Piece", "Scene", "assemble"]
-
 ATTACK_CHANCE = 2 / 3
 """How likely each of the active player's creatures that can attack does, in an attack."""
 TRIES = 30

@@ -12,19 +12,6 @@ from functools import partial
 from itertools import accumulate
 from math import comb
 
-__all__ = [
-    "SEQUENTIAL_FROM",
-    "TargetSets",
-    "multichoose",
-    "rank_combination",
-    "rank_composition",
-    "rank_multiset",
-    "unrank_combination",
-    "unrank_combination_walking",
-    "unrank_composition",
-    "unrank_multiset",
-]
-
 
 def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
     """The smallest x in [lo, hi) with index < below(x + 1), ``below`` increasing (binary search)."""

@@ -28,8 +28,6 @@ from .._errors import EngineCannot
 from .indexed import Choice, IndexedOutcome, Placed
 from .space import ChoiceSpace, Reach, space_for
 
-__all__ = ["Counting", "pick"]
-
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")

@@ -36,8 +36,6 @@ from ._ranks import TargetSets, multichoose, rank_multiset, unrank_composition, 
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
-__all__ = ["ChoiceSpace", "Reach", "is_independent", "space_for"]
-
 
 def is_independent(a: AbilityFacts) -> bool:
     """Whether ``a``'s own choices are a plain product (no coupling between its targets)."""

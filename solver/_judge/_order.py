@@ -10,28 +10,6 @@ from triggerstack.model._rules import Code, Rule
 
 from ._reason import Reason, cite
 
-__all__ = [
-    "already_done",
-    "announce_first",
-    "announce_then",
-    "block_order",
-    "first_then",
-    "later_block",
-    "longest_in_order",
-    "missing",
-    "modes_first",
-    "next_requirement",
-    "not_triggered",
-    "pass_order",
-    "passes_mismatch",
-    "placed_and_removed",
-    "placed_twice",
-    "put_first",
-    "removed_twice",
-    "triggered_earlier",
-    "walk_over",
-]
-
 
 def placed_twice(aid: str, first: int, second: int) -> Reason:
     return Reason.of(Code.DUPLICATE_ABILITY, f"{aid} is on the stack twice (stack[{first}] and stack[{second}])")

@@ -28,8 +28,6 @@ from .._core.must import count_obeyed, most_obeyed
 from . import _division, _modes, _order, _removal, _targets
 from ._reason import Reason
 
-__all__ = ["Verdict", "Violation", "judge"]
-
 
 @dataclass(frozen=True, slots=True)
 class Violation:

@@ -28,8 +28,6 @@ from .._options import DEFAULT_OPTIONS, Options
 from .._verbs.legal import check
 from ._cache import CACHE_BYTES, CACHE_ENTRIES, Compiled
 
-__all__ = ["check_lines", "error_line", "read_line", "verdict_line"]
-
 _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS
 _cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it

@@ -4,10 +4,17 @@
 body and answers its result, exactly as over stdio (:mod:`._rpc`); ``POST /v1/enumerate/lines``
 streams every outcome from ``cursor`` as NDJSON, the lines ``triggerstack enumerate`` prints;
 ``GET /health`` says the service is up; ``GET /v1/openapi.json`` is the OpenAPI document, built
-from the same pydantic types. Errors are RFC 9457 problem details carrying the JSON-RPC ``code``
-and the ``place`` — every error, unknown routes and bugs included. The security model is
-docs/server.md's: the host check and the body cap (:class:`_Limited`), one question at a time
-within its time limit (:class:`_Gate`), the connection caps (``_connections.py``).
+from the same pydantic types. Errors are RFC 9457 problem details (``application/problem+json``)
+carrying the JSON-RPC ``code`` and the ``place`` — every error, unknown routes and bugs included.
+
+The security model (docs/server.md): only the ``Host`` names it was started for are answered (a
+page on another name that resolves here — DNS rebinding — is refused); a body is read by the same
+bounded reader as stdio and batch (bytes, nesting, digits, values, Unicode) and must be JSON; every
+request, the page's included, is bounded by ``--time-limit`` as a whole and stops computing when its
+client hangs up; handles belong to the client token that loaded them (``Authorization: Bearer``);
+one question is computed at a time (they are CPU-bound), and ``/health`` never waits behind them;
+a connection must send its headers within :data:`~._connections.HEADER_SECONDS`, and at most
+:data:`~._connections.MAX_CONNECTIONS` are open at once.
 """
 
 from __future__ import annotations
@@ -40,20 +47,8 @@ from .._options import Options
 from .._version import VERSION
 from . import _page
 from . import _rpc as rpc
-from ._connections import HEADER_SECONDS, MAX_CONNECTIONS, protocol
 from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
-
-__all__ = [
-    "HEADER_SECONDS",
-    "LOCAL_HOSTS",
-    "MAX_CONNECTIONS",
-    "PAGE_TEXT",
-    "QUESTIONS_PER_PEER",
-    "app",
-    "problem",
-    "protocol",
-]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""

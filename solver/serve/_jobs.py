@@ -35,8 +35,6 @@ from .._verbs.table import VERBS
 from ._batch import check_lines, read_line
 from ._rpc import RpcError, Service
 
-__all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run", "scheduler_address"]
-
 BATCH_METHODS = tuple(v.name for v in VERBS)
 """What a batch line may ask: every verb of the table, never the sessions' ``load`` and ``unload``."""
 BLOCK = 1000

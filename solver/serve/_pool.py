@@ -15,8 +15,6 @@ from typing import Any
 
 from .._errors import KINDS, RequestError
 
-__all__ = ["HANDLES_PER_CLIENT", "HANDLES_PER_PEER", "HOLD_SECONDS", "IDLE_SECONDS", "MAX_HANDLES", "Held", "Pool"]
-
 MAX_HANDLES = 256
 """Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""
 HANDLES_PER_CLIENT = 32

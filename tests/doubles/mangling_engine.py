@@ -33,7 +33,7 @@ def _key(value: Any) -> str:
 def record(cases: Iterable[dict[str, Any]], path: Path) -> None:
     """Write to ``path`` the server's answer to every request a runner makes of ``cases`` (each a
     case of the suite): ``load``, ``count`` with divide and without, ``check`` of each proposal."""
-    from triggerstack.solver.serve._rpc import Service
+    from triggerstack.solver.serve import Service
 
     service = Service()
     table = []
@@ -288,7 +288,7 @@ def main() -> int:
     if len(sys.argv) > 2:
         service: Any = Recorded(sys.argv[2])
     else:
-        from triggerstack.solver.serve._rpc import Service
+        from triggerstack.solver.serve import Service
 
         service = Service()
     out = sys.stdout.buffer

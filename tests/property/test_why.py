@@ -28,12 +28,8 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Outcome, compile_facts
-from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Entry
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import Options, count, outcomes
-from triggerstack.solver._verbs.step import Decision, DecisionKind, Stepper, Walk
+from triggerstack.model import Entry, Facts, Outcome, Scenario, compile_facts
+from triggerstack.solver import Decision, DecisionKind, Options, Stepper, Walk, count, outcomes
 
 from ..simulator import legal_choices
 from .strategies import SETTINGS, scenarios
@@ -283,7 +279,7 @@ def _sets(draw: st.DrawFn) -> dict[str, Any]:
 def test_why_not_cites_a_rule_only_when_no_legal_outcome_takes_the_decision(
     doc: dict[str, Any], data: st.DataObject
 ) -> None:
-    scenario = parse_scenario(doc)
+    scenario = Scenario.model_validate(doc)
     facts = compile_facts(scenario)
     assume(size_bound(facts) <= 4 * SMALL)
     options = Options(time_limit=5)

@@ -48,8 +48,6 @@ from .plan import Plan, plan
 
 T = TypeVar("T")
 
-__all__ = ["MAX_BEST_SCANNED", "MAX_SCANNED", "ProductEngine"]
-
 LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
 MAX_SCANNED = 200_000
 """The most choices of one ability that ``best`` by parts scans for its best choice."""

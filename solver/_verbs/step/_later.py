@@ -44,9 +44,6 @@ class Pass(Protocol):
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool: ...
 
 
-__all__ = ["SEARCHED", "beside", "later"]
-
-
 SEARCHED = 65_536
 """How many points of a pass (which abilities are placed and which done) "why not" searches for a
 later put or removal before it says it did not decide."""

@@ -23,8 +23,6 @@ from ._decision import Checked, Decision, DecisionKind, Key
 from ._later import beside, later
 from ._state import State
 
-__all__ = ["PREFIX_CACHE", "PassStepper", "State"]
-
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
 
