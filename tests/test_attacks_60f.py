@@ -137,9 +137,6 @@ def test_a_number_is_what_its_text_says(tmp_path: Path, power: str, comparison: 
 #     does not (tests/property/test_why.py asks only of decisions not offered).
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Stepper.why_illegal does not check that the decision is offered before asking the judge"
-)
 def test_why_not_cites_no_rule_for_an_offered_decision_on_the_readme_board() -> None:
     stepper = Stepper(compile_facts(Scenario.load(str(ERTAI))))
     walk = stepper.walk(["put SWB", "put SWA", "put E"])
@@ -148,9 +145,6 @@ def test_why_not_cites_no_rule_for_an_offered_decision_on_the_readme_board() -> 
     assert [stepper.why_illegal(walk, d).rule for d in offered] == [None, None]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Stepper.why_illegal does not check that the decision is offered before asking the judge"
-)
 @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(max_abilities=4), data=st.data())
 def test_why_not_cites_no_rule_for_any_offered_decision(doc: dict[str, Any], data: st.DataObject) -> None:
