@@ -226,12 +226,9 @@ def test_a_mode_id_with_a_colon_is_refused_naming_it() -> None:
 #     solver/_boards/_assemble.py picks a defending player among the others for every board.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="_boards/_assemble.py: rng.choice(self.players[1:]) for every board, even of one player"
-)
-@pytest.mark.parametrize("players", [1, True, 1.0], ids=repr)
-@pytest.mark.parametrize("event", ["enters", "dies", "cast"])
-def test_a_board_of_one_player_is_answered_never_a_500(players: Any, event: str) -> None:
+@pytest.mark.parametrize("players", [1, 2, 3, 8, True, 1.0], ids=repr)
+@pytest.mark.parametrize("event", ["enters", "dies", "cast", "attacks"])
+def test_a_board_of_any_number_of_players_is_answered_never_a_500(players: Any, event: str) -> None:
     pytest.importorskip("triggerstack.model.cards")
     cards = [
         {"card": "Soul Warden", "controller": "A", "zone": "battlefield"},
