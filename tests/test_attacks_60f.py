@@ -279,16 +279,12 @@ def wall(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="explain's report (solver/_verbs) is built whole before model/_answer.py measures it"
-)
 def test_explain_json_is_refused_at_its_cap_not_after_building_it(wall: Path) -> None:
     done = _cli("explain", str(wall), "--json", "--max-answer", "10000", limit_as=SMALL_AS)
     assert done.returncode == 2 and "--max-answer" in done.stderr, (done.returncode, done.stderr[-300:])
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="explain's report is built whole before the server's writer measures it")
 def test_the_stdio_server_refuses_an_explain_at_its_cap_not_after_building_it(wall: Path) -> None:
     scenario = json.loads(wall.read_text(encoding="utf-8"))
     got = _rpc(
@@ -302,9 +298,6 @@ def test_the_stdio_server_refuses_an_explain_at_its_cap_not_after_building_it(wa
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="check's verdict (one violation per listed mode) is built whole before it is measured"
-)
 def test_a_verdict_is_refused_at_its_cap_not_after_building_it(tmp_path: Path) -> None:
     """A proposal of 1.7 MB listing one mode 100,000 times: one violation each (no cap counts the
     modes of one entry), about 18 MB of verdict, built whole before --max-answer 1000 refuses it."""

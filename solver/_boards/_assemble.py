@@ -133,6 +133,7 @@ class Scene:
         if self.kind == "dies":
             return [(p, p.controller) for p in self.pieces if p.died]
         if self.kind == "attacks":
+            assert self.defender is not None  # an attack's board has two players or more
             return [(p, self.defender) for p in self.pieces if p.attacking]
         assert self.spell is not None
         return [(self.spell, self.caster)]
