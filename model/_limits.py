@@ -41,7 +41,7 @@ class Limits:
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
     answer: int = _cap(
-        16 * 1024 * 1024, "bytes of one answer, counted as written (a verdict or report as it is built, shown as text too)"
+        16 * 1024 * 1024, "bytes of one answer, counted as written (a verdict or report as built, text too)"
     )
 
     @staticmethod
