@@ -104,9 +104,6 @@ def _power_scenario(power: str, comparison: str) -> str:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the JSON and YAML readers read a float literal as a binary float, then as an int"
-)
 @pytest.mark.parametrize(
     ("power", "comparison", "allowed"),
     [
