@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from .._errors import ScenarioError
+from .._numbers import exact_whole
 from .._shapes import SUPERTYPES as _SUPERTYPES
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
@@ -255,8 +256,8 @@ class _Expansion:
         the problem noted when there is no such one (``labelled``: the trigger gives a text of its
         own, so writing the ability by hand is the other way out)."""
         abilities = read(card)
-        if isinstance(n, float) and n.is_integer():
-            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
+        if isinstance(n, float) and exact_whole(n) is not None:
+            n = exact_whole(n)  # 2.0 is 2, as its text says (shapes.Whole); true is not 1
         if n is None and len(abilities) != 1:
             which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
             fix = ", or give targets (targets: [] for none) to write it by hand" if labelled else ""
