@@ -21,7 +21,7 @@ import importlib.util
 import json
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -512,15 +512,23 @@ def families() -> list[dict[str, Any]]:
     return out
 
 
+def _sources() -> Iterator[tuple[str, str, list[str], Callable[[], Any]]]:
+    """Every case the build considers, read without counting (a case it leaves out for its size is
+    here too): its id, its source, the rules it checks, and how to read its scenario (when asked)."""
+    for path, case in _rule_cases():
+        yield f"{path.parent.name}/{path.stem}", case["source"], [path.parent.name], lambda c=case: _rule_case_doc(c)
+    for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
+        source, checks = _example_citation(folder.parent.name)
+        doc = lambda f=folder: _json(load_document(str(f)))  # noqa: E731
+        yield f"examples/{folder.parent.name}", source, [str(c) for c in checks], doc
+    for case_id, source, checks, family in family_specs():
+        yield case_id, source, [str(c) for c in checks], lambda d=family: _json(d)
+
+
 def citations() -> dict[str, tuple[str, list[str]]]:
     """The source and the rules checked the build writes for each case id, read without counting
     (a case the build leaves out for its size is here too)."""
-    out = {f"{path.parent.name}/{path.stem}": (case["source"], [path.parent.name]) for path, case in _rule_cases()}
-    for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
-        source, checks = _example_citation(folder.parent.name)
-        out[f"examples/{folder.parent.name}"] = (source, [str(c) for c in checks])
-    out.update({case_id: (source, [str(c) for c in checks]) for case_id, source, checks, _ in family_specs()})
-    return out
+    return {case_id: (source, checks) for case_id, source, checks, _ in _sources()}
 
 
 def disagreements(cases: list[dict[str, Any]]) -> list[str]:
@@ -553,13 +561,9 @@ def unpublished(cases: list[dict[str, Any]]) -> list[str]:
     """The cases the build writes today that ``cases`` (the published suite) lack: each source's
     case not among them whose count is within :data:`MAX_COUNT` (counted only for those missing)."""
     have = {case["id"] for case in cases}
-    docs = [(f"{path.parent.name}/{path.stem}", lambda c=case: _rule_case_doc(c)) for path, case in _rule_cases()]
-    for folder in sorted((ROOT / "examples").glob("*/scenario.yaml")):
-        docs.append((f"examples/{folder.parent.name}", lambda f=folder: _json(load_document(str(f)))))
-    docs.extend((case_id, lambda d=doc: _json(d)) for case_id, _, _, doc in family_specs())
     return [
         f"{case_id}: the build writes it and it is not published"
-        for case_id, doc in docs
+        for case_id, _, _, doc in _sources()
         if case_id not in have and count(parse_scenario(doc())) <= MAX_COUNT
     ]
 

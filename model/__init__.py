@@ -1,19 +1,7 @@
 """The scenario and outcome types, and the rules' facts (no solver here).
 
-``from triggerstack.model import Scenario, Outcome``
-
-Modules, bottom up (each imports only those above it in this list):
-
-* ``types``, ``rules``, ``errors``, ``io``, ``lazy`` — ids, rule numbers and codes, the exception tree,
-  reading files, lazy exports (this package's and the solver's);
-* ``shapes`` — the pydantic shapes of docs/formats.md (Scenario); ``controllers`` (603.3a), ``references``
-  (cross-reference checks), ``things``, ``filters``, ``targeting`` (115, 702), ``apnap`` (101.4,
-  603.3b blocks), ``modes`` (700.2);
-* ``scenario`` — :class:`Scenario` and its validation;
-* ``facts`` — ``compile_facts(scenario) -> Facts``, the frozen facts every engine reads, including
-  the stack-dependent ones;
-* ``limits`` — the documented size caps; ``outcome`` — the outcome of docs/formats.md, canonical form, score;
-* ``passes`` — 603.3b's loop: the scenario of each further pass.
+``from triggerstack.model import Scenario, Outcome``. Its modules, their layers and which rule each
+decides: docs/architecture.md, "The rooms"; the public names: docs/python.md.
 """
 
 from typing import TYPE_CHECKING

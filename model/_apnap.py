@@ -13,8 +13,6 @@ from ._rules import Rule
 from ._shapes import ScenarioFields
 from ._types import PlayerId
 
-__all__ = ["Block", "apnap_order", "build_blocks", "opponent_relation"]
-
 
 @dataclass(frozen=True, slots=True)
 class Block:

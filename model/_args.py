@@ -16,8 +16,6 @@ from typing import Any
 
 from ._errors import UsageError
 
-__all__ = ["seed_field", "seed_of", "whole_number"]
-
 
 def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
     """``value`` as an int when it is a whole number from ``least`` to ``most``, else None and why."""

@@ -9,8 +9,6 @@ from ._rules import Rule
 from ._shapes import ScenarioFields, TriggerBody
 from ._types import PlayerId
 
-__all__ = ["Control", "derive_controller"]
-
 _DELAYED_RULE = {
     "spell": (Rule.R603_7D, "a delayed ability created by a spell: {p} controlled that spell as it resolved"),
     "ability": (

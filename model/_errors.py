@@ -24,22 +24,6 @@ from typing import Literal, Self
 
 from ._rules import Rule
 
-__all__ = [
-    "DocumentCap",
-    "EndlessLoop",
-    "LayoutOverflow",
-    "MissingExtra",
-    "PastLimit",
-    "ProposalError",
-    "ScenarioError",
-    "TimeLimitReached",
-    "UsageError",
-    "WalkStateError",
-    "format_loc",
-    "install_hint",
-]
-
-
 SHOWN_KEY = 64
 """The most characters of one key a place shows (a longer key is cut, "…" marking the cut)."""
 

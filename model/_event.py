@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EVENT", "resolve_event"]
-
 EVENT = "event"
 """The player reference of the player the trigger's event names."""
 

@@ -19,7 +19,7 @@ turn order, then objects, then the waiting abilities.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -34,12 +34,10 @@ from ._modes import allowed_counts
 from ._rules import Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
-from ._targeting import Bar, Restriction, restriction_bars
+from ._targeting import Bar, Bars, Restriction
 from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
-
-__all__ = ["AbilityFacts", "Facts", "ModeFacts", "RequirementFacts", "check_limits", "compile_facts", "facts_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,36 +238,6 @@ class Facts:
         return matches(m.requirements[req].filter, self.things[thing], ctx) is True
 
 
-class _Bars(Mapping[int, tuple[Bar, ...]]):
-    """Every thing a requirement cannot choose, with every rule that bars it: told only when asked
-    (``check``, ``explain``, an illegal decision's why), since what the candidates are is all a walk
-    needs."""
-
-    __slots__ = ("_args", "_found")
-
-    def __init__(self, *args: Any) -> None:
-        self._args: tuple[Any, ...] | None = args
-        self._found: dict[int, tuple[Bar, ...]] = {}
-
-    def _all(self) -> dict[int, tuple[Bar, ...]]:
-        if self._args is not None:
-            self._found = _exclusions(*self._args)
-            self._args = None
-        return self._found
-
-    def __getitem__(self, key: int) -> tuple[Bar, ...]:
-        return self._all()[key]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __repr__(self) -> str:
-        return repr(self._all())
-
-
 def _requirement(
     req: Requirement,
     index: int,
@@ -305,47 +273,9 @@ def _requirement(
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
         linked_out=(),
-        excluded=_Bars(req, things, source, restriction, ctx, possible_kinds(req.filter)),
+        excluded=Bars(req, things, source, restriction, ctx, possible_kinds(req.filter)),
         ignored=MappingProxyType(ignored),
     )
-
-
-_FILTER_ONLY = (Bar.FILTER,)
-
-
-def _exclusions(
-    req: Requirement,
-    things: Sequence[Thing],
-    source: Thing | None,
-    restriction: Restriction,
-    ctx: Context,
-    kinds: frozenset[str],
-) -> dict[int, tuple[Bar, ...]]:
-    """What bars each thing that is no candidate of ``req`` (every rule, docs/formats.md)."""
-    excluded: dict[int, tuple[Bar, ...]] = {}
-    for i, thing in enumerate(things):
-        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
-        why: list[Bar] = []
-        if fit is False:
-            why.append(Bar.FILTER)
-            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
-                excluded[i] = _FILTER_ONLY  # the common case: one reason is all there is
-                continue
-        if req.other_than_source and source is not None and thing.id == source.id:
-            why.append(Bar.SOURCE)
-        why.extend(restriction_bars(restriction, thing))
-        if why:
-            excluded[i] = tuple(why)
-    return excluded
-
-
-def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
-    """Whether ``thing`` is the ability itself (115.5) or, for "another", its source (115.3):
-    reasons a thing outside the filter has besides the filter (every reason is told, docs/formats.md, Violation
-    codes)."""
-    if restriction.ability_thing is not None and thing.id == restriction.ability_thing.id:
-        return True
-    return req.other_than_source and restriction.source is not None and thing.id == restriction.source.id
 
 
 def _refine_target_of(
@@ -441,13 +371,11 @@ class _Compiling:
             found = []
             for i, r in enumerate(reqs):
                 self.deadline.check(f"compiling the candidates of {t.id}")
-                req = _requirement(r, i, ids, self.known, source, restriction, ctx)
-                if self.limits is not None and len(req.candidates) > self.limits.candidates:
-                    where: tuple[str | int, ...] = ("triggers", k)
-                    where += ("modes", j, "targets", i) if t.modal is not None else ("targets", i)
-                    raise self.limits.refuse("candidates", len(req.candidates), "candidates", where)
-                found.append(req)
+                found.append(_requirement(r, i, ids, self.known, source, restriction, ctx))
             rfacts = _refine_target_of(tuple(found), self.things, ctx, self.deadline)
+            if self.limits is not None:  # as check_limits measures them: refined
+                for req in rfacts:
+                    _check_candidates(self.limits, k, t.modal is not None, j, req)
             modes.append(ModeFacts(j, mid, text, available, rfacts, MappingProxyType(ids)))
         return tuple(modes)
 
@@ -558,20 +486,22 @@ def facts_of(scenario: Scenario | Facts, limits: Limits | None = None, deadline:
 
 
 def _check_sizes(scenario: Scenario, limits: Limits) -> None:
-    if len(scenario.triggers) > limits.abilities:
-        raise limits.refuse("waiting abilities", len(scenario.triggers), "abilities", ("triggers",))
-    if len(scenario.objects) > limits.objects:
-        raise limits.refuse("objects", len(scenario.objects), "objects", ("objects",))
+    limits.check_document({"triggers": scenario.triggers, "objects": scenario.objects})
+
+
+def _check_candidates(limits: Limits, k: int, modal: bool, mode: int, r: RequirementFacts) -> None:
+    """A requirement of trigger ``k`` with more candidates than ``limits`` allow is refused where it is."""
+    if len(r.candidates) > limits.candidates:
+        where: tuple[str | int, ...] = ("triggers", k)
+        where += ("modes", mode, "targets", r.index) if modal else ("targets", r.index)
+        raise limits.refuse("candidates", len(r.candidates), "candidates", where)
 
 
 def check_limits(facts: Facts, limits: Limits) -> None:
     """Raise :class:`~._errors.ScenarioError` naming the first cap ``facts`` exceeds (abilities, objects,
     candidates of one requirement)."""
     _check_sizes(facts.scenario, limits)
-    for i, a in enumerate(facts.abilities):
+    for a in facts.abilities:
         for m in a.modes:
             for r in m.requirements:
-                if len(r.candidates) > limits.candidates:
-                    where: tuple[str | int, ...] = ("triggers", i)
-                    where += ("modes", m.index, "targets", r.index) if a.modal else ("targets", r.index)
-                    raise limits.refuse("candidates", len(r.candidates), "candidates", where)
+                _check_candidates(limits, a.index, a.modal, m.index, r)

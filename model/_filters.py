@@ -3,24 +3,10 @@
 Evaluation is three-valued: a filter that compares with ``{"target_of": REQ}`` cannot be decided
 before REQ's targets are known, and then answers ``None`` ("unknown"). Candidate lists keep the
 things for which a filter is not ``False``; a proposal is judged with the chosen targets known.
-
-**Domains (115.2) under combinators** (docs/formats.md, Scenario): every filter object has a *domain*, the kinds of
-thing it can match at all:
-
-* a filter that names ``kind`` matches only those kinds;
-* one without ``kind`` inherits the domain of its nearest enclosing filter that decided one;
-* with no such enclosing filter, it matches only permanents — unless it names a ``zone`` (then
-  the zone decides, whatever the kind) or its only keys are ``any``/``all`` (then each child
-  decides for itself);
-* ``not`` negates within the enclosing filter's domain: a kind or zone named inside ``not`` is a
-  condition that is negated, and never widens or narrows what the outside matches.
-
-So ``{"type": "creature", "not": {"kind": "player"}}`` is every creature, ``{"not": {"zone":
-"graveyard"}}`` every permanent, ``{"kind": "player", "not": {"controller": "you"}}`` every
-opponent, ``{"any": [{"kind": "player"}, {"type": "creature"}]}`` every player and creature,
-``{"all": [{}]}`` every permanent. A *quality* (protection, hexproof from, a restriction's or a
-"must target" effect's source filter) is matched against a source in any zone (702.16a): it is
-evaluated in the domain :data:`ANYTHING`.
+Every filter object matches within its *domain* (115.2), the kinds of thing it can match at all,
+decided under combinators as docs/formats.md's "Domains" says (its table of examples is the
+suite's); a *quality* (protection, hexproof from, a restriction's or a "must target" effect's
+source filter) is matched against a source in any zone (702.16a), in the domain :data:`ANYTHING`.
 """
 
 from __future__ import annotations
@@ -32,21 +18,6 @@ from typing import Any
 from ._shapes import Comparison, Filter, TargetOf
 from ._things import Thing
 from ._types import PlayerId
-
-__all__ = [
-    "ANYTHING",
-    "PERMANENTS",
-    "Context",
-    "Domain",
-    "Truth",
-    "domain",
-    "is_relative",
-    "matcher",
-    "matches",
-    "possible_kinds",
-    "reads_you",
-    "who",
-]
 
 Truth = bool | None
 """True, False, or None for "depends on targets not chosen yet"."""

@@ -12,8 +12,6 @@ from ._targeting import Restriction, ignored_properties, restriction_stops
 from ._things import Thing
 from ._types import PlayerId, ThingId
 
-__all__ = ["Known"]
-
 
 @dataclass(frozen=True, slots=True)
 class Known:

@@ -9,8 +9,6 @@ from collections.abc import Callable, MutableMapping
 from importlib import import_module
 from typing import Any
 
-__all__ = ["lazy_exports"]
-
 _EXPORT = re.compile(r"^    from (\.+[\w.]*) import (\w+) as (\w+)$", re.M)
 """One public name of a root: ``    from .home import name as name`` (read without ``ast``, which
 start-up would pay for; tests/test_layout.py reads the same block with ``ast``)."""

@@ -1,41 +1,7 @@
 """Documented limits, so that hostile or careless input is refused with a clear message instead of
-stalling or exhausting memory. One :class:`Limits` object carries the size caps, the same for the
-command line (each cap has a flag), ``check --batch`` lines, the Python verbs and the servers;
-``Deadline`` carries the time limit of one call, built as the call starts and passed down.
-
-=================  =========  ============================================================
-cap                default    what it bounds (flag)
-=================  =========  ============================================================
-bytes              16 MiB     bytes read from one document or one batch line, and a YAML
-                              document's text once its aliases are expanded (``--max-bytes``)
-depth              64         nesting of a document's lists and mappings (``--max-depth``)
-digits             100        digits of one integer in a document (``--max-digits``)
-values             10⁶        values in one document once YAML aliases are expanded
-                              (``--max-values``)
-abilities          1,000      waiting abilities in one scenario (``--max-abilities``)
-objects            10,000     objects in one scenario (``--max-objects``)
-candidates         10,000     things one requirement may choose among (``--max-candidates``)
-choices            200,000    choices of one ability that are listed (those neither
-                              binomials nor a programme count, docs/architecture.md)
-                              (``--max-choices``)
-outcomes           2·10⁶      outcomes a solver engine (cpsat, constraint) enumerates, and
-                              outcomes of one pass listed across passes (``--max-outcomes``)
-memory             1 GiB      bytes the compiled scenarios a server keeps (loaded handles and
-                              its cache) may take together, each measured as it is compiled;
-                              one scenario over it is refused as it compiles (``--max-memory``)
-answer             16 MiB     bytes of one answer of a server (stdio — a batch array as a whole
-                              —, HTTP pages and streams), one answer line of ``batch`` and
-                              ``check --batch``, or a verb's ``--json`` on the command line
-                              (``--max-answer``): a small request can ask for a
-                              large answer (a divide, ``sample -n``); it is counted as it is
-                              written (``model/_answer.py``) and stops at the cap with an error
-passes             100        passes of 603.3b's loop while abilities keep triggering
-                              (``--max-passes``); a pass that repeats an earlier one is
-                              named as a loop whatever the cap. ``check`` follows a
-                              proposal's own passes (one more than it lists at most)
-=================  =========  ============================================================
-
-The time limit (``--time-limit``, ``Options.time_limit``) is 60 s by default for every verb.
+stalling or exhausting memory. One :class:`Limits` carries the size caps, the same on every surface
+(each cap a flag, ``--max-<name>``: the table is docs/cli.md's "Limits", held to :class:`Limits` by
+the suite); one :class:`Deadline` carries the time limit of one call, built as the call starts.
 """
 
 from __future__ import annotations
@@ -49,21 +15,6 @@ from itertools import islice
 from typing import Any, TypeVar
 
 from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
-
-__all__ = [
-    "DEFAULT_LIMITS",
-    "DEFAULT_TIME_LIMIT",
-    "NO_DEADLINE",
-    "RUNNING",
-    "Abandoned",
-    "Bound",
-    "Deadline",
-    "Limits",
-    "bounded",
-    "deadline_for",
-    "lazily",
-    "too_deep",
-]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
@@ -90,7 +41,7 @@ class Limits:
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
     answer: int = _cap(
-        16 * 1024 * 1024, "bytes of one answer a server, stream, batch line or --json gives, counted as written"
+        16 * 1024 * 1024, "bytes of one answer, counted as written (a verdict or report as built, text too)"
     )
 
     @staticmethod

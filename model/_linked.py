@@ -35,8 +35,6 @@ from ._limits import Deadline
 from ._shapes import Filter
 from ._things import Thing
 
-__all__ = ["LinkedSearch", "Requirement", "atoms", "closure"]
-
 
 class Requirement(Protocol):
     """What the search reads of a requirement of the mode: ``facts.RequirementFacts``, whose module

@@ -7,8 +7,6 @@ from itertools import combinations, combinations_with_replacement
 
 from ._shapes import Modal
 
-__all__ = ["allowed_counts", "iter_mode_choices"]
-
 
 def allowed_counts(modal: Modal | None) -> frozenset[int]:
     """How many modes may be chosen; a non-modal ability is one implicit mode chosen once."""

@@ -19,22 +19,6 @@ from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
 
-__all__ = [
-    "Entry",
-    "ModeChoice",
-    "Outcome",
-    "Score",
-    "canonical",
-    "canonical_key",
-    "entry_dict",
-    "entry_shape",
-    "mode_shape",
-    "outcome_dict",
-    "outcome_json",
-    "parse_outcome",
-    "parse_score",
-]
-
 Targets = dict[str, tuple[str, ...]]
 Divisions = dict[str, dict[str, Whole]]
 """A score weight: an integer within ±10⁹ (CP-SAT sums them in 64 bits)."""

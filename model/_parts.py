@@ -33,22 +33,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TypeVar
 
-__all__ = [
-    "COMPANIONS",
-    "PART",
-    "UNUSED_DAYS",
-    "building",
-    "cached",
-    "new_part",
-    "prune",
-    "reclaim_parts",
-    "remove_part",
-    "umask",
-    "used",
-    "write_text",
-    "write_whole",
-]
-
 PART = ".part"
 COMPANIONS = ("-journal", "-wal", "-shm")
 """What SQLite may leave beside a database file it was writing."""
@@ -100,15 +84,13 @@ def reclaim_parts(target: Path) -> None:
                 os.close(fd)
 
 
-def new_part(target: Path, mode: int | None = None) -> tuple[int, str]:
+def new_part(target: Path) -> tuple[int, str]:
     """A new part for ``target`` (killed writers' parts removed first), locked as this writer's:
-    its descriptor and path. ``mode``: the file's mode (mkstemp's is 0600)."""
+    its descriptor and path (mode 0600, mkstemp's)."""
     reclaim_parts(target)
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=PART, dir=target.parent)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        if mode is not None:
-            os.fchmod(fd, mode)
     except OSError:
         os.close(fd)
         Path(temp).unlink(missing_ok=True)
@@ -116,17 +98,24 @@ def new_part(target: Path, mode: int | None = None) -> tuple[int, str]:
     return fd, temp
 
 
-def write_whole(target: Path, write: Callable[[str, IO[bytes]], None]) -> None:
+def write_whole(target: Path, write: Callable[[str, IO[bytes]], object], shared: bool = False) -> None:
     """``target`` written whole or not at all: ``write(part, stream)`` fills a new part (by its path,
     as SQLite does, or through ``stream``), which is synced and renamed into place. Anything that
     fails — a full disk, a kill turned into an exception — removes the part and all beside it, and
-    goes on (an ``OSError`` as it was)."""
+    goes on (an ``OSError`` as it was). ``shared``: the file gets the mode a new file gets under the
+    process's umask (a user's answer); otherwise it stays private to its user (a cache)."""
     fd, part = new_part(target)
     try:
-        with os.fdopen(os.dup(fd), "wb") as stream:
+        if shared:
+            os.fchmod(fd, 0o666 & ~umask())
+        stream = os.fdopen(os.dup(fd), "wb")
+        try:
             write(part, stream)
             stream.flush()
             os.fsync(stream.fileno())
+        finally:
+            with contextlib.suppress(OSError):  # synced, or failed: what it holds unwritten can't be written
+                stream.close()
         if target.is_dir() and not target.is_symlink():
             raise IsADirectoryError(f"{target} is a folder")
         os.replace(part, target)
@@ -166,12 +155,11 @@ def used(file: int | Path) -> None:
         os.utime(file)
 
 
-def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> list[Path]:
+def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> None:
     """Remove the files beside ``kept`` whose names match ``family`` (a glob: ``pool-*.json``), other
     than ``kept``, that no one has used for ``days`` days — regular files only (a link or a folder
-    is not ours to remove) — and their companions; what could not be removed stays. The removed."""
+    is not ours to remove) — and their companions; what could not be removed stays."""
     cutoff = time.time() - days * 86_400
-    gone: list[Path] = []
     with contextlib.suppress(OSError):
         for old in sorted(kept.parent.glob(family)):
             try:
@@ -183,20 +171,13 @@ def prune(kept: Path, family: str, days: int = UNUSED_DAYS) -> list[Path]:
                 continue
             for companion in COMPANIONS:
                 Path(f"{old}{companion}").unlink(missing_ok=True)
-            gone.append(old)
-    return gone
 
 
 def write_text(target: Path, text: str) -> None:
     """``text`` as the file ``target``, whole or not at all (:func:`write_whole`), with the mode a new
     file gets under the process's umask: a link planted at ``target`` is replaced, never written
     through."""
-
-    def write(part: str, stream: IO[bytes]) -> None:
-        os.chmod(part, 0o666 & ~umask())
-        stream.write(text.encode("utf-8"))
-
-    write_whole(target, write)
+    write_whole(target, lambda _part, stream: stream.write(text.encode("utf-8")), shared=True)
 
 
 def umask() -> int:

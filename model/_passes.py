@@ -33,19 +33,6 @@ from ._shapes import Filter, Reaction, Trigger, TriggerBody
 from ._things import Thing
 from ._types import PlayerId, ThingId
 
-__all__ = [
-    "Ahead",
-    "NextPass",
-    "Passes",
-    "StackItem",
-    "Successor",
-    "by_reactions",
-    "firing",
-    "join",
-    "next_scenario",
-    "with_triggers",
-]
-
 NextPass = Callable[[Scenario, Outcome], Sequence[Trigger | Mapping[str, Any]]]
 """``next_pass(pass_scenario, placed)``: the abilities that wait for the next pass (none: the loop ends)."""
 

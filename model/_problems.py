@@ -24,8 +24,6 @@ from ._errors import ScenarioError, shown_key
 from ._limits import NO_DEADLINE
 from ._rules import Rule
 
-__all__ = ["MAX_PROBLEMS", "fields_at", "found", "problems", "repaired", "suggest"]
-
 MAX_PROBLEMS = 20
 """The most problems of one document reported (docs/formats.md, "Errors"); past it, the last line
 says how many more there are."""

@@ -18,8 +18,6 @@ from ._errors import ScenarioError, format_loc
 from ._event import EVENT
 from ._shapes import Filter, Object, Player, Requirement, ScenarioFields, TriggerBody
 
-__all__ = ["check_references"]
-
 Loc = tuple[str | int, ...]
 _RELATIVE = frozenset({"you", "opponent", "any"})
 _KIND_ZONES = {

@@ -10,8 +10,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["SCHEMAS", "Explanation", "VerdictReport", "published_schema"]
-
 
 class _Report(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

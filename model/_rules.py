@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["CODE_RULE", "Code", "Rule"]
-
 
 class Rule(StrEnum):
     """Comprehensive Rules numbers this tool applies."""

@@ -22,8 +22,6 @@ from ._problems import MAX_PROBLEMS, problems, repaired
 from ._references import check_references
 from ._shapes import ScenarioFields, shape_models
 
-__all__ = ["Scenario", "parse_scenario", "validation_error"]
-
 
 class Scenario(ScenarioFields):
     """Players in turn order (the active player first), objects, and the waiting abilities."""

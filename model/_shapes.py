@@ -4,15 +4,13 @@ Every model is frozen and forbids unknown fields. Values that the formats let be
 are normalised to tuples before validation, so an error names the field and not a union branch.
 :class:`ScenarioFields` holds a scenario's fields and lookups without its cross-reference checks,
 so that the rules modules (references, controllers, APNAP, things) read a scenario without
-importing the module that validates one. It is near the 600-line cap because it is the wire's one
-home: every model with each field's docstring, which the schemas publish; split it by family
-(objects, triggers) before it grows past.
+importing the module that validates one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, Self, Union, get_args
+from typing import Annotated, Any, Literal, Self, Union
 
 from pydantic import (
     AfterValidator,
@@ -28,28 +26,23 @@ from pydantic_core import PydanticCustomError
 
 from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
-from ._text import printable_id
+from ._text import mode_id, printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
-from ._words import word as _word
-
-__all__ = [
-    "Comparison",
-    "Delayed",
-    "Filter",
-    "Modal",
-    "Mode",
-    "MustTarget",
-    "Object",
-    "Player",
-    "Reaction",
-    "Requirement",
-    "ScenarioFields",
-    "SourceRestriction",
-    "TargetOf",
-    "ThingKind",
-    "Trigger",
-    "TriggerBody",
-]
+from ._words import SUPERTYPES as SUPERTYPES  # read here by model/cards/_expand.py
+from ._words import (
+    CardTypeInput,
+    CardTypeWord,
+    Color,
+    ColorWord,
+    ObjectKindWord,
+    Subtype,
+    Supertype,
+    SupertypeWord,
+    ThingKind,
+    ThingKindWord,
+    Zone,
+    ZoneWord,
+)
 
 
 def _as_tuple(value: Any) -> Any:
@@ -83,65 +76,6 @@ def _expand_any_target(value: Any) -> Any:
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, use_attribute_docstrings=True)
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
-
-
-ThingKind = Literal["permanent", "card", "spell", "ability", "emblem", "player"]
-ObjectKind = Literal["permanent", "card", "spell", "ability", "emblem"]
-
-# The closed vocabularies are the Comprehensive Rules' own lists, word for word (the suite reads
-# the rules' sentences in tests/data/cr-vocabularies.txt and compares them with these).
-Zone = Literal["library", "hand", "battlefield", "graveyard", "stack", "exile", "command", "ante"]
-"""CR 400.1: "There are normally seven zones: library, hand, battlefield, graveyard, stack, exile,
-and command. Some older cards also use the ante zone." """
-Color = Literal["white", "blue", "black", "red", "green"]
-"""CR 105.1: "There are five colors in the Magic game: white, blue, black, red, and green." """
-CardType = Literal[
-    "artifact",
-    "battle",
-    "conspiracy",
-    "creature",
-    "dungeon",
-    "enchantment",
-    "instant",
-    "kindred",
-    "land",
-    "phenomenon",
-    "plane",
-    "planeswalker",
-    "scheme",
-    "sorcery",
-    "vanguard",
-]
-"""CR 205.2a and 300.1: "The card types are artifact, battle, conspiracy, creature, dungeon,
-enchantment, instant, kindred, land, phenomenon, plane, planeswalker, scheme, sorcery, and
-vanguard." """
-CARD_TYPE_ALIASES: dict[str, str] = {"tribal": "kindred"}
-"""Old names read as the current card type: kindred was called tribal until 2024 (the rules
-renamed it; cards printed before say "Tribal")."""
-CardTypeInput = CardType | Literal["tribal"]
-Supertype = Literal["basic", "legendary", "ongoing", "snow", "world"]
-"""CR 205.4a: "The supertypes are basic, legendary, ongoing, snow, and world." """
-
-COLORS: tuple[str, ...] = get_args(Color)
-CARD_TYPES: tuple[str, ...] = get_args(CardType)
-SUPERTYPES: tuple[str, ...] = get_args(Supertype)
-ZONES: tuple[str, ...] = get_args(Zone)
-
-ThingKindWord = Annotated[ThingKind, BeforeValidator(_word(get_args(ThingKind), "kind"))]
-ObjectKindWord = Annotated[ObjectKind, BeforeValidator(_word(get_args(ObjectKind), "kind"))]
-ZoneWord = Annotated[Zone, BeforeValidator(_word(ZONES, "zone"))]
-ColorWord = Annotated[Color, BeforeValidator(_word(COLORS, "color"))]
-CardTypeWord = Annotated[
-    CardType,
-    BeforeValidator(_word(CARD_TYPES, "card type", CARD_TYPE_ALIASES), json_schema_input_type=CardTypeInput),
-]
-SupertypeWord = Annotated[Supertype, BeforeValidator(_word(SUPERTYPES, "supertype"))]
-Subtype = Annotated[str, BeforeValidator(_lower)]
-"""Subtypes are an open vocabulary, matched in any letter case."""
 
 
 def _one_or_many(item: Any) -> Any:
@@ -419,8 +353,8 @@ class Requirement(_Frozen):
 class Mode(_Frozen):
     """One mode of a modal ability (700.2)."""
 
-    id: Annotated[str, AfterValidator(printable_id)]
-    """The mode's id, unique within its ability."""
+    id: Annotated[str, AfterValidator(mode_id)]
+    """The mode's id, unique within its ability (no ':': it joins the ability's id to the mode's)."""
     text: str = ""
     """Its text, shown in messages."""
     targets: tuple[Requirement, ...] = ()

@@ -4,21 +4,21 @@ Each function answers whether its rule stops an ability (controlled by ``you``, 
 from targeting ``target``, and if so which: a :class:`Bar`, a fact. Why, in a sentence with its
 rule, is the judge room's to say (``solver/_judge/_targets.py``, ``excluded``). ``source`` is
 ``None`` for an ability with no source object (the monarch's, a delayed ability whose creator is
-gone): qualities of a source then match nothing.
+gone): qualities of a source then match nothing. :class:`Bars` gathers, for one requirement, every
+bar of every thing it cannot choose (its filter's among them), when they are asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ._filters import ANYTHING, Context, matches
-from ._shapes import Filter
+from ._shapes import Filter, Requirement
 from ._things import Thing
 from ._types import PlayerId
-
-__all__ = ["RESTRICTIONS", "Bar", "Restriction", "ignored_properties", "restriction_bars", "restriction_stops"]
 
 
 class Bar(Enum):
@@ -148,3 +148,71 @@ def ignored_properties(t: Thing) -> tuple[str, ...]:
     if t.own_properties_function:
         return ()
     return tuple(name for name in ("hexproof", "shroud", "protection", "hexproof_from") if getattr(t, name))
+
+
+class Bars(Mapping[int, tuple[Bar, ...]]):
+    """Every thing a requirement cannot choose, with every rule that bars it: told only when asked
+    (``check``, ``explain``, an illegal decision's why), since what the candidates are is all a walk
+    needs."""
+
+    __slots__ = ("_args", "_found")
+
+    def __init__(self, *args: Any) -> None:
+        self._args: tuple[Any, ...] | None = args
+        self._found: dict[int, tuple[Bar, ...]] = {}
+
+    def _all(self) -> dict[int, tuple[Bar, ...]]:
+        if self._args is not None:
+            self._found = _bars(*self._args)
+            self._args = None
+        return self._found
+
+    def __getitem__(self, key: int) -> tuple[Bar, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+_FILTER_ONLY = (Bar.FILTER,)
+
+
+def _bars(
+    req: Requirement,
+    things: Sequence[Thing],
+    source: Thing | None,
+    restriction: Restriction,
+    ctx: Context,
+    kinds: frozenset[str],
+) -> dict[int, tuple[Bar, ...]]:
+    """What bars each thing that is no candidate of ``req`` (every rule, docs/formats.md)."""
+    excluded: dict[int, tuple[Bar, ...]] = {}
+    for i, thing in enumerate(things):
+        fit = matches(req.filter, thing, ctx) if thing.kind in kinds else False
+        why: list[Bar] = []
+        if fit is False:
+            why.append(Bar.FILTER)
+            if not thing.has_restrictions and not _is_self_or_source(thing, restriction, req):
+                excluded[i] = _FILTER_ONLY  # the common case: one reason is all there is
+                continue
+        if req.other_than_source and source is not None and thing.id == source.id:
+            why.append(Bar.SOURCE)
+        why.extend(restriction_bars(restriction, thing))
+        if why:
+            excluded[i] = tuple(why)
+    return excluded
+
+
+def _is_self_or_source(thing: Thing, restriction: Restriction, req: Requirement) -> bool:
+    """Whether ``thing`` is the ability itself (115.5) or, for "another", its source (115.3):
+    reasons a thing outside the filter has besides the filter (every reason is told, docs/formats.md, Violation
+    codes)."""
+    if restriction.ability_thing is not None and thing.id == restriction.ability_thing.id:
+        return True
+    return req.other_than_source and restriction.source is not None and thing.id == restriction.source.id

@@ -1,19 +1,12 @@
-"""Text from a scenario or a proposal, made safe to show: one rule for every format.
+"""Text from a scenario or a proposal, made safe to show: one rule for every format
+(docs/formats.md, "Every id shows as itself").
 
 A code point is *unsafe* to show when it can change how the text around it looks instead of
-showing itself: a control character (category Cc: escape sequences can erase a line and write
-another verdict in a terminal, and XML cannot hold most of them), a bidirectional formatting
-character (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069: ``U+202E BWS`` looks like ``SWB``),
-a surrogate or a noncharacter (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF).
-
-* An **id** in a scenario (of a player, object, trigger, mode, requirement or reaction) may hold
-  none of them, nor anything else that would make it print like another id (format characters,
-  variation selectors, spaces but U+0020, a leading combining mark, a form other than NFC): it is
-  bad input naming its place, the code point and its position (:func:`printable_id`).
-* Everything else — texts, and ids a proposal names (a proposal is judged, never refused) — is
-  shown with each unsafe code point written as a JSON escape (``\\u202e``) by :func:`visible`,
-  in every format: terminal text, SVG, the page, and JSON (where the escape means the same
-  string).
+showing itself (a control, a bidirectional formatting character, a surrogate, a noncharacter).
+An id in a scenario may hold none of them, nor anything else that would make it print like another
+id: bad input naming its place (:func:`printable_id`). Everything else — texts, and ids a proposal
+names (a proposal is judged, never refused) — is shown with each unsafe code point written as a
+JSON escape by :func:`visible`, in every format.
 """
 
 from __future__ import annotations
@@ -22,8 +15,6 @@ import json
 import re
 import unicodedata
 from typing import Any
-
-__all__ = ["UNSAFE", "called", "compact", "printable_id", "quoted", "visible", "visible_lines"]
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
@@ -148,6 +139,19 @@ def printable_id(value: str) -> str:
         pos = next(i for i in range(len(value)) if not unicodedata.is_normalized("NFC", value[: i + 1]))
         composed = visible(unicodedata.normalize("NFC", value))
         raise ValueError(_refusal(value, pos, f"not in Unicode normal form C (it prints as '{composed}': write it so)"))
+    return value
+
+
+def mode_id(value: str) -> str:
+    """A mode's id: :func:`printable_id`, and no ``:``, which joins an ability's id to its mode's in
+    a walk's decision (``mode E:counter``): were ability ``E``'s mode ``x:y`` allowed, it and ability
+    ``E:x``'s mode ``y`` would print alike, and ``mode E:x:y`` would name only one of them."""
+    printable_id(value)
+    if ":" in value:
+        raise ValueError(
+            f"mode id '{_shown_id(value)}' holds ':', which joins an ability's id to its mode's in a decision "
+            "('mode E:counter'): a mode id may not hold it (docs/formats.md)"
+        )
     return value
 
 

@@ -11,8 +11,6 @@ from typing import NamedTuple
 from ._shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
 from ._types import PlayerId, ThingId
 
-__all__ = ["Thing", "object_thing", "player_thing"]
-
 _NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
 
 

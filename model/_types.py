@@ -6,8 +6,6 @@ where an object id is expected.
 
 from typing import NewType
 
-__all__ = ["AbilityId", "ModeId", "ObjectId", "PlayerId", "RequirementId", "ThingId"]
-
 AbilityId = NewType("AbilityId", str)
 """A waiting triggered ability (``triggers[].id``), or ``REACTION@ABILITY`` for a fired one."""
 ObjectId = NewType("ObjectId", str)

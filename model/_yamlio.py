@@ -5,6 +5,7 @@ or ``limits.bytes`` bytes of text (what the document would be written out withou
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -12,8 +13,7 @@ import yaml
 from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
-
-__all__ = ["parse_yaml"]
+from ._numbers import read_float
 
 
 class _DataLoader(yaml.SafeLoader):
@@ -22,11 +22,23 @@ class _DataLoader(yaml.SafeLoader):
     limits: Limits = DEFAULT_LIMITS
 
 
-# Timestamps stay strings: drop the implicit resolver that turns 2024-01-01 into a date.
-_DataLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+# What a plain scalar means is YAML 1.2's JSON-compatible core schema, not PyYAML's YAML 1.1: a
+# number is written in decimal as JSON writes it (010 is ten, never octal eight; 1:30, 1_000 and 0x1F
+# are text; a float has a point, and a signed exponent if any, where YAML 1.1 and 1.2 agree, so
+# 1e3 stays text as PyYAML writes it unquoted), true and false are the only booleans (the player NO
+# is a player), null is null, ~ or nothing; timestamps, "=" and "<<" outside a mapping key stay
+# text. Only the merge key "<<" is kept.
+_DataLoader.yaml_implicit_resolvers = {}
+for _tag, _pattern, _first in (
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("int", r"^[-+]?[0-9]+$", "-+0123456789"),
+    ("float", r"^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+][0-9]+)?$", "-+.0123456789"),
+    ("float", r"^[-+]?\.(?:inf|Inf|INF)$", "-+."),
+    ("float", r"^\.(?:nan|NaN|NAN)$", "."),
+    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("merge", r"^(?:<<)$", "<"),
+):
+    _DataLoader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern, re.X), list(_first))
 
 
 def _construct_mapping(loader: _DataLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -49,7 +61,20 @@ def _construct_int(loader: _DataLoader, node: yaml.ScalarNode) -> int:
     if digits > loader.limits.digits:
         cap = loader.limits.digits
         raise _TooBig("digits", f"an integer of {digits} digits is more than the limit of {cap}", node)
-    return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+    return int(str(node.value), 10)  # decimal as written (the resolver admits nothing else)
+
+
+def _construct_bool(_loader: _DataLoader, node: yaml.ScalarNode) -> bool:
+    return str(node.value).lower() == "true"
+
+
+def _construct_float(_loader: _DataLoader, node: yaml.ScalarNode) -> float:
+    """A float of the core schema: ``.inf``, ``-.inf``, ``.nan`` (the document limits refuse them, as
+    no JSON writes them) or the decimal Python reads, as JSON's reader reads it."""
+    text = str(node.value)
+    if text.lstrip("+-").lower() in (".inf", ".nan"):
+        return float(text.replace(".", "", 1))
+    return read_float(text)
 
 
 def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:
@@ -60,6 +85,8 @@ def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:
 
 _DataLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _DataLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_DataLoader.add_constructor("tag:yaml.org,2002:bool", _construct_bool)
+_DataLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
 for _tag in ("set", "omap", "pairs", "binary", "timestamp"):
     _DataLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _not_data)
 _DataLoader.add_constructor(None, _not_data)  # any other tag

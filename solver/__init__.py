@@ -2,16 +2,8 @@
 
 ``from triggerstack.solver import check, count, outcomes, sample, best, explain, step``, or one
 object per scenario that answers them all and keeps what it learned: ``LegalOutcomes(scenario)``.
-
-Layers, bottom up (a module imports only from its own layer or below; a test reads the imports):
-
-* ``errors``, ``options`` — the engines' errors, and :class:`Options` with :class:`Engine`;
-* ``core/`` — indexed outcomes, the shared search, "must target", removal, choice spaces, the
-  engine interface and the chain across passes;
-* ``engines/`` — the product engine, CP-SAT, python-constraint2, and ``select`` that picks one;
-* ``verbs/`` — one module per public verb;
-* ``rl/`` — the PettingZoo and Gymnasium environments (the optional extra ``[rl]``);
-* ``cli`` — parsing, I/O and exit codes.
+Its rooms, their layers and how to add a verb or an engine: docs/architecture.md; the public
+names: docs/python.md.
 """
 
 from typing import TYPE_CHECKING
@@ -19,16 +11,16 @@ from typing import TYPE_CHECKING
 from triggerstack.model._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names, each once; each imported on first use (model/_lazy.py)
+    from ..model._errors import TimeLimitReached as TimeLimitReached
     from ._errors import EngineCannot as EngineCannot
     from ._errors import IllegalDecision as IllegalDecision
-    from ._errors import TimeLimitReached as TimeLimitReached
     from ._judge import Reason as Reason
     from ._judge import Verdict as Verdict
     from ._judge import Violation as Violation
     from ._options import Engine as Engine
     from ._options import Options as Options
     from ._verbs.best import Best as Best
-    from ._verbs.legal import Counted as Counted
+    from ._verbs.count import Counted as Counted
     from ._verbs.legal import LegalOutcomes as LegalOutcomes
     from ._verbs.legal import best as best
     from ._verbs.legal import check as check

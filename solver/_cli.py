@@ -1,12 +1,14 @@
 """The command line (docs/cli.md): parsing, I/O and exit codes only.
 
 The verbs' subcommands and their flags are generated from the table of verbs (``verbs/table.py``)
-and the limits' flags from :class:`~triggerstack.model.Limits`' fields. Exit codes: 0 legal /
-done, 1 illegal proposal, and an error's from the one table of errors (``solver/_errors.py``): 2
-bad input (one line on stderr, never a traceback), 3 time limit reached, 70 an internal error (a
-bug: please report it), 74 the output could not be written (closed or full standard output, or
-the reader went away: never 0 or 1, which would lie about a verdict), 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM), 129 hung up (SIGHUP).
+and the limits' flags from :class:`~triggerstack.model.Limits`' fields. An error's exit code is
+its kind's in the one table of errors (``solver/_errors.py``; docs/cli.md lists them): never 0 or
+1 for an error, which would lie about a verdict.
+
+Near the 600-line cap, with a reason: a verb or a field adds no line here (both are generated from
+the table and the verb's parameters); only a command of the command line's own does (serve, batch,
+conformance, schema — boards has its module, ``_boards/_cli.py``), whose parser is built on every
+start, so it lives where importing it costs nothing (conformance's package imports pydantic).
 """
 
 from __future__ import annotations
@@ -35,8 +37,6 @@ if TYPE_CHECKING:  # each verb imports what it needs, when it runs
     from pydantic import BaseModel
 
     from ._verbs.legal import LegalOutcomes
-
-__all__ = ["main"]
 
 EXIT_OK, EXIT_ILLEGAL = 0, 1
 """The answers' codes; an error's is its kind's (solver/_errors.py)."""
@@ -388,7 +388,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
         from triggerstack.model._answer import written
 
-        report = result.report()
+        report = result.cli_json()
         # counted as it is written and held to --max-answer, as every server's answer (model/_answer.py)
         text = written(report, getattr(args, "max_answer", Limits().answer), "ask for less")
         text = _dump(report) if cmd.pretty else text
@@ -490,7 +490,8 @@ def _serve(args: argparse.Namespace) -> None:
     try:
         import uvicorn
 
-        from .serve._http import app, protocol
+        from .serve._connections import protocol
+        from .serve._http import app
     except ImportError as exc:
         missing = f"--http needs the extra: {install_hint('serve')} ({exc.name} is missing)"
         raise MissingExtra(missing) from None

@@ -33,22 +33,6 @@ from triggerstack.model._rules import Rule
 if TYPE_CHECKING:  # pydantic is imported where a request's params are judged, not to start the CLI
     from pydantic import BaseModel, ValidationError
 
-__all__ = [
-    "KINDS",
-    "ClusterLost",
-    "EngineCannot",
-    "Failure",
-    "IllegalDecision",
-    "Interrupted",
-    "Kind",
-    "OutputFailed",
-    "RequestError",
-    "Terminated",
-    "TimeLimitReached",
-    "failure",
-    "params_error",
-]
-
 
 @dataclass(frozen=True, slots=True)
 class Kind:

@@ -1,14 +1,7 @@
 """How a verb is answered: one frozen :class:`Options` object that every verb takes, the way
-OR-Tools takes one parameters object, instead of the same keyword arguments repeated per verb.
-
-Every public verb (``check``, ``count``, ``outcomes``, ``sample``, ``best``, ``explain``, ``step``)
-accepts ``options=Options(...)`` and, for convenience, the same fields as keyword arguments, which
-override the object's (``count(s, engine="cpsat")``)::
-
-    from triggerstack.solver import Options, count
-    fast = Options(time_limit=5)
-    count(scenario, fast)
-    count(scenario, fast, engine="cpsat")
+OR-Tools takes one parameters object, instead of the same keyword arguments repeated per verb;
+the same fields as keyword arguments override the object's (``count(s, fast, engine="cpsat")``,
+docs/python.md).
 """
 
 from __future__ import annotations
@@ -25,8 +18,6 @@ if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb
     from triggerstack.model._facts import Facts
     from triggerstack.model._passes import NextPass
     from triggerstack.model._scenario import Scenario
-
-__all__ = ["DEFAULT_OPTIONS", "Call", "Engine", "OptionChanges", "Options", "prepare", "resolve", "within_limits"]
 
 
 class Engine(StrEnum):

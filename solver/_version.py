@@ -2,8 +2,6 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-__all__ = ["VERSION"]
-
 try:
     VERSION = version("triggerstack")
 except PackageNotFoundError:  # run from a checkout that was never installed

@@ -7,6 +7,9 @@ per property; ``HYPOTHESIS_PROFILE=dev`` a tenth of them, for a quick run while 
 No test asserts a wall time: the suite must stay green on a machine another process keeps busy.
 A bound on how long something may run is CPU time (:func:`cpu_within`, :func:`cpu_bounded`), a
 time limit a test expects to hold is generous, and a figure belongs in ``benchmarks/``.
+
+Private unit: ``solver/_cli.main``, the command line the ``triggerstack`` script runs, which the
+command-line tests call in this process through :func:`main` (one door, rather than each test's own).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -49,6 +52,14 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``triggerstack ARGV`` run in this process, as the console script runs it but without ending the
+    process: its exit code; what it writes is in the captured output (``capsys``)."""
+    from triggerstack.solver._cli import main as command_line
+
+    return command_line(argv)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -8,6 +8,8 @@ quoted in the prose (```triggerstack conformance run --self | --engine CMD [--su
 the README's table without its name, ```best SCENARIO --score FILE```) is often a form with
 alternatives, so there its verb and each ``--flag`` must be the CLI's, and a placeholder after a flag
 the one ``--help`` shows (``--score SCORE`` named a file).
+
+Private unit: solver/_cli's parser (_parser, _verb_of), which a command the docs give must parse by, without running it.
 """
 
 from __future__ import annotations

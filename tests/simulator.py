@@ -10,6 +10,8 @@ Distinct outcomes are collected in a set.
 It reads only :class:`~triggerstack.model.Facts` (the single home of "may X target Y") and shares
 no search code with ``solver/`` (only the outcome types and the engine interface, so that a chain
 of passes can run on it): the agreement of different searches is the test.
+
+Private unit: the engine interface it implements (solver/_core/engine.ListedEngine, solver/_core/indexed), so that the chain follows it as it follows an engine.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 
-from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model import AbilityFacts, Facts
 from triggerstack.solver._core.engine import ListedEngine
 from triggerstack.solver._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
 

@@ -8,9 +8,8 @@ import json
 import os
 
 import pytest
-from triggerstack.solver._cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, main
 
 CORPUS = ROOT / "tests" / "bad_inputs"
 CASES = json.loads((CORPUS / "expected.json").read_text())

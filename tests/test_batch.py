@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, main
 
 ERTAI = EXAMPLES / "ertai-resurrected"
 LEGAL = (ERTAI / "legal.json").read_text().strip().replace("\n", " ")

@@ -7,9 +7,8 @@ import json
 import pytest
 from triggerstack.model import Scenario, Score, facts_of
 from triggerstack.solver import best
-from triggerstack.solver._cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, main
 
 WIDE = ROOT / "benchmarks" / "scenarios" / "abilities-16.json"  # 7·10^16 outcomes; CP-SAT proves its optimum in ~20 s
 

@@ -8,6 +8,8 @@ Rules: 603.2 and 603.6a (what an event triggers: the entering creature's own "a 
 too), 603.10a (a board wipe's dying creatures see each other die, and their triggers say who
 controlled their source, 603.3a), 506.2 and 508.1 (one attacking player, its defending player the
 event's), 601.2 (a spell cast is on the stack: its "When you cast this spell" triggers).
+
+Private unit: the board drawer (solver/_boards: _draw, _assemble, _generated, _cli) and the card pool's events (model/cards/_pool).
 """
 
 from __future__ import annotations
@@ -20,18 +22,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.model import Scenario
-from triggerstack.model._errors import MissingExtra, UsageError
+from triggerstack.model import MissingExtra, Scenario, UsageError
 from triggerstack.model.cards._pool import names_event
 from triggerstack.solver import ActionLayout, count
 from triggerstack.solver._boards import _cli as boards_cli
 from triggerstack.solver._boards._assemble import Scene
-from triggerstack.solver._boards._draw import MAX_OUTCOMES, MOST_ABILITIES, MOST_BODIES, Board, draw
+from triggerstack.solver._boards._board import Board
+from triggerstack.solver._boards._draw import MAX_OUTCOMES, MOST_ABILITIES, MOST_BODIES, draw
 from triggerstack.solver._boards._generated import generated
-from triggerstack.solver._cli import main
+
+from .conftest import main
 
 try:
-    from triggerstack.model.cards._corpus import corpus
+    from triggerstack.model.cards import corpus
 
     corpus()
     CARDS = True
@@ -82,8 +85,7 @@ def test_the_constants_the_command_line_repeats_are_the_same() -> None:
 
 @needs_cards
 def test_every_board_is_valid_and_every_object_names_a_card_read_whole(card_boards: list[Board]) -> None:
-    from triggerstack.model.cards._expand import characteristics
-    from triggerstack.model.cards._reader import read
+    from triggerstack.model.cards import characteristics, read
 
     for board in card_boards:
         assert board.source == "cards"
@@ -249,7 +251,7 @@ def test_event_player_is_given_where_the_reading_names_it() -> None:
     """A trigger whose reading names the event's player (``controller: event``: "defending player
     controls") gets ``event_player``, and only such a trigger: in an attack, the defending player
     (506.2), never the attacking one."""
-    from triggerstack.model.cards._reader import read
+    from triggerstack.model.cards import read
 
     seen = 0
     for board in draw(3, 150, events="attacks", players=(2, 4), cards=True):
@@ -303,7 +305,7 @@ def test_a_board_played_travels_by_pickle_and_arrives_the_same(cards: bool) -> N
     (603.3a) and the same count, its facts compiled again on arrival."""
     import pickle
 
-    from triggerstack.model._facts import facts_of
+    from triggerstack.model import facts_of
 
     for board in draw(53, 120, players=(2, 4), cards=cards):
         facts_of(board.scenario)  # compiled: read-only mappings that do not pickle themselves

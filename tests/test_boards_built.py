@@ -9,6 +9,8 @@ The properties (a seeded loop: each board is a fresh draw of its own generator, 
 * a later pass's scenario (603.3b: what a ward fires) reads no card again, and is what reading them
   again would give;
 * after each piece added, the abilities waiting are those counted before plus what that piece adds.
+
+Private unit: the drawn board's shortcut (solver/_boards/_built.py) held to the validated path it replaces (_assemble, _board, the pool).
 """
 
 from __future__ import annotations

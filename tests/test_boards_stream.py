@@ -4,6 +4,8 @@ drawn ahead in any number of worker processes; a seeded ``reset`` restarts it at
 seed (the same boards for the same seed, as Gymnasium's ``check_env`` asks; other boards for each
 environment of a vector seeded ``seed + rank``); and what the draw compiled to see that a board
 fits its layout — its facts and stepper — is what the environment plays: built once a board.
+
+Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_env).
 """
 
 from __future__ import annotations

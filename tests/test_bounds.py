@@ -1,7 +1,9 @@
 """Every path is bounded in time and memory by the documented limits (``model/_limits.py``), a batch
 never loses a line, exit codes never lie, and YAML stays data. Each test is sized to run in
 seconds: small caps, short time limits. None of them times anything: a run past its time limit
-must say so (exit 3), and a refusal must come from the cap it names."""
+must say so (exit 3), and a refusal must come from the cap it names.
+
+Private unit: model/_limits.Deadline and the compiled-scenario cache (solver/serve/_cache), each driven to its bound."""
 
 from __future__ import annotations
 
@@ -16,11 +18,9 @@ from typing import Any
 
 import pytest
 from triggerstack.model import Limits, Scenario, ScenarioError
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.solver import Options, count, explain, outcomes, sample
-from triggerstack.solver._cli import main
+from triggerstack.solver import Options, TimeLimitReached, count, explain, outcomes, sample
 
-from .conftest import EXAMPLES, cpu_within
+from .conftest import EXAMPLES, cpu_within, main
 
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 

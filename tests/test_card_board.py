@@ -3,10 +3,13 @@
 that player controls" as one requirement per opponent of the trigger's controller, a target's
 number compared with its source's ("with lesser power", "with power less than this creature's
 power") as the number the scenario gives the source, and X (107.3: "up to X target creatures",
-"with mana value X or less", "X damage divided", "choose up to X") as the trigger's ``x``. Each class by made-up wordings (probes no card
-prints), then by real cards, then as properties over generated boards: the candidates are exactly
-what the rule demands, and a board that does not state what the template needs is refused, naming
-the field and the object, never assumed."""
+"with mana value X or less", "X damage divided", "choose up to X") as the trigger's ``x``. Each
+class by made-up wordings (probes no card prints), then by real cards, then as properties over
+generated boards: the candidates are exactly what the rule demands, and a board that does not
+state what the template needs is refused, naming the field and the object, never assumed.
+
+Private unit: model/cards/_board (the templates' markers and what the board must state), with the
+compiled facts and parse_scenario's errors of a scenario completing one."""
 
 from __future__ import annotations
 

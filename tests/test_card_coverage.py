@@ -1,21 +1,26 @@
 """Issue 54, items 3 and 4: what the format can say, read — each class by made-up wordings no card
 prints (the probes), then by the cards that showed it — and what it cannot, refused naming the real
-cause (docs/cards.md, "What the reader understands", "Tags")."""
+cause (docs/cards.md, "What the reader understands", "Tags").
+
+Private unit: model/cards/_states.keyword_tag, the tag a keyword only the board knows is carried as."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from triggerstack.model import Scenario
 
 from .cards_extra import require_cards
 
 require_cards()
 
-from triggerstack.model._scenario import parse_scenario  # noqa: E402
-from triggerstack.model.cards import corpus, read  # noqa: E402
-from triggerstack.model.cards._corpus import Card  # noqa: E402
-from triggerstack.model.cards._expand import expand  # noqa: E402
+from triggerstack.model.cards import (  # noqa: E402
+    Card,
+    corpus,
+    expand,
+    read,
+)
 from triggerstack.model.cards._states import keyword_tag  # noqa: E402
 from triggerstack.solver import LegalOutcomes  # noqa: E402
 
@@ -67,7 +72,7 @@ def test_a_state_tag_decides_the_candidates() -> None:
         ],
         "triggers": [{"id": "T", "source": "m"}],
     }
-    assert [o.stack[0].targets for o in LegalOutcomes(parse_scenario(doc))] == [{"t": ("hurt",)}]
+    assert [o.stack[0].targets for o in LegalOutcomes(Scenario.model_validate(doc))] == [{"t": ("hurt",)}]
 
 
 @pytest.mark.parametrize(
@@ -219,7 +224,7 @@ def test_yoseis_permanents_are_the_chosen_players() -> None:
         ],
         "triggers": [{"id": "Y", "source": "yosei", "source_controller": "A"}],
     }
-    pairs = {(o.stack[0].targets["t"], o.stack[0].targets.get("t2", ())) for o in LegalOutcomes(parse_scenario(doc))}
+    pairs = {(o.stack[0].targets["t"], o.stack[0].targets.get("t2", ())) for o in LegalOutcomes(Scenario.model_validate(doc))}
     for player, chosen in pairs:
         owner = {"pb": ("B",), "pc": ("C",)}
         assert all(owner[p] == player for p in chosen), (player, chosen)

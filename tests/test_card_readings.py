@@ -1,19 +1,26 @@
 """Issue 54: each class of misreading the scan of every read-whole targeting card found, read right
 or refused, with the rule — each held by made-up wordings of its class (probes no card prints), and
-by the cards that showed it (docs/cards.md, "What the reader understands")."""
+by the cards that showed it (docs/cards.md, "What the reader understands").
+
+Private unit: the card reader's lines (model/cards/_reader.triggered_lines) and the rules' subtype lists (model/cards/_subtypes.BY_TYPE)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from triggerstack.model import Scenario
 
 from .cards_extra import require_cards
 
 require_cards()
 
-from triggerstack.model.cards import characteristics, corpus, read  # noqa: E402
-from triggerstack.model.cards._corpus import Card  # noqa: E402
+from triggerstack.model.cards import (  # noqa: E402
+    Card,
+    characteristics,
+    corpus,
+    read,
+)
 from triggerstack.model.cards._reader import triggered_lines  # noqa: E402
 
 
@@ -373,7 +380,7 @@ def test_keyword_qualities_are_tags_and_a_cards_keywords_give_them() -> None:
         "When this creature enters, return target artifact, enchantment, or creature with flying to its owner's hand.",
         "keyword quality after a list",
     )
-    from triggerstack.model.cards._expand import expand
+    from triggerstack.model.cards import expand
 
     doc = {"players": ["A"], "objects": [{"id": "x", "controller": "A", "card": "Serra Angel", "tags": ["tapped"]}]}
     assert expand(doc)["objects"][0]["tags"] == ["tapped", "flying", "vigilance"]
@@ -419,7 +426,7 @@ def test_the_subtypes_are_the_rules_lists_the_wheel_carries() -> None:
 
 def test_the_lord_of_pains_other_player_may_be_you_and_is_never_the_events() -> None:
     """603.2: with B the player who cast the spell, A (its controller) and C may be chosen, B not."""
-    from triggerstack.model._scenario import parse_scenario
+
     from triggerstack.solver import LegalOutcomes
 
     doc = {
@@ -427,4 +434,4 @@ def test_the_lord_of_pains_other_player_may_be_you_and_is_never_the_events() -> 
         "objects": [{"id": "lp", "controller": "A", "card": "The Lord of Pain"}],
         "triggers": [{"id": "T", "source": "lp", "event_player": "B"}],
     }
-    assert sorted(o.stack[0].targets["t"] for o in LegalOutcomes(parse_scenario(doc))) == [("A",), ("C",)]
+    assert sorted(o.stack[0].targets["t"] for o in LegalOutcomes(Scenario.model_validate(doc))) == [("A",), ("C",)]

@@ -1,7 +1,9 @@
 """Cards by name (issue 25, docs/cards.md): the reader against a gold set of real cards encoded by
 hand (tests/data/cards-gold.yaml), scenarios that name their cards against the hand-written
 examples (the same count, explanation and verdicts), what a card's keywords give, ward as the
-reaction it is, ``triggerstack card``, and one clear line without the extra."""
+reaction it is, ``triggerstack card``, and one clear line without the extra.
+
+Private unit: the card reader's parts (model/cards: _corpus, _creature_types, _subtypes, _phrase.recording) and parse_scenario's errors for a card named wrong."""
 
 from __future__ import annotations
 
@@ -12,14 +14,11 @@ from typing import Any
 
 import pytest
 import yaml
-from triggerstack.model import Scenario, ScenarioError
-from triggerstack.model._errors import MissingExtra
-from triggerstack.model._outcome import parse_outcome
+from triggerstack.model import MissingExtra, Outcome, Scenario, ScenarioError
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import LegalOutcomes, check, count, explain
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES, ROOT, cpu_within
+from .conftest import EXAMPLES, ROOT, cpu_within, main
 
 pytest.importorskip("triggerstack.model.cards")
 cards = pytest.importorskip("triggerstack.model.cards._corpus")
@@ -110,8 +109,8 @@ def test_a_scenario_naming_its_cards_is_the_hand_written_one(name: str) -> None:
     assert shape(explain(named)) == shape(explain(hand))
     for which in ("legal", "illegal"):
         proposal = json.loads((EXAMPLES / name / f"{which}.json").read_text())
-        verdict = check(named, parse_outcome(_translated(hand, named, proposal)))
-        expected = check(hand, parse_outcome(proposal))
+        verdict = check(named, Outcome.model_validate(_translated(hand, named, proposal)))
+        expected = check(hand, Outcome.model_validate(proposal))
         assert verdict.legal == expected.legal == (which == "legal")
         assert [v.code for v in verdict.violations] == [v.code for v in expected.violations]
 

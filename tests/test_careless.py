@@ -1,7 +1,9 @@
 """Careless input (issue 24): every problem of a document at once, each naming its place, what was
 found and what the format expects, with "did you mean" for a misspelt key or name — on the command
 line (one line each, exit 2) and over JSON-RPC and HTTP (the same lines in the error's data). The
-cases are a table: tests/data/careless.yaml."""
+cases are a table: tests/data/careless.yaml.
+
+Private unit: model/_scenario.parse_scenario and model/_problems (MAX_PROBLEMS): every problem of a document at once."""
 
 from __future__ import annotations
 
@@ -14,10 +16,9 @@ import yaml
 from triggerstack.model import ScenarioError
 from triggerstack.model._problems import MAX_PROBLEMS
 from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver._cli import main
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
-from .conftest import ROOT
+from .conftest import ROOT, main
 
 CASES: list[dict[str, Any]] = yaml.safe_load((ROOT / "tests" / "data" / "careless.yaml").read_text(encoding="utf-8"))
 

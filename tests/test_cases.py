@@ -8,6 +8,8 @@ per ability, the ``count`` every engine must give, a ``scenario_error`` the scen
 ``steps``: decisions taken one at a time (``after`` these, ``decision`` is legal, or illegal with
 ``rule`` or ``illegal: true``, or ``later: true`` — not offered now, but taken by a legal outcome
 further on: no rule is broken and "why not" says how to get there; ``decider`` is who decides then).
+
+Private unit: the readers a case's documents go through (model/_scenario.parse_scenario, model/_outcome.parse_outcome, model/_io.load_document, model/_errors.format_loc), whose errors the cases name by place.
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from typing import Any
 
 import pytest
 import yaml
-from triggerstack.model import Outcome, Scenario, ScenarioError
+from triggerstack.model import Outcome, Scenario, ScenarioError, compile_facts
 from triggerstack.model._errors import format_loc
-from triggerstack.model._facts import compile_facts
 from triggerstack.model._io import load_document
 from triggerstack.model._outcome import parse_outcome
 from triggerstack.model._scenario import parse_scenario

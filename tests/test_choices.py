@@ -1,4 +1,6 @@
-"""One ability's choices: divisions (601.2d), repeats as multisets (700.2d), distinct targets."""
+"""One ability's choices: divisions (601.2d), repeats as multisets (700.2d), distinct targets.
+
+Private unit: solver/_core/choices, one ability's choices."""
 
 from __future__ import annotations
 

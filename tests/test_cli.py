@@ -1,4 +1,6 @@
-"""The command line: exit codes 0/1/2, one-line errors naming the place, stdin, no traceback."""
+"""The command line: exit codes 0/1/2, one-line errors naming the place, stdin, no traceback.
+
+Private unit: the one table of errors (solver/_errors: KINDS, failure) the exit codes come from, and solver/_cli.main run in a child process to see what a count imports."""
 
 from __future__ import annotations
 
@@ -8,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES, main
 
 PRINCE = str(EXAMPLES / "charming-prince" / "scenario.yaml")
 
@@ -322,8 +323,8 @@ def test_merge_identical_with_reactions_says_why_it_refuses(capsys: pytest.Captu
     """--merge-identical covers one pass; ward's reactions fire a second. The refusal is the
     engine's (the scenario is fine: engine-cannot, not bad input) and says what to do."""
     from triggerstack.model import Scenario
-    from triggerstack.solver import LegalOutcomes
-    from triggerstack.solver._errors import KINDS, EngineCannot, failure
+    from triggerstack.solver import EngineCannot, LegalOutcomes
+    from triggerstack.solver._errors import KINDS, failure
 
     ward = str(EXAMPLES / "ward" / "scenario.yaml")
     code, out, err = run(capsys, "count", ward, "--merge-identical")

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.model._scenario import parse_scenario
+from triggerstack.model import Scenario
 from triggerstack.solver import count
-from triggerstack.solver._cli import main
 from triggerstack.solver.conformance import ProcessEngine, SelfEngine, load_suite, run
 
-from .conftest import ROOT, cpu_within
+from .conftest import ROOT, cpu_within, main
 
 SUITE = ROOT / "conformance" / "cases"
 CASES = load_suite(SUITE)
@@ -38,7 +37,7 @@ def test_the_suite_is_large_and_every_file_fits_the_schema() -> None:
         errors = [e.message for e in validator.iter_errors(case.data)]
         assert not errors, (case.id, errors)
         assert case.data["id"] == case.id
-        parse_scenario(case.data["scenario"])  # every scenario is one this tool reads
+        Scenario.model_validate(case.data["scenario"])  # every scenario is one this tool reads
         assert sum(d["count"] for d in case.data["divide"]) == case.data["count"]
 
 
@@ -62,7 +61,7 @@ def test_the_suite_covers_603_3_and_what_it_brings_in() -> None:
 def test_every_count_is_agreed_by_three_engines() -> None:
     """The suite as built: the product engine, CP-SAT and python-constraint2 give each count."""
     for case in CASES:
-        scenario = parse_scenario(case.data["scenario"])
+        scenario = Scenario.model_validate(case.data["scenario"])
         for engine in ("product", "cpsat", "constraint"):
             assert count(scenario, engine=engine) == case.data["count"], (case.id, engine)
 
@@ -293,9 +292,8 @@ def test_a_third_party_engine_written_from_the_docs_alone_passes_the_suite(tmp_p
                    or line.lstrip().startswith(("import triggerstack", "from triggerstack")) for line in text.splitlines())
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
-        [sys.executable, "-I", "-c", "import sys; sys.argv = ['triggerstack', 'conformance', 'run', '--json', '--engine', "
-         f"{sys.executable!r} + ' -I ' + {str(engine)!r}, '--suite', {str(SUITE)!r}]; "
-         "from triggerstack.solver._cli import run; run()"],
+        [sys.executable, "-I", "-m", "triggerstack.solver", "conformance", "run", "--json",
+         "--engine", f"{sys.executable} -I {engine}", "--suite", str(SUITE)],
         capture_output=True, text=True, timeout=300, check=False, env=env, cwd=tmp_path,
     )  # fmt: skip
     report = json.loads(done.stdout)

@@ -10,8 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from triggerstack.model._rules import Rule
-from triggerstack.model._scenario import parse_scenario
+from triggerstack.model import Rule, Scenario
 
 from .conftest import ROOT, load_script
 
@@ -27,7 +26,7 @@ def _case(case_id: str) -> dict[str, Any]:
     says): the ground the planted variants start from."""
     case = copy.deepcopy(next(c for c in PUBLISHED if c["id"] == case_id))
     case["source"], case["checks"] = BUILD.citations()[case_id]
-    scenario = parse_scenario(case["scenario"])
+    scenario = Scenario.model_validate(case["scenario"])
     for wrong in case["illegal"]:
         verdict = BUILD._verdict(scenario, wrong["proposal"])
         wrong["codes"], wrong["rules"] = verdict["codes"], verdict["rules"]

@@ -1,5 +1,7 @@
 """The examples' counts, derived by hand in the README, on every engine; and the one place where
-the order couples the abilities, so the count differs from the naive product."""
+the order couples the abilities, so the count differs from the naive product.
+
+Private unit: the search and its counting twin (solver/_core/search, must), run without a deadline (model/_limits.NO_DEADLINE)."""
 
 from __future__ import annotations
 
@@ -108,20 +110,19 @@ def test_the_coupled_family_is_counted_exactly_without_listing(n: int) -> None:
 @SETTINGS
 @given(doc=scenarios(max_abilities=6), data=st.data())
 def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.DataObject) -> None:
-    """``count_outcomes`` (the dynamic program over blocks and subsets) is the number of outcomes
+    """:class:`Counting` (the dynamic program over blocks and subsets) counts the outcomes
     the direct search lists — the outcomes the literal simulator finds — and with weights per block
     and number placed there, the weighted sum over them (the product engine's arrangements of
     independent abilities around a core). Ranks are the search's order: each outcome holds its
     weight's worth of consecutive ranks, starting where the weights of those before it end, and
     unranking any of them gives it back."""
     from triggerstack.model import Limits
-    from triggerstack.model._scenario import parse_scenario
-    from triggerstack.solver._core.search import Counting, count_outcomes, iter_outcomes
+    from triggerstack.solver._core.search import Counting
 
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 3000)
-    listed = list(iter_outcomes(facts))
-    assert count_outcomes(facts) == len(listed) == len(set(listed))
+    listed = list(Counting(facts, Limits(), NO_DEADLINE).outcomes())
+    assert Counting(facts, Limits(), NO_DEADLINE).total(0, frozenset()) == len(listed) == len(set(listed))
     assert set(listed) == simulate(facts)
     weights = {
         (b, k): data.draw(st.integers(0, 5)) for b in range(len(facts.blocks)) for k in range(len(facts.abilities) + 1)
@@ -137,7 +138,7 @@ def test_counting_a_pass_by_subsets_is_listing_it(doc: dict[str, Any], data: st.
             assert counting.rank(outcome) == start
             assert counting.unrank(start) == counting.unrank(start + term - 1) == (outcome, start)
         start += term
-    assert count_outcomes(facts, lambda b, k: weights[(b, k)]) == start
+    assert counting.total(0, frozenset()) == start
 
 
 def _targeting_by_the_rules(n: int) -> int:

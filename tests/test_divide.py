@@ -1,7 +1,9 @@
 """``count --divide``, perft's divide: the count under each first (bottom) stack entry, with its
 choices. The entries partition the outcomes — every outcome has one bottom entry or an empty
 stack — so the counts sum to ``count`` on every surface (Python, the command line, JSON-RPC,
-HTTP), and each count is the number of simulated outcomes with that bottom entry."""
+HTTP), and each count is the number of simulated outcomes with that bottom entry.
+
+Private unit: solver/_core/indexed (IndexedOutcome, to_outcome), the outcomes a divide is tallied from."""
 
 from __future__ import annotations
 
@@ -13,14 +15,11 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings
 from triggerstack.model import Scenario, ScenarioError, compile_facts, outcome_dict
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import LegalOutcomes, Options, count
-from triggerstack.solver._cli import main
+from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, count
 from triggerstack.solver._core.indexed import IndexedOutcome, to_outcome
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES, main
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .simulator import simulate
@@ -68,7 +67,7 @@ def test_divide_beyond_the_outcome_cap_says_which_flag(capsys: pytest.CaptureFix
 @settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 3))
 @given(doc=scenarios(max_abilities=4))
 def test_divide_counts_the_simulated_outcomes_by_their_bottom_entry(doc: dict[str, Any]) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     simulated = simulate(facts)
     assume(len(simulated) <= 400)
@@ -86,7 +85,7 @@ def test_divide_counts_the_simulated_outcomes_by_their_bottom_entry(doc: dict[st
 @settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 3))
 @given(doc=scenarios(max_abilities=3, reactions=True))
 def test_divide_sums_to_count_across_passes(doc: dict[str, Any]) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     legal = LegalOutcomes(facts, time_limit=5)
     try:

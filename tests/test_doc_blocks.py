@@ -27,6 +27,8 @@ line: that is how untagged output went stale before (docs/examples.md's Flameton
 command a page shows and does not run, in an illustrative block or quoted in its prose, names what
 is there (tests/doc_commands.py): a ``triggerstack`` line parses, a ``pip install`` names this
 clone's extras.
+
+Private unit: model/_reports.VerdictReport, the verdict format a doc's verdict block is read as.
 """
 
 from __future__ import annotations

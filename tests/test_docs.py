@@ -1,5 +1,7 @@
 """The format reference in ``docs/`` is checked: every example block loads as the format it names
-and means what the page says, and every violation code the tool has is in its table."""
+and means what the page says, and every violation code the tool has is in its table.
+
+Private unit: the format's models and what the docs quote of them (model/_shapes.Filter, _filters, _reports, _limits.DEFAULT_TIME_LIMIT, _types.PlayerId; solver/serve/_page.rules_html)."""
 
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ def test_every_code_is_in_the_table_with_its_rule() -> None:
 
 def test_the_filter_table_is_what_the_filters_do() -> None:
     """Each row of the domains table, checked against a board with one thing of each kind."""
-    from triggerstack.model._facts import compile_facts
+    from triggerstack.model import compile_facts
     from triggerstack.model._filters import Context, matches
     from triggerstack.model._shapes import Filter
 
@@ -165,8 +167,10 @@ def test_the_architecture_names_functions_that_exist() -> None:
 def test_the_limits_table_is_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/cli.md's Limits table is what ``Limits`` holds (every flag, default and what it bounds),
     and every --help's limits group points at it."""
-    from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Limits
-    from triggerstack.solver._cli import main
+    from triggerstack.model import Limits
+    from triggerstack.model._limits import DEFAULT_TIME_LIMIT
+
+    from .conftest import main
 
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `--(max-[a-z]+|time-limit)` \| ([0-9,]+) \|", text, flags=re.M))
@@ -187,7 +191,7 @@ def test_every_rule_the_tool_cites_has_an_anchor_on_the_rules_page() -> None:
     page can cite (``Rule``) lands on the paragraph that says it, never at the top, and the page
     shows no markdown (asterisks) where emphasis was meant."""
     pytest.importorskip("fastapi")
-    from triggerstack.model._rules import Rule
+    from triggerstack.model import Rule
     from triggerstack.solver.serve._page import rules_html
 
     page = rules_html((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))

@@ -1,6 +1,8 @@
 """Pictures of the stack (``check --format svg``, ``explain --format svg``, the ``draw`` method the
 page shows): well-formed SVG with one box per entry, top first, each violation in the box of the
-entry it concerns, the passes separated and the blocks of 603.3b listed."""
+entry it concerns, the passes separated and the blocks of 603.3b listed.
+
+Private unit: model/_limits.Deadline, which Stepper.reachable takes from its caller."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import check
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
 

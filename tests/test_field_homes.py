@@ -3,6 +3,8 @@
 ``Filter`` is read — its name appears — in every home its class has, or the home is listed below as
 not reading it, with the reason. A field added to a model fails here until each home is decided;
 a reason that stops being true (the home reads the field now) fails too.
+
+Private unit: model/_shapes (Object, Player, Filter), whose fields' homes are checked.
 """
 
 from __future__ import annotations

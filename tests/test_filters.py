@@ -1,5 +1,7 @@
 """The filter language (docs/formats.md, Scenario): implicit kinds (115.2), any-target (115.4), relative words,
-comparisons, combinators, and three-valued ``target_of``."""
+comparisons, combinators, and three-valued ``target_of``.
+
+Private unit: model/_filters (matches, matcher, Context …) over model/_things and model/_shapes: the filter language evaluated."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """Across the passes of 603.3b by classes of what the first pass fires (``engines.product.fired``):
 the same count as listing every pass, draws that are legal and exactly uniform, and the chain
 says when it lists instead (603.3b: "abilities that triggered during this process" go on the
-stack in a further pass)."""
+stack in a further pass).
+
+Private unit: the chain across passes by classes (solver/_core/chain, solver/_engines: product, select.chain_for) and explain_chain read off it."""
 
 from __future__ import annotations
 
@@ -113,6 +115,7 @@ def test_a_draw_is_every_pass_of_one_outcome() -> None:
 
 
 def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
+    from triggerstack.model._answer import Spending
     from triggerstack.solver import Options
     from triggerstack.solver._engines.select import chain_for
     from triggerstack.solver._verbs.explain import explain_chain
@@ -121,7 +124,7 @@ def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
     chain = chain_for(facts, Options(engine="product"))
     if not by_classes:
         chain._classes = "listed for the test"
-    data = explain_chain(facts, chain)
+    data = explain_chain(facts, chain, Spending(1 << 30)).to_json()
     assert data["plan"].pop("passes") == ("classes" if by_classes else "listed")
     data["plan"].pop("passes_reason")
     for r in data["reactions"]:

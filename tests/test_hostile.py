@@ -1,6 +1,8 @@
 """Errors and values under hostile input (issue 33): the work a document can cause while being
 judged wrong is bounded by what is shown of it, a key is never echoed whole, and no value stands
-for another (JSON's true is not the decision 1, 2.9 is no index)."""
+for another (JSON's true is not the decision 1, 2.9 is no index).
+
+Private unit: the readers under hostile input (model/_io, model/_scenario.parse_scenario, model/_problems) and batch's runner (solver/serve/_jobs.run)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,12 @@ import json
 from typing import Any
 
 import pytest
-from triggerstack.model import Scenario, ScenarioError
-from triggerstack.model._facts import compile_facts
+from triggerstack.model import Scenario, ScenarioError, compile_facts
 from triggerstack.model._io import load_document
 from triggerstack.model._problems import MAX_PROBLEMS
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import IllegalDecision, LegalOutcomes, Options, Stepper
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 from .conftest import EXAMPLES
 
@@ -116,7 +117,7 @@ def test_a_line_over_the_cap_is_not_json_to_the_server() -> None:
     import io
 
     from triggerstack.model import Limits
-    from triggerstack.solver.serve._stdio import serve
+    from triggerstack.solver.serve import serve
 
     out = io.BytesIO()
     serve(io.BytesIO(b"x" * 5000 + b"\n"), out, Options(limits=Limits(bytes=1000)))

@@ -3,7 +3,9 @@ attacker would, against a real uvicorn on 127.0.0.1 — only the hosts it was st
 answered, handles are unguessable and a client's own, every route reads its body through the
 bounded reader and answers problems, never plain text, a request is bounded as a whole by the time
 limit and stops when its client hangs up, /health never waits, slow headers and connection floods
-are cut off, and loaded scenarios are bounded in bytes."""
+are cut off, and loaded scenarios are bounded in bytes.
+
+Private unit: the server's caps (solver/serve/_pool, _rpc) and its connection protocol (solver/serve/_connections.protocol), attacked."""
 
 from __future__ import annotations
 
@@ -15,24 +17,25 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import yaml
 
 httpx = pytest.importorskip("httpx")
 uvicorn = pytest.importorskip("uvicorn")
 
 from triggerstack.model import Limits  # noqa: E402
-from triggerstack.model._io import load_document  # noqa: E402
 from triggerstack.solver import Options  # noqa: E402
+from triggerstack.solver.serve import Service, app  # noqa: E402
+from triggerstack.solver.serve import _pool as pool  # noqa: E402
 from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
-from triggerstack.solver.serve._http import app, protocol  # noqa: E402
-from triggerstack.solver.serve._rpc import Service  # noqa: E402
+from triggerstack.solver.serve._connections import protocol  # noqa: E402
 
 from .conftest import EXAMPLES, ROOT, answers_health, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
 
-ERTAI = load_document(str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"))
-BIG = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-10.json"))  # 10,000 outcomes take ~2 s to list
-HUGE = load_document(str(ROOT / "benchmarks" / "scenarios" / "mixed-40.json"))  # 10,000 outcomes take ~9 s
+ERTAI = yaml.safe_load((EXAMPLES / "ertai-resurrected" / "scenario.yaml").read_text())
+BIG = json.loads((ROOT / "benchmarks" / "scenarios" / "mixed-10.json").read_text())  # 10,000 outcomes take ~2 s to list
+HUGE = json.loads((ROOT / "benchmarks" / "scenarios" / "mixed-40.json").read_text())  # 10,000 outcomes take ~9 s
 
 
 def _free_port() -> int:
@@ -104,11 +107,11 @@ def test_clients_without_a_token_are_not_locked_out_for_long(served: _Server) ->
     later tokenless load was refused (422) for as long as it kept them. Now the refusal says when a
     slot frees, the least recently used handle gives way once idle that long, and inline requests
     are always served."""
-    first = [httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}).json()["handle"] for _ in range(rpc.HANDLES_PER_CLIENT)]
+    first = [httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}).json()["handle"] for _ in range(pool.HANDLES_PER_CLIENT)]
     try:
         late = httpx.post(served.url + "/v1/load", json={"scenario": ERTAI})
         refused = _problem(late, 429)
-        assert "a token of your own" in refused["detail"] and int(late.headers["retry-after"]) <= rpc.HOLD_SECONDS
+        assert "a token of your own" in refused["detail"] and int(late.headers["retry-after"]) <= pool.HOLD_SECONDS
         assert httpx.post(served.url + "/v1/count", json={"scenario": ERTAI}).json() == {"count": 10}
     finally:
         for h in first:
@@ -118,12 +121,12 @@ def test_clients_without_a_token_are_not_locked_out_for_long(served: _Server) ->
 def test_one_client_cannot_fill_the_server(served: _Server) -> None:
     greedy = {"authorization": "Bearer greedy"}
     handles = []
-    for _ in range(rpc.HANDLES_PER_CLIENT):
+    for _ in range(pool.HANDLES_PER_CLIENT):
         handles.append(httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=greedy).json()["handle"])
     full = httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers=greedy)
     refused = _problem(full, 429)
-    assert "unload one" in refused["detail"] and 0 < refused["retry_after"] <= rpc.HOLD_SECONDS
-    assert 0 < int(full.headers["retry-after"]) <= rpc.HOLD_SECONDS
+    assert "unload one" in refused["detail"] and 0 < refused["retry_after"] <= pool.HOLD_SECONDS
+    assert 0 < int(full.headers["retry-after"]) <= pool.HOLD_SECONDS
     inline = httpx.post(served.url + "/v1/count", json={"scenario": ERTAI}, headers=greedy)
     assert inline.json() == {"count": 10}, "an inline request takes no slot"
     assert "handle" in httpx.post(served.url + "/v1/load", json={"scenario": ERTAI}, headers={"authorization": "Bearer polite"}).json()
@@ -285,8 +288,8 @@ def test_an_idle_handle_is_unloaded() -> None:
     now = [0.0]
     service = Service(clock=lambda: now[0])
     handle = service.call("load", {"scenario": ERTAI})["handle"]
-    now[0] += rpc.IDLE_SECONDS / 2
+    now[0] += pool.IDLE_SECONDS / 2
     assert service.call("count", {"handle": handle}) == {"count": 10}  # asking keeps it
-    now[0] += rpc.IDLE_SECONDS + 1
+    now[0] += pool.IDLE_SECONDS + 1
     with pytest.raises(rpc.RpcError, match="idle"):
         service.call("count", {"handle": handle})

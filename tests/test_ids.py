@@ -1,7 +1,9 @@
 """The one identifier rule (``model/_text.py`` ``printable_id``, docs/formats.md "Every id shows as
 itself"): no two accepted ids print alike by an invisible or decomposed character. Every id field of
 a scenario is held to it, a refusal names the code point (U+XXXX and its name) and its position, and
-card names are looked up in any Unicode normal form."""
+card names are looked up in any Unicode normal form.
+
+Private unit: model/_text.printable_id, the one identifier rule, and parse_scenario's refusals by it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """``triggerstack batch``: every line of every file answered in input order, the same bytes on one
 process, on ``--jobs 2`` and on a Dask cluster of two workers — even when a worker is killed
-mid-run (its blocks run again elsewhere: nothing lost, nothing twice)."""
+mid-run (its blocks run again elsewhere: nothing lost, nothing twice).
+
+Private unit: batch's runner (solver/serve/_jobs.run), the signal handling it relies on (solver/_errors: catch_ending, restore, ClusterLost) and the verb table it serves."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from triggerstack.solver import Options
 from triggerstack.solver.serve._jobs import run
 
@@ -60,6 +63,51 @@ def test_every_line_is_answered_in_order_locally(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 1 and (tmp_path / "cli" / "a.out.jsonl").read_bytes() == one.read_bytes()
+
+
+ERTAI = ROOT / "examples" / "ertai-resurrected"
+WALK = ["put SWB", "put SWA", "put E", "mode E:destroy", "end modes", "target warden_a", "end targets"]
+ASKED: dict[str, dict[str, Any]] = {
+    "check": {"proposal": json.loads((ERTAI / "illegal.json").read_text())},
+    "count": {"divide": True},
+    "enumerate": {"limit": 3, "cursor": "2"},
+    "sample": {"n": 2, "seed": 7},
+    "best": {"score": {"mode": {"E": {"destroy": 5}}}},
+    "explain": {},
+    "step.legal": {"decisions": WALK[:3], "auto": True},
+    "step.apply": {"decisions": WALK[:3], "decision": "mode E:destroy"},
+    "step.why": {"decisions": WALK[:1], "decision": "put E"},
+    "step.mask": {"decisions": WALK[:2]},
+    "step.outcome": {"decisions": WALK},
+    "step.count": {"decisions": WALK[:1]},
+    "draw": {"decisions": WALK[:4], "width": 400},
+    "card": {"name": "Ertai Resurrected"},
+}
+"""A question for each verb of the table, about Ertai Resurrected (docs/python.md's walk)."""
+
+
+def test_a_batch_serves_every_verb_of_the_table_as_the_server_does(tmp_path: Path) -> None:
+    """Each verb of the one table (``solver/_verbs/table.py``), a new one too, is a batch line's
+    method: its answer line is what the server answers the same request (a verb added to the table
+    with no question here fails)."""
+    from triggerstack.solver._verbs.table import VERBS
+    from triggerstack.solver.serve import Service
+
+    assert set(ASKED) == {v.name for v in VERBS}, "a question for every verb of the table"
+    scenario = yaml.safe_load((ERTAI / "scenario.yaml").read_text())
+    requests = [
+        {"method": v.name, "params": {**({"scenario": scenario} if v.scenario else {}), **ASKED[v.name]}}
+        for v in VERBS
+    ]
+    source = tmp_path / "every.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    (answers,), clean = run([str(source)], str(tmp_path / "out"))
+    got = [json.loads(line) for line in answers.read_text().splitlines()]
+    service = Service()
+    for n, (request, line) in enumerate(zip(requests, got, strict=True), 1):
+        served = json.loads(service.handle(json.dumps({"jsonrpc": "2.0", "id": n, **request})) or "")
+        assert "result" in served and line == {"line": n, "result": served["result"]}, (request["method"], served)
+    assert clean
 
 
 @pytest.fixture

@@ -3,7 +3,9 @@
 same rule, because each asks the same function of ``solver/_judge/``; nothing outside the judge
 room words a reason or holds one (a type pairing a rule with a sentence), and no rule number is
 written by hand in a string anywhere — the judge room cites :class:`Rule` — except where listed
-below with why."""
+below with why.
+
+Private unit: the judge room (solver/_judge) and the facts it words (model/_targeting.Bar)."""
 
 from __future__ import annotations
 
@@ -13,9 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from triggerstack.model import Scenario
-from triggerstack.model._outcome import parse_outcome
-from triggerstack.model._rules import Rule
+from triggerstack.model import Outcome, Rule, Scenario
 from triggerstack.model._targeting import Bar
 from triggerstack.solver import LegalOutcomes
 from triggerstack.solver import _judge as judge
@@ -58,7 +58,7 @@ def test_a_mode_not_available_is_one_sentence_in_check_step_and_explain() -> Non
     legal, proposals = _case("tests/cases/603.3c/modes.yaml")
     two = _ability(legal, "TWO")
     said = judge.mode_unavailable(two, two.modes[two.mode_index["scry"]])
-    (violation,) = legal.check(parse_outcome(proposals["unavailable-mode"])).violations
+    (violation,) = legal.check(Outcome.model_validate(proposals["unavailable-mode"])).violations
     assert (violation.code, violation.rule, violation.message) == (said.code, said.rule, said.text)
     stepped = _why(legal, ["put TWO"], "mode TWO:scry")
     assert stepped == said
@@ -71,7 +71,7 @@ def test_a_target_not_yet_on_the_stack_is_one_sentence_in_check_and_step() -> No
     legal, proposal = _example("ertai-resurrected")
     e = _ability(legal, "E")
     said = judge.not_on_stack(legal.facts, e, legal.facts.thing_index["SWA"])
-    (violation,) = legal.check(parse_outcome(proposal)).violations
+    (violation,) = legal.check(Outcome.model_validate(proposal)).violations
     assert violation.code is said.code and violation.rule is said.rule
     assert violation.message.endswith(": " + said.text)
     assert _why(legal, ["put SWB", "put E", "mode E:counter", "end modes"], "target SWA") == said
@@ -84,7 +84,7 @@ def test_an_excluded_candidate_gives_one_reason_in_check_step_and_explain() -> N
     requirement = ftk.modes[0].requirements[0]
     (said,) = judge.excluded(legal.facts, ftk, requirement, legal.facts.thing_index["scout"])
     proposal = {"stack": [{"ability": "FTK", "targets": {requirement.id: ["scout"]}}]}
-    (violation,) = legal.check(parse_outcome(proposal)).violations
+    (violation,) = legal.check(Outcome.model_validate(proposal)).violations
     assert (violation.code, violation.rule) == (said.code, said.rule)
     assert violation.message.endswith(": " + said.text)
     stepped = _why(legal, ["put FTK"], "target scout")
@@ -210,7 +210,6 @@ ALLOWED_RULE_NUMBERS: dict[str, tuple[frozenset[str] | None, str]] = {
         "labels of explain's text (what a line shows), not reasons: every reason it shows is the judge's",
     ),
     "solver/_verbs/draw.py": (frozenset({"603.3b"}), "a label of the picture's legend"),
-    "solver/_verbs/picture.py": (frozenset({"603.3b"}), "a label of the picture's legend"),
     "adapters/phase/_answers.py": (
         frozenset({"601.2c"}),
         "what phase.rs asked that it should not have: a deviation of the engine, not a judgment",
@@ -236,7 +235,7 @@ ALLOWED_TYPES: dict[tuple[str, str], str] = {
     ("model/_reports.py", "Ignored"): "the published shape of explain's ignored property, filled from the judge",
     ("model/_reports.py", "LoopReport"): "the published shape of explain's loop, filled from the judge's loop error",
     ("model/_controllers.py", "Control"): "603.3a's controller with the rule that decided it: a fact, no judgment",
-    ("solver/_verbs/steps.py", "WhyResult"): "step.why's published answer: the judge's Reason as the verb gives it",
+    ("solver/_verbs/step/__init__.py", "WhyResult"): "step.why's published answer: the judge's Reason as the verb gives it",
 }
 """The types outside the judge room that pair a rule with a sentence, and why each may."""
 

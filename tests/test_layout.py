@@ -1,6 +1,8 @@
 """The architecture, read from the imports of every module: no cycle, no module importing a
 layer above its own, ``model/`` free of solvers, and the cross-check engine free of the search
-code it checks."""
+code it checks.
+
+Private unit: every module of the package, its imports read by name: the private modules' layout is what is tested."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from .conftest import ROOT
+import pytest
+
+from .conftest import ROOT, load_script
 
 PACKAGES = {"model": "triggerstack.model", "solver": "triggerstack.solver", "adapters": "triggerstack.adapters"}
 
@@ -213,6 +217,92 @@ def test_each_root_lists_its_public_names_once() -> None:
         text = MODULES[m].read_text(encoding="utf-8")
         assert "__all__ = [" not in text and "_HOMES" not in text, f"{m} lists its names a second time"
         assert sorted(importlib.import_module(m).__all__) == sorted(names), m
+
+
+STRIP = load_script(ROOT / "tools" / "strip_private_all.py")
+"""The one rule of which modules are private, and the tool that takes ``__all__`` out of them."""
+
+
+def test_private_modules_carry_no_all(tmp_path: Path) -> None:
+    """A private module (a ``_`` in a folder or its own name, a package's ``__init__.py`` aside:
+    tools/strip_private_all.py ``is_private``) carries no ``__all__``: the roots' names are the API.
+    The rule's public modules are exactly the roots (``__main__`` is the command line's, no names);
+    planted lists the tool strips, re-exports kept explicit, and a second run changes nothing."""
+    pkg = STRIP.FOLDERS[1]  # solver, named so: the planted paths are no paths of the clone (tests/test_map.py)
+    public = {m for m, path in MODULES.items() if not STRIP.is_private(path)}
+    assert public == PUBLIC - {"triggerstack.solver.__main__"}
+    assert not (found := STRIP.carrying()), "private modules that carry __all__: " + ", ".join(map(str, found))
+    planted = {
+        f"{pkg}/_x/inner.py": 'from .a import A, B\n\n__all__: list[str] = ["A", "C"]\n\nC = B\n',
+        f"{pkg}/_x/__init__.py": "from .inner import A\n__all__ = ('A',)\n",
+        f"{pkg}/open/_part.py": 'from .a import (\n    D,\n    E as E,\n)\n\n__all__ = ["D"]\n__all__ += ["E"]\n',
+        f"{pkg}/open/__init__.py": '__all__ = ["G"]\nG = 1\n',  # a public root keeps its list
+    }
+    for name, text in planted.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    carrying = STRIP.carrying(tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in carrying] == sorted(set(planted) - {f"{pkg}/open/__init__.py"})
+    assert all(STRIP.strip(p) for p in carrying) and not any(STRIP.strip(p) for p in carrying)
+    assert (tmp_path / f"{pkg}/_x/inner.py").read_text() == "from .a import B\nfrom .a import A as A\n\nC = B\n"
+    assert (tmp_path / f"{pkg}/_x/__init__.py").read_text() == "from .inner import A as A\n"
+    assert (tmp_path / f"{pkg}/open/_part.py").read_text() == "from .a import D as D\nfrom .a import E as E\n"
+    assert not STRIP.carrying(tmp_path)
+    (tmp_path / f"{pkg}/_y.py").write_text("__all__ = sorted(['A'])\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="by hand"):  # what it cannot read, it names and leaves alone
+        STRIP.strip(tmp_path / f"{pkg}/_y.py")
+
+
+def _private_uses(text: str) -> list[str]:
+    """The private modules a test's source imports — by an import statement anywhere in it, or by a
+    string its code holds (``import_module("...")``, a child process's ``-c`` code); docstrings aside."""
+    tree = ast.parse(text)
+    documented = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            found += [f"{node.module}.{a.name}" for a in node.names if _private_names(f"{node.module}.{a.name}")]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if _private_names(a.name)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documented:
+            found += _private_names(node.value)
+    return sorted(set(found))
+
+
+def _unsaid(text: str) -> list[str]:
+    """What a test imports of private modules without saying, in one line of its module docstring
+    that starts with ``Private unit:``, which private unit it tests and why; [] when it says so."""
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    said = [line for line in doc.splitlines() if line.startswith("Private unit:")]
+    return [] if len(said) == 1 and len(said[0]) > len("Private unit: ") + 10 else _private_uses(text)
+
+
+def test_tests_import_the_public_roots_or_name_the_private_unit() -> None:
+    """A test uses the package through its public roots (docs/python.md), as a user does; one that
+    tests a private unit says so, and which, in one line of its docstring starting ``Private unit:``.
+    Variants planted: an import in a function, a module imported whole, a child process's code, the
+    line in a comment (not said), a private name only in a docstring (no import)."""
+    planted = {
+        "def f():\n    from triggerstack.model._io import read_file\n": ["triggerstack.model._io.read_file"],
+        "import triggerstack.solver._cli\n": ["triggerstack.solver._cli"],
+        "# Private unit: the reader\nCODE = 'from triggerstack.solver._cli import main'\n": ["triggerstack.solver._cli"],
+        '"""Public only; see ``triggerstack.model._io``."""\nfrom triggerstack.model import Scenario\n': [],
+        '"""Reads.\n\nPrivate unit: model/_io, the one reader, fed bytes."""\nfrom triggerstack.model._io import parse_text\n': [],
+    }
+    for text, expected in planted.items():
+        assert _unsaid(text) == expected, text
+    unsaid = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if (found := _unsaid(path.read_text(encoding="utf-8")))
+    }
+    assert not unsaid, "private modules imported without a 'Private unit:' line: " + repr(unsaid)
 
 
 def test_model_imports_no_solver() -> None:

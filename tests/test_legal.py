@@ -1,5 +1,7 @@
 """``LegalOutcomes``: one object per scenario that answers every verb the way the free functions
-do, keeps what it learned, and whose outcomes are values (hashable, equal by value)."""
+do, keeps what it learned, and whose outcomes are values (hashable, equal by value).
+
+Private unit: model/_limits (Deadline, RUNNING, deadline_for), the per-call deadlines LegalOutcomes builds."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import time
 
 import pytest
 from triggerstack.model import Outcome, Scenario, outcome_json
-from triggerstack.model._outcome import parse_outcome
 from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, check, count, outcomes, sample, step
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES
@@ -51,12 +52,12 @@ def test_rank_and_unrank_are_inverse(name: str) -> None:
 def test_an_illegal_proposal_is_not_in_it(name: str) -> None:
     scenario = _scenario(name)
     legal = LegalOutcomes(scenario)
-    illegal = parse_outcome(json.loads((EXAMPLES / name / "illegal.json").read_text()))
+    illegal = Outcome.model_validate(json.loads((EXAMPLES / name / "illegal.json").read_text()))
     assert not check(scenario, illegal).legal
     assert illegal not in legal
     with pytest.raises(ValueError):
         legal.index(illegal)
-    proposal = parse_outcome(json.loads((EXAMPLES / name / "legal.json").read_text()))
+    proposal = Outcome.model_validate(json.loads((EXAMPLES / name / "legal.json").read_text()))
     assert proposal in legal
     assert legal[legal.index(proposal)] in legal
 
@@ -66,7 +67,7 @@ def test_outcomes_are_hashable_values() -> None:
     every = list(legal)
     assert len(set(every)) == len(every) == 14
     for o in every:
-        again = parse_outcome(json.loads(outcome_json(o)))  # made by validation, not by an engine
+        again = Outcome.model_validate(json.loads(outcome_json(o)))  # made by validation, not by an engine
         assert again == o and hash(again) == hash(o)
         shuffled = Outcome.model_validate(
             {
@@ -138,8 +139,8 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
     """Each call builds one deadline from its own time limit as it starts, and it is what the call
     checks: two threads inside calls of one scenario at the same moment hold two deadlines, and a
     tiny limit runs out in its own call alone while the other finishes."""
-    from triggerstack.model._errors import TimeLimitReached
     from triggerstack.model._limits import RUNNING, Deadline, deadline_for
+    from triggerstack.solver import TimeLimitReached
 
     seen: dict[str, Deadline] = {}
     both_inside = threading.Barrier(2, timeout=20)
@@ -179,7 +180,7 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
 def test_reprs_say_what_a_value_is() -> None:
     """A judge or an agent's author printing a verdict, a walk, a stepper or a decision reads what
     it is (not a dataclass dump of frozensets and facts)."""
-    from triggerstack.solver._verbs.step import Decision, DecisionKind
+    from triggerstack.solver import Decision, DecisionKind
 
     ertai = EXAMPLES / "ertai-resurrected"
     scenario = Scenario.load(str(ertai / "scenario.yaml"))
@@ -197,4 +198,4 @@ def test_reprs_say_what_a_value_is() -> None:
     assert Decision.parse(str(put)) == put.key == (DecisionKind.PUT, "SWA", "", 0)
     for d in stepper.legal(stepper.walk(["put SWB", "put SWA", "put E"])):
         assert stepper.decision(str(d)) == d and Decision.parse(str(d)) == d.key  # the parser reads every form back
-    assert repr(legal.explain()) == "<Explained: 3 waiting abilities, 10 legal outcomes>"
+    assert repr(legal.explain()) == "<Explanation: 3 waiting abilities, 10 legal outcomes>"

@@ -1,5 +1,7 @@
 """Size caps with flags to raise them, a clear message rather than a stall, enumeration in
-constant memory, and exact counts at any size."""
+constant memory, and exact counts at any size.
+
+Private unit: model/_io's JSON readers (parse_text, parse_json_line) with PastLimit, and solver/_cli.main run in a child process."""
 
 from __future__ import annotations
 
@@ -7,18 +9,20 @@ import subprocess
 import sys
 from dataclasses import replace
 from math import factorial
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Scenario
-from triggerstack.model._errors import PastLimit
+from triggerstack.model import DEFAULT_LIMITS, Scenario
+from triggerstack.model._errors import PastLimit, ScenarioError
+from triggerstack.model._facts import check_limits, compile_facts
 from triggerstack.model._io import parse_json_line, parse_text
-from triggerstack.model._limits import DEFAULT_LIMITS
+from triggerstack.model._limits import Limits
 from triggerstack.solver import count
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES, ROOT
+from .conftest import EXAMPLES, ROOT, main
+from .property.strategies import SETTINGS, scenarios
 
 WIPE = str(EXAMPLES / "board-wipe" / "scenario.yaml")
 BENCH = ROOT / "benchmarks" / "scenarios"
@@ -124,3 +128,26 @@ def test_a_document_past_a_limit_says_which_limit_whatever_its_words(
         )
         assert "malformed" not in found.message
         assert kind == "text" or f"(raise it with --max-{found.limit})" in found.message
+
+
+@given(doc=scenarios(), caps=st.tuples(st.integers(0, 6), st.integers(0, 8), st.integers(0, 6)))
+@SETTINGS
+def test_facts_measured_after_compiling_are_refused_as_compiling_refuses_them(
+    doc: dict[str, Any], caps: tuple[int, int, int]
+) -> None:
+    """The caps of compiled facts are measured twice — as they compile, and later for facts compiled
+    already (a server's cache, ``within_limits``) — by one check (model/_facts.py): the same cap
+    is refused with the same words and place by both, modal abilities' requirements among them."""
+    limits = Limits(abilities=caps[0], objects=caps[1], candidates=caps[2])
+    scenario = Scenario.model_validate(doc)
+    try:
+        compile_facts(scenario, limits)
+        compiling = None
+    except ScenarioError as exc:
+        compiling = (exc.message, exc.loc)
+    try:
+        check_limits(compile_facts(scenario), limits)
+        measured = None
+    except ScenarioError as exc:
+        measured = (exc.message, exc.loc)
+    assert compiling == measured

@@ -6,6 +6,8 @@ is. docs/formats.md (``modes``, ``text``): every sentence that names a mode or a
 own words after its id (the first sentence of several, then "…") — ``explain``'s text and dict,
 ``check``'s messages, ``step``'s decisions and reasons alike, by one function
 (:func:`triggerstack.model._text.called`).
+
+Private unit: the step verbs' answers (solver/_verbs/step: StepLegal, StepWhy, legal, why) and model/_text.called, the words a mode is named by.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import LegalOutcomes, check
-from triggerstack.solver._verbs.steps import StepLegal, StepWhy, legal, why
+from triggerstack.solver._verbs.step import StepLegal, StepWhy, legal, why
 
 from .conftest import EXAMPLES
 

@@ -1,5 +1,7 @@
 """"Must target" maximality (601.2c), solver/_core/must.py: worked out once per shape and bounded
-by the effects the shape could obey at all — the same answers as searching every choice afresh."""
+by the effects the shape could obey at all — the same answers as searching every choice afresh.
+
+Private unit: solver/_core/must and choices: must-target maximality."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from hypothesis import given, settings
-from triggerstack.model import Scenario, compile_facts
-from triggerstack.model._facts import AbilityFacts, Facts
+from triggerstack.model import AbilityFacts, Facts, Outcome, Scenario, compile_facts
 from triggerstack.solver._core.choices import iter_mode_targets
 from triggerstack.solver._core.must import count_obeyed, most_obeyed
 
@@ -67,14 +68,14 @@ def test_an_effect_nothing_can_obey_and_its_variants() -> None:
 
 def test_check_answers_as_before_on_the_slow_board() -> None:
     """Every legal outcome is still legal, and one that skips an obeyable effect is still told."""
-    from triggerstack.model._outcome import parse_outcome
+
     from triggerstack.solver import LegalOutcomes
 
     doc = _board(True, creatures=4, most=2)
     doc["must_target"].append({"object": "c1", "applies_to": ["T"]})
     legal = LegalOutcomes(Scenario.model_validate(doc))
     assert all(legal.check(legal[i]).legal for i in range(0, legal.count(), 7))
-    skipping = parse_outcome({"stack": [{"ability": "T", "modes": [{"mode": "any", "targets": {"c": ["c0"]}}]}]})
+    skipping = Outcome.model_validate({"stack": [{"ability": "T", "modes": [{"mode": "any", "targets": {"c": ["c0"]}}]}]})
     assert [v.code.value for v in legal.check(skipping).violations] == ["target-must"]
 
 

@@ -1,7 +1,9 @@
 """A board named by its cards (solver/_boards/_named.py, the page's ``/page/board``): the event's
 waiting triggers are the random boards' own reading of the cards, a board wipe is one event, a bad
 board says where and how to fix it, a trigger's ``text`` beside its card keeps the card's targets,
-and the page's card-name suggestions are bounded (``/page/cards``)."""
+and the page's card-name suggestions are bounded (``/page/cards``).
+
+Private unit: the named board (solver/_boards: _named, _assemble), the card pool's events (model/cards/_pool) and parse_scenario's refusals."""
 
 from __future__ import annotations
 
@@ -13,8 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from triggerstack.model import Scenario
-from triggerstack.model._errors import ScenarioError
+from triggerstack.model import Scenario, ScenarioError
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import count
 
@@ -153,8 +154,8 @@ def test_a_label_keeps_every_one_ability_cards_reading() -> None:
     divisions as one giving nothing: the label changes the text alone."""
     import random
 
+    from triggerstack.model.cards import read
     from triggerstack.model.cards._pool import pool
-    from triggerstack.model.cards._reader import read
 
     one = [e.name for e in pool().makers if e.name and len(read(corpus().lookup(e.name))) == 1]
     targeting = [n for n in one if "target" in corpus().lookup(n).text]

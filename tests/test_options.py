@@ -2,7 +2,9 @@
 size caps and an engine's ``next_pass`` hook reach each verb the same way.
 
 Rule 603.3b: "... then the abilities that triggered during this process go on the stack" in a
-further pass; an engine's own state-based actions may decide what triggers (the hook)."""
+further pass; an engine's own state-based actions may decide what triggers (the hook).
+
+Private unit: solver/_options.OptionChanges, the verbs' keyword arguments as type checkers see them."""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ among concurrent ones left its part for good once the index existed (parts were 
 the next build); a card pool file nested 200,000 deep was exit 70 on every run. A full disk is
 simulated (SQLite's own "database or disk is full", and ``OSError(ENOSPC)`` from a write), a killed
 build is a subprocess killed mid-write, and the pool file is spoiled in shapes nobody listed.
+
+Private unit: model/_parts (write_whole, cached, reclaim_parts): files written and caches read whole.
 """
 
 from __future__ import annotations
@@ -39,6 +41,31 @@ def test_a_write_that_fails_leaves_nothing_and_says_the_disk_is_full(tmp_path: P
     with pytest.raises(OSError) as caught:
         write_whole(target, write)
     assert caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("stopped", [KeyboardInterrupt, RuntimeError, OSError])
+def test_a_write_that_stops_is_told_as_it_stopped_whatever_closing_the_part_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stopped: type[BaseException]
+) -> None:
+    """On a full disk, closing a part that still holds unwritten bytes fails too: that second
+    error is not what the caller hears (an interrupted ``batch`` was an OSError, not exit 130)."""
+    import io
+
+    class Full(io.BufferedWriter):
+        def close(self) -> None:
+            super().close()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, _mode: Full(io.FileIO(fd, "wb")))
+    target = tmp_path / "answer.json"
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        stream.write(b"x" * 100)
+        raise stopped("stopped")
+
+    with pytest.raises(stopped, match="stopped"):
+        write_whole(target, write)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from triggerstack.model import EndlessLoop, Limits, Outcome, Rule, Scenario, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
-from triggerstack.solver._cli import main
+
+from .conftest import main
 
 CREATURES = [
     {"id": "src", "controller": "A", "types": ["creature"], "colors": ["red"]},

@@ -107,7 +107,7 @@ def _live() -> Any:
 @pytest.fixture(scope="module")
 def eng() -> Any:
     _live()
-    from triggerstack.adapters.phase._live import engine
+    from triggerstack.adapters.phase import engine
 
     from tests.phase_harness.differential import POOL
 
@@ -116,7 +116,7 @@ def eng() -> Any:
 
 def _cast(eng: Any, mine: list[str], theirs: list[str], card: str, target: int | None = None) -> Any:
     """A board in the game's own flow: P0's and P1's permanents, then P0 casts ``card``."""
-    from triggerstack.adapters.phase._live import Board
+    from triggerstack.adapters.phase import Board
 
     b = Board.build(eng, [[*mine, card], theirs])
     for p, names in enumerate((mine, theirs)):
@@ -139,7 +139,7 @@ def _board(eng: Any, name: str) -> Any:
 @pytest.mark.parametrize("name", ["pyromancer-wardens", "kavu-protection-hexproof", "chupacabra-stolen",
                                   "blood-artists-dies"])  # fmt: skip
 def test_sampled_outcomes_played_into_phase_come_back(eng: Any, name: str) -> None:
-    from triggerstack.adapters.phase._live import play, reached
+    from triggerstack.adapters.phase import play, reached
 
     for seed in range(4):
         b = _board(eng, name)
@@ -181,7 +181,7 @@ def test_differential_run_is_seeded_and_agrees_outside_the_deviations() -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: ward does not trigger when the warded creature is one of "
                    "several targets (702.21a)")  # fmt: skip
 def test_ward_triggers_for_a_divided_ability(eng: Any) -> None:
-    from triggerstack.adapters.phase._live import play, reached
+    from triggerstack.adapters.phase import play, reached
 
     b = _cast(eng, ["Soul Warden"], ["Armored Armadillo", "Grizzly Bears"], "Inferno Titan")
     before = read(b.game.state())
@@ -198,7 +198,7 @@ def test_ward_triggers_for_a_divided_ability(eng: Any) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: a modal trigger with no mode chosen stays on the stack "
                    "(603.3c)")  # fmt: skip
 def test_no_mode_chosen_removes_the_ability(eng: Any) -> None:
-    from triggerstack.adapters.phase._live import reached
+    from triggerstack.adapters.phase import reached
 
     b = _cast(eng, ["Soul Warden"], ["Grizzly Bears", "Black Knight"], "Ertai Resurrected")
     before = read(b.game.state())
@@ -211,7 +211,7 @@ def test_no_mode_chosen_removes_the_ability(eng: Any) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: a lone targeted trigger of a card moved by its debug "
                    "MoveToZone (simulate) goes on the stack with no target chosen (601.2c); cast, it is asked")  # fmt: skip
 def test_a_lone_targeted_trigger_is_asked_for_its_target(eng: Any) -> None:
-    from triggerstack.adapters.phase._live import Board
+    from triggerstack.adapters.phase import Board
 
     b = Board.build(eng, [["Flametongue Kavu"], ["Grizzly Bears"]])
     b.move(b.object_id("Grizzly Bears", 1))
@@ -249,7 +249,7 @@ def _prompts_agree(b: Any, pick: Any) -> list[str]:
 def test_a_graveyard_card_has_no_protection(eng: Any) -> None:
     """113.6: White Knight's protection from black does not function in a graveyard, so Diregraf
     Scavenger may target the card (the private harness saw phase keep it; 0.103.0 agrees here)."""
-    from triggerstack.adapters.phase._live import Board, engine
+    from triggerstack.adapters.phase import Board, engine
 
     eng = engine(["Diregraf Scavenger", "Soul Warden", "White Knight"])
     b = Board.build(eng, [["Diregraf Scavenger", "Soul Warden"], ["White Knight"]])
@@ -275,7 +275,7 @@ def test_an_ability_cannot_target_itself(eng: Any) -> None:
 @pytest.mark.xfail(strict=True, reason="phase 0.103.0: after a division among 2+ targets the next targeted "
                    "trigger is not asked for its target (601.2c-d)")  # fmt: skip
 def test_the_trigger_after_a_division_is_asked_for_its_target(eng: Any) -> None:
-    from triggerstack.adapters.phase._live import engine, reached
+    from triggerstack.adapters.phase import engine, reached
 
     eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
     b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
@@ -300,8 +300,7 @@ def test_playing_past_a_division_says_phase_asked_a_second_one(eng: Any) -> None
     second DistributeAmong while placing Warstorm Surge's ability, which divides nothing. It was a bare
     KeyError on one of the Titan's targets (the outcome divides nothing for Surge); it is phase's
     failure, said with the prompt, the ability and whose division phase repeated."""
-    from triggerstack.adapters.phase import action_for
-    from triggerstack.adapters.phase._live import PhaseError, engine, play
+    from triggerstack.adapters.phase import PhaseError, action_for, engine, play
 
     eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
     b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
@@ -328,8 +327,7 @@ def test_the_documented_loop_meets_deviation_4_as_play_does(eng: Any) -> None:
     it was 0 answers and ``PhaseGap: DistributeAmong: no legal answer``, naming no ability, where
     ``play`` named the prompt, the ability and whose division phase repeated. Both paths now meet the
     prompt at one check, and say the same PhaseError."""
-    from triggerstack.adapters.phase import Session
-    from triggerstack.adapters.phase._live import PhaseError, engine
+    from triggerstack.adapters.phase import PhaseError, Session, engine
 
     eng = engine(["Inferno Titan", "Warstorm Surge", "Grizzly Bears"])
     b = _cast(eng, ["Warstorm Surge"], ["Grizzly Bears"], "Inferno Titan")
@@ -468,7 +466,7 @@ def test_a_player_with_hexproof_is_read_from_the_static_that_grants_it() -> None
 @pytest.mark.slow
 def test_a_lone_targeted_trigger_of_a_cast_creature_is_asked_for_its_target(eng: Any) -> None:
     """In the game's own flow (the creature cast, not moved by a debug action) phase asks (601.2c)."""
-    from triggerstack.adapters.phase._live import Board
+    from triggerstack.adapters.phase import Board
 
     b = Board.build(eng, [["Flametongue Kavu"], ["Grizzly Bears"]])
     b.move(b.object_id("Grizzly Bears", 1))

@@ -8,6 +8,8 @@ ways; the order prompt's answers are every order whose blocks go in APNAP order.
 [phase]): a :class:`Session` reads each later prompt of a batch from the prompt and the stack alone and
 gets what a whole reading gets, and the outcome phase reaches is one of the ways to finish at every
 prompt it passed.
+
+Private unit: the phase adapter's prompt answers (adapters/phase/_answers._consistent, _prompt._OrderAnswers).
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ from typing import Any
 import pytest
 from triggerstack.adapters.phase import Rest, answers, entry_of, read
 from triggerstack.adapters.phase._answers import _consistent
-from triggerstack.model import Outcome
-from triggerstack.model._outcome import outcome_json
+from triggerstack.model import Outcome, outcome_json
 from triggerstack.solver import LegalOutcomes, check
 
 HERE = Path(__file__).resolve().parent / "data" / "phase"

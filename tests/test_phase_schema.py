@@ -8,6 +8,8 @@ deleted, renamed and retyped — the mutations generated from the schema and the
 and each is a :class:`PhaseStateError` naming the field by its path, or, for a field with a documented
 default, the same reading as the state with that default written in. A second test records every key
 the reading and the answers ask of each fixture and holds it to the schema.
+
+Private unit: the phase state's schema (adapters/phase/_schema.paths) and its reader (_board._read).
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ recorded fixtures and of seeded live boards (divisions and modal abilities among
 definition — every legal announcement of the ability in hand that begins with the targets phase
 holds, and what each takes at the slot asked (a target it lacks, or None where its requirement is
 full); at a mode prompt, the mode sets of every legal announcement (none: removed, 603.3c).
+
+Private unit: adapters/phase/_answers: a prompt's answers from the walk's next decisions.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.adapters.phase import PhaseError, PhaseGap, answers, read
-from triggerstack.adapters.phase._answers import _consistent, _current, _next_targets, choices, prefix
+from triggerstack.adapters.phase import PhaseError, PhaseGap, answers, choices, read
+from triggerstack.adapters.phase._answers import _consistent, _current, _next_targets, prefix
 
 HERE = Path(__file__).resolve().parent / "data" / "phase"
 
@@ -88,8 +90,7 @@ def test_target_and_mode_answers_are_the_definitions_at_every_recorded_prompt() 
 def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
     """Seeded boards of the differential run and of the division run, each followed by a Session
     answering with random legal answers; at every target prompt both ways must agree."""
-    from triggerstack.adapters.phase import Session
-    from triggerstack.adapters.phase._live import engine
+    from triggerstack.adapters.phase import Session, engine
 
     from tests.phase_harness.differential import POOL, _board
     from tests.phase_harness.playback import _division_board

@@ -1,6 +1,8 @@
 """The fairness rule of a server's loaded scenarios (solver/serve/_pool.py, docs/server.md): shares
 per token and per network address, and the largest holder gives way first. Time is an injected
-clock: nothing sleeps."""
+clock: nothing sleeps.
+
+Private unit: solver/serve/_pool (Pool and its caps) and the HTTP gate (solver/serve/_http._Gate)."""
 
 from __future__ import annotations
 
@@ -133,8 +135,8 @@ def test_one_address_cannot_queue_more_than_its_share_of_questions() -> None:
     pytest.importorskip("fastapi")
     import contextlib
 
+    from triggerstack.solver.serve import Service
     from triggerstack.solver.serve._http import QUESTIONS_PER_PEER, _Gate
-    from triggerstack.solver.serve._rpc import Service
 
     gate = _Gate(Service())
     with contextlib.ExitStack() as queued:

@@ -19,6 +19,8 @@ No ability can be removed (each always has a choice), so 603.3b's two blocks (A'
 B's) give Σ over each block's orders of the product of those counts, position by position. The
 formula is the engines' count on a small board (the slow test), and each kind's count the
 cross-check's listing of that ability's choices at several sizes.
+
+Private unit: solver/_core/space.space_for and the cross-check's ability_choices (solver/_engines/constraint), held to each other.
 """
 
 from __future__ import annotations

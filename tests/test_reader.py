@@ -2,12 +2,16 @@
 writer (``model/_parts.py`` ``write_whole``): YAML aliases are held to ``--max-values`` and
 ``--max-bytes`` as the document they stand for, whatever their shape; a named file that is not a
 regular file is refused naming its kind at every door, never waited on; nothing is written through
-a planted link."""
+a planted link.
+
+Private unit: model/_io (read_file, parse_text), the one document reader."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -22,9 +26,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.model._io import parse_text, read_file
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, main
 
 CAP = Limits(bytes=20_000)
 LONG = "y" * 1_000
@@ -116,6 +119,7 @@ def _close_sockets() -> Iterator[None]:
     yield
     while _SOCKETS:
         _SOCKETS.pop().close()
+
 
 KINDS: dict[str, Callable[[Path], str]] = {
     "fifo": _fifo,
@@ -226,7 +230,7 @@ def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
     from triggerstack.solver import Options
-    from triggerstack.solver.serve._http import app
+    from triggerstack.solver.serve import app
 
     text = "players: [A]\ntriggers:\n  - {id: T0, controller: A, text: &t '" + LONG + "'}\n"
     text += "".join(f"  - {{id: T{i}, controller: A, text: *t}}\n" for i in range(1, 40))
@@ -239,7 +243,7 @@ def test_the_pages_parse_refuses_aliased_text_at_the_cap() -> None:
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero-link"])
 def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
     """The JSON-RPC door: ``load`` with a path."""
-    from triggerstack.solver.serve._rpc import Service
+    from triggerstack.solver.serve import Service
 
     path = tmp_path / "scenario.json"
     said = KINDS[kind](path)
@@ -248,3 +252,81 @@ def test_a_load_by_path_refuses_what_is_not_a_regular_file(tmp_path: Path, kind:
     assert _ends(lambda: answer.append(Service().handle(line))) is None
     error = json.loads(answer[0] or "{}")["error"]
     assert "not a regular file" in error["message"] or said in error["message"], error
+
+
+_PLAIN = st.one_of(
+    st.from_regex(r"\A[-+]?[0-9_]{1,12}(\.[0-9_]{0,20})?([eE][-+]?[0-9]{1,4})?\Z"),
+    st.from_regex(r"\A[-+]?0[xob][0-9a-fA-F_]{1,6}\Z"),
+    st.from_regex(r"\A[0-9]{1,2}(:[0-5][0-9]){1,2}\Z"),
+    st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z"),
+    st.sampled_from(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "n",
+                     "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~", "=",
+                     ".inf", "-.inf", ".NaN", ".5", "1.", "+1", "-0", "1e3", "1E+3"]),
+)  # fmt: skip
+
+
+def _says(token: str) -> Any:
+    """What a plain scalar says in YAML 1.2's JSON-compatible core schema (ScenarioError: refused, a
+    number no JSON writes)."""
+    if re.fullmatch(r"[-+]?[0-9]+", token):
+        return int(token, 10)
+    if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+\.[0-9]*)([eE][-+][0-9]+)?", token):  # a point (1e3 is text)
+        near = float(token)  # as JSON's reader reads it (exactness: tests/test_attacks_60f.py, open)
+        return near if math.isfinite(near) and abs(near) < 10**100 else ScenarioError  # --max-digits
+    if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", token):
+        return ScenarioError
+    words = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+    return words.get(token, None if token in ("null", "Null", "NULL", "~") else token)
+
+
+@given(token=_PLAIN)
+def test_a_plain_yaml_scalar_means_what_its_text_says_as_json_reads_it(token: str) -> None:
+    """PyYAML resolves plain scalars by YAML 1.1: 010 was eight (octal), 1:30 ninety (base 60), 1_000
+    a thousand, NO false — another value than the text says, and a scenario judged on it. A plain
+    scalar is read by YAML 1.2's JSON-compatible core schema, its numbers as JSON reads them; where
+    the token is JSON, JSON reads the same."""
+    try:
+        as_yaml: Any = parse_text(f"v: {token}\n", "doc", "yaml")["v"]
+    except ScenarioError:
+        as_yaml = ScenarioError
+    says = _says(token)
+    assert as_yaml == says and _kind(as_yaml) is _kind(says), (token, as_yaml, says)
+    if not isinstance(says, str) and re.fullmatch(
+        r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null", token
+    ):
+        try:
+            as_json: Any = parse_text(f'{{"v": {token}}}', "doc", "json")["v"]
+        except ScenarioError:
+            as_json = ScenarioError
+        assert as_json == as_yaml and type(as_json) is type(as_yaml), (token, as_json, as_yaml)
+
+
+def _kind(value: Any) -> type:
+    """A value's type, a float's subclass (a float that keeps its text: model/_numbers.Inexact) a float."""
+    return float if isinstance(value, float) else type(value)
+
+
+@given(
+    whole=st.integers(-(10**20), 10**20),
+    fraction=st.text(alphabet="0123456789", min_size=1, max_size=20),
+    exponent=st.one_of(st.none(), st.integers(-25, 25)),
+    fmt=st.sampled_from(["json", "yaml"]),
+)
+def test_a_whole_number_is_read_as_its_text_says_never_as_its_nearest_float(
+    whole: int, fraction: str, exponent: int | None, fmt: str
+) -> None:
+    """A number written with a point or an exponent, in JSON or YAML, where a whole number is asked
+    (a power, a count): the integer its text says, or refused — never the integer of its nearest
+    binary float (``1.0000000000000001`` is not 1, ``9007199254740993.0`` is not 9007199254740992)."""
+    from decimal import Decimal
+
+    text = f"{whole}.{fraction}" + ("" if exponent is None else f"e{exponent:+d}")
+    said = Decimal(text)
+    object_ = f'{{"id": "x", "controller": "A", "types": ["creature"], "power": {text}}}'
+    doc = parse_text(f'{{"players": ["A"], "objects": [{object_}]}}', "s", fmt)
+    try:
+        read = Scenario.model_validate(doc).objects[0].power
+    except (ScenarioError, ValueError):
+        assert said != said.to_integral_value() or not math.isfinite(float(text)), text
+        return
+    assert said == said.to_integral_value() and read == int(said), (text, read)

@@ -1,5 +1,7 @@
 """The verdict and explain formats: every dict the verbs write validates against the published
-models (``triggerstack schema verdict|explain``), unknown fields forbidden, so they cannot drift."""
+models (``triggerstack schema verdict|explain``), unknown fields forbidden, so they cannot drift.
+
+Private unit: model/_reports (VerdictReport, Explanation), the published formats' models."""
 
 from __future__ import annotations
 
@@ -9,9 +11,8 @@ import pytest
 from triggerstack.model import Outcome, Scenario
 from triggerstack.model._reports import Explanation, VerdictReport
 from triggerstack.solver import check, explain, outcomes
-from triggerstack.solver._cli import main
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES, main
 
 NAMES = EXAMPLE_NAMES
 

@@ -7,6 +7,8 @@ observation is what its documentation says.
 Rules: 603.3b (who decides: the controller of the block being put, APNAP), 700.2e (the chooser of
 the ability in hand), 603.3c-d (what a walk may decide), docs/formats.md, Proposal and outcome (the outcome reached, in the
 canonical form of ``enumerate``), docs/cli.md (the score as a per-player reward).
+
+Private unit: model/_types.PlayerId, the seat type Observer.encode takes.
 """
 
 from __future__ import annotations
@@ -28,20 +30,19 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
-from triggerstack.model import Outcome, Scenario, compile_facts, outcome_json  # noqa: E402
-from triggerstack.model._errors import ScenarioError, TimeLimitReached, UsageError  # noqa: E402
-from triggerstack.model._scenario import parse_scenario  # noqa: E402
+from triggerstack.model import Outcome, Scenario, ScenarioError, UsageError, compile_facts, outcome_json  # noqa: E402
 from triggerstack.model._types import PlayerId  # noqa: E402
 from triggerstack.solver import (  # noqa: E402
     ActionLayout,
+    DecisionKind,
     IllegalDecision,
     IllegalOutcome,
     LegalOutcomes,
     Stepper,
+    TimeLimitReached,
     check,
     rl,
 )
-from triggerstack.solver._verbs.step import DecisionKind  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 from .property.strategies import SETTINGS, scenarios  # noqa: E402
@@ -96,7 +97,7 @@ def _playable(facts: Any) -> bool:
 
 
 def test_a_scenario_with_no_decision_is_refused_at_reset() -> None:
-    nothing = parse_scenario({"players": ["A", "B"]})
+    nothing = Scenario.model_validate({"players": ["A", "B"]})
     with pytest.raises(ScenarioError, match="no decision to make"):
         rl.raw_env(nothing).reset()
     game = rl.raw_env([nothing, Scenario.load(str(ERTAI))])
@@ -118,7 +119,7 @@ def test_api_test_passes_on_every_example(path: Path) -> None:
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(reactions=True))
 def test_api_test_passes_on_generated_scenarios(doc: dict[str, Any]) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(_playable(facts))
     api_test(rl.raw_env(facts), num_cycles=30)
 
@@ -155,7 +156,7 @@ def test_random_masked_episodes_end_in_legal_outcomes(path: Path) -> None:
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(reactions=True), seed=st.integers(0, 2**32 - 1))
 def test_random_episodes_of_generated_scenarios_end_in_legal_outcomes(doc: dict[str, Any], seed: int) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(_playable(facts))
     game = rl.raw_env(facts)
     game.reset(seed=seed)
@@ -170,7 +171,7 @@ def test_the_kept_observation_is_the_encoded_one_on_generated_boards(doc: dict[s
     its announcement, the seats and base rows every episode on the board shares — changes no
     observation: over several episodes on one board (the later ones from its kept rows), every
     seat's observation at every step is what ``Observer.encode`` makes of the walk."""
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(_playable(facts))
     game = rl.raw_env(facts)
     rng = np.random.default_rng(seed)
@@ -316,9 +317,9 @@ def test_rewards_come_from_a_score_per_player() -> None:
 
 
 def rl_score(score: dict[str, Any], outcome: Outcome) -> float:
-    from triggerstack.model._outcome import parse_score
+    from triggerstack.model import Score
 
-    return float(parse_score(score).of(outcome))
+    return float(Score.model_validate(score).of(outcome))
 
 
 # -- sources and layouts --------------------------------------------------------------------------
@@ -458,7 +459,7 @@ def test_the_observation_kept_up_to_date_is_the_one_encoded_anew(auto: bool) -> 
         "objects": [{"id": "c0", "controller": "B", "types": ["creature"]}],
         "triggers": [{"id": f"T{k}", "controller": "AB"[k % 2], "targets": [one]} for k in range(17)],
     }
-    sources = [Scenario.load(str(p)) for p in files] + [parse_scenario(crowd)]
+    sources = [Scenario.load(str(p)) for p in files] + [Scenario.model_validate(crowd)]
     rng = np.random.default_rng(1)
     for k, scenario in enumerate(sources):
         if auto and LegalOutcomes(scenario).count() == 1:

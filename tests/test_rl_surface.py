@@ -4,6 +4,8 @@ wrapper Gymnasium's ``make`` adds or a user adds; the render modes Gymnasium and
 ask for are there or refused the way ``make_vec_env`` falls back on, never with a warning; the
 parallel API is PettingZoo's turn-based conversion and passes PettingZoo's ``parallel_api_test``;
 the suite's warning filter lets PettingZoo's classic games import.
+
+Private unit: solver/rl/_spaces.MaskedDiscrete, the action space's masked draw.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ a case by its id.
 The whole table runs at once, each runner's runs side by side — the Java ones in one JVM
 (tests/doubles/RunnerTable.java) — against an engine answering from answers recorded beforehand
 (no import of this package in it): the runs that wait out a time limit overlap the rest.
+
+Private unit: solver/_cli._conformance, the command line's conformance runner, run in this process beside the Java runner.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """One seed and argument check (``model/_args.py``) at every door that takes one: a whole number 0
 or more, a NumPy integer taken as the number it holds; a negative seed (``random.Random(-k)`` draws
 what ``k`` draws), a bool, a float, text or nan is refused naming the argument, never hashed nor a
-bare TypeError."""
+bare TypeError.
+
+Private unit: model/_args (seed_of, whole_number), the one seed check, and the phase adapter's generator (adapters/phase/_prompt._rng)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from triggerstack.model import Scenario, ScenarioError
+from triggerstack.model import Scenario, ScenarioError, UsageError
 from triggerstack.model._args import seed_of, whole_number
-from triggerstack.model._errors import UsageError
 from triggerstack.solver import LegalOutcomes, sample
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 from .conftest import EXAMPLES
 
@@ -60,7 +61,7 @@ def _phase_rest(seed: Any) -> Any:
 
 
 def _boards(seed: Any) -> Any:
-    from triggerstack.solver._boards._draw import boards
+    from triggerstack.solver.rl import boards
 
     return next(boards(seed, 1, cards=False))
 
@@ -171,7 +172,7 @@ def test_rl_boards_refuses_arguments_naming_them(call: Callable[[], Any], name: 
 
 
 def _boards_with(**changes: Any) -> Any:
-    from triggerstack.solver._boards._draw import boards
+    from triggerstack.solver.rl import boards
 
     args: dict[str, Any] = {"cards": False, **changes}
     n = args.pop("n", 1)

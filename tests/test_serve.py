@@ -1,7 +1,9 @@
 """``triggerstack serve --stdio``: every verb as a JSON-RPC 2.0 method, answering exactly what the
 command line answers (``check`` the object ``check --json`` prints, ``count`` the count …), errors
 with their place, and a server that no request ends: a fuzzed stream gets one answer per request,
-in order, and end of input ends it with exit 0. The Java client runs where the JDK is."""
+in order, and end of input ends it with exit 0. The Java client runs where the JDK is.
+
+Private unit: the server's method table and errors (solver/serve/_rpc: METHODS, RpcError, discover), its pool's caps (solver/serve/_pool) and the published formats' models (model/_reports)."""
 
 from __future__ import annotations
 
@@ -13,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Outcome, Scenario, Score
-from triggerstack.model._io import load_document
-from triggerstack.model._outcome import outcome_dict
+from triggerstack.model import Outcome, Scenario, Score, outcome_dict
 from triggerstack.model._reports import Explanation, VerdictReport
 from triggerstack.solver import LegalOutcomes, Options, best, check
-from triggerstack.solver.serve._rpc import METHODS, Service, discover
+from triggerstack.solver.serve import Service
+from triggerstack.solver.serve._rpc import METHODS, discover
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES, ROOT
 
@@ -192,13 +194,13 @@ def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None
     """Clients without a token share one pool (issue 39): a load into it when full unloads the
     least recently used handle not asked about for HOLD_SECONDS, or is refused saying when one
     may be; inline requests never take a slot; a token gives a pool of one's own."""
-    from triggerstack.solver.serve import _rpc as rpc
+    from triggerstack.solver.serve import _pool as pool
     from triggerstack.solver.serve._rpc import RpcError
 
     clock = _Clock()
     service = Service(Options(time_limit=5), clock=clock)
     handles = []
-    for i in range(rpc.HANDLES_PER_CLIENT):
+    for i in range(pool.HANDLES_PER_CLIENT):
         clock.now = i
         handles.append(service.call("load", {"path": ERTAI})["handle"])
     clock.now = 40.0
@@ -206,11 +208,11 @@ def test_a_full_pool_gives_way_least_recently_used_first_and_says_when() -> None
     with pytest.raises(RpcError) as refused:
         service.call("load", {"path": ERTAI})
     wrong = refused.value.as_dict()
-    assert wrong["code"] == -32006 and wrong["data"]["retry_after"] == rpc.HOLD_SECONDS - 39
+    assert wrong["code"] == -32006 and wrong["data"]["retry_after"] == pool.HOLD_SECONDS - 39
     assert "a token of your own" in wrong["message"]
-    assert service.call("count", {"scenario": load_document(ERTAI)}) == {"count": 10}  # inline: no slot
+    assert service.call("count", {"scenario": yaml.safe_load(Path(ERTAI).read_text())}) == {"count": 10}  # inline: no slot
     assert "handle" in service.call("load", {"path": ERTAI}, client="alice")  # a pool of one's own
-    clock.now = 1 + rpc.HOLD_SECONDS
+    clock.now = 1 + pool.HOLD_SECONDS
     service.call("load", {"path": ERTAI})  # handles[1] (used at 1 s) gives way, not handles[0]
     with pytest.raises(RpcError):
         service.call("count", {"handle": handles[1]})

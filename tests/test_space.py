@@ -1,5 +1,7 @@
 """Per-ability options by combinatorics (601.2c–d, 700.2): the same set as the choices search, a
-rank/unrank bijection, and counts at sizes nothing could list."""
+rank/unrank bijection, and counts at sizes nothing could list.
+
+Private unit: solver/_core/space and _ranks: an ability's options by combinatorics."""
 
 from __future__ import annotations
 

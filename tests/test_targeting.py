@@ -1,6 +1,8 @@
 """Targeting restrictions, one rule each: 115.5, 702.11b-d, 702.16b, 702.18a, 601.2c. Each says which
 rule bars a thing (a :class:`Bar`, a fact); the judge room's code, rule and sentence for each bar are
-held to docs/formats.md by tests/test_judge.py."""
+held to docs/formats.md by tests/test_judge.py.
+
+Private unit: model/_targeting (Bar, Restriction, restriction_bars) over model/_things and model/_shapes."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """Nothing a scenario or a proposal says can run script or fake a verdict where it is shown (issue
 21 items 1 and 6; model/_text.py states the one rule): a scenario's ids are printable or bad input,
 and what a proposal names is shown with its controls, bidirectional formatting and noncharacters
-written as escapes — in terminal text, SVG and JSON alike."""
+written as escapes — in terminal text, SVG and JSON alike.
+
+Private unit: model/_text.visible, the one rule for showing text, parse_scenario's refusals, and the picture's writer (solver/_verbs/draw.verdict_svg)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from triggerstack.model._scenario import parse_scenario
 from triggerstack.model._text import visible
 from triggerstack.solver import check
 from triggerstack.solver._verbs.draw import verdict_svg
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 from .conftest import EXAMPLES
 

@@ -1,6 +1,8 @@
 """The table of verbs: every row names a function whose annotations name a params and a result
 model, the command line lists exactly the rows that have a command, a verb's parser imports only
-its own module, and docs/architecture.md's worked example (``count --divide``) is the code."""
+its own module, and docs/architecture.md's worked example (``count --divide``) is the code.
+
+Private unit: the table of verbs (solver/_verbs: table, base) and what the command line imports for each."""
 
 from __future__ import annotations
 

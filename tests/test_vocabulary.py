@@ -1,6 +1,8 @@
 """The closed vocabularies are the Comprehensive Rules' lists (docs/formats.md, Objects: "Closed vocabularies
-are the Comprehensive Rules' own lists"): each list in ``model/_shapes.py`` is
-compared with the rule's own sentence in ``tests/data/cr-vocabularies.txt``."""
+are the Comprehensive Rules' own lists"): each list in ``model/_words.py`` is
+compared with the rule's own sentence in ``tests/data/cr-vocabularies.txt``.
+
+Private unit: model/_words' closed vocabularies (CARD_TYPES, COLORS, SUPERTYPES, ZONES) and parse_scenario's refusals."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 from triggerstack.model import ScenarioError
 from triggerstack.model._scenario import parse_scenario
-from triggerstack.model._shapes import CARD_TYPES, COLORS, SUPERTYPES, ZONES
+from triggerstack.model._words import CARD_TYPES, COLORS, SUPERTYPES, ZONES
 
 TEXT = Path(__file__).parent / "data" / "cr-vocabularies.txt"
 

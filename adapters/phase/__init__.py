@@ -16,14 +16,11 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._board import PROMPTS as PROMPTS
     from ._board import BatchEntry as BatchEntry
     from ._board import Index as Index
-    from ._board import PhaseGap as PhaseGap
-    from ._board import PhaseStateError as PhaseStateError
     from ._board import Reading as Reading
     from ._board import read as read
     from ._board import trim as trim
     from ._live import TESTED as TESTED
     from ._live import Board as Board
-    from ._live import PhaseError as PhaseError
     from ._live import card_data as card_data
     from ._live import engine as engine
     from ._live import phase_module as phase_module
@@ -34,6 +31,9 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._prompt import answers as answers
     from ._prompt import is_legal_answer as is_legal_answer
     from ._prompt import legal_actions as legal_actions
+    from ._schema import PhaseError as PhaseError
+    from ._schema import PhaseGap as PhaseGap
+    from ._schema import PhaseStateError as PhaseStateError
     from ._session import Session as Session
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

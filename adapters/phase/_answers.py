@@ -18,10 +18,8 @@ from triggerstack.model import Outcome, compile_facts
 from triggerstack.model._outcome import Entry
 from triggerstack.solver._verbs.step import Stepper, Walk
 
-from ._board import PhaseGap, Reading
-from ._schema import PhaseError
-
-__all__ = ["action_for", "choices", "entry_of", "prefix", "targets_in_slots"]
+from ._board import Reading
+from ._schema import PhaseError, PhaseGap
 
 Action = dict[str, Any]
 

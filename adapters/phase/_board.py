@@ -28,9 +28,7 @@ from ._objects import (
     read_stack_object,
     slug,
 )
-from ._schema import PhaseGap, PhaseStateError, check
-
-__all__ = ["PROMPTS", "BatchEntry", "Index", "PhaseGap", "PhaseStateError", "Reading", "read", "trim"]
+from ._schema import PhaseError, PhaseGap, PhaseStateError, check
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 
@@ -53,6 +51,26 @@ class BatchEntry:
     that order (the first is placed next)."""
     group: int | None = None
     """Its group in ``pending_trigger_order``: the abilities of one player not yet put in order."""
+
+
+def exported(game: Any) -> Any:
+    """``game.state()``: phase cannot always export its own state, and says so as :class:`PhaseError`."""
+    try:
+        return game.state()
+    except ValueError as exc:
+        raise PhaseError(f"state(): {exc}") from exc
+
+
+def placed_as(left: list[BatchEntry], entry: Mapping[str, Any]) -> tuple[dict[str, Any], BatchEntry | None]:
+    """A stack entry phase placed above the batch: its data, and which ability of ``left`` it is — the
+    one of the same source and description (of one ability triggered by several events, the one
+    whose event is the entry's), or None (a reaction, or what the batch read did not hold)."""
+    data = (entry.get("kind") or {}).get("data") or {}
+    ability = data.get("ability") or {}
+    said = data.get("description") or ability.get("description")
+    event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
+    same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
+    return data, next((b for b in same if b.event_object == event), same[0] if same else None)
 
 
 @dataclass

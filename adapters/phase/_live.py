@@ -13,12 +13,9 @@ from typing import Any
 from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
 
-from ._answers import action_for, entry_of
-from ._board import PROMPTS, PhaseGap, Reading, _state, read
-from ._schema import PhaseError
-
-__all__ = ["TESTED", "Board", "PhaseError", "card_data", "engine", "phase_module", "play", "reached"]
-
+from ._answers import entry_of
+from ._board import PROMPTS, Reading, _state, exported, placed_as
+from ._schema import PhaseError, PhaseGap
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 
@@ -116,7 +113,7 @@ class Board:
 
     def state(self) -> Any:
         """``game.state()``; phase's failure to export one is a :class:`PhaseError`."""
-        return _exported(self.game)
+        return exported(self.game)
 
     def object_id(self, name: str, owner: int) -> int:
         """The first of ``owner``'s cards named ``name`` still in a library or hand."""
@@ -199,35 +196,14 @@ def _mana_for(cost: str) -> list[str]:
     return out
 
 
-def _exported(game: Any) -> Any:
-    try:
-        return game.state()
-    except ValueError as exc:  # phase cannot always export its own state
-        raise PhaseError(f"state(): {exc}") from exc
-
-
 def play(game: Any, outcome: Outcome, *, strict: bool = True, limit: int = 1000,
          seen: Callable[[Reading, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Answer every trigger-placement prompt of ``game`` so that it places ``outcome``; the actions
-    applied, in order. Each prompt is read afresh (phase may skip or merge prompts). ``seen`` is
-    called with each reading and the action taken."""
-    done: list[dict[str, Any]] = []
-    first: Reading | None = None
-    for _ in range(limit):
-        w = game.waiting_for()
-        if w["type"] not in PROMPTS:
-            return done
-        reading = read(_exported(game), strict=strict, since=first)
-        first = first or reading
-        action = action_for(reading, outcome)  # a prompt phase should not have asked: PhaseError
-        if seen is not None:
-            seen(reading, action)
-        try:
-            game.apply(int(w["data"]["player"]), action)
-        except ValueError as exc:  # phase refuses an answer by raising ValueError ("Invalid action: ...")
-            raise PhaseGap(f"phase refused {json.dumps(action)} at {w['type']}: {exc}") from exc
-        done.append(action)
-    raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
+    applied, in order (a :class:`~._session.Session`'s loop: each prompt read afresh, since phase may
+    skip or merge prompts). ``seen`` is called with each reading and the action taken."""
+    from ._session import Session
+
+    return Session(game, strict=strict).play(outcome, limit, seen)
 
 
 def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
@@ -241,18 +217,12 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     matched: list[tuple[dict[str, Any], str]] = []
     fired: list[tuple[int, str]] = []  # (place among the entries, our id) of the reactions phase fired
     for e in entries:
-        data = (e.get("kind") or {}).get("data") or {}
-        ability = data.get("ability") or {}
-        said = data.get("description") or ability.get("description")
-        event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
-        same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
-        # one ability triggered by several events: the entry whose event is this one's
-        match = next((b for b in same if b.event_object == event), same[0] if same else None)
+        data, match = placed_as(left, e)
         if match is None:
             fired.append((len(matched) + len(fired), _reaction(before, data, matched)))
             continue
         left.remove(match)
-        matched.append((ability, match.trigger))
+        matched.append((data.get("ability") or {}, match.trigger))
     placed = [e for k, e in enumerate(entries) if k not in {i for i, _ in fired}]
     ids = {t: int(e["id"]) for e, (_, t) in zip(placed, matched, strict=True)}
     index = replace(before.index, batch=[replace(b, stack_id=ids.get(b.trigger, b.stack_id))

@@ -11,17 +11,6 @@ from typing import Any
 
 from ._abilities import _COLOR, _CORE, Gap
 
-__all__ = [
-    "Combat",
-    "combat_of",
-    "controller_of",
-    "read_object",
-    "read_player_keywords",
-    "read_players",
-    "read_stack_object",
-    "slug",
-]
-
 # CounterType serializes as a lower-case flat string (crates/engine/src/types/counter.rs); others keep theirs
 _COUNTER = {"plus1plus1": "+1/+1", "minus1minus1": "-1/-1"}
 

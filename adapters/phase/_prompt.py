@@ -42,9 +42,8 @@ from ._answers import (
     prefix,
     refuse,
 )
-from ._board import PhaseGap, Reading
-
-__all__ = ["Answers", "Rest", "answers", "is_legal_answer", "legal_actions", "queued"]
+from ._board import Reading
+from ._schema import PhaseGap
 
 Action = dict[str, Any]
 

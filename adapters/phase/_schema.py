@@ -18,8 +18,6 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from triggerstack.model._errors import ScenarioError
 
-__all__ = ["STATE", "Field", "PhaseError", "PhaseGap", "PhaseStateError", "check", "check_prompt", "paths"]
-
 
 class PhaseGap(ScenarioError):
     """What phase's state does not say, with ``strict=True``: each gap on its own line."""

@@ -14,17 +14,15 @@ whole one again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from triggerstack.model import Outcome
 
-from ._board import PROMPTS, BatchEntry, PhaseGap, Reading, read
+from ._board import PROMPTS, Reading, exported, placed_as, read
 from ._prompt import Answers, Rest, answers, queued
-from ._schema import check_prompt
-
-__all__ = ["Session"]
+from ._schema import PhaseGap, check_prompt
 
 
 class Session:
@@ -63,10 +61,8 @@ class Session:
         return self._whole()
 
     def _whole(self) -> Reading:
-        from ._live import _exported
-
         self.whole_reads += 1
-        got = read(_exported(self.game), strict=self.strict, since=self._first)
+        got = read(exported(self.game), strict=self.strict, since=self._first)
         if self._first is None:
             self._first = got
         self._last = got
@@ -87,15 +83,12 @@ class Session:
         stack_ids: dict[str, int] = {}
         left = [b for b in first.index.batch if b.stack_id is None]
         for e in entries:
-            data = (e.get("kind") or {}).get("data") or {}
-            ability = data.get("ability") or {}
-            match = _match(left, ability.get("source_id"), data.get("description") or ability.get("description"),
-                           ((data.get("trigger_event") or {}).get("data") or {}).get("object_id"))  # fmt: skip
+            data, match = placed_as(left, e)
             if match is None:
                 return None  # a reaction (ward) or what the batch read did not hold: read it whole
             left.remove(match)
             stack_ids[match.trigger] = int(e["id"])
-            placed.append({"trigger": match.trigger, "ability": dict(ability)})
+            placed.append({"trigger": match.trigger, "ability": dict(data.get("ability") or {})})
         done = {p["trigger"] for p in first.placed} | set(stack_ids)
         current = None
         if prompt["type"] != "OrderTriggers":
@@ -152,23 +145,24 @@ class Session:
             self._queue = _ordered(last, list(action["data"]["order"]))
         return result
 
-    def play(self, outcome: Outcome, limit: int = 1000) -> list[dict[str, Any]]:
-        """Answer every prompt of the batch so that phase places ``outcome``; the answers given."""
+    def play(
+        self, outcome: Outcome, limit: int = 1000, seen: Callable[[Reading, dict[str, Any]], None] | None = None
+    ) -> list[dict[str, Any]]:
+        """Answer every prompt of the batch so that phase places ``outcome``; the answers given.
+        ``seen`` is called with each reading and the answer given."""
         from ._answers import action_for
 
         done: list[dict[str, Any]] = []
         for _ in range(limit):
             if self.game.waiting_for().get("type") not in PROMPTS:
                 return done
-            action = action_for(self.reading(), outcome)
+            reading = self.reading()
+            action = action_for(reading, outcome)  # a prompt phase should not have asked: PhaseError
+            if seen is not None:
+                seen(reading, action)
             self.apply(action)
             done.append(action)
         raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
-
-
-def _match(left: list[BatchEntry], source: Any, description: Any, event: Any) -> BatchEntry | None:
-    same = [b for b in left if b.source_id == source and b.description == description]
-    return next((b for b in same if b.event_object == event), same[0] if same else None)
 
 
 def _queue_of(reading: Reading) -> list[str]:

@@ -13,8 +13,8 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._expand import expand as expand
     from ._expand import names_cards as names_cards
     from ._reader import Ability as Ability
-    from ._reader import Unread as Unread
     from ._reader import read as read
     from ._report import card_report as card_report
+    from ._unread import Unread as Unread
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

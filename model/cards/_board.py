@@ -16,20 +16,6 @@ from collections.abc import Callable, Iterator
 from copy import deepcopy
 from typing import Any
 
-__all__ = [
-    "EACH",
-    "STATED",
-    "Missing",
-    "X",
-    "complete",
-    "each",
-    "has_each",
-    "is_template",
-    "needs",
-    "reads_x",
-    "stated",
-]
-
 EACH = "for_each"
 """The marker of a player reference that stands for each player of a set: ``{"for_each": "opponent"}``
 (every opponent of the ability's controller still in the game, 102.2–102.3, 800.4a) or

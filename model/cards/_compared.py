@@ -20,8 +20,6 @@ from ._board import stated
 from ._corpus import Card
 from ._unread import Unread
 
-__all__ = ["against_source"]
-
 _FIELD = {"power": "power", "toughness": "toughness", "mana value": "mana_value"}
 _IMPLICIT = {
     ("lesser",): "lt",

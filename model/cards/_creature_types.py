@@ -16,8 +16,6 @@ from collections.abc import Iterable
 from ._corpus import Card
 from ._subtypes import CREATURE
 
-__all__ = ["CREATURE_TYPES", "EXTRA", "creature_types_of"]
-
 _WORD = re.compile(r"[A-Z][a-z'-]*(?:-[A-Z][a-z]+)?(?: [A-Z][a-z'-]*)*")  # "Time Lord" is one type
 
 

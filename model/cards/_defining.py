@@ -15,8 +15,6 @@ from typing import Any
 from ._corpus import Card
 from ._creature_types import CREATURE_TYPES
 
-__all__ = ["defined"]
-
 _ALL_COLORS = ["white", "blue", "black", "red", "green"]
 
 

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-__all__ = ["ends"]
-
 _END_TEXT = (
     "gets get gains gain has have deals deal loses lose can't cannot becomes become is are was were "
     "phases phase fights fight attacks attack blocks block doesn't explores explore connives connive "

@@ -17,8 +17,6 @@ from typing import Any
 
 from ._board import each
 
-__all__ = ["NO_CONTEXT", "Context", "event_qualifier", "event_refusal", "player_named"]
-
 _WHO = {
     ("that", "player"): "that player",
     ("that", "opponent"): "that opponent",

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from .._apnap import opponent_relation
 from .._controllers import derive_controller
 from .._errors import ScenarioError
+from .._numbers import exact_whole
 from .._shapes import SUPERTYPES as _SUPERTYPES
 from .._shapes import ScenarioFields, TriggerBody
 from ._board import Missing, complete, is_template
@@ -24,8 +25,6 @@ from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
 from ._reader import KEPT, Ability, keyword_lines, read
 from ._states import keyword_tag
-
-__all__ = ["asks_ability", "characteristics", "expand", "names_cards", "ward_of", "ward_reaction"]
 
 _COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 _ORDER = ["white", "blue", "black", "red", "green"]
@@ -337,8 +336,8 @@ class _Expansion:
         the problem noted when there is no such one (``labelled``: the trigger gives a text of its
         own, so writing the ability by hand is the other way out)."""
         abilities = read(card)
-        if isinstance(n, float) and n.is_integer():
-            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
+        if isinstance(n, float) and exact_whole(n) is not None:
+            n = exact_whole(n)  # 2.0 is 2, as its text says (shapes.Whole); true is not 1
         if n is None and len(abilities) != 1:
             which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
             fix = ", or give targets (targets: [] for none) to write it by hand" if labelled else ""

@@ -11,8 +11,6 @@ import re
 
 from ._corpus import Card
 
-__all__ = ["CHAPTER", "keyword_triggers"]
-
 # a Saga's chapter line: "I — …", "II, III — …" (714.2a: a chapter ability is a triggered ability
 # whose trigger condition is a lore counter reaching its number, 714.2b)
 CHAPTER = re.compile(r"^((?:[IVX]+)(?:, [IVX]+)*) — ")

@@ -26,8 +26,6 @@ from ._event import event_refusal
 from ._subtypes import BY_TYPE
 from ._unread import Unread
 
-__all__ = ["relate"]
-
 _PERMANENTS = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 _BECOMES_CREATURE = re.compile(r"\bbecomes? an? (?!copy)[^.]*?\bcreature")
 """A card that can be a creature by its own text ("this land becomes a 3/3 … creature"; not "become a copy of")."""

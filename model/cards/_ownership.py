@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["modes_are_foreign", "owned"]
-
 _QUOTED = re.compile(r'"[^"]*"|"[^"]*$')
 # a triggered ability made by this one: at the start of a sentence of the effect, or after a
 # comma ("until end of turn, whenever …", "…, and when you do, …")

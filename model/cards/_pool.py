@@ -31,9 +31,8 @@ from ._board import is_template, needs
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
-from ._reader import _REMINDER, _TRIGGER, Unread, _effect, keyword_lines, read, triggered_lines
-
-__all__ = ["EVENTS", "Condition", "Entry", "Pool", "Trig", "fits", "names_event", "placed", "pool"]
+from ._reader import _REMINDER, _TRIGGER, _effect, keyword_lines, read, triggered_lines
+from ._unread import Unread
 
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events a board is built around: a creature enters; every creature dies (a board wipe); the

@@ -15,9 +15,6 @@ from ._subtypes import subtypes_at
 from ._unread import Unread
 from ._zones import zone_or_counter
 
-__all__ = ["_qualifiers", "cause"]
-
-
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 
 

@@ -10,8 +10,6 @@ from typing import Any
 from ._board import X
 from ._unread import Unread
 
-__all__ = ["_QUANTITY", "_divided", "_quantity"]
-
 _NUMBERS = {
     "a": 1,
     "an": 1,

@@ -24,8 +24,6 @@ from ._phrase import _requirement
 from ._quantity import _QUANTITY
 from ._unread import Unread
 
-__all__ = ["Ability", "Unread", "keyword_lines", "read", "triggered_lines"]
-
 _ABILITY_WORD = r"[A-Z][\w' ,!?-]*? — "
 """An ability word and its dash before a trigger ("Landfall — ", "Exterminate! — "), 207.2c."""
 _TRIGGER = re.compile(rf"^(?:{_ABILITY_WORD})?(When|Whenever|At)\b")

@@ -10,8 +10,6 @@ from ._corpus import corpus
 from ._expand import characteristics, ward_of, ward_reaction
 from ._reader import read
 
-__all__ = ["card_report"]
-
 
 def card_report(name: str) -> dict[str, Any]:
     """What the tool reads of the card ``name``: its Oracle text, the object fragment, the reactions

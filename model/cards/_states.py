@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["KEYWORD_TAGS", "STATE_TAGS", "keyword_tag", "quality", "state"]
-
 KEYWORD_TAGS = frozenset(
     {"flying", "reach", "defender", "shadow", "horsemanship", "trample", "vigilance", "haste", "menace"}
     | {"deathtouch", "lifelink", "indestructible", "infect", "wither", "intimidate", "fear", "skulk", "flash"}

@@ -10,8 +10,6 @@ one: any other ("Ivy", "Commander") is refused by the reader, never read as a su
 
 from __future__ import annotations
 
-__all__ = ["BY_TYPE", "CREATURE", "PLURAL", "SUBTYPES", "subtypes_at"]
-
 # fmt: off
 BY_TYPE: dict[str, frozenset[str]] = {  # a card type → its subtypes (205.3g–n); "spell": instants' and sorceries'
     "creature": frozenset({  # 205.3m

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["Unread"]
-
 
 class Unread(Exception):
     """A triggered ability whose text the reader does not understand: ``sentence`` is the part."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["zone_or_counter"]
-
 
 def zone_or_counter(low: list[str], i: int, out: dict[str, Any]) -> int:
     """How many words from ``i`` name a zone ("from your graveyard", "in an opponent's graveyard",

@@ -32,8 +32,6 @@ from typing import Any
 from triggerstack.model.cards._expand import ward_reaction
 from triggerstack.model.cards._pool import Condition, Entry, Pool, Trig, fits
 
-__all__ = ["Drawn", "Fired", "Piece", "Scene", "assemble"]
-
 ATTACK_CHANCE = 2 / 3
 """How likely each of the active player's creatures that can attack does, in an attack."""
 TRIES = 30
@@ -103,8 +101,9 @@ class Scene:
         self.kind = kind
         self.pieces: list[Piece] = []
         self.spell: Piece | None = None
-        # an attack's defending player (one, 506.2)
-        self.defender = defender if defender is not None else rng.choice(self.players[1:])
+        # an attack's defending player (one, 506.2); a board of one player has none (its event is no
+        # attack: the named board refuses one, the drawn boards have two seats or more)
+        self.defender = defender if defender is not None or len(players) < 2 else rng.choice(self.players[1:])
         self.caster = self.players[0]
         self._count = {p: 0 for p in self.players}
 
@@ -134,6 +133,7 @@ class Scene:
         if self.kind == "dies":
             return [(p, p.controller) for p in self.pieces if p.died]
         if self.kind == "attacks":
+            assert self.defender is not None  # an attack's board has two players or more
             return [(p, self.defender) for p in self.pieces if p.attacking]
         assert self.spell is not None
         return [(self.spell, self.caster)]

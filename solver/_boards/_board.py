@@ -27,8 +27,6 @@ from .._verbs.step import ActionLayout, Stepper
 from ._assemble import Drawn, assemble
 from ._built import scenario_of
 
-__all__ = ["COUNT_TIME", "DRAWS", "PLAYERS", "Asked", "Board", "board_rng", "drawn_from", "pool_of"]
-
 DRAWS = 200
 """Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
 sizes asked are refused as out of reach."""

@@ -28,8 +28,6 @@ from triggerstack.model.cards._pool import Entry, Trig
 
 from ._assemble import Drawn
 
-__all__ = ["scenario_of"]
-
 KEPT = 65_536
 """Templates kept per process (past it they are validated again as they come): about the number of
 pool entries a long run meets, each kept once."""

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["EVENTS", "MAX_OUTCOMES", "MOST_ABILITIES", "MOST_BODIES", "parser", "run"]
-
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events (``model/cards/_pool.py`` ``EVENTS``: tests/test_boards.py holds them equal)."""
 MAX_OUTCOMES = 10**6

@@ -32,21 +32,7 @@ from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
 
 from .._verbs.step import ActionLayout
-from ._board import DRAWS, PLAYERS, Asked, Board, drawn_from, pool_of
-
-__all__ = [
-    "DRAWS",
-    "MAX_OUTCOMES",
-    "MOST_ABILITIES",
-    "MOST_BODIES",
-    "MOST_WORKERS",
-    "PLAYERS",
-    "Board",
-    "Boards",
-    "boards",
-    "draw",
-    "span",
-]
+from ._board import Asked, Board, drawn_from, pool_of
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""

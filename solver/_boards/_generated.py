@@ -12,8 +12,6 @@ from typing import Any
 
 from triggerstack.model.cards._pool import Condition, Entry, Pool, Subject, Trig, Whose, names_event
 
-__all__ = ["generated"]
-
 _CREATURE = {"kind": "permanent", "type": "creature"}
 _OPPONENT = {"kind": "player", "controller": "opponent"}
 _PLAYER = {"kind": "player"}

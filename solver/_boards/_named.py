@@ -30,8 +30,6 @@ from triggerstack.model.cards._pool import Entry, placed
 
 from ._assemble import Fired, Piece, Scene
 
-__all__ = ["MOST_CARDS", "MOST_PLAYERS", "NamedBoard", "Placed", "named_board", "players_of"]
-
 MOST_PLAYERS = 8
 """Players a named board may have (A … H)."""
 MOST_CARDS = 60

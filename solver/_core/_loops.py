@@ -23,8 +23,6 @@ from .._judge._reason import Reason
 from .engine import PassEngine
 from .indexed import IndexedOutcome, to_outcome
 
-__all__ = ["Frame", "Listing", "Loops", "Met", "Path"]
-
 
 @dataclass(slots=True)
 class Frame:

@@ -43,8 +43,6 @@ from triggerstack.model._types import PlayerId
 
 from ._ranks import rank_composition, unrank_composition
 
-__all__ = ["MAX_GUESSES", "MAX_STATES", "Part", "Programme", "Slot", "SlotChoice"]
-
 State = tuple[int, ...]
 Option = tuple[tuple[int, ...], State]  # the slots a thing goes to, and what that adds to the state
 SlotChoice = tuple[tuple[int, ...], tuple[int, ...]]  # a slot's targets (sorted) and its division

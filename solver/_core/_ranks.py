@@ -1,23 +1,16 @@
 """Ranking and unranking the pieces of a choice: k-subsets, multisets and the divisions of an
-amount (601.2d), each in lexicographic order, counted with binomials, nothing listed."""
+amount (601.2d), each in lexicographic order, counted with binomials, nothing listed; and
+:class:`TargetSets`, one requirement's choices (a set of targets within its bounds, and a
+division) built from them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
+from itertools import accumulate
 from math import comb
-
-__all__ = [
-    "SEQUENTIAL_FROM",
-    "multichoose",
-    "rank_combination",
-    "rank_composition",
-    "rank_multiset",
-    "unrank_combination",
-    "unrank_combination_walking",
-    "unrank_composition",
-    "unrank_multiset",
-]
 
 
 def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
@@ -146,3 +139,68 @@ def rank_multiset(n: int, seq: Sequence[int]) -> int:
         index += multichoose(n - x, r) - multichoose(n - s, r)
         x = s
     return index
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSets:
+    """The choices of one requirement: a set of targets within the bounds, and a division.
+
+    Its choices come by number of targets (``low`` … ``high``), each number's block holding
+    C(pool, n) target sets times the divisions of the amount among n targets. The count is summed
+    with binomials stepped one from the next; the blocks' running totals are kept only once
+    something is unranked or ranked (a big pool's totals are big integers)."""
+
+    pool: tuple[int, ...]
+    low: int
+    high: int
+    divide: int | None
+    count: int = field(init=False)
+    _ends: list[int] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "count", sum(self._sizes()))
+
+    def _divisions(self, n: int) -> int:
+        if self.divide is None or n == 0:
+            return 1
+        return comb(self.divide - 1, n - 1)
+
+    def _sizes(self) -> Iterator[int]:
+        """The size of each block, n = low … high."""
+        size = len(self.pool)
+        if self.low > self.high or self.low > size:
+            return
+        sets = comb(size, self.low)
+        for n in range(self.low, self.high + 1):
+            yield sets * self._divisions(n)
+            sets = sets * (size - n) // (n + 1)
+
+    def _running(self) -> list[int]:
+        if self._ends is None:
+            object.__setattr__(self, "_ends", list(accumulate(self._sizes())))
+        assert self._ends is not None
+        return self._ends
+
+    def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        ends = self._running()
+        k = bisect_right(ends, index)
+        if k == len(ends):
+            raise IndexError(index)
+        n = self.low + k
+        index -= ends[k - 1] if k else 0
+        d = self._divisions(n)
+        subset = unrank_combination(len(self.pool), n, index // d)
+        targets = tuple(self.pool[i] for i in subset)
+        div = unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
+        return targets, div
+
+    def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
+        n = len(targets)
+        if not self.low <= n <= self.high:
+            raise ValueError(f"{n} targets outside {self.low}..{self.high}")
+        ends = self._running()
+        index = ends[n - self.low - 1] if n > self.low else 0
+        where = {t: i for i, t in enumerate(self.pool)}
+        sub = rank_combination(len(self.pool), [where[t] for t in targets])
+        d = self._divisions(n)
+        return index + sub * d + (rank_composition(div) if self.divide is not None and n else 0)

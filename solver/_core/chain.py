@@ -34,8 +34,6 @@ from ._loops import Listing, Loops, Met, Path
 from .engine import PassEngine
 from .indexed import IndexedOutcome, JsonWriter, from_outcome, to_outcome
 
-__all__ = ["Chain", "Classes", "ClassesFor", "Pass", "Whole"]
-
 
 @dataclass(frozen=True, slots=True)
 class Pass:

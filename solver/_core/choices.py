@@ -21,16 +21,6 @@ from triggerstack.model._modes import iter_mode_choices
 
 from .indexed import Choice, ModeInstance
 
-__all__ = [
-    "first_legal_choice",
-    "has_legal_choice",
-    "is_mode_legal",
-    "iter_choices",
-    "iter_divided",
-    "iter_divisions",
-    "iter_mode_targets",
-]
-
 
 def _order(m: ModeFacts) -> list[int]:
     """Requirements in an order where each ``target_of`` comes before those that read it."""

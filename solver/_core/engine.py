@@ -22,8 +22,6 @@ from triggerstack.model._outcome import Score
 
 from .indexed import IndexedOutcome, score_of
 
-__all__ = ["Found", "ListedEngine", "PassEngine"]
-
 
 @dataclass(frozen=True, slots=True)
 class Found:

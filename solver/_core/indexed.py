@@ -18,18 +18,6 @@ from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, entry_shape, mode_shape
 from triggerstack.model._text import compact
 
-__all__ = [
-    "Choice",
-    "IndexedOutcome",
-    "JsonWriter",
-    "ModeInstance",
-    "Placed",
-    "entry_of",
-    "from_outcome",
-    "score_of",
-    "to_outcome",
-]
-
 
 @dataclass(frozen=True, order=True, slots=True)
 class ModeInstance:

@@ -23,8 +23,6 @@ from .._errors import EngineCannot
 from .choices import iter_choices, iter_divided, iter_mode_targets
 from .indexed import Choice, IndexedOutcome
 
-__all__ = ["Shape", "count_obeyed", "iter_legal_choices", "most_obedient", "most_obeyed", "obeys_outcome", "shape"]
-
 Shape = tuple[int, ...]
 """What a "must target" effect cannot change about a choice: its modes (sorted, repeats repeated)."""
 

@@ -17,8 +17,6 @@ from triggerstack.model._facts import AbilityFacts, Facts
 from .._errors import EngineCannot
 from .choices import has_legal_choice
 
-__all__ = ["MAX_RELEVANT", "minimal_enabling_sets"]
-
 MAX_RELEVANT = 14
 """More earlier-block abilities than this that one ability could target: too many subsets."""
 

@@ -22,13 +22,11 @@ from random import Random
 from typing import TypeVar
 
 from triggerstack.model._facts import Facts
-from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
+from triggerstack.model._limits import Deadline, Limits
 
 from .._errors import EngineCannot
 from .indexed import Choice, IndexedOutcome, Placed
 from .space import ChoiceSpace, Reach, space_for
-
-__all__ = ["Counting", "count_outcomes", "iter_outcomes", "pick"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -104,14 +102,6 @@ class _Search:
                 yield from self.orders(others, (*stack, Placed(k, choice)), below | {k})
 
 
-def iter_outcomes(
-    facts: Facts, limits: Limits = DEFAULT_LIMITS, deadline: Deadline = NO_DEADLINE
-) -> Iterator[IndexedOutcome]:
-    """Every outcome of the pass of ``facts`` once, lazily, in :class:`Counting`'s rank order
-    (choices listed within ``limits.choices``)."""
-    return Counting(facts, limits, deadline).outcomes()
-
-
 class _Kept(dict[K, V]):
     """A dict that keeps at most ``size`` entries, dropping the oldest (what a rank or a draw
     asks again and again stays; memory does not grow with how many are asked)."""
@@ -128,7 +118,7 @@ class _Kept(dict[K, V]):
 
 
 MAX_BLOCK = 16
-"""The most abilities of one block that :func:`count_outcomes` counts over the subsets of (2^n)."""
+"""The most abilities of one block that :class:`Counting` counts over the subsets of (2^n)."""
 
 
 class Counting:
@@ -146,7 +136,7 @@ class Counting:
     by binomials or by a programme; listed, within ``--max-choices``, only where no programme
     takes an ability's linked choices: :func:`~.space.space_for`).
 
-    The rank order is the direct search's (:func:`iter_outcomes`), from most to least
+    The rank order is the direct search's (:meth:`Counting.outcomes`), from most to least
     significant: per block from the bottom, the removed set (fewer first, then by position in the
     block), then the abilities put from the bottom up — which one (by position in the block),
     its choice (in its space's rank order) — then the next block. With ``weight``, each outcome
@@ -468,15 +458,3 @@ def pick(rng: Random, weighted: Sequence[tuple[T, int]]) -> T:
             return item
         x -= w
     raise AssertionError("unreachable: x is below the sum of the weights")
-
-
-def count_outcomes(
-    facts: Facts,
-    weight: Callable[[int, int], int] = lambda _b, _k: 1,
-    limits: Limits = DEFAULT_LIMITS,
-    deadline: Deadline = NO_DEADLINE,
-) -> int:
-    """Σ over the outcomes of the pass of ``facts`` of Π over blocks of ``weight(block, placed in
-    it)`` — with the default weight, how many outcomes there are — without listing any (see
-    :class:`Counting`). Exactly :func:`iter_outcomes`' outcomes, counted."""
-    return Counting(facts, limits, deadline, weight).total(0, frozenset())

@@ -20,12 +20,10 @@ the order of :meth:`ChoiceSpace.unrank` and of iteration.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate, combinations_with_replacement
-from math import comb
+from itertools import combinations_with_replacement
 from typing import TypeVar
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
@@ -34,19 +32,9 @@ from triggerstack.model._modes import iter_mode_choices
 
 from .._errors import EngineCannot
 from ._programme import MAX_GUESSES, MAX_STATES, Part, Programme, Slot, SlotChoice
-from ._ranks import (
-    multichoose,
-    rank_combination,
-    rank_composition,
-    rank_multiset,
-    unrank_combination,
-    unrank_composition,
-    unrank_multiset,
-)
+from ._ranks import TargetSets, multichoose, rank_multiset, unrank_composition, unrank_multiset
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
-
-__all__ = ["ChoiceSpace", "Reach", "is_independent", "space_for"]
 
 
 def is_independent(a: AbilityFacts) -> bool:
@@ -79,86 +67,21 @@ class Reach:
             self.targets.setdefault(key, set()).update(things)
 
 
-@dataclass(frozen=True, slots=True)
-class _Requirement:
-    """The choices of one requirement: a set of targets within the bounds, and a division.
-
-    Its choices come by number of targets (``low`` … ``high``), each number's block holding
-    C(pool, n) target sets times the divisions of the amount among n targets. The count is summed
-    with binomials stepped one from the next; the blocks' running totals are kept only once
-    something is unranked or ranked (a big pool's totals are big integers)."""
-
-    pool: tuple[int, ...]
-    low: int
-    high: int
-    divide: int | None
-    count: int = field(init=False)
-    _ends: list[int] | None = field(default=None, init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "count", sum(self._sizes()))
-
-    def _divisions(self, n: int) -> int:
-        if self.divide is None or n == 0:
-            return 1
-        return comb(self.divide - 1, n - 1)
-
-    def _sizes(self) -> Iterator[int]:
-        """The size of each block, n = low … high."""
-        size = len(self.pool)
-        if self.low > self.high or self.low > size:
-            return
-        sets = comb(size, self.low)
-        for n in range(self.low, self.high + 1):
-            yield sets * self._divisions(n)
-            sets = sets * (size - n) // (n + 1)
-
-    def _running(self) -> list[int]:
-        if self._ends is None:
-            object.__setattr__(self, "_ends", list(accumulate(self._sizes())))
-        assert self._ends is not None
-        return self._ends
-
-    def unrank(self, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        ends = self._running()
-        k = bisect_right(ends, index)
-        if k == len(ends):
-            raise IndexError(index)
-        n = self.low + k
-        index -= ends[k - 1] if k else 0
-        d = self._divisions(n)
-        subset = unrank_combination(len(self.pool), n, index // d)
-        targets = tuple(self.pool[i] for i in subset)
-        div = unrank_composition(self.divide, n, index % d) if self.divide is not None and n else ()
-        return targets, div
-
-    def rank(self, targets: Sequence[int], div: Sequence[int]) -> int:
-        n = len(targets)
-        if not self.low <= n <= self.high:
-            raise ValueError(f"{n} targets outside {self.low}..{self.high}")
-        ends = self._running()
-        index = ends[n - self.low - 1] if n > self.low else 0
-        where = {t: i for i, t in enumerate(self.pool)}
-        sub = rank_combination(len(self.pool), [where[t] for t in targets])
-        d = self._divisions(n)
-        return index + sub * d + (rank_composition(div) if self.divide is not None and n else 0)
-
-
-_Part = _Requirement | Programme
+_Part = TargetSets | Programme
 """The choices of some of a mode's requirements: one requirement alone (binomials), or several
 linked to each other (a programme, :mod:`._programme`)."""
 
 
 def _part_choices(part: _Part, index: int) -> tuple[SlotChoice, ...]:
-    return (part.unrank(index),) if isinstance(part, _Requirement) else part.unrank(index)
+    return (part.unrank(index),) if isinstance(part, TargetSets) else part.unrank(index)
 
 
 def _part_rank(part: _Part, chosen: Sequence[SlotChoice]) -> int:
-    return part.rank(*chosen[0]) if isinstance(part, _Requirement) else part.rank(chosen)
+    return part.rank(*chosen[0]) if isinstance(part, TargetSets) else part.rank(chosen)
 
 
 def _part_list(part: _Part) -> Iterator[tuple[SlotChoice, ...]]:
-    if isinstance(part, _Requirement):
+    if isinstance(part, TargetSets):
         return ((part.unrank(i),) for i in range(part.count))
     return iter(part)
 
@@ -178,7 +101,7 @@ def _walk_product(walks: Sequence[Callable[[], Iterator[T]]]) -> Iterator[tuple[
 
 
 def _part_reach(part: _Part) -> list[set[int]]:
-    if isinstance(part, _Requirement):
+    if isinstance(part, TargetSets):
         return [set(part.pool) if part.high >= 1 else set()]
     return part.reach()
 
@@ -199,9 +122,9 @@ class _Mode:
         return n
 
     @property
-    def reqs(self) -> tuple[_Requirement, ...] | None:
+    def reqs(self) -> tuple[TargetSets, ...] | None:
         """Its requirements in order when each is a part of its own (then best is found by parts)."""
-        found = tuple(p for _, p in self.parts if isinstance(p, _Requirement))
+        found = tuple(p for _, p in self.parts if isinstance(p, TargetSets))
         return found if len(found) == len(self.parts) else None
 
     def _instance(self, chosen: Sequence[tuple[tuple[int, ...], tuple[SlotChoice, ...]]]) -> ModeInstance:
@@ -452,7 +375,7 @@ def _product(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: Cho
             parts = []
             for i, r in enumerate(m.requirements):
                 pool = facts.available(r, on_stack)
-                parts.append(((i,), _Requirement(pool, r.min, r.most(len(pool)), r.divide)))
+                parts.append(((i,), TargetSets(pool, r.min, r.most(len(pool)), r.divide)))
             _keep(space, _Mode(m.index, tuple(parts)))
     return _shapes(a, space)
 
@@ -518,7 +441,7 @@ def _linked(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: Choi
             if len(g) == 1:
                 r = m.requirements[g[0]]
                 pool = facts.available(r, on_stack)
-                parts.append((g, _Requirement(pool, r.min, r.most(len(pool)), r.divide)))
+                parts.append((g, TargetSets(pool, r.min, r.most(len(pool)), r.divide)))
                 continue
             part = _part(facts, a, (m.index,), g, False)
             if part is None:

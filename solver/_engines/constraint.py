@@ -33,8 +33,6 @@ from .._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
 from .._errors import EngineCannot
 from .._options import Options
 
-__all__ = ["ConstraintEngine", "ability_choices", "iter_solutions"]
-
 MAX_SUBSETS = 50_000
 REMOVED = ("removed",)
 

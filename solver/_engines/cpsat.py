@@ -26,6 +26,7 @@ from itertools import pairwise, product
 from typing import Any
 
 from ortools.sat.python import cp_model
+from triggerstack.model._errors import TimeLimitReached
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._filters import who
 from triggerstack.model._limits import Deadline
@@ -35,10 +36,8 @@ from .._core.engine import Found, ListedEngine
 from .._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, score_of
 from .._core.must import obeys_outcome
 from .._core.removal import minimal_enabling_sets
-from .._errors import EngineCannot, TimeLimitReached
+from .._errors import EngineCannot
 from .._options import Options
-
-__all__ = ["CpsatEngine", "PassModel", "best_found", "build", "solve_all", "validate"]
 
 
 @dataclass(frozen=True, slots=True)

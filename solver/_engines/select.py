@@ -30,8 +30,6 @@ from .._core.engine import PassEngine
 from .._errors import EngineCannot
 from .._options import Engine, Options
 
-__all__ = ["Task", "chain_for", "engine_for"]
-
 
 class Task(Enum):
     """What the engine is asked: any of the enumeration questions, or an optimum."""

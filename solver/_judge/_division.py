@@ -9,8 +9,6 @@ from triggerstack.model._rules import Code
 
 from ._reason import Reason
 
-__all__ = ["divide_first", "divided_wrongly", "nothing_to_divide"]
-
 
 def nothing_to_divide() -> Reason:
     return Reason.of(Code.DIVISION, "it divides nothing, but a division is given")

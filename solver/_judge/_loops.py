@@ -13,16 +13,6 @@ from triggerstack.model._text import compact
 
 from ._reason import Reason, cite
 
-__all__ = [
-    "endless_chain",
-    "endless_loop",
-    "loop_goes_on",
-    "loop_repeats",
-    "mandatory_loop",
-    "optional_loop",
-    "undecided_loop",
-]
-
 
 def loop_repeats(now: int, now_ids: Sequence[str], then: int, then_ids: Sequence[str], more: int | None = None) -> str:
     """Which pass (1-based, with its abilities) repeats which, up to names; ``more``: but for that

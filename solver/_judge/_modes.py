@@ -8,19 +8,6 @@ from triggerstack.model._rules import Code
 
 from ._reason import Reason
 
-__all__ = [
-    "legal_only_if_below",
-    "mode_count",
-    "mode_illegal",
-    "mode_not_its_own",
-    "mode_repeat",
-    "mode_unavailable",
-    "modes_of_unmodal",
-    "no_such_mode",
-    "shared_target",
-    "targets_outside_modes",
-]
-
 
 def modes_of_unmodal(a: AbilityFacts) -> Reason:
     return Reason.of(Code.MODE_UNKNOWN, f"{a.id} is not modal: it takes no modes")

@@ -10,28 +10,6 @@ from triggerstack.model._rules import Code, Rule
 
 from ._reason import Reason, cite
 
-__all__ = [
-    "already_done",
-    "announce_first",
-    "announce_then",
-    "block_order",
-    "first_then",
-    "later_block",
-    "longest_in_order",
-    "missing",
-    "modes_first",
-    "next_requirement",
-    "not_triggered",
-    "pass_order",
-    "passes_mismatch",
-    "placed_and_removed",
-    "placed_twice",
-    "put_first",
-    "removed_twice",
-    "triggered_earlier",
-    "walk_over",
-]
-
 
 def placed_twice(aid: str, first: int, second: int) -> Reason:
     return Reason.of(Code.DUPLICATE_ABILITY, f"{aid} is on the stack twice (stack[{first}] and stack[{second}])")
@@ -54,6 +32,12 @@ def already_done(aid: str, removed: bool) -> Reason:
 def walk_over() -> Reason:
     """Why no decision is legal once a walk is over."""
     return Reason(None, None, "the walk is over: every waiting ability is on the stack or removed")
+
+
+def offered(said: str) -> Reason:
+    """A walk's decision (``said`` as a sentence names it) that is legal now: it breaks no rule, and
+    no sentence may say it does, whichever door asks."""
+    return Reason(None, None, f"{said} is legal now: it is one of the decisions offered")
 
 
 def put_first() -> Reason:

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from triggerstack.model._rules import CODE_RULE, Code, Rule
 
-__all__ = ["Reason", "cite"]
-
 
 @dataclass(frozen=True, slots=True)
 class Reason:

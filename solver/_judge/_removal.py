@@ -11,17 +11,6 @@ from triggerstack.model._rules import Code, Rule
 from .._core.indexed import Choice
 from ._reason import Reason, cite
 
-__all__ = [
-    "cannot_be_removed",
-    "may_be_removed",
-    "must_be_put",
-    "must_be_removed",
-    "never_put",
-    "removal_depends",
-    "removed_always",
-    "removed_but_legal",
-]
-
 
 def _forced(a: AbilityFacts) -> Reason:
     """Why ``a`` is never put on the stack: the rule (``AbilityFacts.forced_removal``) and its words."""

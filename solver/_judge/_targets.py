@@ -17,25 +17,6 @@ from triggerstack.model._text import quoted
 
 from ._reason import Reason
 
-__all__ = [
-    "barred",
-    "cannot_choose",
-    "chosen_twice",
-    "excluded",
-    "linked_misfit",
-    "must_disobeyed",
-    "must_elsewhere",
-    "no_choice_goes_on",
-    "no_linked_fit",
-    "no_such_requirement",
-    "not_a_thing",
-    "not_distinct",
-    "not_functioning",
-    "not_in_pass",
-    "not_on_stack",
-    "target_count",
-]
-
 
 def excluded(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) -> list[Reason]:
     """Every reason the scenario gives that ``t`` is no candidate of ``a``'s requirement ``r``

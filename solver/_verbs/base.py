@@ -4,7 +4,8 @@ that is a whole document (an outcome, a score) is declared and read.
 A verb's parameters are what it takes besides the scenario; each surface adds how the scenario is
 named (a file, ``handle`` or ``scenario``) and the options (``engine``, ``time_limit``). Results are
 frozen and know their JSON (what a server answers, ``--json``) and their text (what the command
-line prints). The verbs themselves are listed in ``table.py``.
+line prints). The verbs themselves are listed in ``table.py``; :class:`Steps`, the decisions of a
+walk so far, is the base of the ``step.*`` verbs' parameters and of ``draw``'s.
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from triggerstack.model._errors import ScenarioError
+from triggerstack.model._numbers import Whole
 from triggerstack.model._text import compact
-
-__all__ = ["MAX_PAGE", "Params", "Result", "canonical", "document", "within"]
 
 MAX_PAGE = 10_000
 """The most outcomes one ``enumerate`` or ``sample`` answer carries (a server's page)."""
@@ -29,16 +29,22 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+class Steps(Params):
+    """A walk, decision by decision: the decisions so far (ids or readable forms)."""
+
+    decisions: list[Whole | StrictStr] = Field(default_factory=list, description="The decisions taken so far, in order")
+
+
 class Result(BaseModel):
     """A verb's answer: frozen; :meth:`to_json` is what a server answers, :meth:`text` what the command
-    line prints, :meth:`report` what ``--json`` prints."""
+    line prints, :meth:`cli_json` what ``--json`` prints."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json", exclude_none=True)
 
-    def report(self) -> Any:
+    def cli_json(self) -> Any:
         return self.to_json()
 
     def text(self) -> str:

@@ -14,8 +14,6 @@ from triggerstack.model._passes import Passes
 
 from .base import Params, Result, document, within
 
-__all__ = ["Best", "BestParams", "BestResult", "answer", "check_score"]
-
 
 class BestParams(Params):
     """The legal outcome with the highest score."""

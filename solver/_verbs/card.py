@@ -13,8 +13,6 @@ from triggerstack.model._text import compact
 
 from .base import Params, Result
 
-__all__ = ["CardParams", "CardResult", "answer"]
-
 
 class CardParams(Params):
     """What the tool reads of a card by its Oracle name (the extra [cards]; docs/cards.md)."""

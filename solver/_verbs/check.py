@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from .._judge import Verdict
     from .legal import LegalOutcomes
 
-__all__ = ["Check", "VerdictReport", "answer"]
-
 
 class Check(Params):
     """Judge a proposal: the object ``check --json`` prints."""

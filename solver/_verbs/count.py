@@ -1,19 +1,15 @@
 """``count``: how many legal outcomes there are, and with ``divide`` the count under each first
-stack entry (:meth:`~.legal.LegalOutcomes.counted`, :meth:`~.legal.LegalOutcomes.divide`)."""
+stack entry (:meth:`~.legal.LegalOutcomes.counted`, :meth:`~.legal.LegalOutcomes.divide`). Its one
+answer, :class:`CountResult`, is what the Python API's ``counted`` gives too (as ``Counted``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from triggerstack.model._text import compact
 
 from .base import Params, Result
-
-if TYPE_CHECKING:
-    from .legal import LegalOutcomes
-
-__all__ = ["Count", "CountResult", "Divided", "answer"]
 
 
 class Count(Params):
@@ -34,6 +30,10 @@ class Divided(BaseModel):
 
 
 class CountResult(Result):
+    # The count, and (not published) the engine that made it (of the first pass) and how
+    # (``product``, ``product+search``…; across passes, how the passes were followed too).
+    # (No docstring: the published schema of the answer has no description.)
+
     count: int = Field(description="The exact number of legal outcomes (any size)")
     divide: list[Divided] | None = Field(None, description="With divide: the count under each first entry")
     engine: str | None = Field(None, exclude=True)
@@ -45,7 +45,7 @@ class CountResult(Result):
             out["divide"] = [{"first": d.first, "count": d.count} for d in self.divide]
         return out
 
-    def report(self) -> Any:
+    def cli_json(self) -> Any:
         return {**self.to_json(), "engine": self.engine, "path": self.path}
 
     def text(self) -> str:
@@ -58,7 +58,21 @@ class CountResult(Result):
         return "\n".join([*lines, "", str(self.count)])
 
 
-def answer(legal: LegalOutcomes, p: Count) -> CountResult:
+Counted = CountResult
+"""The Python API's name of the answer (``triggerstack.solver.Counted``, what
+:meth:`~.legal.LegalOutcomes.counted` gives); published as ``CountResult``."""
+
+
+class _Counts(Protocol):
+    """What ``answer`` asks of a :class:`~.legal.LegalOutcomes` (named so, not imported: legal imports
+    this module for :class:`Counted`)."""
+
+    def counted(self) -> CountResult: ...
+
+    def divide(self) -> list[tuple[dict[str, Any] | None, int]]: ...
+
+
+def answer(legal: _Counts, p: Count) -> CountResult:
     found = legal.counted()
     divide = [Divided(first=first, count=n) for first, n in legal.divide()] if p.divide else None
     return CountResult(count=found.count, divide=divide, engine=found.engine, path=found.path)

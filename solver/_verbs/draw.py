@@ -1,5 +1,6 @@
-"""Pictures of the stack: SVG a judge can paste into a ruling (``explain --format svg``, ``check
---format svg``), drawn by the same code the page served by ``serve --http`` shows.
+"""``draw``, the verb, and the pictures of the stack: SVG a judge can paste into a ruling (``draw``;
+``explain --format svg``, ``check --format svg``), drawn by the same code the page served by
+``serve --http`` shows.
 
 The stack is drawn top at the top, one box per entry with its controller, modes, targets and
 divisions, the passes of 603.3b's loop separated; below it the blocks of 603.3b in APNAP order,
@@ -11,16 +12,65 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 from xml.sax.saxutils import escape as _xml_escape
 
+from pydantic import Field
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Outcome, outcome_dict
+from triggerstack.model._numbers import Whole
+from triggerstack.model._outcome import Outcome, outcome_dict, parse_outcome
 from triggerstack.model._text import visible
 
 from .._judge import Verdict
+from .base import Result, Steps, within
 
-__all__ = ["outcome_svg", "stack_svg", "verdict_svg"]
+if TYPE_CHECKING:
+    from .._options import Options
+    from .step import Stepper
+
+
+class Draw(Steps):
+    """The stack as an SVG picture: the walk so far, or a proposal with its violations."""
+
+    proposal: Any = Field(None, description="A proposal to draw with check's violations, instead of the walk")
+    width: Whole = Field(560, ge=280, le=1600, description="The picture's width in pixels (text keeps its size)")
+
+
+class Picture(Result):
+    svg: str = Field(description="An SVG document: the stack top first, each entry's choices, blocks, violations")
+
+    def text(self) -> str:
+        return self.svg
+
+    def picture(self) -> str | None:
+        return self.svg
+
+
+class _Draws(Protocol):
+    """What ``answer`` asks of a :class:`~.legal.LegalOutcomes` (named so, not imported: legal imports
+    explain, which draws its picture here)."""
+
+    facts: Facts
+    options: Options
+
+    def check(self, proposal: Outcome) -> Verdict: ...
+
+    def stepper(self) -> Stepper: ...
+
+
+def answer(legal: _Draws, p: Draw) -> Picture:
+    if p.proposal is not None:
+        proposal = within("proposal", lambda doc: parse_outcome(doc, limits=legal.options.limits), p.proposal)
+        return Picture(svg=verdict_svg(legal.facts, proposal, legal.check(proposal), p.width))
+    stepper = legal.stepper()
+    walk = stepper.walk(p.decisions)
+    over = not stepper.legal(walk)
+    title = "the stack built: over" if over else "the stack built so far"
+    if stepper.pass_number(walk) > 1 and not over:
+        title += f" (pass {stepper.pass_number(walk)} of 603.3b: abilities that triggered meanwhile)"
+    shown = outcome_svg(legal.facts, stepper.so_far(walk), (), title, stepper.in_hand(walk), p.width)
+    return Picture(svg=shown)
+
 
 WIDTH = 560
 LINE = 18

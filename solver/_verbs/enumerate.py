@@ -16,8 +16,6 @@ from .base import MAX_PAGE, Params, Result
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Enumerate", "Page", "answer", "lines", "parts"]
-
 
 class Enumerate(Params):
     """A page of the legal outcomes, in the engine's order."""

@@ -1,6 +1,6 @@
-"""``explain``: per ability, who controls it and why, where it goes, which modes and targets are
-legal, which candidates are excluded and by what rule, and whether it must, may or cannot be
-removed — and, across the passes of 603.3b, each reaction, what fires it, and the fired
+"""``explain``, the verb: per ability, who controls it and why, where it goes, which modes and
+targets are legal, which candidates are excluded and by what rule, and whether it must, may or
+cannot be removed — and, across the passes of 603.3b, each reaction, what fires it, and the fired
 abilities' own facts.
 
 What ``explain`` says is what the legal outcomes do (docs/rules.md, "An outcome"): a mode is legal when some legal
@@ -11,17 +11,36 @@ read off the product engine (:mod:`~.._engines.product.projection`) without enum
 the literal simulator). Targets and modes are judged at the start of the ability's block: with
 the abilities of earlier blocks that every outcome places below it on the stack; a waiting
 ability that is below only in some outcomes is legal "once on the stack".
+
+Its one answer, :class:`Explanation`, is the explain format itself (``model/_reports.py``: its JSON
+Schema is ``triggerstack schema explain``), built here part by part as the typed report; every
+surface writes its JSON, the command line its :meth:`~Explanation.text`, and the Python API's
+``explain`` returns it, read as that JSON too (``explained["count"]``).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, KeysView, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
+from pydantic import PrivateAttr
+from triggerstack.model import _reports as reports
+from triggerstack.model._answer import AnswerTooLarge, Spending
 from triggerstack.model._errors import EndlessLoop, ScenarioError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
-from triggerstack.model._reports import Explanation
+from triggerstack.model._outcome import Outcome
+from triggerstack.model._reports import (
+    AbilityReport,
+    BlockReport,
+    Exclusion,
+    Ignored,
+    LoopReport,
+    ModalReport,
+    ModeReport,
+    PlanReport,
+    ReactionReport,
+    RequirementReport,
+)
 from triggerstack.model._rules import Code
 
 from .. import _judge as judge
@@ -31,13 +50,100 @@ from .._engines.product import ProductEngine, plan
 from .._engines.product.fired import FiredClasses
 from .._engines.product.merge import identical_groups, merged_count
 from .._engines.product.projection import Projection, project
+from .base import Params, Result
 
-__all__ = ["explain_chain", "explain_text"]
+Removal = Literal["must", "may", "cannot"]
+Status = Literal["legal", "legal-if", "illegal", "unavailable"]
+_STATUS: list[Status] = ["legal", "legal-if", "illegal", "unavailable"]
+"""A mode's statuses, the most legal first (two later passes merged keep the more legal)."""
 
-_REMOVAL_WORDS = {"must": "removed in every legal outcome", "cannot": "placed in every legal outcome"}
+
+class Explain(Params):
+    """What explain --json prints."""
 
 
-def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[str, str]:
+class Explanation(Result, reports.Explanation):
+    # the explain format itself (the same JSON Schema, published under the same name), answered as a verb
+    __doc__ = reports.Explanation.__doc__
+
+    _drawing: Callable[[], str] | None = PrivateAttr(None)
+    _json: dict[str, Any] | None = PrivateAttr(None)
+
+    def to_json(self) -> dict[str, Any]:
+        if self._json is None:  # exactly what explain said: the fields it set
+            self._json = self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return self._json
+
+    def text(self) -> str:
+        return _text(self)
+
+    def picture(self) -> str | None:
+        return None if self._drawing is None else self._drawing()
+
+    @property
+    def report(self) -> Explanation:
+        """The typed explain format: this answer itself."""
+        return self
+
+    # read as the JSON explain --json prints, as a mapping: explained["count"], "loop" in explained
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_json().get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        return self.to_json().keys()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.to_json()
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to what reads as the same JSON: another explanation, or that JSON's mapping."""
+        if isinstance(other, reports.Explanation):
+            other = other.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return isinstance(other, Mapping) and self.to_json() == dict(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a mapping, so unhashable as one
+
+    def __repr__(self) -> str:
+        count = "?" if self.count is None else self.count
+        return f"<Explanation: {len(self.abilities)} waiting abilities, {count} legal outcomes>"
+
+
+class _Explains(Protocol):
+    """What ``answer`` asks of a :class:`~.legal.LegalOutcomes` (named so, not imported: legal imports
+    this module for :class:`Explanation`)."""
+
+    facts: Facts
+
+    def explain(self) -> Explanation: ...
+
+    def count(self) -> int: ...
+
+    def __getitem__(self, index: int) -> Outcome: ...
+
+
+def answer(legal: _Explains, _: Explain) -> Explanation:
+    found = legal.explain()
+
+    def drawn() -> str:
+        from .draw import outcome_svg
+
+        return outcome_svg(legal.facts, legal[0], (), f"one legal outcome of {legal.count()}")
+
+    found._drawing = drawn
+    return found
+
+
+# -- the report, part by part -----------------------------------------------------------------------
+
+
+def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[Removal, str]:
     """Whether ``a`` must, may or cannot be removed, as the legal outcomes remove it, and why (the judge's words)."""
     if a.forced_removal is not None or seen.removal == "must":
         return "must", judge.removed_always(a).text
@@ -48,7 +154,14 @@ def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset
     return "may", judge.may_be_removed(a).text
 
 
-def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
+def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Exclusion:
+    """A judge's reason why thing ``t`` is not a legal target, as the report shows it (counted)."""
+    assert why.rule is not None and why.code is not None
+    spending.spend(facts.things[t].id, why.code.value, why.rule.value, why.text)
+    return Exclusion(id=facts.things[t].id, code=why.code.value, rule=why.rule.value, reason=why.text)
+
+
+def _never_chosen(facts: Facts, a: AbilityFacts, t: int, spending: Spending) -> Exclusion:
     """Why a candidate no legal outcome chooses is never chosen."""
     if facts.waiting_ability(t) is not None:
         why = judge.not_on_stack(facts, a, t)
@@ -56,46 +169,59 @@ def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> dict[str, str]:
         why = judge.must_elsewhere(facts, a)
     else:
         why = judge.no_linked_fit(facts, t)
-    return _said(facts, t, why)
+    return _excluded(facts, t, why, spending)
 
 
-def _said(facts: Facts, t: int, why: judge.Reason) -> dict[str, str]:
-    """A judge's reason about thing ``t`` as the report shows it: its code (where it has one), rule and sentence."""
+def _ignored(facts: Facts, t: int, own: Sequence[str], spending: Spending) -> Ignored:
+    why = judge.not_functioning(facts, t, own)
     assert why.rule is not None
-    code = {"code": why.code.value} if why.code is not None else {}
-    return {"id": facts.things[t].id, **code, "rule": why.rule.value, "reason": why.text}
+    spending.spend(facts.things[t].id, why.rule.value, why.text)
+    return Ignored(id=facts.things[t].id, rule=why.rule.value, reason=why.text)
 
 
 def _requirement(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, chosen: set[int], certain: frozenset[int]
-) -> dict[str, Any]:
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    chosen: set[int],
+    certain: frozenset[int],
+    spending: Spending,
+) -> RequirementReport:
     now: list[str] = []
     later: list[str] = []
     for t in sorted(chosen):
         b = facts.waiting_ability(t)
         (now if b is None or b in certain else later).append(facts.things[t].id)
-    excluded = [_said(facts, t, why) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)]
-    excluded.extend(_never_chosen(facts, a, t) for t in r.candidates if t not in chosen)
-    return {
-        "id": r.id,
-        "text": r.text,
-        "called": r.called,
-        "min": r.min,
-        "max": r.max,
-        "divide": r.divide,
-        "different_from": [m.requirements[k].id for k in r.different_from],
-        "depends_on_targets_of": [m.requirements[k].id for k in r.depends_on],
-        "legal": now,
-        "legal_once_on_stack": later,
-        "excluded": excluded,
-        "ignored": [_said(facts, t, judge.not_functioning(facts, t, own)) for t, own in sorted(r.ignored.items())],
-    }
-
-
-def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int]) -> dict[str, Any]:
-    reqs = [
-        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain) for r in m.requirements
+        spending.spend(facts.things[t].id)
+    excluded = [
+        _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)
     ]
+    excluded.extend(_never_chosen(facts, a, t, spending) for t in r.candidates if t not in chosen)
+    return RequirementReport(
+        id=r.id,
+        text=r.text,
+        called=r.called,
+        min=r.min,
+        max=r.max,
+        divide=r.divide,
+        different_from=[m.requirements[k].id for k in r.different_from],
+        depends_on_targets_of=[m.requirements[k].id for k in r.depends_on],
+        legal=now,
+        legal_once_on_stack=later,
+        excluded=excluded,
+        ignored=[_ignored(facts, t, own, spending) for t, own in sorted(r.ignored.items())],
+    )
+
+
+def _mode(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int], spending: Spending
+) -> ModeReport:
+    reqs = [
+        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, spending)
+        for r in m.requirements
+    ]
+    status: Status
     if m.index in seen.reach.modes:
         if is_mode_legal(facts, a, m.index, certain):
             status, why = "legal", ""
@@ -105,82 +231,76 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
         status, why = "illegal", judge.mode_illegal(a, m).text
-    return {"id": m.id, "text": m.text, "called": m.called, "status": status, "reason": why, "requirements": reqs}
+    return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
-def _abilities(facts: Facts, engine: ProductEngine) -> list[dict[str, Any]]:
+def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[AbilityReport]:
     """Each ability of one pass, as its legal outcomes treat it."""
     seen = project(engine)
     out = []
     for a in facts.abilities:
         certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
         removal, why = _removal(facts, a, seen[a.index], certain)
+        spending.spend(a.id, a.text, why)
+        modal = ModalReport(choose=sorted(a.choose), repeat=a.repeat, distinct_targets=a.distinct_targets)
         out.append(
-            {
-                "id": a.id,
-                "text": a.text,
-                "controller": a.controller,
-                "controller_rule": a.control.rule.value,
-                "controller_reason": a.control.reason,
-                "controller_assumed": a.control.assumed,
-                "chooser": a.chooser,
-                "part": a.part,
-                "block": a.block,
-                "modal": {"choose": sorted(a.choose), "repeat": a.repeat, "distinct_targets": a.distinct_targets}
-                if a.modal
-                else None,
-                "modes": [_mode(facts, a, m, seen[a.index], certain) for m in a.modes],
-                "must_target": [facts.things[t].id for t in a.must],
-                "removal": removal,
-                "removal_reason": why,
-            }
+            AbilityReport(
+                id=a.id,
+                text=a.text,
+                controller=a.controller,
+                controller_rule=a.control.rule.value,
+                controller_reason=a.control.reason,
+                controller_assumed=a.control.assumed,
+                chooser=a.chooser,
+                part=a.part,
+                block=a.block,
+                modal=modal if a.modal else None,
+                modes=[_mode(facts, a, m, seen[a.index], certain, spending) for m in a.modes],
+                must_target=[facts.things[t].id for t in a.must],
+                removal=removal,
+                removal_reason=why,
+            )
         )
     return out
 
 
-def _union(first: list[Any], second: list[Any]) -> list[Any]:
-    return first + [x for x in second if x not in first]
+def _union(first: Sequence[Any], second: Sequence[Any]) -> list[Any]:
+    return [*first, *(x for x in second if x not in first)]
 
 
-_STATUS = ["legal", "legal-if", "illegal", "unavailable"]
+def _merged_requirement(old: RequirementReport, new: RequirementReport, abilities: set[str]) -> RequirementReport:
+    """One requirement as two later-pass scenarios treat it: what either allows (see :func:`_merge`)."""
+    legal = [t for t in _union(old.legal, new.legal) if t not in abilities or (t in old.legal and t in new.legal)]
+    chosen = _union(_union(old.legal, old.legal_once_on_stack), _union(new.legal, new.legal_once_on_stack))
+    once = [t for t in chosen if t not in legal]
+    excluded = [e for e in _union(old.excluded, new.excluded) if e.id not in {*legal, *once}]
+    update = {"legal": legal, "legal_once_on_stack": once, "excluded": excluded}
+    return old.model_copy(update={**update, "ignored": _union(old.ignored, new.ignored)})
 
 
-def _merge(old: dict[str, Any], new: dict[str, Any], abilities: set[str]) -> dict[str, Any]:
+def _merge(old: AbilityReport, new: AbilityReport, abilities: set[str]) -> AbilityReport:
     """One fired ability as two later-pass scenarios treat it: what either allows. An ability on
     the stack from an earlier pass is legal at the start of the block only if it is so in both
     (it may be missing from the other, removed in its pass): otherwise legal once on the stack."""
-    if old["removal"] != new["removal"]:
-        old["removal"] = "may"
-        old["removal_reason"] = judge.removal_depends().text
-    for mo, mn in zip(old["modes"], new["modes"], strict=True):
-        if _STATUS.index(mn["status"]) < _STATUS.index(mo["status"]):
-            mo["status"], mo["reason"] = mn["status"], mn["reason"]
-        for ro, rn in zip(mo["requirements"], mn["requirements"], strict=True):
-            chosen_old = _union(ro["legal"], ro["legal_once_on_stack"])
-            chosen_new = _union(rn["legal"], rn["legal_once_on_stack"])
-            legal = [
-                t
-                for t in _union(ro["legal"], rn["legal"])
-                if t not in abilities or (t in ro["legal"] and t in rn["legal"])
-            ]
-            ro["legal"] = legal
-            ro["legal_once_on_stack"] = [t for t in _union(chosen_old, chosen_new) if t not in legal]
-            chosen = set(ro["legal"]) | set(ro["legal_once_on_stack"])
-            ro["excluded"] = [e for e in _union(ro["excluded"], rn["excluded"]) if e["id"] not in chosen]
-            ro["ignored"] = _union(ro["ignored"], rn["ignored"])
-    return old
+    modes = []
+    for mo, mn in zip(old.modes, new.modes, strict=True):
+        kept = mn if _STATUS.index(mn.status) < _STATUS.index(mo.status) else mo
+        reqs = [_merged_requirement(ro, rn, abilities) for ro, rn in zip(mo.requirements, mn.requirements, strict=True)]
+        modes.append(mo.model_copy(update={"status": kept.status, "reason": kept.reason, "requirements": reqs}))
+    update: dict[str, Any] = {"modes": modes}
+    if old.removal != new.removal:
+        update |= {"removal": "may", "removal_reason": judge.removal_depends().text}
+    return old.model_copy(update=update)
 
 
-def _by_classes(classes: FiredClasses) -> dict[str, dict[str, Any]]:
+def _by_classes(classes: FiredClasses, spending: Spending) -> dict[str, AbilityReport]:
     """The fired abilities' facts where the passes are counted by classes: every copy of a
     reaction, whoever fired it, has the facts of the representative fired pass (fired abilities
     that target no ability see nothing of the stack), with the other fired abilities it excludes
     named as each of them."""
-    facts, rep = classes.facts, classes.rep
-    anchor = classes.anchor
-    views = _abilities(rep, classes.rep_engine)
+    facts, anchor, reactions = classes.facts, classes.anchor, classes.reactions
+    views = _abilities(classes.rep, classes.rep_engine, spending)
     pairs = classes.fired_pairs()
-    reactions = classes.reactions
     together = {(a, frozenset(g.fires)) for a, groups in classes.groups.items() for g in groups}
     as_fired: dict[str, list[tuple[int, int]]] = {}  # a representative fired id -> the pairs it stands for
     for a, i in pairs:
@@ -190,245 +310,218 @@ def _by_classes(classes: FiredClasses) -> dict[str, dict[str, Any]]:
         """Whether some legal outcome fires both (b's choices are its own, unless b is a)."""
         return a != b or any(x == a and {i, j} <= fires for x, fires in together)
 
-    out: dict[str, dict[str, Any]] = {}
+    def named(e: Exclusion, fid: str) -> Exclusion:
+        spending.spend(fid, e.code, e.rule, e.reason)
+        return e.model_copy(update={"id": fid, "reason": e.reason.replace(e.id, fid)})
+
+    out: dict[str, AbilityReport] = {}
     for a, i in pairs:
         aid = f"{reactions[i].id}@{facts.abilities[a].id}"
-        view = copy.deepcopy(views[i])
-        view.update(id=aid, fired_by=facts.abilities[a].id, reaction=reactions[i].id)
-        view["pass"] = 2
-        for mode in view["modes"]:
-            for r in mode["requirements"]:
-                excluded: dict[str, list[dict[str, Any]]] = {}  # by thing, in the order things come
-                for e in r["excluded"]:
-                    if e["id"] not in as_fired:
-                        excluded.setdefault(e["id"], []).append(e)
-                        continue
-                    if e["code"] == Code.TARGET_SELF:  # 115.5 names only the ability itself
-                        own = {**e, "id": aid, "reason": e["reason"].replace(e["id"], aid)}
-                        excluded.setdefault(aid, []).append(own)
-                        continue
-                    for b, j in as_fired[e["id"]]:
-                        if with_it(a, i, b, j):
-                            fid = f"{reactions[j].id}@{facts.abilities[b].id}"
-                            excluded.setdefault(fid, []).append(
-                                {**e, "id": fid, "reason": e["reason"].replace(e["id"], fid)}
-                            )
-                r["excluded"] = [e for group in excluded.values() for e in group]
-        out[aid] = view
+        modes = []
+        for mode in views[i].modes:
+            reqs = []
+            for r in mode.requirements:
+                excluded: dict[str, list[Exclusion]] = {}  # by thing, in the order things come
+                for e in r.excluded:
+                    if e.id not in as_fired:
+                        excluded.setdefault(e.id, []).append(e)
+                    elif e.code == Code.TARGET_SELF:  # 115.5 names only the ability itself
+                        excluded.setdefault(aid, []).append(named(e, aid))
+                    else:
+                        for b, j in as_fired[e.id]:
+                            if with_it(a, i, b, j):
+                                fid = f"{reactions[j].id}@{facts.abilities[b].id}"
+                                excluded.setdefault(fid, []).append(named(e, fid))
+                reqs.append(r.model_copy(update={"excluded": [e for group in excluded.values() for e in group]}))
+            modes.append(mode.model_copy(update={"requirements": reqs}))
+        fired = {"id": aid, "fired_by": facts.abilities[a].id, "reaction": reactions[i].id, "pass_": 2}
+        out[aid] = views[i].model_copy(update=fired | {"modes": modes})
     return out
 
 
-def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
+def _later_passes(facts: Facts, chain: Chain, spending: Spending) -> dict[str, Any]:
     """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
     classes = chain.classes()
-    fired: dict[str, dict[str, Any]] = _by_classes(classes) if isinstance(classes, FiredClasses) else {}
+    fired: dict[str, AbilityReport] = _by_classes(classes, spending) if isinstance(classes, FiredClasses) else {}
     passes = [] if isinstance(classes, FiredClasses) else chain.later_passes()
     abilities: set[str] = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
     for depth, later in passes:
         engine = chain.engine(later)
         assert isinstance(engine, ProductEngine)
-        for view in _abilities(later, engine):
-            aid = view["id"]
-            view["pass"] = depth + 1
-            reaction, _, by = aid.partition("@")
-            view["fired_by"] = by or None
-            view["reaction"] = reaction if by else None
-            fired[aid] = _merge(fired[aid], view, abilities) if aid in fired else view
+        for view in _abilities(later, engine, spending):
+            reaction, _, by = view.id.partition("@")
+            update = {"pass_": depth + 1, "fired_by": by or None, "reaction": reaction if by else None}
+            view = view.model_copy(update=update)
+            fired[view.id] = _merge(fired[view.id], view, abilities) if view.id in fired else view
     reactions = []
     for r in facts.scenario.reactions:
         fires = [aid for aid in fired if aid.partition("@")[0] == r.id]
         reactions.append(
-            {
-                "id": r.id,
-                "when": r.when,
-                "object": r.object,
-                "by": r.by,
-                "text": r.trigger.text,
-                "fires": fires,
-                "fired_by": sorted({fired[aid]["fired_by"] for aid in fires}),
-                "passes": sorted({fired[aid]["pass"] for aid in fires}),
-            }
+            ReactionReport(
+                id=r.id,
+                when=r.when,
+                object=r.object,
+                by=r.by,
+                text=r.trigger.text,
+                fires=fires,
+                fired_by=sorted({who for aid in fires if (who := fired[aid].fired_by) is not None}),
+                passes=sorted({n for aid in fires if (n := fired[aid].pass_) is not None}),
+            )
         )
     return {"reactions": reactions, "fired": list(fired.values())}
 
 
-class Explained(Mapping[str, Any]):
-    """What ``explain`` answers: :attr:`report`, the typed :class:`~triggerstack.model._reports.Explanation`
-    (validated when first read); :meth:`to_json`, the JSON ``explain --json`` prints; :meth:`text`,
-    the readable form. It reads as that JSON's mapping too (``explained["count"]``)."""
-
-    __slots__ = ("_data", "_report")
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self._data = data
-        self._report: Explanation | None = None
-
-    @property
-    def report(self) -> Explanation:
-        if self._report is None:
-            self._report = Explanation.model_validate(self._data)
-        return self._report
-
-    def to_json(self) -> dict[str, Any]:
-        return self._data
-
-    def text(self) -> str:
-        return explain_text(self._data)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __repr__(self) -> str:
-        count = self._data.get("count", "?")
-        return f"<Explained: {len(self._data['abilities'])} waiting abilities, {count} legal outcomes>"
+def _plan(facts: Facts, chain: Chain) -> PlanReport:
+    """How the product engine answers; across passes, how they are followed and why."""
+    found = plan(facts)
+    coupled = set(found.coupled)
+    parts = {
+        "path": found.path,
+        "coupled": [facts.abilities[k].id for k in found.coupled],
+        "independent": [a.id for a in facts.abilities if a.index not in coupled],
+    }
+    if chain.single:
+        return PlanReport(**parts)
+    why = chain.why_listed()
+    return PlanReport(**parts, passes="listed" if why else "classes", passes_reason=why)
 
 
-def explain_chain(facts: Facts, chain: Chain) -> dict[str, Any]:
-    """What :func:`~.legal.explain` answers, read off the product engine's ``chain`` of ``facts``."""
+def explain_chain(facts: Facts, chain: Chain, spending: Spending) -> Explanation:
+    """What :func:`~.legal.explain` answers, read off the product engine's ``chain`` of ``facts``,
+    each part counted by ``spending`` as it is made (``--max-answer``, the time limit)."""
     s = facts.scenario
     engine = chain.first
     assert isinstance(engine, ProductEngine)
-    out: dict[str, Any] = {
-        "rules": s.rules,
-        "apnap": [p.id for p in s.players if not p.left_game],
-        "blocks": [
-            {
-                "index": b.index,
-                "part": b.part,
-                "players": list(b.players),
-                "rule": b.rule.value,
-                "abilities": [facts.abilities[k].id for k in b.abilities],
-            }
-            for b in facts.blocks
-        ],
-        "plan": plan(facts).as_dict(facts),
-        "abilities": _abilities(facts, engine),
-    }
+    blocks = [
+        BlockReport(
+            index=b.index,
+            part=b.part,
+            players=list(b.players),
+            rule=b.rule.value,
+            abilities=[facts.abilities[k].id for k in b.abilities],
+        )
+        for b in facts.blocks
+    ]
+    apnap = [p.id for p in s.players if not p.left_game]
+    told: dict[str, Any] = {"rules": s.rules, "apnap": apnap, "blocks": blocks, "plan": _plan(facts, chain)}
+    told["abilities"] = _abilities(facts, engine, spending)
     if chain.single:
-        out["count"] = engine.count()
-        out["count_merged_identical"] = merged_count(engine)
-        out["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
-        return out
-    why = chain.why_listed()
-    out["plan"].update(passes="listed" if why else "classes", passes_reason=why)
+        told["count"] = engine.count()
+        told["count_merged_identical"] = merged_count(engine)
+        told["identical"] = [[facts.abilities[k].id for k in g] for g in identical_groups(engine) if len(g) > 1]
+        return Explanation(**told)
     try:
-        out["count"] = chain.count()  # every pass of 603.3b's loop
-        out.update(_later_passes(facts, chain))
+        told["count"] = chain.count()  # every pass of 603.3b's loop
+        told.update(_later_passes(facts, chain, spending))
     except EndlessLoop as loop:  # what a judge needs to hear: the passes never end, and why
         assert loop.rule is not None
-        out["loop"] = {"mandatory": loop.mandatory, "rule": loop.rule.value, "message": loop.message}
+        told["loop"] = LoopReport(mandatory=loop.mandatory, rule=loop.rule.value, message=loop.message)
+    except AnswerTooLarge:
+        raise
     except ScenarioError:  # past the pass bound, explain still explains the first pass
         pass
-    return out
+    return Explanation(**told)
 
 
-def _bounds(r: dict[str, Any]) -> str:
-    lo, hi = r["min"], r["max"]
-    if hi is None:
-        text = f"{lo} or more"
-    elif lo == hi:
-        text = str(lo)
+# -- its text -----------------------------------------------------------------------------------------
+
+
+def _bounds(r: RequirementReport) -> str:
+    if r.max is None:
+        text = f"{r.min} or more"
+    elif r.min == r.max:
+        text = str(r.min)
     else:
-        text = f"{lo} to {hi}"
-    return text + (f", dividing {r['divide']}" if r["divide"] is not None else "")
+        text = f"{r.min} to {r.max}"
+    return text + (f", dividing {r.divide}" if r.divide is not None else "")
 
 
-def only_unfit(r: dict[str, Any]) -> list[str]:
-    """The things a requirement of :func:`~.legal.explain`'s dict excludes only because they do not fit its
-    filter, each once: the "others" its text counts. A thing excluded for another reason too (the
-    ability itself, 115.5, when it is no creature) is listed with that reason, and is no other."""
-    named = {e["id"] for e in r["excluded"] if e["code"] != Code.TARGET_FILTER.value}
-    unfit = [e["id"] for e in r["excluded"] if e["code"] == Code.TARGET_FILTER.value and e["id"] not in named]
+def only_unfit(r: RequirementReport) -> list[str]:
+    """The things a requirement excludes only because they do not fit its filter, each once: the
+    "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
+    when it is no creature) is listed with that reason, and is no other."""
+    named = {e.id for e in r.excluded if e.code != Code.TARGET_FILTER.value}
+    unfit = [e.id for e in r.excluded if e.code == Code.TARGET_FILTER.value and e.id not in named]
     return list(dict.fromkeys(unfit))
 
 
-def _ability_lines(a: dict[str, Any], title: str) -> list[str]:
-    lines = ["", f"{title}: {a['text']}" if a["text"] else title]
-    lines.append(f"  controller {a['controller']} (rule {a['controller_rule']}): {a['controller_reason']}")
-    if a.get("controller_assumed"):
-        lines.append(f"  assumed: {a['controller_assumed']}")
-    if a["chooser"] != a["controller"]:
-        lines.append(f"  choices made by {a['chooser']} (700.2e); legality judged from {a['controller']}")
-    where = f"block {a['block'] + 1}" if a["block"] is not None else "never put on the stack"  # 1-based, as drawn
-    lines.append(f"  part {a['part']}, {where}")
-    if a["modal"]:
-        m = a["modal"]
-        extra = (", modes may repeat" if m["repeat"] else "") + (
-            ", each mode a different target" if m["distinct_targets"] else ""
-        )
-        lines.append(f"  choose {' or '.join(map(str, m['choose']))} mode(s){extra}")
-    for mode in a["modes"]:
-        indent = "  "
-        if mode["id"] is not None:
-            note = f" — {mode['reason']}" if mode["reason"] else ""
-            lines.append(f"  mode {mode['called']}: {mode['status']}{note}")
-            indent = "    "
-        for r in mode["requirements"]:
-            lines.append(f"{indent}target {r['called']} ({_bounds(r)}): {', '.join(r['legal']) or 'no legal target'}")
-            if r["legal_once_on_stack"]:
-                lines.append(f"{indent}  once on the stack below it: {', '.join(r['legal_once_on_stack'])}")
-            if r["different_from"]:
-                lines.append(f"{indent}  different from {', '.join(r['different_from'])} (115.3)")
-            if r["depends_on_targets_of"]:
-                lines.append(f"{indent}  filter depends on the targets of {', '.join(r['depends_on_targets_of'])}")
-            reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
-            for e in r["excluded"]:
-                if e["code"] != Code.TARGET_FILTER.value:
-                    reasons.setdefault(e["id"], []).append(f"{e['reason']} (rule {e['rule']}, {e['code']})")
-            lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
-            if unfit := only_unfit(r):
-                lines.append(f"{indent}  {len(unfit)} other{'s do' if len(unfit) > 1 else ' does'} not fit the filter")
-            for note in r["ignored"]:
-                lines.append(f"{indent}  ignored: {note['reason']} (rule {note['rule']})")
-    if a["must_target"]:
-        lines.append(f"  must target if able (601.2c): {', '.join(a['must_target'])}")
-    lines.append(f"  removal: {a['removal']} — {a['removal_reason']}")
+def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
+    lines = [f"{indent}target {r.called} ({_bounds(r)}): {', '.join(r.legal) or 'no legal target'}"]
+    if r.legal_once_on_stack:
+        lines.append(f"{indent}  once on the stack below it: {', '.join(r.legal_once_on_stack)}")
+    if r.different_from:
+        lines.append(f"{indent}  different from {', '.join(r.different_from)} (115.3)")
+    if r.depends_on_targets_of:
+        lines.append(f"{indent}  filter depends on the targets of {', '.join(r.depends_on_targets_of)}")
+    reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
+    for e in r.excluded:
+        if e.code != Code.TARGET_FILTER.value:
+            reasons.setdefault(e.id, []).append(f"{e.reason} (rule {e.rule}, {e.code})")
+    lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
+    if unfit := only_unfit(r):
+        lines.append(f"{indent}  {len(unfit)} other{'s do' if len(unfit) > 1 else ' does'} not fit the filter")
+    lines += [f"{indent}  ignored: {note.reason} (rule {note.rule})" for note in r.ignored]
     return lines
 
 
-def explain_text(data: dict[str, Any]) -> str:
-    """The readable form of :func:`~.legal.explain`'s dict."""
-    lines = [f"rules: {data['rules']}; APNAP order: {', '.join(data['apnap'])}"]
-    plan = data["plan"]
-    coupled = f" (coupled: {', '.join(plan['coupled'])})" if plan["coupled"] else ""
-    lines.append(f"path: {plan['path']}{coupled}")
-    if "count" in data and "count_merged_identical" not in data:
-        lines.append(f"legal outcomes (every pass): {data['count']}")
-    elif "count" in data:
-        merged = data["count_merged_identical"]
-        same = f"; {merged} when identical abilities are interchangeable" if merged != data["count"] else ""
-        lines.append(f"legal outcomes: {data['count']}{same}")
-        for group in data["identical"]:
-            lines.append(f"identical: {', '.join(group)}")
-    if data.get("loop"):
-        loop = data["loop"]
-        lines.append(f"endless: {loop['message']} (rule {loop['rule']})")
-    for b in data["blocks"]:
+def _ability_lines(a: AbilityReport, title: str) -> list[str]:
+    lines = ["", f"{title}: {a.text}" if a.text else title]
+    lines.append(f"  controller {a.controller} (rule {a.controller_rule}): {a.controller_reason}")
+    if a.controller_assumed:
+        lines.append(f"  assumed: {a.controller_assumed}")
+    if a.chooser != a.controller:
+        lines.append(f"  choices made by {a.chooser} (700.2e); legality judged from {a.controller}")
+    where = f"block {a.block + 1}" if a.block is not None else "never put on the stack"  # 1-based, as drawn
+    lines.append(f"  part {a.part}, {where}")
+    if a.modal:
+        m = a.modal
+        extra = ", modes may repeat" if m.repeat else ""
+        extra += ", each mode a different target" if m.distinct_targets else ""
+        lines.append(f"  choose {' or '.join(map(str, m.choose))} mode(s){extra}")
+    for mode in a.modes:
+        indent = "  "
+        if mode.id is not None:
+            note = f" — {mode.reason}" if mode.reason else ""
+            lines.append(f"  mode {mode.called}: {mode.status}{note}")
+            indent = "    "
+        for r in mode.requirements:
+            lines += _requirement_lines(r, indent)
+    if a.must_target:
+        lines.append(f"  must target if able (601.2c): {', '.join(a.must_target)}")
+    lines.append(f"  removal: {a.removal} — {a.removal_reason}")
+    return lines
+
+
+def _text(e: Explanation) -> str:
+    """The readable form of an explanation (what ``explain`` prints)."""
+    lines = [f"rules: {e.rules}; APNAP order: {', '.join(e.apnap)}"]
+    coupled = f" (coupled: {', '.join(e.plan.coupled)})" if e.plan.coupled else ""
+    lines.append(f"path: {e.plan.path}{coupled}")
+    if e.count is not None and e.count_merged_identical is None:
+        lines.append(f"legal outcomes (every pass): {e.count}")
+    elif e.count is not None:
+        merged = e.count_merged_identical
+        same = f"; {merged} when identical abilities are interchangeable" if merged != e.count else ""
+        lines.append(f"legal outcomes: {e.count}{same}")
+        lines += [f"identical: {', '.join(group)}" for group in e.identical or ()]
+    if e.loop:
+        lines.append(f"endless: {e.loop.message} (rule {e.loop.rule})")
+    for b in e.blocks:
         lines.append(
-            f"block {b['index'] + 1} (part {b['part']}, rule {b['rule']}): {'+'.join(b['players'])} "
-            f"puts {', '.join(b['abilities'])} in any order"
+            f"block {b.index + 1} (part {b.part}, rule {b.rule}): {'+'.join(b.players)} "
+            f"puts {', '.join(b.abilities)} in any order"
         )
-    for a in data["abilities"]:
-        lines.extend(_ability_lines(a, a["id"]))
-    for r in data.get("reactions", ()):
-        whose = {"opponent": "an opponent of its controller", "you": "its controller", "any": "any player"}[r["by"]]
-        fired = ", ".join(r["fires"]) or "nothing: no legal outcome targets it so"
+    for a in e.abilities:
+        lines.extend(_ability_lines(a, a.id))
+    for r in e.reactions or ():
+        whose = {"opponent": "an opponent of its controller", "you": "its controller", "any": "any player"}[r.by]
+        fired = ", ".join(r.fires) or "nothing: no legal outcome targets it so"
         lines.append("")
         lines.append(
-            f"reaction {r['id']}: when {r['object']} becomes the target of an ability {whose} controls "
+            f"reaction {r.id}: when {r.object} becomes the target of an ability {whose} controls "
             f"(603.3b: it waits for the next pass) — fires {fired}"
         )
-    for a in data.get("fired", ()):
-        title = (
-            f"{a['id']} (pass {a['pass']}, fired by {a['fired_by']})"
-            if a["fired_by"]
-            else f"{a['id']} (pass {a['pass']})"
-        )
+    for a in e.fired or ():
+        title = f"{a.id} (pass {a.pass_}, fired by {a.fired_by})" if a.fired_by else f"{a.id} (pass {a.pass_})"
         lines.extend(_ability_lines(a, title))
     return "\n".join(lines)

@@ -39,6 +39,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
+from triggerstack.model._answer import Spending
 from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
@@ -55,35 +56,12 @@ from .._options import OptionChanges, Options, prepare
 if TYPE_CHECKING:
     from .._judge import Verdict
     from .best import Best
-    from .explain import Explained
+    from .count import Counted
+    from .explain import Explanation
     from .step import Decision, Stepper
-
-__all__ = [
-    "Counted",
-    "LegalOutcomes",
-    "best",
-    "check",
-    "count",
-    "counted",
-    "explain",
-    "outcome_lines",
-    "outcomes",
-    "sample",
-    "step",
-]
 
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Counted:
-    """A count, the engine that made it (of the first pass) and how (``product``,
-    ``product+search``…; across passes, how the passes were followed too)."""
-
-    count: int
-    engine: str
-    path: str
 
 
 @dataclass
@@ -173,10 +151,12 @@ class LegalOutcomes:
             return self._learned.chain().count()
 
     def counted(self) -> Counted:
-        """:meth:`count` with the engine and the path that answered."""
+        """:meth:`count` with the engine and the path that answered (``count``'s answer)."""
+        from .count import Counted
+
         with self._call():
             chain = self._learned.chain()
-            return Counted(chain.count(), chain.first.name, chain.path)
+            return Counted(count=chain.count(), engine=chain.first.name, path=chain.path)
 
     def __len__(self) -> int:
         """:meth:`count` (``OverflowError`` past ``sys.maxsize``: use :meth:`count`)."""
@@ -298,16 +278,17 @@ class LegalOutcomes:
         from .._judge import judge
 
         with self._call() as deadline:
-            return judge(self._learned.judging_passes(), proposal, deadline)
+            return judge(self._learned.judging_passes(), proposal, deadline, self.options.limits.answer)
 
-    def explain(self) -> Explained:
+    def explain(self) -> Explanation:
         """The facts behind every decision (see :func:`explain`)."""
         from .._options import Engine
-        from .explain import Explained, explain_chain
+        from .explain import explain_chain
 
-        with self._call():
+        with self._call() as deadline:
             product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
-            return Explained(explain_chain(self.facts, _learned(self.facts, product).chain()))
+            spending = Spending(self.options.limits.answer, deadline, "explaining the scenario")
+            return explain_chain(self.facts, _learned(self.facts, product).chain(), spending)
 
     def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
         """How many distinct outcomes the walk after ``decisions`` can still end in: (the number,
@@ -342,11 +323,6 @@ def count(scenario: Scenario | Facts, options: Options | None = None, **changes:
     (the product engine only). With ``reactions`` in the scenario, or a ``next_pass`` function,
     the count covers every further pass of 603.3b."""
     return LegalOutcomes(scenario, options, **changes).count()
-
-
-def counted(scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]) -> Counted:
-    """:func:`count`, with the engine and path that answered."""
-    return LegalOutcomes(scenario, options, **changes).counted()
 
 
 def outcomes(
@@ -423,10 +399,10 @@ def check(
 
 def explain(
     scenario: Scenario | Facts, options: Options | None = None, **changes: Unpack[OptionChanges]
-) -> Explained:
-    """The facts behind every decision about ``scenario``: ``.report`` the typed
-    :class:`~triggerstack.model._reports.Explanation`, and the mapping of its JSON (its JSON Schema:
-    ``triggerstack schema explain``; see :mod:`~.explain`)."""
+) -> Explanation:
+    """The facts behind every decision about ``scenario``: the typed explain format
+    (:class:`~.explain.Explanation`; its JSON Schema: ``triggerstack schema explain``), which reads as
+    the mapping of its JSON too (``explained["count"]``; see :mod:`~.explain`)."""
     return LegalOutcomes(scenario, options, **changes).explain()
 
 

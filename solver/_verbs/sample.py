@@ -16,8 +16,6 @@ from .base import MAX_PAGE, Params, Result
 if TYPE_CHECKING:
     from .legal import LegalOutcomes
 
-__all__ = ["Outcomes", "Sample", "answer", "lines", "parts"]
-
 
 class Sample(Params):
     """Uniformly random legal outcomes (with replacement)."""

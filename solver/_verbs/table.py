@@ -1,9 +1,10 @@
 """The one table of verbs: each verb's name, the function that answers it, and how the command line
 has it (:class:`Command`, for the verbs it has).
 
-A verb is one module of this package (``count.py``: its parameters, a :class:`~.base.Params`; its
-result, a :class:`~.base.Result`; and the function answering it, ``answer(legal, p) -> result``,
-whose annotations name the two) and one row here. Every surface is generated from :data:`VERBS`:
+A verb is one module of this package, named as the verb (``count.py``: its parameters, a
+:class:`~.base.Params`; its one result, a :class:`~.base.Result`; and the function answering it,
+``answer(legal, p) -> result``, whose annotations name the two; the ``step.*`` verbs are the
+``step`` package's) and one row here. Every surface is generated from :data:`VERBS`:
 the JSON-RPC methods and the OpenRPC document (``serve/rpc.py``), the HTTP routes and the OpenAPI
 document (``serve/http.py``), batch lines (``serve/jobs.py``) and the command line's subcommands
 (``cli.py``: a field ``limit`` is ``--limit``, its description the help). To add a verb, see
@@ -24,8 +25,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .base import Params, Result
     from .legal import LegalOutcomes
-
-__all__ = ["VERBS", "Command", "Verb", "verb"]
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,8 @@ class Command:
 
 @dataclass(frozen=True)
 class Verb:
-    """One verb: its name (``step.apply``), the function that answers it (``"steps:apply"``: the
-    function ``apply`` of ``steps.py``), and how the command line has it (``None``: only the servers)."""
+    """One verb: its name (``step.apply``), the function that answers it (``"step:apply"``: the
+    function ``apply`` of the ``step`` package), and how the command line has it (``None``: only the servers)."""
 
     name: str
     home: str
@@ -162,7 +161,7 @@ VERBS: list[Verb] = [
     Verb("best", "best:answer", Command("the legal outcome with the highest score, and the score")),
     Verb(
         "explain",
-        "explanation:answer",
+        "explain:answer",
         Command(
             "controllers and why, blocks, legal modes and targets, removal",
             engine=False,
@@ -171,13 +170,13 @@ VERBS: list[Verb] = [
             svg="the blocks and one legal outcome drawn",
         ),
     ),
-    Verb("step.legal", "steps:legal"),
-    Verb("step.apply", "steps:apply"),
-    Verb("step.why", "steps:why"),
-    Verb("step.mask", "steps:mask"),
-    Verb("step.outcome", "steps:outcome"),
-    Verb("step.count", "steps:count"),
-    Verb("draw", "picture:answer"),
+    Verb("step.legal", "step:legal"),
+    Verb("step.apply", "step:apply"),
+    Verb("step.why", "step:why"),
+    Verb("step.mask", "step:mask"),
+    Verb("step.outcome", "step:outcome"),
+    Verb("step.count", "step:count"),
+    Verb("draw", "draw:answer"),
     Verb(
         "card",
         "card:answer",

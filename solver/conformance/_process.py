@@ -21,8 +21,6 @@ from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 
 from ._lines import BOM, Failure, Lines, Undecoded, exit_text, seconds_text
 
-__all__ = ["RUN_MARK", "ProcessEngine"]
-
 _END = b""
 _TOO_LONG = object()
 

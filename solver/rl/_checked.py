@@ -13,8 +13,6 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from ._env import Observation, ScenarioSource, TriggerStackEnv, raw_env
 
-__all__ = ["Checked", "env", "parallel_env"]
-
 ILLEGAL_REWARD = -1.0
 """The reward of an illegal action in :func:`env` by default, as in PettingZoo's classic games."""
 

@@ -29,9 +29,6 @@ from ._render import MODES, check_mode, shown
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
 
-__all__ = ["Form", "Rewards", "ScenarioSource", "TriggerStackEnv", "raw_env"]
-
-
 ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
 ScenarioSource: TypeAlias = (
     ScenarioLike

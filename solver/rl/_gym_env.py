@@ -19,8 +19,6 @@ from ._env import Observation, Rewards, ScenarioSource, TriggerStackEnv
 from ._render import MODES
 from ._spaces import MaskedDiscrete
 
-__all__ = ["Policy", "TriggerStackGym", "uniform"]
-
 Policy = Callable[[Observation, np.random.Generator], int]
 """A policy of the other seats: from an observation (``observation`` and ``action_mask``) and the
 environment's generator, an action id."""

@@ -71,8 +71,6 @@ from triggerstack.model._types import PlayerId
 from .._core.indexed import Placed
 from .._verbs.step import ActionLayout, Decision, DecisionKind, State, Stepper, Walk
 
-__all__ = ["CLIP", "HEADER", "Observer"]
-
 CLIP = 15
 HEADER = 7
 ABILITY_BASE = 9

@@ -22,8 +22,6 @@ from triggerstack.model._outcome import outcome_json
 
 from .._verbs.step import Decision, Stepper, Walk
 
-__all__ = ["MODES", "WIDTH", "RenderModeError", "check_mode", "frame", "shown"]
-
 MODES = ("ansi", "human", "rgb_array")
 WIDTH = 100
 """Characters a line of a frame holds (a longer line, an outcome's JSON, wraps)."""

@@ -23,8 +23,6 @@ from numpy.typing import NDArray
 
 from .._errors import IllegalDecision
 
-__all__ = ["MaskedDiscrete", "action_id"]
-
 _INT8 = np.dtype(np.int8)
 _ZERO_ONE = b"\x00\x01"
 

@@ -13,8 +13,6 @@ from .._core.indexed import Placed
 from .._verbs.step import Decision, PassStepper, State, Stepper, Walk
 from ._observation import _PHASE, ABILITY_BASE, CLIP, KEEP, THING_WIDTH, Observer, Vector, _PassRows
 
-__all__ = ["Tracker"]
-
 
 @dataclass(slots=True)
 class _Hand:

@@ -19,8 +19,6 @@ from ._env import Rewards, ScenarioSource
 from ._gym_env import Policy, TriggerStackGym, uniform
 from ._spaces import MaskedDiscrete
 
-__all__ = ["TriggerStackVectorEnv", "vector_env"]
-
 
 class TriggerStackVectorEnv(VectorEnv):
     """``num_envs`` :class:`~._gym_env.TriggerStackGym` boards stepped together: observations

@@ -1,18 +1,10 @@
 """Batch files, with the surfaces that read them: ``check --batch`` (one verdict line per input
-line, in input order, nothing lost) and the local processes of both it and ``batch``
+line, in input order, nothing lost: docs/formats.md, "Verdict") and the local processes of both it and ``batch``
 (:func:`check_lines`, with ``jobs``; ``batch`` answers its lines with :mod:`._jobs`'s ``answer_line``).
 
-For ``check --batch``, each input line is ``{"scenario": ..., "proposal": ...}``, or a proposal alone when one scenario
-is given for the whole batch. Each output line is ``{"line": N, "legal": ..., "violations": [...]}``
-or, for a line that cannot be judged, ``{"line": N, "error": "..."}`` naming the place. With
-``jobs > 1`` the lines are checked in worker processes and written back in input order.
-
-Every line is judged on its own: whatever goes wrong with one line — malformed JSON, bytes that
-are not UTF-8, a line over the byte cap, nesting or numbers over the caps, an inline scenario over
-the size caps, the time limit, even a bug — becomes that line's error verdict, and the batch goes
-on. Input is split on ``\\n`` only (a bare CR stays inside its line) and read in bounded pieces.
-Scenarios repeated across lines are compiled once per process, in a cache bounded by the size of
-the scenarios it keeps.
+Every line is judged on its own: whatever goes wrong with one line — not JSON, not UTF-8, past a
+cap, the time limit, even a bug — becomes that line's error verdict, and the batch goes on.
+Scenarios repeated across lines are compiled once per process (:mod:`._cache`).
 """
 
 from __future__ import annotations
@@ -35,8 +27,6 @@ from .._errors import KINDS, RequestError, failure
 from .._options import DEFAULT_OPTIONS, Options
 from .._verbs.legal import check
 from ._cache import CACHE_BYTES, CACHE_ENTRIES, Compiled
-
-__all__ = ["check_lines", "error_line", "read_line", "verdict_line"]
 
 _shared: Facts | None = None  # the batch's one scenario, in each worker
 _options = DEFAULT_OPTIONS

@@ -22,8 +22,6 @@ from triggerstack.model._scenario import parse_scenario
 
 from .._options import Options, within_limits
 
-__all__ = ["CACHE_BYTES", "CACHE_ENTRIES", "Compiled"]
-
 CACHE_ENTRIES = 64
 """Scenarios a cache keeps at most."""
 CACHE_BYTES = 32 * 1024 * 1024

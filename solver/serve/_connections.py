@@ -7,8 +7,6 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-__all__ = ["HEADER_SECONDS", "MAX_CONNECTIONS", "protocol"]
-
 HEADER_SECONDS = 10.0
 """A connection that has not sent a request's headers within this long is closed."""
 MAX_CONNECTIONS = 256

@@ -13,8 +13,8 @@ bounded reader as stdio and batch (bytes, nesting, digits, values, Unicode) and 
 request, the page's included, is bounded by ``--time-limit`` as a whole and stops computing when its
 client hangs up; handles belong to the client token that loaded them (``Authorization: Bearer``);
 one question is computed at a time (they are CPU-bound), and ``/health`` never waits behind them;
-a connection must send its headers within :data:`HEADER_SECONDS`, and at most
-:data:`MAX_CONNECTIONS` are open at once.
+a connection must send its headers within :data:`~._connections.HEADER_SECONDS`, and at most
+:data:`~._connections.MAX_CONNECTIONS` are open at once.
 """
 
 from __future__ import annotations
@@ -47,20 +47,8 @@ from .._options import Options
 from .._version import VERSION
 from . import _page
 from . import _rpc as rpc
-from ._connections import HEADER_SECONDS, MAX_CONNECTIONS, protocol
 from ._openapi import body_schema, openapi
 from ._rpc import METHODS, RpcError, Service
-
-__all__ = [
-    "HEADER_SECONDS",
-    "LOCAL_HOSTS",
-    "MAX_CONNECTIONS",
-    "PAGE_TEXT",
-    "QUESTIONS_PER_PEER",
-    "app",
-    "problem",
-    "protocol",
-]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The ``Host`` names always answered; ``--allow-host`` adds others (a name the service is reached by)."""
@@ -388,8 +376,6 @@ def _error_handlers(api: FastAPI) -> None:
     @api.exception_handler(Exception)
     async def bug(_: Request, exc: Exception) -> Response:  # answered as a problem, and the server goes on
         return problem(exc)
-
-
 
 
 def _endpoint(name: str, answer: Callable[[str, Request], Any]) -> Any:

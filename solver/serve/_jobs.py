@@ -1,24 +1,12 @@
-"""``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster.
+"""``triggerstack batch FILE.jsonl …``: many questions per file, on local processes or a Dask cluster
+(docs/server.md: the lines, the answers, the exit codes).
 
-Each input line is ``{"method": VERB, "params": {…}}``, any verb of the one table
-(``solver/_verbs/table.py``: check, count, enumerate, sample, best, explain, the walk's ``step.*``,
-draw, card), with the params of that server method (the scenario inline: ``"scenario"``; a handle
-names nothing here, as each worker has its own server); each output line is ``{"line": N,
-"result": …}`` with what the server would answer, or ``{"line": N, "error": {"code", "message",
-"data"}}`` — every line answered, in input order, one output file per input file
-(``NAME.out.jsonl`` beside it or in ``--out``), written whole or not at all.
-
-With ``--scheduler tcp://HOST:PORT`` the lines go to a Dask cluster in blocks (one small task per
-line would cost more than the work); a worker lost mid-run has its blocks run again elsewhere
-(Dask reschedules them), and since a block's answers are written only once it is done, in order,
-no line is lost or written twice. A cluster that has had no worker for :data:`NO_WORKER_SECONDS`,
-or whose scheduler is gone, is :class:`~.._errors.ClusterLost` (exit 69) whenever it happens. Without
-it, ``--jobs N`` local processes answer them as ``check --batch`` does.
-
-An answer file is written as ``.NAME.out.jsonl.XXXX.part`` beside it and renamed into place once
-whole, with the mode the user's umask gives a new file. The writer holds a lock on it: a run
-killed outright (SIGKILL, a power cut) leaves the part behind with no lock, and the next run for
-the same answer file removes it (a part still locked is another run's, and is left alone).
+Every verb of the one table is a batch method (:data:`BATCH_METHODS`); a line is answered as the
+server would answer it, and every line is answered, in input order, in an answer file written whole
+(``model/_parts.py``). On Dask the lines go in blocks (:data:`BLOCK`: one small task per line would
+cost more than the work), and a block's answers are written only once it is done, in order, so a
+worker lost mid-run loses no line and writes none twice; a cluster without a worker for
+:data:`NO_WORKER_SECONDS`, or whose scheduler is gone, is :class:`~.._errors.ClusterLost`.
 """
 
 from __future__ import annotations
@@ -27,28 +15,25 @@ import contextlib
 import ipaddress
 import json
 import logging
-import os
 import re
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import iter_lines, open_lines
 from triggerstack.model._limits import Bound
-from triggerstack.model._parts import new_part, umask
+from triggerstack.model._parts import write_whole
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
 from .._verbs.table import VERBS
 from ._batch import check_lines, read_line
 from ._rpc import RpcError, Service
-
-__all__ = ["BATCH_METHODS", "BLOCK", "answer_block", "answer_line", "run", "scheduler_address"]
 
 BATCH_METHODS = tuple(v.name for v in VERBS)
 """What a batch line may ask: every verb of the table, never the sessions' ``load`` and ``unload``."""
@@ -248,11 +233,6 @@ def _connect(address: str, wait: float, deadline: float) -> Any:
     raise ClusterLost(f"--scheduler: {address} does not answer as a Dask scheduler ({type(exc).__name__})")
 
 
-def _part(target: Path) -> tuple[int, str]:
-    """A new part file for ``target``, locked as this run's, with the mode a new file gets."""
-    return new_part(target, 0o666 & ~umask())
-
-
 def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
     """Each input's answer file (``NAME.out.jsonl`` beside it, or in ``out_dir``), refused before
     anything runs when it can't be written: two inputs that would write the same file, an answer
@@ -285,13 +265,32 @@ def _targets(inputs: Sequence[str], out_dir: str | None) -> list[Path]:
     return targets
 
 
-@contextlib.contextmanager
-def _writing(target: Path) -> Iterator[None]:
-    """A write to ``target`` whose OS error (a full disk …) is :class:`OutputFailed` (exit 74)."""
+def _answer_file(target: Path, answers: Iterator[str]) -> bool:
+    """``answers`` as the file ``target``, written whole or not at all by the one writer of whole files
+    (``model/_parts.py``) with the mode a new file gets; whether every line has a result. A part that
+    cannot be made there is bad input (exit 2); a write that fails midway, :class:`OutputFailed` (74),
+    whatever closing the part says after it."""
+    clean, stage = True, "no part"
+
+    def write(_part: str, stream: IO[bytes]) -> None:
+        nonlocal clean, stage
+        stage = "answers"  # an OSError of theirs (reading the input) goes on as it is
+        for line in answers:
+            clean = clean and not line.startswith('{"error"')
+            stage = "writing"
+            stream.write(line.encode("utf-8") + b"\n")
+            stage = "answers"
+        stage = "writing"  # flushed, synced, renamed into place
+
     try:
-        yield
+        write_whole(target, write, shared=True)
     except OSError as exc:
-        raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+        if stage == "no part":
+            raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
+        if stage == "writing":
+            raise OutputFailed(exc.errno, f"cannot write {target}: {exc.strerror}") from None
+        raise
+    return clean
 
 
 def run(
@@ -324,35 +323,14 @@ def run(
     clean = True
     try:
         for name, target in zip(inputs, targets, strict=True):
-            source = open_lines(name)  # closed below
-            try:
-                fd, temp = _part(target)
-            except OSError as exc:
-                source.close()
-                raise ScenarioError(f"cannot write there: {exc.strerror}", source=str(target.parent)) from None
-            sink = os.fdopen(fd, "w", encoding="utf-8")
-            try:
-                with source:
-                    lines = iter_lines(source, options.limits)
-                    answers = (
-                        _on_cluster(lines, client, options, block, no_worker)
-                        if client is not None
-                        else check_lines(lines, None, jobs, options, answer=answer_line)
-                    )
-                    for line in answers:
-                        clean = clean and not line.startswith('{"error"')
-                        with _writing(target):
-                            sink.write(line + "\n")
-                    with _writing(target):
-                        sink.flush()
-                        os.fsync(sink.fileno())
-                sink.close()
-                os.replace(temp, target)  # whole, or not at all
-            except BaseException:
-                with contextlib.suppress(OSError):  # what it holds unwritten can't be written either
-                    sink.close()
-                Path(temp).unlink(missing_ok=True)
-                raise
+            with open_lines(name) as source:
+                lines = iter_lines(source, options.limits)
+                answers = (
+                    _on_cluster(lines, client, options, block, no_worker)
+                    if client is not None
+                    else check_lines(lines, None, jobs, options, answer=answer_line)
+                )
+                clean = _answer_file(target, answers) and clean
             written.append(target)
     finally:
         if own is not None:

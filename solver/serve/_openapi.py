@@ -13,8 +13,6 @@ from pydantic import BaseModel
 from .._errors import KINDS
 from ._rpc import METHODS
 
-__all__ = ["PROBLEM", "body_schema", "openapi"]
-
 
 def openapi(api: FastAPI) -> None:
     """FastAPI's document, with each method's params schema among the components (the bodies are

@@ -12,8 +12,6 @@ from triggerstack.model._errors import ScenarioError
 
 from .._errors import KINDS, RequestError, params_error
 
-__all__ = ["MOST_NAMES", "QUERY", "card_names", "named_scenario", "rules_html"]
-
 MOST_NAMES = 10
 """Names one suggestion answers."""
 QUERY = 200

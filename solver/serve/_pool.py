@@ -1,24 +1,8 @@
-"""The loaded scenarios of a server, and the one fairness rule that decides which gives way
-(docs/server.md, "What a client may see and do").
-
-A handle belongs to the token that loaded it (``client``) and is counted against two shares: its
-token's (:data:`HANDLES_PER_CLIENT`) and its peer address's (:data:`HANDLES_PER_PEER`, whatever
-tokens are presented from it: made-up tokens buy no more room). The server holds at most
-:data:`MAX_HANDLES`, and its compiled scenarios stay within ``--max-memory``.
-
-* A load past its own token's or address's share unloads that share's least recently used
-  handle not asked about for :data:`HOLD_SECONDS`, or is refused (``pool-full``) saying when one
-  may be.
-* A load into a full server (in number or in memory) takes from the **largest holder first**: the
-  address holding the most handles, and within it the token holding the most. When the loading
-  address holds at least two fewer, that holder's least recently used handle gives way however
-  recently it was asked about (afterwards the loader still holds no more than it); when the
-  loader is itself among the largest, the least recently used handle of the largest holders not
-  asked about for :data:`HOLD_SECONDS` gives way, or the load is refused saying when one may.
-
-A small holder's handle is never unloaded to make room for anyone while a larger holder has
-one; a handle not asked about for :data:`IDLE_SECONDS` is unloaded. Time is the clock the pool is
-given (a test injects one).
+"""The loaded scenarios of a server, and the one fairness rule that decides which gives way:
+shares per token (:data:`HANDLES_PER_CLIENT`) and per peer address (:data:`HANDLES_PER_PEER`), a
+full server taking from the largest holder first, a handle asked about within :data:`HOLD_SECONDS`
+giving way only to a smaller holder (docs/server.md, "What a client may see and do", states the
+rule whole). Time is the clock the pool is given (a test injects one).
 """
 
 from __future__ import annotations
@@ -30,8 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._errors import KINDS, RequestError
-
-__all__ = ["HANDLES_PER_CLIENT", "HANDLES_PER_PEER", "HOLD_SECONDS", "IDLE_SECONDS", "MAX_HANDLES", "Held", "Pool"]
 
 MAX_HANDLES = 256
 """Scenarios loaded at once in a server; ``load`` beyond it is refused until some are unloaded."""

@@ -36,27 +36,12 @@ from triggerstack.model._text import visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
-from .._verbs.base import MAX_PAGE, Params
+from .._verbs.base import Params
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
 from ._batch import read_line
 from ._cache import CACHE_ENTRIES, Compiled
-from ._pool import HANDLES_PER_CLIENT, HANDLES_PER_PEER, HOLD_SECONDS, IDLE_SECONDS, MAX_HANDLES, Pool
-
-__all__ = [
-    "HANDLES_PER_CLIENT",
-    "HANDLES_PER_PEER",
-    "HOLD_SECONDS",
-    "IDLE_SECONDS",
-    "MAX_HANDLES",
-    "MAX_PAGE",
-    "METHODS",
-    "Asked",
-    "RpcError",
-    "Service",
-    "discover",
-    "read_line",
-]
+from ._pool import IDLE_SECONDS, Pool
 
 _ABOUT_THE_FILE = ("more than", "expected a .json", "not UTF-8", "cannot read", "not a regular file")
 """The beginnings of a reading error about a file itself, not what it holds (said as it is)."""
@@ -446,14 +431,8 @@ class Service:
                 or not isinstance(request.get("method"), str)
                 or not set(request) <= {"jsonrpc", "method", "params", "id"}
             ):
-                raise RpcError(
-                    failure(
-                        RequestError(
-                            KINDS.NOT_A_REQUEST,
-                            'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}',
-                        )
-                    )
-                )
+                said = 'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}'
+                raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
             asked = self.ask(request["method"], request.get("params"))
             if notification:  # no answer: what it would be is written nowhere, within the cap all the same
                 self.write(asked, Bound(asked.seconds), self.writer())

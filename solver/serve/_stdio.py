@@ -16,8 +16,6 @@ from .._errors import KINDS, RequestError, failure
 from .._options import Options
 from ._rpc import Service, error_line
 
-__all__ = ["serve"]
-
 
 def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -> None:
     """Answer every request line of ``stdin`` on ``stdout`` until end of input."""

@@ -11,9 +11,9 @@ import json
 import sys
 from typing import Any
 
-from triggerstack.model._scenario import parse_scenario
+from triggerstack.model import Scenario
 from triggerstack.solver import explain
-from triggerstack.solver.serve._rpc import Service
+from triggerstack.solver.serve import Service
 
 
 def ap_on_top(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -24,7 +24,7 @@ def ap_on_top(scenario: dict[str, Any]) -> dict[str, Any]:
 def no_removal(scenario: dict[str, Any]) -> dict[str, Any]:
     """Each trigger whose requirement has no candidate at all loses its targets: it is put on the
     stack with none instead of being removed (603.3d)."""
-    said = {a["id"]: a for a in explain(parse_scenario(scenario))["abilities"]}
+    said = {a["id"]: a for a in explain(Scenario.model_validate(scenario))["abilities"]}
     triggers = []
     for t in scenario.get("triggers", ()):
         a = said.get(t.get("id"))

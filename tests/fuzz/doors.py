@@ -3,6 +3,8 @@ generators"). A verb added to the verb table is attacked on every surface below 
 (the surfaces take a method and its params); a field added to a format or a method is generated
 from the published OpenAPI document (:func:`requests`); a reader added to ``model/`` is fuzzed by
 naming it in ``fuzz_readers.py``'s table.
+
+Private unit: the server's method table (solver/serve/_rpc.METHODS) and batch's line answerer (solver/serve/_jobs: answer_line, BATCH_METHODS), the doors attacked in this process.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any
 from hypothesis import strategies as st
 from triggerstack.model import Limits
 from triggerstack.solver import Options
+from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._jobs import BATCH_METHODS, answer_line
-from triggerstack.solver.serve._rpc import METHODS, Service
+from triggerstack.solver.serve._rpc import METHODS
 
 OPTIONS = Options(time_limit=2.0, limits=Limits(answer=1_000_000))
 """What every door runs with here: small enough that a generated request ends quickly."""
@@ -72,7 +75,7 @@ SCENARIO_METHODS = sorted(m for m, (params, _, _) in METHODS.items() if "scenari
 @lru_cache(maxsize=1)
 def _document() -> Any:
     import schemathesis
-    from triggerstack.solver.serve._http import app
+    from triggerstack.solver.serve import app
 
     return schemathesis.openapi.from_dict(app().inner.openapi())
 
@@ -116,7 +119,7 @@ def command_line(verb: Any, params: dict[str, Any], folder: Any) -> tuple[int, s
     import io
     from pathlib import Path
 
-    from triggerstack.solver._cli import main
+    from ..conftest import main
 
     cmd = verb.cli
     folder = Path(folder)

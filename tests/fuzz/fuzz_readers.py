@@ -10,6 +10,8 @@ kept as ``tests/fuzz/crashes/<name>/<file>`` and replayed by ``test_readers.py``
 
 ``test_readers.py`` runs each for a fixed number of inputs in CI; a night's run is the same command
 with ``-max_total_time=3600`` (docs/architecture.md).
+
+Private unit: the readers of outside data, fuzzed in this process (model/_io: parse_text, utf8; the conformance runner's _run_case).
 """
 
 from __future__ import annotations
@@ -44,8 +46,7 @@ def _document(data: bytes) -> Any:
 
 def _phrase(data: bytes) -> Any:
     """A card's Oracle text (a triggered ability's sentences) read into the format."""
-    from triggerstack.model.cards._corpus import Card
-    from triggerstack.model.cards._reader import read
+    from triggerstack.model.cards import Card, read
 
     text = data.decode("utf-8", "replace")[:2000]
     card = Card("Fuzzed Card", "{2}{R}", "Creature — Goblin", ("creature",), ("goblin",), (), (), "2", "2", text, "normal")
@@ -99,7 +100,7 @@ def _mutated(seed: Any, data: bytes) -> Any:
 def _phase_state(data: bytes) -> Any:
     """A phase.rs state at a trigger-placement prompt, one of the recorded ones changed where the
     fuzzer says (_mutated), read into a scenario."""
-    from triggerstack.adapters.phase._board import read
+    from triggerstack.adapters.phase import read
 
     seeds = _seeds("phase-state")
     return read(_mutated(seeds[data[0] % len(seeds)] if data else seeds[0], data[1:]))
@@ -147,7 +148,7 @@ def _case(load_suite: Callable[..., list[Any]]) -> Any:
 
 
 def _readers() -> dict[str, Reader]:
-    from triggerstack.adapters.phase._board import PhaseGap
+    from triggerstack.adapters.phase import PhaseGap
     from triggerstack.model import ScenarioError
 
     return {

@@ -14,6 +14,8 @@ schemas are generated from by Schemathesis's own generator, through its public `
   ``count`` counts.
 
 A new method of the verb table, a new field of a format, is attacked without new code.
+
+Private unit: model/_outcome.parse_outcome (a generated proposal's errors) and the verb table (solver/_verbs/table.VERBS) whose methods are attacked.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import json
 from typing import Any
 
 import pytest
+from triggerstack.model import Scenario
 
 pytest.importorskip("schemathesis", reason="schemathesis is in [dev]: pip install -e '.[dev]'")
 
@@ -79,7 +82,6 @@ def test_a_request_from_the_schemas_is_answered_alike_everywhere_and_never_refus
 ) -> None:
     from triggerstack.model import ScenarioError
     from triggerstack.model._outcome import parse_outcome
-    from triggerstack.model._scenario import parse_scenario
     from triggerstack.solver import check, count
 
     params = data.draw(requests(method), label="params")
@@ -91,7 +93,7 @@ def test_a_request_from_the_schemas_is_answered_alike_everywhere_and_never_refus
     answers = _holds(method, params, generated_in_form=True)
     said = answers["stdio"]
     if said.code is None and valid:
-        parsed = parse_scenario(params["scenario"])
+        parsed = Scenario.model_validate(params["scenario"])
         for outcome in _outcomes(method, said.result):
             try:
                 verdict = check(parsed, parse_outcome(outcome))
@@ -130,7 +132,7 @@ def test_every_command_line_verb_from_the_schemas_answers_or_says_why_and_never_
     """The command line from the same generated requests: a scenario valid by construction is
     answered (exit 0, or 1 for an illegal proposal) or refused for its content with a line saying
     why (exit 2, or 3 past the time limit) — never an internal error (70) nor a traceback."""
-    from triggerstack.model._scenario import parse_scenario
+
     from triggerstack.solver import count
 
     from .doors import command_line
@@ -147,4 +149,4 @@ def test_every_command_line_verb_from_the_schemas_answers_or_says_why_and_never_
     if code in (2, 3):
         assert err.strip(), f"{verb.name}: exit {code} with nothing said"
     if valid and code == 0 and verb.name == "count" and not params.get("divide"):
-        assert out.split()[0] == str(count(parse_scenario(params["scenario"]))), out
+        assert out.split()[0] == str(count(Scenario.model_validate(params["scenario"]))), out

@@ -31,7 +31,7 @@ schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is in [d
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
-from triggerstack.solver.serve._http import app  # noqa: E402
+from triggerstack.solver.serve import app  # noqa: E402
 
 MAX_ANSWER = 200_000
 TIME_LIMIT = 2.0

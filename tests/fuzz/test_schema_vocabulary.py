@@ -7,6 +7,8 @@ client — or a fuzzer generating from the schema — sent what the schema calle
 refused. Every schema the tool publishes (``triggerstack schema FORMAT``, the OpenAPI document
 of ``serve --http``, the OpenRPC document of ``rpc.discover``) is walked here: each keyword is
 one of the vocabulary's, or one of the project's own annotations, listed below with its meaning.
+
+Private unit: where the published schemas are made (model/_reports: SCHEMAS, published_schema; solver/serve/_rpc.discover), read for every constraint they state.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from triggerstack.model._reports import SCHEMAS, published_schema
 from triggerstack.solver.serve import _rpc as rpc
-from triggerstack.solver.serve._http import app
+from triggerstack.solver.serve import app
 
 VOCABULARY = frozenset(
     ["$schema", "$id", "$ref", "$defs", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "properties", "patternProperties", "additionalProperties", "propertyNames", "items", "prefixItems", "contains", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema", "discriminator"]

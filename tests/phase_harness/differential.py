@@ -8,6 +8,8 @@ trigger-placement prompt the answers phase accepts are compared with
 ours (targets: the same set; orders and divisions: phase's ``actions()`` offer a few of them, each must
 be one of ours); the placement phase reaches is judged by ``check``; and one of our sampled outcomes is
 played into a replayed copy of the game and must come back as itself.
+
+Private unit: model/_args.seed_of, the product's one reading of a seed, so that a harness seed means what a product seed means.
 """
 
 from __future__ import annotations
@@ -19,13 +21,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from triggerstack.adapters.phase._abilities import translate
-from triggerstack.adapters.phase._board import PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import Board, PhaseError, engine, play, reached
-from triggerstack.adapters.phase._prompt import is_legal_answer, legal_actions
+from triggerstack.adapters.phase import (
+    Board,
+    PhaseError,
+    PhaseGap,
+    Reading,
+    engine,
+    is_legal_answer,
+    legal_actions,
+    play,
+    reached,
+    read,
+    translate,
+)
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of
-from triggerstack.solver._verbs.legal import check, sample
+from triggerstack.solver import check, sample
 
 __all__ = ["POOL", "Report", "run"]
 

@@ -6,6 +6,8 @@ answers, draws one, builds the i-th, checks an answer, counts the ways to finish
 the drawn one. Beside it, phase's own costs in the same run: exporting its whole state and applying an
 answer. Each prompt is also read whole (``read(game.state())``), and the two readings must agree; the
 outcome phase reaches must be one of the ways to finish at every prompt it passed, when it is legal.
+
+Private unit: model/_args.seed_of, the product's one reading of a seed, so that a harness seed means what a product seed means.
 """
 
 from __future__ import annotations
@@ -19,12 +21,9 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
-from triggerstack.adapters.phase._board import PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import PhaseError, reached
-from triggerstack.adapters.phase._prompt import Rest, answers
-from triggerstack.adapters.phase._session import Session
+from triggerstack.adapters.phase import PhaseError, PhaseGap, Reading, Rest, Session, answers, reached, read
 from triggerstack.model._args import seed_of
-from triggerstack.solver._verbs.legal import check
+from triggerstack.solver import check
 
 __all__ = ["PerPrompt", "run"]
 
@@ -164,7 +163,7 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
 
 def run(boards: int = 50, seed: int = 1, progress: Callable[[int], None] | None = None) -> PerPrompt:
     """The per-prompt run over ``boards`` random boards (seeded: the same seed, the same boards)."""
-    from triggerstack.adapters.phase._live import engine
+    from triggerstack.adapters.phase import engine
 
     from .differential import POOL, _board
 

@@ -6,6 +6,8 @@ Surge) — and, without phase, :func:`~._answers.action_for` at every recorded p
 A failure of phase stays :class:`~triggerstack.adapters.phase.PhaseError`, what phase's state does not say or an outcome
 that does not fit a prompt stays :class:`~._board.PhaseGap`; anything else is a crash, kept with the
 board's steps and the outcome played.
+
+Private unit: model/_args.seed_of, the product's one reading of a seed, so that a harness seed means what a product seed means.
 """
 
 from __future__ import annotations
@@ -21,12 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from triggerstack.adapters.phase._answers import action_for
-from triggerstack.adapters.phase._board import PROMPTS, PhaseGap, Reading, read
-from triggerstack.adapters.phase._live import Board, PhaseError, engine, play
+from triggerstack.adapters.phase import PROMPTS, Board, PhaseError, PhaseGap, Reading, action_for, engine, play, read
 from triggerstack.model import Outcome
 from triggerstack.model._args import seed_of
-from triggerstack.solver._verbs.legal import sample
+from triggerstack.solver import sample
 
 from .differential import POOL, _board
 

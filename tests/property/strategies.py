@@ -8,7 +8,9 @@ abilities that target other waiting abilities, abilities with no legal choice, i
 and players who left; every card type of CR 300.1, cards in every zone of 400.1 (a plane with its
 planar controller), spells, "any-target" under spell, card and zone domains, and controller words and
 ``target_of`` over cards (108.4a); with reactions, relays of reactions longer than eight passes and
-loops through them."""
+loops through them.
+
+Private unit: model/_shapes.CardType, the closed list of card types the generated objects draw from."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any, get_args
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from triggerstack.model._shapes import CardType
+from triggerstack.model._words import CardType
 
 __all__ = ["SETTINGS", "scenarios"]
 

@@ -12,6 +12,8 @@ the literal simulator are identical; the fast path enumerates in rank order and 
 that differ only by swapping them; ``count`` equals their size; CP-SAT reports no duplicate solution;
 every outcome passes ``check``; and a random mutation of a legal outcome fails ``check`` unless
 it is itself an outcome — and CP-SAT, with the proposal fixed, agrees.
+
+Private unit: the engines and the search they share (solver/_core, solver/_engines: product, CP-SAT, python-constraint2), each held to the others and to check.
 """
 
 from __future__ import annotations
@@ -25,19 +27,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import (
     EndlessLoop,
+    Facts,
     Outcome,
+    Passes,
     ProposalError,
+    Scenario,
     ScenarioError,
     Score,
     canonical,
     compile_facts,
     outcome_json,
 )
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._facts import Facts
-from triggerstack.model._passes import Passes
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import best, check, count, outcomes, sample
+from triggerstack.solver import TimeLimitReached, best, check, count, outcomes, sample
 from triggerstack.solver._core.chain import Chain
 from triggerstack.solver._core.indexed import Choice, IndexedOutcome, Placed, from_outcome, score_of, to_outcome
 from triggerstack.solver._core.must import iter_legal_choices
@@ -153,7 +154,7 @@ def test_linked_targets_agree_with_the_literal_simulator(doc: dict[str, Any], da
 
 
 def _agree(doc: dict[str, Any], data: st.DataObject) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= MAX_BOUND)
     simulated = simulate(facts)
     solved = cpsat.solve_all(facts)
@@ -226,7 +227,7 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     stack" in a further pass. Whole outcomes over every pass are the same whether each pass is
     solved by the fast path, CP-SAT or the literal simulator; count is their number; check accepts
     each and rejects every mutation that is not one."""
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= PASS_BOUND)
     try:
         n = count(facts, time_limit=20)  # counted by classes of passes: cheap where listing is not
@@ -289,7 +290,7 @@ def test_cpsat_validate_accepts_repeated_instances_in_any_order() -> None:
             }
         ],
     }
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     every = list(ProductEngine(facts))
     assert len(every) == 55  # 10 target sets (4 things: 4 singles, 6 pairs), multisets of 2: 10·11/2
     assert all(cpsat.validate(facts, r) for r in every)

@@ -11,8 +11,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from triggerstack.model import compile_facts
-from triggerstack.model._scenario import parse_scenario
+from triggerstack.model import Scenario, compile_facts
 
 from .strategies import SETTINGS, scenarios
 
@@ -20,7 +19,7 @@ from .strategies import SETTINGS, scenarios
 @SETTINGS
 @given(doc=st.one_of(scenarios(), scenarios(max_abilities=4, reactions=True), scenarios(linked=True)))
 def test_candidates_and_exclusions_partition_the_things(doc: dict[str, Any]) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     everything = set(range(len(facts.things)))
     for a in facts.abilities:
         for m in a.modes:

@@ -13,24 +13,22 @@ requirement's legal targets (at block start, or once on the stack) are exactly t
 outcome chooses; every fired ability explain lists is fired in some outcome, and every one fired
 is listed; a waiting ability explain calls legal at block start is below the ability in every
 outcome that places it. Explain's dict fits its published schema.
+
+Private unit: explain's text (solver/_verbs/explain._ability_lines), the published explain model (model/_reports) and the chain of passes (solver/_core/chain) the simulator walks.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import EndlessLoop, ScenarioError, compile_facts
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._passes import Passes
+from triggerstack.model import EndlessLoop, Passes, Scenario, ScenarioError, compile_facts
 from triggerstack.model._reports import Explanation
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import count, explain
+from triggerstack.solver import TimeLimitReached, count, explain
 from triggerstack.solver._core.chain import Chain
 from triggerstack.solver._verbs.explain import _ability_lines
 
@@ -49,8 +47,8 @@ class Seen:
     below: list[set[str]] = field(default_factory=list)  # per outcome placing it: the abilities under it
 
 
-def _projections(doc: dict[str, Any]) -> tuple[Mapping[str, Any], dict[str, Seen], set[str]]:
-    facts = compile_facts(parse_scenario(doc))
+def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], set[str]]:
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
         assume(count(facts, time_limit=20) <= 3000)  # counted, not listed: a long chain can be large
@@ -83,7 +81,7 @@ def _projections(doc: dict[str, Any]) -> tuple[Mapping[str, Any], dict[str, Seen
             for k in p.outcome.removed:
                 seen.setdefault(f.abilities[k].id, Seen()).placed.add(False)
     first: set[str] = {a.id for a in facts.abilities}
-    return explain(facts), seen, first
+    return explain(facts).to_json(), seen, first
 
 
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
@@ -118,7 +116,7 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
     when it was already listed as excluded (115.5: it can't target itself). For each requirement of
     the first pass, as the text tells it: the legal targets, the things listed as excluded, and the
     others that do not fit the filter are every thing of the scenario exactly once."""
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
         data = explain(facts, time_limit=20)
@@ -126,13 +124,13 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
         assume(False)
         raise
     every = sorted(t.id for t in facts.things)
-    for a in data["abilities"]:
-        lines = [line.strip() for line in _ability_lines(a, a["id"])]
+    for a in data.abilities:
+        lines = [line.strip() for line in _ability_lines(a, a.id)]
         starts = [i for i, line in enumerate(lines) if line.startswith("target ")]
-        requirements = [r for mode in a["modes"] for r in mode["requirements"]]
+        requirements = [r for mode in a.modes for r in mode.requirements]
         assert len(starts) == len(requirements), lines
         for start, r in zip(starts, requirements, strict=True):
-            said = [*r["legal"], *r["legal_once_on_stack"]]
+            said = [*r.legal, *r.legal_once_on_stack]
             others = 0
             for text in lines[start + 1 :]:
                 if text.startswith(("target ", "mode ", "must target", "removal:")):
@@ -142,5 +140,5 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
                 elif re.fullmatch(r"\d+ others? do(es)? not fit the filter", text):
                     others = int(text.split()[0])
             assert len(said) == len(set(said)), f"a thing told twice: {said}"
-            assert len(said) + others == len(every), (a["id"], r["id"], said, others, every)
+            assert len(said) + others == len(every), (a.id, r.id, said, others, every)
             assert set(said) <= set(every)

@@ -1,7 +1,9 @@
 """Fuzzing: random JSON documents and near-valid scenarios and proposals, through ``Scenario``,
 ``check`` and the command line in-process. Nothing but the documented errors escapes, the command
 line never exits 70 (an internal error), and every case ends within 5 s of CPU (not hypothesis's
-wall-time deadline, which a loaded machine runs past)."""
+wall-time deadline, which a loaded machine runs past).
+
+Private unit: model/_scenario.parse_scenario, the reader every door uses, fed random documents."""
 
 from __future__ import annotations
 
@@ -17,9 +19,8 @@ from hypothesis import strategies as st
 from triggerstack.model import Outcome, ScenarioError, compile_facts
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import EngineCannot, TimeLimitReached, check, count
-from triggerstack.solver._cli import main
 
-from ..conftest import EXAMPLES, cpu_bounded
+from ..conftest import EXAMPLES, cpu_bounded, main
 from .strategies import scenarios
 
 pytestmark = pytest.mark.slow  # hundreds of generated scenarios

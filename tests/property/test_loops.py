@@ -14,6 +14,8 @@ to a brute force that knows nothing of loops: every pass's outcomes by the liter
   (unboundedly many: some go round the loop and leave it);
 * an endless chain, or a loop not decided: at least N finite outcomes, and some choice still going;
 * no loop: the count is the number of finite outcomes, and nothing is still going.
+
+Private unit: the passes' join and the indexed outcomes (model/_passes.join, solver/_core/indexed.to_outcome) a literal walk of the passes is built from.
 """
 
 from __future__ import annotations
@@ -24,13 +26,9 @@ from typing import Any
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import EndlessLoop, Outcome, ScenarioError, compile_facts
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import outcome_json
-from triggerstack.model._passes import Passes, join
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import check, count
+from triggerstack.model import EndlessLoop, Facts, Outcome, Passes, Scenario, ScenarioError, compile_facts, outcome_json
+from triggerstack.model._passes import join
+from triggerstack.solver import TimeLimitReached, check, count
 from triggerstack.solver._core.indexed import to_outcome
 
 from ..simulator import simulate
@@ -118,7 +116,7 @@ def _bound(message: str) -> int:
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 10)  # each walks the passes literally: minutes at 150
 @given(doc=st.one_of(looping(), looping(), scenarios(max_abilities=3, reactions=True)))
 def test_what_a_loop_claims_holds_in_a_literal_walk(doc: dict[str, Any]) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 200)
     try:
         n = count(facts, time_limit=3)  # a loop told slowly is stop 46's Loops.mandatory, not this property
@@ -173,7 +171,7 @@ def test_the_issue_board() -> None:
             {"id": "V", "object": "k", "by": "any", "trigger": {"source": "k", "text": "V", "targets": [{"id": "t", "filter": {"id": "k"}}]}}
         ],
     }
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     with pytest.raises(EndlessLoop) as info:
         count(facts)
     told = info.value.message

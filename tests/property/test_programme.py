@@ -8,6 +8,8 @@ modes) — with every other waiting ability below it and with none: its space co
 choices python-constraint2 lists (its own formulation; maximality said again here), ``unrank``
 and ``rank`` are inverse, the walk is rank order, and what it says some choice takes is what some
 listed choice takes. On whole passes, the count is CP-SAT's and python-constraint2's.
+
+Private unit: solver/_core/space and _programme (an ability's choice space, counted), held to the cross-check's listing (solver/_engines/constraint.ability_choices).
 """
 
 from __future__ import annotations
@@ -17,14 +19,11 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
-from triggerstack.model import Scenario, compile_facts
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._facts import AbilityFacts, Facts
-from triggerstack.solver import count
+from triggerstack.model import AbilityFacts, Facts, Scenario, compile_facts
+from triggerstack.solver import EngineCannot, TimeLimitReached, count
 from triggerstack.solver._core.indexed import Choice
 from triggerstack.solver._core.space import Reach, is_independent, space_for
 from triggerstack.solver._engines.constraint import ability_choices
-from triggerstack.solver._errors import EngineCannot
 
 from .strategies import SETTINGS
 

@@ -3,6 +3,8 @@
 Rule 603.3b: each player "puts triggered abilities they control on the stack in any order they
 choose"; 603.3c–d: the modes and targets are announced as the ability is put on the stack, and an
 ability with no legal choice is removed. A walk decides exactly those things, one at a time.
+
+Private unit: the stepper's walk against the product engine's indexed outcomes (solver/_core/indexed, solver/_engines/product), under a Deadline (model/_limits) the test gives.
 """
 
 from __future__ import annotations
@@ -13,13 +15,10 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import ScenarioError, compile_facts, outcome_json
-from triggerstack.model._errors import TimeLimitReached
-from triggerstack.model._scenario import parse_scenario
-from triggerstack.solver import LegalOutcomes, check
+from triggerstack.model import Scenario, ScenarioError, compile_facts, outcome_json
+from triggerstack.solver import LegalOutcomes, Stepper, TimeLimitReached, Walk, check
 from triggerstack.solver._core.indexed import to_outcome
 from triggerstack.solver._engines.product import ProductEngine
-from triggerstack.solver._verbs.step import Stepper, Walk
 
 from .strategies import SETTINGS, scenarios
 from .test_agreement import size_bound
@@ -32,7 +31,7 @@ SMALL = 120
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
 @given(doc=st.one_of(scenarios(), scenarios(linked=True)), data=st.data())
 def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[str, Any], data: st.DataObject) -> None:
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 4 * SMALL)  # before anything enumerates a coupled core
     fast = ProductEngine(facts)
     assume(fast.count() <= SMALL)
@@ -82,10 +81,10 @@ def test_random_walks_end_in_legal_outcomes_and_reach_every_outcome(doc: dict[st
 def test_decisions_for_reaches_every_outcome_and_refuses_what_check_rejects(doc: dict[str, Any]) -> None:
     """``decisions_for`` inverts the walk: for every legal outcome (every pass), a sequence of
     legal decisions that ends in it; for an outcome ``check`` rejects, the verdict."""
-    from triggerstack.model._errors import ScenarioError, TimeLimitReached
-    from triggerstack.solver import IllegalOutcome, LegalOutcomes
+    from triggerstack.model import ScenarioError
+    from triggerstack.solver import IllegalOutcome, LegalOutcomes, TimeLimitReached
 
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 4 * SMALL)
     legal = LegalOutcomes(facts, time_limit=2)
     try:
@@ -114,7 +113,7 @@ def test_the_count_at_every_prefix_is_the_outcomes_that_extend_it(doc: dict[str,
     walk's own decisions, followed to their ends), the whole count at the start, one at the end."""
     from triggerstack.model._limits import Deadline
 
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 2000)
     stepper = Stepper(facts)
     walk = stepper.start()
@@ -137,7 +136,7 @@ def test_taking_the_forced_decisions_keeps_every_outcome(doc: dict[str, Any]) ->
     """``Stepper.forced`` takes only decisions that are the only legal one: exploring every walk
     with the forced decisions taken at each step reaches exactly the outcomes, and every state it
     stops in either is over or offers a real choice (two or more legal decisions)."""
-    facts = compile_facts(parse_scenario(doc))
+    facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 4 * SMALL)
     fast = ProductEngine(facts)
     assume(fast.count() <= SMALL)
@@ -185,7 +184,7 @@ def test_the_line_of_every_outcome_is_its_canonical_json() -> None:
             {"id": "D", "controller": "B", "targets": [{"id": "u", "min": 1, "max": 2, "divide": 2, "filter": {"type": "creature"}}]},
         ],
     }
-    stepper = Stepper(compile_facts(parse_scenario(doc)))
+    stepper = Stepper(compile_facts(Scenario.model_validate(doc)))
     lines = 0
     pending = [stepper.start()]
     while pending:

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from math import factorial, perm
 
-__all__ = ["Arrangement", "BlockShapes", "arrangements", "rank_arrangement", "unrank_arrangement"]
-
 Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
 
 

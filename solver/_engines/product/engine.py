@@ -48,8 +48,6 @@ from .plan import Plan, plan
 
 T = TypeVar("T")
 
-__all__ = ["MAX_BEST_SCANNED", "MAX_SCANNED", "ProductEngine"]
-
 LISTED_FOR_SAMPLING = 4096  # choices of one ability listed once (and reused) rather than unranked each time
 MAX_SCANNED = 200_000
 """The most choices of one ability that ``best`` by parts scans for its best choice."""
@@ -132,7 +130,7 @@ class ProductEngine:
     def weighted(self, weight: Callable[[int, int], int]) -> int:
         """Σ over the coupled core's outcomes of Π over blocks of ``weight(block, coupled abilities
         placed in it)`` (blocks by their index here), without listing the core
-        (:func:`~..._core.search.count_outcomes`)."""
+        (:class:`~..._core.search.Counting`)."""
         return self._counter(weight).count_from(0, frozenset())
 
     def _counter(self, weight: Callable[[int, int], int]) -> _CoreCounter:

@@ -39,8 +39,6 @@ from ..._core.search import pick
 from ._shapes import BlockShapes
 from .engine import ProductEngine
 
-__all__ = ["CLASSES", "FiredClasses", "fired_classes"]
-
 CLASSES = "classes"
 """The path of a chain counted and drawn by classes of what the first pass fires."""
 

@@ -27,8 +27,6 @@ from ..._core.indexed import IndexedOutcome
 from ..._errors import EngineCannot
 from .engine import ProductEngine
 
-__all__ = ["MergedEngine", "identical_groups", "is_representative", "iter_merged", "merged_count"]
-
 
 def identical_groups(engine: ProductEngine) -> list[tuple[int, ...]]:
     """Groups (sorted indices) of identical independent abilities, in the same block."""

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 from triggerstack.model._facts import Facts
 
-__all__ = ["PRODUCT", "PRODUCT_SEARCH", "Plan", "plan"]
-
 PRODUCT = "product"  # every ability independent: exact counting, ranking and lazy enumeration
 PRODUCT_SEARCH = "product+search"  # a coupled core by direct search, combined with the rest by counting
 
@@ -27,14 +25,6 @@ class Plan:
 
     path: str
     coupled: tuple[int, ...]
-
-    def as_dict(self, facts: Facts) -> dict[str, object]:
-        coupled = set(self.coupled)
-        return {
-            "path": self.path,
-            "coupled": [facts.abilities[k].id for k in self.coupled],
-            "independent": [a.id for a in facts.abilities if a.index not in coupled],
-        }
 
 
 def plan(facts: Facts) -> Plan:

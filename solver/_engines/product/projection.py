@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from ..._core.space import Reach
 from .engine import ProductEngine
 
-__all__ = ["Projection", "project"]
-
 
 @dataclass
 class Projection:

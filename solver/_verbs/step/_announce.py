@@ -21,8 +21,6 @@ from triggerstack.model._facts import AbilityFacts
 from ..._core.indexed import Choice, ModeInstance
 from ..._core.space import ChoiceSpace, is_independent
 
-__all__ = ["Announcer", "announcer_for"]
-
 
 @dataclass(frozen=True, slots=True)
 class _Req:

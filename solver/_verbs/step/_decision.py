@@ -12,8 +12,6 @@ from typing import Generic, TypeVar
 from ..._errors import IllegalDecision
 from ..._judge import Reason
 
-__all__ = ["Checked", "Decision", "DecisionKind", "Key"]
-
 S = TypeVar("S")
 
 
@@ -46,15 +44,6 @@ class Decision:
     mode: str = ""
     amount: int = 0
 
-    @classmethod
-    def make(cls, id: int, kind: DecisionKind, subject: str = "", mode: str = "", amount: int = 0) -> Decision:
-        """The decision ``id`` of this meaning, its readable form spelled from it."""
-        return cls(id, kind, spell((kind, subject, mode, amount)), subject, mode, amount)
-
-    @classmethod
-    def keyed(cls, id: int, key: Key) -> Decision:
-        return cls.make(id, *key)
-
     @property
     def key(self) -> Key:
         return (self.kind, self.subject, self.mode, self.amount)
@@ -73,9 +62,6 @@ class Decision:
         if kind is DecisionKind.DIVIDE:
             return (kind, "", "", int(rest))
         return (kind, rest, "", 0)
-
-    def to_str(self) -> str:
-        return self.text
 
     def __str__(self) -> str:
         return self.text

@@ -7,8 +7,6 @@ from dataclasses import dataclass, fields
 
 from triggerstack.model._errors import LayoutOverflow
 
-__all__ = ["ActionLayout"]
-
 
 @dataclass(frozen=True, slots=True)
 class ActionLayout:

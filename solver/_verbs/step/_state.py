@@ -9,8 +9,6 @@ from triggerstack.model._passes import StackItem
 
 from ..._core.indexed import Placed
 
-__all__ = ["State", "Walk"]
-
 
 class State(NamedTuple):
     """Where a walk stands: what is placed (bottom → top) and removed, and the ability in hand

@@ -24,10 +24,8 @@ from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, wa
 from ..._options import Options
 from ._decision import Checked, Decision, DecisionKind, Key, spell
 from ._layout import ActionLayout
-from ._pass import PREFIX_CACHE, PassStepper, State
-from ._state import Walk
-
-__all__ = ["UNIVERSE", "IllegalOutcome", "Stepper"]
+from ._pass import PREFIX_CACHE, PassStepper
+from ._state import State, Walk
 
 
 class IllegalOutcome(ValueError):
@@ -191,7 +189,7 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # Decision.keyed, without its two calls
+        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # its readable form spelled from its meaning
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 

@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from triggerstack.adapters.phase import read, trim
-from triggerstack.adapters.phase._live import Board, engine, reached
+from triggerstack.adapters.phase import Board, engine, reached, read, trim
 
 HERE = Path(__file__).resolve().parent
 
