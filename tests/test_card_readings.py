@@ -185,6 +185,9 @@ def test_chong_and_lilys_sagas_are_sagas() -> None:
         ("nonElf", {"subtype": "elf"}),
         ("non-Aura", {"subtype": "aura"}),
         ("nonlegendary", {"supertype": "legendary"}),
+        ("noncommander", {"tag": "commander"}),
+        ("nontoken", {"tag": "token"}),
+        ("nonoutlaw", {"any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}),
     ],
 )
 def test_non_before_a_word_the_reader_knows_excludes_it(word: str, excluded: dict[str, Any]) -> None:
@@ -192,15 +195,35 @@ def test_non_before_a_word_the_reader_knows_excludes_it(word: str, excluded: dic
     assert req["filter"] == {"type": "creature", "not": excluded}
 
 
-@pytest.mark.parametrize("word", ["noncommander", "nonface-down", "nonsuspected", "nonBramblewood"])
+@pytest.mark.parametrize("word", ["nonface-down", "nonsuspected", "nonBramblewood", "noncaptain"])
 def test_non_before_a_word_that_is_no_type_is_refused(word: str) -> None:
-    """ "noncommander" was read as "not the subtype commander": true of every creature (Shield Broker)."""
+    """ "noncommander" was read as "not the subtype commander": true of every creature (Shield
+    Broker); a word that is no type, designation or group is refused, never read so."""
     refused(f"When this creature enters, tap target {word} creature.", "'non' before a word that is no type")
 
 
-def test_shield_broker_is_refused() -> None:
-    ability = read(corpus().lookup("Shield Broker"))[0]
-    assert ability.unread is not None and "noncommander" in ability.unread.reason
+@pytest.mark.parametrize(
+    ("words", "want"),
+    [
+        ("target commander an opponent controls", {"tag": "commander", "controller": "opponent"}),
+        ("target commander creature you control", {"type": "creature", "tag": "commander", "controller": "you"}),
+        ("up to two target commanders", {"tag": "commander"}),
+        ("target noncommander creature you don't control", {"type": "creature", "not": {"any": [{"tag": "commander"}, {"controller": "you"}]}}),
+        ("target outlaw card from your graveyard", {"kind": "card", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")], "zone": "graveyard", "owner": "you"}),
+        ("target outlaw creature or artifact", {"any": [{"type": "creature", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}, {"type": "artifact", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}]}),
+    ],
+)  # fmt: skip
+def test_a_commander_is_a_tag_and_an_outlaw_any_of_five_creature_types(words: str, want: dict[str, Any]) -> None:
+    """903.3: being a commander is a designation, no characteristic: the scenario tags the object
+    `commander`, as it tags a `token` (111.1). An outlaw (the glossary) is an Assassin, Mercenary,
+    Pirate, Rogue or Warlock: any of them, a changeling too (702.73a)."""
+    (req,) = targets(f"When this creature enters, exile {words}.")
+    assert req["filter"] == want
+
+
+def test_shield_broker_takes_a_creature_that_is_no_commander() -> None:
+    (req,) = card_targets("Shield Broker")
+    assert req["filter"] == {"type": "creature", "not": {"any": [{"tag": "commander"}, {"controller": "you"}]}}
 
 
 # -- a leading adjective over "X or Y"; a later "non…" is its own noun's ----------------------------

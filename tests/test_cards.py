@@ -934,14 +934,37 @@ def test_a_chapter_that_makes_a_triggered_ability_has_no_target_of_its_own() -> 
 
 def test_words_after_any_target_are_read_or_refused() -> None:
     """115.4, 601.2c: "any target that isn't a commander" was read as any target (the words were
-    never looked at: the fifth hand audit, seed 39) — refused now; "any target that isn't a Dragon"
-    is a player, or a creature, planeswalker or battle that isn't a Dragon."""
-    lozhan = read(corpus().lookup("Lozhan, Dragons' Legacy"))[0]
-    assert lozhan.unread is not None and "that isn't a" in lozhan.unread.reason
+    never looked at: the fifth hand audit, seed 39) — now a player (no player is a commander,
+    903.3), or a creature, planeswalker or battle not tagged `commander`; "any target that isn't a
+    Dragon" is a player, or a creature, planeswalker or battle that isn't a Dragon; "that isn't a
+    captain" is refused."""
+    (req,) = read(corpus().lookup("Lozhan, Dragons' Legacy"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"] == {
+        "any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"], "not": {"tag": "commander"}}]
+    }
+    from .test_card_readings import refused
+
+    refused("When this creature dies, it deals 2 damage to any target that isn't a captain.", "that isn't a")
     (req,) = read(corpus().lookup("Wrathful Red Dragon"))[0].fragment["targets"]  # type: ignore[index]
     assert req["filter"] == {
         "any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": "dragon"}}]
     }
+
+
+def test_a_commander_is_what_the_scenario_tags_so() -> None:
+    """903.3: Soul Drainer's "destroy target commander an opponent controls" takes the opponent's
+    creature tagged `commander` and nothing else; Shield Broker's "target noncommander creature you
+    don't control" takes the others."""
+    objects = [
+        {"id": "cmdr", "controller": "B", "types": ["creature"], "tags": ["commander"]},
+        {"id": "bear", "controller": "B", "types": ["creature"]},
+        {"id": "mine", "controller": "A", "types": ["creature"], "tags": ["commander"]},
+    ]
+    for card, legal in (("Soul Drainer", {"cmdr"}), ("Shield Broker", {"bear"})):
+        doc = {"players": ["A", "B"], "objects": [{"id": "src", "controller": "A", "card": card}, *objects]}
+        doc["triggers"] = [{"id": "T", "source": "src"}]
+        chosen = {t for o in LegalOutcomes(parse_scenario(doc)).outcomes() for t in o.stack[0].targets["t"]}
+        assert chosen == legal, card
 
 
 def test_a_supertype_or_a_subtype_is_either() -> None:
