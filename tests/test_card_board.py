@@ -3,7 +3,8 @@
 that player controls" as one requirement per opponent of the trigger's controller, a target's
 number compared with its source's ("with lesser power", "with power less than this creature's
 power") as the number the scenario gives the source, and X (107.3: "up to X target creatures",
-"with mana value X or less", "X damage divided", "choose up to X") as the trigger's ``x``. Each
+"with mana value X or less", "X damage divided", "choose up to X") as the trigger's ``x``, and a
+target "of their choice" (700.2e) as chosen by the trigger's ``event_player``. Each
 class by made-up wordings (probes no card prints), then by real cards, then as properties over
 generated boards: the candidates are exactly what the rule demands, and a board that does not
 state what the template needs is refused, naming the field and the object, never assumed.
@@ -30,7 +31,7 @@ from triggerstack.model._errors import ScenarioError  # noqa: E402
 from triggerstack.model._facts import compile_facts  # noqa: E402
 from triggerstack.model._scenario import parse_scenario  # noqa: E402
 from triggerstack.model.cards import card_report  # noqa: E402
-from triggerstack.model.cards._board import EACH, STATED, X, needs  # noqa: E402
+from triggerstack.model.cards._board import CHOOSER, EACH, STATED, X, needs  # noqa: E402
 from triggerstack.solver import LegalOutcomes  # noqa: E402
 from triggerstack.solver._cli import main  # noqa: E402
 
@@ -398,3 +399,87 @@ def test_where_x_is_this_creatures_power_is_the_sources_stated_power() -> None:
     writer), no x needed."""
     (req,) = card_targets("Guardian Scalelord", 2)
     assert req["filter"]["mana_value"] == {"lte": SOURCE}
+
+
+# -- a target "of their choice": the event's player chooses (700.2e) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "filt"),
+    [
+        ("At the beginning of each player's upkeep, tap target creature of their choice.", {"type": "creature"}),
+        ("Whenever this creature attacks, exile target artifact of defending player's choice.", {"type": "artifact"}),
+        ("Whenever this creature deals combat damage to a player, destroy target land that player controls of that player's choice.", {"type": "land", "controller": "event"}),
+        ("Whenever an opponent casts a spell, untap target permanent of that opponent's choice that one of your opponents controls.", {"kind": "permanent", "controller": "opponent"}),
+    ],
+)  # fmt: skip
+def test_a_target_of_the_event_players_choice_is_chosen_by_the_event_player(text: str, filt: dict[str, Any]) -> None:
+    """603.2, 700.2e: "of their choice" where "their" is the player the trigger's event names — the
+    ability's chooser, completed from the trigger's event_player; legality is still its controller's."""
+    fragment = probe(text)
+    assert fragment["chooser"] == CHOOSER and fragment["targets"][0]["filter"] == filt
+    assert "the chooser: the player its event names (603.2)" in needs(fragment)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Whenever a creature dies, tap target creature of their choice.", "where the trigger condition does not name one player"),
+        ("Whenever a player attacks enchanted player, tap target permanent of their choice.", "does not name one player"),
+        ("When this creature enters, target opponent sacrifices a creature, then untaps target land of their choice.", "a target another player chooses"),
+        ("When this creature enters, tap target creature of an opponent's choice.", "a target another player chooses"),
+        ("At the beginning of each player's upkeep, choose one —\n• Tap target creature of their choice.\n• You gain 2 life.", "in one mode"),
+    ],
+)  # fmt: skip
+def test_a_chooser_the_event_does_not_name_is_refused(text: str, words: str) -> None:
+    """A pronoun that may be no one player, an earlier target's player, an opponent not named, or a
+    mode's target chosen by another while the controller chooses the modes: no chooser says it."""
+    refused(text, words)
+
+
+def _erithizon(event_player: str | None) -> dict[str, Any]:
+    return {
+        "players": ["A", "B", "C"],
+        "objects": [
+            {"id": "eri", "controller": "A", "card": "Erithizon", "tags": ["attacking"]},
+            {"id": "bear", "controller": "B", "types": ["creature"]},
+            {"id": "rock", "controller": "C", "types": ["artifact"]},
+        ],
+        "triggers": [{"id": "E", "source": "eri", **({} if event_player is None else {"event_player": event_player})}],
+    }
+
+
+def test_erithizons_defending_player_chooses_among_every_creature(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Erithizon: "put a +1/+1 counter on target creature of defending player's choice" — the
+    defending player (the event's, 506.2) chooses, among every creature, Erithizon too; without the
+    defending player stated, refused naming triggers[0].event_player."""
+    facts = compile_facts(parse_scenario(_erithizon("B")))
+    assert facts.abilities[0].chooser == "B" and facts.abilities[0].controller == "A"
+    assert candidates(_erithizon("C")) == {"t": ["eri", "bear"]}
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(_erithizon(None))
+    assert info.value.loc == ("triggers", 0, "event_player")
+    assert "its targets are chosen by the player its event names" in info.value.message
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_erithizon(None)))
+    assert main(["count", str(path)]) == 2
+    assert "triggers[0].event_player" in capsys.readouterr().err
+
+
+@given(upkeep=st.sampled_from("ABC"), owners=st.lists(st.sampled_from("ABC"), max_size=6), art=st.lists(st.booleans(), max_size=6))
+def test_the_abyss_takes_a_creature_of_the_upkeep_player_chosen_by_them(upkeep: str, owners: list[str], art: list[bool]) -> None:
+    """The Abyss: "At the beginning of each player's upkeep, destroy target nonartifact creature that
+    player controls of their choice" — that player's nonartifact creatures, chosen by that player."""
+    creatures = [
+        {"id": f"c{i}", "controller": p, "types": ["creature", "artifact"] if i < len(art) and art[i] else ["creature"]}
+        for i, p in enumerate(owners)
+    ]
+    doc = {
+        "players": ["A", "B", "C"],
+        "objects": [{"id": "abyss", "controller": "A", "card": "The Abyss"}, *creatures],
+        "triggers": [{"id": "T", "source": "abyss", "event_player": upkeep}],
+    }
+    assert candidates(doc) == {"t": [c["id"] for c in creatures if c["controller"] == upkeep and "artifact" not in c["types"]]}
+    assert compile_facts(parse_scenario(doc)).abilities[0].chooser == upkeep

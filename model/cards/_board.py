@@ -58,6 +58,11 @@ def stated(field: str, of: str = "source") -> dict[str, str]:
 X = stated("x", "trigger")
 """The number a card's text calls X (107.3), as the trigger's ``x`` states it."""
 
+CHOOSER = {"chosen_by": "event"}
+"""The marker of an ability's ``chooser`` who is the player its trigger's event names — "target
+creature of their choice" where "their" is that player, "of defending player's choice" (700.2e,
+603.2) — as the scenario states that player: the trigger's ``event_player``."""
+
 
 def _walk(value: Any) -> Iterator[dict[str, Any]]:
     if isinstance(value, dict):
@@ -94,7 +99,8 @@ def the_source_for_x(fragment: dict[str, Any], field: str) -> dict[str, Any]:
 
 def is_template(fragment: Any) -> bool:
     """Whether a reading holds a marker the board must answer."""
-    return has_each(fragment) is not None or bool(_stated_fields(fragment))
+    chosen = isinstance(fragment, dict) and fragment.get("chooser") == CHOOSER
+    return chosen or has_each(fragment) is not None or bool(_stated_fields(fragment))
 
 
 def _requirement_lists(fragment: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
@@ -117,6 +123,11 @@ def needs(fragment: dict[str, Any]) -> list[str]:
                     f"the players: requirement {req['id']} is written once for each {who} P {whose}still in "
                     f"the game (800.4a), in turn order, as {req['id']}-P with P where it says {each(who)}"
                 )
+    if fragment.get("chooser") == CHOOSER:
+        out.append(
+            "the chooser: the player its event names (603.2), who chooses its targets (700.2e), as the "
+            "trigger's event_player"
+        )
     for of, field in dict.fromkeys(_stated_fields(fragment)):
         if of == "trigger":
             out.append(
@@ -132,13 +143,19 @@ def needs(fragment: dict[str, Any]) -> list[str]:
 
 
 def complete(
-    fragment: dict[str, Any], players: Callable[[str], tuple[str, ...]], number: Callable[[str, str], int]
+    fragment: dict[str, Any],
+    players: Callable[[str], tuple[str, ...]],
+    number: Callable[[str, str], int],
+    event: Callable[[], str],
 ) -> dict[str, Any]:
     """``fragment`` with its markers answered: each requirement naming ``for_each`` written once per
     player ``players(who)`` gives (id ``<id>-<player>``, the player for the marker; a requirement
-    that must differ from it differs from each), and each stated number read by ``number(of,
-    field)``. Both raise :class:`Missing` when the scenario does not say."""
+    that must differ from it differs from each), each stated number read by ``number(of,
+    field)``, and a chooser the event names by ``event()``. Each raises :class:`Missing` when the
+    scenario does not say."""
     out = _numbers_read(deepcopy(fragment), number)
+    if out.get("chooser") == CHOOSER:
+        out["chooser"] = event()
     for reqs in _requirement_lists(out):
         written: list[dict[str, Any]] = []
         split: dict[str, list[str]] = {}

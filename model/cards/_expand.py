@@ -275,6 +275,7 @@ class _Expansion:
                 ability.fragment,
                 lambda who: self.each(who, trig),
                 lambda of, field: self.number(trig, int(loc[1]), of, field),
+                lambda: self.event(trig, int(loc[1])),
             )
         except Missing as exc:
             said = f"{card.name}, triggered ability {ability.index} (triggers[{loc[1]}]): {exc.message}"
@@ -329,6 +330,17 @@ class _Expansion:
             f"its target is compared with the {said} of its source {source!r}, which the scenario does not "
             f"state: give objects[{k}].{field} (a {said} of * is stated by no card)",
             ("objects", k, field) if k is not None else None,
+        )
+
+    def event(self, trig: dict[str, Any], i: int) -> str:
+        """The player the trigger's event names, as the scenario states it (its ``event_player``)."""
+        value = trig.get("event_player")
+        if isinstance(value, str):
+            return value
+        raise Missing(
+            "its targets are chosen by the player its event names (700.2e, 603.2), whom the scenario does "
+            f"not state: give triggers[{i}].event_player",
+            ("triggers", i, "event_player"),
         )
 
     def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False) -> Ability | None:

@@ -420,6 +420,8 @@ class _TargetPhrase:
             shared = {**pending, **qualifiers}
             if shared.pop("_other", False):
                 flags["other_than_source"] = True
+            if shared.pop("_chooser", False):
+                flags["_chooser"] = True  # the ability's, lifted by the reader (model/cards/_reader.py)
             nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
             if shared.pop("_not_you", False):
                 nots.append({"controller": "you"})

@@ -18,6 +18,25 @@ from ._zones import zone_or_counter
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
 
 
+_CHOOSERS = {("their",): "their", ("that", "player's"): "that player", ("that", "opponent's"): "that opponent"}
+_CHOOSERS[("defending", "player's")] = "defending player"
+
+
+def _chosen_by(low: list[str], words: list[str], i: int, context: Context, said: str) -> int:
+    """How many words from ``i`` say that the player the trigger's event names chooses the target
+    ("of their choice", "of that player's choice", "of defending player's choice": 700.2e, 603.2);
+    0: none. :class:`Unread` when the pronoun is not that player (an earlier target's, each of a set)."""
+    k = next((k for k in (2, 3) if low[i : i + 1] == ["of"] and low[i + k : i + k + 1] == ["choice"]), 0)
+    who = _CHOOSERS.get(tuple(low[i + 1 : i + k]))
+    if who is None:
+        return 0
+    player, refusal = player_named(who, context)
+    if player != "event":
+        why = refusal or "the player of an earlier target or of each of a set, whom no chooser names"
+        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[i : i + k + 1])!r}: {why}", said)
+    return k + 1
+
+
 def _refused(low: list[str], words: list[str], said: str) -> None:
     """Qualifiers this reader knows it cannot give: a target another player chooses (700.2e), a
     graveyard whose owner the board decides ("from that graveyard", after "for each graveyard")."""
@@ -50,6 +69,8 @@ def _qualifiers(
                 raise Unread(f"a player the words may not name: {refusal}", said)
             out.update({k: player if v == "event" else v for k, v in named[0].items()})
             taken = named[1]
+        elif taken := _chosen_by(low, words, i, context, said):
+            out["_chooser"] = True
         else:
             _refused(low[i:], words[i:], said)
             taken = (
@@ -74,6 +95,7 @@ _WHOSE: list[tuple[tuple[str, ...], dict[str, Any]]] = sorted(
         (("you", "control"), {"controller": "you"}),
         (("an", "opponent", "controls"), {"controller": "opponent"}),
         (("your", "opponents", "control"), {"controller": "opponent"}),
+        (("that", "one", "of", "your", "opponents", "controls"), {"controller": "opponent"}),
         (("you", "don't", "control"), {"_not_you": True}),
         (("you", "own", "but", "don't", "control"), {"owner": "you", "_not_you": True}),
         (("you", "neither", "own", "nor", "control"), {"_nots": [{"owner": "you"}, {"controller": "you"}]}),

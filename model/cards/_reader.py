@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ._board import X, reads_x, the_source_for_x
+from ._board import CHOOSER, X, reads_x, the_source_for_x
 from ._corpus import Card
 from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
@@ -190,6 +190,8 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             own, notes = owned(bullet)
             ability.notes.extend(n for n in notes if n not in ability.notes)
             reqs = _requirements(card, own, condition)
+            if any(r.get("_chooser") for r in reqs):  # the modes are the controller's (700.2e)
+                raise Unread("a target another player chooses in one mode (700.2e): 'of their choice'", bullet)
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs
@@ -205,6 +207,8 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     reqs = _requirements(card, effect, condition)
     if reqs:
         fragment["targets"] = reqs
+    if any([r.pop("_chooser", False) for r in reqs]):  # "target creature of their choice" (700.2e)
+        fragment["chooser"] = dict(CHOOSER)
     return _x_whose(fragment, effect)
 
 
