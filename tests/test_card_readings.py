@@ -458,3 +458,31 @@ def test_the_lord_of_pains_other_player_may_be_you_and_is_never_the_events() -> 
         "triggers": [{"id": "T", "source": "lp", "event_player": "B"}],
     }
     assert sorted(o.stack[0].targets["t"] for o in LegalOutcomes(Scenario.model_validate(doc))) == [("A",), ("C",)]
+
+
+# -- a keyword action whose target its words do not print --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("When this creature enters, earthbend 3.", 1),
+        ("Whenever this creature attacks, earthbend X, where X is the number of cards in your hand.", 1),
+        ("At the beginning of your end step, earthbend 1, then earthbend 1.", 2),
+        ("When this creature dies, earthbend 2. Then untap that land.", 1),
+    ],
+)
+def test_earthbend_targets_a_land_you_control(text: str, n: int) -> None:
+    """Earthbend N's reminder text: "Target land you control becomes a 0/0 creature with haste …" —
+    read as targeting nothing before (the data drops reminder text); one requirement each time."""
+    reqs = targets(text)
+    assert [r["filter"] for r in reqs] == [{"type": "land", "controller": "you"}] * n
+    assert targets("Whenever you earthbend, draw a card.") == []  # the trigger condition's, no target
+    (mode,) = [m for m in card_modes("Bumi, King of Three Trials") if m["text"] == "Earthbend 3."]
+    assert mode["targets"][0]["filter"] == {"type": "land", "controller": "you"}
+
+
+def card_modes(name: str) -> list[dict[str, Any]]:
+    ability = read(corpus().lookup(name))[0]
+    assert ability.fragment is not None, ability.unread
+    return list(ability.fragment["modes"])

@@ -261,9 +261,15 @@ _IF_X = re.compile(r"\bif x is [^,]*", flags=re.I)
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
 
+_ACTIONS = re.compile(r"\bearthbend (\d+|X)\b", flags=re.I)
+"""A keyword action whose target its words do not print (the data drops its reminder text):
+"earthbend N" is "target land you control becomes a 0/0 creature with haste that's still a land.
+Put N +1/+1 counters on it" — read as those words, one requirement each time it is said."""
+
+
 def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[str, Any]]:
     """Every target requirement of ``sentence`` (one per instance of "target", 601.2c)."""
-    text = _REMINDER.sub("", sentence)
+    text = _ACTIONS.sub(r"put \1 +1/+1 counters on target land you control", _REMINDER.sub("", sentence))
     reflexive = _REFLEXIVE.search(text)
     if reflexive is not None:  # "When you do, … target …": a reflexive ability chooses its targets later (603.12)
         text = text[: reflexive.start()]
