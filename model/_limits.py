@@ -6,6 +6,8 @@ the suite); one :class:`Deadline` carries the time limit of one call, built as t
 
 from __future__ import annotations
 
+import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -14,10 +16,29 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any, TypeVar
 
-from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
+from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached, UsageError
 
 DEFAULT_TIME_LIMIT = 60.0
-"""Seconds every verb may take unless told otherwise."""
+"""Seconds every verb may take unless told otherwise (or :data:`TIME_LIMIT_VARIABLE` says otherwise)."""
+TIME_LIMIT_VARIABLE = "TRIGGERSTACK_TIME_LIMIT"
+"""The environment variable that sets the default time limit of a machine: docs/cli.md, Limits."""
+
+
+def default_time_limit() -> float:
+    """The time limit of a call that gives none: :data:`DEFAULT_TIME_LIMIT`, or the seconds the
+    environment's :data:`TIME_LIMIT_VARIABLE` gives (a machine slower or busier than the one the
+    default suits: the test suite gives 600, so that no test that does not test the limit depends
+    on how busy its machine is). A value that is no number of seconds is a :class:`UsageError`."""
+    text = os.environ.get(TIME_LIMIT_VARIABLE)
+    if text is None:
+        return DEFAULT_TIME_LIMIT
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise UsageError(f"{TIME_LIMIT_VARIABLE}={text!r}: expected a number of seconds more than 0")
+    return value
 
 
 def _cap(default: int, what: str) -> Any:
