@@ -61,6 +61,21 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
+@pytest.fixture
+def cpu_clock() -> Iterator[None]:
+    """Within a test: every deadline reads the process's CPU time, not the wall's (model/_limits.py,
+    ``clock``). A test that sets aside the inputs too large to answer within a time limit then sets
+    aside the same ones however busy the machine is: with wall time, a saturated machine timed out
+    a case hypothesis had run whole, and its replay drew other data (FlakyStrategyDefinition)."""
+    from triggerstack.model import _limits
+
+    wall, _limits.clock = _limits.clock, time.process_time
+    try:
+        yield
+    finally:
+        _limits.clock = wall
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``triggerstack ARGV`` run in this process, as the console script runs it but without ending the
     process: its exit code; what it writes is in the captured output (``capsys``)."""
