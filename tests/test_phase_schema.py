@@ -94,25 +94,27 @@ def _traced() -> Iterator[Trace]:
     trace = Trace({}, set())
     get, opt, at, null = Node.__getitem__, Node.opt, Node.at, Node.null
 
-    def note(node: Node, key: str, optional: bool = False, default: Any = None, path: str | None = None) -> None:
+    def note(node: Node, key: str, found: Node, optional: bool = False, default: Any = None) -> None:
         raw = node._raw  # the test's view into the reader: which mapping, which key
         if isinstance(raw, dict) and key in raw:
             place = (id(raw), key)
             if place not in trace.fields or optional:
-                trace.fields[place] = Field(raw, key, path or node._field(key), optional, default)
+                trace.fields[place] = Field(raw, key, found.path, optional, default)
 
     def traced_get(self: Node, key: str) -> Node:
-        note(self, key)
-        return get(self, key)
+        found = get(self, key)
+        note(self, key, found)
+        return found
 
     def traced_opt(self: Node, field: str) -> Node:
-        note(self, field.rsplit(".", 1)[1], field in ABSENT, ABSENT.get(field))
-        return opt(self, field)
+        found = opt(self, field)
+        note(self, field.rsplit(".", 1)[1], found, field in ABSENT, ABSENT.get(field))
+        return found
 
     def traced_at(self: Node, key: str) -> Node | None:
         found = at(self, key)
         if found is not None:
-            note(self, key, True, KeyError, found.path)  # an entry by id: absent, the reader says so (a gap)
+            note(self, key, found, True, KeyError)  # an entry by id: absent, the reader says so (a gap)
         return found
 
     def traced_null(self: Node) -> bool:

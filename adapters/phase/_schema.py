@@ -81,6 +81,7 @@ ABSENT: dict[str, Any] = {
 """What each field phase may leave out means when it does, by ``Shape.field`` (the shape an effect's
 or a prompt's type names, or the struct's)."""
 
+_NAME = {field: field.rsplit(".", 1)[1] for field in ABSENT}
 _JSON = {bool: "true or false", int: "an integer", str: "a string", list: "a list", dict: "an object"}
 
 
@@ -93,11 +94,23 @@ class Node:
     """A value of phase's JSON at its path: read through typed accessors, each refusing a value of
     another type or a missing field as :class:`PhaseStateError` naming the path."""
 
-    __slots__ = ("_raw", "path")
+    __slots__ = ("_key", "_raw", "_up")
 
-    def __init__(self, raw: object, path: str = "") -> None:
+    def __init__(self, raw: object, path: str = "", up: Node | None = None, key: str | tuple[object] = "") -> None:
         self._raw = raw
-        self.path = path
+        self._up: Node | None = up
+        self._key: str | tuple[object] = key if up is not None else path  # the path made only when said
+
+    @property
+    def path(self) -> str:
+        """Where the value is: ``stack[0].kind.data`` (a field after a dot, an item or an entry by id in
+        brackets)."""
+        if self._up is None:
+            return str(self._key)
+        above, key = self._up.path, self._key
+        if isinstance(key, tuple):
+            return f"{above}[{key[0]}]"
+        return f"{above}.{key}" if above else key
 
     def __repr__(self) -> str:
         return f"Node({self.path or 'root'}: {_shown(self._raw)})"
@@ -112,34 +125,31 @@ class Node:
 
     def _want(self, kind: type) -> Any:
         raw = self._raw
-        ok = isinstance(raw, Mapping) if kind is dict else isinstance(raw, (list, tuple)) if kind is list else (
-            type(raw) is kind)  # fmt: skip
-        if not ok:
-            self.refuse(f"expected {_JSON[kind]}, not {_shown(raw)}")
-        return raw
-
-    def _field(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
+        if type(raw) is kind:
+            return raw
+        if (kind is dict and isinstance(raw, Mapping)) or (kind is list and isinstance(raw, (list, tuple))):
+            return raw
+        self.refuse(f"expected {_JSON[kind]}, not {_shown(raw)}")
 
     def __getitem__(self, key: str) -> Node:
         """The field ``key``, which phase always writes (``null`` where it has none)."""
-        raw = self._want(dict)
+        raw = self._raw if type(self._raw) is dict else self._want(dict)  # (the common case first: a hot path)
         if key not in raw:
-            Node(None, self._field(key)).refuse("missing")
-        return Node(raw[key], self._field(key))
+            Node(None, up=self, key=key).refuse("missing")
+        return Node(raw[key], up=self, key=key)
 
     def opt(self, field: str) -> Node:
         """The field ``Shape.name``: its value, or where phase left it out what :data:`ABSENT` says it
         means (a field :data:`ABSENT` does not name is one phase always writes)."""
-        key = field.rsplit(".", 1)[1]
+        key = _NAME.get(field) or field.rsplit(".", 1)[1]
         if field in ABSENT and key not in self._want(dict):
-            return Node(ABSENT[field], self._field(key))
+            return Node(ABSENT[field], up=self, key=key)
         return self[key]
 
     def at(self, key: str) -> Node | None:
         """The entry ``key`` of a mapping keyed by data (phase's objects by id); None where absent."""
         raw = self._want(dict)
-        return Node(raw[key], f"{self.path}[{key}]") if key in raw else None
+        return Node(raw[key], up=self, key=(key,)) if key in raw else None
 
     @property
     def null(self) -> bool:
@@ -173,7 +183,7 @@ class Node:
 
     def items(self) -> list[Node]:
         """A list's items (``null`` is no list)."""
-        return [Node(v, f"{self.path}[{i}]") for i, v in enumerate(self._want(list))]
+        return [Node(v, up=self, key=(i,)) for i, v in enumerate(self._want(list))]
 
     def pair(self) -> tuple[Node, Node]:
         """A Rust pair, written as a list of two: ``[target, amount]``."""
@@ -184,7 +194,7 @@ class Node:
 
     def entries(self) -> list[tuple[str, Node]]:
         """A mapping keyed by data (counters, blockers): its keys and values."""
-        return [(str(k), Node(v, f"{self.path}[{k}]")) for k, v in self._want(dict).items()]
+        return [(str(k), Node(v, up=self, key=(k,))) for k, v in self._want(dict).items()]
 
     def __bool__(self) -> bool:
         return True  # a node is there (``null`` is :attr:`null`), whatever its length
@@ -202,10 +212,10 @@ class Node:
         ``{"Protection": …}``."""
         raw = self._raw
         if isinstance(raw, str):
-            return raw, Node(None, self.path)
+            return raw, Node(None, up=self._up, key=self._key) if self._up is not None else Node(None, self.path)
         if isinstance(raw, Mapping) and len(raw) == 1:
             ((key, value),) = raw.items()
-            return str(key), Node(value, self._field(str(key)))
+            return str(key), Node(value, up=self, key=str(key))
         self.refuse(f"expected a variant name or {{name: value}}, not {_shown(raw)}")
 
     def dump(self) -> str:
