@@ -24,7 +24,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, default_time_limit
 from triggerstack.model._text import compact, visible, visible_lines
 
 from ._boards import _cli as _boards
@@ -113,9 +113,10 @@ def _limits_parser() -> argparse.ArgumentParser:
     caps.add_argument(
         "--time-limit",
         type=_seconds,
-        default=DEFAULT_TIME_LIMIT,
+        default=None,
         metavar="SECONDS",
-        help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
+        help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}, or $TRIGGERSTACK_TIME_LIMIT; "
+        "per line with --batch)",
     )
     return limits
 
@@ -220,9 +221,10 @@ def _conformance_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     kr.add_argument(
         "--time-limit",
         type=_seconds,
-        default=DEFAULT_TIME_LIMIT,
+        default=None,
         metavar="SECONDS",
-        help=f"the most an engine may take to answer one request (default {DEFAULT_TIME_LIMIT:g}); past it the "
+        help=f"the most an engine may take to answer one request (default {DEFAULT_TIME_LIMIT:g}, or "
+        "$TRIGGERSTACK_TIME_LIMIT); past it the "
         "engine is stopped and the case fails saying so",
     )
 
@@ -548,6 +550,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(AttributeError, ValueError, OSError):  # progress where a person reads it (as git)
         _parts.SAY = (lambda line: _fail(0, line)) if sys.stderr.isatty() else None
     try:
+        if "time_limit" in vars(args) and args.time_limit is None:  # its default: the machine's, read once
+            args.time_limit = default_time_limit()
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
         if result is None:  # a streaming verb has written its output

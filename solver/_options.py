@@ -6,13 +6,13 @@ docs/python.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
 from triggerstack.model._errors import UsageError
-from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for
+from triggerstack.model._limits import DEFAULT_LIMITS, Limits, deadline_for, default_time_limit
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model._facts import Facts
@@ -68,17 +68,18 @@ class Options:
 
     ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
     may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
-    default, ``None`` for no limit; a generator (``outcomes``) counts the time from its first
-    outcome asked for to its last. ``limits``: the size caps (:class:`~triggerstack.model.Limits`,
-    passes included). ``next_pass``: an engine's own function deciding what triggers after each
-    pass of 603.3b (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's
-    ``reactions``. ``merge_identical``: count and enumerate outcomes that only swap identical
-    abilities once. The fields are written here only: :class:`OptionChanges`, their keyword form
-    for type checkers, is held to them by a test.
+    default (``TRIGGERSTACK_TIME_LIMIT`` may say otherwise), ``None`` for no limit; a generator
+    (``outcomes``) counts the time from its first outcome asked for to its last. ``limits``: the
+    size caps (:class:`~triggerstack.model.Limits`, passes included). ``next_pass``: an engine's own
+    function deciding what triggers after each pass of 603.3b
+    (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's ``reactions``.
+    ``merge_identical``: count and enumerate outcomes that only swap identical abilities once. The
+    fields are written here only: :class:`OptionChanges`, their keyword form for type checkers, is
+    held to them by a test.
     """
 
     engine: Engine | str = Engine.AUTO
-    time_limit: float | None = DEFAULT_TIME_LIMIT
+    time_limit: float | None = field(default_factory=default_time_limit)
     limits: Limits = DEFAULT_LIMITS
     next_pass: NextPass | None = None
     merge_identical: bool = False
