@@ -1,9 +1,9 @@
 """What a stranger with the docs broke at the doors that read another engine's data (helper-60f):
 the phase.rs adapter (a state phase exports; an answer for phase) and the conformance runner (an engine
-under test's answers). The other doors are in ``test_attacks_60f.py``. A finding not fixed yet is a
-strict expected failure, so it fails loudly once fixed: wrong verdicts first, then crashes. The phase
-findings are fixed by one reader (adapters/phase/_schema.py ``Node``; helper-61c): the property over
-every field the adapter reads is ``tests/test_phase_schema.py``.
+under test's answers). The other doors are in ``test_attacks_60f.py``. Each finding was a strict
+expected failure until fixed, wrong verdicts first, then crashes; all pass now — the phase findings by
+one reader of phase's JSON (adapters/phase/_schema.py ``Node``, whose property over every field the
+adapter reads is ``tests/test_phase_schema.py``), the float by the exact number reader.
 """
 
 from __future__ import annotations
