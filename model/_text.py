@@ -123,11 +123,13 @@ def printable_id(value: str) -> str:
     private-use, line or paragraph separator character (categories Cc, Cf, Cs, Co, Zl, Zp), no
     space but U+0020, no default-ignorable code point (variation selectors, fillers, U+034F), no
     noncharacter, no combining mark first, and the id in Unicode normal form C (an ``é`` written
-    as ``e`` + U+0301 is refused: write it composed)."""
+    as ``e`` + U+0301 is refused: write it composed). And as a whole: not empty, no space at either
+    end, no two spaces in a row (a terminal and a page show ``X`` and ``X `` alike, and ``a  b`` as
+    ``a b``)."""
     if value.isascii():
         found = UNSAFE.search(value)  # an id is short: one search
         if found is None:
-            return value
+            return _whole_id(value)
         pos = found.start()
         why = _unshown(ord(found.group()), unicodedata.category(found.group()), pos == 0)
         raise ValueError(_refusal(value, pos, why or ""))
@@ -139,7 +141,7 @@ def printable_id(value: str) -> str:
         pos = next(i for i in range(len(value)) if not unicodedata.is_normalized("NFC", value[: i + 1]))
         composed = visible(unicodedata.normalize("NFC", value))
         raise ValueError(_refusal(value, pos, f"not in Unicode normal form C (it prints as '{composed}': write it so)"))
-    return value
+    return _whole_id(value)
 
 
 def mode_id(value: str) -> str:
@@ -151,6 +153,19 @@ def mode_id(value: str) -> str:
         raise ValueError(
             f"mode id '{_shown_id(value)}' holds ':', which joins an ability's id to its mode's in a decision "
             "('mode E:counter'): a mode id may not hold it (docs/formats.md)"
+        )
+    return value
+
+
+def _whole_id(value: str) -> str:
+    """``value`` if, as a whole, it shows as itself: not empty, no space at an end, no two in a row."""
+    if not value.strip(" "):
+        raise ValueError(f"id '{value}' is empty: it would show as nothing (docs/formats.md)")
+    if value != value.strip(" ") or "  " in value:
+        shown = _shown_id(" ".join(part for part in value.split(" ") if part))
+        raise ValueError(
+            f"id '{_shown_id(value)}' has a space at an end or two in a row: it would print like "
+            f"'{shown}' (write it so; docs/formats.md)"
         )
     return value
 

@@ -64,11 +64,6 @@ def _shown(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="model/_text.printable_id checks code points one by one: an empty id, a space at either end "
-    "and a run of spaces are taken",
-)
 @settings(max_examples=60, deadline=None)
 @given(ids=st.lists(st.text(alphabet="ab ", max_size=4), min_size=1, max_size=3, unique=True))
 @example(ids=["X", "X "])
@@ -78,14 +73,13 @@ def test_no_two_waiting_abilities_print_alike(ids: list[str]) -> None:
     doc = {"players": ["A", "B"], "triggers": [{"id": i, "controller": "A"} for i in ids]}
     try:
         scenario = Scenario.model_validate(doc)
-    except ScenarioError:
+    except (ScenarioError, ValueError):
         return  # refused, naming the id: what the docs allow
     shown = [_shown(d.text) for d in step(scenario, [])]
     assert all(s != "put" for s in shown), shown  # an ability with no visible name
     assert len(set(shown)) == len(shown), shown  # two decisions shown alike
 
 
-@pytest.mark.xfail(strict=True, reason="an empty ability id is taken, and every sentence naming it names nothing")
 @pytest.mark.parametrize("ability", ["", " ", "SWB "])
 def test_every_sentence_names_an_ability_a_judge_can_read(tmp_path: Path, ability: str) -> None:
     """The ids above, in the sentences a judge reads: explain's blocks and check's violations."""
