@@ -1,20 +1,35 @@
-"""The one check of a whole-number argument — a seed, a count, a size — at every door that takes
-one: the command line and JSON-RPC (through the verbs' parameters), the Python verbs, the phase.rs
-adapter's draws, ``rl.boards`` and the environments' ``reset``.
+"""The one reading of an argument — a seed, a count, a size, a time limit — at every door that
+takes one: the command line's flags, JSON-RPC and HTTP params (through the verbs' parameters),
+the Python verbs and :class:`~triggerstack.solver.Options`, the phase.rs adapter's draws,
+``rl.boards`` and the environments' ``reset``.
 
 A whole number is an ``int`` or a NumPy integer (taken as the number it holds), at least the least
 the argument allows (0 for a seed). Anything else is refused naming the argument: ``True`` (a bool
 is no number here), ``1.5`` or ``2.0`` (``random.Random`` would hash a float), ``"7"`` (it would
 hash text), ``nan``, and a negative seed (``random.Random(-k)`` draws what ``random.Random(k)``
-draws: two seeds, one stream).
+draws: two seeds, one stream). A time limit is ``None`` (no limit) or a finite number of seconds
+more than 0: a deadline of nan or infinity is never reached.
+
+On the wire a value is JSON, where a whole-number float is the integer it writes
+(:func:`whole_float`: docs/formats.md reads ``6.0`` as 6). A flag's text is read as the wire reads
+the same characters (:func:`from_text`), so ``--seed 1.0`` is what ``"seed": 1.0`` is, and text that
+is no JSON number (``١``, ``1_0``, `` 1``, ``inf``) is refused as text sent on the wire is.
 """
 
 from __future__ import annotations
 
+import math
 import operator
-from typing import Any
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from ._errors import UsageError
+from ._errors import ScenarioError, UsageError
+
+
+def _shown(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:59] + "…"
 
 
 def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
@@ -28,16 +43,19 @@ def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
     if number is not None and number >= least and (most is None or number <= most):
         return number, ""
     top = f" to {most}" if most is not None else " or more"
-    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:59] + "…"
-    return None, f"expected a whole number {least}{top}, not {shown}"
+    return None, f"expected a whole number {least}{top}, not {_shown(value)}"
+
+
+def _named(name: str, why: str) -> UsageError:
+    return UsageError(f"{name}: {why}" if name else why)
 
 
 def whole_number(value: Any, name: str, least: int = 0, most: int | None = None) -> int:
     """``value`` as an ``int`` when it is a whole number from ``least`` to ``most`` (no upper end
-    when None); else :class:`UsageError` naming ``name``."""
+    when None); else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
     number, why = _whole(value, least, most)
     if number is None:
-        raise UsageError(f"{name}: {why}")
+        raise _named(name, why)
     return number
 
 
@@ -52,3 +70,78 @@ def seed_field(value: Any) -> int:
     if number is None:
         raise ValueError(why)
     return number
+
+
+def _seconds(value: Any) -> tuple[float | None, str]:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            seconds = float(value)
+        except OverflowError:  # an int past the largest float
+            seconds = math.inf
+        if math.isfinite(seconds) and seconds > 0:
+            return seconds, ""
+    return None, f"expected a number of seconds more than 0, not {_shown(value)}"
+
+
+def seconds_of(value: Any, name: str = "time_limit") -> float | None:
+    """A time limit: ``None`` (no limit), or a finite number of seconds more than 0 as a float;
+    else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise _named(name, why)
+    return seconds
+
+
+def seconds_field(value: Any) -> float | None:
+    """:func:`seconds_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise ValueError(why)
+    return seconds
+
+
+def whole_float(value: Any) -> Any:
+    """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) as the integer
+    it writes, where the wire expects an integer; anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+"""JSON's number (RFC 8259, section 6): ASCII digits only, no sign +, no underscores, no spaces."""
+
+
+def from_text(text: str) -> Any:
+    """A flag's text as the wire reads the same characters: the JSON number it spells, read by the
+    documents' reader (an integer past ``--max-digits``, or ``1e999``, is refused in its words), a
+    whole-number float as the integer (:func:`whole_float`); any other text stays text, for the
+    argument's check to refuse naming it."""
+    if _JSON_NUMBER.fullmatch(text) is None:
+        return text
+    from ._io import parse_json_line  # the documents' reader: its caps and its words
+
+    return whole_float(parse_json_line(text))
+
+
+T = TypeVar("T")
+
+
+def flag(check: Callable[[Any], T]) -> Callable[[str], T]:
+    """A command-line flag's type: its text read as the wire reads it (:func:`from_text`), then the
+    argument's one check (``check``: :func:`whole_number`, :func:`seed_of`, :func:`seconds_of` …,
+    which names no argument: argparse names the flag). A refusal is argparse's error, exit 2."""
+
+    def parse(text: str) -> T:
+        from argparse import ArgumentTypeError
+
+        try:
+            return check(from_text(text))
+        except ScenarioError as exc:
+            raise ArgumentTypeError(exc.message) from None
+
+    return parse

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any, TypeVar
 
+from ._args import seconds_of
 from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -94,7 +95,7 @@ class Deadline:
     __slots__ = ("at", "outer", "seconds")
 
     def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
+        self.seconds = seconds_of(seconds)  # the one place every time limit passes: nan would never end
         self.at = None if seconds is None else time.monotonic() + seconds
         self.outer = _IN_FORCE.get()
 

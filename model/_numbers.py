@@ -3,17 +3,11 @@ the formats use (each bound published in the JSON Schema as ``minimum``/``maximu
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator, Field, StrictInt
 
-
-def _whole(value: Any) -> Any:
-    """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) is an integer."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
+from ._args import whole_float as _whole
 
 Whole = Annotated[StrictInt, BeforeValidator(_whole)]
 """An integer; ``6.0`` is accepted as 6 (JSON Schema calls it an integer too), ``6.5``, ``"6"`` and

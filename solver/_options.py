@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
+from triggerstack.model._args import seconds_of
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for
 
@@ -68,13 +69,14 @@ class Options:
 
     ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
     may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
-    default, ``None`` for no limit; a generator (``outcomes``) counts the time from its first
-    outcome asked for to its last. ``limits``: the size caps (:class:`~triggerstack.model.Limits`,
-    passes included). ``next_pass``: an engine's own function deciding what triggers after each
-    pass of 603.3b (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's
-    ``reactions``. ``merge_identical``: count and enumerate outcomes that only swap identical
-    abilities once. The fields are written here only: :class:`OptionChanges`, their keyword form
-    for type checkers, is held to them by a test.
+    default, ``None`` for no limit, else a finite number more than 0 (nan, infinity, 0, ``True``
+    and ``"5"`` are refused, :class:`~triggerstack.model.UsageError`); a generator (``outcomes``)
+    counts the time from its first outcome asked for to its last. ``limits``: the size caps
+    (:class:`~triggerstack.model.Limits`, passes included). ``next_pass``: an engine's own function
+    deciding what triggers after each pass of 603.3b (:data:`~triggerstack.model.NextPass`);
+    ``None`` reads the scenario's ``reactions``. ``merge_identical``: count and enumerate outcomes
+    that only swap identical abilities once. The fields are written here only:
+    :class:`OptionChanges`, their keyword form for type checkers, is held to them by a test.
     """
 
     engine: Engine | str = Engine.AUTO
@@ -85,6 +87,7 @@ class Options:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "engine", Engine.parse(self.engine))
+        object.__setattr__(self, "time_limit", seconds_of(self.time_limit))  # model/_args.py, as every door
 
 
 class OptionChanges(TypedDict, total=False):
