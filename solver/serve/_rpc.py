@@ -337,10 +337,9 @@ class Service:
             if entry is None:
                 raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
             model, _, run = entry
-            if params is None:
-                params = {}
-            if not isinstance(params, dict):
-                raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
+            if not isinstance(params, dict):  # null too: params left out are {} (JSON-RPC 2.0 §4.2)
+                said = f"params must be an object (by name), not {_json_kind(params)}"
+                raise RequestError(KINDS.INVALID_PARAMS, said)
             try:
                 parsed = model.model_validate(params)
             except ValidationError as exc:
@@ -441,7 +440,7 @@ class Service:
             ):
                 said = 'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}'
                 raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
-            asked = self.ask(request["method"], request.get("params"))
+            asked = self.ask(request["method"], request.get("params", {}))
             if notification:  # no answer: what it would be is written nowhere, within the cap all the same
                 self.write(asked, Bound(asked.seconds), self.writer())
                 return False
@@ -470,8 +469,12 @@ def _is_id(value: Any) -> bool:
 def _json_kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, float):
+    if value is None:
+        return "null"
+    if isinstance(value, float) and not math.isfinite(value):
         return "a number too large to write back"
+    if isinstance(value, int | float | str):
+        return "a number" if not isinstance(value, str) else "a string"
     return "an object" if isinstance(value, dict) else "an array" if isinstance(value, list) else "that"
 
 
