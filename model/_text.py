@@ -62,6 +62,15 @@ def visible(text: str) -> str:
     return UNSAFE.sub(_escape, text) if _holds(text, _UNSAFE_BMP, UNSAFE) else text
 
 
+def typed(text: str, most: int = 80) -> str:
+    """Text from outside — a name as a user typed it, a key as a document wrote it — inside a
+    message: in single quotes as it is, cut past ``most`` characters, each unsafe code point its
+    JSON escape (:func:`visible`, so the message stays one line). Never Python's ``repr``, whose own
+    escapes (``\\x1b``) the edges' escaping can't tell from text, nor with its spaces collapsed."""
+    shown = text if len(text) <= most else text[: most - 3] + "..."
+    return f"'{visible(shown)}'"
+
+
 def visible_lines(text: str) -> str:
     """:func:`visible` for text of several lines: its line ends are kept, nothing else unsafe."""
     return _UNSAFE_IN_LINES.sub(_escape, text) if _holds(text, _UNSAFE_BMP_IN_LINES, _UNSAFE_IN_LINES) else text
