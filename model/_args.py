@@ -8,7 +8,9 @@ the argument allows (0 for a seed). Anything else is refused naming the argument
 is no number here), ``1.5`` or ``2.0`` (``random.Random`` would hash a float), ``"7"`` (it would
 hash text), ``nan``, and a negative seed (``random.Random(-k)`` draws what ``random.Random(k)``
 draws: two seeds, one stream). A time limit is ``None`` (no limit) or a finite number of seconds
-more than 0: a deadline of nan or infinity is never reached.
+more than 0: a deadline of nan or infinity is never reached. Every refusal is in the format's
+words, the words a document's problems and the servers' params say (docs/formats.md, "Errors"):
+``expected a whole number, found '7'``, ``expected at least 0, found -3``.
 
 On the wire a value is JSON, where a whole-number float is the integer it writes
 (:func:`whole_float`: docs/formats.md reads ``6.0`` as 6). A flag's text is read as the wire reads
@@ -25,25 +27,25 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ._errors import ScenarioError, UsageError
-
-
-def _shown(value: Any) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:59] + "…"
+from ._text import found
 
 
 def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
-    """``value`` as an int when it is a whole number from ``least`` to ``most``, else None and why."""
+    """``value`` as an int when it is a whole number from ``least`` to ``most``, else None and why
+    (in the format's words, as a document's problem says it: docs/formats.md, "Errors")."""
     number: int | None = None
     if not isinstance(value, bool) and type(value).__name__ != "bool_":
         try:
             number = operator.index(value)  # int and NumPy integers; never a float, text or a bool
         except TypeError:
             number = None
-    if number is not None and number >= least and (most is None or number <= most):
-        return number, ""
-    top = f" to {most}" if most is not None else " or more"
-    return None, f"expected a whole number {least}{top}, not {_shown(value)}"
+    if number is None:
+        return None, f"expected a whole number, found {found(value)}"
+    if number < least:
+        return None, f"expected at least {least}, found {found(number)}"
+    if most is not None and number > most:
+        return None, f"expected at most {most}, found {found(number)}"
+    return number, ""
 
 
 def _named(name: str, why: str) -> UsageError:
@@ -64,23 +66,18 @@ def seed_of(value: Any, name: str = "seed") -> int:
     return whole_number(value, name, 0)
 
 
-def seed_field(value: Any) -> int:
-    """:func:`seed_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
-    number, why = _whole(value, 0, None)
-    if number is None:
-        raise ValueError(why)
-    return number
-
-
 def _seconds(value: Any) -> tuple[float | None, str]:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        try:
-            seconds = float(value)
-        except OverflowError:  # an int past the largest float
-            seconds = math.inf
-        if math.isfinite(seconds) and seconds > 0:
-            return seconds, ""
-    return None, f"expected a number of seconds more than 0, not {_shown(value)}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None, f"expected a number, found {found(value)}"
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int past the largest float
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        return None, f"expected a finite number of seconds, found {found(value)}"
+    if seconds <= 0:
+        return None, f"expected more than 0 seconds, found {found(value)}"
+    return seconds, ""
 
 
 def seconds_of(value: Any, name: str = "time_limit") -> float | None:

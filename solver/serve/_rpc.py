@@ -27,8 +27,8 @@ from contextvars import ContextVar
 from typing import Annotated, Any, NamedTuple, cast
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -130,7 +130,7 @@ class Asks(Params):
     engine: str | None = Field(
         None, description="The engine (auto by default)", json_schema_extra={"enum": list[Any](Engine.names())}
     )
-    time_limit: Annotated[float, AfterValidator(seconds_field)] | None = Field(
+    time_limit: Annotated[float | None, BeforeValidator(seconds_field)] = Field(
         None,
         description="Seconds this request may take, at most the server's --time-limit",
         json_schema_extra={"exclusiveMinimum": 0},
