@@ -1,16 +1,15 @@
-"""The one reading of an argument — a seed, a count, a size, a time limit — at every door that
-takes one: the command line's flags, JSON-RPC and HTTP params (through the verbs' parameters),
-the Python verbs and :class:`~triggerstack.solver.Options`, the phase.rs adapter's draws,
-``rl.boards`` and the environments' ``reset``.
+"""The one reading of an argument — a seed, a count, a size — at every door that takes one: the
+command line's flags, JSON-RPC and HTTP params (through the verbs' parameters), the Python verbs,
+the phase.rs adapter's draws, ``rl.boards`` and the environments' ``reset``. (A time limit is read
+by ``model/_limits.py`` ``seconds_of``, beside the deadline it makes.)
 
 A whole number is an ``int`` or a NumPy integer (taken as the number it holds), at least the least
 the argument allows (0 for a seed). Anything else is refused naming the argument: ``True`` (a bool
 is no number here), ``1.5`` or ``2.0`` (``random.Random`` would hash a float), ``"7"`` (it would
 hash text), ``nan``, and a negative seed (``random.Random(-k)`` draws what ``random.Random(k)``
-draws: two seeds, one stream). A time limit is ``None`` (no limit) or a finite number of seconds
-more than 0: a deadline of nan or infinity is never reached. Every refusal is in the format's
-words, the words a document's problems and the servers' params say (docs/formats.md, "Errors"):
-``expected a whole number, found '7'``, ``expected at least 0, found -3``.
+draws: two seeds, one stream). Every refusal is in the format's words, the words a document's
+problems and the servers' params say (docs/formats.md, "Errors"): ``expected a whole number,
+found '7'``, ``expected at least 0, found -3``.
 
 On the wire a value is JSON, where a whole-number float is the integer it writes
 (:func:`whole_float`: docs/formats.md reads ``6.0`` as 6). A flag's text is read as the wire reads
@@ -20,7 +19,6 @@ is no JSON number (``١``, ``1_0``, `` 1``, ``inf``) is refused as text sent on 
 
 from __future__ import annotations
 
-import math
 import operator
 import re
 from collections.abc import Callable
@@ -64,41 +62,6 @@ def whole_number(value: Any, name: str, least: int = 0, most: int | None = None)
 def seed_of(value: Any, name: str = "seed") -> int:
     """A seed: a whole number 0 or more (:func:`whole_number`)."""
     return whole_number(value, name, 0)
-
-
-def _seconds(value: Any) -> tuple[float | None, str]:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None, f"expected a number, found {found(value)}"
-    try:
-        seconds = float(value)
-    except OverflowError:  # an int past the largest float
-        seconds = math.inf
-    if not math.isfinite(seconds):
-        return None, f"expected a finite number of seconds, found {found(value)}"
-    if seconds <= 0:
-        return None, f"expected more than 0 seconds, found {found(value)}"
-    return seconds, ""
-
-
-def seconds_of(value: Any, name: str = "time_limit") -> float | None:
-    """A time limit: ``None`` (no limit), or a finite number of seconds more than 0 as a float;
-    else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
-    if value is None:
-        return None
-    seconds, why = _seconds(value)
-    if seconds is None:
-        raise _named(name, why)
-    return seconds
-
-
-def seconds_field(value: Any) -> float | None:
-    """:func:`seconds_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
-    if value is None:
-        return None
-    seconds, why = _seconds(value)
-    if seconds is None:
-        raise ValueError(why)
-    return seconds
 
 
 def whole_float(value: Any) -> Any:

@@ -6,6 +6,7 @@ the suite); one :class:`Deadline` carries the time limit of one call, built as t
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -14,8 +15,8 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any, TypeVar
 
-from ._args import seconds_of
-from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached
+from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached, UsageError
+from ._text import found
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every verb may take unless told otherwise."""
@@ -83,6 +84,46 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+# A time limit, read alike at every door (the command line's --time-limit, a request's time_limit,
+# Options and the Python verbs' keyword): None, or a finite number of seconds more than 0, in the
+# format's words when refused (model/_args.py reads the other arguments so).
+
+
+def _seconds(value: Any) -> tuple[float | None, str]:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None, f"expected a number, found {found(value)}"
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int past the largest float
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        return None, f"expected a finite number of seconds, found {found(value)}"
+    if seconds <= 0:
+        return None, f"expected more than 0 seconds, found {found(value)}"
+    return seconds, ""
+
+
+def seconds_of(value: Any, name: str = "time_limit") -> float | None:
+    """A time limit: ``None`` (no limit), or a finite number of seconds more than 0 as a float;
+    else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise UsageError(f"{name}: {why}" if name else why)
+    return seconds
+
+
+def seconds_field(value: Any) -> float | None:
+    """:func:`seconds_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise ValueError(why)
+    return seconds
 
 
 class Deadline:

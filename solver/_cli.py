@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from triggerstack.model._args import flag, seconds_of, seed_of, whole_number
+from triggerstack.model._args import flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, visible, visible_lines
 
 from ._boards import _cli as _boards

@@ -11,9 +11,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
-from triggerstack.model._args import seconds_of
 from triggerstack.model._errors import UsageError
-from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for
+from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits, deadline_for, seconds_of
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model._facts import Facts

@@ -37,11 +37,10 @@ from pydantic import (
     model_validator,
 )
 from triggerstack.model._answer import Answer, AnswerTooLarge, Raw
-from triggerstack.model._args import seconds_field
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
-from triggerstack.model._limits import Bound, bounded, deadline_for
+from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
 from triggerstack.model._text import visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
