@@ -21,6 +21,7 @@ import io
 import json
 import math
 import re
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -283,9 +284,10 @@ def test_an_argument_is_taken_alike_or_refused_alike_at_every_door(http: Any, pa
 
 def test_a_time_limit_that_never_ends_is_refused_by_every_python_door() -> None:
     """nan, infinity, a bool and text, given as Python values (the command line and the wire can't
-    carry them): Options, the verbs' keyword and LegalOutcomes alike."""
+    carry them): Options, the verbs' keyword, LegalOutcomes and a conformance engine's alike."""
     from triggerstack.model import UsageError
     from triggerstack.solver import Options
+    from triggerstack.solver.conformance import ProcessEngine
 
     bads: list[Any] = [math.nan, math.inf, -math.inf, True, "5", 0, -1, 10**400]
     for bad in bads:
@@ -295,6 +297,8 @@ def test_a_time_limit_that_never_ends_is_refused_by_every_python_door() -> None:
             count(SCENARIO, time_limit=bad)
         with pytest.raises(UsageError, match=r"^time_limit: expected "):
             LegalOutcomes(SCENARIO, time_limit=bad)
+        with pytest.raises(UsageError, match=r"^seconds: expected "):  # refused before it starts the engine
+            ProcessEngine([sys.executable, "-c", "pass"], bad)
 
 
 def test_the_flags_of_the_command_lines_own_commands_read_numbers_alike(tmp_path: Path) -> None:
