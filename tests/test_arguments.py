@@ -348,3 +348,11 @@ def test_a_true_or_false_param_takes_only_true_or_false(http: Any, method: str, 
     for taken in (True, False):
         line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, param: taken}})
         assert "result" in json.loads(Service().handle(line) or "null")
+
+
+@pytest.mark.parametrize("players", [True, "2", 1.5, None], ids=repr)
+def test_the_pages_board_reads_its_params_as_every_method_does(http: Any, players: Any) -> None:
+    """POST /page/board's body is params too (solver/_boards/_named.py): its own lax base read
+    true as 1 player and "2" as 2; 2.0 is 2, as on every wire."""
+    answer = http.post("/page/board", json={"players": players, "cards": [], "event": "enters"})
+    assert answer.status_code == 422 and answer.json()["place"] == "players", answer.json()
