@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._errors import ScenarioError
+from ._limits import RUNNING, Deadline
 from ._text import visible
 
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
@@ -32,6 +33,40 @@ _PIECE = 1 << 16
 
 class AnswerTooLarge(ScenarioError):
     """An answer that would be more than ``--max-answer`` bytes: refused as it reaches the cap."""
+
+
+def too_large(cap: int, advice: str) -> AnswerTooLarge:
+    """The one refusal of an answer past ``cap`` bytes, whether written or being built."""
+    return AnswerTooLarge(f"the answer is more than the limit of {cap} bytes (raise it with --max-answer, or {advice})")
+
+
+class Spending:
+    """An answer built as values before it is written (a verdict's violations, explain's report):
+    the text of each part is counted as the part is made — its length, which its JSON only
+    lengthens — so one that would pass ``cap`` bytes is refused as it reaches the cap, with the
+    :class:`Answer`'s words, never built whole first; and every 64 parts the call's ``deadline``
+    is looked at, so the time limit holds while it is built."""
+
+    __slots__ = ("advice", "cap", "deadline", "parts", "size", "what")
+
+    def __init__(
+        self, cap: int, deadline: Deadline = RUNNING, what: str = "building the answer", advice: str = "ask for less"
+    ) -> None:
+        self.cap = cap
+        self.deadline = deadline
+        self.what = what
+        self.advice = advice
+        self.size = 0
+        self.parts = 0
+
+    def spend(self, *texts: str | None) -> None:
+        """Count one part made of ``texts``."""
+        self.size += sum(len(x) for x in texts if x)
+        if self.size > self.cap:
+            raise too_large(self.cap, self.advice)
+        self.parts += 1
+        if not self.parts % 64:
+            self.deadline.check(self.what)
 
 
 class Raw(str):
@@ -94,9 +129,7 @@ class Answer:
             self._settle()
 
     def _refusal(self) -> AnswerTooLarge:
-        return AnswerTooLarge(
-            f"the answer is more than the limit of {self.cap} bytes (raise it with --max-answer, or {self.advice})"
-        )
+        return too_large(self.cap, self.advice)
 
     def _settle(self) -> None:
         if self.pending:

@@ -24,6 +24,7 @@ from typing import IO, Any
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
+from ._numbers import read_float
 
 Loc = tuple[str | int, ...]
 
@@ -61,7 +62,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         return int(digits)
 
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int, parse_float=read_float)
     except json.JSONDecodeError as exc:
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None

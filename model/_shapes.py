@@ -26,7 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
-from ._text import printable_id
+from ._text import mode_id, printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
 from ._words import SUPERTYPES as SUPERTYPES  # read here by model/cards/_expand.py
 from ._words import (
@@ -353,8 +353,8 @@ class Requirement(_Frozen):
 class Mode(_Frozen):
     """One mode of a modal ability (700.2)."""
 
-    id: Annotated[str, AfterValidator(printable_id)]
-    """The mode's id, unique within its ability."""
+    id: Annotated[str, AfterValidator(mode_id)]
+    """The mode's id, unique within its ability (no ':': it joins the ability's id to the mode's)."""
     text: str = ""
     """Its text, shown in messages."""
     targets: tuple[Requirement, ...] = ()
@@ -416,6 +416,9 @@ class TriggerBody(_Frozen):
     event_player: PlayerId | None = None
     """The player its trigger event names (603.2): "that player", "that opponent", the defending player (506.2);
     a filter's controller or owner ``event`` is this player."""
+    x: AtLeast0 | None = None
+    """The number its text calls X (107.3), as it is when it is put on the stack: what a card's "up to X
+    target creatures", "with mana value X or less" or "X damage divided" reads (docs/cards.md)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -175,6 +175,19 @@ def printable_id(value: str) -> str:
     return value
 
 
+def mode_id(value: str) -> str:
+    """A mode's id: :func:`printable_id`, and no ``:``, which joins an ability's id to its mode's in
+    a walk's decision (``mode E:counter``): were ability ``E``'s mode ``x:y`` allowed, it and ability
+    ``E:x``'s mode ``y`` would print alike, and ``mode E:x:y`` would name only one of them."""
+    printable_id(value)
+    if ":" in value:
+        raise ValueError(
+            f"mode id '{_shown_id(value)}' holds ':', which joins an ability's id to its mode's in a decision "
+            "('mode E:counter'): a mode id may not hold it (docs/formats.md)"
+        )
+    return value
+
+
 def _refusal(value: str, pos: int, why: str) -> str:
     return (
         f"id '{_shown_id(value)}' holds {_named(value[pos])} at character {pos + 1}, {why}: "

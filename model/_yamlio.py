@@ -13,6 +13,7 @@ import yaml
 from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
+from ._numbers import read_float
 from ._text import typed
 
 
@@ -82,7 +83,7 @@ def _construct_float(_loader: _DataLoader, node: yaml.ScalarNode) -> float:
     text = str(node.value)
     if text.lstrip("+-").lower() in (".inf", ".nan"):
         return float(text.replace(".", "", 1))
-    return float(text)
+    return read_float(text)
 
 
 def _not_data(_loader: _DataLoader, node: yaml.Node) -> Any:

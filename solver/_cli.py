@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from triggerstack.model._args import flag, seed_of, whole_number
+from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, visible, visible_lines
@@ -114,9 +114,10 @@ def _limits_parser() -> argparse.ArgumentParser:
     caps.add_argument(
         "--time-limit",
         type=_seconds,
-        default=DEFAULT_TIME_LIMIT,
+        default=None,
         metavar="SECONDS",
-        help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}; with --batch, per line)",
+        help=f"give up after this long, exit 3 (default {DEFAULT_TIME_LIMIT:g}, or $TRIGGERSTACK_TIME_LIMIT; "
+        "per line with --batch)",
     )
     return limits
 
@@ -221,9 +222,10 @@ def _conformance_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     kr.add_argument(
         "--time-limit",
         type=_seconds,
-        default=DEFAULT_TIME_LIMIT,
+        default=None,
         metavar="SECONDS",
-        help=f"the most an engine may take to answer one request (default {DEFAULT_TIME_LIMIT:g}); past it the "
+        help=f"the most an engine may take to answer one request (default {DEFAULT_TIME_LIMIT:g}, or "
+        "$TRIGGERSTACK_TIME_LIMIT); past it the "
         "engine is stopped and the case fails saying so",
     )
 
@@ -266,9 +268,9 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Comma
 
 _seconds = flag(lambda value: seconds_of(value, ""))
 """``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
-_positive = flag(lambda value: whole_number(value, "", 1))
+_positive = flag(lambda value: whole_number(value, "", 1), whole=True)
 """A count or a cap of 1 or more, likewise."""
-_seed = flag(lambda value: seed_of(value, ""))
+_seed = flag(lambda value: seed_of(value, ""), whole=True)
 """``--seed``: a whole number 0 or more, likewise (``--seed 1.0`` is what ``"seed": 1.0`` is)."""
 
 
@@ -537,6 +539,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(AttributeError, ValueError, OSError):  # progress where a person reads it (as git)
         _parts.SAY = (lambda line: _fail(0, line)) if sys.stderr.isatty() else None
     try:
+        if "time_limit" in vars(args) and args.time_limit is None:  # its default: the machine's, read once
+            args.time_limit = default_time_limit()
         own = _OWN.get(args.verb)
         result = own[1](args) if own is not None else _answer(args)
         if result is None:  # a streaming verb has written its output

@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Limits, Scenario, ScenarioError
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError
 from triggerstack.model._answer import Answer, AnswerTooLarge, Items, Raw, written
 from triggerstack.model._text import visible
-from triggerstack.solver import Options, explain
+from triggerstack.solver import Options, check, explain
 from triggerstack.solver.serve import Service
+
+from .property.strategies import SETTINGS, scenarios
 
 CAP = 512 * 1024
 
@@ -318,3 +320,41 @@ def test_the_command_lines_json_answer_is_held_to_the_cap(tmp_path: Any, capsys:
     assert out == "" and "more than the limit of 4000 bytes" in err and "--max-answer" in err
     assert main(["count", str(tmp_path / "s.json"), "--divide", "--json", *slow]) == 0
     assert json.loads(capsys.readouterr().out)["count"] == 6 * 40**3
+
+
+@settings(SETTINGS, max_examples=60)
+@given(doc=scenarios(max_abilities=4), data=st.data())
+def test_a_report_counted_as_it_is_built_is_refused_only_past_the_cap(doc: dict[str, Any], data: Any) -> None:
+    """``Spending`` counts a lower bound of the bytes each part of a verdict or report takes: at any
+    cap, explain and check answer what fits whole (its JSON within the cap), and refuse only an
+    answer whose JSON is past it (model/_answer.py; docs/server.md)."""
+    scenario = Scenario.model_validate(doc)
+    proposal = _any_proposal(scenario, data)
+    whole = {
+        "explain": written(explain(scenario, _options(1 << 30)).to_json(), 1 << 30),
+        "check": written(check(scenario, proposal, _options(1 << 30)).as_dict(), 1 << 30),
+    }
+    for verb, text in whole.items():
+        size = len(text.encode("utf-8"))
+        cap = data.draw(st.integers(min_value=1, max_value=2 * size), label=f"{verb} cap")
+        try:
+            got = explain(scenario, _options(cap)) if verb == "explain" else check(scenario, proposal, _options(cap))
+        except AnswerTooLarge:
+            assert size > cap, f"{verb}: refused at {cap} bytes, but its whole JSON is {size}"
+            continue
+        shown = got.to_json() if verb == "explain" else got.as_dict()  # type: ignore[union-attr]
+        assert written(shown, 1 << 30) == text  # the same answer, whatever the cap
+
+
+def _any_proposal(scenario: Scenario, data: Any) -> Outcome:
+    """A proposal naming the scenario's abilities in a drawn order, with drawn modes and targets
+    (most break rules: a verdict with violations to count)."""
+    ids = [t.id for t in scenario.triggers]
+    things = [p.id for p in scenario.players] + [o.id for o in scenario.objects] + ids
+    stack = []
+    for aid in data.draw(st.permutations(ids), label="order"):
+        entry: dict[str, Any] = {"ability": aid}
+        if data.draw(st.booleans(), label="targets"):
+            entry["targets"] = {"t": data.draw(st.lists(st.sampled_from(things), max_size=3, unique=True))}
+        stack.append(entry)
+    return Outcome.model_validate({"stack": stack})

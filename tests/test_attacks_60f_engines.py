@@ -122,9 +122,6 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the conformance runner reads a float literal as a binary float: 1.0000000000000001 is 1"
-)
 def test_the_conformance_runner_refuses_an_amount_that_is_not_whole(tmp_path: Path) -> None:
     """docs/conformance.md: "a division's amounts whole numbers (2.0 is 2)"; "2.5 ... not counts". An
     engine that divides 1.0000000000000001 to a target where the suite says 1 passes the case."""

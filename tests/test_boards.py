@@ -174,7 +174,7 @@ def test_a_board_whose_count_a_limit_refuses_is_drawn_again() -> None:
     counting lists (--max-choices). Such a board cannot be counted, so it is drawn again like one
     over max_outcomes — never the generator's end with the counter's refusal."""
     with pytest.raises(UsageError, match="no board with 20 to 20 abilities"):  # the pool decides which seeds
-        next(draw(2, 1, abilities=20))  # find a countable board: seed 1 did once issue 54's reader read more cards
+        next(draw(3, 1, abilities=20))  # finds a countable board: seed 1, then 2, did once the reader read more cards
 
 
 # -- each event makes its own triggers -------------------------------------------------------------

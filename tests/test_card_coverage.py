@@ -203,8 +203,8 @@ def test_that_player_after_one_target_player_is_the_player_chosen(text: str, key
             "may not be an opponent",
         ),
         (
-            "When this creature enters, for each opponent, tap up to one target creature that player controls.",
-            "a target for each",
+            "When this creature enters, for each opponent, tap target creature that player controls.",
+            "a target required for each opponent",
         ),
         ("When this creature enters, tap up to one target creature they control.", "does not name one player"),
     ],
@@ -346,9 +346,13 @@ def test_a_spell_cast_targeting_something_is_no_requirement() -> None:
 @pytest.mark.parametrize(
     ("words", "cause"),
     [
-        ("target attacking creature with lesser power", "a comparison with a number the board decides"),
-        ("target creature with power less than this creature's power", "a comparison with a number the board decides"),
-        ("target creature card with mana value X or less", "a number X the board decides (107.3)"),
+        ("target creature with power less than that creature's power", "a comparison with a number the board decides"),
+        (
+            "target creature with mana value less than or equal to the number of Elves you control",
+            "a comparison with a number the board decides",
+        ),
+        ("any number of target creature cards with total mana value X or less", "a condition on the targets together"),
+        ("target creature with power or toughness X or less", "a comparison with X in words this reader does not read (107.3)"),
         ("up to two target cards from a single graveyard", "a condition on the targets together"),
         ("two target creatures controlled by different players", "a condition on the targets together"),
         ("target creature blocking it", "a relation to another object or player"),

@@ -185,6 +185,9 @@ def test_chong_and_lilys_sagas_are_sagas() -> None:
         ("nonElf", {"subtype": "elf"}),
         ("non-Aura", {"subtype": "aura"}),
         ("nonlegendary", {"supertype": "legendary"}),
+        ("noncommander", {"tag": "commander"}),
+        ("nontoken", {"tag": "token"}),
+        ("nonoutlaw", {"any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}),
     ],
 )
 def test_non_before_a_word_the_reader_knows_excludes_it(word: str, excluded: dict[str, Any]) -> None:
@@ -192,15 +195,35 @@ def test_non_before_a_word_the_reader_knows_excludes_it(word: str, excluded: dic
     assert req["filter"] == {"type": "creature", "not": excluded}
 
 
-@pytest.mark.parametrize("word", ["noncommander", "nonface-down", "nonsuspected", "nonBramblewood"])
+@pytest.mark.parametrize("word", ["nonface-down", "nonsuspected", "nonBramblewood", "noncaptain"])
 def test_non_before_a_word_that_is_no_type_is_refused(word: str) -> None:
-    """ "noncommander" was read as "not the subtype commander": true of every creature (Shield Broker)."""
+    """ "noncommander" was read as "not the subtype commander": true of every creature (Shield
+    Broker); a word that is no type, designation or group is refused, never read so."""
     refused(f"When this creature enters, tap target {word} creature.", "'non' before a word that is no type")
 
 
-def test_shield_broker_is_refused() -> None:
-    ability = read(corpus().lookup("Shield Broker"))[0]
-    assert ability.unread is not None and "noncommander" in ability.unread.reason
+@pytest.mark.parametrize(
+    ("words", "want"),
+    [
+        ("target commander an opponent controls", {"tag": "commander", "controller": "opponent"}),
+        ("target commander creature you control", {"type": "creature", "tag": "commander", "controller": "you"}),
+        ("up to two target commanders", {"tag": "commander"}),
+        ("target noncommander creature you don't control", {"type": "creature", "not": {"any": [{"tag": "commander"}, {"controller": "you"}]}}),
+        ("target outlaw card from your graveyard", {"kind": "card", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")], "zone": "graveyard", "owner": "you"}),
+        ("target outlaw creature or artifact", {"any": [{"type": "creature", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}, {"type": "artifact", "any": [{"subtype": s} for s in ("assassin", "mercenary", "pirate", "rogue", "warlock")]}]}),
+    ],
+)  # fmt: skip
+def test_a_commander_is_a_tag_and_an_outlaw_any_of_five_creature_types(words: str, want: dict[str, Any]) -> None:
+    """903.3: being a commander is a designation, no characteristic: the scenario tags the object
+    `commander`, as it tags a `token` (111.1). An outlaw (the glossary) is an Assassin, Mercenary,
+    Pirate, Rogue or Warlock: any of them, a changeling too (702.73a)."""
+    (req,) = targets(f"When this creature enters, exile {words}.")
+    assert req["filter"] == want
+
+
+def test_shield_broker_takes_a_creature_that_is_no_commander() -> None:
+    (req,) = card_targets("Shield Broker")
+    assert req["filter"] == {"type": "creature", "not": {"any": [{"tag": "commander"}, {"controller": "you"}]}}
 
 
 # -- a leading adjective over "X or Y"; a later "non…" is its own noun's ----------------------------
@@ -289,9 +312,15 @@ def test_a_division_after_the_phrase_is_read() -> None:
     assert (req["min"], req["max"], req["divide"]) == (1, 5, 5)
 
 
-def test_a_division_the_board_decides_after_the_phrase_is_refused() -> None:
+def test_a_division_of_x_after_the_phrase_is_the_triggers_x() -> None:
+    """601.2d, 107.3: "prevent the next X damage … to any number of targets, divided as you choose" divides
+    the trigger's x (a template, model/cards/_board.py); "that much" is refused."""
+    (req,) = targets(
+        "When this creature enters, prevent the next X damage that would be dealt this turn to any number of targets, divided as you choose."
+    )
+    assert req["divide"] == {"stated": "x", "of": "trigger"} and (req["min"], req["max"]) == (0, None)  # 1..X once read
     refused(
-        "When this creature enters, prevent the next X damage that would be dealt this turn to any number of targets, divided as you choose.",
+        "When this creature enters, prevent the next that much damage that would be dealt this turn to any number of targets, divided as you choose.",
         "divided",
     )
 
@@ -429,3 +458,31 @@ def test_the_lord_of_pains_other_player_may_be_you_and_is_never_the_events() -> 
         "triggers": [{"id": "T", "source": "lp", "event_player": "B"}],
     }
     assert sorted(o.stack[0].targets["t"] for o in LegalOutcomes(Scenario.model_validate(doc))) == [("A",), ("C",)]
+
+
+# -- a keyword action whose target its words do not print --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("When this creature enters, earthbend 3.", 1),
+        ("Whenever this creature attacks, earthbend X, where X is the number of cards in your hand.", 1),
+        ("At the beginning of your end step, earthbend 1, then earthbend 1.", 2),
+        ("When this creature dies, earthbend 2. Then untap that land.", 1),
+    ],
+)
+def test_earthbend_targets_a_land_you_control(text: str, n: int) -> None:
+    """Earthbend N's reminder text: "Target land you control becomes a 0/0 creature with haste …" —
+    read as targeting nothing before (the data drops reminder text); one requirement each time."""
+    reqs = targets(text)
+    assert [r["filter"] for r in reqs] == [{"type": "land", "controller": "you"}] * n
+    assert targets("Whenever you earthbend, draw a card.") == []  # the trigger condition's, no target
+    (mode,) = [m for m in card_modes("Bumi, King of Three Trials") if m["text"] == "Earthbend 3."]
+    assert mode["targets"][0]["filter"] == {"type": "land", "controller": "you"}
+
+
+def card_modes(name: str) -> list[dict[str, Any]]:
+    ability = read(corpus().lookup(name))[0]
+    assert ability.fragment is not None, ability.unread
+    return list(ability.fragment["modes"])

@@ -174,7 +174,7 @@ def test_what_is_not_read_is_a_problem_naming_the_card_and_the_sentence() -> Non
     doc: dict[str, Any] = {
         "players": ["A", "B"],
         "objects": [
-            {"id": "radha", "controller": "A", "card": "Radha's Firebrand"},
+            {"id": "radha", "controller": "A", "card": "Goblin Javelineer"},
             {"id": "guardian", "controller": "B", "card": "Guardian of the Guildpact"},
             {"id": "thragtusk", "controller": "A", "card": "Thragtusk"},
             {"id": "x", "controller": "A", "card": "Inferno Titn"},
@@ -188,8 +188,8 @@ def test_what_is_not_read_is_a_problem_naming_the_card_and_the_sentence() -> Non
     assert (
         lines[1] == "objects[3].card: no card is named 'Inferno Titn' in the Oracle data: did you mean 'Inferno Titan'?"
     )
-    assert lines[2].startswith("triggers[0].card_ability: Radha's Firebrand, triggered ability 1: ")
-    assert "with power less" in lines[2]
+    assert lines[2].startswith("triggers[0].card_ability: Goblin Javelineer, triggered ability 1: ")
+    assert "a relation to another object or player" in lines[2] and "blocking it" in lines[2]
     assert lines[3].startswith("triggers[1].card_ability: Thragtusk has 2 triggered abilities: say which (1: When")
     doc["objects"][1]["protection"] = [{"color": "white"}]  # given by hand: read no more
     doc["objects"].pop()
@@ -205,7 +205,10 @@ def test_the_card_command_prints_what_it_reads(capsys: pytest.CaptureFixture[str
     assert 'trigger: {"targets":[{"divide":3,"filter":"any-target","id":"t","max":3,"min":1' in out
     assert main(["card", "Radha's Firebrand", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report == card_report("Radha's Firebrand") and "unread" in report["triggered_abilities"][0]
+    assert report == card_report("Radha's Firebrand") and "template" in report["triggered_abilities"][0]
+    assert report["triggered_abilities"][0]["board"][0].startswith("its source's power: the power the scenario states")
+    assert main(["card", "Goblin Javelineer", "--json"]) == 0
+    assert "unread" in json.loads(capsys.readouterr().out)["triggered_abilities"][0]
     assert main(["card", "Infernal Titan"]) == 2
     assert capsys.readouterr().err == (
         "triggerstack: no card is named 'Infernal Titan' in the Oracle data: did you mean 'Inferno Titan'?\n"
@@ -463,8 +466,7 @@ REFUSALS = [  # (card, ability, the reason's words): each was read silently wron
     ("Cephalid Constable", 1, "'to that many'"),
     ("Froghemoth", 1, "'to that many'"),  # as much as the combat damage dealt
     ("Baldin, Century Herdmaster", 1, "'to one hundred'"),
-    ("Batroc the Leaper", 1, "up to X targets"),
-    ("Lost in the Maze", 1, "'tap x'"),
+    ("Relentless Dead", 2, "X is paid as the ability resolves"),
     ("Case of the Market Melee", 2, "an amount divided that the board decides"),  # 601.2d
     # a mode count the board decides (700.2)
     ("Depth Defiler", 1, "'choose both instead'"),
@@ -717,11 +719,10 @@ def test_that_player_and_defending_player_are_the_events_player(name: str, n: in
 
 
 EVENT_REFUSALS = [  # (card, ability, the reason's words): "that player" is not the event's
-    ("Age of Ultron", 1, "a target for each"),  # one target for each opponent
-    ("Grasp of Fate", 1, "a target for each"),
-    ("Havoc Eater", 1, "a target for each"),
+    ("Sylvan Primordial", 1, "a target required for each opponent"),  # one if able (test_card_board.py)
+    ("Frenzied Gorespawn", 1, "a target required for each opponent"),
+    ("Turf War", 1, "a target required for each player"),
     ("The Spear of Bashenga", 2, "does not name one player"),  # "attacks the monarch"
-    ("Radha's Firebrand", 1, "'with power less"),  # the event's player read; the comparison is the board's
 ]
 
 
@@ -933,14 +934,37 @@ def test_a_chapter_that_makes_a_triggered_ability_has_no_target_of_its_own() -> 
 
 def test_words_after_any_target_are_read_or_refused() -> None:
     """115.4, 601.2c: "any target that isn't a commander" was read as any target (the words were
-    never looked at: the fifth hand audit, seed 39) — refused now; "any target that isn't a Dragon"
-    is a player, or a creature, planeswalker or battle that isn't a Dragon."""
-    lozhan = read(corpus().lookup("Lozhan, Dragons' Legacy"))[0]
-    assert lozhan.unread is not None and "that isn't a" in lozhan.unread.reason
+    never looked at: the fifth hand audit, seed 39) — now a player (no player is a commander,
+    903.3), or a creature, planeswalker or battle not tagged `commander`; "any target that isn't a
+    Dragon" is a player, or a creature, planeswalker or battle that isn't a Dragon; "that isn't a
+    captain" is refused."""
+    (req,) = read(corpus().lookup("Lozhan, Dragons' Legacy"))[0].fragment["targets"]  # type: ignore[index]
+    assert req["filter"] == {
+        "any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"], "not": {"tag": "commander"}}]
+    }
+    from .test_card_readings import refused
+
+    refused("When this creature dies, it deals 2 damage to any target that isn't a captain.", "that isn't a")
     (req,) = read(corpus().lookup("Wrathful Red Dragon"))[0].fragment["targets"]  # type: ignore[index]
     assert req["filter"] == {
         "any": [{"kind": "player"}, {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": "dragon"}}]
     }
+
+
+def test_a_commander_is_what_the_scenario_tags_so() -> None:
+    """903.3: Soul Drainer's "destroy target commander an opponent controls" takes the opponent's
+    creature tagged `commander` and nothing else; Shield Broker's "target noncommander creature you
+    don't control" takes the others."""
+    objects = [
+        {"id": "cmdr", "controller": "B", "types": ["creature"], "tags": ["commander"]},
+        {"id": "bear", "controller": "B", "types": ["creature"]},
+        {"id": "mine", "controller": "A", "types": ["creature"], "tags": ["commander"]},
+    ]
+    for card, legal in (("Soul Drainer", {"cmdr"}), ("Shield Broker", {"bear"})):
+        doc = {"players": ["A", "B"], "objects": [{"id": "src", "controller": "A", "card": card}, *objects]}
+        doc["triggers"] = [{"id": "T", "source": "src"}]
+        chosen = {t for o in LegalOutcomes(parse_scenario(doc)).outcomes() for t in o.stack[0].targets["t"]}
+        assert chosen == legal, card
 
 
 def test_a_supertype_or_a_subtype_is_either() -> None:

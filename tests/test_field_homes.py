@@ -55,7 +55,6 @@ NOT_READ: dict[tuple[str, str, str], str] = {
     ),
     ("Object", "cant_be_targeted_by", "phase adapter"): _PHASE_GAP,
     ("Object", "zone", "card reader"): _BOARD,
-    ("Object", "controller", "card reader"): _BOARD,
     ("Object", "owner", "card reader"): _BOARD,
     ("Object", "ability_kind", "card reader"): "an ability on the stack is no card",
     ("Object", "text", "python engine"): "a label, shown in messages and never a rule input (docs/formats.md)",

@@ -115,6 +115,7 @@ def test_a_draw_is_every_pass_of_one_outcome() -> None:
 
 
 def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
+    from triggerstack.model._answer import Spending
     from triggerstack.solver import Options
     from triggerstack.solver._engines.select import chain_for
     from triggerstack.solver._verbs.explain import explain_chain
@@ -123,7 +124,7 @@ def _explained(scenario: Scenario, by_classes: bool) -> dict[str, Any]:
     chain = chain_for(facts, Options(engine="product"))
     if not by_classes:
         chain._classes = "listed for the test"
-    data = explain_chain(facts, chain).to_json()
+    data = explain_chain(facts, chain, Spending(1 << 30)).to_json()
     assert data["plan"].pop("passes") == ("classes" if by_classes else "listed")
     data["plan"].pop("passes_reason")
     for r in data["reactions"]:

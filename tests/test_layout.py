@@ -393,3 +393,33 @@ def test_no_function_is_over_80_lines() -> None:
     assert _long_functions("planted.py", planted) == ["planted.py:2 outer: 82 lines", "planted.py:3 inner: 81 lines"]
     found = [f for name, text in sorted(_sources().items()) for f in _long_functions(name, text)]
     assert not found, f"{len(found)} functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(found)
+
+
+def _sets_aside_by_time(text: str) -> bool:
+    """Whether a test file sets inputs aside when a time limit runs out: an ``except`` naming
+    ``TimeLimitReached`` whose body calls ``assume`` or returns False."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ExceptHandler) and node.type is not None and "TimeLimitReached" in ast.unparse(node.type):
+            body = ast.unparse(ast.Module(body=node.body, type_ignores=[]))
+            if "assume(" in body or "return False" in body:
+                return True
+    return False
+
+
+def test_a_test_that_sets_inputs_aside_by_a_time_limit_reads_cpu_time() -> None:
+    """A property that sets aside the inputs too large to answer within a time limit must set aside
+    the same ones on a busy machine (issue 52: a saturated machine timed out a case hypothesis had
+    run whole, and its replay drew other data). So its deadlines read CPU time: it is in
+    tests/property (whose conftest gives every test ``cpu_clock``) or asks for ``cpu_clock``.
+    Planted: a handler that assumes, one that returns False, and one that tests the limit."""
+    assert _sets_aside_by_time("try:\n    f()\nexcept (ValueError, TimeLimitReached):\n    assume(False)\n")
+    assert _sets_aside_by_time("def g():\n    try:\n        f()\n    except TimeLimitReached:\n        return False\n")
+    assert not _sets_aside_by_time("with pytest.raises(TimeLimitReached):\n    f()\n")
+    unread = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "property" not in path.parts
+        and _sets_aside_by_time(text := path.read_text(encoding="utf-8"))
+        and '"cpu_clock"' not in text
+    ]
+    assert not unread, f"set inputs aside by a wall-time limit (ask for cpu_clock): {unread}"

@@ -151,3 +151,20 @@ def test_facts_measured_after_compiling_are_refused_as_compiling_refuses_them(
     except ScenarioError as exc:
         measured = (exc.message, exc.loc)
     assert compiling == measured
+
+
+@pytest.mark.usefixtures("cpu_clock")
+def test_a_deadline_on_the_tests_cpu_clock_counts_work_not_waiting() -> None:
+    """tests/conftest.py's ``cpu_clock``: what a property's time limit counts is the work done, so
+    a busy machine (this process waiting for a core) sets aside no input an idle one keeps."""
+    import time
+
+    from triggerstack.model._errors import TimeLimitReached
+    from triggerstack.model._limits import Deadline
+
+    deadline = Deadline(0.05)
+    time.sleep(0.1)  # waiting: no CPU time passes
+    deadline.check("waiting")
+    with pytest.raises(TimeLimitReached):
+        while True:  # working: it runs out
+            deadline.check("working")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score, facts_of, outcome_json
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score, UsageError, facts_of, outcome_json
 from triggerstack.solver import (
     Engine,
     Options,
@@ -27,7 +27,7 @@ from triggerstack.solver import (
     step,
 )
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, main
 
 ERTAI = Scenario.load(str(EXAMPLES / "ertai-resurrected" / "scenario.yaml"))
 
@@ -144,3 +144,24 @@ def test_the_keyword_options_are_the_fields_of_options() -> None:
     keyword = {k: getattr(v, "__forward_arg__", v) for k, v in OptionChanges.__annotations__.items()}
     assert {f.name: f.type for f in fields(Options)} == keyword  # names and types
     assert Options(**{f.name: getattr(Options(), f.name) for f in fields(Options)}) == Options()
+
+
+@pytest.mark.parametrize("text", ["abc", "0", "-1", "nan", "inf", ""])
+def test_a_default_time_limit_that_is_no_number_of_seconds_is_refused_naming_the_variable(
+    text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md, Limits: the environment's TRIGGERSTACK_TIME_LIMIT is the default time limit, a
+    number of seconds more than 0; anything else is bad input naming the variable (exit 2), on the
+    command line and in Options alike — never a time limit of nan, which no deadline ends."""
+    monkeypatch.setenv("TRIGGERSTACK_TIME_LIMIT", text)
+    with pytest.raises(UsageError, match="TRIGGERSTACK_TIME_LIMIT"):
+        Options()
+    assert main(["count", str(EXAMPLES / "board-wipe" / "scenario.yaml")]) == 2
+    assert "TRIGGERSTACK_TIME_LIMIT" in capsys.readouterr().err
+
+
+def test_the_default_time_limit_is_the_variables_or_60(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIGGERSTACK_TIME_LIMIT", "2.5")
+    assert Options().time_limit == 2.5 and Options(time_limit=1).time_limit == 1
+    monkeypatch.delenv("TRIGGERSTACK_TIME_LIMIT")
+    assert Options().time_limit == 60

@@ -115,6 +115,7 @@ def test_api_test_passes_on_every_example(path: Path) -> None:
     api_test(rl.env(str(path)), num_cycles=100)
 
 
+@pytest.mark.usefixtures("cpu_clock")  # _playable sets inputs aside by a time limit: the same ones when busy
 @_filtered
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(reactions=True))
@@ -153,6 +154,7 @@ def test_random_masked_episodes_end_in_legal_outcomes(path: Path) -> None:
         assert not game.agents and agents == [f"player_{i}" for i in range(len(scenario.players))]
 
 
+@pytest.mark.usefixtures("cpu_clock")  # _playable sets inputs aside by a time limit: the same ones when busy
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(reactions=True), seed=st.integers(0, 2**32 - 1))
 def test_random_episodes_of_generated_scenarios_end_in_legal_outcomes(doc: dict[str, Any], seed: int) -> None:
@@ -164,6 +166,7 @@ def test_random_episodes_of_generated_scenarios_end_in_legal_outcomes(doc: dict[
     assert check(facts, Outcome.model_validate_json(info["outcome"])).legal
 
 
+@pytest.mark.usefixtures("cpu_clock")  # _playable sets inputs aside by a time limit: the same ones when busy
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5), suppress_health_check=list(HealthCheck))
 @given(doc=scenarios(reactions=True), seed=st.integers(0, 2**32 - 1))
 def test_the_kept_observation_is_the_encoded_one_on_generated_boards(doc: dict[str, Any], seed: int) -> None:

@@ -392,19 +392,38 @@ public final class ConformanceRunner {
      */
     static BigInteger wholeNumber(Object value) {
         if (value instanceof BigInteger n) return n;
-        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue()) && !Double.isInfinite(d.doubleValue())) {
-            BigInteger n = new BigDecimal(d.doubleValue()).toBigInteger();
-            if (n.abs().compareTo(EXACT_FLOAT) < 0) return n;
+        if (value instanceof BigDecimal d) {
+            BigInteger n = exactWhole(d);
+            if (n != null && n.abs().compareTo(EXACT_FLOAT) < 0) return n;
         }
         return null;
+    }
+
+    /**
+     * The whole number a JSON number says as written (1.0000000000000001 is none, though its nearest
+     * double is 1), or null; one past a double's range is none (no JSON writer writes it).
+     */
+    static BigInteger exactWhole(BigDecimal d) {
+        if (Double.isInfinite(d.doubleValue())) return null;
+        BigDecimal s = d.stripTrailingZeros();
+        return s.scale() <= 0 ? s.toBigInteger() : null;
+    }
+
+    /** A number as a refusal shows it: as written where its double is a whole number it is not. */
+    static String shownNumber(Object value) {
+        if (value instanceof BigDecimal d && exactWhole(d) == null && !Double.isInfinite(d.doubleValue())
+                && d.doubleValue() == Math.rint(d.doubleValue())) {
+            return shown(d.toString());
+        }
+        return shown(dumps(value));
     }
 
     /** A count ({@link #wholeNumber}); anything else is Wrong, saying which {@code what} and why. */
     static BigInteger whole(Object value, String what) throws Wrong {
         BigInteger n = wholeNumber(value);
         if (n != null) return n;
-        String shown = shown(dumps(value));
-        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue())) {
+        String shown = shownNumber(value);
+        if (value instanceof BigDecimal d && exactWhole(d) != null) {
             throw new Wrong(what + " " + shown + " is a float of 2^53 or more, which is not an exact count: write it as an integer");
         }
         throw new Wrong(what + " " + shown + " is not a whole number");
@@ -499,10 +518,7 @@ public final class ConformanceRunner {
     /** A division's amount: an integer, or a whole-number float (6.0 is 6); null otherwise. */
     static BigInteger wholeAmount(Object value) {
         if (value instanceof BigInteger n) return n;
-        if (value instanceof BigDecimal d && d.doubleValue() == Math.rint(d.doubleValue()) && !Double.isInfinite(d.doubleValue())) {
-            return new BigDecimal(d.doubleValue()).toBigInteger();
-        }
-        return null;
+        return value instanceof BigDecimal d ? exactWhole(d) : null;
     }
 
     /** An engine's divide, each first entry once (in the engine's order), as values. */

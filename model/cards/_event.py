@@ -4,14 +4,18 @@ player the trigger's event names (603.2; for "defending player", the player the 
 attacks, 506.2, 508.5a), as the player reference ``event`` (the trigger's ``event_player``,
 docs/formats.md), or the player an earlier target of the sentence chose ("target player skips their
 next untap step. Tap up to five target permanents that player controls": ``{"target_of": "t"}``,
-601.2c). Read only where one player is what the words can stand for; otherwise refused
-(:class:`~._unread.Unread`), never guessed."""
+601.2c), or each player of the set a "for each opponent" (or player) before it names — one
+requirement per player, which the board completes (``{"for_each": "opponent"}``,
+model/cards/_board.py). Read only where one player (or one set) is what the words can stand for;
+otherwise refused (:class:`~._unread.Unread`), never guessed."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from ._board import each
 
 _WHO = {
     ("that", "player"): "that player",
@@ -26,6 +30,7 @@ _NAMED_BEFORE = re.compile(
     flags=re.I,
 )
 _ONE_TARGET = re.compile(r"target (player|opponent)", flags=re.I)
+_EACH = re.compile(r"\bfor each (opponent|player)\b", flags=re.I)
 
 
 @dataclass(frozen=True)
@@ -61,10 +66,18 @@ def event_qualifier(low: list[str], i: int) -> tuple[dict[str, Any], int, str] |
 
 
 def player_named(who: str, context: Context) -> tuple[Any, str | None]:
-    """The player reference ``who`` stands for — ``"event"``, or ``{"target_of": R}`` where the only
+    """The player reference ``who`` stands for — ``"event"``; ``{"target_of": R}`` where the only
     player the effect names before it is the sentence's one earlier target player (601.2c) and the
-    trigger condition names none — and why not, when neither (the reference is then ``None``)."""
+    trigger condition names none; each player of a "for each opponent" (or player) that is the last
+    player the effect names before it (a template, model/cards/_board.py) — and why not, when none
+    (the reference is then ``None``)."""
     named = _NAMED_BEFORE.findall(context.before)
+    every = list(_EACH.finditer(context.before))
+    if every and who != "defending player" and not _NAMED_BEFORE.search(context.before[every[-1].end() :]):
+        which = every[-1].group(1).lower()
+        if who == "that opponent" and which == "player":
+            return None, f"{who!r} after {every[-1].group(0)!r}: a player who may not be an opponent"
+        return each(which), None
     if named and who != "defending player" and all(_ONE_TARGET.fullmatch(n) for n in named):
         if len(context.players) != 1:
             return None, f"{who!r} after {len(context.players)} target players: which one is not read"
@@ -82,7 +95,10 @@ def event_refusal(who: str, condition: str, before: str) -> str | None:
     ``before``: the effect before the target), ``None`` when the event is what names that player."""
     named = _NAMED_BEFORE.search(before)
     each = re.search(r"\bfor each \w+", before, flags=re.I)
-    if named is not None and each is not None:  # "for each opponent, … target creature that player controls"
+    if named is not None and each is not None:  # "for each creature, … that player"; "for each opponent, target player"
+        later = [m.group(0) for m in _NAMED_BEFORE.finditer(before[each.end() :])]
+        if later:
+            return f"{who!r} after {each.group(0)!r} and {later[-1]!r}: which of them it stands for is not read"
         return f"{who!r} after {each.group(0)!r}: a target for each, as many as the board holds (601.2c)"
     if named is not None:
         return f"{who!r} after the effect names a player: {named.group(0)!r}"

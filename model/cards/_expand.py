@@ -12,8 +12,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from pydantic import ValidationError
+
+from .._apnap import opponent_relation
+from .._controllers import derive_controller
 from .._errors import ScenarioError
+from .._numbers import exact_whole
 from .._shapes import SUPERTYPES as _SUPERTYPES
+from .._shapes import ScenarioFields, TriggerBody
+from ._board import Missing, complete, is_template
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
 from ._reader import KEPT, Ability, keyword_lines, read
@@ -167,10 +174,12 @@ class _Expansion:
     """One document's cards being read: every problem found so far, the card each object id
     names, and the reactions (each ward a card has is added once)."""
 
-    def __init__(self, reactions: list[Any]) -> None:
+    def __init__(self, doc: Mapping[str, Any], reactions: list[Any]) -> None:
+        self.doc = doc
         self.index = corpus()
         self.problems: list[ScenarioError] = []
         self.cards: dict[str, Card] = {}
+        self.placed: dict[str, tuple[int, dict[str, Any]]] = {}  # an object's place and its fields, by id
         self.reactions = reactions
         self.have = {r.get("id") for r in reactions if isinstance(r, Mapping)}
         self.missed = 0
@@ -191,6 +200,7 @@ class _Expansion:
             return
         if isinstance(obj.get("id"), str):
             self.cards[obj["id"]] = card
+            self.placed[obj["id"]] = (i, obj)
         given, notes = characteristics(card)
         for field, note in notes:
             if field not in obj:
@@ -246,17 +256,100 @@ class _Expansion:
                 )
             )
             return trig
-        for key, value in ability.fragment.items():
+        fragment = self.completed(named, ability, trig, loc)
+        for key, value in (fragment or {}).items():
             trig.setdefault(key, value)
         return trig
+
+    def completed(
+        self, card: Card, ability: Ability, trig: dict[str, Any], loc: tuple[str | int, ...]
+    ) -> dict[str, Any] | None:
+        """The ability's fragment, a template completed from what the scenario states (its players, the
+        trigger's controller, its source's numbers: model/cards/_board.py); None with the problem noted
+        when the scenario does not state what it needs."""
+        assert ability.fragment is not None
+        if not is_template(ability.fragment):
+            return ability.fragment
+        try:
+            return complete(
+                ability.fragment,
+                lambda who: self.each(who, trig),
+                lambda of, field: self.number(trig, int(loc[1]), of, field),
+                lambda: self.event(trig, int(loc[1])),
+            )
+        except Missing as exc:
+            said = f"{card.name}, triggered ability {ability.index} (triggers[{loc[1]}]): {exc.message}"
+            self.problems.append(ScenarioError(said, exc.loc or loc))
+            return None
+
+    def each(self, who: str, trig: dict[str, Any]) -> tuple[str, ...]:
+        """The players still in the game (800.4a), in turn order: every one, or the opponents of the
+        trigger's controller (603.3a; in 2hg the other team's, 805.7)."""
+        named = trig.get("source")
+        source = self.placed.get(named) if isinstance(named, str) else None
+        try:
+            board = ScenarioFields.model_validate(
+                {k: self.doc[k] for k in ("rules", "players", "teams") if k in self.doc}
+                | {"objects": [source[1]] if source else []}
+            )
+            body = TriggerBody.model_validate(
+                {k: trig[k] for k in ("source", "controller", "source_controller", "delayed") if k in trig}
+            )
+            controller = derive_controller(board, body, ()).player if who == "opponent" else None
+        except (ValidationError, ScenarioError) as exc:
+            raise Missing(
+                f"'for each {who}' is a requirement per {who}, read from the scenario's players"
+                f"{' and the controller of the trigger (603.3a)' if who == 'opponent' else ''}, which are not "
+                f"valid yet: {_first(exc)}"
+            ) from None
+        playing = [p.id for p in board.players if not p.left_game]
+        if controller is None:
+            return tuple(playing)
+        opponents = opponent_relation(board)[controller]
+        return tuple(p for p in playing if p in opponents)
+
+    def number(self, trig: dict[str, Any], i: int, of: str, field: str) -> int:
+        """The number the scenario states: the trigger's ``x`` (107.3), or the ``field`` (power,
+        toughness, mana value) of the trigger's source."""
+        if of == "trigger":
+            value = trig.get("x")
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                return value
+            raise Missing(
+                "its text says X, the number the board decides (107.3), which the scenario does not state: give "
+                f"triggers[{i}].x, as it is when the ability is put on the stack",
+                ("triggers", i, "x"),
+            )
+        source = trig.get("source")
+        k, obj = self.placed[source] if isinstance(source, str) and source in self.placed else (None, {})
+        value = obj.get(field)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        said = field.replace("_", " ")
+        raise Missing(
+            f"its target is compared with the {said} of its source {source!r}, which the scenario does not "
+            f"state: give objects[{k}].{field} (a {said} of * is stated by no card)",
+            ("objects", k, field) if k is not None else None,
+        )
+
+    def event(self, trig: dict[str, Any], i: int) -> str:
+        """The player the trigger's event names, as the scenario states it (its ``event_player``)."""
+        value = trig.get("event_player")
+        if isinstance(value, str):
+            return value
+        raise Missing(
+            "its targets are chosen by the player its event names (700.2e, 603.2), whom the scenario does "
+            f"not state: give triggers[{i}].event_player",
+            ("triggers", i, "event_player"),
+        )
 
     def ability_asked(self, card: Card, n: Any, loc: tuple[str | int, ...], labelled: bool = False) -> Ability | None:
         """The card's ``n``-th triggered ability (its only one when ``n`` is None), or None with
         the problem noted when there is no such one (``labelled``: the trigger gives a text of its
         own, so writing the ability by hand is the other way out)."""
         abilities = read(card)
-        if isinstance(n, float) and n.is_integer():
-            n = int(n)  # 2.0 is 2 (shapes.Whole); true is not 1
+        if isinstance(n, float) and exact_whole(n) is not None:
+            n = exact_whole(n)  # 2.0 is 2, as its text says (shapes.Whole); true is not 1
         if n is None and len(abilities) != 1:
             which = "; ".join(f"{a.index}: {a.text[:60]}" for a in abilities) or "none"
             fix = ", or give targets (targets: [] for none) to write it by hand" if labelled else ""
@@ -274,11 +367,19 @@ class _Expansion:
         return abilities[(n or 1) - 1]
 
 
+def _first(exc: Exception) -> str:
+    """The first thing a validation found wrong, in one line."""
+    if isinstance(exc, ValidationError):
+        error = exc.errors()[0]
+        return f"{'.'.join(map(str, error['loc']))}: {error['msg']}"
+    return str(exc)
+
+
 def expand(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``doc`` with every card it names read into the scenario format; :class:`ScenarioError`
     holding every problem (each naming its place) when some card or ability cannot be read."""
     listed = {k: doc.get(k) if isinstance(doc.get(k), list) else None for k in ("objects", "triggers", "reactions")}
-    reading = _Expansion(list(listed["reactions"] or ()))
+    reading = _Expansion(doc, list(listed["reactions"] or ()))
     out = dict(doc)
     objects = [dict(o) if isinstance(o, Mapping) else o for o in listed["objects"] or ()]
     for i, obj in enumerate(objects):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from ._board import has_each
 from ._corpus import Card
 from ._ends import ends as _ends
 from ._event import NO_CONTEXT, Context
@@ -19,14 +20,9 @@ from ._other import relate
 from ._qualifiers import _qualifiers, cause
 from ._quantity import _divided, _quantity
 from ._states import adjective_tag
-from ._subtypes import PLURAL, SUBTYPES, subtypes_at
+from ._subtypes import subtypes_at
 from ._unread import Unread
-
-_COLORS = {"white", "blue", "black", "red", "green"}
-_TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery", "kindred"}
-_SUPERTYPES = {"legendary", "basic", "snow"}
-_PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
-_STATES = frozenset({"tapped", "attacking", "blocking"})  # words a permanent's tags hold
+from ._words import _COLORS, _DESIGNATED, _GROUPS, _PERMANENT_TYPES, _STATES, _SUPERTYPES, _TYPES, _non, _noun
 
 
 def _requirement(
@@ -50,9 +46,12 @@ def _requirement(
         req["filter"] = "any-target"  # "any target", "among one, two, or three targets"
         words = re.findall(r"[A-Za-z'/+-]+|\d+|[.,;:]", rest)
         after = [w.lower() for w in words]
-        if after[:2] == ["that", "isn't"] and len(words) > 3 and after[2] in ("a", "an") and words[3][:1].isupper():
-            # 115.4: "any target that isn't a Dragon" — a player, or a creature, planeswalker or battle that isn't
-            objects = {"type": ["creature", "planeswalker", "battle"], "not": {"subtype": after[3]}}
+        isnt = after[:2] == ["that", "isn't"] and len(words) > 3 and after[2] in ("a", "an")
+        if isnt and (words[3][:1].isupper() or after[3] == "commander"):
+            # 115.4: "any target that isn't a Dragon" — a player, or a creature, planeswalker or battle that
+            # isn't; "… a commander" (903.3, a tag: no player is one)
+            isnt_a = {"tag": "commander"} if after[3] == "commander" else {"subtype": after[3]}
+            objects = {"type": ["creature", "planeswalker", "battle"], "not": isnt_a}
             req["filter"] = {"any": [{"kind": "player"}, objects]}
             words, after = words[4:], after[4:]
         if after[:1] == ["of"] and "choice" in after[:5]:  # "any target of an opponent's choice"
@@ -67,6 +66,13 @@ def _requirement(
         )
         context = Context(condition, text[: m.start()], players)  # who "that player" may be
         phrase, filt, flags = _noun_phrase(card, rest, m.group(0), context)
+        who = has_each(filt)
+        if who is not None and low != 0:  # the Primordials' ruling: a player with nothing to target gets no target
+            raise Unread(
+                f"a target required for each {who} ('{m.group(0).strip()} … that player'): one with nothing to "
+                "target gets none, an 'if able' a requirement's min cannot say (601.2c)",
+                text,
+            )
         req["filter"] = filt
         req.update(flags)
         req["text"] = f"{m.group(0)} {phrase}".strip()
@@ -131,24 +137,6 @@ def _noun_phrase(
     return phrase.finish(card, head)
 
 
-def _noun(w: str) -> dict[str, Any] | None:
-    """The filter a noun gives ("creature", "opponents", "spell" …), None if ``w`` is not one."""
-    base = w[:-1] if w.endswith("s") and w[:-1] in _TYPES | {"player", "opponent", "permanent", "spell", "card"} else w
-    if base in _TYPES:
-        return {"type": base}
-    if base == "permanent":
-        return {"kind": "permanent"}
-    if base == "player":
-        return {"kind": "player"}
-    if base == "opponent":
-        return {"kind": "player", "controller": "opponent"}
-    if base == "spell":
-        return {"kind": "spell"}
-    if base == "card":
-        return {"kind": "card"}
-    return None
-
-
 class _TargetPhrase:
     """A target phrase being read word by word: the alternatives ("creature or planeswalker")
     read so far, the adjectives waiting for their noun, and what the targets must not be."""
@@ -185,8 +173,8 @@ class _TargetPhrase:
         if w in ("or", ",", "and/or") and self.joins():  # "Elf or Tyvar card", "red, white, or black": any
             self.take(2 if (w, self.peek(1)) == (",", "or") else 1, "or")
             return True
-        if w in ("token", "tokens") and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
-            self.adjectives.setdefault("tag", []).append("token")  # "target Incubator token you control" (111.1)
+        if w in _DESIGNATED and not (_noun(self.peek(1)) or self.peek(1) in _STARTS):
+            self.adjectives.setdefault("tag", []).append(_DESIGNATED[w])  # "target Incubator token" (111.1)
             self.add({})
             self.take(1, "noun")
             return self.more()
@@ -279,8 +267,8 @@ class _TargetPhrase:
             self.adjectives.setdefault("color", []).append(w)
         elif w == "colorless":
             self.adjectives["colorless"] = True
-        elif w == "historic" and "any" not in self.adjectives:  # 700.6: artifacts, legendaries and Sagas
-            self.adjectives["any"] = [{"type": "artifact"}, {"supertype": "legendary"}, {"subtype": "saga"}]
+        elif w in _GROUPS and "any" not in self.adjectives:  # "historic" (700.6), "outlaw"
+            self.adjectives["any"] = list(_GROUPS[w])
         elif w in _SUPERTYPES:
             self.adjectives["supertype"] = w
         elif w in _STATES:
@@ -297,10 +285,8 @@ class _TargetPhrase:
         elif w == "suspended" and "zone" not in self.adjectives:  # 702.62b: in exile, with suspend and a time counter
             self.adjectives.update(zone="exile", counter="time")
             self.adjectives.setdefault("tag", []).append("suspend")
-        elif w == "nontoken":
-            self.nots.append({"tag": "token"})
-        elif w == "token":
-            self.adjectives.setdefault("tag", []).append("token")
+        elif w in ("token", "commander"):  # "token creature" (111.1), "commander creature" (903.3)
+            self.adjectives.setdefault("tag", []).append(w)
         elif w.startswith("non") and len(w) > 4:
             self.nots.append(_non(w, self.said))
         else:
@@ -434,6 +420,8 @@ class _TargetPhrase:
             shared = {**pending, **qualifiers}
             if shared.pop("_other", False):
                 flags["other_than_source"] = True
+            if shared.pop("_chooser", False):
+                flags["_chooser"] = True  # the ability's, lifted by the reader (model/cards/_reader.py)
             nots = self.nots + shared.pop("_nots", [])  # the "non…" before the first noun, and the qualifiers'
             if shared.pop("_not_you", False):
                 nots.append({"controller": "you"})
@@ -517,26 +505,6 @@ def _more(w: str, nxt: str, third: str = "") -> bool:
         or (nxt.startswith("non") and len(nxt) > 4)
         or (w in ("or", "and/or") and nxt[:1].isalpha() and nxt not in _NOT_NOUNS)
     )
-
-
-def _non(w: str, said: str) -> dict[str, Any]:
-    """What "non…" excludes: a card type, a color, a supertype, a subtype (205.4b; "nonElves" as
-    "nonElf"), a state ("nonattacking") or "historic" (700.6). Any other word ("noncommander",
-    "nonface-down") is refused: reading it as a subtype no card has would exclude nothing."""
-    what = w[3:].lstrip("-")
-    if what in _TYPES:
-        return {"type": what}
-    if what in _COLORS:
-        return {"color": what}
-    if what in _SUPERTYPES:
-        return {"supertype": what}
-    if what in _STATES:
-        return {"tag": what}
-    if what == "historic":
-        return {"any": [{"type": "artifact"}, {"supertype": "legendary"}, {"subtype": "saga"}]}
-    if what in SUBTYPES or what in PLURAL:
-        return {"subtype": PLURAL.get(what, what)}
-    raise Unread(f"'non' before a word that is no type, color, supertype, subtype or state: {w!r}", said)
 
 
 _LEADING = frozenset({"tag", "color", "colorless", "supertype", "any"})

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .._parts import building, cached, prune, write_whole
+from ._board import is_template, needs
 from ._corpus import Card, cache_folder, corpus
 from ._expand import characteristics
 from ._keywords import CHAPTER
@@ -315,10 +316,12 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
         if ability.fragment is None:
             assert ability.unread is not None
             return f"its triggered ability {ability.index} is not read whole: {ability.unread.reason}"
+        if is_template(ability.fragment):  # a board does not complete one yet (model/cards/_board.py)
+            said = needs(ability.fragment)[0]
+            return f"its triggered ability {ability.index} is a template the board completes: {said}"
     for ability, condition in zip(readings, conditions, strict=True):
         if isinstance(condition, Condition) and ability.fragment is not None:
-            needs = names_event(ability.fragment)
-            out.append(Trig(ability.index, condition, ability.fragment, needs))
+            out.append(Trig(ability.index, condition, ability.fragment, names_event(ability.fragment)))
     return tuple(out)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._board import X
+from ._compared import against_source
 from ._corpus import Card
 from ._event import NO_CONTEXT, Context, event_qualifier, player_named
 from ._states import quality, state
@@ -14,6 +16,25 @@ from ._unread import Unread
 from ._zones import zone_or_counter
 
 _COMPARE = {"less": "lte", "fewer": "lte", "greater": "gte", "more": "gte"}
+
+
+_CHOOSERS = {("their",): "their", ("that", "player's"): "that player", ("that", "opponent's"): "that opponent"}
+_CHOOSERS[("defending", "player's")] = "defending player"
+
+
+def _chosen_by(low: list[str], words: list[str], i: int, context: Context, said: str) -> int:
+    """How many words from ``i`` say that the player the trigger's event names chooses the target
+    ("of their choice", "of that player's choice", "of defending player's choice": 700.2e, 603.2);
+    0: none. :class:`Unread` when the pronoun is not that player (an earlier target's, each of a set)."""
+    k = next((k for k in (2, 3) if low[i : i + 1] == ["of"] and low[i + k : i + k + 1] == ["choice"]), 0)
+    who = _CHOOSERS.get(tuple(low[i + 1 : i + k]))
+    if who is None:
+        return 0
+    player, refusal = player_named(who, context)
+    if player != "event":
+        why = refusal or "the player of an earlier target or of each of a set, whom no chooser names"
+        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[i : i + k + 1])!r}: {why}", said)
+    return k + 1
 
 
 def _refused(low: list[str], words: list[str], said: str) -> None:
@@ -48,6 +69,8 @@ def _qualifiers(
                 raise Unread(f"a player the words may not name: {refusal}", said)
             out.update({k: player if v == "event" else v for k, v in named[0].items()})
             taken = named[1]
+        elif taken := _chosen_by(low, words, i, context, said):
+            out["_chooser"] = True
         else:
             _refused(low[i:], words[i:], said)
             taken = (
@@ -56,6 +79,7 @@ def _qualifiers(
                 or _whose(low, i, out)
                 or zone_or_counter(low, i, out)
                 or quality(low, i, out)
+                or against_source(low, words, i, card, context.condition, out)
                 or _comparison(low, i, out)
                 or _other_than(low, words, i, card, out)
             )
@@ -71,6 +95,7 @@ _WHOSE: list[tuple[tuple[str, ...], dict[str, Any]]] = sorted(
         (("you", "control"), {"controller": "you"}),
         (("an", "opponent", "controls"), {"controller": "opponent"}),
         (("your", "opponents", "control"), {"controller": "opponent"}),
+        (("that", "one", "of", "your", "opponents", "controls"), {"controller": "opponent"}),
         (("you", "don't", "control"), {"_not_you": True}),
         (("you", "own", "but", "don't", "control"), {"owner": "you", "_not_you": True}),
         (("you", "neither", "own", "nor", "control"), {"_nots": [{"owner": "you"}, {"controller": "you"}]}),
@@ -106,23 +131,36 @@ def _comparison(low: list[str], i: int, out: dict[str, Any]) -> int:
     if low[i + 1 : i + 4] == ["power", "or", "toughness"] and low[i + 4 : i + 5] and low[i + 4].isdigit():
         if _compared(low, i + 5):
             return 0
-        n = int(low[i + 4])  # either is that number
-        out.setdefault("_all", []).append({"any": [{"power": {"eq": n}}, {"toughness": {"eq": n}}]})
+        either = int(low[i + 4])  # either is that number
+        out.setdefault("_all", []).append({"any": [{"power": {"eq": either}}, {"toughness": {"eq": either}}]})
         return 5
     key, at = ("mana_value", i + 3) if low[i + 1 : i + 3] == ["mana", "value"] else ("".join(low[i + 1 : i + 2]), i + 2)
-    if key not in ("power", "toughness", "mana_value") or not low[at : at + 1] or not low[at].isdigit():
+    if key not in ("power", "toughness", "mana_value") or not low[at : at + 1] or not _number(low[at]):
         return 0
-    n, rest = int(low[at]), low[at + 1 : at + 3]
+    n: Any = int(low[at]) if low[at].isdigit() else dict(X)  # X: as the trigger's x states it (107.3)
+    rest = low[at + 1 : at + 3]
     if key == "mana_value" and rest[:1] != ["or"]:
         out[key] = {"eq": n}
         return at + 1 - i
     if rest[:1] == ["or"] and rest[1:] and rest[1] in _COMPARE:
         out[key] = {_COMPARE[rest[1]]: n}
         return at + 3 - i
-    if key == "mana_value" and rest[:1] == ["or"] and rest[1:] and rest[1].isdigit() and not _compared(low, at + 3):
+    if (
+        key == "mana_value"
+        and isinstance(n, int)
+        and rest[:1] == ["or"]
+        and rest[1:]
+        and rest[1].isdigit()
+        and not _compared(low, at + 3)
+    ):
         out.setdefault("_all", []).append({"any": [{key: {"eq": n}}, {key: {"eq": int(rest[1])}}]})  # "2 or 3"
         return at + 3 - i
     return 0
+
+
+def _number(word: str) -> bool:
+    """Whether ``word`` is a number a comparison reads: digits, or X (107.3)."""
+    return word.isdigit() or word == "x"
 
 
 def _other_than(low: list[str], words: list[str], i: int, card: Card, out: dict[str, Any]) -> int:
@@ -191,8 +229,8 @@ _TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "pl
 
 _CAUSES = (  # what the words after a target phrase say that no filter can, each with why (for a refusal)
     (
-        r"with (?:total )?(?:power|toughness|mana value)(?: or toughness)? x\b|with power x\b",
-        "a number X the board decides (107.3)",
+        r"with (?:power|toughness|mana value)(?: or toughness)? x\b",
+        "a comparison with X in words this reader does not read (107.3)",
     ),
     (
         r"with (?:equal or )?(?:lesser|greater) |with (?:power|toughness|mana value) (?:less|greater|equal)"

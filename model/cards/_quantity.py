@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._board import X
 from ._unread import Unread
 
 _NUMBERS = {
@@ -50,20 +51,21 @@ def _count(word: str | None) -> int | None:
     return _NUMBERS[word.lower()]
 
 
-def _quantity(m: re.Match[str], text: str) -> tuple[int, int]:
-    """(min, max) of the targets, -1 for any number (601.2c); :class:`Unread` for a number the board
-    decides ("up to X", "each of up to X", "up to that many", "up to one hundred") or one this reader
-    does not read before "target"."""
+def _quantity(m: re.Match[str], text: str) -> tuple[Any, Any]:
+    """(min, max) of the targets, -1 for any number (601.2c), the marker :data:`~._board.X` for X
+    ("up to X", "each of up to X", "tap X target creatures": the number the trigger's x states,
+    107.3); :class:`Unread` for another number the board decides ("up to that many", "up to one
+    hundred") or one this reader does not read before "target"."""
     q = (m.group("q") or "").lower()
     before = re.findall(r"[\w'/+-]+", text[: m.start()].lower())
+    if not q and before[-1:] == ["x"] and before[-2:-1] != ["to"]:
+        return dict(X), dict(X)  # "tap X target creatures": exactly X, the number the trigger's x states (107.3)
     if not q and before and (before[-1] in _AMOUNTS or before[-1].isdigit() or before[-2:] == ["up", "to"]):
         said = " ".join(before[-3:])
         raise Unread(f"a number of targets the board decides or this reader does not know: {said!r}", text)
     if m.group("upto") or m.group("each"):
         top = _count(m.group("upto") or m.group("each"))
-        if top is None:
-            raise Unread("up to X targets: the number is the board's (give max)", text)
-        return 0, top
+        return 0, dict(X) if top is None else top  # "up to X": X as the trigger's x states it (107.3)
     if m.group("exact"):
         n = _count(m.group("exact"))
         return (n, n) if n is not None else (1, 1)
@@ -92,16 +94,17 @@ def _divided(req: dict[str, Any], before: str, text: str, up_to: bool, after: st
             said = " ".join(other.group(1).split()[-4:])
             raise Unread(f"an amount divided that the board decides: {said!r}", text)
         return
-    amount = _count(divided.group(1))
-    if amount is None:
-        raise Unread("an amount X divided: the number is the board's (give divide)", text)
+    amount: Any = _count(divided.group(1))
     if up_to:
         # "divided among up to N targets": zero targets divide nothing; the format's divide needs one
         raise Unread("an amount divided among up to N targets: with none chosen nothing is divided", text)
+    if amount is None:  # "X damage divided": X as the trigger's x states it, bounded once known (_board.py)
+        req["divide"] = dict(X)
+        return
     req["divide"] = amount
     # 601.2d: an amount divided gives each target at least 1, so there is at least one target
     # and at most the amount of them ("among any number of targets": one to five for 5 damage)
-    if req.get("min", 1) < 1:
+    if req.get("min", 1) == 0:
         req["min"] = 1
     if "max" in req and (req["max"] is None or req["max"] > amount):
         req["max"] = amount

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ._board import CHOOSER, X, reads_x, the_source_for_x
 from ._corpus import Card
 from ._keywords import CHAPTER, keyword_triggers
 from ._ownership import modes_are_foreign, owned
@@ -153,8 +154,8 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
     if bullets and modes_are_foreign(_effect(text)[1]):
         bullets = []  # "When you do, choose one —": the modes are the reflexive ability's (603.12)
     choose = re.search(
-        r"\bchoose (one or both|one or more|up to one|up to two|up to three|one|two|three|any number)"
-        r"(?: that hasn't been chosen)?(?: this turn)?\s*(?:—|\.)",
+        r"\bchoose (one or both|one or more|up to one|up to two|up to three|up to x|one|two|three|any number)"
+        r"(?: that hasn't been chosen)?(?: this turn)?(?:, where X is [^—.]*)?\s*(?:—|\.)",
         effect,
         flags=re.I,
     )
@@ -176,8 +177,9 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             "up to two": [0, 1, 2],
             "up to three": [0, 1, 2, 3],
             "any number": list(range(0, n + 1)),
+            "up to x": [],  # none to X (107.3): the trigger's x, once the scenario states it
         }[word]
-        modal: dict[str, Any] = {"choose": [k for k in allowed if k <= n]}
+        modal: dict[str, Any] = {"choose": [k for k in allowed if k <= n] if allowed else dict(X)}
         _mode_header(effect, choose, modal)
         if re.search(r"each mode must target a different", effect, flags=re.I):
             modal["distinct_targets"] = True
@@ -188,6 +190,8 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             own, notes = owned(bullet)
             ability.notes.extend(n for n in notes if n not in ability.notes)
             reqs = _requirements(card, own, condition)
+            if any(r.get("_chooser") for r in reqs):  # the modes are the controller's (700.2e)
+                raise Unread("a target another player chooses in one mode (700.2e): 'of their choice'", bullet)
             mode: dict[str, Any] = {"id": f"m{i}", "text": bullet}
             if reqs:
                 mode["targets"] = reqs
@@ -197,12 +201,34 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
         before = re.sub(r"each mode must target a different \w+", "", effect[: choose.start()], flags=re.I)
         if "target" in before:
             raise Unread("targets before the modes", before)
-        return fragment
+        return _x_whose(fragment, effect)
     if choose is not None:
         raise Unread("'choose' without bullets", effect)
     reqs = _requirements(card, effect, condition)
     if reqs:
         fragment["targets"] = reqs
+    if any([r.pop("_chooser", False) for r in reqs]):  # "target creature of their choice" (700.2e)
+        fragment["chooser"] = dict(CHOOSER)
+    return _x_whose(fragment, effect)
+
+
+_X_OWN = re.compile(r"\bwhere X is this (?:creature|permanent)'s (power|toughness)\b", flags=re.I)
+"""X defined as a number of the source: "where X is this creature's power" (Guardian Scalelord)."""
+
+
+def _x_whose(fragment: dict[str, Any], effect: str) -> dict[str, Any]:
+    """``fragment``, its X (107.3) the source's number where the text says so ("where X is this
+    creature's power"), else the trigger's x, which the scenario states whatever the text counts
+    ("where X is the number of Faeries you control", "the number of times it was kicked": its
+    writer counts, the reader does not, docs/cards.md) — unless X is paid as the ability resolves,
+    after its targets are chosen ("you may pay {X}. If you do, return … with mana value X")."""
+    if not reads_x(fragment):
+        return fragment
+    own = _X_OWN.search(effect)
+    if own is not None:
+        return the_source_for_x(fragment, own.group(1).lower())
+    if re.search(r"\bpay \{X\}", effect):
+        raise Unread("X is paid as the ability resolves, after its targets are chosen: 'pay {X}'", effect)
     return fragment
 
 
@@ -230,12 +256,20 @@ _ONCE = re.compile(r"\bYou can't choose (?:any|the same) (?:player|opponent|crea
 _PAID = re.compile(r"\bif\b[^,]*\b(?:kicked|bargained|cast|promised|collected|paid)\b", flags=re.I)
 """A condition on how the source was cast ("If this spell was kicked, … target …"): the target exists
 only then (601.2c, 603.3d)."""
+_IF_X = re.compile(r"\bif x is [^,]*", flags=re.I)
+"""A condition on X before a target in its sentence: whether the target exists is the board's."""
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
+
+
+_ACTIONS = re.compile(r"\bearthbend (\d+|X)\b", flags=re.I)
+"""A keyword action whose target its words do not print (the data drops its reminder text):
+"earthbend N" is "target land you control becomes a 0/0 creature with haste that's still a land.
+Put N +1/+1 counters on it" — read as those words, one requirement each time it is said."""
 
 
 def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[str, Any]]:
     """Every target requirement of ``sentence`` (one per instance of "target", 601.2c)."""
-    text = _REMINDER.sub("", sentence)
+    text = _ACTIONS.sub(r"put \1 +1/+1 counters on target land you control", _REMINDER.sub("", sentence))
     reflexive = _REFLEXIVE.search(text)
     if reflexive is not None:  # "When you do, … target …": a reflexive ability chooses its targets later (603.12)
         text = text[: reflexive.start()]
@@ -257,6 +291,9 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
         paid = _PAID.search(sentences[-1]) if len(sentences) > 1 else None
         if paid is not None:  # 601.2c, 603.3d: a target only if a cost was paid, which the board does not say
             raise Unread(f"a target required only {paid.group(0)!r} (601.2c, 603.3d)", sentence)
+        if_x = _IF_X.search(sentences[-1])
+        if if_x is not None:  # "If X is 10 or more, … any number of other target creatures": not decided here
+            raise Unread(f"a target required only {if_x.group(0)!r} (601.2c)", sentence)
         out.append(_requirement(card, text, m, out, condition))
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
@@ -283,7 +320,7 @@ def _mode_header(effect: str, choose: re.Match[str], modal: dict[str, Any]) -> N
     if after.strip():
         raise Unread(f"words beside the modes this reader does not know: {after.strip()[:40]!r}", effect)
     before = _DIFFERENT.sub("", effect[: choose.start()]).strip()
-    if before.lower() == "you may":
+    if before.lower() == "you may" and isinstance(modal["choose"], list):
         modal["choose"] = sorted({0, *modal["choose"]})
     elif before.lower().startswith("if "):
         raise Unread(f"a condition on the modes: {before!r}", effect)

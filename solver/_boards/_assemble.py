@@ -101,8 +101,9 @@ class Scene:
         self.kind = kind
         self.pieces: list[Piece] = []
         self.spell: Piece | None = None
-        # an attack's defending player (one, 506.2)
-        self.defender = defender if defender is not None else rng.choice(self.players[1:])
+        # an attack's defending player (one, 506.2); a board of one player has none (its event is no
+        # attack: the named board refuses one, the drawn boards have two seats or more)
+        self.defender = defender if defender is not None or len(players) < 2 else rng.choice(self.players[1:])
         self.caster = self.players[0]
         self._count = {p: 0 for p in self.players}
 
@@ -132,6 +133,7 @@ class Scene:
         if self.kind == "dies":
             return [(p, p.controller) for p in self.pieces if p.died]
         if self.kind == "attacks":
+            assert self.defender is not None  # an attack's board has two players or more
             return [(p, self.defender) for p in self.pieces if p.attacking]
         assert self.spell is not None
         return [(self.spell, self.caster)]

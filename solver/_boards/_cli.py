@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from triggerstack.model._args import flag, from_text, whole_number
+from triggerstack.model._args import flag, whole_from_text, whole_number
 from triggerstack.model._errors import ScenarioError
 
 EVENTS = ("enters", "dies", "attacks", "cast")
@@ -22,9 +22,9 @@ MOST_ABILITIES, MOST_BODIES = 50, 20
 """``_draw.MOST_ABILITIES`` and ``_draw.MOST_BODIES``, held equal likewise."""
 
 
-_whole = flag(lambda value: whole_number(value, "", 0))
+_whole = flag(lambda value: whole_number(value, "", 0), whole=True)
 """``--seed`` and ``-n``: a whole number 0 or more, read as every door reads one (model/_args.py)."""
-_whole_1 = flag(lambda value: whole_number(value, "", 1))
+_whole_1 = flag(lambda value: whole_number(value, "", 1), whole=True)
 
 
 def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int]]:
@@ -33,7 +33,7 @@ def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int
     def parse(text: str) -> tuple[int, int]:
         lo, sep, hi = text.partition("-")
         try:
-            pair = (whole_number(from_text(lo), ""), whole_number(from_text(hi if sep else lo), ""))
+            pair = (whole_number(whole_from_text(lo), ""), whole_number(whole_from_text(hi if sep else lo), ""))
         except ScenarioError:
             raise argparse.ArgumentTypeError(f"expected N or LO-HI, not {text!r}") from None
         if pair[0] > pair[1]:

@@ -31,6 +31,7 @@ from ._order import modes_first as modes_first
 from ._order import next_requirement as next_requirement
 from ._order import not_triggered as not_triggered
 from ._order import not_yet as not_yet
+from ._order import offered as offered
 from ._order import pass_order as pass_order
 from ._order import passes_mismatch as passes_mismatch
 from ._order import placed_and_removed as placed_and_removed

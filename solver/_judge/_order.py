@@ -34,6 +34,12 @@ def walk_over() -> Reason:
     return Reason(None, None, "the walk is over: every waiting ability is on the stack or removed")
 
 
+def offered(said: str) -> Reason:
+    """A walk's decision (``said`` as a sentence names it) that is legal now: it breaks no rule, and
+    no sentence may say it does, whichever door asks."""
+    return Reason(None, None, f"{said} is legal now: it is one of the decisions offered")
+
+
 def put_first() -> Reason:
     """A walk's mode, target or part decision while no ability is being put on the stack."""
     return Reason(None, Rule.R603_3, "no ability is being put on the stack: choices are announced after its 'put'")

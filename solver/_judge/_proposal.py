@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
+from triggerstack.model._answer import Spending
 from triggerstack.model._errors import ProposalError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import NO_DEADLINE, Deadline
@@ -73,17 +74,18 @@ class Verdict:
 
 
 class _Report:
-    """The violations found so far, and the deadline the judging keeps."""
+    """The violations found so far, counted as the verdict's answer is (``cap`` bytes: a proposal
+    listing one mode 100,000 times breaks a rule 100,000 times), within the judging's deadline."""
 
-    def __init__(self, deadline: Deadline = NO_DEADLINE) -> None:
+    def __init__(self, deadline: Deadline, cap: int | None) -> None:
         self.items: list[Violation] = []
-        self.deadline = deadline
+        big = cap if cap is not None else 1 << 62
+        self.spending = Spending(big, deadline, "judging the proposal", "send a proposal that breaks fewer rules")
 
     def add(self, ability: str | None, reason: Reason) -> None:
         assert reason.code is not None and reason.rule is not None  # a proposal's violations all have both
+        self.spending.spend(reason.text, ability, reason.code.value, reason.rule.value)
         self.items.append(Violation(reason.rule, reason.code, ability, reason.text))
-        if not len(self.items) % 64:  # a long proposal's violations are judged within its deadline too
-            self.deadline.check("judging the proposal")
 
 
 def _refuse_unreadable_passes(outcome: Outcome) -> None:
@@ -100,11 +102,12 @@ def _refuse_unreadable_passes(outcome: Outcome) -> None:
         raise ProposalError("a trailing empty pass: list only passes that put something on the stack", ("passes",))
 
 
-def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE) -> Verdict:
+def judge(passes: Passes, outcome: Outcome, deadline: Deadline = NO_DEADLINE, cap: int | None = None) -> Verdict:
     """Every violation of ``outcome`` (docs/rules.md, "An outcome"; docs/formats.md, Violation codes) through
-    ``passes`` (which keeps each next pass compiled): what :func:`~.._verbs.legal.check` answers."""
+    ``passes`` (which keeps each next pass compiled): what :func:`~.._verbs.legal.check` answers,
+    refused as its violations pass ``cap`` bytes (``--max-answer``; None: kept whole)."""
     _refuse_unreadable_passes(outcome)
-    report = _Report(deadline)
+    report = _Report(deadline, cap)
     _judge(passes, outcome, report)
     return Verdict(not report.items, tuple(report.items))
 
@@ -195,7 +198,7 @@ def _judge_pass(
     by_index = dict(entries)
     below: frozenset[int] = frozenset()
     for k in placed:
-        report.deadline.check("judging the proposal")  # each entry: a long proposal ends within its time limit
+        report.spending.deadline.check("judging the proposal")  # each entry: a long proposal ends within its time limit
         _check_entry(facts, abilities[k], by_index[positions[k]], below, report)
         if abilities[k].forced_removal is None:  # one that is never put there is below nothing
             below = below | {k}
@@ -282,7 +285,7 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
                     owner[t] = inst.where
     if a.must and instances and not any(v.ability == a.id and v.code.value.startswith("mode-") for v in report.items):
         obeyed = count_obeyed(a, (t for things in instances for t in things))
-        best = most_obeyed(facts, a, [inst.mode for inst in chosen], below, report.deadline)
+        best = most_obeyed(facts, a, [inst.mode for inst in chosen], below, report.spending.deadline)
         if obeyed < best:
             report.add(a.id, _targets.must_disobeyed(facts, a, obeyed, best))
 

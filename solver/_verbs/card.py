@@ -1,7 +1,8 @@
 """``card``: what the tool reads of a card by its Oracle name (the extra ``[cards]``; docs/cards.md) —
 its Oracle text, the object fragment a scenario's ``card`` gives, and each triggered ability as a
-trigger fragment or what could not be read and why. It takes no scenario. The reading is
-``model/cards/``'s; this module imports nothing of the solver, so ``triggerstack card`` stays quick."""
+trigger fragment, a template with what the board must state, or what could not be read and why. It
+takes no scenario. The reading is ``model/cards/``'s; this module imports nothing of the solver, so
+``triggerstack card`` stays quick."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ class CardResult(Result):
     name: str = Field(description="The card's Oracle name")
     oracle_text: str = Field(description="Its Oracle text")
     object: dict[str, Any] = Field(description="The object fields a scenario's card gives")
-    triggered_abilities: list[dict[str, Any]] = Field(description="Each as a trigger fragment, or why it was not read")
+    triggered_abilities: list[dict[str, Any]] = Field(
+        description="Each as a trigger fragment, a template with what the board must state, or why it was not read"
+    )
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json")
@@ -43,6 +46,9 @@ class CardResult(Result):
             lines += ["", f"triggered ability {a['index']}: {a['text']}"]
             if "trigger" in a:
                 lines.append(f"  trigger: {compact(a['trigger'])}")
+            elif "template" in a:
+                lines.append(f"  template: {compact(a['template'])}")
+                lines += [f"  the board states: {b}" for b in a["board"]]
             else:
                 lines.append(f"  not read: {a['unread']['reason']}: {a['unread']['sentence']!r}")
             lines += [f"  note: {n}" for n in a.get("notes", ())]

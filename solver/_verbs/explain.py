@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import PrivateAttr
 from triggerstack.model import _reports as reports
+from triggerstack.model._answer import AnswerTooLarge, Spending
 from triggerstack.model._errors import EndlessLoop, ScenarioError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._outcome import Outcome
@@ -153,13 +154,14 @@ def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset
     return "may", judge.may_be_removed(a).text
 
 
-def _excluded(facts: Facts, t: int, why: judge.Reason) -> Exclusion:
-    """A judge's reason why thing ``t`` is not a legal target, as the report shows it."""
+def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Exclusion:
+    """A judge's reason why thing ``t`` is not a legal target, as the report shows it (counted)."""
     assert why.rule is not None and why.code is not None
+    spending.spend(facts.things[t].id, why.code.value, why.rule.value, why.text)
     return Exclusion(id=facts.things[t].id, code=why.code.value, rule=why.rule.value, reason=why.text)
 
 
-def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> Exclusion:
+def _never_chosen(facts: Facts, a: AbilityFacts, t: int, spending: Spending) -> Exclusion:
     """Why a candidate no legal outcome chooses is never chosen."""
     if facts.waiting_ability(t) is not None:
         why = judge.not_on_stack(facts, a, t)
@@ -167,25 +169,35 @@ def _never_chosen(facts: Facts, a: AbilityFacts, t: int) -> Exclusion:
         why = judge.must_elsewhere(facts, a)
     else:
         why = judge.no_linked_fit(facts, t)
-    return _excluded(facts, t, why)
+    return _excluded(facts, t, why, spending)
 
 
-def _ignored(facts: Facts, t: int, own: Sequence[str]) -> Ignored:
+def _ignored(facts: Facts, t: int, own: Sequence[str], spending: Spending) -> Ignored:
     why = judge.not_functioning(facts, t, own)
     assert why.rule is not None
+    spending.spend(facts.things[t].id, why.rule.value, why.text)
     return Ignored(id=facts.things[t].id, rule=why.rule.value, reason=why.text)
 
 
 def _requirement(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, chosen: set[int], certain: frozenset[int]
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    chosen: set[int],
+    certain: frozenset[int],
+    spending: Spending,
 ) -> RequirementReport:
     now: list[str] = []
     later: list[str] = []
     for t in sorted(chosen):
         b = facts.waiting_ability(t)
         (now if b is None or b in certain else later).append(facts.things[t].id)
-    excluded = [_excluded(facts, t, why) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)]
-    excluded.extend(_never_chosen(facts, a, t) for t in r.candidates if t not in chosen)
+        spending.spend(facts.things[t].id)
+    excluded = [
+        _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)
+    ]
+    excluded.extend(_never_chosen(facts, a, t, spending) for t in r.candidates if t not in chosen)
     return RequirementReport(
         id=r.id,
         text=r.text,
@@ -198,13 +210,16 @@ def _requirement(
         legal=now,
         legal_once_on_stack=later,
         excluded=excluded,
-        ignored=[_ignored(facts, t, own) for t, own in sorted(r.ignored.items())],
+        ignored=[_ignored(facts, t, own, spending) for t, own in sorted(r.ignored.items())],
     )
 
 
-def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int]) -> ModeReport:
+def _mode(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int], spending: Spending
+) -> ModeReport:
     reqs = [
-        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain) for r in m.requirements
+        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, spending)
+        for r in m.requirements
     ]
     status: Status
     if m.index in seen.reach.modes:
@@ -219,13 +234,14 @@ def _mode(facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain
     return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
-def _abilities(facts: Facts, engine: ProductEngine) -> list[AbilityReport]:
+def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[AbilityReport]:
     """Each ability of one pass, as its legal outcomes treat it."""
     seen = project(engine)
     out = []
     for a in facts.abilities:
         certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
         removal, why = _removal(facts, a, seen[a.index], certain)
+        spending.spend(a.id, a.text, why)
         modal = ModalReport(choose=sorted(a.choose), repeat=a.repeat, distinct_targets=a.distinct_targets)
         out.append(
             AbilityReport(
@@ -239,7 +255,7 @@ def _abilities(facts: Facts, engine: ProductEngine) -> list[AbilityReport]:
                 part=a.part,
                 block=a.block,
                 modal=modal if a.modal else None,
-                modes=[_mode(facts, a, m, seen[a.index], certain) for m in a.modes],
+                modes=[_mode(facts, a, m, seen[a.index], certain, spending) for m in a.modes],
                 must_target=[facts.things[t].id for t in a.must],
                 removal=removal,
                 removal_reason=why,
@@ -277,13 +293,13 @@ def _merge(old: AbilityReport, new: AbilityReport, abilities: set[str]) -> Abili
     return old.model_copy(update=update)
 
 
-def _by_classes(classes: FiredClasses) -> dict[str, AbilityReport]:
+def _by_classes(classes: FiredClasses, spending: Spending) -> dict[str, AbilityReport]:
     """The fired abilities' facts where the passes are counted by classes: every copy of a
     reaction, whoever fired it, has the facts of the representative fired pass (fired abilities
     that target no ability see nothing of the stack), with the other fired abilities it excludes
     named as each of them."""
     facts, anchor, reactions = classes.facts, classes.anchor, classes.reactions
-    views = _abilities(classes.rep, classes.rep_engine)
+    views = _abilities(classes.rep, classes.rep_engine, spending)
     pairs = classes.fired_pairs()
     together = {(a, frozenset(g.fires)) for a, groups in classes.groups.items() for g in groups}
     as_fired: dict[str, list[tuple[int, int]]] = {}  # a representative fired id -> the pairs it stands for
@@ -295,6 +311,7 @@ def _by_classes(classes: FiredClasses) -> dict[str, AbilityReport]:
         return a != b or any(x == a and {i, j} <= fires for x, fires in together)
 
     def named(e: Exclusion, fid: str) -> Exclusion:
+        spending.spend(fid, e.code, e.rule, e.reason)
         return e.model_copy(update={"id": fid, "reason": e.reason.replace(e.id, fid)})
 
     out: dict[str, AbilityReport] = {}
@@ -322,16 +339,16 @@ def _by_classes(classes: FiredClasses) -> dict[str, AbilityReport]:
     return out
 
 
-def _later_passes(facts: Facts, chain: Chain) -> dict[str, Any]:
+def _later_passes(facts: Facts, chain: Chain, spending: Spending) -> dict[str, Any]:
     """The reactions, what fires them, and the fired abilities' own facts across the later passes."""
     classes = chain.classes()
-    fired: dict[str, AbilityReport] = _by_classes(classes) if isinstance(classes, FiredClasses) else {}
+    fired: dict[str, AbilityReport] = _by_classes(classes, spending) if isinstance(classes, FiredClasses) else {}
     passes = [] if isinstance(classes, FiredClasses) else chain.later_passes()
     abilities: set[str] = {a.id for a in facts.abilities} | {a.id for _, later in passes for a in later.abilities}
     for depth, later in passes:
         engine = chain.engine(later)
         assert isinstance(engine, ProductEngine)
-        for view in _abilities(later, engine):
+        for view in _abilities(later, engine, spending):
             reaction, _, by = view.id.partition("@")
             update = {"pass_": depth + 1, "fired_by": by or None, "reaction": reaction if by else None}
             view = view.model_copy(update=update)
@@ -369,8 +386,9 @@ def _plan(facts: Facts, chain: Chain) -> PlanReport:
     return PlanReport(**parts, passes="listed" if why else "classes", passes_reason=why)
 
 
-def explain_chain(facts: Facts, chain: Chain) -> Explanation:
-    """What :func:`~.legal.explain` answers, read off the product engine's ``chain`` of ``facts``."""
+def explain_chain(facts: Facts, chain: Chain, spending: Spending) -> Explanation:
+    """What :func:`~.legal.explain` answers, read off the product engine's ``chain`` of ``facts``,
+    each part counted by ``spending`` as it is made (``--max-answer``, the time limit)."""
     s = facts.scenario
     engine = chain.first
     assert isinstance(engine, ProductEngine)
@@ -386,7 +404,7 @@ def explain_chain(facts: Facts, chain: Chain) -> Explanation:
     ]
     apnap = [p.id for p in s.players if not p.left_game]
     told: dict[str, Any] = {"rules": s.rules, "apnap": apnap, "blocks": blocks, "plan": _plan(facts, chain)}
-    told["abilities"] = _abilities(facts, engine)
+    told["abilities"] = _abilities(facts, engine, spending)
     if chain.single:
         told["count"] = engine.count()
         told["count_merged_identical"] = merged_count(engine)
@@ -394,10 +412,12 @@ def explain_chain(facts: Facts, chain: Chain) -> Explanation:
         return Explanation(**told)
     try:
         told["count"] = chain.count()  # every pass of 603.3b's loop
-        told.update(_later_passes(facts, chain))
+        told.update(_later_passes(facts, chain, spending))
     except EndlessLoop as loop:  # what a judge needs to hear: the passes never end, and why
         assert loop.rule is not None
         told["loop"] = LoopReport(mandatory=loop.mandatory, rule=loop.rule.value, message=loop.message)
+    except AnswerTooLarge:
+        raise
     except ScenarioError:  # past the pass bound, explain still explains the first pass
         pass
     return Explanation(**told)

@@ -40,6 +40,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
+from triggerstack.model._answer import Spending
 from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
@@ -287,16 +288,17 @@ class LegalOutcomes:
         from .._judge import judge
 
         with self._call() as deadline:
-            return judge(self._learned.judging_passes(), proposal, deadline)
+            return judge(self._learned.judging_passes(), proposal, deadline, self.options.limits.answer)
 
     def explain(self) -> Explanation:
         """The facts behind every decision (see :func:`explain`)."""
         from .._options import Engine
         from .explain import explain_chain
 
-        with self._call():
+        with self._call() as deadline:
             product = replace(self.options, engine=Engine.PRODUCT, merge_identical=False)  # explain reads its parts
-            return explain_chain(self.facts, _learned(self.facts, product).chain())
+            spending = Spending(self.options.limits.answer, deadline, "explaining the scenario")
+            return explain_chain(self.facts, _learned(self.facts, product).chain(), spending)
 
     def reachable(self, decisions: Sequence[Decision | int | str], cap: int) -> tuple[int, bool]:
         """How many distinct outcomes the walk after ``decisions`` can still end in: (the number,

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._io import parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
+from triggerstack.model._numbers import Inexact, exact_whole
 from triggerstack.model._outcome import Entry
 
 from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, whole_number
@@ -204,8 +205,8 @@ def _whole(value: Any, what: str) -> int:
     n = whole_number(value)
     if n is not None:
         return n
-    shown = _shown(json.dumps(value))
-    if type(value) is float and value.is_integer():
+    shown = _shown(value.text if isinstance(value, Inexact) else json.dumps(value))  # as written
+    if isinstance(value, float) and exact_whole(value) is not None:
         raise _Wrong(f"{what} {shown} is a float of 2^53 or more, which is not an exact count: write it as an integer")
     raise _Wrong(f"{what} {shown} is not a whole number")
 

@@ -14,6 +14,7 @@ from typing import Any
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._io import parse_json_line
 from triggerstack.model._limits import DEFAULT_LIMITS, seconds_of
+from triggerstack.model._numbers import exact_whole
 from triggerstack.model._text import visible
 
 
@@ -45,9 +46,8 @@ def whole_number(value: Any) -> int | None:
     it compares: a count, an id, an error's code."""
     if type(value) is int:
         return value
-    if type(value) is float and value.is_integer() and abs(value) < EXACT_FLOAT:
-        return int(value)
-    return None
+    n = exact_whole(value) if isinstance(value, float) else None  # as written: 1.0000000000000001 is none
+    return n if n is not None and abs(n) < EXACT_FLOAT else None
 
 
 def shown(text: str) -> str:

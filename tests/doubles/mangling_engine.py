@@ -236,6 +236,8 @@ def _text(way: str, method: str, answer: dict[str, Any]) -> str:
         return _escaped(answer)
     if way == "doubles":
         return json.dumps(_floats(answer))
+    if way == "near-whole":  # every count a hair above its number: 1.0000000000000001, whose nearest double is 1
+        return re.sub(r'"count": (\d+)', r'"count": \g<1>.0000000000000001', json.dumps(answer))
     if way == "exponent":  # every count as 10 tenths: 10E-1 for 1
         return re.sub(r'"count": (\d+)', r'"count": \g<1>0E-1', json.dumps(answer))
     if way == "extra-fields":
@@ -271,7 +273,7 @@ WAYS = (
     *("reorder", "whole-float", "empty-first", "bare-count", "whole", "no-divide", "no-unload", "stderr-log", "keys"),
     *("spaced", "escaped", "exponent", "extra-fields", "doubles", "bom", "no-codes"),
     *("log", "utf8", "other-id", "nested-noise", "digits-noise", "blank", "ansi-log", "long-log"),
-    *("half", "text", "true", "twice", "plus-one", "renamed", "legal-yes", "accept-illegal", "reject-legal"),
+    *("half", "near-whole", "text", "true", "twice", "plus-one", "renamed", "legal-yes", "accept-illegal", "reject-legal"),
     *("extra-code", "code-number", "extra-in-entry", "load-error", "error-text", "no-message", "odd-message"),
     *("shape", "crash", "killed", "exit-at-once", "closed", "silent", "pretty", "nested", "digits"),
 )

@@ -17,7 +17,7 @@ what the walk has decided:
 A decision some legal outcome takes is either offered now (a target of the requirement being
 chosen, whatever order the others were clicked in) or said to be legal later, with the way there,
 citing no rule; one no legal outcome takes is said to break a rule. Every decision offered is one
-some legal outcome takes.
+some legal outcome takes, and asked "why not?" it is said to be legal, citing no rule.
 """
 
 from __future__ import annotations
@@ -301,12 +301,12 @@ def test_why_not_cites_a_rule_only_when_no_legal_outcome_takes_the_decision(
         local = stepper.pass_stepper(walk.facts)
         for d in local.decisions:
             takes = oracle.takes(stepper, walk, d)
-            if d in legal:
-                path = [stepper.decision(i).text for i in walk.decisions]
-                assert takes, f"{d} is offered after {path}, but no legal outcome takes it"
-                continue
             why = stepper.why_illegal(walk, d)
             path = [stepper.decision(i).text for i in walk.decisions]
+            if d in legal:
+                assert takes, f"{d} is offered after {path}, but no legal outcome takes it"
+                assert why.rule is None and why.code is None and not why.later, f"{d} is offered, but why-not says {why}"
+                continue
             if takes:
                 assert why.later and why.rule is None and why.code is None, (
                     f"{d} after {path}: a legal outcome takes it, but why-not says {why}"

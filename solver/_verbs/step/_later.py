@@ -66,15 +66,15 @@ def _how(p: Pass, state: State, d: Decision, tok: int) -> Reason | None:
         if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
             after = _at(state, state.placed | {a.index}, state.processed)
             path = _path(p, after, d, puts=d.kind is DecisionKind.REMOVE)
-            return path if not isinstance(path, list) else judge.announce_then(_said(p, d), a.id, path)
+            return path if not isinstance(path, list) else judge.announce_then(said(p, d), a.id, path)
         if d.kind is DecisionKind.TARGET:
-            return _later_target(p, state, a, tok - p.target0, _said(p, d))
+            return _later_target(p, state, a, tok - p.target0, said(p, d))
         return None
     if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
         # a put is the next ability on the stack: only removals may come before it
         path = _path(p, state, d, puts=d.kind is DecisionKind.REMOVE)
         if isinstance(path, list):
-            return judge.first_then(_said(p, d), path) if path else None
+            return judge.first_then(said(p, d), path) if path else None
         return path
     if d.kind not in (DecisionKind.MODE, DecisionKind.TARGET):
         return None
@@ -88,9 +88,9 @@ def _how(p: Pass, state: State, d: Decision, tok: int) -> Reason | None:
             continue
         then = [*path, f"put {a.id}"]
         if d.kind is DecisionKind.MODE and _takes(p, a, state.placed, mode=d.mode):
-            return judge.first_then(_said(p, d), then)
+            return judge.first_then(said(p, d), then)
         if d.kind is DecisionKind.TARGET and _takes(p, a, state.placed, thing=tok - p.target0):
-            return judge.first_then(_said(p, d), then, (d.subject, a.id))
+            return judge.first_then(said(p, d), then, (d.subject, a.id))
     return None
 
 
@@ -179,7 +179,7 @@ def beside(seg: tuple[int, ...], chosen: tuple[int, ...]) -> tuple[int, ...] | N
     return tuple(rest) if i == len(chosen) else None
 
 
-def _said(p: Pass, d: Decision) -> str:
+def said(p: Pass, d: Decision) -> str:
     """``d`` as a sentence names it (a mode with its own words)."""
     f = p.facts
     return judge.worded(f.abilities[f.ability_index[d.subject]] if d.kind is DecisionKind.MODE else None, d.text)

@@ -20,7 +20,7 @@ from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announcer_for
 from ._decision import Checked, Decision, DecisionKind, Key
-from ._later import beside, later
+from ._later import beside, later, said
 from ._state import State
 
 PREFIX_CACHE = 100_000
@@ -396,12 +396,14 @@ class PassStepper(Checked[State]):
         A decision a legal outcome takes further on — a target of a later requirement, a removal
         in a later block, a put once the ability in hand is announced — breaks no rule: the reason
         says so and how to get there (:func:`._later.later`); only a decision no legal outcome takes after
-        what the walk has decided is said to break a rule."""
+        what the walk has decided is said to break a rule, and one offered now is said to be legal."""
         f = self.facts
         n = len(f.abilities)
         d, tok = decision, self._token[decision.key]
         if self.is_over(state):
             return judge.walk_over()
+        if d in self.legal(state):
+            return judge.offered(said(self, d))
         how = later(self, state, d, tok)
         if how is not None:
             return how
