@@ -64,7 +64,7 @@ def _keeps(reading: Any, o: Outcome) -> bool:
         if not rest or str(rest[0].ability) != current:
             return False
         entry = rest.pop(0)
-        data = reading.prompt.get("data") or {}
+        data = reading.prompt.json().get("data") or {}
         if reading.kind == "TriggerTargetSelection":
             chosen = [reading.index.thing(x) for x in (data.get("selection") or {}).get("selected_slots") or ()]
             if not _consistent(reading, current, entry, chosen):

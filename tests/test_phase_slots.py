@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent / "data" / "phase"
 def listed(reading: Any) -> set[Any]:
     """The oracle: every announcement of the ability in hand, filtered (the way answers were made
     before, and the way the definition reads)."""
-    data = reading.prompt["data"]
+    data = reading.prompt.json()["data"]
     trigger = _current(reading)
     chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
     labels = data.get("mode_labels")
@@ -82,7 +82,7 @@ def test_target_and_mode_answers_are_the_definitions_at_every_recorded_prompt() 
             first = first or r
             if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
                 seen += 1
-                assert agree(r), (path.name, r.kind, r.prompt["data"].get("selection"))
+                assert agree(r), (path.name, r.kind, r.prompt.json()["data"].get("selection"))
     assert seen >= 9
 
 
@@ -109,9 +109,9 @@ def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
                 r = session.reading()
                 if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
                     compared += 1
-                    multi += bool((r.prompt["data"].get("selection") or {}).get("selected_slots"))
+                    multi += bool((r.prompt.json()["data"].get("selection") or {}).get("selected_slots"))
                     modes += r.kind == "AbilityModeChoice"
-                    assert agree(r), (seed, r.kind, r.index.current, r.prompt["data"].get("selection"))
+                    assert agree(r), (seed, r.kind, r.index.current, r.prompt.json()["data"].get("selection"))
                 session.apply(answers(r).draw(brng))
         except (PhaseError, PhaseGap):
             continue  # phase's own failures and gaps: another test's subject

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-Json = Any
+from ._schema import Node
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,16 @@ NO_TARGET = frozenset([
     "Adapt", "Learn", "Forage", "CollectEvidence", "Endure", "ExploreAll", "Seek", "SetDayNight", "TimeTravel",
     "RuntimeHandled", "Conjure", "ChooseOneOf", "Unimplemented", "RevealFromHand"
 ])  # fmt: skip
+
+# Of those, the effects with a ``target`` filter (every match; or a "target player" companion).
+_SCOPED = frozenset([
+    "PumpAll", "DamageAll", "DestroyAll", "TapAll", "UntapAll", "BounceAll", "CounterAll", "ChangeZoneAll",
+    "PutCounterAll", "DoublePTAll", "AddTargetReplacement", "GrantCastingPermission", "ChangeTargets", "Manifest"
+])  # fmt: skip
+
+# Effects whose target filter is an Option (null: no target); every other's is a filter.
+_MAY_NOT_TARGET = frozenset(["GenericEffect", "LoseLife", "Mana", "SearchLibrary", "BlightEffect", "AdditionalPhase"])
+_MANA_ROLE = {"Recipient": "recipient", "CountSource": "count_source"}  # 0.103.0's ManaTarget: where its filter is
 
 # TargetFilter variants that name something from context, never a target (TargetFilter::is_context_ref).
 CONTEXT = frozenset([
@@ -109,99 +119,86 @@ class Translated:
         return {"targets": self.targets} if self.targets else {}
 
 
-def _kind(node: Json) -> str:
-    return str(node.get("type")) if isinstance(node, Mapping) else str(node)
-
-
-def _fixed(q: Json) -> int | None:
+def _fixed(q: Node) -> int | None:
     """A QuantityExpr's value when it is a fixed number (else the board decides it)."""
-    if isinstance(q, Mapping) and q.get("type") == "Fixed" and isinstance(q.get("value"), int):
-        return int(q["value"])
-    return None
+    return q["value"].as_int() if q.tag() == "Fixed" else None
 
 
-def _in_zone(f: Json) -> str | None:
+def _count(q: Node) -> int | None:
+    """A count written as a number or as a QuantityExpr (None: the board decides it)."""
+    return q.as_int() if q.kind == "integer" else _fixed(q)
+
+
+def _children(f: Node) -> list[Node]:
+    """The filters an Or, And or Not filter combines."""
+    kind = f.tag()
+    return f["filters"].items() if kind in ("Or", "And") else [f["filter"]] if kind == "Not" else []
+
+
+def _in_zone(f: Node) -> str | None:
     """TargetFilter::extract_in_zone: the first InZone property's zone."""
-    if not isinstance(f, Mapping):
-        return None
-    if f.get("type") == "Typed":
-        for p in f.get("properties") or ():
-            if isinstance(p, Mapping) and p.get("type") == "InZone":
-                return str(p.get("zone"))
-    for child in f.get("filters") or ([f["filter"]] if isinstance(f.get("filter"), Mapping) else []):
-        z = _in_zone(child)
-        if z is not None:
-            return z
-    return None
+    if f.tag() == "Typed":
+        for p in f["properties"].items():
+            if p.tag() == "InZone":
+                return p["zone"].as_str()
+    return next((z for z in map(_in_zone, _children(f)) if z is not None), None)
 
 
-def filter_of(f: Json, place: str, gaps: list[Gap]) -> dict[str, Any] | str:
+def filter_of(f: Node, gaps: list[Gap]) -> dict[str, Any] | str:
     """A phase TargetFilter as our filter (docs/formats.md, "Filters"); what it cannot say is a gap
     (and the filter then matches nothing, so no guess widens a choice)."""
-    kind = _kind(f)
+    kind = f.tag()
+    simple: dict[str, Any] = {"Player": {"kind": "player"}, "StackAbility": {"kind": "ability"},
+                              "StackSpell": {"kind": "spell"}}  # fmt: skip
     if kind == "Any":
         return "any-target"
-    if kind == "Player":
-        return {"kind": "player"}
-    if kind == "StackAbility":
-        return {"kind": "ability"}
-    if kind == "StackSpell":
-        return {"kind": "spell"}
+    if kind in simple:
+        return dict(simple[kind])
     if kind in ("Or", "And"):
-        parts = [filter_of(c, f"{place}.filters[{i}]", gaps) for i, c in enumerate(f.get("filters") or ())]
-        return {"any" if kind == "Or" else "all": parts}
+        return {"any" if kind == "Or" else "all": [filter_of(c, gaps) for c in _children(f)]}
     if kind == "Not":
-        return {"not": filter_of(f.get("filter"), f"{place}.filter", gaps)}
+        return {"not": filter_of(f["filter"], gaps)}
     if kind == "Typed":
-        return _typed(f, place, gaps)
-    gaps.append(Gap(place, f"target filter {kind} is not read by the adapter"))
+        return _typed(f, gaps)
+    gaps.append(Gap(f.path, f"target filter {kind} is not read by the adapter"))
     return {"id": []}
 
 
-def _type_filter(t: Json, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
+def _type_filter(t: Node, gaps: list[Gap]) -> dict[str, Any] | None:
     """One TypeFilter as a filter (None: no condition)."""
-    if isinstance(t, str):
-        if t in _CORE:
-            return {"type": _CORE[t]}
-        if t in ("Card", "Any"):
-            return None
-        if t == "Permanent":
-            return {"kind": "permanent"}
-    elif isinstance(t, Mapping) and len(t) == 1:
-        ((key, value),) = t.items()
-        if key == "Subtype" and isinstance(value, str):
-            return {"subtype": value}
-        if key == "Non":
-            inner = _type_filter(value, place, gaps)
-            return None if inner is None else {"not": inner}
-        if key == "AnyOf" and isinstance(value, list):
-            parts = [p for p in (_type_filter(v, place, gaps) for v in value) if p is not None]
-            return {"any": parts} if len(parts) == len(value) else None
-    gaps.append(Gap(place, f"type filter {t!r} is not read by the adapter"))
+    name, value = t.variant()
+    if value.null and name in _CORE:
+        return {"type": _CORE[name]}
+    if value.null and name in ("Card", "Any"):
+        return None
+    if value.null and name == "Permanent":
+        return {"kind": "permanent"}
+    if name == "Subtype":
+        return {"subtype": value.as_str()}
+    if name == "Non":
+        inner = _type_filter(value, gaps)
+        return None if inner is None else {"not": inner}
+    if name == "AnyOf":
+        parts = [p for p in (_type_filter(v, gaps) for v in value.items()) if p is not None]
+        return {"any": parts} if len(parts) == len(value) else None
+    gaps.append(Gap(t.path, f"type filter {t.dump()} is not read by the adapter"))
     return {"id": []}
 
 
-def _typed(f: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str, Any]:
+def _typed(f: Node, gaps: list[Gap]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    parts: list[dict[str, Any]] = []
-    types = list(f.get("type_filters") or ())
-    for t in types:
-        got = _type_filter(t, f"{place}.type_filters", gaps)
-        if got is not None:
-            parts.append(got)
-    if "Card" in types and not any(p.get("type") for p in parts) and not _in_zone(f):
-        gaps.append(Gap(f"{place}.type_filters", "a card with no zone named"))
-    controller = f.get("controller")
-    if controller == "You":
-        out["controller"] = "you"
-    elif controller == "Opponent":
-        out["controller"] = "opponent"
-    elif controller is not None:
-        gaps.append(Gap(f"{place}.controller", f"controller {controller!r} is not read by the adapter"))
-    for i, p in enumerate(f.get("properties") or ()):
-        got = _prop(p, f"{place}.properties[{i}]", gaps)
-        if got is not None:
-            parts.append(got)
+    types = f["type_filters"].items()
+    parts = [p for p in (_type_filter(t, gaps) for t in types) if p is not None]
+    if any(t.variant()[0] == "Card" for t in types) and not any(p.get("type") for p in parts) and not (
+            _in_zone(f)):  # fmt: skip
+        gaps.append(Gap(f"{f.path}.type_filters", "a card with no zone named"))
+    controller = f["controller"]
+    who = None if controller.null else controller.variant()[0]
+    if who in ("You", "Opponent"):
+        out["controller"] = who.lower()
+    elif who is not None:
+        gaps.append(Gap(controller.path, f"controller {controller.dump()} is not read by the adapter"))
+    parts += [p for p in (_prop(p, gaps) for p in f["properties"].items()) if p is not None]
     for p in parts:
         for key, value in p.items():
             if key in out or key in ("not", "any"):
@@ -211,203 +208,196 @@ def _typed(f: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str, Any]:
     return out
 
 
-def _prop(p: Json, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
+def _prop(p: Node, gaps: list[Gap]) -> dict[str, Any] | None:
     """A FilterProp as a filter condition; ``Another`` is read by the caller (None here)."""
-    kind = _kind(p)
+    kind = p.tag()
     if kind == "Another":
         return None
     flag = _FLAG.get(kind)
     if flag is not None:
         return dict(flag)
-    if kind == "InZone" and p.get("zone") == "Stack":
-        return {"kind": "spell"}  # a card on the stack is a spell (phase's "target spell")
-    if kind == "InZone" and p.get("zone") in _ZONE:
-        return {"zone": _ZONE[p["zone"]]}
-    if kind == "Owned" and p.get("controller") in ("You", "Opponent"):
-        return {"owner": "you" if p["controller"] == "You" else "opponent"}
-    if kind in ("HasColor", "NotColor") and p.get("color") in _COLOR:
-        c = {"color": _COLOR[p["color"]]}
+    if kind == "InZone":
+        zone = p["zone"].as_str()
+        if zone in _ZONE:
+            return {"kind": "spell"} if zone == "Stack" else {"zone": _ZONE[zone]}  # a card on the stack is a spell
+    if kind == "Owned":
+        who = p["controller"].variant()[0]
+        if who in ("You", "Opponent"):
+            return {"owner": who.lower()}
+    if kind in ("HasColor", "NotColor") and p["color"].as_str() in _COLOR:
+        c = {"color": _COLOR[p["color"].as_str()]}
         return c if kind == "HasColor" else {"not": c}
-    if kind in ("HasSupertype", "NotSupertype") and isinstance(p.get("value"), str):
-        s = {"supertype": p["value"].lower()}
+    if kind in ("HasSupertype", "NotSupertype"):
+        s = {"supertype": p["value"].as_str().lower()}
         return s if kind == "HasSupertype" else {"not": s}
-    if kind in ("PowerLE", "PowerGE", "ToughnessLE", "ToughnessGE") and _fixed(p.get("value")) is not None:
-        stat = "power" if kind.startswith("Power") else "toughness"
-        return {stat: {"lte" if kind.endswith("LE") else "gte": _fixed(p["value"])}}
-    if kind == "PtComparison" and p.get("stat") in ("Power", "Toughness") and p.get("comparator") in _COMPARE:
-        value = _fixed(p.get("value"))
-        if value is not None and p.get("scope", "Current") == "Current":
-            return {str(p["stat"]).lower(): {_COMPARE[p["comparator"]]: value}}
-    if kind == "Cmc" and p.get("comparator") in _COMPARE and _fixed(p.get("value")) is not None:
-        return {"mana_value": {_COMPARE[p["comparator"]]: _fixed(p["value"])}}
+    bound = _bound(p, kind)
+    if bound is not None:
+        return bound
     if kind in ("Cmc", "PowerLE", "PowerGE", "ToughnessLE", "ToughnessGE", "PtComparison"):
-        gaps.append(Gap(place, f"filter property {kind} compares with a number the board decides"))
+        gaps.append(Gap(p.path, f"filter property {kind} compares with a number the board decides"))
         return {"id": []}
-    if kind == "AnyOf" and isinstance(p.get("props"), list):
-        parts = [_prop(q, f"{place}.props[{i}]", gaps) for i, q in enumerate(p["props"])]
-        return {"any": [q for q in parts if q is not None]}
-    gaps.append(Gap(place, f"filter property {kind} is not read by the adapter"))
+    if kind == "AnyOf":
+        return {"any": [q for q in (_prop(q, gaps) for q in p["props"].items()) if q is not None]}
+    gaps.append(Gap(p.path, f"filter property {kind} is not read by the adapter"))
     return {"id": []}
 
 
-def _another(f: Json) -> bool:
+def _bound(p: Node, kind: str) -> dict[str, Any] | None:
+    """A property comparing power, toughness or mana value with a fixed number; None where the board
+    decides the number (or the property compares nothing of those)."""
+    if kind in ("PowerLE", "PowerGE", "ToughnessLE", "ToughnessGE"):
+        value = _fixed(p["value"])
+        stat = "power" if kind.startswith("Power") else "toughness"
+        return None if value is None else {stat: {"lte" if kind.endswith("LE") else "gte": value}}
+    if kind == "PtComparison":
+        stat, comparator, value = p["stat"].as_str(), p["comparator"].as_str(), _fixed(p["value"])
+        if stat in ("Power", "Toughness") and comparator in _COMPARE and value is not None and (
+                p["scope"].as_str() == "Current"):  # fmt: skip
+            return {stat.lower(): {_COMPARE[comparator]: value}}
+    if kind == "Cmc":
+        comparator, value = p["comparator"].as_str(), _fixed(p["value"])
+        if comparator in _COMPARE and value is not None:
+            return {"mana_value": {_COMPARE[comparator]: value}}
+    return None
+
+
+def _another(f: Node) -> bool:
     """Whether a filter says "another" (other than the source): every branch of an Or says it."""
-    kind = _kind(f)
+    kind = f.tag()
     if kind == "Typed":
-        return any(_kind(p) == "Another" for p in f.get("properties") or ())
+        return any(p.tag() == "Another" for p in f["properties"].items())
     if kind == "Or":
-        return bool(f.get("filters")) and all(_another(c) for c in f["filters"])
-    if kind == "And":
-        return any(_another(c) for c in f.get("filters") or ())
-    return False
+        return bool(_children(f)) and all(_another(c) for c in _children(f))
+    return kind == "And" and any(_another(c) for c in _children(f))
 
 
-def _names_target_player(f: Json) -> bool:
+def _names_target_player(f: Node) -> bool:
     """filter_references_target_player: a Typed filter controlled by "target player"."""
-    kind = _kind(f)
-    if kind == "Typed":
-        return bool(f.get("controller") == "TargetPlayer")
-    if kind in ("Or", "And"):
-        return any(_names_target_player(c) for c in f.get("filters") or ())
-    if kind == "Not":
-        return _names_target_player(f.get("filter"))
-    return False
+    if f.tag() == "Typed":
+        return not f["controller"].null and f["controller"].variant()[0] == "TargetPlayer"
+    return any(_names_target_player(c) for c in _children(f))
 
 
-def _slot_filters(effect: Mapping[str, Any], place: str, gaps: list[Gap]) -> Iterator[tuple[str, Json]]:
+def _targets(f: Node) -> bool:
+    """Whether a filter may name a target (it is no reference to something from context)."""
+    return f.tag() not in CONTEXT
+
+
+def _slot_filters(effect: Node, gaps: list[Gap]) -> Iterator[Node]:
     """The filters of one effect that phase asks a target for, in its order (collect_target_slots)."""
-    kind = _kind(effect)
+    kind = effect.tag()
     pairs = {"ExchangeControl": ("target_a", "target_b"), "MoveCounters": ("source", "target"),
              "Attach": ("attachment", "target")}  # fmt: skip
     if kind in pairs:
-        for field in pairs[kind]:
-            f = effect.get(field)
-            if _kind(f) not in CONTEXT and _kind(f) != "LastCreated" and f is not None:
-                yield f"{place}.{field}", f
+        given = [f for f in (effect.opt(f"{kind}.{k}") for k in pairs[kind]) if not f.null]
+        yield from (f for f in given if _targets(f) and f.tag() != "LastCreated")
         return
     if kind == "SetTapState":  # phase 0.103.0's tap / untap: one target (scope Single) or every match
-        scope = _kind(effect.get("scope"))
-        if scope == "Single":
-            f = effect.get("target")
-            if f is not None and _kind(f) not in CONTEXT:
-                yield f"{place}.target", f
-        elif scope not in (
-            "All",
-            "Source",
-            "Anaphoric",
-            "Demonstrative",
-            "CostPaidObject",
-            "EventSource",
-            "AmassedArmy",
-        ):
-            gaps.append(Gap(f"{place}.scope", f"tap-state scope {scope} is not read by the adapter"))
+        scope = effect["scope"]
+        name = scope.as_str() if scope.kind == "string" else scope.tag()
+        if name == "Single" and _targets(effect["target"]):
+            yield effect["target"]
+        elif name not in ("Single", "All", "Source", "Anaphoric", "Demonstrative", "CostPaidObject", "EventSource",
+                          "AmassedArmy"):  # fmt: skip
+            gaps.append(Gap(scope.path, f"tap-state scope {name} is not read by the adapter"))
         return
     if kind in NO_TARGET:
-        f = effect.get("target")
-        if (f is not None and _names_target_player(f)) or (_kind(f) == "Player" and kind == "ChangeZoneAll"):
-            yield f"{place}.target", {"type": "Player"}
+        f = effect["target"] if kind in _SCOPED else None
+        if f is not None and (_names_target_player(f) or (f.tag() == "Player" and kind == "ChangeZoneAll")):
+            yield Node({"type": "Player"}, f.path)
         return
-    found = TARGET_FIELD.get(kind)
-    if found is None:
-        gaps.append(Gap(f"{place}.type", f"effect {kind}: whether it targets is not known to the adapter"))
+    field = TARGET_FIELD.get(kind)
+    if field is None:
+        gaps.append(Gap(f"{effect.path}.type", f"effect {kind}: whether it targets is not known to the adapter"))
         return
-    field = found
-    f = effect.get(field)
-    if f is None or _kind(f) in CONTEXT:
+    f = effect.opt(f"{kind}.{field}")
+    if kind == "Mana" and not f.null:  # 0.103.0: {"role": "Recipient", "recipient": filter} (or a CountSource)
+        role = f["role"].as_str()
+        if role not in _MANA_ROLE:
+            gaps.append(Gap(f["role"].path, f"a mana effect's target of role {role} is not read by the adapter"))
+            return
+        f = f[_MANA_ROLE[role]]
+    if (f.null and kind in _MAY_NOT_TARGET) or not _targets(f):
         return
     if _names_target_player(f):
-        yield f"{place}.{field}", {"type": "Player"}
+        yield Node({"type": "Player"}, f.path)
     if kind == "Sacrifice":
         return
     if kind in ("ChangeZone", "PutAtLibraryPosition"):
-        origin = effect.get("origin") if kind == "ChangeZone" else None
+        origin = effect["origin"].maybe_str() if kind == "ChangeZone" else None
         if origin in _PRIVATE or (origin is None and _in_zone(f) in _PRIVATE):
             return
-    if kind == "CopyTokenOf" and effect.get("source_filter") is not None:
+    if kind == "CopyTokenOf" and not effect.opt("CopyTokenOf.source_filter").null:
         return
-    yield f"{place}.{field}", f
+    yield f
 
 
-def _requirements(ability: Mapping[str, Any], place: str, gaps: list[Gap], sid: list[int]) -> list[dict[str, Any]]:
+def _requirements(ability: Node, gaps: list[Gap], sid: list[int]) -> list[dict[str, Any]]:
     """Every requirement of an ability chain: its effect's, then its sub-abilities' (601.2c)."""
     out: list[dict[str, Any]] = []
-    effect = ability.get("effect")
-    if not isinstance(effect, Mapping):
-        gaps.append(Gap(f"{place}.effect", "no effect"))
-        return out
-    slots = list(_slot_filters(effect, f"{place}.effect", gaps))
-    multi = ability.get("multi_target")
-    for n, (fplace, f) in enumerate(slots):
+    effect = ability["effect"]
+    slots = list(_slot_filters(effect, gaps))
+    multi = ability.opt("Ability.multi_target")
+    for n, f in enumerate(slots):
         sid[0] += 1
-        req: dict[str, Any] = {"id": f"t{sid[0]}", "filter": filter_of(f, fplace, gaps)}
+        req: dict[str, Any] = {"id": f"t{sid[0]}", "filter": filter_of(f, gaps)}
         if _another(f):
             req["other_than_source"] = True
-        lo, hi = (0 if ability.get("optional_targeting") else 1), 1
-        if isinstance(multi, Mapping) and n == len(slots) - 1:  # the effect's own filter takes the count
-            lo_q = multi.get("min") or 0
-            lo = lo_q if isinstance(lo_q, int) else _fixed(lo_q)  # type: ignore[assignment]
+        lo, hi = (0 if ability["optional_targeting"].as_bool() else 1), 1
+        if not multi.null and n == len(slots) - 1:  # the effect's own filter takes the count
+            lo = _count(multi["min"])  # type: ignore[assignment]
             if lo is None:
-                gaps.append(Gap(f"{place}.multi_target.min", "a least number of targets the board decides"))
+                gaps.append(Gap(multi["min"].path, "a least number of targets the board decides"))
                 lo = 0
-            hi_q = multi.get("max")
-            hi_v = _fixed(hi_q) if hi_q is not None else None
-            if hi_q is not None and hi_v is None:
-                gaps.append(Gap(f"{place}.multi_target.max", "a number of targets the board decides"))
+            hi_q = multi["max"]
+            hi_v = None if hi_q.null else _fixed(hi_q)
+            if not hi_q.null and hi_v is None:
+                gaps.append(Gap(hi_q.path, "a number of targets the board decides"))
                 hi_v = lo
             hi = max(hi_v, lo) if hi_v is not None else None  # type: ignore[assignment]
         req["min"], req["max"] = lo, hi
-        if ability.get("distribute") is not None and n == len(slots) - 1:
-            amount = _fixed(effect.get("amount"))
-            if amount is None:
-                gaps.append(Gap(f"{place}.effect.amount", "an amount to divide that the board decides"))
+        if not ability.opt("Ability.distribute").null and n == len(slots) - 1:
+            amount = _fixed(effect["amount"]) if effect.tag() == "DealDamage" else None
+            if effect.tag() != "DealDamage":
+                gaps.append(Gap(effect.path, f"a division of {effect.tag()} is not read by the adapter"))
+            elif amount is None:
+                gaps.append(Gap(effect["amount"].path, "an amount to divide that the board decides"))
             else:
                 req["divide"] = amount
                 req["min"] = max(req["min"], 1)
         out.append(req)
-    sub = ability.get("sub_ability")
-    if isinstance(sub, Mapping) and _kind(effect) not in _DEFERS_SUB:
-        cond = sub.get("condition")
-        if not (isinstance(cond, Mapping) and cond.get("type") in ("WhenYouDo", "QuantityCheck")):
-            out.extend(_requirements(sub, f"{place}.sub_ability", gaps, sid))
+    sub = ability["sub_ability"]
+    if not sub.null and effect.tag() not in _DEFERS_SUB:
+        cond = sub["condition"]
+        if cond.null or cond.tag() not in ("WhenYouDo", "QuantityCheck"):
+            out.extend(_requirements(sub, gaps, sid))
     return out
 
 
-def translate(ability: Mapping[str, Any], place: str = "ability") -> Translated:
-    """An ability's requirements or modes, with every gap found (a shape this module does not
-    expect is a gap too, never an exception)."""
-    try:
-        return _translate(ability, place)
-    except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
-        return Translated(
-            [], None, [], [Gap(place, f"a shape the adapter does not read ({type(exc).__name__}: {exc})")]
-        )
-
-
-def _translate(ability: Mapping[str, Any], place: str) -> Translated:
+def translate(ability: Node | Mapping[str, Any], place: str = "ability") -> Translated:
+    """An ability's requirements or modes (``ability``: phase's JSON, or its :class:`~._schema.Node`),
+    with every gap found; a field missing or of another type is :class:`~._schema.PhaseStateError`."""
+    a = ability if isinstance(ability, Node) else Node(ability, place)
     gaps: list[Gap] = []
-    modal = ability.get("modal")
-    if isinstance(modal, Mapping):
-        modes: list[dict[str, Any]] = []
-        texts = list(modal.get("mode_descriptions") or ())
-        sid = [0]
-        for i, m in enumerate(ability.get("mode_abilities") or ()):
-            mode: dict[str, Any] = {"id": f"m{i + 1}"}
-            if i < len(texts):
-                mode["text"] = texts[i]
-            reqs = _requirements(m, f"{place}.mode_abilities[{i}]", gaps, sid)
-            if reqs:
-                mode["targets"] = reqs
-            modes.append(mode)
-        lo, hi = int(modal.get("min_choices") or 0), int(modal.get("max_choices") or 0)
-        if len(modes) != int(modal.get("mode_count") or len(modes)):
-            gaps.append(Gap(f"{place}.mode_abilities", "fewer mode abilities than modes"))
-        if modal.get("constraints"):
-            gaps.append(Gap(f"{place}.modal.constraints", "constraints on the modes are not read by the adapter"))
-        chooser = modal.get("chooser")
-        if chooser is not None and _kind(chooser) != "Controller":
-            gaps.append(Gap(f"{place}.modal.chooser", f"modes chosen by {_kind(chooser)}"))
-        choice: dict[str, Any] = {"choose": list(range(lo, hi + 1))}
-        if modal.get("allow_repeat_modes"):
-            choice["repeat"] = True
-        return Translated([], choice, modes, gaps)
-    return Translated(_requirements(ability, place, gaps, [0]), None, [], gaps)
+    modal = a.opt("Ability.modal")
+    if modal.null:
+        return Translated(_requirements(a, gaps, [0]), None, [], gaps)
+    texts = [t.as_str() for t in modal["mode_descriptions"].items()]
+    modes: list[dict[str, Any]] = []
+    sid = [0]
+    for i, m in enumerate(a.opt("Ability.mode_abilities").items()):
+        mode: dict[str, Any] = {"id": f"m{i + 1}", **({"text": texts[i]} if i < len(texts) else {})}
+        reqs = _requirements(m, gaps, sid)
+        modes.append({**mode, "targets": reqs} if reqs else mode)
+    lo, hi = modal["min_choices"].as_int(), modal["max_choices"].as_int()
+    if len(modes) != modal["mode_count"].as_int():
+        gaps.append(Gap(f"{a.path}.mode_abilities", "fewer mode abilities than modes"))
+    if len(modal.opt("ModalChoice.constraints")):
+        gaps.append(Gap(f"{modal.path}.constraints", "constraints on the modes are not read by the adapter"))
+    chooser = modal.opt("ModalChoice.chooser")
+    if not chooser.null and chooser.tag() != "Controller":
+        gaps.append(Gap(chooser.path, f"modes chosen by {chooser.tag()}"))
+    choice: dict[str, Any] = {"choose": list(range(lo, hi + 1))}
+    if modal["allow_repeat_modes"].as_bool():
+        choice["repeat"] = True
+    return Translated([], choice, modes, gaps)

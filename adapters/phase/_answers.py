@@ -19,7 +19,7 @@ from triggerstack.model._outcome import Entry
 from triggerstack.solver._verbs.step import Stepper, Walk
 
 from ._board import Reading
-from ._schema import PhaseError, PhaseGap
+from ._schema import Node, PhaseError, PhaseGap
 
 Action = dict[str, Any]
 
@@ -31,49 +31,50 @@ def _requirements(reading: Reading, trigger: str, modes: Sequence[str] = ()) -> 
     return list(t.get("targets", ()))
 
 
-def _chosen_modes(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> list[str] | None:
+def _chosen_modes(reading: Reading, trigger: str, ability: Node) -> list[str] | None:
     """The modes a placed modal ability chose, or None for a non-modal one. phase puts the chosen
     mode's ability on the stack in the modal one's place: it is matched to the mode abilities the
     batch's reading kept (an ability still modal on the stack chose none)."""
     t = reading.trigger(trigger)
     if "modes" not in t:
         return None
-    if isinstance(ability.get("modal"), Mapping):
+    if not ability.opt("Ability.modal").null:
         return []
-    modal = reading.abilities.get(trigger) or {}
-    options = list(modal.get("mode_abilities") or ())
-    if ability.get("effect") == modal.get("effect") and ability.get("effect") not in [m.get("effect") for m in options]:
+    modal = reading.abilities[trigger]
+    options = modal.opt("Ability.mode_abilities").items()
+    effect = ability["effect"]
+    if effect == modal["effect"] and effect not in [m["effect"] for m in options]:
         return []  # the modal shell itself: no mode was chosen
     chosen: list[str] = []
-    node: Any = ability
-    while isinstance(node, Mapping) and len(chosen) < len(options) + 1:
-        i = next((k for k, m in enumerate(options) if m.get("effect") == node.get("effect")), None)
+    node = ability
+    while not node.null and len(chosen) < len(options) + 1:
+        i = next((k for k, m in enumerate(options) if m["effect"] == node["effect"]), None)
         if i is None:
             break
         chosen.append(t["modes"][i]["id"])
-        node = node.get("sub_ability") if options[i].get("sub_ability") is None else _skip(node, options[i])
+        node = node["sub_ability"] if options[i]["sub_ability"].null else _skip(node, options[i])
     if not chosen:
         raise PhaseGap(f"{trigger}: the ability on phase's stack is none of its modes")
     return chosen
 
 
-def _skip(node: Mapping[str, Any], mode: Mapping[str, Any]) -> Any:
+def _skip(node: Node, mode: Node) -> Node:
     """The part of a chain after one mode's own chain."""
-    sub_node, sub_mode = node.get("sub_ability"), mode.get("sub_ability")
-    while isinstance(sub_mode, Mapping) and isinstance(sub_node, Mapping):
-        sub_node, sub_mode = sub_node.get("sub_ability"), sub_mode.get("sub_ability")
+    sub_node, sub_mode = node["sub_ability"], mode["sub_ability"]
+    while not sub_mode.null and not sub_node.null:
+        sub_node, sub_mode = sub_node["sub_ability"], sub_mode["sub_ability"]
     return sub_node
 
 
-def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Any], modes: Sequence[str] = ()) -> dict[
+def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Node], modes: Sequence[str] = ()) -> dict[
         str, list[str]]:  # fmt: skip
     """phase's flat target list (slot order along the chain) as our requirement → targets: each
     requirement takes one slot, one with ``max`` above 1 takes the rest of its chain level's."""
     reqs = _requirements(reading, trigger, modes)
     out: dict[str, list[str]] = {r["id"]: [] for r in reqs}
-    things = [reading.index.thing(r) for r in refs if r is not None]
+    things = [reading.index.thing(r) for r in refs]
     if any(t is None for t in things):
-        raise PhaseGap(f"{trigger}: a target phase chose is not in the scenario read: {list(refs)}")
+        raise PhaseGap(f"{trigger}: a target phase chose is not in the scenario read: {[r.dump() for r in refs]}")
     k = 0
     for i, r in enumerate(reqs):
         later = len(reqs) - i - 1  # each later requirement takes at least one slot
@@ -83,15 +84,18 @@ def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Any], modes:
     return out
 
 
-def entry_of(reading: Reading, trigger: str, ability: Mapping[str, Any]) -> Entry:
-    """A placed phase ability as our stack entry (its targets and divisions)."""
+def entry_of(reading: Reading, trigger: str, ability: Node | Mapping[str, Any]) -> Entry:
+    """A placed phase ability (phase's JSON, or its :class:`~._schema.Node`) as our stack entry (its
+    targets and divisions)."""
+    ability = ability if isinstance(ability, Node) else Node(ability, "ability")
     modes = _chosen_modes(reading, trigger, ability)
-    targets = targets_in_slots(reading, trigger, ability.get("targets") or (), modes or ())
+    targets = targets_in_slots(reading, trigger, ability["targets"].items(), modes or ())
     divide: dict[str, dict[str, int]] = {}
-    dist = ability.get("distribution")
+    given = ability.opt("Ability.distribution")
+    dist = [] if given.null else [d.pair() for d in given.items()]
     req = next((r for r in _requirements(reading, trigger, modes or ()) if "divide" in r), None)
     if dist and req is not None:  # (phase may carry another ability's division onto one that divides nothing)
-        divide[req["id"]] = {str(reading.index.thing(ref)): int(n) for ref, n in dist}
+        divide[req["id"]] = {str(reading.index.thing(ref)): n.as_int() for ref, n in dist}
     doc: dict[str, Any] = {"ability": trigger}
     if modes is not None:
         t = reading.trigger(trigger)
@@ -183,7 +187,7 @@ def _current(reading: Reading) -> str:
 
 def _prompt_ids(reading: Reading) -> list[str]:
     """Our ids of the abilities an order prompt lists, in its order (``order[i]`` names the i-th)."""
-    player = int(reading.prompt["data"]["player"])
+    player = reading.prompt["data"]["player"].as_int()
     group = [e for e in reading.index.batch if e.prompt_index is not None and e.controller == player]
     return [e.trigger for e in sorted(group, key=lambda e: int(e.prompt_index or 0))]
 
@@ -195,16 +199,24 @@ def _slot_actions(reading: Reading) -> Iterator[Action]:
     answer X, ``end targets`` the answer None (stop). The walk offers exactly what some legal
     announcement takes next, so nothing is listed whole: the first target prompt of an ability with
     many ways to announce it cost every way before."""
-    data = reading.prompt["data"]
     trigger = _current(reading)
-    chosen = [reading.index.thing(r) for r in (data.get("selection") or {}).get("selected_slots") or ()]
+    chosen, labels = _asked_slots(reading)
     stepper, walk = prefix(reading)
     found: set[str | None] = set()
-    for modes, w in _with_modes(reading, trigger, stepper, walk, data.get("mode_labels")):
+    for modes, w in _with_modes(reading, trigger, stepper, walk, labels):
         found.update(_offered_slot(stepper, w, _requirements(reading, trigger, modes), chosen))
     for thing in sorted(found, key=lambda t: (t is None, str(t))):
         ref = None if thing is None else reading.index.target_ref(thing)
         yield {"type": "ChooseTarget", "data": {"target": ref}}
+
+
+def _asked_slots(reading: Reading) -> tuple[list[str | None], list[str] | None]:
+    """A target prompt's slots chosen so far (our ids; None: not in the scenario read) and the labels
+    of the modes chosen, if phase names them."""
+    data = reading.prompt["data"]
+    chosen = [reading.index.thing(r) for r in data["selection"].opt("TargetSelection.selected_slots").items()]
+    labels = data.opt("TriggerTargetSelection.mode_labels")
+    return chosen, None if labels.null else [x.as_str() for x in labels.items()]
 
 
 def _apply(stepper: Stepper, walk: Walk, text: str) -> Walk | None:
@@ -336,9 +348,8 @@ def _next_targets(reading: Reading, trigger: str, entry: Entry, chosen: list[str
 
 
 def _divisions(reading: Reading) -> Iterator[Action]:
-    data = reading.prompt["data"]
     trigger = _current(reading)
-    refs = list(data.get("targets") or ())
+    refs = reading.prompt["data"]["targets"].items()
     things = [reading.index.thing(r) for r in refs]
     seen: set[tuple[int, ...]] = set()
     for entry in choices(reading, trigger):
@@ -347,7 +358,7 @@ def _divisions(reading: Reading) -> Iterator[Action]:
                 amounts = tuple(int(split[str(t)]) for t in things)
                 if amounts not in seen:
                     seen.add(amounts)
-                    pairs = [[r, n] for r, n in zip(refs, amounts, strict=True)]
+                    pairs = [[r.json(), n] for r, n in zip(refs, amounts, strict=True)]
                     yield {"type": "DistributeAmong", "data": {"distribution": pairs}}
 
 
@@ -407,11 +418,10 @@ def _modes_for(reading: Reading, trigger: str, entry: Entry | None) -> Action:
 
 def _target_for(reading: Reading, trigger: str, entry: Entry) -> Action:
     """The target prompt's answer: the entry's next target, or None (stop) once its slot is full."""
-    refs = ((reading.prompt.get("data") or {}).get("selection") or {}).get("selected_slots") or ()
-    chosen = [None if r is None else reading.index.thing(r) for r in refs]
-    if any(r is not None and t is None for r, t in zip(refs, chosen, strict=True)):
+    chosen, _ = _asked_slots(reading)
+    if None in chosen:
         raise PhaseGap(f"TriggerTargetSelection for {trigger}: a target phase holds is not in the scenario read: "
-                       f"{list(refs)}")  # fmt: skip
+                       f"{reading.prompt['data']['selection'].dump()}")  # fmt: skip
     if not _consistent(reading, trigger, entry, chosen):
         theirs = dict(entry.targets) or [dict(m.targets) for m in entry.modes or ()]
         raise PhaseGap(f"TriggerTargetSelection for {trigger}: the targets phase holds so far {chosen} are not "
@@ -428,15 +438,15 @@ def _target_for(reading: Reading, trigger: str, entry: Entry) -> Action:
 
 def _division_for(reading: Reading, trigger: str, entry: Entry) -> Action:
     """The division prompt's answer: the entry's division among exactly the targets phase names."""
-    data = reading.prompt.get("data") or {}
-    refs = list(data.get("targets") or ())
+    data = reading.prompt["data"]
+    refs = data["targets"].items()
     things = [reading.index.thing(r) for r in refs]
     splits = [*entry.divide.values(), *(v for m in entry.modes or () for v in m.divide.values())]
     split = next((s for s in splits if set(s) == set(things)), None)
     if split is None:
-        raise PhaseGap(f"DistributeAmong for {trigger}: phase divides {data.get('total')} among "
+        raise PhaseGap(f"DistributeAmong for {trigger}: phase divides {data['total'].as_int()} among "
                        f"{things}, the outcome divides {[dict(s) for s in splits] or 'nothing'} for it")  # fmt: skip
-    pairs = [[r, int(split[str(t)])] for r, t in zip(refs, things, strict=True)]
+    pairs = [[r.json(), int(split[str(t)])] for r, t in zip(refs, things, strict=True)]
     return {"type": "DistributeAmong", "data": {"distribution": pairs}}
 
 
@@ -451,10 +461,10 @@ def deviation(reading: Reading) -> str | None:
     reqs = [*t.get("targets", ()), *(r for m in t.get("modes", ()) for r in m.get("targets", ()))]
     if any("divide" in r for r in reqs):
         return None
-    data = reading.prompt.get("data") or {}
-    refs = list(data.get("targets") or ())
-    whose = [p["trigger"] for p in reading.placed if list(p["ability"].get("targets") or ()) == refs]
-    return (f"DistributeAmong for {trigger} ({t['text']!r}): phase asks to divide {data.get('total')} among "
+    data = reading.prompt["data"]
+    refs = data["targets"].items()
+    whose = [p["trigger"] for p in reading.placed if p["ability"]["targets"] == data["targets"]]
+    return (f"DistributeAmong for {trigger} ({t['text']!r}): phase asks to divide {data['total'].as_int()} among "
             f"{[reading.index.thing(r) for r in refs]}, but the ability divides nothing"
             + (f"; they are the targets of {whose[-1]}, placed below it" if whose else "")
             + " (601.2c-d; phase's deviation 4 in docs/phase.md)")  # fmt: skip

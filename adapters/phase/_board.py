@@ -9,14 +9,12 @@ Pure: it imports nothing of phase, so recorded states are read without it (tests
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from triggerstack.model import Scenario
-from triggerstack.model._errors import ScenarioError
 
 from ._abilities import Gap, translate
 from ._objects import (
@@ -28,7 +26,7 @@ from ._objects import (
     read_stack_object,
     slug,
 )
-from ._schema import PhaseError, PhaseGap, PhaseStateError, check
+from ._schema import Node, PhaseError, PhaseGap, PhaseStateError, root
 
 PROMPTS = ("OrderTriggers", "TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong")
 
@@ -61,16 +59,26 @@ def exported(game: Any) -> Any:
         raise PhaseError(f"state(): {exc}") from exc
 
 
-def placed_as(left: list[BatchEntry], entry: Mapping[str, Any]) -> tuple[dict[str, Any], BatchEntry | None]:
+def placed_as(left: list[BatchEntry], entry: Node) -> tuple[Node, BatchEntry | None]:
     """A stack entry phase placed above the batch: its data, and which ability of ``left`` it is — the
     one of the same source and description (of one ability triggered by several events, the one
-    whose event is the entry's), or None (a reaction, or what the batch read did not hold)."""
-    data = (entry.get("kind") or {}).get("data") or {}
-    ability = data.get("ability") or {}
-    said = data.get("description") or ability.get("description")
-    event = ((data.get("trigger_event") or {}).get("data") or {}).get("object_id")
-    same = [b for b in left if b.source_id == ability.get("source_id") and b.description == said]
+    whose event is the entry's), or None (a reaction, what the batch read did not hold, no trigger)."""
+    data = entry["kind"]["data"]
+    if entry["kind"].tag() != "TriggeredAbility":
+        return data, None
+    ability = data["ability"]
+    said = data.opt("Trigger.description").maybe_str() or ability.opt("Ability.description").maybe_str()
+    event, source = _event_object(data), ability["source_id"].as_int()
+    same = [b for b in left if b.source_id == source and b.description == said]
     return data, next((b for b in same if b.event_object == event), same[0] if same else None)
+
+
+def ref(target: Node) -> tuple[str, int]:
+    """A ``TargetRef``: ``{"Player": id}`` or ``{"Object": id}``, as its kind and id."""
+    kind, value = target.variant()
+    if kind not in ("Player", "Object"):
+        target.refuse('expected a target {"Player": id} or {"Object": id}')
+    return kind, value.as_int()
 
 
 @dataclass
@@ -85,8 +93,8 @@ class Index:
     """The ability being placed (phase's ``pending_trigger``), if any."""
     _by_oid: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
-    def player_id(self, pid: int) -> str:
-        return next(k for k, v in self.players.items() if v == pid)
+    def player_id(self, pid: int) -> str | None:
+        return next((k for k, v in self.players.items() if v == pid), None)
 
     def object_id(self, oid: int) -> str | None:
         if len(self._by_oid) != len(self.objects):  # built again once objects were added (a dict, in order)
@@ -114,11 +122,11 @@ class Index:
             raise KeyError(f"{thing} is not on phase's stack yet")
         return {"Object": entry.stack_id}
 
-    def thing(self, ref: Mapping[str, int]) -> str | None:
-        """Our id for a phase ``TargetRef``."""
-        if "Player" in ref:
-            return self.player_id(int(ref["Player"]))
-        oid = int(ref["Object"])
+    def thing(self, target: Node | Mapping[str, int]) -> str | None:
+        """Our id for a phase ``TargetRef`` (``{"Player": id}`` or ``{"Object": id}``)."""
+        kind, oid = ref(target if isinstance(target, Node) else Node(target, "target"))
+        if kind == "Player":
+            return self.player_id(oid)
         found = self.object_id(oid)
         if found is not None:
             return found
@@ -132,10 +140,11 @@ class Reading:
     scenario: Scenario
     document: dict[str, Any]
     index: Index
-    prompt: dict[str, Any]
+    prompt: Node
     placed: list[dict[str, Any]]
+    """The batch's entries phase has placed, bottom first: our id (``trigger``) and phase's ``ability``."""
     gaps: list[Gap]
-    abilities: dict[str, Any] = field(default_factory=dict)
+    abilities: dict[str, Node] = field(default_factory=dict)
     """Each waiting ability's phase JSON, by our id (a modal one's modes are matched to it once placed)."""
     stepper: Any = field(default=None, compare=False, repr=False)
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -146,81 +155,67 @@ class Reading:
 
     @property
     def kind(self) -> str:
-        return str(self.prompt.get("type"))
+        return self.prompt.tag()
 
     def trigger(self, tid: str) -> dict[str, Any]:
         """The scenario's trigger ``tid`` (a document mapping)."""
         return next(t for t in self.document["triggers"] if t["id"] == tid)
 
 
-def _state(state: Mapping[str, Any]) -> Mapping[str, Any]:
-    inner = state.get("state")
-    return inner if isinstance(inner, Mapping) else state
-
-
 def trim(state: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of a state the adapter reads (a recorded fixture stays small): hands and libraries
     are dropped, and with them every object not on the battlefield, in a graveyard or in exile."""
-    s = _state(state)
+    s = root(state)
     keep = ("active_player", "seat_order", "players", "battlefield", "exile", "stack", "pending_trigger_order",
             "deferred_triggers", "pending_trigger", "pending_trigger_entry", "pending_trigger_event_batch",
             "delayed_triggers", "waiting_for", "combat", "eliminated_players", "turn_number")  # fmt: skip
-    out = {k: s[k] for k in keep if k in s}
-    out["players"] = [{k: v for k, v in p.items() if k not in ("hand", "library")} for p in s.get("players") or ()]
-    seen = set(s.get("battlefield") or ()) | set(s.get("exile") or ())
-    for p in s.get("players") or ():
-        seen |= set(p.get("graveyard") or ())
+    out = {k: n.json() for k in keep if (n := s.at(k)) is not None}
+    players = s["players"].items()
+    out["players"] = [{k: v.json() for k, v in p.entries() if k not in ("hand", "library")} for p in players]
+    seen = {o.as_int() for o in [*s["battlefield"].items(), *s["exile"].items()]}
+    seen |= {o.as_int() for p in players for o in p["graveyard"].items()}
     dropped = ("abilities", "base_abilities", "replacement_definitions", "base_keywords")
-    out["objects"] = {
-        k: {f: v for f, v in o.items() if f not in dropped}
-        for k, o in (s.get("objects") or {}).items()
-        if int(k) in seen
-    }
+    out["objects"] = {k: {f: v.json() for f, v in o.entries() if f not in dropped}
+                      for k, o in s["objects"].entries() if int(k) in seen}  # fmt: skip
     return {"state": out}
 
 
-Pending = tuple[str, Mapping[str, Any], int | None, tuple[str, Any]]
-"""A waiting ability: its place, phase's pending trigger, its place in its controller's order prompt,
-and where its firing is said with what it says."""
+EVENTS: dict[str, Callable[[Node], tuple[Any, ...]]] = {
+    "ZoneChanged": lambda d: (d["object_id"].as_int(), d["from"].maybe_str(), d["to"].as_str()),
+    "BecomesTarget": lambda d: (*ref(d["target"]), d["source_id"].as_int()),
+}
+"""What identifies a trigger event of each kind the adapter reads, from its ``data`` (GameEvent,
+adjacently tagged: types/events.rs; BecomesTarget as 0.103.0 writes it); another kind is a gap."""
 
 
-def _pending(s: Mapping[str, Any]) -> list[Pending]:
-    """The batch's abilities not yet on the stack."""
-    out: list[Pending] = []
-    if s.get("pending_trigger"):
-        out.append(("pending_trigger", s["pending_trigger"], None, ("pending_trigger_firing",
-                                                                   s.get("pending_trigger_firing"))))  # fmt: skip
-    order = s.get("pending_trigger_order") or {}
-    for g, group in enumerate(order.get("groups") or ()):
-        for i, t in enumerate(group.get("triggers") or ()):
-            place = f"pending_trigger_order.groups[{g}].triggers[{i}]"
-            out.append((f"{place}.pending", t["pending"], i, (f"{place}.firing", t.get("firing"))))
-    for i, t in enumerate(s.get("deferred_triggers") or ()):
-        out.append((f"deferred_triggers[{i}].pending", t["pending"], None,
-                    (f"deferred_triggers[{i}].firing", t.get("firing"))))  # fmt: skip
-    return out
+def _pending(s: Node) -> list[tuple[Node, int | None, Node]]:
+    """The batch's abilities not yet on the stack: phase's pending trigger, its place in its
+    controller's order prompt, and how it fired."""
+    out: list[tuple[Node, int | None, Node]] = []
+    if not s["pending_trigger"].null:
+        out.append((s["pending_trigger"], None, s.opt("GameState.pending_trigger_firing")))
+    order = s.opt("GameState.pending_trigger_order")
+    for group in [] if order.null else order["groups"].items():
+        out += [(t["pending"], i, t["firing"]) for i, t in enumerate(group["triggers"].items())]
+    return out + [(t["pending"], None, t["firing"]) for t in s.opt("GameState.deferred_triggers").items()]
 
 
-def _event_object(p: Mapping[str, Any]) -> int | None:
-    ev = p.get("trigger_event") or {}
-    data = ev.get("data") if isinstance(ev, Mapping) else None
-    oid = data.get("object_id") if isinstance(data, Mapping) else None
-    return int(oid) if isinstance(oid, int) else None
+def _event_object(p: Node) -> int | None:
+    """The object a waiting ability's trigger event moved (a zone change), if any."""
+    ev = p.opt("Trigger.trigger_event")
+    return None if ev.null or ev.tag() != "ZoneChanged" else ev["data"]["object_id"].as_int()
 
 
-def _event_key(ev: Any) -> tuple[Any, ...]:
+def _event_key(ev: Node, gaps: list[Gap]) -> tuple[Any, ...]:
     """What identifies a trigger event across phase's copies of it (a stack entry's copy and the batch's
-    may differ in the record they carry): its kind, its object, and where it went from and to."""
-    if not isinstance(ev, Mapping):
+    may differ in the record they carry): its kind and what :data:`EVENTS` reads of it."""
+    if ev.null:
         return (None,)
-    data: Mapping[str, Any] = ev["data"] if isinstance(ev.get("data"), Mapping) else {}
-    return (ev.get("type"), data.get("object_id"), data.get("from"), data.get("to"), data.get("source_id"))
-
-
-def _batch_events(s: Mapping[str, Any], pending: list[Pending]) -> set[Any]:
-    events = [_event_key(e) for e in s.get("pending_trigger_event_batch") or ()]
-    events += [_event_key(p.get("trigger_event")) for _, p, _, _ in pending]
-    return set(events)
+    kind = ev.tag()
+    if kind not in EVENTS:
+        gaps.append(Gap(f"{ev.path}.type", f"a trigger event {kind} is not read by the adapter"))
+        return (kind, ev.path)
+    return (kind, *EVENTS[kind](ev["data"]))
 
 
 def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading | None = None) -> Reading:
@@ -230,126 +225,113 @@ def read(state: Mapping[str, Any] | Any, *, strict: bool = True, since: Reading 
     one batch prompt after prompt). A state phase would not export is :class:`PhaseStateError`."""
     if not isinstance(state, Mapping) and callable(getattr(state, "state", None)):
         state = state.state()  # a phase Game
-    if not isinstance(state, Mapping):
-        raise PhaseStateError(f"expected a phase Game or the mapping its state() exports, not {type(state).__name__}")
     try:
-        check(_state(state))
-        return _read(state, strict, since)
-    except ScenarioError:
-        raise  # a gap, or a scenario the reading could not make: said as such already
+        return _read(root(state), strict, since)
     except RecursionError:
         raise PhaseStateError("the state is nested deeper than any state phase exports") from None
-    except KeyError as exc:
-        raise PhaseStateError(f"the state lacks a field phase exports: {exc}") from None
-    except (TypeError, AttributeError, ValueError, IndexError) as exc:
-        raise PhaseStateError(f"a field of the state is not of the type phase exports: {exc}") from None
 
 
-def _read(state: Mapping[str, Any], strict: bool, since: Reading | None) -> Reading:
-    """The reading of ``state`` (see :func:`read`), its errors left for :func:`read` to name."""
-    s = _state(state)
-    prompt = dict(s.get("waiting_for") or {})
-    if prompt.get("type") not in PROMPTS:
-        raise PhaseGap(f"waiting_for: phase is waiting for {prompt.get('type')!r}, not a trigger-placement prompt "
+def _read(s: Node, strict: bool, since: Reading | None) -> Reading:
+    """The reading of the state ``s`` (see :func:`read`)."""
+    prompt = s["waiting_for"]
+    if prompt.tag() not in PROMPTS:
+        raise PhaseGap(f"waiting_for: phase is waiting for {prompt.tag()!r}, not a trigger-placement prompt "
                        f"({', '.join(PROMPTS)})")  # fmt: skip
     reader = _Reader(s)
     reader.read_zones()
     pending = _pending(s)
-    for _, _, _, (place, firing) in pending:
-        if firing not in (None, "Ordinary"):  # a delayed trigger: who made it, by what (603.7d-e), is not said
-            reader.gaps.append(Gap(place, f"a trigger fired as {json.dumps(firing)} is not read by the adapter"))
-    events = _batch_events(s, pending)
-    stack = list(s.get("stack") or ())
-    if s.get("pending_trigger") and s.get("pending_trigger_entry") is not None:
+    for _, _, firing in pending:
+        if not firing.null and firing.variant()[0] != "Ordinary":  # a delayed trigger: who made it (603.7d-e)
+            reader.gaps.append(Gap(firing.path, f"a trigger fired as {firing.dump()} is not read by the adapter"))
+    events = {_event_key(e, reader.gaps) for e in s.opt("GameState.pending_trigger_event_batch").items()}
+    events |= {_event_key(p.opt("Trigger.trigger_event"), reader.gaps) for p, _, _ in pending}
+    stack = s["stack"].items()
+    entry = s.opt("GameState.pending_trigger_entry").maybe_int()
+    if not s["pending_trigger"].null and entry is not None:
         # the ability being placed may already stand on the stack, its choices not made: it is pending
-        stack = [e for e in stack if e.get("id") != s["pending_trigger_entry"]]
-    first = _batch_start(stack, events, since)
-    for i, e in enumerate(stack[:first]):
-        obj = read_stack_object(e, f"stack[{i}]", reader.gaps)
-        reader.index.objects[obj["id"]] = int(e["id"])
+        stack = [e for e in stack if e["id"].as_int() != entry]
+    first = _batch_start(stack, events, since, reader.gaps)
+    for e in stack[:first]:
+        obj = read_stack_object(e, reader.gaps)
+        reader.index.objects[obj["id"]] = e["id"].as_int()
         reader.objects.append(obj)
-    items = [
-        _Waiting(f"stack[{i}].kind.data", e["kind"]["data"], None, e) for i, e in enumerate(stack[first:], start=first)
-    ]
-    items += [_Waiting(place, p, k, None) for place, p, k, _ in pending]
+    for e in stack[first:]:
+        if e["kind"].tag() != "TriggeredAbility":
+            reader.gaps.append(Gap(f"{e.path}.kind", "an entry placed with the batch's that is no triggered ability"))
+    items = [_Waiting(e["kind"]["data"], None, e) for e in stack[first:] if e["kind"].tag() == "TriggeredAbility"]
+    items += [_Waiting(p, k, None) for p, k, _ in pending]
     bases = Counter(_base_of(w.data) for w in items)
     for w in items:
         reader.read_trigger(w, shared=bases[_base_of(w.data)] > 1)
     return reader.reading(prompt, strict)
 
 
-def _batch_start(stack: list[Any], events: set[Any], since: Reading | None) -> int:
+def _batch_start(stack: list[Node], events: set[Any], since: Reading | None, gaps: list[Gap]) -> int:
     """Where the batch's entries already placed begin on ``stack``: with ``since`` (a reading of an
     earlier prompt of the same batch), every stack entry above the stack it read; else the top of the
     stack whose trigger events are the batch's (phase's event batch may name only the event of the
     ability being placed by then)."""
-    first = len(stack)
     if since is not None:
         below = since.index.stack_ids
-        first = next((i for i, e in enumerate(stack) if e.get("id") not in below), len(stack))
-    while since is None and first > 0:
-        e = stack[first - 1]
-        data = (e.get("kind") or {}).get("data") or {}
-        if e.get("kind", {}).get("type") != "TriggeredAbility" or _event_key(data.get("trigger_event")) not in events:
+        return next((i for i, e in enumerate(stack) if e["id"].as_int() not in below), len(stack))
+    first = len(stack)
+    while first > 0:
+        kind = stack[first - 1]["kind"]
+        if kind.tag() != "TriggeredAbility" or _event_key(kind["data"].opt("Trigger.trigger_event"), gaps) not in (
+                events):  # fmt: skip
             break
         first -= 1
     return first
 
 
-def _source_of(p: Mapping[str, Any]) -> Any:
-    """phase's id of a waiting ability's source."""
-    return p.get("source_id") if isinstance(p.get("source_id"), int) else (p.get("ability") or {}).get("source_id")
-
-
-def _base_of(p: Mapping[str, Any]) -> tuple[Any, Any]:
+def _base_of(p: Node) -> tuple[int, int]:
     """A waiting ability's source and its index among the source's abilities."""
-    return _source_of(p), (p.get("ability") or {}).get("ability_index", 0)
+    return p["source_id"].as_int(), p["ability"].opt("Ability.ability_index").maybe_int() or 0
 
 
 @dataclass(frozen=True)
 class _Waiting:
-    """One ability of the batch as phase says it: where, its pending trigger (or placed stack entry's
-    data), its place in its controller's order prompt, and its stack entry once placed."""
+    """One ability of the batch as phase says it: its pending trigger (or placed stack entry's data),
+    its place in its controller's order prompt, and its stack entry once placed."""
 
-    place: str
-    data: Mapping[str, Any]
+    data: Node
     prompt_index: int | None
-    entry: Mapping[str, Any] | None
+    entry: Node | None
 
 
 class _Reader:
     """One phase state being read: the gaps found so far, our ids for phase's, and the scenario's
     players, objects, reactions and triggers as they are written out."""
 
-    def __init__(self, s: Mapping[str, Any]) -> None:
+    def __init__(self, s: Node) -> None:
         self.s = s
         self.gaps: list[Gap] = []
         self.players, player_ids = read_players(s)
         self.index = Index(players=player_ids)
         self.objects: list[dict[str, Any]] = []
         self.reactions: list[dict[str, Any]] = []
-        self.raw: Mapping[str, Any] = s.get("objects") or {}
+        self.raw = s["objects"]
         self.triggers: list[dict[str, Any]] = []
         self.placed: list[dict[str, Any]] = []
         self.used: set[str] = set()
-        self.abilities: dict[str, Any] = {}
+        self.abilities: dict[str, Node] = {}
 
     def read_zones(self) -> None:
         """The objects on the battlefield, in graveyards and in exile, each ward's reaction, and the
         players' hexproof and shroud that permanents give."""
         s = self.s
-        zones: list[tuple[str, list[Any]]] = [("battlefield", list(s.get("battlefield") or ()))]
-        zones += [("graveyard", list(p.get("graveyard") or ())) for p in s.get("players") or ()]
-        zones.append(("exile", list(s.get("exile") or ())))
+        zones = [("battlefield", s["battlefield"].items())]
+        zones += [("graveyard", p["graveyard"].items()) for p in s["players"].items()]
+        zones.append(("exile", s["exile"].items()))
         combat = combat_of(s)
         for zone, ids in zones:
-            for oid in ids:
-                o = self.raw.get(str(oid))
+            for oid in (i.as_int() for i in ids):
+                o = self.raw.at(str(oid))
                 if o is None:
                     self.gaps.append(Gap(f"objects[{oid}]", "an object in a zone is missing from objects"))
                     continue
-                obj, ward = read_object(o, zone, s, f"objects[{oid}]", self.gaps, combat)
-                self.index.objects[obj["id"]] = int(oid)
+                obj, ward = read_object(o, zone, self.gaps, combat)
+                self.index.objects[obj["id"]] = oid
                 self.objects.append(obj)
                 if ward is not None and zone == "battlefield":
                     self.reactions.append({
@@ -357,7 +339,7 @@ class _Reader:
                         "trigger": {"source": obj["id"], "text": f"Ward {ward} (702.21a)"},
                     })  # fmt: skip
                 if zone == "battlefield":
-                    read_player_keywords(o, f"objects[{oid}]", self.gaps, self.players)
+                    read_player_keywords(o, self.gaps, self.players)
 
     def new_id(self, tid: str, event: int | None) -> str:
         """``tid``, with ``event`` (its event's object) when given, primed until no other trigger has it."""
@@ -372,53 +354,49 @@ class _Reader:
         """Write out one ability of the batch as a trigger, and note it in the index; ``shared``:
         another ability of the batch has the same source and index."""
         p, entry = w.data, w.entry
-        ability = p.get("ability") or {}
-        source_id = _source_of(p)
-        source = self.raw.get(str(source_id)) if isinstance(source_id, int) else None
-        said = str(p.get("description") or ability.get("description") or "")
+        ability = p["ability"]
+        source_id, at = _base_of(p)
+        source = self.raw.at(str(source_id))
+        said = p.opt("Trigger.description").maybe_str() or ability.opt("Ability.description").maybe_str() or ""
         # an id stable across readings of one batch: the source's name and id, the ability's index (the
         # state's object first: a pending trigger, a stack entry and a prompt do not all carry a name)
-        lki_name = ((ability.get("trigger_source") or {}).get("lki") or {}).get("name")
-        name = str((source or {}).get("name") or lki_name or p.get("source_name") or "")
+        origin = ability.opt("Ability.trigger_source")
+        lki = None if origin.null else origin["lki"]
+        name = ((source["name"].as_str() if source is not None else "")
+                or (lki["name"].as_str() if lki is not None else "")
+                or (p["source_name"].as_str() if entry is not None else ""))  # fmt: skip
         event = _event_object(p)
-        base = f"{slug(name or 'ability')}#{source_id}.{ability.get('ability_index', 0)}"
-        tid = self.new_id(base, event if shared else None)
-        src = self.index.object_id(source_id) if isinstance(source_id, int) else None
-        own = p.get("controller")  # a stack entry's data leaves it to the entry; else the ability's (the schema)
-        controller = int(entry["controller"] if entry is not None else ability["controller"] if own is None else own)
+        tid = self.new_id(f"{slug(name or 'ability')}#{source_id}.{at}", event if shared else None)
+        src = self.index.object_id(source_id)
+        controller = (entry if entry is not None else p)["controller"].as_int()  # a stack entry's data leaves it out
         text = said.replace("~", name or "this")
         trig: dict[str, Any] = {"id": tid, "text": f"{name}: {text}" if name else text, "controller": f"P{controller}"}
         if src is not None:
             trig["source"] = src
-            lki = (ability.get("trigger_source") or {}).get("lki") or {}
-            if isinstance(lki.get("controller"), int) and f"P{lki['controller']}" != controller_of(self.objects, src):
-                trig["source_controller"] = f"P{lki['controller']}"
-        definition = _modal_definition(ability, said, source)
-        where = f"{w.place}.ability"
-        if definition is not None:  # its modes already chosen: the ability as printed, so its id's modes hold
-            ability, where = definition
-        self.abilities[tid] = ability
-        got = translate(ability, where)
+            if lki is not None and f"P{lki['controller'].as_int()}" != controller_of(self.objects, src):
+                trig["source_controller"] = f"P{lki['controller'].as_int()}"
+        printed = _modal_definition(ability, said, source, self.gaps)
+        self.abilities[tid] = printed or ability  # its modes already chosen: the ability as printed, so its modes hold
+        got = translate(printed or ability)
         self.gaps.extend(got.gaps)
         if src is None and got.another:
-            self.gaps.append(Gap(f"{w.place}.source_id", 'an "another" target whose source is not in a zone read'))
+            self.gaps.append(Gap(f"{p.path}.source_id", 'an "another" target whose source is not in a zone read'))
         trig.update(got.fields())
         self.triggers.append(trig)
-        own_source = source_id if isinstance(source_id, int) else None
-        description = str(p.get("description") or "")
-        stack_id = int(entry["id"]) if entry is not None else None
-        place = int(w.place.split("[", 1)[1].split("]", 1)[0]) if "[" in w.place else None
-        queued = place if w.place.startswith("deferred_triggers[") else None
-        group = place if w.place.startswith("pending_trigger_order.") else None
+        description = p.opt("Trigger.description").maybe_str() or ""
+        stack_id = entry["id"].as_int() if entry is not None else None
+        place = int(p.path.split("[", 1)[1].split("]", 1)[0]) if "[" in p.path else None
+        queued = place if p.path.startswith("deferred_triggers[") else None
+        group = place if p.path.startswith("pending_trigger_order.") else None
         self.index.batch.append(
-            BatchEntry(tid, own_source, description, event, controller, stack_id, w.prompt_index, queued, group)
+            BatchEntry(tid, source_id, description, event, controller, stack_id, w.prompt_index, queued, group)
         )
-        if w.place == "pending_trigger":
+        if p.path == "pending_trigger":
             self.index.current = tid
         if entry is not None:
-            self.placed.append({"trigger": tid, "ability": dict(p.get("ability") or {})})  # as placed: its modes chosen
+            self.placed.append({"trigger": tid, "ability": ability})  # as placed: its modes chosen
 
-    def reading(self, prompt: dict[str, Any], strict: bool) -> Reading:
+    def reading(self, prompt: Node, strict: bool) -> Reading:
         """The scenario written out, validated; with ``strict``, :class:`PhaseGap` if anything was not said."""
         doc: dict[str, Any] = {"players": self.players, "objects": self.objects, "triggers": self.triggers}
         if self.reactions:
@@ -432,27 +410,26 @@ class _Reader:
         return Reading(scenario, doc, self.index, prompt, self.placed, self.gaps, self.abilities)
 
 
-def _modal_definition(ability: Mapping[str, Any], description: str, source: Mapping[str, Any] | None) -> tuple[
-        Mapping[str, Any], str] | None:  # fmt: skip
+def _modal_definition(ability: Node, description: str, source: Node | None, gaps: list[Gap]) -> Node | None:
     """The modal ability a waiting or placed ability was printed as, when phase has replaced it by the
     modes chosen: from ``trigger_source.trigger_entries`` or the source object's
     ``trigger_definitions``, the modal one whose description (or modes) it matches."""
-    if isinstance(ability.get("modal"), Mapping):
+    if not ability.opt("Ability.modal").null:
         return None
-    labels = ability.get("selected_mode_labels")
-    places = [("ability.trigger_source.trigger_entries", (ability.get("trigger_source") or {}).get("trigger_entries"))]
-    places.append(
-        (f"objects[{(source or {}).get('id')}].trigger_definitions", (source or {}).get("trigger_definitions"))
-    )
-    for where, entries in places:
-        for i, e in enumerate(entries or ()):
-            d = (e or {}).get("definition") or {}
-            ex = d.get("execute")
-            if not (isinstance(ex, Mapping) and isinstance(ex.get("modal"), Mapping)):
-                continue
-            texts = ex["modal"].get("mode_descriptions") or []
-            if d.get("description") == description or (labels and set(labels) <= set(texts)):
-                return ex, f"{where}[{i}].definition.execute"
+    chosen = ability.opt("Ability.selected_mode_labels")
+    labels = None if chosen.null else {t.as_str() for t in chosen.items()}
+    origin = ability.opt("Ability.trigger_source")
+    places = [] if origin.null else [origin["trigger_entries"]]
+    places += [] if source is None else [source["trigger_definitions"]]
+    for e in (e for entries in places for e in entries.items()):
+        d = e["definition"]
+        ex = d["execute"]
+        modal = Node(None) if ex.null else ex.opt("Ability.modal")
+        if modal.null:
+            continue
+        texts = {t.as_str() for t in modal["mode_descriptions"].items()}
+        if d["description"].maybe_str() == description or (labels and labels <= texts):
+            return ex
     if labels:
-        raise PhaseGap(f"selected_mode_labels: a modal ability whose printed modes are not in the state ({labels})")
+        gaps.append(Gap(chosen.path, f"a modal ability whose printed modes are not in the state ({sorted(labels)})"))
     return None

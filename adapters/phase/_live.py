@@ -14,8 +14,8 @@ from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
 
 from ._answers import entry_of
-from ._board import PROMPTS, Reading, _state, exported, placed_as
-from ._schema import PhaseError, PhaseGap
+from ._board import PROMPTS, Reading, exported, placed_as
+from ._schema import Node, PhaseError, PhaseGap, root
 
 TESTED = ("0.103.0",)  # the phase-python versions this adapter was tested with (pyproject's [phase] pin)
 
@@ -84,11 +84,11 @@ class Board:
         deck = [{"main_deck": [*names, *["Plains"] * (60 - len(names))]} for names in decks]
         game = eng.new_game(deck[0], deck[1], seed=seed)
         for _ in range(8):
-            w = game.waiting_for()
-            if w["type"] != "MulliganDecision":
+            w = Node(game.waiting_for(), "waiting_for")
+            if w.tag() != "MulliganDecision":
                 break
-            data = w["data"]
-            who = data["pending"][0]["player"] if "pending" in data else data["player"]
+            pending = w["data"].opt("MulliganDecision.pending")
+            who = (w["data"] if pending.null else pending.items()[0])["player"].as_int()
             keep = next(a for a in game.actions() if "Keep" in repr(a))
             game.apply(who, keep)
         root = game.state()
@@ -117,10 +117,10 @@ class Board:
 
     def object_id(self, name: str, owner: int) -> int:
         """The first of ``owner``'s cards named ``name`` still in a library or hand."""
-        objs = self.game.state()["state"]["objects"].values()
-        for o in sorted(objs, key=lambda o: o["id"]):
-            if o["name"] == name and o["owner"] == owner and o["zone"] in ("Library", "Hand"):
-                return int(o["id"])
+        objs = [o for _, o in root(self.game.state())["objects"].entries()]
+        for o in sorted(objs, key=lambda o: o["id"].as_int()):
+            if (o["name"].as_str(), o["owner"].as_int()) == (name, owner) and o["zone"].as_str() in ("Library", "Hand"):
+                return o["id"].as_int()
         raise KeyError(f"no {name} of player {owner} left in a library or hand")
 
     def debug(self, action: dict[str, Any]) -> Any:
@@ -145,39 +145,41 @@ class Board:
         self.debug(
             {"type": "AddMana", "data": {"player_id": owner, "mana": _mana_for(corpus().lookup(name).mana_cost)}}
         )
-        cast = next((a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "CastSpell" and
-                     a.to_dict()["data"].get("object_id") == oid), None)  # fmt: skip
+        cast = next((a for a in self._actions() if a.tag() == "CastSpell" and a["data"]["object_id"].as_int() == oid),
+                    None)  # fmt: skip
         if cast is None:
             raise PhaseError(f"phase offers no way to cast {name}")
-        self.apply(owner, cast)
+        self.apply(owner, cast.json())
         for _ in range(limit):
-            w = self.game.waiting_for()
-            if w["type"] in PROMPTS or (w["type"] == "Priority" and not self.state()["state"]["stack"]):
+            w = Node(self.game.waiting_for(), "waiting_for")
+            kind = w.tag()
+            if kind in PROMPTS or (kind == "Priority" and not len(root(self.state())["stack"])):
                 return
-            data = w.get("data") or {}
-            if "player" not in data:
-                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
-            who = int(data["player"])
-            if w["type"] == "TargetSelection":  # the spell's own target (601.2c): ``target`` if phase allows it
-                offered = [a.to_dict() for a in self.game.actions() if a.to_dict().get("type") == "ChooseTarget"]
-                objects = [a for a in offered if "Object" in (a["data"].get("target") or {})]
-                mine = [a for a in objects if a["data"]["target"]["Object"] == target]
+            if kind not in ("TargetSelection", "AlternativeCastChoice", "OptionalEffectChoice", "UnlessPayment",
+                            "Priority"):  # fmt: skip
+                raise PhaseError(f"casting {name}: phase waits for {kind}")
+            who = w["data"]["player"].as_int()
+            if kind == "TargetSelection":  # the spell's own target (601.2c): ``target`` if phase allows it
+                offered = [(a, a["data"]["target"]) for a in self._actions() if a.tag() == "ChooseTarget"]
+                refs = [(a, t.variant()) for a, t in offered if not t.null]
+                objects = [(a, v.as_int()) for a, (k, v) in refs if k == "Object"]
+                mine = [a for a, oid in objects if oid == target]
                 if not (mine or objects):
                     raise PhaseError(f"casting {name}: no target phase allows")
-                self.apply(who, (mine or objects)[0])
-                continue
-            if w["type"] == "AlternativeCastChoice":  # cast for its mana cost, not evoked or otherwise
+                self.apply(who, (mine or [a for a, _ in objects])[0].json())
+            elif kind == "AlternativeCastChoice":  # cast for its mana cost, not evoked or otherwise
                 self.apply(who, {"type": "ChooseAlternativeCast", "data": {"choice": {"type": "Normal"}}})
-                continue
-            if w["type"] in ("OptionalEffectChoice", "UnlessPayment"):  # a choice as something resolves: its first
+            elif kind in ("OptionalEffectChoice", "UnlessPayment"):  # a choice as something resolves: its first
                 self.apply(who, next(a.to_dict() for a in self.game.actions()))
-                continue
-            if w["type"] != "Priority":
-                raise PhaseError(f"casting {name}: phase waits for {w['type']}")
-            self.apply(who, {"type": "PassPriority"})
+            else:
+                self.apply(who, {"type": "PassPriority"})
+
+    def _actions(self) -> list[Node]:
+        """The actions phase offers now (``GameAction`` dicts)."""
+        return [Node(a.to_dict(), f"actions[{i}]") for i, a in enumerate(self.game.actions())]
 
     def at_prompt(self) -> bool:
-        return bool(self.game.waiting_for()["type"] in PROMPTS)
+        return Node(self.game.waiting_for(), "waiting_for").tag() in PROMPTS
 
 
 def _mana_for(cost: str) -> list[str]:
@@ -210,11 +212,10 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     """The outcome phase placed for the batch ``before`` was read from: the stack entries above the
     stack as it stood, matched to the batch's abilities by source and description; an ability of the
     batch not on the stack was removed."""
-    s = _state(after)
     below = before.index.stack_ids
-    entries = [e for e in s.get("stack") or () if int(e["id"]) not in below]
+    entries = [e for e in root(after)["stack"].items() if e["id"].as_int() not in below]
     left = list(before.index.batch)
-    matched: list[tuple[dict[str, Any], str]] = []
+    matched: list[tuple[Node, str]] = []
     fired: list[tuple[int, str]] = []  # (place among the entries, our id) of the reactions phase fired
     for e in entries:
         data, match = placed_as(left, e)
@@ -222,9 +223,9 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
             fired.append((len(matched) + len(fired), _reaction(before, data, matched)))
             continue
         left.remove(match)
-        matched.append((data.get("ability") or {}, match.trigger))
+        matched.append((data["ability"], match.trigger))
     placed = [e for k, e in enumerate(entries) if k not in {i for i, _ in fired}]
-    ids = {t: int(e["id"]) for e, (_, t) in zip(placed, matched, strict=True)}
+    ids = {t: e["id"].as_int() for e, (_, t) in zip(placed, matched, strict=True)}
     index = replace(before.index, batch=[replace(b, stack_id=ids.get(b.trigger, b.stack_id))
                                          for b in before.index.batch])  # fmt: skip
     now = replace(before, index=index)
@@ -234,17 +235,17 @@ def reached(before: Reading, after: Mapping[str, Any]) -> Outcome:
     return Outcome(stack=tuple(stack), removed=tuple(b.trigger for b in left))
 
 
-def _reaction(before: Reading, data: Mapping[str, Any], matched: list[tuple[dict[str, Any], str]]) -> str:
+def _reaction(before: Reading, data: Node, matched: list[tuple[Node, str]]) -> str:
     """Our id for a reaction phase fired while placing the batch (``REACTION@ABILITY``): a ward
     ability, whose event names the warded object and the source of the ability that targeted it."""
-    event = data.get("trigger_event") or {}
-    info = event.get("data") or {}
-    target = info.get("target") or {}
-    thing = before.index.thing(target) if target else None
-    if event.get("type") != "BecomesTarget" or thing is None or f"{thing}-ward" not in {
-            r["id"] for r in before.document.get("reactions", ())}:  # fmt: skip
-        raise PhaseGap(f"stack entry {data.get('description')!r} is not an ability of the batch read")
-    by = [t for ability, t in matched if ability.get("source_id") == info.get("source_id")]
+    event = data.opt("Trigger.trigger_event")
+    info = None if event.null or event.tag() != "BecomesTarget" else event["data"]
+    thing = None if info is None else before.index.thing(info["target"])
+    if info is None or f"{thing}-ward" not in {r["id"] for r in before.document.get("reactions", ())}:
+        raise PhaseGap(f"stack entry {data.opt('Trigger.description').maybe_str()!r} is not an ability of the batch "
+                       "read")  # fmt: skip
+    source = info["source_id"].as_int()
+    by = [t for ability, t in matched if ability["source_id"].as_int() == source]
     if not by:
-        raise PhaseGap(f"ward of {thing}: no ability of the batch from source {info.get('source_id')} is placed")
+        raise PhaseGap(f"ward of {thing}: no ability of the batch from source {source} is placed")
     return f"{thing}-ward@{by[0]}"

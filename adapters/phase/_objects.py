@@ -4,12 +4,11 @@ ward), and the hexproof or shroud a permanent gives players. What is not read is
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from ._abilities import _COLOR, _CORE, Gap
+from ._schema import Node
 
 # CounterType serializes as a lower-case flat string (crates/engine/src/types/counter.rs); others keep theirs
 _COUNTER = {"plus1plus1": "+1/+1", "minus1minus1": "-1/-1"}
@@ -20,154 +19,131 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "object"
 
 
-def _mana_value(cost: Any, place: str, gaps: list[Gap]) -> int | None:
-    if not isinstance(cost, Mapping) or cost.get("type") == "NoCost":
+def _mana_value(cost: Node, gaps: list[Gap]) -> int | None:
+    kind = cost.tag()
+    if kind == "NoCost":
         return 0
-    if cost.get("type") != "Cost":
-        gaps.append(Gap(place, f"mana cost {cost.get('type')!r} is not read by the adapter"))
+    if kind != "Cost":
+        gaps.append(Gap(cost.path, f"mana cost {kind!r} is not read by the adapter"))
         return None
-    value = int(cost.get("generic") or 0)
-    for shard in cost.get("shards") or ():
-        s = str(shard)
-        if s in ("X", "Y", "Z"):
-            continue
-        value += 2 if s.startswith("Two") else 1
-    return value
+    shards = [s.as_str() for s in cost["shards"].items()]
+    return cost["generic"].as_int() + sum(0 if s in "XYZ" else 2 if s.startswith("Two") else 1 for s in shards)
 
 
-def _keywords(obj: Mapping[str, Any], out: dict[str, Any], place: str, gaps: list[Gap]) -> str | None:
+def _keywords(obj: Node, out: dict[str, Any], gaps: list[Gap]) -> str | None:
     """Hexproof, shroud, protection and hexproof-from into ``out``; the ward cost, if any."""
     ward = None
-    for i, kw in enumerate(obj.get("keywords") or ()):
-        where = f"{place}.keywords[{i}]"
-        if kw == "Hexproof":
-            out["hexproof"] = True
-        elif kw == "Shroud":
-            out["shroud"] = True
-        elif isinstance(kw, Mapping) and "Protection" in kw:
-            got = _protection(kw["Protection"], where, gaps)
+    for kw in obj["keywords"].items():
+        name, value = kw.variant()
+        if name in ("Hexproof", "Shroud") and value.null:
+            out[name.lower()] = True
+        elif name in ("Protection", "HexproofFrom"):
+            got = _protection(value, name == "HexproofFrom", gaps)
             if got is not None:
-                out.setdefault("protection", []).append(got)
-        elif isinstance(kw, Mapping) and "HexproofFrom" in kw:
-            got = _protection(kw["HexproofFrom"], where, gaps)
-            if got is not None:
-                out.setdefault("hexproof_from", []).append(got)
-        elif isinstance(kw, Mapping) and "Ward" in kw:
-            ward = json.dumps(kw["Ward"], sort_keys=True)
+                out.setdefault("protection" if name == "Protection" else "hexproof_from", []).append(got)
+        elif name == "Ward":
+            ward = value.dump()
     return ward
 
 
-def _protection(p: Any, place: str, gaps: list[Gap]) -> dict[str, Any] | None:
-    if isinstance(p, Mapping) and "type" not in p and len(p) == 1:
-        ((kind, data),) = p.items()  # {"Color": "White"}: the variant as the key
-    else:
-        kind = p.get("type") if isinstance(p, Mapping) else p
-        data = p.get("data") if isinstance(p, Mapping) else None
+def _protection(p: Node, adjacent: bool, gaps: list[Gap]) -> dict[str, Any] | None:
+    """ProtectionTarget (``{"Color": "White"}``, ``"Everything"``) or, ``adjacent``, HexproofFilter
+    (``{"type": "Color", "data": "White"}``: types/keywords.rs) as our quality."""
+    kind, data = (p.tag(), p["data"]) if adjacent else p.variant()
     if kind == "Everything":
         return {}
-    if kind == "Color" and data in _COLOR:
-        return {"color": _COLOR[data]}
-    if kind == "CardType" and isinstance(data, str) and data in _CORE:
-        return {"type": _CORE[data]}
-    gaps.append(Gap(place, f"protection from {json.dumps(p)} is not read by the adapter"))
+    if kind == "Color" and data.kind == "string" and data.as_str() in _COLOR:
+        return {"color": _COLOR[data.as_str()]}
+    if kind == "CardType" and data.kind == "string" and data.as_str() in _CORE:
+        return {"type": _CORE[data.as_str()]}
+    gaps.append(Gap(p.path, f"protection from {p.dump()} is not read by the adapter"))
     return None
 
 
-def read_players(s: Mapping[str, Any]) -> tuple[list[Any], dict[str, int]]:
+def read_players(s: Node) -> tuple[list[Any], dict[str, int]]:
     """The players in turn order from the active one (those who left marked so), and our id for each of phase's."""
-    seats = list(s.get("seat_order") or [p["id"] for p in s.get("players") or ()])
-    active = s.get("active_player")
+    players = s["players"].items()
+    seats = [p.as_int() for p in s["seat_order"].items()] or [p["id"].as_int() for p in players]
+    active = s["active_player"].as_int()
     if active in seats:
         k = seats.index(active)
         seats = seats[k:] + seats[:k]
-    out: list[Any] = []
-    ids: dict[str, int] = {}
-    gone = set(s.get("eliminated_players") or ())
-    for p in s.get("players") or ():
-        if p.get("is_eliminated"):
-            gone.add(p["id"])
-    for pid in seats:
-        name = f"P{pid}"
-        ids[name] = pid
-        out.append({"id": name, "left_game": True} if pid in gone else name)
-    return out, ids
+    gone = {p.as_int() for p in s["eliminated_players"].items()}
+    gone |= {p["id"].as_int() for p in players if p["is_eliminated"].as_bool()}
+    out: list[Any] = [{"id": f"P{pid}", "left_game": True} if pid in gone else f"P{pid}" for pid in seats]
+    return out, {f"P{pid}": pid for pid in seats}
 
 
 Combat = tuple[frozenset[str], frozenset[str]]
 """The ids (as text) of the attacking and of the blocking objects."""
 
 
-def combat_of(s: Mapping[str, Any]) -> Combat:
+def combat_of(s: Node) -> Combat:
     """From ``combat`` (CombatState): the attackers (``attackers[].object_id``) and the blockers (the
     keys of ``blocker_to_attacker``), once per state (once per object was quadratic in a combat)."""
-    combat = s.get("combat") or {}
-    attacking = frozenset(str(a.get("object_id")) for a in combat.get("attackers") or ())
-    return attacking, frozenset(str(k) for k in (combat.get("blocker_to_attacker") or {}))
+    combat = s["combat"]
+    if combat.null:
+        return frozenset(), frozenset()
+    attacking = frozenset(str(a["object_id"].as_int()) for a in combat["attackers"].items())
+    return attacking, frozenset(k for k, _ in combat["blocker_to_attacker"].entries())
 
 
-def _tags(o: Mapping[str, Any], combat: Combat) -> list[str]:
+def _tags(o: Node, oid: int, combat: Combat) -> list[str]:
     """``tapped``, ``token``, ``attacking`` and ``blocking``."""
-    tags = []
-    if o.get("tapped"):
-        tags.append("tapped")
-    if o.get("is_token"):
-        tags.append("token")
-    if str(o["id"]) in combat[0]:
-        tags.append("attacking")
-    if str(o["id"]) in combat[1]:
-        tags.append("blocking")
-    return tags
+    said = (o["tapped"].as_bool(), o.opt("GameObject.is_token").as_bool(), str(oid) in combat[0], str(oid) in combat[1])
+    return [tag for tag, on in zip(("tapped", "token", "attacking", "blocking"), said, strict=True) if on]
 
 
-def read_object(o: Mapping[str, Any], zone: str, s: Mapping[str, Any], place: str, gaps: list[Gap],
-                combat: Combat | None = None) -> tuple[dict[str, Any], str | None]:  # fmt: skip
+def read_object(o: Node, zone: str, gaps: list[Gap], combat: Combat) -> tuple[dict[str, Any], str | None]:
     """The object ``o`` in ``zone`` as ours, and its ward cost if it has ward."""
-    ct = o.get("card_types") or {}
+    ct = o["card_types"]
     types = []
-    for t in ct.get("core_types") or ():
-        if t in _CORE:
-            types.append(_CORE[t])
+    for t in ct["core_types"].items():
+        if t.as_str() in _CORE:
+            types.append(_CORE[t.as_str()])
         else:
-            gaps.append(Gap(f"{place}.card_types.core_types", f"card type {t!r} is not read by the adapter"))
-    out: dict[str, Any] = {"id": f"{slug(str(o.get('name')))}#{o['id']}"}
+            gaps.append(Gap(t.path, f"card type {t.as_str()!r} is not read by the adapter"))
+    oid, controller, owner = o["id"].as_int(), o["controller"].as_int(), o["owner"].as_int()
+    out: dict[str, Any] = {"id": f"{slug(o['name'].as_str())}#{oid}"}
     if zone == "battlefield":
-        out["controller"] = f"P{o['controller']}"
-        if o.get("owner") != o.get("controller"):
-            out["owner"] = f"P{o['owner']}"
+        out["controller"] = f"P{controller}"
+        if owner != controller:
+            out["owner"] = f"P{owner}"
     else:
-        out.update(kind="card", zone=zone, owner=f"P{o['owner']}")
+        out.update(kind="card", zone=zone, owner=f"P{owner}")
     out["types"] = types
-    for key, src in (("subtypes", "subtypes"), ("supertypes", "supertypes")):
-        vals = [str(v).lower() if key == "supertypes" else str(v) for v in ct.get(src) or ()]
+    for key in ("subtypes", "supertypes"):
+        vals = [v.as_str().lower() if key == "supertypes" else v.as_str() for v in ct[key].items()]
         if vals:
             out[key] = vals
-    out["colors"] = [_COLOR[c] for c in o.get("color") or () if c in _COLOR]
+    out["colors"] = [_COLOR[c] for c in (c.as_str() for c in o["color"].items()) if c in _COLOR]
     for stat in ("power", "toughness"):
-        if isinstance(o.get(stat), int):
-            out[stat] = o[stat]
-    mv = _mana_value(o.get("mana_cost"), f"{place}.mana_cost", gaps)
+        value = o[stat].maybe_int()
+        if value is not None:
+            out[stat] = value
+    mv = _mana_value(o["mana_cost"], gaps)
     if mv is not None:
         out["mana_value"] = mv
-    counters = {_COUNTER.get(str(k), str(k)): int(v) for k, v in (o.get("counters") or {}).items() if v}
+    counters = {_COUNTER.get(k, k): n.as_int() for k, n in o["counters"].entries() if n.as_int()}
     if counters:
         out["counters"] = counters
-    tags = _tags(o, combat if combat is not None else combat_of(s))
+    tags = _tags(o, oid, combat)
     if tags:
         out["tags"] = tags
-    ward = _keywords(o, out, place, gaps)
+    ward = _keywords(o, out, gaps)
     return out, ward
 
 
-def read_stack_object(e: Mapping[str, Any], place: str, gaps: list[Gap]) -> dict[str, Any]:
+def read_stack_object(e: Node, gaps: list[Gap]) -> dict[str, Any]:
     """A stack entry below the batch as ours: a spell or an ability."""
-    kind = (e.get("kind") or {}).get("type")
-    out: dict[str, Any] = {"id": f"stack#{e['id']}", "controller": f"P{e['controller']}"}
+    kind = e["kind"].tag()
+    out: dict[str, Any] = {"id": f"stack#{e['id'].as_int()}", "controller": f"P{e['controller'].as_int()}"}
     if kind == "Spell":
         out["kind"] = "spell"
     elif kind in ("TriggeredAbility", "ActivatedAbility"):
         out.update(kind="ability", ability_kind="triggered" if kind == "TriggeredAbility" else "activated")
     else:
-        gaps.append(Gap(f"{place}.kind", f"stack entry {kind!r} is not read by the adapter"))
+        gaps.append(Gap(f"{e.path}.kind", f"stack entry {kind!r} is not read by the adapter"))
         out["kind"] = "ability"
     return out
 
@@ -178,37 +154,35 @@ def controller_of(objects: list[dict[str, Any]], oid: str) -> str | None:
     return o.get("controller") or o.get("owner")
 
 
-def read_player_keywords(o: Mapping[str, Any], place: str, gaps: list[Gap], players: list[Any]) -> None:
+def read_player_keywords(o: Node, gaps: list[Gap], players: list[Any]) -> None:
     """A player's hexproof or shroud, which phase's state does not export, from the static abilities on
     the battlefield that grant it: "You have hexproof" (mode ``Hexproof`` or ``Shroud``, ``affected`` a
     type-less filter of players: ``controller`` You or Opponent) is read into ``players``; any other
     static that may give a player hexproof, shroud or protection is a gap naming it."""
-    for i, st in enumerate(o.get("static_definitions") or ()):
-        if not isinstance(st, Mapping):
+    for st in o["static_definitions"].items():
+        affected = st["affected"]
+        kind = None if affected.null else affected.tag()
+        if not (kind in ("Player", "Controller") or (kind == "Typed" and not len(affected["type_filters"]))):
             continue
-        affected = st.get("affected") or {}
-        mode = st.get("mode")
-        to_players = isinstance(affected, Mapping) and (
-            affected.get("type") in ("Player", "Controller")
-            or (affected.get("type") == "Typed" and not affected.get("type_filters"))
-        )
-        if not to_players:
+        mode = st["mode"].variant()[0]
+        if mode not in ("Hexproof", "Shroud"):
+            if re.search(r"Hexproof|Shroud|Protection", st.dump()):
+                said = "may give a player hexproof, shroud or protection, which phase's state does not say"
+                gaps.append(Gap(st.path, said))
             continue
-        who = affected.get("controller") if affected.get("type") == "Typed" else None
-        plain = mode in ("Hexproof", "Shroud") and not affected.get("properties") and not st.get("condition")
-        if plain and who in ("You", "Opponent"):
-            mine = f"P{o.get('controller')}"
+        who = affected["controller"] if kind == "Typed" else None
+        name = None if who is None or who.null else who.variant()[0]
+        if not st["condition"].null:
+            place, why = st["condition"], "under a condition"
+        elif kind == "Typed" and len(affected["properties"]):
+            place, why = affected["properties"], "to players with properties"
+        elif name not in ("You", "Opponent"):
+            place, why = who or affected, "to players of no controller You or Opponent"
+        else:
+            mine = f"P{o['controller'].as_int()}"
             for k, p in enumerate(players):
                 pid = p if isinstance(p, str) else p["id"]
-                if (pid == mine) == (who == "You"):
-                    entry = {"id": pid} if isinstance(p, str) else dict(p)
-                    entry[str(mode).lower()] = True
-                    players[k] = entry
+                if (pid == mine) == (name == "You"):
+                    players[k] = {**({"id": pid} if isinstance(p, str) else p), mode.lower(): True}
             continue
-        if re.search(r"Hexproof|Shroud|Protection", json.dumps(st)):
-            gaps.append(
-                Gap(
-                    f"{place}.static_definitions[{i}]",
-                    "may give a player hexproof, shroud or protection, which phase's state does not say",
-                )
-            )
+        gaps.append(Gap(place.path, f"a static giving {mode.lower()} {why} is not read by the adapter"))

@@ -30,6 +30,7 @@ from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Decision, Stepper, Walk
 
 from ._answers import (
+    _asked_slots,
     _consistent,
     _current,
     _divisions,
@@ -42,7 +43,7 @@ from ._answers import (
     refuse,
 )
 from ._board import Reading
-from ._schema import PhaseGap
+from ._schema import Node, PhaseGap
 
 Action = dict[str, Any]
 
@@ -56,7 +57,8 @@ def _rng(seed: int | random.Random | None) -> random.Random:
 
 
 def _key(action: Mapping[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True)
+    """An answer as JSON text (a value that is no JSON: :class:`~._schema.PhaseStateError`, a ``ValueError``)."""
+    return Node(action, "action").dump()
 
 
 # -- the answers to one prompt -------------------------------------------------------------------
@@ -160,9 +162,10 @@ class _OrderAnswers(Answers):
         return {"type": "OrderTriggers", "data": {"order": order}}
 
     def _place(self, action: Mapping[str, Any]) -> int:
-        order = (action.get("data") or {}).get("order") if action.get("type") == "OrderTriggers" else None
-        if not isinstance(order, list) or not all(type(i) is int for i in order):
-            raise ValueError("not an OrderTriggers answer with an order of ability indices")
+        given = Node(action, "action")
+        if given.tag() != "OrderTriggers":
+            raise ValueError(f"not an OrderTriggers answer: {given.tag()!r}")
+        order = [i.as_int() for i in given["data"]["order"].items()]
         r, at = 0, 0
         for b in self.blocks:
             part = order[at : at + len(b)]
@@ -193,9 +196,10 @@ class _ListedAnswers(Answers):
         return self.listed[i]
 
     def _place(self, action: Mapping[str, Any]) -> int:
-        found = self._at.get(_key(action))
+        key = _key(action)
+        found = self._at.get(key)
         if found is None:
-            raise ValueError(f"{json.dumps(action)} is not a legal answer at this {self.kind} prompt")
+            raise ValueError(f"{key} is not a legal answer at this {self.kind} prompt")
         return found
 
 
@@ -287,11 +291,10 @@ class Rest:
         moves = {d.text: d for d in stepper.legal(walk)}
         out: list[tuple[Walk, Entry | None]] = []
         if f"put {trigger}" in moves:
-            data = r.prompt.get("data") or {}
-            chosen = [r.index.thing(x) for x in (data.get("selection") or {}).get("selected_slots") or ()]
-            labels = data.get("mode_labels")
             texts = {m["id"]: m.get("text") for m in r.trigger(trigger).get("modes", ())}
-            division = {str(r.index.thing(x)) for x in data.get("targets") or ()}
+            chosen, labels = _asked_slots(r) if r.kind == "TriggerTargetSelection" else ([], None)
+            division = {str(r.index.thing(x)) for x in r.prompt["data"]["targets"].items()} if (
+                r.kind == "DistributeAmong") else set()  # fmt: skip
             for w, entry in announced(r, trigger, (stepper, walk)):
                 if r.kind == "TriggerTargetSelection":
                     said = sorted(texts[m.mode] or "" for m in entry.modes or ())

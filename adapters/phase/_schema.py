@@ -1,21 +1,23 @@
-"""The part of phase's exported state the adapter reads, as a schema (docs/phase.md, "The schema").
+"""The one reader of phase's JSON (docs/phase.md, "The schema"): a state, a prompt, the stack, an
+answer given to phase and phase's card data are read only as :class:`Node` — a value with its path —
+so no other module of the adapter holds phase's raw mappings.
 
-A door never guesses: ``check(s)`` holds a state to these models before anything is read, so a field
-the reading uses is there with the type phase exports, or has the default written beside it here (what
-phase's serializer leaves out when empty), or the state is refused as :class:`PhaseStateError` naming
-the field by its path in the state (``players[1].graveyard``, ``objects[113].controller``). A field
-typed ``Any`` is one whose every shape is read or said as a gap (an ability's effect tree, read by
-``translate``; a trigger's firing; an event): its shape is the reader's business, not the schema's.
-The models are exactly what the reading touches: ``tests/test_phase_schema.py`` records every key the
-reading of each fixture asks for and holds it to :func:`paths`.
+A field is there with the type phase writes, or the reading is refused as :class:`PhaseStateError`
+naming the field by its path (``players[1].graveyard: missing``, ``objects[113].controller: expected an
+integer, not 'x'``). ``node["name"]`` is a field phase always writes; ``node.opt("Shape.name")`` one it
+may leave out, whose meaning when left out is :data:`ABSENT`'s — the fields phase's serializer skips
+(``#[serde(skip_serializing_if)]``), from its source (``fetch github:phase-rs/phase``: files under
+``crates/engine/src/``). The pinned 0.103.0 (engine commit 60296e29, from the wheel's SBOM) is not in
+the stored source: a field the stored source lacks is optional only where a recorded state leaves it out.
+``tests/test_phase_schema.py`` deletes and retypes every field the reading asks of the recorded states.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+import json
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from triggerstack.model._errors import ScenarioError
 
 
@@ -36,297 +38,204 @@ class PhaseStateError(PhaseGap):
     bare ``KeyError`` or ``TypeError`` (the adapter reads a state whole or refuses it)."""
 
 
-class _Shape(BaseModel):
-    # strict: phase writes JSON, so "1" is not an id and true is not a count
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
-
-
-class _Types(_Shape):
-    core_types: list[str]
-    subtypes: list[str]
-    supertypes: list[str]
-
-
-class _Object(_Shape):
-    """An object in a zone the adapter reads (the battlefield, a graveyard, exile)."""
-
-    id: int
-    name: str
-    controller: int
-    owner: int
-    card_types: _Types
-    color: list[str]
-    power: int | None
-    toughness: int | None
-    mana_cost: Any
-    counters: dict[str, int]
-    tapped: bool
-    is_token: bool = False
-    keywords: list[Any]
-    static_definitions: list[Any]
-    trigger_definitions: list[Any]
-
-
-class _Player(_Shape):
-    id: int
-    graveyard: list[int]
-    is_eliminated: bool
-
-
-class _Modal(_Shape):
-    min_choices: int
-    max_choices: int
-    mode_count: int
-    mode_descriptions: list[str]
-    chooser: Any = None
-    constraints: Any = None
-    allow_repeat_modes: bool = False
-
-
-class _Ability(_Shape):
-    """A waiting ability (``ResolvedAbility``); its effect tree is ``translate``'s to read."""
-
-    controller: int
-    source_id: int | None
-    effect: Any
-    sub_ability: Any
-    optional_targeting: bool
-    ability_index: int = 0
-    description: str | None = None
-    trigger_source: Any = None
-    selected_mode_labels: list[str] | None = None
-    multi_target: Any = None
-    distribute: Any = None
-    modal: _Modal | None = None
-    mode_abilities: list[Any] = []
-
-
-class _Pending(_Shape):
-    """A pending trigger (or a triggered stack entry's data): its ``controller`` defaults to its
-    ability's, which a stack entry's data leaves out (the entry says it)."""
-
-    ability: _Ability
-    description: str
-    source_id: int | None
-    trigger_event: Any
-    source_name: str | None = None
-    controller: int | None = None
-
-
-class _Queued(_Shape):
-    pending: _Pending
-    firing: Any
-
-
-class _Group(_Shape):
-    triggers: list[_Queued]
-
-
-class _Order(_Shape):
-    groups: list[_Group]
-
-
-class _Kind(_Shape):
-    type: str
-    data: Any = None
-
-
-class _Entry(_Shape):
-    id: int
-    controller: int
-    kind: _Kind
-
-
-class _Attacker(_Shape):
-    object_id: int
-
-
-class _Combat(_Shape):
-    attackers: list[_Attacker] = []
-    blocker_to_attacker: dict[str, Any] = {}
-
-
-class _Ref(_Shape):
-    """A ``TargetRef``: one of a player or an object."""
-
-    Player: int | None = None
-    Object: int | None = None
-
-    @model_validator(mode="after")
-    def _one(self) -> _Ref:
-        if (self.Player is None) == (self.Object is None):
-            raise ValueError('a target is {"Player": id} or {"Object": id}')
-        return self
-
-
-class _Prompt(_Shape):
-    type: str
-    data: Any = None
-
-
-class _Selection(_Shape):
-    selected_slots: list[_Ref] = []
-
-
-class _Asked(_Shape):
-    """A trigger-placement prompt's data: what the answers read at every prompt, absent where the
-    prompt does not ask it (each prompt's own model requires what it asks)."""
-
-    player: int
-    source_id: int | None = None
-    selection: _Selection | None = None
-    mode_labels: list[str] | None = None
-    targets: list[_Ref] | None = None
-
-
-class _OrderAsked(_Asked):
-    triggers: list[Any]
-
-
-class _TargetAsked(_Asked):
-    selection: _Selection
-
-
-class _ModeAsked(_Asked):
-    pass
-
-
-class _DivideAsked(_Asked):
-    targets: list[_Ref]
-    total: int
-
-
-_ASKED: dict[str, type[_Shape]] = {
-    "OrderTriggers": _OrderAsked,
-    "TriggerTargetSelection": _TargetAsked,
-    "AbilityModeChoice": _ModeAsked,
-    "DistributeAmong": _DivideAsked,
+ABSENT: dict[str, Any] = {
+    # types/game_state.rs GameState: skip_serializing_if Vec::is_empty
+    "GameState.pending_trigger_event_batch": (),
+    # 0.103.0's GameState (not in the stored source): left out of recorded states when empty
+    "GameState.pending_trigger_order": None,
+    "GameState.pending_trigger_entry": None,
+    "GameState.pending_trigger_firing": None,
+    "GameState.deferred_triggers": (),
+    "GameObject.is_token": False,  # 0.103.0 leaves it out when false (the stored source writes it)
+    # game/triggers.rs PendingTrigger and types/game_state.rs StackEntryKind::TriggeredAbility
+    "Trigger.description": None,
+    "Trigger.trigger_event": None,
+    # types/ability.rs ResolvedAbility and AbilityDefinition (ability_index: None for a synthesized one)
+    "Ability.ability_index": None,
+    "Ability.description": None,
+    "Ability.multi_target": None,
+    "Ability.distribute": None,
+    "Ability.distribution": None,
+    "Ability.modal": None,
+    "Ability.mode_abilities": (),
+    "Ability.selected_mode_labels": None,  # 0.103.0: set once modes are chosen
+    "Ability.trigger_source": None,  # 0.103.0: a sub-ability's and a definition's have none
+    # types/ability.rs ModalChoice (chooser: 0.103.0, not in the stored source)
+    "ModalChoice.constraints": (),
+    "ModalChoice.chooser": None,
+    # types/ability.rs Effect: targets written only when there is one
+    "LoseLife.target": None,
+    "Mana.target": None,
+    "SearchLibrary.target_player": None,
+    "CopyTokenOf.source_filter": None,
+    # 0.103.0's card data (the stored source writes them): Attach attaches its source; a blight's creature
+    # is chosen as it resolves; an additional phase names its player `recipient`
+    "Attach.attachment": None,
+    "BlightEffect.target": None,
+    "AdditionalPhase.target": None,
+    # 0.103.0's prompts: no slot chosen yet; no mode chosen; a mulligan of one player
+    "MulliganDecision.pending": None,
+    "TargetSelection.selected_slots": (),
+    "TriggerTargetSelection.mode_labels": None,
 }
+"""What each field phase may leave out means when it does, by ``Shape.field`` (the shape an effect's
+or a prompt's type names, or the struct's)."""
 
-
-class _State(_Shape):
-    """The top of a state: what phase always exports is required (``None`` allowed where phase
-    writes ``null``), what it leaves out when empty has the empty default."""
-
-    waiting_for: _Prompt
-    active_player: int
-    seat_order: list[int]
-    players: list[_Player]
-    battlefield: list[int]
-    exile: list[int]
-    stack: list[_Entry]
-    objects: dict[str, Any]
-    combat: _Combat | None
-    eliminated_players: list[int]
-    pending_trigger: _Pending | None
-    pending_trigger_firing: Any = None
-    pending_trigger_entry: int | None = None
-    pending_trigger_order: _Order | None = None
-    deferred_triggers: list[_Queued] = []
-    pending_trigger_event_batch: list[Any] = []
-
-
-STATE = _State
-"""The schema of the top of a state (objects in the zones read are :class:`_Object`, the data of a
-trigger-placement prompt its own model)."""
-
-
-def _where(prefix: str, loc: tuple[int | str, ...]) -> str:
-    out = prefix
-    for k in loc:
-        out += f"[{k}]" if isinstance(k, int) or (out.endswith("objects") and k.isdigit()) else f".{k}" if out else k
-    return out
-
-
-def _validate(model: type[_Shape], data: Any, prefix: str) -> None:
-    try:
-        model.model_validate(data)
-    except ValidationError as exc:
-        lines = []
-        for e in exc.errors(include_url=False):
-            where = _where(prefix, tuple(e["loc"]))
-            said = "missing: phase exports it" if e["type"] == "missing" else f"{e['msg']} (got {_shown(e['input'])})"
-            lines.append(f"{where or 'the state'}: {said}")
-        raise PhaseStateError("a state phase would not export: " + "; ".join(lines[:8])
-                              + (f"; and {len(lines) - 8} more" if len(lines) > 8 else "")) from None  # fmt: skip
+_NAME = {field: field.rsplit(".", 1)[1] for field in ABSENT}
+_JSON = {bool: "true or false", int: "an integer", str: "a string", list: "a list", dict: "an object"}
 
 
 def _shown(value: Any) -> str:
-    text = repr(value) if not isinstance(value, (Mapping, list)) else type(value).__name__
+    text = type(value).__name__ if isinstance(value, (Mapping, list, tuple)) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check(s: Mapping[str, Any]) -> None:
-    """Hold the state ``s`` (the ``"state"`` part) to the schema, or raise :class:`PhaseStateError`
-    naming each field missing or mistyped by its path."""
-    _validate(_State, s, "")
-    check_prompt(s["waiting_for"], s["stack"])
-    objects = s["objects"]
-    zones = [*s["battlefield"], *s["exile"], *(o for p in s["players"] for o in p["graveyard"])]
-    for oid in zones:
-        if str(oid) in objects:
-            _validate(_Object, objects[str(oid)], f"objects[{oid}]")
+class Node:
+    """A value of phase's JSON at its path: read through typed accessors, each refusing a value of
+    another type or a missing field as :class:`PhaseStateError` naming the path."""
+
+    __slots__ = ("_key", "_raw", "_up")
+
+    def __init__(self, raw: object, path: str = "", up: Node | None = None, key: str | tuple[object] = "") -> None:
+        self._raw = raw
+        self._up: Node | None = up
+        self._key: str | tuple[object] = key if up is not None else path  # the path made only when said
+
+    @property
+    def path(self) -> str:
+        """Where the value is: ``stack[0].kind.data`` (a field after a dot, an item or an entry by id in
+        brackets)."""
+        if self._up is None:
+            return str(self._key)
+        above, key = self._up.path, self._key
+        if isinstance(key, tuple):
+            return f"{above}[{key[0]}]"
+        return f"{above}.{key}" if above else key
+
+    def __repr__(self) -> str:
+        return f"Node({self.path or 'root'}: {_shown(self._raw)})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and bool(self._raw == other._raw)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def refuse(self, said: str) -> NoReturn:
+        raise PhaseStateError(f"{self.path or 'the state'}: {said}")
+
+    def _want(self, kind: type) -> Any:
+        raw = self._raw
+        if type(raw) is kind:
+            return raw
+        if (kind is dict and isinstance(raw, Mapping)) or (kind is list and isinstance(raw, (list, tuple))):
+            return raw
+        self.refuse(f"expected {_JSON[kind]}, not {_shown(raw)}")
+
+    def __getitem__(self, key: str) -> Node:
+        """The field ``key``, which phase always writes (``null`` where it has none)."""
+        raw = self._raw if type(self._raw) is dict else self._want(dict)  # (the common case first: a hot path)
+        if key not in raw:
+            Node(None, up=self, key=key).refuse("missing")
+        return Node(raw[key], up=self, key=key)
+
+    def opt(self, field: str) -> Node:
+        """The field ``Shape.name``: its value, or where phase left it out what :data:`ABSENT` says it
+        means (a field :data:`ABSENT` does not name is one phase always writes)."""
+        key = _NAME.get(field) or field.rsplit(".", 1)[1]
+        if field in ABSENT and key not in self._want(dict):
+            return Node(ABSENT[field], up=self, key=key)
+        return self[key]
+
+    def at(self, key: str) -> Node | None:
+        """The entry ``key`` of a mapping keyed by data (phase's objects by id); None where absent."""
+        raw = self._want(dict)
+        return Node(raw[key], up=self, key=(key,)) if key in raw else None
+
+    @property
+    def null(self) -> bool:
+        return self._raw is None
+
+    @property
+    def kind(self) -> str:
+        """The JSON type of the value: ``null``, ``boolean``, ``integer``, ``number``, ``string``, ``list``
+        or ``object`` (a union phase writes in more than one shape is told apart by it)."""
+        raw = self._raw
+        for t, name in ((type(None), "null"), (bool, "boolean"), (int, "integer"), (float, "number"),
+                        (str, "string"), (list, "list"), (tuple, "list")):  # fmt: skip
+            if type(raw) is t:
+                return name
+        return "object" if isinstance(raw, Mapping) else "list" if isinstance(raw, list) else type(raw).__name__
+
+    def as_int(self) -> int:
+        return int(self._want(int))
+
+    def as_str(self) -> str:
+        return str(self._want(str))
+
+    def as_bool(self) -> bool:
+        return bool(self._want(bool))
+
+    def maybe_int(self) -> int | None:
+        return None if self.null else self.as_int()
+
+    def maybe_str(self) -> str | None:
+        return None if self.null else self.as_str()
+
+    def items(self) -> list[Node]:
+        """A list's items (``null`` is no list)."""
+        return [Node(v, up=self, key=(i,)) for i, v in enumerate(self._want(list))]
+
+    def pair(self) -> tuple[Node, Node]:
+        """A Rust pair, written as a list of two: ``[target, amount]``."""
+        items = self.items()
+        if len(items) != 2:
+            self.refuse(f"expected a pair [a, b], not {len(items)} items")
+        return items[0], items[1]
+
+    def entries(self) -> list[tuple[str, Node]]:
+        """A mapping keyed by data (counters, blockers): its keys and values."""
+        return [(str(k), Node(v, up=self, key=(k,))) for k, v in self._want(dict).items()]
+
+    def __bool__(self) -> bool:
+        return True  # a node is there (``null`` is :attr:`null`), whatever its length
+
+    def __len__(self) -> int:
+        """A list's length."""
+        return len(self._want(list))
+
+    def tag(self) -> str:
+        """The variant of an internally tagged enum: its ``type``."""
+        return self["type"].as_str()
+
+    def variant(self) -> tuple[str, Node]:
+        """An externally tagged enum's variant and its value: ``"Hexproof"`` (no value: ``null``) or
+        ``{"Protection": …}``."""
+        raw = self._raw
+        if isinstance(raw, str):
+            return raw, Node(None, up=self._up, key=self._key) if self._up is not None else Node(None, self.path)
+        if isinstance(raw, Mapping) and len(raw) == 1:
+            ((key, value),) = raw.items()
+            return str(key), Node(value, up=self, key=str(key))
+        self.refuse(f"expected a variant name or {{name: value}}, not {_shown(raw)}")
+
+    def dump(self) -> str:
+        """The value as JSON text (what is said of it as a whole: a ward's cost, a static)."""
+        try:
+            return json.dumps(self._raw, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            self.refuse(f"not JSON ({exc})")
+
+    def json(self) -> Any:
+        """The value itself, handed out whole (a trimmed state, a prompt shown): never read further
+        by the adapter."""
+        return self._raw
 
 
-def check_prompt(prompt: Any, stack: Any) -> None:
-    """Hold a prompt (``waiting_for``) and the stack to the schema: what a session reads at a later
-    prompt of a batch without exporting the whole state."""
-    _validate(_Prompt, prompt, "waiting_for")
-    asked = _ASKED.get(prompt["type"])
-    if asked is not None:
-        _validate(asked, prompt.get("data"), "waiting_for.data")
-    _validate(_Stack, {"stack": stack}, "")
-    for i, e in enumerate(stack):
-        if e["kind"]["type"] == "TriggeredAbility":
-            _validate(_Pending, e["kind"].get("data"), f"stack[{i}].kind.data")
-
-
-class _Stack(_Shape):
-    stack: list[_Entry]
-
-
-class Field(NamedTuple):
-    """One field of the schema: whether the reading needs it, whether what is below it is the
-    reader's to read as a gap (``Any``), its default when it may be left out, and its annotation."""
-
-    required: bool
-    opaque: bool
-    default: Any
-    annotation: Any
-
-
-def _fields(model: type[BaseModel], prefix: str) -> Iterator[tuple[str, Field]]:
-    for name, f in model.model_fields.items():
-        path = f"{prefix}.{name}" if prefix else name
-        inner = [a for a in _args(f.annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
-        default = None if f.is_required() else f.get_default(call_default_factory=True)
-        yield path, Field(f.is_required(), not inner and _opaque(f.annotation), default, f.annotation)
-        for m in inner:
-            yield from _fields(m, path + ("[]" if _listed(f.annotation) else ""))
-
-
-def _args(t: Any) -> Iterator[Any]:
-    yield t
-    for a in getattr(t, "__args__", ()):
-        yield from _args(a)
-
-
-def _listed(t: Any) -> bool:
-    return any(getattr(a, "__origin__", None) is list for a in _args(t))
-
-
-def _opaque(t: Any) -> bool:
-    """Read as a whole shape by the reader, not by field: ``Any``, or a mapping or list of ``Any``."""
-    return any(a is Any for a in _args(t))
-
-
-def paths() -> dict[str, Field]:
-    """Every field the schema names, by path: a list's items as ``[]``, an object in a zone as
-    ``objects[]``, a triggered stack entry's data as ``stack[].kind.data``, a prompt's data under its
-    type (``waiting_for.data<OrderTriggers>``)."""
-    out = dict(_fields(_State, ""))
-    out.update(_fields(_Object, "objects[]"))
-    out.update(_fields(_Pending, "stack[].kind.data"))
-    for kind, model in _ASKED.items():
-        out.update(_fields(model, f"waiting_for.data<{kind}>"))
-    return out
+def root(state: object) -> Node:
+    """A state as phase exports it — ``Game.state()``'s mapping, or its ``"state"`` part — as the node
+    of the state itself (paths start at its fields: ``players[0].graveyard``)."""
+    if isinstance(state, Mapping) and isinstance(state.get("state"), Mapping):
+        state = state["state"]
+    if not isinstance(state, Mapping):
+        raise PhaseStateError(f"expected a phase Game or the mapping its state() exports, not {type(state).__name__}")
+    return Node(state)

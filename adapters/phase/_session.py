@@ -22,7 +22,7 @@ from triggerstack.model import Outcome
 
 from ._board import PROMPTS, Reading, exported, placed_as, read
 from ._prompt import Answers, Rest, answers, queued
-from ._schema import PhaseGap, check_prompt
+from ._schema import Node, PhaseGap
 
 
 class Session:
@@ -46,15 +46,16 @@ class Session:
     def reading(self) -> Reading:
         """The reading at the prompt phase waits on (:class:`PhaseGap` if it waits on no
         trigger-placement prompt)."""
-        prompt = self.game.waiting_for()
-        if prompt.get("type") not in PROMPTS:
-            raise PhaseGap(f"waiting_for: phase is waiting for {prompt.get('type')!r}, not a trigger-placement prompt")
-        here = (prompt, len(self.game.stack()))
+        prompt = Node(self.game.waiting_for(), "waiting_for")
+        if prompt.tag() not in PROMPTS:
+            raise PhaseGap(f"waiting_for: phase is waiting for {prompt.tag()!r}, not a trigger-placement prompt")
+        stack = Node(self.game.stack(), "stack")
+        here = (prompt, len(stack))
         if self._last is not None and self._at == here:  # asked again at the same prompt
             return self._last
         self._at = here
-        if prompt["type"] != "OrderTriggers" and self._first is not None and self._after == prompt:
-            got = self._following(dict(prompt))
+        if prompt.tag() != "OrderTriggers" and self._first is not None and self._after == prompt:
+            got = self._following(prompt, stack)
             if got is not None:
                 self._last = got
                 return got
@@ -69,15 +70,13 @@ class Session:
         self._queue = _queue_of(got)
         return got
 
-    def _following(self, prompt: dict[str, Any]) -> Reading | None:
+    def _following(self, prompt: Node, stack: Node) -> Reading | None:
         """The reading from the prompt and the stack alone; None where they do not say enough."""
         first, queue = self._first, list(self._queue or ())
         assert first is not None
-        stack = self.game.stack()
-        check_prompt(prompt, stack)  # read whole or refused, as a whole reading is (docs/phase.md, "The schema")
         below = first.index.stack_ids
         known = {b.stack_id for b in first.index.batch if b.stack_id is not None}
-        entries = [e for e in stack if int(e["id"]) not in below and int(e["id"]) not in known]
+        entries = [e for e in stack.items() if e["id"].as_int() not in below | known]
         batch = {b.trigger: b for b in first.index.batch}
         placed: list[dict[str, Any]] = []
         stack_ids: dict[str, int] = {}
@@ -87,18 +86,18 @@ class Session:
             if match is None:
                 return None  # a reaction (ward) or what the batch read did not hold: read it whole
             left.remove(match)
-            stack_ids[match.trigger] = int(e["id"])
-            placed.append({"trigger": match.trigger, "ability": dict(data.get("ability") or {})})
+            stack_ids[match.trigger] = e["id"].as_int()
+            placed.append({"trigger": match.trigger, "ability": data["ability"]})
         done = {p["trigger"] for p in first.placed} | set(stack_ids)
         current = None
-        if prompt["type"] != "OrderTriggers":
+        if prompt.tag() != "OrderTriggers":
             # the ability being placed stands on top of the stack, its choices not made, when it is the
             # first of phase's queue not placed before it
             top = placed[-1]["trigger"] if placed else None
             current = next((t for t in queue if t not in done - {top}), None)
             if current is None:
                 return None
-            said = (prompt.get("data") or {}).get("source_id")
+            said = None if prompt.tag() == "DistributeAmong" else prompt["data"]["source_id"].maybe_int()
             if said is not None and said != batch[current].source_id:
                 return None  # not the ability phase was expected to place next
             if top == current:
@@ -127,22 +126,22 @@ class Session:
     def apply(self, action: Mapping[str, Any]) -> Any:
         """Answer the prompt phase waits on with ``action`` (a ``GameAction`` dict), as its player;
         phase's refusal is :class:`PhaseGap` naming the answer."""
-        prompt = self.game.waiting_for()
+        prompt = Node(self.game.waiting_for(), "waiting_for")
         last = self._last
         try:
-            result = self.game.apply(int(prompt["data"]["player"]), dict(action))
+            result = self.game.apply(prompt["data"]["player"].as_int(), dict(action))
         except ValueError as exc:  # phase refuses an answer by raising ValueError ("Invalid action: ...")
-            raise PhaseGap(f"phase refused {json.dumps(action)} at {prompt['type']}: {exc}") from exc
+            raise PhaseGap(f"phase refused {json.dumps(action)} at {prompt.tag()}: {exc}") from exc
         self._at = None
-        after = self.game.waiting_for()
-        if after.get("type") not in PROMPTS:
+        after = Node(self.game.waiting_for(), "waiting_for")
+        if after.tag() not in PROMPTS:
             self._first = self._last = self._queue = self._after = self._at = None  # the batch is placed
             return result
         self._after = after
         if last is None or last.prompt != prompt:
             self._after = None  # answered unread: read the next prompt whole
-        elif prompt["type"] == "OrderTriggers":
-            self._queue = _ordered(last, list(action["data"]["order"]))
+        elif prompt.tag() == "OrderTriggers":
+            self._queue = _ordered(last, [i.as_int() for i in Node(action, "action")["data"]["order"].items()])
         return result
 
     def play(
@@ -154,7 +153,7 @@ class Session:
 
         done: list[dict[str, Any]] = []
         for _ in range(limit):
-            if self.game.waiting_for().get("type") not in PROMPTS:
+            if Node(self.game.waiting_for(), "waiting_for").tag() not in PROMPTS:
                 return done
             reading = self.reading()
             action = action_for(reading, outcome)  # a prompt phase should not have asked: PhaseError
