@@ -78,7 +78,7 @@ class ScenarioError(ValueError):
             parts.append(self.source)
         if self.loc:
             parts.append(format_loc(self.loc))
-        text = " ".join(self.message.split())
+        text = " ".join(line.strip() for line in self.message.splitlines())  # text it quotes keeps its spaces
         if self.rule is not None:
             text += f" (rule {self.rule.value})"
         parts.append(text)

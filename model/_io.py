@@ -89,7 +89,7 @@ def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
     def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
         if isinstance(value, dict):
             return ((str(k), x) for k, v in value.items() for x in ((k, v) if isinstance(k, str) else (v,)))
-        if isinstance(value, list):
+        if isinstance(value, list | tuple):
             return iter(enumerate(value))
         return None
 
@@ -125,7 +125,7 @@ def _within(doc: Any, limits: Limits) -> bool:
                 stack.append((v, depth + 1))
                 if isinstance(k, str):
                     stack.append((k, depth + 1))
-        elif isinstance(value, list):
+        elif isinstance(value, list | tuple):
             stack.extend((v, depth + 1) for v in value)
         elif isinstance(value, str):
             if not value.isascii():
@@ -138,14 +138,24 @@ def _within(doc: Any, limits: Limits) -> bool:
         elif isinstance(value, int):
             if abs(value) >= big:
                 return False
-        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) < big):
+        elif isinstance(value, float):
+            if not (math.isfinite(value) and abs(value) < big):
+                return False
+        else:  # no JSON value (see _DATA)
             return False
     return True
 
 
+_DATA = (dict, list, tuple, str, int, float, bool, type(None))
+"""What a document holds: JSON's values (a tuple is a list, as JSON writes it). A document built in
+Python and passed to a model's ``model_validate`` may hold anything else; it is refused, never read
+as text (bytes) or a list (a set)."""
+
+
 def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
-    """``doc`` once it is within the limits: nesting, number of values, integer digits, and text
-    that is valid Unicode (no lone surrogate, which no output could print). A document within them
+    """``doc`` once it is within the limits: nesting, number of values, integer digits, text that is
+    valid Unicode (no lone surrogate, which no output could print), and only JSON's values (a
+    document built in Python may hold bytes or a set). A document within them
     is walked once without places; only one that is not is walked again to name the place."""
     if _within(doc, limits):
         return doc
@@ -167,6 +177,9 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
             raise limits.past(
                 "digits", f"{value!r} is not a number this tool can take (at most {limits.digits} digits)", loc, source
             )
+        elif not isinstance(value, _DATA):
+            said = f"{type(value).__name__} is not JSON data (text, a number, true, false, null, a list or a mapping)"
+            raise ScenarioError(said, loc, source=source)
     return doc
 
 

@@ -7,7 +7,6 @@ the suite); one :class:`Deadline` carries the time limit of one call, built as t
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -17,6 +16,7 @@ from itertools import islice
 from typing import Any, TypeVar
 
 from ._errors import DocumentCap, PastLimit, ScenarioError, TimeLimitReached, UsageError
+from ._text import found
 
 clock: Callable[[], float] = time.monotonic
 """The clock every deadline reads, in seconds. The test suite's properties read the process's CPU
@@ -25,26 +25,10 @@ list within a time limit then sets aside the same ones on a saturated machine as
 where wall time made hypothesis replay a case as another (issue 52)."""
 
 DEFAULT_TIME_LIMIT = 60.0
-"""Seconds every verb may take unless told otherwise (or :data:`TIME_LIMIT_VARIABLE` says otherwise)."""
+"""Seconds every verb may take unless told otherwise (or :data:`TIME_LIMIT_VARIABLE` says otherwise:
+``model/_args.py`` ``default_time_limit``)."""
 TIME_LIMIT_VARIABLE = "TRIGGERSTACK_TIME_LIMIT"
 """The environment variable that sets the default time limit of a machine: docs/cli.md, Limits."""
-
-
-def default_time_limit() -> float:
-    """The time limit of a call that gives none: :data:`DEFAULT_TIME_LIMIT`, or the seconds the
-    environment's :data:`TIME_LIMIT_VARIABLE` gives (a machine slower or busier than the one the
-    default suits: the test suite gives 600, so that no test that does not test the limit depends
-    on how busy its machine is). A value that is no number of seconds is a :class:`UsageError`."""
-    text = os.environ.get(TIME_LIMIT_VARIABLE)
-    if text is None:
-        return DEFAULT_TIME_LIMIT
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise UsageError(f"{TIME_LIMIT_VARIABLE}={text!r}: expected a number of seconds more than 0")
-    return value
 
 
 def _cap(default: int, what: str) -> Any:
@@ -111,6 +95,46 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+# A time limit, read alike at every door (the command line's --time-limit, a request's time_limit,
+# Options and the Python verbs' keyword): None, or a finite number of seconds more than 0, in the
+# format's words when refused (model/_args.py reads the other arguments so).
+
+
+def _seconds(value: Any) -> tuple[float | None, str]:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None, f"expected a number, found {found(value)}"
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int past the largest float
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        return None, f"expected a finite number of seconds, found {found(value)}"
+    if seconds <= 0:
+        return None, f"expected more than 0 seconds, found {found(value)}"
+    return seconds, ""
+
+
+def seconds_of(value: Any, name: str = "time_limit") -> float | None:
+    """A time limit: ``None`` (no limit), or a finite number of seconds more than 0 as a float;
+    else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise UsageError(f"{name}: {why}" if name else why)
+    return seconds
+
+
+def seconds_field(value: Any) -> float | None:
+    """:func:`seconds_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
+    if value is None:
+        return None
+    seconds, why = _seconds(value)
+    if seconds is None:
+        raise ValueError(why)
+    return seconds
+
+
 class Deadline:
     """When one call must be done: built once, at the start of the call, from its time limit
     (:func:`deadline_for`), and passed down to whatever the call runs — never shared by two calls,
@@ -121,8 +145,8 @@ class Deadline:
     __slots__ = ("at", "outer", "seconds")
 
     def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.at = None if seconds is None else clock() + seconds
+        self.seconds = seconds_of(seconds)  # the one place every time limit passes: nan would never end
+        self.at = None if self.seconds is None else clock() + self.seconds
         self.outer = _IN_FORCE.get()
 
     def remaining(self) -> float | None:

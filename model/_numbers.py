@@ -39,7 +39,7 @@ def exact_whole(value: float) -> int | None:
     return int(exact) if exact == exact.to_integral_value() else None
 
 
-def _whole(value: Any) -> Any:
+def whole_float(value: Any) -> Any:
     """A whole-number float (``6.0``, what JSON writers in JavaScript and Java emit) is an integer:
     the one its text says (:class:`Inexact`); a text that is no whole number is refused."""
     if isinstance(value, float):
@@ -51,16 +51,16 @@ def _whole(value: Any) -> Any:
     return value
 
 
-Whole = Annotated[StrictInt, BeforeValidator(_whole)]
+Whole = Annotated[StrictInt, BeforeValidator(whole_float)]
 """An integer; ``6.0`` is accepted as 6 (JSON Schema calls it an integer too), ``6.5``, ``"6"`` and
 ``true`` are not."""
 
-AtLeast0 = Annotated[StrictInt, Field(ge=0), BeforeValidator(_whole)]
+AtLeast0 = Annotated[StrictInt, Field(ge=0), BeforeValidator(whole_float)]
 """A whole number 0 or more. A bound stands beside the type, before the validator: placed after it
 (``Annotated[Whole, Field(ge=0)]``) or on a field whose type is a union (``Whole | None =
 Field(ge=0)``), pydantic enforces it but publishes ``"ge"``, which no JSON Schema reader knows, so
 a client built from the schema would not see it (tests/fuzz/test_schema_vocabulary.py)."""
-AtLeast1 = Annotated[StrictInt, Field(ge=1), BeforeValidator(_whole)]
+AtLeast1 = Annotated[StrictInt, Field(ge=1), BeforeValidator(whole_float)]
 """A whole number 1 or more (see :data:`AtLeast0`)."""
-Weight = Annotated[StrictInt, Field(ge=-(10**9), le=10**9), BeforeValidator(_whole)]
+Weight = Annotated[StrictInt, Field(ge=-(10**9), le=10**9), BeforeValidator(whole_float)]
 """A score's weight, at most a billion either way (see :data:`AtLeast0`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -14,7 +14,7 @@ from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
 from ._numbers import Weight, Whole
-from ._scenario import Scenario, validation_error
+from ._scenario import Scenario, read_document, validated, validation_error
 from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
@@ -124,6 +124,13 @@ class Outcome(_Value):
         return (self.stack, frozenset(Counter(self.removed).items()), passes)
 
     @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """The Python door, held to a proposal's caps (:func:`parse_outcome`) and read as every door
+        reads a document (``model/_scenario.py`` ``read_document``): :class:`ScenarioError`."""
+        _within(obj, DEFAULT_LIMITS, None)
+        return read_document(cls, obj, **options)
+
+    @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
         """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
         return parse_outcome(load_document(path, limits), source=path, limits=limits)
@@ -140,6 +147,11 @@ class Score(_Frozen):
     """Per ability and thing: the weight of each time it is chosen as a target."""
     removed: dict[str, Weight] = Field(default_factory=dict)
     """Per ability: the weight of its being removed."""
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """The Python door, read as every door reads a document (``read_document``): :class:`ScenarioError`."""
+        return read_document(cls, obj, **options)
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Score:
@@ -185,7 +197,7 @@ def parse_outcome(data: Any, source: str | None = None, limits: Limits = DEFAULT
     proposal is held to the caps a scenario is (:func:`_within`) before it is validated."""
     _within(data, limits, source)
     try:
-        return Outcome.model_validate(data)
+        return validated(Outcome, data)
     except ValidationError as exc:
         raise validation_error(exc, source, data, root=Outcome) from None
 
@@ -219,7 +231,7 @@ def _sourced(error: ScenarioError, source: str | None) -> ScenarioError:
 
 def parse_score(data: Any, source: str | None = None) -> Score:
     try:
-        return Score.model_validate(data)
+        return validated(Score, data)
     except ValidationError as exc:
         raise validation_error(exc, source, data, root=Score) from None
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from ._errors import ScenarioError, shown_key
 from ._limits import NO_DEADLINE
 from ._rules import Rule
+from ._text import found as found
 
 MAX_PROBLEMS = 20
 """The most problems of one document reported (docs/formats.md, "Errors"); past it, the last line
@@ -51,30 +52,6 @@ _EXPECTED = {
     "bool_type": "true or false",
     "bool_parsing": "true or false",
 }
-
-
-def found(value: Any) -> str:
-    """What a document holds, in the format's words: ``'abc'``, ``3``, ``true``, ``null``, a list of
-    2, a mapping with keys a, b."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        text = str(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return repr(shown) if value else "empty text"
-    if isinstance(value, Mapping):
-        if not value:
-            return "an empty mapping"
-        keys = [str(k) for k in list(value)[:4]]
-        more = ", ..." if len(value) > 4 else ""
-        return f"a mapping with keys {', '.join(keys)}{more}"
-    if isinstance(value, Sequence):
-        return f"a list of {len(value)}" if value else "an empty list"
-    return f"a {type(value).__name__}"
 
 
 SUGGEST_LONGEST = 200

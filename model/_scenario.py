@@ -9,14 +9,14 @@ with 603.3a), run once the shapes are valid. Each error names its place
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Self
+from typing import Any, Self, TypeVar, cast
 
 from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
 from ._controllers import Control
 from ._errors import MissingExtra, ScenarioError
-from ._io import load_document
+from ._io import check_data, load_document
 from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from ._problems import MAX_PROBLEMS, problems, repaired
 from ._references import check_references
@@ -74,6 +74,12 @@ class Scenario(ScenarioFields):
         return self._controls
 
     @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """The Python door (:func:`read_document`): a :class:`ScenarioError` naming each place, as
+        every other door refuses a document, never pydantic's ``ValidationError``."""
+        return read_document(cls, obj, **options)
+
+    @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Scenario:
         """Read a scenario from a ``.json``/``.yaml``/``.yml`` file, or ``-`` for standard input,
         within ``limits`` (bytes, nesting, numbers of abilities and objects, ...).
@@ -89,11 +95,33 @@ def parse_scenario(data: Any, source: str | None = None, limits: Limits | None =
     try:
         if limits is not None:
             limits.check_document(data)
-        return Scenario.model_validate(data)
+        return validated(Scenario, data)
     except ScenarioError as exc:
         raise exc.located(source) if source else exc from None
     except ValidationError as exc:
         raise validation_error(exc, source, data) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(root: type[M], data: Any, **options: Any) -> M:
+    """pydantic's validation of ``data`` as ``root``, raising its ``ValidationError``: what the
+    readers and the listing of a document's problems use inside. Every door outside reads a
+    document through :func:`read_document` (or a reader that ends in :func:`validation_error`)."""
+    return cast(M, root.__pydantic_validator__.validate_python(data, **options))
+
+
+def read_document(root: type[M], data: Any, **options: Any) -> M:
+    """A document model's Python door (``Scenario``, ``Outcome`` and ``Score``'s ``model_validate``):
+    ``data`` held to what the readers give — JSON's values within the limits (no bytes, no nan) —
+    then validated, every problem one :class:`ScenarioError` naming its place in the format's words
+    (:func:`validation_error`), as the command line, the servers and batch lines say it."""
+    check_data(data)
+    try:
+        return validated(root, data, **options)
+    except ValidationError as exc:
+        raise validation_error(exc, None, data, root) from None
 
 
 _MANY = 1000
@@ -154,7 +182,7 @@ def validation_error(
     if data is not None and total > _MANY and _has_long_list(data, 2 * MAX_PROBLEMS):
         small = _cut(data, 2 * MAX_PROBLEMS)
         try:
-            root.model_validate(small)
+            validated(root, small)
         except ValidationError as fewer:
             if fewer.error_count() < total:  # the cut left fewer to list (once: never cut again)
                 found = _listed(fewer, source, small, root)
@@ -181,7 +209,7 @@ def _listed(exc: ValidationError, source: str | None, data: Any, root: type[Base
     if fixed is not None:  # the unknown keys said, and what the document holds past them
         unknown = [p for p in found if p.message.startswith("unknown field")]
         try:
-            root.model_validate(fixed)
+            validated(root, fixed)
             found = unknown
         except ValidationError as again:
             found = unknown + problems(again, names, root, expected, source)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -60,6 +61,38 @@ def visible(text: str) -> str:
     """``text`` with every unsafe code point written as its JSON escape (``\\u001b``); the same
     string where there is none. Inside a JSON document's strings the escape means the same text."""
     return UNSAFE.sub(_escape, text) if _holds(text, _UNSAFE_BMP, UNSAFE) else text
+
+
+def typed(text: str, most: int = 80) -> str:
+    """Text from outside — a name as a user typed it, a key as a document wrote it — inside a
+    message: in single quotes as it is, cut past ``most`` characters, each unsafe code point its
+    JSON escape (:func:`visible`, so the message stays one line). Never Python's ``repr``, whose own
+    escapes (``\\x1b``) the edges' escaping can't tell from text, nor with its spaces collapsed."""
+    shown = text if len(text) <= most else text[: most - 3] + "..."
+    return f"'{visible(shown)}'"
+
+
+def found(value: Any) -> str:
+    """What a document or an argument holds, in the format's words: ``'abc'`` (as typed: :func:`typed`),
+    ``3``, ``true``, ``null``, a list of 2, a mapping with keys a, b."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        text = str(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, str):
+        return typed(value, 40) if value else "empty text"
+    if isinstance(value, Mapping):
+        if not value:
+            return "an empty mapping"
+        keys = [str(k) for k in list(value)[:4]]
+        more = ", ..." if len(value) > 4 else ""
+        return f"a mapping with keys {', '.join(keys)}{more}"
+    if isinstance(value, Sequence):
+        return f"a list of {len(value)}" if value else "an empty list"
+    return f"a {type(value).__name__}"
 
 
 def visible_lines(text: str) -> str:

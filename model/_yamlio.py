@@ -14,6 +14,7 @@ from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
 from ._numbers import read_float
+from ._text import typed
 
 
 class _DataLoader(yaml.SafeLoader):
@@ -41,17 +42,25 @@ for _tag, _pattern, _first in (
     _DataLoader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern, re.X), list(_first))
 
 
+_KINDS = {type(None): "null", bool: "a boolean"}
+"""What a plain key that is not text reads as (any other: a number)."""
+
+
 def _construct_mapping(loader: _DataLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        if not isinstance(key, (str, int, float, bool)) and key is not None:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"a mapping key must be a plain value, not {type(key).__name__}", key_node.start_mark
+        if not isinstance(key, str):  # JSON's keys are text: a key is named as written, never as Python shows it
+            reads = _KINDS.get(type(key), "a number")
+            said = (
+                f"a mapping key must be text: {typed(str(key_node.value))} reads as {reads} (quote it to make it text)"
+                if isinstance(key_node, yaml.ScalarNode)
+                else f"a mapping key must be text, not a {'list' if isinstance(key, list) else 'mapping'}"
             )
+            raise yaml.constructor.ConstructorError(None, None, said, key_node.start_mark)
         if key in out:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {typed(key)}", key_node.start_mark)
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 

@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, default_time_limit
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, visible, visible_lines
 
 from ._boards import _cli as _boards
@@ -255,34 +256,22 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Comma
         if name in cmd.positional:
             parser.add_argument(name, metavar=name.upper(), help=what[:1].lower() + what[1:])
             continue
-        flag = f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-")
+        option = f"-{name}" if len(name) == 1 else "--" + name.replace("_", "-")
         if info.annotation is bool:
-            parser.add_argument(flag, action="store_true", help=what)
+            parser.add_argument(option, action="store_true", help=what)
             continue
         default, meta = cmd.defaults.get(name, info.default), "S" if name == "seed" else "N"  # --seed S as boards'
         shown = f" (default {default})" if default is not None else ""
-        kind = int if info.default is None else _positive
-        parser.add_argument(flag, dest=name, type=kind, default=default, metavar=meta, help=what + shown)
+        kind = _seed if name == "seed" else _positive  # the page caps (-n, --limit) are a server's
+        parser.add_argument(option, dest=name, type=kind, default=default, metavar=meta, help=what + shown)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("the time limit must be more than 0 seconds")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("expected 1 or more")
-    return value
+_seconds = flag(lambda value: seconds_of(value, ""))
+"""``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
+_positive = flag(lambda value: whole_number(value, "", 1), whole=True)
+"""A count or a cap of 1 or more, likewise."""
+_seed = flag(lambda value: seed_of(value, ""), whole=True)
+"""``--seed``: a whole number 0 or more, likewise (``--seed 1.0`` is what ``"seed": 1.0`` is)."""
 
 
 def _engine(text: str) -> Engine:

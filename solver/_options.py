@@ -11,8 +11,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from weakref import WeakKeyDictionary
 
+from triggerstack.model._args import default_time_limit
 from triggerstack.model._errors import UsageError
-from triggerstack.model._limits import DEFAULT_LIMITS, Limits, deadline_for, default_time_limit
+from triggerstack.model._limits import DEFAULT_LIMITS, Limits, deadline_for, seconds_of
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model._facts import Facts
@@ -68,14 +69,17 @@ class Options:
 
     ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
     may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
-    default (``TRIGGERSTACK_TIME_LIMIT`` may say otherwise), ``None`` for no limit; a generator
-    (``outcomes``) counts the time from its first outcome asked for to its last. ``limits``: the
-    size caps (:class:`~triggerstack.model.Limits`, passes included). ``next_pass``: an engine's own
-    function deciding what triggers after each pass of 603.3b
-    (:data:`~triggerstack.model.NextPass`); ``None`` reads the scenario's ``reactions``.
-    ``merge_identical``: count and enumerate outcomes that only swap identical abilities once. The
-    fields are written here only: :class:`OptionChanges`, their keyword form for type checkers, is
-    held to them by a test.
+    ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
+    may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
+    default (``TRIGGERSTACK_TIME_LIMIT`` may say otherwise), ``None`` for no limit, else a finite
+    number more than 0 (nan, infinity, 0, ``True`` and ``"5"`` are refused,
+    :class:`~triggerstack.model.UsageError`); a generator (``outcomes``) counts the time from its
+    first outcome asked for to its last. ``limits``: the size caps
+    (:class:`~triggerstack.model.Limits`, passes included). ``next_pass``: an engine's own function
+    deciding what triggers after each pass of 603.3b (:data:`~triggerstack.model.NextPass`);
+    ``None`` reads the scenario's ``reactions``. ``merge_identical``: count and enumerate outcomes
+    that only swap identical abilities once. The fields are written here only:
+    :class:`OptionChanges`, their keyword form for type checkers, is held to them by a test.
     """
 
     engine: Engine | str = Engine.AUTO
@@ -86,6 +90,7 @@ class Options:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "engine", Engine.parse(self.engine))
+        object.__setattr__(self, "time_limit", seconds_of(self.time_limit))  # model/_limits.py, as every door
 
 
 class OptionChanges(TypedDict, total=False):
@@ -99,12 +104,11 @@ class OptionChanges(TypedDict, total=False):
     merge_identical: bool
 
 
-DEFAULT_OPTIONS = Options()
-
-
 def resolve(options: Options | None, changes: OptionChanges) -> Options:
-    """``options`` (the defaults if ``None``) with ``changes`` applied."""
-    base = DEFAULT_OPTIONS if options is None else options
+    """``options`` (the defaults if ``None``: built as the call is made, so the machine's
+    ``TRIGGERSTACK_TIME_LIMIT`` is read then — at import, a bad one was a traceback before any
+    command ran) with ``changes`` applied."""
+    base = Options() if options is None else options
     return replace(base, **changes) if changes else base
 
 

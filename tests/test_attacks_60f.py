@@ -317,9 +317,6 @@ def test_a_verdict_is_refused_at_its_cap_not_after_building_it(tmp_path: Path) -
 #     -1 as a time limit reached, and '5' is a bare TypeError from inside the deadline's sum.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="solver/_options.py takes any time_limit; the deadline's comparisons are false for nan"
-)
 @pytest.mark.parametrize("limit", [math.nan, -1, 0, "5"], ids=repr)
 def test_the_python_verbs_refuse_a_time_limit_that_is_no_number_of_seconds(limit: Any) -> None:
     scenario = Scenario.load(str(ERTAI))
@@ -327,7 +324,6 @@ def test_the_python_verbs_refuse_a_time_limit_that_is_no_number_of_seconds(limit
         count(scenario, time_limit=limit)
 
 
-@pytest.mark.xfail(strict=True, reason="Options is built without checking time_limit")
 def test_options_refuse_a_nan_time_limit() -> None:
     with pytest.raises(UsageError):
         Options(time_limit=math.nan)
@@ -341,7 +337,6 @@ def test_options_refuse_a_nan_time_limit() -> None:
 #     conformance run: no bound at all, and a silent engine is waited on for ever.
 
 
-@pytest.mark.xfail(strict=True, reason="the --time-limit flag's parser checks > 0 but not that the number is finite")
 @pytest.mark.parametrize("limit", ["inf", "Infinity", "1e309"])
 @pytest.mark.parametrize("verb", ["count", "serve"])
 def test_an_infinite_time_limit_is_refused(verb: str, limit: str) -> None:
@@ -359,7 +354,6 @@ def test_an_infinite_time_limit_is_refused(verb: str, limit: str) -> None:
 _TINY = {"players": ["A"]}
 
 
-@pytest.mark.xfail(strict=True, reason="solver/serve params models read bool and float fields in pydantic's lax mode")
 @pytest.mark.parametrize(
     ("method", "params"),
     [
@@ -384,9 +378,6 @@ def test_a_param_of_another_type_is_refused(method: str, params: dict[str, Any])
 #    which JSON-RPC takes.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the command line parses --seed with int(), not model/_args.py's whole-number check"
-)
 @pytest.mark.parametrize("seed", ["\u0663", "\uff11", "1_0", "1.0"], ids=ascii)
 def test_the_command_line_reads_a_seed_as_json_rpc_does(seed: str) -> None:
     cli = _cli("sample", str(ERTAI), "-n", "1", "--seed", seed)
@@ -418,16 +409,12 @@ def test_the_command_line_reads_a_seed_as_json_rpc_does(seed: str) -> None:
 # Unclear messages and doors that answer otherwise than documented.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="model/_io.py names a non-text key by Python's repr or its index, not by the key"
-)
 @pytest.mark.parametrize(("text", "shown"), [("players: [A]\n~: 1\n", "None"), ("players: [A]\ntrue: 1\n", "[1]")])
 def test_a_key_that_is_not_text_is_named_as_written(text: str, shown: str) -> None:
     done = _cli("count", "-", stdin=text)
     assert done.returncode == 2 and f"-: {shown}:" not in done.stderr, done.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="Scenario.model_validate raises pydantic's ValidationError, not ScenarioError")
 @pytest.mark.parametrize(
     "doc", [{"players": "A"}, {"players": ["A"], "objects": [{"id": b"x", "controller": "A"}]}], ids=str
 )
@@ -447,7 +434,6 @@ def _http() -> Any:
     return TestClient(app(), base_url="http://127.0.0.1", follow_redirects=False)
 
 
-@pytest.mark.xfail(strict=True, reason="FastAPI's redirect_slashes answers a trailing slash with a bare 307")
 def test_a_route_with_a_trailing_slash_is_a_problem_document() -> None:
     """docs/server.md: "Every error is a problem document (unknown routes and bugs too)"."""
     answer = _http().post("/v1/count/", json={"scenario": _TINY})
@@ -456,7 +442,6 @@ def test_a_route_with_a_trailing_slash_is_a_problem_document() -> None:
     ), answer
 
 
-@pytest.mark.xfail(strict=True, reason="the HTTP routes read a body of null as no params")
 def test_a_body_of_null_is_no_object_of_params() -> None:
     answer = _http().post("/v1/count", content=b"null", headers={"Content-Type": "application/json"})
     assert answer.status_code == 422 and "object" in answer.json()["detail"], answer.json()
@@ -470,9 +455,6 @@ def test_a_body_of_null_is_no_object_of_params() -> None:
 #     'Flametongue Kavu'?" — and an ESC as Python's \x1b.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the card lookup's message shortens the name (whitespace collapsed) and uses repr()"
-)
 @pytest.mark.parametrize(
     ("typed", "shown"), [("Flametongue  Kavu", "'Flametongue  Kavu'"), ("Flametongue\x1b Kavu", "\\u001b")], ids=ascii
 )

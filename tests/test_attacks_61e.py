@@ -106,7 +106,6 @@ def test_every_sentence_names_an_ability_a_judge_can_read(tmp_path: Path, abilit
 #     test (tests/test_options.py) calls main() in a process that imported the module already.
 
 
-@pytest.mark.xfail(strict=True, reason="solver/_options.py evaluates Options() at import, outside the CLI's handler")
 @pytest.mark.parametrize("value", ["abc", "inf", "0", "-5", ""])
 @pytest.mark.parametrize("given_flag", [False, True])
 def test_a_bad_default_time_limit_is_refused_in_a_line_never_a_traceback(value: str, given_flag: bool) -> None:

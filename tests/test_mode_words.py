@@ -87,7 +87,7 @@ def test_every_sentence_names_a_mode_by_its_words(name: str, scenario: Scenario)
     assert offered and all(d.words and d.words.startswith("“") for d in offered), offered
     reasons = [
         why(legal_outcomes, StepWhy(decisions=walk, decision=f"mode {a.id}:{m.id}")).reason or ""
-        for walk in ([], [f"put {a.id}"], [f"put {a.id}", offered[0].text])
+        for walk in list[list[int | str]]([[], [f"put {a.id}"], [f"put {a.id}", offered[0].text]])
         for m in a.modes
     ]
     named = [r for r in reasons if MODE.search(r)]

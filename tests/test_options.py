@@ -8,6 +8,9 @@ Private unit: solver/_options.OptionChanges, the verbs' keyword arguments as typ
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -146,7 +149,7 @@ def test_the_keyword_options_are_the_fields_of_options() -> None:
     assert Options(**{f.name: getattr(Options(), f.name) for f in fields(Options)}) == Options()
 
 
-@pytest.mark.parametrize("text", ["abc", "0", "-1", "nan", "inf", ""])
+@pytest.mark.parametrize("text", ["abc", "0", "-1", "nan", "inf", "", "\u0665", "1_0", " 5", "1e999"])
 def test_a_default_time_limit_that_is_no_number_of_seconds_is_refused_naming_the_variable(
     text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +161,21 @@ def test_a_default_time_limit_that_is_no_number_of_seconds_is_refused_naming_the
         Options()
     assert main(["count", str(EXAMPLES / "board-wipe" / "scenario.yaml")]) == 2
     assert "TRIGGERSTACK_TIME_LIMIT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["inf", "\u0665"])
+def test_a_bad_default_time_limit_is_one_line_as_the_command_starts(text: str) -> None:
+    """Read in a new process, where the defaults were built as the modules were imported: a
+    traceback (exit 1) before any command ran, never the one line naming the variable (exit 2)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "triggerstack.solver", "count", str(EXAMPLES / "board-wipe" / "scenario.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "TRIGGERSTACK_TIME_LIMIT": text},
+    )
+    assert done.returncode == 2 and done.stderr.startswith("triggerstack: TRIGGERSTACK_TIME_LIMIT="), done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_default_time_limit_is_the_variables_or_60(monkeypatch: pytest.MonkeyPatch) -> None:

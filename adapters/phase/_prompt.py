@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from math import factorial, prod
 from typing import Any
 
-from pydantic import ValidationError
-from triggerstack.model import Outcome
+from triggerstack.model import Outcome, ScenarioError
 from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._verbs.legal import LegalOutcomes
@@ -256,8 +255,8 @@ def _as_outcome(outcome: object) -> Outcome:
         raise TypeError(f"an outcome is an Outcome or its document (a mapping), not {type(outcome).__name__}")
     try:
         return Outcome.model_validate(outcome)
-    except ValidationError as exc:
-        raise ValueError(f"not an outcome document: {exc.errors(include_url=False)[0]['msg']}") from None
+    except ScenarioError as exc:  # the Python door of a document (model/_scenario.py read_document)
+        raise ValueError(f"not an outcome document: {exc.one_line()}") from None
 
 
 class Rest:

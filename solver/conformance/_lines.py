@@ -13,7 +13,7 @@ from typing import Any
 
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._io import parse_json_line
-from triggerstack.model._limits import DEFAULT_LIMITS
+from triggerstack.model._limits import DEFAULT_LIMITS, seconds_of
 from triggerstack.model._numbers import exact_whole
 from triggerstack.model._text import visible
 
@@ -105,7 +105,7 @@ class Lines:
     def __init__(self, seconds: float | None) -> None:
         self._id = 0
         self._noise_at = 0
-        self.seconds = seconds
+        self.seconds = seconds_of(seconds, "seconds")  # as every door reads a time limit: nan never ends
         self.noise: list[str] = []  # what each line that answered no request was, as the report shows it
 
     def _send(self, line: str) -> None:

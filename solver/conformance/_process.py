@@ -37,7 +37,9 @@ class ProcessEngine(Lines):
         self, command: str | Sequence[str], seconds: float = DEFAULT_TIME_LIMIT, max_bytes: int = DEFAULT_LIMITS.bytes
     ) -> None:
         super().__init__(seconds)
-        self.limit = seconds  # the time limit of each call (never None here)
+        if self.seconds is None:  # a silent engine would be waited on for ever
+            raise UsageError("seconds: an engine under test is given a time limit for each call")
+        self.limit = self.seconds  # the time limit of each call
         self.max_bytes = max_bytes
         self._lines: queue.Queue[bytes | object] = queue.Queue(maxsize=16)
         argv = shlex.split(command) if isinstance(command, str) else list(command)

@@ -24,12 +24,11 @@ from triggerstack.model._limits import Limits, bounded, deadline_for
 from triggerstack.model._outcome import parse_outcome
 
 from .._errors import KINDS, RequestError, failure
-from .._options import DEFAULT_OPTIONS, Options
+from .._options import Options
 from .._verbs.legal import check
 from ._cache import CACHE_BYTES, CACHE_ENTRIES, Compiled
 
 _shared: Facts | None = None  # the batch's one scenario, in each worker
-_options = DEFAULT_OPTIONS
 _cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it
 
 
@@ -76,11 +75,11 @@ def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None,
 
 
 def verdict_line(
-    number: int, line: str | bytes | ScenarioError, shared: Facts | None = None, options: Options = DEFAULT_OPTIONS
+    number: int, line: str | bytes | ScenarioError, shared: Facts | None = None, options: Options | None = None
 ) -> str:
     """The verdict line for input line ``number`` (1-based): always one line, whatever the input."""
     try:
-        return _judge(number, line, shared, options)
+        return _judge(number, line, shared, options or Options())
     except Exception as exc:  # whatever it is (a bug too), the line says so, and the batch goes on
         return error_line(number, exc)
 
@@ -134,7 +133,7 @@ def check_lines(
     lines: Iterable[bytes | str | ScenarioError],
     shared: Facts | None = None,
     jobs: int = 1,
-    options: Options = DEFAULT_OPTIONS,
+    options: Options | None = None,
     answer: Answer | None = None,
 ) -> Iterator[str]:
     """One verdict line per input line, in order (``jobs`` processes if more than one). An
@@ -147,6 +146,7 @@ def check_lines(
     ``answer`` answers each line (a module-level function: workers may be spawned)."""
     numbered = enumerate(lines, 1)
     answer = answer or verdict_line
+    options = options or Options()
     if jobs <= 1:
         for n, line in numbered:
             yield answer(n, line, shared, options)

@@ -32,7 +32,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from triggerstack.model._answer import Answer, AnswerTooLarge
@@ -42,7 +42,7 @@ from triggerstack.model._limits import Bound, bounded
 from triggerstack.model._outcome import outcome_json
 from triggerstack.model._text import visible
 
-from .._errors import KINDS, RequestError, failure, params_error
+from .._errors import KINDS, RequestError, failure
 from .._options import Options
 from .._version import VERSION
 from . import _page
@@ -246,6 +246,7 @@ def app(options: Options | None = None, hosts: Iterable[str] = ()) -> Any:
         docs_url=None,
         redoc_url=None,
         default_response_class=Json,
+        redirect_slashes=False,  # /v1/count/ is no route: a 404 problem, never a bare 307 to follow
     )
     _method_routes(api, service, gate)
     _lines_route(api, service, gate)
@@ -309,11 +310,7 @@ def _lines_route(api: FastAPI, service: Service, gate: _Gate) -> None:
 
     async def lines(request: Request) -> Response:
         try:
-            params = await _body(request, service)
-            try:
-                body: Any = enumerate_request.model_validate(params)
-            except ValidationError as exc:  # the params' shape
-                raise params_error(exc, enumerate_request) from None
+            body: Any = service.ask("enumerate", await _body(request, service)).params  # as /v1/enumerate reads them
             client = _client(request)
 
             def first(bound: Bound) -> Any:

@@ -66,7 +66,7 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
         ):
             shape = f'a line is {{"method": VERB, "params": {{...}}}}, VERB one of {", ".join(BATCH_METHODS)}'
             raise RequestError(KINDS.NOT_A_REQUEST, shape)
-        asked = service.ask(request["method"], request.get("params"))
+        asked = service.ask(request["method"], request.get("params", {}))
         service.write(asked, Bound(asked.seconds), out)
         out.write("}")
         return out.text()

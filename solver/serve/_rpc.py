@@ -24,19 +24,28 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import Any, NamedTuple, cast
+from typing import Annotated, Any, NamedTuple, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 from triggerstack.model._answer import Answer, AnswerTooLarge, Raw
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
-from triggerstack.model._limits import Bound, bounded, deadline_for
+from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
 from triggerstack.model._text import visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
-from .._verbs.base import Params
+from .._verbs.base import Params, Result
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
 from ._batch import read_line
@@ -74,10 +83,6 @@ class RpcError(Exception):
 # -- params -----------------------------------------------------------------------------------------
 
 
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 def _one_of(*names: str) -> dict[str, Any]:
     """The JSON Schema of "exactly one of these is given (not null)": what a model validator says
     in Python, said in the published schema too, so that a client generating requests from the
@@ -85,7 +90,7 @@ def _one_of(*names: str) -> dict[str, Any]:
     return {"oneOf": [{"required": [n], "properties": {n: {"not": {"type": "null"}}}} for n in names]}
 
 
-class Load(_Params):
+class Load(Params):
     """Send a scenario once; later requests name it by the handle returned."""
 
     model_config = ConfigDict(json_schema_extra=_one_of("scenario", "path"))
@@ -108,7 +113,7 @@ class Load(_Params):
         return self
 
 
-class Unload(_Params):
+class Unload(Params):
     """Forget a loaded scenario and what was learned about it."""
 
     handle: str = Field(description="A handle that load returned")
@@ -124,8 +129,10 @@ class Asks(Params):
     engine: str | None = Field(
         None, description="The engine (auto by default)", json_schema_extra={"enum": list[Any](Engine.names())}
     )
-    time_limit: float | None = Field(
-        None, gt=0, description="Seconds this request may take, at most the server's --time-limit"
+    time_limit: Annotated[float | None, BeforeValidator(seconds_field)] = Field(
+        None,
+        description="Seconds this request may take, at most the server's --time-limit",
+        json_schema_extra={"exclusiveMinimum": 0},
     )
 
     @field_validator("engine")
@@ -152,15 +159,15 @@ def request_model(verb: Verb) -> type[Params]:
     return cast(type[Params], create_model(name, __base__=bases, __doc__=verb.params.__doc__))
 
 
-class Discover(_Params):
+class Discover(Params):
     """The methods, their params and results, as an OpenRPC document."""
 
 
-class HandleResult(_Params):
+class HandleResult(Result):
     handle: str = Field(description="Names the scenario in later requests")
 
 
-class UnloadResult(_Params):
+class UnloadResult(Result):
     unloaded: bool = Field(description="True")
 
 
@@ -329,10 +336,9 @@ class Service:
             if entry is None:
                 raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
             model, _, run = entry
-            if params is None:
-                params = {}
-            if not isinstance(params, dict):
-                raise RequestError(KINDS.INVALID_PARAMS, "params must be an object (by name)")
+            if not isinstance(params, dict):  # null too: params left out are {} (JSON-RPC 2.0 §4.2)
+                said = f"params must be an object (by name), not {_json_kind(params)}"
+                raise RequestError(KINDS.INVALID_PARAMS, said)
             try:
                 parsed = model.model_validate(params)
             except ValidationError as exc:
@@ -433,7 +439,7 @@ class Service:
             ):
                 said = 'a request is {"jsonrpc": "2.0", "method": ..., "params": {...}, "id": ...}'
                 raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
-            asked = self.ask(request["method"], request.get("params"))
+            asked = self.ask(request["method"], request.get("params", {}))
             if notification:  # no answer: what it would be is written nowhere, within the cap all the same
                 self.write(asked, Bound(asked.seconds), self.writer())
                 return False
@@ -462,8 +468,12 @@ def _is_id(value: Any) -> bool:
 def _json_kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, float):
+    if value is None:
+        return "null"
+    if isinstance(value, float) and not math.isfinite(value):
         return "a number too large to write back"
+    if isinstance(value, int | float | str):
+        return "a number" if not isinstance(value, str) else "a string"
     return "an object" if isinstance(value, dict) else "an array" if isinstance(value, list) else "that"
 
 
