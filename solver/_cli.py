@@ -374,17 +374,19 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
         if isinstance(where, str) and where in files:  # a document's error names its file
             raise exc.outside(1).located(files[where]) from None
         raise
+    from triggerstack.model._answer import too_large, written
+
+    cap = getattr(args, "max_answer", Limits().answer)  # every answer held to it, as every server's
     if picture is not None:
         text = picture
     elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
-        from triggerstack.model._answer import written
-
         report = result.cli_json()
-        # counted as it is written and held to --max-answer, as every server's answer (model/_answer.py)
-        text = written(report, getattr(args, "max_answer", Limits().answer), "ask for less")
+        text = written(report, cap, "ask for less")  # counted as it is written (model/_answer.py)
         text = _dump(report) if cmd.pretty else text
     else:
         text = result.text()
+    if len(text) > cap or len(text.encode("utf-8")) > cap:  # text and pictures: made from what was counted
+        raise too_large(cap, "ask for less")
     if result.exit_code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
         sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
     return result.exit_code(), text

@@ -147,7 +147,6 @@ SMALL_AS = 300 * 1024 * 1024
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="LegalOutcomes.divide builds every entry before the writer counts the answer")
 def test_a_divide_is_refused_at_its_cap_not_after_building_it() -> None:
     scenario = _divide_wall(3000)
     plain = {"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": scenario}}
@@ -168,7 +167,6 @@ def test_a_divide_is_refused_at_its_cap_not_after_building_it() -> None:
 #     one writer (model/_answer.py); the text writers of count --divide and best do not.
 
 
-@pytest.mark.xfail(strict=True, reason="solver/_cli.py writes count --divide and best without the answer's cap")
 @pytest.mark.parametrize(
     ("argv", "method", "params"),
     [

@@ -48,6 +48,7 @@ from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for,
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
+from triggerstack.model._text import compact
 
 from .._core.chain import Chain
 from .._core.engine import PassEngine
@@ -187,10 +188,15 @@ class LegalOutcomes:
                     "(raise it with --max-outcomes)"
                 )
             tally: dict[Entry | None, int] = {}
+            written: dict[Entry | None, dict[str, Any] | None] = {}
+            spending = Spending(self.options.limits.answer, RUNNING, "dividing the count")
             for outcome in self.outcomes():
                 first = outcome.stack[0] if outcome.stack else None
+                if first not in tally:  # a new part of the answer: written and counted as it comes
+                    written[first] = None if first is None else outcome_dict(Outcome(stack=(first,)))["stack"][0]
+                    spending.spend(compact(written[first]))
                 tally[first] = tally.get(first, 0) + 1
-        shown = [(None if e is None else outcome_dict(Outcome(stack=(e,)))["stack"][0], n) for e, n in tally.items()]
+        shown = [(written[e], n) for e, n in tally.items()]
         shown.sort(key=lambda item: "" if item[0] is None else json.dumps(item[0], sort_keys=True))
         return shown
 
