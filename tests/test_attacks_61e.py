@@ -217,9 +217,6 @@ def test_a_yaml_number_in_exponent_form_is_the_number_json_reads(tmp_path: Path,
 #     (["end modes"]); step.why's lists nothing ([]), as if no decision could be taken.
 
 
-@pytest.mark.xfail(
-    strict=True, reason="step.why's error for an unknown decision is built without the walk's legal list"
-)
 @pytest.mark.parametrize("decision", ["target nobody", "put  SWA", "PUT SWA"])
 def test_why_not_of_an_unknown_decision_lists_what_is_legal_as_apply_does(decision: str) -> None:
     walk = ["put SWB", "put E", "mode E:counter"]

@@ -192,7 +192,7 @@ def _state(outcomes: _Walks, p: StepLegal, decision: int | str | None = None) ->
 def why(outcomes: _Walks, p: StepWhy) -> WhyResult:
     stepper = outcomes.stepper()
     walk = stepper.walk(p.decisions)
-    asked = stepper.decision(p.decision)  # IllegalDecision for a decision this scenario does not have
+    asked = stepper.decision_at(walk, p.decision)  # IllegalDecision, with what is legal, for one it lacks
     if any(d.id == asked.id for d in stepper.legal(walk)):
         return WhyResult(decision=asked.text, legal=True)
     why = stepper.why_illegal(walk, asked)

@@ -136,16 +136,23 @@ class Checked(Generic[S]):
         """The ids of the legal next decisions, ascending (OpenSpiel's ``legal_actions``)."""
         return [d.id for d in self.legal(state)]
 
+    def decision_at(self, state: S, ref: Decision | int | str, legal: Sequence[Decision] | None = None) -> Decision:
+        """:meth:`decision`, asked where a walk stands: an id or a form this scenario lacks raises
+        :class:`~triggerstack.solver.IllegalDecision` with what is legal in ``state``, as ``apply``
+        and ``step.why`` both say it."""
+        try:
+            return self.decision(ref)
+        except IllegalDecision as exc:
+            shown = tuple(x.text for x in (self.legal(state) if legal is None else legal))
+            raise IllegalDecision(exc.decision, exc.reason, None, shown) from None
+
     def apply(self, state: S, ref: Decision | int | str, legal: Sequence[Decision] | None = None) -> S:
         """The state after ``ref``; a decision that is not legal now raises
         :class:`~triggerstack.solver.IllegalDecision` saying why (the rule it breaks, and what is legal).
         ``legal``: the legal decisions of ``state`` where the caller already has them."""
         if legal is None:
             legal = self.legal(state)
-        try:
-            d = self.decision(ref)
-        except IllegalDecision as exc:
-            raise IllegalDecision(exc.decision, exc.reason, None, tuple(x.text for x in legal)) from None
+        d = self.decision_at(state, ref, legal)
         if all(x.id != d.id for x in legal):
             why = self.why_illegal(state, d)
             raise IllegalDecision(d.text, why.text, why.rule, tuple(x.text for x in legal))
