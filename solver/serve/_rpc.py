@@ -447,13 +447,18 @@ class Service:
             self.write(asked, Bound(asked.seconds), out)
             out.write("}")
             return True
-        except RpcError as exc:
-            if batch and not notification and isinstance(exc.__context__, AnswerTooLarge):
-                raise exc.__context__ from None  # the line as a whole is past the cap
+        except (RpcError, AnswerTooLarge) as caught:
+            too_large = caught if isinstance(caught, AnswerTooLarge) else caught.__context__
+            if batch and not notification and isinstance(too_large, AnswerTooLarge):
+                raise too_large from None  # the line as a whole is past the cap
+            exc = caught if isinstance(caught, RpcError) else RpcError(failure(caught))
             out.undo(mark)
             if valid_id and notification and isinstance(request.get("method"), str):
                 return False
-            out.write(_dumps({"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()}))
+            error = _dumps({"jsonrpc": "2.0", "id": ident, "error": exc.as_dict()})
+            if not batch:  # a request's error is said whole, with its id, whatever the cap: the cap
+                out.cap = max(out.cap, out.size + len(error.encode("utf-8")))  # bounds work, not this
+            out.write(error)
             return True
 
 
