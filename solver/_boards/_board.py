@@ -5,9 +5,12 @@ cards not read again), laid out in the layout asked for and counted — drawn ag
 (too few or too many abilities, too many outcomes, a layout it does not fit).
 
 What was compiled to see that it fits — its facts, and in a layout its stepper — stays with the
-board in this process (:attr:`Board.compiled`, never on the scenario: a scenario holding its own
-facts is a cycle, left for the garbage collector), for the environment that plays it to take
-(``Boards.compiled``, ``Stepper.taken``): nothing is built twice for one episode.
+board (:attr:`Board.compiled`, never on the scenario: a scenario holding its own facts is a cycle,
+left for the garbage collector), for the environment that plays it to take (``Boards.compiled``,
+``Stepper.taken``): nothing is built twice for one episode. The facts travel with a board drawn
+in a worker process (they pickle, ``model/_facts.py``: compiling them again where the board is
+played was a third of what a new board cost the trainer); the stepper does not, and is laid out
+there.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ class Board:
     drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
     the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
     outcomes (or a layout they did not fit). ``compiled``: its facts and, drawn to a layout, its
-    stepper in it — in the process that drew it (they do not pickle: a board drawn in a worker
-    process arrives without them)."""
+    stepper in it — the stepper in the process that drew it only (a board drawn in a worker process
+    arrives with its facts, and no stepper)."""
 
     scenario: Scenario
     document: dict[str, Any]
@@ -56,9 +59,12 @@ class Board:
     compiled: tuple[Facts, Stepper | None] | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        """The board without what it compiled (which does not pickle): a board drawn in a worker
-        process is compiled in the one it is sent to."""
-        return {k: v for k, v in self.__dict__.items() if k != "compiled"}
+        """The board with its compiled facts and without its stepper (which does not pickle): a
+        board drawn in a worker process is laid out, not compiled, in the one it is sent to."""
+        state = dict(self.__dict__)
+        if self.compiled is not None:
+            state["compiled"] = (self.compiled[0], None)
+        return state
 
 
 def pool_of(cards: bool | None) -> Pool:
