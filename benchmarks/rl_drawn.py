@@ -127,7 +127,8 @@ def goals(d: dict[str, Any], classic: dict[str, float] | None, where: str) -> li
         ("`rl.boards` ≥ 1,500 boards per CPU second (2 players, the example's layout)", f"{rate:,.0f}", rate >= 1500)
     ]
     ahead, here = fresh["ahead"] / fresh["warm"], fresh["in this process"] / fresh["warm"]
-    measured = f"{ahead:.2f}× drawn ahead by one worker; {here:.2f}× drawn as each episode starts"
+    measured = f"{ahead:.2f}× drawn ahead by one worker (a fresh episode costs {1 / ahead:.1f} warm ones);"
+    measured += f" {here:.2f}× drawn as each episode starts ({1 / here:.1f})"
     out.append(("a new board costs ≤ 2 warm episodes: fresh ÷ warm ≥ 0.5 (CPU of the process playing)", measured,
                 ahead >= 0.5))  # fmt: skip
     what = "warm AEC env on drawn boards ≥ 4× connect_four_v3"
