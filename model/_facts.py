@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from ._apnap import Block, build_blocks, opponent_relation
 from ._controllers import Control
@@ -34,45 +34,14 @@ from ._modes import allowed_counts
 from ._rules import Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
+from ._slots import pickled
 from ._targeting import Bar, Bars, Restriction
 from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
 
-_T = TypeVar("_T")
-_set = object.__setattr__
 
-
-def _pickled(*mappings: str, kept: str | None = None) -> Callable[[type[_T]], type[_T]]:
-    """Compiled facts pickle (a board drawn in a worker process travels compiled: docs/rl.md): the
-    fields in order, each read-only mapping of ``mappings`` sent as the dict it shows (a
-    ``MappingProxyType`` does not pickle; the lazy :class:`~._targeting.Bars` is told in full) and
-    made read-only again on arrival; ``kept`` (``Facts.memo``: what the solvers learned, engines and
-    a handed stepper among it) is not sent, and arrives empty."""
-
-    def wrap(cls: type[_T]) -> type[_T]:
-        names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]  # a dataclass
-        read_only = tuple(n in mappings for n in names)
-
-        def getstate(self: _T) -> tuple[Any, ...]:
-            return tuple(
-                None if n == kept else dict(getattr(self, n)) if ro else getattr(self, n)
-                for n, ro in zip(names, read_only, strict=True)
-            )
-
-        def setstate(self: _T, state: tuple[Any, ...]) -> None:
-            for n, ro, value in zip(names, read_only, state, strict=True):
-                _set(self, n, {} if n == kept else MappingProxyType(value) if ro else value)
-
-        # in place of the dataclass's, which sends a read-only mapping as it is (and cannot)
-        cls.__getstate__ = getstate  # type: ignore[method-assign, assignment]
-        cls.__setstate__ = setstate  # type: ignore[attr-defined]
-        return cls
-
-    return wrap
-
-
-@_pickled("excluded", "ignored")
+@pickled("excluded", "ignored")
 @dataclass(frozen=True, slots=True)
 class RequirementFacts:
     """One target requirement: bounds, and every thing with why it can or cannot be chosen."""
@@ -108,7 +77,7 @@ class RequirementFacts:
         return called(self.id, self.text)
 
 
-@_pickled("requirement_index")
+@pickled("requirement_index")
 @dataclass(frozen=True, slots=True)
 class ModeFacts:
     """A mode (or the single implicit mode of a non-modal ability, with ``id`` None)."""
@@ -132,7 +101,7 @@ class ModeFacts:
         return called(self.id, self.text)
 
 
-@_pickled("mode_index")
+@pickled("mode_index")
 @dataclass(frozen=True, slots=True)
 class AbilityFacts:
     """A waiting ability: control, place in 603.3b, and its choices."""
@@ -179,14 +148,14 @@ class AbilityFacts:
         return 0 in self.choose
 
 
-@_pickled("thing_index", "ability_index", "opponents", kept="memo")
+@pickled("thing_index", "ability_index", "opponents", kept="memo")
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Facts:
     """Everything the engines need to know about a scenario, computed once.
 
     Compared by identity. ``memo`` is where the solvers keep what they learn about the scenario
     (:class:`~triggerstack.solver.LegalOutcomes` keeps its state there, so that it lives as long
-    as the facts and no longer). Facts pickle, ``memo`` left behind (:func:`_pickled`): a board
+    as the facts and no longer). Facts pickle, ``memo`` left behind (``_slots.pickled``): a board
     drawn in a worker process arrives compiled."""
 
     scenario: Scenario
