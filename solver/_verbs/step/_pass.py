@@ -14,7 +14,7 @@ from triggerstack.model._outcome import Entry, Outcome, canonical
 from triggerstack.model._types import PlayerId
 
 from ... import _judge as judge
-from ..._core.indexed import Choice, IndexedOutcome, Placed, to_outcome
+from ..._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, to_outcome
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
@@ -25,6 +25,17 @@ from ._state import State
 
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
+
+BARE = Choice((ModeInstance(0, (), ()),))
+"""The one choice of an ability with nothing to announce (:func:`is_bare`)."""
+
+
+def is_bare(a: AbilityFacts) -> bool:
+    """Whether ``a`` has nothing to announce: not modal, no target, nothing it must target (601.2c)
+    — four abilities in five on the boards ``rl.boards`` draws. Its one choice is :data:`BARE`
+    whenever it may be put: what its choice space counts and its announcer reads, built per
+    ability of every new board, are known without them (tests/test_step_bare.py holds the two equal)."""
+    return not a.modal and not a.must and not a.modes[0].requirements and a.modes[0].available
 
 
 class _Decisions(Sequence[Decision]):
@@ -196,7 +207,12 @@ class PassStepper(Checked[State]):
         key = (a.index, on_stack & a.waiting_targets)
         found = self._has.get(key)
         if found is None:
-            found = bool(self._choice_tokens[key]) if key in self._choice_tokens else self._space(a, key).count > 0
+            if is_bare(a):  # its one choice, if it may be put at all
+                found = a.forced_removal is None
+            elif key in self._choice_tokens:
+                found = bool(self._choice_tokens[key])
+            else:
+                found = self._space(a, key).count > 0
             self._has[key] = found
         return found
 
@@ -493,7 +509,9 @@ class PassStepper(Checked[State]):
         key = (a.index, state.placed & a.waiting_targets)
         whole = self._whole.get(key)
         if whole is None:
-            if self._announcer(a, key) is None:
+            if is_bare(a) and a.forced_removal is None:  # placed as it is put: nothing to announce
+                whole = self._whole[key] = {(): Placed(a.index, BARE)}
+            elif self._announcer(a, key) is None:
                 whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in self._choices(a, key[1])}
             else:
                 whole = self._whole[key] = {}  # filled as choices are announced
