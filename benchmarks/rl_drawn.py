@@ -55,12 +55,26 @@ def drawing(n: int, repeat: int) -> float:
     return best
 
 
+LEAD = 64
+"""Episodes the stream drawn ahead plays, off the clock, before each of its rounds: past the boards
+its worker drew while the process did something else, to the pace at which boards arrive while it
+plays (see :func:`fresh_vs_warm`)."""
+
+
 def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
     """Decisions per CPU second with a new board every episode — drawn in this process as the
     episode starts (``in this process``), or ahead by one worker process (``ahead``) — and on the
     same boards warm, in the same order once each was compiled and played (``warm``): the same
-    boards and walks in each round. The worker is started, and its card pool read, before any clock."""
-    drawn = list(rl.boards(0, 1 + repeat * n, **ASKED))[1:]  # board 0 starts the worker: not measured
+    boards and walks in each round. The worker is started, and its card pool read, before any clock.
+
+    A board drawn ahead is read back (unpickled, by the process pool's thread) in this process as it
+    arrives, which may be before it is played: the boards a worker drew while this process slept
+    or measured something else would be read off the clock, and the ones drawn during another
+    figure billed to it. So each round of ``ahead`` begins :data:`LEAD` boards early, off the clock
+    (the stream at the pace boards arrive as they are played, as in a trainer), and ends by letting
+    the boards asked for land before the next figure starts."""
+    first = 1 + LEAD  # board 0 starts the worker, LEAD more lead the first round in: not measured
+    drawn = list(rl.boards(0, first + repeat * n, **ASKED))[first:]
     rounds = [drawn[r * n : (r + 1) * n] for r in range(repeat)]
     warm = rl.env(drawn, layout=LAYOUT)
     for boards in rounds:
@@ -69,16 +83,17 @@ def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
     ahead_stream = rl.boards(0, None, workers=1, **ASKED)
     ahead = rl.env(ahead_stream, layout=LAYOUT)
     ahead.reset()  # board 0: the worker started and its pool read (waited for, not on any clock)
-    time.sleep(2)  # boards drawn ahead already
     try:
         for r, boards in enumerate(rounds):
             here_stream = rl.boards(0, None, **ASKED)
-            here_stream.index = 1 + r * n  # the round's boards, as the worker's stream has them
+            here_stream.index = first + r * n  # the round's boards, as the worker's stream has them
             here = rl.env(here_stream, layout=LAYOUT)
             found["warm"] = max(found["warm"], _clean(partial(episodes, warm, boards, n)))
             found["in this process"] = max(found["in this process"], _clean(partial(episodes, here, None, n)))
-            time.sleep(1)  # the worker a round ahead (wall time: not on the clock)
+            ahead_stream.index = first + r * n - LEAD  # the worker starts again LEAD boards before the round's
+            episodes(ahead, None, LEAD)  # off the clock
             found["ahead"] = max(found["ahead"], _clean(partial(episodes, ahead, None, n)))
+            time.sleep(1)  # the boards asked for land (wall time), before the next figure's clock
     finally:
         ahead_stream.close()
     return found

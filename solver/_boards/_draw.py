@@ -43,13 +43,8 @@ near a million outcomes; at 50, 200 draws that miss take about 5 s)."""
 MOST_BODIES = 20
 """The most creatures without triggered abilities a side may be asked for."""
 MOST_WORKERS = 64
-CHUNK = 32
-"""Boards a worker process draws in one task: a task's round trip through the pool's threads costs
-the process playing the boards about a millisecond of CPU, which at eight boards a task was a
-quarter of what a new board cost it (issue 53)."""
-FIRST = 8
-"""Boards of the first task of a stream, or of a stream restarted: its first board arrives without
-waiting for thirty-two to be drawn."""
+CHUNK = 8
+"""Boards a worker process draws in one task."""
 AHEAD = 2
 """Tasks asked of each worker process ahead of the board wanted."""
 
@@ -97,8 +92,8 @@ def _orphaned_exit(parent: int) -> None:
 
 class _Ahead:
     """Worker processes drawing the boards of a stream ahead, in order, :data:`CHUNK` boards a
-    task (:data:`FIRST` the first: a task's round trip through the pool's threads costs about a
-    millisecond of this process's time; a board, a tenth of that to unpickle). Spawned, not forked: the caller may hold
+    task (a task's round trip through the pool's threads costs about a millisecond of this
+    process's time; a board, a tenth of that to unpickle). Spawned, not forked: the caller may hold
     threads (a trainer's, a server's) that a fork would copy half-way."""
 
     def __init__(self, asked: Asked, workers: int) -> None:
@@ -118,13 +113,11 @@ class _Ahead:
     def board(self, key: str, index: int, n: int | None) -> Board:
         """Board ``index`` of the stream ``key`` (of ``n``), the next ones asked for meanwhile; a
         worker's error is raised here, at the board it was raised for."""
-        begun = self.at != (key, index)
-        if begun:  # the stream begins, or begins again (restarted)
+        if self.at != (key, index):  # the stream begins, or begins again (restarted)
             self.cancel()
             self.submitted = index
         while len(self.queue) < AHEAD * self.workers and (n is None or self.submitted < n):
-            size = FIRST if begun and self.submitted == index else CHUNK
-            size = size if n is None else min(size, n - self.submitted)
+            size = CHUNK if n is None else min(CHUNK, n - self.submitted)
             self.queue.append(self.pool.submit(drawn_from, key, self.submitted, size, self.asked))
             self.submitted += size
         if not self.ready:
