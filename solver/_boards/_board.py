@@ -15,6 +15,7 @@ there.
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -108,15 +109,15 @@ class Asked:
         return _one(board_rng(key, index), source if source is not None else pool_of(self.cards), self)
 
 
-def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[Board | Exception]:
+def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[bytes | Exception]:
     """Boards ``first`` … ``first + size - 1`` of the stream ``key``, in a worker process (its card
-    pool read once there): up to the first that could not be drawn, then why (raised where that
-    board is asked for)."""
+    pool read once there), each pickled here: up to the first that could not be drawn, then why
+    (raised where that board is asked for). See ``_draw._Ahead`` for why as bytes."""
     source = pool_of(asked.cards)
-    out: list[Board | Exception] = []
+    out: list[bytes | Exception] = []
     for index in range(first, first + size):
         try:
-            out.append(asked.board(key, index, source))
+            out.append(pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL))
         except UsageError as exc:
             out.append(exc)
             break
