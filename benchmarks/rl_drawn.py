@@ -28,9 +28,9 @@ LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, playe
 ASKED: dict[str, Any] = {"players": 2, "abilities": (2, 6), "layout": LAYOUT, "max_outcomes": 20_000}
 """The training example's boards."""
 TRAINER = (
-    "not measured here (the extra [train]): run `python examples/rl/train_maskable_ppo.py --steps 20000 --eval 0"
-    " --workers 1` and the same with `--workers 0`, each timed with `/usr/bin/time -v` (steps per CPU second of"
-    " the trainer's process), against the same run on a fixed list of its boards"
+    "not measured here (the extra [train]): `python benchmarks/rl_trainer.py` trains the README example on a fixed"
+    " list of its boards (warm) and on fresh boards drawn ahead by one worker and in the trainer, and prints steps"
+    " per CPU second, fresh ÷ warm and the environment's share of the trainer's CPU"
 )
 
 Episodes = Callable[..., float]
