@@ -437,7 +437,9 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     ]:
         rate, warm = _fresh_vs_warm(docs, repeat)
         fresh.append({"boards": name, "fresh": rate, "warm": warm})
-    issue53, drawn_rows, games["rl.boards (warm, 200 boards)"] = _drawn(args, steps, repeat, episodes)
+    issue53, drawn_rows, games["rl.boards (warm, 200 boards)"] = rl_drawn.figures(
+        _episodes, _aec, steps, repeat, episodes, args.quick
+    )
     fresh += drawn_rows
     print("vector environment", file=sys.stderr)
     vector: list[dict[str, Any]] = []
@@ -471,67 +473,6 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         "step_s": step,
         "issue53": issue53,
     }
-
-
-def _drawn(args: argparse.Namespace, steps: int, repeat: int, episodes: int) -> tuple[dict[str, Any], list[Any], Any]:
-    """Issue 53's figures on the boards ``rl.boards`` draws for the training example
-    (``rl_drawn.py``): those figures, their rows of the fresh-board table, and the warm environment."""
-    print("boards rl.boards draws (issue 53)", file=sys.stderr)
-    rl_drawn.warmed(50 if args.quick else 1000)
-    drawn = rl_drawn.fresh_vs_warm(_episodes, episodes, repeat)
-    rows = [
-        {"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"], "warm": drawn["warm"]},
-        {"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
-         "warm": drawn["warm"]},
-    ]  # fmt: skip
-    game, aec = rl_drawn.warm_aec(_aec, steps)
-    issue53 = {
-        "boards_per_cpu_s": rl_drawn.drawing(60 if args.quick else 600, repeat),
-        "fresh": drawn,
-        "aec": aec,
-        "decisions": _aec(game, steps, decisions=True),
-        "openspiel": rl_drawn.openspiel(steps),
-    }
-    return issue53, rows, game
-
-
-def _fresh_table(fresh: list[dict[str, Any]]) -> list[str]:
-    """The table of a fresh board every episode: each source's rates and fresh ÷ warm, and what a
-    fresh episode costs in warm episodes on the same boards (warm ÷ fresh)."""
-    lines = ["| boards | fresh, decisions/s | warm, decisions/s | fresh ÷ warm | a fresh episode, in warm episodes |"]
-    lines.append("|---|---|---|---|---|")
-    for f in fresh:
-        lines.append(f"| {f['boards']} | {f['fresh']:,.0f} | {f['warm']:,.0f} | {f['fresh'] / f['warm']:.2f}"
-                     f" | {f['warm'] / f['fresh']:.1f} |")  # fmt: skip
-    return lines
-
-
-def _drawn_only(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """``--drawn``: issue 53's figures alone (a minute of CPU, where the whole run takes many), as
-    ``results/rl-drawn.md`` and ``rl-drawn.json``."""
-    steps, repeat, episodes = (400, 1, 10) if args.quick else (20_000, args.rounds, args.episodes)
-    issue53, rows, _game = _drawn(args, steps, repeat, episodes)
-    goals = [g for g in rl_drawn.goals(issue53, None, "not measured: --drawn measures the drawn boards alone")
-             if "connect_four_v3" not in g[0]]  # fmt: skip
-    lines = [
-        "# Benchmarks: the boards rl.boards draws (issue 53)",
-        "",
-        f"`python benchmarks/bench_rl.py --drawn --rounds {repeat}` on one shared machine: CPU time, the best of",
-        f"{repeat} alternated rounds of {episodes} episodes each (warm, drawn in this process, drawn ahead by one",
-        "worker process). The full run (`bench_rl.py`, results/rl.md) measures these beside the classic games.",
-        "",
-        "| goal | measured | |",
-        "|---|---|---|",
-        *[f"| {g} | {x} | {'—' if ok is None else 'PASS' if ok else 'FAIL'} |" for g, x, ok in goals],
-        "",
-        "## A fresh board every episode",
-        "",
-        *_fresh_table(rows),
-        *rl_drawn.section(issue53),
-    ]
-    for g, x, ok in goals:
-        print(f"{'—   ' if ok is None else 'PASS' if ok else 'FAIL'}  {g}: {x}", file=sys.stderr)
-    return "\n".join(lines) + "\n", {"issue53": issue53, "fresh": rows}
 
 
 def _cap(row: dict[str, Any]) -> float:
@@ -624,7 +565,7 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
     if m["classic"] is not None:
         lines += ["", "| PettingZoo game | AEC env |", "|---|---|"]
         lines += [f"| {k} | {v:,.0f} |" for k, v in m["classic"].items()]
-    lines += ["", "## A fresh board every episode", "", *_fresh_table(m["fresh"])]
+    lines += ["", "## A fresh board every episode", "", *rl_drawn.fresh_table(m["fresh"])]
     lines += rl_drawn.section(m["issue53"])
     lines += ["", "## The vector environment", "", "| scenario | boards | one env, steps/s | vector, board-steps/s |"]
     lines += ["|---|---|---|---|"]
@@ -655,7 +596,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.drawn:
-        text, figures = _drawn_only(args)
+        steps, repeat, episodes = (400, 1, 10) if args.quick else (20_000, args.rounds, args.episodes)
+        text, figures = rl_drawn.alone(_episodes, _aec, steps, repeat, episodes, args.quick)
         if args.quick:
             print(text)
         else:

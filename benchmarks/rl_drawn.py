@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import importlib.util
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -175,3 +176,68 @@ def section(d: dict[str, Any]) -> list[str]:
         f"Warm on 200 of them: {d['aec']:,.0f} AEC steps/s, {d['decisions']:,.0f} decisions/s{spiel}. A fresh",
         "board drawn ahead by one worker: the CPU of the process playing it, the worker's apart (table above).",
     ]
+
+
+def figures(
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    """Issue 53's figures on the boards ``rl.boards`` draws for the training example: those
+    figures, their rows of the fresh-board table, and the warm environment (``episodes_of``:
+    ``bench_rl._episodes``; ``aec``: ``bench_rl._aec``)."""
+    print("boards rl.boards draws (issue 53)", file=sys.stderr)
+    warmed(50 if quick else 1000)
+    drawn = fresh_vs_warm(episodes_of, episodes, repeat)
+    rows = [
+        {"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"], "warm": drawn["warm"]},
+        {"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
+         "warm": drawn["warm"]},
+    ]  # fmt: skip
+    game, rate = warm_aec(aec, steps)
+    issue53 = {
+        "boards_per_cpu_s": drawing(60 if quick else 600, repeat),
+        "fresh": drawn,
+        "aec": rate,
+        "decisions": aec(game, steps, decisions=True),
+        "openspiel": openspiel(steps),
+    }
+    return issue53, rows, game
+
+
+def fresh_table(fresh: list[dict[str, Any]]) -> list[str]:
+    """The table of a fresh board every episode: each source's rates and fresh ÷ warm, and what a
+    fresh episode costs in warm episodes on the same boards (warm ÷ fresh)."""
+    lines = ["| boards | fresh, decisions/s | warm, decisions/s | fresh ÷ warm | a fresh episode, in warm episodes |"]
+    lines.append("|---|---|---|---|---|")
+    for f in fresh:
+        lines.append(f"| {f['boards']} | {f['fresh']:,.0f} | {f['warm']:,.0f} | {f['fresh'] / f['warm']:.2f}"
+                     f" | {f['warm'] / f['fresh']:.1f} |")  # fmt: skip
+    return lines
+
+
+def alone(
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
+) -> tuple[str, dict[str, Any]]:
+    """``bench_rl.py --drawn``: issue 53's figures alone (a minute of CPU, where the whole run takes
+    many), as the text of ``results/rl-drawn.md`` and the figures of ``rl-drawn.json``."""
+    issue53, rows, _game = figures(episodes_of, aec, steps, repeat, episodes, quick)
+    judged = [g for g in goals(issue53, None, "not measured: --drawn measures the drawn boards alone")
+              if "connect_four_v3" not in g[0]]  # fmt: skip
+    lines = [
+        "# Benchmarks: the boards rl.boards draws (issue 53)",
+        "",
+        f"`python benchmarks/bench_rl.py --drawn --rounds {repeat}` on one shared machine: CPU time, the best of",
+        f"{repeat} alternated rounds of {episodes} episodes each (warm, drawn in this process, drawn ahead by one",
+        "worker process). The full run (`bench_rl.py`, results/rl.md) measures these beside the classic games.",
+        "",
+        "| goal | measured | |",
+        "|---|---|---|",
+        *[f"| {g} | {x} | {'—' if ok is None else 'PASS' if ok else 'FAIL'} |" for g, x, ok in judged],
+        "",
+        "## A fresh board every episode",
+        "",
+        *fresh_table(rows),
+        *section(issue53),
+    ]
+    for g, x, ok in judged:
+        print(f"{'—   ' if ok is None else 'PASS' if ok else 'FAIL'}  {g}: {x}", file=sys.stderr)
+    return "\n".join(lines) + "\n", {"issue53": issue53, "fresh": rows}

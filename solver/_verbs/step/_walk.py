@@ -22,19 +22,7 @@ from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
-from ._decision import (
-    DIVIDE,
-    END_MODES,
-    END_TARGETS,
-    MODE,
-    PUT,
-    REMOVE,
-    TARGET,
-    Checked,
-    Decision,
-    Key,
-    spell,
-)
+from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
