@@ -1,6 +1,7 @@
 """The environments as an RL user drives them, beside PettingZoo's own games in the same run.
 
-    python benchmarks/bench_rl.py [--quick] [--out DIR] [--classic PYTHON | --install-classic]
+    python benchmarks/bench_rl.py [--quick] [--out DIR] [--rounds N] [--classic PYTHON | --install-classic]
+    python benchmarks/bench_rl.py --drawn [--rounds N] [--episodes N]   # issue 53's rows alone: rl-drawn.md
 
 Times random masked play through the AEC API exactly as PettingZoo's documentation loops it
 (``agent_iter``, ``last``, a uniform draw over the mask, ``step``), on ``rl.env(...)`` — the
@@ -409,7 +410,7 @@ def _fresh_vs_warm(docs: list[dict[str, Any]], repeat: int) -> tuple[float, floa
 def _measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run."""
     steps = 400 if args.quick else 20_000
-    repeat = 1 if args.quick else 3
+    repeat = 1 if args.quick else args.rounds
     episodes = 10 if args.quick else args.episodes
     rows: list[dict[str, Any]] = []
     games: dict[str, Any] = {}
@@ -436,22 +437,10 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     ]:
         rate, warm = _fresh_vs_warm(docs, repeat)
         fresh.append({"boards": name, "fresh": rate, "warm": warm})
-    print("boards rl.boards draws (issue 53)", file=sys.stderr)
-    rl_drawn.warmed(50 if args.quick else 1000)
-    drawn = rl_drawn.fresh_vs_warm(_episodes, episodes, repeat)
-    fresh.append({"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"],
-                  "warm": drawn["warm"]})  # fmt: skip
-    fresh.append({"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
-                  "warm": drawn["warm"]})  # fmt: skip
-    boards_game, boards_aec = rl_drawn.warm_aec(_aec, steps)
-    games["rl.boards (warm, 200 boards)"] = boards_game
-    issue53 = {
-        "boards_per_cpu_s": rl_drawn.drawing(60 if args.quick else 600, repeat),
-        "fresh": drawn,
-        "aec": boards_aec,
-        "decisions": _aec(boards_game, steps, decisions=True),
-        "openspiel": rl_drawn.openspiel(steps),
-    }
+    issue53, drawn_rows, games["rl.boards (warm, 200 boards)"] = rl_drawn.figures(
+        _episodes, _aec, steps, repeat, episodes, args.quick
+    )
+    fresh += drawn_rows
     print("vector environment", file=sys.stderr)
     vector: list[dict[str, Any]] = []
     for name, path, boards in [
@@ -576,16 +565,7 @@ def _table(m: dict[str, Any], goals: list[tuple[str, str, bool | None]]) -> str:
     if m["classic"] is not None:
         lines += ["", "| PettingZoo game | AEC env |", "|---|---|"]
         lines += [f"| {k} | {v:,.0f} |" for k, v in m["classic"].items()]
-    lines += [
-        "",
-        "## A fresh board every episode",
-        "",
-        "| boards | fresh, decisions/s | warm, decisions/s | fresh / warm |",
-    ]
-    lines += ["|---|---|---|---|"]
-    lines += [
-        f"| {f['boards']} | {n(f['fresh'])} | {n(f['warm'])} | {f['fresh'] / f['warm']:.2f} |" for f in m["fresh"]
-    ]
+    lines += ["", "## A fresh board every episode", "", *rl_drawn.fresh_table(m["fresh"])]
     lines += rl_drawn.section(m["issue53"])
     lines += ["", "## The vector environment", "", "| scenario | boards | one env, steps/s | vector, board-steps/s |"]
     lines += ["|---|---|---|---|"]
@@ -606,11 +586,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--episodes", type=int, default=200, help="boards per source for a fresh board every episode (200)"
     )
+    parser.add_argument(
+        "--drawn", action="store_true", help="issue 53's figures on the boards rl.boards draws alone (rl-drawn.md)"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="alternated rounds, the best of each kept (3)")
     parser.add_argument("--classic", metavar="PYTHON", help="an interpreter with pettingzoo, chess and pygame-ce")
     parser.add_argument(
         "--install-classic", action="store_true", help=f"make {CLASSIC_VENV.name} for the classic games"
     )
     args = parser.parse_args(argv)
+    if args.drawn:
+        steps, repeat, episodes = (400, 1, 10) if args.quick else (20_000, args.rounds, args.episodes)
+        text, figures = rl_drawn.alone(_episodes, _aec, steps, repeat, episodes, args.quick)
+        if args.quick:
+            print(text)
+        else:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / "rl-drawn.md").write_text(text, encoding="utf-8")
+            (args.out / "rl-drawn.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+            print(f"wrote {args.out / 'rl-drawn.md'}, {args.out / 'rl-drawn.json'}", file=sys.stderr)
+        return 0
     measured = _measure(args)
     goals = _goals(measured)
     text = _table(measured, goals)

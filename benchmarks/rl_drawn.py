@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import importlib.util
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -28,9 +29,9 @@ LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, playe
 ASKED: dict[str, Any] = {"players": 2, "abilities": (2, 6), "layout": LAYOUT, "max_outcomes": 20_000}
 """The training example's boards."""
 TRAINER = (
-    "not measured here (the extra [train]): run `python examples/rl/train_maskable_ppo.py --steps 20000 --eval 0"
-    " --workers 1` and the same with `--workers 0`, each timed with `/usr/bin/time -v` (steps per CPU second of"
-    " the trainer's process), against the same run on a fixed list of its boards"
+    "not measured here (the extra [train]): `python benchmarks/rl_trainer.py` trains the README example on a fixed"
+    " list of its boards (warm) and on fresh boards drawn ahead by one worker and in the trainer, and prints steps"
+    " per CPU second, fresh ÷ warm and the environment's share of the trainer's CPU"
 )
 
 Episodes = Callable[..., float]
@@ -55,12 +56,26 @@ def drawing(n: int, repeat: int) -> float:
     return best
 
 
+LEAD = 64
+"""Episodes the stream drawn ahead plays, off the clock, before each of its rounds: past the boards
+its worker drew while the process did something else, to the pace at which boards arrive while it
+plays (see :func:`fresh_vs_warm`)."""
+
+
 def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
     """Decisions per CPU second with a new board every episode — drawn in this process as the
     episode starts (``in this process``), or ahead by one worker process (``ahead``) — and on the
     same boards warm, in the same order once each was compiled and played (``warm``): the same
-    boards and walks in each round. The worker is started, and its card pool read, before any clock."""
-    drawn = list(rl.boards(0, 1 + repeat * n, **ASKED))[1:]  # board 0 starts the worker: not measured
+    boards and walks in each round. The worker is started, and its card pool read, before any clock.
+
+    A board drawn ahead is read back (unpickled, by the process pool's thread) in this process as it
+    arrives, which may be before it is played: the boards a worker drew while this process slept
+    or measured something else would be read off the clock, and the ones drawn during another
+    figure billed to it. So each round of ``ahead`` begins :data:`LEAD` boards early, off the clock
+    (the stream at the pace boards arrive as they are played, as in a trainer), and ends by letting
+    the boards asked for land before the next figure starts."""
+    first = 1 + LEAD  # board 0 starts the worker, LEAD more lead the first round in: not measured
+    drawn = list(rl.boards(0, first + repeat * n, **ASKED))[first:]
     rounds = [drawn[r * n : (r + 1) * n] for r in range(repeat)]
     warm = rl.env(drawn, layout=LAYOUT)
     for boards in rounds:
@@ -69,16 +84,17 @@ def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
     ahead_stream = rl.boards(0, None, workers=1, **ASKED)
     ahead = rl.env(ahead_stream, layout=LAYOUT)
     ahead.reset()  # board 0: the worker started and its pool read (waited for, not on any clock)
-    time.sleep(2)  # boards drawn ahead already
     try:
         for r, boards in enumerate(rounds):
             here_stream = rl.boards(0, None, **ASKED)
-            here_stream.index = 1 + r * n  # the round's boards, as the worker's stream has them
+            here_stream.index = first + r * n  # the round's boards, as the worker's stream has them
             here = rl.env(here_stream, layout=LAYOUT)
             found["warm"] = max(found["warm"], _clean(partial(episodes, warm, boards, n)))
             found["in this process"] = max(found["in this process"], _clean(partial(episodes, here, None, n)))
-            time.sleep(1)  # the worker a round ahead (wall time: not on the clock)
+            ahead_stream.index = first + r * n - LEAD  # the worker starts again LEAD boards before the round's
+            episodes(ahead, None, LEAD)  # off the clock
             found["ahead"] = max(found["ahead"], _clean(partial(episodes, ahead, None, n)))
+            time.sleep(1)  # the boards asked for land (wall time), before the next figure's clock
     finally:
         ahead_stream.close()
     return found
@@ -127,7 +143,8 @@ def goals(d: dict[str, Any], classic: dict[str, float] | None, where: str) -> li
         ("`rl.boards` ≥ 1,500 boards per CPU second (2 players, the example's layout)", f"{rate:,.0f}", rate >= 1500)
     ]
     ahead, here = fresh["ahead"] / fresh["warm"], fresh["in this process"] / fresh["warm"]
-    measured = f"{ahead:.2f}× drawn ahead by one worker; {here:.2f}× drawn as each episode starts"
+    measured = f"{ahead:.2f}× drawn ahead by one worker (a fresh episode costs {1 / ahead:.1f} warm ones);"
+    measured += f" {here:.2f}× drawn as each episode starts ({1 / here:.1f})"
     out.append(("a new board costs ≤ 2 warm episodes: fresh ÷ warm ≥ 0.5 (CPU of the process playing)", measured,
                 ahead >= 0.5))  # fmt: skip
     what = "warm AEC env on drawn boards ≥ 4× connect_four_v3"
@@ -159,3 +176,68 @@ def section(d: dict[str, Any]) -> list[str]:
         f"Warm on 200 of them: {d['aec']:,.0f} AEC steps/s, {d['decisions']:,.0f} decisions/s{spiel}. A fresh",
         "board drawn ahead by one worker: the CPU of the process playing it, the worker's apart (table above).",
     ]
+
+
+def figures(
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    """Issue 53's figures on the boards ``rl.boards`` draws for the training example: those
+    figures, their rows of the fresh-board table, and the warm environment (``episodes_of``:
+    ``bench_rl._episodes``; ``aec``: ``bench_rl._aec``)."""
+    print("boards rl.boards draws (issue 53)", file=sys.stderr)
+    warmed(50 if quick else 1000)
+    drawn = fresh_vs_warm(episodes_of, episodes, repeat)
+    rows = [
+        {"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"], "warm": drawn["warm"]},
+        {"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
+         "warm": drawn["warm"]},
+    ]  # fmt: skip
+    game, rate = warm_aec(aec, steps)
+    issue53 = {
+        "boards_per_cpu_s": drawing(60 if quick else 600, repeat),
+        "fresh": drawn,
+        "aec": rate,
+        "decisions": aec(game, steps, decisions=True),
+        "openspiel": openspiel(steps),
+    }
+    return issue53, rows, game
+
+
+def fresh_table(fresh: list[dict[str, Any]]) -> list[str]:
+    """The table of a fresh board every episode: each source's rates and fresh ÷ warm, and what a
+    fresh episode costs in warm episodes on the same boards (warm ÷ fresh)."""
+    lines = ["| boards | fresh, decisions/s | warm, decisions/s | fresh ÷ warm | a fresh episode, in warm episodes |"]
+    lines.append("|---|---|---|---|---|")
+    for f in fresh:
+        lines.append(f"| {f['boards']} | {f['fresh']:,.0f} | {f['warm']:,.0f} | {f['fresh'] / f['warm']:.2f}"
+                     f" | {f['warm'] / f['fresh']:.1f} |")  # fmt: skip
+    return lines
+
+
+def alone(
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
+) -> tuple[str, dict[str, Any]]:
+    """``bench_rl.py --drawn``: issue 53's figures alone (a minute of CPU, where the whole run takes
+    many), as the text of ``results/rl-drawn.md`` and the figures of ``rl-drawn.json``."""
+    issue53, rows, _game = figures(episodes_of, aec, steps, repeat, episodes, quick)
+    judged = [g for g in goals(issue53, None, "not measured: --drawn measures the drawn boards alone")
+              if "connect_four_v3" not in g[0]]  # fmt: skip
+    lines = [
+        "# Benchmarks: the boards rl.boards draws (issue 53)",
+        "",
+        f"`python benchmarks/bench_rl.py --drawn --rounds {repeat}` on one shared machine: CPU time, the best of",
+        f"{repeat} alternated rounds of {episodes} episodes each (warm, drawn in this process, drawn ahead by one",
+        "worker process). The full run (`bench_rl.py`, results/rl.md) measures these beside the classic games.",
+        "",
+        "| goal | measured | |",
+        "|---|---|---|",
+        *[f"| {g} | {x} | {'—' if ok is None else 'PASS' if ok else 'FAIL'} |" for g, x, ok in judged],
+        "",
+        "## A fresh board every episode",
+        "",
+        *fresh_table(rows),
+        *section(issue53),
+    ]
+    for g, x, ok in judged:
+        print(f"{'—   ' if ok is None else 'PASS' if ok else 'FAIL'}  {g}: {x}", file=sys.stderr)
+    return "\n".join(lines) + "\n", {"issue53": issue53, "fresh": rows}

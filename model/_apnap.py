@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from ._rules import Rule
 from ._shapes import ScenarioFields
+from ._slots import pickled
 from ._types import PlayerId
 
 
+@pickled()
 @dataclass(frozen=True, slots=True)
 class Block:
     """One step of 603.3b: ``players`` put ``abilities`` (indices) on the stack in any order."""

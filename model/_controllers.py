@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ._errors import ScenarioError
 from ._rules import Rule
 from ._shapes import ScenarioFields, TriggerBody
+from ._slots import pickled
 from ._types import PlayerId
 
 _DELAYED_RULE = {
@@ -26,6 +27,7 @@ _DELAYED_RULE = {
 }
 
 
+@pickled()
 @dataclass(frozen=True, slots=True)
 class Control:
     """The controller of an ability, the rule that decided it, and why in words."""

@@ -34,12 +34,14 @@ from ._modes import allowed_counts
 from ._rules import Rule
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Requirement, Trigger
+from ._slots import pickled
 from ._targeting import Bar, Bars, Restriction
 from ._text import called
 from ._things import Thing, scenario_things
 from ._types import AbilityId, PlayerId, RequirementId, ThingId
 
 
+@pickled("excluded", "ignored")
 @dataclass(frozen=True, slots=True)
 class RequirementFacts:
     """One target requirement: bounds, and every thing with why it can or cannot be chosen."""
@@ -75,6 +77,7 @@ class RequirementFacts:
         return called(self.id, self.text)
 
 
+@pickled("requirement_index")
 @dataclass(frozen=True, slots=True)
 class ModeFacts:
     """A mode (or the single implicit mode of a non-modal ability, with ``id`` None)."""
@@ -98,6 +101,7 @@ class ModeFacts:
         return called(self.id, self.text)
 
 
+@pickled("mode_index")
 @dataclass(frozen=True, slots=True)
 class AbilityFacts:
     """A waiting ability: control, place in 603.3b, and its choices."""
@@ -144,13 +148,15 @@ class AbilityFacts:
         return 0 in self.choose
 
 
+@pickled("thing_index", "ability_index", "opponents", kept="memo")
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Facts:
     """Everything the engines need to know about a scenario, computed once.
 
     Compared by identity. ``memo`` is where the solvers keep what they learn about the scenario
     (:class:`~triggerstack.solver.LegalOutcomes` keeps its state there, so that it lives as long
-    as the facts and no longer)."""
+    as the facts and no longer). Facts pickle, ``memo`` left behind (``_slots.pickled``): a board
+    drawn in a worker process arrives compiled."""
 
     scenario: Scenario
     things: tuple[Thing, ...]

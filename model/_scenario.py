@@ -59,9 +59,9 @@ class Scenario(ScenarioFields):
         return self
 
     def __getstate__(self) -> dict[Any, Any]:
-        """The scenario without its compiled facts (which hold read-only mappings that do not
-        pickle): they are compiled again, once, where the scenario arrives — a board sent to a
-        worker process or drawn in one (docs/rl.md) travels as its fields alone."""
+        """The scenario without the facts ``facts_of`` kept on it: a scenario travels as its fields
+        alone, compiled again, once, where it arrives. What sends compiled facts sends them
+        itself (a board drawn in a worker process, ``solver/_boards/_board.py``: facts pickle)."""
         state = super().__getstate__()
         private = state.get("__pydantic_private__")
         if private and private.get("_facts") is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ._shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
 from ._types import PlayerId, ThingId
@@ -43,6 +43,11 @@ class Thing(NamedTuple):
     hexproof_from: tuple[Filter, ...] = ()
     cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
     left_game: bool = False  # a player who has left the game (800.4a)
+
+    def __reduce__(self) -> tuple[type[Thing], tuple[Any, ...]]:
+        """What it pickles as: its fields, ``counters`` as the dict it shows (a read-only mapping
+        does not pickle; compiled facts do: ``model/_facts.py``)."""
+        return Thing, tuple(self._replace(counters=dict(self.counters)))
 
     @property
     def is_player(self) -> bool:

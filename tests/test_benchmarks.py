@@ -51,6 +51,11 @@ def test_quick_rl_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     assert "## Steps per second" in captured.out and "| mixed-10 |" in captured.out
     assert "reset on a new 10-ability scenario" in captured.err and "observe + mask" in captured.err
+    assert "| rl.boards, drawn ahead by one worker (this process's CPU) |" in captured.out
+    assert bench_rl.main(["--quick", "--drawn"]) == 0  # issue 53's rows alone
+    captured = capsys.readouterr()
+    assert "fresh ÷ warm ≥ 0.5" in captured.out and "a fresh episode, in warm episodes" in captured.out
+    assert "## Steps per second" not in captured.out
 
 
 def test_quick_serve_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:

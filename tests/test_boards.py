@@ -302,7 +302,8 @@ def test_the_environment_plays_the_boards() -> None:
 def test_a_board_played_travels_by_pickle_and_arrives_the_same(cards: bool) -> None:
     """A drawn board whose facts were compiled (played, counted) pickles — to a worker process or
     from one — small, and arrives as the same scenario: the same canonical JSON, the same controllers
-    (603.3a) and the same count, its facts compiled again on arrival."""
+    (603.3a) and the same count; the facts it carries are not kept on its scenario
+    (tests/test_boards_built.py holds them to compiling it again)."""
     import pickle
 
     from triggerstack.model import facts_of
@@ -311,11 +312,11 @@ def test_a_board_played_travels_by_pickle_and_arrives_the_same(cards: bool) -> N
         facts_of(board.scenario)  # compiled: read-only mappings that do not pickle themselves
         data = pickle.dumps(board)
         arrived = pickle.loads(data)
-        assert arrived.scenario._facts is None  # rebuilt where it arrives, not carried
+        assert arrived.scenario._facts is None  # carried beside it (Board.compiled), not on it
         assert arrived.scenario.model_dump_json() == board.scenario.model_dump_json()
         assert arrived.scenario.controls == board.scenario.controls
         assert count(arrived.scenario) == board.count
-        assert len(data) < 64_000  # its fields alone, not a compiled stepper
+        assert len(data) < 64_000  # its fields and facts, not a compiled stepper
 
 
 def test_a_layout_keeps_only_the_boards_that_fit_it() -> None:

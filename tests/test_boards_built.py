@@ -8,24 +8,31 @@ The properties (a seeded loop: each board is a fresh draw of its own generator, 
   each model was given (``model_dump(exclude_unset=True)``) and in the controllers derived (603.3a);
 * a later pass's scenario (603.3b: what a ward fires) reads no card again, and is what reading them
   again would give;
-* after each piece added, the abilities waiting are those counted before plus what that piece adds.
+* after each piece added, the abilities waiting are those counted before plus what that piece adds;
+* a board pickled (drawn in a worker process) arrives with the facts its draw compiled, and they are
+  what compiling its scenario again gives.
 
-Private unit: the drawn board's shortcut (solver/_boards/_built.py) held to the validated path it replaces (_assemble, _board, the pool).
+Private unit: the drawn board's shortcuts (solver/_boards/_built.py, the facts a board carries: _board) held to the paths they replace (_assemble, _board, the pool, model/_facts.py).
 """
 
 from __future__ import annotations
 
+import pickle
 import random
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 from triggerstack.model import Scenario
 from triggerstack.model._errors import MissingExtra
+from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model.cards._expand import expand
 from triggerstack.model.cards._pool import EVENTS, Pool
 from triggerstack.solver._boards._assemble import Drawn, Scene, assemble
 from triggerstack.solver._boards._board import PLAYERS, pool_of
 from triggerstack.solver._boards._built import scenario_of
+from triggerstack.solver._boards._draw import draw
+from triggerstack.solver._verbs.step import ActionLayout
 
 try:
     pool_of(True)
@@ -116,3 +123,41 @@ def test_each_piece_adds_what_counting_the_whole_board_again_would(cards: bool) 
             if rng.random() < 0.3:
                 scene.pop()
                 waiting = len(scene.triggered())
+
+
+def _same_facts(arrived: Facts, compiled: Facts) -> None:
+    """Every field of two compiled facts the same — read-only mappings read-only again, the
+    lazy bars told in full — and nothing the solvers learned carried over (``memo``)."""
+    assert arrived.scenario == compiled.scenario and arrived.scenario.controls == compiled.scenario.controls
+    assert arrived.things == compiled.things and arrived.abilities == compiled.abilities
+    assert arrived.blocks == compiled.blocks and arrived.first_waiting == compiled.first_waiting
+    for name in ("thing_index", "ability_index", "opponents"):
+        assert isinstance(getattr(arrived, name), MappingProxyType)
+        assert dict(getattr(arrived, name)) == dict(getattr(compiled, name))
+    for a in arrived.abilities:
+        assert isinstance(a.mode_index, MappingProxyType)
+        for m in a.modes:
+            assert isinstance(m.requirement_index, MappingProxyType)
+            assert all(isinstance(r.excluded, MappingProxyType) and isinstance(r.ignored, MappingProxyType)
+                       for r in m.requirements)  # fmt: skip
+    assert arrived.memo == {}
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(cards: bool) -> None:
+    """Issue 53: a board pickles with the facts its draw compiled (to count it and lay it out), so
+    the process that plays a board a worker drew does not compile it again — and those facts, sent
+    and received, are what compiling the board's scenario where it arrives gives, on boards of every
+    size, event and number of players, laid out or not (a stepper handed over stays behind)."""
+    layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=4)
+    seen = targets = 0
+    for seed, laid in ((53, None), (54, layout)):
+        for board in draw(seed, 400, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards, layout=laid):
+            arrived = pickle.loads(pickle.dumps(board))
+            assert arrived.compiled is not None and arrived.compiled[1] is None  # the facts, not the stepper
+            facts = arrived.compiled[0]
+            assert facts.scenario is arrived.scenario
+            _same_facts(facts, compile_facts(board.scenario))
+            seen += 1
+            targets += any(r.candidates for a in facts.abilities for m in a.modes for r in m.requirements)
+    assert seen == 800 and targets > 200

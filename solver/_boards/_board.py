@@ -5,13 +5,17 @@ cards not read again), laid out in the layout asked for and counted — drawn ag
 (too few or too many abilities, too many outcomes, a layout it does not fit).
 
 What was compiled to see that it fits — its facts, and in a layout its stepper — stays with the
-board in this process (:attr:`Board.compiled`, never on the scenario: a scenario holding its own
-facts is a cycle, left for the garbage collector), for the environment that plays it to take
-(``Boards.compiled``, ``Stepper.taken``): nothing is built twice for one episode.
+board (:attr:`Board.compiled`, never on the scenario: a scenario holding its own facts is a cycle,
+left for the garbage collector), for the environment that plays it to take (``Boards.compiled``,
+``Stepper.taken``): nothing is built twice for one episode. The facts travel with a board drawn
+in a worker process (they pickle, ``model/_facts.py``: compiling them again where the board is
+played was a third of what a new board cost the trainer); the stepper does not, and is laid out
+there.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,8 +46,8 @@ class Board:
     drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
     the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
     outcomes (or a layout they did not fit). ``compiled``: its facts and, drawn to a layout, its
-    stepper in it — in the process that drew it (they do not pickle: a board drawn in a worker
-    process arrives without them)."""
+    stepper in it — the stepper in the process that drew it only (a board drawn in a worker process
+    arrives with its facts, and no stepper)."""
 
     scenario: Scenario
     document: dict[str, Any]
@@ -56,9 +60,12 @@ class Board:
     compiled: tuple[Facts, Stepper | None] | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        """The board without what it compiled (which does not pickle): a board drawn in a worker
-        process is compiled in the one it is sent to."""
-        return {k: v for k, v in self.__dict__.items() if k != "compiled"}
+        """The board with its compiled facts and without its stepper (which does not pickle): a
+        board drawn in a worker process is laid out, not compiled, in the one it is sent to."""
+        state = dict(self.__dict__)
+        if self.compiled is not None:
+            state["compiled"] = (self.compiled[0], None)
+        return state
 
 
 def pool_of(cards: bool | None) -> Pool:
@@ -102,15 +109,15 @@ class Asked:
         return _one(board_rng(key, index), source if source is not None else pool_of(self.cards), self)
 
 
-def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[Board | Exception]:
+def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[bytes | Exception]:
     """Boards ``first`` … ``first + size - 1`` of the stream ``key``, in a worker process (its card
-    pool read once there): up to the first that could not be drawn, then why (raised where that
-    board is asked for)."""
+    pool read once there), each pickled here: up to the first that could not be drawn, then why
+    (raised where that board is asked for). See ``_draw._Ahead`` for why as bytes."""
     source = pool_of(asked.cards)
-    out: list[Board | Exception] = []
+    out: list[bytes | Exception] = []
     for index in range(first, first + size):
         try:
-            out.append(asked.board(key, index, source))
+            out.append(pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL))
         except UsageError as exc:
             out.append(exc)
             break

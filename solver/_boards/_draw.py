@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import threading
 import time
 import weakref
@@ -93,7 +94,11 @@ def _orphaned_exit(parent: int) -> None:
 class _Ahead:
     """Worker processes drawing the boards of a stream ahead, in order, :data:`CHUNK` boards a
     task (a task's round trip through the pool's threads costs about a millisecond of this
-    process's time; a board, a tenth of that to unpickle). Spawned, not forked: the caller may hold
+    process's time; a board, a tenth of that to unpickle). A worker pickles each board itself, and
+    a board is read back here as it is asked for: read by the pool's thread as a task's result
+    arrived, beside the trainer's own, that thread took 17.6% of the README trainer's CPU, and read
+    as each is played the other threads take 2% (benchmarks/rl_trainer.py, one drawing worker:
+    676–700 steps per CPU second before, 712 after). Spawned, not forked: the caller may hold
     threads (a trainer's, a server's) that a fork would copy half-way."""
 
     def __init__(self, asked: Asked, workers: int) -> None:
@@ -105,8 +110,8 @@ class _Ahead:
             initializer=_orphaned_exit,
             initargs=(os.getpid(),),
         )
-        self.queue: deque[Future[list[Board | Exception]]] = deque()
-        self.ready: deque[Board | Exception] = deque()
+        self.queue: deque[Future[list[bytes | Exception]]] = deque()
+        self.ready: deque[bytes | Exception] = deque()
         self.at: tuple[str, int] | None = None  # the board expected next
         self.submitted = 0  # the first board not asked of a worker yet
 
@@ -127,7 +132,8 @@ class _Ahead:
         if isinstance(found, Exception):
             self.at = None
             raise found
-        return found
+        board: Board = pickle.loads(found)  # read back here, as it is played
+        return board
 
     def cancel(self) -> None:
         for future in self.queue:

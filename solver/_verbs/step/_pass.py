@@ -14,17 +14,28 @@ from triggerstack.model._outcome import Entry, Outcome, canonical
 from triggerstack.model._types import PlayerId
 
 from ... import _judge as judge
-from ..._core.indexed import Choice, IndexedOutcome, Placed, to_outcome
+from ..._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, to_outcome
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announcer_for
-from ._decision import Checked, Decision, DecisionKind, Key
+from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key
 from ._later import beside, later, said
 from ._state import State
 
 PREFIX_CACHE = 100_000
 """How many announced prefixes a pass keeps the matching choices of, before it starts afresh."""
+
+BARE = Choice((ModeInstance(0, (), ()),))
+"""The one choice of an ability with nothing to announce (:func:`is_bare`)."""
+
+
+def is_bare(a: AbilityFacts) -> bool:
+    """Whether ``a`` has nothing to announce: not modal, no target, nothing it must target (601.2c)
+    — four abilities in five on the boards ``rl.boards`` draws. Its one choice is :data:`BARE`
+    whenever it may be put: what its choice space counts and its announcer reads, built per
+    ability of every new board, are known without them (tests/test_step_bare.py holds the two equal)."""
+    return not a.modal and not a.must and not a.modes[0].requirements and a.modes[0].available
 
 
 class _Decisions(Sequence[Decision]):
@@ -136,13 +147,13 @@ class PassStepper(Checked[State]):
         """What each token means, in token order: put and remove per ability, each modal ability's
         modes, end of modes, a target per thing, end of targets, each amount divided."""
         f = self.facts
-        keys: list[Key] = [(DecisionKind.PUT, a.id, "", 0) for a in f.abilities]
-        keys += [(DecisionKind.REMOVE, a.id, "", 0) for a in f.abilities]
-        keys += [(DecisionKind.MODE, a.id, m.id or "", 0) for a in f.abilities if a.modal for m in a.modes]
-        keys.append((DecisionKind.END_MODES, "", "", 0))
-        keys += [(DecisionKind.TARGET, t.id, "", 0) for t in f.things]
-        keys.append((DecisionKind.END_TARGETS, "", "", 0))
-        keys += [(DecisionKind.DIVIDE, "", "", amount) for amount in range(1, self.tokens_count - self.divide0 + 1)]
+        keys: list[Key] = [(PUT, a.id, "", 0) for a in f.abilities]
+        keys += [(REMOVE, a.id, "", 0) for a in f.abilities]
+        keys += [(MODE, a.id, m.id or "", 0) for a in f.abilities if a.modal for m in a.modes]
+        keys.append((END_MODES, "", "", 0))
+        keys += [(TARGET, t.id, "", 0) for t in f.things]
+        keys.append((END_TARGETS, "", "", 0))
+        keys += [(DIVIDE, "", "", amount) for amount in range(1, self.tokens_count - self.divide0 + 1)]
         assert len(keys) == self.tokens_count
         return keys
 
@@ -196,7 +207,12 @@ class PassStepper(Checked[State]):
         key = (a.index, on_stack & a.waiting_targets)
         found = self._has.get(key)
         if found is None:
-            found = bool(self._choice_tokens[key]) if key in self._choice_tokens else self._space(a, key).count > 0
+            if is_bare(a):  # its one choice, if it may be put at all
+                found = a.forced_removal is None
+            elif key in self._choice_tokens:
+                found = bool(self._choice_tokens[key])
+            else:
+                found = self._space(a, key).count > 0
             self._has[key] = found
         return found
 
@@ -409,7 +425,7 @@ class PassStepper(Checked[State]):
             return how
         if state.current is not None:
             return self._why_token(state, f.abilities[state.current], d, tok)
-        if d.kind not in (DecisionKind.PUT, DecisionKind.REMOVE):
+        if d.kind not in (PUT, REMOVE):
             return judge.put_first()
         a = f.abilities[tok % n]
         if any(p.ability == a.index for p in state.stack) or a.index in state.removed:
@@ -420,7 +436,7 @@ class PassStepper(Checked[State]):
         assert current is not None  # the walk is not over
         if a.block != current.index:
             return judge.later_block(f, a, current.index)
-        if d.kind is DecisionKind.PUT:
+        if d.kind is PUT:
             return judge.must_be_removed(a)
         return judge.must_be_put(a)
 
@@ -428,9 +444,9 @@ class PassStepper(Checked[State]):
         """Why ``d`` (spelled ``tok``) cannot come next while ``a`` is being announced."""
         f = self.facts
         legal = self.legal(state)
-        if d.kind in (DecisionKind.PUT, DecisionKind.REMOVE):
+        if d.kind in (PUT, REMOVE):
             return judge.announce_first(a.id)
-        if d.kind is DecisionKind.MODE:
+        if d.kind is MODE:
             j = tok - 2 * len(f.abilities)
             k = max(x for x in range(len(f.abilities)) if self.mode_offset[x] <= j and f.abilities[x].modal)
             if k != a.index:
@@ -438,9 +454,9 @@ class PassStepper(Checked[State]):
             mode = a.modes[j - self.mode_offset[k]]
             if not mode.available:
                 return judge.mode_unavailable(a, mode)
-        if legal and all(x.kind is DecisionKind.DIVIDE for x in legal):
+        if legal and all(x.kind is DIVIDE for x in legal):
             return judge.divide_first(a)
-        if d.kind is DecisionKind.TARGET:
+        if d.kind is TARGET:
             t = tok - self.target0
             req = self._requirement(a, state.tokens)
             if req is not None and t in req.excluded:
@@ -448,7 +464,7 @@ class PassStepper(Checked[State]):
             if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
                 return judge.not_on_stack(f, a, t)
         announced = [self.decisions[t].text for t in state.tokens]
-        return judge.no_choice_goes_on(a, d.text, announced, d.kind in (DecisionKind.TARGET, DecisionKind.END_TARGETS))
+        return judge.no_choice_goes_on(a, d.text, announced, d.kind in (TARGET, END_TARGETS))
 
     def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
         """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""
@@ -495,7 +511,9 @@ class PassStepper(Checked[State]):
         key = (a.index, state.placed & a.waiting_targets)
         whole = self._whole.get(key)
         if whole is None:
-            if self._announcer(a, key) is None:
+            if is_bare(a) and a.forced_removal is None:  # placed as it is put: nothing to announce
+                whole = self._whole[key] = {(): Placed(a.index, BARE)}
+            elif self._announcer(a, key) is None:
                 whole = self._whole[key] = {seq: Placed(a.index, c) for c, seq in self._choices(a, key[1])}
             else:
                 whole = self._whole[key] = {}  # filled as choices are announced

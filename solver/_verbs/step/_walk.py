@@ -22,7 +22,7 @@ from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
-from ._decision import Checked, Decision, DecisionKind, Key, spell
+from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
@@ -216,52 +216,52 @@ class Stepper(Checked[Walk]):
         if not 0 <= i < ids.size:
             return None
         if i < 2 * a:
-            kind, k = (DecisionKind.PUT, i) if i < a else (DecisionKind.REMOVE, i - a)
+            kind, k = (PUT, i) if i < a else (REMOVE, i - a)
             return (kind, universe[k], "", 0) if k < n else None
         if i < ids.end_modes:
             k, m = divmod(i - 2 * a, ids.modes)
             modes = self._base_modes.get(universe[k]) if k < n else None
-            return (DecisionKind.MODE, universe[k], modes[m], 0) if modes is not None and m < len(modes) else None
+            return (MODE, universe[k], modes[m], 0) if modes is not None and m < len(modes) else None
         if i == ids.end_modes:
-            return (DecisionKind.END_MODES, "", "", 0)
+            return (END_MODES, "", "", 0)
         if i >= ids.end_targets:
             amount = i - ids.end_targets
             if amount == 0:
-                return (DecisionKind.END_TARGETS, "", "", 0)
-            return (DecisionKind.DIVIDE, "", "", amount) if amount <= self._most else None
+                return (END_TARGETS, "", "", 0)
+            return (DIVIDE, "", "", amount) if amount <= self._most else None
         t = i - ids.end_modes - 1
         if t < ids.things:
-            return (DecisionKind.TARGET, self.thing_slots[t], "", 0) if t < len(self.thing_slots) else None
+            return (TARGET, self.thing_slots[t], "", 0) if t < len(self.thing_slots) else None
         k = t - ids.things
-        return (DecisionKind.TARGET, universe[k], "", 0) if k < n else None
+        return (TARGET, universe[k], "", 0) if k < n else None
 
     def _is_base(self, key: Key) -> bool:
         """Whether ``key`` is one of the decisions laid out from the start."""
         kind, subject, mode, amount = key
         slot = self._ability_slot.get(subject)
         ability = slot is not None and slot < self._base_abilities
-        if kind is DecisionKind.MODE:
+        if kind is MODE:
             return ability and mode in self._base_modes.get(subject, ())
-        if kind is DecisionKind.DIVIDE:
+        if kind is DIVIDE:
             return 1 <= amount <= self._most
-        if kind is DecisionKind.TARGET:
+        if kind is TARGET:
             return subject in self._thing_slot or ability
-        return ability or kind in (DecisionKind.END_MODES, DecisionKind.END_TARGETS)
+        return ability or kind in (END_MODES, END_TARGETS)
 
     def _layout_id(self, key: Key) -> int:
         layout = self._ids
         kind, subject, mode, amount = key
-        if kind is DecisionKind.END_MODES:
+        if kind is END_MODES:
             return layout.end_modes
-        if kind is DecisionKind.END_TARGETS:
+        if kind is END_TARGETS:
             return layout.end_targets
-        if kind is DecisionKind.PUT:
+        if kind is PUT:
             return layout.put(self._slot_of(subject))
-        if kind is DecisionKind.REMOVE:
+        if kind is REMOVE:
             return layout.remove(self._slot_of(subject))
-        if kind is DecisionKind.MODE:
+        if kind is MODE:
             return layout.mode(self._slot_of(subject), self._modes[subject].index(mode))
-        if kind is DecisionKind.TARGET:
+        if kind is TARGET:
             t = self._thing_slot.get(subject)
             return layout.target_thing(t) if t is not None else layout.target_ability(self._slot_of(subject))
         return layout.divide_amount(amount)
@@ -353,7 +353,7 @@ class Stepper(Checked[Walk]):
         if self.is_over(walk):
             return walk_over()
         name = decision.subject
-        if decision.kind is DecisionKind.TARGET:
+        if decision.kind is TARGET:
             return not_in_pass(name)
         return triggered_earlier(name, earlier=any(name in f.ability_index for f, _ in walk.done))
 
@@ -533,12 +533,12 @@ class Stepper(Checked[Walk]):
             assert facts is not None
             local = self._local(facts)
             legal = local.legal(walk.local)
-            drop = next((d for d in legal if d.kind is DecisionKind.REMOVE and d.subject in removed), None)
+            drop = next((d for d in legal if d.kind is REMOVE and d.subject in removed), None)
             if drop is not None:
                 walk = self.apply_unchecked(walk, drop)
                 continue
             entry = outcome.stack[placed] if placed < len(outcome.stack) else None
-            put = None if entry is None else local.find((DecisionKind.PUT, entry.ability, "", 0))
+            put = None if entry is None else local.find((PUT, entry.ability, "", 0))
             if entry is None or put is None or put not in legal:
                 raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
             a = facts.abilities[facts.ability_index[entry.ability]]
