@@ -1,11 +1,22 @@
 """The properties read time limits in CPU time (tests/conftest.py, ``cpu_clock``): each sets aside
-the inputs too large to answer within a limit, and must set aside the same ones on a busy machine."""
+the inputs too large to answer within a limit, and must set aside the same ones on a busy machine.
+And nothing a property runs is unbounded: a call made without a deadline of its own (an engine or
+a chain built directly, which checks the deadline in force) ends within :data:`SAFETY` seconds of
+CPU for the whole test — once, the literal simulator listed 8 GB of a long loop for half an hour."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from triggerstack.model._limits import Deadline, bounded
+
+SAFETY = 900.0
+"""CPU seconds a whole property test may take (every example): far past the slowest's."""
 
 
 @pytest.fixture(autouse=True)
-def _cpu_time(cpu_clock: None) -> None:
-    """Every property here runs with :func:`tests.conftest.cpu_clock`."""
+def _cpu_time(cpu_clock: None) -> Iterator[None]:
+    """Every property here runs with :func:`tests.conftest.cpu_clock`, within :data:`SAFETY`."""
+    with bounded(Deadline(SAFETY)):
+        yield
