@@ -107,7 +107,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     from triggerstack.model import _limits
 
     fake = _Clock()
-    monkeypatch.setattr(_limits, "time", fake)
+    monkeypatch.setattr(_limits, "clock", fake.monotonic)
     return fake
 
 
