@@ -2,7 +2,9 @@
 the inputs too large to answer within a limit, and must set aside the same ones on a busy machine.
 And nothing a property runs is unbounded: a call made without a deadline of its own (an engine or
 a chain built directly, which checks the deadline in force) ends within :data:`SAFETY` seconds of
-CPU for the whole test — once, the literal simulator listed 8 GB of a long loop for half an hour."""
+CPU for the whole test — once, the literal simulator listed 8 GB of a long loop for half an hour.
+
+Private unit: model/_limits' deadline in force (Deadline, bounded), which a directly built engine checks."""
 
 from __future__ import annotations
 
