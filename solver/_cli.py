@@ -377,16 +377,14 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     from triggerstack.model._answer import too_large, written
 
     cap = getattr(args, "max_answer", Limits().answer)  # every answer held to it, as every server's
-    if picture is not None:
-        text = picture
-    elif getattr(args, "json", False) or getattr(args, "format", None) == "json":
+    as_json = picture is None and (getattr(args, "json", False) or getattr(args, "format", None) == "json")
+    if as_json:
         report = result.cli_json()
         text = written(report, cap, "ask for less")  # counted as it is written (model/_answer.py)
-        text = _dump(report) if cmd.pretty else text
-    else:
-        text = result.text()
-    if len(text) > cap or len(text.encode("utf-8")) > cap:  # text and pictures: made from what was counted
-        raise too_large(cap, "ask for less")
+    if not as_json or cmd.pretty:  # text, pictures, pretty JSON: made from what was counted, measured once
+        text = picture if picture is not None else _dump(report) if as_json else result.text()
+        if len(text.encode("utf-8")) > cap:
+            raise too_large(cap, "ask for less")
     if result.exit_code() == KINDS.TIME_LIMIT.exit:  # the best found when time ran out, labelled so
         sys.stderr.write(f"{PROG}: time limit reached: the best outcome found so far, not proven optimal\n")
     return result.exit_code(), text
