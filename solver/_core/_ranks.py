@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import accumulate
-from math import comb
+from math import comb, factorial
 
 
 def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
@@ -79,6 +79,24 @@ def rank_combination(n: int, subset: Sequence[int]) -> int:
         r = k - i
         index += comb(n - x, r) - comb(n - s, r)
         x = s + 1
+    return index
+
+
+def unrank_permutation(items: Sequence[int], index: int) -> list[int]:
+    """The ``index``-th ordering of ``items`` (sorted) in lexicographic order: the factorial number system."""
+    left, out = list(items), []
+    for k in range(len(left) - 1, -1, -1):
+        q, index = divmod(index, factorial(k))
+        out.append(left.pop(q))
+    return out
+
+
+def rank_permutation(seq: Sequence[int]) -> int:
+    left, index = sorted(seq), 0
+    for k, x in enumerate(seq):
+        i = left.index(x)
+        index += i * factorial(len(seq) - 1 - k)
+        left.pop(i)
     return index
 
 
