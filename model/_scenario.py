@@ -19,7 +19,7 @@ from ._errors import MissingExtra, ScenarioError
 from ._io import check_data, load_document, parse_json_line, utf8
 from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from ._problems import MAX_PROBLEMS, problems, repaired
-from ._references import check_references
+from ._references import as_reference, check_references
 from ._shapes import ScenarioFields, shape_models
 
 
@@ -70,9 +70,7 @@ class Scenario(Document, ScenarioFields):
         except MissingExtra as exc:
             raise PydanticCustomError("missing_extra", "{message}", {"message": exc.message}) from None
         except ScenarioError as exc:
-            problems = [(p.loc, p.message, p.rule.value if p.rule else None) for p in exc.every()]
-            context = {"message": exc.message, "problems": problems}
-            raise PydanticCustomError("reference", "{message}", context) from None
+            raise as_reference(exc.every()) from None
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Self:
