@@ -15,7 +15,6 @@ there.
 
 from __future__ import annotations
 
-import pickle
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -107,21 +106,6 @@ class Asked:
     def board(self, key: str, index: int, source: Pool | None = None) -> Board:
         """Board ``index`` of the stream ``key``, from ``source`` (default: the pool ``cards`` names)."""
         return _one(board_rng(key, index), source if source is not None else pool_of(self.cards), self)
-
-
-def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[bytes | Exception]:
-    """Boards ``first`` … ``first + size - 1`` of the stream ``key``, in a worker process (its card
-    pool read once there), each pickled here: up to the first that could not be drawn, then why
-    (raised where that board is asked for). See ``_draw._Ahead`` for why as bytes."""
-    source = pool_of(asked.cards)
-    out: list[bytes | Exception] = []
-    for index in range(first, first + size):
-        try:
-            out.append(pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL))
-        except UsageError as exc:
-            out.append(exc)
-            break
-    return out
 
 
 def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
