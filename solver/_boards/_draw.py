@@ -174,6 +174,7 @@ def _stream(
     max_outcomes: int,
     layout: ActionLayout | None,
     workers: int,
+    seat: int | None = None,
 ) -> Boards:
     """The stream of :func:`boards` and :func:`draw`, each argument checked (bad input names it)."""
     seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
@@ -187,11 +188,12 @@ def _stream(
     n = None if n is None else whole_number(n, "n")
     max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
     workers = whole_number(workers, "workers", 0, MOST_WORKERS)
+    seat = None if seat is None else whole_number(seat, "seat", 0, seats[1] - 1)
     source = pool_of(cards)
     empty = [k for k in kinds if not source.by_kind.get(k)]
     if empty:
         raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
-    return Boards(seed, n, Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards), workers)
+    return Boards(seed, n, Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards, seat), workers)
 
 
 def draw(
@@ -206,9 +208,10 @@ def draw(
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
     workers: int = 0,
+    seat: int | None = None,
 ) -> Iterator[Board]:
     """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
-    stream = _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)
+    stream = _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers, seat)
     try:
         while True:
             try:
@@ -232,6 +235,7 @@ def boards(
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
     workers: int = 0,
+    seat: int | None = None,
 ) -> Boards:
     """Random boards of real cards, each a valid :class:`~triggerstack.model.Scenario` whose
     objects name their cards: ``players`` seats (a number or a range, 2 to 4), each with
@@ -244,6 +248,10 @@ def boards(
     ``cards``: ``None`` reads real cards when the extra ``[cards]`` is installed and falls back to
     the generated families otherwise; ``True`` requires it; ``False`` uses the generated families.
     ``workers``: draw in that many worker processes, a few boards ahead (0: in this one); the boards
-    are the same for any number of workers. An environment's ``reset(seed=k)`` restarts the stream
-    at the first board of ``seed`` and ``k`` (:class:`Boards`)."""
-    return _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)
+    are the same for any number of workers. ``seat``: only boards on which that seat (0: the active
+    player) makes the first choice once every forced decision is taken — the boards a one-seat
+    environment's learner decides on (``_board.makes_the_first_choice``); the others are drawn
+    again in the board's own draw, so the stream is still the same for any number of workers. An
+    environment's ``reset(seed=k)`` restarts the stream at the first board of ``seed`` and ``k``
+    (:class:`Boards`)."""
+    return _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers, seat)
