@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 from gymnasium import spaces
@@ -147,6 +147,18 @@ class _Source:
             self.iterator.restart(seed)
 
 
+class _Opening(NamedTuple):
+    """Where an episode on one board starts: the start of a walk; it with the forced decisions
+    taken (``auto``; else the start itself) and how many; the decisions offered there; and the
+    observation's tracker at the start (None: made for the episode)."""
+
+    start: Walk
+    first: Walk
+    taken: int
+    offered: list[Decision]
+    tracker: Tracker | None
+
+
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """603.3 as an AEC game: agents ``player_0`` … are the seats in turn order (``player_0``
     the active player); ``agent_selection`` is who makes the next decision (the controller of
@@ -204,7 +216,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.options = options or Options()
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
-        self._openings: dict[int, Tracker] = {}  # per kept stepper, the observation at the start of an episode
+        self._openings: dict[int, _Opening] = {}  # per kept stepper, where an episode starts
         if layout is None:
             if self._source.fixed is None:
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
@@ -331,11 +343,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             facts = source.next(lambda: self.np_random, drawn_by)
             drawn_by = None
             stepper = self._stepper(facts)
-            first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
-            offered = stepper.offered(first)
-            if offered:
+            opening = self._opening(facts, stepper)
+            if opening.offered:
                 self.stepper = stepper
-                self._begin(facts, None if self.auto else offered)
+                self._begin(facts, opening)
                 return
         why = (
             "once the decisions that are the only legal ones are taken (auto=True)"
@@ -348,12 +359,26 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
         decision to make; PettingZoo's API has no episode that is over before it starts)."""
-        self._begin(facts, None)
+        self.stepper = self._stepper(facts)
+        self._begin(facts, self._opening(facts, self.stepper))
 
-    def _begin(self, facts: Facts, offered: list[Decision] | None) -> None:
-        """:meth:`start`, given the decisions offered at the start if they are known."""
-        if self._now is None or self._now.facts is not facts:
-            self.stepper = self._stepper(facts)
+    def _opening(self, facts: Facts, stepper: Stepper) -> _Opening:
+        """Where an episode on ``facts`` starts: kept for a fixed source's board (every episode on
+        it starts where the first did, from a copy of its tracker), made anew for any other."""
+        kept = id(facts) in self._steppers
+        found = self._openings.get(id(facts)) if kept else None
+        if found is None or found.start.facts is not facts:
+            start = stepper.start()
+            first, taken = stepper.forced(start) if self.auto else (start, 0)
+            offered = stepper.offered(first)
+            tracker = Tracker(self.observer, stepper, start) if kept and offered else None
+            found = _Opening(start, first, taken, offered, tracker)
+            if kept:
+                self._openings[id(facts)] = found
+        return found
+
+    def _begin(self, facts: Facts, opening: _Opening) -> None:
+        """An episode on ``facts`` (the stepper set), from ``opening``."""
         stepper = self.stepper
         self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)
         if self._seated is not facts:  # the seats of the board last played are still right
@@ -367,17 +392,15 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.walk = stepper.start()
-        if id(facts) in self._steppers:  # a fixed source's board: every episode on it starts from a copy
-            opening = self._openings.get(id(facts))
-            if opening is None:
-                opening = self._openings[id(facts)] = Tracker(self.observer, stepper, self.walk)
-            self._tracker = opening.copy(self.walk)
-        else:
-            self._tracker = Tracker(self.observer, stepper, self.walk)
-        self.auto_applied = 0
+        kept = opening.tracker
+        self._tracker = Tracker(self.observer, stepper, opening.start) if kept is None else kept.copy(opening.start)
+        self._walk = opening.first
+        self.auto_applied = opening.taken
+        if self.auto:
+            for agent in self.agents:
+                self.infos[agent]["auto_applied"] = opening.taken
         self._illegal = None
-        self._advance(offered)
+        self._follow(opening.offered)
 
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode (a ``ValueError`` for a seat this
@@ -389,13 +412,18 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
         raise ValueError(f"no agent is named {agent!r}: the agents are {', '.join(self.possible_agents)}")
 
-    def _advance(self, offered: list[Decision] | None = None) -> None:
-        """Follow the walk to where it now stands (``offered``: its legal decisions, if known)."""
+    def _advance(self) -> None:
+        """Follow the walk to where it now stands, once the forced decisions are taken (``auto``)."""
         if self.auto:
             self.walk, taken = self.stepper.forced(self.walk)
             self.auto_applied += taken
             for agent in self.agents:
                 self.infos[agent]["auto_applied"] = self.auto_applied
+        self._follow(None)
+
+    def _follow(self, offered: list[Decision] | None) -> None:
+        """The observation, the mask and who decides (or the episode's end) where the walk stands
+        (``offered``: its legal decisions, if known)."""
         stepper, walk, tracker = self._now, self._walk, self._tracker
         assert stepper is not None and walk is not None and tracker is not None
         tracker.update(walk)
