@@ -226,9 +226,9 @@ class Tracker:
         kept = rows.direct.get(id(placed))
         if kept is None or kept[0] is not placed:
             slot = rows.slots[placed.ability]
-            entries = [i for m in placed.choice.modes for i in self._cells_of(rows, slot, m.mode)]
-            entries += [i for t in placed.choice.things() for i in self._cells_of(rows, slot, ~t)]
-            kept = rows.direct[id(placed)] = (placed, self.observer._ability(slot), tuple(entries))
+            listed = [i for m in placed.choice.modes for i in self._cells_of(rows, slot, m.mode)]
+            listed += [i for t in placed.choice.things() for i in self._cells_of(rows, slot, ~t)]
+            kept = rows.direct[id(placed)] = (placed, self.observer._ability(slot), tuple(listed))
         _, at, entries = kept
         cells = self._cells
         cells[at] += 2  # waiting (1) → on the stack (3)
