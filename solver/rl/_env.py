@@ -14,7 +14,7 @@ from pettingzoo import AECEnv
 from triggerstack.model._args import seed_of
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
+from triggerstack.model._outcome import Outcome, Score, parse_score
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._types import PlayerId
 
@@ -38,6 +38,16 @@ Form: TypeAlias = Literal["pettingzoo", "rllib"]
 """How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
 "action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
 action-masking modules read, the dtype its default encoders take)."""
+
+
+def _forced(stepper: Stepper, walk: Walk) -> tuple[Walk, int, list[Decision]]:
+    """``stepper.forced(walk)``, and the decisions offered where it stops (which it drops, and the
+    mask is made of: one call of ``offered`` less each step)."""
+    taken = 0
+    while len(offered := stepper.offered(walk)) == 1:
+        walk = stepper.apply_unchecked(walk, offered[0])
+        taken += 1
+    return walk, taken, offered
 
 
 class _Opening(NamedTuple):
@@ -262,8 +272,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         found = self._openings.get(id(facts)) if kept else None
         if found is None or found.start.facts is not facts:
             start = stepper.start()
-            first, taken = stepper.forced(start) if self.auto else (start, 0)
-            offered = stepper.offered(first)
+            first, taken, offered = _forced(stepper, start) if self.auto else (start, 0, stepper.offered(start))
             tracker = Tracker(self.observer, stepper, start) if kept and offered else None
             found = _Opening(start, first, taken, offered, tracker)
             if kept:
@@ -307,12 +316,14 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def _advance(self) -> None:
         """Follow the walk to where it now stands, once the forced decisions are taken (``auto``)."""
-        if self.auto:
-            self.walk, taken = self.stepper.forced(self.walk)
-            self.auto_applied += taken
-            for agent in self.agents:
-                self.infos[agent]["auto_applied"] = self.auto_applied
-        self._follow(None)
+        if not self.auto:
+            self._follow(None)
+            return
+        self.walk, taken, offered = _forced(self.stepper, self.walk)
+        self.auto_applied += taken
+        for agent in self.agents:
+            self.infos[agent]["auto_applied"] = self.auto_applied
+        self._follow(offered)
 
     def _follow(self, offered: list[Decision] | None) -> None:
         """The observation, the mask and who decides (or the episode's end) where the walk stands
@@ -338,11 +349,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
-        if self._rewards is None:  # the line alone: no outcome to score
-            line, rewards = stepper.outcome_line(walk), {}
-        else:
-            outcome = stepper.outcome(walk)
-            line, rewards = outcome_json(outcome), self._reward(outcome)
+        line = stepper.outcome_line(walk)  # outcome_json of the outcome, kept per walk
+        rewards = {} if self._rewards is None else self._reward(stepper.outcome(walk))
         player_of = self._player_of
         for agent in self.agents:
             player = player_of.get(agent)
