@@ -28,7 +28,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("warm", "1", "0")
-"""A fixed list of 200 drawn boards; fresh boards drawn ahead by one worker process; drawn in the trainer's."""
+"""A fixed list of 200 boards drawn as the example's ``make_env`` draws them (those the learner makes
+the first choice on); fresh boards drawn ahead by one worker process; drawn in the trainer's."""
 
 
 def _trainer() -> Any:
@@ -50,7 +51,8 @@ def measure(source: str, steps: int, threads: int) -> dict[str, Any]:
     torch.set_num_threads(threads)
     ex = _trainer()
     if source == "warm":
-        boards = list(rl.boards(0, 200, players=2, abilities=(2, 6), layout=ex.LAYOUT, max_outcomes=20_000))
+        asked = {"players": 2, "abilities": (2, 6), "layout": ex.LAYOUT, "max_outcomes": 20_000, "seat": ex.LEARNER}
+        boards = list(rl.boards(0, 200, **asked))  # the boards make_env draws: those the learner decides on
         env = rl.TriggerStackGym(boards, seat=ex.LEARNER, layout=ex.LAYOUT, rewards=ex.reward, auto=True)
     else:
         env = ex.make_env(0, int(source))

@@ -163,28 +163,15 @@ class Answer:
         values is encoded before it is counted, and consuming :class:`Items` one at a time."""
         if isinstance(value, Raw):
             self.write(value)
-        elif isinstance(value, Items):
-            self.write("[")
-            first = True
-            for item in value:
-                if not first:
-                    self.write(",")
-                first = False
-                self.value(item)
-            self.write("]")
+        elif isinstance(value, Mapping | list | tuple) and _small(value):
+            self.write(_ENCODE(value))
         elif isinstance(value, Mapping):
-            if _small(value):
-                self.write(_ENCODE(value))
-                return
             self.write("{")
             for i, key in enumerate(sorted(value)):
                 self.write(("," if i else "") + _ENCODE(str(key)) + ":")
                 self.value(value[key])
             self.write("}")
-        elif isinstance(value, list | tuple):
-            if _small(value):
-                self.write(_ENCODE(value))
-                return
+        elif isinstance(value, Items | list | tuple):
             self.write("[")
             for i, item in enumerate(value):
                 if i:

@@ -56,7 +56,6 @@ class RequirementFacts:
     filter: Filter
     depends_on: tuple[int, ...]  # requirements whose targets this filter refers to (target_of)
     candidates: tuple[int, ...]  # things that may be chosen, in canonical order
-    linked_out: tuple[int, ...]  # things that fit but for the targets of depends_on: for no legal choice of them
     excluded: Mapping[int, tuple[Bar, ...]]  # every other thing, with every rule that bars it
     ignored: Mapping[int, tuple[str, ...]]  # things that fit: their own properties that do not function (113.6)
 
@@ -278,7 +277,6 @@ def _requirement(
         filter=req.filter,
         depends_on=tuple(sorted({ids[ref] for _, ref in req.filter.iter_target_of()})),
         candidates=tuple(candidates),
-        linked_out=(),
         excluded=Bars(req, things, source, restriction, ctx, possible_kinds(req.filter)),
         ignored=MappingProxyType(ignored),
     )
@@ -288,8 +286,7 @@ def _refine_target_of(
     reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context, deadline: Deadline
 ) -> tuple[RequirementFacts, ...]:
     """Keep, of a ``target_of`` filter's candidates, exactly those that fit some legal choice of
-    the requirements it names (:mod:`._linked`); the others are barred (:attr:`Bar.LINKED`), and kept
-    in ``linked_out`` (an oracle that judges every choice itself starts from them)."""
+    the requirements it names (:mod:`._linked`); the others are barred (:attr:`Bar.LINKED`) alone."""
     if not any(r.depends_on for r in reqs):
         return reqs
     out = []
@@ -298,23 +295,14 @@ def _refine_target_of(
             out.append(r)
             continue
         keep: list[int] = []
-        out_: list[int] = []
         excluded = dict(r.excluded)
         search = LinkedSearch(reqs, r.index, things, ctx, deadline)
         for t in r.candidates:
             if search.fits(t):
                 keep.append(t)
             else:
-                out_.append(t)
                 excluded[t] = (Bar.LINKED,)
-        out.append(
-            replace(
-                r,
-                candidates=tuple(keep),
-                linked_out=tuple(out_),
-                excluded=MappingProxyType(dict(sorted(excluded.items()))),
-            )
-        )
+        out.append(replace(r, candidates=tuple(keep), excluded=MappingProxyType(dict(sorted(excluded.items())))))
     return tuple(out)
 
 

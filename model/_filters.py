@@ -127,10 +127,6 @@ def possible_kinds(f: Filter, inherited: Domain | None = None) -> Domain:
     return out
 
 
-def _leaf(f: Filter, thing: Thing, ctx: Context, inherited: Domain | None) -> Truth:
-    return _plan(f, inherited)(thing, ctx)
-
-
 Check = Callable[[Thing, Context], Truth]
 PLANS = 4096
 """Filters whose plan is kept (each with the filter, so that the id it is kept by stays its own)."""
@@ -269,4 +265,4 @@ def matches(f: Filter, thing: Thing, ctx: Context, *, within: Domain | None = No
     ``within`` is the domain ``f`` inherits: none for a target requirement's filter (115.2's
     default applies), :data:`ANYTHING` for a quality matched against a source in any zone.
     """
-    return _leaf(f, thing, ctx, within)
+    return _plan(f, within)(thing, ctx)

@@ -203,9 +203,12 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
         raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
 
 
-def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS) -> Any:
-    """One JSON Lines line (errors name the column), within ``limits``."""
-    return check_data(_parse_json(text, None, limits, one_line=True), None, limits)
+def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool = True) -> Any:
+    """One JSON Lines line (errors name the column), or a JSON text (the line and the column),
+    within ``limits``."""
+    if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
+        raise ScenarioError(f"more than {limits.bytes} bytes")
+    return check_data(_parse_json(text, None, limits, one_line=one_line), None, limits)
 
 
 def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS) -> Any:

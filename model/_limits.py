@@ -100,39 +100,32 @@ DEFAULT_LIMITS = Limits()
 # format's words when refused (model/_args.py reads the other arguments so).
 
 
-def _seconds(value: Any) -> tuple[float | None, str]:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None, f"expected a number, found {found(value)}"
-    try:
-        seconds = float(value)
-    except OverflowError:  # an int past the largest float
-        seconds = math.inf
-    if not math.isfinite(seconds):
-        return None, f"expected a finite number of seconds, found {found(value)}"
-    if seconds <= 0:
-        return None, f"expected more than 0 seconds, found {found(value)}"
-    return seconds, ""
-
-
 def seconds_of(value: Any, name: str = "time_limit") -> float | None:
     """A time limit: ``None`` (no limit), or a finite number of seconds more than 0 as a float;
     else :class:`UsageError` naming ``name`` (only why, when ``name`` is empty)."""
     if value is None:
         return None
-    seconds, why = _seconds(value)
-    if seconds is None:
+    why = ""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        why = f"expected a number, found {found(value)}"
+    else:
+        try:
+            seconds = float(value)
+        except OverflowError:  # an int past the largest float
+            seconds = math.inf
+        if not math.isfinite(seconds):
+            why = f"expected a finite number of seconds, found {found(value)}"
+        elif seconds <= 0:
+            why = f"expected more than 0 seconds, found {found(value)}"
+    if why:
         raise UsageError(f"{name}: {why}" if name else why)
     return seconds
 
 
 def seconds_field(value: Any) -> float | None:
-    """:func:`seconds_of` as a field's validator (the field's place names it): ``ValueError`` saying why."""
-    if value is None:
-        return None
-    seconds, why = _seconds(value)
-    if seconds is None:
-        raise ValueError(why)
-    return seconds
+    """:func:`seconds_of` as a field's validator, naming nothing (the field's place names it): its
+    ``UsageError`` is a ``ValueError``, which pydantic reports there."""
+    return seconds_of(value, "")
 
 
 class Deadline:

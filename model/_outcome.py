@@ -14,7 +14,7 @@ from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
 from ._numbers import Weight, Whole
-from ._scenario import Scenario, read_document, validated, validation_error
+from ._scenario import Document, Scenario, validated, validation_error
 from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
@@ -103,7 +103,7 @@ class Entry(_Value):
         return (self.ability, modes, _targets_value(self.targets), _divide_value(self.divide))
 
 
-class Outcome(_Value):
+class Outcome(Document, _Value):
     """The final stack (bottom → top) and the removed abilities; ``passes`` counts entries per pass.
 
     Outcomes are values: two are equal, and hash alike, when they are the same outcome — the
@@ -128,7 +128,7 @@ class Outcome(_Value):
         """The Python door, held to a proposal's caps (:func:`parse_outcome`) and read as every door
         reads a document (``model/_scenario.py`` ``read_document``): :class:`ScenarioError`."""
         _within(obj, DEFAULT_LIMITS, None)
-        return read_document(cls, obj, **options)
+        return super().model_validate(obj, **options)
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
@@ -136,7 +136,7 @@ class Outcome(_Value):
         return parse_outcome(load_document(path, limits), source=path, limits=limits)
 
 
-class Score(_Frozen):
+class Score(Document, _Frozen):
     """Weights for ``best`` (docs/cli.md): height × position from the bottom, and per mode, target, removal."""
 
     height: dict[str, Weight] = Field(default_factory=dict)
@@ -147,11 +147,6 @@ class Score(_Frozen):
     """Per ability and thing: the weight of each time it is chosen as a target."""
     removed: dict[str, Weight] = Field(default_factory=dict)
     """Per ability: the weight of its being removed."""
-
-    @classmethod
-    def model_validate(cls, obj: Any, **options: Any) -> Self:
-        """The Python door, read as every door reads a document (``read_document``): :class:`ScenarioError`."""
-        return read_document(cls, obj, **options)
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Score:

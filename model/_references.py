@@ -7,7 +7,7 @@ error so that ``Scenario.model_validate`` reports it like any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 
@@ -36,15 +36,15 @@ def check_references(scenario: ScenarioFields, allow_fired: bool = False) -> tup
     found = _Found()
     controls = _check(scenario, found, allow_fired)
     if found.problems:
-        raise PydanticCustomError(
-            "reference",
-            "{message}",
-            {
-                "message": found.problems[0].message,
-                "problems": [(p.loc, p.message, p.rule.value if p.rule else None) for p in found.problems],
-            },
-        )
+        raise as_reference(found.problems)
     return controls
+
+
+def as_reference(problems: Sequence[ScenarioError]) -> PydanticCustomError:
+    """Problems found once the shapes are valid (references, a card's reading), as the one pydantic
+    error holding them all, which ``model/_problems.py`` lists each of in its place."""
+    listed = [(p.loc, p.message, p.rule.value if p.rule else None) for p in problems]
+    return PydanticCustomError("reference", "{message}", {"message": problems[0].message, "problems": listed})
 
 
 class _Found:

@@ -171,7 +171,7 @@ class LoopReport(_Report):
 class Explanation(_Report):
     """What ``explain --json`` prints."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(populate_by_name=True)  # merged with _Report's
 
     rules: str = Field(description="seed, cr-1p or 2hg")
     apnap: list[str] = Field(description="The players still in the game, in APNAP order (101.4)")

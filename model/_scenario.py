@@ -16,14 +16,36 @@ from pydantic_core import PydanticCustomError
 
 from ._controllers import Control
 from ._errors import MissingExtra, ScenarioError
-from ._io import check_data, load_document
+from ._io import check_data, load_document, parse_json_line, utf8
 from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from ._problems import MAX_PROBLEMS, problems, repaired
-from ._references import check_references
+from ._references import as_reference, check_references
 from ._shapes import ScenarioFields, shape_models
 
 
-class Scenario(ScenarioFields):
+class Document:
+    """Every pydantic entry point of a document model (:class:`Scenario`, ``Outcome``, ``Score``) read
+    as every door reads a document: ``model_validate`` by :func:`read_document`, ``model_validate_json``
+    by the JSON reader of files and lines (a number what its text says, no duplicate key, the
+    limits) and then ``model_validate``, ``model_validate_strings`` as ``model_validate`` (no text
+    taken for a number). pydantic's own would read ``1.0000000000000001`` as 1 and raise its
+    ``ValidationError``. tests/test_reader.py fails when pydantic grows an entry point not here."""
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        return cast(Self, read_document(cast("type[BaseModel]", cls), obj, **options))
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        text = utf8(json_data if isinstance(json_data, str) else bytes(json_data), "")
+        return cls.model_validate(parse_json_line(text, DEFAULT_LIMITS, one_line=False), **options)
+
+    @classmethod
+    def model_validate_strings(cls, obj: Any, **options: Any) -> Self:
+        return cls.model_validate(obj, **options)
+
+
+class Scenario(Document, ScenarioFields):
     """Players in turn order (the active player first), objects, and the waiting abilities."""
 
     _controls: tuple[Control, ...] = PrivateAttr(default=())  # 603.3a, derived once while validating
@@ -48,9 +70,7 @@ class Scenario(ScenarioFields):
         except MissingExtra as exc:
             raise PydanticCustomError("missing_extra", "{message}", {"message": exc.message}) from None
         except ScenarioError as exc:
-            problems = [(p.loc, p.message, p.rule.value if p.rule else None) for p in exc.every()]
-            context = {"message": exc.message, "problems": problems}
-            raise PydanticCustomError("reference", "{message}", context) from None
+            raise as_reference(exc.every()) from None
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> Self:
@@ -72,12 +92,6 @@ class Scenario(ScenarioFields):
     def controls(self) -> tuple[Control, ...]:
         """Each waiting ability's controller and the rule that decided it (603.3a), in trigger order."""
         return self._controls
-
-    @classmethod
-    def model_validate(cls, obj: Any, **options: Any) -> Self:
-        """The Python door (:func:`read_document`): a :class:`ScenarioError` naming each place, as
-        every other door refuses a document, never pydantic's ``ValidationError``."""
-        return read_document(cls, obj, **options)
 
     @classmethod
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Scenario:

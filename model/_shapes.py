@@ -28,7 +28,6 @@ from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
 from ._text import mode_id, printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
-from ._words import SUPERTYPES as SUPERTYPES  # read here by model/cards/_expand.py
 from ._words import (
     CardTypeInput,
     CardTypeWord,
@@ -130,9 +129,7 @@ class Filter(_Frozen):
     (115.2) unless it names a ``zone`` or has only ``any``/``all`` (see ``filters``).
     """
 
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, populate_by_name=True, defer_build=True, use_attribute_docstrings=True
-    )
+    model_config = ConfigDict(populate_by_name=True)  # merged with _Frozen's
 
     kind: Kinds | None = None
     """The kinds of thing it matches (player, permanent, card, spell, ability, emblem); without it the domain is

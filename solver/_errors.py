@@ -127,10 +127,6 @@ class ClusterLost(RuntimeError):
     exits 69 (sysexits' "service unavailable") whatever the moment it happened."""
 
 
-class Interrupted(Exception):
-    """Ctrl-C (exit 130)."""
-
-
 class Terminated(BaseException):
     """SIGTERM or SIGHUP (``signum``), raised where the program is so that it ends like an interrupt:
     cleanly, what it was writing removed (exit 143, or 129 for a hang-up). Not an ``Exception``, as
@@ -242,7 +238,7 @@ def failure(exc: BaseException) -> Failure:
         return Failure(KINDS.CLUSTER_LOST, f"the Dask cluster is lost: {exc}")
     if isinstance(exc, OutputFailed):
         return Failure(KINDS.OUTPUT_FAILED, f"cannot write the output: {exc.strerror or exc}")
-    if isinstance(exc, KeyboardInterrupt | Interrupted):
+    if isinstance(exc, KeyboardInterrupt):
         return Failure(KINDS.INTERRUPTED, "interrupted")
     if isinstance(exc, Terminated):
         hung_up = exc.signum == signal.SIGHUP

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 from weakref import WeakKeyDictionary
 
 from triggerstack.model._args import default_time_limit
@@ -69,8 +69,6 @@ class Options:
 
     ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
     may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
-    ``engine``: see :class:`Engine` (a name is parsed once, here). ``time_limit``: seconds one call
-    may take before it gives up (:class:`~triggerstack.solver.TimeLimitReached`, exit 3): 60 by
     default (``TRIGGERSTACK_TIME_LIMIT`` may say otherwise), ``None`` for no limit, else a finite
     number more than 0 (nan, infinity, 0, ``True`` and ``"5"`` are refused,
     :class:`~triggerstack.model.UsageError`); a generator (``outcomes``) counts the time from its
@@ -129,16 +127,9 @@ def within_limits(facts: Facts, limits: Limits) -> Facts:
     return facts
 
 
-class Call(NamedTuple):
-    """What a verb is answered from: the facts and the options (each call builds its own deadline
-    as it starts)."""
-
-    facts: Facts
-    options: Options
-
-
-def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> Call:
-    """The compiled facts of ``scenario`` (kept with it) and the resolved options, once the
+def prepare(scenario: Scenario | Facts, options: Options | None, changes: OptionChanges) -> tuple[Facts, Options]:
+    """What a verb is answered from (each call builds its own deadline as it starts): the compiled
+    facts of ``scenario`` (kept with it) and the resolved options, once the
     scenario is within the options' size caps (:class:`~triggerstack.model.ScenarioError` naming the cap otherwise; a
     scenario found within some caps is not measured again against them). A scenario not yet
     compiled is compiled within the time limit, as a call of its own."""
@@ -149,4 +140,4 @@ def prepare(scenario: Scenario | Facts, options: Options | None, changes: Option
         facts = scenario
     else:  # compiling stops at the first cap passed, and at the time limit
         facts = facts_of(scenario, resolved.limits, deadline_for(resolved.time_limit))
-    return Call(within_limits(facts, resolved.limits), resolved)
+    return within_limits(facts, resolved.limits), resolved

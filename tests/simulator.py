@@ -11,7 +11,7 @@ It reads only :class:`~triggerstack.model.Facts` (the single home of "may X targ
 no search code with ``solver/`` (only the outcome types and the engine interface, so that a chain
 of passes can run on it): the agreement of different searches is the test.
 
-Private unit: the engine interface it implements (solver/_core/engine.ListedEngine, solver/_core/indexed), so that the chain follows it as it follows an engine.
+Private unit: the engine interface it implements (solver/_core/engine.ListedEngine, solver/_core/indexed), so that the chain follows it as it follows an engine; and model/_targeting.Bar, which tells the things a target_of filter left out.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 
 from triggerstack.model import AbilityFacts, Facts
+from triggerstack.model._targeting import Bar
 from triggerstack.solver._core.engine import ListedEngine
 from triggerstack.solver._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
 
@@ -35,7 +36,7 @@ def _instances(facts: Facts, a: AbilityFacts, mode: int, on_stack: frozenset[int
     pools = []
     for r in reqs:
         # a target_of filter's things are judged on each combination below, not trusted as refined
-        fits = sorted((*r.candidates, *r.linked_out))
+        fits = sorted((*r.candidates, *(t for t, why in r.excluded.items() if why == (Bar.LINKED,))))
         pool = [t for t in fits if (b := facts.waiting_ability(t)) is None or b in on_stack]
         top = len(pool) if r.max is None else min(r.max, len(pool))
         if r.divide is not None:

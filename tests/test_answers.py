@@ -219,6 +219,24 @@ def test_the_writer_writes_canonical_json_or_refuses_at_the_cap(value: Any, cap:
         assert out.full and out.encoded() == []
 
 
+def _as_arrays(value: Any) -> Any:
+    """``value`` with each list written as an array of another kind: items drawn lazily, a tuple,
+    or a list, by its length."""
+    if isinstance(value, dict):
+        return {k: _as_arrays(v) for k, v in value.items()}
+    if not isinstance(value, list):
+        return value
+    items = [_as_arrays(v) for v in value]
+    return (Items(iter(items)), tuple(items), items)[len(items) % 3]
+
+
+@given(_JSON)
+def test_every_kind_of_array_is_written_as_the_list_it_holds(value: Any) -> None:
+    """One way to write an array: items drawn as they come, a tuple and a list of the same values
+    are the same canonical JSON, small or walked."""
+    assert written(_as_arrays(value), 1 << 30) == written(value, 1 << 30)
+
+
 def test_items_are_drawn_only_while_they_fit() -> None:
     drawn = []
 

@@ -5,7 +5,7 @@ seed (the same boards for the same seed, as Gymnasium's ``check_env`` asks; othe
 environment of a vector seeded ``seed + rank``); and what the draw compiled to see that a board
 fits its layout — its facts and stepper — is what the environment plays: built once a board.
 
-Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_env).
+Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_source).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ pytest.importorskip("pettingzoo")
 
 import gymnasium
 from gymnasium.utils.env_checker import check_env
-from triggerstack.model import compile_facts
+from triggerstack.model import ScenarioError, UsageError, compile_facts
 from triggerstack.solver import ActionLayout, Stepper, rl
 from triggerstack.solver._boards import _board
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._options import Options
-from triggerstack.solver.rl import _env
+from triggerstack.solver.rl import _source
 
 LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=3)
 ASKED: dict[str, Any] = {
@@ -157,7 +157,7 @@ class _Counted:
             build(stepper, *args, **kwargs)
 
         monkeypatch.setattr(_board, "compile_facts", counting("drawn"))
-        monkeypatch.setattr(_env, "compile_facts", counting("played"))
+        monkeypatch.setattr(_source, "compile_facts", counting("played"))
         monkeypatch.setattr(Stepper, "__init__", laying)
 
 
@@ -210,3 +210,51 @@ def test_fitting_a_layout_is_what_the_smallest_layout_says(passes: int) -> None:
             verdicts.append((laid, needs.passes > passes))
     assert {True, False} <= {laid for laid, _ in verdicts}
     assert any(deeper for _, deeper in verdicts) == (passes == 1)  # a ward fires into a second pass, never a third
+
+
+def _seat_decides(scenario: Any, seat: int) -> bool:
+    """The slow path: a one-seat environment of the board alone finds an episode in which ``seat``
+    decides (it plays the others uniformly until the seat does, 100 episodes at most)."""
+    gym = rl.TriggerStackGym(scenario, seat=seat, layout=LAYOUT, auto=True)
+    try:
+        gym.reset(seed=0)
+    except ScenarioError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("cards", [False, *([True] if _board.pool_of(None).origin == "cards" else [])])
+def test_a_stream_for_a_seat_is_the_boards_that_seat_decides_on(cards: bool) -> None:
+    """Issue 53: ``seat=0`` draws again, in the board's own draw, each board on which the active
+    player makes no choice — the boards a learner in seat 0 never decides on, which cost the
+    trainer a board and teach it nothing. Held to the slow path on every board of a long stream:
+    board ``i`` is board ``i`` of the plain stream exactly when the learner decides there (found by
+    playing it), and otherwise another board, on which it does. For a later seat the stream is the
+    boards on which that seat makes the first choice: no other seat has chosen anything when it does."""
+    asked = {**ASKED, "cards": cards}
+    n = 1000 if not cards else 400
+    plain, kept = list(draw(21, n, **asked)), list(draw(21, n, seat=0, **asked))
+    idle = 0
+    for board, board0 in zip(plain, kept, strict=True):
+        if _seat_decides(board.scenario, 0):
+            assert board0.document == board.document and board0.idle == 0
+        else:
+            idle += 1
+            assert board0.idle >= 1 and board0.document != board.document
+            assert _seat_decides(board0.scenario, 0)
+    assert n // 10 < idle < n // 2  # about three boards in ten give the active player no choice
+    for board in draw(22, n // 4, seat=1, **asked):
+        gym = rl.TriggerStackGym(board.scenario, seat=1, layout=LAYOUT, auto=True)
+        gym.reset(seed=0)
+        assert len(gym.game.walk.decisions) == gym.game.auto_applied  # every decision before the seat's was forced
+
+
+def test_a_stream_for_a_seat_is_the_same_drawn_in_any_number_of_workers() -> None:
+    alone = [b.document for b in draw(4, 12, seat=0, **ASKED)]
+    for workers in (1, 2):
+        assert [b.document for b in draw(4, 12, seat=0, workers=workers, **ASKED)] == alone
+
+
+def test_a_seat_no_board_has_is_refused_naming_it() -> None:
+    with pytest.raises(UsageError, match=r"seat: .*2"):
+        rl.boards(1, players=2, seat=2)

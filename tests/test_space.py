@@ -101,3 +101,22 @@ def test_many_element_subsets_unrank_by_walking_as_by_binary_search() -> None:
     for i in (0, 1, comb(n, k) // 3, comb(n, k) - 1):
         subset = unrank_combination(n, k, i)
         assert len(subset) == k and list(subset) == sorted(set(subset)) and rank_combination(n, subset) == i
+
+
+def test_multisets_unrank_in_lexicographic_order_and_rank_inverts_them() -> None:
+    """A mode chosen more than once (700.2d) is a multiset of copies: its ranks are those of
+    ``combinations_with_replacement``, counted by ``multichoose``, past 64 copies too."""
+    from itertools import combinations_with_replacement
+
+    from triggerstack.solver._core._ranks import multichoose, rank_multiset, unrank_multiset
+
+    for n in range(0, 6):
+        for k in range(0, 6):
+            listed = list(combinations_with_replacement(range(n), k))
+            assert multichoose(n, k) == len(listed)
+            assert [unrank_multiset(n, k, i) for i in range(len(listed))] == listed
+            assert [rank_multiset(n, m) for m in listed] == list(range(len(listed)))
+    n, k = 7, 90  # more copies than SEQUENTIAL_FROM
+    for i in (0, 1, multichoose(n, k) // 3, multichoose(n, k) - 1):
+        m = unrank_multiset(n, k, i)
+        assert len(m) == k and list(m) == sorted(m) and max(m) < n and rank_multiset(n, m) == i

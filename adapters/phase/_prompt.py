@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import factorial, prod
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 from triggerstack.model import Outcome, ScenarioError
 from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
+from triggerstack.solver._core._ranks import rank_permutation, unrank_permutation
 from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Decision, Stepper, Walk
 
@@ -122,24 +123,6 @@ class Answers:
         return self.nth(rng.randrange(n))
 
 
-def _unrank_permutation(items: Sequence[int], r: int) -> list[int]:
-    """The ``r``-th permutation of ``items`` (sorted) in lexicographic order."""
-    left, out = sorted(items), []
-    for k in range(len(left) - 1, -1, -1):
-        q, r = divmod(r, factorial(k))
-        out.append(left.pop(q))
-    return out
-
-
-def _rank_permutation(perm: Sequence[int]) -> int:
-    left, r = sorted(perm), 0
-    for k, x in enumerate(perm):
-        i = left.index(x)
-        r += i * factorial(len(perm) - 1 - k)
-        left.pop(i)
-    return r
-
-
 @dataclass
 class _OrderAnswers(Answers):
     """An order prompt's answers: ``order`` lists the prompt's abilities by index, bottom first. The
@@ -158,7 +141,7 @@ class _OrderAnswers(Answers):
         for b in reversed(self.blocks):
             i, r = divmod(i, factorial(len(b)))
             ranks.append(r)
-        order = [x for b, r in zip(self.blocks, reversed(ranks), strict=True) for x in _unrank_permutation(b, r)]
+        order = [x for b, r in zip(self.blocks, reversed(ranks), strict=True) for x in unrank_permutation(sorted(b), r)]
         return {"type": "OrderTriggers", "data": {"order": order}}
 
     def _place(self, action: Mapping[str, Any]) -> int:
@@ -172,7 +155,7 @@ class _OrderAnswers(Answers):
             if sorted(part) != sorted(b):
                 raise ValueError(f"order {order} is not a legal order: positions {at}..{at + len(b) - 1} must hold "
                                  f"abilities {sorted(b)} (603.3b: APNAP order)")  # fmt: skip
-            r = r * factorial(len(b)) + _rank_permutation(part)
+            r = r * factorial(len(b)) + rank_permutation(part)
             at += len(b)
         if at != len(order):
             raise ValueError(f"order {order} is not a permutation of the prompt's {at} abilities")

@@ -75,10 +75,13 @@ def evaluation(seed: int, n: int) -> list[tuple[Any, float]]:
 
 
 def make_env(seed: int, workers: int = 0) -> Any:
-    """The training environment: a board every episode, drawn (in ``workers`` processes) where the
-    learner decides — the environment draws again where it never does (TriggerStackGym.reset) —, its
-    facts and stepper built once, as it is drawn (docs/rl.md, "Boards from real cards")."""
-    stream = rl.boards(seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000, workers=workers)
+    """The training environment: a board every episode, drawn (in ``workers`` processes) among the
+    boards on which the learner makes the first choice (``seat``: a board it never decides on teaches
+    it nothing, and is not sent), its facts and stepper built once, as it is drawn (docs/rl.md,
+    "Boards from real cards")."""
+    stream = rl.boards(
+        seed, players=2, abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000, workers=workers, seat=LEARNER
+    )
     return rl.TriggerStackGym(stream, seat=LEARNER, layout=LAYOUT, rewards=reward, auto=True)
 
 

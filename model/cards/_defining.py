@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._words import COLORS
 from ._corpus import Card
 from ._creature_types import CREATURE_TYPES
-
-_ALL_COLORS = ["white", "blue", "black", "red", "green"]
 
 
 def _says(card: Card, what: str) -> bool:
@@ -37,7 +36,7 @@ def defined(card: Card, words: list[str], out: dict[str, Any]) -> list[tuple[str
     if "devoid" in keywords or _says(card, "is colorless"):
         out["colors"] = []  # 702.114a: devoid is a characteristic-defining ability
     elif _says(card, "is all colors"):
-        out["colors"] = list(_ALL_COLORS)
+        out["colors"] = list(COLORS)
     elif not card.mana_cost and ("Land" not in card.types or "Creature" in card.types):
         notes.append(
             ("colors", "no mana cost: its colors would come from a color indicator, which the data lacks (give colors)")

@@ -18,8 +18,8 @@ from .._apnap import opponent_relation
 from .._controllers import derive_controller
 from .._errors import ScenarioError
 from .._numbers import exact_whole
-from .._shapes import SUPERTYPES as _SUPERTYPES
 from .._shapes import ScenarioFields, TriggerBody
+from .._words import COLORS, SUPERTYPES
 from ._board import Missing, complete, is_template
 from ._corpus import SUGGESTED, Card, corpus
 from ._defining import defined
@@ -27,7 +27,6 @@ from ._reader import KEPT, Ability, keyword_lines, read
 from ._states import keyword_tag
 
 _COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
-_ORDER = ["white", "blue", "black", "red", "green"]
 
 
 def names_cards(doc: Any) -> bool:
@@ -64,7 +63,7 @@ def _mana(cost: str) -> tuple[list[str], int]:
             value += int(parts[0])
         else:
             value += 1
-    return [c for c in _ORDER if c in colors], value
+    return [c for c in COLORS if c in colors], value
 
 
 def characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]:
@@ -95,10 +94,10 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
         out["subtypes"] = [s.lower() for s in card.subtypes]
     if card.supertypes:
         out["supertypes"] = [s.lower() for s in card.supertypes]
-        unknown = [s for s in out["supertypes"] if s not in _SUPERTYPES]
+        unknown = [s for s in out["supertypes"] if s not in SUPERTYPES]
         if unknown:  # an Un-card's "Host": no supertype of 205.4a, which a scenario cannot hold
             notes.append(("supertypes", f"{', '.join(unknown)} is no supertype of 205.4a (give supertypes)"))
-            out["supertypes"] = [s for s in out["supertypes"] if s in _SUPERTYPES]
+            out["supertypes"] = [s for s in out["supertypes"] if s in SUPERTYPES]
             if not out["supertypes"]:
                 del out["supertypes"]
     colors, value = _mana(card.mana_cost)
@@ -131,7 +130,7 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
 
 def _quality(what: str) -> dict[str, Any] | None:
     """The filter of a protection or hexproof-from quality (702.16a, 702.11d)."""
-    if what in _ORDER:
+    if what in COLORS:
         return {"color": what}
     if what == "everything":
         return {}
@@ -141,7 +140,7 @@ def _quality(what: str) -> dict[str, Any] | None:
     if what == "colorless":
         return {"colorless": True}
     if what == "all colors" or what == "each color":
-        return {"any": [{"color": c} for c in _ORDER]}
+        return {"any": [{"color": c} for c in COLORS]}
     return None
 
 

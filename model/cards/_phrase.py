@@ -6,9 +6,6 @@ anything else is refused (:class:`Unread` names the word), never guessed."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -81,45 +78,17 @@ def _requirement(
     return req
 
 
-@dataclass(frozen=True)
-class Account:
-    """How one target phrase was read: the words after "target", each span (start, end, rule) of
-    them a rule consumed, and the span of the words that end it (``None`` at the end of the text)."""
-
-    head: str  # the quantity and "target" ("up to two other target")
-    words: tuple[str, ...]
-    spans: tuple[tuple[int, int, str], ...]
-    end: tuple[int, int] | None
-
-    def gap(self) -> tuple[str, ...] | None:
-        """The words from the first that no rule consumed up to the word that ends the phrase (a
-        span out of order or consumed by no named rule counts as none); None: every word accounted for."""
-        at = 0
-        for start, end, rule in sorted(self.spans):
-            if start != at or end <= start or not rule:
-                return self.words[at:]
-            at = end
-        stop = self.end[0] if self.end else len(self.words)
-        return self.words[at:stop] if at != stop else None
+Span = tuple[int, int, str]
+RECORD: list[tuple[str, tuple[str, ...], tuple[Span, ...], tuple[int, int] | None]] | None = None
+"""While a list is set here (by tests/phrases.py ``recording``, for the suite and the coverage
+benchmark), every target phrase read is added to it: its head (the quantity and "target"), the
+words after it, each span (start, end, rule) of them a rule consumed, and the span of the words
+that end it (``None`` at the end of the text)."""
 
 
-_RECORD: list[Account] | None = None
-
-
-@contextmanager
-def recording() -> Iterator[list[Account]]:
-    """Every target phrase read while the block runs, as an :class:`Account` (for tests)."""
-    global _RECORD
-    saved, _RECORD = _RECORD, []
-    try:
-        yield _RECORD
-    finally:
-        _RECORD = saved
-
-
-def _record(head: str, words: list[str], spans: list[tuple[int, int, str]], end: tuple[int, int] | None) -> None:
-    if _RECORD is not None:
-        _RECORD.append(Account(head, tuple(words), tuple(spans), end))
+def _record(head: str, words: list[str], spans: list[Span], end: tuple[int, int] | None) -> None:
+    if RECORD is not None:
+        RECORD.append((head, tuple(words), tuple(spans), end))
 
 
 def _noun_phrase(
@@ -148,7 +117,7 @@ class _TargetPhrase:
         self.alternatives: list[dict[str, Any]] = []
         self.adjectives: dict[str, Any] = {}
         self.nots: list[dict[str, Any]] = []
-        self.spans: list[tuple[int, int, str]] = []  # (start, end, rule): every word read, by what
+        self.spans: list[Span] = []  # (start, end, rule): every word read, by what
         self.shared_nots = 0  # how many of ``nots`` came before the first noun
         self.leading: dict[str, Any] = {}  # the adjectives before the first noun: every alternative's
         self.own_nots: list[list[dict[str, Any]]] = []  # each alternative's own "non…" (after an "or")

@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .._parts import building, cached, prune, write_whole
+from .._words import COLORS
 from ._board import is_template, needs
 from ._corpus import Card, cache_folder, corpus
-from ._expand import characteristics
+from ._expand import characteristics, ward_of
 from ._keywords import CHAPTER
 from ._reader import _REMINDER, _TRIGGER, _effect, keyword_lines, read, triggered_lines
 from ._unread import Unread
@@ -237,7 +238,7 @@ def fits(word: str | None, fields: dict[str, Any]) -> bool:
         return "creature" not in types
     if word == "instant or sorcery":
         return bool({"instant", "sorcery"} & types)
-    if word in ("white", "blue", "black", "red", "green"):
+    if word in COLORS:
         return word in colors
     if word == "multicolored":
         return len(colors) > 1
@@ -325,15 +326,9 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
     return tuple(out)
 
 
-def entry(card: Card) -> Entry | None:
-    """The card as a pool entry, or ``None`` when it is left out (see the module's docstring)."""
-    found = placed(card)
-    return found if isinstance(found, Entry) else None
-
-
 def placed(card: Card) -> Entry | str:
-    """The card as a pool entry, or why it is left out (one line naming what, for a judge
-    who named it: ``solver/_boards/_named.py``)."""
+    """The card as a pool entry, or why it is left out (see the module's docstring: one line naming
+    what, for a judge who named it, ``solver/_boards/_named.py``)."""
     if card.layout not in _LAYOUTS:
         return f"its layout ({card.layout}) is not one a board holds ({', '.join(_LAYOUTS)})"
     words = keyword_lines(card)
@@ -353,7 +348,7 @@ def placed(card: Card) -> Entry | str:
     if not _shaped(fields, abilities):
         return "its reading is not one a scenario holds"
     keywords = {k.casefold() for k in card.keywords}
-    ward = next((w[4:].strip(" —-") or "?" for w in words if re.match(r"ward\b", w, flags=re.I)), None)
+    ward = ward_of(card)
     return Entry(card.name, fields, abilities, "defender" not in keywords, ward, not texts, "flash" in keywords)
 
 
@@ -387,8 +382,8 @@ def _build() -> Pool:
     for card in corpus().cards():
         if "Land" in card.types or not card.mana_cost:
             continue
-        got = entry(card)
-        if got is None:
+        got = placed(card)
+        if not isinstance(got, Entry):
             continue
         found.spells.append(got)  # on the stack, only its "When you cast this spell" abilities function
         if not _on_battlefield(got.fields):
@@ -402,42 +397,32 @@ def _build() -> Pool:
 
 
 def _saved(found: Pool) -> dict[str, Any]:
-    """The pool as JSON: every spell (each card of the pool is one), with whether it is a maker or a body."""
+    """The pool as JSON: every spell (each card of the pool is one), each a row of its fields in
+    order and its abilities', with whether it is a maker or a body."""
     makers, bodies = {id(e) for e in found.makers}, {id(e) for e in found.bodies}
-    return {
-        "entries": [
-            {
-                "name": e.name,
-                "fields": e.fields,
-                "abilities": [
-                    [
-                        a.index,
-                        sorted(a.condition.kinds),
-                        a.condition.subject,
-                        a.condition.whose,
-                        a.condition.word,
-                        a.fragment,
-                        a.needs_event,
-                    ]
-                    for a in e.abilities
-                ],
-                "flags": [e.attacker, e.silent, e.flash, id(e) in makers, id(e) in bodies],
-                "ward": e.ward,
-            }
-            for e in found.spells
+    rows = []
+    for e in found.spells:
+        abilities = [
+            [a.index, sorted(a.condition.kinds), *_said(a.condition), a.fragment, a.needs_event] for a in e.abilities
         ]
-    }
+        rows.append(
+            [e.name, e.fields, abilities, e.attacker, e.ward, e.silent, e.flash, id(e) in makers, id(e) in bodies]
+        )
+    return {"entries": rows}
+
+
+def _said(condition: Condition) -> tuple[Subject, Whose, str | None]:
+    return condition.subject, condition.whose, condition.word
 
 
 def _loaded(data: dict[str, Any]) -> Pool:
     found = Pool()
-    for row in data["entries"]:
+    for name, fields, said, attacker, ward, silent, flash, maker, body in data["entries"]:
         abilities = tuple(
             Trig(n, Condition(frozenset(kinds), subject, whose, word), fragment, needs)
-            for n, kinds, subject, whose, word, fragment, needs in row["abilities"]
+            for n, kinds, subject, whose, word, fragment, needs in said
         )
-        attacker, silent, flash, maker, body = row["flags"]
-        e = Entry(row["name"], row["fields"], abilities, attacker, row["ward"], silent, flash)
+        e = Entry(name, fields, abilities, attacker, ward, silent, flash)
         found.spells.append(e)
         if maker:
             found.makers.append(e)

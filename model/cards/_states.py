@@ -93,7 +93,7 @@ def adjective_tag(w: str) -> str | None:
     return _ADJECTIVE_TAGS.get(w)
 
 
-def _counter(low: list[str], i: int) -> tuple[str, int] | None:
+def counter_at(low: list[str], i: int) -> tuple[str, int] | None:
     """The kind of counter "a(n) KIND counter on it" names at ``low[i:]`` and how many words it
     takes ("+1/+1" is read as the words "+", "1", "/+", "1")."""
     if low[i : i + 1] not in (["a"], ["an"]):
@@ -119,7 +119,7 @@ def state(low: list[str], i: int, out: dict[str, Any]) -> int:
         if tuple(low[i + 1 : i + 1 + len(words)]) == words:
             out.setdefault("_tags", []).append(happened)
             return 1 + len(words)
-    if low[i + 1 : i + 3] == ["doesn't", "have"] and (counter := _counter(low, i + 3)):
+    if low[i + 1 : i + 3] == ["doesn't", "have"] and (counter := counter_at(low, i + 3)):
         out.setdefault("_nots", []).append({"counter": counter[0]})
         return 3 + counter[1]
     if low[i + 1 : i + 2] == ["isn't"] and (tag := adjective_tag(low[i + 2] if i + 2 < len(low) else "")):

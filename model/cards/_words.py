@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._words import COLORS
 from ._subtypes import PLURAL, SUBTYPES
 from ._unread import Unread
 
-_COLORS = {"white", "blue", "black", "red", "green"}
+_COLORS = set(COLORS)
 _TYPES = {"artifact", "battle", "creature", "enchantment", "land", "planeswalker", "instant", "sorcery", "kindred"}
 _SUPERTYPES = {"legendary", "basic", "snow"}
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._states import counter_at
+
 
 def zone_or_counter(low: list[str], i: int, out: dict[str, Any]) -> int:
     """How many words from ``i`` name a zone ("from your graveyard", "in an opponent's graveyard",
@@ -18,16 +20,9 @@ def zone_or_counter(low: list[str], i: int, out: dict[str, Any]) -> int:
     if low[i] in ("in", "from") and low[i + 1 : i + 2] == ["graveyards"]:  # "cards from graveyards": any
         out["zone"] = "graveyard"
         return 2
-    signed = low[i + 2 : i + 6]  # "+1/+1" is read as "+", "1", "/+", "1"
-    on_it = low[i + 6 : i + 9] == ["counter", "on", "it"]
-    if low[i : i + 2] == ["with", "a"] and signed in (["+", "1", "/+", "1"], ["-", "1", "/-", "1"]) and on_it:
-        out["counter"] = "".join(signed)  # "with a +1/+1 counter on it" (122.1): the counters' own key
-        return 9
-    if low[i : i + 2] in (["with", "a"], ["with", "an"]) and low[i + 3 : i + 6] == ["counter", "on", "it"]:
-        if not low[i + 2].isalpha():
-            return 0
-        out["counter"] = low[i + 2]
-        return 6
+    if low[i] == "with" and (counter := counter_at(low, i + 1)):  # "+1/+1": the counters' own key (122.1)
+        out["counter"] = counter[0]
+        return 1 + counter[1]
     if low[i] in ("in", "from") and i + 3 < len(low) and low[i + 1] == "an" and low[i + 2] == "opponent's":
         out["zone"] = "graveyard" if low[i + 3] == "graveyard" else low[i + 3]
         out["owner"] = "opponent"

@@ -15,7 +15,6 @@ there.
 
 from __future__ import annotations
 
-import pickle
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -45,7 +44,8 @@ class Board:
     (``enters``, ``dies``, ``attacks`` or ``cast``), the cards it names, its count, whether it was
     drawn from real cards (``source``: ``cards``) or the generated families (``generated``), and
     the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
-    outcomes (or a layout they did not fit). ``compiled``: its facts and, drawn to a layout, its
+    outcomes (or a layout they did not fit), ``idle`` because the seat asked for had no choice to
+    make on them (``Asked.seat``). ``compiled``: its facts and, drawn to a layout, its
     stepper in it — the stepper in the process that drew it only (a board drawn in a worker process
     arrives with its facts, and no stepper)."""
 
@@ -57,6 +57,7 @@ class Board:
     source: str
     missed: int = 0
     over: int = 0
+    idle: int = 0
     compiled: tuple[Facts, Stepper | None] | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -103,31 +104,18 @@ class Asked:
     max_outcomes: int
     layout: ActionLayout | None
     cards: bool | None
+    seat: int | None = None
+    """Only boards on which this seat makes the first choice (:func:`makes_the_first_choice`)."""
 
     def board(self, key: str, index: int, source: Pool | None = None) -> Board:
         """Board ``index`` of the stream ``key``, from ``source`` (default: the pool ``cards`` names)."""
         return _one(board_rng(key, index), source if source is not None else pool_of(self.cards), self)
 
 
-def drawn_from(key: str, first: int, size: int, asked: Asked) -> list[bytes | Exception]:
-    """Boards ``first`` … ``first + size - 1`` of the stream ``key``, in a worker process (its card
-    pool read once there), each pickled here: up to the first that could not be drawn, then why
-    (raised where that board is asked for). See ``_draw._Ahead`` for why as bytes."""
-    source = pool_of(asked.cards)
-    out: list[bytes | Exception] = []
-    for index in range(first, first + size):
-        try:
-            out.append(pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL))
-        except UsageError as exc:
-            out.append(exc)
-            break
-    return out
-
-
 def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
     """The next board of ``rng`` 's stream."""
     options = Options(time_limit=COUNT_TIME)
-    missed = over = unfit = 0
+    missed = over = unfit = idle = 0
     sizes, seats, layout = asked.sizes, asked.seats, asked.layout
     for _ in range(DRAWS):
         players = PLAYERS[: rng.randint(*seats)]
@@ -137,17 +125,42 @@ def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
             continue
         laid = _laid_out(drawn, layout)
         board = None if laid is None else _counted(drawn, laid, options, asked.max_outcomes)
+        if board is not None and asked.seat is not None and not makes_the_first_choice(laid, asked.seat):
+            idle += 1
+            continue
         if board is not None:
-            return replace(board, missed=missed, over=over)
+            return replace(board, missed=missed, over=over, idle=idle)
         over += 1
         unfit += laid is None
     fix = "widen abilities (--abilities) or max_outcomes (--max-outcomes)"
     if unfit:  # the layout refused boards that were drawn: it is the first thing to widen
         fix = f"{unfit} of them did not fit the layout: give a larger layout, or {fix}"
+    if idle:
+        fix = f"on {idle} of them seat {asked.seat} had no choice to make: ask for another seat, or {fix}"
     raise UsageError(
         f"no board with {sizes[0]} to {sizes[1]} abilities, {seats[0]} to {seats[1]} players and at most "
         f"{asked.max_outcomes:,} outcomes in {DRAWS} draws: {fix}"
     )
+
+
+def makes_the_first_choice(laid: tuple[Facts, Stepper | None] | None, seat: int) -> bool:
+    """Whether seat ``seat`` (0: the active player) makes the first choice of a walk of the board:
+    once every decision that is the only legal one is taken (``Stepper.forced``, an environment's
+    ``auto=True``), there is a decision to make and it is that seat's (``Stepper.decider``). The
+    first choice is made before any other seat has chosen anything, so it does not depend on how
+    the others play; a one-seat environment (``TriggerStackGym``) plays the others until its seat
+    decides, and on a board where the seat does not decide first it all but never does (none in
+    600 boards of the training example's, each played 20 times: docs/rl.md). The stepper is the
+    board's own, its first pass's decisions made here once for the environment that plays it."""
+    assert laid is not None
+    facts, stepper = laid
+    if stepper is None:
+        stepper = Stepper(facts)
+    players = facts.scenario.players
+    if seat >= len(players):
+        return False
+    walk, _taken = stepper.forced(stepper.start())
+    return bool(stepper.offered(walk)) and stepper.decider(walk) == players[seat].id
 
 
 def _laid_out(drawn: Drawn, layout: ActionLayout | None) -> tuple[Facts, Stepper | None] | None:

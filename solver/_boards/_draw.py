@@ -16,14 +16,8 @@ from a generator of its own, seeded by ``s`` and ``i`` alone (``_board.board_rng
 from __future__ import annotations
 
 import multiprocessing
-import os
-import pickle
-import threading
-import time
 import weakref
-from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from triggerstack.model._args import seed_of, whole_number
@@ -33,7 +27,8 @@ from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
 
 from .._verbs.step import ActionLayout
-from ._board import Asked, Board, drawn_from, pool_of
+from ._ahead import Ahead
+from ._board import Asked, Board, pool_of
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
@@ -44,10 +39,6 @@ near a million outcomes; at 50, 200 draws that miss take about 5 s)."""
 MOST_BODIES = 20
 """The most creatures without triggered abilities a side may be asked for."""
 MOST_WORKERS = 64
-CHUNK = 8
-"""Boards a worker process draws in one task."""
-AHEAD = 2
-"""Tasks asked of each worker process ahead of the board wanted."""
 
 
 def span(
@@ -79,74 +70,6 @@ def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(e for e in EVENTS if e in asked)  # in one order, whatever order they were asked in
 
 
-def _orphaned_exit(parent: int) -> None:
-    """In a worker process: end it once the process that started it is gone (killed, it never
-    stopped its workers, which would wait for work forever)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="triggerstack-boards-parent", daemon=True).start()
-
-
-class _Ahead:
-    """Worker processes drawing the boards of a stream ahead, in order, :data:`CHUNK` boards a
-    task (a task's round trip through the pool's threads costs about a millisecond of this
-    process's time; a board, a tenth of that to unpickle). A worker pickles each board itself, and
-    a board is read back here as it is asked for: read by the pool's thread as a task's result
-    arrived, beside the trainer's own, that thread took 17.6% of the README trainer's CPU, and read
-    as each is played the other threads take 2% (benchmarks/rl_trainer.py, one drawing worker:
-    676–700 steps per CPU second before, 712 after). Spawned, not forked: the caller may hold
-    threads (a trainer's, a server's) that a fork would copy half-way."""
-
-    def __init__(self, asked: Asked, workers: int) -> None:
-        self.asked = asked
-        self.workers = workers
-        self.pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_orphaned_exit,
-            initargs=(os.getpid(),),
-        )
-        self.queue: deque[Future[list[bytes | Exception]]] = deque()
-        self.ready: deque[bytes | Exception] = deque()
-        self.at: tuple[str, int] | None = None  # the board expected next
-        self.submitted = 0  # the first board not asked of a worker yet
-
-    def board(self, key: str, index: int, n: int | None) -> Board:
-        """Board ``index`` of the stream ``key`` (of ``n``), the next ones asked for meanwhile; a
-        worker's error is raised here, at the board it was raised for."""
-        if self.at != (key, index):  # the stream begins, or begins again (restarted)
-            self.cancel()
-            self.submitted = index
-        while len(self.queue) < AHEAD * self.workers and (n is None or self.submitted < n):
-            size = CHUNK if n is None else min(CHUNK, n - self.submitted)
-            self.queue.append(self.pool.submit(drawn_from, key, self.submitted, size, self.asked))
-            self.submitted += size
-        if not self.ready:
-            self.ready.extend(self.queue.popleft().result())
-        self.at = (key, index + 1)
-        found = self.ready.popleft()
-        if isinstance(found, Exception):
-            self.at = None
-            raise found
-        board: Board = pickle.loads(found)  # read back here, as it is played
-        return board
-
-    def cancel(self) -> None:
-        for future in self.queue:
-            future.cancel()
-        self.queue.clear()
-        self.ready.clear()
-        self.at = None
-
-    def close(self) -> None:
-        self.cancel()
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-
 class Boards(Iterator[Scenario]):
     """The boards of :func:`boards`: an iterator of scenarios, and a scenario source an environment
     restarts — ``reset(seed=k)`` of an environment drawing from it begins again at the first board
@@ -167,7 +90,7 @@ class Boards(Iterator[Scenario]):
         self.index = 0
         """The place of the next board."""
         self._source: Pool | None = None
-        self._ahead: _Ahead | None = None
+        self._ahead: Ahead | None = None
         self._last: Board | None = None
 
     def __iter__(self) -> Boards:
@@ -191,14 +114,14 @@ class Boards(Iterator[Scenario]):
         self._last = board if board.compiled is not None else None
         return board
 
-    def _drawing_ahead(self) -> _Ahead | None:
+    def _drawing_ahead(self) -> Ahead | None:
         """The worker processes, started on first use; none in a daemonic process (a worker of
         Stable-Baselines3's ``SubprocVecEnv`` or Gymnasium's ``AsyncVectorEnv``, which may start
         none), where this one draws the same boards itself."""
         if not self.workers or multiprocessing.current_process().daemon:
             return None
         if self._ahead is None:
-            self._ahead = _Ahead(self.asked, self.workers)
+            self._ahead = Ahead(self.asked, self.workers)
             weakref.finalize(self, self._ahead.close)
         return self._ahead
 
@@ -251,6 +174,7 @@ def _stream(
     max_outcomes: int,
     layout: ActionLayout | None,
     workers: int,
+    seat: int | None = None,
 ) -> Boards:
     """The stream of :func:`boards` and :func:`draw`, each argument checked (bad input names it)."""
     seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
@@ -264,11 +188,12 @@ def _stream(
     n = None if n is None else whole_number(n, "n")
     max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
     workers = whole_number(workers, "workers", 0, MOST_WORKERS)
+    seat = None if seat is None else whole_number(seat, "seat", 0, seats[1] - 1)
     source = pool_of(cards)
     empty = [k for k in kinds if not source.by_kind.get(k)]
     if empty:
         raise UsageError(f"events: no card of the pool answers to {', '.join(empty)}")
-    return Boards(seed, n, Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards), workers)
+    return Boards(seed, n, Asked(seats, sizes, kinds, spare, max_outcomes, layout, cards, seat), workers)
 
 
 def draw(
@@ -283,9 +208,10 @@ def draw(
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
     workers: int = 0,
+    seat: int | None = None,
 ) -> Iterator[Board]:
     """``n`` boards (endless when ``None``), the same for the same arguments: see :func:`boards`."""
-    stream = _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)
+    stream = _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers, seat)
     try:
         while True:
             try:
@@ -309,6 +235,7 @@ def boards(
     max_outcomes: int = MAX_OUTCOMES,
     layout: ActionLayout | None = None,
     workers: int = 0,
+    seat: int | None = None,
 ) -> Boards:
     """Random boards of real cards, each a valid :class:`~triggerstack.model.Scenario` whose
     objects name their cards: ``players`` seats (a number or a range, 2 to 4), each with
@@ -321,6 +248,10 @@ def boards(
     ``cards``: ``None`` reads real cards when the extra ``[cards]`` is installed and falls back to
     the generated families otherwise; ``True`` requires it; ``False`` uses the generated families.
     ``workers``: draw in that many worker processes, a few boards ahead (0: in this one); the boards
-    are the same for any number of workers. An environment's ``reset(seed=k)`` restarts the stream
-    at the first board of ``seed`` and ``k`` (:class:`Boards`)."""
-    return _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers)
+    are the same for any number of workers. ``seat``: only boards on which that seat (0: the active
+    player) makes the first choice once every forced decision is taken — the boards a one-seat
+    environment's learner decides on (``_board.makes_the_first_choice``); the others are drawn
+    again in the board's own draw, so the stream is still the same for any number of workers. An
+    environment's ``reset(seed=k)`` restarts the stream at the first board of ``seed`` and ``k``
+    (:class:`Boards`)."""
+    return _stream(seed, n, players, abilities, events, bodies, cards, max_outcomes, layout, workers, seat)

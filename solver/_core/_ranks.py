@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import accumulate
-from math import comb
+from math import comb, factorial
 
 
 def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -> int:
@@ -26,10 +26,6 @@ def _first_reaching(index: int, lo: int, hi: int, below: Callable[[int], int]) -
 
 def _combinations_below(n: int, r: int, total: int, y: int) -> int:
     return total - comb(n - y, r)
-
-
-def _multisets_below(n: int, r: int, total: int, y: int) -> int:
-    return total - multichoose(n - y, r)
 
 
 SEQUENTIAL_FROM = 64
@@ -86,6 +82,24 @@ def rank_combination(n: int, subset: Sequence[int]) -> int:
     return index
 
 
+def unrank_permutation(items: Sequence[int], index: int) -> list[int]:
+    """The ``index``-th ordering of ``items`` (sorted) in lexicographic order: the factorial number system."""
+    left, out = list(items), []
+    for k in range(len(left) - 1, -1, -1):
+        q, index = divmod(index, factorial(k))
+        out.append(left.pop(q))
+    return out
+
+
+def rank_permutation(seq: Sequence[int]) -> int:
+    left, index = sorted(seq), 0
+    for k, x in enumerate(seq):
+        i = left.index(x)
+        index += i * factorial(len(seq) - 1 - k)
+        left.pop(i)
+    return index
+
+
 def unrank_composition(amount: int, parts: int, index: int) -> tuple[int, ...]:
     """The ``index``-th way to divide ``amount`` into ``parts`` parts ≥ 1, first part ascending."""
     out: list[int] = []
@@ -118,27 +132,14 @@ def multichoose(n: int, k: int) -> int:
 
 
 def unrank_multiset(n: int, k: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order (sequences
-    starting below x number M(n, k) − M(n − x, k); binary search, whatever n)."""
-    out: list[int] = []
-    x = 0
-    for r in range(k, 0, -1):
-        total = multichoose(n - x, r)
-        first = _first_reaching(index, x, n, partial(_multisets_below, n, r, total))
-        index -= total - multichoose(n - first, r)
-        out.append(first)
-        x = first
-    return tuple(out)
+    """The ``index``-th non-decreasing k-sequence over range(n) in lexicographic order: the
+    k-subset of range(n + k − 1) of that rank, its i-th element less i (a bijection that keeps the
+    order, so M(n, k) = C(n + k − 1, k) and ranks carry over)."""
+    return tuple(c - i for i, c in enumerate(unrank_combination(n + k - 1, k, index)))
 
 
 def rank_multiset(n: int, seq: Sequence[int]) -> int:
-    index, x = 0, 0
-    k = len(seq)
-    for i, s in enumerate(seq):
-        r = k - i
-        index += multichoose(n - x, r) - multichoose(n - s, r)
-        x = s
-    return index
+    return rank_combination(n + len(seq) - 1, [s + i for i, s in enumerate(seq)])
 
 
 @dataclass(frozen=True, slots=True)

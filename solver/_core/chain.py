@@ -105,7 +105,7 @@ class Chain:
         self._engines: dict[int, PassEngine] = {id(passes.first): self.first}
         self._counts: dict[object, int] = {}  # by a pass's signature (its class up to names), else its facts
         self._tables: dict[int, _Table] = {}
-        self._loops = Loops(passes, self._engine, self._counts, self._listing, deadline)
+        self._loops = Loops(passes, self.engine, self._counts, self._listing, deadline)
         self._endless: EndlessLoop | None = None  # the loops of this chain, once told
 
     @property
@@ -137,10 +137,6 @@ class Chain:
         assert isinstance(self._classes, str)
         return self._classes
 
-    def engine(self, facts: Facts) -> PassEngine:
-        """The engine of a pass of this chain (one per distinct pass scenario)."""
-        return self._engine(facts)
-
     def later_passes(self) -> list[tuple[int, Facts]]:
         """Every distinct pass scenario after the first, with its depth (1: the second pass), in
         the order they are first reached; each pass's outcomes are listed once (bounded as for
@@ -157,7 +153,8 @@ class Chain:
                     frontier.append((successor.facts, successor.on_stack, depth + 1))
         return out
 
-    def _engine(self, facts: Facts) -> PassEngine:
+    def engine(self, facts: Facts) -> PassEngine:
+        """The engine of a pass of this chain (one per distinct pass scenario)."""
         engine = self._engines.get(id(facts))  # one Facts per distinct pass scenario (Passes keeps them)
         if engine is None:
             engine = self._engines[id(facts)] = self.engine_for(facts)
@@ -201,7 +198,7 @@ class Chain:
         A pass's count is kept for its class only when no loop was met below it (then it does not
         depend on the path). Once a loop is met the rest is followed only to count the outcomes that
         avoid it, within the time limit and :data:`AFTER_A_LOOP` outcomes (else not complete)."""
-        walk = Path(self.passes, self._engine, self._loops)
+        walk = Path(self.passes, self.engine, self._loops)
         walk.enter(facts, below, depth)
         met: list[Met] = []
         total = followed = 0
@@ -267,10 +264,10 @@ class Chain:
         a pass that repeats one on its path is a loop (:meth:`_loop`), or with ``avoid`` is not
         followed (the outcomes that avoid every loop)."""
         if self.single:
-            for only in self._engine(facts):
+            for only in self.engine(facts):
                 yield (Pass(facts, only),)
             return
-        walk = Path(self.passes, self._engine, self._loops)
+        walk = Path(self.passes, self.engine, self._loops)
         chosen: list[Pass] = []  # the outcome taken in each pass below the top frame
         walk.enter(facts, below, depth)
         while walk.frames:
@@ -406,7 +403,7 @@ class Chain:
                 stack=tuple(e for e in stack if e.ability in index), removed=tuple(r for r in removed if r in index)
             )
             table = self._table(facts, below, depth)
-            i = self._rank_in(facts, self._engine(facts), mine)  # the engine's order is the table's
+            i = self._rank_in(facts, self.engine(facts), mine)  # the engine's order is the table's
             start += table.ends[i - 1] if i else 0
             nxt = table.successors[i]
             stack = tuple(e for e in stack if e.ability not in index)
@@ -433,7 +430,7 @@ class Chain:
         key = id(facts)
         table = self._tables.get(key)
         if table is None:
-            engine = self._engine(facts)
+            engine = self.engine(facts)
             self._listing.add(engine.count(), "following the passes of 603.3b")
             outcomes = tuple(engine)
             successors = []

@@ -80,11 +80,6 @@ class Explanation(Result, reports.Explanation):
     def picture(self) -> str | None:
         return None if self._drawing is None else self._drawing()
 
-    @property
-    def report(self) -> Explanation:
-        """The typed explain format: this answer itself."""
-        return self
-
     # read as the JSON explain --json prints, as a mapping: explained["count"], "loop" in explained
 
     def __getitem__(self, key: str) -> Any:

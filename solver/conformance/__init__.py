@@ -320,9 +320,7 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
                 theirs, ours = ", ".join(sorted(said)), ", ".join(sorted(wrong["codes"]))
                 return Result(case.id, False, f"illegal proposal {i}: the engine names {theirs}, the suite {ours}")
         return Result(case.id, True)
-    except Failure as exc:
-        return Result(case.id, False, str(exc))
-    except _Wrong as exc:
+    except (Failure, _Wrong) as exc:
         return Result(case.id, False, str(exc))
     finally:
         with contextlib.suppress(Failure):  # an engine without unload keeps its scenarios: the protocol allows it

@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from triggerstack.model._answer import written
@@ -177,7 +178,7 @@ def check_lines(
     def feed() -> None:
         try:
             i = 0
-            while chunk := list(_take(numbered, CHUNK)):
+            while chunk := list(islice(numbered, CHUNK)):
                 conns[i % jobs].send(chunk)
                 outbox.put(i)
                 i += 1
@@ -207,11 +208,3 @@ def check_lines(
     finally:
         for c in conns:
             c.close()
-
-
-def _take(it: Iterator[tuple[int, Any]], n: int) -> Iterator[tuple[int, Any]]:
-    for _ in range(n):
-        item = next(it, None)
-        if item is None:
-            return
-        yield item

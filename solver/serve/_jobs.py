@@ -20,6 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -84,14 +85,7 @@ def answer_block(lines: Sequence[bytes | ScenarioError], first: int, options: Op
 
 def _blocks(lines: Iterator[bytes | ScenarioError], size: int) -> Iterator[tuple[int, list[bytes | ScenarioError]]]:
     number = 1
-    while True:
-        block = []
-        for line in lines:
-            block.append(line)
-            if len(block) == size:
-                break
-        if not block:
-            return
+    while block := list(islice(lines, size)):
         yield number, block
         number += len(block)
 

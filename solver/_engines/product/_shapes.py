@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from math import factorial, perm
+from math import perm
+
+from ..._core._ranks import unrank_permutation
 
 Arrangement = tuple[int | None, ...]  # None: the next core ability; else an independent ability
 
@@ -26,18 +28,11 @@ def arrangements(k: int, items: Sequence[int]) -> Iterator[Arrangement]:
             yield (a, *rest)
 
 
-_FACTORIALS = [factorial(n) for n in range(64)]
-
-
 def unrank_arrangement(k: int, items: Sequence[int], x: int) -> Arrangement:
     """The arrangement of rank ``x`` among :func:`arrangements` ``(k, items)``, ``items`` sorted."""
+    if k == 0:  # a plain permutation
+        return tuple(unrank_permutation(items, x))
     left = list(items)
-    if k == 0 and len(left) < len(_FACTORIALS):  # a plain permutation: the factorial number system
-        out_plain: list[int | None] = []
-        for i in range(len(left) - 1, -1, -1):
-            j, x = divmod(x, _FACTORIALS[i])
-            out_plain.append(left.pop(j))
-        return tuple(out_plain)
     out: list[int | None] = []
     while k or left:
         if k:

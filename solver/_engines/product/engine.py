@@ -416,7 +416,7 @@ class ProductEngine:
         every = (
             outcome
             for core in self._core_stream()
-            for outcome in self._iter_core(core, 0, [], list(self.never) + list(core.outcome.removed))
+            for outcome in self._iter_core(core, list(self.never) + list(core.outcome.removed))
         )
         return self._within_deadline(every)
 
@@ -467,19 +467,10 @@ class ProductEngine:
             gone = [*block.removed, *(o for o in block.optional if o not in chosen)]
             yield from self._shapes(core, b + 1, lists + here, removed + gone)
 
-    def _iter_core(
-        self, core: _Core, b: int, lists: list[list[Placed]], removed: list[int]
-    ) -> Iterator[IndexedOutcome]:
-        if b == len(self.blocks):
-            done = tuple(sorted(removed))
+    def _iter_core(self, core: _Core, removed: list[int]) -> Iterator[IndexedOutcome]:
+        for shape_lists, done in self._shapes(core, 0, [], removed):
+            lists = [[entry] if isinstance(entry, Placed) else self.placed(entry) for entry in shape_lists]
             yield from map(IndexedOutcome, product(*lists), repeat(done))
-            return
-        block = self.blocks[b]
-        for chosen, arrangement in block.iter_shapes(core.k[b]):
-            core_entries = iter(core.per_block[b])
-            here = [[next(core_entries)] if a is None else self.placed(a) for a in arrangement]
-            gone = [*block.removed, *(o for o in block.optional if o not in chosen)]
-            yield from self._iter_core(core, b + 1, lists + here, removed + gone)
 
 
 class _CoreCounter:

@@ -1,0 +1,122 @@
+"""Worker processes drawing a stream's boards ahead (``rl.boards(..., workers=N)``), each sending
+its boards down a pipe of its own.
+
+Board ``i`` of a stream is drawn from a generator seeded by the stream's key and ``i`` alone
+(``_board.board_rng``): worker ``w`` of ``N`` draws boards ``first + w``, ``first + w + N`` … and
+this process reads them back in turn, so the stream is the same for any ``N``. Each worker draws on
+as long as its pipe takes what it sends (a pipe holds about 64 KB: ten boards of two players), so
+the boards ahead are bounded by the pipe and never by a thread of this process.
+
+Why pipes, not ``concurrent.futures``' process pool (issue 53): the pool's result thread and its
+futures cost this process about a millisecond per task — 100 µs a board at eight boards a task,
+half of a warm episode — beside the trainer it is meant to spare; a pipe read costs a few
+microseconds. A board is read back (unpickled) as it is played, not as it arrives.
+
+Each message is a generation (4 bytes), a kind (1 byte: a board, or the error raised for that
+board) and the pickle. A restart (``Boards.restart``, a seeded reset) sends each worker a new
+order with the next generation; what arrives of an older one is read and dropped. A worker ends
+when this process closes its end of either pipe, or is gone (it reads the end of its orders, or
+cannot write its boards): no watcher thread. Spawned, not forked: the caller may hold threads (a
+trainer's, a server's) that a fork would copy half-way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import struct
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ._board import Asked, Board, pool_of
+
+_HEAD = struct.Struct("<IB")
+"""A message's head: its generation, and its kind."""
+_BOARD, _ERROR = 0, 1
+
+
+def _work(asked: Asked, orders: Connection, out: Connection) -> None:
+    """A worker process: read the card pool once, then draw the boards each order names, in order,
+    until told otherwise (an order read between boards) or at a board that cannot be drawn (its
+    error sent in its place), then wait for the next order."""
+    try:
+        source = pool_of(asked.cards)
+        order = orders.recv()
+        while True:
+            generation, key, index, step, n = order
+            while n is None or index < n:
+                if orders.poll():
+                    break
+                try:
+                    kind, data = _BOARD, pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL)
+                except Exception as exc:  # a size out of reach (UsageError) or a bug: raised where it is asked for
+                    kind, data = _ERROR, _pickled_error(exc)
+                out.send_bytes(_HEAD.pack(generation, kind) + data)
+                if kind == _ERROR:
+                    break
+                index += step
+            order = orders.recv()
+    except (EOFError, OSError):  # this process's end is closed, or it is gone
+        return
+
+
+def _pickled_error(exc: Exception) -> bytes:
+    try:
+        return pickle.dumps(exc, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an error that does not pickle: its words
+        return pickle.dumps(RuntimeError(f"a worker drawing boards failed: {exc!r}"), pickle.HIGHEST_PROTOCOL)
+
+
+class Ahead:
+    """``workers`` processes drawing the boards of a stream ahead, in order (see the module)."""
+
+    def __init__(self, asked: Asked, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.links: list[tuple[Any, Connection, Connection]] = []  # per worker: its process, orders, boards
+        for number in range(workers):
+            boards_in, boards_out = context.Pipe(duplex=False)
+            orders_in, orders_out = context.Pipe(duplex=False)
+            process = context.Process(
+                target=_work, args=(asked, orders_in, boards_out), name=f"triggerstack-boards-{number}", daemon=True
+            )
+            process.start()
+            boards_out.close()  # the worker's ends: closed here, so that each side sees the other go
+            orders_in.close()
+            self.links.append((process, orders_out, boards_in))
+        self.generation = 0
+        self.at: tuple[str, int] | None = None  # the board expected next
+        self.first = 0  # the board the workers' current order starts at
+
+    def board(self, key: str, index: int, n: int | None) -> Board:
+        """Board ``index`` of the stream ``key`` (of ``n``), the next ones drawn meanwhile; a
+        worker's error is raised here, at the board it was raised for."""
+        if self.at != (key, index):  # the stream begins, or begins again (restarted)
+            self.generation += 1
+            self.first = index
+            step = len(self.links)
+            for w, (_process, orders, _boards) in enumerate(self.links):
+                orders.send((self.generation, key, index + w, step, n))
+        _process, _orders, boards = self.links[(index - self.first) % len(self.links)]
+        while True:
+            try:
+                message = boards.recv_bytes()
+            except EOFError:
+                self.at = None
+                raise RuntimeError("a worker process drawing boards ended unexpectedly") from None
+            generation, kind = _HEAD.unpack_from(message)
+            if generation == self.generation:
+                break  # what an earlier order drew is dropped
+        found = pickle.loads(memoryview(message)[_HEAD.size :])  # read back here, as it is played
+        if kind == _ERROR:
+            self.at = None
+            raise found
+        self.at = (key, index + 1)
+        board: Board = found
+        return board
+
+    def close(self) -> None:
+        """Stop the workers: each reads the end of its orders (or cannot write its boards) and ends."""
+        for _process, orders, boards in self.links:  # never waited for here: one may be drawing a board
+            orders.close()
+            boards.close()
+        self.links = []
