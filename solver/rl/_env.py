@@ -262,7 +262,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
         decision to make; PettingZoo's API has no episode that is over before it starts)."""
-        self.stepper = self._stepper(facts)
+        if self._now is None or self._now.facts is not facts:  # a board's stepper is kept while it is played
+            self.stepper = self._stepper(facts)
         self._begin(facts, self._opening(facts, self.stepper))
 
     def _opening(self, facts: Facts, stepper: Stepper) -> _Opening:
