@@ -600,6 +600,7 @@ def test_an_episode_starts_where_the_first_on_its_board_did(auto: bool) -> None:
             anew = game.observer.encode(stepper, walk, player, stepper.legal(walk))
             assert np.array_equal(game.observe(agent)["observation"], anew), agent
 
+    assert kept._source.fixed is not None
     for k, facts in enumerate(kept._source.fixed):
         for episode in range(3):
             if episode == 0:
