@@ -1,25 +1,34 @@
-"""The figures of issue 53 on the boards ``rl.boards`` draws for the training example (two players,
-its layout), for ``bench_rl.py``: how many boards a CPU second draws; what a new board costs the
+"""The figures of issue 53, for ``bench_rl.py``: on the boards ``rl.boards`` draws for the training
+example (two players, its layout), how many boards a CPU second draws; what a new board costs the
 environment that plays it against the same boards warm — drawn as each episode starts, and drawn
 ahead by one worker process (this process's CPU alone: the worker's is another core's); the warm
-environment on them against OpenSpiel's ``connect_four`` with observation and mask, when
-``pyspiel`` is installed; and how to measure the training example itself.
+environment on them beside its two anchors measured alternately in the same run, PettingZoo's
+``connect_four_v3`` (in the interpreter that has the classic games) and OpenSpiel's ``connect_four``
+with observation and mask (where ``pyspiel`` is installed: the extra [bench]); and, each in
+an interpreter of its extra given on the command line, the README trainer on fresh boards against
+warm (``rl_trainer.py``, the extra [train]) and RLlib's PPO with 1 and 2 env runners
+(``examples/rl/train_rllib_ppo.py``, the extra [rllib]).
 
-CPU time throughout (``time.process_time``: every thread of this process, no other process), best
-of ``repeat`` rounds: on a shared machine the wall clock bills the others' work. The card reader's
-and the board builder's caches are first filled as a run that has drawn for a while has them (a
-thousand boards of another seed).
+CPU time throughout but for RLlib (``time.process_time``: every thread of this process, no other
+process), best of ``repeat`` rounds: on a shared machine the wall clock bills the others' work.
+RLlib's steps per second are its own, wall-clock, over several processes: measure them on an idle
+machine. The card reader's and the board builder's caches are first filled as a run that has drawn
+for a while has them (a thousand boards of another seed).
 """
 
 from __future__ import annotations
 
 import gc
 import importlib.util
+import json
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 from triggerstack.solver import ActionLayout, rl
@@ -28,11 +37,12 @@ LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, playe
 """The training example's layout (examples/rl/train_maskable_ppo.py)."""
 ASKED: dict[str, Any] = {"players": 2, "abilities": (2, 6), "layout": LAYOUT, "max_outcomes": 20_000}
 """The training example's boards."""
-TRAINER = (
-    "not measured here (the extra [train]): `python benchmarks/rl_trainer.py` trains the README example on a fixed"
-    " list of its boards (warm) and on fresh boards drawn ahead by one worker and in the trainer, and prints steps"
-    " per CPU second, fresh ÷ warm and the environment's share of the trainer's CPU"
-)
+ROOT = Path(__file__).resolve().parent.parent
+TRAINER = "python benchmarks/rl_trainer.py --steps 4096"
+"""The README trainer on a fixed list of drawn boards (warm), fresh boards drawn ahead by one worker
+and drawn in the trainer: steps per CPU second and the environment's share of the trainer's CPU."""
+RLLIB = "python examples/rl/train_rllib_ppo.py --workers {workers} --iterations {iterations}"
+"""The docs' command (docs/rl.md, "Training past one machine: Ray RLlib"), run with 1 and 2 workers."""
 
 Episodes = Callable[..., float]
 """``bench_rl._episodes``: decisions per CPU second over ``n`` episodes of an environment."""
@@ -100,16 +110,39 @@ def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
     return found
 
 
-def _clean(f: Callable[[], float]) -> float:
+T = TypeVar("T")
+
+
+def _clean(f: Callable[[], T]) -> T:
     gc.collect()
     return f()
 
 
-def warm_aec(aec: Callable[..., float], steps: int) -> tuple[Any, float]:
-    """The warm AEC environment on 200 drawn boards (a fixed list: each reset draws one), its
-    ``env.step`` calls per CPU second (``bench_rl._aec``), and the environment."""
-    game = rl.env(list(rl.boards(0, 200, **ASKED)), layout=LAYOUT)
-    return game, aec(game, steps)
+def warm_aec() -> Any:
+    """The warm AEC environment on 200 drawn boards (a fixed list: each reset draws one)."""
+    return rl.env(list(rl.boards(0, 200, **ASKED)), layout=LAYOUT)
+
+
+def anchors(
+    aec: Callable[..., float], game: Any, steps: int, repeat: int, connect_four: Callable[[], float | None]
+) -> dict[str, float | None]:
+    """The warm environment and its two anchors, measured alternately ``repeat`` times, the best of
+    each: its ``env.step`` calls and decisions per CPU second (``bench_rl._aec``), OpenSpiel's
+    ``connect_four`` decisions with observation and mask, and ``connect_four_v3`` 's steps per CPU
+    second of its own process (``connect_four``; None: that anchor is not installed)."""
+    found: dict[str, float | None] = {"aec": 0.0, "decisions": 0.0, "openspiel": None, "connect_four_v3": None}
+    measures: list[tuple[str, Callable[[], float | None]]] = [
+        ("aec", partial(aec, game, steps)),
+        ("decisions", partial(aec, game, steps, decisions=True)),
+        ("openspiel", partial(openspiel, steps)),
+        ("connect_four_v3", connect_four),
+    ]
+    for _ in range(repeat):
+        for name, measure in measures:
+            rate = _clean(measure)
+            if rate is not None:
+                found[name] = max(found[name] or 0.0, rate)
+    return found
 
 
 def openspiel(steps: int) -> float | None:
@@ -136,36 +169,98 @@ def openspiel(steps: int) -> float | None:
     return done / (time.process_time() - start)
 
 
-def goals(d: dict[str, Any], classic: dict[str, float] | None, where: str) -> list[tuple[str, str, bool | None]]:
-    """The goals of issue 53 (``d``: what ``bench_rl`` measured here; ``classic``: PettingZoo's games)."""
+def trainer(python: str | None, steps: int) -> dict[str, Any] | str:
+    """The README trainer's figures per source (``rl_trainer.py`` in ``python``, an interpreter with
+    the extra [train]; this one if it has it), or why they were not measured."""
+    if python is None:
+        if not all(importlib.util.find_spec(m) for m in ("torch", "sb3_contrib")):
+            return f"not measured: no interpreter with the extra [train] (give --train PYTHON; alone: `{TRAINER}`)"
+        python = sys.executable
+    command = [python, str(ROOT / "benchmarks" / "rl_trainer.py"), "--steps", str(steps)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=7200)
+    if done.returncode != 0:
+        return f"not measured: rl_trainer.py failed in {python}: {done.stderr.strip().splitlines()[-1:]}"
+    return {row["boards"]: row for row in (json.loads(x) for x in done.stdout.splitlines() if x.startswith("{"))}
+
+
+def rllib(python: str | None, iterations: int) -> dict[str, Any] | str:
+    """RLlib's environment steps per second (wall clock, its own figure) with 1 and then 2 env
+    runners, from the docs' command in ``python`` (an interpreter with the extra [rllib]; this one
+    if it has it), over the iterations after the first (which starts the runners' boards and
+    PyTorch); or why they were not measured."""
+    if python is None:
+        if not all(importlib.util.find_spec(m) for m in ("ray", "torch")):
+            alone = RLLIB.format(workers="1|2", iterations=iterations)
+            return f"not measured: no interpreter with the extra [rllib] (give --rllib PYTHON; alone: `{alone}`)"
+        python = sys.executable
+    found: dict[str, Any] = {"iterations": iterations}
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "rllib.json"
+            command = [python, str(ROOT / "examples" / "rl" / "train_rllib_ppo.py"), "--workers", str(workers)]
+            command += ["--iterations", str(iterations), "--json", str(out)]
+            done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=7200)
+            if done.returncode != 0 or not out.exists():
+                return f"not measured: {workers} workers failed in {python}: {done.stderr.strip().splitlines()[-1:]}"
+            timed = json.loads(out.read_text())["iterations"]
+        timed = timed[1:] or timed
+        found[str(workers)] = sum(i["env_steps"] for i in timed) / sum(i["seconds"] for i in timed)
+    return found
+
+
+Goal = tuple[str, str, bool | None]
+
+
+def goals(d: dict[str, Any], where: str) -> list[Goal]:
+    """The goals of issue 53, in its order (``d``: what was measured; ``where``: where the classic
+    games were looked for)."""
+    out: list[Goal] = []
+    what = "README trainer on fresh boards, one drawing worker ≥ 0.8× warm; env share of its CPU ≤ 25%"
+    found = d.get("trainer") or "not measured: --quick"
+    if isinstance(found, str):
+        out.append((what, found, None))
+    else:
+        ahead, share = found["1"]["steps_per_cpu_s"] / found["warm"]["steps_per_cpu_s"], found["1"]["env_share"]
+        here = found["0"]["steps_per_cpu_s"] / found["warm"]["steps_per_cpu_s"]
+        measured = f"{ahead:.2f}× ({found['1']['steps_per_cpu_s']:,.0f} vs {found['warm']['steps_per_cpu_s']:,.0f}"
+        measured += f" steps per CPU s), env {share:.0%} (warm: {found['warm']['env_share']:.0%}); drawn in the"
+        measured += f" trainer {here:.2f}×"
+        out.append((what, measured, ahead >= 0.8 and share <= 0.25))
     rate, fresh = d["boards_per_cpu_s"], d["fresh"]
-    out: list[tuple[str, str, bool | None]] = [
-        ("`rl.boards` ≥ 1,500 boards per CPU second (2 players, the example's layout)", f"{rate:,.0f}", rate >= 1500)
-    ]
+    out.append(("`rl.boards` ≥ 1,500 boards per CPU second (2 players, the example's layout)", f"{rate:,.0f}",
+                rate >= 1500))  # fmt: skip
     ahead, here = fresh["ahead"] / fresh["warm"], fresh["in this process"] / fresh["warm"]
     measured = f"{ahead:.2f}× drawn ahead by one worker (a fresh episode costs {1 / ahead:.1f} warm ones);"
     measured += f" {here:.2f}× drawn as each episode starts ({1 / here:.1f})"
-    out.append(("a new board costs ≤ 2 warm episodes: fresh ÷ warm ≥ 0.5 (CPU of the process playing)", measured,
-                ahead >= 0.5))  # fmt: skip
-    what = "warm AEC env on drawn boards ≥ 4× connect_four_v3"
-    if classic is None:
+    out.append(("a consumer pays ≤ 2 warm episodes per new board: fresh ÷ warm ≥ 0.5 (CPU of the process playing)",
+                measured, ahead >= 0.5))  # fmt: skip
+    what = "warm env on drawn boards ≥ 4× connect_four_v3 (steps)"
+    c4 = d["connect_four_v3"]
+    if c4 is None:
         out.append((what, where, None))
     else:
-        c4 = classic["connect_four_v3"]
         out.append((what, f"{d['aec'] / c4:.2f}× ({d['aec']:,.0f} vs {c4:,.0f} steps/s)", d["aec"] >= 4 * c4))
     spiel = d["openspiel"]
-    what = "warm env on drawn boards ≥ 0.5× OpenSpiel connect_four, observation and mask (decisions)"
+    what = "… and ≥ 0.5× OpenSpiel connect_four with observation and mask (decisions), same run"
     if spiel is None:
-        out.append((what, "not measured: pyspiel is not installed (pip install open_spiel)", None))
+        out.append((what, "not measured: pyspiel is not installed (the extra [bench])", None))
     else:
         out.append((what, f"{d['decisions'] / spiel:.2f}× ({d['decisions']:,.0f} vs {spiel:,.0f})",
                     d["decisions"] >= 0.5 * spiel))  # fmt: skip
-    out.append(("trainer on fresh boards, one drawing worker ≥ 0.8× warm", TRAINER, None))
+    what = "RLlib PPO on `rl.boards`, the docs' command: steps/s with 2 workers ≥ 1.6× with 1 (wall clock, idle)"
+    found = d.get("rllib") or "not measured: --quick"
+    if isinstance(found, str):
+        out.append((what, found, None))
+    else:
+        ratio = found["2"] / found["1"]
+        measured = f"{ratio:.2f}× ({found['2']:,.0f} vs {found['1']:,.0f} steps/s, iterations 2–{found['iterations']})"
+        out.append((what, measured, ratio >= 1.6))
     return out
 
 
 def section(d: dict[str, Any]) -> list[str]:
     """The lines of ``rl.md`` that say these figures."""
+    c4 = "" if d["connect_four_v3"] is None else f"; connect_four_v3 {d['connect_four_v3']:,.0f} steps/s"
     spiel = "" if d["openspiel"] is None else f"; OpenSpiel connect_four {d['openspiel']:,.0f} decisions/s"
     return [
         "",
@@ -173,33 +268,38 @@ def section(d: dict[str, Any]) -> list[str]:
         "",
         "Two players, the training example's layout; CPU time, the card reader's and the builder's caches as a run",
         f"that has drawn a thousand boards has them. `rl.boards`: {d['boards_per_cpu_s']:,.0f} boards per CPU second.",
-        f"Warm on 200 of them: {d['aec']:,.0f} AEC steps/s, {d['decisions']:,.0f} decisions/s{spiel}. A fresh",
-        "board drawn ahead by one worker: the CPU of the process playing it, the worker's apart (table above).",
+        f"Warm on 200 of them: {d['aec']:,.0f} AEC steps/s, {d['decisions']:,.0f} decisions/s{c4}{spiel} (measured",
+        "alternately, the best of each). A fresh board drawn ahead by one worker: the CPU of the process playing it,",
+        "the worker's apart (table above).",
     ]
 
 
 def figures(
-    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
-) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-    """Issue 53's figures on the boards ``rl.boards`` draws for the training example: those
-    figures, their rows of the fresh-board table, and the warm environment (``episodes_of``:
-    ``bench_rl._episodes``; ``aec``: ``bench_rl._aec``)."""
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, args: Any,
+    connect_four: Callable[[], float | None],
+) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:  # fmt: skip
+    """Issue 53's figures: those on the boards ``rl.boards`` draws for the training example, the
+    warm environment beside its anchors (``connect_four``: one measure of ``connect_four_v3``), the
+    trainer's and RLlib's where ``args`` gives their interpreters (not with ``--quick``); their rows
+    of the fresh-board table; and the warm environment (``episodes_of``: ``bench_rl._episodes``;
+    ``aec``: ``bench_rl._aec``)."""
     print("boards rl.boards draws (issue 53)", file=sys.stderr)
-    warmed(50 if quick else 1000)
+    warmed(50 if args.quick else 1000)
     drawn = fresh_vs_warm(episodes_of, episodes, repeat)
     rows = [
         {"boards": "rl.boards, drawn as each episode starts", "fresh": drawn["in this process"], "warm": drawn["warm"]},
         {"boards": "rl.boards, drawn ahead by one worker (this process's CPU)", "fresh": drawn["ahead"],
          "warm": drawn["warm"]},
     ]  # fmt: skip
-    game, rate = warm_aec(aec, steps)
-    issue53 = {
-        "boards_per_cpu_s": drawing(60 if quick else 600, repeat),
-        "fresh": drawn,
-        "aec": rate,
-        "decisions": aec(game, steps, decisions=True),
-        "openspiel": openspiel(steps),
-    }
+    game = warm_aec()
+    aec(game, steps)  # warm: every board played
+    issue53 = {"boards_per_cpu_s": drawing(60 if args.quick else 600, repeat), "fresh": drawn}
+    print("the warm environment beside connect_four_v3 and OpenSpiel, alternately", file=sys.stderr)
+    issue53.update(anchors(aec, game, steps, repeat, connect_four))
+    if not args.quick:
+        print("the README trainer (rl_trainer.py) and RLlib (1 and 2 workers)", file=sys.stderr)
+        issue53["trainer"] = trainer(args.train, args.trainer_steps)
+        issue53["rllib"] = rllib(args.rllib, args.rllib_iterations)
     return issue53, rows, game
 
 
@@ -214,30 +314,35 @@ def fresh_table(fresh: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def goal_rows(goals: list[Goal]) -> list[str]:
+    """A goal table's lines, and each goal printed to stderr."""
+    for g, x, ok in goals:
+        print(f"{'—   ' if ok is None else 'PASS' if ok else 'FAIL'}  {g}: {x}", file=sys.stderr)
+    lines = ["| goal | measured | |", "|---|---|---|"]
+    return lines + [f"| {g} | {x} | {'—' if ok is None else 'PASS' if ok else 'FAIL'} |" for g, x, ok in goals]
+
+
 def alone(
-    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, quick: bool
-) -> tuple[str, dict[str, Any]]:
-    """``bench_rl.py --drawn``: issue 53's figures alone (a minute of CPU, where the whole run takes
-    many), as the text of ``results/rl-drawn.md`` and the figures of ``rl-drawn.json``."""
-    issue53, rows, _game = figures(episodes_of, aec, steps, repeat, episodes, quick)
-    judged = [g for g in goals(issue53, None, "not measured: --drawn measures the drawn boards alone")
-              if "connect_four_v3" not in g[0]]  # fmt: skip
+    episodes_of: Episodes, aec: Callable[..., float], steps: int, repeat: int, episodes: int, args: Any,
+    connect_four: Callable[[], float | None], where: str,
+) -> tuple[str, dict[str, Any]]:  # fmt: skip
+    """``bench_rl.py --drawn``: issue 53's figures alone (a few minutes of CPU without the trainer and
+    RLlib, where the whole run takes many), as the text of ``results/rl-drawn.md`` and the figures
+    of ``rl-drawn.json``."""
+    issue53, rows, _game = figures(episodes_of, aec, steps, repeat, episodes, args, connect_four)
     lines = [
-        "# Benchmarks: the boards rl.boards draws (issue 53)",
+        "# Benchmarks: issue 53's goals, on the boards rl.boards draws",
         "",
         f"`python benchmarks/bench_rl.py --drawn --rounds {repeat}` on one shared machine: CPU time, the best of",
-        f"{repeat} alternated rounds of {episodes} episodes each (warm, drawn in this process, drawn ahead by one",
-        "worker process). The full run (`bench_rl.py`, results/rl.md) measures these beside the classic games.",
+        f"{repeat} alternated rounds ({episodes} episodes each for a fresh board every episode; the warm environment,",
+        "connect_four_v3 and OpenSpiel alternated in the same run). The full run (`bench_rl.py`, results/rl.md)",
+        "measures these beside the benchmark scenarios.",
         "",
-        "| goal | measured | |",
-        "|---|---|---|",
-        *[f"| {g} | {x} | {'—' if ok is None else 'PASS' if ok else 'FAIL'} |" for g, x, ok in judged],
+        *goal_rows(goals(issue53, where)),
         "",
         "## A fresh board every episode",
         "",
         *fresh_table(rows),
         *section(issue53),
     ]
-    for g, x, ok in judged:
-        print(f"{'—   ' if ok is None else 'PASS' if ok else 'FAIL'}  {g}: {x}", file=sys.stderr)
     return "\n".join(lines) + "\n", {"issue53": issue53, "fresh": rows}

@@ -138,7 +138,10 @@ class Deadline:
     __slots__ = ("at", "outer", "seconds")
 
     def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds_of(seconds)  # the one place every time limit passes: nan would never end
+        # the one place every time limit passes (nan would never end): a float already in range —
+        # Options' own, read once per call of a stepper, an environment's every step — is taken as it is
+        ok = type(seconds) is float and 0.0 < seconds < math.inf
+        self.seconds = seconds if ok else seconds_of(seconds)
         self.at = None if self.seconds is None else clock() + self.seconds
         self.outer = _IN_FORCE.get()
 

@@ -5,7 +5,7 @@ seed (the same boards for the same seed, as Gymnasium's ``check_env`` asks; othe
 environment of a vector seeded ``seed + rank``); and what the draw compiled to see that a board
 fits its layout — its facts and stepper — is what the environment plays: built once a board.
 
-Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_env).
+Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_source).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from triggerstack.solver import ActionLayout, Stepper, rl
 from triggerstack.solver._boards import _board
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._options import Options
-from triggerstack.solver.rl import _env
+from triggerstack.solver.rl import _source
 
 LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=3)
 ASKED: dict[str, Any] = {
@@ -157,7 +157,7 @@ class _Counted:
             build(stepper, *args, **kwargs)
 
         monkeypatch.setattr(_board, "compile_facts", counting("drawn"))
-        monkeypatch.setattr(_env, "compile_facts", counting("played"))
+        monkeypatch.setattr(_source, "compile_facts", counting("played"))
         monkeypatch.setattr(Stepper, "__init__", laying)
 
 

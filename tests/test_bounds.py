@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.solver import Options, TimeLimitReached, count, explain, outcomes, sample
 
@@ -443,3 +445,32 @@ def test_an_output_that_cannot_be_written_is_its_own_exit_status(argv: list[str]
         preexec_fn=lambda: os.close(1),
     )
     assert closed.returncode == 74 and b"Traceback" not in closed.stderr, closed.stderr
+
+
+@given(
+    value=st.one_of(
+        st.none(),
+        st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True),
+        st.integers(-(2**1100), 2**1100),
+        st.booleans(),
+        st.text(max_size=3),
+    )
+)
+def test_a_deadline_takes_a_time_limit_as_every_door_reads_it(value: Any) -> None:
+    """A deadline takes a float in range as it is, without reading it again (an environment builds
+    one each step): whatever it is given — nan, ±inf, 0, −0.0, a subnormal, a huge int, True, text —
+    it keeps what ``seconds_of`` reads, or refuses it as ``seconds_of`` does."""
+    from triggerstack.model._errors import UsageError
+    from triggerstack.model._limits import Deadline, seconds_of
+
+    try:
+        expected: Any = seconds_of(value)
+    except UsageError as exc:
+        expected = exc
+    if isinstance(expected, UsageError):
+        with pytest.raises(UsageError) as refused:
+            Deadline(value)
+        assert str(refused.value) == str(expected)
+    else:
+        deadline = Deadline(value)
+        assert deadline.seconds == expected and type(deadline.seconds) is type(expected)

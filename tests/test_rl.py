@@ -576,3 +576,49 @@ def test_an_iterator_source_that_runs_out_says_how_to_keep_drawing() -> None:
     game.reset()
     with pytest.raises(ScenarioError, match=r"exhausted.*rl\.boards\(seed\) without n, or a list"):
         game.reset()
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_an_episode_starts_where_the_first_on_its_board_did(auto: bool) -> None:
+    """A board already seen keeps where an episode on it starts (its first decisions offered, the
+    forced ones taken, the tracker there): every episode — the first, later ones by ``reset`` on a
+    fixed source, and ``start`` of the board in play, a generated board's too — starts where a walk
+    from scratch does: the forced decisions taken (``Stepper.forced``), the mask of its legal
+    decisions, their decider, and every seat's observation as ``Observer.encode`` makes it."""
+    boards = list(rl.boards(4, 12, players=(2, 3), abilities=(2, 6), cards=False))
+    layout = ActionLayout.covering(Stepper(compile_facts(b)).needs for b in boards)
+    kept = rl.raw_env(boards, layout=layout, auto=auto)
+
+    def starts_afresh(game: Any) -> None:
+        stepper = game.stepper
+        walk, taken = stepper.forced(stepper.start()) if auto else (stepper.start(), 0)
+        assert game.walk.decisions == walk.decisions and game.auto_applied == taken
+        assert [d.id for d in game.legal()] == [d.id for d in stepper.legal(walk)]
+        assert np.flatnonzero(game.mask()).tolist() == [d.id for d in stepper.legal(walk)]
+        assert game.player(game.agent_selection) == stepper.decider(walk)
+        for agent, player in game._player_of.items():  # every seat a player sits in
+            anew = game.observer.encode(stepper, walk, player, stepper.legal(walk))
+            assert np.array_equal(game.observe(agent)["observation"], anew), agent
+
+    assert kept._source.fixed is not None
+    for k, facts in enumerate(kept._source.fixed):
+        for episode in range(3):
+            if episode == 0:
+                kept.reset(options={"scenario": facts})
+            else:
+                legal = kept.legal()
+                if legal:
+                    kept.step(legal[episode % len(legal)].id)
+                kept.start(facts)
+            assert kept.stepper.facts is facts
+            starts_afresh(kept)
+        drawn = rl.raw_env(iter(boards[k : k + 1]), layout=layout, auto=auto)  # a generated board
+        try:
+            drawn.reset()
+        except ScenarioError:
+            continue  # nothing to ask (auto)
+        stepper = drawn.stepper
+        drawn.step(drawn.legal()[0].id)
+        drawn.start(stepper.facts)  # the board in play: its stepper is kept
+        assert drawn.stepper is stepper
+        starts_afresh(drawn)

@@ -113,6 +113,44 @@ def test_a_form_that_is_not_one_is_refused_naming_the_forms() -> None:
         rl.raw_env(_boards(1), layout=LAYOUT, form="ray")
 
 
+def test_the_rllib_examples_rewards_score_each_players_own_abilities_without_compiling() -> None:
+    """The example's reward reads each waiting ability's controller from the scenario as built
+    (it compiled every board again at every episode's end): on 300 boards of 2 to 4 players, of
+    generated stand-ins and of real cards where the extra is installed, each player's reward of a
+    sampled outcome is +1 per target an opponent controls or is, −1 per own target, −1 per own ability
+    removed (of the board's waiting abilities: a reaction's are not scored) — counted here from the
+    compiled facts — and a board's scores are kept, not built again."""
+    from triggerstack.model import compile_facts
+    from triggerstack.solver import sample
+
+    spec = importlib.util.spec_from_file_location("train_rllib", ROOT / "examples" / "rl" / "train_rllib_ppo.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    pools = [False] + ([True] if importlib.util.find_spec("mtg") is not None else [])
+    for cards in pools:
+        boards = rl.boards(3, 150, players=(2, 4), abilities=(2, 6), layout=LAYOUT, max_outcomes=20_000, cards=cards)
+        for k, board in enumerate(boards):
+            facts = compile_facts(board)
+            owner = {str(p.id): str(p.id) for p in board.players}
+            owner.update({str(o.id): str(o.controller or o.owner) for o in board.objects})
+            controller = {str(a.id): str(a.controller) for a in facts.abilities}
+            for outcome in sample(board, n=3, seed=k):
+                expected = {str(p.id): 0.0 for p in board.players}
+                for entry in outcome.stack:
+                    who = controller.get(str(entry.ability))
+                    if who is None:  # a reaction's ability (ward): not the board's, not scored
+                        continue
+                    chosen = [entry.targets] if entry.modes is None else [m.targets for m in entry.modes]
+                    for thing in (t for targets in chosen for ts in targets.values() for t in ts):
+                        expected[who] += -1 if owner[str(thing)] == who else 1
+                for ability in outcome.removed:
+                    if str(ability) in controller:
+                        expected[controller[str(ability)]] -= 1
+                assert example.rewards(board, outcome) == expected, (cards, k, outcome)
+            assert example.scores(board) is example.scores(board)
+
+
 # -- with Ray RLlib installed (the extra [rllib]) -------------------------------------------------------
 
 

@@ -20,31 +20,35 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from triggerstack.model import Outcome, Scenario, Score, compile_facts
+from triggerstack.model import Outcome, Scenario, Score
 from triggerstack.solver import ActionLayout, rl
 
 LAYOUT = ActionLayout(abilities=8, things=24, modes=4, divide=6, passes=2, players=4)
 """Every board fits it: one observation and action space for every seat of every board."""
 
 
-_LAST: list[tuple[Scenario, dict[str, Score]]] = []
-"""The last board's scores: a board is played for one episode, so one is kept."""
+_SCORES: dict[int, tuple[Scenario, dict[str, Score]]] = {}
+"""Each board's scores, by its scenario (a list's boards come back; a stream's are played once)."""
 
 
 def scores(scenario: Scenario) -> dict[str, Score]:
     """Each player's score: +1 per target an opponent controls or is, −1 per own target, −1 per own
     ability removed."""
-    if _LAST and _LAST[0][0] is scenario:
-        return _LAST[0][1]
+    kept = _SCORES.get(id(scenario))
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
     owner = {str(p.id): str(p.id) for p in scenario.players}
     owner.update({str(o.id): str(o.controller or o.owner) for o in scenario.objects})
-    abilities = compile_facts(scenario).abilities
+    # each waiting ability's controller (603.3a), derived as the scenario was built: nothing compiled again
+    controls = [(str(t.id), str(c.player)) for t, c in zip(scenario.triggers, scenario.controls, strict=True)]
     found: dict[str, Score] = {}
     for player in (str(p.id) for p in scenario.players):
-        own = [str(a.id) for a in abilities if str(a.controller) == player]
+        own = [a for a, controller in controls if controller == player]
         weights = {thing: 1 if who != player else -1 for thing, who in owner.items()}
         found[player] = Score.model_validate({"target": dict.fromkeys(own, weights), "removed": dict.fromkeys(own, -1)})
-    _LAST[:] = [(scenario, found)]
+    if len(_SCORES) > 10_000:
+        _SCORES.clear()
+    _SCORES[id(scenario)] = (scenario, found)
     return found
 
 

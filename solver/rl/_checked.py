@@ -11,7 +11,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from ._env import Observation, ScenarioSource, TriggerStackEnv, raw_env
+from ._env import Observation, TriggerStackEnv, raw_env
+from ._source import ScenarioSource
 
 ILLEGAL_REWARD = -1.0
 """The reward of an illegal action in :func:`env` by default, as in PettingZoo's classic games."""

@@ -3,10 +3,8 @@ decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeAlias
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 from gymnasium import spaces
@@ -15,31 +13,19 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from triggerstack.model._args import seed_of
 from triggerstack.model._errors import ScenarioError
-from triggerstack.model._facts import Facts, compile_facts, facts_of
-from triggerstack.model._outcome import Outcome, Score, outcome_json, parse_score
+from triggerstack.model._facts import Facts
+from triggerstack.model._outcome import Outcome, Score, parse_score
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._types import PlayerId
 
-from .._boards._draw import Boards
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
 from ._render import MODES, check_mode, shown
+from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
-
-ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
-ScenarioSource: TypeAlias = (
-    ScenarioLike
-    | Sequence[ScenarioLike]
-    | Iterator[Scenario | Facts]
-    | Callable[[np.random.Generator], Scenario | Facts]
-)
-"""A scenario; a file; a folder (every ``scenario.json|yaml|yml`` under it, or if it has none,
-every ``.json|.yaml|.yml`` file directly in it that is not a ``*.proposal.*``); a list of any of
-these (drawn uniformly with the environment's generator); an iterator (the next one per episode);
-or a function of the environment's ``numpy`` generator."""
 
 Rewards: TypeAlias = (
     Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
@@ -52,99 +38,28 @@ Form: TypeAlias = Literal["pettingzoo", "rllib"]
 """How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
 "action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
 action-masking modules read, the dtype its default encoders take)."""
-DRAWS = 100
-"""How many scenarios :meth:`TriggerStackEnv.reset` draws before it gives up finding one with a decision."""
-_SUFFIXES = (".json", ".yaml", ".yml")
-_M64 = (1 << 64) - 1
 
 
-def _mixed(seed: int) -> int:
-    """SplitMix64's output for ``seed``: a seeded reset's draw among fixed boards, without the
-    generator (building NumPy's from a seed, 9 µs, costs what a third of a step does)."""
-    z = (seed + 0x9E3779B97F4A7C15) & _M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
+def _forced(stepper: Stepper, walk: Walk) -> tuple[Walk, int, list[Decision]]:
+    """``stepper.forced(walk)``, and the decisions offered where it stops (which it drops, and the
+    mask is made of: one call of ``offered`` less each step)."""
+    taken = 0
+    while len(offered := stepper.offered(walk)) == 1:
+        walk = stepper.apply_unchecked(walk, offered[0])
+        taken += 1
+    return walk, taken, offered
 
 
-def _files(folder: Path) -> list[Path]:
-    named = sorted(p for p in folder.rglob("scenario.*") if p.suffix in _SUFFIXES)
-    if named:
-        return named
-    return sorted(p for p in folder.iterdir() if p.suffix in _SUFFIXES and ".proposal." not in p.name)
+class _Opening(NamedTuple):
+    """Where an episode on one board starts: the start of a walk; it with the forced decisions
+    taken (``auto``; else the start itself) and how many; the decisions offered there; and the
+    observation's tracker at the start (None: made for the episode)."""
 
-
-def _load(item: Scenario | Facts | str | os.PathLike[str]) -> Facts:
-    if isinstance(item, Scenario | Facts):
-        return facts_of(item)
-    return facts_of(Scenario.load(os.fspath(item)))
-
-
-def _compiled(item: Scenario | Facts) -> Facts:
-    """The facts of a generated scenario, not kept on it (a scenario keeping its own facts is a
-    cycle: a board drawn for one episode would wait for the garbage collector)."""
-    if isinstance(item, Facts):
-        return item
-    kept = item._facts
-    return kept if isinstance(kept, Facts) else compile_facts(item)
-
-
-class _Source:
-    """Where an episode's scenario comes from."""
-
-    def __init__(self, source: ScenarioSource) -> None:
-        self.fixed: list[Facts] | None = None
-        self.draw: Callable[[np.random.Generator], Scenario | Facts] | None = None
-        self.iterator: Iterator[Scenario | Facts] | None = None
-        if isinstance(source, Scenario | Facts):
-            self.fixed = [facts_of(source)]
-        elif isinstance(source, str | os.PathLike):
-            path = Path(source)
-            self.fixed = [_load(p) for p in _files(path)] if path.is_dir() else [_load(path)]
-            if not self.fixed:
-                raise ScenarioError(f"{path}: no scenario files in this folder")
-        elif isinstance(source, Sequence):
-            self.fixed = []
-            for item in source:
-                folder = Path(item) if isinstance(item, str | os.PathLike) else None
-                if folder is not None and folder.is_dir():
-                    self.fixed.extend(_load(p) for p in _files(folder))
-                else:
-                    self.fixed.append(_load(item))
-            if not self.fixed:
-                raise ScenarioError("the list of scenarios is empty")
-        elif callable(source):
-            self.draw = source
-        elif isinstance(source, Iterator):
-            self.iterator = source
-        else:
-            raise TypeError(f"not a scenario source: {type(source).__name__}")
-
-    def next(self, rng: Callable[[], np.random.Generator], seed: int | None = None) -> Facts:
-        """The next scenario (``rng``: the environment's generator, asked for only to draw;
-        ``seed``: a seed just given, which draws among fixed boards by itself)."""
-        if self.fixed is not None:
-            n = len(self.fixed)
-            if n == 1:
-                return self.fixed[0]
-            return self.fixed[_mixed(seed) % n if seed is not None else int(rng().integers(n))]
-        if self.draw is not None:
-            return _compiled(self.draw(rng()))
-        assert self.iterator is not None
-        try:
-            item = next(self.iterator)
-        except StopIteration:
-            raise ScenarioError(
-                "the scenario source is exhausted: the iterator gave no more scenarios (for a board every "
-                "episode, give an endless one, as rl.boards(seed) without n, or a list, which is drawn from again)"
-            ) from None
-        drawn = self.iterator.compiled(item) if isinstance(self.iterator, Boards) else None  # as it was drawn
-        return drawn if drawn is not None else _compiled(item)
-
-    def restart(self, seed: int) -> None:
-        """A seed given to ``reset``: a board stream (``rl.boards``) begins again at its boards of that seed."""
-        if isinstance(self.iterator, Boards):
-            self.iterator.restart(seed)
+    start: Walk
+    first: Walk
+    taken: int
+    offered: list[Decision]
+    tracker: Tracker | None
 
 
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -204,7 +119,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.options = options or Options()
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
-        self._openings: dict[int, Tracker] = {}  # per kept stepper, the observation at the start of an episode
+        self._openings: dict[int, _Opening] = {}  # per kept stepper, where an episode starts
         if layout is None:
             if self._source.fixed is None:
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
@@ -331,11 +246,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             facts = source.next(lambda: self.np_random, drawn_by)
             drawn_by = None
             stepper = self._stepper(facts)
-            first = stepper.forced(stepper.start())[0] if self.auto else stepper.start()
-            offered = stepper.offered(first)
-            if offered:
+            opening = self._opening(facts, stepper)
+            if opening.offered:
                 self.stepper = stepper
-                self._begin(facts, None if self.auto else offered)
+                self._begin(facts, opening)
                 return
         why = (
             "once the decisions that are the only legal ones are taken (auto=True)"
@@ -348,12 +262,26 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def start(self, facts: Facts) -> None:
         """Begin an episode on ``facts`` (what :meth:`reset` does once it has a scenario with a
         decision to make; PettingZoo's API has no episode that is over before it starts)."""
-        self._begin(facts, None)
-
-    def _begin(self, facts: Facts, offered: list[Decision] | None) -> None:
-        """:meth:`start`, given the decisions offered at the start if they are known."""
-        if self._now is None or self._now.facts is not facts:
+        if self._now is None or self._now.facts is not facts:  # a board's stepper is kept while it is played
             self.stepper = self._stepper(facts)
+        self._begin(facts, self._opening(facts, self.stepper))
+
+    def _opening(self, facts: Facts, stepper: Stepper) -> _Opening:
+        """Where an episode on ``facts`` starts: kept for a fixed source's board (every episode on
+        it starts where the first did, from a copy of its tracker), made anew for any other."""
+        kept = id(facts) in self._steppers
+        found = self._openings.get(id(facts)) if kept else None
+        if found is None or found.start.facts is not facts:
+            start = stepper.start()
+            first, taken, offered = _forced(stepper, start) if self.auto else (start, 0, stepper.offered(start))
+            tracker = Tracker(self.observer, stepper, start) if kept and offered else None
+            found = _Opening(start, first, taken, offered, tracker)
+            if kept:
+                self._openings[id(facts)] = found
+        return found
+
+    def _begin(self, facts: Facts, opening: _Opening) -> None:
+        """An episode on ``facts`` (the stepper set), from ``opening``."""
         stepper = self.stepper
         self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)
         if self._seated is not facts:  # the seats of the board last played are still right
@@ -367,17 +295,15 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.walk = stepper.start()
-        if id(facts) in self._steppers:  # a fixed source's board: every episode on it starts from a copy
-            opening = self._openings.get(id(facts))
-            if opening is None:
-                opening = self._openings[id(facts)] = Tracker(self.observer, stepper, self.walk)
-            self._tracker = opening.copy(self.walk)
-        else:
-            self._tracker = Tracker(self.observer, stepper, self.walk)
-        self.auto_applied = 0
+        kept = opening.tracker
+        self._tracker = Tracker(self.observer, stepper, opening.start) if kept is None else kept.copy(opening.start)
+        self._walk = opening.first
+        self.auto_applied = opening.taken
+        if self.auto:
+            for agent in self.agents:
+                self.infos[agent]["auto_applied"] = opening.taken
         self._illegal = None
-        self._advance(offered)
+        self._follow(opening.offered)
 
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode (a ``ValueError`` for a seat this
@@ -389,13 +315,20 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
         raise ValueError(f"no agent is named {agent!r}: the agents are {', '.join(self.possible_agents)}")
 
-    def _advance(self, offered: list[Decision] | None = None) -> None:
-        """Follow the walk to where it now stands (``offered``: its legal decisions, if known)."""
-        if self.auto:
-            self.walk, taken = self.stepper.forced(self.walk)
-            self.auto_applied += taken
-            for agent in self.agents:
-                self.infos[agent]["auto_applied"] = self.auto_applied
+    def _advance(self) -> None:
+        """Follow the walk to where it now stands, once the forced decisions are taken (``auto``)."""
+        if not self.auto:
+            self._follow(None)
+            return
+        self.walk, taken, offered = _forced(self.stepper, self.walk)
+        self.auto_applied += taken
+        for agent in self.agents:
+            self.infos[agent]["auto_applied"] = self.auto_applied
+        self._follow(offered)
+
+    def _follow(self, offered: list[Decision] | None) -> None:
+        """The observation, the mask and who decides (or the episode's end) where the walk stands
+        (``offered``: its legal decisions, if known)."""
         stepper, walk, tracker = self._now, self._walk, self._tracker
         assert stepper is not None and walk is not None and tracker is not None
         tracker.update(walk)
@@ -417,11 +350,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 decider = f.blocks[block].players[0]
             self.agent_selection = self._agent_of[decider]
             return
-        if self._rewards is None:  # the line alone: no outcome to score
-            line, rewards = stepper.outcome_line(walk), {}
-        else:
-            outcome = stepper.outcome(walk)
-            line, rewards = outcome_json(outcome), self._reward(outcome)
+        line = stepper.outcome_line(walk)  # outcome_json of the outcome, kept per walk
+        rewards = {} if self._rewards is None else self._reward(stepper.outcome(walk))
         player_of = self._player_of
         for agent in self.agents:
             player = player_of.get(agent)

@@ -15,8 +15,9 @@ from triggerstack.model._scenario import Scenario
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
-from ._env import Observation, Rewards, ScenarioSource, TriggerStackEnv
+from ._env import Observation, Rewards, TriggerStackEnv
 from ._render import MODES
+from ._source import ScenarioSource
 from ._spaces import MaskedDiscrete
 
 Policy = Callable[[Observation, np.random.Generator], int]

@@ -146,6 +146,9 @@ class _PassRows:
     placing: dict[int, tuple[Placed, tuple[int, ...]]] = field(default_factory=dict)
     """id of a Placed of the pass -> it, and the entries placing it adds 1 to past what its
     announcement added (:meth:`~._tracker.Tracker._rest`)."""
+    direct: dict[int, tuple[Placed, int, tuple[int, ...]]] = field(default_factory=dict)
+    """id of a Placed of the pass put and placed by one decision -> it, its row's first entry, and
+    the entries its choice adds 1 to (:meth:`~._tracker.Tracker._place`)."""
     effects: dict[int, dict[int, tuple[object, int, tuple[int, ...]]]] = field(default_factory=dict)
     """slot -> token -> what that token announces for the ability in that slot
     (:meth:`~._tracker.Tracker._effect`)."""

@@ -118,7 +118,9 @@ class Tracker:
         self.removed = state.removed
 
     def update(self, walk: Walk) -> None:
-        """Follow ``walk``: the walk last followed with more decisions taken."""
+        """Follow ``walk``: the walk last followed with more decisions taken (or that walk)."""
+        if walk is self.walk:  # an episode's start, followed as the tracker was made or copied
+            return
         if walk.facts is self.walk.facts and self._one(walk.local):
             self.walk = walk
             return
@@ -189,15 +191,50 @@ class Tracker:
             self.placed += 1
             self.hand = None
             return True
-        if new.stack is not old.stack or len(new.decisions) != len(old.decisions) + 1:
+        if len(new.decisions) != len(old.decisions) + 1:
             return False
+        if new.stack is not old.stack:  # put and placed at once: nothing to announce (its one choice)
+            if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
+                return False
+            self._place(new.stack[-1], len(new.stack))
+            return True
         if new.current is not None:  # put in hand, nothing announced yet
             if new.tokens or new.removed is not old.removed:
                 return False
             assert self.walk.facts is not None
             self._in_hand(self.walk.facts, new.current)
             return True
-        return False  # removed: the general way
+        if len(new.removed) != len(old.removed) + 1 or self.removed != old.removed:
+            return False  # several removed at once, or counted otherwise: the general way
+        (k,) = new.removed - old.removed
+        self._cells[self.observer._ability(self._rows().slots[k])] += 3  # waiting (1) → removed (4)
+        self.removed = new.removed
+        return True
+
+    def _rows(self) -> _PassRows:
+        """The rows of the pass under way (kept with its stepper in :attr:`_pass`)."""
+        facts = self.walk.facts
+        if self._pass is None or self._pass[0] is not facts:
+            assert facts is not None
+            self._pass = (facts, self.observer._pass_rows(self.stepper, facts), self.stepper.pass_stepper(facts))
+        return self._pass[1]
+
+    def _place(self, placed: Placed, height: int) -> None:
+        """An ability put and placed by one decision (nothing to announce), ``height`` entries on
+        its pass's stack with it: what :meth:`_count` adds for it, its entries kept per Placed."""
+        rows = self._rows()
+        kept = rows.direct.get(id(placed))
+        if kept is None or kept[0] is not placed:
+            slot = rows.slots[placed.ability]
+            listed = [i for m in placed.choice.modes for i in self._cells_of(rows, slot, m.mode)]
+            listed += [i for t in placed.choice.things() for i in self._cells_of(rows, slot, ~t)]
+            kept = rows.direct[id(placed)] = (placed, self.observer._ability(slot), tuple(listed))
+        _, at, entries = kept
+        cells = self._cells
+        cells[at] += 2  # waiting (1) → on the stack (3)
+        cells[at + 6] += self.height + height
+        self._bump(entries, 1)
+        self.placed += 1
 
     def _rest(self, hand: _Hand, placed: Placed) -> tuple[int, ...]:
         """The entries (with repeats) that placing ``placed`` adds 1 to past what its announcement

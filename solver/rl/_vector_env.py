@@ -15,8 +15,9 @@ from triggerstack.model._args import seed_of
 
 from .._options import Options
 from .._verbs.step import ActionLayout
-from ._env import Rewards, ScenarioSource
+from ._env import Rewards
 from ._gym_env import Policy, TriggerStackGym, uniform
+from ._source import ScenarioSource
 from ._spaces import MaskedDiscrete
 
 

@@ -153,6 +153,7 @@ class Stepper(Checked[Walk]):
         self._most = most
         self._steppers: dict[int, PassStepper] = {}
         self._lines: dict[int, tuple[Placed, str]] = {}
+        self._ended: dict[tuple[int, ...], str] = {}  # a finished walk's line, by its decisions (which make it)
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
 
@@ -398,6 +399,9 @@ class Stepper(Checked[Walk]):
         """``outcome_json(outcome(walk))`` — the line ``enumerate`` prints for the outcome a finished
         walk reached — written from each placed ability's entry, kept once written, without
         building the outcome."""
+        found = self._ended.get(walk.decisions)  # a board played again ends as it has before
+        if found is not None:
+            return found
         if not self.is_over(walk):
             raise WalkStateError("the walk is not over: there are legal decisions left")
         assert walk.facts is not None
@@ -416,7 +420,10 @@ class Stepper(Checked[Walk]):
         while len(sizes) > 1 and sizes[-1] == 0:  # join: a last pass that put nothing is not listed
             sizes.pop()
         passes = f'"passes":{compact(sizes)},' if len(sizes) > 1 else ""
-        return f'{{{passes}"removed":{compact(removed)},"stack":[{",".join(stack)}]}}'
+        if len(self._ended) > PREFIX_CACHE:
+            self._ended.clear()
+        line = self._ended[walk.decisions] = f'{{{passes}"removed":{compact(removed)},"stack":[{",".join(stack)}]}}'
+        return line
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
         """The ability being announced (put, its modes and targets not all chosen yet) and what
