@@ -14,15 +14,32 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
-_BMP = "\x7f-\x9f" + _BIDI + "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
-UNSAFE = re.compile("[\x00-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + "]")
-"""The code points that are never shown as themselves."""
-_UNSAFE_IN_LINES = re.compile("[\x00-\x09\x0b-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + "]")
+_SHOWN_AS_NOTHING_BMP = (
+    "\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb"  # format characters (Cf), line and paragraph separators (Zl, Zp)
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"  # default-ignorable
+    "\ue000-\uf8ff"  # private use (Co): whatever a font makes of it
+)
+_SHOWN_AS_NOTHING_ASTRAL = (
+    "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"  # Cf
+    "\U000e0000-\U000e0fff"  # tags (Cf) and variation selectors: default-ignorable
+    "\U000f0000-\U0010ffff"  # private use planes (Co)
+)
+"""Code points that show as nothing, or as whatever a font makes of them, in Unicode 14 (Python
+3.11's): every format, line separator, paragraph separator and private-use character, and the
+default-ignorable ones of other categories. An id may hold none (:func:`printable_id`); in any other
+text they are escaped, so that a proposal naming ``SWB`` + U+200B never prints as ``SWB``.
+tests/test_text.py holds these lists to Python's Unicode data, code point by code point."""
+_BMP = "\x7f-\x9f" + _BIDI + "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff" + _SHOWN_AS_NOTHING_BMP
+UNSAFE = re.compile("[\x00-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + _SHOWN_AS_NOTHING_ASTRAL + "]")
+"""The code points that are never shown as themselves: controls, bidirectional formatting,
+surrogates, noncharacters, and what shows as nothing."""
+_UNSAFE_IN_LINES = re.compile("[\x00-\x09\x0b-\x1f" + _BMP + _ASTRAL_NONCHARACTERS + _SHOWN_AS_NOTHING_ASTRAL + "]")
 
 # Searching with the classes above is slow (astral code points put the class on re's slow path:
 # ~80 ms a megabyte): what is searched first is the same set without the astral noncharacters, and
@@ -93,6 +110,14 @@ def found(value: Any) -> str:
     if isinstance(value, Sequence):
         return f"a list of {len(value)}" if value else "an empty list"
     return f"a {type(value).__name__}"
+
+
+def shown_lines(lines: Iterable[str]) -> str:
+    """Terminal text of several lines: each line :func:`visible` whole — a line break a value holds
+    (a proposal's id, a trigger's text, a case's id) is its escape, never a line of its own — then
+    joined by the line ends this tool writes. Every verb's text is made by it (a property in
+    tests/test_text.py adds line breaks to every value and counts the lines)."""
+    return "\n".join(visible(line) for line in lines)
 
 
 def visible_lines(text: str) -> str:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
-from triggerstack.model._text import compact, visible, visible_lines
+from triggerstack.model._text import compact, shown_lines, visible, visible_lines
 
 from ._boards import _cli as _boards
 from ._errors import KINDS, OutputFailed, Terminated, catch_ending, failure, restore
@@ -427,7 +427,7 @@ def _conformance(args: argparse.Namespace) -> tuple[int, str]:
     finally:
         engine.close()
     code = EXIT_OK if not report.failed else EXIT_ILLEGAL
-    return code, compact(report.as_dict()) if args.json else "\n".join(report.lines())
+    return code, compact(report.as_dict()) if args.json else shown_lines(report.lines())
 
 
 def _schema(args: argparse.Namespace) -> tuple[int, str]:

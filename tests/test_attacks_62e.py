@@ -61,14 +61,11 @@ def _proposal(tmp_path: Path, first: str) -> Path:
 #     keeps "\n" so the lines survive), so a value's "\n" can't be told from a line end; and
 #     model/_text.UNSAFE leaves out the line and paragraph separators (Zl, Zp) that printable_id refuses.
 
-_FORGES = pytest.mark.xfail(
-    strict=True, reason="a value's line break is printed as a line end (escaped whole, at the edge)"
-)
 _SEPARATORS = [
-    pytest.param("\n", marks=_FORGES, id="LF"),
-    pytest.param("\u2028", marks=_FORGES, id="LINE-SEPARATOR"),
-    pytest.param("\u2029", marks=_FORGES, id="PARAGRAPH-SEPARATOR"),
-    pytest.param("\r\n", marks=_FORGES, id="CRLF"),
+    pytest.param("\n", id="LF"),
+    pytest.param("\u2028", id="LINE-SEPARATOR"),
+    pytest.param("\u2029", id="PARAGRAPH-SEPARATOR"),
+    pytest.param("\r\n", id="CRLF"),
     pytest.param("\r", id="CR"),  # these held: escaped as \u000d ...
     pytest.param("\x0b", id="VT"),
     pytest.param("\x0c", id="FF"),
@@ -116,7 +113,6 @@ def _case_folder(tmp_path: Path, case_id: str) -> Path:
     return folder
 
 
-@pytest.mark.xfail(strict=True, reason="a case id's line break is printed as a line end by the Python runner")
 def test_a_case_id_forges_no_line_of_the_runners_report(tmp_path: Path) -> None:
     done = _cli("conformance", "run", "--self", "--suite", str(_case_folder(tmp_path, "x\nFAIL everything")))
     assert done.returncode == 0
@@ -173,9 +169,6 @@ def _invisible(c: str) -> bool:
     return unicodedata.category(c) == "Cf" or c in "\ufe0f\ufe00\u034f\u115f\u17b4\u180b\U000e0100"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="visible() escapes controls and bidi marks, not the invisibles printable_id refuses"
-)
 @settings(max_examples=8, deadline=None)
 @given(invisible=_INVISIBLE)
 def test_a_proposal_id_never_prints_as_the_scenarios_id(

@@ -12,16 +12,20 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
-from triggerstack.model import Outcome, ScenarioError, compile_facts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Outcome, Scenario, ScenarioError, compile_facts
 from triggerstack.model._scenario import parse_scenario
 from triggerstack.model._text import visible
-from triggerstack.solver import check
+from triggerstack.solver import check, explain
 from triggerstack.solver._verbs.draw import verdict_svg
 from triggerstack.solver.serve import Service
 
 from .conftest import EXAMPLES
+from .property.strategies import scenarios
 
 ERTAI = EXAMPLES / "ertai-resurrected"
 ATTRIBUTE = 'T" tabindex="0" autofocus="" onfocus="window.__pwned=1" x="'
@@ -136,3 +140,69 @@ def test_json_lines_are_written_safe_by_their_short_check(capsys: pytest.Capture
     _cli._write('{"a":"x\x7fy"}\n{"b":1}\n', json_lines=True)
     _cli._write('{"b":"\\u001b"}\n', json_lines=True)
     assert capsys.readouterr().out == '{"a":"x\\u007fy"}\n{"b":1}\n{"b":"\\u001b"}\n'
+
+
+def test_what_shows_as_nothing_is_escaped_as_unicode_data_says_and_as_the_id_rule_refuses() -> None:
+    """The escaper's class (model/_text.UNSAFE) is held to Python's Unicode data, code point by code
+    point: every control, format, surrogate, private-use, line and paragraph separator (Cc, Cf, Cs,
+    Co, Zl, Zp), noncharacter, bidirectional mark and default-ignorable code point, and nothing else.
+    And it is the id rule's: what :func:`printable_id` refuses as shown as nothing or as something
+    else, :func:`visible` escapes (a proposal naming ``SWB`` + U+200B printed as ``SWB``: helper-62e)."""
+    import unicodedata
+
+    from triggerstack.model._text import UNSAFE, printable_id
+
+    ignorable = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810)}
+    ignorable |= {*range(0xFE00, 0xFE10), *range(0xE0000, 0xE1000), *range(0x2060, 0x2070)}
+    wrong = []
+    for cp in range(0x110000):
+        ch = chr(cp)
+        category = unicodedata.category(ch)
+        noncharacter = 0xFDD0 <= cp <= 0xFDEF or cp & 0xFFFE == 0xFFFE
+        expected = category in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") or noncharacter or cp in ignorable
+        if cp >= 0xF0000:  # planes 15 and 16: private use, their unassigned two its noncharacters
+            expected = True
+        escaped = UNSAFE.fullmatch(ch) is not None
+        if escaped != expected:
+            wrong.append(f"U+{cp:04X} {category}")
+        if category in ("Zs", "Mn", "Mc", "Me", "Cs") or escaped or not unicodedata.is_normalized("NFC", ch):
+            continue  # look-alike rules of ids (a space, a mark, a form other than C), not shown as nothing
+        try:
+            printable_id(f"a{ch}a")
+        except ValueError:
+            wrong.append(f"U+{cp:04X} {category}: refused in an id, shown as itself in a text")
+    assert not wrong, wrong[:20]
+
+
+_BREAKS = st.sampled_from(["\n", "\r\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c"])
+
+
+def _broken(value: Any, brk: str) -> Any:
+    """``value`` with a line break inside every ``text`` it holds."""
+    if isinstance(value, dict):
+        return {k: (f"a{brk}b" if k == "text" else _broken(v, brk)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_broken(v, brk) for v in value]
+    return value
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(doc=scenarios(max_abilities=4), brk=_BREAKS, data=st.data())
+def test_a_line_break_a_value_holds_never_adds_a_line(doc: dict[str, Any], brk: str, data: st.DataObject) -> None:
+    """Every verb's terminal text is one line per line it means (model/_text.shown_lines): a line
+    break inside a trigger's or a mode's text, or inside an id a proposal names, is its escape.
+    Before, `check` printed a proposal's ``SWB\\nlegal: 0 violations`` as a line of its own, and
+    explain a text's (helper-62e)."""
+    try:
+        plain = Scenario.model_validate(_broken(doc, " "))
+        broken = Scenario.model_validate(_broken(doc, brk))
+    except ScenarioError:
+        return
+    assert len(explain(broken).text().split("\n")) == len(explain(plain).text().split("\n"))
+    abilities = [t["id"] for t in doc["triggers"]]
+    if not abilities:
+        return
+    name = data.draw(st.sampled_from(abilities)) + brk + "legal"
+    stack = [{"ability": a} for a in abilities] + [{"ability": name, "modes": [{"mode": f"m{brk}x"}]}]
+    verdict = check(broken, Outcome.model_validate({"stack": stack}))
+    assert len(verdict.text().split("\n")) == 1 + len(verdict.violations), verdict.text()

@@ -23,6 +23,7 @@ from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._text import shown_lines
 
 from .._core.choices import first_legal_choice, is_mode_legal
 from .._core.must import count_obeyed, most_obeyed
@@ -70,7 +71,7 @@ class Verdict:
         n = len(self.violations)
         lines = [f"illegal: {n} violation{'s' if n != 1 else ''}"]
         lines.extend(f"{v.rule.value} {v.code.value} {v.ability or '-'}: {v.message}" for v in self.violations)
-        return "\n".join(lines)
+        return shown_lines(lines)
 
 
 class _Report:

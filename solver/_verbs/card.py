@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import ConfigDict, Field
-from triggerstack.model._text import compact
+from triggerstack.model._text import compact, shown_lines
 
 from .base import Params, Result
 
@@ -52,7 +52,7 @@ class CardResult(Result):
             else:
                 lines.append(f"  not read: {a['unread']['reason']}: {a['unread']['sentence']!r}")
             lines += [f"  note: {n}" for n in a.get("notes", ())]
-        return "\n".join(lines)
+        return shown_lines(lines)
 
 
 def answer(p: CardParams) -> CardResult:

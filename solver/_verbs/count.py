@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
-from triggerstack.model._text import compact
+from triggerstack.model._text import compact, shown_lines
 
 from .base import Params, Result
 
@@ -55,7 +55,7 @@ class CountResult(Result):
             f"{'(nothing on the stack)' if d.first is None else compact(d.first)}: {d.count}"
             for d in self.divide
         ]
-        return "\n".join([*lines, "", str(self.count)])
+        return shown_lines([*lines, "", str(self.count)])
 
 
 Counted = CountResult

@@ -42,6 +42,7 @@ from triggerstack.model._reports import (
     RequirementReport,
 )
 from triggerstack.model._rules import Code
+from triggerstack.model._text import shown_lines
 
 from .. import _judge as judge
 from .._core.chain import Chain
@@ -519,4 +520,4 @@ def _text(e: Explanation) -> str:
     for a in e.fired or ():
         title = f"{a.id} (pass {a.pass_}, fired by {a.fired_by})" if a.fired_by else f"{a.id} (pass {a.pass_})"
         lines.extend(_ability_lines(a, title))
-    return "\n".join(lines)
+    return shown_lines(lines)

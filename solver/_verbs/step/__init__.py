@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from triggerstack.model._numbers import Whole
 from triggerstack.model._outcome import outcome_dict
-from triggerstack.model._text import quoted
+from triggerstack.model._text import quoted, shown_lines
 
 from ..base import Result, Steps
 from ._decision import Decision as Decision
@@ -121,10 +121,12 @@ class WhyResult(Result):
 
     def text(self) -> str:
         if self.legal:
-            return f"{self.decision}: legal now"
-        if self.later:
-            return f"{self.decision}: not yet: {self.reason}"
-        return f"{self.decision}: not legal now: {self.reason}" + (f" ({self.rule})" if self.rule else "")
+            said = f"{self.decision}: legal now"
+        elif self.later:
+            said = f"{self.decision}: not yet: {self.reason}"
+        else:
+            said = f"{self.decision}: not legal now: {self.reason}" + (f" ({self.rule})" if self.rule else "")
+        return shown_lines([said])
 
 
 class MaskResult(Result):
