@@ -25,6 +25,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
+from ._prepared import first_rows, take
 from ._render import MODES, check_mode, shown
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
@@ -210,6 +211,9 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
             layout = ActionLayout.covering(Stepper(f, self.options).needs for f in self._source.fixed)
         self.layout = layout
+        stream = self._source.iterator
+        if isinstance(stream, Boards) and stream.asked.layout == layout:  # its workers build each board's first rows
+            stream.prepare(first_rows)
         for f in self._source.fixed or ():
             self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
         self.observer = Observer(layout)
@@ -375,6 +379,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._tracker = opening.copy(self.walk)
         else:
             self._tracker = Tracker(self.observer, stepper, self.walk)
+            take(self._tracker, facts)  # its first rows, if they were built where it was drawn
         self.auto_applied = 0
         self._illegal = None
         self._advance(offered)

@@ -1,0 +1,130 @@
+"""What the environment would first build of a new board, built where the board is drawn and sent
+with it (issue 53; ``solver/rl/_prepared.py``, ``Boards.prepare``): each seat's observation rows of
+the board's first pass. The shortcut is held to the path it replaces:
+
+* on boards of two to four players, of both the generated families and the card pool, an
+  environment playing a board with its rows taken observes, at every decision of a random walk and
+  from every seat, what an environment building them itself observes, and what the observer's
+  reference (``Observer.encode``) encodes; the masks are the same;
+* the rows are taken when they came (a board drawn in this process, and one drawn ahead by a worker
+  process and read back), once, and only in the layout they were made in;
+* an environment drawing from a stream asks for them; a stream of another layout is left alone.
+
+Private unit: the rows sent with a board (solver/rl/_prepared, the hook of solver/_boards/_draw and
+_board) and where the environment takes them (solver/rl/_env, _tracker).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from triggerstack.model import compile_facts
+from triggerstack.model._errors import MissingExtra
+from triggerstack.solver import ActionLayout, rl
+from triggerstack.solver._boards._board import PREPARED, pool_of
+from triggerstack.solver.rl import _prepared
+from triggerstack.solver.rl._env import TriggerStackEnv
+
+LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=4)
+try:
+    pool_of(True)
+    POOLS = [True, False]
+except MissingExtra:
+    POOLS = [False]
+BOARDS = 60
+"""Boards per pool and player count: each walked once, observed from every seat at every decision."""
+
+
+def _asked(cards: bool, players: int) -> dict[str, Any]:
+    return {"players": players, "abilities": (2, 6), "cards": cards, "layout": LAYOUT, "max_outcomes": 10**4}
+
+
+def _same_walk(taken: TriggerStackEnv, built: TriggerStackEnv, rng: random.Random) -> int:
+    """Walk both environments (on the same board) with the same random legal decisions, holding
+    every seat's observation and mask equal, and equal to the reference; the decisions taken."""
+    steps = 0
+    for agent in taken.agent_iter():
+        assert agent == built.agent_selection
+        for seat in taken.agents:
+            seen, again = taken.observe(seat), built.observe(seat)
+            assert np.array_equal(seen["observation"], again["observation"]), (seat, taken.walk.decisions)
+            assert np.array_equal(seen["action_mask"], again["action_mask"])
+            if seat in taken._player_of:
+                player = taken.player(seat)
+                reference = taken.observer.encode(taken.stepper, taken.walk, player)
+                assert np.array_equal(seen["observation"], reference), (seat, taken.walk.decisions)
+        if taken.terminations[agent]:
+            taken.step(None)
+            built.step(None)
+            continue
+        action = rng.choice(np.flatnonzero(taken.mask()).tolist())
+        taken.step(action)
+        built.step(action)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rows_sent_with_a_board_are_the_rows_built_for_it(cards: bool, players: int) -> None:
+    stream = rl.boards(7 + players, BOARDS, **_asked(cards, players))
+    taken = TriggerStackEnv(stream, layout=LAYOUT)  # asks the stream for them (Boards.prepare)
+    assert stream.asked.prepare is _prepared.first_rows
+    rng = random.Random(players)
+    steps = 0
+    for _ in range(BOARDS):
+        board = stream.board()
+        facts = stream.compiled(board.scenario)
+        assert facts is not None and (PREPARED, _prepared.first_rows) in facts.memo  # they came
+        taken.start(facts)
+        assert (PREPARED, _prepared.first_rows) not in facts.memo  # and were taken, once
+        assert taken._tracker is not None and any(k[1] == id(facts) for k in taken._tracker.shared)
+        built = TriggerStackEnv(compile_facts(board.scenario), layout=LAYOUT)  # builds its own
+        built.reset()
+        steps += _same_walk(taken, built, rng)
+    assert steps > BOARDS  # the walks went past their first decision
+
+
+def test_rows_drawn_ahead_by_a_worker_are_taken() -> None:
+    """A board read back from a worker process brings its rows, and the environment's observations
+    on it are those of the same board built here."""
+    stream = rl.boards(3, 6, workers=1, **_asked(False, 3))
+    try:
+        taken = TriggerStackEnv(stream, layout=LAYOUT)
+        rng = random.Random(3)
+        for _ in range(6):
+            board = stream.board()
+            assert isinstance(board.prepared, tuple) and board.prepared[0] == LAYOUT
+            facts = stream.compiled(board.scenario)
+            assert facts is not None
+            taken.start(facts)
+            assert taken._tracker is not None and any(k[1] == id(facts) for k in taken._tracker.shared)
+            built = TriggerStackEnv(compile_facts(board.scenario), layout=LAYOUT)
+            built.reset()
+            _same_walk(taken, built, rng)
+    finally:
+        stream.close()
+
+
+def test_rows_of_another_layout_are_not_taken() -> None:
+    """Rows made in one layout are refused by an environment of another (its ids and rows differ),
+    and a stream of another layout is not asked for rows."""
+    wider = ActionLayout(abilities=9, things=16, modes=4, divide=6, passes=2, players=4)
+    stream = rl.boards(5, 3, **_asked(False, 2))
+    stream.prepare(_prepared.first_rows)
+    env = TriggerStackEnv(stream, layout=wider)  # not the stream's layout: it asks nothing more
+    assert stream.asked.prepare is _prepared.first_rows
+    board = stream.board()
+    facts = stream.compiled(board.scenario)
+    assert facts is not None
+    env.start(facts)
+    assert env._tracker is not None and not env._tracker.shared  # built here, as asked
+    other = rl.boards(5, 3, **_asked(False, 2))
+    TriggerStackEnv(other, layout=wider)
+    assert other.asked.prepare is None
