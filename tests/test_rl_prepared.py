@@ -6,8 +6,9 @@ the board's first pass. The shortcut is held to the path it replaces:
   environment playing a board with its rows taken observes, at every decision of a random walk and
   from every seat, what an environment building them itself observes, and what the observer's
   reference (``Observer.encode``) encodes; the masks are the same;
-* the rows are taken when they came (a board drawn in this process, and one drawn ahead by a worker
-  process and read back), once, and only in the layout they were made in;
+* the rows are taken when they came (from a worker process drawing ahead, read back), once, and
+  only in the layout they were made in; a board drawn in this process comes without them (its
+  player builds them, once);
 * an environment drawing from a stream asks for them; a stream of another layout is left alone.
 
 Private unit: the rows sent with a board (solver/rl/_prepared, the hook of solver/_boards/_draw and
@@ -16,6 +17,7 @@ _board) and where the environment takes them (solver/rl/_env, _tracker).
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -27,7 +29,8 @@ pytest.importorskip("pettingzoo")
 from triggerstack.model import compile_facts
 from triggerstack.model._errors import MissingExtra
 from triggerstack.solver import ActionLayout, rl
-from triggerstack.solver._boards._board import PREPARED, pool_of
+from triggerstack.solver._boards._board import PREPARED, Board, pool_of
+from triggerstack.solver._boards._draw import Boards
 from triggerstack.solver.rl import _prepared
 from triggerstack.solver.rl._env import TriggerStackEnv
 
@@ -70,12 +73,27 @@ def _same_walk(taken: TriggerStackEnv, built: TriggerStackEnv, rng: random.Rando
     return steps
 
 
+class _Worker:
+    """What a worker process does with a board (``_ahead._work``), in this process: drawn from the
+    stream's ask, its hook run, pickled, and read back."""
+
+    def __init__(self, stream: Boards) -> None:
+        self.stream = stream
+
+    def board(self, key: str, index: int, n: int | None) -> Board:
+        found: Board = pickle.loads(pickle.dumps(self.stream.asked.board(key, index), pickle.HIGHEST_PROTOCOL))
+        return found
+
+
 @pytest.mark.parametrize("cards", POOLS)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_rows_sent_with_a_board_are_the_rows_built_for_it(cards: bool, players: int) -> None:
+def test_rows_sent_with_a_board_are_the_rows_built_for_it(
+    cards: bool, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     stream = rl.boards(7 + players, BOARDS, **_asked(cards, players))
     taken = TriggerStackEnv(stream, layout=LAYOUT)  # asks the stream for them (Boards.prepare)
     assert stream.asked.prepare is _prepared.first_rows
+    monkeypatch.setattr(stream, "_drawing_ahead", lambda: _Worker(stream))
     rng = random.Random(players)
     steps = 0
     for _ in range(BOARDS):
@@ -112,15 +130,26 @@ def test_rows_drawn_ahead_by_a_worker_are_taken() -> None:
         stream.close()
 
 
-def test_rows_of_another_layout_are_not_taken() -> None:
+def test_a_board_drawn_here_comes_without_rows() -> None:
+    """Drawn in the process that plays it, a board is drawn without the hook: its player builds
+    its rows, once, rather than the draw and then the player."""
+    stream = rl.boards(4, 2, **_asked(False, 2))
+    TriggerStackEnv(stream, layout=LAYOUT)
+    assert stream.asked.prepare is _prepared.first_rows
+    assert stream.board().prepared is None
+
+
+def test_rows_of_another_layout_are_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows made in one layout are refused by an environment of another (its ids and rows differ),
     and a stream of another layout is not asked for rows."""
     wider = ActionLayout(abilities=9, things=16, modes=4, divide=6, passes=2, players=4)
     stream = rl.boards(5, 3, **_asked(False, 2))
     stream.prepare(_prepared.first_rows)
+    monkeypatch.setattr(stream, "_drawing_ahead", lambda: _Worker(stream))
     env = TriggerStackEnv(stream, layout=wider)  # not the stream's layout: it asks nothing more
     assert stream.asked.prepare is _prepared.first_rows
     board = stream.board()
+    assert board.prepared is not None
     facts = stream.compiled(board.scenario)
     assert facts is not None
     env.start(facts)

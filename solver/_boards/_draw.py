@@ -110,7 +110,8 @@ class Boards(Iterator[Scenario]):
         else:
             if self._source is None:
                 self._source = pool_of(self.asked.cards)
-            board = self.asked.board(self.key, self.index, self._source)
+            here = self.asked if self.asked.prepare is None else replace(self.asked, prepare=None)
+            board = here.board(self.key, self.index, self._source)  # drawn here: nothing to build ahead of its player
         self.index += 1
         self._last = board if board.compiled is not None else None
         return board
@@ -154,7 +155,9 @@ class Boards(Iterator[Scenario]):
         than the one playing it — and left with the facts :meth:`compiled` gives, under
         ``(PREPARED, hook)`` in their ``memo``, for the one who plays the board to take (an
         environment: its observation's first rows, ``rl/_prepared.py``). Workers already drawing
-        are stopped, and start again with the hook from the next board."""
+        are stopped, and start again with the hook from the next board. A board drawn in this
+        process (no workers, or a daemonic process that may start none) is drawn without it: the
+        one playing it builds the same, once."""
         if self.asked.prepare is hook:
             return
         self.asked = replace(self.asked, prepare=hook)
