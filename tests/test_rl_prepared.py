@@ -27,19 +27,16 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from triggerstack.model import compile_facts
-from triggerstack.model._errors import MissingExtra
 from triggerstack.solver import ActionLayout, rl
-from triggerstack.solver._boards._board import PREPARED, Board, pool_of
+from triggerstack.solver._boards._board import PREPARED, Board
 from triggerstack.solver._boards._draw import Boards
 from triggerstack.solver.rl import _prepared
 from triggerstack.solver.rl._env import TriggerStackEnv
 
+from .cards_extra import board_pools
+
 LAYOUT = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=4)
-try:
-    pool_of(True)
-    POOLS = [True, False]
-except MissingExtra:
-    POOLS = [False]
+POOLS = board_pools()
 BOARDS = 60
 """Boards per pool and player count: each walked once, observed from every seat at every decision."""
 
