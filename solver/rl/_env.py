@@ -25,7 +25,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
-from ._prepared import first_rows, take
+from ._prepared import ask, take
 from ._render import MODES, check_mode, shown
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
@@ -211,9 +211,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
             layout = ActionLayout.covering(Stepper(f, self.options).needs for f in self._source.fixed)
         self.layout = layout
-        stream = self._source.iterator
-        if isinstance(stream, Boards) and stream.asked.layout == layout:  # its workers build each board's first rows
-            stream.prepare(first_rows)
+        ask(self._source.iterator, layout)  # a stream's workers build each board's first rows
         for f in self._source.fixed or ():
             self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
         self.observer = Observer(layout)

@@ -17,6 +17,7 @@ import numpy as np
 from triggerstack.model._facts import Facts
 
 from .._boards._board import PREPARED
+from .._boards._draw import Boards
 from .._verbs.step import ActionLayout, Stepper
 from ._observation import Observer
 from ._tracker import Tracker
@@ -36,6 +37,13 @@ def first_rows(facts: Facts, stepper: Stepper) -> tuple[ActionLayout, bytes] | N
         observer = _observers[layout] = Observer(layout)
     tracker = Tracker(observer, stepper, stepper.start())
     return layout, b"".join(tracker._base(seat).tobytes() for seat in range(len(facts.scenario.players)))
+
+
+def ask(source: object, layout: ActionLayout) -> None:
+    """Ask ``source`` for each board's rows if it is a stream (``rl.boards``) drawn in ``layout``,
+    the environment's (a stream of another layout is left alone: rows made there would not fit)."""
+    if isinstance(source, Boards) and source.asked.layout == layout:
+        source.prepare(first_rows)
 
 
 def take(tracker: Tracker, facts: Facts) -> None:
