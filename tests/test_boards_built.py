@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 from triggerstack.model import Scenario
-from triggerstack.model._errors import MissingExtra
 from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model.cards._expand import expand
 from triggerstack.model.cards._pool import EVENTS, Pool
@@ -34,11 +33,9 @@ from triggerstack.solver._boards._built import scenario_of
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._verbs.step import ActionLayout
 
-try:
-    pool_of(True)
-    POOLS = [True, False]
-except MissingExtra:
-    POOLS = [False]
+from .cards_extra import board_pools
+
+POOLS = board_pools()
 
 BOARDS = 1500
 """Boards drawn per pool: each checked against the whole validation (a board of cards is read

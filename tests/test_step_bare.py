@@ -18,20 +18,16 @@ import random
 
 import pytest
 from triggerstack.model import Scenario
-from triggerstack.model._errors import MissingExtra
 from triggerstack.model._facts import compile_facts
 from triggerstack.solver import Stepper
-from triggerstack.solver._boards._board import pool_of
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._core.space import space_for
 from triggerstack.solver._verbs.step import _pass
 from triggerstack.solver._verbs.step._pass import BARE, is_bare
 
-try:
-    pool_of(True)
-    POOLS = [True, False]
-except MissingExtra:
-    POOLS = [False]
+from .cards_extra import board_pools
+
+POOLS = board_pools()
 
 
 def _walks(stepper: Stepper, seed: int, n: int) -> list[tuple[list[str], str]]:

@@ -16,6 +16,7 @@ there.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,6 +35,8 @@ DRAWS = 200
 """Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
 sizes asked are refused as out of reach."""
 PLAYERS = ("A", "B", "C", "D")
+PREPARED = "board:prepared"
+"""The key, beside its hook, of what :attr:`Asked.prepare` made of a board, in its facts' ``memo``."""
 COUNT_TIME = 10.0
 """Seconds one board's count may take; a board past it is drawn again (none has come near)."""
 
@@ -59,6 +62,8 @@ class Board:
     over: int = 0
     idle: int = 0
     compiled: tuple[Facts, Stepper | None] | None = field(default=None, compare=False, repr=False)
+    prepared: object = field(default=None, compare=False, repr=False)
+    """What :attr:`Asked.prepare` made of the board where it was drawn (None: nothing asked)."""
 
     def __getstate__(self) -> dict[str, Any]:
         """The board with its compiled facts and without its stepper (which does not pickle): a
@@ -106,6 +111,10 @@ class Asked:
     cards: bool | None
     seat: int | None = None
     """Only boards on which this seat makes the first choice (:func:`makes_the_first_choice`)."""
+    prepare: Callable[[Facts, Stepper], object] | None = None
+    """What the process playing a board would first build of it, built where the board is drawn
+    (a worker process, on another core) from its facts and its stepper in ``layout``, and sent
+    with it (:attr:`Board.prepared`; ``Boards.prepare``): a module's function, which pickles by name."""
 
     def board(self, key: str, index: int, source: Pool | None = None) -> Board:
         """Board ``index`` of the stream ``key``, from ``source`` (default: the pool ``cards`` names)."""
@@ -129,7 +138,10 @@ def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
             idle += 1
             continue
         if board is not None:
-            return replace(board, missed=missed, over=over, idle=idle)
+            prepared = None
+            if asked.prepare is not None and laid is not None and laid[1] is not None:
+                prepared = asked.prepare(laid[0], laid[1])
+            return replace(board, missed=missed, over=over, idle=idle, prepared=prepared)
         over += 1
         unfit += laid is None
     fix = "widen abilities (--abilities) or max_outcomes (--max-outcomes)"

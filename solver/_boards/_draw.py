@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import multiprocessing
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from triggerstack.model._args import seed_of, whole_number
@@ -26,9 +27,9 @@ from triggerstack.model._facts import Facts
 from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
 
-from .._verbs.step import ActionLayout
+from .._verbs.step import ActionLayout, Stepper
 from ._ahead import Ahead
-from ._board import Asked, Board, pool_of
+from ._board import PREPARED, Asked, Board, pool_of
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
@@ -109,7 +110,8 @@ class Boards(Iterator[Scenario]):
         else:
             if self._source is None:
                 self._source = pool_of(self.asked.cards)
-            board = self.asked.board(self.key, self.index, self._source)
+            here = self.asked if self.asked.prepare is None else replace(self.asked, prepare=None)
+            board = here.board(self.key, self.index, self._source)  # drawn here: nothing to build ahead of its player
         self.index += 1
         self._last = board if board.compiled is not None else None
         return board
@@ -143,7 +145,23 @@ class Boards(Iterator[Scenario]):
         facts, stepper = last.compiled
         if stepper is not None:
             stepper.hand_over()
+        if last.prepared is not None and self.asked.prepare is not None:
+            facts.memo[(PREPARED, self.asked.prepare)] = last.prepared
         return facts
+
+    def prepare(self, hook: Callable[[Facts, Stepper], object]) -> None:
+        """Have each board drawn from now on bring ``hook(facts, stepper)`` with it (its stepper in
+        the stream's layout), made where the board is drawn — in a worker process, on a core other
+        than the one playing it — and left with the facts :meth:`compiled` gives, under
+        ``(PREPARED, hook)`` in their ``memo``, for the one who plays the board to take (an
+        environment: its observation's first rows, ``rl/_prepared.py``). Workers already drawing
+        are stopped, and start again with the hook from the next board. A board drawn in this
+        process (no workers, or a daemonic process that may start none) is drawn without it: the
+        one playing it builds the same, once."""
+        if self.asked.prepare is hook:
+            return
+        self.asked = replace(self.asked, prepare=hook)
+        self.close()
 
     def close(self) -> None:
         """Stop the worker processes (a stream drawn further starts them again)."""

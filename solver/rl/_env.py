@@ -22,6 +22,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
+from ._prepared import ask, take
 from ._render import MODES, check_mode, shown
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, action_id
@@ -125,6 +126,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
             layout = ActionLayout.covering(Stepper(f, self.options).needs for f in self._source.fixed)
         self.layout = layout
+        ask(self._source.iterator, layout)  # a stream's workers build each board's first rows
         for f in self._source.fixed or ():
             self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
         self.observer = Observer(layout)
@@ -296,7 +298,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         kept = opening.tracker
-        self._tracker = Tracker(self.observer, stepper, opening.start) if kept is None else kept.copy(opening.start)
+        if kept is None:
+            self._tracker = Tracker(self.observer, stepper, opening.start)
+            take(self._tracker, facts)  # its first rows, if they were built where it was drawn
+        else:
+            self._tracker = kept.copy(opening.start)
         self._walk = opening.first
         self.auto_applied = opening.taken
         if self.auto:

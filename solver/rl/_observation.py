@@ -139,7 +139,9 @@ class _PassRows:
     slots: tuple[int, ...]  # local ability index -> ability slot
     columns: tuple[int, ...]  # local thing index -> column of the chosen matrix
     rows: dict[tuple[int, int], Delta]  # (seat, pass) -> (entry indices, values)
-    template: _Template
+    template: list[_Template] = field(default_factory=list)
+    """The pass's :class:`_Template`, made when a seat's rows are first asked for (:meth:`Observer._rows`):
+    a board whose first pass's rows came with it (``_prepared.py``) never asks."""
     cells: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
     """(slot, mode or ~target) -> the entries one mode or one target of that ability adds 1 to
     (:class:`~._tracker.Tracker` fills it as walks announce them)."""
@@ -272,7 +274,7 @@ class Observer:
             for thing in facts.things:
                 t = stepper.thing_slot(thing.id)
                 columns.append(t if t is not None else self.layout.things + stepper.ability_slot(thing.id))
-            found = seen.passes[id(facts)] = _PassRows(slots, tuple(columns), {}, self._template(facts, slots))
+            found = seen.passes[id(facts)] = _PassRows(slots, tuple(columns), {})
         return found
 
     def _template(self, facts: Facts, slots: tuple[int, ...]) -> _Template:
@@ -318,7 +320,9 @@ class Observer:
     def _rows(self, facts: Facts, rows: _PassRows, seat: int, number: int) -> tuple[NDArray[np.intp], Vector]:
         cached = rows.rows.get((seat, number))
         if cached is None:
-            t = rows.template
+            if not rows.template:
+                rows.template.append(self._template(facts, rows.slots))
+            t = rows.template[0]
             players = len(facts.scenario.players)
             value = t.value.copy()
             value[t.controller_at] = self._relative(t.controllers, seat, players)
