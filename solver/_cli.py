@@ -15,22 +15,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
-from triggerstack.model._text import compact, shown_lines, visible, visible_lines
+from triggerstack.model._text import compact, shown_lines, visible
 
 from ._boards import _cli as _boards
 from ._errors import KINDS, OutputFailed, Terminated, catch_ending, failure, restore
 from ._options import Engine, Options
+from ._output import stream as _stream
+from ._output import write as _write
 from ._verbs.table import VERBS, Command, Verb
 from ._verbs.table import verb as table_verb
 
@@ -365,7 +365,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     try:
         if cmd.streams:
             assert legal is not None
-            _stream(verb.lines(legal, params))
+            _stream(verb.lines(legal, params), getattr(args, "max_answer", Limits().answer))
             return None
         result = verb.ask(legal, params)
         picture = result.picture() if getattr(args, "format", None) == "svg" else None
@@ -434,39 +434,6 @@ def _schema(args: argparse.Namespace) -> tuple[int, str]:
     from triggerstack.model._reports import published_schema
 
     return EXIT_OK, _dump(published_schema(args.what))
-
-
-def _write(text: str, flush: bool = False, json_lines: bool = False) -> None:
-    """Write ``text`` with every unsafe code point escaped (what a scenario or proposal says can't
-    steer the terminal). ``json_lines``: lines ``json.dumps`` wrote with ``ensure_ascii`` — every
-    control character and everything past ASCII is escaped already, so only DEL can show raw, and
-    one ``in`` finds it (a megabyte of enumerate's lines: 2 µs instead of 0.9 ms)."""
-    if sys.stdout is None:  # started with standard output closed
-        raise _stdout_failed(OSError(errno.EBADF, "standard output is closed"))
-    try:
-        if text:
-            safe = json_lines and "\x7f" not in text
-            sys.stdout.write(text if safe else visible_lines(text))
-        if flush:
-            sys.stdout.flush()
-    except OSError as exc:
-        raise _stdout_failed(exc) from None
-
-
-def _stdout_failed(exc: OSError) -> OutputFailed:
-    """Standard output could not be written (closed, full, or the reader went away): an
-    :class:`OutputFailed` with no errno, which says it was standard output."""
-    return OutputFailed(exc.strerror or str(exc))
-
-
-def _stream(lines: Iterator[str]) -> None:
-    """Write a verb's lines of canonical JSON (``enumerate``, ``sample``) as they come, in chunks;
-    the first is computed before anything is written, so an error found while starting leaves
-    standard output empty."""
-    while chunk := list(islice(lines, 2048)):  # taken in C: a line costs no Python step here
-        chunk.append("")
-        _write("\n".join(chunk), flush=True, json_lines=True)
-    _write("", flush=True)
 
 
 def _serve(args: argparse.Namespace) -> None:

@@ -191,7 +191,6 @@ def test_a_proposal_id_never_prints_as_the_scenarios_id(
 #     solver/_cli._stream writes verb.lines() with no Spending, outside model/_answer.py's writer.
 
 
-@pytest.mark.xfail(strict=True, reason="solver/_cli._stream writes enumerate's and sample's lines past --max-answer")
 @pytest.mark.parametrize(
     "argv", [("enumerate",), ("sample", "-n", "50"), ("sample", "-n", "3", "--seed", "7")], ids=" ".join
 )

@@ -332,3 +332,27 @@ def test_merge_identical_with_reactions_says_why_it_refuses(capsys: pytest.Captu
     with pytest.raises(EngineCannot) as info:
         LegalOutcomes(Scenario.load(ward), merge_identical=True).count()
     assert failure(info.value).kind is KINDS.ENGINE_CANNOT
+
+
+@pytest.mark.parametrize("example", EXAMPLE_NAMES)
+def test_a_stream_is_one_answer_held_to_max_answer_as_a_whole(
+    example: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """enumerate and sample print their lines within --max-answer bytes as a whole, as the server's
+    /v1/enumerate/lines does (docs/cli.md, Limits): every cap from 1 to the whole stream writes the
+    longest run of whole lines that fits, then exit 2 with the cap's words; the whole stream's own
+    size passes. Before, the command line's streams were never held to it (helper-62e: `sample -n
+    10**12 --max-answer 1000` wrote 66 MB)."""
+    scenario = str(EXAMPLES / example / "scenario.yaml")
+    for argv in (["enumerate", scenario, "--limit", "40"], ["sample", scenario, "-n", "12", "--seed", "5"]):
+        assert main(argv) == 0
+        whole = capsys.readouterr().out
+        lines = whole.splitlines(keepends=True)
+        for cap in sorted({1, len(whole) - 1, len(whole), *(len("".join(lines[:k])) for k in range(len(lines)))}):
+            if cap < 1:  # --max-answer is at least 1
+                continue
+            code = main([*argv, "--max-answer", str(cap)])
+            done = capsys.readouterr()
+            fits = [line for k, line in enumerate(lines) if len("".join(lines[: k + 1])) <= cap]
+            assert done.out == "".join(fits), (argv, cap)
+            assert (code, "--max-answer" in done.err) == ((0, False) if cap >= len(whole) else (2, True)), (cap, done.err)

@@ -135,10 +135,10 @@ def test_every_unsafe_code_point_is_escaped_in_ascii_and_astral_company(cp: int)
 def test_json_lines_are_written_safe_by_their_short_check(capsys: pytest.CaptureFixture[str]) -> None:
     """The command line writes enumerate's lines checking only for DEL (json.dumps escapes the rest):
     a DEL is still escaped, and a line without one is written as it is."""
-    from triggerstack.solver import _cli
+    from triggerstack.solver import _output
 
-    _cli._write('{"a":"x\x7fy"}\n{"b":1}\n', json_lines=True)
-    _cli._write('{"b":"\\u001b"}\n', json_lines=True)
+    _output.write('{"a":"x\x7fy"}\n{"b":1}\n', json_lines=True)
+    _output.write('{"b":"\\u001b"}\n', json_lines=True)
     assert capsys.readouterr().out == '{"a":"x\\u007fy"}\n{"b":1}\n{"b":"\\u001b"}\n'
 
 
