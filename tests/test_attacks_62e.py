@@ -130,7 +130,6 @@ def test_a_case_id_forges_no_line_of_the_runners_report(tmp_path: Path) -> None:
 #     suite's own text. Suspected mechanism: ConformanceRunner.java escapes noise lines only.
 
 
-@pytest.mark.xfail(strict=True, reason="ConformanceRunner.java prints a case's id raw; the Python runner escapes it")
 def test_the_java_runner_shows_a_case_id_as_the_python_runner_does(tmp_path: Path, java_classes: Path) -> None:
     folder = _case_folder(tmp_path, "x\x1b[31mred\u202e")
     python = _cli("conformance", "run", "--self", "--suite", str(folder))
