@@ -279,7 +279,6 @@ def test_the_page_suggests_a_card_typed_in_another_normal_form(typed: str) -> No
 #     borrows the document reader's messages and checks the required keys only.
 
 
-@pytest.mark.xfail(strict=True, reason="the suite reader's depth error names --max-depth, which conformance run lacks")
 def test_a_suite_file_too_deep_names_no_flag_the_verb_lacks(tmp_path: Path) -> None:
     folder = tmp_path / "suite"
     folder.mkdir()
