@@ -77,9 +77,7 @@ class Limits:
 
     def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
         """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""
-        return ScenarioError(
-            f"{count} {what} is more than the limit of {getattr(self, cap)}{raised_by(cap)}", loc
-        )
+        return ScenarioError(f"{count} {what} is more than the limit of {getattr(self, cap)}{raised_by(cap)}", loc)
 
     def past(
         self,
