@@ -178,7 +178,8 @@ def test_a_refusal_names_only_a_flag_the_running_command_has(cap: str) -> None:
     from triggerstack.model._limits import FLAGS, raised_by
 
     flag = f"--max-{cap}"
-    for flags, named in ((None, True), (frozenset({flag}), True), (frozenset(), False), (frozenset({"--max-x"}), False)):
+    ways = ((None, True), (frozenset({flag}), True), (frozenset(), False), (frozenset({"--max-x"}), False))
+    for flags, named in ways:
         token = FLAGS.set(flags)
         try:
             said = [str(DEFAULT_LIMITS.refuse("things", 5, cap)), raised_by(cap)]

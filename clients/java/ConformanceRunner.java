@@ -703,28 +703,61 @@ public final class ConformanceRunner {
 
     // -- the suite's files ----------------------------------------------------------------------------
 
-    static boolean isCount(Object value) {
-        return value instanceof BigInteger n && n.signum() >= 0;
+    static boolean isCount(Object value, int least) {
+        return value instanceof BigInteger n && n.compareTo(BigInteger.valueOf(least)) >= 0;
     }
 
-    /** What of the shape the runner reads {@code data} lacks (conformance/schema.json), or "": the
-     *  Python runner's words ({@code solver/conformance/__init__.py}, {@code _not_a_case}). */
+    /** A case's keys (conformance/schema.json {@code properties}; {@code additionalProperties} is false). */
+    static final List<String> KEYS = List.of("version", "id", "source", "peer_issues", "checks", "scenario", "count", "divide",
+        "legal", "illegal");
+
+    static boolean texts(Object value, int least) {
+        return value instanceof List<?> list && list.size() >= least && list.stream().allMatch(t -> t instanceof String);
+    }
+
+    /** The first key of {@code value} (by code point) that is none of {@code keys}, said at {@code place}; or "". */
+    static String stranger(Map<?, ?> value, List<String> keys, String place) {
+        return value.keySet().stream().map(k -> (String) k).filter(k -> !keys.contains(k)).sorted(BY_CODE_POINT).findFirst()
+            .map(k -> place + k + ": a key no case has (conformance/schema.json)").orElse("");
+    }
+
+    /** What of conformance/schema.json {@code data} breaks, at its place, or "": the whole case read
+     *  strictly, in the Python runner's words ({@code solver/conformance/__init__.py}, {@code _not_a_case}). */
     static String notACase(Object data) {
         if (!(data instanceof Map<?, ?> c)) return "a case is an object";
+        String wrong = stranger(c, KEYS, "");
+        if (!wrong.isEmpty()) return wrong;
+        if (!"1".equals(c.get("version"))) return "version: \"1\" (the case format's version)";
         if (!(c.get("id") instanceof String id) || id.isEmpty()) return "id: a string (the case's name in the report)";
+        if (!(c.get("source") instanceof String source) || source.isEmpty()) return "source: a text (what the case restates)";
+        if (c.containsKey("peer_issues") && !texts(c.get("peer_issues"), 0)) return "peer_issues: a list of texts";
+        if (!texts(c.get("checks"), 1)) return "checks: a list of the rules checked, at least one";
         if (!(c.get("scenario") instanceof Map<?, ?>)) return "scenario: an object";
-        if (!isCount(c.get("count"))) return "count: a whole number";
-        if (!(c.get("divide") instanceof List<?> divide) || !divide.stream().allMatch(d -> d instanceof Map<?, ?> m
-                && (m.get("first") == null || m.get("first") instanceof Map<?, ?>) && isCount(m.get("count")))) {
-            return "divide: a list of {first: entry or null, count: N}";
+        if (!isCount(c.get("count"), 0)) return "count: a whole number";
+        if (!(c.get("divide") instanceof List<?> divide)) return "divide: a list of {first: entry or null, count: N}";
+        for (int i = 0; i < divide.size(); i++) {
+            Object d = divide.get(i);
+            if (d instanceof Map<?, ?> m && !(wrong = stranger(m, List.of("first", "count"), "divide[" + i + "].")).isEmpty()) {
+                return wrong;
+            }
+            if (!(d instanceof Map<?, ?> m && m.containsKey("first") && (m.get("first") == null || m.get("first") instanceof Map<?, ?>))) {
+                return "divide: a list of {first: entry or null, count: N}";
+            }
+            if (!isCount(m.get("count"), 1)) return "divide[" + i + "].count: a whole number, at least 1";
         }
         if (!(c.get("legal") instanceof List<?> legal) || !legal.stream().allMatch(p -> p instanceof Map<?, ?>)) {
             return "legal: a list of proposals";
         }
-        if (!(c.get("illegal") instanceof List<?> illegal) || !illegal.stream().allMatch(w -> w instanceof Map<?, ?> m
-                && m.get("proposal") instanceof Map<?, ?> && m.get("codes") instanceof List<?> codes
-                && codes.stream().allMatch(x -> x instanceof String))) {
-            return "illegal: a list of {proposal, codes}";
+        if (!(c.get("illegal") instanceof List<?> illegal)) return "illegal: a list of {proposal, codes, rules}";
+        for (int i = 0; i < illegal.size(); i++) {
+            Object w = illegal.get(i);
+            if (w instanceof Map<?, ?> m && !(wrong = stranger(m, List.of("proposal", "codes", "rules"), "illegal[" + i + "].")).isEmpty()) {
+                return wrong;
+            }
+            if (!(w instanceof Map<?, ?> m && m.get("proposal") instanceof Map<?, ?> && texts(m.get("codes"), 1))) {
+                return "illegal: a list of {proposal, codes, rules}";
+            }
+            if (!texts(m.get("rules"), 0)) return "illegal[" + i + "].rules: a list of texts";
         }
         return "";
     }
