@@ -178,7 +178,12 @@ def test_a_refusal_names_only_a_flag_the_running_command_has(cap: str) -> None:
     from triggerstack.model._limits import FLAGS, raised_by
 
     flag = f"--max-{cap}"
-    ways = ((None, True), (frozenset({flag}), True), (frozenset(), False), (frozenset({"--max-x"}), False))
+    ways: tuple[tuple[frozenset[str] | None, bool], ...] = (
+        (None, True),
+        (frozenset({flag}), True),
+        (frozenset(), False),
+        (frozenset({"--max-x"}), False),
+    )
     for flags, named in ways:
         token = FLAGS.set(flags)
         try:
@@ -193,18 +198,21 @@ def test_a_refusal_names_only_a_flag_the_running_command_has(cap: str) -> None:
 @pytest.mark.parametrize(
     ("verb", "has"), [(["count", "-"], True), (["conformance", "run", "--self", "--suite", "."], False)]
 )
-def test_the_command_line_tells_refusals_the_flags_of_its_command(verb: list[str], has: bool) -> None:
+def test_the_command_line_tells_refusals_the_flags_of_its_command(
+    verb: list[str], has: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The flags a refusal may name are read off the options the command parsed, and put back after."""
     from triggerstack.model._limits import FLAGS
     from triggerstack.solver import _cli
 
     seen: list[frozenset[str] | None] = []
-    original = _cli._answer, _cli._OWN["conformance"]
-    _cli._answer = lambda args: seen.append(FLAGS.get()) or (0, "")  # type: ignore[assignment,func-returns-value]
-    _cli._OWN["conformance"] = (original[1][0], lambda args: seen.append(FLAGS.get()) or (0, ""))
-    try:
-        assert main(verb) == 0
-    finally:
-        _cli._answer, _cli._OWN["conformance"] = original
+
+    def ran(args: Any) -> tuple[int, str]:
+        seen.append(FLAGS.get())
+        return 0, ""
+
+    monkeypatch.setattr(_cli, "_answer", ran)
+    monkeypatch.setitem(_cli._OWN, "conformance", (_cli._OWN["conformance"][0], ran))
+    assert main(verb) == 0
     assert seen and seen[0] is not None and ("--max-depth" in seen[0]) == has, seen
     assert FLAGS.get() is None
