@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._errors import ScenarioError
-from ._limits import RUNNING, Deadline
+from ._limits import RUNNING, Deadline, raised_by
 from ._text import visible
 
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
@@ -37,7 +37,9 @@ class AnswerTooLarge(ScenarioError):
 
 def too_large(cap: int, advice: str) -> AnswerTooLarge:
     """The one refusal of an answer past ``cap`` bytes, whether written or being built."""
-    return AnswerTooLarge(f"the answer is more than the limit of {cap} bytes (raise it with --max-answer, or {advice})")
+    flag = raised_by("answer")
+    hint = f"{flag[:-1]}, or {advice})" if flag else f" ({advice})"
+    return AnswerTooLarge(f"the answer is more than the limit of {cap} bytes{hint}")
 
 
 class Spending:

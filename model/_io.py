@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ._errors import PastLimit, ScenarioError
-from ._limits import DEFAULT_LIMITS, Limits
+from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
 from ._numbers import read_float
 
@@ -224,7 +224,7 @@ def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
     """At most ``limits.bytes`` bytes of ``stream``, decoded as UTF-8; more is refused unread."""
     data = stream.read(limits.bytes + 1)
     if len(data) > limits.bytes:
-        raise ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)", source=source)
+        raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}", source=source)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -301,6 +301,6 @@ def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioEr
         if len(line) > limits.bytes and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
                 line = stream.readline(1 << 20)
-            yield ScenarioError(f"more than {limits.bytes} bytes (raise it with --max-bytes)")
+            yield ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
             continue
         yield line.removesuffix(b"\n")

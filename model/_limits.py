@@ -31,6 +31,21 @@ TIME_LIMIT_VARIABLE = "TRIGGERSTACK_TIME_LIMIT"
 """The environment variable that sets the default time limit of a machine: docs/cli.md, Limits."""
 
 
+FLAGS: ContextVar[frozenset[str] | None] = ContextVar("triggerstack_limit_flags", default=None)
+"""The flags of the command line's command that is running (solver/_cli.py sets it from the options
+it parsed): a refusal names the flag that raises its cap only where the command has that flag
+(``conformance run`` reads its suite within fixed caps, and has none). None where no command line
+runs (the servers' and batch's flags are every cap's): the flag is named."""
+
+
+def raised_by(cap: str) -> str:
+    """The hint after a refusal past cap ``cap``: `` (raise it with --max-CAP)``, or "" where the
+    running command has no such flag (:data:`FLAGS`). Every refusal past a cap words its hint here."""
+    flag = f"--max-{cap}"
+    flags = FLAGS.get()
+    return f" (raise it with {flag})" if flags is None or flag in flags else ""
+
+
 def _cap(default: int, what: str) -> Any:
     """A cap's field: its default, and what it bounds (the help of its flag, ``--max-<name>``)."""
     return field(default=default, metadata={"what": what})
@@ -62,9 +77,7 @@ class Limits:
 
     def refuse(self, what: str, count: int, cap: str, loc: tuple[str | int, ...] = ()) -> ScenarioError:
         """The error for ``count`` of ``what`` over cap ``cap`` (its flag named)."""
-        return ScenarioError(
-            f"{count} {what} is more than the limit of {getattr(self, cap)} (raise it with --max-{cap})", loc
-        )
+        return ScenarioError(f"{count} {what} is more than the limit of {getattr(self, cap)}{raised_by(cap)}", loc)
 
     def past(
         self,
@@ -77,7 +90,7 @@ class Limits:
         a line, the walk over a built document): ``said`` is what was found, the flag that raises
         that cap follows it, and the error names ``limit`` so nobody reads it off the words. "text"
         (no output could print it) has no flag."""
-        flag = "" if limit == "text" else f" (raise it with --max-{limit})"
+        flag = "" if limit == "text" else raised_by(limit)
         return PastLimit(f"{said}{flag}", loc, limit=limit, source=source)
 
     def check_document(self, doc: Any) -> None:

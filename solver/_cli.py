@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, Deadline, Limits, bounded, seconds_of
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, shown_lines, visible
 
 from ._boards import _cli as _boards
@@ -505,6 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with contextlib.suppress(AttributeError, ValueError, OSError):  # progress where a person reads it (as git)
         _parts.SAY = (lambda line: _fail(0, line)) if sys.stderr.isatty() else None
+    flags = FLAGS.set(frozenset(f"--max-{n}" for n, _, _ in Limits.described() if f"max_{n}" in vars(args)))
     try:
         if "time_limit" in vars(args) and args.time_limit is None:  # its default: the machine's, read once
             args.time_limit = default_time_limit()
@@ -528,6 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return _fail(found.kind.exit, *(found.lines or (found.message,)))
     finally:
+        FLAGS.reset(flags)  # a refusal names only the flags this command has
         restore(previous)
         _parts.SAY = None
 

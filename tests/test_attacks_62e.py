@@ -130,7 +130,6 @@ def test_a_case_id_forges_no_line_of_the_runners_report(tmp_path: Path) -> None:
 #     suite's own text. Suspected mechanism: ConformanceRunner.java escapes noise lines only.
 
 
-@pytest.mark.xfail(strict=True, reason="ConformanceRunner.java prints a case's id raw; the Python runner escapes it")
 def test_the_java_runner_shows_a_case_id_as_the_python_runner_does(tmp_path: Path, java_classes: Path) -> None:
     folder = _case_folder(tmp_path, "x\x1b[31mred\u202e")
     python = _cli("conformance", "run", "--self", "--suite", str(folder))
@@ -279,7 +278,6 @@ def test_the_page_suggests_a_card_typed_in_another_normal_form(typed: str) -> No
 #     borrows the document reader's messages and checks the required keys only.
 
 
-@pytest.mark.xfail(strict=True, reason="the suite reader's depth error names --max-depth, which conformance run lacks")
 def test_a_suite_file_too_deep_names_no_flag_the_verb_lacks(tmp_path: Path) -> None:
     folder = tmp_path / "suite"
     folder.mkdir()
@@ -291,7 +289,6 @@ def test_a_suite_file_too_deep_names_no_flag_the_verb_lacks(tmp_path: Path) -> N
     assert all(f in flags for f in ("--max-depth",) if f in done.stderr), done.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="a suite file's keys are not held to the schema's additionalProperties: false")
 @pytest.mark.parametrize("key", ["peer_isues", "ilegal_extra", "counts"])
 def test_a_suite_file_with_a_key_no_case_has_is_refused(tmp_path: Path, key: str) -> None:
     schema = json.loads((ROOT / "conformance" / "schema.json").read_text(encoding="utf-8"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from triggerstack.model import Scenario
 from triggerstack.solver import count
 from triggerstack.solver.conformance import ProcessEngine, SelfEngine, load_suite, run
@@ -37,6 +40,7 @@ def test_the_suite_is_large_and_every_file_fits_the_schema() -> None:
         errors = [e.message for e in validator.iter_errors(case.data)]
         assert not errors, (case.id, errors)
         assert case.data["id"] == case.id
+        assert re.fullmatch(r"[a-z0-9.]+(/[A-Za-z0-9._-]+)+", case.id), case.id  # its path under cases/
         Scenario.model_validate(case.data["scenario"])  # every scenario is one this tool reads
         assert sum(d["count"] for d in case.data["divide"]) == case.data["count"]
 
@@ -511,3 +515,38 @@ def test_a_float_count_past_2_53_is_not_read_as_exact() -> None:
     assert all(r.passed for r in small), [r.difference for r in small]
     exact = _through("whole", [_factorial_case()])
     assert not exact.failed, [r.difference for r in exact.failed]  # the same case, counted as an integer
+
+
+_CASE = json.loads((SUITE / "family" / "apnap-2x1.json").read_text(encoding="utf-8"))
+_ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 3), st.just(3.0), st.text(max_size=3), st.just("1"),
+                        st.lists(st.text(max_size=2), max_size=2), st.just({}), st.just([{}]))  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    where=st.sampled_from(["", "divide.0", "illegal.0"]),
+    key=st.one_of(st.sampled_from(["version", "id", "source", "peer_issues", "checks", "count", "divide", "legal",
+                                   "illegal", "first", "proposal", "codes", "rules", "scenario"]), st.text(max_size=4)),
+    value=st.one_of(_ODD_VALUES, st.just(...)),
+)  # fmt: skip
+def test_a_suite_file_is_read_as_its_schema_says(where: str, key: str, value: Any) -> None:
+    """The runner reads a suite file strictly, whole, by conformance/schema.json: a case with a key
+    changed, added or taken away — at the top, in a divide entry, in an illegal proposal — is read
+    exactly when the schema takes it. Before, a key no case has (a misspelt ``peer_issues``) was
+    read as a case: only the keys the runner uses were checked."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from triggerstack.solver.conformance import _not_a_case
+
+    schema = json.loads((ROOT / "conformance" / "schema.json").read_text(encoding="utf-8"))
+    case = json.loads(json.dumps(_CASE))
+    target = case
+    for part in where.split(".") if where else []:
+        target = target[int(part)] if part.isdigit() else target[part]
+    if value is ...:
+        target.pop(key, None)
+    else:
+        target[key] = value
+    # the schema's integer takes 3.0 (JSON Schema: a number with no fraction); a suite file's counts are written integers
+    valid = jsonschema.Draft202012Validator(schema).is_valid(case) and not isinstance(value, float)
+    said = _not_a_case(case)
+    assert (said == "") == valid, (case if len(json.dumps(case)) < 400 else key, said)

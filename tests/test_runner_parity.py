@@ -33,12 +33,14 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from triggerstack.solver._cli import _conformance
 
 from tests.doubles.mangling_engine import WAYS, record
 from tests.test_conformance import CASES
 
-from .conftest import JAVA, ROOT
+from .conftest import JAVA, ROOT, load_script
 
 MANGLER = ROOT / "tests" / "doubles" / "mangling_engine.py"
 TABLE: list[dict[str, Any]] = yaml.safe_load(
@@ -118,13 +120,18 @@ def _java_table(request: pytest.FixtureRequest, runs: list[dict[str, Any]]) -> d
         classes = request.getfixturevalue("java_classes")
     except pytest.skip.Exception as skipped:
         return str(skipped)
+    return {name: (code, out.splitlines()) for name, (code, out) in _java_table_of(classes, runs).items()}
+
+
+def _java_table_of(classes: Path, runs: list[dict[str, Any]]) -> dict[str, tuple[int, str]]:
+    """``runs`` in one JVM (tests/doubles/RunnerTable.java): each run's exit code and output, by name."""
     feed = "".join(json.dumps(run) + "\n" for run in runs)
     done = subprocess.run([*JAVA, "-cp", str(classes), "RunnerTable"], input=feed, capture_output=True, text=True,
                           encoding="utf-8", timeout=20 * SECONDS, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert all(r["err"] == "" for r in results), [r["err"] for r in results if r["err"]]
-    return {r["name"]: (r["code"], r["out"].splitlines()) for r in results}
+    return {r["name"]: (r["code"], r["out"]) for r in results}
 
 
 def _holds(variation: dict[str, Any], code: int, lines: list[str]) -> None:
@@ -203,6 +210,18 @@ def _suite_files() -> dict[str, bytes]:
         "legal-object": but(legal={}),
         "illegal-codes-numbers": but(illegal=[{"proposal": {"stack": []}, "codes": [1]}]),
         "no-scenario": but(scenario=...),
+        "a-key-no-case-has": but(peer_isues=[]),
+        "keys-no-case-has": but(zz=1, **{"\u00e9": 1, "\U0001f600": 1, "\uff21": 1}),  # named by code point
+        "divide-key": but(divide=[{**case["divide"][0], "counts": 1}]),
+        "divide-count-0": but(divide=[{**case["divide"][0], "count": 0}]),
+        "illegal-key": but(illegal=[{**case["illegal"][0], "why": "x"}]),
+        "illegal-no-rules": but(illegal=[{k: v for k, v in case["illegal"][0].items() if k != "rules"}]),
+        "illegal-no-codes": but(illegal=[{**case["illegal"][0], "codes": []}]),
+        "no-version": but(version=...),
+        "version-2": but(version="2"),
+        "empty-source": but(source=""),
+        "no-checks": but(checks=[]),
+        "peer-issues-text": but(peer_issues="x"),
         "not-utf8": b'\xff{"id": "x"}',
         "nested": b"[" * 100 + b"]" * 100,
         "digits": but(count=0).replace(b'"count": 0', b'"count": ' + b"9" * 25_000),
@@ -249,3 +268,82 @@ def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(java_classes
         (many / f"{i:02}-{way}.json").write_bytes(data)
     java, python = both(many)
     assert java[2].count("; ") == python[2].count("; ") and "… and 2 more" in java[2] and "… and 2 more" in python[2]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Text from the suite itself, shown alike. The Java runner printed a case's id raw (an ESC turned the
+# terminal red where the Python runner printed \u001b): it had its own escaping, of noise lines only,
+# and Java's Unicode (13) is not Python's (14). It now reads model/_text.py's UNSAFE as a table
+# generated from it (tools/java_unsafe.py) and escapes every line it prints.
+
+UNSAFE_TABLE = load_script(ROOT / "tools" / "java_unsafe.py")
+
+
+def test_the_java_runners_unsafe_table_is_model_text_unsafe_code_point_by_code_point() -> None:
+    from triggerstack.model._text import UNSAFE
+
+    java = UNSAFE_TABLE.read((ROOT / "clients" / "java" / "ConformanceRunner.java").read_text(encoding="utf-8"))
+    assert all(lo <= hi < java[k + 1][0] - 1 for k, (lo, hi) in enumerate(java[:-1])), "ranges in order, apart"
+    held = {cp for lo, hi in java for cp in range(lo, hi + 1)}
+    differ = [cp for cp in range(0x110000) if (UNSAFE.fullmatch(chr(cp)) is not None) != (cp in held)]
+    assert not differ, [f"U+{cp:04X}" for cp in differ[:20]]
+
+
+_EDGES = sorted({cp for lo, hi in UNSAFE_TABLE.ranges() for cp in (lo - 1, lo, hi, hi + 1) if 0x20 <= cp <= 0x10FFFF})
+"""The code points at either side of each edge of UNSAFE: where Java's and Python's Unicode part."""
+_ODD = st.lists(
+    st.one_of(
+        st.sampled_from([chr(cp) for cp in _EDGES if not 0xD800 <= cp <= 0xDFFF]),
+        st.characters(exclude_categories=["Cs"]),
+        st.sampled_from(["\n", "\r\n", "\x1b[31m", "\u202e", "\u2028", "é", "\U0001f600"]),
+    ),
+    min_size=1,
+    max_size=6,
+).map("".join)
+
+
+def _odd_suite(folder: Path, texts: list[str]) -> None:
+    """Three cases whose own text is ``texts``: one that passes (its id), one whose illegal proposal
+    names codes the engine does not (its codes said), and one with a legal proposal naming an
+    ability the scenario lacks (the engine judges it illegal)."""
+    case = json.loads((ROOT / "conformance" / "cases" / "family" / "apnap-2x1.json").read_text(encoding="utf-8"))
+    first, *more = case["illegal"]
+    folder.mkdir()
+    cases = [
+        {**case, "id": texts[0]},
+        {**case, "id": texts[1], "illegal": [{**first, "codes": [texts[2], texts[3]], "rules": [texts[4]]}, *more]},
+        {**case, "id": texts[5], "legal": [*case["legal"], {"stack": [{"ability": texts[6]}], "removed": []}]},
+    ]
+    for k, c in enumerate(cases):
+        (folder / f"{k}.json").write_text(json.dumps(c), encoding="utf-8")
+
+
+@settings(max_examples=3, deadline=None)
+@given(suites=st.lists(st.lists(_ODD, min_size=7, max_size=7), min_size=4, max_size=4))
+def test_both_runners_show_the_suites_own_text_alike(
+    suites: list[list[str]], java_classes: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Case ids, the codes a case names and the ids its proposals name, drawn from every kind of
+    code point (either side of each edge of UNSAFE, line breaks, colour codes): both runners print
+    the same bytes and exit with the same code; nothing unsafe reaches the terminal."""
+    from triggerstack.model._text import UNSAFE
+
+    root = tmp_path_factory.mktemp("odd")
+    folders = [root / str(k) for k in range(len(suites))]
+    for folder, texts in zip(folders, suites, strict=True):
+        _odd_suite(folder, texts)
+    engine = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
+    with ThreadPoolExecutor(2) as pool:
+        pythons = list(pool.map(_python_run, folders))
+        java = _java_table_of(java_classes, [{"name": str(f), "args": [str(f), *engine]} for f in folders])
+    for folder, (code, out) in zip(folders, pythons, strict=True):
+        assert code in (0, 1) and out.count("\n") == 4, out  # three cases and the summary, a line each
+        assert not any(UNSAFE.fullmatch(c) and c != "\n" for c in out), ascii(out)
+        assert java[str(folder)] == (code, out), (ascii(java[str(folder)]), ascii(out))
+
+
+def _python_run(folder: Path) -> tuple[int, str]:
+    done = subprocess.run([sys.executable, "-m", "triggerstack.solver", "conformance", "run", "--self", "--suite",
+                           str(folder)], capture_output=True, encoding="utf-8", errors="surrogateescape",
+                          timeout=10 * SECONDS, check=False)  # fmt: skip
+    return done.returncode, done.stdout

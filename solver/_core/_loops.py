@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from triggerstack.model._errors import EndlessLoop
 from triggerstack.model._facts import Facts
-from triggerstack.model._limits import Deadline
+from triggerstack.model._limits import Deadline, raised_by
 from triggerstack.model._outcome import Outcome
 from triggerstack.model._passes import Passes, StackItem, firing
 
@@ -73,7 +73,7 @@ class Listing:
         if self.listed > self.max_listed:
             raise EngineCannot(
                 f"{doing} lists the outcomes of each pass: {self.listed} so far, "
-                f"more than the limit of {self.max_listed} (raise it with --max-outcomes)"
+                f"more than the limit of {self.max_listed}{raised_by('outcomes')}"
             )
 
 

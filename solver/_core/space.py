@@ -27,7 +27,7 @@ from itertools import combinations_with_replacement
 from typing import TypeVar
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
-from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits
+from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits, raised_by
 from triggerstack.model._modes import iter_mode_choices
 
 from .._errors import EngineCannot
@@ -356,7 +356,7 @@ class ChoiceSpace:
             if self.count > self.limits.choices:
                 raise EngineCannot(
                     f"{self.ability.id} has {self.count} legal choices; listing more than {self.limits.choices} is "
-                    "refused (raise it with --max-choices)"
+                    "refused" + raised_by("choices")
                 )
             listed = []
             for i, choice in enumerate(self):
@@ -499,7 +499,7 @@ def space_for(
     if bound > limits.choices:
         raise EngineCannot(
             f"{a.id}'s choices are listed one by one ({_why_listed(a)}), and up to {bound} of them could be "
-            f"legal: more than the limit of {limits.choices} (raise it with --max-choices)"
+            f"legal: more than the limit of {limits.choices}{raised_by('choices')}"
         )
     space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
     return space

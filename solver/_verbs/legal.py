@@ -44,7 +44,7 @@ from triggerstack.model._answer import Spending
 from triggerstack.model._args import seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
-from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily
+from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
@@ -184,8 +184,8 @@ class LegalOutcomes:
             cap = self.options.limits.outcomes
             if total > cap:
                 raise ScenarioError(
-                    f"divide tallies the outcomes one by one: {total} is more than the limit of {cap} "
-                    "(raise it with --max-outcomes)"
+                    f"divide tallies the outcomes one by one: {total} is more than the limit of {cap}"
+                    + raised_by("outcomes")
                 )
             tally: dict[Entry | None, int] = {}
             written: dict[Entry | None, dict[str, Any] | None] = {}

@@ -124,37 +124,68 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
     return cases
 
 
-def _is_count(value: Any) -> bool:
-    return type(value) is int and value >= 0
+def _is_count(value: Any, least: int = 0) -> bool:
+    return type(value) is int and value >= least
+
+
+_KEYS = ("version", "id", "source", "peer_issues", "checks", "scenario", "count", "divide", "legal", "illegal")
+"""A case's keys (conformance/schema.json ``properties``; ``additionalProperties`` is false)."""
+
+
+def _texts(value: Any, least: int = 0) -> bool:
+    return isinstance(value, list) and len(value) >= least and all(isinstance(t, str) for t in value)
+
+
+def _stranger(value: dict[str, Any], keys: tuple[str, ...], place: str) -> str:
+    """The first key of ``value`` (by code point) that is none of ``keys``, said at ``place``; or ""."""
+    extra = sorted(k for k in value if k not in keys)
+    return f"{place}{extra[0]}: a key no case has (conformance/schema.json)" if extra else ""
 
 
 def _not_a_case(data: Any) -> str:
-    """What of the shape the runner reads ``data`` lacks (conformance/schema.json), or ""."""
+    """What of conformance/schema.json ``data`` breaks, at its place, or "": the whole case read
+    strictly, as the Java runner reads it (clients/java/ConformanceRunner.java ``notACase``, the same
+    words). tests/test_conformance.py holds it to the schema on generated cases."""
     if not isinstance(data, dict):
         return "a case is an object"
+    if wrong := _stranger(data, _KEYS, ""):
+        return wrong
+    if data.get("version") != "1":
+        return 'version: "1" (the case format\'s version)'
     if not isinstance(data.get("id"), str) or not data["id"]:
         return "id: a string (the case's name in the report)"
+    if not isinstance(data.get("source"), str) or not data["source"]:
+        return "source: a text (what the case restates)"
+    if "peer_issues" in data and not _texts(data["peer_issues"]):
+        return "peer_issues: a list of texts"
+    if not _texts(data.get("checks"), 1):
+        return "checks: a list of the rules checked, at least one"
     if not isinstance(data.get("scenario"), dict):
         return "scenario: an object"
     if not _is_count(data.get("count")):
         return "count: a whole number"
     divide = data.get("divide")
-    if not isinstance(divide, list) or not all(
-        isinstance(d, dict) and (d.get("first") is None or isinstance(d["first"], dict)) and _is_count(d.get("count"))
-        for d in divide
-    ):
+    if not isinstance(divide, list):
         return "divide: a list of {first: entry or null, count: N}"
+    for i, d in enumerate(divide):
+        if isinstance(d, dict) and (wrong := _stranger(d, ("first", "count"), f"divide[{i}].")):
+            return wrong
+        if not (isinstance(d, dict) and (d.get("first") is None or isinstance(d["first"], dict)) and "first" in d):
+            return "divide: a list of {first: entry or null, count: N}"
+        if not _is_count(d.get("count"), 1):
+            return f"divide[{i}].count: a whole number, at least 1"
     if not isinstance(data.get("legal"), list) or not all(isinstance(p, dict) for p in data["legal"]):
         return "legal: a list of proposals"
     illegal = data.get("illegal")
-    if not isinstance(illegal, list) or not all(
-        isinstance(w, dict)
-        and isinstance(w.get("proposal"), dict)
-        and isinstance(w.get("codes"), list)
-        and all(isinstance(c, str) for c in w["codes"])
-        for w in illegal
-    ):
-        return "illegal: a list of {proposal, codes}"
+    if not isinstance(illegal, list):
+        return "illegal: a list of {proposal, codes, rules}"
+    for i, w in enumerate(illegal):
+        if isinstance(w, dict) and (wrong := _stranger(w, ("proposal", "codes", "rules"), f"illegal[{i}].")):
+            return wrong
+        if not (isinstance(w, dict) and isinstance(w.get("proposal"), dict) and _texts(w.get("codes"), 1)):
+            return "illegal: a list of {proposal, codes, rules}"
+        if not _texts(w.get("rules")):
+            return f"illegal[{i}].rules: a list of texts"
     return ""
 
 
