@@ -2,7 +2,9 @@
 schema, cover the subrules of 603.3 with their sources, and are read by this tool as built; the
 runner passes them all against this tool (in process and over ``serve --stdio``, and from Java),
 and a deliberately broken engine fails the right cases with a divide that points at the first
-wrong decision."""
+wrong decision.
+
+Private unit: solver/conformance/_not_a_case, the suite reader's refusal of a file that is not a case."""
 
 from __future__ import annotations
 

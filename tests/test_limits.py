@@ -74,7 +74,9 @@ def _peak_rss_kib(limit: int) -> int:
         "import os, resource, sys\n"
         "from triggerstack.solver._cli import main\n"
         "sys.stdout = open(os.devnull, 'w')\n"
-        f"assert main(['enumerate', {str(BENCH / 'abilities-8.json')!r}, '--limit', '{limit}']) == 0\n"
+        # a stream is one answer held to --max-answer as a whole (docs/cli.md): a million lines pass 16 MiB
+        f"assert main(['enumerate', {str(BENCH / 'abilities-8.json')!r}, '--limit', '{limit}', "
+        "'--max-answer', '1000000000']) == 0\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
