@@ -12,7 +12,6 @@ and a board named on the page took its object ids from the name as typed (``Arwe
 from __future__ import annotations
 
 import unicodedata
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -52,11 +51,9 @@ retyped = st.tuples(names, st.integers(0, len(CASES) - 1), st.sampled_from(FORMS
 @pytest.fixture(scope="module")
 def http() -> Any:
     pytest.importorskip("fastapi")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
-        from triggerstack.solver.serve import app
-    return TestClient(app(), base_url="http://127.0.0.1")
+    from .test_attacks_60f import _http  # the server's app through a test client
+
+    return _http()
 
 
 @settings(max_examples=300, deadline=None)
