@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -36,10 +36,11 @@ ACCENTED = [n for n in NAMES if any(ord(c) > 127 for c in n)]
 PLACED_ACCENTED = [n for n in ACCENTED if " // " not in n and not isinstance(placed(INDEX.lookup(n)), str)]
 
 CASES: list[Callable[[str], str]] = [str.upper, str.lower, str.casefold, str.swapcase, str.title, lambda s: s]
-FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
+FORMS: tuple[Form, ...] = ("NFC", "NFD", "NFKC", "NFKD")
 
 
-def _retyped(name: str, case: int, form: str) -> str:
+def _retyped(name: str, case: int, form: Form) -> str:
     """``name`` in another letter case, then another normal form (as a keyboard or a copy gives it)."""
     return unicodedata.normalize(form, CASES[case](name))
 
@@ -58,7 +59,7 @@ def http() -> Any:
 
 @settings(max_examples=300, deadline=None)
 @given(drawn=retyped)
-def test_a_name_in_any_case_and_normal_form_is_the_same_card_at_the_index(drawn: tuple[str, int, str]) -> None:
+def test_a_name_in_any_case_and_normal_form_is_the_same_card_at_the_index(drawn: tuple[str, int, Form]) -> None:
     name, case, form = drawn
     typed = _retyped(name, case, form)
     assert key_of(typed) == key_of(name), (name, typed)
@@ -72,7 +73,7 @@ def test_a_name_in_any_case_and_normal_form_is_the_same_card_at_the_index(drawn:
 
 @settings(max_examples=40, deadline=None)
 @given(drawn=retyped)
-def test_the_page_and_the_card_verb_find_a_name_in_any_form(http: Any, drawn: tuple[str, int, str]) -> None:
+def test_the_page_and_the_card_verb_find_a_name_in_any_form(http: Any, drawn: tuple[str, int, Form]) -> None:
     name, case, form = drawn
     typed = _retyped(name, case, form)
     suggested = http.get("/page/cards", params={"q": typed}).json()
@@ -83,7 +84,7 @@ def test_the_page_and_the_card_verb_find_a_name_in_any_form(http: Any, drawn: tu
 
 @settings(max_examples=60, deadline=None)
 @given(drawn=st.tuples(st.sampled_from(PLACED_ACCENTED), st.integers(0, len(CASES) - 1), st.sampled_from(FORMS)))
-def test_a_board_named_in_any_form_is_the_same_board(drawn: tuple[str, int, str]) -> None:
+def test_a_board_named_in_any_form_is_the_same_board(drawn: tuple[str, int, Form]) -> None:
     """The page's board from names: the same document — object ids, cards, triggers — however the
     name was typed (its ids come from the card found, not from the text typed)."""
     name, case, form = drawn

@@ -98,13 +98,8 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         ("TriggerStackGym", lambda **k: rl.TriggerStackGym(SCENARIO, **k)),
         ("vector_env", lambda **k: rl.vector_env(1, SCENARIO, **k)),
     ):
-        doors += [
-            Door(label, "auto", "truth", lambda v, f=factory: f(auto=v)),
-            Door(label, "illegal_reward", "finite", lambda v, f=factory: f(illegal_reward=v)),
-            Door(label, "layout", "object", lambda v, f=factory: f(layout=v)),
-            Door(label, "options", "object", lambda v, f=factory: f(options=v)),
-            Door(label, "rewards", "rewards", lambda v, f=factory: f(rewards=v)),
-        ]
+        kinds = {"auto": "truth", "illegal_reward": "finite", "layout": "object", "options": "object"}
+        doors += [Door(label, name, kind, _keyword(factory, name)) for name, kind in {**kinds, "rewards": "rewards"}.items()]
     for label, of_source in (
         ("env", rl.env),
         ("raw_env", rl.raw_env),
@@ -125,6 +120,11 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         Door("boards", "bodies", "span", lambda v: rl.boards(0, bodies=v), 0, 20),
     ]
     return doors
+
+
+def _keyword(factory: Callable[..., Any], name: str) -> Callable[[Any], Any]:
+    """The call of ``factory`` giving ``value`` as its argument ``name``."""
+    return lambda value: factory(**{name: value})
 
 
 def _make_vec(n: Any) -> Any:
