@@ -7,6 +7,9 @@ not normal form (helper-62e: ``Jo`` + U+0308 + ``tun Grunt`` suggested "did you 
 and a board named on the page took its object ids from the name as typed (``Arwen Undo`` + U+0301
 + ``miel`` was the object ``miel``). Every question of the index now asks by one key,
 ``model/cards/_corpus.py`` ``key_of``; the names and forms here are drawn, not listed.
+
+Private unit: model/cards/_corpus.py (``key_of``), with the pool's ``placed`` and the page's board
+(solver/_boards/_named.py), asked directly for the cards it can place.
 """
 
 from __future__ import annotations

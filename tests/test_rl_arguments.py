@@ -7,8 +7,9 @@ or ``TypeError`` from deeper in, and never taken or ignored. docs/rl.md: a seed 
 ``reset(seed=..., options={"scenario": ...})``; the vector's size is 1 to ``MOST_BOARDS``.
 
 What each argument takes is written once below (its kind and range, from the docs), and the wrong
-values are generated from the kind, not listed from what a door answers today. Private units:
-solver/rl/_source.py (a scenario source read whole), solver/rl/_vector_env.py (``MOST_BOARDS``).
+values are generated from the kind, not listed from what a door answers today.
+
+Private unit: solver/rl/_vector_env.py (``MOST_BOARDS``, the documented cap of a vector's size).
 """
 
 from __future__ import annotations
