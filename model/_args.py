@@ -1,7 +1,8 @@
 """The one reading of an argument — a seed, a count, a size — at every door that takes one: the
 command line's flags, JSON-RPC and HTTP params (through the verbs' parameters), the Python verbs,
-the phase.rs adapter's draws, ``rl.boards`` and the environments' ``reset``. (A time limit is read
-by ``model/_limits.py`` ``seconds_of``, beside the deadline it makes.)
+the phase.rs adapter's draws, ``rl.boards`` and the environments (their factories' arguments,
+``reset``'s seed and options, a vector's size and seeds). (A time limit is read by
+``model/_limits.py`` ``seconds_of``, beside the deadline it makes.)
 
 A whole number is an ``int`` or a NumPy integer (taken as the number it holds), at least the least
 the argument allows (0 for a seed). Anything else is refused naming the argument: ``True`` (a bool
@@ -15,14 +16,23 @@ On the wire a value is JSON, where a whole-number float is the integer it writes
 (``model/_numbers.py`` ``whole_float``: docs/formats.md reads ``6.0`` as 6). A flag's text is read as the wire reads
 the same characters (:func:`from_text`), so ``--seed 1.0`` is what ``"seed": 1.0`` is, and text that
 is no JSON number (``١``, ``1_0``, `` 1``, ``inf``) is refused as text sent on the wire is.
+
+Beside whole numbers, the other shapes a Python door's argument takes, each read whole or refused
+naming it, never converted: a truth (:func:`truth_of`: ``True`` or ``False``, never ``1`` or
+``"no"``), a finite number (:func:`finite_of`), one of a few names (:func:`choice_of`), a range
+(:func:`span_of`: a whole number or a pair low, high), a list in its order (:func:`listed`: never a
+set, whose order is its hashes', nor bytes or text), and options (:func:`options_of`: a mapping of
+the documented keys only — a misspelt key is refused, never ignored).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar
 
 from ._errors import ScenarioError, UsageError
@@ -30,22 +40,33 @@ from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, seconds_of
 from ._text import found, typed
 
 
+def _shown(value: Any) -> str:
+    """What an argument holds, in the format's words (``found``), bytes said as bytes (they are a
+    sequence of numbers to Python, never a list a door takes)."""
+    return "bytes" if isinstance(value, bytes | bytearray | memoryview) else found(value)
+
+
 def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
     """``value`` as an int when it is a whole number from ``least`` to ``most``, else None and why
     (in the format's words, as a document's problem says it: docs/formats.md, "Errors")."""
     number: int | None = None
-    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+    if not _is_bool(value):
         try:
             number = operator.index(value)  # int and NumPy integers; never a float, text or a bool
         except TypeError:
             number = None
     if number is None:
-        return None, f"expected a whole number, found {found(value)}"
+        return None, f"expected a whole number, found {_shown(value)}"
     if number < least:
         return None, f"expected at least {least}, found {found(number)}"
     if most is not None and number > most:
         return None, f"expected at most {most}, found {found(number)}"
     return number, ""
+
+
+def _is_bool(value: Any) -> bool:
+    """A bool, Python's or NumPy's (``np.bool_``, named ``bool`` since NumPy 2)."""
+    return isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"))
 
 
 def _named(name: str, why: str) -> UsageError:
@@ -64,6 +85,94 @@ def whole_number(value: Any, name: str, least: int = 0, most: int | None = None)
 def seed_of(value: Any, name: str = "seed") -> int:
     """A seed: a whole number 0 or more (:func:`whole_number`)."""
     return whole_number(value, name, 0)
+
+
+def truth_of(value: Any, name: str) -> bool:
+    """``True`` or ``False`` (a NumPy bool as its truth); anything else — ``1``, ``"no"``, None — is
+    refused naming ``name``, never taken for its truthiness."""
+    if _is_bool(value):
+        return bool(value)
+    raise _named(name, f"expected true or false, found {_shown(value)}")
+
+
+def finite_of(value: Any, name: str) -> float:
+    """A finite number (an int, a float or a NumPy number, never a bool, text, nan or infinity) as a
+    float; else :class:`UsageError` naming ``name``."""
+    number: float | None = None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):  # NumPy's numbers are Real, its bool not
+        try:
+            number = float(value)
+        except OverflowError:  # an int past the largest float
+            number = math.inf
+    if number is None:
+        raise _named(name, f"expected a number, found {_shown(value)}")
+    if not math.isfinite(number):
+        raise _named(name, f"expected a finite number, found {_shown(value)}")
+    return number
+
+
+def choice_of(value: Any, name: str, choices: Collection[str]) -> str:
+    """One of ``choices`` (names, compared as written); else :class:`UsageError` naming ``name`` and
+    every choice."""
+    if isinstance(value, str) and value in choices:
+        return value
+    said = ", ".join(repr(c) for c in choices)
+    raise _named(name, f"expected one of {said}, found {_shown(value)}")
+
+
+def listed(value: Any, name: str) -> list[Any]:
+    """A list of values in its order: a list, a tuple, a range or a one-dimensional NumPy array (its
+    items as Python values); never a set or a mapping (their order is not the caller's), text or
+    bytes (characters and numbers, not values), an iterator (read once) or an array of another shape."""
+    if isinstance(value, list | tuple | range):
+        return list(value)
+    if type(value).__module__ == "numpy" and type(value).__name__ == "ndarray":
+        if value.ndim == 1:
+            return list(value.tolist())
+        shape = "×".join(str(n) for n in value.shape) or "()"
+        raise _named(name, f"expected a list (a one-dimensional array), found an array of shape {shape}")
+    raise _named(name, f"expected a list, found {_shown(value)}")
+
+
+def span_of(value: Any, name: str, least: int = 0, most: int | None = None) -> tuple[int, int]:
+    """A range of whole numbers: one number (``lo = hi``) or a pair low, high (:func:`listed`: never
+    a set, whose order is not the caller's), each :func:`whole_number` from ``least`` to ``most``."""
+    if isinstance(value, str | bytes | bytearray | Mapping) or not hasattr(value, "__iter__"):
+        lo = hi = whole_number(value, name, least, most)
+        return lo, hi
+    pair = listed(value, name)
+    if len(pair) != 2:
+        raise _named(name, f"expected a whole number or a pair (low, high), found {_shown(value)}")
+    lo, hi = (whole_number(v, name, least, most) for v in pair)
+    if lo > hi:
+        raise _named(name, f"the low end {lo} is above the high end {hi}")
+    return lo, hi
+
+
+def options_of(
+    value: Any, known: Collection[str], name: str = "options", inert: Collection[str] = ()
+) -> Mapping[str, Any]:
+    """Options: None (none given: an empty mapping) or a mapping whose keys are among ``known``; a
+    key the door does not read — a misspelt one — is refused naming it and the keys it reads, never
+    ignored. ``inert``: keys the door documents as taken and meaning nothing (a conformance test's
+    probe), left out of what is returned."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise _named(name, f"expected a mapping with keys among {', '.join(known)}, found {_shown(value)}")
+    given: Mapping[Any, Any] = value
+    if inert and any(k in inert for k in given):
+        given = {k: v for k, v in given.items() if k not in inert}
+    unknown = [k for k in given if k not in known]
+    if unknown:
+        key = unknown[0]
+        shown = typed(key) if isinstance(key, str) else found(key)
+        from ._problems import suggest  # only for a miss
+
+        near = suggest(key, known) if isinstance(key, str) else None
+        hint = f" (did you mean {near!r}?)" if near else ""
+        raise _named(name, f"no option is named {shown}{hint}; the options are: {', '.join(known)}")
+    return given
 
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")

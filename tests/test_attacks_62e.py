@@ -222,7 +222,6 @@ def _refused(call: Any, *names: str) -> None:
     assert any(n in str(caught.value) for n in names), str(caught.value)
 
 
-@pytest.mark.xfail(strict=True, reason="reset's options are read with dict.get: no check of their shape or keys")
 @pytest.mark.parametrize("options", [[1], "scenario", {"scenari": str(ERTAI)}, {"seed": 1}], ids=repr)
 def test_reset_refuses_options_it_does_not_read(options: Any) -> None:
     rl = pytest.importorskip("triggerstack.solver.rl")
@@ -230,9 +229,6 @@ def test_reset_refuses_options_it_does_not_read(options: Any) -> None:
     _refused(lambda: env.reset(seed=1, options=options), "options")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="vector_env compares num_envs bare, and reset takes a set of seeds in hash order"
-)
 @pytest.mark.parametrize(
     ("door", "value"),
     [("num_envs", "2"), ("num_envs", 2.0), ("num_envs", True), ("seed", {1, 2}), ("seed", b"12")],
@@ -260,7 +256,6 @@ def test_the_vector_environment_checks_its_counts_and_seeds_as_every_door_does(d
 #     typed. Suspected mechanism: the suggestion route folds case, not normal form.
 
 
-@pytest.mark.xfail(strict=True, reason="/page/cards casefolds but does not normalize (NFC) what was typed")
 @pytest.mark.parametrize("typed", ["Jo\u0308tun Grunt", "jo\u0308tun", "JO\u0308TUN G"])
 def test_the_page_suggests_a_card_typed_in_another_normal_form(typed: str) -> None:
     pytest.importorskip("triggerstack.model.cards")

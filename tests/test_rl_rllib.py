@@ -109,7 +109,7 @@ def test_illegal_actions_raise_where_asked_and_out_of_the_space_always() -> None
 
 
 def test_a_form_that_is_not_one_is_refused_naming_the_forms() -> None:
-    with pytest.raises(ValueError, match="form must be 'pettingzoo' or 'rllib', not 'ray'"):
+    with pytest.raises(ValueError, match="form: expected one of 'pettingzoo', 'rllib', found 'ray'"):
         rl.raw_env(_boards(1), layout=LAYOUT, form="ray")
 
 

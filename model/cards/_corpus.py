@@ -128,6 +128,7 @@ class Corpus:
         self.db = db
         self.version = version
         self._names: list[str] | None = None
+        self._named: dict[str, str] | None = None
         self._lock = threading.Lock()
         self._found: dict[str, Card] = {}
         """Cards already looked up, by key (a board generator names the same cards again and
@@ -179,16 +180,24 @@ class Corpus:
 
     def names(self) -> list[str]:
         if self._names is None:
-            with self._lock:
-                self._names = [r[0] for r in self.db.execute("SELECT name FROM cards WHERE alias < 2 ORDER BY name")]
+            self._names = sorted(self._keys().values())
         return self._names
+
+    def _keys(self) -> dict[str, str]:
+        """Every card's name (and each face's that names one card only) by its key (:func:`key_of`)."""
+        if self._named is None:
+            with self._lock:
+                rows = self.db.execute("SELECT key, name FROM cards WHERE alias < 2 ORDER BY name").fetchall()
+            self._named = {str(k): str(n) for k, n in rows}
+        return self._named
 
     def suggestions(self, text: str, most: int = 10) -> tuple[list[str], str | None]:
         """At most ``most`` card names for what a judge has typed so far: those beginning with it
-        (any letter case), then those holding it; when none does, the nearest name (a "did you
-        mean", or None). Bounded: a prefix is one range of the index, a substring one scan of its
-        names, the nearest one comparison with each."""
-        key = text.strip().casefold()
+        (any letter case, any normal form: compared by :func:`key_of`, as :meth:`lookup` is), then
+        those holding it; when none does, the nearest name (a "did you mean", or None). Bounded: a
+        prefix is one range of the index, a substring one scan of its keys, the nearest one
+        comparison with each."""
+        key = key_of(text)
         if not key:
             return [], None
         end = key + "\U0010ffff"  # every key that begins with it sorts below (UTF-8 keeps code point order)
@@ -198,18 +207,25 @@ class Corpus:
             ).fetchall()
         found = [str(r[0]) for r in rows]
         if len(found) < most:
-            inside = [n for n in self.names() if key in n.casefold() and n not in found]
+            inside = [n for k, n in self._keys().items() if key in k and n not in found]
             found += inside[: most - len(found)]
         if found:
             return found, None
+        return [], self.nearest(text)
+
+    def nearest(self, text: str) -> str | None:
+        """The card name nearest to ``text`` (a "did you mean"), compared by key (:func:`key_of`: any
+        letter case, any normal form), or None when none is near."""
         from .._problems import suggest  # only for a miss: it brings pydantic
 
-        return [], suggest(text.strip(), self.names(), cutoff=0.75)
+        keys = self._keys()
+        near = suggest(key_of(text), keys, cutoff=0.75)
+        return None if near is None else keys[near]
 
     def lookup(self, name: str, loc: tuple[str | int, ...] = (), suggest_near: bool = True) -> Card:
-        """The card named ``name`` (any letter case; a double-faced card by either face's name or
-        both), or bad input: with the nearest name (``suggest_near``), or both cards a face name
-        could mean."""
+        """The card named ``name`` (any letter case, any normal form: :func:`key_of`; a double-faced
+        card by either face's name or both), or bad input: with the nearest name (``suggest_near``,
+        :meth:`nearest`), or both cards a face name could mean."""
         found = self.get(name)
         if found is not None:
             return found
@@ -217,9 +233,7 @@ class Corpus:
         if row is not None and row[0] == _AMBIGUOUS:
             both = " and ".join(repr(n) for n in json.loads(row[1]))
             raise ScenarioError(f"{typed(name)} is a face of {both}: name the card whole", loc)
-        from .._problems import suggest  # only for a miss: it brings pydantic
-
-        guess = suggest(name, self.names(), cutoff=0.75) if suggest_near else None
+        guess = self.nearest(name) if suggest_near else None
         hint = f": did you mean {guess!r}?" if guess else ""
         raise ScenarioError(f"no card is named {typed(name)} in the Oracle data{hint}", loc)
 

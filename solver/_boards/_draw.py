@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from triggerstack.model._args import seed_of, whole_number
+from triggerstack.model._args import seed_of, span_of, truth_of, whole_number
 from triggerstack.model._errors import UsageError
 from triggerstack.model._facts import Facts
 from triggerstack.model._scenario import Scenario
@@ -40,23 +40,6 @@ near a million outcomes; at 50, 200 draws that miss take about 5 s)."""
 MOST_BODIES = 20
 """The most creatures without triggered abilities a side may be asked for."""
 MOST_WORKERS = 64
-
-
-def span(
-    value: int | tuple[int, int] | Iterable[int], name: str, least: int, most: int | None = None
-) -> tuple[int, int]:
-    """``value`` (a number, or a pair low, high) as a pair within ``least`` … ``most``; bad input
-    naming ``name`` otherwise."""
-    if hasattr(value, "__iter__") and not isinstance(value, str | bytes):
-        pair = tuple(value)
-        if len(pair) != 2:
-            raise UsageError(f"{name}: expected a whole number or a pair (low, high), not {value!r}")
-        lo, hi = (whole_number(v, name, least, most) for v in pair)
-    else:  # one number (model/_args.py: 2.0, nan and text are refused; a NumPy integer is its number)
-        lo = hi = whole_number(value, name, least, most)
-    if lo > hi:
-        raise UsageError(f"{name}: the low end {lo} is above the high end {hi}")
-    return lo, hi
 
 
 def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
@@ -195,12 +178,11 @@ def _stream(
     seat: int | None = None,
 ) -> Boards:
     """The stream of :func:`boards` and :func:`draw`, each argument checked (bad input names it)."""
-    seats, sizes = span(players, "players", 2, 4), span(abilities, "abilities", 1, MOST_ABILITIES)
-    spare = span(bodies, "bodies", 0, MOST_BODIES)
+    seats, sizes = span_of(players, "players", 2, 4), span_of(abilities, "abilities", 1, MOST_ABILITIES)
+    spare = span_of(bodies, "bodies", 0, MOST_BODIES)  # model/_args.py: a number or a pair in its order, never a set
     kinds = _events(events)
     seed = seed_of(seed)  # Random(-1) is Random(1); "x" and 1.5 would be hashed
-    if cards is not None and not isinstance(cards, bool):
-        raise UsageError(f"cards: expected True, False or None, not {cards!r}")
+    cards = None if cards is None else truth_of(cards, "cards")
     if layout is not None and not isinstance(layout, ActionLayout):
         raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
     n = None if n is None else whole_number(n, "n")

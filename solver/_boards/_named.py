@@ -78,7 +78,7 @@ def named_board(board: NamedBoard) -> tuple[dict[str, Any], str]:
     entries = _entries(board, players, problems)
     if problems:
         _raise(problems)
-    ids = _object_ids(board)
+    ids = _object_ids(board, entries)
     pieces = [Piece(ids[i], entries[i], p.controller, p.zone) for i, p in enumerate(board.cards)]
     scene, said = _scene(board, players, pieces, problems)
     if problems or scene is None:
@@ -212,10 +212,11 @@ def _word(name: str) -> str:
     return words[-1] if words else "card"
 
 
-def _object_ids(board: NamedBoard) -> dict[int, str]:
-    """Each card's object id: its name's last word, with its controller where two share it
-    (``warden_a``), and a number where that is not enough (``bear_a2``)."""
-    words = {i: _word(p.card) for i, p in enumerate(board.cards)}
+def _object_ids(board: NamedBoard, entries: dict[int, Entry]) -> dict[int, str]:
+    """Each card's object id: its Oracle name's last word (the card found, never the name as typed:
+    ``Arwen Undo\u0301miel`` typed decomposed is ``undómiel`` too), with its controller where two share
+    it (``warden_a``), and a number where that is not enough (``bear_a2``)."""
+    words = {i: _word(entries[i].name or p.card) for i, p in enumerate(board.cards)}
     shared = Counter(words.values())
     out: dict[int, str] = {}
     taken = set(players_of(board.players))

@@ -4,18 +4,19 @@ decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
+from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias, cast
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
-from triggerstack.model._args import seed_of
-from triggerstack.model._errors import ScenarioError
+from triggerstack.model._args import choice_of, finite_of, options_of, seed_of, truth_of
+from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Outcome, Score, parse_score
 from triggerstack.model._scenario import Scenario
+from triggerstack.model._text import found, typed
 from triggerstack.model._types import PlayerId
 
 from .._errors import IllegalDecision
@@ -35,6 +36,12 @@ Rewards: TypeAlias = (
 function of the scenario and the outcome giving each player's reward. Players left out get 0."""
 
 Observation = dict[str, NDArray[Any]]
+OPTIONS = ("scenario",)
+"""The keys ``reset``'s ``options`` may hold (docs/rl.md): any other but :data:`PROBE` is refused,
+never ignored (a misspelt ``"scenari"`` would play the old board)."""
+PROBE = ("options",)
+"""The one key taken and meaning nothing: PettingZoo's ``api_test`` and ``parallel_api_test`` reset
+with ``options={"options": 1}`` to see that ``reset`` takes options (docs/rl.md)."""
 Form: TypeAlias = Literal["pettingzoo", "rllib"]
 """How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
 "action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
@@ -107,17 +114,21 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         form: Form = "pettingzoo",
     ) -> None:
         super().__init__()
-        self.auto = auto
+        self.auto = truth_of(auto, "auto")  # each argument read by model/_args.py, refused naming it
         self.auto_applied = 0
         check_mode(render_mode)
-        if form not in ("pettingzoo", "rllib"):
-            raise ValueError(f"form must be 'pettingzoo' or 'rllib', not {form!r}")
+        self.form: Form = cast(Form, choice_of(form, "form", ("pettingzoo", "rllib")))
         self.render_mode = render_mode
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = None if illegal_reward is None else finite_of(illegal_reward, "illegal_reward")
         self._illegal: str | None = None  # why this episode ended on an illegal action
-        self.form = form
-        self._key = "observation" if form == "pettingzoo" else "observations"
+        self._key = "observation" if self.form == "pettingzoo" else "observations"
+        if options is not None and not isinstance(options, Options):
+            raise UsageError(f"options: expected an Options (or None), found {type(options).__name__}")
         self.options = options or Options()
+        if layout is not None and not isinstance(layout, ActionLayout):
+            raise UsageError(f"layout: expected an ActionLayout (or None), found {type(layout).__name__}")
+        if rewards is not None and not callable(rewards) and not isinstance(rewards, Mapping):
+            raise UsageError(f"rewards: expected a mapping of players to scores or a function, found {found(rewards)}")
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
         self._openings: dict[int, _Opening] = {}  # per kept stepper, where an episode starts
@@ -133,11 +144,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._rewards = rewards
         self._scores: dict[str, Score] | None = None
         if rewards is not None and not callable(rewards):
-            self._scores = {p: s if isinstance(s, Score) else parse_score(s) for p, s in rewards.items()}
+            self._scores = {_player(p): _score(p, s) for p, s in rewards.items()}
         self.possible_agents = [f"player_{i}" for i in range(layout.players)]
         mask = spaces.Box(low=0, high=1, shape=(layout.size,), dtype=np.int8)
         seen: spaces.Box = self.observer.space
-        if form == "rllib":
+        if self.form == "rllib":
             seen = spaces.Box(low=seen.low.astype(np.float32), high=seen.high.astype(np.float32), dtype=np.float32)
         self.observation_spaces = {
             a: spaces.Dict({self._key: seen, "action_mask": mask}) for a in self.possible_agents
@@ -234,12 +245,23 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         """A new episode: ``seed`` seeds the environment's generator (the draw of scenarios and
         nothing else; among a fixed source's boards the seed draws this episode's by itself, and
         the generator made from it the next ones); ``options={"scenario": …}`` plays that
-        scenario (or draws from that source) this episode. Other keys of ``options`` are ignored."""
+        scenario (or draws from that source) this episode. Any other key of ``options`` is refused
+        (:meth:`_source_of`), as is a seed that is no whole number 0 or more (``model/_args.py``)."""
+        self._restart(None if seed is None else seed_of(seed), self._source_of(options))
+
+    def _source_of(self, options: Mapping[str, Any] | None) -> _Source | None:
+        """The source ``reset``'s ``options`` name (``{"scenario": …}``), or None: the environment's
+        own. Options are read once, at the door, by ``model/_args.py`` ``options_of``: a key other
+        than :data:`OPTIONS` — a misspelt one — or options that are no mapping are refused naming them."""
+        asked = options_of(options, OPTIONS, inert=PROBE)
+        return _Source(asked["scenario"], "options['scenario']") if "scenario" in asked else None
+
+    def _restart(self, seed: int | None, wanted: _Source | None) -> None:
+        """:meth:`reset` with its arguments read: ``seed`` checked, ``wanted`` the source of this
+        episode (None: the environment's own)."""
         if seed is not None:  # the same generator as made now, made when first drawn from (a lone scenario never is)
-            seed = seed_of(seed)  # model/_args.py: a whole number 0 or more, a NumPy integer as its number
             self._np_random, self._seed = None, seed
-        wanted = (options or {}).get("scenario")
-        source = _Source(wanted) if wanted is not None else self._source
+        source = self._source if wanted is None else wanted
         if seed is not None:
             source.restart(seed)
         tries = 1 if source.fixed is not None and len(source.fixed) == 1 else DRAWS
@@ -495,6 +517,22 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
+
+
+def _player(key: Any) -> str:
+    """A player's id as a key of ``rewards``."""
+    if not isinstance(key, str):
+        raise UsageError(f"rewards: a key is a player's id, found {found(key)}")
+    return key
+
+
+def _score(player: str, value: Any) -> Score:
+    """A player's score in ``rewards`` (``best``'s format), refused naming the player."""
+    if isinstance(value, Score):
+        return value
+    if not isinstance(value, Mapping):
+        raise UsageError(f"rewards[{typed(player)}]: expected a score (a mapping, best's format), found {found(value)}")
+    return parse_score(value, f"rewards[{typed(player)}]")
 
 
 def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:

@@ -8,16 +8,17 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 from numpy.typing import NDArray
-from triggerstack.model._args import seed_of
-from triggerstack.model._errors import ScenarioError
+from triggerstack.model._args import finite_of, seed_of, whole_number
+from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._scenario import Scenario
+from triggerstack.model._text import found
 
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
 from ._env import Observation, Rewards, TriggerStackEnv
 from ._render import MODES
-from ._source import ScenarioSource
+from ._source import ScenarioSource, _Source
 from ._spaces import MaskedDiscrete
 
 Policy = Callable[[Observation, np.random.Generator], int]
@@ -65,12 +66,14 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         self.game = TriggerStackEnv(
             scenario, layout=layout, rewards=rewards, options=options, render_mode=render_mode, auto=auto
         )
-        if not 0 <= seat < self.game.layout.players:
-            raise ValueError(f"seat {seat} is not one of the layout's {self.game.layout.players} seats")
+        seat = whole_number(seat, "seat", 0, self.game.layout.players - 1)  # one of the layout's seats
+        if not callable(opponent):
+            why = f"expected a policy (a function of an observation and a generator), found {found(opponent)}"
+            raise UsageError(f"opponent: {why}")
         self.render_mode = render_mode
         self.agent = self.game.possible_agents[seat]
         self.opponent = opponent
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = None if illegal_reward is None else finite_of(illegal_reward, "illegal_reward")
         self.observation_space = self.game.observer.space
         self.action_space = MaskedDiscrete(self.game.layout.size)
         self._over = True
@@ -105,17 +108,20 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
-        super().reset(seed=None if seed is None else seed_of(seed))  # model/_args.py: np.int64(5) is 5
+        seed = None if seed is None else seed_of(seed)  # model/_args.py: np.int64(5) is 5
+        wanted = self.game._source_of(options)  # read once, at the door: a key other than "scenario" is refused
+        super().reset(seed=seed)
         if seed is not None:  # a board stream (rl.boards) begins again at its boards of the seed
-            self.game._source.restart(seed_of(seed))
-        self._begin(options)
+            self.game._source.restart(seed)
+        self._begin(wanted)
         return self._observation(), self._info()
 
-    def _begin(self, options: dict[str, Any] | None = None) -> None:
-        """Begin an episode in which the seat decides (the others played until it does)."""
+    def _begin(self, wanted: _Source | None = None) -> None:
+        """Begin an episode in which the seat decides (the others played until it does), drawn from
+        ``wanted`` (``reset``'s options read; None: the environment's own source)."""
         self.game._np_random, self.game._seed = self.np_random, None  # one generator: scenarios and the other seats
         for _ in range(EPISODE_TRIES):
-            self.game.reset(options=options)
+            self.game._restart(None, wanted)
             if self.agent in self.game._player_of:  # the seat is not empty on this board
                 self._play_others()
                 if not self.game.terminations[self.agent]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
-from triggerstack.model._errors import ScenarioError
+from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._scenario import Scenario
+from triggerstack.model._text import found
 
 from .._boards._draw import Boards
 
@@ -43,6 +44,14 @@ def _mixed(seed: int) -> int:
     return z ^ (z >> 31)
 
 
+def _load_path(item: str | os.PathLike[str], name: str) -> str:
+    """A path's text, never empty (``Path("")`` would be the working folder: a guess)."""
+    text = os.fspath(item)
+    if not isinstance(text, str) or not text:
+        raise _not_a_source(item, name)
+    return text
+
+
 def _files(folder: Path) -> list[Path]:
     named = sorted(p for p in folder.rglob("scenario.*") if p.suffix in _SUFFIXES)
     if named:
@@ -50,10 +59,21 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in _SUFFIXES and ".proposal." not in p.name)
 
 
-def _load(item: Scenario | Facts | str | os.PathLike[str]) -> Facts:
+def _load(item: Any, name: str) -> Facts:
     if isinstance(item, Scenario | Facts):
         return facts_of(item)
-    return facts_of(Scenario.load(os.fspath(item)))
+    if not isinstance(item, str | os.PathLike):
+        raise _not_a_source(item, name)
+    return facts_of(Scenario.load(_load_path(item, name)))
+
+
+def _not_a_source(value: Any, name: str) -> UsageError:
+    """A value that is no scenario source, refused naming the argument (model/_args.py's words)."""
+    what = "bytes" if isinstance(value, bytes | bytearray) else found(value)
+    return UsageError(
+        f"{name}: expected a scenario source (a Scenario, compiled facts, a file or folder's path, a list of "
+        f"them, an iterator of scenarios or a function of a generator), found {what}"
+    )
 
 
 def _compiled(item: Scenario | Facts) -> Facts:
@@ -68,33 +88,35 @@ def _compiled(item: Scenario | Facts) -> Facts:
 class _Source:
     """Where an episode's scenario comes from."""
 
-    def __init__(self, source: ScenarioSource) -> None:
+    def __init__(self, source: ScenarioSource, name: str = "scenario") -> None:
+        """``source`` read whole, or refused naming ``name`` (the argument that gave it)."""
         self.fixed: list[Facts] | None = None
         self.draw: Callable[[np.random.Generator], Scenario | Facts] | None = None
         self.iterator: Iterator[Scenario | Facts] | None = None
         if isinstance(source, Scenario | Facts):
             self.fixed = [facts_of(source)]
         elif isinstance(source, str | os.PathLike):
-            path = Path(source)
-            self.fixed = [_load(p) for p in _files(path)] if path.is_dir() else [_load(path)]
+            path = Path(_load_path(source, name))
+            self.fixed = [_load(p, name) for p in _files(path)] if path.is_dir() else [_load(path, name)]
             if not self.fixed:
-                raise ScenarioError(f"{path}: no scenario files in this folder")
-        elif isinstance(source, Sequence):
+                raise UsageError(f"{name}: {path}: no scenario files in this folder")
+        elif isinstance(source, Sequence) and not isinstance(source, bytes | bytearray):  # in its order: never a set
             self.fixed = []
-            for item in source:
-                folder = Path(item) if isinstance(item, str | os.PathLike) else None
+            for i, item in enumerate(source):
+                place = f"{name}[{i}]"
+                folder = Path(_load_path(item, place)) if isinstance(item, str | os.PathLike) else None
                 if folder is not None and folder.is_dir():
-                    self.fixed.extend(_load(p) for p in _files(folder))
+                    self.fixed.extend(_load(p, place) for p in _files(folder))
                 else:
-                    self.fixed.append(_load(item))
+                    self.fixed.append(_load(item, place))
             if not self.fixed:
-                raise ScenarioError("the list of scenarios is empty")
-        elif callable(source):
+                raise UsageError(f"{name}: the list of scenarios is empty")
+        elif callable(source) and not isinstance(source, type):
             self.draw = source
         elif isinstance(source, Iterator):
             self.iterator = source
         else:
-            raise TypeError(f"not a scenario source: {type(source).__name__}")
+            raise _not_a_source(source, name)
 
     def next(self, rng: Callable[[], np.random.Generator], seed: int | None = None) -> Facts:
         """The next scenario (``rng``: the environment's generator, asked for only to draw;

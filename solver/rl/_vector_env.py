@@ -11,7 +11,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
-from triggerstack.model._args import seed_of
+from triggerstack.model._args import listed, seed_of, whole_number
+from triggerstack.model._errors import UsageError
 
 from .._options import Options
 from .._verbs.step import ActionLayout
@@ -19,6 +20,11 @@ from ._env import Rewards
 from ._gym_env import Policy, TriggerStackGym, uniform
 from ._source import ScenarioSource
 from ._spaces import MaskedDiscrete
+
+MOST_BOARDS = 10_000
+"""The most boards one vector environment steps (docs/rl.md): each is about 8 KB and a millisecond
+of CPU to make on a small scenario, so 10,000 are about 80 MB; past it a size is refused when the
+vector is made, before anything is built (``vector_env(10**7, …)`` took 23 s and 2.9 GB to fail)."""
 
 
 class TriggerStackVectorEnv(VectorEnv):
@@ -58,8 +64,7 @@ class TriggerStackVectorEnv(VectorEnv):
         # nothing to close yet: Gymnasium 1.2 (Ray RLlib's pin) closes a VectorEnv when it is collected, one
         # refused here too, and closing one whose boards were never made must not raise
         self.envs: list[TriggerStackGym] = []
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        num_envs = whole_number(num_envs, "num_envs", 1, MOST_BOARDS)  # model/_args.py, as every door's count
         try:
             mode: AutoresetMode | None = AutoresetMode(autoreset_mode)  # a member, or its value
         except ValueError:
@@ -67,9 +72,9 @@ class TriggerStackVectorEnv(VectorEnv):
         if mode is not AutoresetMode.NEXT_STEP:
             known = "" if mode is not None else " (not a mode at all)"
             modes = ", ".join(sorted(repr(m.value) for m in AutoresetMode))
-            raise ValueError(
-                f"only AutoresetMode.NEXT_STEP ({AutoresetMode.NEXT_STEP.value!r}) is implemented, not "
-                f"{autoreset_mode!r}{known}; Gymnasium's modes are {modes}"
+            raise UsageError(
+                f"autoreset_mode: only AutoresetMode.NEXT_STEP ({AutoresetMode.NEXT_STEP.value!r}) is implemented, "
+                f"not {autoreset_mode!r}{known}; Gymnasium's modes are {modes}"
             )
         first = TriggerStackGym(
             scenario,
@@ -114,35 +119,38 @@ class TriggerStackVectorEnv(VectorEnv):
         options: dict[str, Any] | None = None,
     ) -> tuple[NDArray[np.int16], dict[str, Any]]:
         """Begin an episode on every board: ``seed`` an integer (board ``i`` gets ``seed + i``) or
-        one per board (a list, a tuple or a one-dimensional NumPy array of integers); ``options``
-        as the one-board environment's."""
-        n = self.num_envs
-        seeds: list[Any]
-        if isinstance(seed, np.ndarray):
-            if seed.ndim != 1 or not np.issubdtype(seed.dtype, np.integer):
-                shape = f"a {seed.dtype} array of shape {seed.shape}"
-                raise ValueError(f"seeds as an array are one integer per board, not {shape}")
-            seeds = [seed_of(s, f"seed[{i}]") for i, s in enumerate(seed.tolist())]  # Python ints, as Gymnasium takes
-        elif seed is None or not hasattr(seed, "__iter__") or isinstance(seed, str | bytes):
-            seed = None if seed is None else seed_of(seed)  # model/_args.py: np.int64(5) is 5; -1, 1.5, "7" refused
-            seeds = [None if seed is None else seed + i for i in range(n)]
-        else:
-            seeds = [None if s is None else seed_of(s, f"seed[{i}]") for i, s in enumerate(seed)]
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards")
-        if isinstance(seed, int):
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        one per board (a list, a tuple or a one-dimensional NumPy array of integers, :meth:`_seeds`);
+        ``options`` as the one-board environment's (read once for every board)."""
+        seeds = self._seeds(seed)
+        wanted = self.envs[0].game._source_of(options)  # read once for every board: refused naming a bad key
+        if seeds[0] is not None and isinstance(seed, int | np.integer):  # one seed: the vector's own generator too
+            self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
         first = next((s for s in seeds if s is not None), None)
         if first is not None:  # the boards share one source: a board stream (rl.boards) restarts at the first seed
             self.envs[0].game._source.restart(first)
         for i, (board, s) in enumerate(zip(self.envs, seeds, strict=True)):
             if s is not None:
                 board._np_random, board._np_random_seed = seeding.np_random(s)
-            board._begin(options)
+            board._begin(wanted)
             self._write(i)
         self._autoreset = [False] * self.num_envs
         self._started = True
         return self._observations.copy(), self._infos({})
+
+    def _seeds(self, seed: Any) -> list[int | None]:
+        """``reset``'s seed as one per board: an integer ``k`` as ``k + i`` for board ``i``, a list
+        in its order (``model/_args.py`` ``listed``: a list, a tuple or a one-dimensional array, never
+        a set or bytes), each a seed or None; anything else refused naming it."""
+        n = self.num_envs
+        if seed is None:
+            return [None] * n
+        if isinstance(seed, str | bytes | bytearray) or not hasattr(seed, "__iter__"):  # one seed (np.int64(5) is 5)
+            first = seed_of(seed)
+            return [first + i for i in range(n)]
+        given = listed(seed, "seed")
+        if len(given) != n:
+            raise UsageError(f"seed: expected one seed per board ({n}), found a list of {len(given)}")
+        return [None if s is None else seed_of(s, f"seed[{i}]") for i, s in enumerate(given)]
 
     def step(
         self, actions: NDArray[np.integer[Any]] | list[int]
