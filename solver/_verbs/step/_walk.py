@@ -1,5 +1,9 @@
 """A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk
-that replays an outcome (:meth:`Stepper.decisions_for`)."""
+that replays an outcome (:meth:`Stepper.decisions_for`).
+
+Near the 600-line cap, with a reason: it is one class, the :class:`Stepper` every door's walk goes
+through (the step verb, the environments, the page), and its caches and its ids are shared by all
+of its methods; the replay (``decisions_for``) is what moves out first should it grow."""
 
 from __future__ import annotations
 
