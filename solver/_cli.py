@@ -108,8 +108,12 @@ def _limits_parser() -> argparse.ArgumentParser:
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/cli.md#limits, model/_limits.py)")
     for name, default, what in Limits.described():
-        caps.add_argument(
-            f"--max-{name}", type=_positive, default=default, metavar="N", help=f"most {what} (default {default:,})"
+        caps.add_argument(  # --max-answer unset: a stream on the command line is written as it goes (_output.stream)
+            f"--max-{name}",
+            type=_positive,
+            default=None if name == "answer" else default,
+            metavar="N",
+            help=f"most {what} (default {default:,})",
         )
     caps.add_argument(
         "--time-limit",
@@ -282,7 +286,7 @@ def _engine(text: str) -> Engine:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(**{name: getattr(args, f"max_{name}") for name, _, _ in Limits.described()})
+    return Limits(**{name: v for name, _, _ in Limits.described() if (v := getattr(args, f"max_{name}")) is not None})
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -365,7 +369,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
     try:
         if cmd.streams:
             assert legal is not None
-            _stream(verb.lines(legal, params), getattr(args, "max_answer", Limits().answer))
+            _stream(verb.lines(legal, params), getattr(args, "max_answer", None))
             return None
         result = verb.ask(legal, params)
         picture = result.picture() if getattr(args, "format", None) == "svg" else None
@@ -376,7 +380,7 @@ def _answer_within(args: argparse.Namespace, verb: Verb, cmd: Command) -> tuple[
         raise
     from triggerstack.model._answer import too_large, written
 
-    cap = getattr(args, "max_answer", Limits().answer)  # every answer held to it, as every server's
+    cap = getattr(args, "max_answer", None) or Limits().answer  # every answer held to it, as every server's
     as_json = picture is None and (getattr(args, "json", False) or getattr(args, "format", None) == "json")
     if as_json:
         report = result.cli_json()

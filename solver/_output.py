@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import errno
+import math
 import sys
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -39,13 +40,15 @@ def _stdout_failed(exc: OSError) -> OutputFailed:
     return OutputFailed(exc.strerror or str(exc))
 
 
-def stream(lines: Iterator[str], cap: int) -> None:
+def stream(lines: Iterator[str], cap: int | None) -> None:
     """Write a verb's lines of canonical JSON (``enumerate``, ``sample``) as they come, in chunks;
     the first is computed before anything is written, so an error found while starting leaves
-    standard output empty. The stream is one answer, held to ``cap`` bytes as a whole (as the
-    server's ``/v1/enumerate/lines``): the lines that fit are written, whole, and the next one is
-    refused (exit 2, the cap's words), never a partial answer passed off as whole."""
-    left = cap
+    standard output empty. With ``--max-answer`` given (``cap``), the stream is one answer held to
+    it as a whole (as the server's ``/v1/enumerate/lines``): the lines that fit are written, whole,
+    and the next one is refused (exit 2, the cap's words), never a partial answer passed off as
+    whole. Without it, ``--limit``/``-n`` and the time limit bound it: it is written as it comes,
+    in constant memory (a million outcomes are 16 MiB past the default cap)."""
+    left = math.inf if cap is None else cap
     while chunk := list(islice(lines, 2048)):  # taken in C: a line costs no Python step here
         size = sum(map(len, chunk)) + len(chunk)  # ASCII (json.dumps' ensure_ascii): a character a byte
         if size > left:
@@ -53,7 +56,7 @@ def stream(lines: Iterator[str], cap: int) -> None:
             chunk = chunk[: bisect_right(fits, left)]
             if chunk:
                 write("\n".join([*chunk, ""]), flush=True, json_lines=True)
-            raise too_large(cap, "ask for fewer outcomes: --limit, -n")
+            raise too_large(int(cap or 0), "ask for fewer outcomes: --limit, -n")
         left -= size
         chunk.append("")
         write("\n".join(chunk), flush=True, json_lines=True)

@@ -4,7 +4,7 @@ runner passes them all against this tool (in process and over ``serve --stdio``,
 and a deliberately broken engine fails the right cases with a divide that points at the first
 wrong decision.
 
-Private unit: solver/conformance/_not_a_case, the suite reader's refusal of a file that is not a case."""
+Private unit: `_not_a_case` of solver/conformance/__init__.py, the suite reader's refusal of a file that is not a case."""
 
 from __future__ import annotations
 

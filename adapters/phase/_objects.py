@@ -119,7 +119,7 @@ def read_object(o: Node, zone: str, gaps: list[Gap], combat: Combat) -> tuple[di
     out["colors"] = [_COLOR[c] for c in (c.as_str() for c in o["color"].items()) if c in _COLOR]
     for stat in ("power", "toughness"):
         value = o[stat].maybe_int()
-        if value is not None:
+        if value is not None and "creature" in types:  # 208.3: only a creature has them, as the card reader says
             out[stat] = value
     mv = _mana_value(o["mana_cost"], gaps)
     if mv is not None:
