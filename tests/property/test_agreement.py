@@ -233,8 +233,11 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     try:
         n = count(facts, time_limit=20)  # counted by classes of passes: cheap where listing is not
     except EndlessLoop:  # a pass repeats an earlier one: every engine, and the simulator, says so
-        with pytest.raises(EndlessLoop):
-            count(facts, engine="cpsat")
+        try:  # within the same 20 s as the product's count: unbounded, it followed passes to 13.7 GB under load
+            with pytest.raises(EndlessLoop):
+                count(facts, engine="cpsat", time_limit=20)
+        except TimeLimitReached:
+            assume(False)  # a loop CP-SAT's passes take longer to reach: the case is set aside, as below
         try:  # the literal simulator lists the passes until one repeats: bounded, as every listing is
             with bounded(Deadline(20)):
                 listed = len(list(Chain(Passes(facts), _small_simulated, max_listed=20_000).outcomes()))
