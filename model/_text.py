@@ -125,18 +125,6 @@ def visible_lines(text: str) -> str:
     return _UNSAFE_IN_LINES.sub(_escape, text) if _holds(text, _UNSAFE_BMP_IN_LINES, _UNSAFE_IN_LINES) else text
 
 
-_IGNORABLE = (
-    (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
-    (0x115F, 0x1160),  # HANGUL CHOSEONG/JUNGSEONG FILLER
-    (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ/AA
-    (0x180B, 0x180F),  # MONGOLIAN FREE VARIATION SELECTORS, VOWEL SEPARATOR
-    (0x3164, 0x3164),  # HANGUL FILLER
-    (0xFE00, 0xFE0F),  # VARIATION SELECTORS
-    (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
-    (0xE0100, 0xE01EF),  # VARIATION SELECTORS SUPPLEMENT
-)
-"""Default-ignorable code points (Unicode's DerivedCoreProperties) outside the categories refused
-whole: drawn as nothing, so ``a`` and ``a`` + U+FE0F print alike."""
 _REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 """Categories never in an id: controls, format characters (zero-width spaces and joiners, U+2060
 WORD JOINER, U+00AD SOFT HYPHEN, U+FEFF, the bidirectional marks), surrogates, private use, line
@@ -153,10 +141,10 @@ def _unshown(cp: int, category: str, first: bool) -> str | None:
         return "a space other than U+0020, shown as one"
     if category[0] == "M" and first:
         return "a combining mark with nothing before it in the id to mark"
-    if any(lo <= cp <= hi for lo, hi in _IGNORABLE):
-        return "a variation selector or another character shown as nothing"
     if 0xFDD0 <= cp <= 0xFDEF or cp & 0xFFFE == 0xFFFE:
         return "a noncharacter"
+    if UNSAFE.match(chr(cp)) is not None:  # the default-ignorable code points of other categories: one list
+        return "a variation selector or another character shown as nothing"
     return None
 
 
