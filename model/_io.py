@@ -207,7 +207,7 @@ def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool =
     """One JSON Lines line (errors name the column), or a JSON text (the line and the column),
     within ``limits``."""
     if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
-        raise ScenarioError(f"more than {limits.bytes} bytes")
+        raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
     return check_data(_parse_json(text, None, limits, one_line=one_line), None, limits)
 
 
