@@ -40,12 +40,6 @@ from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, seconds_of
 from ._text import found, typed
 
 
-def _shown(value: Any) -> str:
-    """What an argument holds, in the format's words (``found``), bytes said as bytes (they are a
-    sequence of numbers to Python, never a list a door takes)."""
-    return "bytes" if isinstance(value, bytes | bytearray | memoryview) else found(value)
-
-
 def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
     """``value`` as an int when it is a whole number from ``least`` to ``most``, else None and why
     (in the format's words, as a document's problem says it: docs/formats.md, "Errors")."""
@@ -56,7 +50,7 @@ def _whole(value: Any, least: int, most: int | None) -> tuple[int | None, str]:
         except TypeError:
             number = None
     if number is None:
-        return None, f"expected a whole number, found {_shown(value)}"
+        return None, f"expected a whole number, found {found(value)}"
     if number < least:
         return None, f"expected at least {least}, found {found(number)}"
     if most is not None and number > most:
@@ -92,7 +86,7 @@ def truth_of(value: Any, name: str) -> bool:
     refused naming ``name``, never taken for its truthiness."""
     if _is_bool(value):
         return bool(value)
-    raise _named(name, f"expected true or false, found {_shown(value)}")
+    raise _named(name, f"expected true or false, found {found(value)}")
 
 
 def finite_of(value: Any, name: str) -> float:
@@ -105,9 +99,9 @@ def finite_of(value: Any, name: str) -> float:
         except OverflowError:  # an int past the largest float
             number = math.inf
     if number is None:
-        raise _named(name, f"expected a number, found {_shown(value)}")
+        raise _named(name, f"expected a number, found {found(value)}")
     if not math.isfinite(number):
-        raise _named(name, f"expected a finite number, found {_shown(value)}")
+        raise _named(name, f"expected a finite number, found {found(value)}")
     return number
 
 
@@ -117,7 +111,7 @@ def choice_of(value: Any, name: str, choices: Collection[str]) -> str:
     if isinstance(value, str) and value in choices:
         return value
     said = ", ".join(repr(c) for c in choices)
-    raise _named(name, f"expected one of {said}, found {_shown(value)}")
+    raise _named(name, f"expected one of {said}, found {found(value)}")
 
 
 def listed(value: Any, name: str) -> list[Any]:
@@ -131,7 +125,7 @@ def listed(value: Any, name: str) -> list[Any]:
             return list(value.tolist())
         shape = "×".join(str(n) for n in value.shape) or "()"
         raise _named(name, f"expected a list (a one-dimensional array), found an array of shape {shape}")
-    raise _named(name, f"expected a list, found {_shown(value)}")
+    raise _named(name, f"expected a list, found {found(value)}")
 
 
 def span_of(value: Any, name: str, least: int = 0, most: int | None = None) -> tuple[int, int]:
@@ -142,7 +136,7 @@ def span_of(value: Any, name: str, least: int = 0, most: int | None = None) -> t
         return lo, hi
     pair = listed(value, name)
     if len(pair) != 2:
-        raise _named(name, f"expected a whole number or a pair (low, high), found {_shown(value)}")
+        raise _named(name, f"expected a whole number or a pair (low, high), found {found(value)}")
     lo, hi = (whole_number(v, name, least, most) for v in pair)
     if lo > hi:
         raise _named(name, f"the low end {lo} is above the high end {hi}")
@@ -159,7 +153,7 @@ def options_of(
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise _named(name, f"expected a mapping with keys among {', '.join(known)}, found {_shown(value)}")
+        raise _named(name, f"expected a mapping with keys among {', '.join(known)}, found {found(value)}")
     given: Mapping[Any, Any] = value
     if inert and any(k in inert for k in given):
         given = {k: v for k, v in given.items() if k not in inert}

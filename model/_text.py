@@ -101,6 +101,8 @@ def found(value: Any) -> str:
         return text if len(text) <= 40 else text[:37] + "..."
     if isinstance(value, str):
         return typed(value, 40) if value else "empty text"
+    if isinstance(value, bytes | bytearray | memoryview):  # a sequence of numbers to Python, never a list a door takes
+        return "bytes"
     if isinstance(value, Mapping):
         if not value:
             return "an empty mapping"
