@@ -19,14 +19,14 @@ agreement with the other engines on generated scenarios means something. A test 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, islice, product
 from math import comb
 from typing import Any
 
 from constraint import Problem
 from triggerstack.model._facts import AbilityFacts, Facts
-from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, raised_by
 
 from .._core.engine import ListedEngine
 from .._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
@@ -52,11 +52,15 @@ def _mode_multisets(a: AbilityFacts) -> Iterator[tuple[int, ...]]:
         yield from pick(available, n)
 
 
-def ability_choices(facts: Facts, a: AbilityFacts) -> list[Choice]:
-    """Every choice of ``a`` that is legal once every waiting ability it names is below it."""
+def ability_choices(
+    facts: Facts, a: AbilityFacts, cap: int = DEFAULT_LIMITS.choices, on_time: Callable[[], None] = lambda: None
+) -> list[Choice]:
+    """Every choice of ``a`` that is legal once every waiting ability it names is below it: at most
+    ``cap`` (``limits.choices``, the cap every engine lists one ability's choices within), else
+    :class:`EngineCannot` naming it, and ``on_time`` asked as they are found (the call's deadline)."""
     if a.forced_removal is not None:
         return []
-    out: list[Choice] = []
+    out: set[Choice] = set()
     for modes in _mode_multisets(a):
         problem = Problem()
         names: list[tuple[int, int]] = []  # (instance, requirement)
@@ -107,14 +111,17 @@ def ability_choices(facts: Facts, a: AbilityFacts) -> list[Choice]:
                 prev = [n for n in names if n[0] == i - 1]
                 if this:
                     problem.addConstraint(_ordered(len(prev)), [*prev, *this])
-        solutions = problem.getSolutions() if names else [{}]
-        for sol in solutions:
+        for sol in problem.getSolutionIter() if names else iter([{}]):
             insts = []
             for i, mode in enumerate(modes):
                 reqs = a.modes[mode].requirements
                 insts.append([tuple(sol[i, r.index]) for r in reqs])
-            out.extend(_with_divisions(a, modes, insts))
-    return sorted(set(out))
+            out.update(_with_divisions(a, modes, insts))
+            if len(out) > cap:
+                said = f"{a.id} has more than {cap} choices; the constraint engine lists at most that many"
+                raise EngineCannot(said + raised_by("choices"))
+            on_time()
+    return sorted(out)
 
 
 def _ordered(n: int) -> Any:
@@ -164,9 +171,12 @@ def _shape(c: Choice) -> tuple[int, ...]:
     return tuple(m.mode for m in c.modes)
 
 
-def iter_solutions(facts: Facts, *, deadline: Deadline = NO_DEADLINE) -> Iterator[IndexedOutcome]:
+def iter_solutions(
+    facts: Facts, *, deadline: Deadline = NO_DEADLINE, cap: int = DEFAULT_LIMITS.choices
+) -> Iterator[IndexedOutcome]:
     """The outcomes in python-constraint's own order, as it finds them (each solution of the
-    problem is a distinct outcome), within the call's ``deadline`` (no clock of its own)."""
+    problem is a distinct outcome), within the call's ``deadline`` (no clock of its own) and each
+    ability's choices within ``cap``."""
 
     def on_time() -> None:
         deadline.check("python-constraint was finding the outcomes")
@@ -174,8 +184,7 @@ def iter_solutions(facts: Facts, *, deadline: Deadline = NO_DEADLINE) -> Iterato
     problem = Problem()
     choices = {}
     for a in facts.abilities:
-        choices[a.index] = ability_choices(facts, a)
-        on_time()
+        choices[a.index] = ability_choices(facts, a, cap, on_time)
     needs = {k: frozenset().union(*(_waiting(facts, c) for c in cs)) for k, cs in choices.items()}
     active = [a for a in facts.abilities if a.block is not None]
     for a in active:
@@ -264,7 +273,9 @@ class ConstraintEngine(ListedEngine):
     path = "constraint"
 
     def __init__(self, facts: Facts, options: Options | None = None, deadline: Deadline | None = None) -> None:
-        super().__init__(facts, deadline or Deadline((options or Options()).time_limit))
+        options = options or Options()
+        super().__init__(facts, deadline or Deadline(options.time_limit))
+        self.cap = options.limits.choices
 
     def _solve(self, limit: int | None = None) -> Sequence[IndexedOutcome]:
-        return sorted(set(islice(iter_solutions(self.facts, deadline=self.deadline), limit)))
+        return sorted(set(islice(iter_solutions(self.facts, deadline=self.deadline, cap=self.cap), limit)))

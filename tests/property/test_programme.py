@@ -125,7 +125,11 @@ def _expected(facts: Facts, a: AbilityFacts, below: frozenset[int]) -> list[Choi
     """python-constraint2's choices (every waiting ability below), those that target a waiting
     ability not in ``below`` dropped, then 601.2c's maximality."""
     first = facts.first_waiting
-    listed = [c for c in ability_choices(facts, a) if all(t < first or t - first in below for t in c.things())]
+    try:  # python-constraint lists before 601.2c's maximality and the waiting abilities' filter: held to LISTED too
+        raw = ability_choices(facts, a, LISTED)
+    except EngineCannot:
+        reject()
+    listed = [c for c in raw if all(t < first or t - first in below for t in c.things())]
     return _obeying(a, listed)
 
 
