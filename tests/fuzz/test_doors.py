@@ -34,6 +34,8 @@ from hypothesis import strategies as st
 from ..property.strategies import scenarios
 from .doors import FORM, NEVER, SCENARIO_METHODS, SURFACES, Answer, mutations, requests
 
+TIME_LIMIT = -32002  # the time limit ran out (docs/server.md's error codes)
+
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
@@ -70,7 +72,15 @@ def _holds(method: str, params: dict[str, Any], generated_in_form: bool) -> dict
         else:
             assert said.code is None or said.message, f"{name} {method}: an error that says nothing"
     codes = {name: (said.code, None if said.code else json.dumps(said.result, sort_keys=True)) for name, said in answers.items()}
-    assert len(set(codes.values())) == 1, f"{method}: the surfaces disagree: {codes}"
+    # A time limit reached is no verdict: whether a request ends before its limit (0.001 s is in the
+    # schema) is the machine's, so one surface may reach it where another finished (seen under load:
+    # stdio said bad input, batch reached 0.001 s reading the same document's problems). Every answer
+    # that was reached agrees; a surface that reached its limit says so in the limit's words.
+    decided = {name: code for name, code in codes.items() if code[0] != TIME_LIMIT}
+    for name, said in answers.items():
+        if name not in decided:
+            assert "time limit" in said.message, f"{name} {method}: a time limit that does not say so: {said.raw[:400]}"
+    assert len(set(decided.values())) <= 1, f"{method}: the surfaces disagree: {codes}"
     return answers
 
 
