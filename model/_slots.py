@@ -71,11 +71,13 @@ def pickled(
             """A field sent later, read back now (only a slot not set is looked up here)."""
             if name != later or unsent is None or deferred is None:
                 raise AttributeError(name)
-            data = slots[unsent].__get__(self).pop((LATER, later), None)
+            waiting = slots[unsent].__get__(self)
+            data = waiting.get((LATER, later))
             if data is None:
                 raise AttributeError(name)
             value = pickle.loads(data)
             slots[deferred].__set__(self, value)
+            waiting.pop((LATER, later), None)  # after: another thread asking meanwhile reads it too, never fails
             return value
 
         # in place of the dataclass's (which read the fields again each time)

@@ -72,9 +72,10 @@ class Board:
         ``model/_facts.py``)."""
         state = dict(self.__dict__)
         if self.compiled is not None:
-            state["compiled"] = (self.compiled[0], None)
-            if self.compiled[0].scenario is self.scenario:
-                del state["scenario"]
+            facts = self.compiled[0]
+            state["compiled"] = (facts, None)
+            if "scenario" not in state or state["scenario"] is facts.scenario:  # not read yet, or the facts'
+                state.pop("scenario", None)
         return state
 
     def __getattr__(self, name: str) -> Any:
