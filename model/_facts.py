@@ -33,8 +33,8 @@ from ._linked import LinkedSearch, atoms
 from ._modes import allowed_counts
 from ._rules import Rule
 from ._scenario import Scenario
-from ._shapes import Filter, MustTarget, Requirement, Trigger
-from ._slots import pickled
+from ._shapes import Filter, MustTarget, Reaction, Requirement, Trigger
+from ._slots import pickled, unread
 from ._targeting import Bar, Bars, Restriction
 from ._text import called
 from ._things import Thing, scenario_things
@@ -147,7 +147,11 @@ class AbilityFacts:
         return 0 in self.choose
 
 
-@pickled("thing_index", "ability_index", "opponents", kept="memo")
+def _without_reactions(scenario: Scenario) -> bool:
+    return not scenario.reactions
+
+
+@pickled("thing_index", "ability_index", "opponents", kept="memo", later="scenario", later_if=_without_reactions)
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Facts:
     """Everything the engines need to know about a scenario, computed once.
@@ -155,7 +159,10 @@ class Facts:
     Compared by identity. ``memo`` is where the solvers keep what they learn about the scenario
     (:class:`~triggerstack.solver.LegalOutcomes` keeps its state there, so that it lives as long
     as the facts and no longer). Facts pickle, ``memo`` left behind (``_slots.pickled``): a board
-    drawn in a worker process arrives compiled."""
+    drawn in a worker process arrives compiled. A scenario without reactions travels as one byte
+    string, read back when first asked for: playing its first pass reads the facts alone
+    (:meth:`player_ids`, :func:`reactions_of`), so a board drawn ahead and played by an
+    environment is never read whole unless asked for (``env.scenario``, a rewards function)."""
 
     scenario: Scenario
     things: tuple[Thing, ...]
@@ -169,6 +176,11 @@ class Facts:
 
     def is_opponent(self, a: PlayerId, b: PlayerId) -> bool:
         return b in self.opponents.get(a, frozenset())
+
+    def player_ids(self) -> tuple[PlayerId, ...]:
+        """The scenario's players in turn order, without reading the scenario: ``opponents`` lists
+        every player, in turn order (``_apnap.opponent_relation``)."""
+        return tuple(self.opponents)
 
     def may_fit(self, f: Filter, thing: Thing) -> bool:
         """Whether ``thing`` could fit ``f`` for an ability some player controls — its filter not
@@ -463,6 +475,12 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         opponents=MappingProxyType(opponents),
         first_waiting=len(base),
     )
+
+
+def reactions_of(facts: Facts) -> tuple[Reaction, ...]:
+    """``facts.scenario.reactions``, without reading back a scenario sent later (only one without
+    reactions is: ``_slots.pickled``)."""
+    return () if unread(facts, "scenario") else facts.scenario.reactions
 
 
 def facts_of(scenario: Scenario | Facts, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ._controllers import derive_controller
 from ._errors import ScenarioError
-from ._facts import Facts, compile_facts, facts_of
+from ._facts import Facts, compile_facts, facts_of, reactions_of
 from ._filters import Context, matches, possible_kinds
 from ._limits import DEFAULT_LIMITS
 from ._outcome import Outcome
@@ -44,7 +44,7 @@ def by_reactions(scenario: Scenario | Facts, placed: Outcome) -> list[dict[str, 
     """The default next-pass function: the scenario's ``reactions`` fired by ``placed``, in the
     order docs/formats.md, Proposal and outcome sorts them (stack position of the ability that fired them, then
     reaction order). Given the pass's facts, it reads them rather than compiling the scenario."""
-    if not (scenario.scenario if isinstance(scenario, Facts) else scenario).reactions:
+    if not (reactions_of(scenario) if isinstance(scenario, Facts) else scenario.reactions):
         return []
     facts = facts_of(scenario)
     scenario = facts.scenario
@@ -320,7 +320,7 @@ class Passes:
     @property
     def single(self) -> bool:
         """Whether the loop has only the first pass whatever is chosen (no reactions, no hook)."""
-        return self.next_pass is None and not self.first.scenario.reactions
+        return self.next_pass is None and not reactions_of(self.first)
 
     def peek(self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...]) -> Ahead:
         """What follows pass ``facts`` placed as ``placed`` (with ``below`` on the stack from earlier

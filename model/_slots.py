@@ -7,26 +7,42 @@ to arrive. :func:`pickled` gives a class a state of its fields in order instead,
 through its slot; a read-only mapping (``MappingProxyType``, which does not pickle, or a lazy
 mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-only again, and a
 field ``kept`` (what solvers learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
+
+A field ``later`` (``Facts.scenario``: about half of what a board's facts took to read back, and
+what playing a board without reactions never reads) is sent as a pickle of its own, one byte
+string, where ``later_if`` says so of its value: read back, the object keeps the string in its
+``kept`` dict and reads the field from it the first time it is asked for (a ``__getattr__``,
+which Python calls only for a slot not yet set: no cost once read, nor for an object never
+pickled). :func:`unread` says whether it still waits.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+LATER = "slots:later"
+"""The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
 
-def pickled(*mappings: str, kept: str | None = None) -> Callable[[type[T]], type[T]]:
-    """The class decorator (outermost, over ``@dataclass(frozen=True, slots=True)``): see the module."""
+def pickled(
+    *mappings: str, kept: str | None = None, later: str | None = None, later_if: Callable[[Any], bool] | None = None
+) -> Callable[[type[T]], type[T]]:
+    """The class decorator (outermost, over ``@dataclass(frozen=True, slots=True)``): see the module
+    (``later`` needs ``kept``: where the unread field waits)."""
 
     def wrap(cls: type[T]) -> type[T]:
         names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]  # a dataclass
         slots = tuple(cls.__dict__[n] for n in names)  # each field's slot, written past the frozen __setattr__
+        puts = tuple(s.__set__ for s in slots)  # bound once: a tenth of what reading a board's facts back costs
         read_only = tuple(i for i, n in enumerate(names) if n in mappings)
         unsent = names.index(kept) if kept is not None else None
+        deferred = names.index(later) if later is not None else None
+        assert deferred is None or unsent is not None, "a field sent later waits in the kept dict"
 
         def getstate(self: T) -> tuple[Any, ...]:
             state = [getattr(self, n) for n in names]
@@ -34,6 +50,8 @@ def pickled(*mappings: str, kept: str | None = None) -> Callable[[type[T]], type
                 state[i] = dict(state[i])
             if unsent is not None:
                 state[unsent] = None
+            if deferred is not None and (later_if is None or later_if(state[deferred])):
+                state[deferred] = pickle.dumps(state[deferred], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
             return tuple(state)
 
         def setstate(self: T, state: tuple[Any, ...]) -> None:
@@ -44,12 +62,35 @@ def pickled(*mappings: str, kept: str | None = None) -> Callable[[type[T]], type
                 if unsent is not None:
                     values[unsent] = {}
                 state = tuple(values)
-            for slot, value in zip(slots, state, strict=True):
-                slot.__set__(self, value)
+            for put, value in zip(puts, state, strict=True):
+                put(self, value)
+            if deferred is not None and isinstance(state[deferred], bytes):  # left unset: read when asked for
+                slots[unsent].__get__(self)[LATER, later] = state[deferred]  # type: ignore[index]
+                slots[deferred].__delete__(self)
+
+        def read_later(self: T, name: str) -> Any:
+            """A field sent later, read back now (only a slot not set is looked up here)."""
+            if name != later or unsent is None or deferred is None:
+                raise AttributeError(name)
+            waiting = slots[unsent].__get__(self)
+            data = waiting.get((LATER, later))
+            if data is None:
+                raise AttributeError(name)
+            value = pickle.loads(data)
+            slots[deferred].__set__(self, value)
+            waiting.pop((LATER, later), None)  # after: another thread asking meanwhile reads it too, never fails
+            return value
 
         # in place of the dataclass's (which read the fields again each time)
         cls.__getstate__ = getstate  # type: ignore[method-assign, assignment]
         cls.__setstate__ = setstate  # type: ignore[attr-defined]
+        if later is not None:
+            cls.__getattr__ = read_later  # type: ignore[attr-defined]
         return cls
 
     return wrap
+
+
+def unread(obj: object, name: str, kept: str = "memo") -> bool:
+    """Whether ``obj`` 's field ``name``, sent later, has not been read back yet."""
+    return (LATER, name) in getattr(obj, kept)

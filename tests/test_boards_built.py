@@ -10,7 +10,8 @@ The properties (a seeded loop: each board is a fresh draw of its own generator, 
   again would give;
 * after each piece added, the abilities waiting are those counted before plus what that piece adds;
 * a board pickled (drawn in a worker process) arrives with the facts its draw compiled, and they are
-  what compiling its scenario again gives.
+  what compiling its scenario again gives — its scenario sent later when it has no reactions, and
+  what it was when read, or when the board is sent on before it is read.
 
 Private unit: the drawn board's shortcuts (solver/_boards/_built.py, the facts a board carries: _board) held to the paths they replace (_assemble, _board, the pool, model/_facts.py).
 """
@@ -25,6 +26,7 @@ from typing import Any
 import pytest
 from triggerstack.model import Scenario
 from triggerstack.model._facts import Facts, compile_facts
+from triggerstack.model._slots import unread
 from triggerstack.model.cards._expand import expand
 from triggerstack.model.cards._pool import EVENTS, Pool
 from triggerstack.solver._boards._assemble import Drawn, Scene, assemble
@@ -153,6 +155,11 @@ def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(car
             arrived = pickle.loads(pickle.dumps(board))
             assert arrived.compiled is not None and arrived.compiled[1] is None  # the facts, not the stepper
             facts = arrived.compiled[0]
+            assert unread(facts, "scenario") is not bool(board.scenario.reactions)  # sent later without reactions
+            if seen % 2:  # sent on again before it is read: it reads it to send it, and arrives whole
+                arrived = pickle.loads(pickle.dumps(arrived))
+                assert arrived.compiled is not None
+                facts = arrived.compiled[0]
             assert facts.scenario is arrived.scenario
             _same_facts(facts, compile_facts(board.scenario))
             seen += 1

@@ -9,10 +9,14 @@ the board's first pass. The shortcut is held to the path it replaces:
 * the rows are taken when they came (from a worker process drawing ahead, read back), once, and
   only in the layout they were made in; a board drawn in this process comes without them (its
   player builds them, once);
-* an environment drawing from a stream asks for them; a stream of another layout is left alone.
+* an environment drawing from a stream asks for them; a stream of another layout is left alone;
+* a board read back sends its scenario as one byte string when it has no reactions: it is played
+  from its facts alone, laid out and walked as the same board built from its scenario, and the
+  scenario read when asked for is the board's.
 
 Private unit: the rows sent with a board (solver/rl/_prepared, the hook of solver/_boards/_draw and
-_board) and where the environment takes them (solver/rl/_env, _tracker).
+_board) and where the environment takes them (solver/rl/_env, _tracker); a field sent later
+(model/_slots, model/_facts) and the stepper laid out from facts (solver/_verbs/step/_walk).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from triggerstack.model import compile_facts
+from triggerstack.model._slots import LATER, unread
 from triggerstack.solver import ActionLayout, rl
 from triggerstack.solver._boards._board import PREPARED, Board
 from triggerstack.solver._boards._draw import Boards
@@ -154,3 +159,56 @@ def test_rows_of_another_layout_are_not_taken(monkeypatch: pytest.MonkeyPatch) -
     other = rl.boards(5, 3, **_asked(False, 2))
     TriggerStackEnv(other, layout=wider)
     assert other.asked.prepare is None
+
+
+class _Kept(_Worker):
+    """:class:`_Worker`, keeping each board as it was drawn (its scenario read, never pickled)."""
+
+    def __init__(self, stream: Boards) -> None:
+        super().__init__(stream)
+        self.drawn: list[Board] = []
+
+    def board(self, key: str, index: int, n: int | None) -> Board:
+        drawn = self.stream.asked.board(key, index)
+        self.drawn.append(drawn)
+        found: Board = pickle.loads(pickle.dumps(drawn, pickle.HIGHEST_PROTOCOL))
+        return found
+
+
+_LAID = ("universe", "thing_slots", "needs", "beyond", "_modes", "_most", "size")
+"""What a stepper lays out of its board (``Stepper.__init__``), from the facts alone on a first pass."""
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_board_read_back_is_played_without_reading_its_scenario(
+    cards: bool, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board drawn ahead arrives with its scenario as one byte string (``model/_slots.py``, a
+    field sent later): an environment drawing it lays it out and plays it from its facts alone —
+    its stepper laid out as one built on the board's scenario read whole, every observation, mask
+    and legal decision of a random walk the same — and the scenario, read when first asked for
+    (``env.scenario``), is the board's. A board with reactions (ward) sends its scenario whole:
+    playing it may fire them, which reads their triggers."""
+    stream = rl.boards(70 + players, BOARDS, bodies=(0, 4), **_asked(cards, players))
+    taken = TriggerStackEnv(stream, layout=LAYOUT)
+    kept = _Kept(stream)
+    monkeypatch.setattr(stream, "_drawing_ahead", lambda: kept)
+    rng = random.Random(players)
+    later = whole = 0
+    for k in range(BOARDS):
+        taken.reset()
+        drawn, facts = kept.drawn[k], taken.stepper.facts
+        reactive = bool(drawn.scenario.reactions)
+        built = TriggerStackEnv(compile_facts(drawn.scenario), layout=LAYOUT)
+        built.reset()
+        for name in _LAID:
+            assert getattr(taken.stepper, name) == getattr(built.stepper, name), (name, k)
+        _same_walk(taken, built, rng)
+        assert taken.legal() == built.legal() and taken.walk.decisions == built.walk.decisions
+        assert unread(facts, "scenario") is not reactive, k  # played to its end: read only if it has reactions
+        later += not reactive
+        whole += reactive
+        assert taken.scenario == drawn.scenario and taken.scenario.controls == drawn.scenario.controls
+        assert not unread(facts, "scenario") and facts.memo.get((LATER, "scenario")) is None  # read once, kept
+    assert later > BOARDS // 3 and (whole > 0 or not cards)  # both kinds met where the pool has ward

@@ -67,11 +67,26 @@ class Board:
 
     def __getstate__(self) -> dict[str, Any]:
         """The board with its compiled facts and without its stepper (which does not pickle): a
-        board drawn in a worker process is laid out, not compiled, in the one it is sent to."""
+        board drawn in a worker process is laid out, not compiled, in the one it is sent to. Its
+        scenario is its facts' (sent with them, and read back when first asked for:
+        ``model/_facts.py``)."""
         state = dict(self.__dict__)
         if self.compiled is not None:
-            state["compiled"] = (self.compiled[0], None)
+            facts = self.compiled[0]
+            state["compiled"] = (facts, None)
+            if "scenario" not in state or state["scenario"] is facts.scenario:  # not read yet, or the facts'
+                state.pop("scenario", None)
         return state
+
+    def __getattr__(self, name: str) -> Any:
+        """The scenario of a board read back: its facts' (only a field not in the board's
+        ``__dict__`` is looked up here)."""
+        compiled = self.__dict__.get("compiled")
+        if name != "scenario" or compiled is None:
+            raise AttributeError(name)
+        scenario = compiled[0].scenario
+        object.__setattr__(self, "scenario", scenario)
+        return scenario
 
 
 def pool_of(cards: bool | None) -> Pool:

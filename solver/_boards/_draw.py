@@ -23,7 +23,7 @@ from typing import Any
 
 from triggerstack.model._args import seed_of, span_of, truth_of, whole_number
 from triggerstack.model._errors import UsageError
-from triggerstack.model._facts import Facts
+from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._scenario import Scenario
 from triggerstack.model.cards._pool import EVENTS, Pool
 
@@ -123,13 +123,27 @@ class Boards(Iterator[Scenario]):
         this process (to see that it fits; None otherwise), its stepper handed over with them for
         the environment that plays it (``Stepper.taken``): once."""
         last, self._last = self._last, None
-        if last is None or last.scenario is not scenario or last.compiled is None:
+        if last is None or last.scenario is not scenario:
             return None
-        facts, stepper = last.compiled
+        return self._taken(last)
+
+    def next_facts(self) -> Facts:
+        """The next board's facts as :meth:`compiled` gives them (compiled now if it came without),
+        its scenario not read: a board read back from a worker reads it when first asked for
+        (``model/_facts.py``). What an environment drawing from the stream asks for."""
+        board = self.board()
+        self._last = None
+        found = self._taken(board)
+        return found if found is not None else compile_facts(board.scenario)
+
+    def _taken(self, board: Board) -> Facts | None:
+        if board.compiled is None:
+            return None
+        facts, stepper = board.compiled
         if stepper is not None:
             stepper.hand_over()
-        if last.prepared is not None and self.asked.prepare is not None:
-            facts.memo[(PREPARED, self.asked.prepare)] = last.prepared
+        if board.prepared is not None and self.asked.prepare is not None:
+            facts.memo[(PREPARED, self.asked.prepare)] = board.prepared
         return facts
 
     def prepare(self, hook: Callable[[Facts, Stepper], object]) -> None:

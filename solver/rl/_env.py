@@ -310,7 +310,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)
         if self._seated is not facts:  # the seats of the board last played are still right
             self._seated = facts
-            self.seats = [p.id for p in facts.scenario.players]
+            self.seats = list(facts.player_ids())
             self._agent_of = dict(zip(self.seats, self.agents, strict=False))
             self._player_of = dict(zip(self.agents, self.seats, strict=False))
         self.rewards = dict.fromkeys(self.agents, 0.0)

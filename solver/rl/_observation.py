@@ -222,7 +222,7 @@ class Observer:
 
     def _seats(self, facts: Facts) -> dict[PlayerId | None, int]:
         """Each player's seat (:meth:`_seat` of every player at once; None and others: −1)."""
-        return {p.id: k for k, p in enumerate(facts.scenario.players)}
+        return {p: k for k, p in enumerate(facts.player_ids())}
 
     def _static_of(self, stepper: Stepper, seat: int) -> Vector:
         seen = self._of(stepper)
@@ -233,7 +233,7 @@ class Observer:
             base, at, owners = seen.things
             found = base.copy()
             found[5] = seat
-            found[at] = self._relative(owners, seat, len(stepper.facts.scenario.players))
+            found[at] = self._relative(owners, seat, stepper.needs.players)
             seen.static[seat] = found
         return found
 
@@ -244,7 +244,7 @@ class Observer:
         facts = stepper.facts
         base = np.zeros(self.size, dtype=np.int16)
         cells = base.data
-        cells[4] = len(facts.scenario.players)
+        cells[4] = stepper.needs.players
         at: list[int] = []
         owners: list[int] = []
         seats = self._seats(facts)
@@ -323,7 +323,7 @@ class Observer:
             if not rows.template:
                 rows.template.append(self._template(facts, rows.slots))
             t = rows.template[0]
-            players = len(facts.scenario.players)
+            players = len(facts.player_ids())
             value = t.value.copy()
             value[t.controller_at] = self._relative(t.controllers, seat, players)
             value[t.chooser_at] = self._relative(t.choosers, seat, players)

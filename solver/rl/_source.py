@@ -130,14 +130,15 @@ class _Source:
             return _compiled(self.draw(rng()))
         assert self.iterator is not None
         try:
+            if isinstance(self.iterator, Boards):  # its facts as drawn, the scenario not read back
+                return self.iterator.next_facts()
             item = next(self.iterator)
         except StopIteration:
             raise ScenarioError(
                 "the scenario source is exhausted: the iterator gave no more scenarios (for a board every "
                 "episode, give an endless one, as rl.boards(seed) without n, or a list, which is drawn from again)"
             ) from None
-        drawn = self.iterator.compiled(item) if isinstance(self.iterator, Boards) else None  # as it was drawn
-        return drawn if drawn is not None else _compiled(item)
+        return _compiled(item)
 
     def restart(self, seed: int) -> None:
         """A seed given to ``reset``: a board stream (``rl.boards``) begins again at its boards of that seed."""

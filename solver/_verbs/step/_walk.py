@@ -13,11 +13,11 @@ from contextlib import AbstractContextManager
 from dataclasses import fields, replace
 
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
-from triggerstack.model._facts import Facts
+from triggerstack.model._facts import Facts, reactions_of
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
 from triggerstack.model._outcome import Outcome, canonical, outcome_json
 from triggerstack.model._passes import Passes, Successor, join
-from triggerstack.model._shapes import TriggerBody
+from triggerstack.model._shapes import Reaction, TriggerBody
 from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
@@ -96,44 +96,32 @@ class Stepper(Checked[Walk]):
         max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
         self.passes = Passes(facts, self.options.next_pass, max_passes)
         self._single = self.passes.single
-        s = facts.scenario
-        watched = {r.id: self._watched(r.object) for r in s.reactions}
-        bodies: list[tuple[str, TriggerBody]] = [(t.id, t) for t in s.triggers]
-        level = list(bodies)
-        depth = 1
-        self.beyond = False
+        # the first pass from the facts alone (a board read back does not read its scenario: Facts)
+        waiting = facts.abilities
+        self._modes: dict[str, list[str]] = {a.id: [m.id or "" for m in a.modes] for a in waiting if a.modal}
+        most = max((r.divide or 0 for a in waiting for m in a.modes for r in m.requirements), default=0)
+        fired, depth, beyond = self._fired(facts, reactions_of(facts))
+        self.beyond = beyond
         """Whether reactions could fire abilities past the passes laid out (``needs.passes`` would be
         more with more passes: the scenario does not fit a layout of this many)."""
-        for more in range(self.passes.max_passes - 1, -1, -1):
-            nxt = [
-                (f"{r.id}@{aid}", r.trigger)
-                for aid, body in level
-                for r in s.reactions
-                if _reachable(facts, body, watched[r.id])
-            ]
-            if not nxt or len(bodies) + len(nxt) > UNIVERSE:
-                break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
-            if not more:  # they would fire in a pass past the last one
-                self.beyond = True
-                break
-            bodies.extend(nxt)
-            level = nxt
-            depth += 1
-        self.universe: tuple[str, ...] = tuple(aid for aid, _ in bodies)
+        for aid, body in fired:
+            if body.modal is not None:
+                self._modes[aid] = [m.id for m in body.modes]
+        most = max((most, *(r.divide or 0 for _, b in fired for _, reqs in b.requirement_lists() for r in reqs)))
+        self.universe: tuple[str, ...] = (*(a.id for a in waiting), *(aid for aid, _ in fired))
         """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
-        self.thing_slots: tuple[str, ...] = (*(p.id for p in s.players), *(o.id for o in s.objects))
+        players = facts.player_ids()
+        self.thing_slots: tuple[str, ...] = tuple(t.id for t in facts.things[: facts.first_waiting])
         """The players (in turn order) and objects, by thing slot."""
         self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
         self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
-        self._modes: dict[str, list[str]] = {aid: [m.id for m in b.modes] for aid, b in bodies if b.modal is not None}
-        most = max((r.divide or 0 for _, b in bodies for _, reqs in b.requirement_lists() for r in reqs), default=0)
         self.needs = ActionLayout(
-            abilities=len(bodies),
+            abilities=len(self.universe),
             things=len(self.thing_slots),
             modes=max((len(m) for m in self._modes.values()), default=0) or 1,
             divide=most,
             passes=depth,
-            players=len(s.players),
+            players=len(players),
         )
         """The smallest :class:`ActionLayout` this scenario fits."""
         if layout is not None and not layout.fits(self.needs):
@@ -160,6 +148,32 @@ class Stepper(Checked[Walk]):
         self._ended: dict[tuple[int, ...], str] = {}  # a finished walk's line, by its decisions (which make it)
         self._after: dict[tuple[object, ...], Successor] = {}
         self._product: ProductEngine | None = None
+
+    def _fired(self, facts: Facts, reactions: tuple[Reaction, ...]) -> tuple[list[tuple[str, TriggerBody]], int, bool]:
+        """What the reactions could fire, level by level past the waiting abilities (each fired
+        ability's id and body), how many passes that is, and whether they could fire past the
+        passes laid out."""
+        if not reactions:
+            return [], 1, False
+        watched = {r.id: self._watched(r.object) for r in reactions}
+        level: list[tuple[str, TriggerBody]] = [(t.id, t) for t in facts.scenario.triggers]
+        fired: list[tuple[str, TriggerBody]] = []
+        depth = 1
+        for more in range(self.passes.max_passes - 1, -1, -1):
+            nxt = [
+                (f"{r.id}@{aid}", r.trigger)
+                for aid, body in level
+                for r in reactions
+                if _reachable(facts, body, watched[r.id])
+            ]
+            if not nxt or len(facts.abilities) + len(fired) + len(nxt) > UNIVERSE:
+                break  # nothing more fires, or a long chain or a loop: later ones get ids as they come
+            if not more:  # they would fire in a pass past the last one
+                return fired, depth, True
+            fired.extend(nxt)
+            level = nxt
+            depth += 1
+        return fired, depth, False
 
     def hand_over(self) -> None:
         """Keep this stepper with its facts for the next who would build the same one (the same
