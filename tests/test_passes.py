@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from triggerstack.model import EndlessLoop, Limits, Outcome, Rule, Scenario, compile_facts, outcome_json
+from triggerstack.model import EndlessLoop, Limits, Outcome, PastCompiled, Rule, Scenario, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
 
 from .conftest import main
@@ -132,6 +132,24 @@ def test_long_finite_chains_are_counted(capsys: pytest.CaptureFixture[str], tmp_
     out, err = capsys.readouterr()
     assert out == "" and "still trigger after 4 passes of 603.3b and no pass repeats an earlier one" in err
     assert "still triggering: R2@…@T targets o3, firing R3" in err  # what fires pass 5, and on what
+
+
+def test_what_one_call_compiles_across_passes_is_capped(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """Issue 52: each distinct later pass a call compiles is kept, with its engine, as long as the
+    scenario is; --max-compiled bounds how many one call compiles, on every engine and verb, with
+    the flag named — the relay's 11 later passes under a cap of 4 — and a cap that holds them all
+    answers as the default does."""
+    s = relay(11)
+    for engine in ("auto", "cpsat", "constraint"):
+        with pytest.raises(PastCompiled, match=r"more than the limit of 4 distinct passes .*--max-compiled"):
+            count(s, engine=engine, limits=Limits(compiled=4))
+        assert count(s, engine=engine, limits=Limits(compiled=11)) == 12
+    path = tmp_path / "relay.json"
+    path.write_text(s.model_dump_json(by_alias=True))
+    assert main(["enumerate", str(path), "--max-compiled", "4"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "compiles more than the limit of 4 distinct passes in one call" in err
+    assert "(raise it with --max-compiled)" in err and "Traceback" not in err
 
 
 ECHO = {
