@@ -152,6 +152,38 @@ def test_what_one_call_compiles_across_passes_is_capped(capsys: pytest.CaptureFi
     assert "(raise it with --max-compiled)" in err and "Traceback" not in err
 
 
+def ring(n: int, extra: int) -> Scenario:
+    """n creatures whose reactions fire each other round a ring (each "up to one" target: a choice
+    ends it), T targeting the first, and ``extra`` abilities that may target any creature: an
+    optional loop whose stack grows, so each pass after the loop is met is a new scenario."""
+    objects = [{"id": f"o{i}", "controller": "AB"[i % 2], "types": ["creature"]} for i in range(n)]
+    reactions = [
+        ward(f"o{i}", f"R{i}", {"source": f"o{i}", "text": f"R{i}", "targets": [{"id": "t", "min": 0, "filter": {"id": f"o{(i + 1) % n}"}}]}, by="any")
+        for i in range(n)
+    ]
+    triggers = [{"id": "T", "controller": "A", "text": "T", "targets": [{"id": "t", "filter": {"id": "o0"}}]}]
+    triggers += [
+        {"id": f"X{k}", "controller": "B", "text": f"X{k}", "targets": [{"id": "t", "min": 0, "filter": {"type": "creature"}}]}
+        for k in range(extra)
+    ]
+    return Scenario.model_validate({"players": ["A", "B"], "objects": objects, "triggers": triggers, "reactions": reactions})
+
+
+def test_a_loop_met_before_the_cap_is_named_with_the_flag_that_stopped_its_count() -> None:
+    """Issue 52: a loop found before --max-compiled is still the loop's error (603.3b), its count of
+    the outcomes that avoid it "at least" what was counted, naming the flag that lets it go further
+    — not --time-limit, which did not stop it. (Without the cap, ring(3, 2) followed 4,903 passes to
+    550 MB in 13 CPU s before the time limit stopped it.)"""
+    with pytest.raises(EndlessLoop, match=r"an optional loop") as complete:
+        count(ring(2, 1))
+    assert complete.value.avoiding is not None and "count stopped" not in complete.value.message
+    for s, cap in ((ring(2, 1), 10), (ring(3, 2), 1_000)):
+        with pytest.raises(EndlessLoop, match=r"at least \d+ outcomes") as stopped:
+            count(s, limits=Limits(compiled=cap))
+        assert stopped.value.avoiding is None
+        assert stopped.value.message.endswith("(the count stopped before it was complete: raise --max-compiled).")
+
+
 ECHO = {
     "source": "troll",
     "text": "target creature: this triggers itself",
