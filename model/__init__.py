@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._errors import EndlessLoop as EndlessLoop
     from ._errors import LayoutOverflow as LayoutOverflow
     from ._errors import MissingExtra as MissingExtra
+    from ._errors import PastCompiled as PastCompiled
     from ._errors import ProposalError as ProposalError
     from ._errors import ScenarioError as ScenarioError
     from ._errors import UsageError as UsageError

@@ -180,6 +180,14 @@ class EndlessLoop(ScenarioError):
         super().__init__(message, loc, rule, source)
 
 
+class PastCompiled(ScenarioError):
+    """One call would compile more distinct passes of 603.3b than ``Limits.compiled`` (``--max-compiled``)
+    lets it keep: each is kept, with its engine, as long as the scenario is, so following a loop whose
+    stack grows is bounded in memory as well as in time (issue 52). Bad input past a cap (exit 2); a
+    chain that met a loop before it reads it as the time limit: the count of what avoids the loop is
+    not complete."""
+
+
 class UsageError(ScenarioError):
     """Arguments that do not go together, an unknown engine name, a flag out of range: how the tool
     was called, not what a document says."""

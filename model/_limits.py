@@ -65,6 +65,9 @@ class Limits:
     choices: int = _cap(200_000, "choices of one ability listed one by one")
     outcomes: int = _cap(2_000_000, "outcomes a solver engine (cpsat, constraint) enumerates, or divide tallies")
     passes: int = _cap(100, "passes of 603.3b when reactions fire further abilities (a loop is named)")
+    compiled: int = _cap(
+        1_000, "distinct passes of 603.3b one call compiles, each kept with its engine (a loop is named)"
+    )
     memory: int = _cap(1024 * 1024 * 1024, "bytes of compiled scenarios a server keeps (serve)")
     answer: int = _cap(
         16 * 1024 * 1024, "bytes of one answer, counted as written (a verdict or report as built, text too)"
@@ -148,9 +151,10 @@ class Deadline:
     :class:`TimeLimitReached` naming what was being computed. A deadline made while another is in
     force (a request's :class:`Bound`, the call that made this one) is checked within it too."""
 
-    __slots__ = ("at", "outer", "seconds")
+    __slots__ = ("at", "compiled", "outer", "seconds")
 
     def __init__(self, seconds: float | None) -> None:
+        self.compiled = 0  # distinct passes of 603.3b compiled within this call (compiled_one)
         # the one place every time limit passes (nan would never end): a float already in range —
         # Options' own, read once per call of a stepper, an environment's every step — is taken as it is
         ok = type(seconds) is float and 0.0 < seconds < math.inf
@@ -170,6 +174,14 @@ class Deadline:
             raise TimeLimitReached(f"ran past the time limit of {self.seconds:g}s while {what}; raise --time-limit")
         if self.outer is not None:
             self.outer.check(what)
+
+    def compiled_one(self) -> int:
+        """Count one more distinct pass of 603.3b compiled within this call (verbs that run within a
+        request's bound and take it count together): how many it has compiled now.
+        ``model/_passes.py`` ``Passes.reach`` holds it to ``Limits.compiled``. Only the call's own
+        deadline counts: an outer one spans other calls, whose passes are not this call's to keep."""
+        self.compiled += 1
+        return self.compiled
 
 
 class Abandoned(TimeLimitReached):
@@ -215,6 +227,11 @@ class _InForce:
 
     def __exit__(self, *_: object) -> None:
         _IN_FORCE.reset(self.token)
+
+
+def in_force() -> Deadline | None:
+    """The deadline of the call running in this context (None: no call is running)."""
+    return _IN_FORCE.get()
 
 
 def bounded(deadline: Deadline) -> _InForce:

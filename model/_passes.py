@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._controllers import derive_controller
-from ._errors import ScenarioError
+from ._errors import PastCompiled, ScenarioError
 from ._facts import Facts, compile_facts, facts_of, reactions_of
 from ._filters import Context, matches, possible_kinds
-from ._limits import DEFAULT_LIMITS
+from ._limits import DEFAULT_LIMITS, Limits, in_force, raised_by
 from ._outcome import Outcome
 from ._scenario import Scenario
 from ._shapes import Filter, Reaction, Trigger, TriggerBody
@@ -185,12 +185,15 @@ class Passes:
     """603.3b's loop for one scenario: after each pass, which abilities wait for the next one.
 
     Each distinct next-pass scenario is compiled once and kept, so that a next pass reached again
-    (by other choices in an earlier pass) is the same :class:`Facts`. :meth:`signature` tells when
-    a pass repeats an earlier one up to names, which is how the engines name an endless loop."""
+    (by other choices in an earlier pass) is the same :class:`Facts` — at most ``max_compiled`` by
+    one call (:meth:`reach`), since nothing kept is let go while the scenario lives (ids key it).
+    :meth:`signature` tells when a pass repeats an earlier one up to names, which is how the
+    engines name an endless loop."""
 
     first: Facts
     next_pass: NextPass | None = None
     max_passes: int = DEFAULT_LIMITS.passes
+    max_compiled: int = DEFAULT_LIMITS.compiled
     _compiled: dict[str, Facts] = field(default_factory=dict, repr=False)
     _signatures: dict[int, str | None] = field(default_factory=dict, repr=False)
     _stack_matters: bool | None = field(default=None, repr=False)
@@ -198,6 +201,14 @@ class Passes:
     _fast: bool | None = field(default=None, repr=False)
     _stackless: dict[int, str | None] = field(default_factory=dict, repr=False)
     _controllers: frozenset[PlayerId] | None = field(default=None, repr=False)
+    _uncalled: int = field(default=0, repr=False)  # passes compiled with no call running
+
+    @classmethod
+    def within(cls, first: Facts, next_pass: NextPass | None, limits: Limits, max_passes: int | None = None) -> Passes:
+        """The passes of ``first`` held to ``limits`` (its passes, or ``max_passes`` fewer, and the
+        passes one call compiles): how every verb and engine builds them."""
+        depth = limits.passes if max_passes is None else min(max_passes, limits.passes)
+        return cls(first, next_pass, depth, limits.compiled)
 
     def signature(self, facts: Facts) -> str | None:
         """What a pass *is*, up to names: its scenario with each waiting ability named by its place
@@ -340,7 +351,8 @@ class Passes:
         """The successor :meth:`peek` saw after pass number ``depth`` (0-based): its facts compiled
         (once per distinct scenario). Raises :class:`ScenarioError` when abilities still trigger
         after ``max_passes`` passes (unless not ``capped``: ``check`` follows a proposal's own
-        passes, which end once it lists no more)."""
+        passes, which end once it lists no more), and :class:`PastCompiled` before the running
+        call compiles more than ``max_compiled`` distinct passes (:meth:`_compile`)."""
         if ahead.data is None:
             return Successor(None, ahead.on_stack)
         if capped and depth + 1 >= self.max_passes:
@@ -353,10 +365,27 @@ class Passes:
         key = json.dumps(ahead.data, sort_keys=True, default=list)
         nxt = self._compiled.get(key)
         if nxt is None:
-            scenario = Scenario.model_validate(ahead.data, context={"later_pass": True})
-            nxt = self._compiled[key] = compile_facts(scenario)
+            nxt = self._compiled[key] = self._compile(ahead.data)
             self._signatures[id(nxt)] = ahead.signature
         return Successor(nxt, ahead.on_stack)
+
+    def _compile(self, data: dict[str, Any]) -> Facts:
+        """A pass not compiled before, counted against ``max_compiled`` within the running call
+        (:meth:`~triggerstack.model._limits.Deadline.compiled_one`; with none, over this object's
+        life) — the one place every verb and engine compiles a later pass, and what a chain keeps
+        per pass (its engine, its table) is one per pass compiled here, so the cap bounds them all."""
+        call = in_force()
+        if call is None:
+            self._uncalled += 1
+        made = self._uncalled if call is None else call.compiled_one()
+        if made > self.max_compiled:
+            fired = firing(self.first.scenario, [t["id"] for t in data["triggers"]])
+            raise PastCompiled(
+                f"following the passes of 603.3b compiles more than the limit of {self.max_compiled} distinct "
+                f"passes in one call, each kept with its engine{raised_by('compiled')}"
+                + (f"; still triggering: {fired}" if fired else "")
+            )
+        return compile_facts(Scenario.model_validate(data, context={"later_pass": True}))
 
     def after(
         self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int, capped: bool = True

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from triggerstack.model import EndlessLoop, Limits, Outcome, Rule, Scenario, compile_facts, outcome_json
+from triggerstack.model import EndlessLoop, Limits, Outcome, PastCompiled, Rule, Scenario, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
 
 from .conftest import main
@@ -132,6 +132,56 @@ def test_long_finite_chains_are_counted(capsys: pytest.CaptureFixture[str], tmp_
     out, err = capsys.readouterr()
     assert out == "" and "still trigger after 4 passes of 603.3b and no pass repeats an earlier one" in err
     assert "still triggering: R2@…@T targets o3, firing R3" in err  # what fires pass 5, and on what
+
+
+def test_what_one_call_compiles_across_passes_is_capped(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    """Issue 52: each distinct later pass a call compiles is kept, with its engine, as long as the
+    scenario is; --max-compiled bounds how many one call compiles, on every engine and verb, with
+    the flag named — the relay's 11 later passes under a cap of 4 — and a cap that holds them all
+    answers as the default does."""
+    s = relay(11)
+    for engine in ("auto", "cpsat", "constraint"):
+        with pytest.raises(PastCompiled, match=r"more than the limit of 4 distinct passes .*--max-compiled"):
+            count(s, engine=engine, limits=Limits(compiled=4))
+        assert count(s, engine=engine, limits=Limits(compiled=11)) == 12
+    path = tmp_path / "relay.json"
+    path.write_text(s.model_dump_json(by_alias=True))
+    assert main(["enumerate", str(path), "--max-compiled", "4"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "compiles more than the limit of 4 distinct passes in one call" in err
+    assert "(raise it with --max-compiled)" in err and "Traceback" not in err
+
+
+def ring(n: int, extra: int) -> Scenario:
+    """n creatures whose reactions fire each other round a ring (each "up to one" target: a choice
+    ends it), T targeting the first, and ``extra`` abilities that may target any creature: an
+    optional loop whose stack grows, so each pass after the loop is met is a new scenario."""
+    objects = [{"id": f"o{i}", "controller": "AB"[i % 2], "types": ["creature"]} for i in range(n)]
+    reactions = [
+        ward(f"o{i}", f"R{i}", {"source": f"o{i}", "text": f"R{i}", "targets": [{"id": "t", "min": 0, "filter": {"id": f"o{(i + 1) % n}"}}]}, by="any")
+        for i in range(n)
+    ]
+    triggers = [{"id": "T", "controller": "A", "text": "T", "targets": [{"id": "t", "filter": {"id": "o0"}}]}]
+    triggers += [
+        {"id": f"X{k}", "controller": "B", "text": f"X{k}", "targets": [{"id": "t", "min": 0, "filter": {"type": "creature"}}]}
+        for k in range(extra)
+    ]
+    return Scenario.model_validate({"players": ["A", "B"], "objects": objects, "triggers": triggers, "reactions": reactions})
+
+
+def test_a_loop_met_before_the_cap_is_named_with_the_flag_that_stopped_its_count() -> None:
+    """Issue 52: a loop found before --max-compiled is still the loop's error (603.3b), its count of
+    the outcomes that avoid it "at least" what was counted, naming the flag that lets it go further
+    — not --time-limit, which did not stop it. (Without the cap, ring(3, 2) followed 4,903 passes to
+    550 MB in 13 CPU s before the time limit stopped it.)"""
+    with pytest.raises(EndlessLoop, match=r"an optional loop") as complete:
+        count(ring(2, 1))
+    assert complete.value.avoiding is not None and "count stopped" not in complete.value.message
+    for s, cap in ((ring(2, 1), 10), (ring(3, 2), 1_000)):
+        with pytest.raises(EndlessLoop, match=r"at least \d+ outcomes") as stopped:
+            count(s, limits=Limits(compiled=cap))
+        assert stopped.value.avoiding is None
+        assert stopped.value.message.endswith("(the count stopped before it was complete: raise --max-compiled).")
 
 
 ECHO = {

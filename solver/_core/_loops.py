@@ -173,21 +173,21 @@ class Loops:
         return OPTIONAL, said.optional_loop(again)
 
     def summary(
-        self, met: Sequence[Met], avoiding: int, complete: bool, named: Sequence[Outcome] = ()
+        self, met: Sequence[Met], avoiding: int, stopped: str | None, named: Sequence[Outcome] = ()
     ) -> EndlessLoop:
         """The error for every loop ``met`` following a chain's passes from its first: the first that
         is not mandatory (it makes the outcomes unboundedly many, or undecided), else the first;
         which choice enters it, how many more do, and the ``avoiding`` outcomes — every one in which
-        no pass repeats an earlier one (``complete``: all were counted; else at least so many were
-        when the time limit or the budget stopped the count), the first of them ``named``. "No
+        no pass repeats an earlier one (``stopped`` None: all were counted; else at least so many were
+        when a cap — ``stopped`` names its flag — or the budget stopped the count), the first of them ``named``. "No
         outcome" is said only when none avoids a mandatory loop: every other outcome is one ``check``
         accepts."""
         loop = next((m for m in met if m.kind != MANDATORY), met[0])
         mandatory = loop.kind == MANDATORY
         others = len({m.prefix for m in met}) - 1
-        why = said.endless_loop(loop.reason, loop.cause, mandatory, loop.entered, others, avoiding, complete, named)
+        why = said.endless_loop(loop.reason, loop.cause, mandatory, loop.entered, others, avoiding, stopped, named)
         assert why.rule is not None
-        return EndlessLoop(why.text, mandatory=mandatory, rule=why.rule, avoiding=avoiding if complete else None)
+        return EndlessLoop(why.text, mandatory=mandatory, rule=why.rule, avoiding=avoiding if stopped is None else None)
 
     def mandatory(
         self, facts: Facts, below: tuple[StackItem, ...], depth: int, flat: bool = False

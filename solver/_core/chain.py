@@ -23,9 +23,9 @@ from itertools import accumulate, islice
 from random import Random
 from typing import Protocol
 
-from triggerstack.model._errors import EndlessLoop, TimeLimitReached
+from triggerstack.model._errors import EndlessLoop, PastCompiled, TimeLimitReached
 from triggerstack.model._facts import Facts
-from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._limits import NO_DEADLINE, Deadline, raised_by
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
 
@@ -186,18 +186,19 @@ class Chain:
         known = self._counts.get(self._class(facts))
         if known is not None:
             return known
-        total, met, complete = self._follow(facts, below, depth)
+        total, met, stopped = self._follow(facts, below, depth)
         if met:
-            raise self._loop(None if depth or below or facts is not self.passes.first else (total, met, complete))
+            raise self._loop(None if depth or below or facts is not self.passes.first else (total, met, stopped))
         return total
 
-    def _follow(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[int, list[Met], bool]:
+    def _follow(self, facts: Facts, below: tuple[StackItem, ...], depth: int) -> tuple[int, list[Met], str | None]:
         """The whole outcomes from pass ``depth`` (``facts``) on in which no pass repeats an earlier
-        one, the loops met (a pass that repeats one on its path: it is not followed), and whether
-        the count is complete: depth-first without recursion, so a chain of any length is counted.
-        A pass's count is kept for its class only when no loop was met below it (then it does not
-        depend on the path). Once a loop is met the rest is followed only to count the outcomes that
-        avoid it, within the time limit and :data:`AFTER_A_LOOP` outcomes (else not complete)."""
+        one, the loops met (a pass that repeats one on its path: it is not followed), and what
+        stopped the count before it was complete (None: nothing did; else :func:`_stopped`):
+        depth-first without recursion, so a chain of any length is counted. A pass's count is kept
+        for its class only when no loop was met below it (then it does not depend on the path). Once
+        a loop is met the rest is followed only to count the outcomes that avoid it, within the time
+        limit, ``--max-compiled`` passes and :data:`AFTER_A_LOOP` outcomes (else not complete)."""
         walk = Path(self.passes, self.engine, self._loops)
         walk.enter(facts, below, depth)
         met: list[Met] = []
@@ -215,7 +216,7 @@ class Chain:
                     continue
                 self.deadline.check(f"counting the outcomes of pass {top.depth + 1}")
                 if met and (followed := followed + 1) > AFTER_A_LOOP:
-                    return sum(f.total for f in walk.frames), met, False
+                    return sum(f.total for f in walk.frames), met, ""  # a budget of its own: no flag raises it
                 ahead = self.passes.peek(top.facts, to_outcome(top.facts, outcome), top.below)
                 if ahead.ends:
                     top.total += 1
@@ -232,25 +233,25 @@ class Chain:
                     met.append(loop)
                     for f in walk.frames:
                         f.tainted = True
-        except (TimeLimitReached, EngineCannot):
+        except (TimeLimitReached, EngineCannot, PastCompiled) as exc:  # a cap of the work, not an answer
             if not met:
                 raise
-            return sum(f.total for f in walk.frames), met, False
-        return total, met, True
+            return sum(f.total for f in walk.frames), met, _stopped(exc)
+        return total, met, None
 
-    def _loop(self, followed: tuple[int, list[Met], bool] | None = None) -> EndlessLoop:
+    def _loop(self, followed: tuple[int, list[Met], str | None] | None = None) -> EndlessLoop:
         """The error for the loops of this chain, followed from its first pass (``followed``: as
         :meth:`_follow` did already), once: how many outcomes avoid them, the first few named."""
         if self._endless is None:
-            total, met, complete = followed or self._follow(self.passes.first, (), 0)
+            total, met, stopped = followed or self._follow(self.passes.first, (), 0)
             assert met, "a loop met from a later pass is met from the first"
             named: list[Outcome] = []
-            if complete and total:
+            if stopped is None and total:
                 try:
                     named = [self.outcome(w) for w in islice(self._iter(self.passes.first, (), 0, True), NAMED)]
-                except TimeLimitReached:
+                except (TimeLimitReached, PastCompiled):
                     named = []
-            self._endless = self._loops.summary(met, total, complete, named)
+            self._endless = self._loops.summary(met, total, stopped, named)
         return self._endless
 
     # -- iterate ---------------------------------------------------------------------------------
@@ -470,6 +471,14 @@ class Chain:
                 leader, value = whole, v
         assert leader is not None  # every scenario has at least one outcome
         return leader, value, True
+
+
+def _stopped(exc: Exception) -> str:
+    """The flag that would let a count stopped by ``exc`` go further, as a loop's error says it
+    (:meth:`Chain._follow`): the time limit, ``--max-compiled`` or ``--max-outcomes`` (the listing's);
+    "" where the running command has no such flag."""
+    cap = "compiled" if isinstance(exc, PastCompiled) else "outcomes" if isinstance(exc, EngineCannot) else None
+    return "--time-limit" if cap is None else f"--max-{cap}" if raised_by(cap) else ""
 
 
 def _names_fired(score: Score) -> bool:

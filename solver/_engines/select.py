@@ -113,7 +113,7 @@ def chain_for(
 ) -> Chain:
     """The chain of passes of ``facts`` (one pass without reactions or ``next_pass``), each pass
     answered by :func:`engine_for` (``limit`` reaches the first pass's engine when it is the only one)."""
-    passes = Passes(facts, options.next_pass, options.limits.passes)
+    passes = Passes.within(facts, options.next_pass, options.limits)
     if options.merge_identical and not passes.single:
         raise EngineCannot(
             "--merge-identical merges identical abilities within one pass of 603.3b, and this scenario's reactions "

@@ -84,16 +84,18 @@ def endless_loop(
     entered: tuple[int, Outcome] | None,
     others: int,
     avoiding: int,
-    complete: bool,
+    stopped: str | None,
     named: Sequence[Outcome] = (),
 ) -> Reason:
     """The one error that tells a judge about the loops of a chain: ``loop`` (the first that is not
     mandatory, else the first) and what keeps it going, the choice that ``entered`` it (the pass and
     that pass's outcome) and how many ``others`` enter a loop, and the ``avoiding`` outcomes — every
-    one in which no pass repeats an earlier one (``complete``: all were counted; else at least so
-    many were), the first of them ``named``. "No outcome" is said only when none avoids a mandatory
-    loop: every other outcome is one ``check`` accepts."""
+    one in which no pass repeats an earlier one (``stopped`` None: all were counted; else at least
+    so many were, and ``stopped`` is the flag that lets the count go further, "" if none), the first
+    of them ``named``. "No outcome" is said only when none avoids a mandatory loop: every other
+    outcome is one ``check`` accepts."""
     text = loop.text
+    complete = stopped is None
     if mandatory:
         text += ", so there is no outcome to give" if complete and not avoiding else " once it is entered"
     out = f"{text}.{cause}"
@@ -118,5 +120,5 @@ def endless_loop(
         shown = "; ".join(compact(outcome_dict(o)) for o in named)
         out += f": {shown}{' …' if len(named) < avoiding or not complete else ''}"
     if not complete:
-        out += " (the count stopped before it was complete: raise --time-limit)"
+        out += f" (the count stopped before it was complete{f': raise {stopped}' if stopped else ''})"
     return Reason(None, loop.rule, out + ".")

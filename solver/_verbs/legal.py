@@ -95,7 +95,7 @@ class _Learned:
     def judging_passes(self) -> Passes:
         """The passes ``check`` steps through (each next-pass scenario compiled once)."""
         if self.passes is None:
-            self.passes = Passes(self.facts, self.options.next_pass, self.options.limits.passes)
+            self.passes = Passes.within(self.facts, self.options.next_pass, self.options.limits)
         return self.passes
 
 
@@ -283,7 +283,7 @@ class LegalOutcomes:
         from .best import Best, check_score
 
         with self._call():
-            check_score(self.facts, score, Passes(self.facts, self.options.next_pass))
+            check_score(self.facts, score, Passes.within(self.facts, self.options.next_pass, self.options.limits))
             chain = self._learned.chain(Task.BEST)
             first_best = None if chain.single else self._learned.first_best()
             outcome, value, proven = chain.best(score, first_best)

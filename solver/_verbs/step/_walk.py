@@ -93,8 +93,9 @@ class Stepper(Checked[Walk]):
         self.facts = facts
         self.options = options or Options()
         self.layout = layout
-        max_passes = self.options.limits.passes if layout is None else min(layout.passes, self.options.limits.passes)
-        self.passes = Passes(facts, self.options.next_pass, max_passes)
+        self.passes = Passes.within(
+            facts, self.options.next_pass, self.options.limits, None if layout is None else layout.passes
+        )
         self._single = self.passes.single
         # the first pass from the facts alone (a board read back does not read its scenario: Facts)
         waiting = facts.abilities
