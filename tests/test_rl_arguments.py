@@ -37,6 +37,10 @@ from .conftest import EXAMPLES  # noqa: E402
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 SCENARIO = Scenario.load(ERTAI)
 PLAYERS = len(SCENARIO.players)
+PLAYER_IDS = {p.id for p in SCENARIO.players} | {"A", "B"}  # the scenario's, and rl.boards' of 2 players
+AGENTS = {f"player_{i}" for i in range(PLAYERS)}
+LAYOUT = rl.ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+SCORE = {"mode": {"E": {"destroy": 1}}}
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,19 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         Door("boards", "players", "span", lambda v: rl.boards(0, players=v), 2, 4),
         Door("boards", "abilities", "span", lambda v: rl.boards(0, abilities=v), 1, 50),
         Door("boards", "bodies", "span", lambda v: rl.boards(0, bodies=v), 0, 20),
+        Door("env of boards", "rewards", "rewards", lambda v: rl.env(rl.boards(0, players=2), layout=LAYOUT, rewards=v)),
+    ]
+    for label, game in (("env", aec), ("env, unwrapped", aec.unwrapped)):
+        doors += [
+            Door(f"{label} observe", "agent", "agent", lambda v, g=game: g.observe(v)),
+            Door(f"{label} observation_space", "agent", "agent", lambda v, g=game: g.observation_space(v)),
+            Door(f"{label} action_space", "agent", "agent", lambda v, g=game: g.action_space(v)),
+        ]
+    doors += [
+        Door("env mask", "agent", "agent", lambda v: aec.unwrapped.mask(v)),
+        Door("env player", "agent", "agent", lambda v: aec.unwrapped.player(v)),
+        Door("parallel observation_space", "agent", "agent", lambda v: par.observation_space(v)),
+        Door("parallel action_space", "agent", "agent", lambda v: par.action_space(v)),
     ]
     return doors
 
@@ -206,9 +223,16 @@ def _wrong(door: Door) -> st.SearchStrategy[Any]:
             st.just(np.array([0.0, 1.0])),
             st.just(iter([0, 1])),
         )
-    if door.kind == "rewards":
+    if door.kind == "rewards":  # a key no board of the source seats: refused, never scored 0
+        no_player = st.one_of(text, st.sampled_from(["a", "C", "player_0", " A", "A\u200b"]))
+        no_player = no_player.filter(lambda t: t not in PLAYER_IDS)
         return st.one_of(st.lists(st.integers(), max_size=2), text, st.integers(), bools, sets_and_bytes,
-                         st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}))
+                         st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}),
+                         no_player.map(lambda p: {"A": SCORE, p: SCORE}))
+    if door.kind == "agent":  # an agent id is an argument: a name no agent has is refused, never a mask of zeros
+        crafted = st.sampled_from(["player_9", "player_00", "Player_0", "player_0 ", "A", "", "player_1\u200b"])
+        return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in AGENTS), st.integers(0, 3), bools,
+                         st.lists(st.sampled_from(sorted(AGENTS)), min_size=1, max_size=2))
     assert door.kind == "object"
     return st.one_of(st.integers(), text, bools, st.lists(st.integers(), max_size=1), st.just(object()))
 

@@ -29,7 +29,7 @@ from triggerstack.model.cards._pool import EVENTS, Pool
 
 from .._verbs.step import ActionLayout, Stepper
 from ._ahead import Ahead
-from ._board import PREPARED, Asked, Board, pool_of
+from ._board import PLAYERS, PREPARED, Asked, Board, pool_of
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
@@ -109,6 +109,10 @@ class Boards(Iterator[Scenario]):
             self._ahead = Ahead(self.asked, self.workers)
             weakref.finalize(self, self._ahead.close)
         return self._ahead
+
+    def players(self) -> tuple[str, ...]:
+        """The ids of every player a board of the stream may seat (a reward's key names one of them)."""
+        return PLAYERS[: self.asked.seats[1]]
 
     def restart(self, seed: int) -> None:
         """Begin again at the first board of the stream of this stream's seed and ``seed`` (board
