@@ -97,23 +97,28 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
         if name in _OWN:
             _OWN[name][0](sub, limits)
         elif name == verb:
-            _verb_parser(sub, verbs[name], limits)
+            _verb_parser(sub, verbs[name])
         else:
             sub.add_parser(name, help=verbs[name].cli.help, add_help=False)  # type: ignore[union-attr]
     return p
 
 
-def _limits_parser() -> argparse.ArgumentParser:
-    """The limits' flags, shared by the commands that read scenarios (generated from :class:`Limits`)."""
+def _limits_parser(streams: bool = False) -> argparse.ArgumentParser:
+    """The limits' flags, shared by the commands that read scenarios (generated from :class:`Limits`);
+    ``streams``: of a verb whose lines are streamed (its row's ``streams``), which takes --max-answer
+    only when it is given — its help says so, never a default the command does not take."""
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/cli.md#limits, model/_limits.py)")
     for name, default, what in Limits.described():
-        caps.add_argument(  # --max-answer unset: a stream on the command line is written as it goes (_output.stream)
+        said = f"default {default:,}"
+        if name == "answer" and streams:  # unset: the lines are written as they go (_output.stream)
+            said = "default none: the lines are written as they come, in constant memory; given, all of them"
+        caps.add_argument(
             f"--max-{name}",
             type=_positive,
             default=None if name == "answer" else default,
             metavar="N",
-            help=f"most {what} (default {default:,})",
+            help=f"most {what} ({said})",
         )
     caps.add_argument(
         "--time-limit",
@@ -126,13 +131,12 @@ def _limits_parser() -> argparse.ArgumentParser:
     return limits
 
 
-def _verb_parser(sub: Any, verb: Verb, limits: argparse.ArgumentParser) -> None:
+def _verb_parser(sub: Any, verb: Verb) -> None:
     """A verb's subcommand: the scenario, a flag for each parameter, and the flags its row asks for."""
     cmd = verb.cli
     assert cmd is not None
-    q = sub.add_parser(
-        verb.name, parents=[limits] if cmd.limits else [], help=cmd.help, description=cmd.description or None
-    )
+    parents = [_limits_parser(cmd.streams)] if cmd.limits else []
+    q = sub.add_parser(verb.name, parents=parents, help=cmd.help, description=cmd.description or None)
     if verb.scenario:
         q.add_argument("scenario", metavar="SCENARIO", nargs="?" if cmd.batch else None)
     _fields(q, verb.params, cmd)
