@@ -126,18 +126,26 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         Door("env of boards", "rewards", "rewards", lambda v: rl.env(rl.boards(0, players=2), layout=LAYOUT, rewards=v)),
     ]
     for label, game in (("env", aec), ("env, unwrapped", aec.unwrapped)):
-        doors += [
-            Door(f"{label} observe", "agent", "agent", lambda v, g=game: g.observe(v)),
-            Door(f"{label} observation_space", "agent", "agent", lambda v, g=game: g.observation_space(v)),
-            Door(f"{label} action_space", "agent", "agent", lambda v, g=game: g.action_space(v)),
-        ]
+        doors += [_method(f"{label} {m}", game, m, "agent") for m in ("observe", "observation_space", "action_space")]
     doors += [
         Door("env mask", "agent", "agent", lambda v: aec.unwrapped.mask(v)),
         Door("env player", "agent", "agent", lambda v: aec.unwrapped.player(v)),
+        _method("env observation", aec.unwrapped, "observation", "player"),
+        Door("Observer encode", "player", "player", lambda v: _encode(aec.unwrapped, v)),
         Door("parallel observation_space", "agent", "agent", lambda v: par.observation_space(v)),
         Door("parallel action_space", "agent", "agent", lambda v: par.action_space(v)),
     ]
     return doors
+
+
+def _encode(game: Any, player: Any) -> Any:
+    """The observer's encoding of the walk under way from ``player`` 's seat."""
+    return game.observer.encode(game.stepper, game.walk, player)
+
+
+def _method(label: str, owner: Any, method: str, name: str) -> Door:
+    """The door of ``owner`` 's ``method`` whose one argument is ``name``."""
+    return Door(label, name, name, lambda value: getattr(owner, method)(value))
 
 
 def _keyword(factory: Callable[..., Any], name: str) -> Callable[[Any], Any]:
@@ -229,6 +237,9 @@ def _wrong(door: Door) -> st.SearchStrategy[Any]:
         return st.one_of(st.lists(st.integers(), max_size=2), text, st.integers(), bools, sets_and_bytes,
                          st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}),
                          no_player.map(lambda p: {"A": SCORE, p: SCORE}))
+    if door.kind == "player":  # a player no board has: refused, never the observation of no seat
+        crafted = st.sampled_from(["a", "C", "player_0", " A", "A\u200b", "", "b"])
+        return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in PLAYER_IDS), st.integers(0, 3), st.none())
     if door.kind == "agent":  # an agent id is an argument: a name no agent has is refused, never a mask of zeros
         crafted = st.sampled_from(["player_9", "player_00", "Player_0", "player_0 ", "A", "", "player_1\u200b"])
         return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in AGENTS), st.integers(0, 3), bools,
