@@ -279,3 +279,67 @@ def test_max_answers_help_says_the_default_each_verb_takes() -> None:
             assert "default none" in line and default not in line, (verb.name, line)
         else:
             assert f"default {default}" in line, (verb.name, line)
+
+
+# ---------------------------------------------------------------------------------------------------
+# An environment variable read by where the process stands: TRIGGERSTACK_CACHE=relative/dir (or
+# XDG_CACHE_HOME=rel) put the 17 MB card index under each process's working folder — a server and
+# its workers started elsewhere each built it again, and a relative XDG_CACHE_HOME is one the XDG
+# Base Directory specification says to ignore. Mechanism: model/cards/_corpus.py cache_folder took
+# either variable as it was; now TRIGGERSTACK_CACHE is read as an argument (an absolute path, or exit 2
+# naming it, as TRIGGERSTACK_TIME_LIMIT is) and a relative XDG_CACHE_HOME is ignored.
+
+
+def _cards_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("mtg") is not None or _cli("card", "Llanowar Elves").returncode == 0
+
+
+@pytest.mark.parametrize("given", ["relative/dir", "./x", "../x", "~/cache", "cache"])
+def test_a_relative_cache_folder_is_refused_naming_the_variable(tmp_path: Path, given: str, monkeypatch: Any) -> None:
+    if not _cards_installed():
+        pytest.skip("the extra [cards] is not installed")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TRIGGERSTACK_CACHE", given)
+    done = _cli("card", "Llanowar Elves")
+    assert done.returncode == 2 and "TRIGGERSTACK_CACHE" in done.stderr, (done.returncode, done.stderr)
+    assert list(tmp_path.iterdir()) == []  # nothing written where the process stands
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path: Path, monkeypatch: Any) -> None:
+    if not _cards_installed():
+        pytest.skip("the extra [cards] is not installed")
+    here, home = tmp_path / "here", tmp_path / "home"
+    here.mkdir()
+    home.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.delenv("TRIGGERSTACK_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "rel")
+    monkeypatch.setenv("HOME", str(home))
+    done = _cli("card", "Llanowar Elves")
+    assert done.returncode == 0, done.stderr
+    assert list(here.iterdir()) == [] and any((home / ".cache" / "triggerstack").glob("cards-*.sqlite"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The same input, the same words on every surface: a number past the floats, on the command line's
+# flags, a JSON-RPC request and an HTTP body (held: each reads through the same reader, and now says
+# the number as written).
+
+
+@pytest.mark.parametrize("literal", ["1e400", "-2E+999", "1.0e400"])
+def test_a_number_past_the_floats_is_said_as_written_on_every_surface(literal: str) -> None:
+    from .test_attacks_60f import _http
+
+    tiny = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
+    flag = _cli("sample", "-", f"-n{literal}", stdin=json.dumps(tiny))  # attached: argparse takes -2E+999 for a flag
+    assert flag.returncode == 2 and literal in flag.stderr and "inf" not in flag.stderr, flag.stderr
+    request = {"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": tiny}}
+    line = json.dumps(request).replace('"scenario"', f'"x": {literal}, "scenario"')
+    done = _cli("serve", "--stdio", stdin=line + "\n")
+    [answer] = [json.loads(x) for x in done.stdout.splitlines()]
+    assert literal in answer["error"]["message"] and "inf" not in answer["error"]["message"], answer
+    body = json.dumps({"scenario": tiny, "seed": 0}).replace('"seed": 0', f'"seed": {literal}')
+    page = _http().post("/v1/sample", content=body, headers={"content-type": "application/json"})
+    assert page.status_code == 400 and literal in page.json()["detail"], page.text
