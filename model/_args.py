@@ -163,9 +163,10 @@ def options_of(
     return given
 
 
-def name_of(value: Any, name: str, known: Collection[str], what: str) -> str:
+def name_of(value: Any, name: str, known: Collection[str], what: str, whats: str = "") -> str:
     """One of the names ``known`` (an agent's, a player's, an option's), compared as written; else
-    :class:`UsageError` naming ``name``, the name typed, the nearest known one and every one — an id
+    :class:`UsageError` naming ``name``, the name typed, the nearest known one and every one (``whats``:
+    ``what`` 's plural, if not ``what`` + s) — an id
     no board has is refused, never taken for one whose score or mask is nothing."""
     if isinstance(value, str) and value in known:
         return value
@@ -175,7 +176,7 @@ def name_of(value: Any, name: str, known: Collection[str], what: str) -> str:
     near = suggest(value, known) if isinstance(value, str) else None
     hint = f" (did you mean {near!r}?)" if near else ""
     listed = ", ".join(known) if known else "none"
-    raise _named(name, f"no {what} is named {shown}{hint}; the {what}s are: {listed}")
+    raise _named(name, f"no {what} is named {shown}{hint}; the {whats or what + 's'} are: {listed}")
 
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
