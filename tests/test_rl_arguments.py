@@ -123,6 +123,7 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         Door("boards", "players", "span", lambda v: rl.boards(0, players=v), 2, 4),
         Door("boards", "abilities", "span", lambda v: rl.boards(0, abilities=v), 1, 50),
         Door("boards", "bodies", "span", lambda v: rl.boards(0, bodies=v), 0, 20),
+        Door("boards", "events", "events", lambda v: rl.boards(0, events=v)),
         Door("env of boards", "rewards", "rewards", lambda v: rl.env(rl.boards(0, players=2), layout=LAYOUT, rewards=v)),
     ]
     for label, game in (("env", aec), ("env, unwrapped", aec.unwrapped)):
@@ -237,6 +238,11 @@ def _wrong(door: Door) -> st.SearchStrategy[Any]:
         return st.one_of(st.lists(st.integers(), max_size=2), text, st.integers(), bools, sets_and_bytes,
                          st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}),
                          no_player.map(lambda p: {"A": SCORE, p: SCORE}))
+    if door.kind == "events":  # shown as typed: a terminal escape in a refused name is escaped
+        events = ("enters", "dies", "attacks", "cast")
+        no_event = st.one_of(text, st.sampled_from(["\x1b[31mred", "Enters", "enters ", "x" * 5000]))
+        no_event = no_event.filter(lambda t: t not in events)
+        return st.one_of(no_event, st.lists(no_event, min_size=1, max_size=3), st.integers(), bools, st.just([]))
     if door.kind == "player":  # a player no board has: refused, never the observation of no seat
         crafted = st.sampled_from(["a", "C", "player_0", " A", "A\u200b", "", "b"])
         return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in PLAYER_IDS), st.integers(0, 3), st.none())
@@ -256,6 +262,7 @@ def _refused(door: Door, value: Any) -> None:
     except ValueError as exc:  # UsageError, IllegalDecision, RenderModeError are ValueErrors
         assert not isinstance(exc, AttributeError | TypeError) or isinstance(exc, RenderModeError), repr(exc)
         said = str(exc)
+        assert "\x1b" not in said and len(said) < 2000, f"{door.label} {door.name}: {said[:300]!r}"
         assert door.name in said or door.name.split("[")[0] in said, f"{door.label} {door.name}={value!r}: {said}"
         return
     except Exception as exc:  # what the property reports
