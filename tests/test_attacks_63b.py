@@ -343,3 +343,75 @@ def test_a_number_past_the_floats_is_said_as_written_on_every_surface(literal: s
     body = json.dumps({"scenario": tiny, "seed": 0}).replace('"seed": 0', f'"seed": {literal}')
     page = _http().post("/v1/sample", content=body, headers={"content-type": "application/json"})
     assert page.status_code == 400 and literal in page.json()["detail"], page.text
+
+
+# ---------------------------------------------------------------------------------------------------
+# A door that guesses, in the phase.rs adapter: `phase.choices(reading, "nope")` answered [] — "no
+# legal way to announce it" — for an ability no batch has, and `phase.entry_of(reading, "nope", ...)`
+# raised StopIteration (inside a generator, a RuntimeError). docs/phase.md names the waiting
+# abilities by our ids; an id is an argument. Mechanism: Reading.trigger and Index.entry looked the id
+# up with next() and no default, and announced() looked it up in the walk's moves with .get; all now
+# read it by model/_args.py name_of.
+
+RECORDED = sorted((ROOT / "tests" / "data" / "phase").glob("*.json.gz"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_an_ability_id_no_batch_has_is_refused_by_the_phase_adapter(data: Any) -> None:
+    import gzip
+
+    from triggerstack.adapters import phase
+    from triggerstack.model import UsageError
+
+    path = data.draw(st.sampled_from(RECORDED), label="recording")
+    with gzip.open(path) as recorded:
+        prompts = json.loads(recorded.read())["prompts"]
+    prompt = data.draw(st.sampled_from(prompts), label="prompt")
+    reading = phase.read(prompt.get("state", prompt))
+    ids = [t.id for t in reading.scenario.triggers]
+    near = st.sampled_from(ids).flatmap(lambda i: st.sampled_from([i + " ", i.upper(), i[:-1], i + "\u200b", "x" + i]))
+    bad = data.draw(st.one_of(near, st.text(max_size=6), st.integers(), st.none()).filter(lambda v: v not in ids))
+    door = data.draw(st.sampled_from(["choices", "entry_of"]), label="door")
+    with pytest.raises(UsageError, match=r"^trigger: no waiting ability is named"):
+        phase.choices(reading, bad) if door == "choices" else phase.entry_of(reading, bad, {"targets": []})
+
+
+# ---------------------------------------------------------------------------------------------------
+# A verdict that blurs: two cases with one id. docs/conformance.md: the report names each case by its
+# id; a suite folder with two files of the id `family/apnap-2x1` printed `pass family/apnap-2x1` and
+# `FAIL family/apnap-2x1: ...` — which passed? Both runners. Mechanism: the suite readers checked each
+# file alone; an id is now held unique across the suite (the second file named, with the first).
+
+
+def _two_alike(tmp_path: Path) -> Path:
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    case = json.loads(CASE.read_text(encoding="utf-8"))
+    (folder / "a.json").write_text(json.dumps(case), encoding="utf-8")
+    (folder / "b.json").write_text(json.dumps({**case, "count": 5}), encoding="utf-8")
+    return folder
+
+
+def test_two_cases_with_one_id_are_bad_suite_input(tmp_path: Path) -> None:
+    done = _cli("conformance", "run", "--self", "--suite", str(_two_alike(tmp_path)))
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout)
+    assert "b.json: not a case of the suite: id: the same as" in done.stderr and "a.json" in done.stderr
+
+
+def test_the_java_runner_refuses_two_cases_with_one_id_in_the_same_words(tmp_path: Path, java_classes: Path) -> None:
+    import subprocess
+    import sys
+
+    folder = _two_alike(tmp_path)
+    python = _cli("conformance", "run", "--self", "--suite", str(folder))
+    engine = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
+    java = subprocess.run(
+        ["java", "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert (java.returncode, java.stdout) == (python.returncode, python.stdout) == (2, "")
+    assert python.stderr.removeprefix("triggerstack: ") == java.stderr, (python.stderr, java.stderr)

@@ -103,11 +103,15 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
         paths.extend(Path(root) / f for f in sorted(files) if f.endswith(".json"))
     cases: list[Case] = []
     problems: list[str] = []
+    named: dict[str, Path] = {}  # each case's id, and the file that gave it first
     caps = replace(limits, digits=ANSWER_DIGITS)
     for path in sorted(paths):
         try:
             data = parse_text(read_file(str(path), caps), str(path), "json", limits=caps)
             wrong = _not_a_case(data) or _not_in_the_formats(data)
+            first = named.setdefault(data["id"], path) if not wrong else path
+            if first != path:  # the report names a case by its id: two alike, and a FAIL names neither
+                wrong = f"id: the same as {first}'s (the report names each case by its id)"
             if wrong:
                 problems.append(f"{path}: not a case of the suite: {wrong}")
             else:
