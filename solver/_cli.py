@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, Deadline, Limits, bounded, seconds_of
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, MOST_JOBS, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, shown_lines, visible
 
 from ._boards import _cli as _boards
@@ -166,7 +166,8 @@ def _verb_parser(sub: Any, verb: Verb) -> None:
         q.add_argument(
             "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
         )
-        q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
+        jobs = f"with --batch: check in N processes, at most {MOST_JOBS}"
+        q.add_argument("--jobs", type=_processes, default=1, metavar="N", help=jobs)
 
 
 def _serve_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
@@ -209,7 +210,8 @@ def _batch_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
     bt.add_argument("files", metavar="FILE", nargs="+", help="JSON Lines files of requests")
     bt.add_argument("--out", metavar="DIR", help="where the answer files go (default: beside each input)")
     bt.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (the extra [dask])")
-    bt.add_argument("--jobs", type=_positive, default=1, metavar="N", help="without --scheduler: N local processes")
+    jobs = f"without --scheduler: N local processes, at most {MOST_JOBS}"
+    bt.add_argument("--jobs", type=_processes, default=1, metavar="N", help=jobs)
 
 
 def _conformance_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
@@ -278,6 +280,8 @@ _seconds = flag(lambda value: seconds_of(value, ""))
 """``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
 _positive = flag(lambda value: whole_number(value, "", 1), whole=True)
 """A count or a cap of 1 or more, likewise."""
+_processes = flag(lambda value: whole_number(value, "", 1, MOST_JOBS), whole=True)
+"""``--jobs``: 1 to ``MOST_JOBS`` processes, likewise."""
 _seed = flag(lambda value: seed_of(value, ""), whole=True)
 """``--seed``: a whole number 0 or more, likewise (``--seed 1.0`` is what ``"seed": 1.0`` is)."""
 

@@ -12,7 +12,7 @@ property or a loop of crafted variants, and fixed by its mechanism where every d
 
 Each test asserts what the docs promise, on variants generated or crafted for the door.
 
-Private unit: model/_io.py parse_text (the one document reader, fed generated numbers), the boards command's list of flags beside draw's keywords (solver/_boards), and the table of verbs' rows (solver/_verbs/table.py) whose help is held to what each command takes.
+Private unit: model/_io.py parse_text (the one document reader, fed generated numbers), solver/serve/_batch.py check_lines (where every batch door passes), the boards command's list of flags beside draw's keywords (solver/_boards), and the table of verbs' rows (solver/_verbs/table.py) whose help is held to what each command takes.
 """
 
 from __future__ import annotations
@@ -415,3 +415,41 @@ def test_the_java_runner_refuses_two_cases_with_one_id_in_the_same_words(tmp_pat
     )
     assert (java.returncode, java.stdout) == (python.returncode, python.stdout) == (2, "")
     assert python.stderr.removeprefix("triggerstack: ") == java.stderr, (python.stderr, java.stderr)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Unbounded work from one flag: `check --batch FILE --jobs 100000` made 100,000 pipes and would fork
+# as many processes for a file of one line (under `ulimit -n 200` it ended in "internal error:
+# OSError: Too many open files", exit 70). Mechanism: --jobs was read as any whole number of 1 or
+# more; solver/serve/_batch.py check_lines, where every batch door passes, now takes 1 to
+# model/_limits.py MOST_JOBS, and the flags say so.
+
+_LINE = '{"stack":[{"ability":"SWB"},{"ability":"SWA"},{"ability":"E","modes":[{"mode":"destroy","targets":{"creature":["warden_b"]}}]}]}\n'
+
+
+@pytest.mark.parametrize("jobs", ["65", "100000", "1e5", "1e400", "64.5"])
+@pytest.mark.parametrize("door", ["check", "batch"])
+def test_a_batch_of_more_processes_than_the_cap_is_refused_before_any_is_made(
+    tmp_path: Path, door: str, jobs: str
+) -> None:
+    lines = tmp_path / "lines.jsonl"
+    if door == "check":
+        lines.write_text(_LINE, encoding="utf-8")
+        argv = ["check", "--batch", str(lines), "--scenario", str(ERTAI), "--jobs", jobs]
+    else:
+        request = {"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": "x"}}
+        lines.write_text(json.dumps(request) + "\n", encoding="utf-8")
+        argv = ["batch", str(lines), "--jobs", jobs]
+    done = _cli(*argv)
+    assert done.returncode == 2 and "--jobs" in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["lines.jsonl"]
+
+
+def test_the_batch_reader_takes_the_cap_from_every_door() -> None:
+    from triggerstack.model import UsageError
+    from triggerstack.model._limits import MOST_JOBS
+    from triggerstack.solver.serve._batch import check_lines
+
+    with pytest.raises(UsageError, match=f"jobs: expected at most {MOST_JOBS}"):
+        next(check_lines([_LINE.encode()], None, MOST_JOBS + 1))
+    assert json.loads(next(check_lines([_LINE.encode()], None, 1)))["line"] == 1
