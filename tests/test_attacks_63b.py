@@ -189,6 +189,15 @@ def test_a_malformed_proposal_exits_2_naming_the_file_and_its_place(tmp_path: Pa
     assert "c.json: not a case of the suite: legal[1].garbage" in done.stderr, done.stderr
 
 
+def _java_runner(classes: Path, folder: Path) -> Any:
+    """The Java runner on ``folder``, this tool's server its engine."""
+    import subprocess
+    import sys
+
+    argv = ["java", "-cp", str(classes), "ConformanceRunner", str(folder), sys.executable, "-m", "triggerstack.solver"]
+    return subprocess.run([*argv, "serve", "--stdio"], capture_output=True, text=True, check=False, timeout=600)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="the Java runner reads a case by conformance/schema.json alone (ConformanceRunner.java notACase): "
@@ -198,22 +207,12 @@ def test_a_malformed_proposal_exits_2_naming_the_file_and_its_place(tmp_path: Pa
 def test_the_java_runner_refuses_a_malformed_proposal_as_the_python_runner_does(
     tmp_path: Path, java_classes: Path
 ) -> None:
-    import subprocess
-    import sys
-
     folder = tmp_path / "suite"
     folder.mkdir()
     case = json.loads(CASE.read_text(encoding="utf-8"))
     case["legal"].append({"garbage": 1, **case["legal"][0]})
     (folder / "c.json").write_text(json.dumps(case), encoding="utf-8")
-    engine = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
-    java = subprocess.run(
-        ["java", "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    java = _java_runner(java_classes, folder)
     assert java.returncode == 2 and "legal[1].garbage" in java.stderr, (java.returncode, java.stdout, java.stderr)
 
 
@@ -400,19 +399,9 @@ def test_two_cases_with_one_id_are_bad_suite_input(tmp_path: Path) -> None:
 
 
 def test_the_java_runner_refuses_two_cases_with_one_id_in_the_same_words(tmp_path: Path, java_classes: Path) -> None:
-    import subprocess
-    import sys
-
     folder = _two_alike(tmp_path)
     python = _cli("conformance", "run", "--self", "--suite", str(folder))
-    engine = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
-    java = subprocess.run(
-        ["java", "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    java = _java_runner(java_classes, folder)
     assert (java.returncode, java.stdout) == (python.returncode, python.stdout) == (2, "")
     assert python.stderr.removeprefix("triggerstack: ") == java.stderr, (python.stderr, java.stderr)
 
