@@ -442,3 +442,29 @@ def test_the_batch_reader_takes_the_cap_from_every_door() -> None:
     with pytest.raises(UsageError, match=f"jobs: expected at most {MOST_JOBS}"):
         next(check_lines([_LINE.encode()], None, MOST_JOBS + 1))
     assert json.loads(next(check_lines([_LINE.encode()], None, 1)))["line"] == 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# A crash at a door: `conformance run --engine "'unterminated"` was "internal error: ValueError: No
+# closing quotation", exit 70, and a NUL in a Python caller's command "embedded null byte" likewise.
+# Mechanism: solver/conformance/_process.py split the command with shlex and started it with Popen,
+# catching only OSError; each refusal now names --engine (exit 2).
+
+
+@pytest.mark.parametrize("command", ["'unterminated", 'serve "--stdio', "x\\", "a 'b\"c"])
+def test_an_engine_command_no_shell_reads_exits_2_naming_the_flag(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "c.json").write_text(CASE.read_text(encoding="utf-8"), encoding="utf-8")
+    done = _cli("conformance", "run", "--suite", str(folder), "--engine", command)
+    assert done.returncode == 2 and done.stderr.startswith("triggerstack: --engine: "), done.stderr
+    assert "internal error" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("command", ["a\x00b", ["python3", "x\x00"], [3]])
+def test_an_engine_command_no_process_takes_is_refused_naming_it(command: Any) -> None:
+    from triggerstack.model import UsageError
+    from triggerstack.solver.conformance import ProcessEngine
+
+    with pytest.raises(UsageError, match=r"^--engine: cannot start"):
+        ProcessEngine(command)
