@@ -21,8 +21,9 @@ Beside whole numbers, the other shapes a Python door's argument takes, each read
 naming it, never converted: a truth (:func:`truth_of`: ``True`` or ``False``, never ``1`` or
 ``"no"``), a finite number (:func:`finite_of`), one of a few names (:func:`choice_of`), a range
 (:func:`span_of`: a whole number or a pair low, high), a list in its order (:func:`listed`: never a
-set, whose order is its hashes', nor bytes or text), and options (:func:`options_of`: a mapping of
-the documented keys only — a misspelt key is refused, never ignored).
+set, whose order is its hashes', nor bytes or text), options (:func:`options_of`: a mapping of
+the documented keys only — a misspelt key is refused, never ignored), and a name among known ones
+(:func:`name_of`: an agent's, a player's — an id no board has is refused, never scored 0).
 """
 
 from __future__ import annotations
@@ -157,16 +158,25 @@ def options_of(
     given: Mapping[Any, Any] = value
     if inert and any(k in inert for k in given):
         given = {k: v for k, v in given.items() if k not in inert}
-    unknown = [k for k in given if k not in known]
-    if unknown:
-        key = unknown[0]
-        shown = typed(key) if isinstance(key, str) else found(key)
-        from ._problems import suggest  # only for a miss
-
-        near = suggest(key, known) if isinstance(key, str) else None
-        hint = f" (did you mean {near!r}?)" if near else ""
-        raise _named(name, f"no option is named {shown}{hint}; the options are: {', '.join(known)}")
+    for key in given:
+        name_of(key, name, known, "option")
     return given
+
+
+def name_of(value: Any, name: str, known: Collection[str], what: str, whats: str = "") -> str:
+    """One of the names ``known`` (an agent's, a player's, an option's), compared as written; else
+    :class:`UsageError` naming ``name``, the name typed, the nearest known one and every one (``whats``:
+    ``what`` 's plural, if not ``what`` + s) — an id
+    no board has is refused, never taken for one whose score or mask is nothing."""
+    if isinstance(value, str) and value in known:
+        return value
+    shown = typed(value) if isinstance(value, str) else found(value)
+    from ._problems import suggest  # only for a miss
+
+    near = suggest(value, known) if isinstance(value, str) else None
+    hint = f" (did you mean {near!r}?)" if near else ""
+    listed = ", ".join(known) if known else "none"
+    raise _named(name, f"no {what} is named {shown}{hint}; the {whats or what + 's'} are: {listed}")
 
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")

@@ -25,6 +25,7 @@ from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
 from ._numbers import read_float
+from ._text import found
 
 Loc = tuple[str | int, ...]
 
@@ -172,10 +173,14 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
             raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
-            raise ScenarioError(f"{value!r} is not a number this tool can take", loc, source=source)
+            past = " (beyond the range of numbers, about ±1.8e308)" if math.isinf(value) else ""
+            raise ScenarioError(f"{found(value)} is not a number this tool can take{past}", loc, source=source)
         elif isinstance(value, float) and abs(value) >= 10**limits.digits:
             raise limits.past(
-                "digits", f"{value!r} is not a number this tool can take (at most {limits.digits} digits)", loc, source
+                "digits",
+                f"{found(value)} is not a number this tool can take (at most {limits.digits} digits)",
+                loc,
+                source,
             )
         elif not isinstance(value, _DATA):
             said = f"{type(value).__name__} is not JSON data (text, a number, true, false, null, a list or a mapping)"

@@ -29,6 +29,10 @@ DEFAULT_TIME_LIMIT = 60.0
 ``model/_args.py`` ``default_time_limit``)."""
 TIME_LIMIT_VARIABLE = "TRIGGERSTACK_TIME_LIMIT"
 """The environment variable that sets the default time limit of a machine: docs/cli.md, Limits."""
+MOST_JOBS = 64
+"""The most worker processes of a batch (``check --batch --jobs``, ``batch --jobs``): each is a process
+and a pipe made before any line is read, so a larger ``--jobs`` (``--jobs 100000`` would fork until the
+machine ran out of processes) is refused naming the flag; more processes than cores only wait."""
 
 
 FLAGS: ContextVar[frozenset[str] | None] = ContextVar("triggerstack_limit_flags", default=None)

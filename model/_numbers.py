@@ -12,8 +12,10 @@ from pydantic import BeforeValidator, Field, StrictInt
 
 class Inexact(float):
     """A number a document writes with a point or an exponent whose nearest float is a whole number
-    the text is not (``1.0000000000000001``, ``9007199254740993.0``): the float, with the ``text``
-    it was written as, so that a whole number is read as written — never as its nearest float."""
+    the text is not (``1.0000000000000001``, ``9007199254740993.0``), or no number at all (``1e400``,
+    past the largest float, is infinity to Python): the float, with the ``text`` it was written as,
+    so that a whole number is read as written — never as its nearest float — and a number is shown
+    as written (``model/_text.py`` ``found``) — never as an ``inf`` the document does not say."""
 
     __slots__ = ("text",)
     text: str
@@ -21,9 +23,10 @@ class Inexact(float):
 
 def read_float(text: str) -> float:
     """A JSON or YAML float literal, as every document reader reads it (``parse_float``): the float,
-    or an :class:`Inexact` one where that float is whole and the text is not that number."""
+    or an :class:`Inexact` one where that float is whole and the text is not that number, or where
+    the text is past the floats (``1e400``: infinity, which the document limits refuse as written)."""
     value = float(text)
-    if value.is_integer() and Decimal(text) != int(value):
+    if not math.isfinite(value) or (value.is_integer() and Decimal(text) != int(value)):
         found = Inexact(value)
         found.text = text
         return found
@@ -46,7 +49,7 @@ def whole_float(value: Any) -> Any:
         n = exact_whole(value)
         if n is not None:
             return n
-        if isinstance(value, Inexact):
+        if isinstance(value, Inexact) and math.isfinite(value):
             raise ValueError(f"{value.text} is not a whole number (its nearest float, {value!r}, is)")
     return value
 

@@ -97,7 +97,9 @@ def found(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        text = str(value)
+        text = getattr(value, "text", None) or str(
+            value
+        )  # a number as its document wrote it (model/_numbers.py Inexact)
         return text if len(text) <= 40 else text[:37] + "..."
     if isinstance(value, str):
         return typed(value, 40) if value else "empty text"

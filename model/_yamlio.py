@@ -13,7 +13,7 @@ import yaml
 from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
-from ._numbers import read_float
+from ._numbers import Inexact, read_float
 from ._text import typed
 
 
@@ -82,7 +82,9 @@ def _construct_float(_loader: _DataLoader, node: yaml.ScalarNode) -> float:
     no JSON writes them) or the decimal Python reads, as JSON's reader reads it."""
     text = str(node.value)
     if text.lstrip("+-").lower() in (".inf", ".nan"):
-        return float(text.replace(".", "", 1))
+        value = Inexact(text.replace(".", "", 1))  # shown as written: model/_text.py found
+        value.text = text
+        return value
     return read_float(text)
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, Deadline, Limits, bounded, seconds_of
+from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, MOST_JOBS, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, shown_lines, visible
 
 from ._boards import _cli as _boards
@@ -97,23 +97,28 @@ def _parser(verb: str | None) -> argparse.ArgumentParser:
         if name in _OWN:
             _OWN[name][0](sub, limits)
         elif name == verb:
-            _verb_parser(sub, verbs[name], limits)
+            _verb_parser(sub, verbs[name])
         else:
             sub.add_parser(name, help=verbs[name].cli.help, add_help=False)  # type: ignore[union-attr]
     return p
 
 
-def _limits_parser() -> argparse.ArgumentParser:
-    """The limits' flags, shared by the commands that read scenarios (generated from :class:`Limits`)."""
+def _limits_parser(streams: bool = False) -> argparse.ArgumentParser:
+    """The limits' flags, shared by the commands that read scenarios (generated from :class:`Limits`);
+    ``streams``: of a verb whose lines are streamed (its row's ``streams``), which takes --max-answer
+    only when it is given — its help says so, never a default the command does not take."""
     limits = _Parser(add_help=False)
     caps = limits.add_argument_group("limits (docs/cli.md#limits, model/_limits.py)")
     for name, default, what in Limits.described():
-        caps.add_argument(  # --max-answer unset: a stream on the command line is written as it goes (_output.stream)
+        said = f"default {default:,}"
+        if name == "answer" and streams:  # unset: the lines are written as they go (_output.stream)
+            said = "default none: the lines are written as they come, in constant memory; given, all of them"
+        caps.add_argument(
             f"--max-{name}",
             type=_positive,
             default=None if name == "answer" else default,
             metavar="N",
-            help=f"most {what} (default {default:,})",
+            help=f"most {what} ({said})",
         )
     caps.add_argument(
         "--time-limit",
@@ -126,13 +131,12 @@ def _limits_parser() -> argparse.ArgumentParser:
     return limits
 
 
-def _verb_parser(sub: Any, verb: Verb, limits: argparse.ArgumentParser) -> None:
+def _verb_parser(sub: Any, verb: Verb) -> None:
     """A verb's subcommand: the scenario, a flag for each parameter, and the flags its row asks for."""
     cmd = verb.cli
     assert cmd is not None
-    q = sub.add_parser(
-        verb.name, parents=[limits] if cmd.limits else [], help=cmd.help, description=cmd.description or None
-    )
+    parents = [_limits_parser(cmd.streams)] if cmd.limits else []
+    q = sub.add_parser(verb.name, parents=parents, help=cmd.help, description=cmd.description or None)
     if verb.scenario:
         q.add_argument("scenario", metavar="SCENARIO", nargs="?" if cmd.batch else None)
     _fields(q, verb.params, cmd)
@@ -162,7 +166,8 @@ def _verb_parser(sub: Any, verb: Verb, limits: argparse.ArgumentParser) -> None:
         q.add_argument(
             "--scenario", dest="batch_scenario", metavar="S", help="with --batch: the one scenario of every line"
         )
-        q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --batch: check in N processes")
+        jobs = f"with --batch: check in N processes, at most {MOST_JOBS}"
+        q.add_argument("--jobs", type=_processes, default=1, metavar="N", help=jobs)
 
 
 def _serve_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
@@ -205,7 +210,8 @@ def _batch_parser(sub: Any, limits: argparse.ArgumentParser) -> None:
     bt.add_argument("files", metavar="FILE", nargs="+", help="JSON Lines files of requests")
     bt.add_argument("--out", metavar="DIR", help="where the answer files go (default: beside each input)")
     bt.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (the extra [dask])")
-    bt.add_argument("--jobs", type=_positive, default=1, metavar="N", help="without --scheduler: N local processes")
+    jobs = f"without --scheduler: N local processes, at most {MOST_JOBS}"
+    bt.add_argument("--jobs", type=_processes, default=1, metavar="N", help=jobs)
 
 
 def _conformance_parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
@@ -274,6 +280,8 @@ _seconds = flag(lambda value: seconds_of(value, ""))
 """``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
 _positive = flag(lambda value: whole_number(value, "", 1), whole=True)
 """A count or a cap of 1 or more, likewise."""
+_processes = flag(lambda value: whole_number(value, "", 1, MOST_JOBS), whole=True)
+"""``--jobs``: 1 to ``MOST_JOBS`` processes, likewise."""
 _seed = flag(lambda value: seed_of(value, ""), whole=True)
 """``--seed``: a whole number 0 or more, likewise (``--seed 1.0`` is what ``"seed": 1.0`` is)."""
 

@@ -37,6 +37,10 @@ from .conftest import EXAMPLES  # noqa: E402
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 SCENARIO = Scenario.load(ERTAI)
 PLAYERS = len(SCENARIO.players)
+PLAYER_IDS = {p.id for p in SCENARIO.players} | {"A", "B"}  # the scenario's, and rl.boards' of 2 players
+AGENTS = {f"player_{i}" for i in range(PLAYERS)}
+LAYOUT = rl.ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+SCORE = {"mode": {"E": {"destroy": 1}}}
 
 
 @dataclass(frozen=True)
@@ -119,8 +123,30 @@ def _doors(made: dict[str, Any]) -> list[Door]:
         Door("boards", "players", "span", lambda v: rl.boards(0, players=v), 2, 4),
         Door("boards", "abilities", "span", lambda v: rl.boards(0, abilities=v), 1, 50),
         Door("boards", "bodies", "span", lambda v: rl.boards(0, bodies=v), 0, 20),
+        Door("boards", "events", "events", lambda v: rl.boards(0, events=v)),
+        Door("env of boards", "rewards", "rewards", lambda v: rl.env(rl.boards(0, players=2), layout=LAYOUT, rewards=v)),
+    ]
+    for label, game in (("env", aec), ("env, unwrapped", aec.unwrapped)):
+        doors += [_method(f"{label} {m}", game, m, "agent") for m in ("observe", "observation_space", "action_space")]
+    doors += [
+        Door("env mask", "agent", "agent", lambda v: aec.unwrapped.mask(v)),
+        Door("env player", "agent", "agent", lambda v: aec.unwrapped.player(v)),
+        _method("env observation", aec.unwrapped, "observation", "player"),
+        Door("Observer encode", "player", "player", lambda v: _encode(aec.unwrapped, v)),
+        Door("parallel observation_space", "agent", "agent", lambda v: par.observation_space(v)),
+        Door("parallel action_space", "agent", "agent", lambda v: par.action_space(v)),
     ]
     return doors
+
+
+def _encode(game: Any, player: Any) -> Any:
+    """The observer's encoding of the walk under way from ``player`` 's seat."""
+    return game.observer.encode(game.stepper, game.walk, player)
+
+
+def _method(label: str, owner: Any, method: str, name: str) -> Door:
+    """The door of ``owner`` 's ``method`` whose one argument is ``name``."""
+    return Door(label, name, name, lambda value: getattr(owner, method)(value))
 
 
 def _keyword(factory: Callable[..., Any], name: str) -> Callable[[Any], Any]:
@@ -206,9 +232,24 @@ def _wrong(door: Door) -> st.SearchStrategy[Any]:
             st.just(np.array([0.0, 1.0])),
             st.just(iter([0, 1])),
         )
-    if door.kind == "rewards":
+    if door.kind == "rewards":  # a key no board of the source seats: refused, never scored 0
+        no_player = st.one_of(text, st.sampled_from(["a", "C", "player_0", " A", "A\u200b"]))
+        no_player = no_player.filter(lambda t: t not in PLAYER_IDS)
         return st.one_of(st.lists(st.integers(), max_size=2), text, st.integers(), bools, sets_and_bytes,
-                         st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}))
+                         st.just({"A": 1}), st.just({"A": "mode"}), st.just({1: {}}),
+                         no_player.map(lambda p: {"A": SCORE, p: SCORE}))
+    if door.kind == "events":  # shown as typed: a terminal escape in a refused name is escaped
+        events = ("enters", "dies", "attacks", "cast")
+        no_event = st.one_of(text, st.sampled_from(["\x1b[31mred", "Enters", "enters ", "x" * 5000]))
+        no_event = no_event.filter(lambda t: t not in events)
+        return st.one_of(no_event, st.lists(no_event, min_size=1, max_size=3), st.integers(), bools, st.just([]))
+    if door.kind == "player":  # a player no board has: refused, never the observation of no seat
+        crafted = st.sampled_from(["a", "C", "player_0", " A", "A\u200b", "", "b"])
+        return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in PLAYER_IDS), st.integers(0, 3), st.none())
+    if door.kind == "agent":  # an agent id is an argument: a name no agent has is refused, never a mask of zeros
+        crafted = st.sampled_from(["player_9", "player_00", "Player_0", "player_0 ", "A", "", "player_1\u200b"])
+        return st.one_of(st.one_of(text, crafted).filter(lambda t: t not in AGENTS), st.integers(0, 3), bools,
+                         st.lists(st.sampled_from(sorted(AGENTS)), min_size=1, max_size=2))
     assert door.kind == "object"
     return st.one_of(st.integers(), text, bools, st.lists(st.integers(), max_size=1), st.just(object()))
 
@@ -221,6 +262,7 @@ def _refused(door: Door, value: Any) -> None:
     except ValueError as exc:  # UsageError, IllegalDecision, RenderModeError are ValueErrors
         assert not isinstance(exc, AttributeError | TypeError) or isinstance(exc, RenderModeError), repr(exc)
         said = str(exc)
+        assert "\x1b" not in said and len(said) < 2000, f"{door.label} {door.name}: {said[:300]!r}"
         assert door.name in said or door.name.split("[")[0] in said, f"{door.label} {door.name}={value!r}: {said}"
         return
     except Exception as exc:  # what the property reports

@@ -319,7 +319,11 @@ def _odd_suite(folder: Path, texts: list[str]) -> None:
 
 
 @settings(max_examples=3, deadline=None)
-@given(suites=st.lists(st.lists(_ODD, min_size=7, max_size=7), min_size=4, max_size=4))
+@given(  # a case's id is its own in a suite (docs/conformance.md): the three ids differ
+    suites=st.lists(
+        st.lists(_ODD, min_size=7, max_size=7).filter(lambda t: len({t[0], t[1], t[5]}) == 3), min_size=4, max_size=4
+    )
+)
 def test_both_runners_show_the_suites_own_text_alike(
     suites: list[list[str]], java_classes: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

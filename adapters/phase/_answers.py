@@ -87,6 +87,7 @@ def targets_in_slots(reading: Reading, trigger: str, refs: Sequence[Node], modes
 def entry_of(reading: Reading, trigger: str, ability: Node | Mapping[str, Any]) -> Entry:
     """A placed phase ability (phase's JSON, or its :class:`~._schema.Node`) as our stack entry (its
     targets and divisions)."""
+    reading.trigger(trigger)  # an id no waiting ability has is refused naming it
     ability = ability if isinstance(ability, Node) else Node(ability, "ability")
     modes = _chosen_modes(reading, trigger, ability)
     targets = targets_in_slots(reading, trigger, ability["targets"].items(), modes or ())
@@ -161,6 +162,7 @@ def _placed(reading: Reading, stepper: Stepper, walk: Walk, placed: Mapping[str,
 def announced(reading: Reading, trigger: str, start: tuple[Stepper, Walk] | None = None) -> list[tuple[Walk, Entry]]:
     """Every legal way to announce ``trigger`` next, after what phase has placed: the walk after each
     and its stack entry (kept in the reading's memo for the batch's later prompts)."""
+    reading.trigger(trigger)  # an id no waiting ability has is refused naming it, never answered with no ways
     stepper, walk = start or prefix(reading)
     key = ("announced", id(walk), trigger)
     found = reading.memo.get(key)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from triggerstack.model import Scenario
+from triggerstack.model._args import name_of
 
 from ._abilities import Gap, translate
 from ._objects import (
@@ -109,7 +110,13 @@ class Index:
         return {v for k, v in self.objects.items() if k.startswith("stack#")}
 
     def entry(self, trigger: str) -> BatchEntry:
-        return next(e for e in self.batch if e.trigger == trigger)
+        """The batch's entry of the waiting ability ``trigger``; an id no ability of the batch has is
+        refused naming it (model/_args.py ``name_of``), never a ``StopIteration``."""
+        found = next((e for e in self.batch if e.trigger == trigger), None)
+        if found is None:
+            name_of(trigger, "trigger", [e.trigger for e in self.batch], "waiting ability", "waiting abilities")
+        assert found is not None
+        return found
 
     def target_ref(self, thing: str) -> dict[str, int]:
         """The ``TargetRef`` phase takes for one of our players or objects."""
@@ -158,8 +165,15 @@ class Reading:
         return self.prompt.tag()
 
     def trigger(self, tid: str) -> dict[str, Any]:
-        """The scenario's trigger ``tid`` (a document mapping)."""
-        return next(t for t in self.document["triggers"] if t["id"] == tid)
+        """The scenario's trigger ``tid`` (a document mapping): an id is an argument (the public
+        ``choices`` and ``entry_of`` take one), one no waiting ability has refused naming it and every
+        one (model/_args.py ``name_of``) — never answered with no choices, nor a ``StopIteration``."""
+        triggers = self.document["triggers"]
+        found = next((t for t in triggers if t["id"] == tid), None)
+        if found is None:
+            name_of(tid, "trigger", [t["id"] for t in triggers], "waiting ability", "waiting abilities")
+        assert found is not None
+        return cast(dict[str, Any], found)
 
 
 def trim(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -813,6 +813,7 @@ public final class ConformanceRunner {
         }
         List<Map<String, Object>> cases = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        Map<String, Path> named = new LinkedHashMap<>(); // each case's id, and the file that gave it first
         for (Path file : files) { // every file read and checked before the engine starts, as the Python runner does
             try {
                 if (Files.size(file) > MAX_BYTES) { // a case file is held to the same document limit as an answer
@@ -821,6 +822,10 @@ public final class ConformanceRunner {
                 }
                 Object data = TriggerStackClient.parse(Files.readString(file, StandardCharsets.UTF_8));
                 String wrong = notACase(data);
+                Path first = wrong.isEmpty() ? named.putIfAbsent((String) ((Map<String, Object>) data).get("id"), file) : null;
+                if (first != null) { // the report names a case by its id: two alike, and a FAIL names neither
+                    wrong = "id: the same as " + first + "'s (the report names each case by its id)";
+                }
                 if (wrong.isEmpty()) cases.add((Map<String, Object>) data);
                 else problems.add(file + ": not a case of the suite: " + wrong);
             } catch (TriggerStackClient.JsonError e) {

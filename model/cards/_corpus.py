@@ -35,7 +35,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .._errors import MissingExtra, ScenarioError, install_hint
+from .._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from .._parts import building, prune, reclaim_parts, used, write_whole
 from .._text import typed
 
@@ -115,9 +115,18 @@ def _data_file() -> tuple[Path, str]:
 
 
 def cache_folder() -> Path:
-    if os.environ.get("TRIGGERSTACK_CACHE"):
-        return Path(os.environ["TRIGGERSTACK_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    """Where the card index and pool are cached (docs/cards.md): ``$TRIGGERSTACK_CACHE``, an absolute
+    path — a relative one is refused naming it, never read from each process's working folder (a
+    server and its workers, started in other folders, would each build the index again) —, else
+    ``$XDG_CACHE_HOME/triggerstack`` (a relative ``XDG_CACHE_HOME`` is ignored, as the XDG Base
+    Directory specification says), else ``~/.cache/triggerstack``."""
+    given = os.environ.get("TRIGGERSTACK_CACHE")
+    if given:
+        if not os.path.isabs(given):
+            raise UsageError(f"TRIGGERSTACK_CACHE={typed(given)}: expected an absolute path, found a relative one")
+        return Path(given)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = xdg if xdg and os.path.isabs(xdg) else str(Path.home() / ".cache")
     return Path(base) / "triggerstack"
 
 

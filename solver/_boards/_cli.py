@@ -22,6 +22,18 @@ MOST_ABILITIES, MOST_BODIES = 50, 20
 """``_draw.MOST_ABILITIES`` and ``_draw.MOST_BODIES``, held equal likewise."""
 
 
+FLAGGED = ("players", "abilities", "events", "bodies", "max_outcomes", "seat")
+"""The keywords of ``rl.boards`` (``_draw.draw``) the command passes as its flags name them
+(``--max-outcomes`` is ``max_outcomes``); ``cards`` is ``--generated``'s. tests/test_boards.py holds
+every keyword of ``draw`` to one of them or to :data:`PYTHON_ONLY`, so a keyword added to the
+Python surface is a flag here too, or says why not."""
+PYTHON_ONLY = {
+    "layout": "an ActionLayout is a Python object: the boards an environment of that layout takes",
+    "workers": "worker processes draw ahead of an environment playing them; the command writes as it draws",
+}
+"""The keywords of ``draw`` with no flag, and why."""
+
+
 _whole = flag(lambda value: whole_number(value, "", 0), whole=True)
 """``--seed`` and ``-n``: a whole number 0 or more, read as every door reads one (model/_args.py)."""
 _whole_1 = flag(lambda value: whole_number(value, "", 1), whole=True)
@@ -97,6 +109,14 @@ def parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"draw again a board with more legal outcomes than this (default {MAX_OUTCOMES:,})",
     )
+    b.add_argument(
+        "--seat",
+        type=_whole,
+        default=None,
+        metavar="K",
+        help="only boards on which seat K (0: the active player) makes the first choice once every forced "
+        "decision is taken: the boards a one-seat environment's learner decides on (below --players' highest)",
+    )
     b.add_argument("--generated", action="store_true", help="the generated families, not real cards")
     b.add_argument(
         "--out", metavar="DIR", help="write board-00001.json … in DIR (made if missing), not standard output"
@@ -121,16 +141,10 @@ def run(args: argparse.Namespace, write: Callable[..., None]) -> tuple[int, str]
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UsageError(f"--out: cannot make the folder {folder}: {exc.strerror}") from None
-    boards = draw(
-        args.seed,
-        args.n,
-        players=args.players,
-        abilities=args.abilities,
-        events=args.events,
-        bodies=args.bodies,
-        cards=False if args.generated else None,
-        max_outcomes=args.max_outcomes,
-    )
+    if args.seat is not None and args.seat >= args.players[1]:
+        raise UsageError(f"--seat: expected at most {args.players[1] - 1} (a seat of --players), found {args.seat}")
+    asked = {name: getattr(args, name) for name in FLAGGED}
+    boards = draw(args.seed, args.n, cards=False if args.generated else None, **asked)
     written = []
     for i, board in enumerate(boards, 1):
         if i == 1 and board.source == "generated" and not args.generated:

@@ -25,11 +25,12 @@ from triggerstack.model._args import seed_of, span_of, truth_of, whole_number
 from triggerstack.model._errors import UsageError
 from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._scenario import Scenario
+from triggerstack.model._text import found, typed
 from triggerstack.model.cards._pool import EVENTS, Pool
 
 from .._verbs.step import ActionLayout, Stepper
 from ._ahead import Ahead
-from ._board import PREPARED, Asked, Board, pool_of
+from ._board import PLAYERS, PREPARED, Asked, Board, pool_of
 
 MAX_OUTCOMES = 10**6
 """The most legal outcomes a board may have by default (one with more is drawn again)."""
@@ -46,11 +47,13 @@ def _events(events: str | Iterable[str] | None) -> tuple[str, ...]:
     if events is None:
         return EVENTS
     if not isinstance(events, str | tuple | list | set | frozenset) or not all(isinstance(e, str) for e in events):
-        raise UsageError(f"events: expected some of {', '.join(EVENTS)} (a name or a list of names), not {events!r}")
+        said = f"expected some of {', '.join(EVENTS)} (a name or a list of names), found {found(events)}"
+        raise UsageError(f"events: {said}")
     asked = (events,) if isinstance(events, str) else tuple(events)
     unknown = [e for e in asked if e not in EVENTS]
     if unknown or not asked:
-        raise UsageError(f"events: expected some of {', '.join(EVENTS)}, not {', '.join(unknown) or 'none'}")
+        said = ", ".join(typed(e, 40) for e in unknown[:4]) or "none"  # shown as typed: no terminal escape, no megabyte
+        raise UsageError(f"events: expected some of {', '.join(EVENTS)}, found {said}")
     return tuple(e for e in EVENTS if e in asked)  # in one order, whatever order they were asked in
 
 
@@ -109,6 +112,10 @@ class Boards(Iterator[Scenario]):
             self._ahead = Ahead(self.asked, self.workers)
             weakref.finalize(self, self._ahead.close)
         return self._ahead
+
+    def players(self) -> tuple[str, ...]:
+        """The ids of every player a board of the stream may seat (a reward's key names one of them)."""
+        return PLAYERS[: self.asked.seats[1]]
 
     def restart(self, seed: int) -> None:
         """Begin again at the first board of the stream of this stream's seed and ``seed`` (board

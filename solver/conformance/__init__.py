@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -103,11 +103,15 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
         paths.extend(Path(root) / f for f in sorted(files) if f.endswith(".json"))
     cases: list[Case] = []
     problems: list[str] = []
+    named: dict[str, Path] = {}  # each case's id, and the file that gave it first
     caps = replace(limits, digits=ANSWER_DIGITS)
     for path in sorted(paths):
         try:
             data = parse_text(read_file(str(path), caps), str(path), "json", limits=caps)
-            wrong = _not_a_case(data)
+            wrong = _not_a_case(data) or _not_in_the_formats(data)
+            first = named.setdefault(data["id"], path) if not wrong else path
+            if first != path:  # the report names a case by its id: two alike, and a FAIL names neither
+                wrong = f"id: the same as {first}'s (the report names each case by its id)"
             if wrong:
                 problems.append(f"{path}: not a case of the suite: {wrong}")
             else:
@@ -186,6 +190,31 @@ def _not_a_case(data: Any) -> str:
             return "illegal: a list of {proposal, codes, rules}"
         if not _texts(w.get("rules")):
             return f"illegal[{i}].rules: a list of texts"
+    return ""
+
+
+def _not_in_the_formats(case: dict[str, Any]) -> str:
+    """What of a case of the right shape its formats refuse, at its place, or "": the scenario by the
+    scenario format, each proposal and each divide's first entry by the outcome format
+    (docs/conformance.md: "``scenario`` is in the scenario format and every proposal in the outcome
+    format") — read here, by this tool's own readers, so that a malformed case is bad suite input
+    (exit 2 naming it), never an engine's FAIL for refusing what the suite got wrong."""
+    from triggerstack.model._outcome import parse_outcome
+    from triggerstack.model._scenario import Scenario, read_document
+
+    documents: list[tuple[tuple[str | int, ...], Callable[[Any], object], Any]] = [
+        (("scenario",), lambda d: read_document(Scenario, d), case["scenario"])
+    ]
+    for i, d in enumerate(case["divide"]):
+        if d["first"] is not None:
+            documents.append((("divide", i, "first"), lambda e: read_document(Entry, e), d["first"]))
+    documents += [(("legal", i), parse_outcome, p) for i, p in enumerate(case["legal"])]
+    documents += [(("illegal", i, "proposal"), parse_outcome, w["proposal"]) for i, w in enumerate(case["illegal"])]
+    for place, read, document in documents:
+        try:
+            read(document)
+        except ScenarioError as exc:
+            return exc.within(*place).one_line()
     return ""
 
 

@@ -18,11 +18,20 @@ from pathlib import Path
 
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
+from triggerstack.model._text import typed
 
 from ._lines import BOM, Failure, Lines, Undecoded, exit_text, seconds_text
 
 _END = b""
 _TOO_LONG = object()
+
+
+def _argv(command: str) -> list[str]:
+    """The command as a shell reads it: unbalanced quotes are bad input naming it, never an internal error."""
+    try:
+        return shlex.split(command)
+    except ValueError as exc:
+        raise UsageError(f"--engine: {typed(command)} is no command a shell reads: {str(exc).lower()}") from None
 
 
 class ProcessEngine(Lines):
@@ -42,7 +51,7 @@ class ProcessEngine(Lines):
         self.limit = self.seconds  # the time limit of each call
         self.max_bytes = max_bytes
         self._lines: queue.Queue[bytes | object] = queue.Queue(maxsize=16)
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        argv = _argv(command) if isinstance(command, str) else list(command)
         self._mark = secrets.token_hex(12)  # this run's, in the environment of all it starts
         if not argv:
             raise UsageError("--engine: give the command that starts the engine under test")
@@ -57,6 +66,8 @@ class ProcessEngine(Lines):
             )
         except OSError as exc:
             raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        except (ValueError, TypeError) as exc:  # a NUL in an argument, an argument that is no text
+            raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc}") from None
         self._ended: str | None = None  # why every later question fails at once
         threading.Thread(target=self._read, daemon=True).start()
 

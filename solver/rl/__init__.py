@@ -58,7 +58,6 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from .._verbs.step import IllegalOutcome as IllegalOutcome
     from ._checked import env as env
     from ._checked import parallel_env as parallel_env
-    from ._env import Rewards as Rewards
     from ._env import TriggerStackEnv as TriggerStackEnv
     from ._env import raw_env as raw_env
     from ._gym_env import Policy as Policy
@@ -68,6 +67,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._observation import HEADER as HEADER
     from ._observation import Observer as Observer
     from ._render import RenderModeError as RenderModeError
+    from ._rewards import Rewards as Rewards
     from ._source import ScenarioSource as ScenarioSource
     from ._vector_env import TriggerStackVectorEnv as TriggerStackVectorEnv
     from ._vector_env import vector_env as vector_env

@@ -3,7 +3,7 @@ decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias, cast
 
 import numpy as np
@@ -11,12 +11,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
-from triggerstack.model._args import choice_of, finite_of, options_of, seed_of, truth_of
+from triggerstack.model._args import choice_of, finite_of, name_of, options_of, seed_of, truth_of
 from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Outcome, Score, parse_score
+from triggerstack.model._outcome import Outcome
 from triggerstack.model._scenario import Scenario
-from triggerstack.model._text import found, typed
+from triggerstack.model._text import found
 from triggerstack.model._types import PlayerId
 
 from .._errors import IllegalDecision
@@ -25,15 +25,10 @@ from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
 from ._prepared import ask, take
 from ._render import MODES, check_mode, shown
+from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
-
-Rewards: TypeAlias = (
-    Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
-)
-"""Per player, a score (docs/cli.md) whose value of the outcome reached is that player's reward; or a
-function of the scenario and the outcome giving each player's reward. Players left out get 0."""
 
 Observation = dict[str, NDArray[Any]]
 OPTIONS = ("scenario",)
@@ -142,9 +137,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._stepper(f)  # each fixed scenario is laid out now: one that does not fit is refused here
         self.observer = Observer(layout)
         self._rewards = rewards
-        self._scores: dict[str, Score] | None = None
-        if rewards is not None and not callable(rewards):
-            self._scores = {_player(p): _score(p, s) for p, s in rewards.items()}
+        self._scores = None if rewards is None or callable(rewards) else scores_of(rewards, self._source.players())
         self.possible_agents = [f"player_{i}" for i in range(layout.players)]
         mask = spaces.Box(low=0, high=1, shape=(layout.size,), dtype=np.int8)
         seen: spaces.Box = self.observer.space
@@ -219,10 +212,18 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     # -- spaces -----------------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: Any) -> str:
+        """``agent`` when it names an agent (a seat of the layout, an empty one too); else a
+        ``UsageError`` naming it and the agents (model/_args.py ``name_of``): an agent id is an
+        argument, read as every door's are — never a mask of zeros or a reward of 0 for a typo."""
+        if isinstance(agent, str) and agent in self.observation_spaces:
+            return agent
+        return name_of(agent, "agent", self.possible_agents, "agent")
 
     # -- the episode ------------------------------------------------------------------------------
 
@@ -336,12 +337,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode (a ``ValueError`` for a seat this
         board leaves empty, or a name that is no agent's)."""
-        found = self._player_of.get(agent)
+        found = self._player_of.get(self._agent(agent))
         if found is not None:
             return found
-        if agent in self.possible_agents:
-            raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
-        raise ValueError(f"no agent is named {agent!r}: the agents are {', '.join(self.possible_agents)}")
+        raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
 
     def _advance(self) -> None:
         """Follow the walk to where it now stands, once the forced decisions are taken (``auto``)."""
@@ -400,7 +399,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         if self._scores is not None:
             return {p: float(s.of(outcome)) for p, s in self._scores.items()}
         assert callable(self._rewards)
-        return {p: float(v) for p, v in self._rewards(self.stepper.facts.scenario, outcome).items()}
+        scenario = self.stepper.facts.scenario
+        return paid(self._rewards(scenario, outcome), scenario)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -475,19 +475,22 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         return sorted(self._legal, key=lambda d: d.id)
 
     def mask(self, agent: str | None = None) -> NDArray[np.int8]:
-        """The action mask of ``agent`` (default: who decides): all zeros for the others."""
+        """The action mask of ``agent`` (default: who decides): all zeros for the other agents (a
+        name that is no agent's is refused, as ``observe`` refuses it)."""
         if (agent is None or agent == self.agent_selection) and self._legal:
             return self._mask.copy()
+        if agent is not None:
+            self._agent(agent)
         return np.zeros(self.layout.size, dtype=np.int8)
 
     def observe(self, agent: str) -> Observation:
         tracker, legal = self._tracker, self._legal
         if tracker is None:
             raise RuntimeError("no episode yet: call reset() first")
-        player = self._player_of.get(agent)  # player() and mask() inline: every step of PettingZoo's loop asks
+        # player() and mask() inline: every step of PettingZoo's loop asks
+        player = self._player_of.get(agent) if isinstance(agent, str) else None
         if player is None:  # an empty seat observes nothing (a name that is no agent's is refused)
-            if agent not in self.observation_spaces:
-                self.player(agent)
+            self._agent(agent)
             observation = np.zeros(self.observer.size, dtype=np.int16)
         else:
             observation = tracker.observe(player, legal)
@@ -517,22 +520,6 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
-
-
-def _player(key: Any) -> str:
-    """A player's id as a key of ``rewards``."""
-    if not isinstance(key, str):
-        raise UsageError(f"rewards: a key is a player's id, found {found(key)}")
-    return key
-
-
-def _score(player: str, value: Any) -> Score:
-    """A player's score in ``rewards`` (``best``'s format), refused naming the player."""
-    if isinstance(value, Score):
-        return value
-    if not isinstance(value, Mapping):
-        raise UsageError(f"rewards[{typed(player)}]: expected a score (a mapping, best's format), found {found(value)}")
-    return parse_score(value, f"rewards[{typed(player)}]")
 
 
 def raw_env(scenario: ScenarioSource, **kwargs: Any) -> TriggerStackEnv:

@@ -16,8 +16,9 @@ from triggerstack.model._text import found
 from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
-from ._env import Observation, Rewards, TriggerStackEnv
+from ._env import Observation, TriggerStackEnv
 from ._render import MODES
+from ._rewards import Rewards
 from ._source import ScenarioSource, _Source
 from ._spaces import MaskedDiscrete
 
@@ -177,4 +178,3 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
 
     def close(self) -> None:
         self.game.close()
-

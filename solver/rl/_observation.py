@@ -60,11 +60,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 from weakref import WeakKeyDictionary
 
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
+from triggerstack.model._args import name_of
 from triggerstack.model._facts import Facts
 from triggerstack.model._types import PlayerId
 
@@ -213,7 +215,12 @@ class Observer:
     # -- static parts, per seat ------------------------------------------------------------------
 
     def _seat(self, facts: Facts, player: PlayerId | None) -> int:
-        return self._seats(facts).get(player, -1)
+        """``player`` 's seat: a player of the board, else a ``UsageError`` naming it (an id is an
+        argument: model/_args.py ``name_of``), never the observation of no seat."""
+        seat = self._seats(facts).get(player) if isinstance(player, str) else None
+        if seat is None:
+            name_of(player, "player", [p.id for p in facts.scenario.players], "player")
+        return cast(int, seat)
 
     def _relative(self, absolute: tuple[int, ...], seat: int, players: int) -> list[int]:
         """1 + each player's seat relative to ``seat`` (0 where there is none: −1). Plain

@@ -118,6 +118,16 @@ class _Source:
         else:
             raise _not_a_source(source, name)
 
+    def players(self) -> tuple[str, ...] | None:
+        """The ids of every player a board of the source may seat, in order of first seat: a fixed
+        source's boards', a board stream's (``rl.boards``); None where the boards are not known
+        before they are drawn (a function, another iterator)."""
+        if self.fixed is not None:
+            return tuple(dict.fromkeys(p.id for f in self.fixed for p in f.scenario.players))
+        if isinstance(self.iterator, Boards):
+            return self.iterator.players()
+        return None
+
     def next(self, rng: Callable[[], np.random.Generator], seed: int | None = None) -> Facts:
         """The next scenario (``rng``: the environment's generator, asked for only to draw;
         ``seed``: a seed just given, which draws among fixed boards by itself)."""

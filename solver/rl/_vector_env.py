@@ -16,8 +16,8 @@ from triggerstack.model._errors import UsageError
 
 from .._options import Options
 from .._verbs.step import ActionLayout
-from ._env import Rewards
 from ._gym_env import Policy, TriggerStackGym, uniform
+from ._rewards import Rewards
 from ._source import ScenarioSource
 from ._spaces import MaskedDiscrete
 

@@ -18,10 +18,11 @@ from itertools import islice
 from typing import Any
 
 from triggerstack.model._answer import written
+from triggerstack.model._args import whole_number
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import json_line
-from triggerstack.model._limits import Limits, bounded, deadline_for
+from triggerstack.model._limits import MOST_JOBS, Limits, bounded, deadline_for
 from triggerstack.model._outcome import parse_outcome
 
 from .._errors import KINDS, RequestError, failure
@@ -145,6 +146,7 @@ def check_lines(
     a worker waiting for work, can deadlock its termination): a feeder thread sends chunk ``i``
     to worker ``i mod jobs``, and the caller's thread reads the answers back in that order.
     ``answer`` answers each line (a module-level function: workers may be spawned)."""
+    jobs = whole_number(jobs, "jobs", 1, MOST_JOBS)  # a process and a pipe each, made before a line is read
     numbered = enumerate(lines, 1)
     answer = answer or verdict_line
     options = options or Options()
