@@ -547,7 +547,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             observation = self._seen(player).astype(np.float32)
         if legal and agent == self.agent_selection:
             return {self._key: observation, "action_mask": self._mask.copy()}
-        return {self._key: observation, "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
+        return {self._key: observation, "action_mask": np.zeros(self._size, dtype=np.int8)}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),
