@@ -438,7 +438,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                 child = point(stepper, stepper.apply_unchecked(walk, chosen), self.auto)
                 if self._keeps:
                     node.children[chosen] = child
-                    self._trees.grown([o.root for o in self._openings.values()])
+                    self._trees.grown(o.root for o in self._openings.values())  # read only when dropped
         else:
             try:  # IllegalDecision: why, and what is legal (by id)
                 child = point(stepper, stepper.apply(walk, chosen, self.legal()), self.auto)

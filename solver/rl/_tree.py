@@ -12,6 +12,7 @@ every kept tree is dropped and grows again (docs/rl.md, "What a step costs").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from numpy.typing import NDArray
@@ -55,7 +56,7 @@ class Trees:
         self.count = 0
         self.limit = NODES if limit is None else limit
 
-    def grown(self, roots: list[Node]) -> None:
+    def grown(self, roots: Iterable[Node]) -> None:
         """One point more kept; past :attr:`limit` (:data:`NODES`), every tree of ``roots`` is dropped but its root."""
         self.count += 1
         if self.count > self.limit:
