@@ -1,10 +1,14 @@
 """The PettingZoo AEC environment: the players put their triggered abilities on the stack, one
-decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
+decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`).
+
+Near the module cap: its one class is PettingZoo's whole AEC surface (reset, step, observe, last's
+parts, the dead-agent step, the illegal-action ending); what it keeps per board lives elsewhere
+(:mod:`._tree`, :mod:`._tracker`, :mod:`._observation`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias, cast
+from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -28,7 +32,7 @@ from ._render import MODES, check_mode, shown
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
-from ._tree import Node, Trees, forced, point
+from ._tree import Node, Opening, Trees, forced, point
 
 Rewards: TypeAlias = (
     Mapping[str, Score | Mapping[str, Any]] | Callable[[Scenario, Outcome], Mapping[str, float]]
@@ -47,20 +51,6 @@ Form: TypeAlias = Literal["pettingzoo", "rllib"]
 """How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
 "action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
 action-masking modules read, the dtype its default encoders take)."""
-
-
-class _Opening(NamedTuple):
-    """Where an episode on one board starts: the start of a walk; it with the forced decisions
-    taken (``auto``; else the start itself) and how many; the decisions offered there; the
-    observation's tracker at the start (None: made for the episode); and the root of the board's
-    tree of walks played (:mod:`._tree`: kept with the opening, grown by every episode on it)."""
-
-    start: Walk
-    first: Walk
-    taken: int
-    offered: list[Decision]
-    tracker: Tracker | None
-    root: Node
 
 
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -124,7 +114,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             raise UsageError(f"rewards: expected a mapping of players to scores or a function, found {found(rewards)}")
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
-        self._openings: dict[int, _Opening] = {}  # per kept stepper, where an episode starts
+        self._openings: dict[int, Opening] = {}  # per kept stepper, where an episode starts
         self._trees = Trees()  # how many points the kept openings' trees hold
         if layout is None:
             if self._source.fixed is None:
@@ -294,7 +284,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.stepper = self._stepper(facts)
         self._begin(facts, self._opening(facts, self.stepper))
 
-    def _opening(self, facts: Facts, stepper: Stepper) -> _Opening:
+    def _opening(self, facts: Facts, stepper: Stepper) -> Opening:
         """Where an episode on ``facts`` starts: kept for a fixed source's board (every episode on
         it starts where the first did, from a copy of its tracker), made anew for any other."""
         kept = id(facts) in self._steppers
@@ -303,12 +293,12 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             start = stepper.start()
             first, taken, offered = forced(stepper, start) if self.auto else (start, 0, stepper.offered(start))
             tracker = Tracker(self.observer, stepper, start) if kept and offered else None
-            found = _Opening(start, first, taken, offered, tracker, Node(first, offered, taken))
+            found = Opening(start, first, taken, offered, tracker, Node(first, offered, taken))
             if kept:
                 self._openings[id(facts)] = found
         return found
 
-    def _begin(self, facts: Facts, opening: _Opening) -> None:
+    def _begin(self, facts: Facts, opening: Opening) -> None:
         """An episode on ``facts`` (the stepper set), from ``opening``."""
         stepper = self.stepper
         self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)

@@ -13,12 +13,13 @@ every kept tree is dropped and grows again (docs/rl.md, "What a step costs").
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from numpy.typing import NDArray
 from triggerstack.model._types import PlayerId
 
 from .._verbs.step import Decision, Stepper, Walk
+from ._tracker import Tracker
 
 NODES = 50_000
 """Points kept by the environments sharing one tree store (an environment and its twins) before
@@ -82,3 +83,17 @@ def point(stepper: Stepper, walk: Walk, auto: bool) -> Node:
         return Node(walk, stepper.offered(walk), 0)
     walk, taken, offered = forced(stepper, walk)
     return Node(walk, offered, taken)
+
+
+class Opening(NamedTuple):
+    """Where an episode on one board starts: the start of a walk; it with the forced decisions
+    taken (``auto``; else the start itself) and how many; the decisions offered there; the
+    observation's tracker at the start (None: made for the episode); and the root of the board's
+    tree of walks played (kept with the opening, grown by every episode on it)."""
+
+    start: Walk
+    first: Walk
+    taken: int
+    offered: list[Decision]
+    tracker: Tracker | None
+    root: Node
