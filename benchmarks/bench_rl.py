@@ -181,10 +181,10 @@ def _connect_four(args: argparse.Namespace, steps: int) -> float | None:
     return None if found is None else found["connect_four_v3"]
 
 
-def _aec(game: Any, steps: int, decisions: bool = False) -> float:
-    """The AEC rate of a warm environment (warmed with another seed than the one measured)."""
+def _aec(game: Any, steps: int, decisions: bool = False, seed: int = 0) -> float:
+    """The AEC rate of a warm environment (warmed with another seed than the one measured, ``seed``)."""
     play(game, 200, seed=1)
-    return play(game, steps, decisions=decisions)
+    return play(game, steps, seed=seed, decisions=decisions)
 
 
 def _protocol(path: str, steps: int) -> float:

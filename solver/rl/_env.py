@@ -1,10 +1,14 @@
 """The PettingZoo AEC environment: the players put their triggered abilities on the stack, one
-decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`)."""
+decision at a time, as 603.3 reads (see :mod:`~triggerstack.solver.rl`).
+
+Near the module cap: its one class is PettingZoo's whole AEC surface (reset, step, observe, last's
+parts, the dead-agent step, the illegal-action ending); what it keeps per board lives elsewhere
+(:mod:`._tree`, :mod:`._tracker`, :mod:`._observation`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias, cast
+from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -29,6 +33,7 @@ from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, action_id
 from ._tracker import Tracker
+from ._tree import Node, Opening, Trees, forced, point
 
 Observation = dict[str, NDArray[Any]]
 OPTIONS = ("scenario",)
@@ -41,28 +46,6 @@ Form: TypeAlias = Literal["pettingzoo", "rllib"]
 """How :meth:`TriggerStackEnv.observe` gives an observation: PettingZoo's ``{"observation": int16,
 "action_mask": int8}``, or RLlib's ``{"observations": float32, "action_mask": int8}`` (the key its
 action-masking modules read, the dtype its default encoders take)."""
-
-
-def _forced(stepper: Stepper, walk: Walk) -> tuple[Walk, int, list[Decision]]:
-    """``stepper.forced(walk)``, and the decisions offered where it stops (which it drops, and the
-    mask is made of: one call of ``offered`` less each step)."""
-    taken = 0
-    while len(offered := stepper.offered(walk)) == 1:
-        walk = stepper.apply_unchecked(walk, offered[0])
-        taken += 1
-    return walk, taken, offered
-
-
-class _Opening(NamedTuple):
-    """Where an episode on one board starts: the start of a walk; it with the forced decisions
-    taken (``auto``; else the start itself) and how many; the decisions offered there; and the
-    observation's tracker at the start (None: made for the episode)."""
-
-    start: Walk
-    first: Walk
-    taken: int
-    offered: list[Decision]
-    tracker: Tracker | None
 
 
 class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -126,7 +109,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             raise UsageError(f"rewards: expected a mapping of players to scores or a function, found {found(rewards)}")
         self._source = _Source(scenario)
         self._steppers: dict[int, Stepper] = {}
-        self._openings: dict[int, _Opening] = {}  # per kept stepper, where an episode starts
+        self._openings: dict[int, Opening] = {}  # per kept stepper, where an episode starts
+        self._trees = Trees()  # how many points the kept openings' trees hold
         if layout is None:
             if self._source.fixed is None:
                 raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
@@ -153,7 +137,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._walk: Walk | None = None
         self._legal: list[Decision] = []
         self.mask_row(np.zeros(layout.size, dtype=np.int8))
-        self._tracker: Tracker | None = None
+        self._tracker: Tracker | None = None  # made when first needed on a kept board (_synced)
+        self._kept: Tracker | None = None  # the board's tracker at its start, copied into _tracker
+        self._node: Node | None = None  # the point of the board's tree where the walk stands
+        self._keeps = False  # whether the tree grows where it is kept (a kept board's)
+        self._behind: list[Walk] = []  # the walks stood at that the tracker has not followed yet
         self._seated: Facts | None = None  # the board whose seats and agents' players are set
         self._player_of: dict[str, PlayerId] = {}
         self.agents: list[str] = []
@@ -163,7 +151,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         facts and steppers, the observer's rows): its own episodes, generator and agents."""
         twin = object.__new__(type(self))
         AECEnv.__init__(twin)
-        shared: tuple[str, ...] = ("auto", "render_mode", "options", "_source", "_steppers", "_openings")
+        shared: tuple[str, ...] = ("auto", "render_mode", "options", "_source", "_steppers", "_openings", "_trees")
         shared += ("layout", "observer", "_rewards", "_scores", "illegal_reward", "form", "_key")
         for name in (*shared, "possible_agents", "observation_spaces", "action_spaces"):
             setattr(twin, name, getattr(self, name))
@@ -174,7 +162,9 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         twin._walk = None
         twin._legal = []
         twin.mask_row(np.zeros(self.layout.size, dtype=np.int8))
-        twin._tracker = None
+        twin._tracker = twin._kept = twin._node = None
+        twin._keeps = False
+        twin._behind = []
         twin._seated = None
         twin._player_of = {}
         twin._illegal = None
@@ -207,7 +197,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     @walk.setter
     def walk(self, value: Walk) -> None:
+        """Stand at ``value`` (a walk of this episode's board): its mask, decider and observations."""
         self._walk = value
+        self._node = Node(value, self.stepper.offered(value), 0)
+        self._behind.append(value)
+        self._follow(self._node)
 
     # -- spaces -----------------------------------------------------------------------------------
 
@@ -291,21 +285,21 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self.stepper = self._stepper(facts)
         self._begin(facts, self._opening(facts, self.stepper))
 
-    def _opening(self, facts: Facts, stepper: Stepper) -> _Opening:
+    def _opening(self, facts: Facts, stepper: Stepper) -> Opening:
         """Where an episode on ``facts`` starts: kept for a fixed source's board (every episode on
         it starts where the first did, from a copy of its tracker), made anew for any other."""
         kept = id(facts) in self._steppers
         found = self._openings.get(id(facts)) if kept else None
         if found is None or found.start.facts is not facts:
             start = stepper.start()
-            first, taken, offered = _forced(stepper, start) if self.auto else (start, 0, stepper.offered(start))
+            first, taken, offered = forced(stepper, start) if self.auto else (start, 0, stepper.offered(start))
             tracker = Tracker(self.observer, stepper, start) if kept and offered else None
-            found = _Opening(start, first, taken, offered, tracker)
+            found = Opening(start, first, taken, offered, tracker, Node(first, offered, taken))
             if kept:
                 self._openings[id(facts)] = found
         return found
 
-    def _begin(self, facts: Facts, opening: _Opening) -> None:
+    def _begin(self, facts: Facts, opening: Opening) -> None:
         """An episode on ``facts`` (the stepper set), from ``opening``."""
         stepper = self.stepper
         self.agents = self.possible_agents[:]  # every seat, an empty one too (the class's docstring)
@@ -320,19 +314,22 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        kept = opening.tracker
+        kept = self._kept = opening.tracker
+        self._keeps = kept is not None
         if kept is None:
             self._tracker = Tracker(self.observer, stepper, opening.start)
             take(self._tracker, facts)  # its first rows, if they were built where it was drawn
         else:
-            self._tracker = kept.copy(opening.start)
+            self._tracker = None  # copied from the kept one when an observation is not kept yet
         self._walk = opening.first
         self.auto_applied = opening.taken
         if self.auto:
             for agent in self.agents:
                 self.infos[agent]["auto_applied"] = opening.taken
         self._illegal = None
-        self._follow(opening.offered)
+        self._node = opening.root
+        self._behind = [opening.first]  # the tracker stands at the start, before the forced decisions (auto)
+        self._follow(opening.root)
 
     def player(self, agent: str) -> PlayerId:
         """The scenario's player an agent plays this episode (a ``ValueError`` for a seat this
@@ -342,43 +339,54 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             return found
         raise ValueError(f"{agent}'s seat is empty on this board (it has {len(self._player_of)} players)")
 
-    def _advance(self) -> None:
-        """Follow the walk to where it now stands, once the forced decisions are taken (``auto``)."""
-        if not self.auto:
-            self._follow(None)
-            return
-        self.walk, taken, offered = _forced(self.stepper, self.walk)
-        self.auto_applied += taken
-        for agent in self.agents:
-            self.infos[agent]["auto_applied"] = self.auto_applied
-        self._follow(offered)
+    def _advance(self, node: Node) -> None:
+        """Stand at ``node``, the point a decision led to: the walk, the forced decisions it took
+        counted (``auto``), and the mask, who decides or the episode's end."""
+        self._node, self._walk = node, node.walk
+        self._behind.append(node.walk)
+        if self.auto:
+            self.auto_applied += node.taken
+            for agent in self.agents:
+                self.infos[agent]["auto_applied"] = self.auto_applied
+        self._follow(node)
 
-    def _follow(self, offered: list[Decision] | None) -> None:
-        """The observation, the mask and who decides (or the episode's end) where the walk stands
-        (``offered``: its legal decisions, if known)."""
-        stepper, walk, tracker = self._now, self._walk, self._tracker
-        assert stepper is not None and walk is not None and tracker is not None
-        tracker.update(walk)
+    def _follow(self, node: Node) -> None:
+        """The mask and who decides (or the episode's end) at ``node``, where the walk stands. The
+        observation is the tracker's at the point (:meth:`_seen`), followed only when asked."""
+        stepper, walk = self._now, node.walk
+        assert stepper is not None
         mask = self._flags
         for d in self._legal:  # the mask flips only the ids whose legality changed
             mask[d.id] = False
-        legal = self._legal = stepper.offered(walk) if offered is None else offered  # a set, to the mask
+        legal = self._legal = node.offered  # a set, to the mask
         for d in legal:
             mask[d.id] = True
-        if legal:  # who decides (Stepper.decider), read off the decisions: the chooser of the ability in
-            # hand (700.2e), else the first player of the block whose abilities are offered (603.3b)
-            f, current = walk.facts, walk.local.current
-            assert f is not None
-            if current is not None:
-                decider = f.abilities[current].chooser
-            else:
-                block = f.abilities[f.ability_index[legal[0].subject]].block
-                assert block is not None
-                decider = f.blocks[block].players[0]
-            self.agent_selection = self._agent_of[decider]
+        if legal:
+            agent = node.agent
+            if agent is None:  # who decides (Stepper.decider), read off the decisions: the chooser of the
+                # ability in hand (700.2e), else the first player of the block whose abilities are offered (603.3b)
+                f, current = walk.facts, walk.local.current
+                assert f is not None
+                if current is not None:
+                    decider = f.abilities[current].chooser
+                else:
+                    block = f.abilities[f.ability_index[legal[0].subject]].block
+                    assert block is not None
+                    decider = f.blocks[block].players[0]
+                agent = node.agent = self._agent_of[decider]
+            self.agent_selection = agent
             return
-        line = stepper.outcome_line(walk)  # outcome_json of the outcome, kept per walk
-        rewards = {} if self._rewards is None else self._reward(stepper.outcome(walk))
+        line = node.line
+        if line is None:
+            line = node.line = stepper.outcome_line(walk)  # outcome_json of the outcome, kept per walk
+        if self._rewards is None:
+            rewards: dict[str, float] = {}
+        elif self._scores is None:  # a function: asked every episode (it may not be one of the outcome alone)
+            rewards = self._reward(stepper.outcome(walk))
+        else:  # a score per player: a function of the outcome, kept at the point
+            if node.paid is None:
+                node.paid = self._reward(stepper.outcome(walk))
+            rewards = node.paid
         player_of = self._player_of
         for agent in self.agents:
             player = player_of.get(agent)
@@ -411,11 +419,19 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         stepper, walk = self._now, self._walk
         assert stepper is not None and walk is not None  # an agent is selected: reset() was called
         illegal: IllegalDecision | None = None
+        node = self._node
+        assert node is not None and node.walk is walk
+        child: Node | None = None
         if 0 <= chosen < self._size and self._flags[chosen]:  # legal: the mask says so
-            walk = stepper.apply_unchecked(walk, chosen)
+            child = node.children.get(chosen)  # a point of the board's tree already reached from here
+            if child is None:
+                child = point(stepper, stepper.apply_unchecked(walk, chosen), self.auto)
+                if self._keeps:
+                    node.children[chosen] = child
+                    self._trees.grown(o.root for o in self._openings.values())  # read only when dropped
         else:
-            try:
-                walk = stepper.apply(walk, chosen, self.legal())  # IllegalDecision: why, and what is legal (by id)
+            try:  # IllegalDecision: why, and what is legal (by id)
+                child = point(stepper, stepper.apply(walk, chosen, self.legal()), self.auto)
             except IllegalDecision as exc:
                 if self.illegal_reward is None or not 0 <= chosen < self._size:  # not of the action space: refused
                     raise
@@ -426,11 +442,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             for a in rewards:
                 rewards[a] = 0.0
             self._paid = False
-        if illegal is not None:
+        if child is None:
+            assert illegal is not None
             self._refuse(agent, illegal)
             return
-        self._walk = walk
-        self._advance()
+        self._advance(child)
         if self.render_mode == "human":
             self.render()
 
@@ -440,6 +456,8 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         for d in self._legal:
             self._flags[d.id] = False
         self._legal = []
+        assert self._walk is not None
+        self._node = Node(self._walk, [], 0)  # where it stands, no decision legal: observed so (off the tree)
         self.rewards[agent] = float(self.illegal_reward)
         self._illegal = str(illegal)
         for a in self.agents:
@@ -483,29 +501,55 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
             self._agent(agent)
         return np.zeros(self.layout.size, dtype=np.int8)
 
-    def observe(self, agent: str) -> Observation:
-        tracker, legal = self._tracker, self._legal
+    def _synced(self) -> Tracker:
+        """The observation's tracker where the walk stands: copied from the board's kept one the
+        first time an episode on a kept board needs it, then following the walk from where it last did."""
+        tracker = self._tracker
         if tracker is None:
+            kept = self._kept
+            assert kept is not None
+            tracker = self._tracker = kept.copy(kept.walk)
+        for walk in self._behind:  # walk by walk, as each was stood at (Tracker.update follows one step at a time)
+            tracker.update(walk)
+        self._behind.clear()
+        return tracker
+
+    def _seen(self, player: PlayerId) -> NDArray[np.int16]:
+        """The observation from ``player`` 's seat where the walk stands, kept at its point of the
+        tree (never to be changed: the doors give copies)."""
+        node = self._node
+        if node is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        found = node.seen.get(player)
+        if found is None:
+            found = node.seen[player] = self._synced().observe(player, self._legal)
+        return found
+
+    def observe(self, agent: str) -> Observation:
+        legal = self._legal
+        if self._node is None:
             raise RuntimeError("no episode yet: call reset() first")
         # player() and mask() inline: every step of PettingZoo's loop asks
         player = self._player_of.get(agent) if isinstance(agent, str) else None
         if player is None:  # an empty seat observes nothing (a name that is no agent's is refused)
             self._agent(agent)
-            observation = np.zeros(self.observer.size, dtype=np.int16)
+            observation = np.zeros(self.observer.size, dtype=np.int16 if self._key == "observation" else np.float32)
+        elif self._key == "observation":
+            observation = self._seen(player).copy()
         else:
-            observation = tracker.observe(player, legal)
-        if self._key != "observation":
-            observation = observation.astype(np.float32)
+            observation = self._seen(player).astype(np.float32)
         if legal and agent == self.agent_selection:
             return {self._key: observation, "action_mask": self._mask.copy()}
-        return {self._key: observation, "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
+        return {self._key: observation, "action_mask": np.zeros(self._size, dtype=np.int8)}
 
     def observation(self, player: PlayerId, out: NDArray[np.int16] | None = None) -> NDArray[np.int16]:
         """The observation vector from ``player`` 's seat (kept up to date decision by decision),
         written into ``out`` if given."""
-        if self._tracker is None:
-            raise RuntimeError("no episode yet: call reset() first")
-        return self._tracker.observe(player, self._legal, out)
+        found = self._seen(player)
+        if out is None:
+            return found.copy()
+        out[:] = found
+        return out
 
     def state(self) -> NDArray[np.int16]:
         """The observation from the active player's seat."""

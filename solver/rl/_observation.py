@@ -147,8 +147,9 @@ class _PassRows:
     cells: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
     """(slot, mode or ~target) -> the entries one mode or one target of that ability adds 1 to
     (:class:`~._tracker.Tracker` fills it as walks announce them)."""
-    placing: dict[int, tuple[Placed, tuple[int, ...]]] = field(default_factory=dict)
-    """id of a Placed of the pass -> it, and the entries placing it adds 1 to past what its
+    placing: dict[tuple[int, tuple[int, ...]], tuple[Placed, tuple[int, ...]]] = field(default_factory=dict)
+    """(id of a Placed of the pass, the tokens announced before the decision that placed it) -> it,
+    and the entries placing it adds 1 to past what its
     announcement added (:meth:`~._tracker.Tracker._rest`)."""
     direct: dict[int, tuple[Placed, int, tuple[int, ...]]] = field(default_factory=dict)
     """id of a Placed of the pass put and placed by one decision -> it, its row's first entry, and

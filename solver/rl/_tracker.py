@@ -181,9 +181,10 @@ class Tracker:
             if new.current is not None or len(new.stack) != len(old.stack) + 1 or new.removed != old.removed:
                 return False
             placed = new.stack[-1]
-            kept = hand.rows.placing.get(id(placed))
+            key = (id(placed), old.tokens)  # what was announced before it: not always the same (auto)
+            kept = hand.rows.placing.get(key)
             if kept is None or kept[0] is not placed:
-                kept = hand.rows.placing[id(placed)] = (placed, self._rest(hand, placed))
+                kept = hand.rows.placing[key] = (placed, self._rest(hand, placed))
             self._bump(kept[1], 1)
             cells, at = self._cells, hand.at
             cells[at] += 1  # in hand (2) → on the stack (3)
@@ -239,8 +240,9 @@ class Tracker:
     def _rest(self, hand: _Hand, placed: Placed) -> tuple[int, ...]:
         """The entries (with repeats) that placing ``placed`` adds 1 to past what its announcement
         added: its last token's, or a non-modal ability's one mode. A placed choice is spelled by
-        one sequence of tokens (its pass keeps one Placed per sequence), so what was announced
-        before it is placed is the same each time: kept per Placed, in its pass's rows."""
+        one sequence of tokens (its pass keeps one Placed per sequence), but the members of a set
+        may be clicked in any order, so the decision that places it is not always the same one: kept
+        per Placed and the tokens announced before that decision, in its pass's rows."""
         targets = list(placed.choice.things())
         for t in hand.targets:
             targets.remove(t)
