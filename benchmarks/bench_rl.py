@@ -292,10 +292,10 @@ def _generated(n: int, seed: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-def _episodes(game: Any, boards: list[Any] | None, n: int) -> float:
+def _episodes(game: Any, boards: list[Any] | None, n: int, seed: int = 0) -> float:
     """Decisions per second over ``n`` episodes through the AEC loop: the ``k``-th on
-    ``boards[k]`` (None: the one the source draws), one seeded draw per decision."""
-    rng = np.random.default_rng(0)
+    ``boards[k]`` (None: the one the source draws), one draw per decision seeded by ``seed``."""
+    rng = np.random.default_rng(seed)
     done = 0
     start = time.process_time()
     for k in range(n):
