@@ -44,6 +44,7 @@ from ._order import walk_over as walk_over
 from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation
 from ._proposal import judge as judge
+from ._proposal import never_chosen as never_chosen
 from ._reason import Reason as Reason
 from ._reason import cite as cite
 from ._removal import cannot_be_removed as cannot_be_removed

@@ -19,13 +19,14 @@ from weakref import WeakKeyDictionary
 from triggerstack.model._answer import Spending
 from triggerstack.model._errors import ProposalError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
-from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._limits import NO_DEADLINE, RUNNING, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
 from triggerstack.model._text import shown_lines
 
-from .._core.choices import first_legal_choice, is_mode_legal
+from .._core.choices import first_legal_choice, is_mode_legal, iter_choices, iter_divided
+from .._core.indexed import Choice, ModeInstance, Placed, entry_of
 from .._core.must import count_obeyed, most_obeyed
 from . import _division, _modes, _order, _removal, _targets
 from ._reason import Reason
@@ -423,3 +424,46 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     example = first_legal_choice(facts, a, start)
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
+
+
+SUBSTITUTIONS = 64
+"""Legal choices :func:`never_chosen` looks through for one of the mode it asks about."""
+
+
+def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> list[Reason]:
+    """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``
+    (a mode some legal outcome chooses), in the words :func:`judge` gives a proposal that does: a
+    legal choice of ``m`` with ``t`` in place of ``r``'s last target (or as its only one), put on
+    the stack above every ability ``a`` could target that may be below it. ``t`` an ability that
+    can never be below ``a``: not yet on the stack. Empty when no such choice breaks a rule
+    (every one found is legal with that stack below: the stack decides, not the choice)."""
+    b = facts.waiting_ability(t)
+    if b is not None and b not in a.precedable_targets:
+        return [_targets.not_on_stack(facts, a, t)]
+    below = a.precedable_targets
+    for n, choice in enumerate(iter_choices(facts, a, below)):
+        if n == SUBSTITUTIONS:
+            break
+        at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)
+        if at is None:
+            continue
+        divided = next(iter_divided(a, choice))
+        report = _Report(RUNNING, None)
+        _check_entry(facts, a, entry_of(facts, Placed(a.index, _taking(divided, at, r, t))), below, report)
+        return [Reason(v.code, v.rule, v.message) for v in report.items]
+    return []
+
+
+def _taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
+    """``choice`` with ``t`` in place of the last target of mode instance ``at``'s requirement ``r``
+    (its part, if divided, given to ``t``), or as its only target (given the whole amount)."""
+    inst = choice.modes[at]
+    targets = list(inst.targets)
+    targets[r.index] = (*targets[r.index][:-1], t)
+    divide = inst.divide
+    if r.divide is not None and not inst.targets[r.index]:
+        parts = list(divide) or [()] * len(targets)
+        parts[r.index] = (r.divide,)
+        divide = tuple(parts)
+    changed = ModeInstance(inst.mode, tuple(targets), divide)
+    return Choice((*choice.modes[:at], changed, *choice.modes[at + 1 :]))

@@ -157,15 +157,20 @@ def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Ex
     return Exclusion(id=facts.things[t].id, code=why.code.value, rule=why.rule.value, reason=why.text)
 
 
-def _never_chosen(facts: Facts, a: AbilityFacts, t: int, spending: Spending) -> Exclusion:
-    """Why a candidate no legal outcome chooses is never chosen."""
-    if facts.waiting_ability(t) is not None:
-        why = judge.not_on_stack(facts, a, t)
-    elif a.must:
-        why = judge.must_elsewhere(facts, a)
-    else:
-        why = judge.no_linked_fit(facts, t)
-    return _excluded(facts, t, why, spending)
+def _never_chosen(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, spending: Spending
+) -> list[Exclusion]:
+    """Why a candidate no legal outcome chooses is never chosen: what ``check`` says of a choice
+    that takes it (the judge's :func:`~.._judge.never_chosen`), else what the stack decides."""
+    reasons = judge.never_chosen(facts, a, m, r, t)
+    if not reasons:
+        if facts.waiting_ability(t) is not None:
+            reasons = [judge.not_on_stack(facts, a, t)]
+        elif a.must:
+            reasons = [judge.must_elsewhere(facts, a)]
+        else:
+            reasons = [judge.no_linked_fit(facts, t)]
+    return [_excluded(facts, t, why, spending) for why in reasons]
 
 
 def _ignored(facts: Facts, t: int, own: Sequence[str], spending: Spending) -> Ignored:
@@ -193,7 +198,9 @@ def _requirement(
     excluded = [
         _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)
     ]
-    excluded.extend(_never_chosen(facts, a, t, spending) for t in r.candidates if t not in chosen)
+    for t in r.candidates:
+        if t not in chosen:
+            excluded.extend(_never_chosen(facts, a, m, r, t, spending))
     return RequirementReport(
         id=r.id,
         text=r.text,

@@ -1,0 +1,229 @@
+"""What ``explain`` tells a judge about a "why not?" is what ``check`` says of a proposal that does it.
+
+docs/rules.md and docs/formats.md: ``explain`` lists, for each requirement, the things that are
+not legal targets with the violation code and rule that bar each, each mode's status with its
+reason, and whether an ability must, may or cannot be removed; ``check`` lists *every* violation of
+a proposal. Both ask the judge room (docs/architecture.md, "Where each rule is decided"), so for
+generated scenarios, each legal outcome is changed the way a judge's "why not X?" asks, and the
+verdict must name what ``explain`` said:
+
+* a thing ``explain`` excludes from a requirement (code C, rule R), chosen instead of one of that
+  requirement's targets (or as its only one): ``check`` finds the proposal illegal, with a
+  violation of that ability of code C and rule R;
+* a mode ``explain`` calls illegal or unavailable, chosen instead of one the entry chose:
+  ``check`` says ``mode-illegal`` or ``mode-unavailable`` as ``explain`` did;
+* an ability ``explain`` says cannot be removed, removed instead of put: ``removed-but-legal``;
+* two such changes at once, to two abilities: ``check`` names both (every violation, not the first).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+from triggerstack.model import Facts, Outcome, Scenario, compile_facts
+from triggerstack.solver import TimeLimitReached, check, explain, outcomes
+
+from .property.strategies import SETTINGS, scenarios
+from .property.test_agreement import size_bound
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
+
+OUTCOMES = 6
+"""Legal outcomes changed per scenario (the first ones the engine gives)."""
+
+Change = tuple[str, str, str, dict[str, Any]]
+"""One change of a legal outcome: the ability changed, the code and rule ``explain`` gave, and the
+changed outcome's JSON."""
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> dict[str, Any]:
+    """A scenario where a candidate is often never chosen for a reason of the whole choice, not of
+    the thing: requirements that must differ (115.3) with few things, modes that must target
+    different things (700.2), "must target" effects (601.2c), abilities that target abilities."""
+    doc: dict[str, Any] = draw(scenarios(max_abilities=3, linked=draw(st.booleans())))
+    doc["objects"] = doc["objects"][: draw(st.integers(0, 2))]
+    kept = {o["id"] for o in doc["objects"]}
+    for t in doc["triggers"]:
+        if t.get("source") is not None and t["source"] not in kept:
+            del t["source"]
+            t["controller"] = "P0"
+        lists = [t.get("targets", [])] + [m["targets"] for m in t.get("modes", [])]
+        for reqs in lists:
+            if len(reqs) == 1 and draw(st.booleans()):
+                reqs.append({"id": "r9", "min": 1, "max": 1, "filter": "any-target"})
+            if len(reqs) >= 2 and draw(st.booleans()):
+                reqs[-1]["different_from"] = [reqs[0]["id"]]
+                reqs[-1]["min"] = max(reqs[-1]["min"], 1)
+                if draw(st.booleans()):  # wider than the one it differs from, whose one candidate it never takes
+                    reqs[-1]["filter"] = "any-target"
+                    reqs[0].update({"min": 1, "max": 1, "filter": {"type": "creature"}})
+                    reqs[0].pop("divide", None)
+        if "modal" in t and draw(st.booleans()):
+            t["modal"]["distinct_targets"] = True
+    if doc["triggers"] and draw(st.booleans()):
+        things = [p if isinstance(p, str) else p["id"] for p in doc["players"]] + sorted(kept)
+        doc["must_target"] = [{"object": draw(st.sampled_from(things)), "applies_to": {}}]
+    for m in doc.get("must_target", []):
+        if m["object"] not in kept and m["object"].startswith("o"):
+            doc.pop("must_target")
+            break
+    return doc
+
+
+DIFFER = {
+    "players": ["P0"],
+    "objects": [
+        {"id": "o0", "controller": "P0", "types": ["creature"]},
+        {"id": "o1", "controller": "P0", "types": ["land"]},
+    ],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "targets": [
+                {"id": "r1", "min": 1, "max": 1, "filter": {"type": "creature"}},
+                {"id": "r2", "min": 1, "max": 1, "filter": "any-target", "different_from": ["r1"]},
+            ],
+        }
+    ],
+}
+"""o0 fits r2's filter, but it is r1's only candidate and r2 must differ from r1: explain said
+"o0 fits no legal choice of the other targets" (target-filter), check says 115.3."""
+
+
+def _legal(doc: dict[str, Any]) -> tuple[Facts, dict[str, Any], list[dict[str, Any]]]:
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        told = explain(facts, time_limit=20).to_json()
+        found = [_json(o) for o in outcomes(facts, limit=OUTCOMES, time_limit=20)]
+    except TimeLimitReached:
+        assume(False)
+        raise
+    assume("loop" not in told)
+    return facts, told, found
+
+
+def _json(o: Outcome) -> dict[str, Any]:
+    d: dict[str, Any] = o.model_dump(mode="json", exclude_none=True)
+    return d
+
+
+def _instances(entry: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
+    """An entry's mode instances (None: an ability that is not modal), each the dict holding its targets."""
+    if "modes" in entry:
+        return [(mc["mode"], mc) for mc in entry["modes"]]
+    return [(None, entry)]
+
+
+def _mode_report(report: dict[str, Any], mode: str | None) -> dict[str, Any]:
+    return next(m for m in report["modes"] if m["id"] == mode) if mode is not None else report["modes"][0]
+
+
+def _copy(o: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(o)
+
+
+def _target_changes(told: dict[str, Any], o: dict[str, Any]) -> list[Change]:
+    """Each excluded thing chosen instead of the last target of its requirement, in each entry."""
+    reports = {a["id"]: a for a in told["abilities"]}
+    out: list[Change] = []
+    for i, entry in enumerate(o["stack"]):
+        report = reports.get(entry["ability"])
+        if report is None:
+            continue  # an ability of a later pass
+        for j, (mode, _) in enumerate(_instances(entry)):
+            for r in _mode_report(report, mode)["requirements"]:
+                for ex in r["excluded"]:
+                    changed = _copy(o)
+                    where = _instances(changed["stack"][i])[j][1]
+                    chosen = list(where.get("targets", {}).get(r["id"], []))
+                    old = chosen.pop() if chosen else None
+                    where.setdefault("targets", {})[r["id"]] = [*chosen, ex["id"]]
+                    parts = where.get("divide", {}).get(r["id"])
+                    if parts is not None and old is not None:
+                        parts[ex["id"]] = parts.pop(old)
+                    out.append((entry["ability"], ex["code"], ex["rule"], changed))
+    return out
+
+
+def _said(facts: Facts, changed: dict[str, Any], ability: str) -> set[tuple[str, str]]:
+    verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+    assert not verdict.legal, f"explain says no legal outcome does this, check accepts it: {changed}"
+    return {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == ability}
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+@example(doc=DIFFER)
+def test_an_exclusion_explain_gives_is_what_check_says_of_choosing_it(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    for o in found:
+        for ability, code, rule, changed in _target_changes(told, o):
+            said = _said(facts, changed, ability)
+            assert (code, rule) in said, (ability, code, rule, said, changed)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_two_changes_are_both_told(doc: dict[str, Any]) -> None:
+    """Every violation, not the first: two abilities' targets changed at once, each as explain excludes."""
+    facts, told, found = _legal(doc)
+    for o in found:
+        changes = _target_changes(told, o)
+        firsts: dict[str, Change] = {}
+        for c in changes:
+            firsts.setdefault(c[0], c)
+        picked = list(firsts.values())[:2]
+        if len(picked) < 2:
+            continue
+        (a, ca, ra, one), (b, cb, rb, other) = picked
+        both = _copy(one)
+        j = next(k for k, e in enumerate(other["stack"]) if e["ability"] == b)
+        both["stack"][j] = other["stack"][j]
+        verdict = check(facts, Outcome.model_validate(both), time_limit=20)
+        said = {(v.ability, v.code.value, v.rule.value) for v in verdict.violations}
+        assert {(a, ca, ra), (b, cb, rb)} <= said, (said, both)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_a_mode_explain_refuses_is_refused_by_check_for_the_same_reason(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    reports = {a["id"]: a for a in told["abilities"]}
+    code_of = {"illegal": "mode-illegal", "unavailable": "mode-unavailable"}
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            report = reports.get(entry["ability"])
+            if report is None or "modes" not in entry:
+                continue
+            for m in report["modes"]:
+                if m["status"] not in code_of:
+                    continue
+                changed = _copy(o)
+                changed["stack"][i]["modes"][-1] = {"mode": m["id"]}
+                said = _said(facts, changed, entry["ability"])
+                assert code_of[m["status"]] in {c for c, _ in said}, (m, said, changed)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_an_ability_explain_says_cannot_be_removed_is_refused_removed(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    reports = {a["id"]: a for a in told["abilities"]}
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            report = reports.get(entry["ability"])
+            if report is None or report["removal"] != "cannot":
+                continue
+            changed = _copy(o)
+            del changed["stack"][i]
+            changed["removed"] = [*changed.get("removed", []), entry["ability"]]
+            changed.pop("passes", None)
+            said = _said(facts, changed, entry["ability"])
+            assert "removed-but-legal" in {c for c, _ in said}, (report["removal_reason"], said, changed)
