@@ -19,6 +19,7 @@ verdict must name what ``explain`` said:
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -130,7 +131,8 @@ def _copy(o: dict[str, Any]) -> dict[str, Any]:
 
 
 def _target_changes(told: dict[str, Any], o: dict[str, Any]) -> list[Change]:
-    """Each excluded thing chosen instead of the last target of its requirement, in each entry."""
+    """Each excluded thing chosen instead of the last target of its requirement, in each entry; and
+    in a mode no legal outcome chooses, instead of the entry's last mode."""
     reports = {a["id"]: a for a in told["abilities"]}
     out: list[Change] = []
     for i, entry in enumerate(o["stack"]):
@@ -148,6 +150,16 @@ def _target_changes(told: dict[str, Any], o: dict[str, Any]) -> list[Change]:
                     parts = where.get("divide", {}).get(r["id"])
                     if parts is not None and old is not None:
                         parts[ex["id"]] = parts.pop(old)
+                    out.append((entry["ability"], ex["code"], ex["rule"], changed))
+        if "modes" not in entry:
+            continue
+        for m in report["modes"]:
+            if m["status"] not in ("illegal", "unavailable"):
+                continue  # a mode no legal outcome chooses: its excluded thing chosen in it, instead of the last mode
+            for r in m["requirements"]:
+                for ex in r["excluded"]:
+                    changed = _copy(o)
+                    changed["stack"][i]["modes"][-1] = {"mode": m["id"], "targets": {r["id"]: [ex["id"]]}}
                     out.append((entry["ability"], ex["code"], ex["rule"], changed))
     return out
 
@@ -227,3 +239,32 @@ def test_an_ability_explain_says_cannot_be_removed_is_refused_removed(doc: dict[
             changed.pop("passes", None)
             said = _said(facts, changed, entry["ability"])
             assert "removed-but-legal" in {c for c, _ in said}, (report["removal_reason"], said, changed)
+
+
+UNFIT = re.compile(r"(\S+) does not fit (\S+)'s filter")
+"""The one exclusion explain's text counts among "N others" instead of telling it."""
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3, linked=True), crowded()))
+def test_explain_text_tells_every_exclusion_the_json_gives(doc: dict[str, Any]) -> None:
+    """docs/cli.md, explain: "every excluded candidate and its rule". The text may count the things
+    that do not fit a filter at all, but tells every other reason as the JSON gives it: a thing that
+    fits the filter and no legal choice of the rest was once counted as one that "does not fit"."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        told = explain(facts, time_limit=20)
+    except TimeLimitReached:
+        assume(False)
+        raise
+    text = told.text()
+    for a in told.to_json()["abilities"]:
+        for m in a["modes"]:
+            for r in m["requirements"]:
+                for ex in r["excluded"]:
+                    plain = UNFIT.fullmatch(ex["reason"])
+                    if plain and plain.groups() == (ex["id"], r["id"]):
+                        continue
+                    told_as = f"{ex['reason']} (rule {ex['rule']}, {ex['code']})"
+                    assert f"excluded {ex['id']}: " in text and told_as in text, (a["id"], r["id"], ex, text)

@@ -71,4 +71,5 @@ from ._targets import not_functioning as not_functioning
 from ._targets import not_in_pass as not_in_pass
 from ._targets import not_on_stack as not_on_stack
 from ._targets import target_count as target_count
+from ._targets import unfit as unfit
 from ._targets import worded as worded

@@ -431,16 +431,21 @@ SUBSTITUTIONS = 64
 
 
 def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> list[Reason]:
-    """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``
-    (a mode some legal outcome chooses), in the words :func:`judge` gives a proposal that does: a
-    legal choice of ``m`` with ``t`` in place of ``r``'s last target (or as its only one), put on
-    the stack above every ability ``a`` could target that may be below it. ``t`` an ability that
-    can never be below ``a``: not yet on the stack. Empty when no such choice breaks a rule
-    (every one found is legal with that stack below: the stack decides, not the choice)."""
+    """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
+    the words :func:`judge` gives a proposal that does: a legal choice of ``m`` with ``t`` in place of
+    ``r``'s last target (or as its only one), put on the stack above every ability ``a`` could
+    target that may be below it. ``t`` an ability that can never be below ``a``: not yet on the
+    stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
+    a proposal choosing it). Empty when no such choice breaks a rule, or none of the first
+    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice)."""
     b = facts.waiting_ability(t)
     if b is not None and b not in a.precedable_targets:
         return [_targets.not_on_stack(facts, a, t)]
     below = a.precedable_targets
+    if not m.available:
+        return [_modes.mode_unavailable(a, m)]
+    if not _mode_legal(facts, a, m.index, below):
+        return [_modes.mode_illegal(a, m)]
     for n, choice in enumerate(iter_choices(facts, a, below)):
         if n == SUBSTITUTIONS:
             break

@@ -440,12 +440,18 @@ def _bounds(r: RequirementReport) -> str:
 
 
 def only_unfit(r: RequirementReport) -> list[str]:
-    """The things a requirement excludes only because they do not fit its filter, each once: the
-    "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
-    when it is no creature) is listed with that reason, and is no other."""
-    named = {e.id for e in r.excluded if e.code != Code.TARGET_FILTER.value}
-    unfit = [e.id for e in r.excluded if e.code == Code.TARGET_FILTER.value and e.id not in named]
+    """The things a requirement excludes only because they do not fit its filter at all, each once:
+    the "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
+    when it is no creature), or one that fits the filter but no legal choice of the rest (a
+    target-filter reason of its own), is listed with its reasons, and is no other."""
+    named = {e.id for e in r.excluded if not _unfit(r, e)}
+    unfit = [e.id for e in r.excluded if _unfit(r, e) and e.id not in named]
     return list(dict.fromkeys(unfit))
+
+
+def _unfit(r: RequirementReport, e: Exclusion) -> bool:
+    """Whether ``e`` says only that its thing does not fit ``r``'s filter (the judge's sentence)."""
+    return e.code == Code.TARGET_FILTER.value and e.reason == judge.unfit(e.id, r.id)
 
 
 def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
@@ -458,7 +464,7 @@ def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
         lines.append(f"{indent}  filter depends on the targets of {', '.join(r.depends_on_targets_of)}")
     reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
     for e in r.excluded:
-        if e.code != Code.TARGET_FILTER.value:
+        if not _unfit(r, e):
             reasons.setdefault(e.id, []).append(f"{e.reason} (rule {e.rule}, {e.code})")
     lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
     if unfit := only_unfit(r):
