@@ -26,7 +26,7 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from triggerstack.model import Facts, Outcome, Scenario, compile_facts
-from triggerstack.solver import TimeLimitReached, check, explain, outcomes
+from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
 
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
@@ -268,3 +268,53 @@ def test_explain_text_tells_every_exclusion_the_json_gives(doc: dict[str, Any]) 
                         continue
                     told_as = f"{ex['reason']} (rule {ex['rule']}, {ex['code']})"
                     assert f"excluded {ex['id']}: " in text and told_as in text, (a["id"], r["id"], ex, text)
+
+
+def _replaced(o: dict[str, Any], ability: str, old: str, new: str) -> dict[str, Any]:
+    """``o`` with ``new`` in place of the target ``old`` of ``ability``'s entry (and its part, if divided)."""
+    changed = _copy(o)
+    entry = next(e for e in changed["stack"] if e["ability"] == ability)
+    for _, holder in _instances(entry):
+        for rid, things in holder.get("targets", {}).items():
+            if old in things:
+                holder["targets"][rid] = [new if t == old else t for t in things]
+                parts = holder.get("divide", {}).get(rid)
+                if parts is not None and old in parts:
+                    parts[new] = parts.pop(old)
+                return changed
+    raise AssertionError(f"{ability} does not target {old}")
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3), scenarios(max_abilities=3, linked=True), crowded()))
+@example(doc=DIFFER)
+def test_steps_why_not_a_target_is_what_check_says_of_the_outcome_taking_it(doc: dict[str, Any]) -> None:
+    """docs/python.md, "Why not": at every target a walk to a legal outcome clicks, each other
+    thing it refuses (not even further on) breaks the rule ``why_illegal`` cites — ``check`` of that
+    outcome with the thing in place of the target clicked names that rule (and its code)."""
+    facts, _, found = _legal(doc)
+    assume(not doc.get("reactions"))
+    stepper = Stepper(facts)
+    names = [t.id for t in facts.things]
+    for o in found[:3]:
+        decisions = stepper.decisions_for(Outcome.model_validate(o))
+        for k, d in enumerate(decisions):
+            if d.kind is not DecisionKind.TARGET:
+                continue
+            walk = stepper.walk(decisions[:k])
+            hand = stepper.in_hand(walk)
+            assert hand is not None
+            offered = {x.text for x in stepper.legal(walk)}
+            for x in names:
+                if f"target {x}" in offered:
+                    continue
+                why = stepper.why_illegal(walk, stepper.decision(f"target {x}"))
+                if why.later or why.rule is None:
+                    continue
+                changed = _replaced(o, hand[0], d.subject, x)
+                verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                said = {(v.code, v.rule) for v in verdict.violations if v.ability == hand[0]}
+                if why.code is None:
+                    assert why.rule in {r for _, r in said}, (why, said, changed)
+                else:
+                    assert (why.code, why.rule) in said, (why, said, changed)

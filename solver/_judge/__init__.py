@@ -43,6 +43,7 @@ from ._order import undecided as undecided
 from ._order import walk_over as walk_over
 from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation
+from ._proposal import broken_for_good as broken_for_good
 from ._proposal import judge as judge
 from ._proposal import never_chosen as never_chosen
 from ._reason import Reason as Reason

@@ -20,7 +20,7 @@ from triggerstack.model._answer import Spending
 from triggerstack.model._errors import ProposalError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import NO_DEADLINE, RUNNING, Deadline
-from triggerstack.model._outcome import Entry, Outcome
+from triggerstack.model._outcome import Entry, ModeChoice, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
 from triggerstack.model._text import shown_lines
@@ -472,3 +472,32 @@ def _taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
         divide = tuple(parts)
     changed = ModeInstance(inst.mode, tuple(targets), divide)
     return Choice((*choice.modes[:at], changed, *choice.modes[at + 1 :]))
+
+
+_FOR_GOOD = frozenset({Code.TARGET_NOT_DISTINCT, Code.MODE_DISTINCT_TARGETS})
+"""What a choice announced in part breaks whatever follows: targets only grow, so a thing shared by
+targets that must differ stays shared (a count, a division or a must-target effect may yet be met)."""
+
+
+def broken_for_good(
+    facts: Facts, a: AbilityFacts, announced: Sequence[tuple[int, Sequence[Sequence[int]]]], below: frozenset[int]
+) -> list[Reason]:
+    """What ``check`` says of the choice ``a`` has ``announced`` so far (each mode instance: the mode
+    and its requirements' targets, as thing indices) that no way of going on cures: the reason a
+    walk refuses the target it was announced with, in a proposal's words."""
+    instances: list[tuple[str, dict[str, tuple[str, ...]]]] = []
+    for m, per in announced:
+        reqs = a.modes[m].requirements
+        targets: dict[str, tuple[str, ...]] = {}
+        for r, ts in zip(reqs, per, strict=True):
+            if ts:
+                targets[r.id] = tuple(facts.things[t].id for t in ts)
+        instances.append((a.modes[m].id or "", targets))
+    if a.modal:
+        modes = tuple(ModeChoice.model_construct(mode=mid, targets=ts, divide={}) for mid, ts in instances)
+        entry = Entry.model_construct(ability=a.id, modes=modes, targets={}, divide={})
+    else:
+        entry = Entry.model_construct(ability=a.id, modes=None, targets=instances[0][1], divide={})
+    report = _Report(RUNNING, None)
+    _check_entry(facts, a, entry, below, report)
+    return [Reason(v.code, v.rule, v.message) for v in report.items if v.code in _FOR_GOOD]
