@@ -19,6 +19,9 @@ from ._modes import modes_of_unmodal as modes_of_unmodal
 from ._modes import no_such_mode as no_such_mode
 from ._modes import shared_target as shared_target
 from ._modes import targets_outside_modes as targets_outside_modes
+from ._never import broken_for_good as broken_for_good
+from ._never import mode_never_chosen as mode_never_chosen
+from ._never import never_chosen as never_chosen
 from ._order import already_done as already_done
 from ._order import announce_first as announce_first
 from ._order import announce_then as announce_then
@@ -43,9 +46,7 @@ from ._order import undecided as undecided
 from ._order import walk_over as walk_over
 from ._proposal import Verdict as Verdict
 from ._proposal import Violation as Violation
-from ._proposal import broken_for_good as broken_for_good
 from ._proposal import judge as judge
-from ._proposal import never_chosen as never_chosen
 from ._reason import Reason as Reason
 from ._reason import cite as cite
 from ._removal import cannot_be_removed as cannot_be_removed

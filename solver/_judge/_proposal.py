@@ -19,14 +19,13 @@ from weakref import WeakKeyDictionary
 from triggerstack.model._answer import Spending
 from triggerstack.model._errors import ProposalError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
-from triggerstack.model._limits import NO_DEADLINE, RUNNING, Deadline
-from triggerstack.model._outcome import Entry, ModeChoice, Outcome
+from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
 from triggerstack.model._text import shown_lines
 
-from .._core.choices import first_legal_choice, is_mode_legal, iter_choices, iter_divided
-from .._core.indexed import Choice, ModeInstance, Placed, entry_of
+from .._core.choices import first_legal_choice, is_mode_legal
 from .._core.must import count_obeyed, most_obeyed
 from . import _division, _modes, _order, _removal, _targets
 from ._reason import Reason
@@ -425,79 +424,3 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
 
-
-SUBSTITUTIONS = 64
-"""Legal choices :func:`never_chosen` looks through for one of the mode it asks about."""
-
-
-def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> list[Reason]:
-    """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
-    the words :func:`judge` gives a proposal that does: a legal choice of ``m`` with ``t`` in place of
-    ``r``'s last target (or as its only one), put on the stack above every ability ``a`` could
-    target that may be below it. ``t`` an ability that can never be below ``a``: not yet on the
-    stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
-    a proposal choosing it). Empty when no such choice breaks a rule, or none of the first
-    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice)."""
-    b = facts.waiting_ability(t)
-    if b is not None and b not in a.precedable_targets:
-        return [_targets.not_on_stack(facts, a, t)]
-    below = a.precedable_targets
-    if not m.available:
-        return [_modes.mode_unavailable(a, m)]
-    if not _mode_legal(facts, a, m.index, below):
-        return [_modes.mode_illegal(a, m)]
-    for n, choice in enumerate(iter_choices(facts, a, below)):
-        if n == SUBSTITUTIONS:
-            break
-        at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)
-        if at is None:
-            continue
-        divided = next(iter_divided(a, choice))
-        report = _Report(RUNNING, None)
-        _check_entry(facts, a, entry_of(facts, Placed(a.index, _taking(divided, at, r, t))), below, report)
-        return [Reason(v.code, v.rule, v.message) for v in report.items]
-    return []
-
-
-def _taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
-    """``choice`` with ``t`` in place of the last target of mode instance ``at``'s requirement ``r``
-    (its part, if divided, given to ``t``), or as its only target (given the whole amount)."""
-    inst = choice.modes[at]
-    targets = list(inst.targets)
-    targets[r.index] = (*targets[r.index][:-1], t)
-    divide = inst.divide
-    if r.divide is not None and not inst.targets[r.index]:
-        parts = list(divide) or [()] * len(targets)
-        parts[r.index] = (r.divide,)
-        divide = tuple(parts)
-    changed = ModeInstance(inst.mode, tuple(targets), divide)
-    return Choice((*choice.modes[:at], changed, *choice.modes[at + 1 :]))
-
-
-_FOR_GOOD = frozenset({Code.TARGET_NOT_DISTINCT, Code.MODE_DISTINCT_TARGETS})
-"""What a choice announced in part breaks whatever follows: targets only grow, so a thing shared by
-targets that must differ stays shared (a count, a division or a must-target effect may yet be met)."""
-
-
-def broken_for_good(
-    facts: Facts, a: AbilityFacts, announced: Sequence[tuple[int, Sequence[Sequence[int]]]], below: frozenset[int]
-) -> list[Reason]:
-    """What ``check`` says of the choice ``a`` has ``announced`` so far (each mode instance: the mode
-    and its requirements' targets, as thing indices) that no way of going on cures: the reason a
-    walk refuses the target it was announced with, in a proposal's words."""
-    instances: list[tuple[str, dict[str, tuple[str, ...]]]] = []
-    for m, per in announced:
-        reqs = a.modes[m].requirements
-        targets: dict[str, tuple[str, ...]] = {}
-        for r, ts in zip(reqs, per, strict=True):
-            if ts:
-                targets[r.id] = tuple(facts.things[t].id for t in ts)
-        instances.append((a.modes[m].id or "", targets))
-    if a.modal:
-        modes = tuple(ModeChoice.model_construct(mode=mid, targets=ts, divide={}) for mid, ts in instances)
-        entry = Entry.model_construct(ability=a.id, modes=modes, targets={}, divide={})
-    else:
-        entry = Entry.model_construct(ability=a.id, modes=None, targets=instances[0][1], divide={})
-    report = _Report(RUNNING, None)
-    _check_entry(facts, a, entry, below, report)
-    return [Reason(v.code, v.rule, v.message) for v in report.items if v.code in _FOR_GOOD]

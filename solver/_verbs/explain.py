@@ -233,7 +233,7 @@ def _mode(
     elif not m.available:
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
-        status, why = "illegal", judge.mode_illegal(a, m).text
+        status, why = "illegal", judge.mode_never_chosen(facts, a, m).text
     return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
