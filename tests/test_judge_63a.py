@@ -13,7 +13,14 @@ verdict must name what ``explain`` said:
 * a mode ``explain`` calls illegal or unavailable, chosen instead of one the entry chose:
   ``check`` says ``mode-illegal`` or ``mode-unavailable`` as ``explain`` did;
 * an ability ``explain`` says cannot be removed, removed instead of put: ``removed-but-legal``;
-* two such changes at once, to two abilities: ``check`` names both (every violation, not the first).
+* two such changes at once, to two abilities: ``check`` names both (every violation, not the first);
+* a mode explain says "has no legal targets" (603.3c) has none: the literal simulator finds none
+  with every ability it could target below;
+* explain's text tells every exclusion the JSON gives, but those of things that do not fit the filter;
+* at every target a walk to a legal outcome clicks, each thing ``step`` refuses (not even later)
+  breaks the rule ``why_illegal`` cites: ``check`` says so of the outcome with it in that place.
+
+Private unit: the literal simulator's search for one mode's targets (tests/simulator._instances).
 """
 
 from __future__ import annotations
@@ -98,12 +105,13 @@ DIFFER = {
 "o0 fits no legal choice of the other targets" (target-filter), check says 115.3."""
 
 
-def _legal(doc: dict[str, Any]) -> tuple[Facts, dict[str, Any], list[dict[str, Any]]]:
+def _legal(doc: dict[str, Any], listed: int = OUTCOMES) -> tuple[Facts, Any, list[dict[str, Any]]]:
+    """The scenario's facts, what explain says of it and its first ``listed`` legal outcomes (as JSON)."""
     facts = compile_facts(Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
-        told = explain(facts, time_limit=20).to_json()
-        found = [_json(o) for o in outcomes(facts, limit=OUTCOMES, time_limit=20)]
+        told = explain(facts, time_limit=20)
+        found = [_json(o) for o in outcomes(facts, limit=listed, time_limit=20)] if listed else []
     except TimeLimitReached:
         assume(False)
         raise
@@ -252,13 +260,7 @@ def test_explain_text_tells_every_exclusion_the_json_gives(doc: dict[str, Any]) 
     """docs/cli.md, explain: "every excluded candidate and its rule". The text may count the things
     that do not fit a filter at all, but tells every other reason as the JSON gives it: a thing that
     fits the filter and no legal choice of the rest was once counted as one that "does not fit"."""
-    facts = compile_facts(Scenario.model_validate(doc))
-    assume(size_bound(facts) <= 400)
-    try:
-        told = explain(facts, time_limit=20)
-    except TimeLimitReached:
-        assume(False)
-        raise
+    _, told, _ = _legal(doc, listed=0)
     text = told.text()
     for a in told.to_json()["abilities"]:
         for m in a["modes"]:
