@@ -423,3 +423,4 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     example = first_legal_choice(facts, a, start)
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
+

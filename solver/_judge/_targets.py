@@ -32,7 +32,7 @@ def barred(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int, bar: Bar)
     opponent = f"{a.controller} is an opponent of {facts.things[t].protector}"
     match bar:
         case Bar.FILTER:
-            return Reason.of(Code.TARGET_FILTER, f"{thing} does not fit {r.id}'s filter")
+            return Reason.of(Code.TARGET_FILTER, unfit(thing, r.id))
         case Bar.LINKED:
             reqs = next(m.requirements for m in a.modes if any(x is r for x in m.requirements))
             names = ", ".join(reqs[d].id for d in closure(reqs, r.index))
@@ -59,6 +59,13 @@ def barred(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int, bar: Bar)
             said = f"{thing} can't be the target of abilities from {source} controlled by {a.controller}"
             return Reason.of(Code.TARGET_RESTRICTED, said)
     assert_never(bar)
+
+
+def unfit(thing: str, requirement: str) -> str:
+    """The sentence of a thing that does not fit a requirement's filter at all (:attr:`Bar.FILTER`):
+    the one exclusion explain's text counts among the "others" instead of telling it (a thing that
+    fits the filter and is excluded for what the rest of the choice does is told)."""
+    return f"{thing} does not fit {requirement}'s filter"
 
 
 def cannot_choose(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) -> Reason:

@@ -157,15 +157,20 @@ def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Ex
     return Exclusion(id=facts.things[t].id, code=why.code.value, rule=why.rule.value, reason=why.text)
 
 
-def _never_chosen(facts: Facts, a: AbilityFacts, t: int, spending: Spending) -> Exclusion:
-    """Why a candidate no legal outcome chooses is never chosen."""
-    if facts.waiting_ability(t) is not None:
-        why = judge.not_on_stack(facts, a, t)
-    elif a.must:
-        why = judge.must_elsewhere(facts, a)
-    else:
-        why = judge.no_linked_fit(facts, t)
-    return _excluded(facts, t, why, spending)
+def _never_chosen(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, spending: Spending
+) -> list[Exclusion]:
+    """Why a candidate no legal outcome chooses is never chosen: what ``check`` says of a choice
+    that takes it (the judge's :func:`~.._judge.never_chosen`), else what the stack decides."""
+    reasons = judge.never_chosen(facts, a, m, r, t)
+    if not reasons:
+        if facts.waiting_ability(t) is not None:
+            reasons = [judge.not_on_stack(facts, a, t)]
+        elif a.must:
+            reasons = [judge.must_elsewhere(facts, a)]
+        else:
+            reasons = [judge.no_linked_fit(facts, t)]
+    return [_excluded(facts, t, why, spending) for why in reasons]
 
 
 def _ignored(facts: Facts, t: int, own: Sequence[str], spending: Spending) -> Ignored:
@@ -193,7 +198,9 @@ def _requirement(
     excluded = [
         _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)
     ]
-    excluded.extend(_never_chosen(facts, a, t, spending) for t in r.candidates if t not in chosen)
+    for t in r.candidates:
+        if t not in chosen:
+            excluded.extend(_never_chosen(facts, a, m, r, t, spending))
     return RequirementReport(
         id=r.id,
         text=r.text,
@@ -226,7 +233,7 @@ def _mode(
     elif not m.available:
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
-        status, why = "illegal", judge.mode_illegal(a, m).text
+        status, why = "illegal", judge.mode_never_chosen(facts, a, m).text
     return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
@@ -433,12 +440,18 @@ def _bounds(r: RequirementReport) -> str:
 
 
 def only_unfit(r: RequirementReport) -> list[str]:
-    """The things a requirement excludes only because they do not fit its filter, each once: the
-    "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
-    when it is no creature) is listed with that reason, and is no other."""
-    named = {e.id for e in r.excluded if e.code != Code.TARGET_FILTER.value}
-    unfit = [e.id for e in r.excluded if e.code == Code.TARGET_FILTER.value and e.id not in named]
+    """The things a requirement excludes only because they do not fit its filter at all, each once:
+    the "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
+    when it is no creature), or one that fits the filter but no legal choice of the rest (a
+    target-filter reason of its own), is listed with its reasons, and is no other."""
+    named = {e.id for e in r.excluded if not _unfit(r, e)}
+    unfit = [e.id for e in r.excluded if _unfit(r, e) and e.id not in named]
     return list(dict.fromkeys(unfit))
+
+
+def _unfit(r: RequirementReport, e: Exclusion) -> bool:
+    """Whether ``e`` says only that its thing does not fit ``r``'s filter (the judge's sentence)."""
+    return e.code == Code.TARGET_FILTER.value and e.reason == judge.unfit(e.id, r.id)
 
 
 def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
@@ -451,7 +464,7 @@ def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
         lines.append(f"{indent}  filter depends on the targets of {', '.join(r.depends_on_targets_of)}")
     reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
     for e in r.excluded:
-        if e.code != Code.TARGET_FILTER.value:
+        if not _unfit(r, e):
             reasons.setdefault(e.id, []).append(f"{e.reason} (rule {e.rule}, {e.code})")
     lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
     if unfit := only_unfit(r):

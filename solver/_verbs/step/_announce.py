@@ -139,3 +139,28 @@ def announcer_for(
         return None
     modes = {m: tuple(_Req(*r) for r in reqs) for m, reqs in parts[1].items()}
     return Announcer(a.modal, multisets, modes, mode0, end_modes, target0, end_targets, divide0)
+
+
+def announced_choice(
+    a: AbilityFacts, tokens: tuple[int, ...], mode0: int, end_modes: int, target0: int, end_targets: int
+) -> list[tuple[int, list[list[int]]]]:
+    """What ``tokens`` announce of ``a``'s choice once its modes are chosen: each mode instance in
+    the walk's order with its requirements' targets so far (thing indices; the parts of a division
+    left out), in the alphabet :class:`Announcer` reads."""
+    rest = list(tokens)
+    modes = [0]
+    if a.modal:
+        i = rest.index(end_modes)
+        modes, rest = [t - mode0 for t in rest[:i]], rest[i + 1 :]
+    out: list[tuple[int, list[list[int]]]] = []
+    for m in modes:
+        per: list[list[int]] = []
+        for r in a.modes[m].requirements:
+            chosen: list[int] = []
+            while rest and rest[0] != end_targets:
+                chosen.append(rest.pop(0) - target0)
+            per.append(chosen)
+            if rest:
+                del rest[: 1 + (len(chosen) if r.divide else 0)]  # end targets, and a part per target divided
+        out.append((m, per))
+    return out

@@ -18,7 +18,7 @@ from ..._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, to_ou
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
-from ._announce import Announcer, announcer_for
+from ._announce import Announcer, announced_choice, announcer_for
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key
 from ._later import beside, later, said
 from ._state import State
@@ -463,6 +463,12 @@ class PassStepper(Checked[State]):
                 return judge.cannot_choose(f, a, req, t)
             if t >= f.first_waiting and t - f.first_waiting not in {p.ability for p in state.stack}:
                 return judge.not_on_stack(f, a, t)
+            if req is not None:
+                base = 2 * len(f.abilities) + self.mode_offset[a.index]
+                said = announced_choice(a, (*state.tokens, tok), base, self.end_modes, self.target0, self.end_targets)
+                broken = judge.broken_for_good(f, a, said, state.placed)
+                if broken:
+                    return broken[0]
         announced = [self.decisions[t].text for t in state.tokens]
         return judge.no_choice_goes_on(a, d.text, announced, d.kind in (TARGET, END_TARGETS))
 

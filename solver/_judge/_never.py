@@ -1,0 +1,142 @@
+"""What a judge hears of a choice no legal outcome makes, in the words ``check`` gives a proposal
+that makes it (:func:`~._proposal.judge`'s own judgment of one entry): a candidate no legal outcome
+takes (``explain``'s exclusions), a mode none chooses (``explain``'s status), and a walk's target
+that the choice announced with it already breaks (``step``'s why)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model._limits import RUNNING
+from triggerstack.model._outcome import Entry, ModeChoice
+from triggerstack.model._rules import Code
+
+from .._core.choices import iter_choices, iter_divided, iter_mode_targets
+from .._core.indexed import Choice, ModeInstance, Placed, entry_of
+from . import _modes, _removal, _targets
+from ._proposal import _check_entry, _mode_legal, _Report
+from ._reason import Reason
+
+SUBSTITUTIONS = 64
+"""Legal choices :func:`never_chosen` looks through for one of the mode it asks about."""
+
+
+def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> list[Reason]:
+    """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
+    the words :func:`~._proposal.judge` gives a proposal that does: a legal choice of ``m`` with ``t`` in place of
+    ``r``'s last target (or as its only one), put on the stack above every ability ``a`` could
+    target that may be below it. ``t`` an ability that can never be below ``a``: not yet on the
+    stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
+    a proposal choosing it). Empty when no such choice breaks a rule, or none of the first
+    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice)."""
+    if a.forced_removal is not None:
+        return [_removal.never_put(a, placed=False)]
+    b = facts.waiting_ability(t)
+    if b is not None and b not in a.precedable_targets:
+        return [_targets.not_on_stack(facts, a, t)]
+    below = a.precedable_targets
+    if not m.available:
+        return [_modes.mode_unavailable(a, m)]
+    if not _mode_legal(facts, a, m.index, below):
+        return [_modes.mode_illegal(a, m)]
+    for n, choice in enumerate(iter_choices(facts, a, below)):
+        if n == SUBSTITUTIONS:
+            break
+        at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)
+        if at is None:
+            continue
+        return _judged(facts, a, _taking(next(iter_divided(a, choice)), at, r, t), below)
+    proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
+    if proposed is not None:
+        at = next(i for i, inst in enumerate(proposed.modes) if inst.mode == m.index)
+        return _judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)
+    return []
+
+
+def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts) -> Reason:
+    """Why no legal outcome chooses ``a``'s mode ``m``: ``a`` is never put on the stack, ``m`` is
+    unavailable, or it has no legal targets even with
+    every ability ``a`` could target below it (603.3c), or else what ``check`` says of the choice a
+    judge would propose with it (:func:`_proposed`: modes that must target different things, 700.2,
+    sharing the only one)."""
+    below = a.precedable_targets
+    if a.forced_removal is not None:
+        return _removal.never_put(a, placed=False)
+    if not m.available:
+        return _modes.mode_unavailable(a, m)
+    if _mode_legal(facts, a, m.index, below) and (choice := _proposed(facts, a, m, below)) is not None:
+        reasons = _judged(facts, a, next(iter_divided(a, choice)), below)
+        if reasons:
+            return reasons[0]
+    return _modes.mode_illegal(a, m)
+
+
+def _proposed(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> Choice | None:
+    """The choice a judge would propose to choose ``m``: ``m`` and the ability's other modes that
+    can be chosen (in its order; ``m`` again where modes repeat) up to the fewest modes allowed (too
+    few, where there are not enough: 700.2's count), each with the first targets legal for it alone.
+    None where a mode of it has none, or no number of modes but none is allowed."""
+    fewest = min((n for n in a.choose if n > 0), default=None)
+    others = [x.index for x in a.modes if x is not m and x.available and _mode_legal(facts, a, x.index, below)]
+    modes = [m.index, *others, *([m.index] * (fewest or 0) if a.repeat else [])]
+    if fewest is None:
+        return None
+    instances = []
+    for k in sorted(modes[:fewest]):
+        targets = next(iter_mode_targets(facts, a, k, below), None)
+        if targets is None:
+            return None
+        instances.append(ModeInstance(k, targets))
+    return Choice(tuple(instances))
+
+
+def _judged(facts: Facts, a: AbilityFacts, choice: Choice, below: frozenset[int]) -> list[Reason]:
+    """Every violation ``check`` finds in ``a``'s entry making ``choice`` above ``below``."""
+    report = _Report(RUNNING, None)
+    _check_entry(facts, a, entry_of(facts, Placed(a.index, choice)), below, report)
+    return [Reason(v.code, v.rule, v.message) for v in report.items]
+
+
+def _taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
+    """``choice`` with ``t`` in place of the last target of mode instance ``at``'s requirement ``r``
+    (its part, if divided, given to ``t``), or as its only target (given the whole amount)."""
+    inst = choice.modes[at]
+    targets = list(inst.targets)
+    targets[r.index] = (*targets[r.index][:-1], t)
+    divide = inst.divide
+    if r.divide is not None and not inst.targets[r.index]:
+        parts = list(divide) or [()] * len(targets)
+        parts[r.index] = (r.divide,)
+        divide = tuple(parts)
+    changed = ModeInstance(inst.mode, tuple(targets), divide)
+    return Choice((*choice.modes[:at], changed, *choice.modes[at + 1 :]))
+
+
+_FOR_GOOD = frozenset({Code.TARGET_NOT_DISTINCT, Code.MODE_DISTINCT_TARGETS})
+"""What a choice announced in part breaks whatever follows: targets only grow, so a thing shared by
+targets that must differ stays shared (a count, a division or a must-target effect may yet be met)."""
+
+
+def broken_for_good(
+    facts: Facts, a: AbilityFacts, announced: Sequence[tuple[int, Sequence[Sequence[int]]]], below: frozenset[int]
+) -> list[Reason]:
+    """What ``check`` says of the choice ``a`` has ``announced`` so far (each mode instance: the mode
+    and its requirements' targets, as thing indices) that no way of going on cures: the reason a
+    walk refuses the target it was announced with, in a proposal's words."""
+    instances: list[tuple[str, dict[str, tuple[str, ...]]]] = []
+    for m, per in announced:
+        reqs = a.modes[m].requirements
+        targets: dict[str, tuple[str, ...]] = {}
+        for r, ts in zip(reqs, per, strict=True):
+            if ts:
+                targets[r.id] = tuple(facts.things[t].id for t in ts)
+        instances.append((a.modes[m].id or "", targets))
+    if a.modal:
+        modes = tuple(ModeChoice.model_construct(mode=mid, targets=ts, divide={}) for mid, ts in instances)
+        entry = Entry.model_construct(ability=a.id, modes=modes, targets={}, divide={})
+    else:
+        entry = Entry.model_construct(ability=a.id, modes=None, targets=instances[0][1], divide={})
+    report = _Report(RUNNING, None)
+    _check_entry(facts, a, entry, below, report)
+    return [Reason(v.code, v.rule, v.message) for v in report.items if v.code in _FOR_GOOD]

@@ -1,0 +1,362 @@
+"""What ``explain`` tells a judge about a "why not?" is what ``check`` says of a proposal that does it.
+
+docs/rules.md and docs/formats.md: ``explain`` lists, for each requirement, the things that are
+not legal targets with the violation code and rule that bar each, each mode's status with its
+reason, and whether an ability must, may or cannot be removed; ``check`` lists *every* violation of
+a proposal. Both ask the judge room (docs/architecture.md, "Where each rule is decided"), so for
+generated scenarios, each legal outcome is changed the way a judge's "why not X?" asks, and the
+verdict must name what ``explain`` said:
+
+* a thing ``explain`` excludes from a requirement (code C, rule R), chosen instead of one of that
+  requirement's targets (or as its only one): ``check`` finds the proposal illegal, with a
+  violation of that ability of code C and rule R;
+* a mode ``explain`` calls illegal or unavailable, chosen instead of one the entry chose:
+  ``check`` says ``mode-illegal`` or ``mode-unavailable`` as ``explain`` did;
+* an ability ``explain`` says cannot be removed, removed instead of put: ``removed-but-legal``;
+* two such changes at once, to two abilities: ``check`` names both (every violation, not the first);
+* a mode explain says "has no legal targets" (603.3c) has none: the literal simulator finds none
+  with every ability it could target below;
+* explain's text tells every exclusion the JSON gives, but those of things that do not fit the filter;
+* at every target a walk to a legal outcome clicks, each thing ``step`` refuses (not even later)
+  breaks the rule ``why_illegal`` cites: ``check`` says so of the outcome with it in that place.
+
+Private unit: the literal simulator's search for one mode's targets (tests/simulator._instances).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+from triggerstack.model import Facts, Outcome, Scenario, compile_facts
+from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
+
+from .property.strategies import SETTINGS, scenarios
+from .property.test_agreement import size_bound
+from .simulator import _instances as mode_instances
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
+
+OUTCOMES = 6
+"""Legal outcomes changed per scenario (the first ones the engine gives)."""
+
+Change = tuple[str, str, str, dict[str, Any]]
+"""One change of a legal outcome: the ability changed, the code and rule ``explain`` gave, and the
+changed outcome's JSON."""
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> dict[str, Any]:
+    """A scenario where a candidate is often never chosen for a reason of the whole choice, not of
+    the thing: requirements that must differ (115.3) with few things, modes that must target
+    different things (700.2), "must target" effects (601.2c), abilities that target abilities."""
+    doc: dict[str, Any] = draw(scenarios(max_abilities=3, linked=draw(st.booleans())))
+    doc["objects"] = doc["objects"][: draw(st.integers(0, 2))]
+    kept = {o["id"] for o in doc["objects"]}
+    for t in doc["triggers"]:
+        if t.get("source") is not None and t["source"] not in kept:
+            del t["source"]
+            t["controller"] = "P0"
+        lists = [t.get("targets", [])] + [m["targets"] for m in t.get("modes", [])]
+        for reqs in lists:
+            if len(reqs) == 1 and draw(st.booleans()):
+                reqs.append({"id": "r9", "min": 1, "max": 1, "filter": "any-target"})
+            if len(reqs) >= 2 and draw(st.booleans()):
+                reqs[-1]["different_from"] = [reqs[0]["id"]]
+                reqs[-1]["min"] = max(reqs[-1]["min"], 1)
+                if draw(st.booleans()):  # wider than the one it differs from, whose one candidate it never takes
+                    reqs[-1]["filter"] = "any-target"
+                    reqs[0].update({"min": 1, "max": 1, "filter": {"type": "creature"}})
+                    reqs[0].pop("divide", None)
+        if "modal" in t and draw(st.booleans()):
+            t["modal"]["distinct_targets"] = True
+    if doc["triggers"] and draw(st.booleans()):
+        things = [p if isinstance(p, str) else p["id"] for p in doc["players"]] + sorted(kept)
+        doc["must_target"] = [{"object": draw(st.sampled_from(things)), "applies_to": {}}]
+    for m in doc.get("must_target", []):
+        if m["object"] not in kept and m["object"].startswith("o"):
+            doc.pop("must_target")
+            break
+    return doc
+
+
+DIFFER = {
+    "players": ["P0"],
+    "objects": [
+        {"id": "o0", "controller": "P0", "types": ["creature"]},
+        {"id": "o1", "controller": "P0", "types": ["land"]},
+    ],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "targets": [
+                {"id": "r1", "min": 1, "max": 1, "filter": {"type": "creature"}},
+                {"id": "r2", "min": 1, "max": 1, "filter": "any-target", "different_from": ["r1"]},
+            ],
+        }
+    ],
+}
+"""o0 fits r2's filter, but it is r1's only candidate and r2 must differ from r1: explain said
+"o0 fits no legal choice of the other targets" (target-filter), check says 115.3."""
+
+
+def _legal(doc: dict[str, Any], listed: int = OUTCOMES) -> tuple[Facts, Any, list[dict[str, Any]]]:
+    """The scenario's facts, what explain says of it and its first ``listed`` legal outcomes (as JSON)."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        told = explain(facts, time_limit=20)
+        found = [_json(o) for o in outcomes(facts, limit=listed, time_limit=20)] if listed else []
+    except TimeLimitReached:
+        assume(False)
+        raise
+    assume("loop" not in told)
+    return facts, told, found
+
+
+def _json(o: Outcome) -> dict[str, Any]:
+    d: dict[str, Any] = o.model_dump(mode="json", exclude_none=True)
+    return d
+
+
+def _instances(entry: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
+    """An entry's mode instances (None: an ability that is not modal), each the dict holding its targets."""
+    if "modes" in entry:
+        return [(mc["mode"], mc) for mc in entry["modes"]]
+    return [(None, entry)]
+
+
+def _mode_report(report: dict[str, Any], mode: str | None) -> dict[str, Any]:
+    return next(m for m in report["modes"] if m["id"] == mode) if mode is not None else report["modes"][0]
+
+
+def _copy(o: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(o)
+
+
+def _target_changes(told: dict[str, Any], o: dict[str, Any]) -> list[Change]:
+    """Each excluded thing chosen instead of the last target of its requirement, in each entry; and
+    in a mode no legal outcome chooses, instead of the entry's last mode."""
+    reports = {a["id"]: a for a in told["abilities"]}
+    out: list[Change] = []
+    for i, entry in enumerate(o["stack"]):
+        report = reports.get(entry["ability"])
+        if report is None:
+            continue  # an ability of a later pass
+        for j, (mode, _) in enumerate(_instances(entry)):
+            for r in _mode_report(report, mode)["requirements"]:
+                for ex in r["excluded"]:
+                    changed = _copy(o)
+                    where = _instances(changed["stack"][i])[j][1]
+                    chosen = list(where.get("targets", {}).get(r["id"], []))
+                    old = chosen.pop() if chosen else None
+                    where.setdefault("targets", {})[r["id"]] = [*chosen, ex["id"]]
+                    parts = where.get("divide", {}).get(r["id"])
+                    if parts is not None and old is not None:
+                        parts[ex["id"]] = parts.pop(old)
+                    out.append((entry["ability"], ex["code"], ex["rule"], changed))
+        if "modes" not in entry:
+            continue
+        for m in report["modes"]:
+            if m["status"] not in ("illegal", "unavailable"):
+                continue  # a mode no legal outcome chooses: its excluded thing chosen in it, instead of the last mode
+            for r in m["requirements"]:
+                for ex in r["excluded"]:
+                    changed = _copy(o)
+                    changed["stack"][i]["modes"][-1] = {"mode": m["id"], "targets": {r["id"]: [ex["id"]]}}
+                    out.append((entry["ability"], ex["code"], ex["rule"], changed))
+    return out
+
+
+def _said(facts: Facts, changed: dict[str, Any], ability: str) -> set[tuple[str, str]]:
+    verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+    assert not verdict.legal, f"explain says no legal outcome does this, check accepts it: {changed}"
+    return {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == ability}
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+@example(doc=DIFFER)
+def test_an_exclusion_explain_gives_is_what_check_says_of_choosing_it(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    for o in found:
+        for ability, code, rule, changed in _target_changes(told, o):
+            said = _said(facts, changed, ability)
+            assert (code, rule) in said, (ability, code, rule, said, changed)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_two_changes_are_both_told(doc: dict[str, Any]) -> None:
+    """Every violation, not the first: two abilities' targets changed at once, each as explain excludes."""
+    facts, told, found = _legal(doc)
+    for o in found:
+        changes = _target_changes(told, o)
+        firsts: dict[str, Change] = {}
+        for c in changes:
+            firsts.setdefault(c[0], c)
+        picked = list(firsts.values())[:2]
+        if len(picked) < 2:
+            continue
+        (a, ca, ra, one), (b, cb, rb, other) = picked
+        both = _copy(one)
+        j = next(k for k, e in enumerate(other["stack"]) if e["ability"] == b)
+        both["stack"][j] = other["stack"][j]
+        verdict = check(facts, Outcome.model_validate(both), time_limit=20)
+        said = {(v.ability, v.code.value, v.rule.value) for v in verdict.violations}
+        assert {(a, ca, ra), (b, cb, rb)} <= said, (said, both)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_a_mode_explain_refuses_is_refused_by_check_for_the_same_reason(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    reports = {a["id"]: a for a in told["abilities"]}
+    code_of = {"illegal": "mode-illegal", "unavailable": "mode-unavailable"}
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            report = reports.get(entry["ability"])
+            if report is None or "modes" not in entry:
+                continue
+            for m in report["modes"]:
+                if m["status"] not in code_of:
+                    continue
+                changed = _copy(o)
+                changed["stack"][i]["modes"][-1] = {"mode": m["id"]}
+                said = _said(facts, changed, entry["ability"])
+                assert code_of[m["status"]] in {c for c, _ in said}, (m, said, changed)
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
+def test_an_ability_explain_says_cannot_be_removed_is_refused_removed(doc: dict[str, Any]) -> None:
+    facts, told, found = _legal(doc)
+    reports = {a["id"]: a for a in told["abilities"]}
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            report = reports.get(entry["ability"])
+            if report is None or report["removal"] != "cannot":
+                continue
+            changed = _copy(o)
+            del changed["stack"][i]
+            changed["removed"] = [*changed.get("removed", []), entry["ability"]]
+            changed.pop("passes", None)
+            said = _said(facts, changed, entry["ability"])
+            assert "removed-but-legal" in {c for c, _ in said}, (report["removal_reason"], said, changed)
+
+
+UNFIT = re.compile(r"(\S+) does not fit (\S+)'s filter")
+"""The one exclusion explain's text counts among "N others" instead of telling it."""
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3, linked=True), crowded()))
+def test_explain_text_tells_every_exclusion_the_json_gives(doc: dict[str, Any]) -> None:
+    """docs/cli.md, explain: "every excluded candidate and its rule". The text may count the things
+    that do not fit a filter at all, but tells every other reason as the JSON gives it: a thing that
+    fits the filter and no legal choice of the rest was once counted as one that "does not fit"."""
+    _, told, _ = _legal(doc, listed=0)
+    text = told.text()
+    for a in told.to_json()["abilities"]:
+        for m in a["modes"]:
+            for r in m["requirements"]:
+                for ex in r["excluded"]:
+                    plain = UNFIT.fullmatch(ex["reason"])
+                    if plain and plain.groups() == (ex["id"], r["id"]):
+                        continue
+                    told_as = f"{ex['reason']} (rule {ex['rule']}, {ex['code']})"
+                    assert f"excluded {ex['id']}: " in text and told_as in text, (a["id"], r["id"], ex, text)
+
+
+def _replaced(o: dict[str, Any], ability: str, old: str, new: str) -> dict[str, Any]:
+    """``o`` with ``new`` in place of the target ``old`` of ``ability``'s entry (and its part, if divided)."""
+    changed = _copy(o)
+    entry = next(e for e in changed["stack"] if e["ability"] == ability)
+    for _, holder in _instances(entry):
+        for rid, things in holder.get("targets", {}).items():
+            if old in things:
+                holder["targets"][rid] = [new if t == old else t for t in things]
+                parts = holder.get("divide", {}).get(rid)
+                if parts is not None and old in parts:
+                    parts[new] = parts.pop(old)
+                return changed
+    raise AssertionError(f"{ability} does not target {old}")
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3), scenarios(max_abilities=3, linked=True), crowded()))
+@example(doc=DIFFER)
+def test_steps_why_not_a_target_is_what_check_says_of_the_outcome_taking_it(doc: dict[str, Any]) -> None:
+    """docs/python.md, "Why not": at every target a walk to a legal outcome clicks, each other
+    thing it refuses (not even further on) breaks the rule ``why_illegal`` cites — ``check`` of that
+    outcome with the thing in place of the target clicked names that rule (and its code)."""
+    facts, _, found = _legal(doc)
+    assume(not doc.get("reactions"))
+    stepper = Stepper(facts)
+    names = [t.id for t in facts.things]
+    for o in found[:3]:
+        decisions = stepper.decisions_for(Outcome.model_validate(o))
+        for k, d in enumerate(decisions):
+            if d.kind is not DecisionKind.TARGET:
+                continue
+            walk = stepper.walk(decisions[:k])
+            hand = stepper.in_hand(walk)
+            assert hand is not None
+            entry = next(e for e in o["stack"] if e["ability"] == hand[0])
+            held = [t for _, h in _instances(entry) for ts in h.get("targets", {}).values() for t in ts]
+            if held.count(d.subject) > 1:
+                continue  # which of its places the walk is at is not read here
+            offered = {x.text for x in stepper.legal(walk)}
+            for x in names:
+                if f"target {x}" in offered:
+                    continue
+                why = stepper.why_illegal(walk, stepper.decision(f"target {x}"))
+                if why.later or why.rule is None:
+                    continue
+                changed = _replaced(o, hand[0], d.subject, x)
+                verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                said = {(v.code, v.rule) for v in verdict.violations if v.ability == hand[0]}
+                if why.code is None:
+                    assert why.rule in {r for _, r in said}, (why, said, changed)
+                else:
+                    assert (why.code, why.rule) in said, (why, said, changed)
+
+
+SHARED = {
+    "players": ["P0"],
+    "objects": [{"id": "o0", "controller": "P0", "types": ["creature"]}],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "modal": {"choose": [2], "distinct_targets": True},
+            "modes": [
+                {"id": "m0", "targets": [{"id": "r", "min": 1, "max": 1, "filter": {"type": "creature"}}]},
+                {"id": "m1", "targets": [{"id": "r", "min": 1, "max": 1, "filter": {"type": "creature"}}]},
+            ],
+        }
+    ],
+}
+"""Choose two modes that each target a different creature, with one creature: each mode has a legal
+target alone; 700.2 keeps them apart. explain said 603.3c ("it has no legal targets")."""
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3), crowded()))
+@example(doc=SHARED)
+def test_a_mode_said_to_have_no_legal_targets_has_none(doc: dict[str, Any]) -> None:
+    """603.3c, as explain words a mode no legal outcome chooses: "can't be chosen: it has no legal
+    targets when A is put on the stack". The literal simulator (tests/simulator.py) looks for targets
+    of that mode alone with every ability A could target below it: it must find none."""
+    facts, told, _ = _legal(doc)
+    for report in told["abilities"]:
+        a = facts.abilities[facts.ability_index[report["id"]]]
+        below = frozenset(b.index for b in facts.abilities if b is not a and facts.may_precede(b.index, a.index))
+        for k, m in enumerate(report["modes"]):
+            if m["status"] == "illegal" and "it has no legal targets" in m["reason"]:
+                assert next(mode_instances(facts, a, k, below), None) is None, (a.id, m)
