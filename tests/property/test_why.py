@@ -140,7 +140,12 @@ class Oracle:
                 continue
             end = start + (held[len(sizes)] if len(held) > len(sizes) else 0)
             self.first = start
-            if self._takes(walk.facts or self.facts, o, len(so_far.stack), end, hand, announced, d):
+            # an outcome does not say when its removals were made: one the walk has not made yet
+            # must still be lawful from now on, or the walk cannot reach that outcome any more
+            later = [r for r in o.removed if r in f.ability_index and r not in done and r != d.subject]
+            if any(not self._removable(f, o, len(so_far.stack), end, hand, r) for r in later):
+                continue
+            if self._takes(f, o, len(so_far.stack), end, hand, announced, d):
                 return True
         return False
 
