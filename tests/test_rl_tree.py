@@ -10,6 +10,8 @@ property found it.)
 
 Rules: 603.3b (who decides: the controller of the block being put), 700.2e (the chooser of the
 ability in hand), docs/rl.md ("What a step costs").
+
+Private unit: the trees' bound (solver/rl/_tree.NODES), set small here so that the trees are dropped while played.
 """
 
 from __future__ import annotations
