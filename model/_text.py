@@ -97,9 +97,7 @@ def found(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        text = getattr(value, "text", None) or str(
-            value
-        )  # a number as its document wrote it (model/_numbers.py Inexact)
+        text = getattr(value, "text", None) or str(value)  # as its document wrote it (model/_numbers.py Inexact)
         return text if len(text) <= 40 else text[:37] + "..."
     if isinstance(value, str):
         return typed(value, 40) if value else "empty text"
@@ -108,7 +106,7 @@ def found(value: Any) -> str:
     if isinstance(value, Mapping):
         if not value:
             return "an empty mapping"
-        keys = [str(k) for k in list(value)[:4]]
+        keys = [visible(str(k)) for k in list(value)[:4]]  # a key is the document's text: escaped as every value shown
         more = ", ..." if len(value) > 4 else ""
         return f"a mapping with keys {', '.join(keys)}{more}"
     if isinstance(value, Sequence):
