@@ -360,3 +360,42 @@ def test_a_mode_said_to_have_no_legal_targets_has_none(doc: dict[str, Any]) -> N
         for k, m in enumerate(report["modes"]):
             if m["status"] == "illegal" and "it has no legal targets" in m["reason"]:
                 assert next(mode_instances(facts, a, k, below), None) is None, (a.id, m)
+
+
+BARRED_AND_WAITING = {
+    "players": ["P0"],
+    "objects": [],
+    "triggers": [
+        {"id": "T0", "controller": "P0"},
+        {"id": "T1", "controller": "P0", "targets": [{"id": "r", "min": 0, "max": 1, "filter": {"type": "creature"}}]},
+    ],
+}
+"""T1 may target a creature; T0 is an ability, so it fits no filter of T1, and it is not on the stack
+when T1 is put there first: check told only the filter (601.2c) and not that T0 is not yet on the stack."""
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3), scenarios(max_abilities=3, linked=True), crowded()))
+@example(doc=BARRED_AND_WAITING)
+def test_a_target_not_yet_on_the_stack_is_told_whatever_else_it_breaks(doc: dict[str, Any]) -> None:
+    """docs/rules.md (601.2c, 603.3b): a waiting ability is a legal target only once it is on the
+    stack, and check lists every violation. Each legal outcome is changed so that an entry targets a
+    waiting ability put above it or removed (not itself: 115.5 alone), in place of a target it chose or
+    as the only one of a requirement: check says ``target-not-yet-on-stack`` of that entry, whatever
+    else (filter, hexproof, 115.3) the choice breaks."""
+    facts, _, found = _legal(doc)
+    waiting = [a.id for a in facts.abilities]
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            below = {e["ability"] for e in o["stack"][:i]}
+            later = [w for w in waiting if w not in below and w != entry["ability"]]
+            for _, holder in _instances(entry):
+                for rid, things in holder.get("targets", {}).items():
+                    for w in later[:2]:
+                        changed = _copy(o)
+                        held = _instances(changed["stack"][i])[[h for _, h in _instances(entry)].index(holder)][1]
+                        held["targets"][rid] = [w, *things[1:]] if things else [w]
+                        held.pop("divide", None)
+                        verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                        said = {v.code.value for v in verdict.violations if v.ability == entry["ability"]}
+                        assert "target-not-yet-on-stack" in said, (entry["ability"], w, said, changed)

@@ -371,7 +371,9 @@ def _check_targets(
             if t in r.excluded:
                 for reason in _targets.excluded(facts, a, r, t):
                     report.add(a.id, reason.at(_place(inst, r)))
-            elif not facts.is_on_stack_target(t, below):
+            # every violation: a barred ability not yet on the stack breaks 601.2c as well (itself:
+            # 115.5 alone, it is never on the stack before it is put there)
+            if t != facts.first_waiting + a.index and not facts.is_on_stack_target(t, below):
                 report.add(a.id, _targets.not_on_stack(facts, a, t).at(_place(inst, r)))
         if reasons_only:
             continue
