@@ -184,8 +184,8 @@ public final class ConformanceRunner {
                     Thread.currentThread().interrupt();
                     throw stop("interrupted");
                 }
+                String last = noise.size() > noiseAt ? "; its last line was " + noise.get(noise.size() - 1) : "";
                 if (got == null) {
-                    String last = noise.size() > noiseAt ? "; its last line was " + noise.get(noise.size() - 1) : "";
                     throw stop("no answer within " + shownSeconds(seconds) + " s" + last);
                 }
                 if (got == TOO_LONG) {
@@ -200,7 +200,7 @@ public final class ConformanceRunner {
                     if (process.isAlive()) { // it closed its output and lives on
                         throw stop("it closed its output");
                     }
-                    ended = exitText(process.exitValue());
+                    ended = exitText(process.exitValue()) + last; // what it wrote instead; every case after says the same
                     throw new Failure(ended, null);
                 }
                 Line line = (Line) got;

@@ -134,12 +134,16 @@ class ProcessEngine(Lines):
                 raise Failure(self._ended)
             raise self._stop("it stopped reading its input")
 
+    def _last(self) -> str:
+        """What the engine wrote instead of the answer awaited, if anything: its last line of noise
+        since the request (a line the runner refused is the likeliest reason it never answered)."""
+        return f"; its last line was {self.noise[-1]}" if len(self.noise) > self._noise_at else ""
+
     def _next(self, timeout: float | None) -> str | Undecoded:
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
-            last = f"; its last line was {self.noise[-1]}" if len(self.noise) > self._noise_at else ""
-            raise self._stop(f"no answer within {seconds_text(self.limit)} s{last}") from None
+            raise self._stop(f"no answer within {seconds_text(self.limit)} s{self._last()}") from None
         if line is _TOO_LONG:
             raise self._stop(f"an answer of more than {self.max_bytes} bytes")
         assert isinstance(line, bytes)
@@ -148,7 +152,7 @@ class ProcessEngine(Lines):
                 self.process.wait(1)  # its exit status, once it has ended
             if (code := self.process.poll()) is None:  # it closed its output and lives on
                 raise self._stop("it closed its output")
-            self._ended = exit_text(code)
+            self._ended = exit_text(code) + self._last()  # every case after it says the same
             raise Failure(self._ended)
         try:
             return line.decode("utf-8")
