@@ -1,0 +1,196 @@
+"""What a stranger with the docs broke beside the last rounds' fixes (helper-64b), each found by an
+attack written from the docs alone, and fixed by its mechanism where every door passes:
+
+* a number past the floats (``1e400``) sent to a server was "not JSON" (-32700, HTTP 400), where
+  docs/server.md's table says -32001/422 for "a number of 1e100 or more";
+* a byte order mark before a JSON document was refused in Python's words ("decode using
+  utf-8-sig") by the file, line, body and ``model_validate_json`` readers, while YAML and standard
+  input read the same bytes;
+* the document reader counted a bad byte from 0, the line reader from 1;
+* a time limit was said rounded to six digits (``1e-320`` as ``9.99989e-321``);
+* the Python verbs took a document of another type (a dict for a ``Scenario``, a string for a list
+  of decisions) unread: an ``AttributeError`` from deep inside, or text walked a character at a time;
+* a request whose body never ended held its connection for ever: a flood of them kept ``/health``
+  out;
+* ``/page/cards`` read a missing ``q`` as empty, a repeated one as its last, and ignored others.
+
+Each test asserts what the docs promise, on variants generated for the door.
+
+Private unit: model/_io.py (parse_text, read_file, parse_json_line: the one document and line readers), model/_limits.py Deadline (its refusal's words), solver/serve/_jobs.py answer_line (a batch line), and the HTTP server's connection protocol (solver/serve/_connections.protocol), attacked.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Scenario, ScenarioError
+from triggerstack.model._io import parse_json_line, parse_text, read_file
+from triggerstack.model._limits import Deadline
+from triggerstack.solver import (
+    Options,
+)
+from triggerstack.solver.serve import Service
+from triggerstack.solver.serve._jobs import answer_line
+
+from .conftest import EXAMPLES
+from .test_attacks_60f import _cli
+
+ERTAI = EXAMPLES / "ertai-resurrected" / "scenario.yaml"
+TINY = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
+
+
+def _http() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+        from triggerstack.solver.serve import app
+    return TestClient(app(), base_url="http://127.0.0.1", follow_redirects=False)
+
+
+def _rpc(line: str) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(Service(Options(time_limit=60)).handle(line) or "null")
+    return answer
+
+
+# ---------------------------------------------------------------------------------------------------
+# A well-formed request called "not JSON": `"time_limit": 1e400` (or any number past the floats, in
+# any place) was answered -32700 with id null over stdio, a batch line's -32700, HTTP 400 not-json.
+# docs/server.md's table: -32001 is "JSON past a documented limit (nesting, values, an integer's
+# digits, a number of 1e100 or more: HTTP 422), with its place"; 1e200 was -32001, 1e400 -32700.
+# Mechanism: model/_io.py check_data refused a non-finite float with a plain ScenarioError, which
+# every line and body reader turns into "not JSON" (only a PastLimit is bad input); and the same
+# branch took Python's NaN and Infinity, which are not JSON, as numbers. Fix, in the one reader: a
+# number past the floats is PastLimit ("range", no flag raises it), and NaN, Infinity and -Infinity
+# are malformed JSON as they are read, named as written.
+
+_PAST_FLOATS = st.builds(
+    lambda sign, lead, frac, e, exp: f"{sign}{lead}{frac}{e}{exp}",
+    st.sampled_from(["", "-"]),
+    st.integers(1, 9).map(str),
+    st.sampled_from(["", ".0", ".5", ".123"]),
+    st.sampled_from(["e", "E", "e+", "E+"]),
+    st.integers(309, 100_000).map(str),
+)
+_PLACES = st.sampled_from(
+    [
+        ("count", '"time_limit": {n}, "scenario": {tiny}'),
+        ("sample", '"seed": {n}, "scenario": {tiny}'),
+        ("count", '"scenario": {{"players": ["A"], "objects": [{{"id": "o", "controller": "A", "power": {n}}}]}}'),
+        ("draw", '"width": {n}, "scenario": {tiny}'),
+        ("check", '"scenario": {tiny}, "proposal": {{"stack": [], "removed": [], "x": [{n}]}}'),
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=_PAST_FLOATS, place=_PLACES)
+def test_a_number_past_the_floats_is_bad_input_on_every_line_door(number: str, place: tuple[str, str]) -> None:
+    method, params = place
+    text = params.format(n=number, tiny=json.dumps(TINY))
+    answer = _rpc(f'{{"jsonrpc": "2.0", "id": 7, "method": "{method}", "params": {{{text}}}}}')
+    assert answer["error"]["code"] == -32001, answer  # never -32700: the line is JSON
+    assert number in answer["error"]["message"] and answer["error"]["data"]["place"], answer
+    line = json.loads(answer_line(1, f'{{"method": "{method}", "params": {{{text}}}}}', None, Options(time_limit=60)))
+    assert line["error"]["code"] == -32001, line
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_named_as_written(constant: str) -> None:
+    answer = _rpc(f'{{"jsonrpc": "2.0", "id": 7, "method": "count", "params": {{"time_limit": {constant}, "scenario": {{"players": ["A"]}}}}}}')
+    assert answer["error"]["code"] == -32700 and constant in answer["error"]["message"], answer
+
+
+def test_a_number_past_the_floats_is_422_over_http() -> None:
+    body = '{"scenario": {"players": ["A"]}, "time_limit": 1e400}'
+    page = _http().post("/v1/count", content=body, headers={"content-type": "application/json"})
+    assert page.status_code == 422 and "1e400" in page.json()["detail"], page.text
+
+
+# ---------------------------------------------------------------------------------------------------
+# The same bytes, two verdicts: a JSON document saved with a byte order mark (as Windows editors and
+# PowerShell's `Out-File -Encoding utf8` write it) was refused — "line 1 column 1: malformed JSON:
+# Unexpected UTF-8 BOM (decode using utf-8-sig)", Python's advice, not the format's words — as a
+# `.json` file, a JSON-RPC or batch line, an HTTP body and by `model_validate_json`, while the same
+# bytes as `.yaml` or on standard input were read. RFC 8259 section 8.1 lets a reader ignore it.
+# Mechanism: the JSON reader (model/_io.py _parse_json) passed the text to json.loads as it came,
+# where the YAML reader strips the mark. Fix, there: a leading U+FEFF is no part of the document.
+
+_IDS = st.lists(st.text(st.characters(min_codepoint=0x41, max_codepoint=0x5A), min_size=1, max_size=3), min_size=1, max_size=4, unique=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=_IDS, spaced=st.booleans())
+def test_a_byte_order_mark_is_read_alike_by_every_json_door(players: list[str], spaced: bool) -> None:
+    doc = {"players": players}
+    text = json.dumps(doc, indent=2 if spaced else None)
+    marked = "\ufeff" + text
+    assert parse_text(marked, "x.json", "json") == parse_text(marked, "x.yaml", "yaml") == doc
+    assert parse_json_line(marked) == doc
+    assert Scenario.model_validate_json(marked.encode()) == Scenario.model_validate(doc)
+    request = {"jsonrpc": "2.0", "id": 1, "method": "count", "params": {"scenario": doc}}
+    assert _rpc("\ufeff" + json.dumps(request)) == {"jsonrpc": "2.0", "id": 1, "result": {"count": 1}}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scenario.json"
+        path.write_bytes(marked.encode("utf-8"))
+        assert parse_text(read_file(str(path)), str(path), "json") == doc
+
+
+def test_a_byte_order_mark_on_every_surface() -> None:
+    marked = "\ufeff" + json.dumps(TINY)
+    assert _cli("count", "-", stdin=marked).stdout == "1\n"
+    page = _http().post("/v1/count", content=("\ufeff" + json.dumps({"scenario": TINY})).encode(), headers={"content-type": "application/json"})
+    assert page.status_code == 200 and page.json() == {"count": 1}, page.text
+
+
+# ---------------------------------------------------------------------------------------------------
+# A place named two ways: a bad byte of a file was "not UTF-8 text (byte 0)" for its first byte,
+# and of a line "(byte 1 of the line)" — docs/conformance.md and tests/test_bounds.py count from 1.
+# Mechanism: model/_io.py read_bounded said the decoder's index. Fix: it counts from 1, as utf8 does.
+
+
+@settings(max_examples=40, deadline=None)
+@given(before=st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40), bad=st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\x80"]))
+def test_a_bad_byte_is_named_alike_by_the_file_and_the_line_readers(before: str, bad: bytes) -> None:
+    data = before.encode() + bad
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scenario.json"
+        path.write_bytes(data)
+        with pytest.raises(ScenarioError) as by_file:
+            read_file(str(path))
+    from triggerstack.model._io import json_line
+
+    with pytest.raises(ScenarioError) as by_line:
+        json_line(data)
+    at = len(before) + 1  # the first byte that is not UTF-8, counted from 1
+    assert f"(byte {at})" in str(by_file.value), by_file.value
+    assert f"(byte {at} of the line)" in str(by_line.value), by_line.value
+
+
+# ---------------------------------------------------------------------------------------------------
+# A number shown as what it is not: `--time-limit 1e-320` ran out "past the time limit of
+# 9.99989e-321s", `0.1234567` as "0.123457s" — a limit nobody gave (docs/architecture.md: a value is
+# shown as written). Mechanism: model/_limits.py Deadline.check formatted the seconds with `:g`
+# (six digits). Fix: `seconds_said`, the shortest text that reads back as the same number.
+
+
+@settings(max_examples=60, deadline=None)
+@given(seconds=st.floats(min_value=5e-324, max_value=1e-7, allow_subnormal=True))
+def test_a_time_limit_is_said_as_the_number_it_is(seconds: float) -> None:
+    deadline = Deadline(seconds)
+    for _ in range(1_000_000):  # the clock passes a limit this small within a few reads
+        try:
+            deadline.check("starting")
+        except Exception as exc:
+            said = str(exc).split("time limit of ", 1)[1].split("s while", 1)[0]
+            assert float(said) == seconds, str(exc)
+            return
+    pytest.fail("the deadline never ran out")
+
+
