@@ -133,8 +133,9 @@ def prepare(scenario: Scenario | Facts, options: Options | None, changes: Option
     scenario is within the options' size caps (:class:`~triggerstack.model.ScenarioError` naming the cap otherwise; a
     scenario found within some caps is not measured again against them). A scenario not yet
     compiled is compiled within the time limit, as a call of its own."""
-    from triggerstack.model._facts import Facts, facts_of
+    from triggerstack.model._facts import Facts, facts_of, scenario_of
 
+    scenario = scenario_of(scenario)  # a dict or a path is refused naming the argument
     resolved = resolve(options, changes)
     if isinstance(scenario, Facts):
         facts = scenario

@@ -24,17 +24,28 @@ from __future__ import annotations
 import json
 import tempfile
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Scenario, ScenarioError
+from triggerstack.model import Outcome, Scenario, ScenarioError, UsageError, compile_facts
 from triggerstack.model._io import parse_json_line, parse_text, read_file
 from triggerstack.model._limits import Deadline
 from triggerstack.solver import (
+    IllegalDecision,
+    LegalOutcomes,
     Options,
+    Stepper,
+    best,
+    check,
+    count,
+    explain,
+    outcomes,
+    sample,
+    step,
 )
 from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._jobs import answer_line
@@ -192,5 +203,97 @@ def test_a_time_limit_is_said_as_the_number_it_is(seconds: float) -> None:
             assert float(said) == seconds, str(exc)
             return
     pytest.fail("the deadline never ran out")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Crashes and guesses at the Python door: `count({"players": ["A"]})` was "AttributeError: 'dict'
+# object has no attribute '_facts'", `check(s, {...})` "... no attribute 'passes'", `best(s, {...})`
+# "... 'height'", `Stepper(scenario)` "... 'memo'", `legal.index(None)` likewise; `step(s, "put SWB")`
+# walked the text a character at a time ("'p' is not a legal decision"), `step(s, {"put SWB"})` took a
+# set in its hashes' order, and `step(s, [None])` was a TypeError. docs/python.md: bad input is a
+# ScenarioError (UsageError) naming it. Mechanism: the documents and the object a Python verb takes
+# were used unread; model/_args.py read every other argument (a seed, a limit) but not these. Fix:
+# model/_args.py instance_of (a Scenario or its Facts: model/_facts.py scenario_of, where every verb's
+# prepare, facts_of and compile_facts pass; an Outcome: legal.py outcome_of for check and index; a
+# Score; Facts for a Stepper) and in_order (the decisions: never text, bytes, a set or a mapping),
+# and a decision that is no id, form or Decision is an IllegalDecision.
+
+_OTHER = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+    st.binary(max_size=8),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=3),
+    st.lists(st.integers(), max_size=3),
+    st.just(str(ERTAI)),
+)
+
+
+def _doors() -> dict[str, Callable[[Any], Any]]:
+    scenario = Scenario.load(str(ERTAI))
+    legal = LegalOutcomes(scenario)
+    first = next(iter(legal))
+    return {
+        "scenario": lambda x: count(x),
+        "scenario ": lambda x: explain(x),
+        "scenario  ": lambda x: next(outcomes(x)),
+        "scenario   ": lambda x: sample(x, 1, seed=0),
+        "scenario    ": lambda x: LegalOutcomes(x).count(),
+        "scenario     ": lambda x: compile_facts(x),
+        "scenario      ": lambda x: check(x, first),
+        "proposal": lambda x: check(scenario, x),
+        "proposal ": lambda x: legal.check(x),
+        "outcome": lambda x: legal.index(x),
+        "score": lambda x: best(scenario, x),
+        "score ": lambda x: legal.best(x),
+        "facts": lambda x: Stepper(x),
+    }
+
+
+DOORS = _doors()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(door=st.sampled_from(sorted(DOORS)), value=_OTHER)
+def test_a_document_of_another_type_is_refused_naming_the_argument(door: str, value: Any) -> None:
+    with pytest.raises(UsageError) as refused:
+        DOORS[door](value)
+    assert str(refused.value).startswith(door.strip() + ": expected "), refused.value
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    decisions=st.one_of(
+        st.text(min_size=1, max_size=12),
+        st.binary(min_size=1, max_size=4),
+        st.frozensets(st.sampled_from(["put SWB", "put SWA"]), min_size=1).map(set),
+        st.dictionaries(st.sampled_from(["put SWB", "put SWA"]), st.integers(), min_size=1),
+    )
+)
+def test_decisions_are_a_list_in_order_never_text_or_a_set(decisions: Any) -> None:
+    scenario = Scenario.load(str(ERTAI))
+    with pytest.raises(UsageError) as refused:
+        step(scenario, decisions)
+    assert str(refused.value).startswith("decisions: expected a list"), refused.value
+
+
+@settings(max_examples=30, deadline=None)
+@given(item=st.one_of(st.none(), st.floats(), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1)))
+def test_a_decision_that_is_no_id_or_form_is_an_illegal_decision(item: Any) -> None:
+    scenario = Scenario.load(str(ERTAI))
+    with pytest.raises(IllegalDecision) as refused:
+        step(scenario, ["put SWB", item])
+    assert "a decision is an id" in str(refused.value), refused.value
+
+
+def test_the_documented_forms_still_pass() -> None:
+    scenario = Scenario.load(str(ERTAI))
+    facts = compile_facts(scenario)
+    assert count(facts) == count(scenario) == 10
+    assert [d.text for d in step(scenario, ("put SWB", "put SWA", "put E"))] == ["mode E:counter", "mode E:destroy"]
+    assert Stepper(facts).start() is not None
+    assert check(scenario, Outcome.model_validate({"removed": ["E"], "stack": [{"ability": "SWB"}, {"ability": "SWA"}]})).legal
 
 
