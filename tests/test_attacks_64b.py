@@ -21,8 +21,11 @@ Private unit: model/_io.py (parse_text, read_file, parse_json_line: the one docu
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -50,7 +53,7 @@ from triggerstack.solver import (
 from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._jobs import answer_line
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, answers_health, wait_until
 from .test_attacks_60f import _cli
 
 ERTAI = EXAMPLES / "ertai-resurrected" / "scenario.yaml"
@@ -295,5 +298,56 @@ def test_the_documented_forms_still_pass() -> None:
     assert [d.text for d in step(scenario, ("put SWB", "put SWA", "put E"))] == ["mode E:counter", "mode E:destroy"]
     assert Stepper(facts).start() is not None
     assert check(scenario, Outcome.model_validate({"removed": ["E"], "stack": [{"ability": "SWB"}, {"ability": "SWA"}]})).legal
+
+
+# ---------------------------------------------------------------------------------------------------
+# Unbounded at the HTTP door: a request whose headers came whole and whose body never ended (or came
+# a byte every two seconds) held its connection past 100 s, and was never "idle": at the cap of open
+# connections each new one — /health's too — was closed as it came. docs/server.md: "a flood of slow
+# connections never keeps /health or a real client out". Mechanism: solver/serve/_connections.py
+# disarmed its timer once the headers came, and counted a connection whose body had not come as a
+# request under way. Fix, there: a request is under way once it has arrived whole — headers and
+# body — within the same 10 s, and until then its connection is slow and gives way.
+
+
+@pytest.mark.slow
+def test_a_flood_of_bodies_that_never_end_never_keeps_health_out() -> None:
+    import httpx
+    import uvicorn
+    from triggerstack.solver.serve import app
+    from triggerstack.solver.serve._connections import protocol
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    config = uvicorn.Config(app(Options(time_limit=30.0)), host="127.0.0.1", port=port, log_level="critical", http=protocol(header_seconds=1.0, max_connections=20))
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    flood: list[socket.socket] = []
+    try:
+        wait_until(lambda: answers_health(url), "the server answers /health")
+        head = b"POST /v1/count HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        for _ in range(40):  # twice the cap, each with its headers whole and a tenth of its body, held open
+            c = socket.create_connection(("127.0.0.1", port))
+            c.sendall(head + b'{"scenario')
+            flood.append(c)
+        for c in flood:  # each is closed: the extra ones as they came, the rest once their second passed
+            c.settimeout(60)  # a bound on the test, not a timing: held for ever, recv times out
+            with contextlib.suppress(ConnectionResetError):  # closed as it came
+                assert c.recv(100) == b""
+        assert httpx.get(url + "/health", timeout=60).json() == {"status": "ok"}
+        body = json.dumps({"scenario": TINY}).encode()
+        whole = socket.create_connection(("127.0.0.1", port))  # a body sent whole is answered as before
+        whole.sendall(head.replace(b"100", str(len(body)).encode()) + body)
+        whole.settimeout(60)
+        assert b'{"count":1}' in whole.recv(4096)
+        whole.close()
+    finally:
+        for c in flood:
+            c.close()
+        server.should_exit = True
+        thread.join(timeout=20)
 
 
