@@ -24,7 +24,7 @@ from typing import IO, Any
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
-from ._numbers import read_float
+from ._numbers import Inexact, read_float
 from ._text import found
 
 Loc = tuple[str | int, ...]
@@ -39,10 +39,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class _Constant(Inexact):
+    """``NaN``, ``Infinity`` or ``-Infinity``, which Python's reader takes and JSON has not (RFC 8259,
+    section 6): kept with its text so that :func:`check_data` refuses it as not JSON, at its place
+    and as written — never as a number past a limit, nor as the ``nan`` the document does not say."""
+
+    __slots__ = ()
+
+
 def _no_constant(name: str) -> Any:
-    """JSON has no ``NaN``, ``Infinity`` or ``-Infinity`` (RFC 8259, section 6), which Python's reader
-    takes: each is malformed JSON, named as written."""
-    raise ValueError(f"{name} is not JSON (a number is written in digits)")
+    found = _Constant(float(name))
+    found.text = name
+    return found
 
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -87,7 +95,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         raise _too_deep(limits, source=source) from None
     except PastLimit:
         raise  # an integer too long, said by parse_int as it read it
-    except ValueError as exc:  # a duplicate key, NaN or Infinity
+    except ValueError as exc:  # a duplicate key
         raise ScenarioError(f"malformed JSON: {exc}", source=source) from None
 
 
@@ -188,9 +196,11 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
                 raise limits.past("text", f"not valid Unicode text (character {exc.start})", loc, source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
             raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
+        elif isinstance(value, _Constant):
+            raise ScenarioError(f"{value.text} is not JSON (a number is written in digits)", loc, source=source)
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
             # well-formed JSON past a limit, as 1e200 is past --max-digits: bad input with its place
-            # (exit 2, -32001, 422), never "not JSON" (JSON's NaN and Infinity are refused as they are read)
+            # (exit 2, -32001, 422), never "not JSON" (which JSON's NaN and Infinity are, above)
             past = " (beyond the range of numbers, about ±1.8e308)" if math.isinf(value) else ""
             raise limits.past("range", f"{found(value)} is not a number this tool can take{past}", loc, source)
         elif isinstance(value, float) and abs(value) >= 10**limits.digits:
