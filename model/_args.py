@@ -34,10 +34,11 @@ import operator
 import os
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Set
+from dataclasses import fields
 from typing import Any, TypeVar
 
 from ._errors import ScenarioError, UsageError
-from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, seconds_of
+from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, Limits, seconds_of
 from ._text import found, typed
 
 
@@ -137,6 +138,16 @@ def instance_of(value: Any, name: str, kind: type[T] | tuple[type, ...], what: s
     if isinstance(value, kind):
         return value  # type: ignore[return-value]
     raise _named(name, f"expected {what}, found {found(value)}")
+
+
+def limits_of(value: Any, name: str = "limits") -> Limits:
+    """The size caps a Python door is given (``Options(limits=...)``, every verb's ``limits=``): a
+    :class:`Limits` whose every cap is a whole number 1 or more, as ``--max-…`` is on the command
+    line (docs/cli.md, "Limits"). ``Limits(answer=nan)`` was no cap at all (no count is more than
+    nan), ``Limits(abilities="5")`` or ``-1`` a refusal nobody could meet, a dict an AttributeError."""
+    limits = instance_of(value, name, Limits, "Limits(...) (model/_limits.py), one whole number 1 or more per cap")
+    caps = {f.name: whole_number(getattr(limits, f.name), f"{name}.{f.name}", least=1) for f in fields(Limits)}
+    return limits if all(type(getattr(limits, k)) is int for k in caps) else Limits(**caps)
 
 
 def in_order(value: Any, name: str) -> Iterable[Any]:

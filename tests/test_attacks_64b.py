@@ -12,6 +12,8 @@ attack written from the docs alone, and fixed by its mechanism where every door 
   of decisions) unread: an ``AttributeError`` from deep inside, or text walked a character at a time;
 * a request whose body never ended held its connection for ever: a flood of them kept ``/health``
   out;
+* the Python door's ``Options`` took a cap of nan (no cap), ``"5"`` or ``-1``, a ``merge_identical``
+  of ``"no"`` (truthy) and a ``next_pass`` that is no function;
 * ``/page/cards`` read a missing ``q`` as empty, a repeated one as its last, and ignored others.
 
 Each test asserts what the docs promise, on variants generated for the door.
@@ -28,13 +30,15 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Outcome, Scenario, ScenarioError, UsageError, compile_facts
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, UsageError, compile_facts
 from triggerstack.model._io import parse_json_line, parse_text, read_file
 from triggerstack.model._limits import Deadline
 from triggerstack.solver import (
@@ -299,6 +303,59 @@ def test_the_documented_forms_still_pass() -> None:
     assert [d.text for d in step(scenario, ("put SWB", "put SWA", "put E"))] == ["mode E:counter", "mode E:destroy"]
     assert Stepper(facts).start() is not None
     assert check(scenario, Outcome.model_validate({"removed": ["E"], "stack": [{"ability": "SWB"}, {"ability": "SWA"}]})).legal
+
+
+# ---------------------------------------------------------------------------------------------------
+# Unbounded at the Python door: `count(s, limits=Limits(answer=float("nan")))` had no cap at all (no
+# count is more than nan), `Limits(abilities=-1)` or `"5"` was a refusal nobody could meet worded as
+# a cap ("more than the limit of 2.5"), `limits={"abilities": 2}` an AttributeError, and
+# `merge_identical="no"` merged (a truthy string), `next_pass=5` a TypeError when the first pass
+# ended. docs/cli.md, "Limits": the same caps "in Python (Options(limits=Limits(...)))", and
+# docs/python.md: an argument of another shape is a UsageError naming it. Mechanism: Options read
+# its engine and time limit as it was built, not its other fields. Fix: Options.__post_init__ reads
+# every field — model/_args.py limits_of (every cap a whole number 1 or more, as --max-… is),
+# truth_of, and next_pass a function or None.
+
+_NOT_A_CAP = st.one_of(
+    st.just(float("nan")),
+    st.just(float("inf")),
+    st.integers(max_value=0),
+    st.booleans(),
+    st.floats(min_value=0.5, max_value=1e6).filter(lambda f: not f.is_integer()),
+    st.text(st.characters(min_codepoint=0x30, max_codepoint=0x39), min_size=1, max_size=3),
+    st.none(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cap=st.sampled_from([f.name for f in fields(Limits)]), value=_NOT_A_CAP)
+def test_a_cap_that_is_no_whole_number_is_refused_naming_it(cap: str, value: Any) -> None:
+    scenario = Scenario.load(str(ERTAI))
+    with pytest.raises(UsageError) as refused:
+        count(scenario, limits=Limits(**{cap: value}))
+    assert str(refused.value).startswith(f"limits.{cap}: expected "), refused.value
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    field=st.sampled_from(["limits", "merge_identical", "next_pass"]),
+    value=st.one_of(st.text(max_size=4), st.integers(), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2)),
+)
+def test_an_option_of_another_shape_is_refused_naming_it(field: str, value: Any) -> None:
+    scenario = Scenario.load(str(ERTAI))
+    with pytest.raises(UsageError) as refused:
+        count(scenario, **{field: value})
+    assert str(refused.value).startswith(f"{field}: expected "), refused.value
+
+
+def test_options_of_the_documented_shapes_still_pass() -> None:
+    scenario = Scenario.load(str(ERTAI))
+    numpy_five: Any = np.int64(5)  # a NumPy integer is a whole number at every door (model/_args.py)
+    numpy_no: Any = np.bool_(False)
+    assert count(scenario, limits=Limits(abilities=numpy_five), merge_identical=numpy_no) == 10
+    assert type(Options(limits=Limits(abilities=numpy_five)).limits.abilities) is int
+    with pytest.raises(ScenarioError, match="raise it with --max-abilities"):
+        count(scenario, limits=Limits(abilities=2))
 
 
 # ---------------------------------------------------------------------------------------------------
