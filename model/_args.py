@@ -33,11 +33,12 @@ import numbers
 import operator
 import os
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Set
+from dataclasses import fields
 from typing import Any, TypeVar
 
 from ._errors import ScenarioError, UsageError
-from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, seconds_of
+from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, Limits, seconds_of
 from ._text import found, typed
 
 
@@ -127,6 +128,35 @@ def listed(value: Any, name: str) -> list[Any]:
         shape = "×".join(str(n) for n in value.shape) or "()"
         raise _named(name, f"expected a list (a one-dimensional array), found an array of shape {shape}")
     raise _named(name, f"expected a list, found {found(value)}")
+
+
+def instance_of(value: Any, name: str, kind: type[T] | tuple[type, ...], what: str) -> T:
+    """``value`` when it is a ``kind`` — the document or the object a Python door documents (a
+    ``Scenario``, an ``Outcome``, a ``Score``, compiled ``Facts``) —; else :class:`UsageError` naming
+    ``name`` and what it takes (``what``: how to make one), never an ``AttributeError`` from deep
+    inside (``count({"players": ["A"]})`` was "'dict' object has no attribute '_facts'")."""
+    if isinstance(value, kind):
+        return value  # type: ignore[return-value]
+    raise _named(name, f"expected {what}, found {found(value)}")
+
+
+def limits_of(value: Any, name: str = "limits") -> Limits:
+    """The size caps a Python door is given (``Options(limits=...)``, every verb's ``limits=``): a
+    :class:`Limits` whose every cap is a whole number 1 or more, as ``--max-…`` is on the command
+    line (docs/cli.md, "Limits"). ``Limits(answer=nan)`` was no cap at all (no count is more than
+    nan), ``Limits(abilities="5")`` or ``-1`` a refusal nobody could meet, a dict an AttributeError."""
+    limits = instance_of(value, name, Limits, "Limits(...) (model/_limits.py), one whole number 1 or more per cap")
+    caps = {f.name: whole_number(getattr(limits, f.name), f"{name}.{f.name}", least=1) for f in fields(Limits)}
+    return limits if all(type(getattr(limits, k)) is int for k in caps) else Limits(**caps)
+
+
+def in_order(value: Any, name: str) -> Iterable[Any]:
+    """Values in the caller's order: any iterable but text or bytes (whose items are characters
+    and numbers: ``step(s, "put SWB")`` was the decision ``'p'``), a set (its order is its hashes')
+    or a mapping (see :func:`listed`, which also refuses an iterator: it must be read twice)."""
+    if isinstance(value, str | bytes | bytearray | Set | Mapping) or not isinstance(value, Iterable):
+        listed(value, name)  # refuses it, in listed's words
+    return value  # type: ignore[no-any-return]
 
 
 def span_of(value: Any, name: str, least: int = 0, most: int | None = None) -> tuple[int, int]:

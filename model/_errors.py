@@ -129,8 +129,10 @@ class ScenarioError(ValueError):
         return self._changed(lambda p: (p.loc[parts:], p.source))
 
 
-DocumentCap = Literal["values", "depth", "digits", "bytes", "text"]
-"""The caps a document itself can pass, as :class:`PastLimit` names them (docs/cli.md's flags)."""
+DocumentCap = Literal["values", "depth", "digits", "bytes", "text", "range"]
+"""The caps a document itself can pass, as :class:`PastLimit` names them (docs/cli.md's flags;
+"text", no output could print it, and "range", a number past the floats such as ``1e400``, have no
+flag: no setting reads them)."""
 
 
 class PastLimit(ScenarioError):

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._apnap import Block, build_blocks, opponent_relation
+from ._args import instance_of
 from ._controllers import Control
 from ._filters import ANYTHING, Context, matches, possible_kinds, who
 from ._known import Known
@@ -435,6 +436,7 @@ def _waiting_things(scenario: Scenario) -> tuple[Thing, ...]:
 def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:
     """Compute the facts of ``scenario`` once; every engine shares them. With ``limits``, a
     requirement with more candidates than the cap is refused as soon as it is found."""
+    scenario = instance_of(scenario, "scenario", Scenario, SCENARIO)
     if limits is not None:
         _check_sizes(scenario, limits)
     opponents = opponent_relation(scenario)
@@ -483,10 +485,22 @@ def reactions_of(facts: Facts) -> tuple[Reaction, ...]:
     return () if unread(facts, "scenario") else facts.scenario.reactions
 
 
+SCENARIO = "a Scenario (Scenario.model_validate(document) or Scenario.load(path))"
+"""What a door taking a scenario takes, and how to make one: said when it is given something else."""
+
+
+def scenario_of(value: Any) -> Scenario | Facts:
+    """The scenario argument of every Python verb (``prepare``, ``facts_of``): a :class:`Scenario` or
+    its compiled :class:`Facts`; a document, a path or anything else is a ``UsageError`` naming the
+    argument (model/_args.py ``instance_of``)."""
+    return instance_of(value, "scenario", (Scenario, Facts), f"{SCENARIO} or its compiled Facts")
+
+
 def facts_of(scenario: Scenario | Facts, limits: Limits | None = None, deadline: Deadline = NO_DEADLINE) -> Facts:
     """The facts of ``scenario``, compiled on first use and kept with it (a scenario is frozen);
     ``limits`` and ``deadline`` bound the compiling (:func:`check_limits` measures facts already
     compiled)."""
+    scenario = scenario_of(scenario)
     if isinstance(scenario, Facts):
         return scenario
     cached = scenario._facts

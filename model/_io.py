@@ -24,7 +24,7 @@ from typing import IO, Any
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
-from ._numbers import read_float
+from ._numbers import Inexact, read_float
 from ._text import found
 
 Loc = tuple[str | int, ...]
@@ -37,6 +37,20 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"duplicate key {key!r}")
         out[key] = value
     return out
+
+
+class _Constant(Inexact):
+    """``NaN``, ``Infinity`` or ``-Infinity``, which Python's reader takes and JSON has not (RFC 8259,
+    section 6): kept with its text so that :func:`check_data` refuses it as not JSON, at its place
+    and as written — never as a number past a limit, nor as the ``nan`` the document does not say."""
+
+    __slots__ = ()
+
+
+def _no_constant(name: str) -> Any:
+    found = _Constant(float(name))
+    found.text = name
+    return found
 
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -52,6 +66,10 @@ def _too_many_values(text: str, limits: Limits) -> bool:
 
 
 def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
+    # A byte order mark before the text is no part of it (RFC 8259, section 8.1, lets a reader ignore
+    # it): every JSON door reads it as the YAML reader and standard input always have — a file a
+    # Windows editor saved is the same document whichever door it comes through.
+    text = text.removeprefix("\ufeff")
     if _too_many_values(text, limits):
         raise limits.past("values", f"more than {limits.values} values", source=source)
 
@@ -63,7 +81,13 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
         return int(digits)
 
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=parse_int, parse_float=read_float)
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicate_keys,
+            parse_int=parse_int,
+            parse_float=read_float,
+            parse_constant=_no_constant,
+        )
     except json.JSONDecodeError as exc:
         where = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise ScenarioError(f"{where}: malformed JSON: {exc.msg}", source=source) from None
@@ -172,9 +196,13 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
                 raise limits.past("text", f"not valid Unicode text (character {exc.start})", loc, source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
             raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
+        elif isinstance(value, _Constant):
+            raise ScenarioError(f"{value.text} is not JSON (a number is written in digits)", loc, source=source)
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
+            # well-formed JSON past a limit, as 1e200 is past --max-digits: bad input with its place
+            # (exit 2, -32001, 422), never "not JSON" (which JSON's NaN and Infinity are, above)
             past = " (beyond the range of numbers, about ±1.8e308)" if math.isinf(value) else ""
-            raise ScenarioError(f"{found(value)} is not a number this tool can take{past}", loc, source=source)
+            raise limits.past("range", f"{found(value)} is not a number this tool can take{past}", loc, source)
         elif isinstance(value, float) and abs(value) >= 10**limits.digits:
             raise limits.past(
                 "digits",
@@ -232,8 +260,8 @@ def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
         raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}", source=source)
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+    except UnicodeDecodeError as exc:  # the byte counted from 1, as a line's (utf8) and the runners' are
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1})", source=source) from None
 
 
 _KINDS = (

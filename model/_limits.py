@@ -42,6 +42,13 @@ it parsed): a refusal names the flag that raises its cap only where the command 
 runs (the servers' and batch's flags are every cap's): the flag is named."""
 
 
+def seconds_said(seconds: float) -> str:
+    """A time limit as a message says it: the shortest text that reads back as the same number
+    (``0.1234567``, ``1e-320``, ``60``), never rounded to six digits as ``:g`` does."""
+    text = repr(float(seconds))
+    return text.removesuffix(".0")
+
+
 def raised_by(cap: str) -> str:
     """The hint after a refusal past cap ``cap``: `` (raise it with --max-CAP)``, or "" where the
     running command has no such flag (:data:`FLAGS`). Every refusal past a cap words its hint here."""
@@ -96,8 +103,8 @@ class Limits:
         """The one refusal of a document past one of its caps, whichever reader found it (JSON, YAML,
         a line, the walk over a built document): ``said`` is what was found, the flag that raises
         that cap follows it, and the error names ``limit`` so nobody reads it off the words. "text"
-        (no output could print it) has no flag."""
-        flag = "" if limit == "text" else raised_by(limit)
+        (no output could print it) and "range" (a number past the floats) have no flag."""
+        flag = "" if limit in ("text", "range") else raised_by(limit)
         return PastLimit(f"{said}{flag}", loc, limit=limit, source=source)
 
     def check_document(self, doc: Any) -> None:
@@ -175,7 +182,8 @@ class Deadline:
 
     def check(self, what: str) -> None:
         if self.at is not None and clock() > self.at:
-            raise TimeLimitReached(f"ran past the time limit of {self.seconds:g}s while {what}; raise --time-limit")
+            said = seconds_said(self.seconds or 0.0)  # a deadline that is set has its seconds
+            raise TimeLimitReached(f"ran past the time limit of {said}s while {what}; raise --time-limit")
         if self.outer is not None:
             self.outer.check(what)
 

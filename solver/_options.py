@@ -11,9 +11,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, TypedDict
 from weakref import WeakKeyDictionary
 
-from triggerstack.model._args import default_time_limit
+from triggerstack.model._args import default_time_limit, limits_of, truth_of
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, Limits, deadline_for, seconds_of
+from triggerstack.model._text import found
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model._facts import Facts
@@ -89,6 +90,13 @@ class Options:
     def __post_init__(self) -> None:
         object.__setattr__(self, "engine", Engine.parse(self.engine))
         object.__setattr__(self, "time_limit", seconds_of(self.time_limit))  # model/_limits.py, as every door
+        # each field read as it is given, as every argument of a Python door is (model/_args.py):
+        # never a cap of nan, a truth of "no", or a next_pass that fails when the first pass ends
+        object.__setattr__(self, "limits", limits_of(self.limits))
+        object.__setattr__(self, "merge_identical", truth_of(self.merge_identical, "merge_identical"))
+        if self.next_pass is not None and not callable(self.next_pass):
+            wanted = "None or a function (pass scenario, placed outcome) -> the abilities that wait next"
+            raise UsageError(f"next_pass: expected {wanted}, found {found(self.next_pass)}")
 
 
 class OptionChanges(TypedDict, total=False):
@@ -133,8 +141,9 @@ def prepare(scenario: Scenario | Facts, options: Options | None, changes: Option
     scenario is within the options' size caps (:class:`~triggerstack.model.ScenarioError` naming the cap otherwise; a
     scenario found within some caps is not measured again against them). A scenario not yet
     compiled is compiled within the time limit, as a call of its own."""
-    from triggerstack.model._facts import Facts, facts_of
+    from triggerstack.model._facts import Facts, facts_of, scenario_of
 
+    scenario = scenario_of(scenario)  # a dict or a path is refused naming the argument
     resolved = resolve(options, changes)
     if isinstance(scenario, Facts):
         facts = scenario

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from triggerstack.model._answer import Spending
-from triggerstack.model._args import seed_of, whole_number
+from triggerstack.model._args import instance_of, seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
@@ -103,6 +103,12 @@ def _seed(seed: int | random.Random | None) -> int | random.Random | None:
     """A draw's seed checked as it is given (``model/_args.py``): a generator, None, or a whole number
     0 or more — ``-k`` drew what ``k`` draws, ``1.5`` and text were hashed."""
     return seed if seed is None or isinstance(seed, random.Random) else seed_of(seed)
+
+
+def outcome_of(value: Any, name: str) -> Outcome:
+    """An outcome argument (``check``'s proposal, ``index``'s outcome): an :class:`Outcome`, any
+    other value refused naming ``name`` (``model/_args.py`` ``instance_of``)."""
+    return instance_of(value, name, Outcome, "an Outcome (Outcome.model_validate(document) or Outcome.load(path))")
 
 
 def _limit(limit: int | None) -> int | None:
@@ -217,6 +223,7 @@ class LegalOutcomes:
     def index(self, outcome: Outcome) -> int:
         """The position of ``outcome`` in the engine's order: ``legal[legal.index(o)] == o``
         for every legal ``o`` (``ValueError`` if it is not a legal outcome)."""
+        outcome = outcome_of(outcome, "outcome")
         with self._call():
             return self._learned.chain().rank(outcome)
 
@@ -282,6 +289,7 @@ class LegalOutcomes:
         """The legal outcome with the highest ``score`` (docs/cli.md)."""
         from .best import Best, check_score
 
+        score = instance_of(score, "score", Score, 'a Score (Score.model_validate(document) or Score.load(path))')
         with self._call():
             check_score(self.facts, score, Passes.within(self.facts, self.options.next_pass, self.options.limits))
             chain = self._learned.chain(Task.BEST)
@@ -293,6 +301,7 @@ class LegalOutcomes:
         """Every violation of ``proposal`` (see :func:`check`)."""
         from .._judge import judge
 
+        proposal = outcome_of(proposal, "proposal")
         with self._call() as deadline:
             return judge(self._learned.judging_passes(), proposal, deadline, self.options.limits.answer)
 

@@ -8,22 +8,23 @@ from collections import Counter
 from typing import Any
 
 HEADER_SECONDS = 10.0
-"""A connection that has not sent a request's headers within this long is closed."""
+"""A connection that has not sent a request — its headers and its body — within this long is closed."""
 MAX_CONNECTIONS = 256
 """Connections open at once; one more takes the place of an idle one (of the address holding the
 most first), or is closed as it arrives."""
 
 
 def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_CONNECTIONS) -> type[Any]:
-    """uvicorn's h11 protocol with a header-read timeout (``header_seconds``, for each request of a
-    connection) and a cap on open connections (``max_connections``): a slow or abandoned client can
-    neither hold the server's connections nor keep a new one from being answered. At the cap, a new
-    connection takes the place of the one that has waited longest without a request under way (a
-    slow client's, whose headers have not come; of the address holding the most connections first),
-    so a flood of slow connections, however it is renewed, never keeps /health or anyone else out;
-    only when every connection is answering a request is the new one closed — and no address has
-    more than ``QUESTIONS_PER_PEER`` requests waiting to be answered (the gate answers the rest
-    429 at once, and their connections are idle again)."""
+    """uvicorn's h11 protocol with a request-read timeout (``header_seconds``, for the headers and
+    the body of each request of a connection) and a cap on open connections (``max_connections``):
+    a slow or abandoned client can neither hold the server's connections nor keep a new one from
+    being answered. At the cap, a new connection takes the place of the one that has waited longest
+    without a request under way (a slow client's, whose headers or body have not all come; of the
+    address holding the most connections first), so a flood of slow connections, however it is
+    renewed, never keeps /health or anyone else out; only when every connection is answering a
+    request is the new one closed — and no address has more than ``QUESTIONS_PER_PEER`` requests
+    waiting to be answered (the gate answers the rest 429 at once, and their connections are idle
+    again)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Guarded(H11Protocol):
@@ -59,15 +60,20 @@ def protocol(header_seconds: float = HEADER_SECONDS, max_connections: int = MAX_
                 self._header_timer.cancel()
                 self._header_timer = None
 
+        def _arrived(self) -> bool:
+            """Whether the request under way has arrived whole, its headers and its body: until
+            then it asks nothing of the server and is as slow as a client whose headers have not
+            come (a body that never ends held its connection for ever, out of reach of the cap)."""
+            return self.cycle is not None and not self.cycle.response_complete and not self.cycle.more_body
+
         def _too_slow(self) -> None:
             self._header_timer = None
-            if self.cycle is None or self.cycle.response_complete:  # no request under way: its headers never came
+            if not self._arrived():  # no request under way: its headers or its body never came
                 self.transport.close()
 
         def handle_events(self) -> None:
-            before = self.cycle
             super().handle_events()
-            if self.cycle is not before:  # a request's headers arrived
+            if self._header_timer is not None and self._arrived():  # a whole request: headers and body
                 self._disarm()
 
         def on_response_complete(self) -> None:

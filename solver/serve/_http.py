@@ -40,7 +40,7 @@ from triggerstack.model._errors import PastLimit, ScenarioError, TimeLimitReache
 from triggerstack.model._io import parse_text, utf8
 from triggerstack.model._limits import Bound, bounded
 from triggerstack.model._outcome import outcome_json
-from triggerstack.model._text import visible
+from triggerstack.model._text import typed, visible
 
 from .._errors import KINDS, RequestError, failure
 from .._options import Options
@@ -467,6 +467,21 @@ def _page_routes(api: FastAPI, service: Service, gate: _Gate) -> None:
     _board_routes(api, service)
 
 
+def _query(request: Request, name: str) -> str:
+    """The one parameter ``name`` of a query string, read whole as a body is: given once, beside no
+    other (``?q=a&q=b`` took the last one, ``?x=1`` was ignored, and no ``q`` was read as ``q=``: a
+    missing field is not an empty one) — 422 naming it otherwise."""
+    for key in request.query_params:
+        if key != name:
+            said = f"{typed(key)}: unknown parameter (the one parameter is {name})"
+            raise RequestError(KINDS.INVALID_PARAMS, said, {"place": key})
+    given = request.query_params.getlist(name)
+    if len(given) != 1:
+        said = "missing" if not given else f"given {len(given)} times (give it once)"
+        raise RequestError(KINDS.INVALID_PARAMS, f"{name}: {said}", {"place": name})
+    return given[0]
+
+
 def _board_routes(api: FastAPI, service: Service) -> None:
     """The page's board from card names (``solver/serve/_page.py``): ``GET /page/cards?q=`` names
     for what is typed (at most ten; a "did you mean" on a miss), and ``POST /page/board`` the
@@ -475,8 +490,9 @@ def _board_routes(api: FastAPI, service: Service) -> None:
     count runs)."""
 
     @api.get("/page/cards", include_in_schema=False)
-    async def names(q: str = "") -> Response:
+    async def names(request: Request) -> Response:
         try:
+            q = _query(request, "q")
             return _written(service, await run_in_threadpool(_page.card_names, q))
         except Exception as exc:
             return problem(exc)

@@ -115,7 +115,12 @@ class Checked(Generic[S]):
             return found if found is not None else self._unmade_text(ref)
         if isinstance(ref, bool):  # an int to Python, never a decision's id (JSON's true is not 1)
             raise IllegalDecision(str(ref).lower(), "a decision is an id (a whole number) or its readable form")
-        i = operator.index(ref)
+        try:
+            i = operator.index(ref)
+        except TypeError:  # None, a float, a list: no decision, said as a decision is (never a TypeError)
+            said = "a decision is an id (a whole number), its readable form or a Decision"
+            shown = repr(ref) if len(repr(ref)) <= 60 else repr(ref)[:59] + "…"
+            raise IllegalDecision(shown, f"{said}, not a {type(ref).__name__}") from None
         found = self._by_id.get(i)
         return found if found is not None else self._unmade_id(i)
 

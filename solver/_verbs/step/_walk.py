@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import fields, replace
 
+from triggerstack.model._args import in_order, instance_of
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts, reactions_of
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
@@ -72,6 +73,10 @@ def _reachable(facts: Facts, body: TriggerBody, watched: Thing | None) -> bool:
     )
 
 
+FACTS = "compiled Facts (compile_facts(scenario)), or use LegalOutcomes(scenario).stepper()"
+"""What a Stepper is built from, and how to make it: said when it is given something else."""
+
+
 class Stepper(Checked[Walk]):
     """The decision space of a scenario — every pass of 603.3b's loop — with fixed ids.
 
@@ -90,7 +95,7 @@ class Stepper(Checked[Walk]):
     """
 
     def __init__(self, facts: Facts, options: Options | None = None, layout: ActionLayout | None = None) -> None:
-        self.facts = facts
+        self.facts = instance_of(facts, "facts", Facts, FACTS)
         self.options = options or Options()
         self.layout = layout
         self.passes = Passes.within(
@@ -536,7 +541,7 @@ class Stepper(Checked[Walk]):
     def walk(self, decisions: Iterable[Decision | int | str]) -> Walk:
         """The walk after ``decisions`` from the start, each checked."""
         walk = self.start()
-        for d in decisions:
+        for d in in_order(decisions, "decisions"):  # never text read a character at a time, nor a set
             walk = self.apply(walk, d)
         return walk
 
