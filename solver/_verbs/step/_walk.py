@@ -26,7 +26,7 @@ from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
-from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, spell
+from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, made, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
@@ -209,7 +209,7 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # its readable form spelled from its meaning
+        d = made(i, key)  # its readable form spelled from its meaning (once per process)
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
