@@ -7,25 +7,35 @@ the process playing it), held to the path it replaces:
   the walks offer and reach what a stepper building each decision itself offers and reaches; also
   when the table starts afresh mid-walk (a table of a few entries), on boards of two to four players
   of both pools;
+* compiled facts read back (a board drawn in a worker process arrives so) set each object's fields
+  in code made for its class (``model/_slots._setter``): every object read back — its type, each
+  field, a read-only mapping read-only again, the solvers' ``memo`` a new empty dict, a scenario
+  sent later left unread — is what the loop over its setters it replaced (``_slots.LOOPED``) reads
+  back, on boards of two to four players of both pools, with reactions (read back at once) and
+  without (sent later);
 * an ``ActionLayout`` made of plain integers is checked without looping over its fields by name,
   and ``fits`` compares each capacity by name: both hold to the field-by-field check they replace,
   over generated capacities of every type a caller may give (whole numbers, negatives, booleans,
   floats, integer subclasses).
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
-and where the stepper takes them (solver/_verbs/step/_walk).
+and where the stepper takes them (solver/_verbs/step/_walk); how compiled facts are read back
+(model/_slots ``LOOPED``, ``unread``).
 """
 
 from __future__ import annotations
 
+import pickle
 import random
-from dataclasses import astuple, fields
+from dataclasses import astuple, fields, is_dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from triggerstack.model import _slots
 from triggerstack.model._facts import compile_facts
 from triggerstack.solver import ActionLayout, Stepper
 from triggerstack.solver._boards._draw import draw
@@ -143,3 +153,50 @@ def test_fits_is_every_capacity_compared(a: tuple[int, ...], b: tuple[int, ...])
     if one is None or two is None:
         return
     assert one.fits(two) == all(getattr(two, n) <= getattr(one, n) for n in NAMES)
+
+
+def _fields(obj: object) -> list[tuple[str, object]]:
+    """An object's fields as read back: each set slot's value, an unset one as such."""
+    unset = object()
+    return [(f.name, getattr(obj, f.name, unset) if f.name != "scenario" else "unread") for f in fields(obj)]  # type: ignore[arg-type]
+
+
+def _same_read(one: object, two: object, path: str = "facts") -> None:
+    """``one`` and ``two`` read back alike: types, fields, mappings read-only or not, recursively."""
+    assert type(one) is type(two), path
+    if isinstance(one, MappingProxyType | dict):
+        assert isinstance(two, MappingProxyType | dict) and one.keys() == two.keys(), path
+        for k in one:
+            _same_read(one[k], two[k], f"{path}[{k!r}]")
+    elif isinstance(one, tuple | list) and not is_dataclass(one):
+        assert len(one) == len(two), path  # type: ignore[arg-type]
+        for i, (a, b) in enumerate(zip(one, two, strict=True)):  # type: ignore[call-overload]
+            _same_read(a, b, f"{path}[{i}]")
+    elif is_dataclass(one) and type(one) in _slots.LOOPED:
+        for (name, a), (_, b) in zip(_fields(one), _fields(two), strict=True):
+            _same_read(a, b, f"{path}.{name}")
+    else:
+        assert one == two, path
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_facts_read_back_by_made_code_are_what_the_loop_reads_back(
+    cards: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = [
+        pickle.dumps(compile_facts(b.scenario), pickle.HIGHEST_PROTOCOL)
+        for b in draw(65, 400, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)
+    ]
+    made = [pickle.loads(data) for data in sent]
+    with monkeypatch.context() as looped:
+        for cls, setstate in _slots.LOOPED.items():
+            looped.setattr(cls, "__setstate__", setstate)
+        reference = [pickle.loads(data) for data in sent]
+    later = 0
+    for one, two in zip(made, reference, strict=True):
+        _same_read(one, two)
+        assert _slots.unread(one, "scenario") == _slots.unread(two, "scenario")
+        later += _slots.unread(one, "scenario")
+        assert dict(one.memo) == dict(two.memo)
+        assert one.scenario == two.scenario  # read when asked for, alike
+    assert 0 < later < len(sent)  # some boards have reactions (a ward), most do not
