@@ -7,6 +7,9 @@ the process playing it), held to the path it replaces:
   the walks offer and reach what a stepper building each decision itself offers and reaches; also
   when the table starts afresh mid-walk (a table of a few entries), on boards of two to four players
   of both pools;
+* a pass's columns (``Stepper.columns``: each ability's slot, each thing's slot or its ability's
+  past the layout's things), asked of the stepper's tables at once, are what ``ability_slot`` and
+  ``thing_slot`` give each, in every pass random walks reach, reactions' passes too;
 * compiled facts read back (a board drawn in a worker process arrives so) set each object's fields
   in code made for its class (``model/_slots._setter``): every object read back — its type, each
   field, a read-only mapping read-only again, the solvers' ``memo`` a new empty dict, a scenario
@@ -200,3 +203,25 @@ def test_facts_read_back_by_made_code_are_what_the_loop_reads_back(
         assert dict(one.memo) == dict(two.memo)
         assert one.scenario == two.scenario  # read when asked for, alike
     assert 0 < later < len(sent)  # some boards have reactions (a ward), most do not
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_pass_s_columns_are_each_ability_s_and_thing_s_slot(cards: bool) -> None:
+    passes = 0
+    for n, board in enumerate(draw(66, 200, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)):
+        stepper, rng = Stepper(compile_facts(board.scenario)), random.Random(n)
+        for _ in range(3):
+            walk = stepper.start()
+            seen = [walk.facts]
+            while legal := stepper.legal(walk):
+                walk = stepper.apply_unchecked(walk, rng.choice(legal).id)
+                seen.append(walk.facts)
+            for facts in {id(f): f for f in seen if f is not None}.values():
+                passes += 1
+                slots = tuple(stepper.ability_slot(a.id) for a in facts.abilities)
+                things = tuple(
+                    t if (t := stepper.thing_slot(x.id)) is not None else 24 + stepper.ability_slot(x.id)
+                    for x in facts.things
+                )
+                assert stepper.columns(facts, 24) == (slots, things)
+    assert passes > 200  # the first passes, and reactions' (a ward's)

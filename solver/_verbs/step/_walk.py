@@ -327,6 +327,16 @@ class Stepper(Checked[Walk]):
         """The slot of a player or object (None: not one; abilities have :meth:`ability_slot`)."""
         return self._thing_slot.get(thing)
 
+    def columns(self, facts: Facts, things: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or,
+        for an ability, ``things`` plus its slot: :meth:`ability_slot` and :meth:`thing_slot` of
+        each, asked of their tables at once (an observation's columns, built per pass of a board)."""
+        slot, thing, new = self._ability_slot.get, self._thing_slot.get, self._slot_of
+        slots = tuple([s if (s := slot(a.id)) is not None else new(a.id) for a in facts.abilities])
+        of = [t if (t := thing(x.id)) is not None else things + (s if (s := slot(x.id)) is not None else new(x.id))
+              for x in facts.things]  # fmt: skip
+        return slots, tuple(of)
+
     def pass_stepper(self, facts: Facts) -> PassStepper:
         """The stepper of one pass (``walk.facts``)."""
         return self._local(facts)
