@@ -10,6 +10,10 @@ the process playing it), held to the path it replaces:
 * a pass's columns (``Stepper.columns``: each ability's slot, each thing's slot or its ability's
   past the layout's things), asked of the stepper's tables at once, are what ``ability_slot`` and
   ``thing_slot`` give each, in every pass random walks reach, reactions' passes too;
+* a finished walk's outcome line (``Stepper.outcome_line``) is ``outcome_json`` of its outcome where
+  the line of an entry naming its ability alone is kept per process by the ability's id
+  (``_core/indexed._PLAIN``), for boards of both pools one after another, also with a table of
+  three lines starting afresh;
 * compiled facts read back (a board drawn in a worker process arrives so) set each object's fields
   in code made for its class (``model/_slots._setter``): every object read back — its type, each
   field, a read-only mapping read-only again, the solvers' ``memo`` a new empty dict, a scenario
@@ -22,7 +26,8 @@ the process playing it), held to the path it replaces:
   floats, integer subclasses).
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
-and where the stepper takes them (solver/_verbs/step/_walk); how compiled facts are read back
+and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
+(solver/_core/indexed ``MAX_KEPT_ENTRIES``); how compiled facts are read back
 (model/_slots ``LOOPED``, ``unread``).
 """
 
@@ -40,8 +45,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import _slots
 from triggerstack.model._facts import compile_facts
+from triggerstack.model._outcome import outcome_json
 from triggerstack.solver import ActionLayout, Stepper
 from triggerstack.solver._boards._draw import draw
+from triggerstack.solver._core import indexed
 from triggerstack.solver._verbs.step import _decision, _walk
 from triggerstack.solver._verbs.step._decision import Decision, spell
 
@@ -225,3 +232,20 @@ def test_a_pass_s_columns_are_each_ability_s_and_thing_s_slot(cards: bool) -> No
                 )
                 assert stepper.columns(facts, 24) == (slots, things)
     assert passes > 200  # the first passes, and reactions' (a ward's)
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("kept", [indexed.MAX_KEPT_ENTRIES, 3])
+def test_a_walk_s_outcome_line_is_its_outcome_s_json(cards: bool, kept: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(indexed, "MAX_KEPT_ENTRIES", kept)
+    plain = 0
+    for n, board in enumerate(draw(67, 300, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)):
+        stepper, rng = Stepper(compile_facts(board.scenario)), random.Random(n)
+        for _ in range(3):
+            walk = stepper.start()
+            while legal := stepper.legal(walk):
+                walk = stepper.apply_unchecked(walk, rng.choice(legal).id)
+            outcome = stepper.outcome(walk)
+            assert stepper.outcome_line(walk) == outcome_json(outcome)
+            plain += sum(1 for e in outcome.stack if not e.targets and not e.modes)
+    assert plain > 1000
