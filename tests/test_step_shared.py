@@ -11,8 +11,8 @@ the process playing it), held to the path it replaces:
   past the layout's things), asked of the stepper's tables at once, are what ``ability_slot`` and
   ``thing_slot`` give each, in every pass random walks reach, reactions' passes too;
 * a finished walk's outcome line (``Stepper.outcome_line``) is ``outcome_json`` of its outcome where
-  the line of an entry naming its ability alone is kept per process by the ability's id
-  (``_core/indexed._PLAIN``), for boards of both pools one after another, also with a table of
+  the line of an entry naming its ability alone, and that of the removed abilities' ids, are kept
+  per process (``_core/indexed._PLAIN``, ``ids_json``), for boards of both pools one after another, also with a table of
   three lines starting afresh;
 * compiled facts read back (a board drawn in a worker process arrives so) set each object's fields
   in code made for its class (``model/_slots._setter``): every object read back — its type, each

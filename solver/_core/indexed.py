@@ -114,6 +114,19 @@ def entry_json(facts: Facts, p: Placed) -> str:
     return line
 
 
+def ids_json(ids: list[str]) -> str:
+    """``compact(ids)``, a list of ids (an outcome's removed abilities), kept per process by the
+    ids: boards drawn anew remove the same few (``[]``, ``["T1"]`` …)."""
+    key = tuple(ids)
+    line = _IDS.get(key)
+    if line is None:
+        if len(_IDS) >= MAX_KEPT_ENTRIES:
+            _IDS.clear()
+        line = _IDS[key] = compact(ids)
+    return line
+
+
+_IDS: dict[tuple[str, ...], str] = {}
 _PLAIN: dict[str, str] = {}
 """The line of an entry that names its ability alone (not modal, no target: four in five on the
 boards ``rl.boards`` draws), by the ability's id: boards drawn anew name theirs alike (``T0`` …),

@@ -22,7 +22,7 @@ from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
 
-from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
+from ..._core.indexed import IndexedOutcome, Placed, entry_json, ids_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
@@ -451,7 +451,7 @@ class Stepper(Checked[Walk]):
         passes = f'"passes":{compact(sizes)},' if len(sizes) > 1 else ""
         if len(self._ended) > PREFIX_CACHE:
             self._ended.clear()
-        line = self._ended[walk.decisions] = f'{{{passes}"removed":{compact(removed)},"stack":[{",".join(stack)}]}}'
+        line = self._ended[walk.decisions] = f'{{{passes}"removed":{ids_json(removed)},"stack":[{",".join(stack)}]}}'
         return line
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
