@@ -25,6 +25,9 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_EMPTY: frozenset[Any] = frozenset()
+"""Every empty frozenset a state holds, as one object: a pickle writes it once and reads each
+other back from its memo, not as a new set (a board's compiled facts hold some 60)."""
 LATER = "slots:later"
 """The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
@@ -45,7 +48,7 @@ def pickled(
         assert deferred is None or unsent is not None, "a field sent later waits in the kept dict"
 
         def getstate(self: T) -> tuple[Any, ...]:
-            state = [getattr(self, n) for n in names]
+            state = [_EMPTY if type(v) is frozenset and not v else v for v in (getattr(self, n) for n in names)]
             for i in read_only:
                 state[i] = dict(state[i])
             if unsent is not None:

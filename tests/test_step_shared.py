@@ -19,7 +19,8 @@ the process playing it), held to the path it replaces:
   field, a read-only mapping read-only again, the solvers' ``memo`` a new empty dict, a scenario
   sent later left unread — is what the loop over its setters it replaced (``_slots.LOOPED``) reads
   back, on boards of two to four players of both pools, with reactions (read back at once) and
-  without (sent later);
+  without (sent later); each empty set sent as one object, the things and each ability's sets read
+  back equal to those compiled;
 * an ``ActionLayout`` made of plain integers is checked without looping over its fields by name,
   and ``fits`` compares each capacity by name: both hold to the field-by-field check they replace,
   over generated capacities of every type a caller may give (whole numbers, negatives, booleans,
@@ -193,11 +194,18 @@ def _same_read(one: object, two: object, path: str = "facts") -> None:
 def test_facts_read_back_by_made_code_are_what_the_loop_reads_back(
     cards: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sent = [
-        pickle.dumps(compile_facts(b.scenario), pickle.HIGHEST_PROTOCOL)
-        for b in draw(65, 400, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)
+    compiled = [
+        compile_facts(b.scenario) for b in draw(65, 400, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)
     ]
+    sent = [pickle.dumps(facts, pickle.HIGHEST_PROTOCOL) for facts in compiled]
     made = [pickle.loads(data) for data in sent]
+    sets = ("choose", "waiting_targets", "precedable_targets", "earlier_targets")
+    for one, facts in zip(made, compiled, strict=True):  # empty sets sent as one object, read back as empty sets
+        assert one.things == facts.things and all(
+            type(a) is type(b) for a, b in zip(one.things, facts.things, strict=True)
+        )
+        for a, b in zip(one.abilities, facts.abilities, strict=True):
+            assert all(getattr(a, n) == getattr(b, n) and type(getattr(a, n)) is frozenset for n in sets)
     with monkeypatch.context() as looped:
         for cls, setstate in _slots.LOOPED.items():
             looped.setattr(cls, "__setstate__", setstate)
