@@ -43,7 +43,8 @@ class ActionLayout:
 
     def __post_init__(self) -> None:
         values = (self.abilities, self.things, self.modes, self.divide, self.passes, self.players)
-        if not all(type(v) is int for v in values) or min(values) < 0:  # plain ints (every stepper's): no loop
+        plain = type(self.abilities) is type(self.things) is type(self.modes) is type(self.divide) is int
+        if not (plain and type(self.passes) is type(self.players) is int) or min(values) < 0:  # every stepper's
             for name in _NAMES:
                 value = getattr(self, name)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 0:

@@ -100,7 +100,7 @@ class Stepper(Checked[Walk]):
         # the first pass from the facts alone (a board read back does not read its scenario: Facts)
         waiting = facts.abilities
         self._modes: dict[str, list[str]] = {a.id: [m.id or "" for m in a.modes] for a in waiting if a.modal}
-        most = max((r.divide or 0 for a in waiting for m in a.modes for r in m.requirements), default=0)
+        most = max([r.divide or 0 for a in waiting for m in a.modes for r in m.requirements], default=0)
         fired, depth, beyond = self._fired(facts, reactions_of(facts))
         self.beyond = beyond
         """Whether reactions could fire abilities past the passes laid out (``needs.passes`` would be
@@ -109,10 +109,10 @@ class Stepper(Checked[Walk]):
             if body.modal is not None:
                 self._modes[aid] = [m.id for m in body.modes]
         most = max((most, *(r.divide or 0 for _, b in fired for _, reqs in b.requirement_lists() for r in reqs)))
-        self.universe: tuple[str, ...] = (*(a.id for a in waiting), *(aid for aid, _ in fired))
+        self.universe: tuple[str, ...] = (*[a.id for a in waiting], *[aid for aid, _ in fired])
         """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
         players = facts.player_ids()
-        self.thing_slots: tuple[str, ...] = tuple(t.id for t in facts.things[: facts.first_waiting])
+        self.thing_slots: tuple[str, ...] = tuple([t.id for t in facts.things[: facts.first_waiting]])
         """The players (in turn order) and objects, by thing slot."""
         self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
         self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
