@@ -25,6 +25,9 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_EMPTY: frozenset[Any] = frozenset()
+"""Every empty frozenset a state holds, as one object: a pickle writes it once and reads each
+other back from its memo, not as a new set (a board's compiled facts hold some 60)."""
 LATER = "slots:later"
 """The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
@@ -45,7 +48,7 @@ def pickled(
         assert deferred is None or unsent is not None, "a field sent later waits in the kept dict"
 
         def getstate(self: T) -> tuple[Any, ...]:
-            state = [getattr(self, n) for n in names]
+            state = [_EMPTY if type(v) is frozenset and not v else v for v in (getattr(self, n) for n in names)]
             for i in read_only:
                 state[i] = dict(state[i])
             if unsent is not None:
@@ -54,19 +57,8 @@ def pickled(
                 state[deferred] = pickle.dumps(state[deferred], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
             return tuple(state)
 
-        def setstate(self: T, state: tuple[Any, ...]) -> None:
-            if read_only or unsent is not None:
-                values = list(state)
-                for i in read_only:
-                    values[i] = MappingProxyType(values[i])
-                if unsent is not None:
-                    values[unsent] = {}
-                state = tuple(values)
-            for put, value in zip(puts, state, strict=True):
-                put(self, value)
-            if deferred is not None and isinstance(state[deferred], bytes):  # left unset: read when asked for
-                slots[unsent].__get__(self)[LATER, later] = state[deferred]  # type: ignore[index]
-                slots[deferred].__delete__(self)
+        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred, later)
+        LOOPED[cls] = _looped(puts, slots, read_only, unsent, deferred, later)
 
         def read_later(self: T, name: str) -> Any:
             """A field sent later, read back now (only a slot not set is looked up here)."""
@@ -89,6 +81,72 @@ def pickled(
         return cls
 
     return wrap
+
+
+LOOPED: dict[type, Callable[[Any, tuple[Any, ...]], None]] = {}
+"""Per class, the ``__setstate__`` a loop over its setters makes (:func:`_looped`): the reference
+``tests/test_step_shared.py`` holds each class's made one (:func:`_setter`) to."""
+
+
+def _looped(
+    puts: tuple[Callable[[Any, Any], None], ...],
+    slots: tuple[Any, ...],
+    read_only: tuple[int, ...],
+    unsent: int | None,
+    deferred: int | None,
+    later: str | None,
+) -> Callable[[Any, tuple[Any, ...]], None]:
+    """The ``__setstate__`` :func:`_setter` makes, as a loop over the setters (what it replaced)."""
+
+    def setstate(self: Any, state: tuple[Any, ...]) -> None:
+        if read_only or unsent is not None:
+            values = list(state)
+            for i in read_only:
+                values[i] = MappingProxyType(values[i])
+            if unsent is not None:
+                values[unsent] = {}
+            state = tuple(values)
+        for put, value in zip(puts, state, strict=True):
+            put(self, value)
+        if deferred is not None and isinstance(state[deferred], bytes):  # left unset: read when asked for
+            assert unsent is not None
+            slots[unsent].__get__(self)[LATER, later] = state[deferred]
+            slots[deferred].__delete__(self)
+
+    return setstate
+
+
+def _setter(
+    name: str,
+    puts: tuple[Callable[[Any, Any], None], ...],
+    read_only: tuple[int, ...],
+    unsent: int | None,
+    deferred: int | None,
+    later: str | None,
+) -> Callable[[Any, tuple[Any, ...]], None]:
+    """A class's ``__setstate__``: each field written through its slot's setter, bound once, in
+    straight-line code made for the class — ``v0, v1 … = state``, then ``put0(self, v0)`` … —, as
+    ``dataclasses`` makes a class's ``__init__``. A loop over the setters zipped with the state
+    cost twice as much (issue 53: a board's compiled facts read back are some 20 of these objects
+    and 150 fields, and setting them was two fifths of reading them back). The state's fields in
+    order (a state of another length is refused, as unpacking refuses it); a read-only mapping
+    made read-only again; the ``kept`` field a new empty dict; a field sent ``later`` (bytes) left
+    unset and waiting in it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
+    values = [f"v{i}" for i in range(len(puts))]
+    lines = [f"def setstate(self, state):  # {name}", f"    {', '.join(values)}, = state"]
+    if unsent is not None:
+        lines.append(f"    v{unsent} = {{}}")
+    lines += [f"    v{i} = read_only(v{i})" for i in read_only]
+    for i in range(len(puts)):
+        if i == deferred:  # left unset: read when asked for (read_later)
+            lines += [f"    if isinstance(v{i}, bytes):", f"        v{unsent}[waiting] = v{i}", "    else:"]
+            lines.append(f"        put{i}(self, v{i})")
+        else:
+            lines.append(f"    put{i}(self, v{i})")
+    scope: dict[str, Any] = {f"put{i}": put for i, put in enumerate(puts)}
+    scope |= {"read_only": MappingProxyType, "waiting": (LATER, later)}
+    exec("\n".join(lines), scope)  # code made here from field numbers alone, as dataclasses does
+    return scope["setstate"]  # type: ignore[no-any-return]
 
 
 def unread(obj: object, name: str, kept: str = "memo") -> bool:

@@ -12,6 +12,7 @@ from ._shapes import Filter, Object, Player, ScenarioFields, SourceRestriction
 from ._types import PlayerId, ThingId
 
 _NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
+_EMPTY: frozenset[Any] = frozenset()
 
 
 class Thing(NamedTuple):
@@ -47,7 +48,7 @@ class Thing(NamedTuple):
     def __reduce__(self) -> tuple[type[Thing], tuple[Any, ...]]:
         """What it pickles as: its fields, ``counters`` as the dict it shows (a read-only mapping
         does not pickle; compiled facts do: ``model/_facts.py``)."""
-        return Thing, tuple(self._replace(counters=dict(self.counters)))
+        return Thing, tuple(_EMPTY if x == _EMPTY else x for x in self._replace(counters=dict(self.counters)))
 
     @property
     def is_player(self) -> bool:

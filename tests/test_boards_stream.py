@@ -66,6 +66,25 @@ def test_a_restarted_stream_is_the_same_drawn_in_any_number_of_workers() -> None
             ahead.close()
 
 
+def test_boards_sent_in_batches_are_the_stream_in_order_across_batches_and_restarts() -> None:
+    """A worker sends its first board alone, then batches of 2, 4 … up to ``_ahead.BATCH`` boards:
+    the boards arrive in the stream's order whatever the batches — given up in the middle of one by a
+    restart, the last one short at the end of a stream of ``n`` — in one worker or several."""
+    alone = rl.boards(11, **ASKED)
+    own = _played(alone, 40)
+    alone.restart(5)
+    restarted = _played(alone, 23)
+    for workers in (1, 3):
+        ahead = rl.boards(11, workers=workers, **ASKED)
+        try:
+            assert _played(ahead, 13) == own[:13]  # one worker: in its fourth batch (1 + 2 + 4 + 8 boards)
+            ahead.restart(5)
+            assert _played(ahead, 23) == restarted  # past BATCH boards a worker
+        finally:
+            ahead.close()
+    assert _played(rl.boards(11, 37, workers=2, **ASKED), 40) == own[:37]
+
+
 def test_a_stream_pickles_as_its_arguments_and_place() -> None:
     """A vector's factory sends its stream to each process: it resumes where it was."""
     stream = rl.boards(4, **ASKED)

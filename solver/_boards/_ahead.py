@@ -4,20 +4,27 @@ its boards down a pipe of its own.
 Board ``i`` of a stream is drawn from a generator seeded by the stream's key and ``i`` alone
 (``_board.board_rng``): worker ``w`` of ``N`` draws boards ``first + w``, ``first + w + N`` … and
 this process reads them back in turn, so the stream is the same for any ``N``. Each worker draws on
-as long as its pipe takes what it sends (a pipe holds about 64 KB: ten boards of two players), so
-the boards ahead are bounded by the pipe and never by a thread of this process.
+as long as its pipe takes what it sends (a pipe holds about 64 KB: seven boards of two players, and
+a batch past it waits to be read), so the boards ahead are bounded by the pipe and a batch, never by
+a thread of this process.
 
 Why pipes, not ``concurrent.futures``' process pool (issue 53): the pool's result thread and its
 futures cost this process about a millisecond per task — 100 µs a board at eight boards a task,
 half of a warm episode — beside the trainer it is meant to spare; a pipe read costs a few
 microseconds. A board is read back (unpickled) as it is played, not as it arrives.
 
-Each message is a generation (4 bytes), a kind (1 byte: a board, or the error raised for that
-board) and the pickle. A restart (``Boards.restart``, a seeded reset) sends each worker a new
-order with the next generation; what arrives of an older one is read and dropped. A worker ends
-when this process closes its end of either pipe, or is gone (it reads the end of its orders, or
-cannot write its boards): no watcher thread. Spawned, not forked: the caller may hold threads (a
-trainer's, a server's) that a fork would copy half-way.
+Each message is a generation (4 bytes), a kind (1 byte: boards, or the error raised for the next
+board) and, for boards, one or more pickles each after its length (4 bytes): a worker sends its
+first board alone, then batches twice as long each time up to :data:`BATCH` boards. Why batches
+(issue 53): a worker draws a board in about twice the time the process playing it plays one, so
+that process waited for every board, and after each wait played it on caches the others had
+filled — half again the CPU a board read back from memory costs it (700 to 800 µs of user time a
+board against 430 to 460, measured alternately on the shared machine); a batch makes it wait once
+per batch. A restart (``Boards.restart``, a seeded reset) sends each worker a new order with the
+next generation; what arrives of an older one is read and dropped, and a batch under way when the
+order comes is given up. A worker ends when this process closes its end of either pipe, or is gone
+(it reads the end of its orders, or cannot write its boards): no watcher thread. Spawned, not
+forked: the caller may hold threads (a trainer's, a server's) that a fork would copy half-way.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import struct
+from collections import deque
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -32,7 +40,12 @@ from ._board import Asked, Board, pool_of
 
 _HEAD = struct.Struct("<IB")
 """A message's head: its generation, and its kind."""
+_SIZE = struct.Struct("<I")
+"""The length of each board's pickle in a message of boards."""
 _BOARD, _ERROR = 0, 1
+BATCH = 16
+"""The most boards a worker sends in one message (its first board goes alone: the first reset waits
+for one board, not a batch)."""
 
 
 def _work(asked: Asked, orders: Connection, out: Connection) -> None:
@@ -44,20 +57,34 @@ def _work(asked: Asked, orders: Connection, out: Connection) -> None:
         order = orders.recv()
         while True:
             generation, key, index, step, n = order
+            batch: list[bytes] = []
+            size = 1  # the first board alone, then batches twice as long up to BATCH
             while n is None or index < n:
                 if orders.poll():
+                    batch = []  # the boards of an order given up: dropped where they would arrive
                     break
                 try:
-                    kind, data = _BOARD, pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL)
+                    data = pickle.dumps(asked.board(key, index, source), pickle.HIGHEST_PROTOCOL)
                 except Exception as exc:  # a size out of reach (UsageError) or a bug: raised where it is asked for
-                    kind, data = _ERROR, _pickled_error(exc)
-                out.send_bytes(_HEAD.pack(generation, kind) + data)
-                if kind == _ERROR:
+                    _send(out, generation, batch)
+                    out.send_bytes(_HEAD.pack(generation, _ERROR) + _pickled_error(exc))
+                    batch = []
                     break
+                batch += (_SIZE.pack(len(data)), data)
                 index += step
+                if len(batch) >= 2 * size:
+                    _send(out, generation, batch)
+                    batch, size = [], min(2 * size, BATCH)
+            _send(out, generation, batch)  # the last boards of a stream of n
             order = orders.recv()
     except (EOFError, OSError):  # this process's end is closed, or it is gone
         return
+
+
+def _send(out: Connection, generation: int, batch: list[bytes]) -> None:
+    """Send the boards of ``batch`` (each pickle after its length) as one message, if any."""
+    if batch:
+        out.send_bytes(b"".join((_HEAD.pack(generation, _BOARD), *batch)))
 
 
 def _pickled_error(exc: Exception) -> bytes:
@@ -86,6 +113,8 @@ class Ahead:
         self.generation = 0
         self.at: tuple[str, int] | None = None  # the board expected next
         self.first = 0  # the board the workers' current order starts at
+        self.waiting: list[deque[memoryview | Exception]] = [deque() for _ in self.links]
+        """Per worker, what was read of its boards and not played yet (a pickle each, or an error)."""
 
     def board(self, key: str, index: int, n: int | None) -> Board:
         """Board ``index`` of the stream ``key`` (of ``n``), the next ones drawn meanwhile; a
@@ -96,7 +125,24 @@ class Ahead:
             step = len(self.links)
             for w, (_process, orders, _boards) in enumerate(self.links):
                 orders.send((self.generation, key, index + w, step, n))
-        _process, _orders, boards = self.links[(index - self.first) % len(self.links)]
+            for waiting in self.waiting:
+                waiting.clear()
+        w = (index - self.first) % len(self.links)
+        waiting = self.waiting[w]
+        if not waiting:
+            self._read(w)
+        item = waiting.popleft()
+        if isinstance(item, Exception):  # raised where the board it was raised for is asked for
+            self.at = None
+            raise item
+        board: Board = pickle.loads(item)  # read back here, as it is played
+        self.at = (key, index + 1)
+        return board
+
+    def _read(self, w: int) -> None:
+        """Read worker ``w`` 's next message of the current order (an earlier order's are dropped)
+        into its boards waiting: each board's pickle, or the error raised for the next board."""
+        boards = self.links[w][2]
         while True:
             try:
                 message = boards.recv_bytes()
@@ -106,13 +152,15 @@ class Ahead:
             generation, kind = _HEAD.unpack_from(message)
             if generation == self.generation:
                 break  # what an earlier order drew is dropped
-        found = pickle.loads(memoryview(message)[_HEAD.size :])  # read back here, as it is played
+        data, at = memoryview(message), _HEAD.size
         if kind == _ERROR:
-            self.at = None
-            raise found
-        self.at = (key, index + 1)
-        board: Board = found
-        return board
+            self.waiting[w].append(pickle.loads(data[at:]))
+            return
+        while at < len(data):
+            (size,) = _SIZE.unpack_from(data, at)
+            at += _SIZE.size
+            self.waiting[w].append(data[at : at + size])
+            at += size
 
     def close(self) -> None:
         """Stop the workers: each reads the end of its orders (or cannot write its boards) and ends."""

@@ -104,7 +104,33 @@ def entry_json(facts: Facts, p: Placed) -> str:
             modes.append(mode_shape(mid, *_targets(facts, p.ability, inst)))
         return compact(entry_shape(a.id, modes, {}, {}))
     (inst,) = p.choice.modes
-    return compact(entry_shape(a.id, None, *_targets(facts, p.ability, inst)))
+    if any(inst.targets):
+        return compact(entry_shape(a.id, None, *_targets(facts, p.ability, inst)))
+    line = _PLAIN.get(a.id)  # no target: the line of its id alone, the same on every board
+    if line is None:
+        if len(_PLAIN) >= MAX_KEPT_ENTRIES:
+            _PLAIN.clear()
+        line = _PLAIN[a.id] = compact(entry_shape(a.id, None, {}, {}))
+    return line
+
+
+def ids_json(ids: list[str]) -> str:
+    """``compact(ids)``, a list of ids (an outcome's removed abilities), kept per process by the
+    ids: boards drawn anew remove the same few (``[]``, ``["T1"]`` …)."""
+    key = tuple(ids)
+    line = _IDS.get(key)
+    if line is None:
+        if len(_IDS) >= MAX_KEPT_ENTRIES:
+            _IDS.clear()
+        line = _IDS[key] = compact(ids)
+    return line
+
+
+_IDS: dict[tuple[str, ...], str] = {}
+_PLAIN: dict[str, str] = {}
+"""The line of an entry that names its ability alone (not modal, no target: four in five on the
+boards ``rl.boards`` draws), by the ability's id: boards drawn anew name theirs alike (``T0`` …),
+and each new board's walk wrote the same few lines again (issue 53)."""
 
 
 def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:

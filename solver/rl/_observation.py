@@ -277,12 +277,7 @@ class Observer:
         found = seen.passes.get(id(facts))
         if found is None:
             seen.keep.append(facts)
-            slots = tuple(stepper.ability_slot(a.id) for a in facts.abilities)
-            columns = []
-            for thing in facts.things:
-                t = stepper.thing_slot(thing.id)
-                columns.append(t if t is not None else self.layout.things + stepper.ability_slot(thing.id))
-            found = seen.passes[id(facts)] = _PassRows(slots, tuple(columns), {})
+            found = seen.passes[id(facts)] = _PassRows(*stepper.columns(facts, self.layout.things), {})
         return found
 
     def _template(self, facts: Facts, slots: tuple[int, ...]) -> _Template:

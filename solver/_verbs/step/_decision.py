@@ -91,6 +91,25 @@ def spell(key: Key) -> str:
     return _WORD[kind]
 
 
+MADE = 65_536
+"""Decisions :func:`made` keeps per process before it starts afresh (a long run of new boards)."""
+_made: dict[tuple[int, DecisionKind, str, str, int], Decision] = {}
+
+
+def made(i: int, key: Key) -> Decision:
+    """The decision with id ``i`` that means ``key``: one object per process for each id and
+    meaning, shared by every stepper that makes it (a decision is frozen and compared by value).
+    Boards drawn anew name their abilities, players and objects alike (``T0``, ``A`` …), so a new
+    board's walk finds most of its decisions made by the boards before it instead of building each
+    and spelling its readable form again (issue 53: what a new board costs)."""
+    found = _made.get((i, *key))
+    if found is None:
+        if len(_made) >= MADE:
+            _made.clear()
+        found = _made[(i, *key)] = Decision(i, key[0], spell(key), key[1], key[2], key[3])
+    return found
+
+
 class Checked(Generic[S]):
     """``decision``, ``mask`` and checked ``apply`` from ``legal``, ``why_illegal`` and ``apply_unchecked``."""
 

@@ -42,10 +42,13 @@ class ActionLayout:
     players: int = 2
 
     def __post_init__(self) -> None:
-        for name in _NAMES:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"ActionLayout.{name} must be a whole number, not {value!r}")
+        values = (self.abilities, self.things, self.modes, self.divide, self.passes, self.players)
+        plain = type(self.abilities) is type(self.things) is type(self.modes) is type(self.divide) is int
+        if not (plain and type(self.passes) is type(self.players) is int) or min(values) < 0:  # every stepper's
+            for name in _NAMES:
+                value = getattr(self, name)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise ValueError(f"ActionLayout.{name} must be a whole number, not {value!r}")
         if self.passes < 1 or self.players < 1:
             raise ValueError("an ActionLayout has at least one pass and one player")
         if self.players > self.things:
@@ -61,7 +64,14 @@ class ActionLayout:
 
     def fits(self, other: ActionLayout) -> bool:
         """Whether ``other`` 's ids all have a place in this layout."""
-        return all(getattr(other, name) <= getattr(self, name) for name in _NAMES)
+        return (  # each capacity by name: a stepper asks once per board (getattr's loop cost what building it did)
+            other.abilities <= self.abilities
+            and other.things <= self.things
+            and other.modes <= self.modes
+            and other.divide <= self.divide
+            and other.passes <= self.passes
+            and other.players <= self.players
+        )
 
     @property
     def end_modes(self) -> int:

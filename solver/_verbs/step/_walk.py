@@ -23,11 +23,11 @@ from triggerstack.model._text import compact
 from triggerstack.model._things import Thing
 from triggerstack.model._types import PlayerId
 
-from ..._core.indexed import IndexedOutcome, Placed, entry_json, to_outcome
+from ..._core.indexed import IndexedOutcome, Placed, entry_json, ids_json, to_outcome
 from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
-from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, spell
+from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, made, spell
 from ._layout import ActionLayout
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
@@ -105,7 +105,7 @@ class Stepper(Checked[Walk]):
         # the first pass from the facts alone (a board read back does not read its scenario: Facts)
         waiting = facts.abilities
         self._modes: dict[str, list[str]] = {a.id: [m.id or "" for m in a.modes] for a in waiting if a.modal}
-        most = max((r.divide or 0 for a in waiting for m in a.modes for r in m.requirements), default=0)
+        most = max([r.divide or 0 for a in waiting for m in a.modes for r in m.requirements], default=0)
         fired, depth, beyond = self._fired(facts, reactions_of(facts))
         self.beyond = beyond
         """Whether reactions could fire abilities past the passes laid out (``needs.passes`` would be
@@ -114,10 +114,10 @@ class Stepper(Checked[Walk]):
             if body.modal is not None:
                 self._modes[aid] = [m.id for m in body.modes]
         most = max((most, *(r.divide or 0 for _, b in fired for _, reqs in b.requirement_lists() for r in reqs)))
-        self.universe: tuple[str, ...] = (*(a.id for a in waiting), *(aid for aid, _ in fired))
+        self.universe: tuple[str, ...] = (*[a.id for a in waiting], *[aid for aid, _ in fired])
         """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
         players = facts.player_ids()
-        self.thing_slots: tuple[str, ...] = tuple(t.id for t in facts.things[: facts.first_waiting])
+        self.thing_slots: tuple[str, ...] = tuple([t.id for t in facts.things[: facts.first_waiting]])
         """The players (in turn order) and objects, by thing slot."""
         self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
         self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
@@ -214,7 +214,7 @@ class Stepper(Checked[Walk]):
                 raise
             i = self.size
             self.size += 1
-        d = Decision(i, key[0], spell(key), key[1], key[2], key[3])  # its readable form spelled from its meaning
+        d = made(i, key)  # its readable form spelled from its meaning (once per process)
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
 
@@ -332,6 +332,16 @@ class Stepper(Checked[Walk]):
         """The slot of a player or object (None: not one; abilities have :meth:`ability_slot`)."""
         return self._thing_slot.get(thing)
 
+    def columns(self, facts: Facts, things: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or,
+        for an ability, ``things`` plus its slot: :meth:`ability_slot` and :meth:`thing_slot` of
+        each, asked of their tables at once (an observation's columns, built per pass of a board)."""
+        slot, thing, new = self._ability_slot.get, self._thing_slot.get, self._slot_of
+        slots = tuple([s if (s := slot(a.id)) is not None else new(a.id) for a in facts.abilities])
+        of = [t if (t := thing(x.id)) is not None else things + (s if (s := slot(x.id)) is not None else new(x.id))
+              for x in facts.things]  # fmt: skip
+        return slots, tuple(of)
+
     def pass_stepper(self, facts: Facts) -> PassStepper:
         """The stepper of one pass (``walk.facts``)."""
         return self._local(facts)
@@ -446,7 +456,7 @@ class Stepper(Checked[Walk]):
         passes = f'"passes":{compact(sizes)},' if len(sizes) > 1 else ""
         if len(self._ended) > PREFIX_CACHE:
             self._ended.clear()
-        line = self._ended[walk.decisions] = f'{{{passes}"removed":{compact(removed)},"stack":[{",".join(stack)}]}}'
+        line = self._ended[walk.decisions] = f'{{{passes}"removed":{ids_json(removed)},"stack":[{",".join(stack)}]}}'
         return line
 
     def in_hand(self, walk: Walk) -> tuple[str, tuple[str, ...]] | None:
