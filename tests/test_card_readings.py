@@ -2,10 +2,11 @@
 or refused, with the rule — each held by made-up wordings of its class (probes no card prints), and
 by the cards that showed it (docs/cards.md, "What the reader understands").
 
-Private unit: the card reader's lines (model/cards/_reader.triggered_lines) and the rules' subtype lists (model/cards/_subtypes.BY_TYPE)."""
+Private unit: the card reader's lines (model/cards/_reader.triggered_lines), the rules' subtype lists (model/cards/_subtypes.BY_TYPE), the X marker (model/cards/_board.X) and the phrase accounting (tests/phrases.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from triggerstack.model.cards import (  # noqa: E402
     corpus,
     read,
 )
+from triggerstack.model.cards._board import X  # noqa: E402
 from triggerstack.model.cards._reader import triggered_lines  # noqa: E402
 
 
@@ -480,6 +482,86 @@ def test_earthbend_targets_a_land_you_control(text: str, n: int) -> None:
     assert targets("Whenever you earthbend, draw a card.") == []  # the trigger condition's, no target
     (mode,) = [m for m in card_modes("Bumi, King of Three Trials") if m["text"] == "Earthbend 3."]
     assert mode["targets"][0]["filter"] == {"type": "land", "controller": "you"}
+
+
+_SUPPORT = [  # (the ability, the card's types, the requirements' max each, "other" than the source)
+    ("When this creature enters, support 2.", ("Creature",), [2], True),
+    ("Whenever this creature attacks, support 1.", ("Artifact", "Creature"), [1], True),
+    ("At the beginning of combat on your turn, you may pay {3}{W}. If you do, support 5.", ("Creature",), [5], True),
+    ("When this creature dies, support 3, then support 1.", ("Creature",), [3, 1], True),
+    ("Whenever you attack, support 4 and investigate four times.", ("Creature",), [4], True),
+    ("When this enchantment enters, support 2.", ("Enchantment",), [2], True),  # a permanent's: "other"
+    ("When this artifact enters, support X.", ("Artifact",), [X], True),  # X: the trigger's x (107.3)
+    ("When you cycle this card, support 2.", ("Instant",), [2], False),  # an instant's: "up to N target creatures"
+]
+
+
+@pytest.mark.parametrize(("text", "types", "most", "other"), _SUPPORT)
+def test_support_targets_up_to_n_other_creatures(
+    text: str, types: tuple[str, ...], most: list[Any], other: bool
+) -> None:
+    """701.41a: "Support N" on a permanent is "Put a +1/+1 counter on each of up to N other target
+    creatures", on an instant or sorcery "… up to N target creatures" — a keyword action whose target
+    its words do not print (the data keeps the reminder, the reader drops it): read as targeting
+    nothing before (Expedition Raptor, seed 6464's audit). Each support of a sentence is other than
+    the source, not than the creatures of the one before (115.3). Every word of the rule's phrase is read."""
+    from .phrases import recording
+
+    with recording() as accounts:
+        reqs = targets(text, types=types)
+    assert [(r["min"], r["max"]) for r in reqs] == [(0, n) for n in most]
+    assert all(r["filter"] == {"type": "creature"} for r in reqs)
+    assert all(r.get("other_than_source", False) is other for r in reqs)
+    assert [a.gap() for a in accounts] == [None] * len(reqs)  # every word accounted for
+    assert targets("Whenever you support, draw a card.") == []  # no number: not the action
+
+
+@pytest.mark.parametrize(
+    ("name", "most", "other"),
+    [
+        ("Aerie Auxiliary", 2, True),
+        ("Gladehart Cavalry", 6, True),
+        ("Relief Captain", 3, True),
+        ("Jubilant Mascot", 2, True),  # "you may pay {3}{W}. If you do, support 2": chosen as it is put on the stack
+        ("Sol, Advocate Eternal", 4, True),  # "support 4 and investigate four times"
+        ("Captured by Lagacs", 2, True),  # an Aura: a permanent's support all the same (its reminder omits "other")
+        ("Blitzball Stadium", X, True),  # {X}{U}: the X paid for it, the trigger's x
+    ],
+)
+def test_support_cards_read_their_targets(name: str, most: Any, other: bool) -> None:
+    (req,) = card_targets(name)
+    assert (req["min"], req["max"], req["filter"]) == (0, most, {"type": "creature"})
+    assert req.get("other_than_source", False) is other
+
+
+_ANOTHERS = re.compile(r"\"|can't be (?:the )?target|new targets? for|\bcrime\b|^(?:When|Whenever|At)\b")
+"""Reminder text that says "target" of another ability than the one it follows: a quoted ability
+(a token's, 113.1a), hexproof's or protection's "can't be the target", a copy's "new targets", a
+crime's definition, a keyword's own triggered ability (provoke granted to Cats)."""
+
+
+@pytest.mark.slow  # reads every card of the corpus (a few seconds)
+def test_a_triggered_ability_whose_reminder_text_targets_is_read_with_its_targets() -> None:
+    """The mechanism behind support's misreading: the reader drops reminder text, so a keyword action
+    whose target only its reminder (and its rule) prints reads as targeting nothing unless the
+    reader writes it out (earthbend, support). Every triggered ability of the corpus whose printed
+    words say no "target" while its reminder does — other than :data:`_ANOTHERS` — is read with a
+    target or refused, never read whole as targeting nothing: a new such keyword action fails here."""
+    found = []
+    for card in corpus().cards():
+        lines = [(re.sub(r"\s*\([^()]*\)", "", line).strip(), line) for line in card.text.split("\n")]
+        for ability in read(card):
+            if ability.unread is not None or _targets_anything(ability.fragment or {}):
+                continue
+            for bare, line in lines:
+                reminders = [r for r in re.findall(r"\(([^()]*)\)", line) if "target" in r.lower()]
+                if bare and bare in ability.text and "target" not in bare.lower():
+                    found += [(card.name, r) for r in reminders if not _ANOTHERS.search(r)]
+    assert found == []
+
+
+def _targets_anything(fragment: dict[str, Any]) -> bool:
+    return bool(fragment.get("targets")) or any(m.get("targets") for m in fragment.get("modes", []))
 
 
 def card_modes(name: str) -> list[dict[str, Any]]:

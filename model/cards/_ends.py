@@ -16,8 +16,9 @@ _END_TEXT = (
 _END_WORDS = frozenset(_END_TEXT.split())
 _AND_TEXT = (
     "put return exile that you its it then tap untap target each draw create deal gain lose sacrifice destroy "
-    "up all every goad another one two three x copy they this a an choose chooses"  # "and up to two target …",
-    # "and all other …", "and goad it", "target player and they create …", "… hand and choose a card from it"
+    "up all every goad another one two three x copy they this a an choose chooses "  # "and up to two target …",
+    "investigate"  # "and all other …", "and goad it", "target player and they create …", "… hand and choose a card
+    # from it", "support 4 and investigate four times"
 )
 _AND_WORDS = frozenset(_AND_TEXT.split())
 _AMOUNTS = ("a", "an", "one", "two", "three", "four", "five", "x", "up", "any")

@@ -261,15 +261,33 @@ _IF_X = re.compile(r"\bif x is [^,]*", flags=re.I)
 _REFLEXIVE = re.compile(r"\b(?:when|whenever) (?:you|they|that player|he or she) (?:do|does)\b", flags=re.I)
 
 
-_ACTIONS = re.compile(r"\bearthbend (\d+|X)\b", flags=re.I)
-"""A keyword action whose target its words do not print (the data drops its reminder text):
-"earthbend N" is "target land you control becomes a 0/0 creature with haste that's still a land.
-Put N +1/+1 counters on it" — read as those words, one requirement each time it is said."""
+_ACTIONS = re.compile(r"\b(earthbend|support) (\d+|X)\b", flags=re.I)
+"""The keyword actions whose target their words do not print (the data drops their reminder text),
+each read as its rule's words, one requirement each time it is said: "earthbend N" is "target land
+you control becomes a 0/0 creature with haste that's still a land. Put N +1/+1 counters on it";
+"support N" (701.41a) is "put a +1/+1 counter on each of up to N other target creatures" on a
+permanent — other than that permanent, each support of a sentence alike (so written "other than
+this permanent", not "other", which after a target would differ from it, 115.3) — and "… up to N
+target creatures" on an instant or sorcery."""
+
+
+def _actions(card: Card, text: str) -> str:
+    """``text`` with each keyword action of :data:`_ACTIONS` written out in its rule's words."""
+    spell = {"Instant", "Sorcery"} & set(card.types)
+
+    def said(m: re.Match[str]) -> str:
+        n = m.group(2)
+        if m.group(1).lower() == "earthbend":
+            return f"put {n} +1/+1 counters on target land you control"
+        other = "" if spell else " other than this permanent"
+        return f"put a +1/+1 counter on each of up to {n} target creatures{other}"
+
+    return _ACTIONS.sub(said, text)
 
 
 def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[str, Any]]:
     """Every target requirement of ``sentence`` (one per instance of "target", 601.2c)."""
-    text = _ACTIONS.sub(r"put \1 +1/+1 counters on target land you control", _REMINDER.sub("", sentence))
+    text = _actions(card, _REMINDER.sub("", sentence))
     reflexive = _REFLEXIVE.search(text)
     if reflexive is not None:  # "When you do, … target …": a reflexive ability chooses its targets later (603.12)
         text = text[: reflexive.start()]
