@@ -101,7 +101,7 @@ def test_a_decision_made_once_per_process_is_the_one_its_meaning_builds(
         for i in range(layout.size):  # every id, and the readable form of each the board has
             try:
                 d = stepper.decision(i)
-            except Exception:  # an empty slot: refused as before (tests/test_step.py)
+            except Exception:  # an empty slot: refused, as the plain path refuses it
                 continue
             assert _same(d) and stepper.decision(d.text) == d
     assert boards == 300
