@@ -20,6 +20,7 @@ from ._modes import no_such_mode as no_such_mode
 from ._modes import shared_target as shared_target
 from ._modes import targets_outside_modes as targets_outside_modes
 from ._never import broken_for_good as broken_for_good
+from ._never import mode_broken_for_good as mode_broken_for_good
 from ._never import mode_never_chosen as mode_never_chosen
 from ._never import never_chosen as never_chosen
 from ._order import already_done as already_done

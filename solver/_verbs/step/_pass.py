@@ -452,7 +452,12 @@ class PassStepper(Checked[State]):
             if k != a.index:
                 return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
             mode = a.modes[j - self.mode_offset[k]]
-            if not mode.available:
+            if self.end_modes not in state.tokens:  # the modes announced so far, and this one: what check says of them
+                base = 2 * len(f.abilities) + self.mode_offset[a.index]
+                refused = judge.mode_broken_for_good(f, a, [t - base for t in state.tokens], mode, state.placed)
+                if refused is not None:
+                    return refused
+            elif not mode.available:
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DIVIDE for x in legal):
             return judge.divide_first(a)
