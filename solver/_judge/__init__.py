@@ -15,6 +15,7 @@ from ._modes import mode_illegal as mode_illegal
 from ._modes import mode_not_its_own as mode_not_its_own
 from ._modes import mode_repeat as mode_repeat
 from ._modes import mode_unavailable as mode_unavailable
+from ._modes import modes_miscounted as modes_miscounted
 from ._modes import modes_of_unmodal as modes_of_unmodal
 from ._modes import no_such_mode as no_such_mode
 from ._modes import shared_target as shared_target
@@ -74,5 +75,6 @@ from ._targets import not_functioning as not_functioning
 from ._targets import not_in_pass as not_in_pass
 from ._targets import not_on_stack as not_on_stack
 from ._targets import target_count as target_count
+from ._targets import targets_miscounted as targets_miscounted
 from ._targets import unfit as unfit
 from ._targets import worded as worded

@@ -300,8 +300,8 @@ def _check_modes(
     if e.targets or e.divide:
         report.add(a.id, _modes.targets_outside_modes(a, "targets" if e.targets else "divide"))
     picks = e.modes or ()
-    if len(picks) not in a.choose or not picks:
-        report.add(a.id, _modes.mode_count(a, len(picks)))
+    if (miscounted := _modes.modes_miscounted(a, len(picks))) is not None:
+        report.add(a.id, miscounted)
     seen: dict[str, int] = {}
     for mc in picks:
         seen[mc.mode] = seen.get(mc.mode, 0) + 1
@@ -381,8 +381,8 @@ def _check_targets(
             for tid, n in Counter(ids).items():
                 if n > 1 and tid in facts.thing_index:
                     report.add(a.id, _targets.chosen_twice(tid, n).at(_place(inst, r)))
-        if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            report.add(a.id, _targets.target_count(r, len(ids)).at(_place(inst, r)))
+        if (miscounted := _targets.targets_miscounted(r, len(ids))) is not None:
+            report.add(a.id, miscounted.at(_place(inst, r)))
         if r.divide is not None:
             names: set[str] = {facts.things[t].id for t in distinct}
             wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))

@@ -14,7 +14,8 @@ every statement a judge reads is held to it:
 * ``check``: every violation of a legal outcome changed one to three ways, ability and code;
 * ``step``: a mode refused while the ability is announced is refused for the reason ``check``
   gives a proposal choosing it — unavailable (700.2), again (700.2d), too many (700.2), or no legal
-  targets with what is below (603.3c) — not "no legal choice goes on" under 700.2.
+  targets with what is below (603.3c) — not "no legal choice goes on" under 700.2; and 'end modes'
+  or 'end targets' refused with too few chosen, for the count ``check`` gives (700.2, 601.2c).
 """
 
 from __future__ import annotations
@@ -251,6 +252,17 @@ TWICE: dict[str, Any] = {
 """After 'mode T:m0', 'mode T:m0' again: chosen twice where the text does not allow it (700.2d);
 ``step`` said "no legal choice goes on" under 700.2, no code."""
 
+ENDS: dict[str, Any] = {
+    "players": ["A"],
+    "objects": [{"id": "c", "controller": "A", "types": ["creature"]}, {"id": "d", "controller": "A", "types": ["creature"]}],
+    "triggers": [
+        {"id": "T", "controller": "A", "modal": {"choose": [2]}, "modes": [{"id": "m0"}, {"id": "m1"}]},
+        {"id": "U", "controller": "A", "targets": [{"id": "t", "min": 2, "max": 2, "filter": {"type": "creature"}}]},
+    ],
+}
+"""'end modes' after one mode of two, 'end targets' after one target of two: ``step`` said "no
+legal choice goes on", no code; ``check`` says mode-count (700.2) and target-count (601.2c)."""
+
 
 def _small(doc: dict[str, Any]) -> tuple[Any, Literal]:
     facts = compile_facts(Scenario.model_validate(doc))
@@ -413,6 +425,8 @@ def test_check_tells_every_violation_the_literal_reading_finds(doc: dict[str, An
 @given(doc=DOCS, seed=st.integers(0, 2**16))
 @example(doc=NO_TARGETS_YET, seed=0)
 @example(doc=TWICE, seed=0)
+@example(doc=ENDS, seed=0)
+@example(doc=ENDS, seed=1)
 def test_step_refuses_a_mode_for_the_reason_check_gives(doc: dict[str, Any], seed: int) -> None:
     """At every prefix of a walk to a legal outcome where an ability's modes are being announced,
     every mode of it that is not offered and not legal later is refused with what the literal
@@ -425,10 +439,18 @@ def test_step_refuses_a_mode_for_the_reason_check_gives(doc: dict[str, Any], see
     for i in range(len(decisions) + 1):
         walk = stepper.walk(decisions[:i])
         offered = stepper.legal(walk)
-        if not offered or offered[0].kind not in (DecisionKind.MODE, DecisionKind.END_MODES):
+        if not offered or offered[0].kind in (DecisionKind.PUT, DecisionKind.REMOVE):
             continue
         hand = next(d.subject for d in reversed(decisions[:i]) if d.kind is DecisionKind.PUT)
-        said = [d.mode for d in decisions[:i] if d.kind is DecisionKind.MODE and d.subject == hand]
+        since = decisions[_last_put(decisions[:i]) + 1 : i]
+        said = [d.mode for d in since if d.kind is DecisionKind.MODE]
+        if offered[0].kind not in (DecisionKind.MODE, DecisionKind.END_MODES):
+            _ends(stepper, walk, lit, hand, since)
+            continue
+        end = stepper.decision("end modes")
+        if end not in offered and not (why := stepper.why_illegal(walk, end)).later:
+            short = not said or len(said) not in lit.by_id[hand]["modal"]["choose"]  # none: removed instead
+            assert (why.code is not None and why.code.value == "mode-count") == short, (hand, said, why.text)
         below = {d.subject for d in decisions[:i] if d.kind is DecisionKind.PUT} - {hand}
         spec = lit.by_id[hand]
         for m, reqs, available in lit.modes(hand):
@@ -457,6 +479,29 @@ def test_step_refuses_a_mode_for_the_reason_check_gives(doc: dict[str, Any], see
                     m,
                     why.text,
                 )
+
+
+def _last_put(decisions: list[Any]) -> int:
+    return max(i for i, d in enumerate(decisions) if d.kind is DecisionKind.PUT)
+
+
+def _ends(stepper: Stepper, walk: Any, lit: Literal, hand: str, since: list[Any]) -> None:
+    """'end targets' refused (not later) with fewer targets than the requirement being chosen
+    takes is refused for the count (601.2c), as ``check`` says of a proposal ending there."""
+    end = stepper.decision("end targets")
+    offered = stepper.legal(walk)
+    if end in offered or offered[0].kind is DecisionKind.DIVIDE or (why := stepper.why_illegal(walk, end)).later:
+        return  # a division comes first: no requirement is being chosen
+    kinds = [d.kind for d in since]
+    modes = [d.mode for d in since if d.kind is DecisionKind.MODE] or [None]
+    sequence = [r for m in modes for r in next(rs for k, rs, _ in lit.modes(hand) if k == m)]
+    done = kinds.count(DecisionKind.END_TARGETS)
+    if done >= len(sequence):
+        return
+    last = max((j for j, k in enumerate(kinds) if k in (DecisionKind.END_MODES, DecisionKind.END_TARGETS)), default=-1)
+    chosen = sum(1 for k in kinds[last + 1 :] if k is DecisionKind.TARGET)
+    short = chosen < sequence[done].get("min", 1)
+    assert (why.code is not None and why.code.value == "target-count") == short, (hand, since, why.text)
 
 
 def rnd_choice(found: list[Outcome], seed: int) -> Outcome:

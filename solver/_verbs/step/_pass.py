@@ -461,6 +461,16 @@ class PassStepper(Checked[State]):
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DIVIDE for x in legal):
             return judge.divide_first(a)
+        if d.kind is END_MODES and a.modal and self.end_modes not in state.tokens:  # their number is final
+            miscounted = judge.modes_miscounted(a, len(state.tokens))
+            if miscounted is not None:
+                return miscounted
+        if d.kind is END_TARGETS and (req := self._requirement(a, state.tokens)) is not None:
+            ended = max((i for i, t in enumerate(state.tokens) if t in (self.end_modes, self.end_targets)), default=-1)
+            chosen = sum(1 for t in state.tokens[ended + 1 :] if self.target0 <= t < self.end_targets)
+            miscounted = judge.targets_miscounted(req, chosen)  # the requirement's targets end: their number is final
+            if miscounted is not None:
+                return miscounted
         if d.kind is TARGET:
             t = tok - self.target0
             req = self._requirement(a, state.tokens)
