@@ -450,8 +450,7 @@ class Literal:
             done.add(a)
             if a in never:
                 out.add((a, "placed-but-illegal"))
-                below.add(a)
-                continue  # never put on the stack: nothing else of it is judged
+                continue  # never put on the stack (nor below anything): nothing else of it is judged
             b = self.block_of.get(a)
             if b is not None:
                 if b < last:
@@ -498,10 +497,8 @@ class Literal:
             reqs, av = modes[m]
             if not av:
                 out.add("mode-unavailable")
-            illegal = modal and not any(True for _ in self.instances(a, reqs, below))
-            if illegal and av:
+            if av and modal and not any(True for _ in self.instances(a, reqs, below)):
                 out.add("mode-illegal")
-            illegal = illegal or not av
             ts: dict[str, list[str]] = mc.get("targets", {})
             ids = {r["id"] for r in reqs}
             if any(k not in ids for k in ts) or any(k not in ids for k in mc.get("divide", {})):
@@ -512,9 +509,10 @@ class Literal:
                 lst = ts.get(r["id"], [])
                 mine |= set(lst)
                 lo, hi = r.get("min", 1), (r.get("max", 1) if "max" in r else 1)
-                if not illegal and (len(lst) < lo or (hi is not None and len(lst) > hi)):
+                if len(lst) < lo or (hi is not None and len(lst) > hi):
                     out.add("target-count")
-                if not illegal and len(set(lst)) < len(lst):
+                named = [x for x in lst if x in known]  # a name the scenario lacks is told as unknown
+                if len(set(named)) < len(named):
                     out.add("target-duplicate")
                 for x in lst:
                     if x not in known:
@@ -523,16 +521,14 @@ class Literal:
                     out |= self.bars(a, r, self.things[x], chosen)
                     if x in self.by_id and x != a and x not in below:
                         out.add("target-not-yet-on-stack")
-                for d in r.get("different_from", []) if not illegal else []:
+                for d in r.get("different_from", []):
                     if chosen[r["id"]] & chosen.get(d, set()):
                         out.add("target-not-distinct")
                 dv = mc.get("divide", {}).get(r["id"])
-                if illegal:
-                    pass
-                elif r.get("divide") is not None and lst:
+                if r.get("divide") is not None and (named or dv):  # divided among the things named
                     if (
-                        dv is None
-                        or set(dv) != set(lst)
+                        not dv
+                        or set(dv) != set(named)
                         or sum(dv.values()) != r["divide"]
                         or min(dv.values()) < 1
                         or set(dv) - known
@@ -540,8 +536,7 @@ class Literal:
                         out.add("division")
                 elif dv:
                     out.add("division")
-            if not illegal:
-                things_per_inst.append(mine)
+            things_per_inst.append(mine)
         if modal and t.get("modal", {}).get("distinct_targets"):
             flat = [x for s in things_per_inst for x in s]
             if len(flat) != len(set(flat)):

@@ -273,12 +273,13 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         refused: list[_Instance] = []
     else:
         chosen, refused = _check_modes(facts, a, e, below, report)
-    for inst in refused:  # a mode that can't be chosen: only its targets' own reasons are told
-        _check_targets(facts, a, inst, below, report, reasons_only=True)
+    # a mode that can't be chosen has its targets judged as any mode's: every violation (SPEC), not
+    # only its targets' own reasons — an unavailable mode's two targets for "target creature" break 601.2c too
+    judged = [_check_targets(facts, a, inst, below, report) for inst in refused]
     instances = [_check_targets(facts, a, inst, below, report) for inst in chosen]
     if a.distinct_targets:
         owner: dict[int, str] = {}
-        for inst, things in zip(chosen, instances, strict=True):
+        for inst, things in zip([*refused, *chosen], [*judged, *instances], strict=True):
             for t in sorted(set(things)):
                 if t in owner:
                     report.add(a.id, _modes.shared_target(a, facts.things[t].id, owner[t], inst.where))
@@ -324,14 +325,14 @@ def _check_modes(
     return chosen, refused
 
 
-def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report, given: bool) -> None:
-    """The requirements ``inst`` names that ``m`` lacks, and divisions where none is taken
-    (``given``: the names each part is given to, too)."""
+def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report) -> None:
+    """The requirements ``inst`` names that ``m`` lacks, divisions where none is taken, and the
+    names each part is given to that the scenario lacks."""
     for key, table in (("targets", inst.targets), ("divide", inst.divide)):
         for rid in table:
             if rid not in m.requirement_index:
                 report.add(a.id, _targets.no_such_requirement(m, rid, inst.where))
-            elif key == "divide" and given:
+            elif key == "divide":
                 place = f"{inst.where}, target {rid}"
                 for name in inst.divide[rid]:
                     if name not in facts.thing_index:
@@ -346,16 +347,11 @@ def _check_targets(
     inst: _Instance,
     below: frozenset[int],
     report: _Report,
-    *,
-    reasons_only: bool = False,
 ) -> list[int]:
-    """Check one mode instance's targets; returns every thing chosen (known to the scenario).
-
-    ``reasons_only``: the mode can't be chosen at all; only each chosen target's own reasons
-    (exclusions, not yet on the stack, names the scenario lacks) are told, so a judge sees why."""
+    """Check one mode instance's targets; returns every thing chosen (known to the scenario)."""
     m = a.modes[inst.mode]
     if inst.divide or not inst.targets.keys() <= m.requirement_index.keys():
-        _check_keys(facts, a, m, inst, report, given=not reasons_only)
+        _check_keys(facts, a, m, inst, report)
     chosen: dict[int, tuple[int, ...]] = {}
     index = facts.thing_index
     for r in m.requirements:
@@ -375,8 +371,6 @@ def _check_targets(
             # 115.5 alone, it is never on the stack before it is put there)
             if t != facts.first_waiting + a.index and not facts.is_on_stack_target(t, below):
                 report.add(a.id, _targets.not_on_stack(facts, a, t).at(_place(inst, r)))
-        if reasons_only:
-            continue
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
                 if n > 1 and tid in facts.thing_index:
@@ -388,7 +382,7 @@ def _check_targets(
             wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
             if wrong is not None:
                 report.add(a.id, wrong.at(_place(inst, r)))
-    if not reasons_only and m.linked:
+    if m.linked:
         _check_links(facts, a, m, inst, chosen, report)
     return [t for r in m.requirements for t in chosen[r.index]]
 
@@ -425,4 +419,3 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     example = first_legal_choice(facts, a, start)
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
-

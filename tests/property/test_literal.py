@@ -24,6 +24,7 @@ import copy
 import random
 from typing import Any
 
+import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, compile_facts
@@ -254,7 +255,10 @@ TWICE: dict[str, Any] = {
 
 ENDS: dict[str, Any] = {
     "players": ["A"],
-    "objects": [{"id": "c", "controller": "A", "types": ["creature"]}, {"id": "d", "controller": "A", "types": ["creature"]}],
+    "objects": [
+        {"id": "c", "controller": "A", "types": ["creature"]},
+        {"id": "d", "controller": "A", "types": ["creature"]},
+    ],
     "triggers": [
         {"id": "T", "controller": "A", "modal": {"choose": [2]}, "modes": [{"id": "m0"}, {"id": "m1"}]},
         {"id": "U", "controller": "A", "targets": [{"id": "t", "min": 2, "max": 2, "filter": {"type": "creature"}}]},
@@ -419,6 +423,48 @@ def test_check_tells_every_violation_the_literal_reading_finds(doc: dict[str, An
             if codes == {"target-must"} and any(a == x and c != "target-must" for a, c in said for x, _ in differ):
                 continue
             assert not differ, (p, said, literal)
+
+
+REFUSED: dict[str, Any] = {
+    "players": ["A", "B"],
+    "objects": [
+        {"id": "c", "controller": "B", "types": ["creature"]},
+        {"id": "d", "controller": "B", "types": ["creature"]},
+    ],
+    "triggers": [
+        {
+            "id": "T",
+            "controller": "A",
+            "modal": {"choose": [1], "distinct_targets": True},
+            "modes": [
+                {"id": "used", "available": False, "targets": [{"id": "t", "filter": {"type": "creature"}}]},
+                {"id": "abil", "targets": [{"id": "t", "filter": {"kind": "ability"}, "min": 2, "max": 2}]},
+            ],
+        }
+    ],
+}
+"""A mode chosen before (unavailable) and one with no legal targets (603.3c), each given targets
+that break 601.2c as well: ``check`` told only the mode's refusal and each target's own bars — it
+judged a refused mode's targets with ``reasons_only``."""
+
+
+@pytest.mark.parametrize(
+    "modes",
+    [
+        [{"mode": "used", "targets": {"t": ["c", "d"]}}],  # two for "target creature": 601.2c's count
+        [{"mode": "used", "targets": {"t": ["c", "c"]}}],  # the same target twice
+        [{"mode": "used", "targets": {"t": []}}],  # none for "target creature"
+        [{"mode": "abil", "targets": {"t": ["c"]}}],  # one of two, and it is no ability
+        [{"mode": "used", "targets": {"t": ["c"]}, "divide": {"t": {"c": 1}}}],  # a division where none is taken
+    ],
+)
+def test_check_judges_a_refused_modes_targets_as_any_modes(modes: list[dict[str, Any]]) -> None:
+    """SPEC: every violation. A mode that can't be chosen still has its targets judged: their count,
+    repeats and divisions break 601.2c/601.2d whatever the mode's refusal (700.2, 603.3c) says."""
+    proposal = {"stack": [{"ability": "T", "modes": modes}]}
+    verdict = check(Scenario.model_validate(REFUSED), Outcome.model_validate(proposal))
+    said = {(v.ability, v.code.value) for v in verdict.violations}
+    assert said == Literal(REFUSED).violations(proposal), [v.message for v in verdict.violations]
 
 
 @SETTINGS
