@@ -23,6 +23,7 @@ from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._targeting import Bar
 from triggerstack.model._text import shown_lines
 
 from .._core.choices import first_legal_choice, is_mode_legal
@@ -405,8 +406,13 @@ def _check_links(
                 report.add(a.id, _targets.not_distinct(facts, twice, r.id, m.requirements[d].id).at(inst.where))
         if r.depends_on:
             deps = {d: chosen[d] for d in r.depends_on}
-            for t in mine:
-                if t not in r.excluded and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps):
+            for t in mine:  # a thing barred by a rule misfits the description too (every violation)
+                told = r.excluded.get(t, ())
+                if (
+                    Bar.FILTER not in told
+                    and Bar.LINKED not in told
+                    and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps)
+                ):
                     report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(_place(inst, r)))
 
 

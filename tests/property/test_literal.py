@@ -552,3 +552,71 @@ def _ends(stepper: Stepper, walk: Any, lit: Literal, hand: str, since: list[Any]
 
 def rnd_choice(found: list[Outcome], seed: int) -> Outcome:
     return found[random.Random(seed).randrange(len(found))]
+
+
+SHROUDED_MISFIT: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [
+        {"id": "o0", "controller": "P1", "types": ["land"]},
+        {"id": "o2", "kind": "card", "zone": "graveyard", "owner": "P0", "types": ["instant"]},
+        {"id": "o3", "controller": "P0", "types": ["creature"]},
+        {"id": "o4", "controller": "P1", "types": ["kindred"], "shroud": True},
+    ],
+    "triggers": [
+        {
+            "id": "T",
+            "source": "o0",
+            "targets": [
+                {"id": "r0", "filter": {"kind": "card", "controller": "opponent"}},
+                {"id": "r1", "min": 1, "max": 2, "filter": {"kind": "permanent", "owner": {"target_of": "r0"}}},
+            ],
+        }
+    ],
+}
+"""r1 is a permanent owned by r0's owner; r0 can only be o2 (P0's), so o4 (P1's, with shroud)
+fits r1 for no legal choice of r0. ``explain`` said only "o4 has shroud" and ``check`` of T
+targeting o2 and o4 only target-shroud: a thing another rule barred was never asked about the
+description that names r0 (model/_facts.py took only candidates to the linked search; check
+skipped a barred thing's misfit)."""
+
+LEFT_MISFIT: dict[str, Any] = {
+    "players": ["P0", {"id": "P2", "left_game": True}],
+    "triggers": [
+        {
+            "id": "T",
+            "controller": "P0",
+            "targets": [
+                {"id": "r0", "min": 0, "max": None, "filter": {"kind": "player"}},
+                {
+                    "id": "r1",
+                    "filter": {"kind": "player", "not": {"controller": {"target_of": "r0"}}, "controller": "you"},
+                    "different_from": ["r0"],
+                },
+            ],
+        }
+    ],
+}
+"""P2 left the game (800.4a) and is no player r1's description fits (not r0's, and T's
+controller's): both reasons, not the first."""
+
+
+@pytest.mark.parametrize(
+    ("doc", "thing", "proposal"),
+    [
+        (SHROUDED_MISFIT, "o4", {"stack": [{"ability": "T", "targets": {"r0": ["o2"], "r1": ["o4"]}}]}),
+        (LEFT_MISFIT, "P2", {"stack": [{"ability": "T", "targets": {"r1": ["P2"]}}]}),
+    ],
+)
+def test_a_barred_thing_that_fits_no_choice_of_the_named_targets_is_told_both(
+    doc: dict[str, Any], thing: str, proposal: dict[str, Any]
+) -> None:
+    """docs/formats.md, Verdict: a target that breaks several rules gets one violation for each,
+    and ``explain`` lists each reason among the exclusions — the description that names another
+    requirement's targets (target_of, 601.2c) is one of them, whatever else bars the thing."""
+    scenario = Scenario.model_validate(doc)
+    r1 = explain(scenario)["abilities"][0]["modes"][0]["requirements"][1]
+    told = {e["code"] for e in r1["excluded"] if e["id"] == thing}
+    assert "target-filter" in told and len(told) >= 2, r1["excluded"]
+    verdict = check(scenario, Outcome.model_validate(proposal))
+    said = {(v.ability, v.code.value) for v in verdict.violations}
+    assert said == Literal(doc).violations(proposal), [v.message for v in verdict.violations]
