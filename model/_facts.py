@@ -299,7 +299,8 @@ def _refine_target_of(
     reqs: tuple[RequirementFacts, ...], things: Sequence[Thing], ctx: Context, deadline: Deadline
 ) -> tuple[RequirementFacts, ...]:
     """Keep, of a ``target_of`` filter's candidates, exactly those that fit some legal choice of
-    the requirements it names (:mod:`._linked`); the others are barred (:attr:`Bar.LINKED`) alone."""
+    the requirements it names (:mod:`._linked`); the others are barred (:attr:`Bar.LINKED`) alone,
+    and a thing another rule bars that fits for no such choice has that bar too (every reason)."""
     if not any(r.depends_on for r in reqs):
         return reqs
     out = []
@@ -315,6 +316,9 @@ def _refine_target_of(
                 keep.append(t)
             else:
                 excluded[t] = (Bar.LINKED,)
+        for t, bars in r.excluded.items():  # barred by a rule too: the filter's misfit is one more reason
+            if Bar.FILTER not in bars and not search.fits(t):
+                excluded[t] = (*bars, Bar.LINKED)
         out.append(replace(r, candidates=tuple(keep), excluded=MappingProxyType(dict(sorted(excluded.items())))))
     return tuple(out)
 

@@ -115,6 +115,10 @@ class AbilityReport(_Report):
         description="Whether it is removed in every legal outcome, in some, or in none (603.3c-d)"
     )
     removal_reason: str = Field(description="Why")
+    removal_rule: str = Field(
+        description="The rule the reason cites (603.3d, 700.2, 800.4d …): what the page links, "
+        "never a number read out of the words"
+    )
     pass_: int | None = Field(default=None, alias="pass", description="Fired abilities: the pass it goes into")
     fired_by: str | None = Field(default=None, description="Fired abilities: the ability whose targeting fired it")
     reaction: str | None = Field(default=None, description="Fired abilities: the reaction it was fired from")

@@ -22,7 +22,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")]
 
 from triggerstack.model import Outcome, Scenario  # noqa: E402
-from triggerstack.solver import check  # noqa: E402
+from triggerstack.solver import check, explain  # noqa: E402
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES, serving  # noqa: E402
 
@@ -440,3 +440,34 @@ def test_nothing_a_card_says_runs_as_script(page: Any) -> None:
     assert MARKUP in str(oracle.locator("summary").text_content()) and ATTRIBUTE in str(oracle.text_content())
     assert page.locator("#board img, #abilities img, [onfocus], [onerror]").count() == 0
     assert page.evaluate("window.__pwned") is None
+
+
+RULES_IN_WORDS = {
+    "players": ["A", {"id": "B", "left_game": True}],
+    "triggers": [
+        {"id": "T", "controller": "A", "illegal": "Hushbringer's effect (see 101.2)"},
+        {"id": "702.11", "controller": "A"},
+        {"id": "U", "controller": "A", "condition": "ability-triggered", "targets": [{"id": "t", "filter": {"kind": "ability"}}]},
+        {"id": "V", "controller": "B"},
+        {"id": "W", "controller": "A", "modal": {"choose": [0, 1]}, "modes": [{"id": "m", "text": "Draw (115.4)."}]},
+    ],
+}
+"""Removal sentences that hold other numbers than their rule: an ``illegal`` text naming 101.2
+(603.3d), an ability id 702.11 below U (603.3c-d), a player who left (800.4d), a mode's words
+(700.2). The page read the rule out of the sentence — the first number in it — and linked 101.2
+and 702.11."""
+
+
+def test_the_page_links_the_rule_of_each_removal_that_explain_gives(page: Any) -> None:
+    """docs/formats.md, Explanation: each ability must, may or cannot be removed, and why, with the
+    rule: the page links ``removal_rule``, never a number the words happen to hold."""
+    page.fill("#scenario-text", json.dumps(RULES_IN_WORDS))
+    before = _refreshed(page)
+    page.click("#load-button")
+    _wait_refresh(page, before)
+    told = {a["id"]: a for a in explain(Scenario.model_validate(RULES_IN_WORDS))["abilities"]}
+    assert {a["removal_rule"] for a in told.values()} >= {"603.3d", "800.4d", "700.2"}
+    for ability, report in told.items():
+        card = page.locator(f"#abilities article[data-ability='{ability}']")
+        linked = card.locator("p").filter(has_text=report["removal_reason"]).locator("a").all_text_contents()
+        assert linked == [report["removal_rule"]], (ability, report["removal_reason"], linked)

@@ -15,11 +15,13 @@ from ._modes import mode_illegal as mode_illegal
 from ._modes import mode_not_its_own as mode_not_its_own
 from ._modes import mode_repeat as mode_repeat
 from ._modes import mode_unavailable as mode_unavailable
+from ._modes import modes_miscounted as modes_miscounted
 from ._modes import modes_of_unmodal as modes_of_unmodal
 from ._modes import no_such_mode as no_such_mode
 from ._modes import shared_target as shared_target
 from ._modes import targets_outside_modes as targets_outside_modes
 from ._never import broken_for_good as broken_for_good
+from ._never import mode_broken_for_good as mode_broken_for_good
 from ._never import mode_never_chosen as mode_never_chosen
 from ._never import never_chosen as never_chosen
 from ._order import already_done as already_done
@@ -73,5 +75,6 @@ from ._targets import not_functioning as not_functioning
 from ._targets import not_in_pass as not_in_pass
 from ._targets import not_on_stack as not_on_stack
 from ._targets import target_count as target_count
+from ._targets import targets_miscounted as targets_miscounted
 from ._targets import unfit as unfit
 from ._targets import worded as worded

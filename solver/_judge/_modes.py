@@ -26,6 +26,12 @@ def mode_count(a: AbilityFacts, chosen: int) -> Reason:
     )
 
 
+def modes_miscounted(a: AbilityFacts, chosen: int) -> Reason | None:
+    """700.2: ``chosen`` modes in a number the text does not allow (none on the stack: it is removed
+    instead). What ``check`` says of an entry's modes and ``step`` of 'end modes' after ``chosen``."""
+    return mode_count(a, chosen) if chosen not in a.choose or not chosen else None
+
+
 def no_such_mode(a: AbilityFacts, mode: str) -> Reason:
     return Reason.of(Code.MODE_UNKNOWN, f"{a.id} has no mode {mode!r} (modes: {', '.join(a.mode_index)})")
 

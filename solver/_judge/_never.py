@@ -15,7 +15,7 @@ from triggerstack.model._rules import Code
 from .._core.choices import iter_choices, iter_divided, iter_mode_targets
 from .._core.indexed import Choice, ModeInstance, Placed, entry_of
 from . import _modes, _removal, _targets
-from ._proposal import _check_entry, _mode_legal, _Report
+from ._proposal import _check_entry, _check_modes, _mode_legal, _Report
 from ._reason import Reason
 
 SUBSTITUTIONS = 64
@@ -140,3 +140,24 @@ def broken_for_good(
     report = _Report(RUNNING, None)
     _check_entry(facts, a, entry, below, report)
     return [Reason(v.code, v.rule, v.message) for v in report.items if v.code in _FOR_GOOD]
+
+
+def mode_broken_for_good(
+    facts: Facts, a: AbilityFacts, announced: Sequence[int], m: ModeFacts, below: frozenset[int]
+) -> Reason | None:
+    """What ``check`` says of ``a`` choosing the modes ``announced`` and then ``m``, put on the
+    stack above ``below``, that no way of going on cures: the reason a walk refuses ``m`` while ``a``
+    is in hand, in a proposal's words — unavailable (700.2), chosen again where the text does not
+    allow it (700.2d), more modes than the text allows (700.2: modes only grow), or no legal targets
+    with what is below now (603.3c: the stack does not grow while ``a`` is announced). None when
+    only the targets, a count still short or the other modes rule it out."""
+    modes = tuple(
+        ModeChoice.model_construct(mode=a.modes[k].id or "", targets={}, divide={}) for k in (*announced, m.index)
+    )
+    entry = Entry.model_construct(ability=a.id, modes=modes, targets={}, divide={})
+    report = _Report(RUNNING, None)
+    _check_modes(facts, a, entry, below, report)
+    final = {Code.MODE_UNAVAILABLE, Code.MODE_REPEAT, Code.MODE_ILLEGAL}
+    if len(modes) > max(a.choose):
+        final.add(Code.MODE_COUNT)
+    return next((Reason(v.code, v.rule, v.message) for v in report.items if v.code in final), None)

@@ -23,6 +23,7 @@ from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._targeting import Bar
 from triggerstack.model._text import shown_lines
 
 from .._core.choices import first_legal_choice, is_mode_legal
@@ -273,12 +274,13 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         refused: list[_Instance] = []
     else:
         chosen, refused = _check_modes(facts, a, e, below, report)
-    for inst in refused:  # a mode that can't be chosen: only its targets' own reasons are told
-        _check_targets(facts, a, inst, below, report, reasons_only=True)
+    # a mode that can't be chosen has its targets judged as any mode's: every violation (SPEC), not
+    # only its targets' own reasons — an unavailable mode's two targets for "target creature" break 601.2c too
+    judged = [_check_targets(facts, a, inst, below, report) for inst in refused]
     instances = [_check_targets(facts, a, inst, below, report) for inst in chosen]
     if a.distinct_targets:
         owner: dict[int, str] = {}
-        for inst, things in zip(chosen, instances, strict=True):
+        for inst, things in zip([*refused, *chosen], [*judged, *instances], strict=True):
             for t in sorted(set(things)):
                 if t in owner:
                     report.add(a.id, _modes.shared_target(a, facts.things[t].id, owner[t], inst.where))
@@ -300,8 +302,8 @@ def _check_modes(
     if e.targets or e.divide:
         report.add(a.id, _modes.targets_outside_modes(a, "targets" if e.targets else "divide"))
     picks = e.modes or ()
-    if len(picks) not in a.choose or not picks:
-        report.add(a.id, _modes.mode_count(a, len(picks)))
+    if (miscounted := _modes.modes_miscounted(a, len(picks))) is not None:
+        report.add(a.id, miscounted)
     seen: dict[str, int] = {}
     for mc in picks:
         seen[mc.mode] = seen.get(mc.mode, 0) + 1
@@ -324,14 +326,14 @@ def _check_modes(
     return chosen, refused
 
 
-def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report, given: bool) -> None:
-    """The requirements ``inst`` names that ``m`` lacks, and divisions where none is taken
-    (``given``: the names each part is given to, too)."""
+def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, report: _Report) -> None:
+    """The requirements ``inst`` names that ``m`` lacks, divisions where none is taken, and the
+    names each part is given to that the scenario lacks."""
     for key, table in (("targets", inst.targets), ("divide", inst.divide)):
         for rid in table:
             if rid not in m.requirement_index:
                 report.add(a.id, _targets.no_such_requirement(m, rid, inst.where))
-            elif key == "divide" and given:
+            elif key == "divide":
                 place = f"{inst.where}, target {rid}"
                 for name in inst.divide[rid]:
                     if name not in facts.thing_index:
@@ -346,16 +348,11 @@ def _check_targets(
     inst: _Instance,
     below: frozenset[int],
     report: _Report,
-    *,
-    reasons_only: bool = False,
 ) -> list[int]:
-    """Check one mode instance's targets; returns every thing chosen (known to the scenario).
-
-    ``reasons_only``: the mode can't be chosen at all; only each chosen target's own reasons
-    (exclusions, not yet on the stack, names the scenario lacks) are told, so a judge sees why."""
+    """Check one mode instance's targets; returns every thing chosen (known to the scenario)."""
     m = a.modes[inst.mode]
     if inst.divide or not inst.targets.keys() <= m.requirement_index.keys():
-        _check_keys(facts, a, m, inst, report, given=not reasons_only)
+        _check_keys(facts, a, m, inst, report)
     chosen: dict[int, tuple[int, ...]] = {}
     index = facts.thing_index
     for r in m.requirements:
@@ -375,20 +372,18 @@ def _check_targets(
             # 115.5 alone, it is never on the stack before it is put there)
             if t != facts.first_waiting + a.index and not facts.is_on_stack_target(t, below):
                 report.add(a.id, _targets.not_on_stack(facts, a, t).at(_place(inst, r)))
-        if reasons_only:
-            continue
         if len(distinct) != len(known):
             for tid, n in Counter(ids).items():
                 if n > 1 and tid in facts.thing_index:
                     report.add(a.id, _targets.chosen_twice(tid, n).at(_place(inst, r)))
-        if len(ids) < r.min or (r.max is not None and len(ids) > r.max):
-            report.add(a.id, _targets.target_count(r, len(ids)).at(_place(inst, r)))
+        if (miscounted := _targets.targets_miscounted(r, len(ids))) is not None:
+            report.add(a.id, miscounted.at(_place(inst, r)))
         if r.divide is not None:
             names: set[str] = {facts.things[t].id for t in distinct}
             wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
             if wrong is not None:
                 report.add(a.id, wrong.at(_place(inst, r)))
-    if not reasons_only and m.linked:
+    if m.linked:
         _check_links(facts, a, m, inst, chosen, report)
     return [t for r in m.requirements for t in chosen[r.index]]
 
@@ -411,8 +406,13 @@ def _check_links(
                 report.add(a.id, _targets.not_distinct(facts, twice, r.id, m.requirements[d].id).at(inst.where))
         if r.depends_on:
             deps = {d: chosen[d] for d in r.depends_on}
-            for t in mine:
-                if t not in r.excluded and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps):
+            for t in mine:  # a thing barred by a rule misfits the description too (every violation)
+                told = r.excluded.get(t, ())
+                if (
+                    Bar.FILTER not in told
+                    and Bar.LINKED not in told
+                    and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps)
+                ):
                     report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(_place(inst, r)))
 
 
@@ -425,4 +425,3 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
     example = first_legal_choice(facts, a, start)
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
-

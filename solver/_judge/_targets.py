@@ -108,6 +108,12 @@ def chosen_twice(name: str, times: int) -> Reason:
     return Reason.of(Code.TARGET_DUPLICATE, f"{name} is chosen {times} times for one instance of 'target'")
 
 
+def targets_miscounted(r: RequirementFacts, chosen: int) -> Reason | None:
+    """601.2c: ``chosen`` targets outside the requirement's bounds. What ``check`` says of a
+    requirement's targets and ``step`` of 'end targets' after ``chosen`` of them."""
+    return target_count(r, chosen) if chosen < r.min or (r.max is not None and chosen > r.max) else None
+
+
 def target_count(r: RequirementFacts, chosen: int) -> Reason:
     if r.max is None:
         asked = f"at least {r.min}"

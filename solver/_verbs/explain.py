@@ -139,15 +139,16 @@ def answer(legal: _Explains, _: Explain) -> Explanation:
 # -- the report, part by part -----------------------------------------------------------------------
 
 
-def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[Removal, str]:
-    """Whether ``a`` must, may or cannot be removed, as the legal outcomes remove it, and why (the judge's words)."""
+def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset[int]) -> tuple[Removal, judge.Reason]:
+    """Whether ``a`` must, may or cannot be removed, as the legal outcomes remove it, and why (the
+    judge's words and rule)."""
     if a.forced_removal is not None or seen.removal == "must":
-        return "must", judge.removed_always(a).text
+        return "must", judge.removed_always(a)
     if seen.removal == "cannot":
         targets = {facts.waiting_ability(c) for m in a.modes for r in m.requirements for c in r.candidates}
         below = [facts.abilities[k].id for k in sorted(certain)] if certain & targets else []
-        return "cannot", judge.cannot_be_removed(a, below).text
-    return "may", judge.may_be_removed(a).text
+        return "cannot", judge.cannot_be_removed(a, below)
+    return "may", judge.may_be_removed(a)
 
 
 def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Exclusion:
@@ -244,7 +245,8 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
     for a in facts.abilities:
         certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
         removal, why = _removal(facts, a, seen[a.index], certain)
-        spending.spend(a.id, a.text, why)
+        assert why.rule is not None
+        spending.spend(a.id, a.text, why.text, why.rule.value)
         modal = ModalReport(choose=sorted(a.choose), repeat=a.repeat, distinct_targets=a.distinct_targets)
         out.append(
             AbilityReport(
@@ -261,7 +263,8 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
                 modes=[_mode(facts, a, m, seen[a.index], certain, spending) for m in a.modes],
                 must_target=[facts.things[t].id for t in a.must],
                 removal=removal,
-                removal_reason=why,
+                removal_reason=why.text,
+                removal_rule=why.rule.value,
             )
         )
     return out
@@ -292,7 +295,9 @@ def _merge(old: AbilityReport, new: AbilityReport, abilities: set[str]) -> Abili
         modes.append(mo.model_copy(update={"status": kept.status, "reason": kept.reason, "requirements": reqs}))
     update: dict[str, Any] = {"modes": modes}
     if old.removal != new.removal:
-        update |= {"removal": "may", "removal_reason": judge.removal_depends().text}
+        depends = judge.removal_depends()
+        assert depends.rule is not None
+        update |= {"removal": "may", "removal_reason": depends.text, "removal_rule": depends.rule.value}
     return old.model_copy(update=update)
 
 

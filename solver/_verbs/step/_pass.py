@@ -452,10 +452,25 @@ class PassStepper(Checked[State]):
             if k != a.index:
                 return judge.mode_not_its_own(a, f.abilities[k], d.mode or "")
             mode = a.modes[j - self.mode_offset[k]]
-            if not mode.available:
+            if self.end_modes not in state.tokens:  # the modes announced so far, and this one: what check says of them
+                base = 2 * len(f.abilities) + self.mode_offset[a.index]
+                refused = judge.mode_broken_for_good(f, a, [t - base for t in state.tokens], mode, state.placed)
+                if refused is not None:
+                    return refused
+            elif not mode.available:
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DIVIDE for x in legal):
             return judge.divide_first(a)
+        if d.kind is END_MODES and a.modal and self.end_modes not in state.tokens:  # their number is final
+            miscounted = judge.modes_miscounted(a, len(state.tokens))
+            if miscounted is not None:
+                return miscounted
+        if d.kind is END_TARGETS and (req := self._requirement(a, state.tokens)) is not None:
+            ended = max((i for i, t in enumerate(state.tokens) if t in (self.end_modes, self.end_targets)), default=-1)
+            chosen = sum(1 for t in state.tokens[ended + 1 :] if self.target0 <= t < self.end_targets)
+            miscounted = judge.targets_miscounted(req, chosen)  # the requirement's targets end: their number is final
+            if miscounted is not None:
+                return miscounted
         if d.kind is TARGET:
             t = tok - self.target0
             req = self._requirement(a, state.tokens)

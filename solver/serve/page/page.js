@@ -163,8 +163,8 @@ function renderExplain(data) {
     if (a.controller_assumed) card.append(element("p", { class: "assumed" }, `assumed: ${a.controller_assumed} (`, ruleLink("603.10a"), ")"));
     if (a.chooser && a.chooser !== a.controller) card.append(element("p", { class: "why" }, `choices made by ${a.chooser} (`, ruleLink("700.2e"), ")"));
     const removal = a.removal === "must" ? "must be removed" : a.removal === "may" ? "may be removed" : "cannot be removed";
-    const removalRule = (a.removal_reason || "").match(/\d{3}\.\d+[a-z]?/);
-    card.append(element("p", {}, `${removal}${a.removal_reason ? `: ${a.removal_reason}` : ""}`, removalRule ? " — " : "", removalRule ? ruleLink(removalRule[0]) : ""));
+    // the judge's rule, never one read out of the words (an ability's 'illegal' text may name any number)
+    card.append(element("p", {}, `${removal}${a.removal_reason ? `: ${a.removal_reason}` : ""}`, a.removal_rule ? " — " : "", a.removal_rule ? ruleLink(a.removal_rule) : ""));
     for (const mode of a.modes || []) {
       if (!a.modal && !(mode.requirements || []).length) continue; // no mode, no targets: nothing to say
       const title = mode.id ? `mode ${mode.called}: ${mode.status}` : "targets";
