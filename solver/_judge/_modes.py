@@ -55,21 +55,27 @@ def _called(a: AbilityFacts, mode: str) -> str:
     return mode if k is None else a.modes[k].called
 
 
+def mode_named(a: AbilityFacts, m: ModeFacts) -> str:
+    """How every sentence names ``a``'s mode ``m``: ``T0's mode m1 “…”``; a non-modal ability's one
+    mode, which has no id and often no words, ``T0's mode`` (it was ``T0's mode  can't …``)."""
+    return " ".join(part for part in (f"{a.id}'s mode", m.called) if part)
+
+
 def mode_unavailable(a: AbilityFacts, m: ModeFacts) -> Reason:
     return Reason.of(
-        Code.MODE_UNAVAILABLE, f"{a.id}'s mode {m.called} is not available (chosen before, or its condition is unmet)"
+        Code.MODE_UNAVAILABLE, f"{mode_named(a, m)} is not available (chosen before, or its condition is unmet)"
     )
 
 
 def mode_illegal(a: AbilityFacts, m: ModeFacts) -> Reason:
     """603.3c: a mode with no legal targets when ``a`` is put on the stack can't be chosen."""
     when = f"it has no legal targets when {a.id} is put on the stack"
-    return Reason.of(Code.MODE_ILLEGAL, f"{a.id}'s mode {m.called} can't be chosen: {when}")
+    return Reason.of(Code.MODE_ILLEGAL, f"{mode_named(a, m)} can't be chosen: {when}")
 
 
 def legal_only_if_below(a: AbilityFacts, m: ModeFacts) -> str:
     """What ``explain`` says of a mode legal in some outcomes only: those with its target below."""
-    return f"{a.id}'s mode {m.called} is legal only if an ability it can target is already on the stack below {a.id}"
+    return f"{mode_named(a, m)} is legal only if an ability it can target is already on the stack below {a.id}"
 
 
 def shared_target(a: AbilityFacts, thing: str, first: str, second: str) -> Reason:

@@ -314,7 +314,7 @@ def _check_modes(
         if seen[mc.mode] == 2 and not a.repeat:
             report.add(a.id, _modes.mode_repeat(a, mc.mode))
         m = a.modes[mk]
-        inst = _Instance(mk, mc.targets, mc.divide, f"{a.id}'s mode {m.called}")
+        inst = _Instance(mk, mc.targets, mc.divide, _modes.mode_named(a, m))
         if not m.available:
             report.add(a.id, _modes.mode_unavailable(a, m))
             refused.append(inst)
