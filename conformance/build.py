@@ -498,7 +498,8 @@ def families() -> list[dict[str, Any]]:
         legal = LegalOutcomes(scenario)
         proposals = []
         if legal.count():
-            first = outcome_dict(legal[0])
+            # walked, not unranked: legal[0] tables every pass (ward-4's past --max-compiled)
+            first = outcome_dict(next(iter(legal)))
             proposals.append(first)
             if len(first["stack"]) > 1:  # the same entries, bottom and top swapped
                 swapped = json.loads(json.dumps(first))

@@ -6,7 +6,7 @@ words, sharing no code with ``triggerstack`` (it imports nothing of it). One pas
 reactions and no ``event`` player. It answers the questions a judge asks: the legal outcomes (by
 trying every sequence of placements), every reason a thing is barred from a requirement, and
 whether an ability must, may or cannot be removed. The verbs are held to it
-(``tests/test_judge_64a.py``): the agreement of two readings written apart is the test.
+(``tests/property/test_literal.py``): the agreement of two readings written apart is the test.
 """
 
 from __future__ import annotations
@@ -456,7 +456,10 @@ class Literal:
                 if b < last:
                     out.add((a, "order"))
                 last = max(last, b)
-            out |= {(a, c) for c in self._entry(a, e, below)}
+            broken = self._entry(a, e, below)
+            out |= {(a, c) for c in broken}
+            if broken and not self.choices(a, below):  # 603.3d: with no legal choice it is removed, never put
+                out.add((a, "placed-but-illegal"))
             below.add(a)
         start: dict[int, set[str]] = {}
         placed = [e["ability"] for e in o.get("stack", [])]

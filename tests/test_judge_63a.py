@@ -105,6 +105,114 @@ DIFFER = {
 "o0 fits no legal choice of the other targets" (target-filter), check says 115.3."""
 
 
+ONE_CHOICE_ALONE = {
+    "rules": "seed",
+    "players": [{"id": "P0", "hexproof": True}, {"id": "P1", "hexproof": True, "left_game": True}],
+    "objects": [
+        {
+            "id": "o0",
+            "kind": "card",
+            "zone": "graveyard",
+            "owner": "P0",
+            "types": ["creature"],
+            "hexproof": True,
+            "shroud": True,
+            "hexproof_from": [{"color": "red"}],
+        },
+        {"id": "o1", "controller": "P0", "types": ["creature"], "colors": [], "hexproof": True},
+    ],
+    "triggers": [
+        {
+            "id": "T0",
+            "text": "T0",
+            "controller": "P0",
+            "condition": "ability-triggered",
+            "targets": [
+                {"id": "r0", "min": 0, "max": None, "filter": {"kind": "player"}, "other_than_source": True},
+                {
+                    "id": "r1",
+                    "min": 1,
+                    "max": 1,
+                    "filter": {"type": "creature", "not": {"controller": {"target_of": "r0"}}},
+                    "different_from": ["r0"],
+                    "other_than_source": True,
+                },
+                {
+                    "id": "r2",
+                    "min": 1,
+                    "max": 1,
+                    "filter": "any-target",
+                    "different_from": ["r0"],
+                    "other_than_source": True,
+                },
+            ],
+        }
+    ],
+    "must_target": [{"object": "P1", "applies_to": {}}],
+}
+"""explain gave P0, never chosen for r0, two reasons: r1's description (a creature not controlled by
+r0's target fits none) and 115.3 "P0 chosen for both r2 and r0" — true only of the one legal choice
+it substituted into (r2 took P0 there; r2 = o1 is as legal). A reason is one every choice with P0
+in place breaks (found by a search of crowded() scenarios with must-target effects)."""
+
+
+ALWAYS_REMOVED_BELOW = {
+    "rules": "seed",
+    "players": [
+        {"id": "P0", "hexproof": True},
+        {"id": "P1", "hexproof": True, "left_game": True},
+        {"id": "P2", "hexproof": True, "left_game": True},
+    ],
+    "objects": [],
+    "triggers": [
+        {
+            "id": "T0",
+            "text": "T0",
+            "controller": "P0",
+            "condition": "ability-triggered",
+            "targets": [
+                {"id": "r0", "min": 1, "max": 1, "filter": "any-target", "other_than_source": True},
+                {"id": "r9", "min": 1, "max": 1, "filter": "any-target", "different_from": ["r0"]},
+            ],
+        },
+        {
+            "id": "T1",
+            "text": "T0",
+            "controller": "P0",
+            "condition": "ability-triggered",
+            "targets": [
+                {"id": "r0", "min": 1, "max": 1, "filter": "any-target", "other_than_source": True},
+                {"id": "r9", "min": 1, "max": 1, "filter": "any-target", "different_from": ["r0"]},
+            ],
+        },
+        {
+            "id": "T2",
+            "text": "T2",
+            "controller": "P0",
+            "condition": "ability-triggered",
+            "chooser": "P0",
+            "modal": {"choose": [0, 1], "repeat": True, "distinct_targets": True},
+            "modes": [
+                {"id": "m0", "targets": [], "available": True},
+                {
+                    "id": "m1",
+                    "targets": [
+                        {"id": "r0", "min": 1, "max": 1, "filter": {"kind": "ability"}, "other_than_source": True},
+                        {"id": "r9", "min": 1, "max": 1, "filter": "any-target"},
+                    ],
+                    "available": True,
+                },
+            ],
+        },
+    ],
+}
+"""T2's mode m1 needs an ability as r0's target, and T0 and T1, the only ones, are always removed:
+m1 can't be chosen (603.3c). explain gave P0 in m1's r9 "fits no legal choice of the other
+targets" (target-filter), asking what check says with every ability that *may* precede T2 below —
+T0 and T1 among them; check of m1 with P0 says mode-illegal. explain now takes as possibly below
+only the abilities some legal outcome puts on the stack (found replaying the suite's database)."""
+
+
 def _legal(doc: dict[str, Any], listed: int = OUTCOMES) -> tuple[Facts, Any, list[dict[str, Any]]]:
     """The scenario's facts, what explain says of it and its first ``listed`` legal outcomes (as JSON)."""
     facts = compile_facts(Scenario.model_validate(doc))
@@ -182,6 +290,8 @@ def _said(facts: Facts, changed: dict[str, Any], ability: str) -> set[tuple[str,
 @SETTINGS
 @given(doc=st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=4, linked=True), crowded()))
 @example(doc=DIFFER)
+@example(doc=ONE_CHOICE_ALONE)
+@example(doc=ALWAYS_REMOVED_BELOW)
 def test_an_exclusion_explain_gives_is_what_check_says_of_choosing_it(doc: dict[str, Any]) -> None:
     facts, told, found = _legal(doc)
     for o in found:
@@ -379,9 +489,7 @@ def test_a_mode_said_to_have_no_legal_targets_has_none(doc: dict[str, Any]) -> N
     for report in told["abilities"]:
         a = facts.abilities[facts.ability_index[report["id"]]]
         below = frozenset(
-            b.index
-            for b in facts.abilities
-            if b is not a and b.id not in never and facts.may_precede(b.index, a.index)
+            b.index for b in facts.abilities if b is not a and b.id not in never and facts.may_precede(b.index, a.index)
         )
         for k, m in enumerate(report["modes"]):
             if m["status"] == "illegal" and "it has no legal targets" in m["reason"]:
@@ -453,3 +561,47 @@ def test_no_sentence_a_judge_reads_has_a_part_missing(doc: dict[str, Any]) -> No
     for text in said:
         if text:
             assert not SPACED.search(text), repr(text)
+
+
+PUT_WITH_NOTHING = {
+    "players": ["P0"],
+    "objects": [],
+    "triggers": [
+        {"id": "T0", "controller": "P0", "targets": [{"id": "r", "min": 1, "max": 1, "filter": {"type": "creature"}}]},
+        {"id": "T1", "controller": "P0"},
+    ],
+}
+"""T0 must target a creature and there is none: step refuses ``put T0`` under 603.3d
+(placed-but-illegal); check of T0 put with no target said only 601.2c target-count."""
+
+
+@SETTINGS
+@given(doc=st.one_of(scenarios(max_abilities=3), scenarios(max_abilities=3, linked=True), crowded()))
+@example(doc=PUT_WITH_NOTHING)
+def test_a_put_step_refuses_under_603_3d_is_told_by_check_of_putting_it_there(doc: dict[str, Any]) -> None:
+    """docs/python.md, "Why not": where a walk to a legal outcome removes X and ``step`` refuses
+    ``put X`` because X has no legal choice with what is on the stack (603.3d, placed-but-illegal),
+    check of that outcome with X put there instead (its choice left empty) names the same code and
+    rule of X, beside what its empty choice breaks."""
+    facts, _, found = _legal(doc)
+    assume(not doc.get("reactions"))
+    stepper = Stepper(facts)
+    for o in found[:3]:
+        decisions = stepper.decisions_for(Outcome.model_validate(o))
+        placed = 0
+        for k, d in enumerate(decisions):
+            if d.kind is DecisionKind.PUT:
+                placed += 1
+            if d.kind is not DecisionKind.REMOVE:
+                continue
+            walk = stepper.walk(decisions[:k])
+            why = stepper.why_illegal(walk, stepper.decision(f"put {d.subject}"))
+            if why.code is None or why.code.value != "placed-but-illegal" or why.rule is None:
+                continue
+            changed = _copy(o)
+            changed.pop("passes", None)
+            changed["stack"].insert(placed, {"ability": d.subject})
+            changed["removed"] = [x for x in changed["removed"] if x != d.subject]
+            verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+            said = {(v.code, v.rule) for v in verdict.violations if v.ability == d.subject}
+            assert (why.code, why.rule) in said, (why, said, changed)

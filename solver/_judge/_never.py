@@ -19,34 +19,43 @@ from ._proposal import _check_entry, _check_modes, _mode_legal, _Report
 from ._reason import Reason
 
 SUBSTITUTIONS = 64
-"""Legal choices :func:`never_chosen` looks through for one of the mode it asks about."""
+"""Legal choices :func:`never_chosen` looks through for those of the mode it asks about."""
+ASKED = 8
+"""Of those, how many it judges with the thing in place (:func:`_whatever_else`)."""
 
 
-def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> list[Reason]:
+def never_chosen(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, below: frozenset[int] | None = None
+) -> list[Reason]:
     """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
-    the words :func:`~._proposal.judge` gives a proposal that does: a legal choice of ``m`` with ``t`` in place of
-    ``r``'s last target (or as its only one), put on the stack above every ability ``a`` could
-    target that may be below it. ``t`` an ability that can never be below ``a``: not yet on the
+    the words :func:`~._proposal.judge` gives a proposal that does: legal choices of ``m`` (up to
+    :data:`ASKED`) with ``t`` in place of ``r``'s last target (or as its only one), put on the stack
+    above every ability ``a`` could target that may be below it — what all of them break. ``t``
+    an ability that can never be below ``a``: not yet on the
     stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
     a proposal choosing it). Empty when no such choice breaks a rule, or none of the first
-    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice)."""
+    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice). ``below``: the abilities
+    that can be below ``a`` (explain gives those some legal outcome puts on the stack: one always
+    removed is never below); every ability that may precede it, if not given."""
     if a.forced_removal is not None:
         return [_removal.never_put(a, placed=False)]
+    below = a.precedable_targets if below is None else below
     b = facts.waiting_ability(t)
-    if b is not None and b not in a.precedable_targets:
+    if b is not None and b not in below:
         return [_targets.not_on_stack(facts, a, t)]
-    below = a.precedable_targets
     if not m.available:
         return [_modes.mode_unavailable(a, m)]
     if not _mode_legal(facts, a, m.index, below):
         return [_modes.mode_illegal(a, m)]
+    told: list[list[Reason]] = []
     for n, choice in enumerate(iter_choices(facts, a, below)):
-        if n == SUBSTITUTIONS:
+        if n == SUBSTITUTIONS or len(told) == ASKED:
             break
         at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)
-        if at is None:
-            continue
-        return _judged(facts, a, _taking(next(iter_divided(a, choice)), at, r, t), below)
+        if at is not None:
+            told.append(_judged(facts, a, _taking(next(iter_divided(a, choice)), at, r, t), below))
+    if told:
+        return _whatever_else(told)
     proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
     if proposed is not None:
         at = next(i for i, inst in enumerate(proposed.modes) if inst.mode == m.index)
@@ -54,13 +63,23 @@ def never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFact
     return []
 
 
-def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts) -> Reason:
+def _whatever_else(told: Sequence[list[Reason]]) -> list[Reason]:
+    """Of what check says of several legal choices with the thing in place, the reasons each of them
+    gives (by code and rule, in the first's words): a reason of one choice alone — ``P0 chosen for
+    both r2 and r0`` where r2 took P0 in the first choice but need not — is no reason the thing is
+    never chosen. The first's reasons where no reason is common to all."""
+    common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told))
+    kept = [x for x in told[0] if (x.code, x.rule) in common]
+    return kept or list(told[0])
+
+
+def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int] | None = None) -> Reason:
     """Why no legal outcome chooses ``a``'s mode ``m``: ``a`` is never put on the stack, ``m`` is
     unavailable, or it has no legal targets even with
     every ability ``a`` could target below it (603.3c), or else what ``check`` says of the choice a
     judge would propose with it (:func:`_proposed`: modes that must target different things, 700.2,
-    sharing the only one)."""
-    below = a.precedable_targets
+    sharing the only one). ``below`` as :func:`never_chosen` takes it."""
+    below = a.precedable_targets if below is None else below
     if a.forced_removal is not None:
         return _removal.never_put(a, placed=False)
     if not m.available:

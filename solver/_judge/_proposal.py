@@ -26,7 +26,7 @@ from triggerstack.model._rules import Code, Rule
 from triggerstack.model._targeting import Bar
 from triggerstack.model._text import shown_lines
 
-from .._core.choices import first_legal_choice, is_mode_legal
+from .._core.choices import first_legal_choice, has_legal_choice, is_mode_legal
 from .._core.must import count_obeyed, most_obeyed
 from . import _division, _modes, _order, _removal, _targets
 from ._reason import Reason
@@ -267,6 +267,14 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
     targets its modes share, and must-target effects."""
     if a.forced_removal is not None:
         return
+    told = len(report.items)
+    _check_choice(facts, a, e, below, report)
+    if len(report.items) > told and not has_legal_choice(facts, a, below):
+        report.add(a.id, _removal.must_be_removed(a))  # 603.3d too: with no legal choice it is removed, never put
+
+
+def _check_choice(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
+    """Every violation of the modes and targets ``e`` chooses for ``a`` above ``below``."""
     if not a.modal:
         if e.modes is not None:
             report.add(a.id, _modes.modes_of_unmodal(a))

@@ -29,9 +29,10 @@ def never_put(a: AbilityFacts, placed: bool) -> Reason:
 
 
 def must_be_removed(a: AbilityFacts) -> Reason:
-    """603.3d: a walk puts ``a`` although it has no legal choice with what is on the stack now."""
+    """603.3d: a walk puts ``a``, or a proposal has it on the stack, although it has no legal choice
+    with what is below it (check tells this beside what its choice breaks; step refuses ``put``)."""
     return Reason.of(
-        Code.PLACED_BUT_ILLEGAL, f"{a.id} has no legal choice with what is on the stack now, so it is removed"
+        Code.PLACED_BUT_ILLEGAL, f"{a.id} has no legal choice with what is below it on the stack, so it is removed"
     )
 
 

@@ -159,11 +159,18 @@ def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Ex
 
 
 def _never_chosen(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, spending: Spending
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    t: int,
+    possible: frozenset[int],
+    spending: Spending,
 ) -> list[Exclusion]:
     """Why a candidate no legal outcome chooses is never chosen: what ``check`` says of a choice
-    that takes it (the judge's :func:`~.._judge.never_chosen`), else what the stack decides."""
-    reasons = judge.never_chosen(facts, a, m, r, t)
+    that takes it (the judge's :func:`~.._judge.never_chosen`) with ``possible`` below, else what
+    the stack decides."""
+    reasons = judge.never_chosen(facts, a, m, r, t, possible)
     if not reasons:
         if facts.waiting_ability(t) is not None:
             reasons = [judge.not_on_stack(facts, a, t)]
@@ -188,6 +195,7 @@ def _requirement(
     r: RequirementFacts,
     chosen: set[int],
     certain: frozenset[int],
+    possible: frozenset[int],
     spending: Spending,
 ) -> RequirementReport:
     now: list[str] = []
@@ -201,7 +209,7 @@ def _requirement(
     ]
     for t in r.candidates:
         if t not in chosen:
-            excluded.extend(_never_chosen(facts, a, m, r, t, spending))
+            excluded.extend(_never_chosen(facts, a, m, r, t, possible, spending))
     return RequirementReport(
         id=r.id,
         text=r.text,
@@ -219,10 +227,16 @@ def _requirement(
 
 
 def _mode(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, seen: Projection, certain: frozenset[int], spending: Spending
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    seen: Projection,
+    certain: frozenset[int],
+    possible: frozenset[int],
+    spending: Spending,
 ) -> ModeReport:
     reqs = [
-        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, spending)
+        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, possible, spending)
         for r in m.requirements
     ]
     status: Status
@@ -234,7 +248,7 @@ def _mode(
     elif not m.available:
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
-        status, why = "illegal", judge.mode_never_chosen(facts, a, m).text
+        status, why = "illegal", judge.mode_never_chosen(facts, a, m, possible).text
     return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
@@ -244,6 +258,8 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
     out = []
     for a in facts.abilities:
         certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
+        # what can be below it: one always removed never is
+        possible = frozenset(b for b in a.precedable_targets if True in seen[b].placed)
         removal, why = _removal(facts, a, seen[a.index], certain)
         assert why.rule is not None
         spending.spend(a.id, a.text, why.text, why.rule.value)
@@ -260,7 +276,7 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
                 part=a.part,
                 block=a.block,
                 modal=modal if a.modal else None,
-                modes=[_mode(facts, a, m, seen[a.index], certain, spending) for m in a.modes],
+                modes=[_mode(facts, a, m, seen[a.index], certain, possible, spending) for m in a.modes],
                 must_target=[facts.things[t].id for t in a.must],
                 removal=removal,
                 removal_reason=why.text,
