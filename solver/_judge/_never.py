@@ -67,10 +67,18 @@ def _whatever_else(told: Sequence[list[Reason]]) -> list[Reason]:
     """Of what check says of several legal choices with the thing in place, the reasons each of them
     gives (by code and rule, in the first's words): a reason of one choice alone — ``P0 chosen for
     both r2 and r0`` where r2 took P0 in the first choice but need not — is no reason the thing is
-    never chosen. The first's reasons where no reason is common to all."""
+    never chosen. Where none is common to all (P0 for r0 breaks r1's description with r1 = P0, and
+    115.3 with r2 = P0, and the choice must take P0 for one of them), each way it breaks, once: the
+    thing is never chosen because every choice with it breaks one of them."""
     common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told))
     kept = [x for x in told[0] if (x.code, x.rule) in common]
-    return kept or list(told[0])
+    if kept:
+        return kept
+    ways: dict[tuple[object, object], Reason] = {}
+    for reasons in told:
+        for x in reasons:
+            ways.setdefault((x.code, x.rule), x)
+    return list(ways.values())
 
 
 def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int] | None = None) -> Reason:
