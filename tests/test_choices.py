@@ -1,6 +1,6 @@
 """One ability's choices: divisions (601.2d), repeats as multisets (700.2d), distinct targets.
 
-Private unit: solver/_core/choices, one ability's choices."""
+Private unit: solver/_core/choices and space's has_legal_choice, one ability's choices."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from math import comb
 
 import pytest
 from triggerstack.model import Scenario, compile_facts
-from triggerstack.solver._core.choices import has_legal_choice, iter_choices, iter_divisions
+from triggerstack.solver._core.choices import iter_choices, iter_divisions
+from triggerstack.solver._core.space import has_legal_choice
 
 
 @pytest.mark.parametrize(("amount", "parts"), [(3, 1), (3, 2), (3, 3), (5, 2), (6, 4), (2, 3)])

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from math import comb
 
-from triggerstack.model._facts import AbilityFacts, Facts, RequirementFacts
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._filters import who
 from triggerstack.model._linked import atoms
 from triggerstack.model._types import PlayerId
@@ -480,3 +480,43 @@ class Programme:
                         for i in slots:
                             out[i].update(cls.things)
         return out
+
+
+def linked_groups(m: ModeFacts) -> list[tuple[int, ...]]:
+    """A mode's requirements in groups linked to each other (``different_from``, ``target_of``),
+    each group by its first requirement."""
+    group = list(range(len(m.requirements)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for r in m.requirements:
+        for d in (*r.different_from, *r.depends_on):
+            group[root(d)] = root(r.index)
+    found: dict[int, list[int]] = {}
+    for i in range(len(group)):
+        found.setdefault(root(i), []).append(i)
+    return sorted(tuple(g) for g in found.values())
+
+
+def part_of(
+    facts: Facts, a: AbilityFacts, modes: tuple[int, ...], reqs: tuple[int, ...] | None, joint: bool
+) -> Part | None:
+    """The programme's part of ``a`` over the requirements ``reqs`` of one instance of
+    ``modes[0]`` (or, with ``reqs`` None, every requirement of one instance of each of ``modes``),
+    kept with the facts; ``joint``: with ``a``'s distinct targets and "must target" effects. None
+    where it is too large for a programme."""
+    key = ("programme", a.index, modes, reqs, joint)
+    found: Part | bool | None = facts.memo.get(key)
+    if found is None:
+        slots = [
+            Slot(k, m, r)
+            for k, m in enumerate(modes)
+            for r in a.modes[m].requirements
+            if reqs is None or r.index in reqs
+        ]
+        part = Part(facts, a, slots, joint and a.distinct_targets, joint and bool(a.must))
+        found = facts.memo[key] = part if part.feasible else False
+    return found if isinstance(found, Part) else None

@@ -8,7 +8,11 @@ top of this search by :mod:`.must`, whose :func:`~.must.iter_legal_choices` give
 complete legal choices.
 
 The search is plain backtracking over the facts. It stops at the first solution when only
-existence is asked.
+existence is asked, and checks the deadline of the call running it at every step: a search that
+finds nothing may visit every partial choice (ten modes that must target ten different creatures
+among nine), so it ends within the call's time limit, never past it. Whether an ability has a legal
+choice at all is asked of its counted choice space (:func:`~.space.has_legal_choice`), which
+answers that without this search.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
+from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._modes import iter_mode_choices
 
+from ._programme import part_of
 from .indexed import Choice, ModeInstance
 
 
@@ -44,6 +50,7 @@ def iter_mode_targets(
     on_stack: frozenset[int],
     forbidden: frozenset[int] = frozenset(),
     counts: Sequence[int] | None = None,
+    deadline: Deadline = NO_DEADLINE,
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every legal assignment of targets to the requirements of one mode.
 
@@ -54,8 +61,10 @@ def iter_mode_targets(
     order = _order(m)
     pools = [facts.available(r, on_stack) for r in m.requirements]
     chosen: dict[int, tuple[int, ...]] = {}
+    what = f"looking for targets of {a.id}"
 
     def rec(depth: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        deadline.check(what)
         if depth == len(order):
             yield tuple(chosen[i] for i in range(len(m.requirements)))
             return
@@ -85,20 +94,38 @@ def iter_mode_targets(
     yield from rec(0)
 
 
-def is_mode_legal(facts: Facts, a: AbilityFacts, mode: int, on_stack: frozenset[int]) -> bool:
-    """Whether the mode can be chosen at all: available, and its targets can be chosen (603.3c)."""
-    if not a.modes[mode].available:
+def is_mode_legal(
+    facts: Facts, a: AbilityFacts, mode: int, on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+) -> bool:
+    """Whether the mode can be chosen at all: available, and its targets can be chosen (603.3c).
+
+    Each requirement must have its fewest targets among its candidates; where none of the mode's
+    requirements is linked to another (``different_from``, ``target_of``) that is the answer, else
+    the mode's choices are counted by a programme (:mod:`._programme`, as ``count`` counts them:
+    twelve targets that must all differ, among eleven creatures, are none at once, where a search
+    tries every partial assignment first) — or, past a programme's size, looked for."""
+    m = a.modes[mode]
+    if not m.available:
         return False
-    return next(iter_mode_targets(facts, a, mode, on_stack), None) is not None
+    if any(r.min > r.most(len(facts.available(r, on_stack))) for r in m.requirements):
+        return False
+    if not any(r.different_from or r.depends_on for r in m.requirements):
+        return True
+    part = part_of(facts, a, (mode,), None, False)
+    if part is not None:
+        return part.at(on_stack).count > 0
+    return next(iter_mode_targets(facts, a, mode, on_stack, deadline=deadline), None) is not None
 
 
-def iter_choices(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Iterator[Choice]:
+def iter_choices(
+    facts: Facts, a: AbilityFacts, on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+) -> Iterator[Choice]:
     """Every legal choice of modes and targets for ``a`` with ``on_stack`` below it."""
     if a.forced_removal is not None:
         return
-    legal = [m.index for m in a.modes if is_mode_legal(facts, a, m.index, on_stack)]
+    legal = [m.index for m in a.modes if is_mode_legal(facts, a, m.index, on_stack, deadline)]
     for modes in iter_mode_choices(legal, a.choose, a.repeat):
-        yield from _assign(facts, a, modes, on_stack, 0, (), frozenset())
+        yield from _assign(facts, a, modes, on_stack, 0, (), frozenset(), deadline)
 
 
 def _assign(
@@ -109,20 +136,22 @@ def _assign(
     k: int,
     done: tuple[ModeInstance, ...],
     used: frozenset[int],
+    deadline: Deadline,
 ) -> Iterator[Choice]:
+    deadline.check(f"looking for a choice of {a.id}")
     if k == len(modes):
         yield Choice(done)
         return
     forbidden = used if a.distinct_targets else frozenset()
     previous = done[-1] if k and modes[k - 1] == modes[k] else None
-    for targets in iter_mode_targets(facts, a, modes[k], on_stack, forbidden):
+    for targets in iter_mode_targets(facts, a, modes[k], on_stack, forbidden, deadline=deadline):
         # Repeated instances of a mode are a multiset: keep their targets in sorted order
         # (equal targets stay, as each instance may still divide differently).
         if previous is not None and targets < previous.targets:
             continue
         inst = ModeInstance(modes[k], targets)
         yield from _assign(
-            facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts)
+            facts, a, modes, on_stack, k + 1, (*done, inst), used | frozenset(t for ts in targets for t in ts), deadline
         )
 
 
@@ -146,15 +175,13 @@ def iter_divided(a: AbilityFacts, choice: Choice) -> Iterator[Choice]:
             yield Choice(modes)
 
 
-def first_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> Choice | None:
+def first_legal_choice(
+    facts: Facts, a: AbilityFacts, on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+) -> Choice | None:
     """A legal choice of modes and targets with ``on_stack`` below, or None when there is none
-    (then 603.3c–d remove the ability)."""
-    return next(iter_choices(facts, a, on_stack), None)
-
-
-def has_legal_choice(facts: Facts, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
-    """Whether ``a`` has a legal choice with ``on_stack`` below (603.3c–d)."""
-    return first_legal_choice(facts, a, on_stack) is not None
+    (then 603.3c–d remove the ability). Ask :func:`~.space.has_legal_choice` first where there
+    may be none: this search may visit every partial choice before it says so."""
+    return next(iter_choices(facts, a, on_stack, deadline), None)
 
 
 def iter_divisions(amount: int, parts: int) -> Iterator[tuple[int, ...]]:

@@ -15,7 +15,7 @@ from itertools import combinations
 from triggerstack.model._facts import AbilityFacts, Facts
 
 from .._errors import EngineCannot
-from .choices import has_legal_choice
+from .space import has_legal_choice
 
 MAX_RELEVANT = 14
 """More earlier-block abilities than this that one ability could target: too many subsets."""

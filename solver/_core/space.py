@@ -26,13 +26,14 @@ from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import TypeVar
 
-from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts
+from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits, raised_by
 from triggerstack.model._modes import iter_mode_choices
 
 from .._errors import EngineCannot
-from ._programme import MAX_GUESSES, MAX_STATES, Part, Programme, Slot, SlotChoice
+from ._programme import MAX_GUESSES, MAX_STATES, Programme, SlotChoice, linked_groups, part_of
 from ._ranks import TargetSets, multichoose, rank_multiset, unrank_composition, unrank_multiset
+from .choices import first_legal_choice
 from .indexed import Choice, ModeInstance
 from .must import iter_legal_choices
 
@@ -390,46 +391,6 @@ def _shapes(a: AbilityFacts, space: ChoiceSpace) -> ChoiceSpace:
     return space
 
 
-def _groups(m: ModeFacts) -> list[tuple[int, ...]]:
-    """A mode's requirements in groups linked to each other (``different_from``, ``target_of``),
-    each group by its first requirement."""
-    group = list(range(len(m.requirements)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            i = group[i]
-        return i
-
-    for r in m.requirements:
-        for d in (*r.different_from, *r.depends_on):
-            group[root(d)] = root(r.index)
-    found: dict[int, list[int]] = {}
-    for i in range(len(group)):
-        found.setdefault(root(i), []).append(i)
-    return sorted(tuple(g) for g in found.values())
-
-
-def _part(
-    facts: Facts, a: AbilityFacts, modes: tuple[int, ...], reqs: tuple[int, ...] | None, joint: bool
-) -> Part | None:
-    """The programme's part of ``a`` over the requirements ``reqs`` of one instance of
-    ``modes[0]`` (or, with ``reqs`` None, every requirement of one instance of each of ``modes``),
-    kept with the facts; ``joint``: with ``a``'s distinct targets and "must target" effects. None
-    where it is too large for a programme."""
-    key = ("programme", a.index, modes, reqs, joint)
-    found: Part | bool | None = facts.memo.get(key)
-    if found is None:
-        slots = [
-            Slot(k, m, r)
-            for k, m in enumerate(modes)
-            for r in a.modes[m].requirements
-            if reqs is None or r.index in reqs
-        ]
-        part = Part(facts, a, slots, joint and a.distinct_targets, joint and bool(a.must))
-        found = facts.memo[key] = part if part.feasible else False
-    return found if isinstance(found, Part) else None
-
-
 def _linked(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: ChoiceSpace) -> ChoiceSpace | None:
     """``space`` by programmes where ``a``'s requirements are linked only within a mode: each
     mode a product of its groups of linked requirements. None where a group is too large."""
@@ -437,13 +398,13 @@ def _linked(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: Choi
         if not m.available:
             continue
         parts: list[tuple[tuple[int, ...], _Part]] = []
-        for g in _groups(m):
+        for g in linked_groups(m):
             if len(g) == 1:
                 r = m.requirements[g[0]]
                 pool = facts.available(r, on_stack)
                 parts.append((g, TargetSets(pool, r.min, r.most(len(pool)), r.divide)))
                 continue
-            part = _part(facts, a, (m.index,), g, False)
+            part = part_of(facts, a, (m.index,), g, False)
             if part is None:
                 return None
             parts.append((g, part.at(on_stack)))
@@ -460,14 +421,14 @@ def _joined(facts: Facts, a: AbilityFacts, on_stack: frozenset[int], space: Choi
     legal = []
     for m in a.modes:
         if m.available:
-            alone = _part(facts, a, (m.index,), None, False)
+            alone = part_of(facts, a, (m.index,), None, False)
             if alone is None:
                 return None
             if alone.at(on_stack).count:
                 legal.append(m.index)
     space._multisets = sorted(iter_mode_choices(legal, a.choose, False), key=lambda ms: (len(ms), ms))
     for modes in space._multisets:
-        part = _part(facts, a, modes, None, True)
+        part = part_of(facts, a, modes, None, True)
         if part is None:
             return None
         space._joint[modes] = part.at(on_stack)
@@ -503,6 +464,32 @@ def space_for(
         )
     space._listed = sorted(set(iter_legal_choices(facts, a, on_stack, limits.choices, deadline)))
     return space
+
+
+def has_legal_choice(
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int],
+    limits: Limits = DEFAULT_LIMITS,
+    deadline: Deadline = NO_DEADLINE,
+) -> bool:
+    """Whether ``a`` has a legal choice with ``on_stack`` below it (603.3c–d): its choice space's
+    count, which programmes give without a search (ten modes that must target ten different
+    creatures among nine: none, said at once, where a search tries every partial choice first);
+    where the space would be listed past ``limits.choices``, a search for one choice, within the
+    call's deadline. The one home of this question for check, step and the removals' engines
+    (kept per scenario on the waiting abilities ``a`` could target)."""
+    if a.forced_removal is not None:
+        return False
+    key = ("has-choice", a.index, on_stack & a.waiting_targets)
+    found: bool | None = facts.memo.get(key)
+    if found is None:
+        try:
+            found = space_for(facts, a, key[2], limits, deadline).count > 0
+        except EngineCannot:
+            found = first_legal_choice(facts, a, key[2], deadline) is not None
+        facts.memo[key] = found
+    return found
 
 
 def _why_listed(a: AbilityFacts) -> str:

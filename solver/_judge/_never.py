@@ -14,6 +14,7 @@ from triggerstack.model._rules import Code
 
 from .._core.choices import iter_choices, iter_divided, iter_mode_targets
 from .._core.indexed import Choice, ModeInstance, Placed, entry_of
+from .._core.space import has_legal_choice
 from . import _modes, _removal, _targets
 from ._proposal import _check_entry, _check_modes, _mode_legal, _Report
 from ._reason import Reason
@@ -48,7 +49,9 @@ def never_chosen(
     if not _mode_legal(facts, a, m.index, below):
         return [_modes.mode_illegal(a, m)]
     told: list[list[Reason]] = []
-    for n, choice in enumerate(iter_choices(facts, a, below)):
+    # asked of the counted space first: with no legal choice, the search would visit every partial one
+    legal = has_legal_choice(facts, a, below)
+    for n, choice in enumerate(iter_choices(facts, a, below) if legal else ()):
         if n == SUBSTITUTIONS or len(told) == ASKED:
             break
         at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)

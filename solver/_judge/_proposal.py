@@ -26,8 +26,9 @@ from triggerstack.model._rules import Code, Rule
 from triggerstack.model._targeting import Bar
 from triggerstack.model._text import shown_lines
 
-from .._core.choices import first_legal_choice, has_legal_choice, is_mode_legal
+from .._core.choices import first_legal_choice, is_mode_legal
 from .._core.must import count_obeyed, most_obeyed
+from .._core.space import has_legal_choice
 from . import _division, _modes, _order, _removal, _targets
 from ._reason import Reason
 
@@ -269,14 +270,14 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         return
     told = len(report.items)
     _check_choice(facts, a, e, below, report)
-    if len(report.items) > told and not _has_choice(facts, a, below):
+    if len(report.items) > told and not _has_choice(facts, a, below, report.spending.deadline):
         report.add(a.id, _removal.must_be_removed(a))  # 603.3d too: with no legal choice it is removed, never put
 
 
-def _has_choice(facts: Facts, a: AbilityFacts, below: frozenset[int]) -> bool:
+def _has_choice(facts: Facts, a: AbilityFacts, below: frozenset[int], deadline: Deadline) -> bool:
     """Whether ``a`` has a legal choice above ``below``: a non-modal ability's one mode is legal
-    (603.3c, asked once per stack below and kept), a modal one's choices are looked for."""
-    return _mode_legal(facts, a, 0, below) if not a.modal else has_legal_choice(facts, a, below)
+    (603.3c, asked once per stack below and kept), a modal one's choice space is not empty."""
+    return _mode_legal(facts, a, 0, below) if not a.modal else has_legal_choice(facts, a, below, deadline=deadline)
 
 
 def _check_choice(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
@@ -436,6 +437,8 @@ def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], 
         return
     assert a.block is not None
     start = frozenset(k for k in positions if (b := facts.abilities[k].block) is not None and b < a.block)
-    example = first_legal_choice(facts, a, start)
+    if not has_legal_choice(facts, a, start, deadline=report.spending.deadline):
+        return
+    example = first_legal_choice(facts, a, start, report.spending.deadline)
     if example is not None:
         report.add(a.id, _removal.removed_but_legal(facts, a, facts.blocks[a.block].describe(), example))
