@@ -24,9 +24,9 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, compile_facts
-from triggerstack.solver import TimeLimitReached, check, explain, outcomes
+from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
 
-from .property.strategies import SETTINGS
+from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
@@ -166,3 +166,108 @@ def test_a_reason_explain_gives_is_said_of_every_way_of_choosing_the_thing(doc: 
                         assert given_ <= got, (thing, r["id"], given_ - got, "is not said of", text)
                     else:
                         assert given_ & got, (thing, r["id"], given_, got, text)
+
+
+@st.composite
+def divided(draw: st.DrawFn) -> dict[str, Any]:
+    """One or two abilities that divide an amount (one to four) among one to three targets of up
+    to five things; modal (a mode dividing, another not) or not."""
+    players = ["P0", "P1"][: draw(st.integers(1, 2))]
+    objects = [{"id": f"o{k}", "controller": "P0", "types": ["creature"]} for k in range(draw(st.integers(1, 3)))]
+
+    def requirement(rid: str) -> dict[str, Any]:
+        low = draw(st.integers(1, 2))
+        amount = draw(st.integers(low, 4))
+        return {"id": rid, "min": low, "max": low + draw(st.integers(0, 1)), "filter": "any-target", "divide": amount}
+
+    triggers: list[dict[str, Any]] = []
+    for k in range(draw(st.integers(1, 2))):
+        t: dict[str, Any] = {"id": f"T{k}", "controller": "P0"}
+        if draw(st.booleans()):
+            t["modal"] = {"choose": [1, 2]}
+            other = {"id": "r1", "min": 1, "max": 1, "filter": "any-target"}
+            t["modes"] = [{"id": "m0", "targets": [requirement("r0")]}, {"id": "m1", "targets": [other]}]
+        else:
+            t["targets"] = [requirement("r0")]
+        triggers.append(t)
+    return {"players": players, "objects": objects, "triggers": triggers}
+
+
+ONE_PART_SHORT: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [{"id": "o0", "controller": "P1", "types": ["creature"]}],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "targets": [{"id": "r0", "min": 1, "max": 2, "filter": "any-target", "divide": 3}],
+        }
+    ],
+}
+"""3 divided among P0 alone: step refused 'divide 1' saying "the amounts T0 divides among the targets
+just chosen come first" — it is one of them; check says of P0 given 1: the parts add up to 1, not 3."""
+
+
+@SETTINGS
+@given(doc=st.one_of(divided(), scenarios(max_abilities=2)))
+@example(doc=ONE_PART_SHORT)
+def test_a_part_step_refuses_is_told_as_check_tells_that_division(doc: dict[str, Any]) -> None:
+    """docs/python.md, "Why not": at each part of a division a walk to a legal outcome gives
+    (601.2d), an amount ``step`` refuses is refused in ``check``'s words of the outcome giving it —
+    the last part, exactly ``check``'s sentence ("the parts add up to 1, not 3"); an earlier one,
+    the amount it leaves for the targets still to come (each needs at least 1), which ``check``
+    says of the outcome giving them 1 each: the parts add up to more than the amount."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        found = list(outcomes(facts, limit=6, time_limit=20))
+    except TimeLimitReached:
+        assume(False)
+        raise
+    stepper = Stepper(facts)
+    for o in found:
+        decisions = stepper.decisions_for(o)
+        d = o.model_dump(mode="json", exclude_none=True)
+        for k, dec in enumerate(decisions):
+            if dec.kind is not DecisionKind.DIVIDE:
+                continue
+            j = next(i for i in range(k, -1, -1) if decisions[i].kind is not DecisionKind.DIVIDE)
+            named = [x.text.removeprefix("target ") for x in decisions[:j] if x.kind is DecisionKind.TARGET]
+            walk = stepper.walk(decisions[:k])
+            ability = stepper.in_hand(walk)[0]  # type: ignore[index]
+            entry = next(e for e in d["stack"] if e["ability"] == ability)
+            places = [
+                (where, rid)
+                for where in (entry.get("modes") or [entry])
+                for rid, parts in where.get("divide", {}).items()
+                if list(parts) == named[len(named) - len(parts) :]
+            ]
+            if len(places) != 1:
+                continue  # which requirement the part is of is not read here
+            where, rid = places[0]
+            things = list(where["divide"][rid])
+            at = k - j - 1
+            amount = sum(where["divide"][rid].values())
+            offered = {x.text for x in stepper.legal(walk)}
+            for x in range(1, amount + 1):
+                if f"divide {x}" in offered:
+                    continue
+                why = stepper.why_illegal(walk, stepper.decision(f"divide {x}"))
+                assert not why.later and why.code is not None and why.rule is not None, why
+                changed = copy.deepcopy(d)
+                e = next(e for e in changed["stack"] if e["ability"] == ability)
+                w = next(m for m in e["modes"] if m.get("divide") == where["divide"]) if "modes" in e else e
+                parts = dict(w["divide"][rid])
+                parts[things[at]] = x
+                for later in things[at + 1 :]:
+                    parts[later] = 1
+                w["divide"][rid] = parts
+                verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                said = {
+                    v.message.split(": ", 1)[1]: (v.code, v.rule) for v in verdict.violations if v.ability == ability
+                }
+                if at == len(things) - 1:
+                    assert said.get(why.text) == (why.code, why.rule), (why, said, changed)
+                else:
+                    assert (why.code, why.rule) in said.values(), (why, said, changed)
+                    assert why.text.startswith(f"{amount} divided wrongly: {things[at]} given {x}"), (why, said)
