@@ -118,13 +118,20 @@ def is_mode_legal(
 
 
 def iter_choices(
-    facts: Facts, a: AbilityFacts, on_stack: frozenset[int], deadline: Deadline = NO_DEADLINE
+    facts: Facts,
+    a: AbilityFacts,
+    on_stack: frozenset[int],
+    deadline: Deadline = NO_DEADLINE,
+    having: int | None = None,
 ) -> Iterator[Choice]:
-    """Every legal choice of modes and targets for ``a`` with ``on_stack`` below it."""
+    """Every legal choice of modes and targets for ``a`` with ``on_stack`` below it (``having``: only
+    those that choose that mode)."""
     if a.forced_removal is not None:
         return
     legal = [m.index for m in a.modes if is_mode_legal(facts, a, m.index, on_stack, deadline)]
     for modes in iter_mode_choices(legal, a.choose, a.repeat):
+        if having is not None and having not in modes:
+            continue
         yield from _assign(facts, a, modes, on_stack, 0, (), frozenset(), deadline)
 
 

@@ -130,12 +130,14 @@ def iter_legal_choices(
     on_stack: frozenset[int],
     limit: int | None = None,
     deadline: Deadline = NO_DEADLINE,
+    having: int | None = None,
 ) -> Iterator[Choice]:
     """Every legal complete choice of ``a`` with ``on_stack`` below — modes, targets, divisions —
-    obeying the greatest possible number of "must target" effects for its shape. With ``limit``,
-    finding more than that many is refused (:class:`EngineCannot`), so nothing lists without
-    bound; the deadline is checked as the search goes."""
-    found = _bounded(iter_choices(facts, a, on_stack), a, limit, deadline)
+    obeying the greatest possible number of "must target" effects for its shape (``having``: only
+    those that choose that mode). With ``limit``, finding more than that many is refused
+    (:class:`EngineCannot`), so nothing lists without bound; the deadline is checked as the search
+    goes."""
+    found = _bounded(iter_choices(facts, a, on_stack, deadline, having), a, limit, deadline)
     for choice in most_obedient(a, found) if a.must else found:
         yield from _bounded(iter_divided(a, choice), a, limit, deadline)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from triggerstack.model._facts import AbilityFacts
 from triggerstack.model._rules import Code
@@ -39,3 +39,18 @@ def divided_wrongly(amount: int, targets: set[str], given: Mapping[str, int]) ->
 def divide_first(a: AbilityFacts) -> Reason:
     """A walk's decision other than a part while ``a``'s parts are being announced."""
     return Reason.of(Code.DIVISION, f"the amounts {a.id} divides among the targets just chosen come first")
+
+
+def part_refused(amount: int, targets: Sequence[str], given: Sequence[int], part: int) -> Reason | None:
+    """What ``check`` says of a division of ``amount`` among ``targets`` (in the walk's order) that
+    gives them ``given`` and then ``part`` to the next one, whatever the targets still to come are
+    given — each at least 1 (601.2d): the parts can't add up to ``amount``. None when they can."""
+    total = sum(given) + part
+    left = len(targets) - len(given) - 1
+    if left == 0:
+        return divided_wrongly(amount, set(targets), dict(zip(targets, (*given, part), strict=True)))
+    if total + left <= amount:
+        return None
+    rest = f"{left} more target{'s' if left != 1 else ''}, each given at least 1"
+    said = f"{targets[len(given)]} given {part} leaves {max(amount - total, 0)} for {rest}: the parts add up to more"
+    return Reason.of(Code.DIVISION, f"{amount} divided wrongly: {said} than {amount}")

@@ -12,30 +12,34 @@ from triggerstack.model._limits import RUNNING
 from triggerstack.model._outcome import Entry, ModeChoice
 from triggerstack.model._rules import Code
 
-from .._core.choices import iter_choices, iter_divided, iter_mode_targets
+from .._core.choices import iter_divided, iter_mode_targets
 from .._core.indexed import Choice, ModeInstance, Placed, entry_of
+from .._core.must import iter_legal_choices
 from .._core.space import has_legal_choice
 from . import _modes, _removal, _targets
 from ._proposal import _check_entry, _check_modes, _mode_legal, _Report
 from ._reason import Reason
 
-SUBSTITUTIONS = 64
-"""Legal choices :func:`never_chosen` looks through for those of the mode it asks about."""
-ASKED = 8
-"""Of those, how many it judges with the thing in place (:func:`_whatever_else`)."""
+WAYS = 512
+"""The most ways of choosing a thing (legal choices with it in place, each once) :func:`never_chosen`
+judges: past them, its reasons are those of the first ones only (each way is a ``check`` of the
+entry, ~1 ms). It judged the first eight choices of 64, must-target effects ignored, and told
+``P0 chosen for both r3 and r0`` where r0 = P0 in each of those, not in the ninth."""
 
 
 def never_chosen(
     facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, below: frozenset[int] | None = None
 ) -> list[Reason]:
     """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
-    the words :func:`~._proposal.judge` gives a proposal that does: legal choices of ``m`` (up to
-    :data:`ASKED`) with ``t`` in place of ``r``'s last target (or as its only one), put on the stack
-    above every ability ``a`` could target that may be below it — what all of them break. ``t``
+    the words :func:`~._proposal.judge` gives a proposal that does: every legal choice of ``m``
+    (601.2c's must-target effects obeyed, divisions made; up to :data:`WAYS` distinct ones) with
+    ``t`` in place of ``r``'s last target (or as its only one), put on the stack above every ability
+    ``a`` could target that may be below it — what all of them break (:func:`_whatever_else`). ``t``
     an ability that can never be below ``a``: not yet on the
     stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
-    a proposal choosing it). Empty when no such choice breaks a rule, or none of the first
-    :data:`SUBSTITUTIONS` chooses ``m`` (the stack decides, not the choice). ``below``: the abilities
+    a proposal choosing it). Empty when no such choice breaks a rule, or no legal choice chooses
+    ``m`` and no choice a judge would propose with it does (the stack decides, not the choice).
+    ``below``: the abilities
     that can be below ``a`` (explain gives those some legal outcome puts on the stack: one always
     removed is never below); every ability that may precede it, if not given."""
     if a.forced_removal is not None:
@@ -49,14 +53,18 @@ def never_chosen(
     if not _mode_legal(facts, a, m.index, below):
         return [_modes.mode_illegal(a, m)]
     told: list[list[Reason]] = []
-    # asked of the counted space first: with no legal choice, the search would visit every partial one
+    ways: set[Choice] = set()
+    # asked of the counted space first: with no legal choice, the search would visit every partial one;
+    # only the choices with m are listed (those of the other modes alone may be millions)
     legal = has_legal_choice(facts, a, below)
-    for n, choice in enumerate(iter_choices(facts, a, below) if legal else ()):
-        if n == SUBSTITUTIONS or len(told) == ASKED:
+    for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
+        at = next(i for i, inst in enumerate(choice.modes) if inst.mode == m.index)
+        way = _taking(choice, at, r, t)
+        if way not in ways:
+            ways.add(way)
+            told.append(_judged(facts, a, way, below))
+        if len(ways) == WAYS:
             break
-        at = next((i for i, inst in enumerate(choice.modes) if inst.mode == m.index), None)
-        if at is not None:
-            told.append(_judged(facts, a, _taking(next(iter_divided(a, choice)), at, r, t), below))
     if told:
         return _whatever_else(told)
     proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose

@@ -164,3 +164,32 @@ def announced_choice(
                 del rest[: 1 + (len(chosen) if r.divide else 0)]  # end targets, and a part per target divided
         out.append((m, per))
     return out
+
+
+def division_announced(
+    a: AbilityFacts, tokens: tuple[int, ...], mode0: int, end_modes: int, target0: int, end_targets: int, divide0: int
+) -> tuple[int, list[int], list[int]] | None:
+    """The division ``tokens`` are announcing the parts of (601.2d), if they are: its amount, the
+    targets it is divided among (thing indices, in the walk's order) and the parts given so far."""
+    rest = list(tokens)
+    modes = [0]
+    if a.modal:
+        if end_modes not in rest:
+            return None
+        i = rest.index(end_modes)
+        modes, rest = [t - mode0 for t in rest[:i]], rest[i + 1 :]
+    for m in modes:
+        for r in a.modes[m].requirements:
+            chosen: list[int] = []
+            while rest and rest[0] != end_targets:
+                chosen.append(rest.pop(0) - target0)
+            if not rest:
+                return None  # its targets are being chosen
+            del rest[0]
+            if r.divide is None or not chosen:
+                continue
+            parts = [t - divide0 + 1 for t in rest[: len(chosen)]]
+            del rest[: len(chosen)]
+            if len(parts) < len(chosen) and not rest:
+                return r.divide, chosen, parts
+    return None

@@ -18,7 +18,7 @@ from ..._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, to_ou
 from ..._core.space import ChoiceSpace, space_for
 from ..._judge import Reason
 from ..._options import Options
-from ._announce import Announcer, announced_choice, announcer_for
+from ._announce import Announcer, announced_choice, announcer_for, division_announced
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key
 from ._later import beside, later, said
 from ._state import State
@@ -460,6 +460,8 @@ class PassStepper(Checked[State]):
             elif not mode.available:
                 return judge.mode_unavailable(a, mode)
         if legal and all(x.kind is DIVIDE for x in legal):
+            if d.kind is DIVIDE and (refused := self._part_refused(a, state.tokens, d)) is not None:
+                return refused
             return judge.divide_first(a)
         if d.kind is END_MODES and a.modal and self.end_modes not in state.tokens:  # their number is final
             miscounted = judge.modes_miscounted(a, len(state.tokens))
@@ -486,6 +488,16 @@ class PassStepper(Checked[State]):
                     return broken[0]
         announced = [self.decisions[t].text for t in state.tokens]
         return judge.no_choice_goes_on(a, d.text, announced, d.kind in (TARGET, END_TARGETS))
+
+    def _part_refused(self, a: AbilityFacts, tokens: tuple[int, ...], d: Decision) -> Reason | None:
+        """Why the part ``d`` gives the next target of the division being announced can't be
+        given: what ``check`` says of a division giving it (601.2d), None if that is no reason."""
+        base = 2 * len(self.facts.abilities) + self.mode_offset[a.index]
+        found = division_announced(a, tokens, base, self.end_modes, self.target0, self.end_targets, self.divide0)
+        if found is None:
+            return None
+        amount, targets, given = found
+        return judge.part_refused(amount, [self.facts.things[t].id for t in targets], given, d.amount)
 
     def _requirement(self, a: AbilityFacts, tokens: Sequence[int]) -> RequirementFacts | None:
         """The requirement whose targets are being chosen after ``tokens`` (None: modes first)."""

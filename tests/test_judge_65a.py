@@ -1,0 +1,273 @@
+"""A reason ``explain`` gives for a candidate no legal outcome chooses is one ``check`` says of
+every way of choosing it — however many legal choices there are.
+
+docs/rules.md and docs/formats.md: ``explain`` lists, for each requirement, the things that are not
+legal targets with the violation code and rule that bar each; for a thing no legal outcome takes,
+that is what ``check`` says of a proposal that takes it (the judge's ``never_chosen``). A proposal
+takes it in many ways — each legal outcome with the thing in place of the requirement's last target
+— and ``check`` may say different things of each. A reason ``check`` says of some of those ways
+only is not why the thing is never chosen. So, for generated scenarios with many legal choices
+(four requirements over up to seven things, must-target effects, requirements that must differ,
+"target creature that player controls"):
+
+* where some violation is said of every way, each reason explain gives is said of every way;
+* where none is, each way is told one of explain's reasons (the thing breaks one way or another).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Outcome, Scenario, compile_facts
+from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
+
+from .property.strategies import SETTINGS, scenarios
+from .property.test_agreement import size_bound
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
+
+WAYS = 200
+"""Legal outcomes a thing is put into (each a way of choosing it)."""
+
+EVERY_PERMANENT_OR_PLAYER: dict[str, Any] = {"any": [{"kind": "player"}, {}]}
+
+
+@st.composite
+def many_choices(draw: st.DrawFn) -> dict[str, Any]:
+    """One ability with three or four requirements over two or three players and up to four
+    permanents (so dozens of legal choices), that must differ, read one another (``target_of``) or
+    must target a thing one requirement alone can take; modal (modes that must target different
+    things) or not."""
+    players = ["P0", "P1", "P2"][: draw(st.integers(2, 3))]
+    objects = [
+        {
+            "id": f"o{k}",
+            "controller": draw(st.sampled_from(players)),
+            "types": [draw(st.sampled_from(["creature", "land"]))],
+        }
+        for k in range(draw(st.integers(1, 4)))
+    ]
+
+    def requirements(n: int) -> list[dict[str, Any]]:
+        reqs: list[dict[str, Any]] = []
+        for i in range(n):
+            ids = [r["id"] for r in reqs]
+            f = draw(
+                st.sampled_from(["any-target", {"kind": "player"}, {"type": "creature"}, EVERY_PERMANENT_OR_PLAYER])
+            )
+            r: dict[str, Any] = {"id": f"r{i}", "min": 1, "max": 1, "filter": f}
+            if draw(st.booleans()) and ids:
+                r["different_from"] = sorted(set(draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2))))
+            if draw(st.integers(0, 4)) == 0 and ids:
+                of = {"controller": {"target_of": draw(st.sampled_from(ids))}}
+                r["filter"] = {"type": "creature", **(of if draw(st.booleans()) else {"not": of})}
+            reqs.append(r)
+        return reqs
+
+    trigger: dict[str, Any] = {"id": "T0", "controller": "P0"}
+    if draw(st.booleans()):
+        trigger["modal"] = {"choose": [draw(st.integers(1, 2))], "distinct_targets": draw(st.booleans())}
+        trigger["modes"] = [{"id": f"m{k}", "targets": requirements(draw(st.integers(1, 2)))} for k in range(2)]
+    else:
+        trigger["targets"] = requirements(draw(st.integers(3, 4)))
+    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": [trigger]}
+    things = players + [o["id"] for o in objects]
+    musts = draw(st.lists(st.sampled_from(things), max_size=2, unique=True))
+    if musts:
+        doc["must_target"] = [{"object": t, "applies_to": {}} for t in musts]
+    return doc
+
+
+MUST_PAST_EIGHT = {
+    "players": ["P0", "P1", "P2"],
+    "objects": [
+        {"id": "o0", "controller": "P1", "types": ["creature"]},
+        {"id": "o9", "controller": "P1", "types": ["land"]},
+    ],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "targets": [
+                {"id": "r0", "min": 1, "max": 1, "filter": {"kind": "player"}},
+                {"id": "r1", "min": 1, "max": 1, "filter": {"kind": "player"}},
+                {"id": "r2", "min": 1, "max": 1, "filter": {"type": "creature"}},
+                {"id": "r3", "min": 1, "max": 1, "filter": EVERY_PERMANENT_OR_PLAYER, "different_from": ["r0"]},
+            ],
+        }
+    ],
+    "must_target": [{"object": "o9", "applies_to": {}}],
+}
+"""o9 must be targeted (601.2c) and only r3 can take it: every legal outcome has r3 = o9, and P0 is
+never chosen for r3 because o9 must be. explain also said "P0 chosen for both r3 and r0" (115.3):
+true of the first eight choices it looked through (r0 = P0 in each), not of r0 = P1 or P2 — six of
+the nine legal outcomes with P0 in r3 break only 601.2c."""
+
+
+def _ways(o: dict[str, Any], ability: str, mode: str | None, rid: str, thing: str) -> list[dict[str, Any]]:
+    """``o`` with ``thing`` in place of the last target of ``rid`` in each instance of ``mode`` that
+    ``ability``'s entry chooses (its part, if divided, given to it)."""
+    out = []
+    for i, entry in enumerate(o["stack"]):
+        if entry["ability"] != ability:
+            continue
+        instances = [mc for mc in entry["modes"] if mc["mode"] == mode] if "modes" in entry else [entry]
+        for j in range(len(instances)):
+            changed = copy.deepcopy(o)
+            e = changed["stack"][i]
+            where = [mc for mc in e["modes"] if mc["mode"] == mode][j] if "modes" in e else e
+            chosen = list(where.get("targets", {}).get(rid, []))
+            old = chosen.pop() if chosen else None
+            where.setdefault("targets", {})[rid] = [*chosen, thing]
+            parts = where.get("divide", {}).get(rid)
+            if parts is not None and old is not None:
+                parts[thing] = parts.pop(old)
+            out.append(changed)
+    return out
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 5, 5))  # each example checks every way: up to 512
+@given(doc=many_choices())
+@example(doc=MUST_PAST_EIGHT)
+def test_a_reason_explain_gives_is_said_of_every_way_of_choosing_the_thing(doc: dict[str, Any]) -> None:
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        told = explain(facts, time_limit=20)
+        found = [o.model_dump(mode="json", exclude_none=True) for o in outcomes(facts, limit=WAYS, time_limit=20)]
+    except TimeLimitReached:
+        assume(False)
+        raise
+    report = told["abilities"][0]
+    modal = "modal" in doc["triggers"][0]
+    for m in report["modes"]:
+        for r in m["requirements"]:
+            reasons: dict[str, set[tuple[str, str]]] = {}
+            for ex in r["excluded"]:
+                reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+            for thing, given_ in reasons.items():
+                said: list[tuple[set[tuple[str, str]], str]] = []
+                for o in found:
+                    for changed in _ways(o, report["id"], m["id"] if modal else None, r["id"], thing):
+                        verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                        assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
+                        got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == report["id"]}
+                        said.append((got, json.dumps(changed["stack"], sort_keys=True)))
+                if not said:
+                    continue
+                common = set.intersection(*(got for got, _ in said))
+                for got, text in said:
+                    if common:
+                        assert given_ <= got, (thing, r["id"], given_ - got, "is not said of", text)
+                    else:
+                        assert given_ & got, (thing, r["id"], given_, got, text)
+
+
+@st.composite
+def divided(draw: st.DrawFn) -> dict[str, Any]:
+    """One or two abilities that divide an amount (one to four) among one to three targets of up
+    to five things; modal (a mode dividing, another not) or not."""
+    players = ["P0", "P1"][: draw(st.integers(1, 2))]
+    objects = [{"id": f"o{k}", "controller": "P0", "types": ["creature"]} for k in range(draw(st.integers(1, 3)))]
+
+    def requirement(rid: str) -> dict[str, Any]:
+        low = draw(st.integers(1, 2))
+        amount = draw(st.integers(low, 4))
+        return {"id": rid, "min": low, "max": low + draw(st.integers(0, 1)), "filter": "any-target", "divide": amount}
+
+    triggers: list[dict[str, Any]] = []
+    for k in range(draw(st.integers(1, 2))):
+        t: dict[str, Any] = {"id": f"T{k}", "controller": "P0"}
+        if draw(st.booleans()):
+            t["modal"] = {"choose": [1, 2]}
+            other = {"id": "r1", "min": 1, "max": 1, "filter": "any-target"}
+            t["modes"] = [{"id": "m0", "targets": [requirement("r0")]}, {"id": "m1", "targets": [other]}]
+        else:
+            t["targets"] = [requirement("r0")]
+        triggers.append(t)
+    return {"players": players, "objects": objects, "triggers": triggers}
+
+
+ONE_PART_SHORT: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [{"id": "o0", "controller": "P1", "types": ["creature"]}],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "targets": [{"id": "r0", "min": 1, "max": 2, "filter": "any-target", "divide": 3}],
+        }
+    ],
+}
+"""3 divided among P0 alone: step refused 'divide 1' saying "the amounts T0 divides among the targets
+just chosen come first" — it is one of them; check says of P0 given 1: the parts add up to 1, not 3."""
+
+
+@SETTINGS
+@given(doc=st.one_of(divided(), scenarios(max_abilities=2)))
+@example(doc=ONE_PART_SHORT)
+def test_a_part_step_refuses_is_told_as_check_tells_that_division(doc: dict[str, Any]) -> None:
+    """docs/python.md, "Why not": at each part of a division a walk to a legal outcome gives
+    (601.2d), an amount ``step`` refuses is refused in ``check``'s words of the outcome giving it —
+    the last part, exactly ``check``'s sentence ("the parts add up to 1, not 3"); an earlier one,
+    the amount it leaves for the targets still to come (each needs at least 1), which ``check``
+    says of the outcome giving them 1 each: the parts add up to more than the amount."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        found = list(outcomes(facts, limit=6, time_limit=20))
+    except TimeLimitReached:
+        assume(False)
+        raise
+    stepper = Stepper(facts)
+    for o in found:
+        decisions = stepper.decisions_for(o)
+        d = o.model_dump(mode="json", exclude_none=True)
+        for k, dec in enumerate(decisions):
+            if dec.kind is not DecisionKind.DIVIDE:
+                continue
+            j = next(i for i in range(k, -1, -1) if decisions[i].kind is not DecisionKind.DIVIDE)
+            named = [x.text.removeprefix("target ") for x in decisions[:j] if x.kind is DecisionKind.TARGET]
+            walk = stepper.walk(decisions[:k])
+            ability = stepper.in_hand(walk)[0]  # type: ignore[index]
+            entry = next(e for e in d["stack"] if e["ability"] == ability)
+            places = [
+                (where, rid)
+                for where in (entry.get("modes") or [entry])
+                for rid, parts in where.get("divide", {}).items()
+                if list(parts) == named[len(named) - len(parts) :]
+            ]
+            if len(places) != 1:
+                continue  # which requirement the part is of is not read here
+            where, rid = places[0]
+            things = list(where["divide"][rid])
+            at = k - j - 1
+            amount = sum(where["divide"][rid].values())
+            offered = {x.text for x in stepper.legal(walk)}
+            for x in range(1, amount + 1):
+                if f"divide {x}" in offered:
+                    continue
+                why = stepper.why_illegal(walk, stepper.decision(f"divide {x}"))
+                assert not why.later and why.code is not None and why.rule is not None, why
+                changed = copy.deepcopy(d)
+                e = next(e for e in changed["stack"] if e["ability"] == ability)
+                w = next(m for m in e["modes"] if m.get("divide") == where["divide"]) if "modes" in e else e
+                parts = dict(w["divide"][rid])
+                parts[things[at]] = x
+                for later in things[at + 1 :]:
+                    parts[later] = 1
+                w["divide"][rid] = parts
+                verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                said = {
+                    v.message.split(": ", 1)[1]: (v.code, v.rule) for v in verdict.violations if v.ability == ability
+                }
+                if at == len(things) - 1:
+                    assert said.get(why.text) == (why.code, why.rule), (why, said, changed)
+                else:
+                    assert (why.code, why.rule) in said.values(), (why, said, changed)
+                    assert why.text.startswith(f"{amount} divided wrongly: {things[at]} given {x}"), (why, said)
