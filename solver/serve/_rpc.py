@@ -48,7 +48,7 @@ from .._options import Engine, Options, resolve
 from .._verbs.base import Params, Result
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
-from ._batch import read_line
+from ._batch import check_value, read_line
 from ._cache import CACHE_ENTRIES, Compiled
 from ._pool import IDLE_SECONDS, Pool
 
@@ -388,7 +388,7 @@ class Service:
         """:meth:`handle`'s response line as UTF-8 pieces (written out one by one), or None."""
         out = self.writer()
         try:
-            request = read_line(line, self.options.limits)
+            request = read_line(line, self.options.limits, checked=False)  # each request checked in _one
             if isinstance(request, list):
                 if not request:
                     raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
@@ -428,6 +428,10 @@ class Service:
         notification = isinstance(request, dict) and "id" not in request
         mark = out.mark()
         try:
+            try:  # past a limit, NaN …: said with the id it was sent with
+                check_value(request, self.options.limits)
+            except Exception as unread:
+                raise RpcError(failure(unread)) from None
             if not valid_id:
                 said = f"an id is a string, a number or null, not {_json_kind(sent)}"
                 raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
@@ -467,7 +471,18 @@ def _is_id(value: Any) -> bool:
     JSON can write back (``1e400`` reads as infinity, which it cannot)."""
     if isinstance(value, float):
         return math.isfinite(value)
-    return value is None or (isinstance(value, str | int) and not isinstance(value, bool))
+    if isinstance(value, str):
+        return value.isascii() or _printable(value)
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _printable(text: str) -> bool:
+    """Whether ``text`` can be written back as UTF-8 (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_kind(value: Any) -> str:
