@@ -78,6 +78,17 @@ def whole_number(value: Any, name: str, least: int = 0, most: int | None = None)
     return number
 
 
+FEWEST = 1
+"""The least a count of things asked for may be, on every door: ``sample``'s ``n`` (a field of the
+verb table, so every surface), the page caps of the command line (``-n``, ``--limit``), ``boards
+-n`` and ``rl.boards``' ``n`` — asking for none is refused, never answered with silence."""
+
+
+def how_many(value: Any, name: str = "n") -> int:
+    """How many things are asked for: a whole number :data:`FEWEST` or more (:func:`whole_number`)."""
+    return whole_number(value, name, FEWEST)
+
+
 def seed_of(value: Any, name: str = "seed") -> int:
     """A seed: a whole number 0 or more (:func:`whole_number`)."""
     return whole_number(value, name, 0)
