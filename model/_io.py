@@ -25,7 +25,7 @@ from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
 from ._numbers import Inexact, read_float
-from ._text import found
+from ._text import found, typed
 
 Loc = tuple[str | int, ...]
 
@@ -34,7 +34,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise ValueError(f"duplicate key {typed(key)}")
         out[key] = value
     return out
 

@@ -41,7 +41,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
 from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
-from triggerstack.model._text import visible
+from triggerstack.model._text import typed, visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
@@ -139,7 +139,7 @@ class Asks(Params):
     @classmethod
     def _engine(cls, value: str | None) -> str | None:
         if value is not None and value not in Engine.names():
-            raise ValueError(f"unknown engine {value!r}: one of {', '.join(Engine.names())}")
+            raise ValueError(f"unknown engine {typed(str(value))}: one of {', '.join(Engine.names())}")
         return value
 
     @model_validator(mode="after")
@@ -241,7 +241,7 @@ class Service:
         if found is None:
             raise RequestError(
                 KINDS.NO_HANDLE,
-                f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
+                f"no scenario is loaded as {typed(handle)} for this client (never loaded, unloaded, or idle for "
                 f"{IDLE_SECONDS:g} s)",
                 {"handle": handle},
             )
@@ -334,7 +334,7 @@ class Service:
         with self._failures():
             entry = METHODS.get(method)
             if entry is None:
-                raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
+                raise RequestError(KINDS.NO_METHOD, f"no method {typed(method)}", {"methods": sorted(METHODS)})
             model, _, run = entry
             if not isinstance(params, dict):  # null too: params left out are {} (JSON-RPC 2.0 §4.2)
                 said = f"params must be an object (by name), not {_json_kind(params)}"
