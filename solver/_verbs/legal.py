@@ -32,7 +32,6 @@ two threads asking one scenario at once never share a deadline, and none is ever
 from __future__ import annotations
 
 import json
-import operator
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -41,20 +40,19 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack, overload
 
 from triggerstack.model._answer import Spending
-from triggerstack.model._args import instance_of, seed_of, whole_number
+from triggerstack.model._args import instance_of, position, seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
-from triggerstack.model._text import compact, found
+from triggerstack.model._text import compact
 
 from .._core.chain import Chain
 from .._core.engine import PassEngine
 from .._engines.select import Task, chain_for, engine_for
 from .._options import OptionChanges, Options, prepare
-from .base import MAX_PAGE
 
 if TYPE_CHECKING:
     from .._judge import Verdict
@@ -217,25 +215,15 @@ class LegalOutcomes:
 
     def __getitem__(self, index: int | slice) -> Outcome | list[Outcome]:
         """The outcome at ``index`` of the engine's order (negative: from the end), or the list of
-        those a slice takes, as of a list of them (``legal[0:3]``, ``legal[::-1]``) — at most
-        :data:`~.base.MAX_PAGE` (a server's page; past it, ``ValueError`` saying to iterate
-        :meth:`outcomes`). An index is an integer: ``legal[2.9]`` and ``legal[True]`` are a
-        ``TypeError`` naming what was given, as for a list of them."""
-        if isinstance(index, slice):
-            taken = range(*index.indices(len(self)))  # a step of 0 is ValueError, as a list's
-            if len(taken) > MAX_PAGE:
-                said = f"a slice of {len(taken)} outcomes is more than {MAX_PAGE}"
-                raise ValueError(f"{said}: iterate legal.outcomes(limit) instead")
-            return [self[i] for i in taken]
-        if isinstance(index, bool) or not hasattr(type(index), "__index__"):
-            shown = "true or false" if isinstance(index, bool) else found(index)
-            raise TypeError(f"an outcome's index is an integer or a slice, not {shown}")
-        index = operator.index(index)
+        those a slice takes (``legal[0:3]``, ``legal[::-1]``), read as a list reads an index
+        (model/_args.py ``position``, as every sequence of the Python API): ``legal[2.9]`` and
+        ``legal[True]`` are a ``TypeError``, an index past either end an ``IndexError`` naming it."""
         with self._call():
             chain = self._learned.chain()
-            if index < 0:
-                index += chain.ranks()
-            return chain.outcome(chain.unrank(index))
+            at = position(index, chain.ranks(), "outcome")
+            if isinstance(at, range):
+                return [chain.outcome(chain.unrank(i)) for i in at]
+            return chain.outcome(chain.unrank(at))
 
     def index(self, outcome: Outcome) -> int:
         """The position of ``outcome`` in the engine's order: ``legal[legal.index(o)] == o``
