@@ -43,7 +43,7 @@ def main() -> None:
         facts, lines = lines_for(name, args.lines)
         for jobs in (1, 2):
             t0 = time.perf_counter()
-            got = sum(1 for _ in check_lines(lines, facts, jobs))
+            got = sum(1 for _ in check_lines(enumerate(lines, 1), facts, jobs))
             secs = time.perf_counter() - t0
             assert got == len(lines)
             print(f"| {name} | {got:,} | {jobs} | {got / secs:,.0f} |")

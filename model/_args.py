@@ -78,6 +78,44 @@ def whole_number(value: Any, name: str, least: int = 0, most: int | None = None)
     return number
 
 
+MOST_SLICED = 10_000
+"""The most items a slice of a sequence the Python API hands out takes at once (a server's page,
+``MAX_PAGE``): past it, iterate."""
+
+
+def position(index: Any, n: int, what: str) -> int | range:
+    r"""Where ``index`` points in a sequence of ``n`` ``what``\ s, read as a list reads an index, for
+    every sequence the Python API hands out (``LegalOutcomes``, phase's ``answers`` and ``Rest``):
+    an integer (NumPy's too; negative counts from the end) is the place from 0, a slice the range of
+    places it takes (at most :data:`MOST_SLICED`; a step of 0 is ``ValueError``, as a list's).
+    Anything else is ``TypeError`` naming it; a place past either end ``IndexError`` naming the
+    index as given and the range — never the place it stood for."""
+    if isinstance(index, slice):
+        taken = range(*index.indices(n))
+        if len(taken) > MOST_SLICED:
+            said = f"a slice of {found(len(taken))} {what}s is more than {MOST_SLICED}"
+            raise ValueError(f"{said}: iterate over them instead")
+        return taken
+    if _is_bool(index) or not hasattr(type(index), "__index__"):
+        raise TypeError(f"an index of {what}s is an integer or a slice, not {found(index)}")
+    i = operator.index(index)
+    if not -n <= i < n:
+        said = f"{found(n)} {what}s, {found(-n)} to {found(n - 1)}" if n else f"no {what}s"
+        raise IndexError(f"{what} index {found(i)} is out of range: {said}")
+    return i + n if i < 0 else i
+
+
+FEWEST = 1
+"""The least a count of things asked for may be, on every door: ``sample``'s ``n`` (a field of the
+verb table, so every surface), the page caps of the command line (``-n``, ``--limit``), ``boards
+-n`` and ``rl.boards``' ``n`` — asking for none is refused, never answered with silence."""
+
+
+def how_many(value: Any, name: str = "n") -> int:
+    """How many things are asked for: a whole number :data:`FEWEST` or more (:func:`whole_number`)."""
+    return whole_number(value, name, FEWEST)
+
+
 def seed_of(value: Any, name: str = "seed") -> int:
     """A seed: a whole number 0 or more (:func:`whole_number`)."""
     return whole_number(value, name, 0)

@@ -19,13 +19,13 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
 from ._numbers import Inexact, read_float
-from ._text import found
+from ._text import found, typed
 
 Loc = tuple[str | int, ...]
 
@@ -34,7 +34,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise ValueError(f"duplicate key {typed(key)}")
         out[key] = value
     return out
 
@@ -43,6 +43,14 @@ class _Constant(Inexact):
     """``NaN``, ``Infinity`` or ``-Infinity``, which Python's reader takes and JSON has not (RFC 8259,
     section 6): kept with its text so that :func:`check_data` refuses it as not JSON, at its place
     and as written — never as a number past a limit, nor as the ``nan`` the document does not say."""
+
+    __slots__ = ()
+
+
+class _Long(Inexact):
+    """An integer with more digits than ``--max-digits``, never converted (a long one would take the
+    reader's time): kept with its count of digits so that :func:`check_data` refuses it at its
+    place, once the rest of the document — a JSON-RPC request's id — has been read."""
 
     __slots__ = ()
 
@@ -75,9 +83,10 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
 
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
-        if n > limits.digits:
-            said = f"an integer of {n} digits is more than the limit of {limits.digits}"
-            raise limits.past("digits", said, source=source)
+        if n > limits.digits:  # refused at its place by check_data, as the number past the floats
+            long = _Long(math.inf)
+            long.text = str(n)
+            return cast(int, long)
         return int(digits)
 
     try:
@@ -196,6 +205,9 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
                 raise limits.past("text", f"not valid Unicode text (character {exc.start})", loc, source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
             raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
+        elif isinstance(value, _Long):
+            said = f"an integer of {value.text} digits is more than the limit of {limits.digits}"
+            raise limits.past("digits", said, loc, source)
         elif isinstance(value, _Constant):
             raise ScenarioError(f"{value.text} is not JSON (a number is written in digits)", loc, source=source)
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
@@ -236,21 +248,23 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
         raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
 
 
-def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool = True) -> Any:
+def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool = True, checked: bool = True) -> Any:
     """One JSON Lines line (errors name the column), or a JSON text (the line and the column),
-    within ``limits``."""
+    within ``limits`` (unless not ``checked``: then read whole, its values to be held to them by
+    :func:`check_data` — a JSON-RPC line's id is read before its params are refused)."""
     if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
         raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
-    return check_data(_parse_json(text, None, limits, one_line=one_line), None, limits)
+    doc = _parse_json(text, None, limits, one_line=one_line)
+    return check_data(doc, None, limits) if checked else doc
 
 
-def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS) -> Any:
+def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS, checked: bool = True) -> Any:
     """One line as :func:`iter_lines` gives it — bytes, text, or the error of a line over the cap —
-    decoded as UTF-8 and parsed as JSON within ``limits``; :class:`ScenarioError` naming the byte or
-    the column otherwise."""
+    decoded as UTF-8 and parsed as JSON within ``limits`` (``checked``: :func:`parse_json_line`);
+    :class:`ScenarioError` naming the byte or the column otherwise."""
     if isinstance(line, ScenarioError):
         raise line
-    return parse_json_line(utf8(line), limits)
+    return parse_json_line(utf8(line), limits, checked=checked)
 
 
 def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
@@ -324,16 +338,28 @@ def load_document(path: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     return parse_text(read_file(path, limits), path, "json" if suffix == ".json" else "yaml", limits)
 
 
-def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[bytes | ScenarioError]:
-    """The lines of ``stream``, split on ``\\n`` only, each at most ``limits.bytes`` bytes (a longer
-    one is read past in pieces and stands as its error)."""
+Line = bytes | ScenarioError
+"""One line of input as :func:`iter_lines` gives it: its bytes, or the error of a line over the cap."""
+
+BLANK = b" \t\r"
+"""JSON's whitespace but the line's end (RFC 8259, section 2): a line of nothing else is blank."""
+
+
+def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[tuple[int, Line]]:
+    """The lines of ``stream``, split on ``\\n`` only, each numbered as the input numbers it (from 1)
+    and at most ``limits.bytes`` bytes (a longer one is read past in pieces and stands as its
+    error). A blank line is no request, on every door that reads lines (``serve --stdio``,
+    ``batch``, ``check --batch``): it is skipped here, once, and the lines after it keep their numbers."""
+    number = 0
     while True:
         line = stream.readline(limits.bytes + 1)
         if not line:
             return
+        number += 1
         if len(line) > limits.bytes and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
                 line = stream.readline(1 << 20)
-            yield ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
+            yield number, ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
             continue
-        yield line.removesuffix(b"\n")
+        if line.strip(BLANK + b"\n"):
+            yield number, line.removesuffix(b"\n")

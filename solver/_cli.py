@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from triggerstack.model._args import default_time_limit, flag, seed_of, whole_number
+from triggerstack.model._args import default_time_limit, flag, how_many, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, MOST_JOBS, Deadline, Limits, bounded, seconds_of
 from triggerstack.model._text import compact, shown_lines, visible
@@ -278,8 +278,8 @@ def _fields(parser: argparse.ArgumentParser, params: type[BaseModel], cmd: Comma
 
 _seconds = flag(lambda value: seconds_of(value, ""))
 """``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
-_positive = flag(lambda value: whole_number(value, "", 1), whole=True)
-"""A count or a cap of 1 or more, likewise."""
+_positive = flag(lambda value: how_many(value, ""), whole=True)
+"""A count or a cap of 1 or more, likewise (``how_many``: every count asked for, ``boards -n`` too)."""
 _processes = flag(lambda value: whole_number(value, "", 1, MOST_JOBS), whole=True)
 """``--jobs``: 1 to ``MOST_JOBS`` processes, likewise."""
 _seed = flag(lambda value: seed_of(value, ""), whole=True)

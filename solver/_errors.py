@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from triggerstack.model._errors import ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._rules import Rule
+from triggerstack.model._text import typed
 
 if TYPE_CHECKING:  # pydantic is imported where a request's params are judged, not to start the CLI
     from pydantic import BaseModel, ValidationError
@@ -108,7 +109,7 @@ class IllegalDecision(ValueError):
         self.reason = reason
         self.rule = rule
         self.legal = legal
-        shown = f"id {decision}" if isinstance(decision, int) else repr(decision)
+        shown = f"id {decision}" if isinstance(decision, int) else typed(decision)
         text = f"{shown} is not a legal decision now: {reason}"
         if rule is not None:
             text += f" ({rule})"

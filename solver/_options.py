@@ -14,7 +14,7 @@ from weakref import WeakKeyDictionary
 from triggerstack.model._args import default_time_limit, limits_of, truth_of
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, Limits, deadline_for, seconds_of
-from triggerstack.model._text import found
+from triggerstack.model._text import found, typed
 
 if TYPE_CHECKING:  # the facts and the pydantic models are imported where a verb needs them
     from triggerstack.model._facts import Facts
@@ -57,7 +57,7 @@ class Engine(StrEnum):
             return cls(value)
         except ValueError:
             names = ", ".join(e.value for e in cls)
-            raise UsageError(f"unknown engine {value!r} (engines: {names}; fast is product)") from None
+            raise UsageError(f"unknown engine {typed(str(value))} (engines: {names}; fast is product)") from None
 
 
 _ALIASES = {"fast": "product"}

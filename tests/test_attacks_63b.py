@@ -441,8 +441,8 @@ def test_the_batch_reader_takes_the_cap_from_every_door() -> None:
     from triggerstack.solver.serve._batch import check_lines
 
     with pytest.raises(UsageError, match=f"jobs: expected at most {MOST_JOBS}"):
-        next(check_lines([_LINE.encode()], None, MOST_JOBS + 1))
-    assert json.loads(next(check_lines([_LINE.encode()], None, 1)))["line"] == 1
+        next(check_lines([(1, _LINE.encode())], None, MOST_JOBS + 1))
+    assert json.loads(next(check_lines([(1, _LINE.encode())], None, 1)))["line"] == 1
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``check --batch``: exactly one verdict line per input line, in input order, a verdict for each
+"""``check --batch``: exactly one verdict line per input line (a blank one skipped), in input order, a verdict for each
 malformed line (its error and line number), the same with ``--jobs``."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ SHAPES = [
     ILLEGAL,
     "{not json",
     '{"stack": [{"abilty": "NOPE"}]}',
-    "",
+    "\f",  # a form feed is no JSON whitespace: not blank (a blank line is skipped, tests/test_attacks_65b.py)
     '{"stack": [], "removed": ["SWB", "SWA", "E"]}',
 ]
 EXPECT = ["legal", "illegal", "error", "error", "error", "illegal"]

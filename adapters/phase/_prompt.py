@@ -21,10 +21,10 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import factorial, prod
-from typing import Any
+from typing import Any, overload
 
 from triggerstack.model import Outcome, ScenarioError
-from triggerstack.model._args import seed_of, whole_number
+from triggerstack.model._args import position, seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
 from triggerstack.solver._core._ranks import rank_permutation, unrank_permutation
 from triggerstack.solver._verbs.legal import LegalOutcomes
@@ -91,15 +91,17 @@ class Answers:
     def _place(self, action: Mapping[str, Any]) -> int:
         raise NotImplementedError
 
-    def __getitem__(self, i: int) -> Action:
-        if isinstance(i, bool) or not isinstance(i, int):
-            raise TypeError("an answer's index is an integer")
-        n = self.count()
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(f"answer {i} of {n}")
-        return self.nth(i)
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        """The answer at ``i`` or the list a slice takes, as a list reads an index (model/_args.py
+        ``position``, as every sequence of the Python API)."""
+        at = position(i, self.count(), "answer")
+        return [self.nth(k) for k in at] if isinstance(at, range) else self.nth(at)
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Mapping):
@@ -382,16 +384,21 @@ class Rest:
 
     # -- ranks
 
-    def __getitem__(self, i: int) -> Outcome:
-        if isinstance(i, bool) or not isinstance(i, int):
-            raise TypeError("an outcome's index is an integer")
+    @overload
+    def __getitem__(self, i: int) -> Outcome: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Outcome]: ...
+
+    def __getitem__(self, i: int | slice) -> Outcome | list[Outcome]:
+        """The outcome at ``i`` or the list a slice takes, as a list reads an index (model/_args.py
+        ``position``, as every sequence of the Python API)."""
+        at = position(i, self.count(), "outcome")
+        return [self._nth(k) for k in at] if isinstance(at, range) else self._nth(at)
+
+    def _nth(self, i: int) -> Outcome:
         if self._whole is not None:
             return self._whole[i]
-        n = self.count()
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(f"outcome {i} of {n}")
         for w in self._tops():
             c = self._count_from(w, 0)
             if i < c:

@@ -306,6 +306,17 @@ public final class ConformanceRunner {
         return new BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString();
     }
 
+    /**
+     * A count as a report line writes it: whole up to 40 digits, else its first 20 digits and how
+     * many it has: the Python runner's {@code count_text}.
+     */
+    static String countText(Object n) {
+        String text = String.valueOf(n);
+        int sign = text.startsWith("-") ? 1 : 0;
+        int digits = text.length() - sign;
+        return digits <= 40 ? text : text.substring(0, 20 + sign) + "… (" + digits + " digits)";
+    }
+
     /** {@code text} cut at 120 characters, each code point that would not show as itself escaped. */
     static String shown(String text) {
         String cut = text.codePointCount(0, text.length()) <= NOISE_SHOWN
@@ -577,8 +588,8 @@ public final class ConformanceRunner {
             if (theirs == null || !theirs[1].equals(e.getValue()[1])) {
                 Entry first = (Entry) e.getValue()[0];
                 String shown = first == null ? "nothing on the stack" : shown(first.text());
-                return "under the first entry " + shown + ": the engine counts " + (theirs == null ? "0" : theirs[1])
-                    + ", the suite " + e.getValue()[1];
+                return "under the first entry " + shown + ": the engine counts " + countText(theirs == null ? "0" : theirs[1])
+                    + ", the suite " + countText(e.getValue()[1]);
             }
         }
         for (Map.Entry<String, Object[]> e : got.entrySet()) {
@@ -657,7 +668,7 @@ public final class ConformanceRunner {
             }
             if (!got.equals(c.get("count"))) {
                 String where = divide != null ? firstDifference(expected, divide) : "no divide to say where";
-                return "count " + got + ", the suite " + c.get("count") + "; " + where;
+                return "count " + countText(got) + ", the suite " + countText(c.get("count")) + "; " + where;
             }
             if (divide != null && !sameDivide(expected, divide)) {
                 return "the counts agree, the divides do not: " + firstDifference(expected, divide);

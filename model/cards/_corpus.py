@@ -240,10 +240,10 @@ class Corpus:
             return found
         row = self._row(name)
         if row is not None and row[0] == _AMBIGUOUS:
-            both = " and ".join(repr(n) for n in json.loads(row[1]))
+            both = " and ".join(typed(n) for n in json.loads(row[1]))
             raise ScenarioError(f"{typed(name)} is a face of {both}: name the card whole", loc)
         guess = self.nearest(name) if suggest_near else None
-        hint = f": did you mean {guess!r}?" if guess else ""
+        hint = f": did you mean {typed(guess)}?" if guess else ""  # quoted as the name asked for is
         raise ScenarioError(f"no card is named {typed(name)} in the Oracle data{hint}", loc)
 
     def cards(self) -> list[Card]:

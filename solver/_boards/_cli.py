@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from triggerstack.model._args import flag, whole_from_text, whole_number
+from triggerstack.model._args import flag, how_many, whole_from_text, whole_number
 from triggerstack.model._errors import ScenarioError
 
 EVENTS = ("enters", "dies", "attacks", "cast")
@@ -35,8 +35,10 @@ PYTHON_ONLY = {
 
 
 _whole = flag(lambda value: whole_number(value, "", 0), whole=True)
-"""``--seed`` and ``-n``: a whole number 0 or more, read as every door reads one (model/_args.py)."""
+"""``--seed``: a whole number 0 or more, read as every door reads one (model/_args.py)."""
 _whole_1 = flag(lambda value: whole_number(value, "", 1), whole=True)
+_how_many = flag(lambda value: how_many(value, ""), whole=True)
+"""``-n``: how many boards, 1 or more, as every count asked for is read (model/_args.py ``how_many``)."""
 
 
 def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int]]:
@@ -79,7 +81,7 @@ def parser(sub: Any, _limits: argparse.ArgumentParser) -> None:
         "[cards] (or with --generated), the generated families.",
     )
     b.add_argument("--seed", type=_whole, default=0, metavar="S", help="the seed (default 0)")
-    b.add_argument("-n", type=_whole, default=10, metavar="N", help="how many boards (default 10)")
+    b.add_argument("-n", type=_how_many, default=10, metavar="N", help="how many boards (default 10)")
     b.add_argument("--players", type=_span(2, 4), default=(2, 2), metavar="P|LO-HI", help="players, 2 to 4 (default 2)")
     b.add_argument(
         "--abilities",

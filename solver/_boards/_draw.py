@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from triggerstack.model._args import seed_of, span_of, truth_of, whole_number
+from triggerstack.model._args import how_many, seed_of, span_of, truth_of, whole_number
 from triggerstack.model._errors import UsageError
 from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._scenario import Scenario
@@ -206,7 +206,7 @@ def _stream(
     cards = None if cards is None else truth_of(cards, "cards")
     if layout is not None and not isinstance(layout, ActionLayout):
         raise UsageError(f"layout: expected an ActionLayout (or None), not {type(layout).__name__}")
-    n = None if n is None else whole_number(n, "n")
+    n = None if n is None else how_many(n, "n")  # none asked for is refused, as sample's n
     max_outcomes = whole_number(max_outcomes, "max_outcomes", 1)
     workers = whole_number(workers, "workers", 0, MOST_WORKERS)
     seat = None if seat is None else whole_number(seat, "seat", 0, seats[1] - 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from triggerstack.model._facts import AbilityFacts, ModeFacts
 from triggerstack.model._rules import Code
+from triggerstack.model._text import typed
 
 from ._reason import Reason
 
@@ -33,7 +34,7 @@ def modes_miscounted(a: AbilityFacts, chosen: int) -> Reason | None:
 
 
 def no_such_mode(a: AbilityFacts, mode: str) -> Reason:
-    return Reason.of(Code.MODE_UNKNOWN, f"{a.id} has no mode {mode!r} (modes: {', '.join(a.mode_index)})")
+    return Reason.of(Code.MODE_UNKNOWN, f"{a.id} has no mode {typed(mode)} (modes: {', '.join(a.mode_index)})")
 
 
 def mode_not_its_own(a: AbilityFacts, owner: AbilityFacts, mode: str) -> Reason:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._text import typed
 
 from ._reason import Reason, cite
 
@@ -94,7 +95,8 @@ def undecided(decision: str, states: int) -> Reason:
     return Reason(
         None,
         None,
-        f"{decision!r} is not legal now; whether a later decision allows it was not searched past {states:,} states",
+        f"{typed(decision)} is not legal now; whether a later decision allows it was not searched past "
+        f"{states:,} states",
     )
 
 

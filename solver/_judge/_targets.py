@@ -13,7 +13,7 @@ from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, Requiremen
 from triggerstack.model._linked import closure
 from triggerstack.model._rules import Code, Rule
 from triggerstack.model._targeting import Bar
-from triggerstack.model._text import quoted
+from triggerstack.model._text import quoted, typed
 
 from ._reason import Reason
 
@@ -90,7 +90,7 @@ def not_on_stack(facts: Facts, a: AbilityFacts, t: int) -> Reason:
 
 def no_such_requirement(m: ModeFacts, rid: str, where: str) -> Reason:
     names = ", ".join(r.id for r in m.requirements) or "none"
-    return Reason.of(Code.TARGET_UNKNOWN, f"{where} has no requirement {rid!r} (it has: {names})")
+    return Reason.of(Code.TARGET_UNKNOWN, f"{where} has no requirement {typed(rid)} (it has: {names})")
 
 
 def not_a_thing(name: str, divided: bool = False) -> Reason:
@@ -164,10 +164,10 @@ def worded(a: AbilityFacts | None, decision: str) -> str:
     """A walk's decision as a sentence names it: quoted, and a mode of ``a`` (``mode E:counter``)
     followed by the mode's own words (:func:`~triggerstack.model._text.quoted`)."""
     if a is None:
-        return repr(decision)
+        return typed(decision)
     k = a.mode_index.get(decision.removeprefix(f"mode {a.id}:")) if decision.startswith(f"mode {a.id}:") else None
     words = "" if k is None else quoted(a.modes[k].id, a.modes[k].text)
-    return f"{decision!r} {words}" if words else repr(decision)
+    return f"{typed(decision)} {words}" if words else typed(decision)
 
 
 def must_disobeyed(facts: Facts, a: AbilityFacts, obeyed: int, best: int) -> Reason:

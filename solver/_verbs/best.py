@@ -11,6 +11,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Outcome, Score, outcome_dict, parse_score
 from triggerstack.model._passes import Passes
+from triggerstack.model._text import typed
 
 from .base import Params, Result, document, within
 
@@ -83,15 +84,15 @@ def check_score(facts: Facts, score: Score, passes: Passes | None = None) -> Non
             if hook or (fired and "@" in aid):
                 continue
             if aid not in facts.ability_index:
-                raise ScenarioError(f"unknown ability {aid!r}", (key, aid))
+                raise ScenarioError(f"unknown ability {typed(aid)}", (key, aid))
     for aid, modes in score.mode.items():
         if aid not in facts.ability_index:
             continue  # a fired ability: its modes are known only once it fires
         a = facts.abilities[facts.ability_index[aid]]
         for mid in modes:
             if mid not in a.mode_index:
-                raise ScenarioError(f"{aid} has no mode {mid!r}", ("mode", aid, mid))
+                raise ScenarioError(f"{aid} has no mode {typed(mid)}", ("mode", aid, mid))
     for aid, things in score.target.items():
         for tid in things:
             if tid not in facts.thing_index:
-                raise ScenarioError(f"unknown player, object or ability {tid!r}", ("target", aid, tid))
+                raise ScenarioError(f"unknown player, object or ability {typed(tid)}", ("target", aid, tid))

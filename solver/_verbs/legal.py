@@ -32,16 +32,15 @@ two threads asking one scenario at once never share a deadline, and none is ever
 from __future__ import annotations
 
 import json
-import operator
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack, overload
 
 from triggerstack.model._answer import Spending
-from triggerstack.model._args import instance_of, seed_of, whole_number
+from triggerstack.model._args import instance_of, position, seed_of, whole_number
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
@@ -208,17 +207,23 @@ class LegalOutcomes:
 
     # -- ranks -----------------------------------------------------------------------------------
 
-    def __getitem__(self, index: int) -> Outcome:
-        """The outcome at ``index`` of the engine's order (negative: from the end). An index is an
-        integer: ``legal[2.9]`` and ``legal[True]`` are a ``TypeError``, as for a list of them."""
-        if isinstance(index, bool):
-            raise TypeError("an outcome's index is an integer, not true or false")
-        index = operator.index(index)
+    @overload
+    def __getitem__(self, index: int) -> Outcome: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Outcome]: ...
+
+    def __getitem__(self, index: int | slice) -> Outcome | list[Outcome]:
+        """The outcome at ``index`` of the engine's order (negative: from the end), or the list of
+        those a slice takes (``legal[0:3]``, ``legal[::-1]``), read as a list reads an index
+        (model/_args.py ``position``, as every sequence of the Python API): ``legal[2.9]`` and
+        ``legal[True]`` are a ``TypeError``, an index past either end an ``IndexError`` naming it."""
         with self._call():
             chain = self._learned.chain()
-            if index < 0:
-                index += chain.ranks()
-            return chain.outcome(chain.unrank(index))
+            at = position(index, chain.ranks(), "outcome")
+            if isinstance(at, range):
+                return [chain.outcome(chain.unrank(i)) for i in at]
+            return chain.outcome(chain.unrank(at))
 
     def index(self, outcome: Outcome) -> int:
         """The position of ``outcome`` in the engine's order: ``legal[legal.index(o)] == o``

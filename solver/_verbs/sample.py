@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 from triggerstack.model._answer import Items, Raw
+from triggerstack.model._args import FEWEST
 from triggerstack.model._numbers import AtLeast0, Whole
 from triggerstack.model._outcome import outcome_dict
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 class Sample(Params):
     """Uniformly random legal outcomes (with replacement)."""
 
-    n: Whole = Field(1, ge=1, le=MAX_PAGE, description="How many")
+    n: Whole = Field(1, ge=FEWEST, le=MAX_PAGE, description="How many")
     seed: AtLeast0 | None = Field(
         None, description="The seed, a whole number 0 or more: the same seed, the same outcomes"
     )

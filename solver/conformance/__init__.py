@@ -26,7 +26,7 @@ from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limit
 from triggerstack.model._numbers import Inexact, exact_whole
 from triggerstack.model._outcome import Entry
 
-from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, whole_number
+from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, count_text, whole_number
 from ._lines import shown as _shown
 from ._process import ProcessEngine
 
@@ -307,7 +307,7 @@ def _first_difference(expected: dict[Entry | None, int], got: dict[Entry | None,
         if got.get(first) != n:
             said = got.get(first, 0)
             shown = "nothing on the stack" if first is None else _entry_text(first)
-            return f"under the first entry {shown}: the engine counts {said}, the suite {n}"
+            return f"under the first entry {shown}: the engine counts {count_text(said)}, the suite {count_text(n)}"
     extra = next((k for k in got if k not in expected), None)
     if extra is None:
         return "the divides agree"
@@ -362,7 +362,7 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
         expected = {_entry(d["first"]): d["count"] for d in data["divide"]}
         if got != data["count"]:
             where = _first_difference(expected, divide) if divide is not None else "no divide to say where"
-            return Result(case.id, False, f"count {got}, the suite {data['count']}; {where}")
+            return Result(case.id, False, f"count {count_text(got)}, the suite {count_text(data['count'])}; {where}")
         if divide is not None and divide != expected:
             parted = _first_difference(expected, divide)
             return Result(case.id, False, f"the counts agree, the divides do not: {parted}")

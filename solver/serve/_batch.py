@@ -21,7 +21,7 @@ from triggerstack.model._answer import written
 from triggerstack.model._args import whole_number
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._facts import Facts
-from triggerstack.model._io import json_line
+from triggerstack.model._io import check_data, json_line
 from triggerstack.model._limits import MOST_JOBS, Limits, bounded, deadline_for
 from triggerstack.model._outcome import parse_outcome
 
@@ -34,15 +34,28 @@ _shared: Facts | None = None  # the batch's one scenario, in each worker
 _cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it
 
 
-def read_line(line: bytes | str | ScenarioError, limits: Limits) -> Any:
+def read_line(line: bytes | str | ScenarioError, limits: Limits, checked: bool = True) -> Any:
     """One line as :func:`~triggerstack.model._io.iter_lines` gives it, read as every surface that
     reads lines reads it (``check --batch``, ``batch``, the stdio server): its JSON value, or
     :class:`RequestError` (not JSON: -32700) naming the column or byte; JSON past a documented limit
-    (a number too large, too deep …) is :class:`~triggerstack.model._errors.PastLimit`, bad input."""
+    (a number too large, too deep …) is :class:`~triggerstack.model._errors.PastLimit`, bad input.
+    Not ``checked``: the value as read, for :func:`check_value` to hold to the limits once its
+    JSON-RPC id is known (the stdio server answers a readable id, never null for it)."""
     try:
-        return json_line(line, limits)
+        return json_line(line, limits, checked=checked)
     except PastLimit:
         raise  # JSON past a documented limit: bad input, with its place
+    except ScenarioError as exc:
+        raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
+
+
+def check_value(doc: Any, limits: Limits) -> Any:
+    """What :func:`read_line` holds a line's value to, with the same errors (a value past a limit is
+    bad input with its place, ``NaN`` is not JSON)."""
+    try:
+        return check_data(doc, None, limits)
+    except PastLimit:
+        raise
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 
@@ -132,22 +145,22 @@ def _worker(
 
 
 def check_lines(
-    lines: Iterable[bytes | str | ScenarioError],
+    lines: Iterable[tuple[int, bytes | str | ScenarioError]],
     shared: Facts | None = None,
     jobs: int = 1,
     options: Options | None = None,
     answer: Answer | None = None,
 ) -> Iterator[str]:
-    """One verdict line per input line, in order (``jobs`` processes if more than one). An
-    interrupted batch (Ctrl-C, or SIGTERM turned into an exception by the caller) ends its
-    workers before the exception goes on.
+    """One verdict line per numbered input line (:func:`~triggerstack.model._io.iter_lines`), in
+    order (``jobs`` processes if more than one). An interrupted batch (Ctrl-C, or SIGTERM turned
+    into an exception by the caller) ends its workers before the exception goes on.
 
     Each worker has a pipe of its own and no lock is shared (a pool's shared queue lock, held by
     a worker waiting for work, can deadlock its termination): a feeder thread sends chunk ``i``
     to worker ``i mod jobs``, and the caller's thread reads the answers back in that order.
     ``answer`` answers each line (a module-level function: workers may be spawned)."""
     jobs = whole_number(jobs, "jobs", 1, MOST_JOBS)  # a process and a pipe each, made before a line is read
-    numbered = enumerate(lines, 1)
+    numbered = iter(lines)
     answer = answer or verdict_line
     options = options or Options()
     if jobs <= 1:

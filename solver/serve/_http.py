@@ -160,7 +160,8 @@ async def _body(request: Request, service: Service) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json" and not kind.endswith("+json"):
         found = kind or "none"
-        raise RequestError(KINDS.NOT_JSON, f"the body must be JSON (Content-Type: application/json, not {found!r})")
+        said = f"the body must be JSON (Content-Type: application/json, not {typed(found)})"
+        raise RequestError(KINDS.NOT_JSON, said)
     data = await request.body()
     try:
         text = utf8(data, "")

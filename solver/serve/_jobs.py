@@ -26,7 +26,7 @@ from typing import IO, Any, cast
 
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._facts import Facts
-from triggerstack.model._io import iter_lines, open_lines
+from triggerstack.model._io import Line, iter_lines, open_lines
 from triggerstack.model._limits import Bound
 from triggerstack.model._parts import write_whole
 
@@ -78,28 +78,26 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
     return json.dumps({"error": error, "line": number}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
-def answer_block(lines: Sequence[bytes | ScenarioError], first: int, options: Options) -> list[str]:
-    """The answers to a block of lines numbered from ``first`` (one Dask task)."""
-    return [answer_line(first + i, line, None, options) for i, line in enumerate(lines)]
+def answer_block(lines: Sequence[tuple[int, bytes | ScenarioError]], options: Options) -> list[str]:
+    """The answers to a block of numbered lines (one Dask task)."""
+    return [answer_line(number, line, None, options) for number, line in lines]
 
 
-def _blocks(lines: Iterator[bytes | ScenarioError], size: int) -> Iterator[tuple[int, list[bytes | ScenarioError]]]:
-    number = 1
+def _blocks(lines: Iterator[tuple[int, Line]], size: int) -> Iterator[list[tuple[int, Line]]]:
     while block := list(islice(lines, size)):
-        yield number, block
-        number += len(block)
+        yield block
 
 
 def _on_cluster(
-    lines: Iterator[bytes | ScenarioError], client: Any, options: Options, block: int, no_worker: float
+    lines: Iterator[tuple[int, Line]], client: Any, options: Options, block: int, no_worker: float
 ) -> Iterator[str]:
     """Blocks submitted with a window of a few per worker, their answers yielded in order; a
     cluster lost meanwhile is :class:`ClusterLost`, however it is lost."""
     try:
         window = 4 * max(1, _workers(client))
         pending: deque[Any] = deque()
-        for first, lines_ in _blocks(lines, block):
-            pending.append(client.submit(answer_block, lines_, first, options, pure=False))
+        for lines_ in _blocks(lines, block):
+            pending.append(client.submit(answer_block, lines_, options, pure=False))
             if len(pending) >= window:
                 yield from _result(pending.popleft(), client, no_worker)
         while pending:

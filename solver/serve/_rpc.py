@@ -41,14 +41,14 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
 from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
-from triggerstack.model._text import visible
+from triggerstack.model._text import typed, visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
 from .._options import Engine, Options, resolve
 from .._verbs.base import Params, Result
 from .._verbs.legal import LegalOutcomes
 from .._verbs.table import VERBS, Verb
-from ._batch import read_line
+from ._batch import check_value, read_line
 from ._cache import CACHE_ENTRIES, Compiled
 from ._pool import IDLE_SECONDS, Pool
 
@@ -139,7 +139,7 @@ class Asks(Params):
     @classmethod
     def _engine(cls, value: str | None) -> str | None:
         if value is not None and value not in Engine.names():
-            raise ValueError(f"unknown engine {value!r}: one of {', '.join(Engine.names())}")
+            raise ValueError(f"unknown engine {typed(str(value))}: one of {', '.join(Engine.names())}")
         return value
 
     @model_validator(mode="after")
@@ -241,7 +241,7 @@ class Service:
         if found is None:
             raise RequestError(
                 KINDS.NO_HANDLE,
-                f"no scenario is loaded as {handle!r} for this client (never loaded, unloaded, or idle for "
+                f"no scenario is loaded as {typed(handle)} for this client (never loaded, unloaded, or idle for "
                 f"{IDLE_SECONDS:g} s)",
                 {"handle": handle},
             )
@@ -334,7 +334,7 @@ class Service:
         with self._failures():
             entry = METHODS.get(method)
             if entry is None:
-                raise RequestError(KINDS.NO_METHOD, f"no method {method!r}", {"methods": sorted(METHODS)})
+                raise RequestError(KINDS.NO_METHOD, f"no method {typed(method)}", {"methods": sorted(METHODS)})
             model, _, run = entry
             if not isinstance(params, dict):  # null too: params left out are {} (JSON-RPC 2.0 §4.2)
                 said = f"params must be an object (by name), not {_json_kind(params)}"
@@ -388,7 +388,7 @@ class Service:
         """:meth:`handle`'s response line as UTF-8 pieces (written out one by one), or None."""
         out = self.writer()
         try:
-            request = read_line(line, self.options.limits)
+            request = read_line(line, self.options.limits, checked=False)  # each request checked in _one
             if isinstance(request, list):
                 if not request:
                     raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
@@ -428,6 +428,10 @@ class Service:
         notification = isinstance(request, dict) and "id" not in request
         mark = out.mark()
         try:
+            try:  # past a limit, NaN …: said with the id it was sent with
+                check_value(request, self.options.limits)
+            except Exception as unread:
+                raise RpcError(failure(unread)) from None
             if not valid_id:
                 said = f"an id is a string, a number or null, not {_json_kind(sent)}"
                 raise RpcError(failure(RequestError(KINDS.NOT_A_REQUEST, said)))
@@ -467,7 +471,18 @@ def _is_id(value: Any) -> bool:
     JSON can write back (``1e400`` reads as infinity, which it cannot)."""
     if isinstance(value, float):
         return math.isfinite(value)
-    return value is None or (isinstance(value, str | int) and not isinstance(value, bool))
+    if isinstance(value, str):
+        return value.isascii() or _printable(value)
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _printable(text: str) -> bool:
+    """Whether ``text`` can be written back as UTF-8 (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_kind(value: Any) -> str:

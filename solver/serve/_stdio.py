@@ -20,11 +20,9 @@ from ._rpc import Service, error_line
 def serve(stdin: IO[bytes], stdout: IO[bytes], options: Options | None = None) -> None:
     """Answer every request line of ``stdin`` on ``stdout`` until end of input."""
     service = Service(options)
-    for line in iter_lines(stdin, service.options.limits):
+    for _, line in iter_lines(stdin, service.options.limits):  # blank lines are skipped there
         if isinstance(line, ScenarioError):  # a line over --max-bytes: not a request it reads (-32700)
             answer: list[bytes] | None = [error_line(failure(RequestError(KINDS.TOO_LARGE, line.one_line()))).encode()]
-        elif not line.strip():
-            continue  # blank lines are not requests
         else:
             answer = service.respond(line)  # written within --max-answer as it was built (model/_answer.py)
         if answer is not None:
