@@ -52,6 +52,15 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {visible(message)} (see {self.prog} --help)\n")
         raise SystemExit(KINDS.BAD_INPUT.exit)
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # A flag's one value that is "--" (--seed=--) is its value, read as every value is: argparse
+        # drops a "--" from the values and gave the flag an empty list its reader never saw.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
 
 class _Version(argparse.Action):
     """``--version``: the package's, read from its metadata only when asked."""

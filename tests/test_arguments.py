@@ -256,6 +256,7 @@ def http() -> Any:
 @example(text="inf").via("the attack: infinity")
 @example(text="1e309").via("the attack: a float past the largest")
 @example(text="true").via("the attack: a boolean")
+@example(text="--").via("argparse drops a '--' value: the flag got an empty list its reader never saw")
 def test_an_argument_is_taken_alike_or_refused_alike_at_every_door(http: Any, param: str, text: str) -> None:
     arg = ARGUMENTS[param]
     is_json, value = _json(text)
