@@ -23,7 +23,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import assume, event, given
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import (
     EndlessLoop,
@@ -41,7 +41,7 @@ from .strategies import SETTINGS, _relay, scenarios
 
 pytestmark = pytest.mark.slow  # hundreds of generated scenarios, each asked once or twice
 
-SECONDS = 10
+SECONDS = 5
 """The time limit of each call (CPU seconds, tests/property/conftest.py): a small cap ends far sooner."""
 
 
@@ -81,7 +81,7 @@ def looping(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 3)  # each asks twice across passes: 84 s at 300
 @given(
     doc=looping(),
     cap=st.integers(1, 40),
