@@ -270,14 +270,8 @@ def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int],
         return
     told = len(report.items)
     _check_choice(facts, a, e, below, report)
-    if len(report.items) > told and not _has_choice(facts, a, below, report.spending.deadline):
+    if len(report.items) > told and not has_legal_choice(facts, a, below, deadline=report.spending.deadline):
         report.add(a.id, _removal.must_be_removed(a))  # 603.3d too: with no legal choice it is removed, never put
-
-
-def _has_choice(facts: Facts, a: AbilityFacts, below: frozenset[int], deadline: Deadline) -> bool:
-    """Whether ``a`` has a legal choice above ``below``: a non-modal ability's one mode is legal
-    (603.3c, asked once per stack below and kept), a modal one's choice space is not empty."""
-    return _mode_legal(facts, a, 0, below) if not a.modal else has_legal_choice(facts, a, below, deadline=deadline)
 
 
 def _check_choice(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
