@@ -116,6 +116,24 @@ class _TooBig(Exception):
         return limits.past(self.limit, str(self), source=source)
 
 
+_RECURSIVE = (
+    "the value anchored {anchor} holds an alias of itself, so it would hold itself for ever; JSON data has no "
+    "such value (write the inner value out, or alias another part)"
+)
+
+
+def _anchor_of(node: yaml.Node) -> str:
+    """How the anchor of a node is written (``&x``), read from the text at the node's start: PyYAML
+    keeps no anchor's name on the node."""
+    mark = node.start_mark
+    buffer = getattr(mark, "buffer", None)
+    if isinstance(buffer, str):
+        written = re.match(r"&[^\s,\[\]{}]+", buffer[mark.pointer : mark.pointer + 1024])
+        if written:
+            return typed(written.group(0))
+    return "here"
+
+
 def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
     """The number of values ``node`` stands for once its aliases are expanded, and the bytes of
     its scalars' text then, counted without expanding them (each node's size once, whatever the
@@ -124,6 +142,7 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
     longer than the source that wrote it, so a document within ``--max-bytes`` stays within it;
     with them, the document is held to the caps of the document it stands for."""
     sizes: dict[int, tuple[int, int]] = {}
+    opened: set[int] = set()  # nodes whose children are being sized: the ancestors of any node popped
     stack: list[tuple[yaml.Node, bool]] = [(node, False)]
     while stack:
         current, done = stack.pop()
@@ -136,9 +155,16 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
         elif isinstance(current, yaml.MappingNode):
             children = [n for pair in current.value for n in pair]
         if not done and any(id(c) not in sizes for c in children):
+            for c in children:
+                if id(c) in opened or c is current:  # an alias inside its own anchor: a value holding itself
+                    raise yaml.constructor.ConstructorError(
+                        None, None, _RECURSIVE.format(anchor=_anchor_of(c)), c.start_mark
+                    )
+            opened.add(key)
             stack.append((current, True))
             stack.extend((c, False) for c in children if id(c) not in sizes)
             continue
+        opened.discard(key)
         own = len(str(current.value).encode("utf-8", "surrogatepass")) if isinstance(current, yaml.ScalarNode) else 0
         values = 1 + sum(sizes.get(id(c), (0, 0))[0] for c in children)
         size = own + sum(sizes.get(id(c), (0, 0))[1] for c in children)

@@ -87,6 +87,79 @@ def test_explain_refuses_aliased_text_at_the_cap(tmp_path: Path, capsys: pytest.
     assert code == 2 and out == "" and "once its aliases expand" in err and "--max-bytes" in err, err
 
 
+@st.composite
+def _aliased(draw: st.DrawFn) -> tuple[str, Any, set[str]]:
+    """A flow-style YAML document whose values may be anchored and aliased anywhere an alias may
+    stand — a list item, a mapping value, a merge key ``<<`` — naming a value already written
+    (``defined``) or one still being written around it (``open``: the value would hold itself).
+    Returns the text, the value it reads as (None for a recursive one) and the anchors aliased
+    inside themselves. Keys are unique in the document, so merges never clash."""
+    defined: dict[str, Any] = {}
+    keys = iter(range(10**6))
+    recursive: set[str] = set()
+
+    def alias(open_: list[tuple[str, bool]], mapping: bool) -> tuple[str, Any] | None:
+        names = [n for n in defined if not mapping or isinstance(defined[n], dict)]
+        names += [n for n, is_map in open_ if not mapping or is_map]
+        if not names:
+            return None
+        name = draw(st.sampled_from(names))
+        if name not in defined:
+            recursive.add(name)
+        return f"*{name}", defined.get(name)
+
+    def value(depth: int, open_: list[tuple[str, bool]]) -> tuple[str, Any]:
+        kind = draw(st.sampled_from(["scalar", "alias", "list", "map"] if depth < 4 else ["scalar", "alias"]))
+        if kind == "alias":
+            found = alias(open_, mapping=False)
+            if found is not None:
+                return found
+            kind = "scalar"
+        anchor = f"a{len(defined) + len(open_)}" if draw(st.booleans()) else None
+        inner = [*open_, (anchor, kind == "map")] if anchor else open_
+        out: Any
+        if kind == "scalar":
+            text, out = (str(n := draw(st.integers(-99, 99))), n)
+        elif kind == "list":
+            items = [value(depth + 1, inner) for _ in range(draw(st.integers(0, 3)))]
+            text, out = "[" + ", ".join(t for t, _ in items) + "]", [v for _, v in items]
+        else:
+            parts: list[str] = []
+            out = {}
+            merged = alias(inner, mapping=True) if draw(st.booleans()) else None
+            if merged is not None:
+                parts.append(f"<<: {merged[0]}")
+                out.update(merged[1] or {})
+            for _ in range(draw(st.integers(0, 3))):
+                key = f"k{next(keys)}"
+                t, v = value(depth + 1, inner)
+                parts.append(f"{key}: {t}")
+                out[key] = v
+            text = "{" + ", ".join(parts) + "}"
+        if anchor:
+            defined[anchor] = out
+            text = f"&{anchor} {text}"
+        return text, out
+
+    text, out = value(0, [])
+    return text + "\n", None if recursive else out, recursive
+
+
+@given(_aliased())
+def test_an_alias_inside_the_value_it_names_is_refused_and_any_other_is_read(case: tuple[str, Any, set[str]]) -> None:
+    """A recursive alias (found by the fuzzer as ``a: &x [1, 2, *x]``: the alias counter walked the
+    cycle until memory ran out) is refused naming its anchor, in a list, a mapping or a merge key,
+    at any depth; a document whose aliases name values already written reads as its expansion."""
+    text, expanded, recursive = case
+    if not recursive:
+        assert parse_text(text, "doc.yaml", "yaml") == expanded
+        return
+    with pytest.raises(ScenarioError, match=r"the value anchored '&(\w+)' holds an alias of itself") as refused:
+        parse_text(text, "doc.yaml", "yaml")
+    named = re.search(r"'&(\w+)'", str(refused.value))
+    assert named is not None and named.group(1) in recursive, (str(refused.value), recursive)
+
+
 # -- files that are not regular files -------------------------------------------------------------
 
 
