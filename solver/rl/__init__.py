@@ -69,6 +69,7 @@ if TYPE_CHECKING:  # the public names, each once; each imported on first use (mo
     from ._render import RenderModeError as RenderModeError
     from ._rewards import Rewards as Rewards
     from ._source import ScenarioSource as ScenarioSource
+    from ._spaces import NotAnAction as NotAnAction
     from ._vector_env import TriggerStackVectorEnv as TriggerStackVectorEnv
     from ._vector_env import vector_env as vector_env
 

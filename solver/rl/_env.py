@@ -31,7 +31,7 @@ from ._prepared import ask, take
 from ._render import MODES, check_mode, shown
 from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
-from ._spaces import MaskedDiscrete, action_id
+from ._spaces import MaskedDiscrete, action_id, space_id
 from ._tracker import Tracker
 from ._tree import Node, Opening, Trees, forced, point
 
@@ -430,10 +430,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                     node.children[chosen] = child
                     self._trees.grown(o.root for o in self._openings.values())  # read only when dropped
         else:
+            space_id(chosen, agent, self._size)  # not of the action space: refused, whatever illegal_reward says
             try:  # IllegalDecision: why, and what is legal (by id)
                 child = point(stepper, stepper.apply(walk, chosen, self.legal()), self.auto)
             except IllegalDecision as exc:
-                if self.illegal_reward is None or not 0 <= chosen < self._size:  # not of the action space: refused
+                if self.illegal_reward is None:
                     raise
                 illegal = exc
         self._cumulative_rewards[agent] = 0.0

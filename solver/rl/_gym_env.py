@@ -20,7 +20,7 @@ from ._env import Observation, TriggerStackEnv
 from ._render import MODES
 from ._rewards import Rewards
 from ._source import ScenarioSource, _Source
-from ._spaces import MaskedDiscrete
+from ._spaces import MaskedDiscrete, NotAnAction
 
 Policy = Callable[[Observation, np.random.Generator], int]
 """A policy of the other seats: from an observation (``observation`` and ``action_mask``) and the
@@ -147,6 +147,8 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         game = self.game
         try:
             game.step(action)
+        except NotAnAction:  # not of the action space: a caller's bug, never a move (rl/_spaces.py)
+            raise
         except IllegalDecision as exc:
             if self.illegal_reward is None:
                 raise

@@ -1,5 +1,5 @@
 """What an action is: a decision id of the action space, every environment's Gymnasium ``Discrete``
-(:func:`action_id` reads one), whose masked draw
+(:func:`action_id` reads one, :class:`NotAnAction` refuses what is not one), whose masked draw
 (``action_space(agent).sample(observation["action_mask"])``, PettingZoo's usual loop) costs what the
 draw written out does.
 
@@ -22,6 +22,16 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._errors import IllegalDecision
+
+
+class NotAnAction(IllegalDecision):
+    """An action that is not of the action space — anything but a Python ``int`` or a NumPy
+    integer, or an id out of ``0 … layout.size − 1``: a caller's bug, not a move. Every environment
+    raises it whatever its ``illegal_reward``, which is for the legal form of an illegal move (an id
+    of the space the mask says is not legal now): the one-board, the Gymnasium and the vector
+    environments alike, where the Gymnasium ones once ended the episode with the reward for an
+    illegal move (docs/rl.md). An :class:`IllegalDecision`, so that code catching it still does."""
+
 
 _INT8 = np.dtype(np.int8)
 _ZERO_ONE = b"\x00\x01"
@@ -48,7 +58,7 @@ def action_id(action: object, agent: str) -> int:
     """An action that is not a Python ``int``, as a decision id: a NumPy integer (or a 0-d array
     of one) is; anything else is refused, never rounded or read as a number (``True``, ``2.5``)."""
     if action is None:
-        raise IllegalDecision("None", f"{agent} decides now: None is only for agents whose episode is over")
+        raise NotAnAction("None", f"{agent} decides now: None is only for agents whose episode is over")
     if isinstance(action, np.integer) or (
         isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)
     ):
@@ -57,4 +67,14 @@ def action_id(action: object, agent: str) -> int:
         return int(action)
     what = type(action).__name__
     why = f"an action is a decision id, a whole number (an int or a NumPy integer), not a {what}"
-    raise IllegalDecision(str(action), why)
+    raise NotAnAction(str(action), why)
+
+
+def space_id(action: object, agent: str, size: int) -> int:
+    """``action`` as an id of the action space of ``size`` ids, or :class:`NotAnAction` saying why
+    it is none (in the stepper's words for an id out of range): the one reading of what is of the
+    space, for every environment."""
+    chosen = action if type(action) is int else action_id(action, agent)
+    if not 0 <= chosen < size:
+        raise NotAnAction(chosen, f"no decision has this id (ids run from 0 to {size - 1})")
+    return chosen

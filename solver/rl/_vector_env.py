@@ -19,7 +19,7 @@ from .._verbs.step import ActionLayout
 from ._gym_env import Policy, TriggerStackGym, uniform
 from ._rewards import Rewards
 from ._source import ScenarioSource
-from ._spaces import MaskedDiscrete
+from ._spaces import MaskedDiscrete, NotAnAction, space_id
 
 MOST_BOARDS = 10_000
 """The most boards one vector environment steps (docs/rl.md): each is about 8 KB and a millisecond
@@ -161,10 +161,17 @@ class TriggerStackVectorEnv(VectorEnv):
         taken = np.asarray(actions)
         if taken.shape != (self.num_envs,):
             raise ValueError(f"one action per board: shape ({self.num_envs},), not {taken.shape}")
+        listed = taken.tolist()
+        for i, (action, again) in enumerate(zip(listed, self._autoreset, strict=True)):
+            if not again:  # every action of the space before any board moves: nothing half-stepped
+                try:
+                    space_id(action, f"board {i}", self.layout.size)
+                except NotAnAction as exc:
+                    raise NotAnAction(exc.decision, f"{exc.reason}: the action of board {i}") from None
         ended: dict[int, dict[str, Any]] = {}
         rewards = [0.0] * self.num_envs
         over = [False] * self.num_envs
-        for i, (board, action, again) in enumerate(zip(self.envs, taken.tolist(), self._autoreset, strict=True)):
+        for i, (board, action, again) in enumerate(zip(self.envs, listed, self._autoreset, strict=True)):
             if again:  # the step after an episode ended: a new one begins, the action is ignored
                 board._begin()
             else:
