@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score
@@ -92,23 +92,23 @@ def _aliased(draw: st.DrawFn) -> tuple[str, Any, set[str]]:
     """A flow-style YAML document whose values may be anchored and aliased anywhere an alias may
     stand — a list item, a mapping value, a merge key ``<<`` — naming a value already written
     (``defined``) or one still being written around it (``open``: the value would hold itself).
-    Returns the text, the value it reads as (None for a recursive one) and the anchors aliased
-    inside themselves. Keys are unique in the document, so merges never clash."""
+    Returns the text, the value it reads as (None for a recursive one) and the anchors whose value
+    would hold itself — through its own alias, or an alias of a value that holds it (``&a [&b
+    [*a]]`` : both). Keys are unique in the document, so merges never clash."""
     defined: dict[str, Any] = {}
+    holds: dict[str, set[str]] = {}  # per anchor, the anchored values its own value holds or aliases
     keys = iter(range(10**6))
-    recursive: set[str] = set()
 
-    def alias(open_: list[tuple[str, bool]], mapping: bool) -> tuple[str, Any] | None:
+    def alias(open_: list[tuple[str, bool]], mapping: bool) -> tuple[str, Any, set[str]] | None:
         names = [n for n in defined if not mapping or isinstance(defined[n], dict)]
         names += [n for n, is_map in open_ if not mapping or is_map]
         if not names:
             return None
         name = draw(st.sampled_from(names))
-        if name not in defined:
-            recursive.add(name)
-        return f"*{name}", defined.get(name)
+        return f"*{name}", defined.get(name), {name}
 
-    def value(depth: int, open_: list[tuple[str, bool]]) -> tuple[str, Any]:
+    def value(depth: int, open_: list[tuple[str, bool]]) -> tuple[str, Any, set[str]]:
+        """A value's text, what it reads as, and the anchored values it holds or aliases."""
         kind = draw(st.sampled_from(["scalar", "alias", "list", "map"] if depth < 4 else ["scalar", "alias"]))
         if kind == "alias":
             found = alias(open_, mapping=False)
@@ -118,11 +118,13 @@ def _aliased(draw: st.DrawFn) -> tuple[str, Any, set[str]]:
         anchor = f"a{len(defined) + len(open_)}" if draw(st.booleans()) else None
         inner = [*open_, (anchor, kind == "map")] if anchor else open_
         out: Any
+        reach: set[str] = set()
         if kind == "scalar":
             text, out = (str(n := draw(st.integers(-99, 99))), n)
         elif kind == "list":
             items = [value(depth + 1, inner) for _ in range(draw(st.integers(0, 3)))]
-            text, out = "[" + ", ".join(t for t, _ in items) + "]", [v for _, v in items]
+            text, out = "[" + ", ".join(t for t, _, _ in items) + "]", [v for _, v, _ in items]
+            reach = set().union(*(r for _, _, r in items))
         else:
             parts: list[str] = []
             out = {}
@@ -130,21 +132,36 @@ def _aliased(draw: st.DrawFn) -> tuple[str, Any, set[str]]:
             if merged is not None:
                 parts.append(f"<<: {merged[0]}")
                 out.update(merged[1] or {})
+                reach |= merged[2]
             for _ in range(draw(st.integers(0, 3))):
                 key = f"k{next(keys)}"
-                t, v = value(depth + 1, inner)
+                t, v, r = value(depth + 1, inner)
                 parts.append(f"{key}: {t}")
                 out[key] = v
+                reach |= r
             text = "{" + ", ".join(parts) + "}"
-        if anchor:
-            defined[anchor] = out
-            text = f"&{anchor} {text}"
-        return text, out
+        if not anchor:
+            return text, out, reach
+        defined[anchor] = out
+        holds[anchor] = reach
+        return f"&{anchor} {text}", out, {anchor}
 
-    text, out = value(0, [])
+    def reaches(start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(holds[start])
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(holds[name])
+        return seen
+
+    text, out, _ = value(0, [])
+    recursive = {name for name in holds if name in reaches(name)}
     return text + "\n", None if recursive else out, recursive
 
 
+@example(("[&a0 0, &a1 [&a2 {}, &a3 [*a1, 0]], *a3]\n", None, {"a1", "a3"}))  # a3 holds itself through a1
 @given(_aliased())
 def test_an_alias_inside_the_value_it_names_is_refused_and_any_other_is_read(case: tuple[str, Any, set[str]]) -> None:
     """A recursive alias (found by the fuzzer as ``a: &x [1, 2, *x]``: the alias counter walked the
