@@ -14,14 +14,22 @@ def nothing_to_divide() -> Reason:
     return Reason.of(Code.DIVISION, "it divides nothing, but a division is given")
 
 
-def divided_wrongly(amount: int, targets: set[str], given: Mapping[str, int]) -> Reason | None:
-    """What is wrong with dividing ``amount`` among ``targets`` as ``given`` (None: nothing)."""
+def divided_wrongly(
+    amount: int, targets: set[str], given: Mapping[str, int], unknown: frozenset[str] = frozenset()
+) -> Reason | None:
+    """What is wrong with dividing ``amount`` among ``targets`` (the things chosen, each known to the
+    scenario) as ``given`` (None: nothing). ``unknown``: names chosen as targets that the scenario
+    lacks — told apart (601.2c ``target-unknown``); a part given to one is a part the things
+    targeted do not get, and is said so, never "not targeted"."""
     problems = []
     if targets and not given:
         problems.append("no division given")
-    extra = sorted(set(given) - targets)
+    extra = sorted(set(given) - targets - unknown)
     if extra:
         problems.append(f"{', '.join(extra)} divided but not targeted")
+    lost = sorted(set(given) & unknown)
+    if lost:
+        problems.append(f"{', '.join(lost)} given a part but no player, object or ability of the scenario")
     missing = sorted(targets - set(given))
     if missing and given:
         problems.append(f"{', '.join(missing)} targeted but given nothing")

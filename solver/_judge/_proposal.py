@@ -389,7 +389,8 @@ def _check_targets(
             report.add(a.id, miscounted.at(_place(inst, r)))
         if r.divide is not None:
             names: set[str] = {facts.things[t].id for t in distinct}
-            wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}))
+            unknown = frozenset(tid for tid in ids if tid not in index)
+            wrong = _division.divided_wrongly(r.divide, names, inst.divide.get(r.id, {}), unknown)
             if wrong is not None:
                 report.add(a.id, wrong.at(_place(inst, r)))
     if m.linked:
