@@ -116,9 +116,13 @@ def _parse_yaml(text: str, source: str, limits: Limits) -> Any:
 
 def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
     """Every value with its place, depth first; a container's children are taken one at a time
-    (a list of millions holds one iterator, not a place for each at once)."""
+    (a list of millions holds one iterator, not a place for each at once). A container that is one
+    of its own ancestors — a Python list or mapping holding itself, which no JSON or YAML text can
+    write — is :class:`_Cycle`, with both places: walked as a tree, it ran to the depth limit and was
+    refused as "nested deeper than the limit", whose advice (raise ``--max-depth``) could never help."""
     yield (), doc
-    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]]]] = []
+    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]], int]] = []
+    open_at: dict[int, Loc] = {}  # the containers on the path walked now, by identity, at their places
 
     def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
         if isinstance(value, dict):
@@ -127,25 +131,51 @@ def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
             return iter(enumerate(value))
         return None
 
-    first = children(doc)
-    if first is not None:
-        stack.append(((), first))
+    def enter(loc: Loc, value: Any) -> None:
+        more = children(value)
+        if more is None:
+            return
+        if id(value) in open_at:
+            raise _Cycle(loc, open_at[id(value)], value)
+        open_at[id(value)] = loc
+        stack.append((loc, more, id(value)))
+
+    enter((), doc)
     while stack:
-        loc, items = stack[-1]
+        loc, items, key = stack[-1]
         step = next(items, None)
         if step is None:
             stack.pop()
+            del open_at[key]
             continue
         place, value = step
         here = (*loc, place)
         yield here, value
-        more = children(value)
-        if more is not None:
-            stack.append((here, more))
+        enter(here, value)
+
+
+class _Cycle(Exception):
+    """A container met again inside itself (see :func:`_walk`): at ``loc``, the one at ``outer``."""
+
+    def __init__(self, loc: Loc, outer: Loc, value: Any) -> None:
+        super().__init__(loc, outer)
+        self.loc, self.outer, self.kind = loc, outer, "mapping" if isinstance(value, dict) else "list"
+
+    def refusal(self, source: str | None) -> ScenarioError:
+        from ._errors import format_loc
+
+        where = f"the {self.kind} at {format_loc(self.outer)}" if self.outer else "the whole document"
+        said = (
+            f"a {self.kind} that holds itself: this is {where}, so it would hold itself for ever; JSON data "
+            "has no such value (a document is a tree: copy the inner value, or build it anew)"
+        )
+        return ScenarioError(said, self.loc, source=source)
 
 
 def _within(doc: Any, limits: Limits) -> bool:
-    """Whether ``doc`` is within the limits, without building any place (the common case, fast)."""
+    """Whether ``doc`` is within the limits, without building any place (the common case, fast). A
+    container's items are counted before they are pushed: a Python caller's list of ten million
+    was pushed whole (690 MB of pairs) before the count of values refused it."""
     big = 10**limits.digits
     stack: list[tuple[Any, int]] = [(doc, 0)]
     values = 0
@@ -154,6 +184,8 @@ def _within(doc: Any, limits: Limits) -> bool:
         values += 1
         if values > limits.values or depth > limits.depth:
             return False
+        if isinstance(value, dict | list | tuple) and values + len(stack) + len(value) > limits.values:
+            return False  # each value waiting on the stack counts once popped: past the cap before any is pushed
         if isinstance(value, dict):
             for k, v in value.items():
                 stack.append((v, depth + 1))
@@ -193,6 +225,16 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
     is walked once without places; only one that is not is walked again to name the place."""
     if _within(doc, limits):
         return doc
+    try:
+        _named_place(doc, source, limits)
+    except _Cycle as cycle:
+        raise cycle.refusal(source) from None
+    return doc
+
+
+def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
+    """The walk of :func:`check_data` over a document not within the limits, refusing it at the
+    first place that is not (a container holding itself: :class:`_Cycle`)."""
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
             raise limits.past("values", f"more than {limits.values} values", source=source)
@@ -225,7 +267,6 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         elif not isinstance(value, _DATA):
             said = f"{type(value).__name__} is not JSON data (text, a number, true, false, null, a list or a mapping)"
             raise ScenarioError(said, loc, source=source)
-    return doc
 
 
 def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:

@@ -1,0 +1,125 @@
+"""Doors bounded by mechanism (helper-66b): the graph-not-tree family of 804d08f (a YAML alias
+inside its own anchor ran the document reader out of memory: a walker took a graph for a tree)
+hunted at every door that reads outside data or a Python caller's objects, then fresh attacks
+beside the doors the last rounds fixed. Each section's header names the door, the mechanism that
+let the break through, and the fix; each test asserts what the docs promise, over inputs generated
+for the door where a list of examples would miss a sibling.
+
+Private unit: model/_io.py check_data (the one check of every document a Python caller builds) and model/_errors.py format_loc (how a place is said), attacked.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score
+from triggerstack.model._errors import format_loc
+from triggerstack.model._io import check_data
+
+TINY = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
+
+# ---------------------------------------------------------------------------------------------------
+# 1. A document that holds itself. Door: the Python door of every document (`Scenario`, `Outcome`,
+# `Score`'s `model_validate` and `model_validate_strings`, and what reads through them: rl's
+# sources, the conformance runner's cases). `x = ["A"]; x.append(x); Scenario.model_validate(
+# {"players": x})` was "players[1][1][1]…[1] (63 times): nested deeper than the limit of 64 (raise it
+# with --max-depth)" — a place of 64 parts, and advice that can never help: no depth holds it.
+# Mechanism: the walk that names a place (model/_io.py _walk) took a graph for a tree, as the YAML
+# alias counter did before 804d08f; only the depth cap stopped it. Fix, there: the walk keeps the
+# containers on the path it walks (by identity) and refuses one met again inside itself, naming the
+# place where it closes and the place of the container it is — in the words of YAML's recursive
+# anchor. The property: any JSON tree, any container in it made to hold any of its ancestors, at
+# any door.
+
+_LEAVES = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)
+_TREES = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _containers(doc: Any, loc: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every list and mapping of ``doc`` with its place, outermost first."""
+    if isinstance(doc, dict):
+        return [(loc, doc)] + [c for k, v in doc.items() for c in _containers(v, (*loc, k))]
+    if isinstance(doc, list):
+        return [(loc, doc)] + [c for i, v in enumerate(doc) for c in _containers(v, (*loc, i))]
+    return []
+
+
+_DOORS: dict[str, Callable[[Any], object]] = {
+    "Scenario": lambda d: Scenario.model_validate({**TINY, "players": d}),
+    "Outcome": lambda d: Outcome.model_validate({"stack": [], "removed": [], "x": d}),
+    "Score": lambda d: Score.model_validate({"mode": d}),
+    "strings": lambda d: Scenario.model_validate_strings({**TINY, "objects": d}),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(tree=_TREES, data=st.data(), door=st.sampled_from(sorted(_DOORS)))
+def test_a_document_that_holds_itself_is_refused_saying_so_and_where(tree: Any, data: Any, door: str) -> None:
+    doc: Any = [tree]  # the root a container, so that something can hold it
+    places = _containers(doc)
+    inner_loc, inner = data.draw(st.sampled_from(places))
+    outer_loc, outer = data.draw(st.sampled_from([p for p in places if inner_loc[: len(p[0])] == p[0]]))
+    if isinstance(inner, list):
+        inner.append(outer)
+        closes = (*inner_loc, len(inner) - 1)
+    else:
+        inner["\u00a7"] = outer
+        closes = (*inner_loc, "\u00a7")
+    with pytest.raises(ScenarioError) as refused:
+        _DOORS[door](doc)
+    said = str(refused.value)
+    assert "holds itself" in said and "deeper" not in said and "--max-depth" not in said, said
+    assert refused.value.loc[-len(closes) :] == closes  # where the cycle closes, under the door's own field
+    assert len(refused.value.loc) <= len(closes) + 1
+    assert format_loc(outer_loc) in said.split("this is the ", 1)[1]  # and the place of what it holds
+
+
+def test_a_document_sharing_a_part_is_read_as_the_tree_it_stands_for() -> None:
+    """A part held twice (no cycle) is JSON's tree written with a shared value: read, never refused."""
+    shared = {"destroy": 5}
+    score = Score.model_validate({"mode": {"E": shared, "F": shared}})
+    assert Score.model_validate({"mode": {"E": {"destroy": 5}, "F": {"destroy": 5}}}) == score
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. (fresh) Memory before the count. Door: the same Python doors. A caller's list of ten million
+# values, `Scenario.model_validate({"players": [0] * 10_000_000})`, was refused at --max-values
+# (1,000,000) only after 690 MB of pairs were made: the check within the limits (model/_io.py
+# _within) pushed every item of a container on its stack before the count of values saw them.
+# Fix, there: a container's items are counted before any is pushed (the values waiting on the stack
+# each count once popped, so the sum past the cap is past it for certain — never a false refusal).
+# The property: a document past the values cap, in any shape, is refused using memory independent
+# of how far past it is.
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    shape=st.sampled_from(["list", "mapping", "nested", "wide-then-deep"]),
+    times=st.integers(20, 200),
+)
+def test_a_document_past_the_values_cap_is_refused_in_memory_of_the_cap(shape: str, times: int) -> None:
+    limits = Limits(values=500)
+    n = 500 * times
+    doc: Any = {
+        "list": [0] * n,
+        "mapping": {str(i): i for i in range(n)},
+        "nested": [[0] * n],
+        "wide-then-deep": [0, [1, [2, [0] * n]]],
+    }[shape]
+    tracemalloc.start()
+    try:
+        with pytest.raises(ScenarioError, match="more than 500 values"):
+            check_data(doc, limits=limits)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000, f"{peak} bytes to refuse {n} values past a cap of 500"
