@@ -123,3 +123,72 @@ def test_a_document_past_the_values_cap_is_refused_in_memory_of_the_cap(shape: s
     finally:
         tracemalloc.stop()
     assert peak < 200_000, f"{peak} bytes to refuse {n} values past a cap of 500"
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. An engine's answer that is no JSON. Door: the conformance runner's Python door, `run(engine,
+# cases)` with an engine of the caller's (docs/python.md: `Engine` is the protocol `call`, `close`).
+# A Python engine answering a value that holds itself, a set, bytes, or a mapping keyed by numbers
+# crashed the run ("ValueError: Circular reference detected", "TypeError: Object of type set is not
+# JSON serializable"), one answering nan was told "count NaN is not a whole number", and a stray
+# set beside a right count passed. Mechanism: the runner reads a process engine's answers from
+# lines held to its limits (solver/conformance/_lines.py Lines.call), and took a Python engine's as
+# JSON without reading them — then showed a wrong one by json.dumps of all of it. Fix: one home
+# every answer passes, solver/conformance `_asked`: an answer not read from a line is held to the
+# same limits by the documents' check (check_data: a cycle, a set, bytes, nan, values; and its text
+# and keys), else the case fails naming the place. The property: any poison at any place of any
+# answer of a right engine fails its case saying so, and never ends the run.
+
+
+def _poisons() -> dict[str, Callable[[], Any]]:
+    def cyclic_list() -> Any:
+        x: list[Any] = [1]
+        x.append(x)
+        return x
+
+    def cyclic_mapping() -> Any:
+        d: dict[str, Any] = {"a": 1}
+        d["b"] = d
+        return d
+
+    return {
+        "cyclic list": cyclic_list,
+        "cyclic mapping": cyclic_mapping,
+        "set": lambda: {1, 2},
+        "bytes": lambda: b"12",
+        "nan": lambda: float("nan"),
+        "an object": object,
+        "a number key": lambda: {1: 2},
+        "a tuple key": lambda: {(1,): 2},
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    method=st.sampled_from(["load", "count", "check"]),
+    poison=st.sampled_from(sorted(_poisons())),
+    beside=st.booleans(),
+)
+def test_a_python_engine_answering_no_json_fails_its_case_naming_it(method: str, poison: str, beside: bool) -> None:
+    from triggerstack.solver.conformance import SelfEngine, default_suite, load_suite, run
+
+    case = next(c for c in load_suite(default_suite()) if c.data["legal"])
+
+    class Poisoned:
+        def __init__(self) -> None:
+            self.inner = SelfEngine(30)
+
+        def call(self, name: str, params: dict[str, Any]) -> Any:
+            answer = self.inner.call(name, params)
+            if name != method:
+                return answer
+            bad = _poisons()[poison]()
+            return {**answer, "x": bad} if beside else {**answer, next(iter(answer)): bad}
+
+        def close(self) -> None:
+            self.inner.close()
+
+    report = run(Poisoned(), [case])
+    (result,) = report.results
+    assert not result.passed and "not JSON data" in result.difference, result
+    assert len(result.difference) < 500
