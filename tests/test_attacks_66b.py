@@ -5,13 +5,16 @@ beside the doors the last rounds fixed. Each section's header names the door, th
 let the break through, and the fix; each test asserts what the docs promise, over inputs generated
 for the door where a list of examples would miss a sibling.
 
-Private unit: model/_io.py check_data (the one check of every document a Python caller builds) and model/_errors.py format_loc (how a place is said), attacked.
+Private unit: model/_io.py check_data (the one check of every document a Python caller builds) and files_under (the one walk of a folder), and model/_errors.py format_loc (how a place is said), attacked.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score
 from triggerstack.model._errors import format_loc
-from triggerstack.model._io import check_data
+from triggerstack.model._io import check_data, files_under
+
+from .conftest import EXAMPLES, ROOT
 
 TINY = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
 
@@ -192,3 +197,54 @@ def test_a_python_engine_answering_no_json_fails_its_case_naming_it(method: str,
     (result,) = report.results
     assert not result.passed and "not JSON data" in result.difference, result
     assert len(result.difference) < 500
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. A folder deeper than Python's stack. Doors: `triggerstack conformance run --suite DIR` (and
+# `load_suite`), and an environment's folder source (`rl.env(folder)`). A case or a scenario 1,100
+# folders down (a path of 2,200 characters, well within the system's 4,096) ended the run as
+# "internal error: RecursionError" (exit 70) and `rl.env` as a RecursionError. Mechanism: the two
+# walks of a folder of documents, os.walk and Path.rglob, recurse a frame per folder in Python 3.11
+# (a folder tree is a tree these walkers took as a shallow one). Fix: one walk, model/_io.py
+# files_under, with a stack of its own (a link to a folder not entered, as both did), through which
+# both doors list a folder. The property: a document at any depth, beside links that loop, is found.
+
+
+def _deep_folder(root: Path, depth: int) -> Path:
+    here = root
+    for _ in range(depth):  # made a step at a time: os.makedirs recurses too
+        here = here / "d"
+        here.mkdir()
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    (here / "up").symlink_to(root, target_is_directory=True)
+    return here
+
+
+def _remove(root: Path) -> None:
+    """``root`` removed, deepest first (shutil.rmtree recurses as well: pytest's own clean-up of a
+    folder this deep leaves it behind as garbage for every later run)."""
+    for path, is_dir in sorted(files_under(root), key=lambda p: -len(p[0].parts)):
+        path.rmdir() if is_dir and not path.is_symlink() else path.unlink()
+    root.rmdir()
+
+
+@settings(max_examples=6, deadline=None)
+@given(depth=st.sampled_from([0, 3, 1_200]), door=st.sampled_from(["suite", "rl"]))
+def test_a_document_at_any_depth_of_a_folder_is_found(depth: int, door: str) -> None:
+    root = Path(tempfile.mkdtemp(prefix="deep-"))
+    try:
+        bottom = _deep_folder(root, depth)
+        if door == "suite":
+            from triggerstack.solver.conformance import load_suite
+
+            shutil.copy(ROOT / "conformance" / "cases" / "700.2" / "chooser.json", bottom / "chooser.json")
+            assert [c.data["id"] for c in load_suite(root)] == ["700.2/chooser"]
+        else:
+            from triggerstack.solver import rl
+
+            shutil.copy(EXAMPLES / "board-wipe" / "scenario.yaml", bottom / "scenario.yaml")
+            env = rl.env(str(root))
+            env.reset(seed=0)
+            assert env.unwrapped.scenario.players
+    finally:
+        _remove(root)

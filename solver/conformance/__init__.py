@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 from triggerstack.model._errors import ScenarioError, UsageError
-from triggerstack.model._io import check_data, parse_text, read_file
+from triggerstack.model._io import check_data, files_under, parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._numbers import Inexact, exact_whole
 from triggerstack.model._outcome import Entry
@@ -97,10 +96,7 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
     that is not a case is bad input naming it (exit 2), with every such file said."""
     if not folder.is_dir():
         raise UsageError(f"--suite: {folder} is not a folder of cases")
-    paths: list[Path] = []
-    for root, dirs, files in os.walk(folder, onerror=None, followlinks=False):
-        dirs.sort()
-        paths.extend(Path(root) / f for f in sorted(files) if f.endswith(".json"))
+    paths = [p for p, is_dir in files_under(folder) if not is_dir and p.name.endswith(".json")]
     cases: list[Case] = []
     problems: list[str] = []
     named: dict[str, Path] = {}  # each case's id, and the file that gave it first
