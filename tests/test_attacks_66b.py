@@ -248,3 +248,82 @@ def test_a_document_at_any_depth_of_a_folder_is_found(depth: int, door: str) -> 
             assert env.unwrapped.scenario.players
     finally:
         _remove(root)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. A phase state that holds itself, or is nested past reason. Door: the phase.rs adapter's `read`
+# (docs/phase.md: a state phase would not export is a PhaseStateError naming the field by its path).
+# A target filter that holds itself (`f = {"type": "Or", "filters": [g]}; f["filters"].append(f)`, a
+# Python caller's state) and one nested 3,000 `Not`s deep were both "the state is nested deeper than
+# any state phase exports": no place, and for the first not what it is. Mechanism: the one reader,
+# adapters/phase/_schema.py Node, made a child at any depth, so the readers that recurse (a filter's
+# Or, And, Not) ran into Python's RecursionError, caught at the top where no place is known. Fix,
+# in Node: each node knows its depth, and one past DEEPEST (100; the recorded states reach 24) is
+# refused there, naming where a container first holds itself and the place of what it holds, or
+# the first levels of its path. The property: either shape, at the filter of any recorded prompt.
+
+
+def _filters() -> list[tuple[dict[str, Any], tuple[Any, ...]]]:
+    """Each recorded prompt's state with the place of a target filter the reading reads."""
+    import gzip
+    import json
+
+    found: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+    for path in sorted((ROOT / "tests" / "data" / "phase").glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            state = json.load(f)["prompts"][0]["state"]
+        stack: list[tuple[Any, tuple[Any, ...]]] = [(state, ())]
+        while stack:
+            value, loc = stack.pop()
+            if isinstance(value, dict):
+                if value.get("type") == "Typed" and {"pending", "ability", "effect"} <= set(loc) and not {
+                    "trigger_event",
+                    "trigger_source",
+                } & set(loc):
+                    found.append((state, loc))
+                    break
+                stack.extend((v, (*loc, k)) for k, v in value.items())
+            elif isinstance(value, list):
+                stack.extend((v, (*loc, i)) for i, v in enumerate(value))
+    return found
+
+
+_FILTERS: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+
+
+@settings(max_examples=30, deadline=None)
+@given(which=st.integers(0, 50), shape=st.sampled_from(["Or", "And", "Not", "list"]), deep=st.integers(101, 3_000))
+def test_a_phase_state_holding_itself_or_too_deep_is_refused_naming_the_place(
+    which: int, shape: str, deep: int
+) -> None:
+    import copy
+
+    from triggerstack.adapters.phase import PhaseStateError, read
+
+    _FILTERS[:] = _FILTERS or _filters()
+    state, loc = _FILTERS[which % len(_FILTERS)]
+    state = copy.deepcopy(state)
+    holder = state
+    for k in loc[:-1]:
+        holder = holder[k]
+    inner = holder[loc[-1]]
+    if shape == "Not":  # finite, past any state phase exports
+        for _ in range(deep):
+            inner = {"type": "Not", "filter": inner}
+    elif shape == "list":
+        cycle: list[Any] = [inner]
+        cycle.append({"type": "Or", "filters": cycle})
+        inner = {"type": "And", "filters": cycle}
+    else:
+        inner = {"type": shape, "filters": [inner]}
+        inner["filters"].insert(deep % 2, inner)
+    holder[loc[-1]] = inner
+    with pytest.raises(PhaseStateError) as refused:
+        read(state, strict=False)
+    said = str(refused.value)
+    assert said.startswith("pending_trigger_order.groups["), said  # the place, from the state's field
+    if shape == "Not":
+        assert "nested deeper than 100 levels" in said
+    else:
+        assert "holds itself: it is the value at pending_trigger_order" in said
+    assert len(said) < 600
