@@ -24,7 +24,7 @@ from typing import IO, Any, cast
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
-from ._numbers import Inexact, read_float
+from ._numbers import Inexact, read_float, text_int
 from ._text import found, typed
 
 Loc = tuple[str | int, ...]
@@ -87,7 +87,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
             long = _Long(math.inf)
             long.text = str(n)
             return cast(int, long)
-        return int(digits)
+        return text_int(digits)  # at most --max-digits, past Python's own cap where they are more
 
     try:
         return json.loads(

@@ -327,3 +327,75 @@ def test_a_phase_state_holding_itself_or_too_deep_is_refused_naming_the_place(
     else:
         assert "holds itself: it is the value at pending_trigger_order" in said
     assert len(said) < 600
+
+
+# ---------------------------------------------------------------------------------------------------
+# 6. (fresh) A count past 4,300 digits. Doors: every one but the command line — the Python server
+# (`Service().handle`, `.call`), batch lines, HTTP served by `app()` from a program, `CountResult.text()`,
+# `explain`'s text and repr. Forty abilities that may each target any number of 400 creatures have
+# about 10^4,864 outcomes: `count` and `explain` over JSON-RPC were -32603 "internal error:
+# ValueError: Exceeds the limit (4300 digits) for integer string conversion", `count --divide`'s own
+# refusal crashed formatting the count, and `Service().call` could not read the answer back.
+# docs/cli.md: "Exact integers print at any size". Mechanism: the integers were written by str() (a
+# JSON encoder's, an f-string's), which Python caps unless the process lifts the cap — and only the
+# command line's main did. Fix: model/_numbers.py int_text (exact, in halves below the cap) where
+# an answer writes an integer (model/_answer.py Answer.value, count's and explain's text), int_said
+# (the first 20 digits and how many) where a sentence does (every refusal naming a count, found(),
+# the conformance report's count_text), and text_int where one is read back (the documents' reader,
+# Service.call). The property: a count past the cap, at every door, exact and never an internal error.
+
+
+def _huge(abilities: int) -> dict[str, Any]:
+    creatures = [{"id": f"c{i}", "controller": "A", "types": ["creature"]} for i in range(400)]
+    every = {"id": "t", "min": 0, "max": None, "filter": {"type": "creature"}}
+    return {
+        "players": ["A"],
+        "objects": [*creatures, {"id": "s", "controller": "A"}],
+        "triggers": [{"id": f"T{i}", "source": "s", "targets": [every]} for i in range(abilities)],
+    }
+
+
+@settings(max_examples=8, deadline=None)
+@given(abilities=st.integers(36, 48), door=st.sampled_from(["stdio", "call", "batch", "text", "divide"]))
+def test_a_count_past_pythons_digit_cap_is_exact_at_every_door(abilities: int, door: str) -> None:
+    import json
+    import sys
+
+    from decimal import Decimal
+
+    from triggerstack.solver import LegalOutcomes, Options, explain
+    from triggerstack.solver.serve import Service
+    from triggerstack.solver.serve._jobs import answer_line
+
+    def int_text(n: int) -> str:  # decimal's own writer: no cap
+        return str(Decimal(n))
+
+    doc = _huge(abilities)
+    capped = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)  # as a program has it (the command line in this process lifts it)
+    try:
+        options = Options(time_limit=60)
+        exact = LegalOutcomes(Scenario.model_validate(doc), options).count()
+        assert exact > 10**4300
+        request = {"scenario": doc}
+        if door == "stdio":
+            line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": request})
+            said = Service(options).handle(line) or ""
+            assert '"error"' not in said and said.endswith(f'"result":{{"count":{int_text(exact)}}}}}'[-60:]), said[:300]
+        elif door == "call":
+            assert Service(options).call("count", request)["count"] == exact
+        elif door == "batch":
+            said = answer_line(1, json.dumps({"method": "count", "params": request}), None, options)
+            assert int_text(exact) in said, said[:300]
+        elif door == "text":
+            legal = LegalOutcomes(Scenario.model_validate(doc), options)
+            assert legal.counted().text() == int_text(exact)
+            found = explain(Scenario.model_validate(doc), options=options)
+            assert f"legal outcomes: {int_text(exact)}" in found.text()
+            assert "digits) legal outcomes>" in repr(found)
+        else:
+            line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "count", "params": {**request, "divide": True}})
+            error = json.loads(Service(options).handle(line) or "")["error"]
+            assert error["code"] == -32001 and "digits) is more than the limit of" in error["message"], error
+    finally:
+        sys.set_int_max_str_digits(capped)
