@@ -360,7 +360,6 @@ def _huge(abilities: int) -> dict[str, Any]:
 def test_a_count_past_pythons_digit_cap_is_exact_at_every_door(abilities: int, door: str) -> None:
     import json
     import sys
-
     from decimal import Decimal
 
     from triggerstack.solver import LegalOutcomes, Options, explain
@@ -399,3 +398,56 @@ def test_a_count_past_pythons_digit_cap_is_exact_at_every_door(abilities: int, d
             assert error["code"] == -32001 and "digits) is more than the limit of" in error["message"], error
     finally:
         sys.set_int_max_str_digits(capped)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 7. (fresh; 65b's 6 in the document reader and the phase adapter) A reference said whole, in
+# Python's words. Doors: every reader of a scenario (the command line, the servers, batch lines,
+# `Scenario.model_validate`) and phase's `read`. A trigger's `source` of 200,000 characters came back
+# whole in "triggers[0].source: unknown object 'xxx…'" (a message of 200 KB, whatever --max-answer),
+# and a reference holding ESC as Python's `'s\x1b[31mX'` — where every other message quotes
+# through model/_text.py typed (cut at 40, JSON's escapes); likewise an unknown player, a duplicate
+# id, an applies_to, a target_of, and phase's prompt kind ("phase is waiting for '…'"), a card type,
+# a mana cost. Mechanism: 65b moved the server's messages to typed and left `{x!r}` in the
+# references' check (model/_references.py) and the phase adapter. Fix: those messages quote through
+# found (typed for text). The property: any text at each place comes back quoted and cut.
+
+_REFERENCES: dict[str, Callable[[str], dict[str, Any]]] = {
+    "source": lambda x: {**TINY, "triggers": [{"id": "T", "source": x}]},
+    "controller": lambda x: {**TINY, "objects": [{"id": "s", "controller": x}]},
+    "owner": lambda x: {**TINY, "objects": [{"id": "s", "owner": x}]},
+    "duplicate": lambda x: {**TINY, "objects": [{"id": x, "controller": "A"}, {"id": x, "controller": "A"}]},
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(min_size=1, max_size=20).map(lambda t: t * 5_000),
+    place=st.sampled_from(sorted(_REFERENCES)),
+)
+def test_a_reference_comes_back_quoted_and_cut(text: str, place: str) -> None:
+    from triggerstack.model._text import typed
+
+    doc = _REFERENCES[place](text if place != "duplicate" else "x" * 50_000)
+    with pytest.raises(ScenarioError) as refused:
+        Scenario.model_validate(doc)
+    said = str(refused.value)
+    assert len(said) < 600, said[:200]
+    if place != "duplicate":
+        assert typed(text, 40) in said, said[:200]
+        assert "\\x" not in said.replace(typed(text, 40), "")  # never Python's escapes
+
+
+@settings(max_examples=20, deadline=None)
+@given(text=st.text(min_size=1, max_size=20).map(lambda t: t * 5_000))
+def test_a_phase_prompt_kind_comes_back_quoted_and_cut(text: str) -> None:
+    from triggerstack.adapters.phase import PhaseGap, read
+    from triggerstack.model._text import typed
+
+    _FILTERS[:] = _FILTERS or _filters()
+    state = dict(_FILTERS[0][0]["state"])
+    state["waiting_for"] = {"type": text, "data": None}
+    with pytest.raises(PhaseGap) as refused:
+        read(state)
+    said = str(refused.value)
+    assert typed(text, 40) in said and len(said) < 600, said[:200]

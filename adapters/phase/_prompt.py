@@ -26,6 +26,7 @@ from typing import Any, overload
 from triggerstack.model import Outcome, ScenarioError
 from triggerstack.model._args import position, seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
+from triggerstack.model._text import found as quoted
 from triggerstack.solver._core._ranks import rank_permutation, unrank_permutation
 from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Decision, Stepper, Walk
@@ -149,7 +150,7 @@ class _OrderAnswers(Answers):
     def _place(self, action: Mapping[str, Any]) -> int:
         given = Node(action, "action")
         if given.tag() != "OrderTriggers":
-            raise ValueError(f"not an OrderTriggers answer: {given.tag()!r}")
+            raise ValueError(f"not an OrderTriggers answer: {quoted(given.tag())}")
         order = [i.as_int() for i in given["data"]["order"].items()]
         r, at = 0, 0
         for b in self.blocks:
@@ -208,7 +209,7 @@ def answers(reading: Reading) -> Answers:
         return _OrderAnswers([groups[b] for b in sorted(groups)])
     listing = {"TriggerTargetSelection": _slot_actions, "DistributeAmong": _divisions, "AbilityModeChoice": _mode_sets}
     if kind not in listing:
-        raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+        raise PhaseGap(f"waiting_for: no answers for {quoted(kind)}")
     return _ListedAnswers(kind, list(listing[kind](reading)))
 
 
