@@ -451,3 +451,50 @@ def test_a_phase_prompt_kind_comes_back_quoted_and_cut(text: str) -> None:
         read(state)
     said = str(refused.value)
     assert typed(text, 40) in said and len(said) < 600, said[:200]
+
+
+def test_a_suite_count_past_pythons_digit_cap_is_read_from_a_program(tmp_path: Path) -> None:
+    """6's sibling at the conformance runner's Python door: a case whose count has 5,001 digits
+    (ANSWER_DIGITS allows 20,000) was "ValueError: Exceeds the limit (4300 digits)" from `load_suite`
+    in a program — the documents' reader converted its digits by int(). It reads them by text_int."""
+    import json
+    import sys
+
+    from triggerstack.solver.conformance import load_suite
+
+    text = (ROOT / "conformance" / "cases" / "700.2" / "chooser.json").read_text(encoding="utf-8")
+    count = json.loads(text)["count"]
+    (tmp_path / "c.json").write_text(text.replace(f'"count": {count}', '"count": 1' + "0" * 5_000, 1), "utf-8")
+    capped = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        (case,) = load_suite(tmp_path)
+        assert case.data["count"] == 10**5_000
+    finally:
+        sys.set_int_max_str_digits(capped)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 8. (fresh) A caller's list said whole. Door: the phase adapter's `Answers.index(action)` (and
+# `is_legal_answer`) of an order prompt: an order of a million positions came back whole in the
+# ValueError ("order [0, 1, 2, … 999999] is not a permutation …": 7 MB). Mechanism: the message
+# wrote the caller's list with str(). Fix: adapters/phase/_prompt.py `_said`, whole up to 24
+# positions (a prompt holds a few), else its first ones and how many.
+
+
+@settings(max_examples=15, deadline=None)
+@given(size=st.integers(7, 200_000), start=st.integers(0, 6))
+def test_an_order_given_is_said_bounded(size: int, start: int) -> None:
+    import gzip
+    import json
+
+    from triggerstack.adapters.phase import answers, read
+
+    with gzip.open(ROOT / "tests" / "data" / "phase" / "wrath-of-god.json.gz", "rt", encoding="utf-8") as f:
+        state = json.load(f)["prompts"][0]["state"]
+    offered = answers(read(state))
+    order = list(range(start, start + size))
+    with pytest.raises(ValueError) as refused:
+        offered.index({"type": "OrderTriggers", "data": {"order": order}})
+    said = str(refused.value)
+    assert len(said) < 600 and (size <= 24 or f"({size} positions)" in said), said[:300]

@@ -156,13 +156,19 @@ class _OrderAnswers(Answers):
         for b in self.blocks:
             part = order[at : at + len(b)]
             if sorted(part) != sorted(b):
-                raise ValueError(f"order {order} is not a legal order: positions {at}..{at + len(b) - 1} must hold "
-                                 f"abilities {sorted(b)} (603.3b: APNAP order)")  # fmt: skip
+                said = f"positions {at}..{at + len(b) - 1} must hold abilities {sorted(b)} (603.3b: APNAP order)"
+                raise ValueError(f"order {_said(order)} is not a legal order: {said}")
             r = r * factorial(len(b)) + rank_permutation(part)
             at += len(b)
         if at != len(order):
-            raise ValueError(f"order {order} is not a permutation of the prompt's {at} abilities")
+            raise ValueError(f"order {_said(order)} is not a permutation of the prompt's {at} abilities")
         return r
+
+
+def _said(order: list[int]) -> str:
+    """An order a caller gave, as a message says it: whole up to 24 positions (phase's prompts hold a
+    few), else its first ones and how many — a caller's list of a million was said whole."""
+    return str(order) if len(order) <= 24 else f"{str(order[:24])[:-1]}, … ({len(order)} positions)]"
 
 
 @dataclass
