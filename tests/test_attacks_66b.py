@@ -5,6 +5,28 @@ beside the doors the last rounds fixed. Each section's header names the door, th
 let the break through, and the fix; each test asserts what the docs promise, over inputs generated
 for the door where a list of examples would miss a sibling.
 
+The family, 18 attacks — 8 broke (1, 2, 3, 4, 5, and 6's suite count), 10 held: a list or mapping
+holding itself at Scenario, Outcome, Score, model_validate_strings (broke: 1), a caller's list of
+ten million (broke: 2), a Python engine's answer holding itself, a set, bytes (broke: 3), a folder
+1,200 deep (broke: 4), a phase filter holding itself or 3,000 Nots deep (broke: 5), a suite count
+of 5,001 digits read by a program (broke: 6); held — a shared part (a DAG) read as its tree, a
+DAG of 2^60 leaves refused at --max-values, links that loop in a folder, rl.env's source and
+reset's options holding themselves, a reward's score holding itself, step's decisions holding
+themselves, phase's answer and root state holding themselves, a file of depth 64 and a seed of 100
+digits read (101 refused).
+
+Fresh, 38 attacks — 9 broke (in three mechanisms: 6, 7, 8), 29 held: a count past 4,300 digits over
+stdio, Service.call, batch lines, text and explain, count --divide's refusal (broke: 6); a 200,000
+character reference, ESC in a reference, a long phase prompt kind (broke: 7); a phase order of a
+million positions (broke: 8); held — YAML's !!python/object/apply, !!binary, !!set, NO, a date
+and 0x1F as ids (read as text), ESC in an id and in a proposal's ability, --seed 2^64 for sample
+and boards, enumerate --limit and sample -n of 100 digits, Python's sample of 10^99 (time-bounded),
+rl reset seeds 2^64 and 2^200, an SVG of a 2 MB trigger text with ]]> (held to --max-answer),
+and thirteen protocol variations put to both conformance runners, which print the same lines —
+an answer with result and error, a duplicate count, a duplicate id, a string id, a count of 1e400,
+a lone surrogate in a handle, no jsonrpc member, jsonrpc 1.0, a count of -0, error null, an answer
+in a batch array, a NUL after the line, a count of 12e0.
+
 Private unit: model/_io.py check_data (the one check of every document a Python caller builds) and files_under (the one walk of a folder), and model/_errors.py format_loc (how a place is said), attacked.
 """
 
