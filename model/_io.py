@@ -126,7 +126,7 @@ def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
 
     def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
         if isinstance(value, dict):
-            return ((str(k), x) for k, v in value.items() for x in ((k, v) if isinstance(k, str) else (v,)))
+            return ((str(k), x) for k, v in value.items() for x in (_text_key(k), v))
         if isinstance(value, list | tuple):
             return iter(enumerate(value))
         return None
@@ -152,6 +152,23 @@ def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
         here = (*loc, place)
         yield here, value
         enter(here, value)
+
+
+class _NotText(str):
+    """A mapping's key that is no text, met by :func:`_walk` where it stands (see :func:`check_data`)."""
+
+    __slots__ = ("key",)
+    key: object
+
+
+def _text_key(key: object) -> str:
+    """A mapping's key as a value to check: itself if it is text, else :class:`_NotText` (JSON's keys
+    are text; a program's mapping may be keyed by anything)."""
+    if isinstance(key, str):
+        return key
+    found = _NotText("")
+    found.key = key
+    return found
 
 
 class _Cycle(Exception):
@@ -189,8 +206,9 @@ def _within(doc: Any, limits: Limits) -> bool:
         if isinstance(value, dict):
             for k, v in value.items():
                 stack.append((v, depth + 1))
-                if isinstance(k, str):
-                    stack.append((k, depth + 1))
+                if not isinstance(k, str):
+                    return False  # a key that is no text: refused at its place
+                stack.append((k, depth + 1))
         elif isinstance(value, list | tuple):
             stack.extend((v, depth + 1) for v in value)
         elif isinstance(value, str):
@@ -240,6 +258,9 @@ def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
             raise limits.past("values", f"more than {limits.values} values", source=source)
         if len(loc) > limits.depth:
             raise _too_deep(limits, loc[: limits.depth], source)
+        if isinstance(value, _NotText):
+            said = f"a mapping's key is text, not {found(value.key)} (JSON's keys are text)"
+            raise ScenarioError(said, loc, source=source)
         if isinstance(value, str):
             try:
                 value.encode("utf-8")

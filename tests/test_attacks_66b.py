@@ -15,7 +15,7 @@ reset's options holding themselves, a reward's score holding itself, step's deci
 themselves, phase's answer and root state holding themselves, a file of depth 64 and a seed of 100
 digits read (101 refused).
 
-Fresh, 38 attacks — 9 broke (in three mechanisms: 6, 7, 8), 29 held: a count past 4,300 digits over
+Fresh, 42 attacks — 13 broke (in four mechanisms: 6, 7, 8, 9), 29 held: a count past 4,300 digits over
 stdio, Service.call, batch lines, text and explain, count --divide's refusal (broke: 6); a 200,000
 character reference, ESC in a reference, a long phase prompt kind (broke: 7); a phase order of a
 million positions (broke: 8); held — YAML's !!python/object/apply, !!binary, !!set, NO, a date
@@ -520,3 +520,40 @@ def test_an_order_given_is_said_bounded(size: int, start: int) -> None:
         offered.index({"type": "OrderTriggers", "data": {"order": order}})
     said = str(refused.value)
     assert len(said) < 600 and (size <= 24 or f"({size} positions)" in said), said[:300]
+
+
+# ---------------------------------------------------------------------------------------------------
+# 9. (fresh; 1's sibling at the server's Python door) Params a program builds. Door: docs/python.md
+# "The server's methods, transport-free, are Service().call(method, params)". A scenario holding
+# itself was -32603 "internal error: ValueError: Circular reference detected" (the compiled-scenario
+# cache keys a document by json.dumps of it), a set of players was read as a list in its hashes'
+# order, and a seed of 5,000 digits was taken where the wire refuses one past --max-digits (100).
+# Mechanism: every line and body is held to the limits by check_value (solver/serve/_batch.py)
+# before Service.ask reads it; Service.call took a program's values to ask unread. Fix: call holds
+# them to the same check first — and that check (model/_io.py check_data) refuses a mapping's key
+# that is no text, at its place, which the property found next (a tuple key was "internal error:
+# keys must be str"; pydantic had said it after the cache's json.dumps). The property: poison
+# anywhere in the params of a method is refused as a line holding the same would be, never an
+# internal error or an answer.
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    method=st.sampled_from(["count", "sample", "explain", "check"]),
+    poison=st.sampled_from([*sorted(_poisons()), "long integer"]),
+    where=st.sampled_from(["players", "params"]),
+)
+def test_the_servers_python_door_holds_params_to_what_a_line_is_held_to(method: str, poison: str, where: str) -> None:
+    from triggerstack.solver.serve import Service
+    from triggerstack.solver.serve._rpc import RpcError
+
+    bad = 10**5_000 if poison == "long integer" else _poisons()[poison]()
+    params: dict[str, Any] = {"scenario": {**TINY, "players": ["A", bad]} if where == "players" else TINY}
+    if method == "check":
+        params["proposal"] = {"stack": [{"ability": "T"}]}
+    if where == "params":
+        params["seed" if method == "sample" else "x"] = bad
+    with pytest.raises(RpcError) as refused:
+        Service().call(method, params)
+    assert refused.value.code in (-32700, -32001, -32602), refused.value.as_dict()
+    assert "internal error" not in refused.value.message
