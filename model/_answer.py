@@ -22,6 +22,7 @@ from typing import Any
 
 from ._errors import ScenarioError
 from ._limits import RUNNING, Deadline, raised_by
+from ._numbers import BIG, int_text
 from ._text import visible
 
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
@@ -165,6 +166,8 @@ class Answer:
         values is encoded before it is counted, and consuming :class:`Items` one at a time."""
         if isinstance(value, Raw):
             self.write(value)
+        elif isinstance(value, int) and not -BIG < value < BIG:  # no str() past Python's cap: exact at any size
+            self.write(int_text(value))
         elif isinstance(value, Mapping | list | tuple) and _small(value):
             self.write(_ENCODE(value))
         elif isinstance(value, Mapping):
@@ -208,6 +211,8 @@ def _small(value: Any) -> bool:
             stack.extend(found)
         elif isinstance(found, str) and len(found) > 4096:
             return False
+        elif isinstance(found, int) and not -BIG < found < BIG:
+            return False  # written by int_text
     return True
 
 

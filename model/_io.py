@@ -24,7 +24,7 @@ from typing import IO, Any, cast
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
-from ._numbers import Inexact, read_float
+from ._numbers import Inexact, read_float, text_int
 from ._text import found, typed
 
 Loc = tuple[str | int, ...]
@@ -87,7 +87,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
             long = _Long(math.inf)
             long.text = str(n)
             return cast(int, long)
-        return int(digits)
+        return text_int(digits)  # at most --max-digits, past Python's own cap where they are more
 
     try:
         return json.loads(
@@ -116,36 +116,83 @@ def _parse_yaml(text: str, source: str, limits: Limits) -> Any:
 
 def _walk(doc: Any) -> Iterator[tuple[Loc, Any]]:
     """Every value with its place, depth first; a container's children are taken one at a time
-    (a list of millions holds one iterator, not a place for each at once)."""
+    (a list of millions holds one iterator, not a place for each at once). A container that is one
+    of its own ancestors — a Python list or mapping holding itself, which no JSON or YAML text can
+    write — is :class:`_Cycle`, with both places: walked as a tree, it ran to the depth limit and was
+    refused as "nested deeper than the limit", whose advice (raise ``--max-depth``) could never help."""
     yield (), doc
-    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]]]] = []
+    stack: list[tuple[Loc, Iterator[tuple[str | int, Any]], int]] = []
+    open_at: dict[int, Loc] = {}  # the containers on the path walked now, by identity, at their places
 
     def children(value: Any) -> Iterator[tuple[str | int, Any]] | None:
         if isinstance(value, dict):
-            return ((str(k), x) for k, v in value.items() for x in ((k, v) if isinstance(k, str) else (v,)))
+            return ((str(k), x) for k, v in value.items() for x in (_text_key(k), v))
         if isinstance(value, list | tuple):
             return iter(enumerate(value))
         return None
 
-    first = children(doc)
-    if first is not None:
-        stack.append(((), first))
+    def enter(loc: Loc, value: Any) -> None:
+        more = children(value)
+        if more is None:
+            return
+        if id(value) in open_at:
+            raise _Cycle(loc, open_at[id(value)], value)
+        open_at[id(value)] = loc
+        stack.append((loc, more, id(value)))
+
+    enter((), doc)
     while stack:
-        loc, items = stack[-1]
+        loc, items, key = stack[-1]
         step = next(items, None)
         if step is None:
             stack.pop()
+            del open_at[key]
             continue
         place, value = step
         here = (*loc, place)
         yield here, value
-        more = children(value)
-        if more is not None:
-            stack.append((here, more))
+        enter(here, value)
+
+
+class _NotText(str):
+    """A mapping's key that is no text, met by :func:`_walk` where it stands (see :func:`check_data`)."""
+
+    __slots__ = ("key",)
+    key: object
+
+
+def _text_key(key: object) -> str:
+    """A mapping's key as a value to check: itself if it is text, else :class:`_NotText` (JSON's keys
+    are text; a program's mapping may be keyed by anything)."""
+    if isinstance(key, str):
+        return key
+    found = _NotText("")
+    found.key = key
+    return found
+
+
+class _Cycle(Exception):
+    """A container met again inside itself (see :func:`_walk`): at ``loc``, the one at ``outer``."""
+
+    def __init__(self, loc: Loc, outer: Loc, value: Any) -> None:
+        super().__init__(loc, outer)
+        self.loc, self.outer, self.kind = loc, outer, "mapping" if isinstance(value, dict) else "list"
+
+    def refusal(self, source: str | None) -> ScenarioError:
+        from ._errors import format_loc
+
+        where = f"the {self.kind} at {format_loc(self.outer)}" if self.outer else "the whole document"
+        said = (
+            f"a {self.kind} that holds itself: this is {where}, so it would hold itself for ever; JSON data "
+            "has no such value (a document is a tree: copy the inner value, or build it anew)"
+        )
+        return ScenarioError(said, self.loc, source=source)
 
 
 def _within(doc: Any, limits: Limits) -> bool:
-    """Whether ``doc`` is within the limits, without building any place (the common case, fast)."""
+    """Whether ``doc`` is within the limits, without building any place (the common case, fast). A
+    container's items are counted before they are pushed: a Python caller's list of ten million
+    was pushed whole (690 MB of pairs) before the count of values refused it."""
     big = 10**limits.digits
     stack: list[tuple[Any, int]] = [(doc, 0)]
     values = 0
@@ -154,11 +201,14 @@ def _within(doc: Any, limits: Limits) -> bool:
         values += 1
         if values > limits.values or depth > limits.depth:
             return False
+        if isinstance(value, dict | list | tuple) and values + len(stack) + len(value) > limits.values:
+            return False  # each value waiting on the stack counts once popped: past the cap before any is pushed
         if isinstance(value, dict):
             for k, v in value.items():
                 stack.append((v, depth + 1))
-                if isinstance(k, str):
-                    stack.append((k, depth + 1))
+                if not isinstance(k, str):
+                    return False  # a key that is no text: refused at its place
+                stack.append((k, depth + 1))
         elif isinstance(value, list | tuple):
             stack.extend((v, depth + 1) for v in value)
         elif isinstance(value, str):
@@ -193,11 +243,24 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
     is walked once without places; only one that is not is walked again to name the place."""
     if _within(doc, limits):
         return doc
+    try:
+        _named_place(doc, source, limits)
+    except _Cycle as cycle:
+        raise cycle.refusal(source) from None
+    return doc
+
+
+def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
+    """The walk of :func:`check_data` over a document not within the limits, refusing it at the
+    first place that is not (a container holding itself: :class:`_Cycle`)."""
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
             raise limits.past("values", f"more than {limits.values} values", source=source)
         if len(loc) > limits.depth:
             raise _too_deep(limits, loc[: limits.depth], source)
+        if isinstance(value, _NotText):
+            said = f"a mapping's key is text, not {found(value.key)} (JSON's keys are text)"
+            raise ScenarioError(said, loc, source=source)
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
@@ -225,7 +288,6 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
         elif not isinstance(value, _DATA):
             said = f"{type(value).__name__} is not JSON data (text, a number, true, false, null, a list or a mapping)"
             raise ScenarioError(said, loc, source=source)
-    return doc
 
 
 def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
@@ -276,6 +338,34 @@ def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:  # the byte counted from 1, as a line's (utf8) and the runners' are
         raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1})", source=source) from None
+
+
+def files_under(folder: Path) -> list[tuple[Path, bool]]:
+    """Every entry under ``folder`` (itself excluded), at any depth, with whether it is a folder
+    (a link to one counts as one, and is not entered: a loop of links is walked once), sorted by
+    path; a folder that cannot be listed is passed over. The one walk of a folder of documents —
+    ``--suite`` and an environment's folder source — done with a stack of its own: ``os.walk`` and
+    ``Path.rglob`` recurse in Python 3.11, and a folder some 1,000 deep ended the conformance run
+    as an internal error (exit 70) and ``rl.env(folder)`` as a ``RecursionError``."""
+    out: list[tuple[Path, bool]] = []
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            path = here / entry.name
+            out.append((path, is_dir))
+            if is_dir and not entry.is_symlink():
+                stack.append(path)
+    return sorted(out)
 
 
 _KINDS = (

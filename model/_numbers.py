@@ -21,6 +21,57 @@ class Inexact(float):
     text: str
 
 
+_DIGITS = 4000
+"""At most this many digits an integer is written by ``str`` at once: Python refuses ``str`` of an
+integer past 4,300 digits unless the process lifts that cap (``sys.set_int_max_str_digits``, which
+the command line does and a program using the library need not)."""
+BIG = 10**_DIGITS
+"""The first integer :func:`int_text` writes in parts."""
+
+
+def int_text(n: int) -> str:
+    """``n`` in decimal, exact at any size, whatever the process's cap on ``str`` of an integer:
+    every integer an answer writes — a count, a divide's counts, explain's — is written by it (a
+    count of 4,301 digits was an internal error at every door but the command line's). Past
+    :data:`BIG`, the halves by a power of ten, each written so."""
+    if -BIG < n < BIG:
+        return str(n)
+    if n < 0:
+        return "-" + int_text(-n)
+    half = int(n.bit_length() * 0.30102999566398120) // 2  # about half its digits
+    high, low = divmod(n, 10**half)
+    return int_text(high) + int_text(low).rjust(half, "0")
+
+
+def text_int(digits: str) -> int:
+    """The integer ``digits`` writes (an optional ``-`` and decimal digits), at any length, whatever
+    the process's cap on ``int`` of text (:func:`int_text`'s inverse): the readers bound the digits
+    themselves (``--max-digits``; an engine's answer, 20,000)."""
+    if len(digits) <= _DIGITS:
+        return int(digits)
+    if digits.startswith("-"):
+        return -text_int(digits[1:])
+    half = len(digits) // 2
+    scale: int = 10**half
+    return text_int(digits[:-half]) * scale + text_int(digits[-half:])
+
+
+SAID = 40
+"""The most digits of an integer a sentence writes whole (:func:`int_said`)."""
+
+
+def int_said(n: int) -> str:
+    """An integer as a sentence says it — a message, a report line: whole up to :data:`SAID`
+    digits, else its first 20 digits and how many it has (``12345678901234567890… (20000
+    digits)``), so that no line is longer for a number's size and no ``str`` of it is refused."""
+    size = abs(n)
+    if size < 10**SAID:
+        return str(n)
+    digits = int(size.bit_length() * 0.30102999566398120)  # never str() of it
+    digits += size >= 10**digits  # the estimate is the count or one less
+    return f"{'-' if n < 0 else ''}{size // 10 ** (digits - 20)}… ({digits} digits)"
+
+
 def read_float(text: str) -> float:
     """A JSON or YAML float literal, as every document reader reads it (``parse_float``): the float,
     or an :class:`Inexact` one where that float is whole and the text is not that number, or where

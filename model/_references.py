@@ -17,6 +17,7 @@ from ._controllers import Control, derive_controller
 from ._errors import ScenarioError, format_loc
 from ._event import EVENT
 from ._shapes import Filter, Object, Player, Requirement, ScenarioFields, TriggerBody
+from ._text import found as quoted
 
 Loc = tuple[str | int, ...]
 _RELATIVE = frozenset({"you", "opponent", "any"})
@@ -68,7 +69,7 @@ def _unique(ids: Iterable[tuple[str, Loc]], seen: dict[str, Loc], found: _Found)
     for ident, loc in ids:
         with found.each():
             if ident in seen:
-                raise ScenarioError(f"duplicate id {ident!r} (already used at {format_loc(seen[ident])})", loc)
+                raise ScenarioError(f"duplicate id {quoted(ident)} (already used at {format_loc(seen[ident])})", loc)
             seen[ident] = loc
 
 
@@ -81,14 +82,14 @@ def _check(s: ScenarioFields, found: _Found, allow_fired: bool = False) -> tuple
     _unique(((r.id, ("reactions", i, "id")) for i, r in enumerate(s.reactions)), seen, found)
     if not allow_fired:
         for bad in (i for i in seen if "@" in i):
-            marks = f"id {bad!r} may not contain '@' (it marks fired abilities)"
+            marks = f"id {quoted(bad)} may not contain '@' (it marks fired abilities)"
             found.problems.append(ScenarioError(marks, seen[bad]))
     if all(p.left_game for p in s.players):
         found.problems.append(ScenarioError("every player has left the game", ("players",)))
 
     def player(pid: str | None, loc: Loc) -> None:
         if pid is not None and pid not in players:
-            raise ScenarioError(f"unknown player {pid!r}", loc)
+            raise ScenarioError(f"unknown player {quoted(pid)}", loc)
 
     for i, o in enumerate(s.objects):
         with found.each():
@@ -109,18 +110,18 @@ def _check(s: ScenarioFields, found: _Found, allow_fired: bool = False) -> tuple
         with found.each():
             loc: Loc = ("must_target", i)
             if m.object not in seen or m.object in {r.id for r in s.reactions}:
-                raise ScenarioError(f"unknown object or player {m.object!r}", (*loc, "object"))
+                raise ScenarioError(f"unknown object or player {quoted(m.object)}", (*loc, "object"))
             if isinstance(m.applies_to, tuple):
                 for k, aid in enumerate(m.applies_to):
                     if aid not in {t.id for t in s.triggers}:
-                        raise ScenarioError(f"unknown trigger {aid!r}", (*loc, "applies_to", k))
+                        raise ScenarioError(f"unknown trigger {quoted(aid)}", (*loc, "applies_to", k))
             else:
                 _check_filter(s, m.applies_to, (*loc, "applies_to"), None, ())
     for i, r in enumerate(s.reactions):
         with found.each():
             loc = ("reactions", i)
             if r.object not in players and s.object(r.object) is None:
-                raise ScenarioError(f"unknown object or player {r.object!r}", (*loc, "object"))
+                raise ScenarioError(f"unknown object or player {quoted(r.object)}", (*loc, "object"))
             _check_trigger(s, r.trigger, (*loc, "trigger"), found)
     return tuple(controls)
 
@@ -135,7 +136,7 @@ def _check_object(s: ScenarioFields, o: Object, loc: Loc, player: Callable[[str 
         fits = " or ".join(f"kind: {k}" for k, zones in _KIND_ZONES.items() if o.where in zones)
         raise ScenarioError(f"a {o.kind} can't be in the {o.where}: give {fits}", (*loc, "zone"))
     if o.controller is None and o.owner is None:
-        raise ScenarioError(f"object {o.id!r} needs a controller or an owner", loc)
+        raise ScenarioError(f"object {quoted(o.id)} needs a controller or an owner", loc)
     if o.ability_kind is not None and o.kind != "ability":
         raise ScenarioError("ability_kind is only for objects of kind ability", (*loc, "ability_kind"))
     _check_target_restrictions(s, o, loc)
@@ -170,13 +171,13 @@ def _check_trigger(s: ScenarioFields, t: TriggerBody, loc: Loc, found: _Found) -
     for key in ("controller", "source_controller", "chooser", "event_player"):
         pid = getattr(t, key)
         if pid is not None and pid not in players:
-            found.problems.append(ScenarioError(f"unknown player {pid!r}", (*loc, key)))
+            found.problems.append(ScenarioError(f"unknown player {quoted(pid)}", (*loc, key)))
     if t.delayed is not None and t.delayed.controller not in players:
         found.problems.append(
-            ScenarioError(f"unknown player {t.delayed.controller!r}", (*loc, "delayed", "controller"))
+            ScenarioError(f"unknown player {quoted(t.delayed.controller)}", (*loc, "delayed", "controller"))
         )
     if t.source is not None and s.object(t.source) is None:
-        what = "a player can't be a source" if t.source in players else f"unknown object {t.source!r}"
+        what = "a player can't be a source" if t.source in players else f"unknown object {quoted(t.source)}"
         found.problems.append(ScenarioError(what, (*loc, "source")))
     mode_ids: dict[str, Loc] = {}
     _unique(((mode.id, (*loc, "modes", i, "id")) for i, mode in enumerate(t.modes)), mode_ids, found)
@@ -203,7 +204,7 @@ def _check_requirements(s: ScenarioFields, reqs: tuple[Requirement, ...], loc: L
             if nxt == r.id:
                 found.problems.append(
                     ScenarioError(
-                        f"target_of is cyclic: requirement {r.id!r} depends on its own targets",
+                        f"target_of is cyclic: requirement {quoted(r.id)} depends on its own targets",
                         (*loc, i, "filter"),
                     )
                 )
@@ -217,7 +218,7 @@ def _check_requirement(s: ScenarioFields, r: Requirement, i: int, by_id: dict[st
     for k, other in enumerate(r.different_from):
         if other not in by_id:
             raise ScenarioError(
-                f"unknown requirement {other!r} of the same ability or mode", (*loc, i, "different_from", k)
+                f"unknown requirement {quoted(other)} of the same ability or mode", (*loc, i, "different_from", k)
             )
         if other == r.id:
             raise ScenarioError("a requirement can't be different from itself", (*loc, i, "different_from", k))
@@ -239,24 +240,24 @@ def _check_filter(
             )
         if isinstance(ref, str):
             if ref not in _RELATIVE and ref not in players:
-                raise ScenarioError(f"expected you, opponent, any or a player id, not {ref!r}", (*loc, key))
+                raise ScenarioError(f"expected you, opponent, any or a player id, not {quoted(ref)}", (*loc, key))
         else:
             if reqs is None:
                 raise ScenarioError("target_of is only for target requirements", (*loc, key, "target_of"))
             if ref.target_of in self_ids:
                 raise ScenarioError(
-                    f"target_of is cyclic: requirement {ref.target_of!r} can't refer to itself",
+                    f"target_of is cyclic: requirement {quoted(ref.target_of)} can't refer to itself",
                     (*loc, key, "target_of"),
                 )
             if ref.target_of not in reqs:
                 raise ScenarioError(
-                    f"unknown requirement {ref.target_of!r} of the same ability or mode",
+                    f"unknown requirement {quoted(ref.target_of)} of the same ability or mode",
                     (*loc, key, "target_of"),
                 )
     known = players | {o.id for o in s.objects} | {t.id for t in s.triggers}
     for k, ident in enumerate(f.id or ()):
         if ident not in known:
-            raise ScenarioError(f"unknown id {ident!r}", (*loc, "id", k))
+            raise ScenarioError(f"unknown id {quoted(ident)}", (*loc, "id", k))
     if f.not_ is not None:
         _check_filter(s, f.not_, (*loc, "not"), reqs, self_ids)
     for key in ("any", "all"):

@@ -17,6 +17,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ._numbers import int_said
+
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _ASTRAL_NONCHARACTERS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
 _SHOWN_AS_NOTHING_BMP = (
@@ -97,6 +99,8 @@ def found(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return int_said(value)  # never str() of it: refused past 4,300 digits
         text = getattr(value, "text", None) or str(value)  # as its document wrote it (model/_numbers.py Inexact)
         return text if len(text) <= 40 else text[:37] + "..."
     if isinstance(value, str):

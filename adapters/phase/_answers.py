@@ -16,6 +16,7 @@ from typing import Any
 
 from triggerstack.model import Outcome, compile_facts
 from triggerstack.model._outcome import Entry
+from triggerstack.model._text import found as quoted
 from triggerstack.solver._verbs.step import Stepper, Walk
 
 from ._board import Reading
@@ -403,7 +404,7 @@ def action_for(reading: Reading, outcome: Outcome) -> Action:
         return _target_for(reading, trigger, entry)
     if kind == "DistributeAmong":
         return _division_for(reading, trigger, entry)
-    raise PhaseGap(f"waiting_for: no answer for {kind!r}")
+    raise PhaseGap(f"waiting_for: no answer for {quoted(kind)}")
 
 
 def _modes_for(reading: Reading, trigger: str, entry: Entry | None) -> Action:
@@ -466,7 +467,7 @@ def deviation(reading: Reading) -> str | None:
     data = reading.prompt["data"]
     refs = data["targets"].items()
     whose = [p["trigger"] for p in reading.placed if p["ability"]["targets"] == data["targets"]]
-    return (f"DistributeAmong for {trigger} ({t['text']!r}): phase asks to divide {data['total'].as_int()} among "
+    return (f"DistributeAmong for {trigger} ({quoted(t['text'])}): phase asks to divide {data['total'].as_int()} among "
             f"{[reading.index.thing(r) for r in refs]}, but the ability divides nothing"
             + (f"; they are the targets of {whose[-1]}, placed below it" if whose else "")
             + " (601.2c-d; phase's deviation 4 in docs/phase.md)")  # fmt: skip

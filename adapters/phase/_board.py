@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from triggerstack.model import Scenario
 from triggerstack.model._args import name_of
+from triggerstack.model._text import found as quoted
 
 from ._abilities import Gap, translate
 from ._objects import (
@@ -249,7 +250,7 @@ def _read(s: Node, strict: bool, since: Reading | None) -> Reading:
     """The reading of the state ``s`` (see :func:`read`)."""
     prompt = s["waiting_for"]
     if prompt.tag() not in PROMPTS:
-        raise PhaseGap(f"waiting_for: phase is waiting for {prompt.tag()!r}, not a trigger-placement prompt "
+        raise PhaseGap(f"waiting_for: phase is waiting for {quoted(prompt.tag())}, not a trigger-placement prompt "
                        f"({', '.join(PROMPTS)})")  # fmt: skip
     reader = _Reader(s)
     reader.read_zones()

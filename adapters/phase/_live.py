@@ -12,6 +12,7 @@ from typing import Any
 
 from triggerstack.model import Outcome
 from triggerstack.model._errors import MissingExtra, install_hint
+from triggerstack.model._text import found as quoted
 
 from ._answers import entry_of
 from ._board import PROMPTS, Reading, exported, placed_as
@@ -242,8 +243,8 @@ def _reaction(before: Reading, data: Node, matched: list[tuple[Node, str]]) -> s
     info = None if event.null or event.tag() != "BecomesTarget" else event["data"]
     thing = None if info is None else before.index.thing(info["target"])
     if info is None or f"{thing}-ward" not in {r["id"] for r in before.document.get("reactions", ())}:
-        raise PhaseGap(f"stack entry {data.opt('Trigger.description').maybe_str()!r} is not an ability of the batch "
-                       "read")  # fmt: skip
+        said = quoted(data.opt("Trigger.description").maybe_str())
+        raise PhaseGap(f"stack entry {said} is not an ability of the batch read")
     source = info["source_id"].as_int()
     by = [t for ability, t in matched if ability["source_id"].as_int() == source]
     if not by:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from triggerstack.model._text import found as quoted
+
 from ._abilities import _COLOR, _CORE, Gap
 from ._schema import Node
 
@@ -24,7 +26,7 @@ def _mana_value(cost: Node, gaps: list[Gap]) -> int | None:
     if kind == "NoCost":
         return 0
     if kind != "Cost":
-        gaps.append(Gap(cost.path, f"mana cost {kind!r} is not read by the adapter"))
+        gaps.append(Gap(cost.path, f"mana cost {quoted(kind)} is not read by the adapter"))
         return None
     shards = [s.as_str() for s in cost["shards"].items()]
     return cost["generic"].as_int() + sum(0 if s in "XYZ" else 2 if s.startswith("Two") else 1 for s in shards)
@@ -102,7 +104,7 @@ def read_object(o: Node, zone: str, gaps: list[Gap], combat: Combat) -> tuple[di
         if t.as_str() in _CORE:
             types.append(_CORE[t.as_str()])
         else:
-            gaps.append(Gap(t.path, f"card type {t.as_str()!r} is not read by the adapter"))
+            gaps.append(Gap(t.path, f"card type {quoted(t.as_str())} is not read by the adapter"))
     oid, controller, owner = o["id"].as_int(), o["controller"].as_int(), o["owner"].as_int()
     out: dict[str, Any] = {"id": f"{slug(o['name'].as_str())}#{oid}"}
     if zone == "battlefield":
@@ -143,7 +145,7 @@ def read_stack_object(e: Node, gaps: list[Gap]) -> dict[str, Any]:
     elif kind in ("TriggeredAbility", "ActivatedAbility"):
         out.update(kind="ability", ability_kind="triggered" if kind == "TriggeredAbility" else "activated")
     else:
-        gaps.append(Gap(f"{e.path}.kind", f"stack entry {kind!r} is not read by the adapter"))
+        gaps.append(Gap(f"{e.path}.kind", f"stack entry {quoted(kind)} is not read by the adapter"))
         out["kind"] = "ability"
     return out
 

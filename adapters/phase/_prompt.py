@@ -26,6 +26,7 @@ from typing import Any, overload
 from triggerstack.model import Outcome, ScenarioError
 from triggerstack.model._args import position, seed_of, whole_number
 from triggerstack.model._outcome import Entry, canonical, outcome_json
+from triggerstack.model._text import found as quoted
 from triggerstack.solver._core._ranks import rank_permutation, unrank_permutation
 from triggerstack.solver._verbs.legal import LegalOutcomes
 from triggerstack.solver._verbs.step import Decision, Stepper, Walk
@@ -149,19 +150,25 @@ class _OrderAnswers(Answers):
     def _place(self, action: Mapping[str, Any]) -> int:
         given = Node(action, "action")
         if given.tag() != "OrderTriggers":
-            raise ValueError(f"not an OrderTriggers answer: {given.tag()!r}")
+            raise ValueError(f"not an OrderTriggers answer: {quoted(given.tag())}")
         order = [i.as_int() for i in given["data"]["order"].items()]
         r, at = 0, 0
         for b in self.blocks:
             part = order[at : at + len(b)]
             if sorted(part) != sorted(b):
-                raise ValueError(f"order {order} is not a legal order: positions {at}..{at + len(b) - 1} must hold "
-                                 f"abilities {sorted(b)} (603.3b: APNAP order)")  # fmt: skip
+                said = f"positions {at}..{at + len(b) - 1} must hold abilities {sorted(b)} (603.3b: APNAP order)"
+                raise ValueError(f"order {_said(order)} is not a legal order: {said}")
             r = r * factorial(len(b)) + rank_permutation(part)
             at += len(b)
         if at != len(order):
-            raise ValueError(f"order {order} is not a permutation of the prompt's {at} abilities")
+            raise ValueError(f"order {_said(order)} is not a permutation of the prompt's {at} abilities")
         return r
+
+
+def _said(order: list[int]) -> str:
+    """An order a caller gave, as a message says it: whole up to 24 positions (phase's prompts hold a
+    few), else its first ones and how many — a caller's list of a million was said whole."""
+    return str(order) if len(order) <= 24 else f"{str(order[:24])[:-1]}, … ({len(order)} positions)]"
 
 
 @dataclass
@@ -208,7 +215,7 @@ def answers(reading: Reading) -> Answers:
         return _OrderAnswers([groups[b] for b in sorted(groups)])
     listing = {"TriggerTargetSelection": _slot_actions, "DistributeAmong": _divisions, "AbilityModeChoice": _mode_sets}
     if kind not in listing:
-        raise PhaseGap(f"waiting_for: no answers for {kind!r}")
+        raise PhaseGap(f"waiting_for: no answers for {quoted(kind)}")
     return _ListedAnswers(kind, list(listing[kind](reading)))
 
 

@@ -90,16 +90,46 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+DEEPEST = 100
+"""The most levels a value read sits below the state (the recorded states reach 24): a value deeper
+is refused naming its place — a mapping or list that holds itself (a Python caller's state, which
+phase's JSON cannot be) as that, with the place it is — never the ``RecursionError`` the readers
+that recurse (a filter's ``Or``, ``And``, ``Not``) would meet first, which said no place."""
+
+
 class Node:
     """A value of phase's JSON at its path: read through typed accessors, each refusing a value of
     another type or a missing field as :class:`PhaseStateError` naming the path."""
 
-    __slots__ = ("_key", "_raw", "_up")
+    __slots__ = ("_depth", "_key", "_raw", "_up")
 
     def __init__(self, raw: object, path: str = "", up: Node | None = None, key: str | tuple[object] = "") -> None:
         self._raw = raw
         self._up: Node | None = up
         self._key: str | tuple[object] = key if up is not None else path  # the path made only when said
+        self._depth: int = 0 if up is None else up._depth + 1
+        if self._depth > DEEPEST:
+            self._too_deep()
+
+    def _too_deep(self) -> NoReturn:
+        """The refusal of a node past :data:`DEEPEST`: where a container first holds itself, if one
+        does, else the first levels of its path."""
+        chain: list[Node] = []
+        node: Node | None = self
+        while node is not None:
+            chain.append(node)
+            node = node._up
+        chain.reverse()
+        seen: dict[int, Node] = {}
+        for n in chain:
+            if isinstance(n._raw, Mapping | list | tuple):
+                if id(n._raw) in seen:
+                    outer = seen[id(n._raw)].path or "the state"
+                    n.refuse(f"a value that holds itself: it is the value at {outer}, so it would hold itself for "
+                             "ever (phase exports a tree)")  # fmt: skip
+                seen[id(n._raw)] = n
+        shown = chain[8].path
+        raise PhaseStateError(f"{shown}…: nested deeper than {DEEPEST} levels, deeper than any state phase exports")
 
     @property
     def path(self) -> str:

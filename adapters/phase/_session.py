@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from triggerstack.model import Outcome
+from triggerstack.model._text import found as quoted
 
 from ._board import PROMPTS, Reading, exported, placed_as, read
 from ._prompt import Answers, Rest, answers, queued
@@ -48,7 +49,7 @@ class Session:
         trigger-placement prompt)."""
         prompt = Node(self.game.waiting_for(), "waiting_for")
         if prompt.tag() not in PROMPTS:
-            raise PhaseGap(f"waiting_for: phase is waiting for {prompt.tag()!r}, not a trigger-placement prompt")
+            raise PhaseGap(f"waiting_for: phase is waiting for {quoted(prompt.tag())}, not a trigger-placement prompt")
         stack = Node(self.game.stack(), "stack")
         here = (prompt, len(stack))
         if self._last is not None and self._at == here:  # asked again at the same prompt

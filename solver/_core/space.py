@@ -29,6 +29,7 @@ from typing import TypeVar
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, Limits, raised_by
 from triggerstack.model._modes import iter_mode_choices
+from triggerstack.model._numbers import int_said
 
 from .._errors import EngineCannot
 from ._programme import MAX_GUESSES, MAX_STATES, Programme, SlotChoice, linked_groups, part_of
@@ -356,8 +357,8 @@ class ChoiceSpace:
         if self._listed is None:
             if self.count > self.limits.choices:
                 raise EngineCannot(
-                    f"{self.ability.id} has {self.count} legal choices; listing more than {self.limits.choices} is "
-                    "refused" + raised_by("choices")
+                    f"{self.ability.id} has {int_said(self.count)} legal choices; listing more than "
+                    f"{self.limits.choices} is refused" + raised_by("choices")
                 )
             listed = []
             for i, choice in enumerate(self):

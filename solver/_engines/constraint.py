@@ -27,6 +27,7 @@ from typing import Any
 from constraint import Problem
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, raised_by
+from triggerstack.model._numbers import int_said
 
 from .._core.engine import ListedEngine
 from .._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
@@ -41,7 +42,8 @@ def _subsets(pool: Sequence[int], lo: int, hi: int) -> list[tuple[int, ...]]:
     """Every set of targets within the bounds: counted first, listed only if there are few enough."""
     n = sum(comb(len(pool), k) for k in range(lo, hi + 1))
     if n > MAX_SUBSETS:
-        raise EngineCannot(f"a requirement has {n} possible target sets; the constraint engine stops at {MAX_SUBSETS}")
+        said = f"a requirement has {int_said(n)} possible target sets; the constraint engine stops at {MAX_SUBSETS}"
+        raise EngineCannot(said)
     return [s for k in range(lo, hi + 1) for s in combinations(pool, k)]
 
 

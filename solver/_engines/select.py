@@ -23,6 +23,7 @@ from enum import Enum
 
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._numbers import int_said
 from triggerstack.model._passes import Passes
 
 from .._core.chain import Chain
@@ -54,7 +55,7 @@ def _refuse_too_many(facts: Facts, options: Options, deadline: Deadline) -> None
     n = ProductEngine(facts, options, deadline).count()
     if n > options.limits.outcomes:
         raise EngineCannot(
-            f"this pass has {n} outcomes; a solver engine enumerates them one by one and stops at "
+            f"this pass has {int_said(n)} outcomes; a solver engine enumerates them one by one and stops at "
             f"{options.limits.outcomes} (raise it with --max-outcomes, or use --engine auto)"
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+from triggerstack.model._numbers import int_text
 from triggerstack.model._text import compact, shown_lines
 
 from .base import Params, Result
@@ -50,12 +51,12 @@ class CountResult(Result):
 
     def text(self) -> str:
         if self.divide is None:
-            return str(self.count)
+            return int_text(self.count)
         lines = [
-            f"{'(nothing on the stack)' if d.first is None else compact(d.first)}: {d.count}"
+            f"{'(nothing on the stack)' if d.first is None else compact(d.first)}: {int_text(d.count)}"
             for d in self.divide
         ]
-        return shown_lines([*lines, "", str(self.count)])
+        return shown_lines([*lines, "", int_text(self.count)])
 
 
 Counted = CountResult

@@ -28,6 +28,7 @@ from triggerstack.model import _reports as reports
 from triggerstack.model._answer import AnswerTooLarge, Spending
 from triggerstack.model._errors import EndlessLoop, ScenarioError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model._numbers import int_said, int_text
 from triggerstack.model._outcome import Outcome
 from triggerstack.model._reports import (
     AbilityReport,
@@ -107,7 +108,7 @@ class Explanation(Result, reports.Explanation):
     __hash__ = None  # type: ignore[assignment]  # equal to a mapping, so unhashable as one
 
     def __repr__(self) -> str:
-        count = "?" if self.count is None else self.count
+        count = "?" if self.count is None else int_said(self.count)
         return f"<Explanation: {len(self.abilities)} waiting abilities, {count} legal outcomes>"
 
 
@@ -130,7 +131,7 @@ def answer(legal: _Explains, _: Explain) -> Explanation:
     def drawn() -> str:
         from .draw import outcome_svg
 
-        return outcome_svg(legal.facts, legal[0], (), f"one legal outcome of {legal.count()}")
+        return outcome_svg(legal.facts, legal[0], (), f"one legal outcome of {int_said(legal.count())}")
 
     found._drawing = drawn
     return found
@@ -528,11 +529,12 @@ def _text(e: Explanation) -> str:
     coupled = f" (coupled: {', '.join(e.plan.coupled)})" if e.plan.coupled else ""
     lines.append(f"path: {e.plan.path}{coupled}")
     if e.count is not None and e.count_merged_identical is None:
-        lines.append(f"legal outcomes (every pass): {e.count}")
+        lines.append(f"legal outcomes (every pass): {int_text(e.count)}")
     elif e.count is not None:
         merged = e.count_merged_identical
-        same = f"; {merged} when identical abilities are interchangeable" if merged != e.count else ""
-        lines.append(f"legal outcomes: {e.count}{same}")
+        interchangeable = f"; {int_text(merged)} when identical abilities are interchangeable" if merged else ""
+        same = interchangeable if merged != e.count else ""
+        lines.append(f"legal outcomes: {int_text(e.count)}{same}")
         lines += [f"identical: {', '.join(group)}" for group in e.identical or ()]
     if e.loop:
         lines.append(f"endless: {e.loop.message} (rule {e.loop.rule})")

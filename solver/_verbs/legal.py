@@ -44,6 +44,7 @@ from triggerstack.model._args import instance_of, position, seed_of, whole_numbe
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
+from triggerstack.model._numbers import int_said
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
@@ -189,7 +190,7 @@ class LegalOutcomes:
             cap = self.options.limits.outcomes
             if total > cap:
                 raise ScenarioError(
-                    f"divide tallies the outcomes one by one: {total} is more than the limit of {cap}"
+                    f"divide tallies the outcomes one by one: {int_said(total)} is more than the limit of {cap}"
                     + raised_by("outcomes")
                 )
             tally: dict[Entry | None, int] = {}

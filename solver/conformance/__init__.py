@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,12 +20,12 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 from triggerstack.model._errors import ScenarioError, UsageError
-from triggerstack.model._io import parse_text, read_file
+from triggerstack.model._io import check_data, files_under, parse_text, read_file
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._numbers import Inexact, exact_whole
 from triggerstack.model._outcome import Entry
 
-from ._lines import ANSWER_DIGITS, Failure, Lines, Undecoded, count_text, whole_number
+from ._lines import ANSWER_DIGITS, LIMITS, Failure, Lines, Undecoded, count_text, whole_number
 from ._lines import shown as _shown
 from ._process import ProcessEngine
 
@@ -97,10 +96,7 @@ def load_suite(folder: Path, limits: Limits = DEFAULT_LIMITS) -> list[Case]:
     that is not a case is bad input naming it (exit 2), with every such file said."""
     if not folder.is_dir():
         raise UsageError(f"--suite: {folder} is not a folder of cases")
-    paths: list[Path] = []
-    for root, dirs, files in os.walk(folder, onerror=None, followlinks=False):
-        dirs.sort()
-        paths.extend(Path(root) / f for f in sorted(files) if f.endswith(".json"))
+    paths = [p for p, is_dir in files_under(folder) if not is_dir and p.name.endswith(".json")]
     cases: list[Case] = []
     problems: list[str] = []
     named: dict[str, Path] = {}  # each case's id, and the file that gave it first
@@ -333,11 +329,60 @@ def _verdict(answer: Any) -> tuple[bool, set[str]]:
     return answer["legal"], set(codes)
 
 
+def _asked(engine: Engine, method: str, params: dict[str, Any]) -> Any:
+    """``engine``'s answer to ``method``, as JSON data within the limits a line of an engine is read
+    by (:data:`~._lines.LIMITS`): what a process engine writes is read from its line so
+    (:meth:`Lines.call`); a Python engine's — any object with ``call`` and ``close``, the
+    :class:`Engine` protocol — is held here to the same. A value holding itself, a set, bytes, nan,
+    more values or bytes than a line holds is the case's failure naming its place, never the
+    runner's crash (the report said a wrong answer by ``json.dumps`` of it: "Circular reference
+    detected", "Object of type set is not JSON serializable"), nor a value dumped whole to be cut."""
+    answer = engine.call(method, params)
+    if isinstance(engine, Lines):
+        return answer
+    try:
+        check_data(answer, f"the answer to {method}", LIMITS)
+    except ScenarioError as exc:
+        raise Failure(f"not JSON data within the limits of a line: {exc.one_line()}") from None
+    if (size := _text_size(answer)) > LIMITS.bytes:
+        raise Failure(f"more text than a line holds: {size} characters, more than {LIMITS.bytes} bytes")
+    if said := _not_text_keys(answer):
+        raise Failure(f"not JSON data: {said}")
+    return answer
+
+
+def _containers_of(value: Any) -> Iterator[Any]:
+    """Every list and mapping of ``value``, a tree within the values cap (:func:`check_data` passed)."""
+    stack = [value]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict | list | tuple):
+            yield here
+            stack.extend(here.values() if isinstance(here, dict) else here)
+
+
+def _text_size(value: Any) -> int:
+    """The characters of every text of ``value`` (keys too): at most the bytes its JSON line has."""
+    size = len(value) if isinstance(value, str) else 0
+    for c in _containers_of(value):
+        items = [*c, *c.values()] if isinstance(c, dict) else c
+        size += sum(len(v) for v in items if isinstance(v, str))
+    return size
+
+
+def _not_text_keys(value: Any) -> str:
+    """A mapping's key that is not text, said (JSON's keys are text), or ""."""
+    for c in _containers_of(value):
+        if isinstance(c, dict) and (key := next((k for k in c if not isinstance(k, str)), None)) is not None:
+            return f"a mapping's key is text, not {_shown(repr(key))}"
+    return ""
+
+
 def _run_case(engine: Engine, case: Case, report: Report) -> Result:
     data = case.data
     handle: Any = None
     try:
-        loaded = engine.call("load", {"scenario": data["scenario"]})
+        loaded = _asked(engine, "load", {"scenario": data["scenario"]})
         handle = loaded.get("handle") if isinstance(loaded, dict) else None
         if not isinstance(handle, str):
             return Result(case.id, False, f"load: no handle in {_shown(json.dumps(loaded))}")
@@ -347,16 +392,16 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
         divide = None
         if report.divide_supported:
             try:
-                answer = engine.call("count", {"handle": handle, "divide": True})
+                answer = _asked(engine, "count", {"handle": handle, "divide": True})
                 if isinstance(answer, dict) and answer.get("divide") is not None:
                     divide = _divide(answer["divide"])
             except Failure as exc:
                 if exc.code not in (-32601, -32602):
                     raise
                 report.divide_supported = False
-                answer = engine.call("count", {"handle": handle})
+                answer = _asked(engine, "count", {"handle": handle})
         else:
-            answer = engine.call("count", {"handle": handle})
+            answer = _asked(engine, "count", {"handle": handle})
         raw = answer.get("count") if isinstance(answer, dict) else answer
         got = _whole(raw, "count")
         expected = {_entry(d["first"]): d["count"] for d in data["divide"]}
@@ -367,11 +412,11 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
             parted = _first_difference(expected, divide)
             return Result(case.id, False, f"the counts agree, the divides do not: {parted}")
         for i, proposal in enumerate(data["legal"], 1):
-            legal, codes = _verdict(engine.call("check", {"handle": handle, "proposal": proposal}))
+            legal, codes = _verdict(_asked(engine, "check", {"handle": handle, "proposal": proposal}))
             if not legal:
                 return Result(case.id, False, f"legal proposal {i} judged illegal ({', '.join(sorted(codes))})")
         for i, wrong in enumerate(data["illegal"], 1):
-            legal, said = _verdict(engine.call("check", {"handle": handle, "proposal": wrong["proposal"]}))
+            legal, said = _verdict(_asked(engine, "check", {"handle": handle, "proposal": wrong["proposal"]}))
             if legal:
                 return Result(
                     case.id, False, f"illegal proposal {i} judged legal (it breaks {', '.join(wrong['codes'])})"
@@ -384,7 +429,7 @@ def _run_case(engine: Engine, case: Case, report: Report) -> Result:
         return Result(case.id, False, str(exc))
     finally:
         with contextlib.suppress(Failure):  # an engine without unload keeps its scenarios: the protocol allows it
-            engine.call("unload", {"handle": handle})
+            _asked(engine, "unload", {"handle": handle})
 
 
 def run(engine: Engine, cases: list[Case]) -> Report:

@@ -14,7 +14,7 @@ from typing import Any
 from triggerstack.model._errors import PastLimit, ScenarioError
 from triggerstack.model._io import parse_json_line
 from triggerstack.model._limits import DEFAULT_LIMITS, seconds_of
-from triggerstack.model._numbers import exact_whole
+from triggerstack.model._numbers import SAID, exact_whole, int_said
 from triggerstack.model._text import visible
 
 
@@ -50,7 +50,7 @@ def whole_number(value: Any) -> int | None:
     return n if n is not None and abs(n) < EXACT_FLOAT else None
 
 
-COUNT_SHOWN = 40
+COUNT_SHOWN = SAID
 """The most digits of a count a report writes whole; a longer one is its first digits and its length."""
 
 
@@ -58,13 +58,8 @@ def count_text(n: int) -> str:
     """A count as a report line writes it: whole up to :data:`COUNT_SHOWN` digits, else its first
     20 digits and how many it has (``12345678901234567890… (20000 digits)``) — every count a FAIL
     line names, the engine's and the suite's, so that no line is longer for a number's size. The
-    Java runner's ``countText``."""
-    size = abs(n)
-    if size < 10**COUNT_SHOWN:
-        return str(n)
-    digits = int(size.bit_length() * 0.30102999566398120)  # never str() of it: Python refuses past 4,300 digits
-    digits += size >= 10**digits  # the estimate is the count or one less
-    return f"{'-' if n < 0 else ''}{size // 10 ** (digits - 20)}… ({digits} digits)"
+    Java runner's ``countText``; every sentence's integer (model/_numbers.py ``int_said``)."""
+    return int_said(n)
 
 
 def shown(text: str) -> str:

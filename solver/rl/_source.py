@@ -4,6 +4,7 @@ into compiled facts or drawn from episode by episode (see :mod:`~triggerstack.so
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from triggerstack.model._errors import ScenarioError, UsageError
 from triggerstack.model._facts import Facts, compile_facts, facts_of
+from triggerstack.model._io import files_under
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._text import found
 
@@ -53,7 +55,7 @@ def _load_path(item: str | os.PathLike[str], name: str) -> str:
 
 
 def _files(folder: Path) -> list[Path]:
-    named = sorted(p for p in folder.rglob("scenario.*") if p.suffix in _SUFFIXES)
+    named = [p for p, _ in files_under(folder) if fnmatch.fnmatchcase(p.name, "scenario.*") and p.suffix in _SUFFIXES]
     if named:
         return named
     return sorted(p for p in folder.iterdir() if p.suffix in _SUFFIXES and ".proposal." not in p.name)

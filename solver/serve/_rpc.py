@@ -41,6 +41,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
 from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
+from triggerstack.model._numbers import text_int
 from triggerstack.model._text import typed, visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
@@ -318,9 +319,15 @@ class Service:
         """The result of one method call (a JSON-ready value, read back from what :meth:`answer`
         wrote), or :class:`RpcError`. The whole call is bounded by its time limit (however many
         verbs it asks) and stops once ``gone`` is set (the server saw its client hang up);
-        ``client`` is the token the caller presented, ``peer`` the address it asked from."""
+        ``client`` is the token the caller presented, ``peer`` the address it asked from. ``params``
+        — a program's values, not a line's — are held first to what every line and body is
+        (:func:`~._batch.check_value`): a scenario holding itself was "internal error: Circular
+        reference detected", a set was read as a list, a seed of 5,000 digits taken past
+        ``--max-digits``."""
+        with self._failures():
+            check_value(params, self.options.limits)
         asked = self.ask(method, params)
-        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client, peer))
+        return json.loads(self.answer(asked, Bound(asked.seconds, gone), client, peer), parse_int=text_int)
 
     def writer(self) -> Answer:
         """A new answer of at most ``--max-answer`` bytes (``model/_answer.py``): one per response
