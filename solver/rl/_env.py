@@ -31,7 +31,7 @@ from ._prepared import ask, take
 from ._render import MODES, check_mode, shown
 from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
-from ._spaces import MaskedDiscrete, action_id, space_id
+from ._spaces import MaskedDiscrete, NotAnAction, action_id, space_id
 from ._tracker import Tracker
 from ._tree import Node, Opening, Trees, forced, point
 
@@ -430,7 +430,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
                     node.children[chosen] = child
                     self._trees.grown(o.root for o in self._openings.values())  # read only when dropped
         else:
-            space_id(chosen, agent, self._size)  # not of the action space: refused, whatever illegal_reward says
+            try:
+                space_id(chosen, agent, self._size)
+            except NotAnAction as exc:  # not of the space: refused whatever illegal_reward says
+                raise NotAnAction(exc.decision, exc.reason, None, tuple(d.text for d in self.legal())) from None
             try:  # IllegalDecision: why, and what is legal (by id)
                 child = point(stepper, stepper.apply(walk, chosen, self.legal()), self.auto)
             except IllegalDecision as exc:
