@@ -20,7 +20,7 @@ from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announced_choice, announcer_for, division_announced
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key
-from ._later import beside, later, said
+from ._later import beside, later, reordered, said
 from ._state import State
 
 PREFIX_CACHE = 100_000
@@ -424,7 +424,10 @@ class PassStepper(Checked[State]):
         if how is not None:
             return how
         if state.current is not None:
-            return self._why_token(state, f.abilities[state.current], d, tok)
+            a = f.abilities[state.current]
+            if d.kind in (TARGET, END_TARGETS, DIVIDE) and (other := reordered(self, state, a, d, tok)) is not None:
+                return other
+            return self._why_token(state, a, d, tok)
         if d.kind not in (PUT, REMOVE):
             return judge.put_first()
         a = f.abilities[tok % n]

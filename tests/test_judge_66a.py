@@ -1,0 +1,293 @@
+"""What ``step`` refuses, walking a proposal decision by decision, is what ``check`` says of it.
+
+docs/python.md, "Why not": ``why_illegal`` cites a rule only when no legal outcome takes the
+decision after what the walk has decided, and then the violation ``check`` gives a proposal that
+makes it; docs/rules.md, 700.2d: a mode chosen more than once is one choice whatever order its
+instances come in, each with its own targets (and its own division, 601.2d). So, for generated
+scenarios with modes chosen more than once — targets, divisions, modes that must target different
+things, "must target" effects — each legal outcome is changed the way a judge's "why not?" asks:
+
+* its instances of a mode announced in another order (the same outcome);
+* a target moved from one instance to another (of the same mode or not), or two swapped;
+* an amount given to the wrong instance, or a part moved from one instance's division to another's;
+
+and the changed outcome is spelled as a walk (each entry put, its modes, each instance's targets
+and parts in the order the outcome lists them). The first decision ``step`` refuses cites a rule
+only where ``check`` finds the proposal illegal, and then a rule (and code) ``check`` says of that
+ability; where ``check`` accepts the proposal, the walk reaches it or its refusal cites no rule; a
+walk that is never refused reaches the proposal, which ``check`` accepts.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Facts, Outcome, Scenario, canonical, compile_facts
+from triggerstack.solver import (
+    Decision,
+    DecisionKind,
+    IllegalDecision,
+    Stepper,
+    TimeLimitReached,
+    Walk,
+    check,
+    outcomes,
+)
+
+from .property.strategies import SETTINGS, scenarios
+from .property.test_agreement import size_bound
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
+
+OUTCOMES = 8
+"""Legal outcomes changed per scenario (the first ones the engine gives)."""
+
+
+@st.composite
+def repeated(draw: st.DrawFn) -> dict[str, Any]:
+    """One or two abilities, one with a mode it may choose more than once (700.2d): modes of none,
+    one or two requirements over up to three players and three permanents, divided or not, that
+    must differ or target different things across modes; sometimes a "must target" effect, and a
+    second ability that may target the first."""
+    players = ["P0", "P1", "P2"][: draw(st.integers(1, 3))]
+    objects = [
+        {
+            "id": f"o{k}",
+            "controller": draw(st.sampled_from(players)),
+            "types": [draw(st.sampled_from(["creature", "land"]))],
+        }
+        | ({"hexproof": True} if draw(st.integers(0, 4)) == 0 else {})
+        for k in range(draw(st.integers(0, 3)))
+    ]
+
+    def requirement(rid: str, earlier: list[dict[str, Any]]) -> dict[str, Any]:
+        low = draw(st.integers(0, 1))
+        high = low + draw(st.integers(0, 1)) or 1
+        f = draw(st.sampled_from(["any-target", {"type": "creature"}, {"kind": "player"}, {"not": {"type": "land"}}]))
+        r: dict[str, Any] = {"id": rid, "min": low, "max": high, "filter": f}
+        if draw(st.integers(0, 2)) == 0:
+            r["min"] = max(low, 1)
+            r["divide"] = draw(st.integers(max(r["min"], high), 3))
+        if earlier and draw(st.integers(0, 3)) == 0:
+            r["different_from"] = [earlier[-1]["id"]]
+        return r
+
+    def requirements(n: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for i in range(n):
+            out.append(requirement(f"r{i}", out))
+        return out
+
+    choose = draw(st.sampled_from([[1, 2], [2], [1, 2, 3], [2, 3], [3]]))
+    modal = {"choose": choose, "repeat": True, "distinct_targets": draw(st.integers(0, 2)) == 0}
+    modes = [{"id": f"m{j}", "targets": requirements(draw(st.integers(0, 2)))} for j in range(draw(st.integers(1, 2)))]
+    if not any(m["targets"] for m in modes):
+        modes[0]["targets"] = requirements(1)
+    triggers: list[dict[str, Any]] = [{"id": "T0", "controller": "P0", "modal": modal, "modes": modes}]
+    if draw(st.booleans()):
+        f = draw(
+            st.sampled_from(["any-target", {"kind": "ability"}, {"any": [{"kind": "ability"}, {"kind": "player"}]}])
+        )
+        triggers.append(
+            {
+                "id": "T1",
+                "controller": draw(st.sampled_from(players)),
+                "targets": [{"id": "t", "min": 1, "max": 1, "filter": f}],
+            }
+        )
+    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": triggers}
+    if draw(st.integers(0, 3)) == 0:
+        things = players + [o["id"] for o in objects]
+        doc["must_target"] = [{"object": draw(st.sampled_from(things)), "applies_to": {}}]
+    return doc
+
+
+TWO_OF_A_MODE: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [{"id": "o0", "controller": "P1", "types": ["creature"]}],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "modal": {"choose": [1, 2], "repeat": True, "distinct_targets": True},
+            "modes": [
+                {"id": "m0", "targets": [{"id": "r0", "min": 1, "max": 2, "filter": "any-target", "divide": 3}]},
+                {"id": "m1", "targets": [{"id": "r1", "min": 1, "max": 1, "filter": "any-target"}]},
+            ],
+        }
+    ],
+}
+"""m0 chosen twice, one instance dealing 3 to P1 and the other 3 to P0: ``check`` accepts it (the
+instances are a multiset, 700.2d). Walked in that order, ``step`` refused 'target P0' for the second
+instance citing 601.2c ("no legal choice of T0 goes on with 'target P0' …"): a walk announces the
+instances in order (P0's first), and "why not" read that order as a rule."""
+
+
+def _instances(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    modes: list[dict[str, Any]] = entry.get("modes", [entry])
+    return modes
+
+
+def _changes(facts: Facts, o: dict[str, Any]) -> list[dict[str, Any]]:
+    """``o`` changed at the instances of its modal entries: same-mode instances in another order,
+    a target moved or swapped between two instances, an amount given to the wrong instance."""
+    out: list[dict[str, Any]] = []
+    for i, entry in enumerate(o["stack"]):
+        if "modes" not in entry or len(entry["modes"]) < 2:
+            continue
+        n = len(entry["modes"])
+        by_mode: dict[str, list[int]] = {}
+        for k, mc in enumerate(entry["modes"]):
+            by_mode.setdefault(mc["mode"], []).append(k)
+        for ks in by_mode.values():
+            if len(ks) > 1:  # the same instances, in another order: the same outcome
+                changed = copy.deepcopy(o)
+                modes = changed["stack"][i]["modes"]
+                for k, j in zip(ks, reversed(ks), strict=True):
+                    modes[k] = copy.deepcopy(entry["modes"][j])
+                out.append(changed)
+        for j, k in itertools.permutations(range(n), 2):
+            a, b = entry["modes"][j], entry["modes"][k]
+            for ra, rb in itertools.product(a.get("targets", {}), b.get("targets", {})):
+                ta, tb = a["targets"][ra], b["targets"][rb]
+                if not ta or not tb:
+                    continue
+                # swap one target each way, each keeping the part it was given
+                changed = copy.deepcopy(o)
+                ca, cb = changed["stack"][i]["modes"][j], changed["stack"][i]["modes"][k]
+                x, y = ta[-1], tb[-1]
+                if y in ta or x in tb:
+                    continue
+                ca["targets"][ra] = [*ta[:-1], y]
+                cb["targets"][rb] = [*tb[:-1], x]
+                for c, r, old, new in ((ca, ra, x, y), (cb, rb, y, x)):
+                    parts = c.get("divide", {}).get(r)
+                    if parts is not None and old in parts:
+                        parts[new] = parts.pop(old)
+                out.append(changed)
+                # move the last target of one instance to the other (its part, if any, with it)
+                if len(ta) > 1:
+                    moved = copy.deepcopy(o)
+                    ma, mb = moved["stack"][i]["modes"][j], moved["stack"][i]["modes"][k]
+                    ma["targets"][ra] = ta[:-1]
+                    mb["targets"][rb] = [*tb, x]
+                    part = ma.get("divide", {}).get(ra, {}).pop(x, None)
+                    if part is not None and rb in mb.get("divide", {}):
+                        mb["divide"][rb][x] = part
+                    out.append(moved)
+            for r in set(a.get("divide", {})) & set(b.get("divide", {})):
+                pa, pb = a["divide"][r], b["divide"][r]
+                # each instance given the other's amounts, in its targets' order
+                if list(pa.values()) != list(pb.values()) and len(pa) == len(pb):
+                    changed = copy.deepcopy(o)
+                    ca, cb = changed["stack"][i]["modes"][j], changed["stack"][i]["modes"][k]
+                    ca["divide"][r] = dict(zip(pa, pb.values(), strict=True))
+                    cb["divide"][r] = dict(zip(pb, pa.values(), strict=True))
+                    out.append(changed)
+                # one more to one instance's first target, one less to the other's
+                changed = copy.deepcopy(o)
+                ca, cb = changed["stack"][i]["modes"][j], changed["stack"][i]["modes"][k]
+                first, other = next(iter(pa)), next(iter(pb))
+                ca["divide"][r][first] += 1
+                cb["divide"][r][other] -= 1
+                if cb["divide"][r][other] >= 0:
+                    out.append(changed)
+    return out
+
+
+def _spelled(facts: Facts, entry: dict[str, Any]) -> list[str]:
+    """The decisions that put ``entry`` on the stack as it lists its choices: its modes, then each
+    instance (grouped by mode, in the ability's order of modes; within a mode, as listed), each
+    requirement's targets in the scenario's order of things, then its parts."""
+    a = facts.abilities[facts.ability_index[entry["ability"]]]
+    out = [f"put {a.id}"]
+    where = facts.thing_index
+    instances = _instances(entry)
+    if a.modal:
+        index = a.mode_index
+        instances = sorted(instances, key=lambda mc: index[mc["mode"]])  # stable: as listed within a mode
+        out += [f"mode {a.id}:{mc['mode']}" for mc in instances] + ["end modes"]
+    for mc in instances:
+        k = a.mode_index[mc["mode"]] if a.modal else 0
+        for r in a.modes[k].requirements:
+            things = sorted(mc.get("targets", {}).get(r.id, []), key=lambda t: where.get(t, len(where)))
+            out += [f"target {t}" for t in things] + ["end targets"]
+            parts = mc.get("divide", {}).get(r.id, {})
+            if r.divide:
+                out += [f"divide {parts.get(t, 0)}" for t in things]
+    return out
+
+
+def _walked(stepper: Stepper, o: dict[str, Any]) -> tuple[Walk, Decision | str | None]:
+    """The walk that makes ``o`` (one pass) as spelled, up to the first decision ``step`` refuses
+    (its text where no decision says it: a part of 0; None: none is). A removal ``o`` lists is made
+    as soon as it is legal."""
+    facts = stepper.facts
+    walk = stepper.start()
+    removed = set(o.get("removed", []))
+    entries = list(o["stack"])
+    while not stepper.is_over(walk):
+        legal = stepper.legal(walk)
+        drop = next((d for d in legal if d.kind is DecisionKind.REMOVE and d.subject in removed), None)
+        if drop is not None:
+            walk = stepper.apply(walk, drop)
+            continue
+        texts = _spelled(facts, entries.pop(0)) if entries else [f"remove {sorted(removed)[0]}" if removed else ""]
+        for text in texts:
+            try:
+                d = stepper.decision(text)
+            except IllegalDecision:
+                return walk, text
+            if d not in stepper.legal(walk):
+                return walk, d
+            walk = stepper.apply(walk, d)
+    return walk, None
+
+
+def _judged(facts: Facts, stepper: Stepper, changed: dict[str, Any]) -> None:
+    proposal = Outcome.model_validate(changed)
+    verdict = check(facts, proposal, time_limit=20)
+    walk, refused = _walked(stepper, changed)
+    if isinstance(refused, str):
+        assert not verdict.legal, (refused, changed)
+        return
+    if refused is None:
+        assert stepper.is_over(walk), changed
+        assert stepper.outcome(walk) == canonical(facts, proposal), changed
+        assert verdict.legal, (verdict, changed)
+        return
+    why = stepper.why_illegal(walk, refused)
+    path = [stepper.decision(i).text for i in walk.decisions]
+    if verdict.legal:
+        assert why.rule is None and why.code is None, (refused.text, path, why, changed)
+        return
+    if why.rule is None:
+        return  # a decision of the walk's own order, or later: the proposal breaks a rule further on
+    ability = stepper.in_hand(walk)
+    subject = ability[0] if ability is not None else refused.subject
+    said = {(v.code, v.rule) for v in verdict.violations if v.ability == subject}
+    assert why.rule in {r for _, r in said}, (refused.text, path, why, said, changed)
+    if why.code is not None:
+        assert (why.code, why.rule) in said, (refused.text, path, why, said, changed)
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 3, 10))  # each example walks every change
+@given(doc=st.one_of(repeated(), scenarios(max_abilities=3)))
+@example(doc=TWO_OF_A_MODE)
+def test_a_walk_of_a_proposal_is_refused_only_as_check_refuses_it(doc: dict[str, Any]) -> None:
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400 and not facts.scenario.reactions)
+    try:
+        found = [o.model_dump(mode="json", exclude_none=True) for o in outcomes(facts, limit=OUTCOMES, time_limit=20)]
+    except TimeLimitReached:
+        assume(False)
+        raise
+    stepper = Stepper(facts)
+    for o in found:
+        for changed in _changes(facts, o):
+            _judged(facts, stepper, changed)
