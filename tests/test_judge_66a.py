@@ -16,6 +16,12 @@ and parts in the order the outcome lists them). The first decision ``step`` refu
 only where ``check`` finds the proposal illegal, and then a rule (and code) ``check`` says of that
 ability; where ``check`` accepts the proposal, the walk reaches it or its refusal cites no rule; a
 walk that is never refused reaches the proposal, which ``check`` accepts.
+
+And 603.3d's "has a legal choice" is one question with one home: ``step`` offers a put or a removal
+exactly as ``has_legal_choice`` (which ``check`` and ``explain`` ask) answers it, at every point of
+random walks and at later passes, at any ``--max-choices``.
+
+Private unit: solver/_core/space's has_legal_choice, the one home of 603.3d's question.
 """
 
 from __future__ import annotations
@@ -27,20 +33,25 @@ from typing import Any
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import Facts, Outcome, Scenario, canonical, compile_facts
+from triggerstack.model import EndlessLoop, Facts, Limits, Outcome, Scenario, canonical, compile_facts
 from triggerstack.solver import (
     Decision,
     DecisionKind,
+    EngineCannot,
     IllegalDecision,
+    Options,
     Stepper,
     TimeLimitReached,
     Walk,
     check,
     outcomes,
 )
+from triggerstack.solver._core.space import has_legal_choice
 
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
+from .property.test_literal import unusual
+from .test_judge_65a import divided, many_choices
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -291,3 +302,67 @@ def test_a_walk_of_a_proposal_is_refused_only_as_check_refuses_it(doc: dict[str,
     for o in found:
         for changed in _changes(facts, o):
             _judged(facts, stepper, changed)
+
+
+LISTED_PAST_THE_CAP: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [{"id": "o0", "controller": "P1", "types": ["creature"]}],
+    "triggers": [
+        {"id": "T0", "controller": "P0", "targets": []},
+        {
+            "id": "T1",
+            "controller": "P0",
+            "modal": {"choose": [1, 2], "repeat": True, "distinct_targets": True},
+            "modes": [{"id": "m0", "targets": [{"id": "r0", "min": 1, "max": 1, "filter": "any-target"}]}],
+        },
+    ],
+}
+"""T1's choices are listed one by one (a mode it may repeat, with distinct targets), up to 9 of them:
+past ``--max-choices 3``. ``check`` asks 603.3d of it by a search for one choice; step asked its own
+home, the listed space, and refused the whole block — 'put T0' and 'remove T1' too — with the cap's
+error."""
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 3, 10))  # walks at two caps
+@given(
+    doc=st.one_of(scenarios(max_abilities=4, reactions=True), repeated(), many_choices(), divided(), unusual()),
+    cap=st.sampled_from([3, 200_000]),
+    data=st.data(),
+)
+@example(doc=LISTED_PAST_THE_CAP, cap=3, data=None)  # no decision drawn: each walk takes the first legal one
+def test_step_asks_603_3d_where_check_and_explain_ask_it(doc: dict[str, Any], cap: int, data: Any) -> None:
+    """docs/rules.md, 603.3c–d: an ability is put when it has a legal choice at the start of its
+    block and may be removed when it has none. ``check`` and ``explain`` ask that of
+    ``has_legal_choice``; at every point between abilities of random walks — later passes too, a
+    reaction's abilities among them — ``step`` offers 'put X' exactly where it says X has a legal
+    choice, and 'remove X' exactly where it says none or X may choose no mode, at any
+    ``--max-choices`` (the choices of an ability are listed only once it is put)."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    stepper = Stepper(facts, Options(time_limit=20, limits=Limits(choices=cap)))
+    walk = stepper.start()
+    for _ in range(200):
+        try:
+            legal = stepper.legal(walk)
+        except TimeLimitReached:
+            assume(False)
+            raise
+        if not legal:
+            return
+        f = walk.facts
+        assert f is not None
+        if stepper.in_hand(walk) is None:
+            texts = {d.text for d in legal}
+            for k in {k for d in legal if (k := f.ability_index.get(d.subject)) is not None}:
+                a = f.abilities[k]
+                has = has_legal_choice(f, a, walk.local.placed)
+                assert (f"put {a.id}" in texts) == has, (a.id, has, sorted(texts))
+                assert (f"remove {a.id}" in texts) == (not has or a.may_choose_zero), (a.id, has, sorted(texts))
+        d = legal[0] if data is None else data.draw(st.sampled_from(legal))
+        try:
+            walk = stepper.apply(walk, d)
+        except EngineCannot:  # the ability put is listed past the cap: refused, naming it
+            assert cap == 3
+            return
+        except (EndlessLoop, TimeLimitReached):
+            return
