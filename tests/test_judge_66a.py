@@ -17,6 +17,11 @@ only where ``check`` finds the proposal illegal, and then a rule (and code) ``ch
 ability; where ``check`` accepts the proposal, the walk reaches it or its refusal cites no rule; a
 walk that is never refused reaches the proposal, which ``check`` accepts.
 
+``explain`` judges a thing no legal outcome chooses on each stack a legal outcome puts the ability
+on: a reason it gives is one ``check`` says of every way of choosing it there (or, where nothing is
+common, each way is told one), whatever is below in each — it judged them with every ability some
+outcome put on the stack, below the ability or not.
+
 And 603.3d's "has a legal choice" is one question with one home: ``step`` offers a put or a removal
 exactly as ``has_legal_choice`` (which ``check`` and ``explain`` ask) answers it, at every point of
 random walks and at later passes, at any ``--max-choices``.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -44,6 +50,7 @@ from triggerstack.solver import (
     TimeLimitReached,
     Walk,
     check,
+    explain,
     outcomes,
 )
 from triggerstack.solver._core.space import has_legal_choice
@@ -51,7 +58,7 @@ from triggerstack.solver._core.space import has_legal_choice
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .property.test_literal import unusual
-from .test_judge_65a import divided, many_choices
+from .test_judge_65a import WAYS, _ways, divided, many_choices
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -366,3 +373,144 @@ def test_step_asks_603_3d_where_check_and_explain_ask_it(doc: dict[str, Any], ca
             return
         except (EndlessLoop, TimeLimitReached):
             return
+
+
+@st.composite
+def stacked(draw: st.DrawFn) -> dict[str, Any]:
+    """Two or three abilities that target abilities (one an opponent's, or an ability or a player),
+    up to two requirements each (the second sometimes differing from the first), some modal, some
+    triggered by abilities triggering (603.3b's second part); sometimes a "must target" effect on a
+    player, a creature or an ability: what may be below an ability differs from outcome to outcome
+    (put before it, after it, or removed)."""
+    players = ["P0", "P1"][: draw(st.integers(1, 2))]
+    objects = [
+        {"id": f"o{k}", "controller": draw(st.sampled_from(players)), "types": ["creature"]}
+        for k in range(draw(st.integers(0, 2)))
+    ]
+    filters: list[Any] = [
+        {"kind": "ability"},
+        {"kind": "ability", "controller": "opponent"},
+        "any-target",
+        {"type": "creature"},
+        {"any": [{"kind": "ability"}, {"kind": "player"}]},
+    ]
+    triggers: list[dict[str, Any]] = []
+    for k in range(draw(st.integers(2, 3))):
+        t: dict[str, Any] = {"id": f"T{k}", "controller": draw(st.sampled_from(players))}
+        if draw(st.booleans()):
+            t["condition"] = "ability-triggered"
+        reqs: list[dict[str, Any]] = []
+        for i in range(draw(st.integers(1, 2))):
+            low = draw(st.integers(0, 1))
+            r: dict[str, Any] = {"id": f"r{i}", "min": low, "max": max(low, draw(st.integers(1, 2)))}
+            r["filter"] = copy.deepcopy(draw(st.sampled_from(filters)))
+            if len(reqs) > 0 and draw(st.booleans()):
+                r["different_from"] = [reqs[-1]["id"]]
+            reqs.append(r)
+        if draw(st.integers(0, 2)) == 0:
+            t["modal"] = {"choose": [1], "repeat": False, "distinct_targets": False}
+            player = {"id": "x", "min": 1, "max": 1, "filter": {"kind": "player"}}
+            t["modes"] = [{"id": "m0", "targets": reqs}, {"id": "m1", "targets": [player]}]
+        else:
+            t["targets"] = reqs
+        triggers.append(t)
+    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": triggers}
+    if draw(st.booleans()):
+        things = players + [o["id"] for o in objects] + [t["id"] for t in triggers]
+        applies = draw(st.sampled_from([{}, [draw(st.sampled_from([t["id"] for t in triggers]))]]))
+        doc["must_target"] = [{"object": draw(st.sampled_from(things)), "applies_to": applies}]
+    return doc
+
+
+NEVER_BELOW: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "modal": {"choose": [1], "repeat": False, "distinct_targets": False},
+            "modes": [
+                {
+                    "id": "m0",
+                    "targets": [
+                        {"id": "r0", "min": 0, "max": 1, "filter": {"kind": "ability"}},
+                        {"id": "r1", "min": 0, "max": 1, "filter": {"kind": "ability"}, "different_from": ["r0"]},
+                    ],
+                },
+                {"id": "m1", "targets": [{"id": "x", "min": 1, "max": 1, "filter": {"kind": "player"}}]},
+            ],
+        },
+        {"id": "T1", "controller": "P0", "targets": [{"id": "r0", "min": 1, "max": 1, "filter": {"kind": "ability"}}]},
+    ],
+}
+"""T1 must target an ability: never put first, so never below T0 (tests/cases/601.2c/never-below-it.yaml).
+explain said T1 is never T0's r0 because "T1 chosen for both r1 and r0" (115.3), judging T0 with
+every ability some outcome puts on the stack below it; check says of every proposal taking it that
+T1 is not on the stack when T0 is put there."""
+
+UP_TO_ONE_ABILITY: dict[str, Any] = {
+    "controller": "P0",
+    "modal": {"choose": [1], "repeat": False, "distinct_targets": False},
+    "modes": [
+        {"id": "m0", "targets": [{"id": "r0", "min": 0, "max": 1, "filter": {"kind": "ability"}}]},
+        {"id": "m1", "targets": [{"id": "x", "min": 1, "max": 1, "filter": {"kind": "player"}}]},
+    ],
+}
+MUST_BELOW: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [],
+    "triggers": [
+        {"id": "T0", **UP_TO_ONE_ABILITY},
+        {"id": "T1", **UP_TO_ONE_ABILITY},
+        {"id": "T2", "controller": "P0", "targets": [{"id": "r0", "min": 1, "max": 1, "filter": {"kind": "ability"}}]},
+    ],
+    "must_target": [{"object": "T0", "applies_to": {}}],
+}
+"""Every ability must target T0 where it can (601.2c); T2 must target an ability, so it is below T1
+only above T0, and then T1 must target T0: no legal outcome has T2 below T1. explain said T2 is
+never T1's r0 because T1 must target T0 — check says, of each proposal a judge makes from a legal
+outcome, that T2 is not on the stack when T1 is put there."""
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 5, 5))  # each example checks every way: up to 200
+@given(doc=st.one_of(stacked(), repeated()))
+@example(doc=NEVER_BELOW)
+@example(doc=MUST_BELOW)
+def test_a_reason_explain_gives_is_said_of_every_way_whatever_is_below(doc: dict[str, Any]) -> None:
+    """docs/rules.md, 603.3b–c: ``explain`` judges a thing no legal outcome chooses with what can be
+    below the ability; an outcome may have fewer below it (one removed, or put above it). Each way
+    of choosing the thing — every legal outcome with it in place of the requirement's last target
+    (tests/test_judge_65a.py) — is one ``check`` refuses, and it says explain's reason of every way
+    where some reason is said of every way, else one of explain's reasons of each."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        told = explain(facts, time_limit=20)
+        found = [o.model_dump(mode="json", exclude_none=True) for o in outcomes(facts, limit=WAYS, time_limit=20)]
+    except TimeLimitReached:
+        assume(False)
+        raise
+    for report in told["abilities"]:
+        a = facts.abilities[facts.ability_index[report["id"]]]
+        for m in report["modes"]:
+            for r in m["requirements"]:
+                reasons: dict[str, set[tuple[str, str]]] = {}
+                for ex in r["excluded"]:
+                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+                for thing, given_ in reasons.items():
+                    said: list[tuple[set[tuple[str, str]], str]] = []
+                    for o in found:
+                        for changed in _ways(o, a.id, m["id"] if a.modal else None, r["id"], thing):
+                            verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                            assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
+                            got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == a.id}
+                            said.append((got, json.dumps(changed["stack"], sort_keys=True)))
+                    if not said:
+                        continue
+                    common = set.intersection(*(got for got, _ in said))
+                    for got, text in said:
+                        if common:
+                            assert given_ <= got, (thing, a.id, r["id"], given_ - got, "is not said of", text)
+                        else:
+                            assert given_ & got, (thing, a.id, r["id"], given_, got, text)

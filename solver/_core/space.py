@@ -51,10 +51,13 @@ RequirementParts = tuple[tuple[int, ...], int, int, int | None]
 
 @dataclass
 class Reach:
-    """What some legal choices of an ability take: modes, and things per (mode, requirement)."""
+    """What some legal choices of an ability take: modes, and things per (mode, requirement); and,
+    across a pass's outcomes, each set of the waiting abilities it could target that some outcome
+    puts below it (by ability index; none known for an ability that targets none)."""
 
     modes: set[int] = field(default_factory=set)
     targets: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+    below: set[frozenset[int]] = field(default_factory=set)
 
     def add(self, choice: Choice) -> None:
         for inst in choice.modes:
@@ -64,6 +67,7 @@ class Reach:
 
     def update(self, other: Reach) -> None:
         self.modes |= other.modes
+        self.below |= other.below
         for key, things in other.targets.items():
             self.targets.setdefault(key, set()).update(things)
 
