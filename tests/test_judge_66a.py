@@ -514,3 +514,48 @@ def test_a_reason_explain_gives_is_said_of_every_way_whatever_is_below(doc: dict
                             assert given_ <= got, (thing, a.id, r["id"], given_ - got, "is not said of", text)
                         else:
                             assert given_ & got, (thing, a.id, r["id"], given_, got, text)
+
+
+def _removed_instead(o: dict[str, Any], ability: str) -> dict[str, Any]:
+    """``o`` with ``ability`` (put in a pass of 603.3b) removed instead, and the passes after it gone
+    (what they held was fired by the pass as it was)."""
+    changed = copy.deepcopy(o)
+    at = next(i for i, e in enumerate(o["stack"]) if e["ability"] == ability)
+    ends = list(itertools.accumulate(o["passes"]))
+    k = next(i for i, end in enumerate(ends) if at < end)
+    n = o["passes"][k]
+    start = ends[k] - n
+    changed["stack"] = o["stack"][:at] + o["stack"][at + 1 : start + n]
+    changed["passes"] = [*o["passes"][:k], n - 1] if n > 1 else o["passes"][:k]
+    kept = {e["ability"] for e in changed["stack"]}
+    changed["removed"] = sorted({*o.get("removed", []), ability} - kept)
+    return changed
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 5, 5))  # every put of every later pass
+@given(doc=scenarios(max_abilities=3, reactions=True))
+def test_a_removal_step_refuses_in_a_later_pass_is_one_check_refuses(doc: dict[str, Any]) -> None:
+    """docs/rules.md, 603.3b–d: the passes after the first are put on the stack as the first is, so
+    an ability put in the second or a later pass that ``step`` will not let be removed (citing a
+    rule: 603.3d's legal choice, 800.4d, a forced removal) is one ``check`` refuses removed there,
+    with a violation of that rule."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    assume(size_bound(facts) <= 400)
+    try:
+        found = [o for o in outcomes(facts, limit=6, time_limit=20) if len(o.passes or ()) > 1]
+    except (TimeLimitReached, EndlessLoop):
+        assume(False)
+        raise
+    stepper = Stepper(facts)
+    for o in found:
+        walk = stepper.start()
+        for d in stepper.decisions_for(o):
+            if stepper.pass_number(walk) > 1 and d.kind is DecisionKind.PUT:
+                instead = stepper.decision(f"remove {d.subject}")
+                why = stepper.why_illegal(walk, instead)
+                if instead not in stepper.legal(walk) and why.rule is not None:
+                    changed = _removed_instead(o.model_dump(mode="json", exclude_none=True), d.subject)
+                    verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+                    said = {v.rule for v in verdict.violations if v.ability == d.subject}
+                    assert why.rule in said, (d.subject, why, verdict.violations, changed)
+            walk = stepper.apply(walk, d)
