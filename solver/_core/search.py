@@ -400,7 +400,8 @@ class Counting:
         some outcome places it (True) and some removes it (False), and the modes and targets some
         outcome chooses. An ability put with ``X`` below it in some outcome takes every choice of
         its space on ``X`` in some outcome (the others' choices depend on sets, not on its choice),
-        so this is the union of those spaces' reach over the places it can stand."""
+        so this is the union of those spaces' reach over the places it can stand — and those ``X``
+        (of what it could target) are what the outcomes put below it (``Reach.below``)."""
         facts = self.facts
         placed: list[set[bool]] = [set() for _ in facts.abilities]
         reach = [Reach() for _ in facts.abilities]
@@ -443,6 +444,7 @@ class Counting:
                         continue
                     placed[k].add(True)
                     at = (k, here & facts.abilities[k].waiting_targets)
+                    reach[k].below.add(at[1])
                     if at not in spaces:
                         spaces.add(at)
                         reach[k].update(self.space(k, at[1]).reach())

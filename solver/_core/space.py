@@ -52,10 +52,13 @@ RequirementParts = tuple[tuple[int, ...], int, int, int | None]
 
 @dataclass
 class Reach:
-    """What some legal choices of an ability take: modes, and things per (mode, requirement)."""
+    """What some legal choices of an ability take: modes, and things per (mode, requirement); and,
+    across a pass's outcomes, each set of the waiting abilities it could target that some outcome
+    puts below it (by ability index; none known for an ability that targets none)."""
 
     modes: set[int] = field(default_factory=set)
     targets: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+    below: set[frozenset[int]] = field(default_factory=set)
 
     def add(self, choice: Choice) -> None:
         for inst in choice.modes:
@@ -65,6 +68,7 @@ class Reach:
 
     def update(self, other: Reach) -> None:
         self.modes |= other.modes
+        self.below |= other.below
         for key, things in other.targets.items():
             self.targets.setdefault(key, set()).update(things)
 
@@ -473,20 +477,23 @@ def has_legal_choice(
     on_stack: frozenset[int],
     limits: Limits = DEFAULT_LIMITS,
     deadline: Deadline = NO_DEADLINE,
+    built: Callable[[frozenset[int]], ChoiceSpace] | None = None,
 ) -> bool:
     """Whether ``a`` has a legal choice with ``on_stack`` below it (603.3c–d): its choice space's
     count, which programmes give without a search (ten modes that must target ten different
     creatures among nine: none, said at once, where a search tries every partial choice first);
     where the space would be listed past ``limits.choices``, a search for one choice, within the
-    call's deadline. The one home of this question for check, step and the removals' engines
-    (kept per scenario on the waiting abilities ``a`` could target)."""
+    call's deadline. The one home of this question for check, explain, step and the removals'
+    engines (kept per scenario on the waiting abilities ``a`` could target); ``built``: how the
+    asker builds the space (one it keeps: step's), else :func:`space_for`."""
     if a.forced_removal is not None:
         return False
     key = ("has-choice", a.index, on_stack & a.waiting_targets)
     found: bool | None = facts.memo.get(key)
     if found is None:
         try:
-            found = space_for(facts, a, key[2], limits, deadline).count > 0
+            space = space_for(facts, a, key[2], limits, deadline) if built is None else built(key[2])
+            found = space.count > 0
         except EngineCannot:
             found = first_legal_choice(facts, a, key[2], deadline) is not None
         facts.memo[key] = found

@@ -10,6 +10,7 @@ from ._division import divide_first as divide_first
 from ._division import divided_wrongly as divided_wrongly
 from ._division import nothing_to_divide as nothing_to_divide
 from ._division import part_refused as part_refused
+from ._modes import instances_in_order as instances_in_order
 from ._modes import legal_only_if_below as legal_only_if_below
 from ._modes import mode_count as mode_count
 from ._modes import mode_illegal as mode_illegal

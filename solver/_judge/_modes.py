@@ -4,10 +4,10 @@ because it has no legal targets when its ability is put on the stack."""
 from __future__ import annotations
 
 from triggerstack.model._facts import AbilityFacts, ModeFacts
-from triggerstack.model._rules import Code
+from triggerstack.model._rules import Code, Rule
 from triggerstack.model._text import typed
 
-from ._reason import Reason
+from ._reason import Reason, cite
 
 
 def modes_of_unmodal(a: AbilityFacts) -> Reason:
@@ -84,4 +84,19 @@ def shared_target(a: AbilityFacts, thing: str, first: str, second: str) -> Reaso
     return Reason.of(
         Code.MODE_DISTINCT_TARGETS,
         f"{a.id}: {thing} is a target of both {first} and {second}; each mode must target a different one",
+    )
+
+
+def instances_in_order(a: AbilityFacts, m: ModeFacts, said: str, order: list[list[str]]) -> Reason:
+    """A walk's target, end of targets or part that a legal choice takes with the instances of a
+    mode chosen more than once (700.2d) announced in another order: a walk announces them in one
+    order (by their targets, then their divisions), and the choice is the same in any. It breaks no
+    rule; ``order`` is how the instances of that legal choice are announced."""
+    how = "; then ".join(" ".join(typed(w) for w in words) or "nothing" for words in order)
+    return Reason(
+        None,
+        None,
+        f"{said} is not offered in this order, but it is legal: a walk announces the instances of "
+        f"{mode_named(a, m)}, chosen more than once ({cite(Rule.R700_2D)}), in order — by their targets, then "
+        f"their divisions — and a legal choice of {a.id} takes it announced so: {how}",
     )

@@ -27,50 +27,111 @@ entry, ~1 ms). It judged the first eight choices of 64, must-target effects igno
 ``P0 chosen for both r3 and r0`` where r0 = P0 in each of those, not in the ninth."""
 
 
+STACKS = 32
+"""The most stacks :func:`never_chosen` judges a thing on, one by one: past them (twelve abilities
+that may target each other are put on up to 2,048 each), on one stack holding every ability some
+of them put below — what a judge would propose with everything that can be below there."""
+
+
 def never_chosen(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, below: frozenset[int] | None = None
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    t: int,
+    stacks: Sequence[frozenset[int]] | None = None,
 ) -> list[Reason]:
     """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
-    the words :func:`~._proposal.judge` gives a proposal that does: every legal choice of ``m``
-    (601.2c's must-target effects obeyed, divisions made; up to :data:`WAYS` distinct ones) with
-    ``t`` in place of ``r``'s last target (or as its only one), put on the stack above every ability
-    ``a`` could target that may be below it — what all of them break (:func:`_whatever_else`). ``t``
-    an ability that can never be below ``a``: not yet on the
-    stack; ``m`` a mode that can't be chosen even then: the mode's reason (``check`` tells that of
-    a proposal choosing it). Empty when no such choice breaks a rule, or no legal choice chooses
-    ``m`` and no choice a judge would propose with it does (the stack decides, not the choice).
-    ``below``: the abilities
-    that can be below ``a`` (explain gives those some legal outcome puts on the stack: one always
-    removed is never below); every ability that may precede it, if not given."""
+    the words :func:`~._proposal.judge` gives a proposal that does, judged on each stack ``a`` can
+    be put on (``stacks``: each set of the abilities it could target below it in some legal
+    outcome — explain gives them; every ability that may precede it, if not given; more than
+    :data:`STACKS`, their union). On each: ``t``
+    an ability not on it: not yet on the stack; ``m`` a mode that can't be chosen there: the mode's
+    reason (``check`` tells that of a proposal choosing it); else every legal choice of ``m``
+    there (601.2c's must-target effects obeyed, divisions made; up to :data:`WAYS` distinct ones in
+    all) with ``t`` in place of ``r``'s last target (or as its only one) — or, where none chooses
+    ``m``, the choice a judge would propose with it — only the stacks where a legal choice chooses
+    ``m`` are judged, if there are any. What all of those break
+    (:func:`_whatever_else`): a reason of one stack alone — T2 above T1 is not on the stack, T2
+    below T1 has T0 below too, which T1 must target — is no reason the thing is never chosen. Empty
+    when no such choice breaks a rule (the stack decides, not the choice)."""
     if a.forced_removal is not None:
         return [_removal.never_put(a, placed=False)]
-    below = a.precedable_targets if below is None else below
+    every = [a.precedable_targets] if stacks is None else list(stacks)
+    if len(every) > STACKS:  # judged on one stack with all of them below (what some stack has)
+        every = [frozenset().union(*every)]
     b = facts.waiting_ability(t)
-    if b is not None and b not in below:
+    if b is not None and not any(b in below for below in every):  # what every way breaks, said at once
         return [_targets.not_on_stack(facts, a, t)]
-    if not m.available:
-        return [_modes.mode_unavailable(a, m)]
-    if not _mode_legal(facts, a, m.index, below):
-        return [_modes.mode_illegal(a, m)]
     told: list[list[Reason]] = []
-    ways: set[Choice] = set()
+    ways: set[tuple[frozenset[int], Choice]] = set()
+    # the stacks where a legal choice chooses m: a proposal choosing m elsewhere breaks more than
+    # why the thing is never chosen (none: m is never chosen, and each stack says why)
+    chosen = [below for below in every if _chooses(facts, a, m, below)]
+    for below in chosen or every:
+        told.extend(_never_on(facts, a, m, r, t, below, ways, bool(chosen)))
+        if len(ways) >= WAYS:
+            break
+    return _whatever_else(told) if told else []
+
+
+def _chooses(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> bool:
+    """Whether a legal choice of ``a`` put on the stack above ``below`` chooses ``m`` (kept with
+    the facts: a thing of each requirement of ``m`` asks it)."""
+    key = ("chooses", a.index, m.index, below)
+    found: bool | None = facts.memo.get(key)
+    if found is None:
+        found = (
+            m.available
+            and _mode_legal(facts, a, m.index, below)
+            and has_legal_choice(facts, a, below)
+            and next(iter_legal_choices(facts, a, below, having=m.index), None) is not None
+        )
+        facts.memo[key] = found
+    return found
+
+
+def _never_on(
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    t: int,
+    below: frozenset[int],
+    ways: set[tuple[frozenset[int], Choice]],
+    chosen: bool,
+) -> list[list[Reason]]:
+    """What :func:`never_chosen` is told on one stack, ``below``: the reasons of each way of choosing
+    ``t`` there (each way added to ``ways``, up to :data:`WAYS`). ``chosen``: a legal choice there
+    chooses ``m`` — a way taking an ability not on the stack is judged whole, as ``check`` judges
+    it (not yet on the stack, and what else it breaks: a must-target effect it leaves)."""
+    b = facts.waiting_ability(t)
+    if b is not None and b not in below and not chosen:
+        return [[_targets.not_on_stack(facts, a, t)]]
+    if not m.available:
+        return [[_modes.mode_unavailable(a, m)]]
+    if not _mode_legal(facts, a, m.index, below):
+        return [[_modes.mode_illegal(a, m)]]
+    told: list[list[Reason]] = []
     # asked of the counted space first: with no legal choice, the search would visit every partial one;
     # only the choices with m are listed (those of the other modes alone may be millions)
     legal = has_legal_choice(facts, a, below)
+    seen = False
     for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
+        seen = True
         at = next(i for i, inst in enumerate(choice.modes) if inst.mode == m.index)
         way = _taking(choice, at, r, t)
-        if way not in ways:
-            ways.add(way)
+        if (below, way) not in ways:
+            ways.add((below, way))
             told.append(_judged(facts, a, way, below))
-        if len(ways) == WAYS:
+        if len(ways) >= WAYS:
             break
-    if told:
-        return _whatever_else(told)
+    if seen:
+        return told
     proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
     if proposed is not None:
         at = next(i for i, inst in enumerate(proposed.modes) if inst.mode == m.index)
-        return _judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)
+        return [_judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)]
     return []
 
 

@@ -165,13 +165,13 @@ def _never_chosen(
     m: ModeFacts,
     r: RequirementFacts,
     t: int,
-    possible: frozenset[int],
+    stacks: Sequence[frozenset[int]],
     spending: Spending,
 ) -> list[Exclusion]:
     """Why a candidate no legal outcome chooses is never chosen: what ``check`` says of a choice
-    that takes it (the judge's :func:`~.._judge.never_chosen`) with ``possible`` below, else what
-    the stack decides."""
-    reasons = judge.never_chosen(facts, a, m, r, t, possible)
+    that takes it (the judge's :func:`~.._judge.never_chosen`) on each of ``stacks`` below, else
+    what the stack decides."""
+    reasons = judge.never_chosen(facts, a, m, r, t, stacks)
     if not reasons:
         if facts.waiting_ability(t) is not None:
             reasons = [judge.not_on_stack(facts, a, t)]
@@ -196,7 +196,7 @@ def _requirement(
     r: RequirementFacts,
     chosen: set[int],
     certain: frozenset[int],
-    possible: frozenset[int],
+    stacks: Sequence[frozenset[int]],
     spending: Spending,
 ) -> RequirementReport:
     now: list[str] = []
@@ -210,7 +210,7 @@ def _requirement(
     ]
     for t in r.candidates:
         if t not in chosen:
-            excluded.extend(_never_chosen(facts, a, m, r, t, possible, spending))
+            excluded.extend(_never_chosen(facts, a, m, r, t, stacks, spending))
     return RequirementReport(
         id=r.id,
         text=r.text,
@@ -233,11 +233,11 @@ def _mode(
     m: ModeFacts,
     seen: Projection,
     certain: frozenset[int],
-    possible: frozenset[int],
+    stacks: Sequence[frozenset[int]],
     spending: Spending,
 ) -> ModeReport:
     reqs = [
-        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, possible, spending)
+        _requirement(facts, a, m, r, seen.reach.targets.get((m.index, r.index), set()), certain, stacks, spending)
         for r in m.requirements
     ]
     status: Status
@@ -249,7 +249,7 @@ def _mode(
     elif not m.available:
         status, why = "unavailable", judge.mode_unavailable(a, m).text
     else:
-        status, why = "illegal", judge.mode_never_chosen(facts, a, m, possible).text
+        status, why = "illegal", judge.mode_never_chosen(facts, a, m, frozenset().union(*stacks)).text
     return ModeReport(id=m.id, text=m.text, called=m.called, status=status, reason=why, requirements=reqs)
 
 
@@ -259,8 +259,12 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
     out = []
     for a in facts.abilities:
         certain = frozenset(b for b in a.earlier_targets if seen[b].removal == "cannot")
-        # what can be below it: one always removed never is
-        possible = frozenset(b for b in a.precedable_targets if True in seen[b].placed)
+        # the stacks it is put on: what some legal outcome puts below it of what it could target
+        # (put on the stack in some outcome is not enough: one put only above it never is below
+        # it); never put, or targeting none, what may be: every ability that may precede it but
+        # one always removed
+        placed = frozenset(b for b in a.precedable_targets if True in seen[b].placed)
+        stacks = sorted(seen[a.index].reach.below, key=sorted) or [placed]
         removal, why = _removal(facts, a, seen[a.index], certain)
         assert why.rule is not None
         spending.spend(a.id, a.text, why.text, why.rule.value)
@@ -277,7 +281,7 @@ def _abilities(facts: Facts, engine: ProductEngine, spending: Spending) -> list[
                 part=a.part,
                 block=a.block,
                 modal=modal if a.modal else None,
-                modes=[_mode(facts, a, m, seen[a.index], certain, possible, spending) for m in a.modes],
+                modes=[_mode(facts, a, m, seen[a.index], certain, stacks, spending) for m in a.modes],
                 must_target=[facts.things[t].id for t in a.must],
                 removal=removal,
                 removal_reason=why.text,

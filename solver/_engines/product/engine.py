@@ -158,7 +158,9 @@ class ProductEngine:
         # at least 1, so what it finds completable is what an unweighted count finds
         placed, reach = core.reach()
         for k in range(len(sub.abilities)):
-            mapped = Reach(set(reach[k].modes), {key: {thing[t] for t in ts} for key, ts in reach[k].targets.items()})
+            targets = {key: {thing[t] for t in ts} for key, ts in reach[k].targets.items()}
+            stacks = {frozenset(ability[b] for b in below) for below in reach[k].below}
+            mapped = Reach(set(reach[k].modes), targets, stacks)
             yield ability[k], placed[k], mapped
 
     @cached_property

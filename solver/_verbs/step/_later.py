@@ -10,6 +10,7 @@ to the legal outcomes).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -154,6 +155,81 @@ def _later_target(p: Pass, state: State, a: AbilityFacts, t: int, said: str) -> 
         if want in seq[at:]:
             return judge.next_requirement(said, a.id, thing, dividing=start is None)
     return None
+
+
+Instance = tuple[int, tuple[int, ...]]
+"""One instance of a mode a choice announces: the mode, and the tokens of its targets and parts."""
+
+
+def reordered(p: Pass, state: State, a: AbilityFacts, d: Decision, tok: int) -> Reason | None:
+    """The judge room's "in another order" for ``d`` (a target, end of targets or part of the
+    ability in hand, not legal now) where a mode is chosen more than once (700.2d): a walk announces
+    the instances of a mode in one order (by their targets, then their divisions, as choices are
+    listed), but they are a multiset — a legal choice holding the instances announced so far and
+    one that goes on as ``d`` does, in any order, takes ``d``. None where none does."""
+    if not (a.modal and a.repeat) or p.end_modes not in state.tokens:
+        return None
+    tokens = (*state.tokens, tok)
+    if d.kind is DecisionKind.TARGET and state.tokens and tok < state.tokens[-1]:
+        start = p._open(a, state.tokens)
+        if start is not None:  # the open set is kept sorted, as the walk keeps it
+            tokens = (*state.tokens[:start], *sorted((*state.tokens[start:], tok)))
+    modes, closed, going = _instances(p, a, tokens)
+    if len(set(modes)) == len(modes):
+        return None
+    for _, seq in p._choices(a, state.placed):
+        held, every, _ = _instances(p, a, seq)
+        if sorted(held) != sorted(modes):
+            continue
+        rest = Counter(every)
+        rest.subtract(closed)
+        if any(n < 0 for n in rest.values()):
+            continue
+        if going is None or any(n > 0 and _goes_on(p, inst, going) for inst, n in rest.items()):
+            mode = going[0] if going is not None else closed[-1][0]
+            order = [[p.decisions[t].text for t in seg] for m, seg in every if m == mode]
+            return judge.instances_in_order(a, a.modes[mode], said(p, d), order)
+    return None
+
+
+def _instances(
+    p: Pass, a: AbilityFacts, tokens: Sequence[int]
+) -> tuple[list[int], list[Instance], tuple[int, tuple[int, ...], tuple[int, ...]] | None]:
+    """What ``tokens`` (a modal ability's, its modes ended) announce: the modes, each whole
+    instance, and the one being announced (its mode, its tokens up to the set open, and that set)."""
+    i = list(tokens).index(p.end_modes)
+    base = 2 * len(p.facts.abilities) + p.mode_offset[a.index]
+    modes = [t - base for t in tokens[:i]]
+    rest = tuple(tokens[i + 1 :])
+    whole: list[Instance] = []
+    at = 0
+    for m in modes:
+        start = at
+        for r in a.modes[m].requirements:
+            end = at
+            while end < len(rest) and rest[end] != p.end_targets:
+                end += 1
+            if end == len(rest):  # its targets are being chosen
+                return modes, whole, (m, rest[start:at], rest[at:])
+            chosen, at = end - at, end + 1
+            if r.divide:
+                if at + chosen > len(rest):  # its parts are being given
+                    return modes, whole, (m, rest[start:], ())
+                at += chosen
+        whole.append((m, rest[start:at]))
+    return modes, whole, None
+
+
+def _goes_on(p: Pass, inst: Instance, going: tuple[int, tuple[int, ...], tuple[int, ...]]) -> bool:
+    """Whether the whole instance ``inst`` goes on as the one being announced does."""
+    mode, done, open_set = going
+    seg = inst[1]
+    if inst[0] != mode or seg[: len(done)] != done:
+        return False
+    if not open_set:
+        return True
+    close = seg.index(p.end_targets, len(done)) if p.end_targets in seg[len(done) :] else len(seg)
+    return beside(seg[len(done) : close], open_set) is not None
 
 
 def _at(state: State, placed: frozenset[int], processed: frozenset[int]) -> State:

@@ -15,12 +15,12 @@ from triggerstack.model._types import PlayerId
 
 from ... import _judge as judge
 from ..._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed, to_outcome
-from ..._core.space import ChoiceSpace, space_for
+from ..._core.space import ChoiceSpace, has_legal_choice, space_for
 from ..._judge import Reason
 from ..._options import Options
 from ._announce import Announcer, announced_choice, announcer_for, division_announced
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key
-from ._later import beside, later, said
+from ._later import beside, later, reordered, said
 from ._state import State
 
 PREFIX_CACHE = 100_000
@@ -203,16 +203,20 @@ class PassStepper(Checked[State]):
         return found
 
     def _has_choice(self, a: AbilityFacts, on_stack: frozenset[int]) -> bool:
-        """Whether ``a`` has a legal choice now: counted, not listed (only the ability put is listed)."""
+        """Whether ``a`` has a legal choice now (603.3c–d), asked of the one home ``check`` and
+        ``explain`` ask (:func:`~..._core.space.has_legal_choice`: counted, not listed, and searched
+        for where the choices would be listed past ``--max-choices``: only the ability put is listed)."""
         key = (a.index, on_stack & a.waiting_targets)
         found = self._has.get(key)
         if found is None:
             if is_bare(a):  # its one choice, if it may be put at all
                 found = a.forced_removal is None
-            elif key in self._choice_tokens:
-                found = bool(self._choice_tokens[key])
-            else:
-                found = self._space(a, key).count > 0
+            else:  # the space it builds is this stepper's, kept across calls: each call's deadline (RUNNING)
+
+                def built(below: frozenset[int]) -> ChoiceSpace:
+                    return self._space(a, (a.index, below))
+
+                found = has_legal_choice(self.facts, a, key[1], self.options.limits, RUNNING, built)
             self._has[key] = found
         return found
 
@@ -424,7 +428,10 @@ class PassStepper(Checked[State]):
         if how is not None:
             return how
         if state.current is not None:
-            return self._why_token(state, f.abilities[state.current], d, tok)
+            a = f.abilities[state.current]
+            if d.kind in (TARGET, END_TARGETS, DIVIDE) and (other := reordered(self, state, a, d, tok)) is not None:
+                return other
+            return self._why_token(state, a, d, tok)
         if d.kind not in (PUT, REMOVE):
             return judge.put_first()
         a = f.abilities[tok % n]
