@@ -163,7 +163,9 @@ def batch_rates(lines: int) -> dict[str, float]:
         cluster_of: Any = distributed.LocalCluster
         client_of: Any = distributed.Client
         with (
-            cluster_of(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+            cluster_of(
+                n_workers=2, threads_per_worker=1, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}
+            ) as cluster,
             client_of(cluster) as client,
         ):
             start = time.perf_counter()

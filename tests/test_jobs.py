@@ -129,7 +129,7 @@ def test_a_dask_cluster_gives_the_same_bytes_even_when_a_worker_dies(tmp_path: P
     source = _requests(tmp_path / "b.jsonl", 6000)
     (local,), _ = run([str(source)], str(tmp_path / "local"))
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        _local_cluster(distributed, n_workers=2, threads_per_worker=1) as cluster,
         distributed.Client(cluster) as client,
     ):
         (clustered,), _ = run([str(source)], str(tmp_path / "cluster"), client=client, block=200)
@@ -157,6 +157,29 @@ def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
 
 
 # -- what could go wrong around the work (issue 21 item 5) ----------------------------------------
+
+
+def _local_cluster(distributed: Any, **kw: Any) -> Any:
+    """A local Dask cluster of processes that takes no fixed port: without a dashboard its
+    scheduler still serves HTTP on Dask's default 8787, and where another run on the machine holds
+    it (a second worker of this suite, another checkout's), Dask warns, which this suite raises —
+    red on a busy machine only. Port 0 takes any free one."""
+    return distributed.LocalCluster(
+        processes=True, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}, **kw
+    )
+
+
+def test_a_local_cluster_starts_beside_another_holding_dasks_default_port() -> None:
+    distributed = pytest.importorskip("distributed")
+    import socket
+
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):  # held already, by another run: the same test
+            held.bind(("0.0.0.0", 8787))
+        held.listen()
+        with _local_cluster(distributed, n_workers=0) as cluster:  # raises on Dask's port warning before
+            assert cluster.scheduler.http_server.port != 8787
 
 
 def _cli(*argv: str, **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -322,7 +345,7 @@ def test_a_cluster_whose_every_worker_is_killed_fails_in_bounded_time(tmp_path: 
 
     source = _requests(tmp_path / "n.jsonl", 20000)
     with (
-        distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster,
+        _local_cluster(distributed, n_workers=0) as cluster,
         distributed.Client(cluster) as client,
     ):
         worker = subprocess.Popen(
