@@ -151,21 +151,32 @@ def test_a_reason_explain_gives_is_said_of_every_way_of_choosing_the_thing(doc: 
             for ex in r["excluded"]:
                 reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
             for thing, given_ in reasons.items():
-                said: list[tuple[set[tuple[str, str]], str]] = []
-                for o in found:
-                    for changed in _ways(o, report["id"], m["id"] if modal else None, r["id"], thing):
-                        verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
-                        assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
-                        got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == report["id"]}
-                        said.append((got, json.dumps(changed["stack"], sort_keys=True)))
-                if not said:
-                    continue
-                common = set.intersection(*(got for got, _ in said))
-                for got, text in said:
-                    if common:
-                        assert given_ <= got, (thing, r["id"], given_ - got, "is not said of", text)
-                    else:
-                        assert given_ & got, (thing, r["id"], given_, got, text)
+                every_way_told(facts, found, report["id"], m["id"] if modal else None, r["id"], thing, given_)
+
+
+def every_way_told(
+    facts: Any, found: list[dict[str, Any]], ability: str, mode: str | None, rid: str, thing: str,
+    given_: set[tuple[str, str]],
+) -> None:
+    """Each way of choosing ``thing`` for ``ability`` 's requirement ``rid`` (every legal outcome of
+    ``found`` with it in place, :func:`_ways`) is refused by ``check``, and told each reason
+    ``given_`` (explain's, by code and rule) where some violation is told of every way, else one
+    of them."""
+    said: list[tuple[set[tuple[str, str]], str]] = []
+    for o in found:
+        for changed in _ways(o, ability, mode, rid, thing):
+            verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
+            assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
+            got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == ability}
+            said.append((got, json.dumps(changed["stack"], sort_keys=True)))
+    if not said:
+        return
+    common = set.intersection(*(got for got, _ in said))
+    for got, text in said:
+        if common:
+            assert given_ <= got, (thing, ability, rid, given_ - got, "is not said of", text)
+        else:
+            assert given_ & got, (thing, ability, rid, given_, got, text)
 
 
 @st.composite

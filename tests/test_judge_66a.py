@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
 from typing import Any
 
 import pytest
@@ -58,7 +57,7 @@ from triggerstack.solver._core.space import has_legal_choice
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .property.test_literal import unusual
-from .test_judge_65a import WAYS, _ways, divided, many_choices
+from .test_judge_65a import WAYS, divided, every_way_told, many_choices
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -499,21 +498,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_whatever_is_below(doc: dict
                 for ex in r["excluded"]:
                     reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
                 for thing, given_ in reasons.items():
-                    said: list[tuple[set[tuple[str, str]], str]] = []
-                    for o in found:
-                        for changed in _ways(o, a.id, m["id"] if a.modal else None, r["id"], thing):
-                            verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
-                            assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
-                            got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == a.id}
-                            said.append((got, json.dumps(changed["stack"], sort_keys=True)))
-                    if not said:
-                        continue
-                    common = set.intersection(*(got for got, _ in said))
-                    for got, text in said:
-                        if common:
-                            assert given_ <= got, (thing, a.id, r["id"], given_ - got, "is not said of", text)
-                        else:
-                            assert given_ & got, (thing, a.id, r["id"], given_, got, text)
+                    every_way_told(facts, found, a.id, m["id"] if a.modal else None, r["id"], thing, given_)
 
 
 def _removed_instead(o: dict[str, Any], ability: str) -> dict[str, Any]:
