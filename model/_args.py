@@ -150,7 +150,7 @@ def choice_of(value: Any, name: str, choices: Collection[str]) -> str:
     every choice."""
     if isinstance(value, str) and value in choices:
         return value
-    said = ", ".join(repr(c) for c in choices)
+    said = ", ".join(typed(c) for c in choices)
     raise _named(name, f"expected one of {said}, found {found(value)}")
 
 
@@ -242,7 +242,7 @@ def name_of(value: Any, name: str, known: Collection[str], what: str, whats: str
     from ._problems import suggest  # only for a miss
 
     near = suggest(value, known) if isinstance(value, str) else None
-    hint = f" (did you mean {near!r}?)" if near else ""
+    hint = f" (did you mean {typed(near)}?)" if near else ""
     listed = ", ".join(known) if known else "none"
     raise _named(name, f"no {what} is named {shown}{hint}; the {whats or what + 's'} are: {listed}")
 

@@ -45,7 +45,7 @@ runs (the servers' and batch's flags are every cap's): the flag is named."""
 def seconds_said(seconds: float) -> str:
     """A time limit as a message says it: the shortest text that reads back as the same number
     (``0.1234567``, ``1e-320``, ``60``), never rounded to six digits as ``:g`` does."""
-    text = repr(float(seconds))
+    text = str(float(seconds))  # the shortest digits that read back as it (a float's str is its repr)
     return text.removesuffix(".0")
 
 

@@ -101,7 +101,7 @@ def whole_float(value: Any) -> Any:
         if n is not None:
             return n
         if isinstance(value, Inexact) and math.isfinite(value):
-            raise ValueError(f"{value.text} is not a whole number (its nearest float, {value!r}, is)")
+            raise ValueError(f"{value.text} is not a whole number (its nearest float, {float(value)}, is)")
     return value
 
 

@@ -24,6 +24,7 @@ from ._errors import ScenarioError, shown_key
 from ._limits import NO_DEADLINE
 from ._rules import Rule
 from ._text import found as found
+from ._text import typed
 
 MAX_PROBLEMS = 20
 """The most problems of one document reported (docs/formats.md, "Errors"); past it, the last line
@@ -98,7 +99,7 @@ def _message(err: Mapping[str, Any], loc: Loc, expected_root: str) -> str:
         text = f"{_reworded(err['msg'])}, found {found(value)}"
         named = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         guess = suggest(value, named) if isinstance(value, str) else None
-        return f"{text}: did you mean {guess!r}?" if guess else text
+        return f"{text}: did you mean {typed(guess)}?" if guess else text
     message = str(err["msg"])
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
@@ -178,17 +179,19 @@ def problems(
         if said["type"] == "missing":
             if loc in spelled:
                 continue  # said with the unknown key that misspells it
-            out.append(ScenarioError(f"missing field {loc[-1]!r}" if loc else "missing field", loc, source=source))
+            missing = f"missing field {typed(str(loc[-1]))}" if loc else "missing field"
+            out.append(ScenarioError(missing, loc, source=source))
             continue
         if said["type"] == "extra_forbidden":
             name = str(loc[-1]) if loc else ""
             guess = meant.get(loc)
             if guess is not None:
-                text = f"unknown field {shown_key(name)!r}: did you mean {guess!r}? ({guess!r} is missing)"
+                meant_one = typed(guess)
+                text = f"unknown field {typed(shown_key(name))}: did you mean {meant_one}? ({meant_one} is missing)"
             else:  # past the problems shown, no suggestion is looked for: nobody reads it
                 close = _closest_key(loc, root) if len(out) < MAX_PROBLEMS else None
-                text = f"unknown field {shown_key(name)!r}" + (
-                    f": did you mean {close!r}?" if close and close != name else ""
+                text = f"unknown field {typed(shown_key(name))}" + (
+                    f": did you mean {typed(close)}?" if close and close != name else ""
                 )
             out.append(ScenarioError(text, loc, source=source))
             continue

@@ -12,6 +12,7 @@ from pydantic import BeforeValidator
 from pydantic_core import PydanticCustomError
 
 from ._problems import suggest
+from ._text import typed
 
 
 def word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None = None) -> Callable[[Any], Any]:
@@ -29,9 +30,9 @@ def word(vocabulary: tuple[str, ...], what: str, aliases: dict[str, str] | None 
         if word in aliases:
             return aliases[word]
         near = suggest(word, known)
-        hint = f"did you mean {near!r}?" if near else f"expected one of {', '.join(vocabulary)}"
+        hint = f"did you mean {typed(near)}?" if near else f"expected one of {', '.join(vocabulary)}"
         raise PydanticCustomError(
-            "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": repr(value), "hint": hint}
+            "vocabulary", "unknown {what} {value}: {hint}", {"what": what, "value": typed(value), "hint": hint}
         )
 
     return canonical

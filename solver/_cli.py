@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from triggerstack.model._args import default_time_limit, flag, how_many, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
 from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, MOST_JOBS, Deadline, Limits, bounded, seconds_of
-from triggerstack.model._text import compact, shown_lines, visible
+from triggerstack.model._text import compact, shown_lines, typed, visible
 
 from ._boards import _cli as _boards
 from ._errors import KINDS, OutputFailed, Terminated, catch_ending, failure, restore
@@ -465,7 +465,7 @@ def _serve(args: argparse.Namespace) -> None:
         return
     host, _, port = args.http.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise UsageError(f"--http: expected [HOST:]PORT, not {args.http!r}")
+        raise UsageError(f"--http: expected [HOST:]PORT, not {typed(args.http)}")
     try:
         import uvicorn
 

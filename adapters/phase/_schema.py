@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from triggerstack.model._errors import ScenarioError
+from triggerstack.model._text import found
 
 
 class PhaseGap(ScenarioError):
@@ -86,7 +87,7 @@ _JSON = {bool: "true or false", int: "an integer", str: "a string", list: "a lis
 
 
 def _shown(value: Any) -> str:
-    text = type(value).__name__ if isinstance(value, (Mapping, list, tuple)) else repr(value)
+    text = type(value).__name__ if isinstance(value, (Mapping, list, tuple)) else found(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

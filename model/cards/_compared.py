@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._text import typed
 from ._board import stated
 from ._corpus import Card
 from ._unread import Unread
@@ -127,7 +128,7 @@ def _source_named(condition: str, card: Card, said: str) -> None:
     if not names_only_source(condition, card):
         raise Unread(
             "a comparison with a number of an object the words do not say is the source (the trigger "
-            f"condition names another object, or none): {said!r}",
+            f"condition names another object, or none): {typed(said)}",
             condition,
         )
 
@@ -136,6 +137,6 @@ def _note(out: dict[str, Any], field: str, cmp: str, theirs: str | None, taken: 
     if theirs is None:
         return 0
     if field in out:
-        raise Unread(f"two comparisons of one number: {said!r}", said)
+        raise Unread(f"two comparisons of one number: {typed(said)}", said)
     out[field] = {cmp: stated(theirs)}
     return taken

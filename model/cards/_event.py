@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .._text import typed
 from ._board import each
 
 _WHO = {
@@ -76,15 +77,16 @@ def player_named(who: str, context: Context) -> tuple[Any, str | None]:
     if every and who != "defending player" and not _NAMED_BEFORE.search(context.before[every[-1].end() :]):
         which = every[-1].group(1).lower()
         if who == "that opponent" and which == "player":
-            return None, f"{who!r} after {every[-1].group(0)!r}: a player who may not be an opponent"
+            return None, f"{typed(who)} after {typed(every[-1].group(0))}: a player who may not be an opponent"
         return each(which), None
     if named and who != "defending player" and all(_ONE_TARGET.fullmatch(n) for n in named):
         if len(context.players) != 1:
-            return None, f"{who!r} after {len(context.players)} target players: which one is not read"
+            return None, f"{typed(who)} after {len(context.players)} target players: which one is not read"
         if _PLAYERS.search(context.condition):
-            return None, f"{who!r} after a target player, in a trigger that names a player too: {context.condition!r}"
+            said = typed(context.condition)
+            return None, f"{typed(who)} after a target player, in a trigger that names a player too: {said}"
         if who == "that opponent" and not named[-1].lower().endswith("opponent"):
-            return None, f"{who!r} after {named[-1]!r}: a player who may not be an opponent"
+            return None, f"{typed(who)} after {typed(named[-1])}: a player who may not be an opponent"
         return {"target_of": context.players[0]}, None
     refusal = event_refusal(who, context.condition, context.before)
     return (None, refusal) if refusal is not None else ("event", None)
@@ -98,15 +100,16 @@ def event_refusal(who: str, condition: str, before: str) -> str | None:
     if named is not None and each is not None:  # "for each creature, … that player"; "for each opponent, target player"
         later = [m.group(0) for m in _NAMED_BEFORE.finditer(before[each.end() :])]
         if later:
-            return f"{who!r} after {each.group(0)!r} and {later[-1]!r}: which of them it stands for is not read"
-        return f"{who!r} after {each.group(0)!r}: a target for each, as many as the board holds (601.2c)"
+            which = f"{typed(each.group(0))} and {typed(later[-1])}"
+            return f"{typed(who)} after {which}: which of them it stands for is not read"
+        return f"{typed(who)} after {typed(each.group(0))}: a target for each, as many as the board holds (601.2c)"
     if named is not None:
-        return f"{who!r} after the effect names a player: {named.group(0)!r}"
+        return f"{typed(who)} after the effect names a player: {typed(named.group(0))}"
     if who == "defending player":
         if not re.search(r"\b(?:attack|block)", condition, flags=re.I):
-            return f"{who!r} in a trigger that is not about an attack (506.2): {condition!r}"
+            return f"{typed(who)} in a trigger that is not about an attack (506.2): {typed(condition)}"
         return None
     players = _PLAYERS.findall(condition)
     if len(players) != 1 or (who == "that opponent" and not players[0].lower().startswith("opponent")):
-        return f"{who!r} where the trigger condition does not name one player: {condition!r}"
+        return f"{typed(who)} where the trigger condition does not name one player: {typed(condition)}"
     return None

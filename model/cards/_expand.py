@@ -19,6 +19,7 @@ from .._controllers import derive_controller
 from .._errors import ScenarioError
 from .._numbers import exact_whole
 from .._shapes import ScenarioFields, TriggerBody
+from .._text import found, typed
 from .._words import COLORS, SUPERTYPES
 from ._board import Missing, complete, is_template
 from ._corpus import SUGGESTED, Card, corpus
@@ -122,7 +123,8 @@ def _characteristics(card: Card) -> tuple[dict[str, Any], list[tuple[str, str]]]
             for what in re.split(r",? and from |, from | from ", low.split(" from ", 1)[1]):
                 quality = _quality(what.strip())
                 if quality is None:
-                    notes.append((key, f"{word!r}: the quality {what.strip()!r} is not read (give {key} by hand)"))
+                    said = f"{typed(word)}: the quality {typed(what.strip())} is not read (give {key} by hand)"
+                    notes.append((key, said))
                 else:
                     out.setdefault(key, []).append(quality)
     return out, notes
@@ -189,7 +191,7 @@ class _Expansion:
             return
         name = obj["card"]
         if not isinstance(name, str):
-            self.problems.append(ScenarioError(f"expected a card's name, found {name!r}", ("objects", i, "card")))
+            self.problems.append(ScenarioError(f"expected a card's name, found {typed(name)}", ("objects", i, "card")))
             return
         try:  # "did you mean" for the first few misses only: each compares the name with every card's
             card = self.index.lookup(name, ("objects", i, "card"), suggest_near=self.missed < SUGGESTED)
@@ -250,7 +252,7 @@ class _Expansion:
             self.problems.append(
                 ScenarioError(
                     f"{named.name}, triggered ability {ability.index}: {ability.unread.reason}: "
-                    f"{ability.unread.sentence!r} (give text, targets and modes by hand)",
+                    f"{typed(ability.unread.sentence, 300)} (give text, targets and modes by hand)",
                     loc,
                 )
             )
@@ -326,7 +328,7 @@ class _Expansion:
             return value
         said = field.replace("_", " ")
         raise Missing(
-            f"its target is compared with the {said} of its source {source!r}, which the scenario does not "
+            f"its target is compared with the {said} of its source {found(source)}, which the scenario does not "
             f"state: give objects[{k}].{field} (a {said} of * is stated by no card)",
             ("objects", k, field) if k is not None else None,
         )

@@ -9,6 +9,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from .._text import typed
 from ._board import has_each
 from ._corpus import Card
 from ._ends import ends as _ends
@@ -52,7 +53,7 @@ def _requirement(
             req["filter"] = {"any": [{"kind": "player"}, objects]}
             words, after = words[4:], after[4:]
         if after[:1] == ["of"] and "choice" in after[:5]:  # "any target of an opponent's choice"
-            raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:4])!r}", text)
+            raise Unread(f"a target another player chooses (700.2e): {typed(' '.join(words[:4]))}", text)
         if after and not _ends(after, 0, False):  # "any target that isn't a commander": not guessed
             raise Unread(cause(words), text)
         _record(m.group(0), [], [], (0, _ends(after, 0, False)) if after else None)
@@ -182,7 +183,7 @@ class _TargetPhrase:
             self.take(1, "noun")
             k = 1 if self.peek() in _POSSESSED | {"graveyards", "hands", "libraries"} else 0
             if not k:
-                raise Unread(f"a word this reader does not know after a possessive: {self.peek()!r}", self.said)
+                raise Unread(f"a word this reader does not know after a possessive: {typed(self.peek())}", self.said)
             self.take(k, "possessed")
             return False
         elif _noun(w.removesuffix("'s")) is not None:
@@ -190,7 +191,8 @@ class _TargetPhrase:
         elif self.words[self.pos][:1].isupper() and w.replace("-", "").isalpha() and w not in ("you", "an", "a", "the"):
             return self.subtype()
         else:
-            raise Unread(f"a word this reader does not know in a target phrase: {self.words[self.pos]!r}", self.said)
+            word = typed(self.words[self.pos])
+            raise Unread(f"a word this reader does not know in a target phrase: {word}", self.said)
         self.take(1, "noun")
         return True
 
@@ -301,7 +303,7 @@ class _TargetPhrase:
             )
             k = k or (1 if self.peek() in _POSSESSED else 0)
             if not k:
-                raise Unread(f"a word this reader does not know after a possessive: {self.peek()!r}", self.said)
+                raise Unread(f"a word this reader does not know after a possessive: {typed(self.peek())}", self.said)
             self.take(k, "possessed")
             return False
         return self.more()
@@ -312,7 +314,7 @@ class _TargetPhrase:
         whether the alternatives go on. A capitalized word that is no subtype is refused."""
         found = subtypes_at(self.words, self.pos)
         if found is None:
-            raise Unread(f"a capitalized word that is no subtype (205.3): {self.words[self.pos]!r}", self.said)
+            raise Unread(f"a capitalized word that is no subtype (205.3): {typed(self.words[self.pos])}", self.said)
         names, k, plural = found
         if len(names) == 1:
             self.adjectives.setdefault("subtype", []).append(names[0])

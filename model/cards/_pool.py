@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .._parts import building, cached, prune, write_whole
+from .._text import typed
 from .._words import COLORS
 from ._board import is_template, needs
 from ._corpus import Card, cache_folder, corpus
@@ -310,7 +311,7 @@ def _abilities(card: Card, texts: list[str]) -> tuple[Trig, ...] | str:
     conditions = [classify(card, t) for t in texts]
     unknown = next((n for n, c in enumerate(conditions, 1) if c is None), None)
     if unknown is not None:
-        return f"which events trigger its triggered ability {unknown} is not read: {texts[unknown - 1][:80]!r}"
+        return f"which events trigger its triggered ability {unknown} is not read: {typed(texts[unknown - 1], 80)}"
     out = []
     readings = read(card)
     for ability in readings:  # every one, even those no event triggers: a board names cards read whole
@@ -334,13 +335,13 @@ def placed(card: Card) -> Entry | str:
     words = keyword_lines(card)
     other = next((w for w in words if not _KEYWORDS.match(w)), None)
     if other is not None:
-        return f"its keyword {other!r} may be a triggered ability the reader does not write out"
+        return f"its keyword {typed(other)} may be a triggered ability the reader does not write out"
     fields, notes = characteristics(card)
     if notes:
         return f"{notes[0][1]}"
     loud = _loud_line(card, words) if _on_battlefield(fields) else None
     if loud is not None:
-        return f"its text {loud!r} could change what triggers or what can be targeted"
+        return f"its text {typed(loud)} could change what triggers or what can be targeted"
     texts = triggered_lines(card)
     abilities = _abilities(card, texts)
     if isinstance(abilities, str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._text import typed
 from ._board import X
 from ._compared import against_source
 from ._corpus import Card
@@ -33,7 +34,7 @@ def _chosen_by(low: list[str], words: list[str], i: int, context: Context, said:
     player, refusal = player_named(who, context)
     if player != "event":
         why = refusal or "the player of an earlier target or of each of a set, whom no chooser names"
-        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[i : i + k + 1])!r}: {why}", said)
+        raise Unread(f"a target another player chooses (700.2e): {typed(' '.join(words[i : i + k + 1]))}: {why}", said)
     return k + 1
 
 
@@ -42,14 +43,14 @@ def _refused(low: list[str], words: list[str], said: str) -> None:
     graveyard whose owner the board decides ("from that graveyard", after "for each graveyard")."""
     chooser = next((k for k in (3, 4) if low[k - 1 : k] == ["choice"]), 0)  # "of an opponent's choice"
     if low[:1] == ["of"] and chooser:
-        raise Unread(f"a target another player chooses (700.2e): {' '.join(words[:chooser])!r}", said)
+        raise Unread(f"a target another player chooses (700.2e): {typed(' '.join(words[:chooser]))}", said)
     if (
         len(low) > 2
         and low[0] in ("in", "from")
         and low[2] in ("graveyard", "graveyards")
         and low[1] not in ("a", "your")
     ):
-        raise Unread(f"a graveyard whose owner the board decides: {' '.join(words[:3])!r}", said)
+        raise Unread(f"a graveyard whose owner the board decides: {typed(' '.join(words[:3]))}", said)
 
 
 def _qualifiers(
@@ -261,5 +262,5 @@ def cause(words: list[str]) -> str:
     shown = " ".join(words[: next((k for k, w in enumerate(words[:4]) if w in ".,;:"), 4)])
     for pattern, why in _CAUSES:
         if re.match(pattern, said):
-            return f"{why}: {shown!r}"
-    return f"words after a target phrase this reader does not know: {' '.join(words[:3])!r}"
+            return f"{why}: {typed(shown)}"
+    return f"words after a target phrase this reader does not know: {typed(' '.join(words[:3]))}"

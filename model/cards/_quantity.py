@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._text import typed
 from ._board import X
 from ._unread import Unread
 
@@ -47,7 +48,7 @@ def _count(word: str | None) -> int | None:
     if word.isdigit():
         return int(word)
     if word.lower() not in _NUMBERS:
-        raise Unread(f"an amount this reader does not know: {word!r}", word)
+        raise Unread(f"an amount this reader does not know: {typed(word)}", word)
     return _NUMBERS[word.lower()]
 
 
@@ -62,7 +63,7 @@ def _quantity(m: re.Match[str], text: str) -> tuple[Any, Any]:
         return dict(X), dict(X)  # "tap X target creatures": exactly X, the number the trigger's x states (107.3)
     if not q and before and (before[-1] in _AMOUNTS or before[-1].isdigit() or before[-2:] == ["up", "to"]):
         said = " ".join(before[-3:])
-        raise Unread(f"a number of targets the board decides or this reader does not know: {said!r}", text)
+        raise Unread(f"a number of targets the board decides or this reader does not know: {typed(said)}", text)
     if m.group("upto") or m.group("each"):
         top = _count(m.group("upto") or m.group("each"))
         return 0, dict(X) if top is None else top  # "up to X": X as the trigger's x states it (107.3)
@@ -87,12 +88,12 @@ def _divided(req: dict[str, Any], before: str, text: str, up_to: bool, after: st
         divided = re.search(r"distribute (\w+) [^.]*?among\s*$", before)
         if divided is not None and divided.group(1) == "up":  # "distribute up to that many counters among …"
             said = " ".join(divided.group(0).split()[1:5])
-            raise Unread(f"an amount divided that the board decides or the player chooses: {said!r}", text)
+            raise Unread(f"an amount divided that the board decides or the player chooses: {typed(said)}", text)
     if divided is None:
         other = re.search(r"([^.,]*?)\s*\b(?:divided|distribute)\b[^.]*?among\s*$", before)
         if other:
             said = " ".join(other.group(1).split()[-4:])
-            raise Unread(f"an amount divided that the board decides: {said!r}", text)
+            raise Unread(f"an amount divided that the board decides: {typed(said)}", text)
         return
     amount: Any = _count(divided.group(1))
     if up_to:

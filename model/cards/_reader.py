@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .._text import typed
 from ._board import CHOOSER, X, reads_x, the_source_for_x
 from ._corpus import Card
 from ._keywords import CHAPTER, keyword_triggers
@@ -143,7 +144,7 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
         # "II, III — Whenever you cast a spell this turn, …": the chapter makes a triggered ability
         # that waits for its own event and chooses its own targets then (603.7a); the chapter has none
         made = effect.split(",")[0]
-        ability.notes.append(f"{made!r} is an ability the chapter makes (603.7a): its targets are its own")
+        ability.notes.append(f"{typed(made)} is an ability the chapter makes (603.7a): its targets are its own")
         effect = ""
     effect, notes = owned(effect)  # without the targets of the abilities it grants or makes (603.7, 603.12)
     ability.notes.extend(notes)
@@ -164,7 +165,7 @@ def _ability(card: Card, text: str, ability: Ability) -> dict[str, Any]:
             raise Unread("bullets without a 'choose' this reader knows", effect)
         instead = re.search(r"\bchoose [\w ]{1,20}? instead", effect, flags=re.I)
         if instead:  # "choose one. If …, choose both instead": the board decides how many modes (700.2)
-            raise Unread(f"a number of modes the board decides: {instead.group(0)!r}", effect)
+            raise Unread(f"a number of modes the board decides: {typed(instead.group(0))}", effect)
         word = choose.group(1).lower()
         n = len(bullets)
         allowed = {
@@ -308,10 +309,10 @@ def _requirements(card: Card, sentence: str, condition: str = "") -> list[dict[s
         sentences = re.split(r"[.;]\s", text[: m.start()])  # the effect's first "if" is intervening (603.4)
         paid = _PAID.search(sentences[-1]) if len(sentences) > 1 else None
         if paid is not None:  # 601.2c, 603.3d: a target only if a cost was paid, which the board does not say
-            raise Unread(f"a target required only {paid.group(0)!r} (601.2c, 603.3d)", sentence)
+            raise Unread(f"a target required only {typed(paid.group(0))} (601.2c, 603.3d)", sentence)
         if_x = _IF_X.search(sentences[-1])
         if if_x is not None:  # "If X is 10 or more, … any number of other target creatures": not decided here
-            raise Unread(f"a target required only {if_x.group(0)!r} (601.2c)", sentence)
+            raise Unread(f"a target required only {typed(if_x.group(0))} (601.2c)", sentence)
         out.append(_requirement(card, text, m, out, condition))
     if "target" in masked.replace("·", "") and not out:
         raise Unread("'target' where no target requirement was read", sentence)
@@ -336,9 +337,9 @@ def _mode_header(effect: str, choose: re.Match[str], modal: dict[str, Any]) -> N
         modal["repeat"] = True
         after = _SAME_MODE.sub("", after, count=1)
     if after.strip():
-        raise Unread(f"words beside the modes this reader does not know: {after.strip()[:40]!r}", effect)
+        raise Unread(f"words beside the modes this reader does not know: {typed(after.strip(), 40)}", effect)
     before = _DIFFERENT.sub("", effect[: choose.start()]).strip()
     if before.lower() == "you may" and isinstance(modal["choose"], list):
         modal["choose"] = sorted({0, *modal["choose"]})
     elif before.lower().startswith("if "):
-        raise Unread(f"a condition on the modes: {before!r}", effect)
+        raise Unread(f"a condition on the modes: {typed(before)}", effect)

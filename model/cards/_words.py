@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._text import typed
 from .._words import COLORS
 from ._subtypes import PLURAL, SUBTYPES
 from ._unread import Unread
@@ -63,4 +64,4 @@ def _non(w: str, said: str) -> dict[str, Any]:
         return {"any": list(_GROUPS[what])}
     if what in SUBTYPES or what in PLURAL:
         return {"subtype": PLURAL.get(what, what)}
-    raise Unread(f"'non' before a word that is no type, color, supertype, subtype or state: {w!r}", said)
+    raise Unread(f"'non' before a word that is no type, color, supertype, subtype or state: {typed(w)}", said)

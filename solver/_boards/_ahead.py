@@ -36,6 +36,8 @@ from collections import deque
 from multiprocessing.connection import Connection
 from typing import Any
 
+from triggerstack.model._text import typed
+
 from ._board import Asked, Board, pool_of
 
 _HEAD = struct.Struct("<IB")
@@ -91,7 +93,8 @@ def _pickled_error(exc: Exception) -> bytes:
     try:
         return pickle.dumps(exc, pickle.HIGHEST_PROTOCOL)
     except Exception:  # an error that does not pickle: its words
-        return pickle.dumps(RuntimeError(f"a worker drawing boards failed: {exc!r}"), pickle.HIGHEST_PROTOCOL)
+        said = f"a worker drawing boards failed: {type(exc).__name__}: {typed(str(exc), 200)}"
+        return pickle.dumps(RuntimeError(said), pickle.HIGHEST_PROTOCOL)
 
 
 class Ahead:

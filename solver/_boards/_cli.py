@@ -13,6 +13,7 @@ from typing import Any
 
 from triggerstack.model._args import flag, how_many, whole_from_text, whole_number
 from triggerstack.model._errors import ScenarioError
+from triggerstack.model._text import typed
 
 EVENTS = ("enters", "dies", "attacks", "cast")
 """The events (``model/cards/_pool.py`` ``EVENTS``: tests/test_boards.py holds them equal)."""
@@ -49,12 +50,12 @@ def _span(least: int, most: int | None = None) -> Callable[[str], tuple[int, int
         try:
             pair = (whole_number(whole_from_text(lo), ""), whole_number(whole_from_text(hi if sep else lo), ""))
         except ScenarioError:
-            raise argparse.ArgumentTypeError(f"expected N or LO-HI, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected N or LO-HI, not {typed(text)}") from None
         if pair[0] > pair[1]:
-            raise argparse.ArgumentTypeError(f"LO is above HI in {text!r}")
+            raise argparse.ArgumentTypeError(f"LO is above HI in {typed(text)}")
         if pair[0] < least or (most is not None and pair[1] > most):
             top = f" to {most}" if most is not None else " or more"
-            raise argparse.ArgumentTypeError(f"expected {least}{top}, not {text!r}")
+            raise argparse.ArgumentTypeError(f"expected {least}{top}, not {typed(text)}")
         return pair
 
     return parse
@@ -64,7 +65,7 @@ def _events(text: str) -> tuple[str, ...]:
     asked = tuple(e.strip() for e in text.split(",") if e.strip())
     unknown = [e for e in asked if e not in EVENTS]
     if unknown or not asked:
-        raise argparse.ArgumentTypeError(f"expected some of {','.join(EVENTS)}, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected some of {','.join(EVENTS)}, not {typed(text)}")
     return asked
 
 

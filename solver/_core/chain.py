@@ -28,6 +28,7 @@ from triggerstack.model._facts import Facts
 from triggerstack.model._limits import NO_DEADLINE, Deadline, raised_by
 from triggerstack.model._outcome import Entry, Outcome, Score, outcome_json
 from triggerstack.model._passes import Passes, StackItem, Successor, join
+from triggerstack.model._text import found
 
 from .._errors import EngineCannot
 from ._loops import Listing, Loops, Met, Path
@@ -380,7 +381,7 @@ class Chain:
         try:
             indexed = from_outcome(facts, outcome)
         except KeyError as exc:
-            raise ValueError(f"not a legal outcome: {exc.args[0]!r} is not in the scenario") from None
+            raise ValueError(f"not a legal outcome: {found(exc.args[0])} is not in the scenario") from None
         r = engine.rank(indexed)
         try:
             if engine.unrank(r) == indexed:

@@ -57,7 +57,7 @@ def _then(path: Sequence[str], said: str) -> str:
     names it: :func:`~._targets.worded`)."""
     if not path:
         return said
-    return ", ".join(repr(p) for p in path) + f", then {said}"
+    return ", ".join(typed(p) for p in path) + f", then {said}"
 
 
 def announce_then(said: str, aid: str, path: Sequence[str]) -> Reason:

@@ -71,7 +71,7 @@ def unfit(thing: str, requirement: str) -> str:
 def cannot_choose(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) -> Reason:
     """A walk's target decision naming ``t``, which a rule bars from ``a``'s requirement ``r``:
     the first rule that bars it, said of the decision."""
-    return excluded(facts, a, r, t)[0].at(f"{facts.things[t].id} cannot be chosen for {a.id}'s target {r.id!r}")
+    return excluded(facts, a, r, t)[0].at(f"{facts.things[t].id} cannot be chosen for {a.id}'s target {typed(r.id)}")
 
 
 def not_functioning(facts: Facts, t: int, own: Sequence[str]) -> Reason:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import ConfigDict, Field
-from triggerstack.model._text import compact, shown_lines
+from triggerstack.model._text import compact, shown_lines, typed
 
 from .base import Params, Result
 
@@ -50,7 +50,7 @@ class CardResult(Result):
                 lines.append(f"  template: {compact(a['template'])}")
                 lines += [f"  the board states: {b}" for b in a["board"]]
             else:
-                lines.append(f"  not read: {a['unread']['reason']}: {a['unread']['sentence']!r}")
+                lines.append(f"  not read: {a['unread']['reason']}: {typed(a['unread']['sentence'], 300)}")
             lines += [f"  note: {n}" for n in a.get("notes", ())]
         return shown_lines(lines)
 

@@ -24,6 +24,7 @@ from triggerstack.model._io import check_data, files_under, parse_text, read_fil
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, Limits
 from triggerstack.model._numbers import Inexact, exact_whole
 from triggerstack.model._outcome import Entry
+from triggerstack.model._text import found
 
 from ._lines import ANSWER_DIGITS, LIMITS, Failure, Lines, Undecoded, count_text, whole_number
 from ._lines import shown as _shown
@@ -374,7 +375,7 @@ def _not_text_keys(value: Any) -> str:
     """A mapping's key that is not text, said (JSON's keys are text), or ""."""
     for c in _containers_of(value):
         if isinstance(c, dict) and (key := next((k for k in c if not isinstance(k, str)), None)) is not None:
-            return f"a mapping's key is text, not {_shown(repr(key))}"
+            return f"a mapping's key is text, not {found(key)}"
     return ""
 
 

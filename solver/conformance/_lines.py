@@ -70,7 +70,7 @@ def shown(text: str) -> str:
 
 def seconds_text(seconds: float) -> str:
     """A time limit as the reports write it: its decimal digits, no exponent (``0.5``, ``60``)."""
-    return format(Decimal(repr(float(seconds))).normalize(), "f")
+    return format(Decimal(str(float(seconds))).normalize(), "f")
 
 
 def exit_text(code: int) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
-from triggerstack.model._text import typed
+from triggerstack.model._text import found, typed
 
 from ._lines import BOM, Failure, Lines, Undecoded, exit_text, seconds_text
 
@@ -65,9 +65,9 @@ class ProcessEngine(Lines):
                 env={**os.environ, RUN_MARK: self._mark},
             )
         except OSError as exc:
-            raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+            raise UsageError(f"--engine: cannot start {found(argv[0])}: {exc.strerror or exc}") from None
         except (ValueError, TypeError) as exc:  # a NUL in an argument, an argument that is no text
-            raise UsageError(f"--engine: cannot start {argv[0]!r}: {exc}") from None
+            raise UsageError(f"--engine: cannot start {found(argv[0])}: {exc}") from None
         self._ended: str | None = None  # why every later question fails at once
         threading.Thread(target=self._read, daemon=True).start()
 

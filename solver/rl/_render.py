@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from triggerstack.model._outcome import outcome_json
+from triggerstack.model._text import found
 
 from .._verbs.step import Decision, Stepper, Walk
 
@@ -38,7 +39,7 @@ class RenderModeError(ValueError, TypeError):
 def check_mode(mode: str | None) -> None:
     """Refuse a render mode that cannot be rendered here (:class:`RenderModeError`)."""
     if mode is not None and mode not in MODES:
-        raise RenderModeError(f"render_mode must be one of {list(MODES)}, not {mode!r}")
+        raise RenderModeError(f"render_mode must be one of {list(MODES)}, not {found(mode)}")
     if mode == "rgb_array" and importlib.util.find_spec("matplotlib") is None:  # found, not imported: heavy
         raise RenderModeError(
             "render_mode 'rgb_array' draws the text with matplotlib, which is not installed (the extra [train])"

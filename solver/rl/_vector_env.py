@@ -13,6 +13,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 from triggerstack.model._args import listed, seed_of, whole_number
 from triggerstack.model._errors import UsageError
+from triggerstack.model._text import found, typed
 
 from .._options import Options
 from .._verbs.step import ActionLayout
@@ -71,10 +72,11 @@ class TriggerStackVectorEnv(VectorEnv):
             mode = None
         if mode is not AutoresetMode.NEXT_STEP:
             known = "" if mode is not None else " (not a mode at all)"
-            modes = ", ".join(sorted(repr(m.value) for m in AutoresetMode))
+            modes = ", ".join(sorted(typed(m.value) for m in AutoresetMode))
             raise UsageError(
-                f"autoreset_mode: only AutoresetMode.NEXT_STEP ({AutoresetMode.NEXT_STEP.value!r}) is implemented, "
-                f"not {autoreset_mode!r}{known}; Gymnasium's modes are {modes}"
+                f"autoreset_mode: only AutoresetMode.NEXT_STEP ({typed(AutoresetMode.NEXT_STEP.value)}) is "
+                "implemented, "
+                f"not {found(autoreset_mode)}{known}; Gymnasium's modes are {modes}"
             )
         first = TriggerStackGym(
             scenario,

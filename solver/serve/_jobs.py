@@ -29,6 +29,7 @@ from triggerstack.model._facts import Facts
 from triggerstack.model._io import Line, iter_lines, open_lines
 from triggerstack.model._limits import Bound
 from triggerstack.model._parts import write_whole
+from triggerstack.model._text import typed
 
 from .._errors import KINDS, ClusterLost, OutputFailed, RequestError, failure
 from .._options import Options
@@ -165,19 +166,19 @@ def scheduler_address(address: str) -> str:
     shape = "give tcp://HOST:PORT (or tls://HOST:PORT), e.g. tcp://127.0.0.1:8786"
     found = _ADDRESS.fullmatch(address)
     if found is None:
-        raise UsageError(f"--scheduler {address!r} is not the address of a Dask scheduler: {shape}")
+        raise UsageError(f"--scheduler {typed(address)} is not the address of a Dask scheduler: {shape}")
     scheme, host, port = found["scheme"] or "tcp", found["host"], int(found["port"])
     if scheme not in ("tcp", "tls"):
-        raise UsageError(f"--scheduler {address!r}: a Dask scheduler is reached over tcp:// or tls://, not {scheme}://")
+        raise UsageError(f"--scheduler {typed(address)}: a Dask scheduler is reached over tcp:// or tls://, not {scheme}://")
     if host.startswith("["):
         try:
             ipaddress.IPv6Address(host[1:-1])
         except ValueError:
-            raise UsageError(f"--scheduler {address!r}: {host} is not an IPv6 address: {shape}") from None
+            raise UsageError(f"--scheduler {typed(address)}: {host} is not an IPv6 address: {shape}") from None
     elif not _HOST.fullmatch(host):
-        raise UsageError(f"--scheduler {address!r}: {host!r} is not a host name or address: {shape}")
+        raise UsageError(f"--scheduler {typed(address)}: {typed(host)} is not a host name or address: {shape}")
     if not 1 <= port <= 65535:
-        raise UsageError(f"--scheduler {address!r}: port {port} is not between 1 and 65535")
+        raise UsageError(f"--scheduler {typed(address)}: port {port} is not between 1 and 65535")
     return f"{scheme}://{host}:{port}"
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from triggerstack.model import _text
+
 from ..._errors import IllegalDecision
 from ..._judge import Reason
 
@@ -138,7 +140,7 @@ class Checked(Generic[S]):
             i = operator.index(ref)
         except TypeError:  # None, a float, a list: no decision, said as a decision is (never a TypeError)
             said = "a decision is an id (a whole number), its readable form or a Decision"
-            shown = repr(ref) if len(repr(ref)) <= 60 else repr(ref)[:59] + "…"
+            shown = _text.found(ref)  # bounded, its text escaped: never repr() of what a caller sent
             raise IllegalDecision(shown, f"{said}, not a {type(ref).__name__}") from None
         found = self._by_id.get(i)
         return found if found is not None else self._unmade_id(i)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from triggerstack.model._errors import LayoutOverflow
+from triggerstack.model._text import found
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class ActionLayout:
             for name in _NAMES:
                 value = getattr(self, name)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise ValueError(f"ActionLayout.{name} must be a whole number, not {value!r}")
+                    raise ValueError(f"ActionLayout.{name} must be a whole number, not {found(value)}")
         if self.passes < 1 or self.players < 1:
             raise ValueError("an ActionLayout has at least one pass and one player")
         if self.players > self.things:
