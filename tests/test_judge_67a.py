@@ -1,0 +1,181 @@
+"""A reason ``explain`` gives is judged on every stack the ability is put on, however many there are.
+
+docs/formats.md, "Explanation": a thing no legal outcome chooses is excluded with what ``check``
+says of every choice that takes it, on each stack some legal outcome puts the ability on — what
+all of them break, or where nothing is common, each way one of them breaks. Past 32 stacks it
+judged one stack holding every ability any of them held: the largest, where a must-target ability
+is below and the thing shares it (115.3) — said of a proposal put where that ability is not below,
+which breaks only 601.2c (the thing is not on the stack). So, for generated scenarios with six to
+nine abilities that may be below an ability or not (64 to 512 stacks): each reason explain gives is
+one ``check`` says of every way of choosing the thing, the ways drawn from uniformly sampled
+outcomes (every kind of stack, not the first ones listed).
+
+Stacks that differ only by abilities every rule sees alike are judged once
+(``stack_kinds``): the ways of choosing a thing on a stack break the same rules, way for way, as
+on the one of its kind judged.
+
+Private unit: solver/_judge/_never's stack_kinds and _never_on, one kind of stack judged for all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Scenario, compile_facts
+from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, explain
+from triggerstack.solver._engines.product import ProductEngine
+from triggerstack.solver._engines.product.projection import project
+from triggerstack.solver._judge._never import _never_on, stack_kinds
+
+from .property.strategies import SETTINGS
+from .test_judge_65a import every_way_told
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
+
+DRAWN = 48
+"""Outcomes drawn per scenario, uniformly: each a way of choosing each excluded thing."""
+
+OPTIONAL = {"modal": {"choose": [0, 1]}, "modes": [{"id": "go", "targets": []}]}
+"""An ability its controller may remove whatever the board (it may choose no mode, 700.2)."""
+
+
+@st.composite
+def many_below(draw: st.DrawFn) -> dict[str, Any]:
+    """Six to nine abilities of P0's that may or may not be below (optional, or needing an ability
+    below them), and one or two of P1's — or of P0's, in the same block — that target abilities or
+    players, two requirements that must differ, modal or not; must-target effects on a player or an
+    ability: dozens to hundreds of stacks each ability may be put on."""
+    players = ["P0", "P1"]
+    triggers: list[dict[str, Any]] = []
+    for k in range(draw(st.integers(6, 9))):
+        kind = draw(st.sampled_from(["optional", "optional", "needs"]))
+        if kind == "optional":
+            triggers.append({"id": f"A{k}", "controller": "P0", **OPTIONAL})
+        else:
+            need = {"id": "x", "min": 1, "max": 1, "filter": {"kind": "ability"}}
+            triggers.append({"id": f"A{k}", "controller": "P0", "targets": [need]})
+    either = {"any": [{"kind": "player"}, {"kind": "ability"}]}
+    for k in range(draw(st.integers(1, 2))):
+        r0 = {"id": "r0", "min": 1, "max": 1, "filter": draw(st.sampled_from([either, {"kind": "ability"}]))}
+        r1: dict[str, Any] = {"id": "r1", "min": 0, "max": 1, "filter": {"kind": "ability"}}
+        if draw(st.booleans()):
+            r1["different_from"] = ["r0"]
+        t: dict[str, Any] = {"id": f"T{k}", "controller": draw(st.sampled_from(players))}
+        if draw(st.booleans()):
+            player = {"id": "p", "min": 1, "max": 1, "filter": {"kind": "player"}}
+            t["modal"] = {"choose": [1]}
+            t["modes"] = [{"id": "m0", "targets": [r0, r1]}, {"id": "m1", "targets": [player]}]
+        else:
+            t["targets"] = [r0, r1]
+        triggers.append(t)
+    ids = [t["id"] for t in triggers]
+    musts = draw(st.lists(st.sampled_from(players + ids), max_size=2, unique=True))
+    doc: dict[str, Any] = {"players": players, "objects": [], "triggers": triggers}
+    if musts:
+        doc["must_target"] = [{"object": x, "applies_to": {}} for x in musts]
+    return doc
+
+
+SIX_BELOW: dict[str, Any] = {
+    "players": ["P0", "P1"],
+    "objects": [],
+    "triggers": [
+        *({"id": f"A{k}", "controller": "P0", **OPTIONAL} for k in range(6)),
+        {
+            "id": "T0",
+            "controller": "P1",
+            "targets": [
+                {"id": "r0", "min": 1, "max": 1, "filter": {"any": [{"kind": "player"}, {"kind": "ability"}]}},
+                {"id": "r1", "min": 0, "max": 1, "filter": {"kind": "ability"}, "different_from": ["r0"]},
+            ],
+        },
+    ],
+    "must_target": [{"object": "P0", "applies_to": ["T0"]}, {"object": "A0", "applies_to": ["T0"]}],
+}
+"""T0 must target P0 and A0 where it can (601.2c): r0 = P0 always, and r1 = A0 where A0 is below.
+Six optional abilities below T0 make 64 stacks. explain said A0 is never r0 because "A0 chosen for
+both r1 and r0" (115.3) and T0 "obeys 1 of the effects … 2 can be obeyed" — true only with A0 below
+(the one stack it judged held all six); with A0 removed, check says of r0 = A0 only that A0 is not
+on the stack. With five (32 stacks) it said all three reasons, each way one of them."""
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 30, 5))  # each example checks every way: ~100
+@given(doc=many_below(), seed=st.integers(0, 2**16))
+@example(doc=SIX_BELOW, seed=0)
+def test_a_reason_explain_gives_is_said_of_every_way_on_every_stack(doc: dict[str, Any], seed: int) -> None:
+    """docs/formats.md, "Explanation": each reason explain gives a thing no legal outcome chooses
+    is said by ``check`` of every way of choosing it (each drawn outcome with the thing in place)
+    where some reason is said of every way, else one of explain's reasons of each."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    legal = LegalOutcomes(facts, Options(time_limit=30))
+    try:
+        told = legal.explain()
+        found = [o.model_dump(mode="json", exclude_none=True) for o in legal.sample(DRAWN, seed=seed)]
+    except TimeLimitReached:
+        assume(False)
+        raise
+    for report in told["abilities"]:
+        a = facts.abilities[facts.ability_index[report["id"]]]
+        for m in report["modes"]:
+            for r in m["requirements"]:
+                reasons: dict[str, set[tuple[str, str]]] = {}
+                for ex in r["excluded"]:
+                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+                for thing, given_ in reasons.items():
+                    every_way_told(facts, found, a.id, m["id"] if a.modal else None, r["id"], thing, given_)
+
+
+def _codes(facts: Any, a: Any, m: Any, r: Any, t: int, below: frozenset[int]) -> Counter[frozenset[tuple[str, str]]]:
+    """The rules each way of choosing ``t`` on ``below`` breaks, as a multiset over the ways."""
+    ways: set[Any] = set()
+    told = itertools.islice(_never_on(facts, a, m, r, t, below, ways, True), 200)
+    return Counter(frozenset((x.code.value if x.code else "", x.rule.value if x.rule else "") for x in w) for w in told)
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 60, 5))  # every stack of every candidate
+@given(doc=many_below())
+@example(doc=SIX_BELOW)
+def test_a_stack_breaks_what_the_one_of_its_kind_breaks(doc: dict[str, Any]) -> None:
+    """Each stack an ability is put on, and the one of its kind judged in its place: the ways of
+    choosing each candidate there break the same rules, way for way (code and rule)."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    seen = project(ProductEngine(facts))  # what explain reads
+    for a in facts.abilities:
+        stacks = sorted(seen[a.index].reach.below, key=sorted)
+        if len(stacks) < 2:
+            continue
+        for m in a.modes:
+            for r in m.requirements:
+                for t in r.candidates[-3:]:  # the waiting abilities come last
+                    kinds = stack_kinds(facts, a, stacks, t)
+                    for below in stacks[:: max(1, len(stacks) // 16)]:
+                        same = next(k for k in kinds if stack_kinds(facts, a, [k, below], t) == [k])
+                        assert _codes(facts, a, m, r, t, below) == _codes(facts, a, m, r, t, same), (
+                            a.id,
+                            m.id,
+                            r.id,
+                            facts.things[t].id,
+                            sorted(below),
+                            sorted(same),
+                        )
+
+
+def test_explain_judges_one_stack_of_each_kind() -> None:
+    """Nine optional abilities alike below T0: 512 stacks, of at most 36 kinds for any thing
+    judged (A0, a must-target object, and the thing itself apart), explained as the six of
+    SIX_BELOW are."""
+    alike = [{"id": f"A{k}", "controller": "P0", **OPTIONAL} for k in range(9)]
+    doc = {**SIX_BELOW, "triggers": [*alike, SIX_BELOW["triggers"][-1]]}
+
+    def excluded(told: Any) -> set[tuple[str, str]]:
+        r0 = told["abilities"][-1]["modes"][0]["requirements"][0]
+        return {(e["id"], e["code"]) for e in r0["excluded"] if e["id"] in ("A0", "A1", "P1")}
+
+    nine = excluded(explain(Scenario.model_validate(doc)))
+    assert nine == excluded(explain(Scenario.model_validate(SIX_BELOW)))
+    assert {("A0", "target-not-yet-on-stack"), ("A0", "target-not-distinct"), ("A0", "target-must")} <= nine
