@@ -150,15 +150,16 @@ def _never_on(
     if b is not None and b not in below and not chosen:
         yield [_targets.not_on_stack(facts, a, t)]
         return
-    if not m.available:
-        yield [_modes.mode_unavailable(a, m)]
-        return
-    if not _mode_legal(facts, a, m.index, below):
-        yield [_modes.mode_illegal(a, m)]
-        return
-    # asked of the counted space first: with no legal choice, the search would visit every partial one;
-    # only the choices with m are listed (those of the other modes alone may be millions)
+    # asked of the counted space first: with no legal choice, the search would visit every partial one
     legal = has_legal_choice(facts, a, below)
+    if not m.available or not _mode_legal(facts, a, m.index, below):
+        # what check says of every choice of m here: the mode's refusal — a modal ability's only: a
+        # non-modal one's choice is judged target by target (it said "T0's mode can't be chosen",
+        # mode-illegal, where check says r0's count) — and, with no legal choice at all, 603.3d
+        refused = _modes.mode_unavailable(a, m) if not m.available else _modes.mode_illegal(a, m)
+        yield [*([refused] if a.modal else []), *([] if legal else [_removal.must_be_removed(a)])]
+        return
+    # only the choices with m are listed (those of the other modes alone may be millions)
     seen = False
     for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
         seen = True
