@@ -227,7 +227,7 @@ NOT_MODAL: dict[str, Any] = {
 """P1 controls no creature: T0 has no legal choice and is removed (603.3c). explain excluded P0 and
 P1 from r1 because "T0's mode can't be chosen" (mode-illegal, 603.3c), a modal ability's refusal:
 check says of T0 put with r1 = P1 that r0 has 0 targets (601.2c) and T0 has no legal choice, so it
-is removed (603.3d) — never that a mode is illegal."""
+is removed (603.3d) — never that a mode is illegal; and its targets' heading on the page said the same."""
 
 
 def _put_instead(facts: Any, o: dict[str, Any], ability: str, mode: str | None, rid: str, thing: str) -> dict[str, Any]:
@@ -273,5 +273,8 @@ def test_a_reason_explain_gives_of_an_ability_never_put_is_one_check_says(doc: d
                     for o in found:
                         changed = _put_instead(facts, o, a.id, m["id"] if a.modal else None, r["id"], thing)
                         verdict = check(facts, Outcome.model_validate(changed))
-                        got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == a.id}
+                        mine = [v for v in verdict.violations if v.ability == a.id]
+                        got = {(v.code.value, v.rule.value) for v in mine}
                         assert given_ <= got, (a.id, r["id"], thing, given_ - got, "is not said of", changed["stack"])
+                        # the mode's reason (the page's heading of its targets) is one check gives too
+                        assert m["reason"] in {v.message for v in mine}, (a.id, m["reason"], mine)

@@ -199,7 +199,10 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     unavailable, or it has no legal targets even with
     every ability ``a`` could target below it (603.3c), or else what ``check`` says of the choice a
     judge would propose with it (:func:`_proposed`: modes that must target different things, 700.2,
-    sharing the only one). ``below`` as :func:`never_chosen` takes it."""
+    sharing the only one). ``below``: the largest stack ``a`` is put on (what every stack it is put on
+    holds: one of them, as 603.3b lets what is below one be below another; 603.3c's legal targets
+    only grow with it), :attr:`~AbilityFacts.precedable_targets` if not given. A non-modal ability
+    has no mode to refuse: with no legal choice, what ``check`` says of it put there (603.3d)."""
     below = a.precedable_targets if below is None else below
     if a.forced_removal is not None:
         return _removal.never_put(a, placed=False)
@@ -209,6 +212,8 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
         reasons = _judged(facts, a, next(iter_divided(a, choice)), below)
         if reasons:
             return reasons[0]
+    if not a.modal and not has_legal_choice(facts, a, below):
+        return _removal.must_be_removed(a)  # it said "T0's mode can't be chosen", which check never says
     return _modes.mode_illegal(a, m)
 
 
