@@ -14,6 +14,12 @@ Stacks that differ only by abilities every rule sees alike are judged once
 (``stack_kinds``): the ways of choosing a thing on a stack break the same rules, way for way, as
 on the one of its kind judged.
 
+An ability no legal outcome puts on the stack: each reason explain gives a thing of it, and its
+mode's reason (the heading of its targets on the page), is one ``check`` says of it put there with
+that thing — a non-modal ability's "mode can't be chosen" (603.3c) is not: check says it has no
+legal choice, so it is removed (603.3d). And an ``illegal`` mode's reason, judged on the largest
+stack, is what the judge says of it on each stack the ability is put on (that stack is one of them).
+
 Private unit: solver/_judge/_never's stack_kinds and _never_on, one kind of stack judged for all.
 """
 
@@ -30,6 +36,7 @@ from triggerstack.model import Outcome, Scenario, compile_facts
 from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, check, explain
 from triggerstack.solver._engines.product import ProductEngine
 from triggerstack.solver._engines.product.projection import project
+from triggerstack.solver._judge import mode_never_chosen
 from triggerstack.solver._judge._never import _never_on, stack_kinds
 
 from .property.strategies import SETTINGS
@@ -278,3 +285,50 @@ def test_a_reason_explain_gives_of_an_ability_never_put_is_one_check_says(doc: d
                         assert given_ <= got, (a.id, r["id"], thing, given_ - got, "is not said of", changed["stack"])
                         # the mode's reason (the page's heading of its targets) is one check gives too
                         assert m["reason"] in {v.message for v in mine}, (a.id, m["reason"], mine)
+
+
+@st.composite
+def modal_over(draw: st.DrawFn) -> dict[str, Any]:
+    """A modal ability choosing one to three of two to four modes (repeated or not, with different
+    targets or not) over abilities, players and creatures, above one to three optional abilities;
+    sometimes a must-target effect: modes no legal outcome chooses, on stacks of every size."""
+    players = ["P0", "P1"][: draw(st.integers(1, 2))]
+    objects = [{"id": "o0", "controller": "P0", "types": ["creature"]}] if draw(st.booleans()) else []
+    below = [{"id": f"A{k}", "controller": "P0", **OPTIONAL} for k in range(draw(st.integers(1, 3)))]
+    either = {"any": [{"kind": "player"}, {"kind": "ability"}]}
+    filters: list[Any] = [{"kind": "ability"}, {"kind": "player"}, {"type": "creature"}, either, "any-target"]
+    modes = []
+    for j in range(draw(st.integers(2, 4))):
+        most = draw(st.integers(1, 2))
+        r = {"id": "r0", "min": draw(st.integers(1, most)), "max": most, "filter": draw(st.sampled_from(filters))}
+        modes.append({"id": f"m{j}", "targets": [r]})
+    repeat = draw(st.booleans())
+    choose = draw(st.sampled_from([[1], [2], [1, 2]] + ([[2, 3], [3]] if repeat or len(modes) >= 3 else [])))
+    modal = {"choose": choose, "repeat": repeat, "distinct_targets": draw(st.booleans())}
+    t = {"id": "T0", "controller": draw(st.sampled_from(players)), "modal": modal, "modes": modes}
+    doc: dict[str, Any] = {"players": players, "objects": objects, "triggers": [*below, t]}
+    if draw(st.booleans()):
+        doc["must_target"] = [{"object": draw(st.sampled_from(players + [x["id"] for x in below])), "applies_to": {}}]
+    return doc
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5))
+@given(doc=st.one_of(modal_over(), many_below()))
+def test_a_modes_reason_is_what_each_stack_says(doc: dict[str, Any]) -> None:
+    """docs/formats.md, "Explanation": an ``illegal`` mode's reason is judged with every ability the
+    ability can target below it — the largest stack some legal outcome puts it on, which is one of
+    them (603.3b: abilities below it in one outcome and in another are below it together in a
+    third), and 603.3c's legal targets only grow with the stack. So it is what the judge says of
+    the mode on each stack it is put on, one by one."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    told = explain(facts)
+    seen = project(ProductEngine(facts))
+    for report in told["abilities"]:
+        a = facts.abilities[facts.ability_index[report["id"]]]
+        stacks = seen[a.index].reach.below
+        if stacks:
+            assert frozenset().union(*stacks) in stacks, (a.id, sorted(map(sorted, stacks)))
+        for m, said in zip(a.modes, report["modes"], strict=True):
+            if said["status"] == "illegal":
+                for below in stacks:
+                    assert mode_never_chosen(facts, a, m, below).text == said["reason"], (a.id, m.id, sorted(below))
