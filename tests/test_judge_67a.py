@@ -44,7 +44,7 @@ from .test_judge_65a import every_way_told
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
-DRAWN = 48
+DRAWN = 24
 """Outcomes drawn per scenario, uniformly: each a way of choosing each excluded thing."""
 
 OPTIONAL = {"modal": {"choose": [0, 1]}, "modes": [{"id": "go", "targets": []}]}
