@@ -5,7 +5,7 @@ that the choice announced with it already breaks (``step``'s why)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import RUNNING
@@ -22,15 +22,10 @@ from ._reason import Reason
 
 WAYS = 512
 """The most ways of choosing a thing (legal choices with it in place, each once) :func:`never_chosen`
-judges: past them, its reasons are those of the first ones only (each way is a ``check`` of the
-entry, ~1 ms). It judged the first eight choices of 64, must-target effects ignored, and told
-``P0 chosen for both r3 and r0`` where r0 = P0 in each of those, not in the ninth."""
-
-
-STACKS = 32
-"""The most stacks :func:`never_chosen` judges a thing on, one by one: past them (twelve abilities
-that may target each other are put on up to 2,048 each), on one stack holding every ability some
-of them put below — what a judge would propose with everything that can be below there."""
+judges: past them, its reasons are those of the first ones only, each kind of stack's first way
+before any stack's second (each way is a ``check`` of the entry, ~1 ms). It judged the first eight
+choices of 64, must-target effects ignored, and told ``P0 chosen for both r3 and r0`` where r0 = P0
+in each of those, not in the ninth."""
 
 
 def never_chosen(
@@ -44,12 +39,14 @@ def never_chosen(
     """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
     the words :func:`~._proposal.judge` gives a proposal that does, judged on each stack ``a`` can
     be put on (``stacks``: each set of the abilities it could target below it in some legal
-    outcome — explain gives them; every ability that may precede it, if not given; more than
-    :data:`STACKS`, their union). On each: ``t``
+    outcome — explain gives them; every ability that may precede it, if not given), one of each
+    kind (:func:`stack_kinds`: stacks that differ only by abilities every rule sees alike are
+    judged alike). On each: ``t``
     an ability not on it: not yet on the stack; ``m`` a mode that can't be chosen there: the mode's
     reason (``check`` tells that of a proposal choosing it); else every legal choice of ``m``
     there (601.2c's must-target effects obeyed, divisions made; up to :data:`WAYS` distinct ones in
-    all) with ``t`` in place of ``r``'s last target (or as its only one) — or, where none chooses
+    all, each stack's first before any stack's second) with ``t`` in place of ``r``'s last target
+    (or as its only one) — or, where none chooses
     ``m``, the choice a judge would propose with it — only the stacks where a legal choice chooses
     ``m`` are judged, if there are any. What all of those break
     (:func:`_whatever_else`): a reason of one stack alone — T2 above T1 is not on the stack, T2
@@ -57,9 +54,7 @@ def never_chosen(
     when no such choice breaks a rule (the stack decides, not the choice)."""
     if a.forced_removal is not None:
         return [_removal.never_put(a, placed=False)]
-    every = [a.precedable_targets] if stacks is None else list(stacks)
-    if len(every) > STACKS:  # judged on one stack with all of them below (what some stack has)
-        every = [frozenset().union(*every)]
+    every = stack_kinds(facts, a, [a.precedable_targets] if stacks is None else stacks, t)
     b = facts.waiting_ability(t)
     if b is not None and not any(b in below for below in every):  # what every way breaks, said at once
         return [_targets.not_on_stack(facts, a, t)]
@@ -68,11 +63,57 @@ def never_chosen(
     # the stacks where a legal choice chooses m: a proposal choosing m elsewhere breaks more than
     # why the thing is never chosen (none: m is never chosen, and each stack says why)
     chosen = [below for below in every if _chooses(facts, a, m, below)]
-    for below in chosen or every:
-        told.extend(_never_on(facts, a, m, r, t, below, ways, bool(chosen)))
-        if len(ways) >= WAYS:
-            break
+    # each stack's first way before any stack's second: past WAYS, as many stacks as it allows
+    # are judged (the first ways of one stack alone told 115.3 where a stack without T1 has none)
+    streams = [_never_on(facts, a, m, r, t, below, ways, bool(chosen)) for below in chosen or every]
+    while streams and len(told) < WAYS:
+        going = []
+        for stream in streams:
+            reasons = next(stream, None)
+            if reasons is not None:
+                told.append(reasons)
+                going.append(stream)
+            if len(told) >= WAYS:
+                break
+        streams = going
     return _whatever_else(told) if told else []
+
+
+def stack_kinds(facts: Facts, a: AbilityFacts, stacks: Sequence[frozenset[int]], *own: int) -> list[frozenset[int]]:
+    """One stack of each kind among ``stacks`` (sets of waiting abilities below ``a``), the first of
+    each in their order: two are of a kind when one is the other with abilities every rule sees
+    alike swapped — the same as things (filters and bars read the same), the same candidates of the
+    same requirements of ``a`` with the same bars, as many of ``a``'s must-target effects on each,
+    and neither of the things ``own`` (the candidate judged: its own kind). A choice on one is a
+    choice on the other with those swapped, and ``check`` says the same rules of both; twelve
+    abilities alike below ``a`` are 13 kinds of stack, not 4,096."""
+    profiles: dict[int, object] = {}
+
+    def profile(b: int) -> object:
+        found = profiles.get(b)
+        if found is None:
+            x = facts.first_waiting + b
+            if x in own:
+                found = ("own", x)
+            else:
+                thing = facts.things[x]
+                seen = tuple(
+                    (x in req.candidates, req.excluded.get(x), req.ignored.get(x))
+                    for mode in a.modes
+                    for req in mode.requirements
+                )
+                found = (repr(thing[1:]), seen, a.must.count(x))  # all but its id
+            profiles[b] = found
+        return found
+
+    kinds: dict[tuple[tuple[str, int], ...], frozenset[int]] = {}
+    for below in stacks:
+        counted: dict[str, int] = {}
+        for b in below:
+            key = repr(profile(b))
+            counted[key] = counted.get(key, 0) + 1
+        kinds.setdefault(tuple(sorted(counted.items())), below)
+    return list(kinds.values())
 
 
 def _chooses(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> bool:
@@ -100,22 +141,25 @@ def _never_on(
     below: frozenset[int],
     ways: set[tuple[frozenset[int], Choice]],
     chosen: bool,
-) -> list[list[Reason]]:
-    """What :func:`never_chosen` is told on one stack, ``below``: the reasons of each way of choosing
-    ``t`` there (each way added to ``ways``, up to :data:`WAYS`). ``chosen``: a legal choice there
-    chooses ``m`` — a way taking an ability not on the stack is judged whole, as ``check`` judges
-    it (not yet on the stack, and what else it breaks: a must-target effect it leaves)."""
+) -> Iterator[list[Reason]]:
+    """What :func:`never_chosen` is told on one stack, ``below``, one way at a time: the reasons of
+    each way of choosing ``t`` there (each way added to ``ways``, told once). ``chosen``: a legal
+    choice there chooses ``m`` — a way taking an ability not on the stack is judged whole, as
+    ``check`` judges it (not yet on the stack, and what else it breaks: a must-target effect it leaves)."""
     b = facts.waiting_ability(t)
     if b is not None and b not in below and not chosen:
-        return [[_targets.not_on_stack(facts, a, t)]]
-    if not m.available:
-        return [[_modes.mode_unavailable(a, m)]]
-    if not _mode_legal(facts, a, m.index, below):
-        return [[_modes.mode_illegal(a, m)]]
-    told: list[list[Reason]] = []
-    # asked of the counted space first: with no legal choice, the search would visit every partial one;
-    # only the choices with m are listed (those of the other modes alone may be millions)
+        yield [_targets.not_on_stack(facts, a, t)]
+        return
+    # asked of the counted space first: with no legal choice, the search would visit every partial one
     legal = has_legal_choice(facts, a, below)
+    if not m.available or not _mode_legal(facts, a, m.index, below):
+        # what check says of every choice of m here: the mode's refusal — a modal ability's only: a
+        # non-modal one's choice is judged target by target (it said "T0's mode can't be chosen",
+        # mode-illegal, where check says r0's count) — and, with no legal choice at all, 603.3d
+        refused = _modes.mode_unavailable(a, m) if not m.available else _modes.mode_illegal(a, m)
+        yield [*([refused] if a.modal else []), *([] if legal else [_removal.must_be_removed(a)])]
+        return
+    # only the choices with m are listed (those of the other modes alone may be millions)
     seen = False
     for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
         seen = True
@@ -123,16 +167,13 @@ def _never_on(
         way = _taking(choice, at, r, t)
         if (below, way) not in ways:
             ways.add((below, way))
-            told.append(_judged(facts, a, way, below))
-        if len(ways) >= WAYS:
-            break
+            yield _judged(facts, a, way, below)
     if seen:
-        return told
+        return
     proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
     if proposed is not None:
         at = next(i for i, inst in enumerate(proposed.modes) if inst.mode == m.index)
-        return [_judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)]
-    return []
+        yield _judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)
 
 
 def _whatever_else(told: Sequence[list[Reason]]) -> list[Reason]:
@@ -158,7 +199,10 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     unavailable, or it has no legal targets even with
     every ability ``a`` could target below it (603.3c), or else what ``check`` says of the choice a
     judge would propose with it (:func:`_proposed`: modes that must target different things, 700.2,
-    sharing the only one). ``below`` as :func:`never_chosen` takes it."""
+    sharing the only one). ``below``: the largest stack ``a`` is put on (what every stack it is put on
+    holds: one of them, as 603.3b lets what is below one be below another; 603.3c's legal targets
+    only grow with it), :attr:`~AbilityFacts.precedable_targets` if not given. A non-modal ability
+    has no mode to refuse: with no legal choice, what ``check`` says of it put there (603.3d)."""
     below = a.precedable_targets if below is None else below
     if a.forced_removal is not None:
         return _removal.never_put(a, placed=False)
@@ -168,6 +212,8 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
         reasons = _judged(facts, a, next(iter_divided(a, choice)), below)
         if reasons:
             return reasons[0]
+    if not a.modal and not has_legal_choice(facts, a, below):
+        return _removal.must_be_removed(a)  # it said "T0's mode can't be chosen", which check never says
     return _modes.mode_illegal(a, m)
 
 
