@@ -1,0 +1,147 @@
+"""Doors bounded by mechanism (helper-67b): one limit, one meaning, at every door — a limit or a type
+that meant different things at different doors — then fresh attacks beside what the last rounds
+fixed. Each section's header names the door, the mechanism that let the break through, and the fix;
+each test asserts what the docs promise, over inputs generated for the door.
+
+Private unit: model/_io.py check_data (a document's limits, and an envelope's: within), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), attacked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from triggerstack.model import Limits, Scenario
+from triggerstack.solver import Options
+from triggerstack.solver.serve import Service
+from triggerstack.solver.serve._batch import verdict_line
+from triggerstack.solver.serve._jobs import answer_line
+
+from .conftest import main
+
+TINY = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
+
+
+def _http(options: Options) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+        from triggerstack.solver.serve import app
+    return TestClient(app(options), base_url="http://127.0.0.1")
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. A limit that meant the request's size, not the document's. Doors: JSON-RPC over stdio (a request,
+# a batch array), Service().call, HTTP bodies, `batch` lines and `check --batch` lines, beside the
+# command line and the Python door. A scenario nested --max-depth deep (64) was read from a file and
+# refused in a request: the request's wrapper added two levels (stdio, batch: params.scenario), one
+# (HTTP, Service.call, check --batch). Its sibling, --max-values: a scenario of exactly that many
+# values was read from a file and refused in every request (the wrapper's own few values counted with
+# it). Mechanism: every door held the whole envelope — request, body, line, params — to the limits
+# of one document (model/_io.py check_data of the line's value), where docs/cli.md says "nesting of
+# a document", "values of one document". Fix, one home: check_data(..., within=N) — the envelope's
+# values N levels in are each held to the limits as a document of its own, its refusal placed inside
+# the envelope; each door says how deep its documents sit (a request's params' members: 2; a body,
+# params, a check --batch line: 1), and the text's unread guard against millions of values allows an
+# envelope a few documents' worth. The property: a scenario at limit-1, limit and limit+1 of depth or
+# values gets the same verdict, in the same words at the same place in the scenario, at every door.
+
+
+def _nested(depth: int, kinds: list[bool]) -> Any:
+    """A value whose deepest part is ``depth`` levels below a scenario's root when put at its ``x``."""
+    value: Any = 0
+    for i in range(depth - 1):
+        value = {"k": value} if kinds[i % len(kinds)] else [value]
+    return value
+
+
+def _values(doc: Any) -> int:
+    if isinstance(doc, dict):
+        return 1 + sum(1 + _values(v) for v in doc.values())
+    if isinstance(doc, list):
+        return 1 + sum(_values(v) for v in doc)
+    return 1
+
+
+def _said(message: str) -> str:
+    """A refusal as the scenario's own: the envelope's place (``params.scenario``, ``scenario``, the
+    file) taken off, so each door's words about the scenario compare alike."""
+    message = re.sub(r"^triggerstack: [^:]*: ", "", message.strip())
+    message = re.sub(r"^(body: )?(params\.)?scenario(\.|(?=\[)|: |$)", "", message)
+    return message.removeprefix("scenario: ")
+
+
+def _doors(scenario: Any, limits: Limits, tmp: Path) -> dict[str, str]:
+    """What each door says of ``count`` asked of ``scenario`` under ``limits``: OK or its refusal."""
+    options = Options(limits=limits)
+    params = {"scenario": scenario}
+    out: dict[str, str] = {}
+    request = {"jsonrpc": "2.0", "id": 1, "method": "count", "params": params}
+    for name, line in (("stdio", json.dumps(request)), ("stdio batch", json.dumps([request]))):
+        got = json.loads(Service(options).handle(line) or "null")
+        got = got[0] if isinstance(got, list) else got
+        out[name] = _said(got["error"]["message"]) if "error" in got else "OK"
+    try:
+        Service(options).call("count", params)
+        out["call"] = "OK"
+    except Exception as exc:
+        out["call"] = _said(str(exc))
+    got = json.loads(answer_line(1, json.dumps({"method": "count", "params": params}), None, options))
+    out["batch"] = _said(got["error"]["message"]) if "error" in got else "OK"
+    got = json.loads(verdict_line(1, json.dumps({"scenario": scenario, "proposal": {"stack": []}}), None, options))
+    out["check --batch"] = _said(got["error"]["message"]) if "error" in got else "OK"
+    answer = _http(options).post("/v1/count", json=params)
+    out["http"] = "OK" if answer.status_code == 200 else _said(answer.json()["detail"])
+    path = tmp / "scenario.json"
+    path.write_text(json.dumps(scenario), encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["count", str(path), "--max-depth", str(limits.depth), "--max-values", str(limits.values)])
+    out["cli"] = "OK" if code == 0 else _said(err.getvalue())
+    return out
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    cap=st.sampled_from(["depth", "values"]),
+    limit=st.integers(8, 40),
+    off=st.sampled_from([-1, 0, 1]),
+    kinds=st.lists(st.booleans(), min_size=1, max_size=4),
+)
+def test_a_documents_limit_means_the_documents_size_at_every_door(
+    cap: str, limit: int, off: int, kinds: list[bool], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    if cap == "depth":
+        limits = Limits(depth=limit)
+        scenario = {**TINY, "x": _nested(limit + off, kinds)}
+    else:
+        limits = Limits(values=limit + 20)
+        scenario = {**TINY, "x": []}
+        scenario["x"] = [0] * (limits.values + off - _values(scenario))
+        assert _values(scenario) == limits.values + off
+    said = _doors(scenario, limits, tmp_path_factory.mktemp("doors"))
+    expected = said["cli"]  # the command line reads the scenario as a file: the document itself
+    if off <= 0:
+        assert expected == "x: unknown field 'x'", said
+    else:
+        assert f"raise it with --max-{cap}" in expected, said
+    assert {door: words for door, words in said.items() if words != expected} == {}, expected
+
+
+def test_a_document_at_the_default_limits_is_read_by_every_door(tmp_path: Path) -> None:
+    """The reported case: 64 deep, the default, read at every door as the Python door reads it."""
+    from triggerstack.model import ScenarioError
+
+    scenario = {**TINY, "x": _nested(64, [False])}
+    with pytest.raises(ScenarioError, match="unknown field 'x'"):
+        Scenario.model_validate(scenario)
+    said = _doors(scenario, Limits(), tmp_path)
+    assert set(said.values()) == {"x: unknown field 'x'"}, said
