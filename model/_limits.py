@@ -67,9 +67,9 @@ class Limits:
     """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
 
     bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line, YAML aliases expanded")
-    depth: int = _cap(64, "nesting of a document")
+    depth: int = _cap(64, "nesting of a document, from its own root (in a request too)")
     digits: int = _cap(100, "digits of one integer in a document")
-    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")
+    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded (in a request too)")
     abilities: int = _cap(1_000, "waiting abilities (and entries of one pass of a proposal)")
     objects: int = _cap(10_000, "objects")
     candidates: int = _cap(10_000, "candidates of one requirement")
