@@ -9,12 +9,13 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from ._args import instance_of
 from ._errors import ScenarioError
 from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
 from ._numbers import Weight, Whole
-from ._scenario import Document, Scenario, validated, validation_error
+from ._scenario import Built, Document, Scenario, validated, validation_error
 from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
@@ -49,7 +50,7 @@ def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
     return tuple(sizes) if len(sizes) > 1 else None
 
 
-class _Value(_Frozen):
+class _Value(Built, _Frozen):
     """Equal and hashed by what the outcome *is*, not how it is listed (docs/rules.md, "An outcome": modes are a
     multiset, a requirement's targets a set): ``value`` is computed once."""
 
@@ -134,6 +135,13 @@ class Outcome(Document, _Value):
     def load(cls, path: str, limits: Limits = DEFAULT_LIMITS) -> Outcome:
         """Read a proposal from a ``.json``/``.yaml``/``.yml`` file or ``-``, within ``limits``."""
         return parse_outcome(load_document(path, limits), source=path, limits=limits)
+
+
+def outcome_of(value: Any, name: str = "outcome") -> Outcome:
+    """An outcome argument of a Python door (``check``'s proposal, ``canonical``'s, ``outcome_json``'s):
+    an :class:`Outcome`, any other value refused naming ``name`` (``model/_args.py`` ``instance_of``)
+    — ``outcome_json({"stack": []})`` was an AttributeError from inside."""
+    return instance_of(value, name, Outcome, "an Outcome (Outcome.model_validate(document) or Outcome.load(path))")
 
 
 class Score(Document, _Frozen):
@@ -289,6 +297,7 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
     Canonicalising never fails: ids the scenario does not know sort last, and ``check`` reports them.
     """
     facts = facts_of(scenario)
+    outcome = outcome_of(outcome)
     key = canonical_key(facts, outcome)
     no_reqs: list[str] = []
     entries = []
@@ -325,6 +334,7 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     """The JSON-ready dict of an outcome, without empty fields."""
+    outcome = outcome_of(outcome)
     out: dict[str, Any] = {"stack": [entry_dict(e) for e in outcome.stack], "removed": list(outcome.removed)}
     if outcome.passes is not None:
         out["passes"] = list(outcome.passes)

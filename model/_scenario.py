@@ -23,7 +23,25 @@ from ._references import as_reference, check_references
 from ._shapes import ScenarioFields, shape_models
 
 
-class Document:
+class Built:
+    """A model's constructor read as its documents are (``Outcome(stack=[1])``, ``Entry(ability=1)``):
+    every problem one :class:`ScenarioError` naming its place in the format's words
+    (:func:`validation_error`) — pydantic's ``ValidationError`` escaped the one door of a Python
+    caller that :class:`Document` did not route. A keyword holds what a program built (an
+    ``Entry`` among a stack's), so it is validated as given, not held to a document's limits."""
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            BaseModel.__init__(cast(BaseModel, self), **data)
+        except ValidationError as exc:
+            raise validation_error(exc, None, data, cast("type[BaseModel]", type(self))) from None
+
+    # pydantic's mark of its own constructor: validation (``model_validate``, a model inside another)
+    # then builds the model itself, with its context (a later pass's ids), never through this door
+    setattr(__init__, "__pydantic_base_init__", True)  # noqa: B010 - pydantic reads it so
+
+
+class Document(Built):
     """Every pydantic entry point of a document model (:class:`Scenario`, ``Outcome``, ``Score``) read
     as every door reads a document: ``model_validate`` by :func:`read_document`, ``model_validate_json``
     by the JSON reader of files and lines (a number what its text says, no duplicate key, the

@@ -13,6 +13,7 @@ import io
 import json
 import re
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,78 @@ def test_a_document_at_the_default_limits_is_read_by_every_door(tmp_path: Path) 
         Scenario.model_validate(scenario)
     said = _doors(scenario, Limits(), tmp_path)
     assert set(said.values()) == {"x: unknown field 'x'"}, said
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2. A constructor pydantic answered. Door: the Python API (docs/python.md: bad input is a
+# ScenarioError naming each place, "never pydantic's ValidationError"). `Outcome(stack=[1])`,
+# `Entry(ability=1)`, `ModeChoice(mode="m", targets=3)`, `Scenario(players=1)`, `Score(height="x")`,
+# and a result built by a program (`Counted(count="x")`, `Best(outcome=1)`) raised pydantic's
+# ValidationError; `outcome_json({...})`, `outcome_dict`, `canonical(s, {...})` and
+# `by_reactions(s, {...})` an AttributeError from inside. Mechanism: model/_scenario.py `Document`
+# routed every `model_validate*` of a document through the reader and left the constructor, the
+# first door a Python caller tries; an outcome's entries and a verb's results were no Document at
+# all; and the functions taking an outcome did not read it (solver's `outcome_of` did, for the
+# verbs only). Fix: one `Built.__init__` (model/_scenario.py) every format model and every result
+# derives from: pydantic's problems in the format's words (`validation_error`); and one
+# `outcome_of` (model/_outcome.py) that every function taking an outcome reads it by. The property:
+# every public model of both packages, each field given any value, is built or refused as a
+# ScenarioError; every public function taking an outcome refuses any other value as a UsageError.
+
+_ANY = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=5),
+    st.binary(max_size=3),
+    st.lists(st.integers(0, 3) | st.text(max_size=2), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(0, 3) | st.text(max_size=2), max_size=2),
+    st.frozensets(st.integers(0, 3), max_size=2),
+)
+
+
+def _public_models() -> list[tuple[str, type[Any]]]:
+    import pydantic
+    import triggerstack.model as model
+    import triggerstack.solver as solver
+
+    return [
+        (f"{mod.__name__}.{name}", obj)
+        for mod in (model, solver)
+        for name in mod.__all__
+        if isinstance(obj := getattr(mod, name), type) and issubclass(obj, pydantic.BaseModel)
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_every_public_model_built_with_any_value_is_built_or_refused_in_the_formats_words(data: Any) -> None:
+    import pydantic
+    from triggerstack.model import ScenarioError
+
+    name, model = data.draw(st.sampled_from(_public_models()), label="model")
+    field = data.draw(st.sampled_from(sorted(model.model_fields)), label="field")
+    value = data.draw(_ANY, label="value")
+    try:
+        model(**{field: value})
+    except ScenarioError as exc:
+        assert exc.one_line(), name
+    except pydantic.ValidationError as exc:  # pragma: no cover - the break
+        pytest.fail(f"{name}({field}={value!r}) raised pydantic's {exc.title}: {exc.error_count()} problems")
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=_ANY | st.builds(dict, stack=st.just([]), removed=st.just([])), which=st.integers(0, 3))
+def test_every_function_taking_an_outcome_refuses_any_other_value_naming_it(value: Any, which: int) -> None:
+    from triggerstack.model import UsageError, by_reactions, canonical, outcome_dict, outcome_json
+
+    scenario = Scenario.model_validate(TINY)
+    call: Callable[[], Any] = [
+        lambda: outcome_dict(value),
+        lambda: outcome_json(value),
+        lambda: canonical(scenario, value),
+        lambda: by_reactions(scenario, value),
+    ][which]
+    with pytest.raises(UsageError, match=r"expected an Outcome"):
+        call()
