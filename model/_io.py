@@ -192,7 +192,7 @@ class _Cycle(Exception):
         return ScenarioError(said, self.loc, source=source)
 
 
-def _within(doc: Any, limits: Limits) -> bool:
+def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
     """Whether ``doc`` is within the limits, without building any place (the common case, fast). A
     container's items are counted before they are pushed: a Python caller's list of ten million
     was pushed whole (690 MB of pairs) before the count of values refused it."""
@@ -226,7 +226,7 @@ def _within(doc: Any, limits: Limits) -> bool:
             if abs(value) >= big:
                 return False
         elif isinstance(value, float):
-            if not (math.isfinite(value) and abs(value) < big):
+            if not (math.isfinite(value) and abs(value) < big) and not (written and _past_floats(value)):
                 return False
         else:  # no JSON value (see _DATA)
             return False
@@ -239,7 +239,9 @@ Python and passed to a model's ``model_validate`` may hold anything else; it is 
 as text (bytes) or a list (a set)."""
 
 
-def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0) -> Any:
+def check_data(
+    doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0, written: bool = False
+) -> Any:
     """``doc`` once it is within the limits: nesting, number of values, integer digits, text that is
     valid Unicode (no lone surrogate, which no output could print), and only JSON's values (a
     document built in Python may hold bytes or a set). A document within them
@@ -250,14 +252,19 @@ def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIM
     limits on its own, as the same document read from a file is: its nesting counted from its own
     root and its values on their own (docs/cli.md, Limits: "nesting of a document", "values of one
     document"). A scenario nested 64 deep was read from a file and refused in a request, whose
-    wrapper added two levels and its few values."""
+    wrapper added two levels and its few values.
+
+    ``written``: a number past the floats (``1e400``) is kept as written (its text, an
+    :class:`~._numbers.Inexact` infinity), not refused — for a reader that compares numbers by what
+    their text says and computes nothing with them (the conformance runner's answers: a count of
+    ``1e400`` is "a float of 2^53 or more" there, as docs/conformance.md says, not "malformed")."""
     if within:
         _check_envelope(doc, source, limits, within)
         return doc
-    if _within(doc, limits):
+    if _within(doc, limits, written):
         return doc
     try:
-        _named_place(doc, source, limits)
+        _named_place(doc, source, limits, written)
     except _Cycle as cycle:
         raise cycle.refusal(source) from None
     return doc
@@ -308,7 +315,13 @@ def _document(value: Any, loc: Loc, source: str | None, limits: Limits) -> None:
         raise exc.within(*loc) from None
 
 
-def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
+def _past_floats(value: float) -> bool:
+    """A number past the floats kept with its text (``1e400``), never JSON's ``NaN`` or ``Infinity``
+    nor an integer past ``--max-digits`` (:class:`_Long`, whose text is its count of digits)."""
+    return isinstance(value, Inexact) and not isinstance(value, _Constant | _Long) and math.isinf(value)
+
+
+def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = False) -> None:
     """The walk of :func:`check_data` over a document not within the limits, refusing it at the
     first place that is not (a container holding itself: :class:`_Cycle`)."""
     for values, (loc, value) in enumerate(_walk(doc), 1):
@@ -331,6 +344,8 @@ def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
             raise limits.past("digits", said, loc, source)
         elif isinstance(value, _Constant):
             raise ScenarioError(f"{value.text} is not JSON (a number is written in digits)", loc, source=source)
+        elif written and _past_floats(value):
+            continue
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
             # well-formed JSON past a limit, as 1e200 is past --max-digits: bad input with its place
             # (exit 2, -32001, 422), never "not JSON" (which JSON's NaN and Infinity are, above)
@@ -371,7 +386,12 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
 
 
 def parse_json_line(
-    text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool = True, checked: bool = True, within: int = 0
+    text: str,
+    limits: Limits = DEFAULT_LIMITS,
+    one_line: bool = True,
+    checked: bool = True,
+    within: int = 0,
+    written: bool = False,
 ) -> Any:
     """One JSON Lines line (errors name the column), or a JSON text (the line and the column),
     within ``limits`` (unless not ``checked``: then read whole, its values to be held to them by
@@ -380,7 +400,7 @@ def parse_json_line(
     if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
         raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
     doc = _parse_json(text, None, limits, one_line=one_line, within=within)
-    return check_data(doc, None, limits, within) if checked else doc
+    return check_data(doc, None, limits, within, written) if checked else doc
 
 
 def json_line(

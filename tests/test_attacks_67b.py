@@ -3,17 +3,21 @@ that meant different things at different doors — then fresh attacks beside wha
 fixed. Each section's header names the door, the mechanism that let the break through, and the fix;
 each test asserts what the docs promise, over inputs generated for the door.
 
-Private unit: model/_io.py check_data (a document's limits, and an envelope's: within), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), attacked.
+Private unit: model/_io.py check_data (a document's limits, an envelope's: within, a number as written: written), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), solver/_cli._conformance (the Python runner beside the Java one), attacked.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
 import re
+import shlex
+import sys
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +26,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario
 from triggerstack.solver import Options
+from triggerstack.solver._cli import _conformance
 from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._batch import verdict_line
 from triggerstack.solver.serve._jobs import answer_line
 
-from .conftest import main
+from tests.doubles.mangling_engine import record
+from tests.test_conformance import CASES
+
+from .conftest import ROOT, main
+from .test_runner_parity import _java_table_of
 
 TINY = {"players": ["A"], "objects": [{"id": "s", "controller": "A"}], "triggers": [{"id": "T", "source": "s"}]}
 
@@ -221,3 +230,87 @@ def test_every_function_taking_an_outcome_refuses_any_other_value_naming_it(valu
     ][which]
     with pytest.raises(UsageError, match=r"expected an Outcome"):
         call()
+
+
+# ---------------------------------------------------------------------------------------------------
+# 3. A number read one way by each runner, or by neither as the docs say. Doors: the conformance
+# runners, Python (`triggerstack conformance run`) and Java (clients/java/ConformanceRunner.java),
+# reading an engine's count. docs/conformance.md: "a count is a whole number: an integer, or a float
+# with no fraction below 2^53 … neither is a float of 2^53 or more … the case fails saying so, and
+# asks for an integer"; a line is "malformed" only for what a strict JSON reader refuses. A count of
+# `1e400` (well-formed JSON, a whole number by its text, past the doubles) was "not JSON the runner
+# reads (malformed)" in both; and the runners parted on numbers written with an exponent or past a
+# double's precision — `1e-400` was "1e-400 is not a whole number" in Python and "1E-400" in Java,
+# `9007199254740993.0` shown as written by one and as its double by the other. Mechanism: the
+# Python runner read a line with the documents' limits, which refuse a number past the floats
+# (model/_io.py check_data's "range": the tool cannot compute with it), and showed a number by
+# its text; the Java reader refused it too (TriggerStackClient's parser) and showed a number by
+# BigDecimal's own spelling. Fix: both read a number past the doubles as written (Python:
+# check_data(..., written=True), the runner's lines only; Java: the parser keeps the text of a
+# number with a point or an exponent, `Written`), a whole one of 2^53 or more is "a float of 2^53 or
+# more", and both show a number that is not the float it reads as by its text, as Python's `found`.
+# The property: any JSON number text as an engine's count, the two runners print the same lines.
+
+_ENGINE = """
+import json, sys
+sys.path.insert(0, {root!r})
+from tests.doubles.mangling_engine import Recorded
+service, token = Recorded(sys.argv[1]), sys.argv[2]
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("method") == "count":
+        answer = '{{"jsonrpc": "2.0", "id": %s, "result": {{"count": %s}}}}' % (json.dumps(request["id"]), token)
+    else:
+        answer = service.handle(line)
+    sys.stdout.write(answer + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def _number_texts() -> st.SearchStrategy[str]:
+    digits = st.text("0123456789", min_size=1, max_size=22).map(lambda d: d.lstrip("0") or "0")
+    fraction = st.none() | st.text("0123456789", min_size=1, max_size=18)
+    exponent = st.none() | st.tuples(st.sampled_from(["e", "E"]), st.sampled_from(["", "+", "-"]), st.integers(0, 420))
+    built = st.tuples(st.sampled_from(["", "-"]), digits, fraction, exponent).map(
+        lambda t: t[0] + t[1] + ("" if t[2] is None else "." + t[2]) + ("" if t[3] is None else f"{t[3][0]}{t[3][1]}{t[3][2]}")
+    )
+    named = st.sampled_from(
+        ["1e400", "-1e400", "1E+400", "1e-400", "-0", "-0.0", "0.0", "9007199254740993.0", "9007199254740992",
+         "1.00000000000000001e0", "20E-1", "1e20", "1e308", "1.7976931348623157e308", "1.8e308", "-1", "1"]
+    )  # fmt: skip
+    long = st.sampled_from(["9" * 20_000, "1" + "0" * 20_000, "-" + "9" * 20_001])  # at the digits cap, past it
+    return named | built | long
+
+
+@pytest.mark.slow
+@settings(max_examples=2, deadline=None)
+@given(tokens=st.lists(_number_texts(), min_size=16, max_size=20, unique=True))
+def test_both_runners_read_any_number_an_engine_counts_alike(
+    tokens: list[str], java_classes: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tmp = tmp_path_factory.mktemp("numbers")
+    case = next(c for c in CASES if c.id == "603.3c/modes")
+    (tmp / "suite").mkdir()
+    (tmp / "suite" / "case.json").write_text(json.dumps(case.data), encoding="utf-8")
+    record([case.data], tmp / "answers.json")
+    (tmp / "engine.py").write_text(_ENGINE.format(root=str(ROOT)), encoding="utf-8")
+
+    def engine(token: str) -> list[str]:
+        return [sys.executable, str(tmp / "engine.py"), str(tmp / "answers.json"), token]
+
+    def python(token: str) -> tuple[int, list[str]]:
+        asked = argparse.Namespace(
+            suite=str(tmp / "suite"), itself=False, engine=shlex.join(engine(token)), time_limit=60, json=False
+        )
+        code, text = _conformance(asked)
+        return code, text.splitlines()
+
+    with ThreadPoolExecutor(4) as pool:
+        pythons = dict(zip(tokens, pool.map(python, tokens), strict=True))
+    javas = _java_table_of(
+        java_classes, [{"name": t, "args": ["--time-limit", "60", str(tmp / "suite"), *engine(t)]} for t in tokens]
+    )
+    differ = {t: (pythons[t], javas[t]) for t in tokens if (javas[t][0], javas[t][1].splitlines()) != pythons[t]}
+    assert differ == {}
+    for token, (_, lines) in pythons.items():  # what docs/conformance.md says of each
+        assert not any("malformed" in line for line in lines), (token, lines)
