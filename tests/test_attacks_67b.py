@@ -324,3 +324,44 @@ def test_both_runners_read_any_number_an_engine_counts_alike(
     assert differ == {}
     for token, (_, lines) in pythons.items():  # what docs/conformance.md says of each
         assert not any("malformed" in line for line in lines), (token, lines)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. (fresh; the family's ceiling) A cap raised past what the readers can follow. Doors: every
+# `--max-depth` (the command line, `serve`, `batch`) and the Python door's `Limits(depth=...)`. A JSON
+# scenario 600 deep read with `--max-depth 100000` was exit 70, "internal error: RecursionError"; one
+# 1,200 deep (and a YAML one 600 deep) "nested deeper than the limit of 100000 (raise it with
+# --max-depth)", a cap the document was within and advice that could not help. Mechanism: the cap took
+# any whole number, while the readers and the validation recurse in Python, within its recursion
+# limit: the cap had a ceiling nobody stated. Fix: the cap's field says its most (model/_limits.py
+# MOST_DEPTH, 256), read by the flag's type and by `limits_of` (the Python door, the servers' options).
+# The property: a scenario at any depth up to the ceiling is read alike at every door with the cap
+# raised to it; past it, the cap is refused as a flag out of range, at the command line and in Python.
+
+
+@settings(max_examples=4, deadline=None)
+@given(depth=st.integers(200, 256), kinds=st.lists(st.booleans(), min_size=1, max_size=3))
+def test_a_document_as_deep_as_the_cap_may_be_raised_is_read_at_every_door(
+    depth: int, kinds: list[bool], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from triggerstack.model._limits import MOST_DEPTH
+
+    assert depth <= MOST_DEPTH
+    scenario = {**TINY, "x": _nested(depth, kinds)}
+    said = _doors(scenario, Limits(depth=depth), tmp_path_factory.mktemp("deep"))
+    assert set(said.values()) == {"x: unknown field 'x'"}, said
+    deeper = _doors({**TINY, "x": _nested(depth + 1, kinds)}, Limits(depth=depth), tmp_path_factory.mktemp("deeper"))
+    assert {"raise it with --max-depth" in words for words in deeper.values()} == {True}, deeper
+
+
+@pytest.mark.parametrize("most", ["257", "100000", "1e6"])
+def test_a_depth_cap_past_what_the_readers_follow_is_refused_as_a_flag(most: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from triggerstack.model import UsageError
+
+    from .conftest import EXAMPLES
+
+    with pytest.raises(SystemExit) as ended:
+        main(["count", str(EXAMPLES / "ward" / "scenario.yaml"), "--max-depth", most])
+    assert ended.value.code == 2 and "--max-depth: expected at most 256" in capsys.readouterr().err
+    with pytest.raises(UsageError, match=r"limits\.depth: expected at most 256"):
+        Options(limits=Limits(depth=int(float(most))))
