@@ -144,6 +144,16 @@ def outcome_of(value: Any, name: str = "outcome") -> Outcome:
     return instance_of(value, name, Outcome, "an Outcome (Outcome.model_validate(document) or Outcome.load(path))")
 
 
+def proposal_of(value: Any, limits: Limits, name: str = "proposal") -> Outcome:
+    """An outcome a Python caller built, held to a proposal's caps as every door's proposal is
+    (:func:`_within`: entries per pass within ``--max-abilities``, passes within ``--max-passes``):
+    ``Outcome(stack=[... 1,001 entries])`` was judged by ``check`` where ``Outcome.model_validate``
+    and every other door refuse it before reading an entry."""
+    outcome = outcome_of(value, name)
+    _within({"stack": outcome.stack, "removed": outcome.removed}, limits, None)
+    return outcome
+
+
 class Score(Document, _Frozen):
     """Weights for ``best`` (docs/cli.md): height × position from the bottom, and per mode, target, removal."""
 
@@ -218,7 +228,9 @@ def _within(data: Any, limits: Limits, source: str | None) -> None:
         if not isinstance(listed, list | tuple):
             continue
         for item in listed:
-            ability = item.get("ability") if key == "stack" and isinstance(item, Mapping) else item
+            ability = item
+            if key == "stack":  # an entry's id: a document's mapping, or an Entry a program built
+                ability = item.get("ability") if isinstance(item, Mapping) else getattr(item, "ability", None)
             per_pass[ability.count("@") if isinstance(ability, str) else 0] += 1
     if per_pass and max(per_pass) >= limits.passes:
         raise _sourced(limits.refuse("passes in a proposal", max(per_pass) + 1, "passes", ("stack",)), source)

@@ -8,6 +8,7 @@ with 603.3a), run once the shapes are valid. Each error names its place
 
 from __future__ import annotations
 
+from collections.abc import Set
 from functools import cache
 from typing import Any, Self, TypeVar, cast
 
@@ -21,6 +22,7 @@ from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from ._problems import MAX_PROBLEMS, problems, repaired
 from ._references import as_reference, check_references
 from ._shapes import ScenarioFields, shape_models
+from ._text import found
 
 
 class Built:
@@ -31,6 +33,9 @@ class Built:
     ``Entry`` among a stack's), so it is validated as given, not held to a document's limits."""
 
     def __init__(self, /, **data: Any) -> None:
+        for name, value in data.items():  # pydantic reads a set as a list, in its hashes' order
+            if isinstance(value, Set):
+                raise ScenarioError(f"expected a list, found {found(value)} (a set has no order of its own)", (name,))
         try:
             BaseModel.__init__(cast(BaseModel, self), **data)
         except ValidationError as exc:

@@ -3,7 +3,7 @@ that meant different things at different doors — then fresh attacks beside wha
 fixed. Each section's header names the door, the mechanism that let the break through, and the fix;
 each test asserts what the docs promise, over inputs generated for the door.
 
-Private unit: model/_io.py check_data (a document's limits, an envelope's: within, a number as written: written), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), solver/_cli._conformance (the Python runner beside the Java one), attacked.
+Private unit: model/_io.py check_data (a document's limits, an envelope's: within, a number as written: written), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), solver/_cli._conformance (the Python runner beside the Java one), model/_outcome.py parse_outcome (a proposal read as every door reads it), attacked.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario
+from triggerstack.model._outcome import parse_outcome
 from triggerstack.solver import Options
 from triggerstack.solver._cli import _conformance
 from triggerstack.solver.serve import Service
@@ -365,3 +366,48 @@ def test_a_depth_cap_past_what_the_readers_follow_is_refused_as_a_flag(most: str
     assert ended.value.code == 2 and "--max-depth: expected at most 256" in capsys.readouterr().err
     with pytest.raises(UsageError, match=r"limits\.depth: expected at most 256"):
         Options(limits=Limits(depth=int(float(most))))
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. (fresh; 2's siblings, found beside it) An outcome a program builds, read as no document is.
+# Door: the Python API's `Outcome(...)` and `check`. `Outcome(stack=[... 1,001 entries])` was
+# judged by `check(scenario, outcome)` where `Outcome.model_validate` and every other door refuse
+# it at --max-abilities before reading an entry (docs/architecture.md: "A proposal is held to a
+# scenario's caps … by parse_outcome … on every door"); `Outcome(stack={e1, e2})` took the set as
+# a stack in its hashes' order (docs/python.md: "a set is no … list"). Mechanism: the caps were
+# read off the document's mapping (model/_outcome.py _within), which a constructed outcome never
+# is, and pydantic reads a set as a list. Fix: `check` reads its proposal by `proposal_of`, the
+# same caps over the outcome's entries (an Entry's id read as a mapping's); `Built.__init__`
+# refuses a set for any field. The property: any number of entries in any pass around the cap,
+# built or read, gets the same verdict; any field given a set is refused saying so.
+
+
+@settings(max_examples=30, deadline=None)
+@given(entries=st.integers(1, 12), fired=st.booleans(), cap=st.integers(2, 10))
+def test_an_outcome_built_is_held_to_a_proposals_caps_as_one_read(entries: int, fired: bool, cap: int) -> None:
+    from triggerstack.model import Outcome, ScenarioError
+    from triggerstack.solver import LegalOutcomes
+
+    stack = [{"ability": ("W@" if fired else "") + f"a{i}"} for i in range(entries)]
+    options = Options(limits=Limits(abilities=cap))
+    legal = LegalOutcomes(Scenario.model_validate(TINY), options)
+
+    def verdict(read: Callable[[], Any]) -> str:
+        try:
+            return "legal" if legal.check(read()).legal else "illegal"
+        except ScenarioError as exc:
+            return exc.one_line()
+
+    built = verdict(lambda: Outcome(stack=stack))
+    read = verdict(lambda: parse_outcome({"stack": stack}, limits=options.limits))
+    assert built == read
+    assert ("--max-abilities" in built) == (entries > cap), built
+
+
+@given(value=st.frozensets(st.text("ab", min_size=1, max_size=2), min_size=1, max_size=3), field=st.sampled_from(["stack", "removed", "passes"]))
+def test_a_set_given_for_any_field_of_an_outcome_is_refused(value: frozenset[str], field: str) -> None:
+    from triggerstack.model import Entry, Outcome, ScenarioError
+
+    given_value: Any = {Entry(ability=v) for v in value} if field == "stack" else set(value)
+    with pytest.raises(ScenarioError, match=f"^{field}: expected a list, found a set"):
+        Outcome(**{field: given_value})

@@ -45,7 +45,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
 from triggerstack.model._numbers import int_said
-from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict, outcome_of
+from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict, outcome_of, proposal_of
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._text import compact
@@ -301,7 +301,7 @@ class LegalOutcomes:
         """Every violation of ``proposal`` (see :func:`check`)."""
         from .._judge import judge
 
-        proposal = outcome_of(proposal, "proposal")
+        proposal = proposal_of(proposal, self.options.limits)  # held to a proposal's caps, as every door's
         with self._call() as deadline:
             return judge(self._learned.judging_passes(), proposal, deadline, self.options.limits.answer)
 
