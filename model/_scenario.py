@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Set
 from functools import cache
-from typing import Any, Self, TypeVar, cast
+from types import UnionType
+from typing import Any, Self, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
@@ -34,7 +35,7 @@ class Built:
 
     def __init__(self, /, **data: Any) -> None:
         for name, value in data.items():  # pydantic reads a set as a list, in its hashes' order
-            if isinstance(value, Set):
+            if isinstance(value, Set) and _ordered_field(cast("type[BaseModel]", type(self)), name):
                 raise ScenarioError(f"expected a list, found {found(value)} (a set has no order of its own)", (name,))
         try:
             BaseModel.__init__(cast(BaseModel, self), **data)
@@ -44,6 +45,20 @@ class Built:
     # pydantic's mark of its own constructor: validation (``model_validate``, a model inside another)
     # then builds the model itself, with its context (a later pass's ids), never through this door
     setattr(__init__, "__pydantic_base_init__", True)  # noqa: B010 - pydantic reads it so
+
+
+def _ordered_field(model: type[BaseModel], name: str) -> bool:
+    """Whether field ``name`` of ``model`` is a list (a tuple, or one or None): a set given for it
+    would be read in its hashes' order. Another field refuses a set in pydantic's own check."""
+    field = model.model_fields.get(name)
+    kinds = [field.annotation] if field is not None else []
+    while kinds:
+        kind = kinds.pop()
+        if get_origin(kind) in (tuple, list):
+            return True
+        if get_origin(kind) in (Union, UnionType):
+            kinds.extend(get_args(kind))
+    return False
 
 
 class Document(Built):
