@@ -3,6 +3,30 @@ that meant different things at different doors — then fresh attacks beside wha
 fixed. Each section's header names the door, the mechanism that let the break through, and the fix;
 each test asserts what the docs promise, over inputs generated for the door.
 
+The family, each documented limit at limit-1, limit and limit+1 through every door, 13 attacks — 7
+broke (1, 3, 4, 5), 2 left, 4 held: depth and values at stdio, a stdio batch, Service.call, batch and
+check --batch lines, HTTP, the command line's JSON and YAML (broke: 1, and YAML's words past
+--max-values: 1); --max-depth past what the readers follow (broke: 4); a proposal's caps on an
+outcome built in Python (broke: 5); an engine's count of 1e400 and every numeric form at both
+conformance runners (broke: 3); held — digits 100/101 in a scenario at the command line and over
+JSON-RPC, seeds of 100/101 digits at sample, JSON-RPC and boards (a Python int of 101 digits is
+taken: the digits cap bounds text read, not a value a program built — left), a line at --max-bytes
+±1 (-32700 past it, as docs/server.md's table says), sample n and enumerate limit at 10,000/10,001
+over JSON-RPC and HTTP, a runner's count of 20,000/20,001 digits; left — a conformance case holding a
+scenario nested 64 deep is refused by the suite reader (the case's own level), and
+`Scenario.model_validate(dict)` reads at the default limits whatever Options a program gives later.
+
+Fresh, 22 attacks — 5 broke (2, 5, and the set's words: 6a973ff), 1 left, 16 held: `Outcome(stack=[1])`,
+`Entry(ability=1)`, `Counted(count="x")` (broke: 2), outcome_json/outcome_dict/canonical/by_reactions
+of a dict (broke: 2), `Outcome(stack={e1, e2})` (broke: 5), `Score(target={"a"})` said "expected a
+list" (broke), `Counted(count=True)` is a count of 1 (left: a result a program builds, not a
+document); held — Service.call with a key that is no text or params that are a set, an HTTP body
+that is an array, params a list 100 deep, a JSON-RPC batch of nested arrays, a check --batch
+proposal 64 deep, `Limits(depth=True)`, U+2028 inside a string, two documents each at the values
+cap in one body or call, draw of a scenario 64 deep, `Entry(targets={"t": "ab"})`,
+`Outcome(removed="T")`, a division of 1.5, `model_validate_json` of bytes not UTF-8, `rl.env` of a
+mapping, `--max-values 1` (read; its words say "1 values").
+
 Private unit: model/_io.py check_data (a document's limits, an envelope's: within, a number as written: written), solver/serve/_batch.py verdict_line and solver/serve/_jobs.py answer_line (the batch doors), solver/_cli._conformance (the Python runner beside the Java one), model/_outcome.py parse_outcome (a proposal read as every door reads it), attacked.
 """
 
