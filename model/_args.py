@@ -184,7 +184,10 @@ def limits_of(value: Any, name: str = "limits") -> Limits:
     line (docs/cli.md, "Limits"). ``Limits(answer=nan)`` was no cap at all (no count is more than
     nan), ``Limits(abilities="5")`` or ``-1`` a refusal nobody could meet, a dict an AttributeError."""
     limits = instance_of(value, name, Limits, "Limits(...) (model/_limits.py), one whole number 1 or more per cap")
-    caps = {f.name: whole_number(getattr(limits, f.name), f"{name}.{f.name}", least=1) for f in fields(Limits)}
+    caps = {
+        f.name: whole_number(getattr(limits, f.name), f"{name}.{f.name}", least=1, most=f.metadata["most"])
+        for f in fields(Limits)
+    }
     return limits if all(type(getattr(limits, k)) is int for k in caps) else Limits(**caps)
 
 

@@ -64,21 +64,24 @@ def _no_constant(name: str) -> Any:
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
-def _too_many_values(text: str, limits: Limits) -> bool:
+def _too_many_values(text: str, limits: Limits, within: int = 0) -> bool:
     """Whether JSON ``text`` certainly holds more than ``limits.values`` values, from its commas
     outside strings (each separates two values): decided before anything is built, so a body of
-    millions of tiny values is refused in its own size, not in gigabytes of Python objects."""
-    if text.count(",") < limits.values:
+    millions of tiny values is refused in its own size, not in gigabytes of Python objects. The
+    text of an envelope (``within``, :func:`check_data`) may hold :data:`ENVELOPE_VALUES` documents'
+    worth, each held to the cap once read."""
+    most = limits.values * (ENVELOPE_VALUES if within else 1)
+    if text.count(",") < most:
         return False  # the common case: no scan at all
-    return _STRINGS.sub("", text).count(",") >= limits.values
+    return _STRINGS.sub("", text).count(",") >= most
 
 
-def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False) -> Any:
+def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = False, within: int = 0) -> Any:
     # A byte order mark before the text is no part of it (RFC 8259, section 8.1, lets a reader ignore
     # it): every JSON door reads it as the YAML reader and standard input always have — a file a
     # Windows editor saved is the same document whichever door it comes through.
     text = text.removeprefix("\ufeff")
-    if _too_many_values(text, limits):
+    if _too_many_values(text, limits, within):
         raise limits.past("values", f"more than {limits.values} values", source=source)
 
     def parse_int(digits: str) -> int:
@@ -189,7 +192,7 @@ class _Cycle(Exception):
         return ScenarioError(said, self.loc, source=source)
 
 
-def _within(doc: Any, limits: Limits) -> bool:
+def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
     """Whether ``doc`` is within the limits, without building any place (the common case, fast). A
     container's items are counted before they are pushed: a Python caller's list of ten million
     was pushed whole (690 MB of pairs) before the count of values refused it."""
@@ -223,7 +226,7 @@ def _within(doc: Any, limits: Limits) -> bool:
             if abs(value) >= big:
                 return False
         elif isinstance(value, float):
-            if not (math.isfinite(value) and abs(value) < big):
+            if not (math.isfinite(value) and abs(value) < big) and not (written and _past_floats(value)):
                 return False
         else:  # no JSON value (see _DATA)
             return False
@@ -236,21 +239,89 @@ Python and passed to a model's ``model_validate`` may hold anything else; it is 
 as text (bytes) or a list (a set)."""
 
 
-def check_data(doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+def check_data(
+    doc: Any, source: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0, written: bool = False
+) -> Any:
     """``doc`` once it is within the limits: nesting, number of values, integer digits, text that is
     valid Unicode (no lone surrogate, which no output could print), and only JSON's values (a
     document built in Python may hold bytes or a set). A document within them
-    is walked once without places; only one that is not is walked again to name the place."""
-    if _within(doc, limits):
+    is walked once without places; only one that is not is walked again to name the place.
+
+    ``within``: ``doc`` is an envelope — a JSON-RPC request (2: its ``params``' members), a body or
+    a program's params (1) — whose values that many levels in are each a document held to the
+    limits on its own, as the same document read from a file is: its nesting counted from its own
+    root and its values on their own (docs/cli.md, Limits: "nesting of a document", "values of one
+    document"). A scenario nested 64 deep was read from a file and refused in a request, whose
+    wrapper added two levels and its few values.
+
+    ``written``: a number past the floats (``1e400``) is kept as written (its text, an
+    :class:`~._numbers.Inexact` infinity), not refused — for a reader that compares numbers by what
+    their text says and computes nothing with them (the conformance runner's answers: a count of
+    ``1e400`` is "a float of 2^53 or more" there, as docs/conformance.md says, not "malformed")."""
+    if within:
+        _check_envelope(doc, source, limits, within)
+        return doc
+    if _within(doc, limits, written):
         return doc
     try:
-        _named_place(doc, source, limits)
+        _named_place(doc, source, limits, written)
     except _Cycle as cycle:
         raise cycle.refusal(source) from None
     return doc
 
 
-def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
+ENVELOPE_VALUES = 4
+"""How many documents' values the text of an envelope (a request line, a body) may hold before it
+is refused unread (:func:`_too_many_values`): each document in it is held to ``--max-values`` on
+its own once read, and a request carries a few (``check``: a scenario and a proposal)."""
+
+
+def _check_envelope(doc: Any, source: str | None, limits: Limits, within: int) -> None:
+    """:func:`check_data` of an envelope: its own levels (a few values: a method, an id, the names
+    of the params) walked here, each value ``within`` levels in — or a plain value met sooner —
+    held to the limits as a document of its own, its refusal placed inside the envelope."""
+    envelope = 0
+    stack: list[tuple[Loc, Any]] = [((), doc)]
+    while stack:
+        loc, value = stack.pop()
+        envelope += 1
+        if envelope > limits.values:
+            raise limits.past("values", f"more than {limits.values} values", source=source)
+        if len(loc) < within and isinstance(value, dict | list | tuple):
+            if isinstance(value, dict):
+                items: list[tuple[str | int, Any]] = []
+                for k, v in value.items():
+                    if not isinstance(k, str):
+                        said = f"a mapping's key is text, not {found(k)} (JSON's keys are text)"
+                        raise ScenarioError(said, loc, source=source)
+                    _document(k, (*loc, k), source, limits)  # the key's text, as the walk checks it
+                    items.append((k, v))
+            else:
+                items = list(enumerate(value))
+            if envelope + len(stack) + len(items) > limits.values:
+                raise limits.past("values", f"more than {limits.values} values", source=source)
+            stack.extend(((*loc, k), v) for k, v in reversed(items))
+        elif loc:
+            _document(value, loc, source, limits)
+        else:
+            check_data(value, source, limits)
+
+
+def _document(value: Any, loc: Loc, source: str | None, limits: Limits) -> None:
+    """``value`` at ``loc`` of an envelope, held to the limits as a document (:func:`check_data`)."""
+    try:
+        check_data(value, source, limits)
+    except ScenarioError as exc:
+        raise exc.within(*loc) from None
+
+
+def _past_floats(value: float) -> bool:
+    """A number past the floats kept with its text (``1e400``), never JSON's ``NaN`` or ``Infinity``
+    nor an integer past ``--max-digits`` (:class:`_Long`, whose text is its count of digits)."""
+    return isinstance(value, Inexact) and not isinstance(value, _Constant | _Long) and math.isinf(value)
+
+
+def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = False) -> None:
     """The walk of :func:`check_data` over a document not within the limits, refusing it at the
     first place that is not (a container holding itself: :class:`_Cycle`)."""
     for values, (loc, value) in enumerate(_walk(doc), 1):
@@ -273,6 +344,8 @@ def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
             raise limits.past("digits", said, loc, source)
         elif isinstance(value, _Constant):
             raise ScenarioError(f"{value.text} is not JSON (a number is written in digits)", loc, source=source)
+        elif written and _past_floats(value):
+            continue
         elif isinstance(value, float) and not math.isfinite(value):  # 1e400: no JSON writes it back
             # well-formed JSON past a limit, as 1e200 is past --max-digits: bad input with its place
             # (exit 2, -32001, 422), never "not JSON" (which JSON's NaN and Infinity are, above)
@@ -290,14 +363,16 @@ def _named_place(doc: Any, source: str | None, limits: Limits) -> None:
             raise ScenarioError(said, loc, source=source)
 
 
-def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Any:
+def parse_text(
+    text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0
+) -> Any:
     """Parse ``text`` as JSON (``fmt="json"``), YAML (``"yaml"``), or whichever fits (``None``),
-    within ``limits``."""
+    within ``limits`` (``within``: an envelope of documents, :func:`check_data`)."""
     if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
-        doc = _parse_json(text, source, limits)
+        doc = _parse_json(text, source, limits, within=within)
     else:
         doc = _parse_yaml(text, source, limits)
-    return check_data(doc, source, limits)
+    return check_data(doc, source, limits, within)
 
 
 def utf8(data: bytes | str, where: str = " of the line") -> str:
@@ -310,23 +385,33 @@ def utf8(data: bytes | str, where: str = " of the line") -> str:
         raise ScenarioError(f"not UTF-8 text (byte {exc.start + 1}{where})") from None
 
 
-def parse_json_line(text: str, limits: Limits = DEFAULT_LIMITS, one_line: bool = True, checked: bool = True) -> Any:
+def parse_json_line(
+    text: str,
+    limits: Limits = DEFAULT_LIMITS,
+    one_line: bool = True,
+    checked: bool = True,
+    within: int = 0,
+    written: bool = False,
+) -> Any:
     """One JSON Lines line (errors name the column), or a JSON text (the line and the column),
     within ``limits`` (unless not ``checked``: then read whole, its values to be held to them by
-    :func:`check_data` — a JSON-RPC line's id is read before its params are refused)."""
+    :func:`check_data` — a JSON-RPC line's id is read before its params are refused; ``within``:
+    the line is an envelope of documents, as :func:`check_data` takes it)."""
     if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
         raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
-    doc = _parse_json(text, None, limits, one_line=one_line)
-    return check_data(doc, None, limits) if checked else doc
+    doc = _parse_json(text, None, limits, one_line=one_line, within=within)
+    return check_data(doc, None, limits, within, written) if checked else doc
 
 
-def json_line(line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS, checked: bool = True) -> Any:
+def json_line(
+    line: bytes | str | ScenarioError, limits: Limits = DEFAULT_LIMITS, checked: bool = True, within: int = 0
+) -> Any:
     """One line as :func:`iter_lines` gives it — bytes, text, or the error of a line over the cap —
     decoded as UTF-8 and parsed as JSON within ``limits`` (``checked``: :func:`parse_json_line`);
     :class:`ScenarioError` naming the byte or the column otherwise."""
     if isinstance(line, ScenarioError):
         raise line
-    return parse_json_line(utf8(line), limits, checked=checked)
+    return parse_json_line(utf8(line), limits, checked=checked, within=within)
 
 
 def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:

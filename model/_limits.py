@@ -57,9 +57,26 @@ def raised_by(cap: str) -> str:
     return f" (raise it with {flag})" if flags is None or flag in flags else ""
 
 
-def _cap(default: int, what: str) -> Any:
-    """A cap's field: its default, and what it bounds (the help of its flag, ``--max-<name>``)."""
-    return field(default=default, metadata={"what": what})
+MOST_DEPTH = 256
+"""The most ``--max-depth`` may be: the readers (Python's JSON parser, PyYAML's composer) and the
+validation of a document recurse a frame or more per level, within Python's recursion limit (about
+1,000 frames, some already in use: a server's thread, a verb's). A JSON scenario 600 deep read with
+``--max-depth 100000`` was exit 70 (an internal RecursionError), and one 1,200 deep was refused as
+"nested deeper than the limit of 100000 (raise it with --max-depth)": a cap whose advice could not
+help. 256 is four times the default, and read at every door with room to spare
+(tests/test_attacks_67b.py)."""
+
+
+def _cap(default: int, what: str, most: int | None = None) -> Any:
+    """A cap's field: its default, and what it bounds (the help of its flag, ``--max-<name>``); ``most``:
+    the largest value it may be given (no end when None)."""
+    return field(default=default, metadata={"what": what, "most": most})
+
+
+def most_of(cap: str) -> int | None:
+    """The largest value cap ``cap`` may be given (:data:`MOST_DEPTH` for ``depth``), or None."""
+    most: int | None = next(f.metadata["most"] for f in fields(Limits) if f.name == cap)
+    return most
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +84,9 @@ class Limits:
     """The size caps (see the module docstring); ``Limits(passes=3)`` changes one."""
 
     bytes: int = _cap(16 * 1024 * 1024, "bytes read from one document or batch line, YAML aliases expanded")
-    depth: int = _cap(64, "nesting of a document")
+    depth: int = _cap(64, "nesting of a document, from its own root (in a request too)", MOST_DEPTH)
     digits: int = _cap(100, "digits of one integer in a document")
-    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded")
+    values: int = _cap(1_000_000, "values of one document, YAML aliases expanded (in a request too)")
     abilities: int = _cap(1_000, "waiting abilities (and entries of one pass of a proposal)")
     objects: int = _cap(10_000, "objects")
     candidates: int = _cap(10_000, "candidates of one requirement")

@@ -9,12 +9,13 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from ._args import instance_of
 from ._errors import ScenarioError
 from ._facts import Facts, facts_of
 from ._io import load_document
 from ._limits import DEFAULT_LIMITS, Limits
 from ._numbers import Weight, Whole
-from ._scenario import Document, Scenario, validated, validation_error
+from ._scenario import Built, Document, Scenario, validated, validation_error
 from ._shapes import TriggerBody
 from ._text import compact
 from ._types import AbilityId
@@ -49,7 +50,7 @@ def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
     return tuple(sizes) if len(sizes) > 1 else None
 
 
-class _Value(_Frozen):
+class _Value(Built, _Frozen):
     """Equal and hashed by what the outcome *is*, not how it is listed (docs/rules.md, "An outcome": modes are a
     multiset, a requirement's targets a set): ``value`` is computed once."""
 
@@ -136,6 +137,23 @@ class Outcome(Document, _Value):
         return parse_outcome(load_document(path, limits), source=path, limits=limits)
 
 
+def outcome_of(value: Any, name: str = "outcome") -> Outcome:
+    """An outcome argument of a Python door (``check``'s proposal, ``canonical``'s, ``outcome_json``'s):
+    an :class:`Outcome`, any other value refused naming ``name`` (``model/_args.py`` ``instance_of``)
+    — ``outcome_json({"stack": []})`` was an AttributeError from inside."""
+    return instance_of(value, name, Outcome, "an Outcome (Outcome.model_validate(document) or Outcome.load(path))")
+
+
+def proposal_of(value: Any, limits: Limits, name: str = "proposal") -> Outcome:
+    """An outcome a Python caller built, held to a proposal's caps as every door's proposal is
+    (:func:`_within`: entries per pass within ``--max-abilities``, passes within ``--max-passes``):
+    ``Outcome(stack=[... 1,001 entries])`` was judged by ``check`` where ``Outcome.model_validate``
+    and every other door refuse it before reading an entry."""
+    outcome = outcome_of(value, name)
+    _within({"stack": outcome.stack, "removed": outcome.removed}, limits, None)
+    return outcome
+
+
 class Score(Document, _Frozen):
     """Weights for ``best`` (docs/cli.md): height × position from the bottom, and per mode, target, removal."""
 
@@ -210,7 +228,9 @@ def _within(data: Any, limits: Limits, source: str | None) -> None:
         if not isinstance(listed, list | tuple):
             continue
         for item in listed:
-            ability = item.get("ability") if key == "stack" and isinstance(item, Mapping) else item
+            ability = item
+            if key == "stack":  # an entry's id: a document's mapping, or an Entry a program built
+                ability = item.get("ability") if isinstance(item, Mapping) else getattr(item, "ability", None)
             per_pass[ability.count("@") if isinstance(ability, str) else 0] += 1
     if per_pass and max(per_pass) >= limits.passes:
         raise _sourced(limits.refuse("passes in a proposal", max(per_pass) + 1, "passes", ("stack",)), source)
@@ -289,6 +309,7 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
     Canonicalising never fails: ids the scenario does not know sort last, and ``check`` reports them.
     """
     facts = facts_of(scenario)
+    outcome = outcome_of(outcome)
     key = canonical_key(facts, outcome)
     no_reqs: list[str] = []
     entries = []
@@ -325,6 +346,7 @@ def canonical(scenario: Scenario | Facts, outcome: Outcome) -> Outcome:
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     """The JSON-ready dict of an outcome, without empty fields."""
+    outcome = outcome_of(outcome)
     out: dict[str, Any] = {"stack": [entry_dict(e) for e in outcome.stack], "removed": list(outcome.removed)}
     if outcome.passes is not None:
         out["passes"] = list(outcome.passes)

@@ -24,10 +24,10 @@ from typing import Any
 
 from ._controllers import derive_controller
 from ._errors import PastCompiled, ScenarioError
-from ._facts import Facts, compile_facts, facts_of, reactions_of
+from ._facts import Facts, compile_facts, facts_of, reactions_of, scenario_of
 from ._filters import Context, matches, possible_kinds
 from ._limits import DEFAULT_LIMITS, Limits, in_force, raised_by
-from ._outcome import Outcome
+from ._outcome import Outcome, outcome_of
 from ._scenario import Scenario
 from ._shapes import Filter, Reaction, Trigger, TriggerBody
 from ._things import Thing
@@ -44,6 +44,7 @@ def by_reactions(scenario: Scenario | Facts, placed: Outcome) -> list[dict[str, 
     """The default next-pass function: the scenario's ``reactions`` fired by ``placed``, in the
     order docs/formats.md, Proposal and outcome sorts them (stack position of the ability that fired them, then
     reaction order). Given the pass's facts, it reads them rather than compiling the scenario."""
+    scenario, placed = scenario_of(scenario), outcome_of(placed, "placed")
     if not (reactions_of(scenario) if isinstance(scenario, Facts) else scenario.reactions):
         return []
     facts = facts_of(scenario)

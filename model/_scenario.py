@@ -8,8 +8,10 @@ with 603.3a), run once the shapes are valid. Each error names its place
 
 from __future__ import annotations
 
+from collections.abc import Set
 from functools import cache
-from typing import Any, Self, TypeVar, cast
+from types import UnionType
+from typing import Any, Self, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
@@ -21,9 +23,45 @@ from ._limits import DEFAULT_LIMITS, NO_DEADLINE, Limits
 from ._problems import MAX_PROBLEMS, problems, repaired
 from ._references import as_reference, check_references
 from ._shapes import ScenarioFields, shape_models
+from ._text import found
 
 
-class Document:
+class Built:
+    """A model's constructor read as its documents are (``Outcome(stack=[1])``, ``Entry(ability=1)``):
+    every problem one :class:`ScenarioError` naming its place in the format's words
+    (:func:`validation_error`) — pydantic's ``ValidationError`` escaped the one door of a Python
+    caller that :class:`Document` did not route. A keyword holds what a program built (an
+    ``Entry`` among a stack's), so it is validated as given, not held to a document's limits."""
+
+    def __init__(self, /, **data: Any) -> None:
+        for name, value in data.items():  # pydantic reads a set as a list, in its hashes' order
+            if isinstance(value, Set) and _ordered_field(cast("type[BaseModel]", type(self)), name):
+                raise ScenarioError(f"expected a list, found {found(value)} (a set has no order of its own)", (name,))
+        try:
+            BaseModel.__init__(cast(BaseModel, self), **data)
+        except ValidationError as exc:
+            raise validation_error(exc, None, data, cast("type[BaseModel]", type(self))) from None
+
+    # pydantic's mark of its own constructor: validation (``model_validate``, a model inside another)
+    # then builds the model itself, with its context (a later pass's ids), never through this door
+    setattr(__init__, "__pydantic_base_init__", True)  # noqa: B010 - pydantic reads it so
+
+
+def _ordered_field(model: type[BaseModel], name: str) -> bool:
+    """Whether field ``name`` of ``model`` is a list (a tuple, or one or None): a set given for it
+    would be read in its hashes' order. Another field refuses a set in pydantic's own check."""
+    field = model.model_fields.get(name)
+    kinds = [field.annotation] if field is not None else []
+    while kinds:
+        kind = kinds.pop()
+        if get_origin(kind) in (tuple, list):
+            return True
+        if get_origin(kind) in (Union, UnionType):
+            kinds.extend(get_args(kind))
+    return False
+
+
+class Document(Built):
     """Every pydantic entry point of a document model (:class:`Scenario`, ``Outcome``, ``Score``) read
     as every door reads a document: ``model_validate`` by :func:`read_document`, ``model_validate_json``
     by the JSON reader of files and lines (a number what its text says, no duplicate key, the

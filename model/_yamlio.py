@@ -107,9 +107,12 @@ class _TooBig(Exception):
     """A document past a cap (an integer's digits, or its values or text once its aliases expand):
     not malformed, too big — said as every reader says it (:meth:`Limits.past`), at its line."""
 
-    def __init__(self, limit: DocumentCap, said: str, node: yaml.Node) -> None:
-        mark = node.start_mark
+    def __init__(self, limit: DocumentCap, said: str, node: yaml.Node | None) -> None:
         self.limit = limit
+        if node is None:  # past the cap in the values it writes, aliases or not: as the JSON reader says it
+            super().__init__(said)
+            return
+        mark = node.start_mark
         super().__init__(f"line {mark.line + 1} column {mark.column + 1}: {said}")
 
     def refusal(self, limits: Limits, source: str) -> PastLimit:
@@ -168,6 +171,8 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
         own = len(str(current.value).encode("utf-8", "surrogatepass")) if isinstance(current, yaml.ScalarNode) else 0
         values = 1 + sum(sizes.get(id(c), (0, 0))[0] for c in children)
         size = own + sum(sizes.get(id(c), (0, 0))[1] for c in children)
+        if values > limits.values and len(sizes) + 1 > limits.values:  # past it in its own values: as JSON says it
+            raise _TooBig("values", f"more than {limits.values} values", None)
         if values > limits.values:
             raise _TooBig("values", f"more than {limits.values} values once its aliases expand", current)
         if size > limits.bytes:

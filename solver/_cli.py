@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from triggerstack.model._args import default_time_limit, flag, how_many, seed_of, whole_number
 from triggerstack.model._errors import MissingExtra, ScenarioError, UsageError, install_hint
-from triggerstack.model._limits import DEFAULT_TIME_LIMIT, FLAGS, MOST_JOBS, Deadline, Limits, bounded, seconds_of
+from triggerstack.model._limits import (
+    DEFAULT_TIME_LIMIT,
+    FLAGS,
+    MOST_JOBS,
+    Deadline,
+    Limits,
+    bounded,
+    most_of,
+    seconds_of,
+)
 from triggerstack.model._text import compact, shown_lines, typed, visible
 
 from ._boards import _cli as _boards
@@ -122,9 +131,10 @@ def _limits_parser(streams: bool = False) -> argparse.ArgumentParser:
         said = f"default {default:,}"
         if name == "answer" and streams:  # unset: the lines are written as they go (_output.stream)
             said = "default none: the lines are written as they come, in constant memory; given, all of them"
+        most = most_of(name)  # --max-depth's ceiling: what the readers can follow
         caps.add_argument(
             f"--max-{name}",
-            type=_positive,
+            type=_positive if most is None else _capped(most),
             default=None if name == "answer" else default,
             metavar="N",
             help=f"most {what} ({said})",
@@ -289,6 +299,11 @@ _seconds = flag(lambda value: seconds_of(value, ""))
 """``--time-limit``: a finite number of seconds more than 0, read as the wire reads it (model/_args.py)."""
 _positive = flag(lambda value: how_many(value, ""), whole=True)
 """A count or a cap of 1 or more, likewise (``how_many``: every count asked for, ``boards -n`` too)."""
+def _capped(most: int) -> Callable[[str], int]:
+    """A cap's flag with a ceiling (``--max-depth``: what the readers can follow): 1 to ``most``."""
+    return flag(lambda value: whole_number(value, "", 1, most), whole=True)
+
+
 _processes = flag(lambda value: whole_number(value, "", 1, MOST_JOBS), whole=True)
 """``--jobs``: 1 to ``MOST_JOBS`` processes, likewise."""
 _seed = flag(lambda value: seed_of(value, ""), whole=True)

@@ -38,6 +38,8 @@ PRODUCT = ("model", "solver", "adapters")
 ALLOWED = {
     ("model/_lazy.py", "AttributeError"): "a module's missing attribute, worded as Python words it (a name in code)",
     ("adapters/phase/_live.py", "Keep"): "not shown: finds phase's keep action by its repr",
+    ("solver/_judge/_never.py", "repr(thing[1:])"): "not shown: a thing's facts but its id, as a key of alike stacks",
+    ("solver/_judge/_never.py", "repr(profile(b))"): "not shown: a sortable key of alike abilities below",
 }
 """(file, a word of the line) → why its ``repr`` is no value from outside shown to a user."""
 

@@ -378,6 +378,7 @@ public final class ConformanceRunner {
     /** Python's {@code repr()} of the float a JSON number with a fraction or exponent reads as. */
     static String pyFloat(BigDecimal d) {
         double x = d.doubleValue();
+        if (Double.isInfinite(x)) return x > 0 ? "Infinity" : "-Infinity"; // json.dumps of a number past the floats
         if (x == 0) return (1 / x < 0) ? "-0.0" : "0.0";
         BigDecimal v = new BigDecimal(Double.toString(x)).stripTrailingZeros();
         String digits = v.unscaledValue().abs().toString();
@@ -450,13 +451,28 @@ public final class ConformanceRunner {
         return s.scale() <= 0 ? s.toBigInteger() : null;
     }
 
-    /** A number as a refusal shows it: as written where its double is a whole number it is not. */
+    /**
+     * A number as a refusal shows it: as written where its double is another number — one past the
+     * doubles, or a whole double the text is not (1e-400, 9007199254740993.0) — as the Python runner's
+     * Inexact is; else as Python writes its float.
+     */
     static String shownNumber(Object value) {
-        if (value instanceof BigDecimal d && exactWhole(d) == null && !Double.isInfinite(d.doubleValue())
-                && d.doubleValue() == Math.rint(d.doubleValue())) {
-            return shown(d.toString());
+        if (value instanceof BigDecimal d && inexact(d)) {
+            return shown(d instanceof TriggerStackClient.Written w ? w.text : d.toString());
         }
         return shown(dumps(value));
+    }
+
+    /** Whether {@code d}'s double is not the number it says: past the doubles, or whole and another number. */
+    static boolean inexact(BigDecimal d) {
+        double x = d.doubleValue();
+        if (Double.isInfinite(x)) return true;
+        return x == Math.rint(x) && new BigDecimal(x).compareTo(d) != 0;
+    }
+
+    /** A number past the doubles whose text is a whole number (1e400): a float of 2^53 or more, by its text. */
+    static boolean wholePastDoubles(BigDecimal d) {
+        return Double.isInfinite(d.doubleValue()) && (d.signum() == 0 || d.stripTrailingZeros().scale() <= 0);
     }
 
     /** A count ({@link #wholeNumber}); anything else is Wrong, saying which {@code what} and why. */
@@ -464,7 +480,7 @@ public final class ConformanceRunner {
         BigInteger n = wholeNumber(value);
         if (n != null) return n;
         String shown = shownNumber(value);
-        if (value instanceof BigDecimal d && exactWhole(d) != null) {
+        if (value instanceof BigDecimal d && (exactWhole(d) != null || wholePastDoubles(d))) {
             throw new Wrong(what + " " + shown + " is a float of 2^53 or more, which is not an exact count: write it as an integer");
         }
         throw new Wrong(what + " " + shown + " is not a whole number");

@@ -297,11 +297,36 @@ public final class TriggerStackClient implements AutoCloseable {
             }
             return new BigInteger(number);
         }
-        BigDecimal d = new BigDecimal(number);
-        if (Double.isInfinite(d.doubleValue())) {
-            throw new JsonError("malformed", number + " is no number a reader can take");
+        return new Written(number);
+    }
+
+    /**
+     * A number written with a point or an exponent, kept with its text: read as what the text says
+     * (one past a double's range, 1e400, is a number, not malformed JSON) and shown as written where
+     * its double is another number, as the Python runner shows it (model/_numbers.py Inexact).
+     */
+    public static final class Written extends BigDecimal {
+        private static final long serialVersionUID = 1L;
+        /** The number as the text wrote it. */
+        public final String text;
+
+        Written(String text) {
+            super(clamped(text));
+            this.text = text;
         }
-        return d;
+
+        /** The text, its exponent held within what BigDecimal takes (a larger one is past every double anyway). */
+        private static String clamped(String text) {
+            int e = Math.max(text.indexOf('e'), text.indexOf('E'));
+            if (e < 0) return text;
+            String exp = text.substring(e + 1);
+            try {
+                Integer.parseInt(exp);
+                return text;
+            } catch (NumberFormatException huge) {
+                return text.substring(0, e + 1) + (exp.startsWith("-") ? "-" : "") + "999999999";
+            }
+        }
     }
 
     private static void expect(String s, int[] at, char c) {

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._numbers import Whole
+from triggerstack.model._scenario import Built
 from triggerstack.model._text import compact
 
 MAX_PAGE = 10_000
@@ -38,9 +39,10 @@ class Steps(Params):
     decisions: list[Whole | StrictStr] = Field(default_factory=list, description="The decisions taken so far, in order")
 
 
-class Result(BaseModel):
+class Result(Built, BaseModel):
     """A verb's answer: frozen; :meth:`to_json` is what a server answers, :meth:`text` what the command
-    line prints, :meth:`cli_json` what ``--json`` prints."""
+    line prints, :meth:`cli_json` what ``--json`` prints. Built by a program (``Counted(count="x")``),
+    its problems are a :class:`ScenarioError` naming each place, as a document's are."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 

@@ -45,7 +45,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
 from triggerstack.model._numbers import int_said
-from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict
+from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict, outcome_of, proposal_of
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._text import compact
@@ -103,12 +103,6 @@ def _seed(seed: int | random.Random | None) -> int | random.Random | None:
     """A draw's seed checked as it is given (``model/_args.py``): a generator, None, or a whole number
     0 or more — ``-k`` drew what ``k`` draws, ``1.5`` and text were hashed."""
     return seed if seed is None or isinstance(seed, random.Random) else seed_of(seed)
-
-
-def outcome_of(value: Any, name: str) -> Outcome:
-    """An outcome argument (``check``'s proposal, ``index``'s outcome): an :class:`Outcome`, any
-    other value refused naming ``name`` (``model/_args.py`` ``instance_of``)."""
-    return instance_of(value, name, Outcome, "an Outcome (Outcome.model_validate(document) or Outcome.load(path))")
 
 
 def _limit(limit: int | None) -> int | None:
@@ -307,7 +301,7 @@ class LegalOutcomes:
         """Every violation of ``proposal`` (see :func:`check`)."""
         from .._judge import judge
 
-        proposal = outcome_of(proposal, "proposal")
+        proposal = proposal_of(proposal, self.options.limits)  # held to a proposal's caps, as every door's
         with self._call() as deadline:
             return judge(self._learned.judging_passes(), proposal, deadline, self.options.limits.answer)
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -263,9 +265,19 @@ def _whole(value: Any, what: str) -> int:
     if n is not None:
         return n
     shown = _shown(value.text if isinstance(value, Inexact) else json.dumps(value))  # as written
-    if isinstance(value, float) and exact_whole(value) is not None:
+    if isinstance(value, float) and (exact_whole(value) is not None or _whole_past_floats(value)):
         raise _Wrong(f"{what} {shown} is a float of 2^53 or more, which is not an exact count: write it as an integer")
     raise _Wrong(f"{what} {shown} is not a whole number")
+
+
+def _whole_past_floats(value: float) -> bool:
+    """A number past the floats whose text is a whole number (``1e400``, ``-2.5e400``): a float of
+    2^53 or more as docs/conformance.md says, decided by its text (never made an integer: ``1e999999999``
+    would be a billion digits)."""
+    if not (isinstance(value, Inexact) and math.isinf(value)):
+        return False
+    exact = Decimal(value.text)
+    return exact.is_finite() and exact == exact.to_integral_value()
 
 
 class _Wrong(Exception):

@@ -34,26 +34,28 @@ _shared: Facts | None = None  # the batch's one scenario, in each worker
 _cache = Compiled(CACHE_ENTRIES)  # the lines' scenarios, by their text, within CACHE_BYTES of it
 
 
-def read_line(line: bytes | str | ScenarioError, limits: Limits, checked: bool = True) -> Any:
+def read_line(line: bytes | str | ScenarioError, limits: Limits, checked: bool = True, within: int = 0) -> Any:
     """One line as :func:`~triggerstack.model._io.iter_lines` gives it, read as every surface that
     reads lines reads it (``check --batch``, ``batch``, the stdio server): its JSON value, or
     :class:`RequestError` (not JSON: -32700) naming the column or byte; JSON past a documented limit
     (a number too large, too deep …) is :class:`~triggerstack.model._errors.PastLimit`, bad input.
     Not ``checked``: the value as read, for :func:`check_value` to hold to the limits once its
-    JSON-RPC id is known (the stdio server answers a readable id, never null for it)."""
+    JSON-RPC id is known (the stdio server answers a readable id, never null for it). ``within``:
+    how many levels in the line's documents are (a request's params' members: 2), each held to
+    the limits as the same document read from a file (``model/_io.py`` ``check_data``)."""
     try:
-        return json_line(line, limits, checked=checked)
+        return json_line(line, limits, checked=checked, within=within)
     except PastLimit:
         raise  # JSON past a documented limit: bad input, with its place
     except ScenarioError as exc:
         raise RequestError(KINDS.NOT_JSON, exc.one_line()) from None
 
 
-def check_value(doc: Any, limits: Limits) -> Any:
+def check_value(doc: Any, limits: Limits, within: int = 0) -> Any:
     """What :func:`read_line` holds a line's value to, with the same errors (a value past a limit is
     bad input with its place, ``NaN`` is not JSON)."""
     try:
-        return check_data(doc, None, limits)
+        return check_data(doc, None, limits, within)
     except PastLimit:
         raise
     except ScenarioError as exc:
@@ -68,7 +70,8 @@ def error_line(number: int, exc: BaseException) -> str:
 
 
 def _judge(number: int, line: bytes | str | ScenarioError, shared: Facts | None, options: Options) -> str:
-    doc = read_line(line, options.limits)  # not a line it reads (-32700), as ``batch`` and the servers say
+    # not a line it reads (-32700), as ``batch`` and the servers say; its scenario and proposal each a document
+    doc = read_line(line, options.limits, within=0 if shared is not None else 1)
     deadline = deadline_for(options.time_limit)  # the line's one deadline: its compile and its check
     if shared is not None:
         facts, proposal_doc = shared, doc

@@ -60,7 +60,7 @@ def answer_line(number: int, line: bytes | str | ScenarioError, _shared: Facts |
     out = service.writer()  # the line as a whole within --max-answer, counted as it is built
     out.write(f'{{"line":{number},"result":')
     try:
-        request = read_line(line, options.limits)
+        request = read_line(line, options.limits, within=2)  # each of its params' values a document
         if (
             not isinstance(request, dict)
             or set(request) - {"method", "params"}

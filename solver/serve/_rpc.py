@@ -325,7 +325,7 @@ class Service:
         reference detected", a set was read as a list, a seed of 5,000 digits taken past
         ``--max-digits``."""
         with self._failures():
-            check_value(params, self.options.limits)
+            check_value(params, self.options.limits, within=1)  # each param a document, as a file is
         asked = self.ask(method, params)
         return json.loads(self.answer(asked, Bound(asked.seconds, gone), client, peer), parse_int=text_int)
 
@@ -395,7 +395,7 @@ class Service:
         """:meth:`handle`'s response line as UTF-8 pieces (written out one by one), or None."""
         out = self.writer()
         try:
-            request = read_line(line, self.options.limits, checked=False)  # each request checked in _one
+            request = read_line(line, self.options.limits, checked=False, within=3)  # each request checked in _one
             if isinstance(request, list):
                 if not request:
                     raise RequestError(KINDS.NOT_A_REQUEST, "an empty batch")
@@ -436,7 +436,7 @@ class Service:
         mark = out.mark()
         try:
             try:  # past a limit, NaN …: said with the id it was sent with
-                check_value(request, self.options.limits)
+                check_value(request, self.options.limits, within=2)  # each of its params' values a document
             except Exception as unread:
                 raise RpcError(failure(unread)) from None
             if not valid_id:
