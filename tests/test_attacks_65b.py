@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario, UsageError
 from triggerstack.model._io import iter_lines
@@ -112,6 +112,7 @@ _IDS = st.one_of(st.integers(-(2**53), 2**53), st.text(max_size=8), st.none())
 
 
 @settings(max_examples=40, deadline=None)
+@example(planted="1e400", ident="@", method="count", where="params.x", batch=True)
 @given(
     planted=_PLANTED,
     ident=_IDS,
@@ -125,7 +126,10 @@ def test_a_request_refused_for_a_value_is_answered_with_its_own_id(
     params: dict[str, Any] = {"scenario": {**TINY, "x": "@"}} if where == "params.scenario.x" else {"scenario": TINY, "x": "@"}
     if where == "params.deep":
         params = {"scenario": TINY, "deep": [{"a": ["@"]}]}
-    text = json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}).replace('"@"', planted)
+    # planted in the params alone: an id generated as "@" is the request's id, never a planted value
+    # (run 3 under load, stop 67: the replace reached the id too, and the test blamed the server)
+    head = json.dumps({"jsonrpc": "2.0", "id": ident, "method": method})
+    text = head[:-1] + ', "params": ' + json.dumps(params).replace('"@"', planted) + "}"
     if batch:
         other = json.dumps({"jsonrpc": "2.0", "id": "other", "method": "count", "params": {"scenario": TINY}})
         answers = _rpc(f"[{text},{other}]")
