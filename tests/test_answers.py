@@ -313,13 +313,15 @@ def test_a_later_pass_and_too_many_passes_are_bounded_too() -> None:
 
 def test_judging_a_long_proposal_keeps_the_deadline() -> None:
     """A proposal handed to the Python API as an Outcome (no document to bound) is judged within
-    the time limit: the judge checks the deadline as it goes."""
+    the time limit: the judge checks the deadline as it goes (its caps raised to take it: check
+    holds a built outcome to them as to a document, docs/python.md)."""
     from triggerstack.model._outcome import parse_outcome
-    from triggerstack.solver import LegalOutcomes, TimeLimitReached
+    from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached
 
     facts = LegalOutcomes(Scenario.model_validate(_board(3))).facts
-    legal = LegalOutcomes(facts, time_limit=0.05)
-    proposal = parse_outcome(_long(200_000), limits=Limits(abilities=10**6))
+    wide = Limits(abilities=10**6)
+    legal = LegalOutcomes(facts, Options(time_limit=0.05, limits=wide))
+    proposal = parse_outcome(_long(200_000), limits=wide)
     with pytest.raises(TimeLimitReached):
         legal.check(proposal)
 
