@@ -143,15 +143,21 @@ def test_a_reason_explain_gives_is_said_of_every_way_of_choosing_the_thing(doc: 
     except TimeLimitReached:
         assume(False)
         raise
-    report = told["abilities"][0]
-    modal = "modal" in doc["triggers"][0]
-    for m in report["modes"]:
-        for r in m["requirements"]:
-            reasons: dict[str, set[tuple[str, str]]] = {}
-            for ex in r["excluded"]:
-                reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
-            for thing, given_ in reasons.items():
-                every_way_told(facts, found, report["id"], m["id"] if modal else None, r["id"], thing, given_)
+    every_reason_told(facts, found, told["abilities"][:1])
+
+
+def every_reason_told(facts: Any, found: list[dict[str, Any]], reports: list[dict[str, Any]]) -> None:
+    """:func:`every_way_told` of each thing ``explain`` excludes in ``reports`` (its abilities'
+    reports), with the reasons it gives it (by code and rule)."""
+    for report in reports:
+        a = facts.abilities[facts.ability_index[report["id"]]]
+        for m in report["modes"]:
+            for r in m["requirements"]:
+                reasons: dict[str, set[tuple[str, str]]] = {}
+                for ex in r["excluded"]:
+                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+                for thing, given_ in reasons.items():
+                    every_way_told(facts, found, a.id, m["id"] if a.modal else None, r["id"], thing, given_)
 
 
 def every_way_told(

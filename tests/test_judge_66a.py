@@ -57,7 +57,7 @@ from triggerstack.solver._core.space import has_legal_choice
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .property.test_literal import unusual
-from .test_judge_65a import WAYS, divided, every_way_told, many_choices
+from .test_judge_65a import WAYS, divided, every_reason_told, many_choices
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -490,15 +490,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_whatever_is_below(doc: dict
     except TimeLimitReached:
         assume(False)
         raise
-    for report in told["abilities"]:
-        a = facts.abilities[facts.ability_index[report["id"]]]
-        for m in report["modes"]:
-            for r in m["requirements"]:
-                reasons: dict[str, set[tuple[str, str]]] = {}
-                for ex in r["excluded"]:
-                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
-                for thing, given_ in reasons.items():
-                    every_way_told(facts, found, a.id, m["id"] if a.modal else None, r["id"], thing, given_)
+    every_reason_told(facts, found, told["abilities"])
 
 
 def _removed_instead(o: dict[str, Any], ability: str) -> dict[str, Any]:

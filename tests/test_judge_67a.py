@@ -40,7 +40,7 @@ from triggerstack.solver._judge import mode_never_chosen
 from triggerstack.solver._judge._never import _never_on, stack_kinds
 
 from .property.strategies import SETTINGS
-from .test_judge_65a import every_way_told
+from .test_judge_65a import every_reason_told
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -126,15 +126,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_on_every_stack(doc: dict[st
     except TimeLimitReached:
         assume(False)
         raise
-    for report in told["abilities"]:
-        a = facts.abilities[facts.ability_index[report["id"]]]
-        for m in report["modes"]:
-            for r in m["requirements"]:
-                reasons: dict[str, set[tuple[str, str]]] = {}
-                for ex in r["excluded"]:
-                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
-                for thing, given_ in reasons.items():
-                    every_way_told(facts, found, a.id, m["id"] if a.modal else None, r["id"], thing, given_)
+    every_reason_told(facts, found, told["abilities"])
 
 
 def _codes(facts: Any, a: Any, m: Any, r: Any, t: int, below: frozenset[int]) -> Counter[frozenset[tuple[str, str]]]:
