@@ -57,7 +57,7 @@ from triggerstack.solver._core.space import has_legal_choice
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .property.test_literal import unusual
-from .test_judge_65a import WAYS, divided, every_reason_told, many_choices
+from .test_judge_65a import WAYS, divided, every_reason_told, many_choices, wider
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -490,7 +490,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_whatever_is_below(doc: dict
     except TimeLimitReached:
         assume(False)
         raise
-    every_reason_told(facts, found, told["abilities"])
+    every_reason_told(facts, found, told["abilities"], wider(facts))
 
 
 def _removed_instead(o: dict[str, Any], ability: str) -> dict[str, Any]:
