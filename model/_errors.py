@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Literal, Self
 
 from ._rules import Rule
+from ._text import visible
 
 SHOWN_KEY = 64
 """The most characters of one key a place shows (a longer key is cut, "…" marking the cut)."""
@@ -30,8 +31,9 @@ SHOWN_KEY = 64
 
 def shown_key(key: str) -> str:
     """``key`` as a message shows it: whole up to :data:`SHOWN_KEY` characters, else cut with "…"
-    (a 100 KB key in a document is not echoed whole)."""
-    return key if len(key) <= SHOWN_KEY else key[: SHOWN_KEY - 1] + "…"
+    (a 100 KB key in a document is not echoed whole), each unsafe code point its JSON escape
+    (:func:`visible`: a key ``"\x1e"`` is a place ``\u001e``, never a control code on a terminal)."""
+    return visible(key if len(key) <= SHOWN_KEY else key[: SHOWN_KEY - 1] + "…")
 
 
 def format_loc(loc: tuple[str | int, ...]) -> str:
@@ -78,7 +80,9 @@ class ScenarioError(ValueError):
             parts.append(self.source)
         if self.loc:
             parts.append(format_loc(self.loc))
-        text = " ".join(line.strip() for line in self.message.splitlines())  # text it quotes keeps its spaces
+        # its own lines joined (text it quotes keeps its spaces), and any unsafe code point its JSON
+        # escape: str.splitlines also breaks at \x1c-\x1e, \x85 and \u2028, which quoted text can hold
+        text = visible(" ".join(line.strip() for line in self.message.split("\n")))
         if self.rule is not None:
             text += f" (rule {self.rule.value})"
         parts.append(text)

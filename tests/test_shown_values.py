@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import ScenarioError, UsageError
 from triggerstack.model._text import UNSAFE
@@ -93,12 +93,13 @@ def test_the_scan_finds_each_way_of_writing_repr(tmp_path: Path) -> None:
 
 HOSTILE = st.builds(
     lambda head, body, n: head + body * n,
-    st.text(alphabet=st.sampled_from("\x1b\x07\u202e\u200b'\"\\\n\x00"), min_size=1, max_size=4),
+    st.text(alphabet=st.sampled_from("\x1b\x07\u202e\u200b'\"\\\n\x00\x1e\x85\u2028"), min_size=1, max_size=4),
     st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "Cc", "Cf"]), min_size=1, max_size=8),
     st.integers(1, 20_000),
 )
-"""Text from outside as an attacker writes it: control and formatting code points, quotes and
-backslashes first, then up to some 160,000 characters."""
+"""Text from outside as an attacker writes it: control and formatting code points (among them
+those Python's ``str.splitlines`` breaks a line at: \x1e, \x85, \u2028), quotes and backslashes
+first, then up to some 160,000 characters."""
 BOUND = 1_500
 """The most characters a one-line refusal here may take: the value is cut to 80 characters, each
 written in at most 12 (an astral code point's escape), beside the message's own words."""
@@ -120,7 +121,8 @@ def _scenario(word: str) -> dict[str, object]:
 
 
 @settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 4), deadline=None)
-@given(sent=HOSTILE, door=st.sampled_from(["vocabulary", "layout", "render", "autoreset", "decision", "card"]))
+@given(sent=HOSTILE, door=st.sampled_from(["vocabulary", "key", "layout", "render", "autoreset", "decision", "card"]))
+@example(sent="\x1e", door="key")  # drawn by 66b's self-holding property: shown as a blank, a line break to splitlines
 def test_a_value_from_outside_is_shown_cut_and_escaped_at_every_door(sent: str, door: str) -> None:
     from triggerstack.model import Scenario
 
@@ -129,7 +131,13 @@ def test_a_value_from_outside_is_shown_cut_and_escaped_at_every_door(sent: str, 
         with pytest.raises(ScenarioError) as refused:
             Scenario.model_validate(_scenario(sent))
         error = refused.value
-    elif door == "layout":
+    elif door == "key":  # a key of the document's, in the place a refusal names (model/_errors.py format_loc)
+        doc = _scenario("creature")
+        doc["objects"][0][sent] = 1  # type: ignore[index]
+        with pytest.raises(ScenarioError) as unknown:
+            Scenario.model_validate(doc)
+        error = unknown.value
+        assert len(str(error).splitlines()) == 1, str(error)[:200]  # a key of "\x1e" was a line break
         with pytest.raises(ValueError) as bad:
             ActionLayout(abilities=sent, things=4)  # type: ignore[arg-type]  # what a caller may pass
         error = bad.value
