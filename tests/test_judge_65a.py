@@ -154,16 +154,15 @@ def every_reason_told(
     """:func:`every_way_told` of each thing ``explain`` excludes in ``reports`` (its abilities'
     reports), with the reasons it gives it (by code and rule); ``more`` draws further legal
     outcomes (bounded) where a sample must be widened."""
-    for report in reports:
-        a = facts.abilities[facts.ability_index[report["id"]]]
+    for report in reports:  # an ability's, or one a reaction fires (explain's "fired")
         for m in report["modes"]:
             for r in m["requirements"]:
                 reasons: dict[str, set[tuple[str, str]]] = {}
                 for ex in r["excluded"]:
                     reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
                 for thing, given_ in reasons.items():
-                    mode = m["id"] if a.modal else None
-                    every_way_told(facts, found, a.id, mode, r["id"], thing, given_, more)
+                    mode = m["id"] if report["modal"] is not None else None
+                    every_way_told(facts, found, report["id"], mode, r["id"], thing, given_, more)
 
 
 def wider(facts: Any) -> Callable[[], Iterable[dict[str, Any]]]:
@@ -175,12 +174,29 @@ def wider(facts: Any) -> Callable[[], Iterable[dict[str, Any]]]:
     )
 
 
+def _a_thing_of_its_pass(facts: Any, o: dict[str, Any], ability: str, thing: str) -> bool:
+    """Whether ``thing`` is a thing of the pass ``ability`` is put in, in outcome ``o``: a player or
+    object; an ability on the stack; or one removed in that same pass (an ability ``R@A`` is
+    fired by ``A``, a pass after it: docs/formats.md, ids hold no other ``@``)."""
+    if "@" not in thing and thing not in facts.ability_index:
+        return True
+    if any(e["ability"] == thing for e in o["stack"]):
+        return True
+    return thing in o.get("removed", ()) and thing.count("@") == ability.count("@")
+
+
 def _said(
     facts: Any, found: Iterable[dict[str, Any]], ability: str, mode: str | None, rid: str, thing: str,
 ) -> Iterator[tuple[set[tuple[str, str]], str]]:
     """What ``check`` says of ``ability`` in each way of choosing ``thing`` for ``rid`` (every
-    outcome of ``found`` with it in place, :func:`_ways`), by code and rule, with the way's stack."""
+    outcome of ``found`` with it in place, :func:`_ways`), by code and rule, with the way's stack.
+    An ability is a thing of a later pass only where it is on the stack: one an earlier pass
+    removed, or a reaction's that the outcome never fires, is no thing of that pass, and choosing it
+    there is no way of choosing it (check: ``target-unknown``, "removed in pass 1" or "has not
+    triggered"). An ability of the same pass removed is one (``target-not-yet-on-stack``)."""
     for o in found:
+        if not _a_thing_of_its_pass(facts, o, ability, thing):
+            continue
         for changed in _ways(o, ability, mode, rid, thing):
             verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
             assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"

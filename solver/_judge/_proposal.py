@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 
 from triggerstack.model._answer import Spending
 from triggerstack.model._errors import ProposalError
-from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
+from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts, reactions_of
 from triggerstack.model._limits import NO_DEADLINE, Deadline
 from triggerstack.model._outcome import Entry, Outcome
 from triggerstack.model._passes import Passes, StackItem
@@ -82,6 +82,10 @@ class _Report:
 
     def __init__(self, deadline: Deadline, cap: int | None) -> None:
         self.items: list[Violation] = []
+        self.removed_in: dict[str, int] = {}
+        """Each ability removed in a pass before the one judged, with that pass's number."""
+        self.fired: frozenset[str] = frozenset()
+        """The ids of the scenario's reactions: ``R@A`` names what ``R`` fires (ids hold no other ``@``)."""
         big = cap if cap is not None else 1 << 62
         self.spending = Spending(big, deadline, "judging the proposal", "send a proposal that breaks fewer rules")
 
@@ -126,6 +130,7 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
     current: Facts | None = passes.first
     on_stack: tuple[StackItem, ...] = ()
     depth = 0
+    report.fired = frozenset(r.id for r in reactions_of(passes.first))
     while current is not None:
         index = current.ability_index
         mine = [i for i in left if stack[i].ability in index]
@@ -136,6 +141,7 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
             pass_of[i] = depth
         sizes.append(len(mine))
         _judge_pass(current, [(i, stack[i]) for i in mine], gone, depth, report)
+        report.removed_in.update((r, depth + 1) for r in gone if r not in report.removed_in)
         if passes.single:
             break
         placed = Outcome(stack=tuple(stack[i] for i in mine), removed=tuple(gone))
@@ -351,6 +357,17 @@ def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, re
                     report.add(a.id, _division.nothing_to_divide().at(place))
 
 
+def _not_a_thing(tid: str, report: _Report) -> Reason:
+    """A target that names no thing of the pass: an ability an earlier pass removed, or one a
+    reaction fires that has not triggered, is named as such (what a walk says: the same sentence);
+    else it is no thing of the scenario."""
+    if tid in report.removed_in:
+        return _targets.not_in_pass(tid, report.removed_in[tid])
+    if tid.partition("@")[0] in report.fired and "@" in tid:
+        return _targets.not_in_pass(tid)
+    return _targets.not_a_thing(tid)
+
+
 def _check_targets(
     facts: Facts,
     a: AbilityFacts,
@@ -370,7 +387,7 @@ def _check_targets(
         if len(known) != len(ids):
             for tid in ids:
                 if tid not in index:
-                    report.add(a.id, _targets.not_a_thing(tid).at(_place(inst, r)))
+                    report.add(a.id, _not_a_thing(tid, report).at(_place(inst, r)))
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         chosen[r.index] = distinct
         for t in distinct:

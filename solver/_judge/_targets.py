@@ -99,8 +99,15 @@ def not_a_thing(name: str, divided: bool = False) -> Reason:
     return Reason.of(Code.TARGET_UNKNOWN, f"{name} is not a player, object or waiting ability of the scenario")
 
 
-def not_in_pass(name: str) -> Reason:
-    """A walk's target decision naming a thing of a later pass."""
+def not_in_pass(name: str, removed_in: int | None = None) -> Reason:
+    """A target that is no thing of the pass its ability is put in (check's and a walk's one
+    sentence): an ability removed in pass ``removed_in`` (603.3d: it never reached the stack), or
+    one that has not triggered (a reaction's, in a pass before it or an outcome that never fires it)."""
+    if removed_in is not None:
+        return Reason.of(
+            Code.TARGET_UNKNOWN,
+            f"{name} was removed in pass {removed_in}: it is not a player, object or ability of this pass",
+        )
     return Reason.of(Code.TARGET_UNKNOWN, f"{name} is not a thing of this pass: it has not triggered")
 
 

@@ -388,8 +388,9 @@ class Stepper(Checked[Walk]):
         if self.is_over(walk):
             return walk_over()
         name = decision.subject
-        if decision.kind is TARGET:
-            return not_in_pass(name)
+        if decision.kind is TARGET:  # an earlier pass's ability is a thing here unless that pass removed it
+            removed_in = next((k + 1 for k, (f, _) in enumerate(walk.done) if name in f.ability_index), None)
+            return not_in_pass(name, removed_in)
         return triggered_earlier(name, earlier=any(name in f.ability_index for f, _ in walk.done))
 
     def apply_unchecked(self, walk: Walk, ref: Decision | int | str) -> Walk:
