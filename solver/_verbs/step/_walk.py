@@ -28,7 +28,7 @@ from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, made, spell
-from ._layout import ActionLayout
+from ._layout import ActionLayout, laid_out
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
 
@@ -121,13 +121,13 @@ class Stepper(Checked[Walk]):
         """The players (in turn order) and objects, by thing slot."""
         self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
         self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
-        self.needs = ActionLayout(
-            abilities=len(self.universe),
-            things=len(self.thing_slots),
-            modes=max((len(m) for m in self._modes.values()), default=0) or 1,
-            divide=most,
-            passes=depth,
-            players=len(players),
+        self.needs = laid_out(  # one object per capacities (every new board has its own: 2 µs to build and check)
+            len(self.universe),
+            len(self.thing_slots),
+            max((len(m) for m in self._modes.values()), default=0) or 1,
+            most,
+            depth,
+            len(players),
         )
         """The smallest :class:`ActionLayout` this scenario fits."""
         if layout is not None and not layout.fits(self.needs):
