@@ -152,7 +152,14 @@ def _without_reactions(scenario: Scenario) -> bool:
     return not scenario.reactions
 
 
-@pickled("thing_index", "ability_index", "opponents", kept="memo", later="scenario", later_if=_without_reactions)
+@pickled(
+    "thing_index",
+    "ability_index",
+    "opponents",
+    kept="memo",
+    later=("scenario", "things"),
+    later_if={"scenario": _without_reactions},
+)
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Facts:
     """Everything the engines need to know about a scenario, computed once.
@@ -163,10 +170,14 @@ class Facts:
     drawn in a worker process arrives compiled. A scenario without reactions travels as one byte
     string, read back when first asked for: playing its first pass reads the facts alone
     (:meth:`player_ids`, :func:`reactions_of`), so a board drawn ahead and played by an
-    environment is never read whole unless asked for (``env.scenario``, a rewards function)."""
+    environment is never read whole unless asked for (``env.scenario``, a rewards function). The
+    things travel the same way, always: laying a board out and walking it read their ids alone
+    (:attr:`thing_ids`), and a filter judged anew (a target another requirement's choice bears on,
+    a reaction's reach) reads them whole when it first asks."""
 
     scenario: Scenario
     things: tuple[Thing, ...]
+    thing_ids: tuple[str, ...]  # each thing's id, in the things' order
     thing_index: Mapping[str, int]
     abilities: tuple[AbilityFacts, ...]
     ability_index: Mapping[str, int]
@@ -474,6 +485,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
     return Facts(
         scenario=scenario,
         things=things,
+        thing_ids=tuple([t.id for t in things]),
         thing_index=MappingProxyType(thing_index),
         abilities=tuple(abilities),
         ability_index=MappingProxyType({a.id: a.index for a in abilities}),

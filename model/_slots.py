@@ -9,17 +9,18 @@ mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-
 field ``kept`` (what solvers learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
 
 A field ``later`` (``Facts.scenario``: about half of what a board's facts took to read back, and
-what playing a board without reactions never reads) is sent as a pickle of its own, one byte
-string, where ``later_if`` says so of its value: read back, the object keeps the string in its
-``kept`` dict and reads the field from it the first time it is asked for (a ``__getattr__``,
-which Python calls only for a slot not yet set: no cost once read, nor for an object never
-pickled). :func:`unread` says whether it still waits.
+what playing a board without reactions never reads; ``Facts.things``, a quarter of the rest, of
+which play reads the ids alone) is sent as a pickle of its own, one byte string, where its
+``later_if`` says so of its value: read back, the object keeps the string in its ``kept`` dict
+and reads the field from it the first time it is asked for (a ``__getattr__``, which Python calls
+only for a slot not yet set: no cost once read, nor for an object never pickled). :func:`unread`
+says whether it still waits.
 """
 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -33,10 +34,14 @@ LATER = "slots:later"
 
 
 def pickled(
-    *mappings: str, kept: str | None = None, later: str | None = None, later_if: Callable[[Any], bool] | None = None
+    *mappings: str,
+    kept: str | None = None,
+    later: tuple[str, ...] = (),
+    later_if: Mapping[str, Callable[[Any], bool]] | None = None,
 ) -> Callable[[type[T]], type[T]]:
     """The class decorator (outermost, over ``@dataclass(frozen=True, slots=True)``): see the module
-    (``later`` needs ``kept``: where the unread field waits)."""
+    (``later`` needs ``kept``: where the unread fields wait; ``later_if``: per field sent later,
+    whether its value is — each always, unless named there)."""
 
     def wrap(cls: type[T]) -> type[T]:
         names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]  # a dataclass
@@ -44,8 +49,9 @@ def pickled(
         puts = tuple(s.__set__ for s in slots)  # bound once: a tenth of what reading a board's facts back costs
         read_only = tuple(i for i, n in enumerate(names) if n in mappings)
         unsent = names.index(kept) if kept is not None else None
-        deferred = names.index(later) if later is not None else None
-        assert deferred is None or unsent is not None, "a field sent later waits in the kept dict"
+        deferred = {names.index(n): n for n in later}
+        assert not deferred or unsent is not None, "a field sent later waits in the kept dict"
+        sent_if = tuple((i, (later_if or {}).get(n)) for i, n in deferred.items())
 
         def getstate(self: T) -> tuple[Any, ...]:
             state = [_EMPTY if type(v) is frozenset and not v else v for v in (getattr(self, n) for n in names)]
@@ -53,30 +59,33 @@ def pickled(
                 state[i] = dict(state[i])
             if unsent is not None:
                 state[unsent] = None
-            if deferred is not None and (later_if is None or later_if(state[deferred])):
-                state[deferred] = pickle.dumps(state[deferred], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
+            for i, when in sent_if:
+                if when is None or when(state[i]):
+                    state[i] = pickle.dumps(state[i], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
             return tuple(state)
 
-        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred, later)
-        LOOPED[cls] = _looped(puts, slots, read_only, unsent, deferred, later)
+        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred)
+        LOOPED[cls] = _looped(puts, slots, read_only, unsent, deferred)
+        slot_of = {n: slots[i] for i, n in deferred.items()}
 
         def read_later(self: T, name: str) -> Any:
             """A field sent later, read back now (only a slot not set is looked up here)."""
-            if name != later or unsent is None or deferred is None:
+            slot = slot_of.get(name)
+            if slot is None or unsent is None:
                 raise AttributeError(name)
             waiting = slots[unsent].__get__(self)
-            data = waiting.get((LATER, later))
+            data = waiting.get((LATER, name))
             if data is None:
                 raise AttributeError(name)
             value = pickle.loads(data)
-            slots[deferred].__set__(self, value)
-            waiting.pop((LATER, later), None)  # after: another thread asking meanwhile reads it too, never fails
+            slot.__set__(self, value)
+            waiting.pop((LATER, name), None)  # after: another thread asking meanwhile reads it too, never fails
             return value
 
         # in place of the dataclass's (which read the fields again each time)
         cls.__getstate__ = getstate  # type: ignore[method-assign, assignment]
         cls.__setstate__ = setstate  # type: ignore[attr-defined]
-        if later is not None:
+        if deferred:
             cls.__getattr__ = read_later  # type: ignore[attr-defined]
         return cls
 
@@ -93,8 +102,7 @@ def _looped(
     slots: tuple[Any, ...],
     read_only: tuple[int, ...],
     unsent: int | None,
-    deferred: int | None,
-    later: str | None,
+    deferred: Mapping[int, str],
 ) -> Callable[[Any, tuple[Any, ...]], None]:
     """The ``__setstate__`` :func:`_setter` makes, as a loop over the setters (what it replaced)."""
 
@@ -108,10 +116,11 @@ def _looped(
             state = tuple(values)
         for put, value in zip(puts, state, strict=True):
             put(self, value)
-        if deferred is not None and isinstance(state[deferred], bytes):  # left unset: read when asked for
-            assert unsent is not None
-            slots[unsent].__get__(self)[LATER, later] = state[deferred]
-            slots[deferred].__delete__(self)
+        for i, name in deferred.items():
+            if isinstance(state[i], bytes):  # left unset: read when asked for
+                assert unsent is not None
+                slots[unsent].__get__(self)[LATER, name] = state[i]
+                slots[i].__delete__(self)
 
     return setstate
 
@@ -121,8 +130,7 @@ def _setter(
     puts: tuple[Callable[[Any, Any], None], ...],
     read_only: tuple[int, ...],
     unsent: int | None,
-    deferred: int | None,
-    later: str | None,
+    deferred: Mapping[int, str],
 ) -> Callable[[Any, tuple[Any, ...]], None]:
     """A class's ``__setstate__``: each field written through its slot's setter, bound once, in
     straight-line code made for the class — ``v0, v1 … = state``, then ``put0(self, v0)`` … —, as
@@ -130,7 +138,7 @@ def _setter(
     cost twice as much (issue 53: a board's compiled facts read back are some 20 of these objects
     and 150 fields, and setting them was two fifths of reading them back). The state's fields in
     order (a state of another length is refused, as unpacking refuses it); a read-only mapping
-    made read-only again; the ``kept`` field a new empty dict; a field sent ``later`` (bytes) left
+    made read-only again; the ``kept`` field a new empty dict; each field sent ``later`` (bytes) left
     unset and waiting in it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
     values = [f"v{i}" for i in range(len(puts))]
     lines = [f"def setstate(self, state):  # {name}", f"    {', '.join(values)}, = state"]
@@ -138,13 +146,13 @@ def _setter(
         lines.append(f"    v{unsent} = {{}}")
     lines += [f"    v{i} = read_only(v{i})" for i in read_only]
     for i in range(len(puts)):
-        if i == deferred:  # left unset: read when asked for (read_later)
-            lines += [f"    if isinstance(v{i}, bytes):", f"        v{unsent}[waiting] = v{i}", "    else:"]
+        if i in deferred:  # left unset: read when asked for (read_later)
+            lines += [f"    if isinstance(v{i}, bytes):", f"        v{unsent}[waiting{i}] = v{i}", "    else:"]
             lines.append(f"        put{i}(self, v{i})")
         else:
             lines.append(f"    put{i}(self, v{i})")
     scope: dict[str, Any] = {f"put{i}": put for i, put in enumerate(puts)}
-    scope |= {"read_only": MappingProxyType, "waiting": (LATER, later)}
+    scope |= {"read_only": MappingProxyType} | {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
     exec("\n".join(lines), scope)  # code made here from field numbers alone, as dataclasses does
     return scope["setstate"]  # type: ignore[no-any-return]
 

@@ -147,7 +147,8 @@ def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(car
     """Issue 53: a board pickles with the facts its draw compiled (to count it and lay it out), so
     the process that plays a board a worker drew does not compile it again — and those facts, sent
     and received, are what compiling the board's scenario where it arrives gives, on boards of every
-    size, event and number of players, laid out or not (a stepper handed over stays behind)."""
+    size, event and number of players, laid out or not (a stepper handed over stays behind). Its
+    document travels as one byte string, read when first asked for, and is the board's."""
     layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=4)
     seen = targets = 0
     for seed, laid in ((53, None), (54, layout)):
@@ -161,6 +162,8 @@ def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(car
                 assert arrived.compiled is not None
                 facts = arrived.compiled[0]
             assert facts.scenario is arrived.scenario
+            assert "document" not in vars(arrived)  # sent as one byte string, unread (sent on unread too)
+            assert arrived.document == board.document and arrived == board  # read when asked for: the board's
             _same_facts(facts, compile_facts(board.scenario))
             seen += 1
             targets += any(r.candidates for a in facts.abilities for m in a.modes for r in m.requirements)

@@ -5,7 +5,7 @@ seed (the same boards for the same seed, as Gymnasium's ``check_env`` asks; othe
 environment of a vector seeded ``seed + rank``); and what the draw compiled to see that a board
 fits its layout — its facts and stepper — is what the environment plays: built once a board.
 
-Private unit: the stream of drawn boards (solver/_boards/_draw, _board) and what the environment keeps of a draw (solver/rl/_source).
+Private unit: the stream of drawn boards (solver/_boards/_draw, _board, _ahead) and what the environment keeps of a draw (solver/rl/_source).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import gymnasium
 from gymnasium.utils.env_checker import check_env
 from triggerstack.model import ScenarioError, UsageError, compile_facts
 from triggerstack.solver import ActionLayout, Stepper, rl
-from triggerstack.solver._boards import _board
+from triggerstack.solver._boards import _ahead, _board
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._options import Options
 from triggerstack.solver.rl import _source
@@ -73,13 +73,13 @@ def test_boards_sent_in_batches_are_the_stream_in_order_across_batches_and_resta
     alone = rl.boards(11, **ASKED)
     own = _played(alone, 40)
     alone.restart(5)
-    restarted = _played(alone, 23)
+    restarted = _played(alone, _ahead.BATCH * 2 + 3)
     for workers in (1, 3):
         ahead = rl.boards(11, workers=workers, **ASKED)
         try:
             assert _played(ahead, 13) == own[:13]  # one worker: in its fourth batch (1 + 2 + 4 + 8 boards)
             ahead.restart(5)
-            assert _played(ahead, 23) == restarted  # past BATCH boards a worker
+            assert _played(ahead, len(restarted)) == restarted  # past a worker's whole batches of BATCH boards
         finally:
             ahead.close()
     assert _played(rl.boards(11, 37, workers=2, **ASKED), 40) == own[:37]

@@ -189,16 +189,18 @@ def test_a_board_read_back_is_played_without_reading_its_scenario(
     its stepper laid out as one built on the board's scenario read whole, every observation, mask
     and legal decision of a random walk the same — and the scenario, read when first asked for
     (``env.scenario``), is the board's. A board with reactions (ward) sends its scenario whole:
-    playing it may fire them, which reads their triggers."""
+    playing it may fire them, which reads their triggers. Its things wait the same way: laying it
+    out and opening it read their ids, and they are read whole where a filter is judged anew."""
     stream = rl.boards(70 + players, BOARDS, bodies=(0, 4), **_asked(cards, players))
     taken = TriggerStackEnv(stream, layout=LAYOUT)
     kept = _Kept(stream)
     monkeypatch.setattr(stream, "_drawing_ahead", lambda: kept)
     rng = random.Random(players)
-    later = whole = 0
+    later = whole = ids = 0
     for k in range(BOARDS):
         taken.reset()
         drawn, facts = kept.drawn[k], taken.stepper.facts
+        ids += unread(facts, "things")  # laid out and opened on their ids (the reference encoder below reads them)
         reactive = bool(drawn.scenario.reactions)
         built = TriggerStackEnv(compile_facts(drawn.scenario), layout=LAYOUT)
         built.reset()
@@ -209,6 +211,9 @@ def test_a_board_read_back_is_played_without_reading_its_scenario(
         assert unread(facts, "scenario") is not reactive, k  # played to its end: read only if it has reactions
         later += not reactive
         whole += reactive
+        assert facts.thing_ids == tuple(t.id for t in built.stepper.facts.things), k
+        assert facts.things == built.stepper.facts.things, k  # read when asked for: the board's
         assert taken.scenario == drawn.scenario and taken.scenario.controls == drawn.scenario.controls
         assert not unread(facts, "scenario") and facts.memo.get((LATER, "scenario")) is None  # read once, kept
     assert later > BOARDS // 3 and (whole > 0 or not cards)  # both kinds met where the pool has ward
+    assert ids > BOARDS // 2  # most boards are laid out and opened without reading their things whole

@@ -24,7 +24,8 @@ the process playing it), held to the path it replaces:
 * an ``ActionLayout`` made of plain integers is checked without looping over its fields by name,
   and ``fits`` compares each capacity by name: both hold to the field-by-field check they replace,
   over generated capacities of every type a caller may give (whole numbers, negatives, booleans,
-  floats, integer subclasses).
+  floats, integer subclasses); read back (it travels with a board's first rows) it is the layout
+  sent, one object per capacities, and a forged one is refused as building it is.
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
 and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
@@ -164,6 +165,24 @@ def test_fits_is_every_capacity_compared(a: tuple[int, ...], b: tuple[int, ...])
     if one is None or two is None:
         return
     assert one.fits(two) == all(getattr(two, n) <= getattr(one, n) for n in NAMES)
+
+
+@settings(max_examples=200)
+@given(values=st.fixed_dictionaries({name: capacity for name in NAMES}))
+def test_a_layout_read_back_is_the_layout_sent(values: dict[str, Any]) -> None:
+    """A layout travels with a board's first rows: read back it equals the one sent, field for field
+    (the same object for the same capacities), and capacities a layout refuses are refused read back."""
+    try:
+        sent = ActionLayout(**values)
+    except ValueError:
+        data = pickle.dumps(ActionLayout(1, 2), 2)  # its capacities 1 2 1 0 1 2, forged to 1 things
+        forged = data.replace(b"(K\x01K\x02K\x01", b"(K\x01K\x01K\x01")
+        assert forged != data
+        with pytest.raises(ValueError):
+            pickle.loads(forged)
+        return
+    one, two = (pickle.loads(pickle.dumps(sent, protocol)) for protocol in (2, pickle.HIGHEST_PROTOCOL))
+    assert one == sent and astuple(one) == astuple(sent) and type(one) is ActionLayout and one is two
 
 
 def _fields(obj: object) -> list[tuple[str, object]]:

@@ -20,7 +20,11 @@ first board alone, then batches twice as long each time up to :data:`BATCH` boar
 that process waited for every board, and after each wait played it on caches the others had
 filled — half again the CPU a board read back from memory costs it (700 to 800 µs of user time a
 board against 430 to 460, measured alternately on the shared machine); a batch makes it wait once
-per batch. A restart (``Boards.restart``, a seeded reset) sends each worker a new order with the
+per batch. Why 64 boards (issue 53, stop 68): a process that plays faster than its worker draws
+still waits once a batch, and each wait costs it about 1.5 ms of CPU as its caches fill again — a
+pause of 30 ms every 16 boards, and nothing else, took fresh ÷ warm from 0.47 to 0.38 in one
+process; at 64 a batch that is a quarter as much a board (a batch is about 600 KB). A restart
+(``Boards.restart``, a seeded reset) sends each worker a new order with the
 next generation; what arrives of an older one is read and dropped, and a batch under way when the
 order comes is given up. A worker ends when this process closes its end of either pipe, or is gone
 (it reads the end of its orders, or cannot write its boards): no watcher thread. Spawned, not
@@ -45,9 +49,9 @@ _HEAD = struct.Struct("<IB")
 _SIZE = struct.Struct("<I")
 """The length of each board's pickle in a message of boards."""
 _BOARD, _ERROR = 0, 1
-BATCH = 16
+BATCH = 64
 """The most boards a worker sends in one message (its first board goes alone: the first reset waits
-for one board, not a batch)."""
+for one board, not a batch; see the module for why 64)."""
 
 
 def _work(asked: Asked, orders: Connection, out: Connection) -> None:

@@ -15,6 +15,7 @@ there.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,8 @@ DRAWS = 200
 """Draws that may miss in a row (too few or too many abilities, too many outcomes) before the
 sizes asked are refused as out of reach."""
 PLAYERS = ("A", "B", "C", "D")
+_DOCUMENT = "board:document"
+"""Where a board read back keeps its document's pickle until it is first asked for."""
 PREPARED = "board:prepared"
 """The key, beside its hook, of what :attr:`Asked.prepare` made of a board, in its facts' ``memo``."""
 COUNT_TIME = 10.0
@@ -69,18 +72,26 @@ class Board:
         """The board with its compiled facts and without its stepper (which does not pickle): a
         board drawn in a worker process is laid out, not compiled, in the one it is sent to. Its
         scenario is its facts' (sent with them, and read back when first asked for:
-        ``model/_facts.py``)."""
+        ``model/_facts.py``); its document is sent as one byte string, read back when first asked
+        for (an environment playing the board never does: it was a tenth of reading a board back)."""
         state = dict(self.__dict__)
         if self.compiled is not None:
             facts = self.compiled[0]
             state["compiled"] = (facts, None)
             if "scenario" not in state or state["scenario"] is facts.scenario:  # not read yet, or the facts'
                 state.pop("scenario", None)
+        if "document" in state:
+            state[_DOCUMENT] = pickle.dumps(state.pop("document"), pickle.HIGHEST_PROTOCOL)
         return state
 
     def __getattr__(self, name: str) -> Any:
-        """The scenario of a board read back: its facts' (only a field not in the board's
-        ``__dict__`` is looked up here)."""
+        """The scenario of a board read back (its facts'), and its document (only a field not in
+        the board's ``__dict__`` is looked up here)."""
+        if name == "document" and _DOCUMENT in self.__dict__:
+            document = pickle.loads(self.__dict__[_DOCUMENT])
+            object.__setattr__(self, "document", document)
+            self.__dict__.pop(_DOCUMENT, None)
+            return document
         compiled = self.__dict__.get("compiled")
         if name != "scenario" or compiled is None:
             raise AttributeError(name)

@@ -65,9 +65,9 @@ def _targets(facts: Facts, a: int, inst: ModeInstance) -> tuple[dict[str, tuple[
     for i, (r, ts) in enumerate(zip(reqs, inst.targets, strict=True)):
         if not ts:
             continue
-        targets[r.id] = tuple(facts.things[t].id for t in ts)
+        targets[r.id] = tuple(facts.thing_ids[t] for t in ts)
         if inst.divide and inst.divide[i]:
-            divide[r.id] = {facts.things[t].id: n for t, n in zip(ts, inst.divide[i], strict=True)}
+            divide[r.id] = {facts.thing_ids[t]: n for t, n in zip(ts, inst.divide[i], strict=True)}
     return targets, divide
 
 
@@ -197,13 +197,13 @@ _SAME = "indexed.entries-by-identity"
 
 def score_of(facts: Facts, outcome: IndexedOutcome, score: Score) -> int:
     """The score of docs/cli.md (best) (:meth:`Score.value`) of an indexed outcome."""
-    abilities, things = facts.abilities, facts.things
+    abilities, things = facts.abilities, facts.thing_ids
     return score.value(
         (
             (
                 abilities[p.ability].id,
                 (abilities[p.ability].modes[i.mode].id for i in p.choice.modes),
-                (things[t].id for t in p.choice.things()),
+                (things[t] for t in p.choice.things()),
             )
             for p in outcome.stack
         ),
@@ -231,7 +231,7 @@ def from_outcome(facts: Facts, outcome: Outcome) -> IndexedOutcome:
                 ts = tuple(sorted(facts.thing_index[t] for t in targets.get(r.id, ())))
                 ts_all.append(ts)
                 amounts = divide.get(r.id, {})
-                div_all.append(tuple(amounts[facts.things[t].id] for t in ts) if r.divide is not None and ts else ())
+                div_all.append(tuple(amounts[facts.thing_ids[t]] for t in ts) if r.divide is not None and ts else ())
             insts.append(ModeInstance(mode, tuple(ts_all), tuple(div_all) if any(div_all) else ()))
         stack.append(Placed(k, Choice(tuple(sorted(insts)))))
     removed = tuple(sorted(facts.ability_index[x] for x in outcome.removed))

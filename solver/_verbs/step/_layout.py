@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 
 from triggerstack.model._errors import LayoutOverflow
@@ -54,6 +54,11 @@ class ActionLayout:
             raise ValueError("an ActionLayout has at least one pass and one player")
         if self.players > self.things:
             raise ValueError(f"ActionLayout: {self.players} players do not fit in {self.things} things")
+
+    def __reduce__(self) -> tuple[Callable[..., ActionLayout], tuple[int, ...]]:
+        """What it pickles as: its capacities, read back by :func:`laid_out` (a board drawn ahead
+        travels with its layout, and ``dataclasses``' own state functions cost 3 µs a board)."""
+        return laid_out, (self.abilities, self.things, self.modes, self.divide, self.passes, self.players)
 
     @classmethod
     def covering(cls, layouts: Iterable[ActionLayout]) -> ActionLayout:
@@ -139,3 +144,20 @@ class ActionLayout:
 
 _NAMES = tuple(f.name for f in fields(ActionLayout))
 """Its capacities, in order (read once: ``dataclasses.fields`` costs what building a layout does)."""
+
+_LAID: dict[tuple[int, ...], ActionLayout] = {}
+"""The layouts made by :func:`laid_out` in this process, by their capacities (a run reads back one
+or two; each stepper's ``needs`` is one of a few hundred)."""
+MOST_LAID = 4096
+
+
+def laid_out(*capacities: int) -> ActionLayout:
+    """The layout of these capacities (in field order), read back or a stepper's ``needs``: built
+    once (and checked, as any is), then the same object each time — equal, as any two layouts of
+    the same capacities are (past :data:`MOST_LAID` kept, built each time)."""
+    found = _LAID.get(capacities)
+    if found is None:
+        found = ActionLayout(*capacities)
+        if len(_LAID) < MOST_LAID:
+            _LAID[capacities] = found
+    return found

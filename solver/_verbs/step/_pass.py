@@ -94,7 +94,7 @@ class PassStepper(Checked[State]):
             total += len(a.modes) if a.modal else 0
         self.end_modes = 2 * n + total
         self.target0 = self.end_modes + 1
-        self.end_targets = self.target0 + len(f.things)
+        self.end_targets = self.target0 + len(f.thing_ids)
         self.divide0 = self.end_targets + 1
         most = max((r.divide or 0 for a in f.abilities for m in a.modes for r in m.requirements), default=0)
         self.tokens_count = self.divide0 + most
@@ -151,7 +151,7 @@ class PassStepper(Checked[State]):
         keys += [(REMOVE, a.id, "", 0) for a in f.abilities]
         keys += [(MODE, a.id, m.id or "", 0) for a in f.abilities if a.modal for m in a.modes]
         keys.append((END_MODES, "", "", 0))
-        keys += [(TARGET, t.id, "", 0) for t in f.things]
+        keys += [(TARGET, t, "", 0) for t in f.thing_ids]
         keys.append((END_TARGETS, "", "", 0))
         keys += [(DIVIDE, "", "", amount) for amount in range(1, self.tokens_count - self.divide0 + 1)]
         assert len(keys) == self.tokens_count

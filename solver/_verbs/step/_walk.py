@@ -28,7 +28,7 @@ from ..._engines.product import ProductEngine
 from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, made, spell
-from ._layout import ActionLayout
+from ._layout import ActionLayout, laid_out
 from ._pass import PREFIX_CACHE, PassStepper
 from ._state import State, Walk
 
@@ -117,17 +117,17 @@ class Stepper(Checked[Walk]):
         self.universe: tuple[str, ...] = (*[a.id for a in waiting], *[aid for aid, _ in fired])
         """The abilities a walk can meet, by slot: the waiting ones, then what reactions could fire."""
         players = facts.player_ids()
-        self.thing_slots: tuple[str, ...] = tuple([t.id for t in facts.things[: facts.first_waiting]])
+        self.thing_slots: tuple[str, ...] = facts.thing_ids[: facts.first_waiting]
         """The players (in turn order) and objects, by thing slot."""
         self._ability_slot = {aid: i for i, aid in enumerate(self.universe)}
         self._thing_slot = {t: i for i, t in enumerate(self.thing_slots)}
-        self.needs = ActionLayout(
-            abilities=len(self.universe),
-            things=len(self.thing_slots),
-            modes=max((len(m) for m in self._modes.values()), default=0) or 1,
-            divide=most,
-            passes=depth,
-            players=len(players),
+        self.needs = laid_out(  # one object per capacities (every new board has its own: 2 µs to build and check)
+            len(self.universe),
+            len(self.thing_slots),
+            max((len(m) for m in self._modes.values()), default=0) or 1,
+            most,
+            depth,
+            len(players),
         )
         """The smallest :class:`ActionLayout` this scenario fits."""
         if layout is not None and not layout.fits(self.needs):
@@ -338,8 +338,8 @@ class Stepper(Checked[Walk]):
         each, asked of their tables at once (an observation's columns, built per pass of a board)."""
         slot, thing, new = self._ability_slot.get, self._thing_slot.get, self._slot_of
         slots = tuple([s if (s := slot(a.id)) is not None else new(a.id) for a in facts.abilities])
-        of = [t if (t := thing(x.id)) is not None else things + (s if (s := slot(x.id)) is not None else new(x.id))
-              for x in facts.things]  # fmt: skip
+        of = [t if (t := thing(x)) is not None else things + (s if (s := slot(x)) is not None else new(x))
+              for x in facts.thing_ids]  # fmt: skip
         return slots, tuple(of)
 
     def pass_stepper(self, facts: Facts) -> PassStepper:
