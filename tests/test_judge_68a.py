@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from triggerstack.model import EndlessLoop, Outcome, Scenario, compile_facts
@@ -27,6 +28,8 @@ from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, 
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .test_judge_65a import every_reason_told, wider
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
 REMOVED_THEN_TARGETED: dict[str, Any] = {
     "players": ["P0", "P1"],
