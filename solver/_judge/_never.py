@@ -161,19 +161,23 @@ def _never_on(
         return
     # only the choices with m are listed (those of the other modes alone may be millions)
     seen = False
+    # each instance of m a choice makes (a mode chosen again, 700.2) is a way: the thing in the
+    # first may break 115.3 beside that instance's own target, and in another only 700.2's distinct
+    # targets — judging the first alone said 115.3 of every way
     for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
         seen = True
-        at = next(i for i, inst in enumerate(choice.modes) if inst.mode == m.index)
-        way = _taking(choice, at, r, t)
-        if (below, way) not in ways:
-            ways.add((below, way))
-            yield _judged(facts, a, way, below)
+        for at in (i for i, inst in enumerate(choice.modes) if inst.mode == m.index):
+            way = _taking(choice, at, r, t)
+            if (below, way) not in ways:
+                ways.add((below, way))
+                yield _judged(facts, a, way, below)
     if seen:
         return
     proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
     if proposed is not None:
-        at = next(i for i, inst in enumerate(proposed.modes) if inst.mode == m.index)
-        yield _judged(facts, a, _taking(next(iter_divided(a, proposed)), at, r, t), below)
+        divided = next(iter_divided(a, proposed))
+        for at in (i for i, inst in enumerate(proposed.modes) if inst.mode == m.index):
+            yield _judged(facts, a, _taking(divided, at, r, t), below)
 
 
 def _whatever_else(told: Sequence[list[Reason]]) -> list[Reason]:
