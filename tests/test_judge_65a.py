@@ -155,14 +155,23 @@ def every_reason_told(
     reports), with the reasons it gives it (by code and rule); ``more`` draws further legal
     outcomes (bounded) where a sample must be widened."""
     for report in reports:  # an ability's, or one a reaction fires (explain's "fired")
-        for m in report["modes"]:
-            for r in m["requirements"]:
-                reasons: dict[str, set[tuple[str, str]]] = {}
-                for ex in r["excluded"]:
-                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
-                for thing, given_ in reasons.items():
-                    mode = m["id"] if report["modal"] is not None else None
-                    every_way_told(facts, found, report["id"], mode, r["id"], thing, given_, more)
+        for m, r, thing, given_ in excluded_reasons(report):
+            mode = m["id"] if report["modal"] is not None else None
+            every_way_told(facts, found, report["id"], mode, r["id"], thing, given_, more)
+
+
+def excluded_reasons(
+    report: dict[str, Any],
+) -> Iterator[tuple[dict[str, Any], dict[str, Any], str, set[tuple[str, str]]]]:
+    """Each thing an ability's ``report`` (explain's) excludes from a requirement: the mode's and
+    the requirement's reports, the thing, and every reason given it (by code and rule)."""
+    for m in report["modes"]:
+        for r in m["requirements"]:
+            reasons: dict[str, set[tuple[str, str]]] = {}
+            for ex in r["excluded"]:
+                reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+            for thing, given_ in reasons.items():
+                yield m, r, thing, given_
 
 
 def wider(facts: Any) -> Callable[[], Iterable[dict[str, Any]]]:

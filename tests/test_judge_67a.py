@@ -40,7 +40,7 @@ from triggerstack.solver._judge import mode_never_chosen
 from triggerstack.solver._judge._never import _never_on, stack_kinds
 
 from .property.strategies import SETTINGS
-from .test_judge_65a import every_reason_told
+from .test_judge_65a import every_reason_told, excluded_reasons
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -295,22 +295,17 @@ def test_a_reason_explain_gives_of_an_ability_never_put_is_one_check_says(doc: d
         a = facts.abilities[facts.ability_index[report["id"]]]
         if report["removal"] != "must" or a.forced_removal is not None:
             continue
-        for m in report["modes"]:
-            for r in m["requirements"]:
-                reasons: dict[str, set[tuple[str, str]]] = {}
-                for ex in r["excluded"]:
-                    reasons.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
-                for thing, given_ in reasons.items():
-                    if given_ <= {("target-self", "115.5"), ("target-filter", "601.2c")}:
-                        continue  # barred by the thing's own rules: test_literal holds those
-                    for o in found:
-                        changed = _put_instead(facts, o, a.id, m["id"] if a.modal else None, r["id"], thing)
-                        verdict = check(facts, Outcome.model_validate(changed))
-                        mine = [v for v in verdict.violations if v.ability == a.id]
-                        got = {(v.code.value, v.rule.value) for v in mine}
-                        assert given_ <= got, (a.id, r["id"], thing, given_ - got, "is not said of", changed["stack"])
-                        # the mode's reason (the page's heading of its targets) is one check gives too
-                        assert m["reason"] in {v.message for v in mine}, (a.id, m["reason"], mine)
+        for m, r, thing, given_ in excluded_reasons(report):
+            if given_ <= {("target-self", "115.5"), ("target-filter", "601.2c")}:
+                continue  # barred by the thing's own rules: test_literal holds those
+            for o in found:
+                changed = _put_instead(facts, o, a.id, m["id"] if a.modal else None, r["id"], thing)
+                verdict = check(facts, Outcome.model_validate(changed))
+                mine = [v for v in verdict.violations if v.ability == a.id]
+                got = {(v.code.value, v.rule.value) for v in mine}
+                assert given_ <= got, (a.id, r["id"], thing, given_ - got, "is not said of", changed["stack"])
+                # the mode's reason (the page's heading of its targets) is one check gives too
+                assert m["reason"] in {v.message for v in mine}, (a.id, m["reason"], mine)
 
 
 @st.composite
