@@ -304,3 +304,26 @@ def test_a_vector_of_boards_shares_one_stream_the_same_for_any_number_of_workers
     apart = rl.TriggerStackGym(rl.boards(0, **ASKED), layout=LAYOUT, auto=True)
     apart.reset(seed=6)
     assert _seen(apart) != begun[0][1], "board 1 plays the shared stream's second board, not seed 6's first"
+
+
+def test_a_closed_stream_asked_again_draws_on_at_its_place() -> None:
+    """docs/rl.md, "The same boards for a seed": ``close()`` stops a stream's workers, and a closed
+    stream asked for another board starts them again where it was — the stream unchanged, as if it
+    had never been closed, an environment's ``close()`` between too."""
+
+    def run(workers: int, closing: bool) -> list[str]:
+        stream = rl.boards(3, workers=workers, **ASKED)
+        try:
+            seen = _played(stream, 4)
+            if closing:
+                stream.close()
+            env = rl.TriggerStackGym(stream, layout=LAYOUT)
+            env.reset()
+            seen.append(_seen(env))
+            env.close()
+            return seen + _played(stream, 4)
+        finally:
+            stream.close()
+
+    plain = run(0, closing=False)
+    assert run(2, closing=True) == plain and run(0, closing=True) == plain
