@@ -277,3 +277,53 @@ def test_a_stream_for_a_seat_is_the_same_drawn_in_any_number_of_workers() -> Non
 def test_a_seat_no_board_has_is_refused_naming_it() -> None:
     with pytest.raises(UsageError, match=r"seat: .*2"):
         rl.boards(1, players=2, seat=2)
+
+
+def test_a_vector_of_boards_shares_one_stream_the_same_for_any_number_of_workers() -> None:
+    """docs/rl.md, "The vector environment": on a stream the boards of a vector do not play the
+    one-seat environment's streams of ``seed + i`` but share one, each drawing the next board as its
+    episode ends, restarted at ``seed`` — the boards begun, in order, are the boards a one-seat
+    environment reset with ``seed`` plays — and the same drawn in worker processes."""
+    begun: dict[int, list[str]] = {}
+    for workers in (0, 2):
+        stream = rl.boards(0, **ASKED, workers=workers)
+        envs = rl.vector_env(3, stream, layout=LAYOUT, auto=True)
+        envs.reset(seed=5)
+        seen = [_seen(board) for board in envs.envs]
+        ended = [False] * 3
+        while len(seen) < 12:
+            _, _, terminated, _, _ = envs.step(envs.action_masks().argmax(axis=1))
+            seen += [_seen(envs.envs[i]) for i in range(3) if ended[i]]  # NEXT_STEP: it began anew
+            ended = list(terminated)
+        stream.close()
+        begun[workers] = seen[:12]
+    alone = rl.TriggerStackGym(rl.boards(0, **ASKED), layout=LAYOUT, auto=True)
+    alone.reset(seed=5)
+    assert begun[0] == [_seen(alone)] + [(alone.reset(), _seen(alone))[1] for _ in range(11)]
+    assert begun[2] == begun[0]
+    apart = rl.TriggerStackGym(rl.boards(0, **ASKED), layout=LAYOUT, auto=True)
+    apart.reset(seed=6)
+    assert _seen(apart) != begun[0][1], "board 1 plays the shared stream's second board, not seed 6's first"
+
+
+def test_a_closed_stream_asked_again_draws_on_at_its_place() -> None:
+    """docs/rl.md, "The same boards for a seed": ``close()`` stops a stream's workers, and a closed
+    stream asked for another board starts them again where it was — the stream unchanged, as if it
+    had never been closed, an environment's ``close()`` between too."""
+
+    def run(workers: int, closing: bool) -> list[str]:
+        stream = rl.boards(3, workers=workers, **ASKED)
+        try:
+            seen = _played(stream, 4)
+            if closing:
+                stream.close()
+            env = rl.TriggerStackGym(stream, layout=LAYOUT)
+            env.reset()
+            seen.append(_seen(env))
+            env.close()
+            return seen + _played(stream, 4)
+        finally:
+            stream.close()
+
+    plain = run(0, closing=False)
+    assert run(2, closing=True) == plain and run(0, closing=True) == plain
