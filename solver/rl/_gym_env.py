@@ -17,6 +17,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
 from ._env import Observation, TriggerStackEnv
+from ._observation import Observer
 from ._render import MODES
 from ._rewards import Rewards
 from ._source import ScenarioSource, _Source
@@ -94,6 +95,18 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         """The scenario of this episode, the board drawn (``check(env.scenario, info["outcome"])``
         judges the outcome reached)."""
         return self.game.scenario
+
+    @property
+    def layout(self) -> ActionLayout:
+        """The action layout the environment plays in (read-only): the one given, a stream's
+        (``rl.boards(..., layout=...)``), or the smallest every board of a fixed source fits."""
+        return self.game.layout
+
+    @property
+    def observer(self) -> Observer:
+        """The observation's encoder of :attr:`layout` (read-only): ``observer.fields()`` names
+        every entry of an observation."""
+        return self.game.observer
 
     def _observation(self) -> NDArray[np.int16]:
         return self.game.observation(self.game.player(self.agent))
