@@ -28,7 +28,7 @@ from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
 from ._prepared import ask, take
-from ._render import MODES, check_mode, shown
+from ._render import FPS, MODES, check_mode, shown
 from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, NotAnAction, action_id, space_id
@@ -75,6 +75,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(MODES),
+        "render_fps": FPS,
         "name": "triggerstack_v0",
         "is_parallelizable": False,
     }
@@ -131,7 +132,9 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         seen: spaces.Box = self.observer.space
         if self.form == "rllib":
             seen = spaces.Box(low=seen.low.astype(np.float32), high=seen.high.astype(np.float32), dtype=np.float32)
-        self.observation_spaces = {a: spaces.Dict({self._key: seen, "action_mask": mask}) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({self._key: seen, "action_mask": mask}) for a in self.possible_agents
+        }
         self.action_spaces = {a: MaskedDiscrete(layout.size) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self._seed: int | None = None  # a seed given, its generator not made yet (made when first drawn from)

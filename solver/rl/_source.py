@@ -131,6 +131,17 @@ class _Source:
             return self.iterator.players()
         return None
 
+    def seats(self) -> tuple[int, int] | None:
+        """The fewest and the most players a board of the source seats: a fixed source's boards', a
+        board stream's ``players`` (``rl.boards``); None where the boards are not known before they
+        are drawn."""
+        if self.fixed is not None:
+            counts = [len(f.scenario.players) for f in self.fixed]
+            return min(counts), max(counts)
+        if isinstance(self.iterator, Boards):
+            return self.iterator.asked.seats
+        return None
+
     def layout(self, given: ActionLayout | None, name: str = "layout") -> ActionLayout | None:
         """The layout an environment of this source plays in, read where every environment is made
         (and for ``reset``'s ``options``): ``given``, or a board stream's own
@@ -183,3 +194,8 @@ class _Source:
         """A seed given to ``reset``: a board stream (``rl.boards``) begins again at its boards of that seed."""
         if isinstance(self.iterator, Boards):
             self.iterator.restart(seed)
+
+
+def players_said(least: int, most: int) -> str:
+    """How many players boards have, in words: ``2 players``, ``2 to 4 players``."""
+    return f"{most} players" if least == most else f"{least} to {most} players"
