@@ -9,7 +9,7 @@ the board's first pass. The shortcut is held to the path it replaces:
 * the rows are taken when they came (from a worker process drawing ahead, read back), once, and
   only in the layout they were made in; a board drawn in this process comes without them (its
   player builds them, once);
-* an environment drawing from a stream asks for them; a stream of another layout is left alone;
+* an environment drawing from a stream asks for them; a stream of another layout is refused;
 * a board read back sends its scenario as one byte string when it has no reactions: it is played
   from its facts alone, laid out and walked as the same board built from its scenario, and the
   scenario read when asked for is the board's.
@@ -30,7 +30,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from triggerstack.model import compile_facts
+from triggerstack.model import UsageError, compile_facts
 from triggerstack.model._slots import LATER, unread
 from triggerstack.solver import ActionLayout, rl
 from triggerstack.solver._boards._board import PREPARED, Board
@@ -143,21 +143,22 @@ def test_a_board_drawn_here_comes_without_rows() -> None:
 
 def test_rows_of_another_layout_are_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows made in one layout are refused by an environment of another (its ids and rows differ),
-    and a stream of another layout is not asked for rows."""
+    and a stream of another layout is refused by the environment (docs/rl.md, "Action ids"), never
+    asked for rows."""
     wider = ActionLayout(abilities=9, things=16, modes=4, divide=6, passes=2, players=4)
     stream = rl.boards(5, 3, **_asked(False, 2))
     stream.prepare(_prepared.first_rows)
     monkeypatch.setattr(stream, "_drawing_ahead", lambda: _Worker(stream))
-    env = TriggerStackEnv(stream, layout=wider)  # not the stream's layout: it asks nothing more
-    assert stream.asked.prepare is _prepared.first_rows
     board = stream.board()
     assert board.prepared is not None
     facts = stream.compiled(board.scenario)
     assert facts is not None
+    env = TriggerStackEnv(lambda _rng: board.scenario, layout=wider)  # a board of the stream, in another layout
     env.start(facts)
     assert env._tracker is not None and not env._tracker.shared  # built here, as asked
     other = rl.boards(5, 3, **_asked(False, 2))
-    TriggerStackEnv(other, layout=wider)
+    with pytest.raises(UsageError, match=r"layout: the environment's layout.*rl\.boards\(\.\.\., layout=layout\)"):
+        TriggerStackEnv(other, layout=wider)
     assert other.asked.prepare is None
 
 

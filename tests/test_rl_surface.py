@@ -14,6 +14,7 @@ import importlib.util
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from gymnasium import spaces  # noqa: E402
+from gymnasium.utils.passive_env_checker import env_render_passive_checker  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import parallel_api_test  # noqa: E402
@@ -211,3 +213,19 @@ def test_the_suite_collects_with_pettingzoos_classic_games(tmp_path: Path) -> No
         capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("mode", ["ansi", "human"])
+def test_gymnasiums_render_check_finds_a_render_fps(mode: str) -> None:
+    """Gymnasium's ``check_env`` checks the render metadata of an environment that renders and
+    warned "No render fps was declared" (issue 53, helper 69b): both environments declare
+    ``render_fps``, a positive number, the same (they render the same frames), and Gymnasium's render
+    check warns of nothing."""
+    gym = rl.TriggerStackGym(ERTAI, render_mode=mode)
+    gym.reset(seed=0)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        env_render_passive_checker(gym)
+    assert not [str(w.message) for w in warned if "render" in str(w.message)]
+    fps = gym.metadata["render_fps"]
+    assert isinstance(fps, int | float) and fps > 0 and rl.raw_env(ERTAI).metadata["render_fps"] == fps

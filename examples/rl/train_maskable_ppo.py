@@ -2,7 +2,8 @@
 proven optimum of each board beside a random policy's (docs/rl.md, "Training an agent").
 
     pip install -e '.[rl,cards,train]'
-    python examples/rl/train_maskable_ppo.py [--steps 20000] [--eval 100] [--seed 0] [--workers 1] [--plot regret.png]
+    python examples/rl/train_maskable_ppo.py [--steps 20000] [--eval 100] [--seed 0] [--workers 1] [--threads 1]
+        [--plot regret.png]
 
 The learner is seat 0 (the active player) of two-player boards drawn by ``rl.boards`` — a creature
 enters, a board wipe, an attack or a spell cast, with real cards on both sides; the other seat plays
@@ -101,17 +102,24 @@ def regrets(policy: Callable[[np.ndarray, np.ndarray], int], boards: Sequence[tu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from sb3_contrib import MaskablePPO
-
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--steps", type=int, default=20_000, help="training steps (default 20,000)")
     parser.add_argument("--eval", type=int, default=100, help="evaluation boards (default 100)")
     parser.add_argument("--checkpoints", type=int, default=5, help="evaluations during training (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the boards, learner and other seat (default 0)")
     parser.add_argument("--workers", type=int, default=0, help="processes drawing training boards ahead (default 0)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="PyTorch's threads (default 1; 0: PyTorch's own default, a thread a core)")  # fmt: skip
     parser.add_argument("--plot", default=None, help="write the regret plot here (PNG)")
     parser.add_argument("--json", default=None, help="write the figures here (JSON)")
     args = parser.parse_args(argv)
+    if args.threads < 0:
+        parser.error(f"--threads: expected 0 or more, found {args.threads}")
+    import torch
+
+    if args.threads:  # PyTorch's threads spin while others load the cores: 118 s against 11 s (docs/rl.md)
+        torch.set_num_threads(args.threads)
+    from sb3_contrib import MaskablePPO
 
     start = time.perf_counter()
     boards = evaluation(10_000 + args.seed, args.eval)

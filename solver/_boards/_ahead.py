@@ -15,7 +15,10 @@ microseconds. A board is read back (unpickled) as it is played, not as it arrive
 
 Each message is a generation (4 bytes), a kind (1 byte: boards, or the error raised for the next
 board) and, for boards, one or more pickles each after its length (4 bytes): a worker sends its
-first board alone, then batches twice as long each time up to :data:`BATCH` boards. Why batches
+first board alone, then batches twice as long each time up to :data:`BATCH` boards. Its very first
+message, as it begins, is of generation 0, no order's: dropped where it is read, it says the worker
+began, so that a worker ending before it did is said to have been stopped as it started (most
+likely by a script without the ``__main__`` guard: ``Ahead._ended``). Why batches
 (issue 53): a worker draws a board in about twice the time the process playing it plays one, so
 that process waited for every board, and after each wait played it on caches the others had
 filled — half again the CPU a board read back from memory costs it (700 to 800 µs of user time a
@@ -36,6 +39,7 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import struct
+import sys
 from collections import deque
 from multiprocessing.connection import Connection
 from typing import Any
@@ -59,6 +63,7 @@ def _work(asked: Asked, orders: Connection, out: Connection) -> None:
     until told otherwise (an order read between boards) or at a board that cannot be drawn (its
     error sent in its place), then wait for the next order."""
     try:
+        out.send_bytes(_HEAD.pack(0, _BOARD))  # begun: a message of no order's generation, dropped where read
         source = pool_of(asked.cards)
         order = orders.recv()
         while True:
@@ -106,6 +111,7 @@ class Ahead:
 
     def __init__(self, asked: Asked, workers: int) -> None:
         context = multiprocessing.get_context("spawn")
+        self.method = context.get_start_method()
         self.links: list[tuple[Any, Connection, Connection]] = []  # per worker: its process, orders, boards
         for number in range(workers):
             boards_in, boards_out = context.Pipe(duplex=False)
@@ -122,6 +128,9 @@ class Ahead:
         self.first = 0  # the board the workers' current order starts at
         self.waiting: list[deque[memoryview | Exception]] = [deque() for _ in self.links]
         """Per worker, what was read of its boards and not played yet (a pickle each, or an error)."""
+        self.begun = [False] * workers
+        """Per worker, whether it said it began (its first message): one that ended before began
+        while being started, most likely by a script that starts workers again from each worker."""
 
     def board(self, key: str, index: int, n: int | None) -> Board:
         """Board ``index`` of the stream ``key`` (of ``n``), the next ones drawn meanwhile; a
@@ -146,6 +155,24 @@ class Ahead:
         self.at = (key, index + 1)
         return board
 
+    def _ended(self, w: int) -> str:
+        """Why worker ``w`` 's pipe ended, in words: where it ended while being started by a start
+        method that imports the main script again (spawn, forkserver), the likely cause — a script
+        without the ``__main__`` guard, whose every worker runs its top level again up to the line
+        that starts workers, where multiprocessing stops it (docs/rl.md, "Boards from real cards")."""
+        said = "a worker process drawing boards ended unexpectedly"
+        process = self.links[w][0]
+        process.join(1.0)  # its exit code, once it is gone
+        code = "" if process.exitcode is None else f" (exit code {process.exitcode})"
+        script = getattr(sys.modules.get("__main__"), "__file__", None)
+        if self.begun[w] or self.method not in ("spawn", "forkserver") or script is None:
+            return said + code
+        return (
+            f"{said}, while it was being started{code}: a worker is started by {self.method}, which imports the "
+            f"script that started it ({script}) again, so a script that draws boards at its top level needs its "
+            'top level under `if __name__ == "__main__":` (docs/rl.md, "Boards from real cards")'
+        )
+
     def _read(self, w: int) -> None:
         """Read worker ``w`` 's next message of the current order (an earlier order's are dropped)
         into its boards waiting: each board's pickle, or the error raised for the next board."""
@@ -155,7 +182,8 @@ class Ahead:
                 message = boards.recv_bytes()
             except EOFError:
                 self.at = None
-                raise RuntimeError("a worker process drawing boards ended unexpectedly") from None
+                raise RuntimeError(self._ended(w)) from None
+            self.begun[w] = True
             generation, kind = _HEAD.unpack_from(message)
             if generation == self.generation:
                 break  # what an earlier order drew is dropped

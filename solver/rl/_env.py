@@ -16,7 +16,7 @@ from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from triggerstack.model._args import choice_of, finite_of, name_of, options_of, seed_of, truth_of
-from triggerstack.model._errors import ScenarioError, UsageError
+from triggerstack.model._errors import LayoutOverflow, ScenarioError, UsageError
 from triggerstack.model._facts import Facts
 from triggerstack.model._outcome import Outcome
 from triggerstack.model._scenario import Scenario
@@ -28,7 +28,7 @@ from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
 from ._prepared import ask, take
-from ._render import MODES, check_mode, shown
+from ._render import FPS, MODES, check_mode, shown
 from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
 from ._spaces import MaskedDiscrete, NotAnAction, action_id, space_id
@@ -75,6 +75,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(MODES),
+        "render_fps": FPS,
         "name": "triggerstack_v0",
         "is_parallelizable": False,
     }
@@ -111,9 +112,13 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         self._steppers: dict[int, Stepper] = {}
         self._openings: dict[int, Opening] = {}  # per kept stepper, where an episode starts
         self._trees = Trees()  # how many points the kept openings' trees hold
+        layout = self._source.layout(layout)  # a stream's own, when none is given
         if layout is None:
             if self._source.fixed is None:
-                raise ScenarioError("a generated scenario source needs layout=ActionLayout(...): spaces come first")
+                raise ScenarioError(
+                    "a generated scenario source needs layout=ActionLayout(...), or a stream drawn in one, "
+                    "rl.boards(..., layout=...): spaces come first"
+                )
             layout = ActionLayout.covering(Stepper(f, self.options).needs for f in self._source.fixed)
         self.layout = layout
         ask(self._source.iterator, layout)  # a stream's workers build each board's first rows
@@ -249,7 +254,11 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         own. Options are read once, at the door, by ``model/_args.py`` ``options_of``: a key other
         than :data:`OPTIONS` — a misspelt one — or options that are no mapping are refused naming them."""
         asked = options_of(options, OPTIONS, inert=PROBE)
-        return _Source(asked["scenario"], "options['scenario']") if "scenario" in asked else None
+        if "scenario" not in asked:
+            return None
+        wanted = _Source(asked["scenario"], "options['scenario']")
+        wanted.layout(self.layout, "options['scenario']")  # a stream drawn in another layout is refused
+        return wanted
 
     def _restart(self, seed: int | None, wanted: _Source | None) -> None:
         """:meth:`reset` with its arguments read: ``seed`` checked, ``wanted`` the source of this
@@ -264,7 +273,10 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         for _ in range(tries):
             facts = source.next(lambda: self.np_random, drawn_by)
             drawn_by = None
-            stepper = self._stepper(facts)
+            try:
+                stepper = self._stepper(facts)
+            except LayoutOverflow as exc:  # a board too big for the layout: how to draw only boards that fit
+                raise source.overflow(exc) from None
             opening = self._opening(facts, stepper)
             if opening.offered:
                 self.stepper = stepper

@@ -17,9 +17,10 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout
 from ._env import Observation, TriggerStackEnv
-from ._render import MODES
+from ._observation import Observer
+from ._render import FPS, MODES
 from ._rewards import Rewards
-from ._source import ScenarioSource, _Source
+from ._source import ScenarioSource, _Source, players_said
 from ._spaces import MaskedDiscrete, NotAnAction
 
 Policy = Callable[[Observation, np.random.Generator], int]
@@ -49,7 +50,7 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
     counts them this episode; see :class:`~._env.TriggerStackEnv`).
     """
 
-    metadata = {"render_modes": list(MODES)}  # noqa: RUF012 - gymnasium declares it an instance variable
+    metadata = {"render_modes": list(MODES), "render_fps": FPS}  # noqa: RUF012 - gymnasium declares it an instance variable
 
     def __init__(
         self,
@@ -68,6 +69,11 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
             scenario, layout=layout, rewards=rewards, options=options, render_mode=render_mode, auto=auto
         )
         seat = whole_number(seat, "seat", 0, self.game.layout.players - 1)  # one of the layout's seats
+        seats = self.game._source.seats()
+        if seats is not None and seat >= seats[1]:  # a seat no board has: it would never decide
+            raise UsageError(
+                f"seat: {seat} is no seat of these boards: they have {players_said(*seats)} (seats 0 … {seats[1] - 1})"
+            )
         if not callable(opponent):
             why = f"expected a policy (a function of an observation and a generator), found {found(opponent)}"
             raise UsageError(f"opponent: {why}")
@@ -95,6 +101,18 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         judges the outcome reached)."""
         return self.game.scenario
 
+    @property
+    def layout(self) -> ActionLayout:
+        """The action layout the environment plays in (read-only): the one given, a stream's
+        (``rl.boards(..., layout=...)``), or the smallest every board of a fixed source fits."""
+        return self.game.layout
+
+    @property
+    def observer(self) -> Observer:
+        """The observation's encoder of :attr:`layout` (read-only): ``observer.fields()`` names
+        every entry of an observation."""
+        return self.game.observer
+
     def _observation(self) -> NDArray[np.int16]:
         return self.game.observation(self.game.player(self.agent))
 
@@ -121,14 +139,24 @@ class TriggerStackGym(gymnasium.Env[NDArray[np.int16], np.int64]):
         """Begin an episode in which the seat decides (the others played until it does), drawn from
         ``wanted`` (``reset``'s options read; None: the environment's own source)."""
         self.game._np_random, self.game._seed = self.np_random, None  # one generator: scenarios and the other seats
+        counts: set[int] = set()  # the players of each board drawn
         for _ in range(EPISODE_TRIES):
             self.game._restart(None, wanted)
+            counts.add(len(self.game._player_of))
             if self.agent in self.game._player_of:  # the seat is not empty on this board
                 self._play_others()
                 if not self.game.terminations[self.agent]:
                     self._over = False
                     return
-        raise ScenarioError(f"{self.agent} made no decision in {EPISODE_TRIES} episodes of these scenarios")
+        seat = self.game.possible_agents.index(self.agent)
+        if seat >= max(counts):  # never seated: say so, and how many players the boards had
+            raise ScenarioError(
+                f"{self.agent} (seat {seat}) has no seat on these boards: the {EPISODE_TRIES} drawn had "
+                f"{players_said(min(counts), max(counts))}, seats 0 … {max(counts) - 1}"
+            )
+        raise ScenarioError(
+            f"{self.agent} (seat {seat}) made no decision in {EPISODE_TRIES} episodes of these scenarios"
+        )
 
     def step(
         self, action: int | np.integer[Any]

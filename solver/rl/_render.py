@@ -24,6 +24,10 @@ from triggerstack.model._text import found
 from .._verbs.step import Decision, Stepper, Walk
 
 MODES = ("ansi", "human", "rgb_array")
+FPS = 1
+"""Frames a second a recording of the frames plays at (``metadata["render_fps"]``, which
+Gymnasium's ``check_env`` asks of an environment that renders, and its video recorder reads): one
+decision a second, each frame a board's text; PettingZoo's classic games declare 1 or 2."""
 WIDTH = 100
 """Characters a line of a frame holds (a longer line, an outcome's JSON, wraps)."""
 

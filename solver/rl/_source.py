@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import numpy as np
-from triggerstack.model._errors import ScenarioError, UsageError
+from triggerstack.model._errors import LayoutOverflow, ScenarioError, UsageError
 from triggerstack.model._facts import Facts, compile_facts, facts_of
 from triggerstack.model._io import files_under
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._text import found
 
 from .._boards._draw import Boards
+from .._verbs.step import ActionLayout
 
 ScenarioLike: TypeAlias = Scenario | Facts | str | os.PathLike[str]
 ScenarioSource: TypeAlias = (
@@ -130,6 +131,43 @@ class _Source:
             return self.iterator.players()
         return None
 
+    def seats(self) -> tuple[int, int] | None:
+        """The fewest and the most players a board of the source seats: a fixed source's boards', a
+        board stream's ``players`` (``rl.boards``); None where the boards are not known before they
+        are drawn."""
+        if self.fixed is not None:
+            counts = [len(f.scenario.players) for f in self.fixed]
+            return min(counts), max(counts)
+        if isinstance(self.iterator, Boards):
+            return self.iterator.asked.seats
+        return None
+
+    def layout(self, given: ActionLayout | None, name: str = "layout") -> ActionLayout | None:
+        """The layout an environment of this source plays in, read where every environment is made
+        (and for ``reset``'s ``options``): ``given``, or a board stream's own
+        (``rl.boards(..., layout=L)``) when none is given — the stream drew only boards that fit it.
+        A layout given that is not the stream's is refused naming ``name``: the stream's boards fit
+        the stream's layout, not the environment's (given twice, the two would be read apart)."""
+        drawn_in = self.iterator.asked.layout if isinstance(self.iterator, Boards) else None
+        if drawn_in is None or given is None or given == drawn_in:
+            return given or drawn_in
+        raise UsageError(
+            f"{name}: the environment's layout, {given!r}, is not the one the stream of boards is drawn in, "
+            f"{drawn_in!r}; give the environment no layout (it takes the stream's) or the stream's, or draw the "
+            "stream in the environment's, rl.boards(..., layout=layout)"
+        )
+
+    def overflow(self, exc: LayoutOverflow) -> LayoutOverflow:
+        """``exc``, raised by a board this source drew that does not fit the environment's layout,
+        saying how to draw only boards that fit when the source is a board stream drawn without one."""
+        if isinstance(self.iterator, Boards) and self.iterator.asked.layout is None:
+            return LayoutOverflow(
+                f"{exc}: the stream of boards is drawn without a layout; draw it in the environment's, "
+                "rl.boards(..., layout=layout), and it draws only boards that fit (the environment then takes "
+                "the stream's layout: layout= is not needed again)"
+            )
+        return exc
+
     def next(self, rng: Callable[[], np.random.Generator], seed: int | None = None) -> Facts:
         """The next scenario (``rng``: the environment's generator, asked for only to draw;
         ``seed``: a seed just given, which draws among fixed boards by itself)."""
@@ -156,3 +194,8 @@ class _Source:
         """A seed given to ``reset``: a board stream (``rl.boards``) begins again at its boards of that seed."""
         if isinstance(self.iterator, Boards):
             self.iterator.restart(seed)
+
+
+def players_said(least: int, most: int) -> str:
+    """How many players boards have, in words: ``2 players``, ``2 to 4 players``."""
+    return f"{most} players" if least == most else f"{least} to {most} players"

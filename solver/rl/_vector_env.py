@@ -18,6 +18,7 @@ from triggerstack.model._text import found, typed
 from .._options import Options
 from .._verbs.step import ActionLayout
 from ._gym_env import Policy, TriggerStackGym, uniform
+from ._observation import Observer
 from ._rewards import Rewards
 from ._source import ScenarioSource
 from ._spaces import MaskedDiscrete, NotAnAction, space_id
@@ -203,6 +204,11 @@ class TriggerStackVectorEnv(VectorEnv):
                 infos[key][i] = value
                 infos[f"_{key}"][i] = True
         return infos
+
+    @property
+    def observer(self) -> Observer:
+        """The observation's encoder of :attr:`layout` (read-only), every board's."""
+        return self.envs[0].observer
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of every board, ``(num_envs, layout.size)`` (sb3-contrib's
