@@ -220,12 +220,13 @@ class Stepper(Checked[Walk]):
 
     def _unmade_text(self, text: str) -> Decision:
         """A readable form no decision has been made for yet: made now if it is one laid out from
-        the start (each is made the first time it is asked for)."""
+        the start (each is made the first time it is asked for), or one about an ability a walk met
+        (past :data:`UNIVERSE`: its removal, never offered, was "no such decision")."""
         try:
             key: Key | None = Decision.parse(text)
         except ValueError:
             key = None
-        if key is None or not self._is_base(key) or spell(key) != text:
+        if key is None or spell(key) != text or not self._is_known(key):
             return super()._unmade_text(text)
         return self._named(key)
 
@@ -260,13 +261,13 @@ class Stepper(Checked[Walk]):
         k = t - ids.things
         return (TARGET, universe[k], "", 0) if k < n else None
 
-    def _is_base(self, key: Key) -> bool:
-        """Whether ``key`` is one of the decisions laid out from the start."""
+    def _is_known(self, key: Key) -> bool:
+        """Whether ``key`` is one of the decisions laid out from the start, or one about an
+        ability a walk met (given its slot as it appeared)."""
         kind, subject, mode, amount = key
-        slot = self._ability_slot.get(subject)
-        ability = slot is not None and slot < self._base_abilities
+        ability = subject in self._ability_slot
         if kind is MODE:
-            return ability and mode in self._base_modes.get(subject, ())
+            return ability and mode in self._modes.get(subject, ())
         if kind is DIVIDE:
             return 1 <= amount <= self._most
         if kind is TARGET:
