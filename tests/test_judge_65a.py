@@ -157,7 +157,8 @@ def every_reason_told(
     for report in reports:  # an ability's, or one a reaction fires (explain's "fired")
         for m, r, thing, given_ in excluded_reasons(report):
             mode = m["id"] if report["modal"] is not None else None
-            every_way_told(facts, found, report["id"], mode, r["id"], thing, given_, more)
+            words = {(ex["code"], ex["rule"], ex["reason"]) for ex in r["excluded"] if ex["id"] == thing}
+            every_way_told(facts, found, report["id"], mode, r["id"], thing, given_, more, words)
 
 
 def excluded_reasons(
@@ -196,7 +197,7 @@ def _a_thing_of_its_pass(facts: Any, o: dict[str, Any], ability: str, thing: str
 
 def _said(
     facts: Any, found: Iterable[dict[str, Any]], ability: str, mode: str | None, rid: str, thing: str,
-) -> Iterator[tuple[set[tuple[str, str]], str]]:
+) -> Iterator[tuple[_Said, str]]:
     """What ``check`` says of ``ability`` in each way of choosing ``thing`` for ``rid`` (every
     outcome of ``found`` with it in place, :func:`_ways`), by code and rule, with the way's stack.
     An ability is a thing of a later pass only where it is on the stack: one an earlier pass
@@ -209,13 +210,29 @@ def _said(
         for changed in _ways(o, ability, mode, rid, thing):
             verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
             assert not verdict.legal, f"explain says no legal outcome takes {thing}, check accepts it"
-            got = {(v.code.value, v.rule.value) for v in verdict.violations if v.ability == ability}
+            mine = [v for v in verdict.violations if v.ability == ability]
+            got = _Said((v.code.value, v.rule.value) for v in mine)
+            got.texts = {(v.code.value, v.rule.value, v.message) for v in mine}
             yield got, json.dumps(changed["stack"], sort_keys=True)
+
+
+def is_told(sentence: str, violation: tuple[str, str, str]) -> bool:
+    """Whether explain's ``sentence`` is check's ``violation`` (code, rule, message): its message,
+    or its message but the place (``T0's mode m0 (1st of 3), target r0: ``), which explain says
+    of the requirement once."""
+    return violation[2] == sentence or violation[2].endswith(": " + sentence)
+
+
+class _Said(set[tuple[str, str]]):
+    """What check says of one way, by code and rule, with its sentences (``texts``)."""
+
+    texts: set[tuple[str, str, str]]
 
 
 def every_way_told(
     facts: Any, found: list[dict[str, Any]], ability: str, mode: str | None, rid: str, thing: str,
     given_: set[tuple[str, str]], more: Callable[[], Iterable[dict[str, Any]]] = tuple,
+    words: Iterable[tuple[str, str, str]] = (),
 ) -> None:
     """docs/formats.md, "Explanation": explain gives what every way of choosing ``thing`` breaks,
     or, where nothing is common to them, one reason each way breaks. So each way drawn (``found``)
@@ -223,10 +240,20 @@ def every_way_told(
     all of them (explain says nothing is common), each reason every way drawn breaks is missed by
     some way ``more`` draws — a sample's common reasons are not every way's, so the sample alone
     cannot hold explain to them (a thing put above the ability in each of 24 drawn outcomes breaks
-    only 601.2c's "not yet on the stack" in each, and below it 115.3 or a must-target effect)."""
+    only 601.2c's "not yet on the stack" in each, and below it 115.3 or a must-target effect).
+    And a judge reads the words (``words``: each reason's code, rule and sentence): a sentence is
+    check's own of each way drawn that breaks its code, or the code's clause said of every way
+    ("B is a target of both …" told why C is never chosen, true of one way only)."""
     said = list(_said(facts, found, ability, mode, rid, thing))
     for got, text in said:
         assert given_ & got, (thing, ability, rid, given_, "none is said of", got, text)
+    for code, rule, sentence in words:
+        if f": in each way of choosing {thing}, " in sentence:
+            continue
+        for got, text in said:
+            if (code, rule) in got:
+                held = any(is_told(sentence, x) for x in got.texts if x[:2] == (code, rule))
+                assert held, (thing, ability, sentence, "not said of", got.texts, text)
     if all(given_ <= got for got, _ in said):
         return
     common = set.intersection(*(got for got, _ in said))

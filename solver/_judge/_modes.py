@@ -79,11 +79,27 @@ def legal_only_if_below(a: AbilityFacts, m: ModeFacts) -> str:
     return f"{mode_named(a, m)} is legal only if an ability it can target is already on the stack below {a.id}"
 
 
-def shared_target(a: AbilityFacts, thing: str, first: str, second: str) -> Reason:
-    """700.2: modes that must target different things share ``thing``."""
+def instance_named(a: AbilityFacts, m: ModeFacts, k: int, of: int) -> str:
+    """How every sentence names the ``k``-th of ``of`` instances of ``a``'s mode ``m`` in a choice:
+    as :func:`mode_named` where it is chosen once; ``T0's mode m0 (2nd of 3)`` where it is chosen
+    again (700.2d) — "P0 is a target of both T0's mode m0 and T0's mode m0" named neither."""
+    named = mode_named(a, m)
+    return named if of == 1 else f"{named} ({ordinal(k)} of {of})"
+
+
+def ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st``."""
+    last = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th") if k % 100 not in (11, 12, 13) else "th"
+    return f"{k}{last}"
+
+
+def shared_target(a: AbilityFacts, thing: str, where: list[str]) -> Reason:
+    """700.2: modes that must target different things share ``thing``, a target of each of
+    ``where`` (two or more mode instances): one violation a thing, however many share it."""
+    held = f"both {where[0]} and {where[1]}" if len(where) == 2 else f"{', '.join(where[:-1])} and {where[-1]}"
     return Reason.of(
         Code.MODE_DISTINCT_TARGETS,
-        f"{a.id}: {thing} is a target of both {first} and {second}; each mode must target a different one",
+        f"{a.id}: {thing} is a target of {held}; each mode must target a different one",
     )
 
 

@@ -6,11 +6,12 @@ that the choice announced with it already breaks (``step``'s why)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import islice, product
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import RUNNING
 from triggerstack.model._outcome import Entry, ModeChoice
-from triggerstack.model._rules import Code
+from triggerstack.model._rules import Code, Rule
 
 from .._core.choices import iter_divided, iter_mode_targets
 from .._core.indexed import Choice, ModeInstance, Placed, entry_of
@@ -76,7 +77,7 @@ def never_chosen(
             if len(told) >= WAYS:
                 break
         streams = going
-    return _whatever_else(told) if told else []
+    return _whatever_else(told, a.id, f"choosing {facts.things[t].id}") if told else []
 
 
 def stack_kinds(facts: Facts, a: AbilityFacts, stacks: Sequence[frozenset[int]], *own: int) -> list[frozenset[int]]:
@@ -173,36 +174,86 @@ def _never_on(
                 yield _judged(facts, a, way, below)
     if seen:
         return
-    proposed = _proposed(facts, a, m, below)  # no legal choice takes m: the one a judge would propose
-    if proposed is not None:
+    for proposed in _proposals(facts, a, m, below):  # no legal choice takes m: those a judge would propose
         divided = next(iter_divided(a, proposed))
         for at in (i for i, inst in enumerate(proposed.modes) if inst.mode == m.index):
-            yield _judged(facts, a, _taking(divided, at, r, t), below)
+            way = _taking(divided, at, r, t)
+            if (below, way) not in ways:
+                ways.add((below, way))
+                yield _judged(facts, a, way, below)
 
 
-def _whatever_else(told: Sequence[list[Reason]]) -> list[Reason]:
-    """Of what check says of several legal choices with the thing in place, the reasons each of them
-    gives (by code and rule, in the first's words): a reason of one choice alone — ``P0 chosen for
-    both r2 and r0`` where r2 took P0 in the first choice but need not — is no reason the thing is
-    never chosen. Where none is common to all (P0 for r0 breaks r1's description with r1 = P0, and
-    115.3 with r2 = P0, and the choice must take P0 for one of them), each way it breaks, once: the
-    thing is never chosen because every choice with it breaks one of them."""
+def _whatever_else(told: Sequence[list[Reason]], ability: str, way: str) -> list[Reason]:
+    """Of what check says of several choices with the thing in place (``way``: ``choosing P0``),
+    the reasons each of them gives (by code and rule): a reason of one choice alone — ``P0 chosen
+    for both r2 and r0`` where r2 took P0 in the first choice but need not — is no reason the thing
+    is never chosen. Where none is common to all (P0 for r0 breaks r1's description with r1 = P0,
+    and 115.3 with r2 = P0, and the choice must take P0 for one of them), each way it breaks, once:
+    the thing is never chosen because every choice with it breaks one of them. Each is told in the
+    words every choice breaking it is told (:func:`_in_words`)."""
     common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told))
-    kept = [x for x in told[0] if (x.code, x.rule) in common]
-    if kept:
-        return kept
-    ways: dict[tuple[object, object], Reason] = {}
-    for reasons in told:
-        for x in reasons:
-            ways.setdefault((x.code, x.rule), x)
-    return list(ways.values())
+    keys = [k for k in dict.fromkeys((x.code, x.rule) for x in told[0]) if k in common]
+    if not keys:
+        keys = list(dict.fromkeys((x.code, x.rule) for reasons in told for x in reasons))
+    return [x for key in keys for x in _in_words(told, key, ability, way)]
+
+
+def _in_words(
+    told: Sequence[list[Reason]], key: tuple[Code | None, Rule | None], ability: str, way: str
+) -> list[Reason]:
+    """The reasons of code and rule ``key`` in the words each choice breaking it is told: the
+    sentences every one of them says, or, where the words differ (``B is a target of both T0's
+    mode m0 (1st of 3) and …`` names a thing of one choice, said to a judge asking why C is never
+    chosen), the code's own clause said of every way (:data:`EVERY_WAY`)."""
+    said = [[x for x in reasons if (x.code, x.rule) == key] for reasons in told]
+    said = [xs for xs in said if xs]
+    texts = set.intersection(*({x.text for x in xs} for xs in said))
+    if texts:
+        return [x for x in dict.fromkeys(said[0]) if x.text in texts]
+    code, rule = key
+    assert code is not None and rule is not None, key  # a check's violation has both
+    return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
+
+
+EVERY_WAY: dict[Code, str] = {
+    Code.UNKNOWN_ABILITY: "an ability named has not triggered",
+    Code.DUPLICATE_ABILITY: "an ability is put on the stack or removed twice",
+    Code.MISSING_ABILITY: "a waiting ability is neither put on the stack nor removed",
+    Code.ORDER: "abilities are put on the stack out of their blocks' or passes' order",
+    Code.MODE_COUNT: "a number of modes is chosen that the text does not allow",
+    Code.MODE_UNKNOWN: "a mode is chosen that the ability lacks",
+    Code.MODE_ILLEGAL: "a mode is chosen that has no legal targets when the ability is put on the stack",
+    Code.MODE_UNAVAILABLE: "a mode is chosen that is not available",
+    Code.MODE_REPEAT: "a mode is chosen twice where the text does not allow it",
+    Code.MODE_DISTINCT_TARGETS: (
+        "two modes (or two instances of one) share a target where each must target a different one"
+    ),
+    Code.TARGET_COUNT: "a requirement has a number of targets outside its bounds",
+    Code.TARGET_UNKNOWN: "a target is not a player, object or ability of its pass",
+    Code.TARGET_FILTER: "a target does not fit its requirement's description",
+    Code.TARGET_DUPLICATE: "a thing is chosen twice for one instance of 'target'",
+    Code.TARGET_NOT_DISTINCT: "one thing is a target of two requirements that must differ",
+    Code.TARGET_SOURCE: "the ability's source is chosen for 'another target'",
+    Code.TARGET_HEXPROOF: "a target has hexproof against the ability",
+    Code.TARGET_SHROUD: "a target has shroud",
+    Code.TARGET_PROTECTION: "a target has protection from a quality of the source",
+    Code.TARGET_RESTRICTED: "a target can't be the target of the ability",
+    Code.TARGET_SELF: "the ability targets itself",
+    Code.TARGET_NOT_YET_ON_STACK: "a target is a waiting ability not yet on the stack below it",
+    Code.TARGET_MUST: "fewer 'must target' effects are obeyed than a legal choice of the same modes could obey",
+    Code.DIVISION: "an amount is divided wrongly",
+    Code.REMOVED_BUT_LEGAL: "the ability is removed although it has a legal choice",
+    Code.PLACED_BUT_ILLEGAL: "the ability is put on the stack although it is never put there",
+}
+"""What each code's violation is, said of every way of choosing a thing (:func:`_in_words`):
+docs/formats.md's table of violation codes in a clause."""
 
 
 def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int] | None = None) -> Reason:
     """Why no legal outcome chooses ``a``'s mode ``m``: ``a`` is never put on the stack, ``m`` is
     unavailable, or it has no legal targets even with
     every ability ``a`` could target below it (603.3c), or else what ``check`` says of the choice a
-    judge would propose with it (:func:`_proposed`: modes that must target different things, 700.2,
+    judge would propose with it (:func:`_proposals`: modes that must target different things, 700.2,
     sharing the only one). ``below``: the largest stack ``a`` is put on (what every stack it is put on
     holds: one of them, as 603.3b lets what is below one be below another; 603.3c's legal targets
     only grow with it), :attr:`~AbilityFacts.precedable_targets` if not given. A non-modal ability
@@ -212,8 +263,9 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
         return _removal.never_put(a, placed=False)
     if not m.available:
         return _modes.mode_unavailable(a, m)
-    if _mode_legal(facts, a, m.index, below) and (choice := _proposed(facts, a, m, below)) is not None:
-        reasons = _judged(facts, a, next(iter_divided(a, choice)), below)
+    if _mode_legal(facts, a, m.index, below):
+        told = [_judged(facts, a, next(iter_divided(a, choice)), below) for choice in _proposals(facts, a, m, below)]
+        reasons = _whatever_else(told, a.id, f"choosing {_modes.mode_named(a, m)}") if told else []
         if reasons:
             return reasons[0]
     if not a.modal and not has_legal_choice(facts, a, below):
@@ -221,23 +273,32 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     return _modes.mode_illegal(a, m)
 
 
-def _proposed(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> Choice | None:
-    """The choice a judge would propose to choose ``m``: ``m`` and the ability's other modes that
-    can be chosen (in its order; ``m`` again where modes repeat) up to the fewest modes allowed (too
-    few, where there are not enough: 700.2's count), each with the first targets legal for it alone.
-    None where a mode of it has none, or no number of modes but none is allowed."""
+def _proposals(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> Iterator[Choice]:
+    """The choices a judge would propose to choose ``m`` (:data:`WAYS` at most): ``m`` and the
+    ability's other modes that can be chosen (in its order; ``m`` again where modes repeat) up to
+    the fewest modes allowed (too few, where there are not enough: 700.2's count), each instance
+    with targets legal for its mode alone — the first :data:`EACH` of them, every instance's
+    varied (one proposal's other targets are no reason: ``B is a target of both …`` where another
+    proposal shares C). None where a mode of it has no legal targets, or no number of modes but
+    none is allowed."""
     fewest = min((n for n in a.choose if n > 0), default=None)
-    others = [x.index for x in a.modes if x is not m and x.available and _mode_legal(facts, a, x.index, below)]
-    modes = [m.index, *others, *([m.index] * (fewest or 0) if a.repeat else [])]
     if fewest is None:
-        return None
-    instances = []
-    for k in sorted(modes[:fewest]):
-        targets = next(iter_mode_targets(facts, a, k, below), None)
-        if targets is None:
-            return None
-        instances.append(ModeInstance(k, targets))
-    return Choice(tuple(instances))
+        return
+    others = [x.index for x in a.modes if x is not m and x.available and _mode_legal(facts, a, x.index, below)]
+    modes = sorted([m.index, *others, *([m.index] * fewest if a.repeat else [])][:fewest])
+    per = [list(islice(iter_mode_targets(facts, a, k, below), EACH)) for k in modes]
+    if all(per):
+        seen: set[Choice] = set()
+        for targets in islice(product(*per), WAYS):  # a repeated mode's instances are a multiset: sorted, once
+            choice = Choice(tuple(sorted(ModeInstance(k, ts) for k, ts in zip(modes, targets, strict=True))))
+            if choice not in seen:
+                seen.add(choice)
+                yield choice
+
+
+EACH = 8
+"""The target assignments of each mode instance :func:`_proposals` varies: 8 for one instance,
+512 (:data:`WAYS`) for three."""
 
 
 def _judged(facts: Facts, a: AbilityFacts, choice: Choice, below: frozenset[int]) -> list[Reason]:

@@ -267,6 +267,7 @@ class _Instance(NamedTuple):
     targets: Mapping[str, Sequence[str]]
     divide: Mapping[str, Mapping[str, int]]
     where: str
+    at: int = 0  # its place among the entry's modes
 
 
 def _check_entry(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int], report: _Report) -> None:
@@ -293,14 +294,15 @@ def _check_choice(facts: Facts, a: AbilityFacts, e: Entry, below: frozenset[int]
     # only its targets' own reasons — an unavailable mode's two targets for "target creature" break 601.2c too
     judged = [_check_targets(facts, a, inst, below, report) for inst in refused]
     instances = [_check_targets(facts, a, inst, below, report) for inst in chosen]
-    if a.distinct_targets:
-        owner: dict[int, str] = {}
+    if a.distinct_targets:  # one violation a thing, naming every instance it is a target of (by mode, then place)
+        holders: dict[int, list[_Instance]] = {}
         for inst, things in zip([*refused, *chosen], [*judged, *instances], strict=True):
-            for t in sorted(set(things)):
-                if t in owner:
-                    report.add(a.id, _modes.shared_target(a, facts.things[t].id, owner[t], inst.where))
-                else:
-                    owner[t] = inst.where
+            for t in set(things):
+                holders.setdefault(t, []).append(inst)
+        for t, held in sorted(holders.items()):
+            if len(held) > 1:
+                where = [inst.where for inst in sorted(held, key=lambda inst: (inst.mode, inst.at))]
+                report.add(a.id, _modes.shared_target(a, facts.things[t].id, where))
     if a.must and instances and not any(v.ability == a.id and v.code.value.startswith("mode-") for v in report.items):
         obeyed = count_obeyed(a, (t for things in instances for t in things))
         best = most_obeyed(facts, a, [inst.mode for inst in chosen], below, report.spending.deadline)
@@ -320,7 +322,8 @@ def _check_modes(
     if (miscounted := _modes.modes_miscounted(a, len(picks))) is not None:
         report.add(a.id, miscounted)
     seen: dict[str, int] = {}
-    for mc in picks:
+    times = Counter(mc.mode for mc in picks)
+    for at, mc in enumerate(picks):
         seen[mc.mode] = seen.get(mc.mode, 0) + 1
         mk = a.mode_index.get(mc.mode)
         if mk is None:
@@ -329,7 +332,7 @@ def _check_modes(
         if seen[mc.mode] == 2 and not a.repeat:
             report.add(a.id, _modes.mode_repeat(a, mc.mode))
         m = a.modes[mk]
-        inst = _Instance(mk, mc.targets, mc.divide, _modes.mode_named(a, m))
+        inst = _Instance(mk, mc.targets, mc.divide, _modes.instance_named(a, m, seen[mc.mode], times[mc.mode]), at)
         if not m.available:
             report.add(a.id, _modes.mode_unavailable(a, m))
             refused.append(inst)
