@@ -33,10 +33,13 @@ from typing import ParamSpec, TypeVar
 import pytest
 from hypothesis import HealthCheck, settings
 
+# print_blob: a failure's log carries the @reproduce_failure line that replays it (hypothesis
+# 6.170.27 prints a dict argument of a failing case as "doc=,", so the log alone could not say which)
 settings.register_profile(
     "full",
     max_examples=300,
     deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 settings.register_profile("dev", settings.get_profile("full"), max_examples=30)
