@@ -25,12 +25,17 @@ the process playing it), held to the path it replaces:
   and ``fits`` compares each capacity by name: both hold to the field-by-field check they replace,
   over generated capacities of every type a caller may give (whole numbers, negatives, booleans,
   floats, integer subclasses); read back (it travels with a board's first rows) it is the layout
-  sent, one object per capacities, and a forged one is refused as building it is.
+  sent, one object per capacities, and a forged one is refused as building it is;
+* the small values many boards hold equal — each ability's control, each block of 603.3b, each
+  target filter (``model/_slots.interned``) — read back as the objects pickled the usual way read
+  back (type, fields, a filter's fields given), and as one object per process for equal values:
+  boards read back twice share them, and with the table starting afresh every few values they are
+  still read back equal.
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
 and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
 (solver/_core/indexed ``MAX_KEPT_ENTRIES``); how compiled facts are read back
-(model/_slots ``LOOPED``, ``unread``).
+(model/_slots ``LOOPED``, ``unread``, ``MOST_INTERNED``).
 """
 
 from __future__ import annotations
@@ -46,8 +51,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import _slots
-from triggerstack.model._facts import compile_facts
+from triggerstack.model._apnap import Block
+from triggerstack.model._controllers import Control
+from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._outcome import outcome_json
+from triggerstack.model._shapes import Filter
 from triggerstack.solver import ActionLayout, Stepper
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._core import indexed
@@ -276,3 +284,36 @@ def test_a_walk_s_outcome_line_is_its_outcome_s_json(cards: bool, kept: int, mon
             assert stepper.outcome_line(walk) == outcome_json(outcome)
             plain += sum(1 for e in outcome.stack if not e.targets and not e.modes)
     assert plain > 1000
+
+
+def _values(facts: Facts) -> list[object]:
+    """The interned values of a board's facts: its abilities' controls, its blocks, its filters."""
+    filters = [r.filter for a in facts.abilities for m in a.modes for r in m.requirements]
+    return [*(a.control for a in facts.abilities), *facts.blocks, *filters]
+
+
+def _alike(one: object, two: object) -> bool:
+    if isinstance(one, Filter):
+        return type(two) is Filter and one == two and one.model_fields_set == two.model_fields_set
+    return type(one) is type(two) and astuple(one) == astuple(two)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("kept", [_slots.MOST_INTERNED, 3])
+def test_values_boards_share_read_back_as_one_object(cards: bool, kept: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = kept == _slots.MOST_INTERNED
+    monkeypatch.setattr(_slots, "MOST_INTERNED", kept)
+    monkeypatch.setattr(_slots, "_interned", {})
+    boards = draw(66, 120, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)
+    sent = [pickle.dumps(compile_facts(b.scenario), pickle.HIGHEST_PROTOCOL) for b in boards]
+    first, again = ([_values(pickle.loads(data)) for data in sent] for _ in range(2))
+    with monkeypatch.context() as usual:  # each pickled as it was before: its class and state, built anew
+        for cls in (Control, Block, Filter):
+            usual.setattr(cls, "__reduce__", object.__reduce__)
+        reference = [_values(pickle.loads(data)) for data in sent]
+    shared = 0
+    for one, two, three in zip(first, again, reference, strict=True):
+        assert len(one) == len(two) == len(three) and all(map(_alike, one, three)) and all(map(_alike, two, three))
+        shared += sum(a is b for a, b in zip(one, two, strict=True))
+    values = sum(map(len, first))
+    assert shared == values if whole else shared < values  # the table of this test (monkeypatched), whole or not
