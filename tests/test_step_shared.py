@@ -30,7 +30,11 @@ the process playing it), held to the path it replaces:
   target filter (``model/_slots.interned``) — read back as the objects pickled the usual way read
   back (type, fields, a filter's fields given), and as one object per process for equal values:
   boards read back twice share them, and with the table starting afresh every few values they are
-  still read back equal.
+  still read back equal;
+* a board read back from a worker process arrives laid out (``_verbs/step/_travel.py``): its
+  stepper is, attribute by attribute, the one its constructor lays out of the facts that arrive,
+  its walks offer and reach what that one's do (reactions' passes too), an environment playing the
+  boards lays none out again, and a stepper of other options than the default is laid out anew.
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
 and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
@@ -56,9 +60,11 @@ from triggerstack.model._controllers import Control
 from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._outcome import outcome_json
 from triggerstack.model._shapes import Filter
-from triggerstack.solver import ActionLayout, Stepper
+from triggerstack.solver import ActionLayout, Stepper, rl
+from triggerstack.solver._boards._board import Board
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._core import indexed
+from triggerstack.solver._options import Options
 from triggerstack.solver._verbs.step import _decision, _walk
 from triggerstack.solver._verbs.step._decision import Decision, spell
 
@@ -317,3 +323,44 @@ def test_values_boards_share_read_back_as_one_object(cards: bool, kept: int, mon
         shared += sum(a is b for a, b in zip(one, two, strict=True))
     values = sum(map(len, first))
     assert shared == values if whole else shared < values  # the table of this test (monkeypatched), whole or not
+
+
+def _passes_alike(one: Any, two: Any) -> bool:
+    return all(getattr(one, n) == getattr(two, n) for n in ("next_pass", "max_passes", "max_compiled"))
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_board_read_back_arrives_laid_out(cards: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = ActionLayout(abilities=10, things=20, modes=4, divide=6, passes=3, players=4)
+    boards = list(draw(67, 80, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards, layout=layout))
+    arrived: list[Board] = [pickle.loads(pickle.dumps(b, pickle.HIGHEST_PROTOCOL)) for b in boards]
+    for k, board in enumerate(arrived):
+        assert board.compiled is not None
+        facts, stepper = board.compiled
+        assert stepper is not None and stepper.facts is facts and stepper.passes.first is facts
+        built = Stepper(facts, Options(), layout)
+        assert vars(stepper).keys() == vars(built).keys()
+        for name, value in vars(built).items():
+            if name not in ("facts", "passes"):
+                assert vars(stepper)[name] == value and type(vars(stepper)[name]) is type(value), name
+        assert _passes_alike(stepper.passes, built.passes)
+        assert _walks(stepper, k, 3) == _walks(built, k, 3)
+    other = Stepper(arrived[0].compiled[0], Options(time_limit=5), layout)  # type: ignore[index]
+    sent = Board(**{**vars(boards[0]), "compiled": (boards[0].compiled[0], other)})  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL)).compiled[1] is None  # laid out where it is played
+    played = [pickle.loads(pickle.dumps(b, pickle.HIGHEST_PROTOCOL)) for b in boards]
+    stream = rl.boards(67, None, layout=layout, players=(2, 4))
+    monkeypatch.setattr(stream, "board", lambda: played.pop(0))
+    env = rl.raw_env(stream, layout=layout)
+    laid = 0
+    real = Stepper.__init__
+
+    def counted(self: Stepper, *args: Any, **kwargs: Any) -> None:
+        nonlocal laid
+        laid += 1
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Stepper, "__init__", counted)
+    for _ in range(len(boards)):
+        env.reset()
+    assert laid == 0
