@@ -70,7 +70,7 @@ def pickled(
                     state[i] = pickle.dumps(state[i], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
             return tuple(state)
 
-        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred)
+        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred, _twin(cls, names))
         LOOPED[cls] = _looped(puts, slots, read_only, unsent, deferred)
         slot_of = {n: slots[i] for i, n in deferred.items()}
 
@@ -131,33 +131,61 @@ def _looped(
     return setstate
 
 
+def _twin(cls: type, names: tuple[str, ...]) -> tuple[type, type, tuple[str, ...]] | None:
+    """A class of ``cls`` 's slots, in its order, without its frozen ``__setattr__``: an object of
+    ``cls`` switched to it for a moment has its fields written as plain attributes (a slot's
+    setter called through its bound ``__set__`` costs several times more), then switched back.
+    None where Python refuses the switch (another layout: the setters are used)."""
+    slots = cls.__dict__.get("__slots__")
+    if not isinstance(slots, tuple) or not set(names) <= set(slots) or not all(n.isidentifier() for n in names):
+        return None
+    twin = type(f"{cls.__name__}Fields", (object,), {"__slots__": slots, "__module__": cls.__module__})
+    try:
+        probe = cls.__new__(cls)  # type: ignore[call-overload]
+        object.__setattr__(probe, "__class__", twin)
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return cls, twin, names
+
+
 def _setter(
     name: str,
     puts: tuple[Callable[[Any, Any], None], ...],
     read_only: tuple[int, ...],
     unsent: int | None,
     deferred: Mapping[int, str],
+    twin: tuple[type, type, tuple[str, ...]] | None = None,
 ) -> Callable[[Any, tuple[Any, ...]], None]:
-    """A class's ``__setstate__``: each field written through its slot's setter, bound once, in
-    straight-line code made for the class — ``v0, v1 … = state``, then ``put0(self, v0)`` … —, as
-    ``dataclasses`` makes a class's ``__init__``. A loop over the setters zipped with the state
-    cost twice as much (issue 53: a board's compiled facts read back are some 20 of these objects
-    and 150 fields, and setting them was two fifths of reading them back). The state's fields in
-    order (a state of another length is refused, as unpacking refuses it); a read-only mapping
-    made read-only again; the ``kept`` field a new empty dict; each field sent ``later`` (bytes) left
-    unset and waiting in it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
+    """A class's ``__setstate__``: each field written in straight-line code made for the class —
+    ``v0, v1 … = state``, then each field —, as ``dataclasses`` makes a class's ``__init__``: as a
+    plain attribute of the object switched for the while to the class's :func:`_twin` (issue 53:
+    half of what setting them through each slot's setter, bound once, ``put0(self, v0)`` …, costs;
+    that where there is no twin). A loop over the setters zipped with the state cost twice as much
+    again (a board's compiled facts read back are some 20 of these objects and 150 fields, and
+    setting them was two fifths of reading them back). The state's fields in order (a state of
+    another length is refused, as unpacking refuses it); a read-only mapping made read-only again;
+    the ``kept`` field a new empty dict; each field sent ``later`` (bytes) left unset and waiting in
+    it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
     values = [f"v{i}" for i in range(len(puts))]
     lines = [f"def setstate(self, state):  # {name}", f"    {', '.join(values)}, = state"]
     if unsent is not None:
         lines.append(f"    v{unsent} = {{}}")
     lines += [f"    v{i} = read_only(v{i})" for i in read_only]
+    if twin is not None:
+        lines.append("    become(self, '__class__', twin)")
     for i in range(len(puts)):
+        put = f"put{i}(self, v{i})" if twin is None else f"self.{twin[2][i]} = v{i}"
         if i in deferred:  # left unset: read when asked for (read_later)
             lines += [f"    if isinstance(v{i}, bytes):", f"        v{unsent}[waiting{i}] = v{i}", "    else:"]
-            lines.append(f"        put{i}(self, v{i})")
+            lines.append(f"        {put}")
         else:
-            lines.append(f"    put{i}(self, v{i})")
+            lines.append(f"    {put}")
+    if twin is not None:
+        lines.append("    self.__class__ = cls")
     scope: dict[str, Any] = {f"put{i}": put for i, put in enumerate(puts)}
+    if twin is not None:
+        scope |= {"become": object.__setattr__, "cls": twin[0], "twin": twin[1]}
     scope |= {"read_only": MappingProxyType} | {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
     exec("\n".join(lines), scope)  # code made here from field numbers alone, as dataclasses does
     return scope["setstate"]  # type: ignore[no-any-return]
