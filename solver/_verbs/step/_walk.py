@@ -333,9 +333,11 @@ class Stepper(Checked[Walk]):
         return self._thing_slot.get(thing)
 
     def columns(self, facts: Facts, things: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or,
-        for an ability, ``things`` plus its slot: :meth:`ability_slot` and :meth:`thing_slot` of
-        each, asked of their tables at once (an observation's columns, built per pass of a board)."""
+        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or, for an ability,
+        ``things`` plus its slot (:meth:`ability_slot`, :meth:`thing_slot`), asked of their tables at once."""
+        if facts is self.facts:  # the first pass: its abilities the first slots, and things (Facts.waiting_ability)
+            n, first = len(facts.abilities), facts.first_waiting
+            return tuple(range(n)), (*range(first), *range(things, things + n))
         slot, thing, new = self._ability_slot.get, self._thing_slot.get, self._slot_of
         slots = tuple([s if (s := slot(a.id)) is not None else new(a.id) for a in facts.abilities])
         of = [t if (t := thing(x)) is not None else things + (s if (s := slot(x)) is not None else new(x))
