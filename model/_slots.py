@@ -5,8 +5,9 @@ A frozen dataclass with slots pickles through ``dataclasses``' own state functio
 ``dataclasses.fields`` again for every object read back — a third of the time a board's facts took
 to arrive. :func:`pickled` gives a class a state of its fields in order instead, each written back
 through its slot; a read-only mapping (``MappingProxyType``, which does not pickle, or a lazy
-mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-only again, and a
-field ``kept`` (what solvers learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
+mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-only again (an
+empty one as None, read back as one shared empty mapping), and a field ``kept`` (what solvers
+learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
 
 A field ``later`` (``Facts.scenario``: about half of what a board's facts took to read back, and
 what playing a board without reactions never reads; ``Facts.things``, a quarter of the rest, of
@@ -36,6 +37,9 @@ _EMPTY: frozenset[Any] = frozenset()
 """Every empty frozenset a state holds, as one object: a pickle writes it once and reads each
 other back from its memo, not as a new set (a board's compiled facts hold some 60)."""
 LATER = "slots:later"
+_NO_ENTRIES: Mapping[Any, Any] = MappingProxyType({})
+"""Every empty read-only mapping a state holds, read back as one object (sent as None: seven in nine
+of a board's, each a dict and a proxy of its own before)."""
 """The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
 
@@ -62,7 +66,7 @@ def pickled(
         def getstate(self: T) -> tuple[Any, ...]:
             state = [_EMPTY if type(v) is frozenset and not v else v for v in (getattr(self, n) for n in names)]
             for i in read_only:
-                state[i] = dict(state[i])
+                state[i] = dict(state[i]) or None  # an empty one: read back as one shared object
             if unsent is not None:
                 state[unsent] = None
             for i, when in sent_if:
@@ -116,7 +120,7 @@ def _looped(
         if read_only or unsent is not None:
             values = list(state)
             for i in read_only:
-                values[i] = MappingProxyType(values[i])
+                values[i] = _NO_ENTRIES if values[i] is None else MappingProxyType(values[i])
             if unsent is not None:
                 values[unsent] = {}
             state = tuple(values)
@@ -171,7 +175,7 @@ def _setter(
     lines = [f"def setstate(self, state):  # {name}", f"    {', '.join(values)}, = state"]
     if unsent is not None:
         lines.append(f"    v{unsent} = {{}}")
-    lines += [f"    v{i} = read_only(v{i})" for i in read_only]
+    lines += [f"    v{i} = empty if v{i} is None else read_only(v{i})" for i in read_only]
     if twin is not None:
         lines.append("    become(self, '__class__', twin)")
     for i in range(len(puts)):
@@ -186,7 +190,8 @@ def _setter(
     scope: dict[str, Any] = {f"put{i}": put for i, put in enumerate(puts)}
     if twin is not None:
         scope |= {"become": object.__setattr__, "cls": twin[0], "twin": twin[1]}
-    scope |= {"read_only": MappingProxyType} | {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
+    scope |= {"read_only": MappingProxyType, "empty": _NO_ENTRIES}
+    scope |= {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
     exec("\n".join(lines), scope)  # code made here from field numbers alone, as dataclasses does
     return scope["setstate"]  # type: ignore[no-any-return]
 
