@@ -34,7 +34,9 @@ the process playing it), held to the path it replaces:
 * a board read back from a worker process arrives laid out (``_verbs/step/_travel.py``): its
   stepper is, attribute by attribute, the one its constructor lays out of the facts that arrive,
   its walks offer and reach what that one's do (reactions' passes too), an environment playing the
-  boards lays none out again, and a stepper of other options than the default is laid out anew.
+  boards lays none out again, and a stepper of other options than the default is laid out anew;
+  a stepper handed over with its facts is taken once, by equal options and layout alone
+  (``Stepper.taken``: compared, no longer hashed).
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
 and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
@@ -364,3 +366,16 @@ def test_a_board_read_back_arrives_laid_out(cards: bool, monkeypatch: pytest.Mon
     for _ in range(len(boards)):
         env.reset()
     assert laid == 0
+
+
+def test_a_stepper_handed_over_is_taken_once_for_its_options_and_layout() -> None:
+    layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+    board = next(draw(68, 1, layout=layout, cards=False))
+    assert board.compiled is not None
+    facts, stepper = board.compiled
+    assert stepper is not None
+    stepper.hand_over()
+    assert Stepper.taken(facts, Options(time_limit=5), layout) is None  # other options: laid out anew, left
+    assert Stepper.taken(facts, Options(), ActionLayout(9, 16, 4, 6, 2, 2)) is None  # another layout
+    assert Stepper.taken(facts, Options(), ActionLayout(8, 16, 4, 6, 2, 2)) is stepper  # equal ones, not the same
+    assert Stepper.taken(facts, Options(), layout) is None  # once
