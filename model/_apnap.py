@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from ._rules import Rule
 from ._shapes import ScenarioFields
-from ._slots import pickled
+from ._slots import interned, pickled
 from ._types import PlayerId
 
 
+@interned
 @pickled()
 @dataclass(frozen=True, slots=True)
 class Block:

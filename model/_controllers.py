@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ._errors import ScenarioError
 from ._rules import Rule
 from ._shapes import ScenarioFields, TriggerBody
-from ._slots import pickled
+from ._slots import interned, pickled
 from ._types import PlayerId
 
 _DELAYED_RULE = {
@@ -27,6 +27,7 @@ _DELAYED_RULE = {
 }
 
 
+@interned
 @pickled()
 @dataclass(frozen=True, slots=True)
 class Control:

@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
+from ._slots import interned
 from ._text import mode_id, printable_id
 from ._types import AbilityId, ObjectId, PlayerId, RequirementId
 from ._words import (
@@ -122,6 +123,7 @@ FilterField = Annotated[
 ]
 
 
+@interned
 class Filter(_Frozen):
     """A conjunctive description of what may be chosen (docs/formats.md, Scenario).
 

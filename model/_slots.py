@@ -5,8 +5,9 @@ A frozen dataclass with slots pickles through ``dataclasses``' own state functio
 ``dataclasses.fields`` again for every object read back — a third of the time a board's facts took
 to arrive. :func:`pickled` gives a class a state of its fields in order instead, each written back
 through its slot; a read-only mapping (``MappingProxyType``, which does not pickle, or a lazy
-mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-only again, and a
-field ``kept`` (what solvers learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
+mapping such as ``_targeting.Bars``) is sent as the dict it shows and made read-only again (an
+empty one as None, read back as one shared empty mapping), and a field ``kept`` (what solvers
+learned, ``Facts.memo``) is not sent and arrives as a new empty dict.
 
 A field ``later`` (``Facts.scenario``: about half of what a board's facts took to read back, and
 what playing a board without reactions never reads; ``Facts.things``, a quarter of the rest, of
@@ -15,6 +16,12 @@ which play reads the ids alone) is sent as a pickle of its own, one byte string,
 and reads the field from it the first time it is asked for (a ``__getattr__``, which Python calls
 only for a slot not yet set: no cost once read, nor for an object never pickled). :func:`unread`
 says whether it still waits.
+
+A small frozen value that boards drawn anew share — the control of an ability (33 distinct ones in
+260 boards of the training example's, 3.7 a board), a block of 603.3b, a target filter — pickles
+:func:`interned`: as the bytes of its state, read back once per process and the same object each
+time after (a dictionary look-up, where building it again was a third of what reading a board's
+abilities back cost; one object, already in the cache, where each board made its own).
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ _EMPTY: frozenset[Any] = frozenset()
 """Every empty frozenset a state holds, as one object: a pickle writes it once and reads each
 other back from its memo, not as a new set (a board's compiled facts hold some 60)."""
 LATER = "slots:later"
+_NO_ENTRIES: Mapping[Any, Any] = MappingProxyType({})
+"""Every empty read-only mapping a state holds, read back as one object (sent as None: seven in nine
+of a board's, each a dict and a proxy of its own before)."""
 """The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
 
@@ -56,7 +66,7 @@ def pickled(
         def getstate(self: T) -> tuple[Any, ...]:
             state = [_EMPTY if type(v) is frozenset and not v else v for v in (getattr(self, n) for n in names)]
             for i in read_only:
-                state[i] = dict(state[i])
+                state[i] = dict(state[i]) or None  # an empty one: read back as one shared object
             if unsent is not None:
                 state[unsent] = None
             for i, when in sent_if:
@@ -64,7 +74,7 @@ def pickled(
                     state[i] = pickle.dumps(state[i], pickle.HIGHEST_PROTOCOL)  # never bytes otherwise
             return tuple(state)
 
-        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred)
+        setstate = _setter(cls.__qualname__, puts, read_only, unsent, deferred, _twin(cls, names))
         LOOPED[cls] = _looped(puts, slots, read_only, unsent, deferred)
         slot_of = {n: slots[i] for i, n in deferred.items()}
 
@@ -110,7 +120,7 @@ def _looped(
         if read_only or unsent is not None:
             values = list(state)
             for i in read_only:
-                values[i] = MappingProxyType(values[i])
+                values[i] = _NO_ENTRIES if values[i] is None else MappingProxyType(values[i])
             if unsent is not None:
                 values[unsent] = {}
             state = tuple(values)
@@ -125,34 +135,63 @@ def _looped(
     return setstate
 
 
+def _twin(cls: type, names: tuple[str, ...]) -> tuple[type, type, tuple[str, ...]] | None:
+    """A class of ``cls`` 's slots, in its order, without its frozen ``__setattr__``: an object of
+    ``cls`` switched to it for a moment has its fields written as plain attributes (a slot's
+    setter called through its bound ``__set__`` costs several times more), then switched back.
+    None where Python refuses the switch (another layout: the setters are used)."""
+    slots = cls.__dict__.get("__slots__")
+    if not isinstance(slots, tuple) or not set(names) <= set(slots) or not all(n.isidentifier() for n in names):
+        return None
+    twin = type(f"{cls.__name__}Fields", (object,), {"__slots__": slots, "__module__": cls.__module__})
+    try:
+        probe = cls.__new__(cls)  # type: ignore[call-overload]
+        object.__setattr__(probe, "__class__", twin)
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return cls, twin, names
+
+
 def _setter(
     name: str,
     puts: tuple[Callable[[Any, Any], None], ...],
     read_only: tuple[int, ...],
     unsent: int | None,
     deferred: Mapping[int, str],
+    twin: tuple[type, type, tuple[str, ...]] | None = None,
 ) -> Callable[[Any, tuple[Any, ...]], None]:
-    """A class's ``__setstate__``: each field written through its slot's setter, bound once, in
-    straight-line code made for the class — ``v0, v1 … = state``, then ``put0(self, v0)`` … —, as
-    ``dataclasses`` makes a class's ``__init__``. A loop over the setters zipped with the state
-    cost twice as much (issue 53: a board's compiled facts read back are some 20 of these objects
-    and 150 fields, and setting them was two fifths of reading them back). The state's fields in
-    order (a state of another length is refused, as unpacking refuses it); a read-only mapping
-    made read-only again; the ``kept`` field a new empty dict; each field sent ``later`` (bytes) left
-    unset and waiting in it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
+    """A class's ``__setstate__``: each field written in straight-line code made for the class —
+    ``v0, v1 … = state``, then each field —, as ``dataclasses`` makes a class's ``__init__``: as a
+    plain attribute of the object switched for the while to the class's :func:`_twin` (issue 53:
+    half of what setting them through each slot's setter, bound once, ``put0(self, v0)`` …, costs;
+    that where there is no twin). A loop over the setters zipped with the state cost twice as much
+    again (a board's compiled facts read back are some 20 of these objects and 150 fields, and
+    setting them was two fifths of reading them back). The state's fields in order (a state of
+    another length is refused, as unpacking refuses it); a read-only mapping made read-only again;
+    the ``kept`` field a new empty dict; each field sent ``later`` (bytes) left unset and waiting in
+    it. ``tests/test_step_shared.py`` holds it to the loop it replaced."""
     values = [f"v{i}" for i in range(len(puts))]
     lines = [f"def setstate(self, state):  # {name}", f"    {', '.join(values)}, = state"]
     if unsent is not None:
         lines.append(f"    v{unsent} = {{}}")
-    lines += [f"    v{i} = read_only(v{i})" for i in read_only]
+    lines += [f"    v{i} = empty if v{i} is None else read_only(v{i})" for i in read_only]
+    if twin is not None:
+        lines.append("    become(self, '__class__', twin)")
     for i in range(len(puts)):
+        put = f"put{i}(self, v{i})" if twin is None else f"self.{twin[2][i]} = v{i}"
         if i in deferred:  # left unset: read when asked for (read_later)
             lines += [f"    if isinstance(v{i}, bytes):", f"        v{unsent}[waiting{i}] = v{i}", "    else:"]
-            lines.append(f"        put{i}(self, v{i})")
+            lines.append(f"        {put}")
         else:
-            lines.append(f"    put{i}(self, v{i})")
+            lines.append(f"    {put}")
+    if twin is not None:
+        lines.append("    self.__class__ = cls")
     scope: dict[str, Any] = {f"put{i}": put for i, put in enumerate(puts)}
-    scope |= {"read_only": MappingProxyType} | {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
+    if twin is not None:
+        scope |= {"become": object.__setattr__, "cls": twin[0], "twin": twin[1]}
+    scope |= {"read_only": MappingProxyType, "empty": _NO_ENTRIES}
+    scope |= {f"waiting{i}": (LATER, name) for i, name in deferred.items()}
     exec("\n".join(lines), scope)  # code made here from field numbers alone, as dataclasses does
     return scope["setstate"]  # type: ignore[no-any-return]
 
@@ -160,3 +199,35 @@ def _setter(
 def unread(obj: object, name: str, kept: str = "memo") -> bool:
     """Whether ``obj`` 's field ``name``, sent later, has not been read back yet."""
     return (LATER, name) in getattr(obj, kept)
+
+
+MOST_INTERNED = 4096
+"""Values :func:`interned` keeps per process before it starts afresh (a long run of new boards)."""
+_interned: dict[bytes, Any] = {}
+
+
+def interned(cls: type[T]) -> type[T]:
+    """The class decorator (outermost) of a frozen value that many pickles hold equal: it pickles
+    as its class and state (``__getstate__``), themselves pickled to one byte string, and reads
+    back as the object this process last read from those bytes, built from them (``__new__`` and
+    ``__setstate__``, as a pickle builds it) only the first time. Equal objects, never one that
+    differs: the bytes are its whole state."""
+
+    def reduce(self: Any) -> tuple[Callable[[bytes], Any], tuple[bytes]]:
+        return _read_interned, (pickle.dumps((type(self), self.__getstate__()), pickle.HIGHEST_PROTOCOL),)
+
+    cls.__reduce__ = reduce  # type: ignore[method-assign]
+    return cls
+
+
+def _read_interned(data: bytes) -> Any:
+    """The object ``data`` (an :func:`interned` value's class and state) reads back as."""
+    found = _interned.get(data)
+    if found is None:
+        cls, state = pickle.loads(data)
+        found = cls.__new__(cls)
+        found.__setstate__(state)
+        if len(_interned) >= MOST_INTERNED:
+            _interned.clear()
+        _interned[data] = found
+    return found

@@ -147,14 +147,15 @@ def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(car
     """Issue 53: a board pickles with the facts its draw compiled (to count it and lay it out), so
     the process that plays a board a worker drew does not compile it again — and those facts, sent
     and received, are what compiling the board's scenario where it arrives gives, on boards of every
-    size, event and number of players, laid out or not (a stepper handed over stays behind). Its
+    size, event and number of players, laid out or not (laid out, its stepper arrives with them:
+    tests/test_step_shared.py holds it to the one laying them out there builds). Its
     document travels as one byte string, read when first asked for, and is the board's."""
     layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=4)
     seen = targets = 0
     for seed, laid in ((53, None), (54, layout)):
         for board in draw(seed, 400, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards, layout=laid):
             arrived = pickle.loads(pickle.dumps(board))
-            assert arrived.compiled is not None and arrived.compiled[1] is None  # the facts, not the stepper
+            assert arrived.compiled is not None and (arrived.compiled[1] is None) is (laid is None)  # and its stepper
             facts = arrived.compiled[0]
             assert unread(facts, "scenario") is not bool(board.scenario.reactions)  # sent later without reactions
             if seen % 2:  # sent on again before it is read: it reads it to send it, and arrives whole

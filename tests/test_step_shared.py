@@ -25,12 +25,23 @@ the process playing it), held to the path it replaces:
   and ``fits`` compares each capacity by name: both hold to the field-by-field check they replace,
   over generated capacities of every type a caller may give (whole numbers, negatives, booleans,
   floats, integer subclasses); read back (it travels with a board's first rows) it is the layout
-  sent, one object per capacities, and a forged one is refused as building it is.
+  sent, one object per capacities, and a forged one is refused as building it is;
+* the small values many boards hold equal — each ability's control, each block of 603.3b, each
+  target filter (``model/_slots.interned``) — read back as the objects pickled the usual way read
+  back (type, fields, a filter's fields given), and as one object per process for equal values:
+  boards read back twice share them, and with the table starting afresh every few values they are
+  still read back equal;
+* a board read back from a worker process arrives laid out (``_verbs/step/_travel.py``): its
+  stepper is, attribute by attribute, the one its constructor lays out of the facts that arrive,
+  its walks offer and reach what that one's do (reactions' passes too), an environment playing the
+  boards lays none out again, and a stepper of other options than the default is laid out anew;
+  a stepper handed over with its facts is taken once, by equal options and layout alone
+  (``Stepper.taken``: compared, no longer hashed).
 
 Private unit: the process's table of made decisions (solver/_verbs/step/_decision ``made``, ``MADE``)
 and where the stepper takes them (solver/_verbs/step/_walk); the lines of entries kept per process
 (solver/_core/indexed ``MAX_KEPT_ENTRIES``); how compiled facts are read back
-(model/_slots ``LOOPED``, ``unread``).
+(model/_slots ``LOOPED``, ``unread``, ``MOST_INTERNED``).
 """
 
 from __future__ import annotations
@@ -46,11 +57,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import _slots
-from triggerstack.model._facts import compile_facts
+from triggerstack.model._apnap import Block
+from triggerstack.model._controllers import Control
+from triggerstack.model._facts import Facts, compile_facts
 from triggerstack.model._outcome import outcome_json
-from triggerstack.solver import ActionLayout, Stepper
+from triggerstack.model._shapes import Filter
+from triggerstack.solver import ActionLayout, Stepper, rl
+from triggerstack.solver._boards._board import Board
 from triggerstack.solver._boards._draw import draw
 from triggerstack.solver._core import indexed
+from triggerstack.solver._options import Options
 from triggerstack.solver._verbs.step import _decision, _walk
 from triggerstack.solver._verbs.step._decision import Decision, spell
 
@@ -276,3 +292,90 @@ def test_a_walk_s_outcome_line_is_its_outcome_s_json(cards: bool, kept: int, mon
             assert stepper.outcome_line(walk) == outcome_json(outcome)
             plain += sum(1 for e in outcome.stack if not e.targets and not e.modes)
     assert plain > 1000
+
+
+def _values(facts: Facts) -> list[object]:
+    """The interned values of a board's facts: its abilities' controls, its blocks, its filters."""
+    filters = [r.filter for a in facts.abilities for m in a.modes for r in m.requirements]
+    return [*(a.control for a in facts.abilities), *facts.blocks, *filters]
+
+
+def _alike(one: object, two: object) -> bool:
+    if isinstance(one, Filter):
+        return type(two) is Filter and one == two and one.model_fields_set == two.model_fields_set
+    return type(one) is type(two) and astuple(one) == astuple(two)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("kept", [_slots.MOST_INTERNED, 3])
+def test_values_boards_share_read_back_as_one_object(cards: bool, kept: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = kept == _slots.MOST_INTERNED
+    monkeypatch.setattr(_slots, "MOST_INTERNED", kept)
+    monkeypatch.setattr(_slots, "_interned", {})
+    boards = draw(66, 120, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards)
+    sent = [pickle.dumps(compile_facts(b.scenario), pickle.HIGHEST_PROTOCOL) for b in boards]
+    first, again = ([_values(pickle.loads(data)) for data in sent] for _ in range(2))
+    with monkeypatch.context() as usual:  # each pickled as it was before: its class and state, built anew
+        for cls in (Control, Block, Filter):
+            usual.setattr(cls, "__reduce__", object.__reduce__)
+        reference = [_values(pickle.loads(data)) for data in sent]
+    shared = 0
+    for one, two, three in zip(first, again, reference, strict=True):
+        assert len(one) == len(two) == len(three) and all(map(_alike, one, three)) and all(map(_alike, two, three))
+        shared += sum(a is b for a, b in zip(one, two, strict=True))
+    values = sum(map(len, first))
+    assert shared == values if whole else shared < values  # the table of this test (monkeypatched), whole or not
+
+
+def _passes_alike(one: Any, two: Any) -> bool:
+    return all(getattr(one, n) == getattr(two, n) for n in ("next_pass", "max_passes", "max_compiled"))
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_board_read_back_arrives_laid_out(cards: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = ActionLayout(abilities=10, things=20, modes=4, divide=6, passes=3, players=4)
+    boards = list(draw(67, 80, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards, layout=layout))
+    arrived: list[Board] = [pickle.loads(pickle.dumps(b, pickle.HIGHEST_PROTOCOL)) for b in boards]
+    for k, board in enumerate(arrived):
+        assert board.compiled is not None
+        facts, stepper = board.compiled
+        assert stepper is not None and stepper.facts is facts and stepper.passes.first is facts
+        built = Stepper(facts, Options(), layout)
+        assert vars(stepper).keys() == vars(built).keys()
+        for name, value in vars(built).items():
+            if name not in ("facts", "passes"):
+                assert vars(stepper)[name] == value and type(vars(stepper)[name]) is type(value), name
+        assert _passes_alike(stepper.passes, built.passes)
+        assert _walks(stepper, k, 3) == _walks(built, k, 3)
+    other = Stepper(arrived[0].compiled[0], Options(time_limit=5), layout)  # type: ignore[index]
+    sent = Board(**{**vars(boards[0]), "compiled": (boards[0].compiled[0], other)})  # type: ignore[index]
+    assert pickle.loads(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL)).compiled[1] is None  # laid out where it is played
+    played = [pickle.loads(pickle.dumps(b, pickle.HIGHEST_PROTOCOL)) for b in boards]
+    stream = rl.boards(67, None, layout=layout, players=(2, 4))
+    monkeypatch.setattr(stream, "board", lambda: played.pop(0))
+    env = rl.raw_env(stream, layout=layout)
+    laid = 0
+    real = Stepper.__init__
+
+    def counted(self: Stepper, *args: Any, **kwargs: Any) -> None:
+        nonlocal laid
+        laid += 1
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Stepper, "__init__", counted)
+    for _ in range(len(boards)):
+        env.reset()
+    assert laid == 0
+
+
+def test_a_stepper_handed_over_is_taken_once_for_its_options_and_layout() -> None:
+    layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+    board = next(draw(68, 1, layout=layout, cards=False))
+    assert board.compiled is not None
+    facts, stepper = board.compiled
+    assert stepper is not None
+    stepper.hand_over()
+    assert Stepper.taken(facts, Options(time_limit=5), layout) is None  # other options: laid out anew, left
+    assert Stepper.taken(facts, Options(), ActionLayout(9, 16, 4, 6, 2, 2)) is None  # another layout
+    assert Stepper.taken(facts, Options(), ActionLayout(8, 16, 4, 6, 2, 2)) is stepper  # equal ones, not the same
+    assert Stepper.taken(facts, Options(), layout) is None  # once

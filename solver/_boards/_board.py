@@ -9,8 +9,8 @@ board (:attr:`Board.compiled`, never on the scenario: a scenario holding its own
 left for the garbage collector), for the environment that plays it to take (``Boards.compiled``,
 ``Stepper.taken``): nothing is built twice for one episode. The facts travel with a board drawn
 in a worker process (they pickle, ``model/_facts.py``: compiling them again where the board is
-played was a third of what a new board cost the trainer); the stepper does not, and is laid out
-there.
+played was a third of what a new board cost the trainer), and so does its stepper, as the few
+values its layout worked out (``_verbs/step/_travel.py``), made again there.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from triggerstack.model.cards._pool import Pool
 from .._options import Options
 from .._verbs.legal import LegalOutcomes
 from .._verbs.step import ActionLayout, Stepper
+from .._verbs.step._travel import packed, unpacked
 from ._assemble import Drawn, assemble
 from ._built import scenario_of
 
@@ -52,8 +53,8 @@ class Board:
     the draws it took: ``missed`` drawn again for their number of abilities, ``over`` for their
     outcomes (or a layout they did not fit), ``idle`` because the seat asked for had no choice to
     make on them (``Asked.seat``). ``compiled``: its facts and, drawn to a layout, its
-    stepper in it — the stepper in the process that drew it only (a board drawn in a worker process
-    arrives with its facts, and no stepper)."""
+    stepper in it (a board drawn in a worker process arrives with both; its stepper made again
+    there, or none where its options were not the default)."""
 
     scenario: Scenario
     document: dict[str, Any]
@@ -69,20 +70,29 @@ class Board:
     """What :attr:`Asked.prepare` made of the board where it was drawn (None: nothing asked)."""
 
     def __getstate__(self) -> dict[str, Any]:
-        """The board with its compiled facts and without its stepper (which does not pickle): a
-        board drawn in a worker process is laid out, not compiled, in the one it is sent to. Its
-        scenario is its facts' (sent with them, and read back when first asked for:
-        ``model/_facts.py``); its document is sent as one byte string, read back when first asked
-        for (an environment playing the board never does: it was a tenth of reading a board back)."""
+        """The board with its compiled facts and its stepper as it travels (``_verbs/step/_travel.py``:
+        what laying the board out worked out, made again where it arrives; a stepper of options
+        other than the default is laid out there anew). Its scenario is its facts' (sent with them,
+        and read back when first asked for: ``model/_facts.py``); its document is sent as one byte
+        string, read back when first asked for (an environment playing the board never does: it
+        was a tenth of reading a board back)."""
         state = dict(self.__dict__)
         if self.compiled is not None:
-            facts = self.compiled[0]
-            state["compiled"] = (facts, None)
+            facts, stepper = self.compiled
+            state["compiled"] = (facts, None if stepper is None else packed(stepper))
             if "scenario" not in state or state["scenario"] is facts.scenario:  # not read yet, or the facts'
                 state.pop("scenario", None)
         if "document" in state:
             state[_DOCUMENT] = pickle.dumps(state.pop("document"), pickle.HIGHEST_PROTOCOL)
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The board read back, its stepper made again from what it travelled as (here, where
+        ``pickle`` would otherwise look ``__setstate__`` up through :meth:`__getattr__` and fail)."""
+        compiled = state.get("compiled")
+        if compiled is not None and compiled[1] is not None:
+            state["compiled"] = (compiled[0], unpacked(compiled[0], compiled[1]))
+        self.__dict__.update(state)
 
     def __getattr__(self, name: str) -> Any:
         """The scenario of a board read back (its facts'), and its document (only a field not in

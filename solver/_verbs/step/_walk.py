@@ -1,9 +1,7 @@
-"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk
-that replays an outcome (:meth:`Stepper.decisions_for`).
+"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk replaying an outcome.
 
-Near the 600-line cap, with a reason: it is one class, the :class:`Stepper` every door's walk goes
-through (the step verb, the environments, the page), and its caches and its ids are shared by all
-of its methods; the replay (``decisions_for``) is what moves out first should it grow."""
+Near the 600-line cap, with a reason: it is one class, the :class:`Stepper` every door's walk goes through (the
+step verb, the environments, the page), whose caches and ids all its methods share; the replay moves out first."""
 
 from __future__ import annotations
 
@@ -182,18 +180,20 @@ class Stepper(Checked[Walk]):
         return fired, depth, False
 
     def hand_over(self) -> None:
-        """Keep this stepper with its facts for the next who would build the same one (the same
-        options and layout), once: a board's generator builds it to see that the board fits its
-        layout, and the environment that plays the board takes it (:meth:`taken`) — a stepper is
-        built once per board."""
-        self.facts.memo[(_HANDED, self.options, self.layout)] = self
+        """Keep this stepper with its facts for the next who would build the same one (options, layout), once: a
+        board's generator lays it out to see that it fits, and the environment playing it takes it (:meth:`taken`)."""
+        self.facts.memo[_HANDED] = self  # options and layout compared when taken: hashing them cost 2 µs a board
 
     @staticmethod
     def taken(facts: Facts, options: Options, layout: ActionLayout | None) -> Stepper | None:
-        """The stepper :meth:`hand_over` left with ``facts`` for these options and layout, taken
-        from them (None: none was)."""
-        found = facts.memo.pop((_HANDED, options, layout), None)
-        return found if isinstance(found, Stepper) else None
+        """The stepper :meth:`hand_over` left with ``facts`` for these options and layout, taken (None: none)."""
+        found = facts.memo.get(_HANDED)
+        if not isinstance(found, Stepper) or not (found.options is options or found.options == options):
+            return None
+        if found.layout is not layout and found.layout != layout:  # one object per capacities, mostly (laid_out)
+            return None
+        del facts.memo[_HANDED]
+        return found
 
     def _watched(self, obj: str) -> Thing | None:
         k = self.facts.thing_index.get(obj)
@@ -334,9 +334,11 @@ class Stepper(Checked[Walk]):
         return self._thing_slot.get(thing)
 
     def columns(self, facts: Facts, things: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or,
-        for an ability, ``things`` plus its slot: :meth:`ability_slot` and :meth:`thing_slot` of
-        each, asked of their tables at once (an observation's columns, built per pass of a board)."""
+        """The slot of each ability of the pass ``facts``, and each of its things' thing slot or, for an ability,
+        ``things`` plus its slot (:meth:`ability_slot`, :meth:`thing_slot`), asked of their tables at once."""
+        if facts is self.facts:  # the first pass: its abilities the first slots, and things (Facts.waiting_ability)
+            n, first = len(facts.abilities), facts.first_waiting
+            return tuple(range(n)), (*range(first), *range(things, things + n))
         slot, thing, new = self._ability_slot.get, self._thing_slot.get, self._slot_of
         slots = tuple([s if (s := slot(a.id)) is not None else new(a.id) for a in facts.abilities])
         of = [t if (t := thing(x)) is not None else things + (s if (s := slot(x)) is not None else new(x))
