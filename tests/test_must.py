@@ -83,3 +83,36 @@ def test_check_answers_as_before_on_the_slow_board() -> None:
 @given(scenarios(max_abilities=3, linked=True))
 def test_most_obeyed_is_the_most_any_choice_obeys(doc: dict[str, Any]) -> None:
     _agree(doc)
+
+
+def test_legal_choices_under_a_must_target_effect_come_one_at_a_time(monkeypatch: Any) -> None:
+    """``iter_legal_choices`` of an ability under a must-target effect listed every choice before
+    giving the first (to find the most its shape obeys among them): a test's generated board with
+    millions of choices grew one xdist worker past 12 GB (issue 52: two OOM-killed at 23 GB). Now
+    each is held to ``most_obeyed`` as it comes: the first legal choice costs a few choices drawn,
+    not all 27,000 of three requirements of thirty things."""
+    from triggerstack.solver._core import must
+
+    things = [{"id": f"o{k}", "controller": "P1", "types": ["creature"]} for k in range(28)]
+    reqs = [{"id": f"r{k}", "filter": "any-target"} for k in range(3)]
+    doc = {
+        "players": ["P0", "P1"],
+        "objects": things,
+        "triggers": [{"id": "T0", "controller": "P0", "targets": reqs}],
+        "must_target": [{"object": "P0", "applies_to": ["T0"]}],
+    }
+    facts = compile_facts(Scenario.model_validate(doc))
+    drawn = 0
+    listing = must.iter_choices
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal drawn
+        for choice in listing(*args, **kwargs):
+            drawn += 1
+            yield choice
+
+    monkeypatch.setattr(must, "iter_choices", counted)
+    a = facts.abilities[0]
+    first = next(must.iter_legal_choices(facts, a, frozenset()))
+    assert count_obeyed(a, first.things()) == 1  # P0, as the effect demands
+    assert drawn < 100, drawn
