@@ -91,7 +91,7 @@ def test_legal_choices_under_a_must_target_effect_come_one_at_a_time(monkeypatch
     millions of choices grew one xdist worker past 12 GB (issue 52: two OOM-killed at 23 GB). Now
     each is held to ``most_obeyed`` as it comes: the first legal choice costs a few choices drawn,
     not all 27,000 of three requirements of thirty things."""
-    from triggerstack.solver._core import must
+    from triggerstack.solver._core import choices, must
 
     things = [{"id": f"o{k}", "controller": "P1", "types": ["creature"]} for k in range(28)]
     reqs = [{"id": f"r{k}", "filter": "any-target"} for k in range(3)]
@@ -103,7 +103,7 @@ def test_legal_choices_under_a_must_target_effect_come_one_at_a_time(monkeypatch
     }
     facts = compile_facts(Scenario.model_validate(doc))
     drawn = 0
-    listing = must.iter_choices
+    listing = choices.iter_choices  # what must.iter_legal_choices draws from
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         nonlocal drawn
