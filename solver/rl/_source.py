@@ -7,6 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -152,8 +153,8 @@ class _Source:
         if drawn_in is None or given is None or given == drawn_in:
             return given or drawn_in
         raise UsageError(
-            f"{name}: the environment's layout, {given!r}, is not the one the stream of boards is drawn in, "
-            f"{drawn_in!r}; give the environment no layout (it takes the stream's) or the stream's, or draw the "
+            f"{name}: the environment's layout, {_said(given)}, is not the one the stream of boards is drawn in, "
+            f"{_said(drawn_in)}; give the environment no layout (it takes the stream's) or the stream's, or draw the "
             "stream in the environment's, rl.boards(..., layout=layout)"
         )
 
@@ -199,3 +200,10 @@ class _Source:
 def players_said(least: int, most: int) -> str:
     """How many players boards have, in words: ``2 players``, ``2 to 4 players``."""
     return f"{most} players" if least == most else f"{least} to {most} players"
+
+
+def _said(layout: ActionLayout) -> str:
+    """A layout as a sentence shows it, ``ActionLayout(abilities=8, things=12, …)``: its capacities
+    (whole numbers), as a caller writes it."""
+    sizes = ", ".join(f"{f.name}={int(getattr(layout, f.name))}" for f in fields(layout))
+    return f"ActionLayout({sizes})"
