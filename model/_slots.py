@@ -37,10 +37,10 @@ _EMPTY: frozenset[Any] = frozenset()
 """Every empty frozenset a state holds, as one object: a pickle writes it once and reads each
 other back from its memo, not as a new set (a board's compiled facts hold some 60)."""
 LATER = "slots:later"
+"""The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 _NO_ENTRIES: Mapping[Any, Any] = MappingProxyType({})
 """Every empty read-only mapping a state holds, read back as one object (sent as None: seven in nine
 of a board's, each a dict and a proxy of its own before)."""
-"""The key, in an object's ``kept`` dict, of a field sent ``later`` and not read yet (with its name)."""
 
 
 def pickled(
