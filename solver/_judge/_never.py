@@ -6,7 +6,7 @@ that the choice announced with it already breaks (``step``'s why)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import islice, product
+from itertools import chain, islice, product
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import RUNNING
@@ -160,24 +160,21 @@ def _never_on(
         refused = _modes.mode_unavailable(a, m) if not m.available else _modes.mode_illegal(a, m)
         yield [*([refused] if a.modal else []), *([] if legal else [_removal.must_be_removed(a)])]
         return
-    # only the choices with m are listed (those of the other modes alone may be millions)
-    seen = False
+    # only the choices with m are listed (those of the other modes alone may be millions); with
+    # none legal, those a judge would propose (divided as the first division divides them)
+    legal_ones = iter_legal_choices(facts, a, below, having=m.index) if legal else iter(())
+    first = next(legal_ones, None)
+    choices = (
+        chain([first], legal_ones)
+        if first is not None
+        else (next(iter_divided(a, proposed)) for proposed in _proposals(facts, a, m, below))
+    )
     # each instance of m a choice makes (a mode chosen again, 700.2) is a way: the thing in the
     # first may break 115.3 beside that instance's own target, and in another only 700.2's distinct
     # targets — judging the first alone said 115.3 of every way
-    for choice in iter_legal_choices(facts, a, below, having=m.index) if legal else ():
-        seen = True
+    for choice in choices:
         for at in (i for i, inst in enumerate(choice.modes) if inst.mode == m.index):
             way = _taking(choice, at, r, t)
-            if (below, way) not in ways:
-                ways.add((below, way))
-                yield _judged(facts, a, way, below)
-    if seen:
-        return
-    for proposed in _proposals(facts, a, m, below):  # no legal choice takes m: those a judge would propose
-        divided = next(iter_divided(a, proposed))
-        for at in (i for i, inst in enumerate(proposed.modes) if inst.mode == m.index):
-            way = _taking(divided, at, r, t)
             if (below, way) not in ways:
                 ways.add((below, way))
                 yield _judged(facts, a, way, below)
