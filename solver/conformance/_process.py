@@ -13,6 +13,7 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -40,7 +41,13 @@ class ProcessEngine(Lines):
     most ``max_bytes``; an engine that is silent longer, writes a longer line, or does not read
     what it is sent is stopped — with every process it started — and the case fails saying so. Its
     output is read line by line into a short queue, so an engine that floods it waits on its pipe
-    instead of filling the runner's memory (the runner is bounded whatever the engine does)."""
+    instead of filling the runner's memory (the runner is bounded whatever the engine does).
+
+    Each pipe is closed only when no thread is using it: the output by its reader thread, once the
+    engine's writers have all ended; the input once its last writer thread has ended. A descriptor
+    closed under a thread about to read it is free for the next pipe this process opens — runners
+    start engines from several threads (the suite does) — and that read took the next engine's first
+    byte: its answer to ``load`` arrived without its ``{``, as noise, and the case failed at the limit."""
 
     def __init__(
         self, command: str | Sequence[str], seconds: float = DEFAULT_TIME_LIMIT, max_bytes: int = DEFAULT_LIMITS.bytes
@@ -69,14 +76,18 @@ class ProcessEngine(Lines):
         except (ValueError, TypeError) as exc:  # a NUL in an argument, an argument that is no text
             raise UsageError(f"--engine: cannot start {found(argv[0])}: {exc}") from None
         self._ended: str | None = None  # why every later question fails at once
-        threading.Thread(target=self._read, daemon=True).start()
+        self._writer: threading.Thread | None = None  # the last thread that wrote a request
+        self._reader = threading.Thread(target=self._read, name="conformance-engine-output", daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
-        """Each line the engine writes, as it comes (``_END`` once it has ended)."""
-        assert self.process.stdout is not None
-        first = True
-        with contextlib.suppress(OSError, ValueError):  # its output closed under us
-            while line := self.process.stdout.readline(self.max_bytes + 1):
+        """Each line the engine writes, as it comes (``_END`` once it has ended). This thread owns the
+        engine's output and closes it when it is done with it: no other thread closes it."""
+        output = self.process.stdout
+        assert output is not None
+        try:
+            first = True
+            while line := output.readline(self.max_bytes + 1):
                 if first and line.startswith(BOM):
                     line = line[len(BOM) :]  # not part of the first line
                 first = False
@@ -84,6 +95,11 @@ class ProcessEngine(Lines):
                     self._lines.put(_TOO_LONG)
                     return
                 self._lines.put(line)
+        except (OSError, ValueError):  # its output failed under us: it has ended for the runner
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                output.close()
         self._lines.put(_END)
 
     def _stop(self, why: str) -> Failure:
@@ -116,12 +132,13 @@ class ProcessEngine(Lines):
         def write() -> None:
             try:
                 assert self.process.stdin is not None
-                self.process.stdin.write(data)
-                self.process.stdin.flush()
+                left = memoryview(data)
+                while left:  # an unbuffered write may take part of it (a signal mid-write)
+                    left = left[self.process.stdin.write(left) :]
             except OSError as exc:
                 failed.append(exc)
 
-        writer = threading.Thread(target=write, daemon=True)
+        writer = self._writer = threading.Thread(target=write, name="conformance-engine-input", daemon=True)
         writer.start()
         writer.join(self.limit)
         if writer.is_alive():
@@ -160,17 +177,35 @@ class ProcessEngine(Lines):
             return Undecoded(exc.start, line.rstrip(b"\r\n").decode("utf-8", "backslashreplace"))
 
     def close(self) -> None:
-        if self.process.stdin is not None:
-            with contextlib.suppress(OSError):  # an engine that already ended
-                self.process.stdin.close()
+        """End the engine: its input closed (the protocol's "no more requests"), 10 s to end, then it
+        and all it started are killed. Its pipes are closed by no thread that might still use them
+        (the class's docstring says why): the input once its writer has ended; the output by its
+        reader, which reads on to the end the kill brings — what it still holds is dropped here so
+        that it is not kept waiting on a full queue."""
+        self._close_input()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
         self._kill()  # whatever it started and left running goes with it
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
-        if self.process.stdout is not None:
-            with contextlib.suppress(OSError):
-                self.process.stdout.close()
+        if self._writer is not None:
+            self._writer.join(5)  # a write the engine never read fails once it has ended
+        self._close_input()
+        deadline = time.monotonic() + 5
+        while self._reader.is_alive() and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self._lines.get_nowait()
+            self._reader.join(0.02)
+        # A reader still alive past that waits on a process out of the runner's reach (one that
+        # holds the pipe and was not ours to kill): the output is left to it, never closed under it.
+
+    def _close_input(self) -> None:
+        """Close the engine's input unless a thread still writes to it (it ends when the engine does)."""
+        writing = self._writer is not None and self._writer.is_alive()
+        if self.process.stdin is not None and not writing:
+            with contextlib.suppress(OSError):  # an engine that already ended
+                self.process.stdin.close()
 
 
 RUN_MARK = "TRIGGERSTACK_CONFORMANCE_RUN"
