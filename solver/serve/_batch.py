@@ -224,5 +224,11 @@ def check_lines(
             w.join(timeout=5)
         raise
     finally:
-        for c in conns:
-            c.close()
+        # A pipe is closed by no thread while another may still write to it: its descriptor, freed,
+        # goes to the next file this process opens (solver/conformance/_process.py met it so). The
+        # feeder ends once the workers are gone (its send fails); one still reading the input leaves
+        # the pipes to be closed with it.
+        feeder.join(timeout=1)
+        if not feeder.is_alive():
+            for c in conns:
+                c.close()

@@ -7,6 +7,10 @@ it could still be between two reads; the freed descriptor was reused by the pipe
 another thread started, and the stale read took that engine's first byte. The input had the same
 shape (a writer thread left alive by a timed-out request). Fix: each pipe is closed by the thread
 that uses it, or once that thread has ended (solver/conformance/_process.py, ``ProcessEngine``).
+The same shape, planted: ``batch --jobs N`` closed the pipes to its workers while its feeder thread
+could still be writing to them (a batch stopped early: ``| head -1``, Ctrl-C).
+
+Private unit: solver/serve/_batch.py check_lines (every batch door's pipes to its workers).
 
 The tests hold the mechanism, not the race: every use and close of a pipe is recorded, a thread is
 held up at the moment the race needs (right after a read or a failed write), and no pipe may be
@@ -19,7 +23,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any
+from collections.abc import Generator
+from typing import Any, cast
 
 import pytest
 from triggerstack.solver.conformance import Failure, ProcessEngine
@@ -117,3 +122,40 @@ def test_the_input_is_not_closed_under_a_writer_the_engine_never_read(monkeypatc
     assert isinstance(pipe, _Watched)
     assert pipe.closed_under == []
     assert pipe.closed
+
+
+def _numbered(n: int, line: object, shared: object, options: object) -> str:
+    """A batch's answer to a line, as a worker gives it (module level: a worker may be spawned)."""
+    return str(n)
+
+
+def test_a_batch_stopped_early_closes_no_pipe_under_its_feeder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers, an input that is slow after its first line (the feeder waits on it), and a
+    reader that stops after the first answer: the pipes may not be closed while the feeder lives."""
+    from multiprocessing.connection import Connection
+
+    from triggerstack.solver.serve import _batch
+
+    closed_under: list[str] = []
+    real_close = Connection.close
+
+    def close(self: Connection) -> None:
+        me = threading.current_thread()
+        feeders = [t for t in threading.enumerate() if t.name == "triggerstack-batch-feeder" and t is not me]
+        closed_under.extend(t.name for t in feeders if t.is_alive())
+        real_close(self)
+
+    monkeypatch.setattr(Connection, "close", close)
+    monkeypatch.setattr(_batch, "CHUNK", 1)
+    more = threading.Event()
+
+    def lines() -> Any:
+        yield 1, "a line"
+        more.wait(10)  # the input is slow: the feeder waits on it
+        yield 2, "a line"
+
+    answers = cast(Generator[str, None, None], _batch.check_lines(lines(), None, 2, answer=_numbered))
+    assert next(answers) == "1"
+    answers.close()
+    more.set()
+    assert closed_under == []
