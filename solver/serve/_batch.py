@@ -147,6 +147,17 @@ def _worker(
         return
 
 
+def _close_after(feeder: Any, conns: Sequence[Any]) -> None:
+    """Close the pipes to the workers once the feeder that writes to them has ended. A pipe is closed
+    by no thread while another may still write to it: its descriptor, freed, goes to the next file
+    this process opens (the conformance runner met it so: solver/conformance/_process.py). The feeder
+    ends once the workers are gone (its send fails); one still reading the input keeps the pipes."""
+    feeder.join(timeout=1)
+    if not feeder.is_alive():
+        for c in conns:
+            c.close()
+
+
 def check_lines(
     lines: Iterable[tuple[int, bytes | str | ScenarioError]],
     shared: Facts | None = None,
@@ -224,11 +235,4 @@ def check_lines(
             w.join(timeout=5)
         raise
     finally:
-        # A pipe is closed by no thread while another may still write to it: its descriptor, freed,
-        # goes to the next file this process opens (solver/conformance/_process.py met it so). The
-        # feeder ends once the workers are gone (its send fails); one still reading the input leaves
-        # the pipes to be closed with it.
-        feeder.join(timeout=1)
-        if not feeder.is_alive():
-            for c in conns:
-                c.close()
+        _close_after(feeder, conns)
