@@ -5,7 +5,8 @@ ask for are there or refused the way ``make_vec_env`` falls back on, never with 
 parallel API is PettingZoo's turn-based conversion and passes PettingZoo's ``parallel_api_test``;
 the suite's warning filter lets PettingZoo's classic games import.
 
-Private unit: solver/rl/_spaces.MaskedDiscrete, the action space's masked draw.
+Private unit: solver/rl/_spaces.MaskedDiscrete, the action space's masked draw; solver/rl/_render, the
+frame an ``rgb_array`` environment draws and its font.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from gymnasium import spaces  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.utils.passive_env_checker import env_render_passive_checker  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import parallel_api_test  # noqa: E402
 from triggerstack.model import Outcome  # noqa: E402
 from triggerstack.solver import check, rl  # noqa: E402
+from triggerstack.solver.rl import _render  # noqa: E402
 from triggerstack.solver.rl._spaces import MaskedDiscrete  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
@@ -126,14 +129,15 @@ def test_action_masks_are_found_through_every_wrapper(options: dict[str, Any], w
 
 
 @pytest.mark.parametrize("make", ["class", "gymnasium.make"])
-def test_rgb_array_is_a_frame_or_refused_as_make_vec_env_expects(make: str) -> None:
+def test_rgb_array_is_a_frame_of_the_text_and_an_unknown_mode_is_refused_as_make_vec_env_expects(make: str) -> None:
     """``rgb_array`` (Stable-Baselines3's default in ``make_vec_env(id)``) is listed, so Gymnasium
-    makes it without a warning (the suite turns one into an error); it draws the text of ``ansi``
-    where matplotlib is installed, and is refused as a ``TypeError`` naming matplotlib where it is
-    not. A mode no environment has is refused as a ``TypeError`` too, naming the modes."""
+    makes it without a warning (the suite turns one into an error), and draws the text of ``ansi``
+    with nothing past numpy. A mode no environment has is refused as a ``TypeError``, naming the modes."""
 
     def build(**kwargs: Any) -> Any:
-        return rl.TriggerStackGym(ERTAI, **kwargs) if make == "class" else gymnasium.make(GYM_ID, scenario=ERTAI, **kwargs)
+        return (
+            rl.TriggerStackGym(ERTAI, **kwargs) if make == "class" else gymnasium.make(GYM_ID, scenario=ERTAI, **kwargs)
+        )
 
     unknown = pytest.raises(TypeError, match=r"render_mode must be one of \['ansi', 'human', 'rgb_array'\], not 'rgb'")
     if make == "class":
@@ -143,15 +147,39 @@ def test_rgb_array_is_a_frame_or_refused_as_make_vec_env_expects(make: str) -> N
         with pytest.warns(UserWarning, match="render_mode='rgb'"), unknown:
             build(render_mode="rgb")
     assert "rgb_array" in rl.TriggerStackGym.metadata["render_modes"]
-    if importlib.util.find_spec("matplotlib") is None:
-        with pytest.raises(TypeError, match="rgb_array' draws the text with matplotlib, which is not installed"):
-            build(render_mode="rgb_array")
-        return
     env = build(render_mode="rgb_array")
     env.reset(seed=0)
     frame = env.render()
     assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
     assert (frame < 128).any() and (frame == 255).mean() > 0.5, "dark text on a white page"
+    text = build(render_mode="ansi")
+    text.reset(seed=0)
+    assert np.array_equal(frame, _render.frame(text.render())), "the frame is the text's"
+
+
+def test_gymnasiums_check_env_with_its_defaults_passes_through_gymnasium_make() -> None:
+    """``check_env(env)`` makes the environment again in every mode it lists and renders it: with
+    ``rgb_array`` drawn by matplotlib, it failed wherever matplotlib was not installed (the extra
+    ``[rl]`` alone)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env warns of every doubtful answer: none is expected
+        check_env(gymnasium.make(GYM_ID, scenario=ERTAI).unwrapped)
+
+
+def test_every_character_a_frame_can_show_is_drawn_as_its_own_glyph() -> None:
+    """The font (solver/rl/_glyphs.py) holds every printable ASCII character, each inked except the
+    space and no two alike, inside its cell; any other character is the hollow box, never dropped."""
+    font = _render.FONT
+    assert font.shape[0] == 127 - 32 + 1
+    inked = {ch: font[ord(ch) - 32] for ch in map(chr, range(33, 127))}
+    assert not font[0].any() and all(g.any() for g in inked.values())
+    assert len({g.tobytes() for g in inked.values()}) == len(inked), "two characters drawn alike"
+    drawn = _render.frame("é\x07" + "".join(inked))
+    shown = drawn[..., 0] < 128
+    cell_h, cell_w = font.shape[1] * _render.SCALE, font.shape[2] * _render.SCALE
+    first = shown[cell_h : 2 * cell_h, cell_w : 2 * cell_w]
+    box = font[-1].repeat(_render.SCALE, axis=0).repeat(_render.SCALE, axis=1)
+    assert np.array_equal(first, box), "a character past ASCII is the box"
 
 
 def test_make_vec_env_makes_the_environments_with_its_default_render_mode() -> None:
@@ -162,8 +190,7 @@ def test_make_vec_env_makes_the_environments_with_its_default_render_mode() -> N
     try:
         observations: Any = envs.reset()  # typed only where SB3 is installed
         assert observations.shape[0] == 2 and all(m.any() for m in envs.env_method("action_masks"))
-        wanted = "rgb_array" if importlib.util.find_spec("matplotlib") is not None else None
-        assert envs.get_attr("render_mode") == [wanted, wanted]
+        assert envs.get_attr("render_mode") == ["rgb_array", "rgb_array"]
     finally:
         envs.close()
 
@@ -205,7 +232,11 @@ def test_the_suite_collects_with_pettingzoos_classic_games(tmp_path: Path) -> No
         "warnings.warn(CREATE_ENV_WITHOUT_REGISTRY, DeprecationWarning, stacklevel=2)",
     ]
     if classic:
-        lines += ["import pettingzoo.classic", "import pettingzoo.test", "from pettingzoo.classic import connect_four_v3"]
+        lines += [
+            "import pettingzoo.classic",
+            "import pettingzoo.test",
+            "from pettingzoo.classic import connect_four_v3",
+        ]
     (tmp_path / "test_classic_import.py").write_text("\n".join([*lines, "def test_nothing(): pass", ""]))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
