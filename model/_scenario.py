@@ -37,6 +37,8 @@ class Built:
         for name, value in data.items():  # pydantic reads a set as a list, in its hashes' order
             if isinstance(value, Set) and _ordered_field(cast("type[BaseModel]", type(self)), name):
                 raise ScenarioError(f"expected a list, found {found(value)} (a set has no order of its own)", (name,))
+        if (place := _bytes_in(data)) is not None:
+            raise ScenarioError(f"expected text, found {found(b'')} (decode it first)", place)
         try:
             BaseModel.__init__(cast(BaseModel, self), **data)
         except ValidationError as exc:
@@ -45,6 +47,24 @@ class Built:
     # pydantic's mark of its own constructor: validation (``model_validate``, a model inside another)
     # then builds the model itself, with its context (a later pass's ids), never through this door
     setattr(__init__, "__pydantic_base_init__", True)  # noqa: B010 - pydantic reads it so
+
+
+def _bytes_in(data: dict[str, Any]) -> tuple[str | int, ...] | None:
+    """The place of the first bytes in what a program gave, at any depth of its lists and mappings
+    (a model inside was checked when it was built), or None. pydantic's lax reading takes bytes for
+    text as UTF-8 (``Entry(ability=b"A")`` was ability "A"); a document cannot hold bytes, and its
+    reader refuses them (``check_data``): a keyword is refused alike."""
+    todo: list[tuple[tuple[str | int, ...], Any]] = [((name,), value) for name, value in data.items()]
+    while todo:
+        place, value = todo.pop()
+        if isinstance(value, bytes | bytearray | memoryview):
+            return place
+        if isinstance(value, dict):
+            todo.extend(((*place, str(k)), v) for k, v in value.items())
+            todo.extend((place, k) for k in value if isinstance(k, bytes | bytearray))
+        elif isinstance(value, list | tuple | Set):
+            todo.extend(((*place, i), v) for i, v in enumerate(value))
+    return None
 
 
 def _ordered_field(model: type[BaseModel], name: str) -> bool:

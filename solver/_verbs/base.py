@@ -44,7 +44,7 @@ class Result(Built, BaseModel):
     line prints, :meth:`cli_json` what ``--json`` prints. Built by a program (``Counted(count="x")``),
     its problems are a :class:`ScenarioError` naming each place, as a document's are."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, strict=True)
 
     def to_json(self) -> Any:
         return self.model_dump(mode="json", exclude_none=True)
