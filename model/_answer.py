@@ -22,7 +22,7 @@ from typing import Any
 
 from ._errors import ScenarioError
 from ._limits import RUNNING, Deadline, raised_by
-from ._numbers import BIG, int_text
+from ._numbers import BIG, counted, int_text
 from ._text import visible
 
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
@@ -40,7 +40,7 @@ def too_large(cap: int, advice: str) -> AnswerTooLarge:
     """The one refusal of an answer past ``cap`` bytes, whether written or being built."""
     flag = raised_by("answer")
     hint = f"{flag[:-1]}, or {advice})" if flag else f" ({advice})"
-    return AnswerTooLarge(f"the answer is more than the limit of {cap} bytes{hint}")
+    return AnswerTooLarge(f"the answer is more than the limit of {counted(cap, 'bytes')}{hint}")
 
 
 class Spending:

@@ -24,7 +24,7 @@ from typing import IO, Any, cast
 from ._errors import PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits, raised_by
 from ._limits import too_deep as _too_deep
-from ._numbers import Inexact, read_float, text_int
+from ._numbers import Inexact, counted, read_float, text_int
 from ._text import found, typed
 
 Loc = tuple[str | int, ...]
@@ -82,7 +82,7 @@ def _parse_json(text: str, source: str | None, limits: Limits, one_line: bool = 
     # Windows editor saved is the same document whichever door it comes through.
     text = text.removeprefix("\ufeff")
     if _too_many_values(text, limits, within):
-        raise limits.past("values", f"more than {limits.values} values", source=source)
+        raise limits.past("values", f"more than {counted(limits.values, 'values')}", source=source)
 
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
@@ -286,7 +286,7 @@ def _check_envelope(doc: Any, source: str | None, limits: Limits, within: int) -
         loc, value = stack.pop()
         envelope += 1
         if envelope > limits.values:
-            raise limits.past("values", f"more than {limits.values} values", source=source)
+            raise limits.past("values", f"more than {counted(limits.values, 'values')}", source=source)
         if len(loc) < within and isinstance(value, dict | list | tuple):
             if isinstance(value, dict):
                 items: list[tuple[str | int, Any]] = []
@@ -299,7 +299,7 @@ def _check_envelope(doc: Any, source: str | None, limits: Limits, within: int) -
             else:
                 items = list(enumerate(value))
             if envelope + len(stack) + len(items) > limits.values:
-                raise limits.past("values", f"more than {limits.values} values", source=source)
+                raise limits.past("values", f"more than {counted(limits.values, 'values')}", source=source)
             stack.extend(((*loc, k), v) for k, v in reversed(items))
         elif loc:
             _document(value, loc, source, limits)
@@ -326,7 +326,7 @@ def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = F
     first place that is not (a container holding itself: :class:`_Cycle`)."""
     for values, (loc, value) in enumerate(_walk(doc), 1):
         if values > limits.values:
-            raise limits.past("values", f"more than {limits.values} values", source=source)
+            raise limits.past("values", f"more than {counted(limits.values, 'values')}", source=source)
         if len(loc) > limits.depth:
             raise _too_deep(limits, loc[: limits.depth], source)
         if isinstance(value, _NotText):
@@ -338,7 +338,7 @@ def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = F
             except UnicodeEncodeError as exc:
                 raise limits.past("text", f"not valid Unicode text (character {exc.start})", loc, source) from None
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limits.digits:
-            raise limits.past("digits", f"an integer of more than {limits.digits} digits", loc, source)
+            raise limits.past("digits", f"an integer of more than {counted(limits.digits, 'digits')}", loc, source)
         elif isinstance(value, _Long):
             said = f"an integer of {value.text} digits is more than the limit of {limits.digits}"
             raise limits.past("digits", said, loc, source)
@@ -354,7 +354,7 @@ def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = F
         elif isinstance(value, float) and abs(value) >= 10**limits.digits:
             raise limits.past(
                 "digits",
-                f"{found(value)} is not a number this tool can take (at most {limits.digits} digits)",
+                f"{found(value)} is not a number this tool can take (at most {counted(limits.digits, 'digits')})",
                 loc,
                 source,
             )
@@ -363,9 +363,7 @@ def _named_place(doc: Any, source: str | None, limits: Limits, written: bool = F
             raise ScenarioError(said, loc, source=source)
 
 
-def parse_text(
-    text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0
-) -> Any:
+def parse_text(text: str, source: str, fmt: str | None = None, limits: Limits = DEFAULT_LIMITS, within: int = 0) -> Any:
     """Parse ``text`` as JSON (``fmt="json"``), YAML (``"yaml"``), or whichever fits (``None``),
     within ``limits`` (``within``: an envelope of documents, :func:`check_data`)."""
     if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
@@ -398,7 +396,7 @@ def parse_json_line(
     :func:`check_data` — a JSON-RPC line's id is read before its params are refused; ``within``:
     the line is an envelope of documents, as :func:`check_data` takes it)."""
     if len(text) > limits.bytes and len(text.encode("utf-8")) > limits.bytes:
-        raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
+        raise ScenarioError(f"more than {counted(limits.bytes, 'bytes')}{raised_by('bytes')}")
     doc = _parse_json(text, None, limits, one_line=one_line, within=within)
     return check_data(doc, None, limits, within, written) if checked else doc
 
@@ -418,7 +416,7 @@ def read_bounded(stream: IO[bytes], source: str, limits: Limits) -> str:
     """At most ``limits.bytes`` bytes of ``stream``, decoded as UTF-8; more is refused unread."""
     data = stream.read(limits.bytes + 1)
     if len(data) > limits.bytes:
-        raise ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}", source=source)
+        raise ScenarioError(f"more than {counted(limits.bytes, 'bytes')}{raised_by('bytes')}", source=source)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:  # the byte counted from 1, as a line's (utf8) and the runners' are
@@ -534,7 +532,7 @@ def iter_lines(stream: IO[bytes], limits: Limits) -> Iterator[tuple[int, Line]]:
         if len(line) > limits.bytes and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of this line, a piece at a time
                 line = stream.readline(1 << 20)
-            yield number, ScenarioError(f"more than {limits.bytes} bytes{raised_by('bytes')}")
+            yield number, ScenarioError(f"more than {counted(limits.bytes, 'bytes')}{raised_by('bytes')}")
             continue
         if line.strip(BLANK + b"\n"):
             yield number, line.removesuffix(b"\n")

@@ -4,6 +4,7 @@ the formats use (each bound published in the JSON Schema as ``minimum``/``maximu
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -70,6 +71,17 @@ def int_said(n: int) -> str:
     digits = int(size.bit_length() * 0.30102999566398120)  # never str() of it
     digits += size >= 10**digits  # the estimate is the count or one less
     return f"{'-' if n < 0 else ''}{size // 10 ** (digits - 20)}… ({digits} digits)"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and a plural ``noun`` as a sentence says them: ``1 value``, ``2 values``, ``0 bytes`` —
+    every count of a limit a message names (a limit may be set to 1: "more than 1 values" was
+    said). ``noun`` is the plural; its singular drops the last ``s`` (``classes`` → ``class``,
+    ``passes`` → ``pass``; ``es`` after s, x, z, ch, sh)."""
+    if n != 1:
+        return f"{int_said(n)} {noun}"
+    stem = noun[:-2] if re.search(r"(s|x|z|ch|sh)es$", noun) else noun[:-1] if noun.endswith("s") else noun
+    return f"1 {stem}"
 
 
 def read_float(text: str) -> float:

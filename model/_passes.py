@@ -27,6 +27,7 @@ from ._errors import PastCompiled, ScenarioError
 from ._facts import Facts, compile_facts, facts_of, reactions_of, scenario_of
 from ._filters import Context, matches, possible_kinds
 from ._limits import DEFAULT_LIMITS, Limits, in_force, raised_by
+from ._numbers import counted
 from ._outcome import Outcome, outcome_of
 from ._scenario import Scenario
 from ._shapes import Filter, Reaction, Trigger, TriggerBody
@@ -359,8 +360,8 @@ class Passes:
         if capped and depth + 1 >= self.max_passes:
             fired = firing(self.first.scenario, [t["id"] for t in ahead.data["triggers"]])
             raise ScenarioError(
-                f"abilities still trigger after {self.max_passes} passes of 603.3b and no pass repeats an earlier "
-                "one, so the chain may yet end (raise the cap with --max-passes)"
+                f"abilities still trigger after {counted(self.max_passes, 'passes')} of 603.3b and no pass repeats "
+                "an earlier one, so the chain may yet end (raise the cap with --max-passes)"
                 + (f"; still triggering: {fired}" if fired else "")
             )
         key = json.dumps(ahead.data, sort_keys=True, default=list)
@@ -382,9 +383,9 @@ class Passes:
         if made > self.max_compiled:
             fired = firing(self.first.scenario, [t["id"] for t in data["triggers"]])
             raise PastCompiled(
-                f"following the passes of 603.3b compiles more than the limit of {self.max_compiled} distinct "
-                f"passes in one call, each kept with its engine{raised_by('compiled')}"
-                + (f"; still triggering: {fired}" if fired else "")
+                f"following the passes of 603.3b compiles more than the limit of "
+                f"{counted(self.max_compiled, 'distinct passes')} in one call, each kept with its engine"
+                f"{raised_by('compiled')}" + (f"; still triggering: {fired}" if fired else "")
             )
         return compile_facts(Scenario.model_validate(data, context={"later_pass": True}))
 

@@ -13,7 +13,7 @@ import yaml
 from ._errors import DocumentCap, PastLimit, ScenarioError
 from ._limits import DEFAULT_LIMITS, Limits
 from ._limits import too_deep as _too_deep
-from ._numbers import Inexact, read_float
+from ._numbers import Inexact, counted, read_float
 from ._text import typed
 
 
@@ -172,11 +172,13 @@ def _expanded_size(node: yaml.Node, limits: Limits) -> tuple[int, int]:
         values = 1 + sum(sizes.get(id(c), (0, 0))[0] for c in children)
         size = own + sum(sizes.get(id(c), (0, 0))[1] for c in children)
         if values > limits.values and len(sizes) + 1 > limits.values:  # past it in its own values: as JSON says it
-            raise _TooBig("values", f"more than {limits.values} values", None)
+            raise _TooBig("values", f"more than {counted(limits.values, 'values')}", None)
         if values > limits.values:
-            raise _TooBig("values", f"more than {limits.values} values once its aliases expand", current)
+            raise _TooBig("values", f"more than {counted(limits.values, 'values')} once its aliases expand", current)
         if size > limits.bytes:
-            raise _TooBig("bytes", f"more than {limits.bytes} bytes of text once its aliases expand", current)
+            raise _TooBig(
+                "bytes", f"more than {counted(limits.bytes, 'bytes')} of text once its aliases expand", current
+            )
         sizes[key] = (values, size)
     return sizes[id(node)]
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from triggerstack.model import Outcome
+from triggerstack.model._numbers import counted
 from triggerstack.model._text import found as quoted
 
 from ._board import PROMPTS, Reading, exported, placed_as, read
@@ -162,7 +163,7 @@ class Session:
                 seen(reading, action)
             self.apply(action)
             done.append(action)
-        raise PhaseGap(f"still at a trigger-placement prompt after {limit} answers")
+        raise PhaseGap(f"still at a trigger-placement prompt after {counted(limit, 'answers')}")
 
 
 def _queue_of(reading: Reading) -> list[str]:

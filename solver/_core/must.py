@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._limits import NO_DEADLINE, Deadline
+from triggerstack.model._numbers import counted
 
 from .._errors import EngineCannot
 from .choices import iter_choices, iter_divided, iter_mode_targets
@@ -141,7 +142,7 @@ def _bounded(choices: Iterator[Choice], a: AbilityFacts, limit: int | None, dead
             deadline.check(f"listing the choices of {a.id}")
         if limit is not None and n > limit:
             raise EngineCannot(
-                f"{a.id} has more than {limit} legal choices that are listed one by one (its targets are "
+                f"{a.id} has more than {counted(limit, 'legal choices')} that are listed one by one (its targets are "
                 "linked by different_from, target_of, distinct modes or a must-target effect); raise it with "
                 "--max-choices"
             )

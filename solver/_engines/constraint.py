@@ -27,7 +27,7 @@ from typing import Any
 from constraint import Problem
 from triggerstack.model._facts import AbilityFacts, Facts
 from triggerstack.model._limits import DEFAULT_LIMITS, NO_DEADLINE, Deadline, raised_by
-from triggerstack.model._numbers import int_said
+from triggerstack.model._numbers import counted, int_said
 
 from .._core.engine import ListedEngine
 from .._core.indexed import Choice, IndexedOutcome, ModeInstance, Placed
@@ -120,7 +120,7 @@ def ability_choices(
                 insts.append([tuple(sol[i, r.index]) for r in reqs])
             out.update(_with_divisions(a, modes, insts))
             if len(out) > cap:
-                said = f"{a.id} has more than {cap} choices; the constraint engine lists at most that many"
+                said = f"{a.id} has more than {counted(cap, 'choices')}; the constraint engine lists at most that many"
                 raise EngineCannot(said + raised_by("choices"))
             on_time()
     return sorted(out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from triggerstack.model._numbers import counted
 from triggerstack.model._outcome import Outcome, outcome_dict
 from triggerstack.model._rules import Rule
 from triggerstack.model._text import compact
@@ -31,8 +32,8 @@ def endless_chain(again: str, max_passes: int) -> Reason:
     return Reason(
         None,
         Rule.R603_3B,
-        f"an endless chain: {again}; no choice found within {max_passes} passes ends it, so the outcomes are "
-        "unboundedly many if some choice ends it, and if none does they are only those that never enter it "
+        f"an endless chain: {again}; no choice found within {counted(max_passes, 'passes')} ends it, so the outcomes "
+        "are unboundedly many if some choice ends it, and if none does they are only those that never enter it "
         f"({cite(Rule.R104_4B)})",
     )
 
@@ -42,7 +43,7 @@ def undecided_loop(again: str, max_passes: int) -> Reason:
     return Reason(
         None,
         Rule.R603_3B,
-        f"an endless loop: {again}, and whether a choice ends it is not decided within {max_passes} passes "
+        f"an endless loop: {again}, and whether a choice ends it is not decided within {counted(max_passes, 'passes')} "
         "(raise the cap with --max-passes)",
     )
 

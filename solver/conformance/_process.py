@@ -19,6 +19,7 @@ from pathlib import Path
 
 from triggerstack.model._errors import UsageError
 from triggerstack.model._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
+from triggerstack.model._numbers import counted
 from triggerstack.model._text import found, typed
 
 from ._lines import BOM, Failure, Lines, Undecoded, exit_text, seconds_text
@@ -162,7 +163,7 @@ class ProcessEngine(Lines):
         except queue.Empty:
             raise self._stop(f"no answer within {seconds_text(self.limit)} s{self._last()}") from None
         if line is _TOO_LONG:
-            raise self._stop(f"an answer of more than {self.max_bytes} bytes")
+            raise self._stop(f"an answer of more than {counted(self.max_bytes, 'bytes')}")
         assert isinstance(line, bytes)
         if line == _END:
             with contextlib.suppress(subprocess.TimeoutExpired):

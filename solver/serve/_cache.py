@@ -18,6 +18,7 @@ from typing import Any
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts, facts_of
 from triggerstack.model._limits import Deadline, raised_by
+from triggerstack.model._numbers import counted
 from triggerstack.model._scenario import parse_scenario
 
 from .._options import Options, within_limits
@@ -48,7 +49,7 @@ class _Measured(Deadline):
         used = tracemalloc.get_traced_memory()[0]
         if used > self.cap:
             raise ScenarioError(
-                f"the compiled scenario takes more than {self.cap} bytes while {what}{raised_by('memory')}"
+                f"the compiled scenario takes more than {counted(self.cap, 'bytes')} while {what}{raised_by('memory')}"
             )
 
 

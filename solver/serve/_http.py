@@ -39,6 +39,7 @@ from triggerstack.model._answer import Answer, AnswerTooLarge
 from triggerstack.model._errors import PastLimit, ScenarioError, TimeLimitReached, format_loc
 from triggerstack.model._io import parse_text, utf8
 from triggerstack.model._limits import Bound, bounded
+from triggerstack.model._numbers import counted
 from triggerstack.model._outcome import outcome_json
 from triggerstack.model._text import typed, visible
 
@@ -130,7 +131,9 @@ class _Limited:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Any, receive: Any, send: Any) -> None:
-        error = RequestError(KINDS.TOO_LARGE, f"the body is more than {self.limit} bytes (raise it with --max-bytes)")
+        error = RequestError(
+            KINDS.TOO_LARGE, f"the body is more than {counted(self.limit, 'bytes')} (raise it with --max-bytes)"
+        )
         await problem(error)(scope, receive, send)
 
 
@@ -139,7 +142,9 @@ class _TooLarge(RequestError):
     refuse it by beforehand), its handler answers it as the 413 it is, never as a bug."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(KINDS.TOO_LARGE, f"the body is more than {limit} bytes (raise it with --max-bytes)")
+        super().__init__(
+            KINDS.TOO_LARGE, f"the body is more than {counted(limit, 'bytes')} (raise it with --max-bytes)"
+        )
 
 
 def _client(request: Request) -> str:

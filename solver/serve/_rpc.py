@@ -41,7 +41,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._io import load_document
 from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
-from triggerstack.model._numbers import text_int
+from triggerstack.model._numbers import counted, text_int
 from triggerstack.model._text import typed, visible
 
 from .._errors import KINDS, Failure, Kind, RequestError, failure, params_error
@@ -417,8 +417,8 @@ class Service:
             return out.encoded()
         except AnswerTooLarge:
             said = (
-                f"the answers of this batch are more than the limit of {out.cap} bytes together (one line, one "
-                "answer): raise it with --max-answer, or send fewer requests at once"
+                f"the answers of this batch are more than the limit of {counted(out.cap, 'bytes')} together (one "
+                "line, one answer): raise it with --max-answer, or send fewer requests at once"
             )
             return [error_line(failure(AnswerTooLarge(said))).encode("utf-8")]
         except Exception as exc:
