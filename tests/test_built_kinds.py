@@ -44,14 +44,10 @@ _WITH_BYTES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(data=st.data())
-def test_a_value_given_a_public_model_is_refused_or_kept_as_the_kind_it_was(data: Any) -> None:
+def _refused_or_kept(name: str, model: Any, field: str, value: Any) -> None:
+    """``model(field=value)`` is a ScenarioError, or holds the value as the kind it was given."""
     from triggerstack.model import ScenarioError
 
-    name, model = data.draw(st.sampled_from(_public_models()), label="model")
-    field = data.draw(st.sampled_from(sorted(model.model_fields)), label="field")
-    value = data.draw(_WITH_BYTES, label="value")
     try:
         built = model(**{field: value})
     except ScenarioError:
@@ -60,6 +56,14 @@ def test_a_value_given_a_public_model_is_refused_or_kept_as_the_kind_it_was(data
     assert not _has_bytes(value), f"{name}({field}={value!r}) took bytes as {kept!r}"
     if _kind(value) != "other" and _kind(kept) != "other":
         assert _kind(kept) == _kind(value), f"{name}({field}={value!r}) read as {kept!r}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_value_given_a_public_model_is_refused_or_kept_as_the_kind_it_was(data: Any) -> None:
+    name, model = data.draw(st.sampled_from(_public_models()), label="model")
+    field = data.draw(st.sampled_from(sorted(model.model_fields)), label="field")
+    _refused_or_kept(name, model, field, data.draw(_WITH_BYTES, label="value"))
 
 
 _CONFUSABLE = [True, False, 0, 3, 3.0, "3", "x", b"x", bytearray(b"x"), None, [b"x"], {"k": b"x"}, {b"k": 1}]
@@ -73,15 +77,6 @@ float for an integer, bytes for text — at the top and inside a list or a mappi
 def test_every_field_of_every_public_model_reads_no_value_as_another_kind(name: str, field: str) -> None:
     """Every field, every confusable value: refused, or kept as its kind (an integer field may hold a
     whole float as a document's number does only where the format says so: none of a program's)."""
-    from triggerstack.model import ScenarioError
-
     model = dict(_public_models())[name]
     for value in _CONFUSABLE:
-        try:
-            built = model(**{field: value})
-        except ScenarioError:
-            continue
-        kept = getattr(built, field)
-        assert not _has_bytes(value), f"{name}({field}={value!r}) took bytes as {kept!r}"
-        if _kind(value) != "other" and _kind(kept) != "other":
-            assert _kind(kept) == _kind(value), f"{name}({field}={value!r}) read as {kept!r}"
+        _refused_or_kept(name, model, field, value)
