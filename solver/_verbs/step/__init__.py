@@ -46,9 +46,9 @@ from ._decision import Decision as Decision
 from ._decision import DecisionKind as DecisionKind
 from ._layout import ActionLayout as ActionLayout
 from ._pass import PassStepper as PassStepper
+from ._replay import IllegalOutcome as IllegalOutcome
 from ._state import State as State
 from ._state import Walk as Walk
-from ._walk import IllegalOutcome as IllegalOutcome
 from ._walk import Stepper as Stepper
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
-"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids; and the walk replaying an outcome.
+"""A walk across every pass of 603.3b's loop, decision by decision, with fixed ids.
 
-Near the 600-line cap, with a reason: it is one class, the :class:`Stepper` every door's walk goes through (the
-step verb, the environments, the page), whose caches and ids all its methods share; the replay moves out first."""
+One class, the :class:`Stepper` every door's walk goes through (the step verb, the environments, the page),
+whose caches and ids all its methods share; the replay of an outcome is ``_replay.py``'s."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from triggerstack.model._args import in_order, instance_of
 from triggerstack.model._errors import LayoutOverflow, WalkStateError
 from triggerstack.model._facts import Facts, reactions_of
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for
-from triggerstack.model._outcome import Outcome, canonical, outcome_json
+from triggerstack.model._outcome import Outcome, outcome_json
 from triggerstack.model._passes import Passes, Successor, join
 from triggerstack.model._shapes import Reaction, TriggerBody
 from triggerstack.model._text import compact
@@ -23,23 +23,14 @@ from triggerstack.model._types import PlayerId
 
 from ..._core.indexed import IndexedOutcome, Placed, entry_json, ids_json, to_outcome
 from ..._engines.product import ProductEngine
-from ..._judge import Reason, Verdict, judge, not_in_pass, triggered_earlier, walk_over
+from ..._judge import Reason, not_in_pass, triggered_earlier, walk_over
 from ..._options import Options
 from ._decision import DIVIDE, END_MODES, END_TARGETS, MODE, PUT, REMOVE, TARGET, Checked, Decision, Key, made, spell
 from ._layout import ActionLayout, laid_out
 from ._pass import PREFIX_CACHE, PassStepper
+from ._replay import IllegalOutcome as IllegalOutcome
+from ._replay import decisions_for
 from ._state import State, Walk
-
-
-class IllegalOutcome(ValueError):
-    """:meth:`Stepper.decisions_for` was given an outcome that ``check`` rejects: ``verdict`` says why."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        why = "; ".join(f"{v.message} ({v.rule})" for v in verdict.violations[:3])
-        more = len(verdict.violations) - 3
-        super().__init__(f"no walk reaches an illegal outcome: {why}" + (f"; and {more} more" if more > 0 else ""))
-
 
 UNIVERSE = 4096
 """The most abilities laid out in advance: past it (a long chain of reactions, or a loop that fires
@@ -564,37 +555,4 @@ class Stepper(Checked[Walk]):
         replay an engine's log). An outcome that ``check`` rejects raises :class:`IllegalOutcome`
         with the verdict. Within a block, the removals come as early as they are legal."""
         with self._call() as deadline:
-            return self._decisions_for(outcome, deadline)
-
-    def _decisions_for(self, outcome: Outcome, deadline: Deadline) -> list[Decision]:
-        verdict = judge(self.passes, outcome, deadline)
-        if not verdict.legal:
-            raise IllegalOutcome(verdict)
-        walk = self.start()
-        removed = set(outcome.removed)
-        placed = 0
-        while not self.is_over(walk):
-            facts = walk.facts
-            assert facts is not None
-            local = self._local(facts)
-            legal = local.legal(walk.local)
-            drop = next((d for d in legal if d.kind is REMOVE and d.subject in removed), None)
-            if drop is not None:
-                walk = self.apply_unchecked(walk, drop)
-                continue
-            entry = outcome.stack[placed] if placed < len(outcome.stack) else None
-            put = None if entry is None else local.find((PUT, entry.ability, "", 0))
-            if entry is None or put is None or put not in legal:
-                raise AssertionError(f"check accepts the outcome but no walk reaches it (at entry {placed})")
-            a = facts.abilities[facts.ability_index[entry.ability]]
-            tokens = local.tokens_for(a, walk.local.placed, entry)
-            if tokens is None:
-                raise AssertionError(f"check accepts the outcome but no walk announces entry {placed}'s choices")
-            walk = self.apply_unchecked(walk, put)
-            for t in tokens:
-                walk = self.apply_unchecked(walk, local.decisions[t])
-            placed += 1
-        reached = self.outcome(walk)
-        if placed != len(outcome.stack) or reached.stack != canonical(self.facts, outcome).stack:
-            raise AssertionError("check accepts the outcome but the walk reached another one")
-        return [self.decision(i) for i in walk.decisions]
+            return decisions_for(self, outcome, deadline)
