@@ -6,7 +6,10 @@ the process playing it), held to the path it replaces:
   at every point of random walks — equals, field for field, the decision built from its meaning, and
   the walks offer and reach what a stepper building each decision itself offers and reaches; also
   when the table starts afresh mid-walk (a table of a few entries), on boards of two to four players
-  of both pools;
+  of both pools; and the id a stepper gives each decision it makes as a walk first meets it (a put,
+  a removal, a thing's target worked out in ``Stepper._add`` itself) is the one ``_layout_id`` gives
+  its meaning, for every token of every pass random walks reach, laid out in a layout given and in
+  the board's own smallest;
 * a pass's columns (``Stepper.columns``: each ability's slot, each thing's slot or its ability's
   past the layout's things), asked of the stepper's tables at once, are what ``ability_slot`` and
   ``thing_slot`` give each, in every pass random walks reach, reactions' passes too;
@@ -122,6 +125,30 @@ def test_a_decision_made_once_per_process_is_the_one_its_meaning_builds(
                 continue
             assert _same(d) and stepper.decision(d.text) == d
     assert boards == 300
+
+
+@pytest.mark.parametrize("cards", POOLS)
+def test_a_decision_made_as_a_walk_meets_it_has_its_layout_id(cards: bool) -> None:
+    layout = ActionLayout(abilities=12, things=24, modes=4, divide=6, passes=3, players=4)
+    tokens = 0
+    for n, board in enumerate(
+        draw(67, 150, players=(2, 4), abilities=(1, 8), bodies=(0, 4), cards=cards, layout=layout)
+    ):
+        for laid in (layout, None):
+            stepper, rng = Stepper(compile_facts(board.scenario), layout=laid), random.Random(n)
+            walk, seen = stepper.start(), {}
+            while legal := stepper.legal(walk):
+                assert walk.facts is not None
+                seen[id(walk.facts)] = walk.facts
+                walk = stepper.apply_unchecked(walk, rng.choice(legal).id)
+            for facts in seen.values():
+                local = stepper.pass_stepper(facts)
+                for t in range(len(local.decisions)):  # every token, made now where the walk did not meet it
+                    d = local.decisions[t]
+                    tokens += 1
+                    assert d.id == stepper._layout_id(d.key) and d.key == local._keys()[t] and _same(d)
+                    assert stepper.decision(d.id) is d and stepper.decision(d.text) is d
+    assert tokens > 5000
 
 
 def test_steppers_of_two_boards_share_their_decisions() -> None:
