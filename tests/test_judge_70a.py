@@ -47,13 +47,26 @@ BODY_FILTERS: list[Any] = [
 @st.composite
 def _body(draw: st.DrawFn, ids: list[str], sources: list[str]) -> dict[str, Any]:
     """A reaction's trigger: with or without a source, modal (repeated, distinct targets) or not,
-    dividing or not, its requirements differing from each other or from its source, or not."""
+    dividing or not, its requirements differing from each other or from its source, or not; at
+    times triggered by an ability triggering (part 2 of 603.3b), chosen for by another player,
+    illegal, or delayed."""
     body: dict[str, Any] = {"text": "R"}
     sourced: bool = draw(st.booleans())
     if sources and sourced:
         body["source"] = draw(st.sampled_from(sources))
     else:
         body["controller"] = draw(st.sampled_from(ids))
+    if draw(st.integers(0, 2)) == 0:
+        body["condition"] = "ability-triggered"  # part 2 of 603.3b, in a later pass
+    if draw(st.integers(0, 4)) == 0:
+        body["chooser"] = draw(st.sampled_from(ids))
+    if draw(st.integers(0, 7)) == 0:
+        body["illegal"] = "an effect"
+    elif "source" in body and draw(st.integers(0, 5)) == 0:
+        body["delayed"] = {
+            "by": draw(st.sampled_from(["ability", "static-action"])),
+            "controller": draw(st.sampled_from(ids)),
+        }
 
     def requirement(rid: str) -> dict[str, Any]:
         lo, hi = draw(st.sampled_from([(0, 1), (1, 1), (1, 2)]))
