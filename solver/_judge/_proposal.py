@@ -86,6 +86,8 @@ class _Report:
         """Each ability removed in a pass before the one judged, with that pass's number."""
         self.fired: frozenset[str] = frozenset()
         """The ids of the scenario's reactions: ``R@A`` names what ``R`` fires (ids hold no other ``@``)."""
+        self.first: frozenset[str] = frozenset()
+        """The ids of the first pass's abilities: the ``A`` at the end of every chain ``R@…@A``."""
         big = cap if cap is not None else 1 << 62
         self.spending = Spending(big, deadline, "judging the proposal", "send a proposal that breaks fewer rules")
 
@@ -131,6 +133,7 @@ def _judge(passes: Passes, outcome: Outcome, report: _Report) -> None:
     on_stack: tuple[StackItem, ...] = ()
     depth = 0
     report.fired = frozenset(r.id for r in reactions_of(passes.first))
+    report.first = frozenset(passes.first.ability_index)
     while current is not None:
         index = current.ability_index
         mine = [i for i in left if stack[i].ability in index]
@@ -363,10 +366,13 @@ def _check_keys(facts: Facts, a: AbilityFacts, m: ModeFacts, inst: _Instance, re
 def _not_a_thing(tid: str, report: _Report) -> Reason:
     """A target that names no thing of the pass: an ability an earlier pass removed, or one a
     reaction fires that has not triggered, is named as such (what a walk says: the same sentence);
-    else it is no thing of the scenario."""
+    else it is no thing of the scenario. What a reaction may fire is a chain ``R@…@A``: reactions
+    down to an ability of the first pass — ``WARD@troll`` (an object) or ``WARD@X`` (no ability)
+    could never trigger, and is no thing (it was told "has not triggered" by its first part alone)."""
     if tid in report.removed_in:
         return _targets.not_in_pass(tid, report.removed_in[tid])
-    if tid.partition("@")[0] in report.fired and "@" in tid:
+    *reactions, anchor = tid.split("@")
+    if reactions and all(r in report.fired for r in reactions) and anchor in report.first:
         return _targets.not_in_pass(tid)
     return _targets.not_a_thing(tid)
 
