@@ -125,8 +125,10 @@ Goal = tuple[str, str, bool | None]
 
 def _clean(f: Callable[[], T]) -> T:
     """``f()`` from a collected heap: what an earlier figure left for the garbage collector (an
-    environment built on a file keeps its scenario's facts, a cycle) is not billed to this one."""
-    gc.collect()
+    environment built on a file keeps its scenario's facts, a cycle) is not billed to this one
+    (not with ``--quick``: see ``rl_drawn.COLLECT``)."""
+    if rl_drawn.COLLECT:
+        gc.collect()
     return f()
 
 
@@ -319,7 +321,8 @@ def _fresh_vs_warm(docs: list[dict[str, Any]], repeat: int) -> tuple[float, floa
     warm_boards = [parse_scenario(d) for d in docs]
     warm = rl.env(warm_boards, layout=layout)  # compiled here, before the clock
     _episodes(warm, warm_boards, len(docs))  # each board played once
-    gc.collect()
+    if rl_drawn.COLLECT:
+        gc.collect()
     gc.freeze()  # the boards waiting in the deque are the benchmark's, not the environment's: never scanned
     games = [rl.env(lambda _rng: fresh.popleft(), layout=layout) for _ in range(repeat)]
     try:
@@ -523,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rllib", metavar="PYTHON", help="an interpreter with the extra [rllib] (1 and 2 workers)")
     parser.add_argument("--rllib-iterations", type=int, default=4, help="RLlib iterations per run, the first untimed")
     args = parser.parse_args(argv)
+    rl_drawn.COLLECT = not args.quick
     if args.drawn:
         steps, repeat, episodes = (400, 1, 10) if args.quick else (20_000, args.rounds, args.episodes)
         where = "not measured: no interpreter with pettingzoo.classic (give --classic PYTHON or --install-classic)"

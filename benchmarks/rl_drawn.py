@@ -58,7 +58,8 @@ def drawing(n: int, repeat: int) -> float:
     """Boards ``rl.boards`` draws per CPU second, in this process (drawing, building, counting)."""
     best = 0.0
     for r in range(repeat):
-        gc.collect()
+        if COLLECT:
+            gc.collect()
         start = time.process_time()
         for _ in rl.boards(100 + r, n, **ASKED):
             pass
@@ -116,8 +117,15 @@ def fresh_vs_warm(episodes: Episodes, n: int, repeat: int) -> dict[str, float]:
 T = TypeVar("T")
 
 
+COLLECT = True
+"""Whether each figure starts from a collected heap (``gc.collect``). Not in a smoke run (``--quick``),
+which judges no figure: in the test suite's worker, whose heap holds what a thousand tests left, the
+57 collections of ``bench_rl.py --quick`` and ``--quick --drawn`` were most of the test's CPU."""
+
+
 def _clean(f: Callable[[], T]) -> T:
-    gc.collect()
+    if COLLECT:
+        gc.collect()
     return f()
 
 

@@ -220,6 +220,12 @@ SET_ASIDE = 6.0
 answered take well under a second; at 20 s the examples set aside were most of the test's 76 s."""
 
 
+LOOP_MET = 2.0
+"""CPU seconds for CP-SAT to meet a loop whose count stopped at :data:`SET_ASIDE` (``avoiding`` None):
+such an example ran both counts to their 6 s limits, 12 of its 17 s, and was a fifth of the test's CPU in
+runs where it was drawn; CP-SAT met each of those loops within 1.3 s (the rest counts what avoids it)."""
+
+
 def _small_simulated(facts: Facts) -> SimulatedEngine:
     """The literal simulator of one pass, for a pass it can list: on the way to a loop, a later pass
     may be far larger than the first (one example listed 16 GB before it reached the repeat)."""
@@ -238,10 +244,14 @@ def test_passes_agree_across_engines_and_check(doc: dict[str, Any], data: st.Dat
     assume(size_bound(facts) <= PASS_BOUND)
     try:
         n = count(facts, time_limit=SET_ASIDE)  # counted by classes of passes: cheap where listing is not
-    except EndlessLoop:  # a pass repeats an earlier one: every engine, and the simulator, says so
-        try:  # within the same time as the product's count: unbounded, it followed passes to 13.7 GB under load
+    except EndlessLoop as loop:  # a pass repeats an earlier one: every engine, and the simulator, says so
+        # Within the same time as the product's count (unbounded, it followed passes to 13.7 GB under
+        # load), or LOOP_MET where that count stopped at its limit: it met the loop and spent the rest
+        # counting what avoids it, which CP-SAT would too, and this asserts only that CP-SAT meets it.
+        confirm = SET_ASIDE if loop.avoiding is not None else LOOP_MET
+        try:
             with pytest.raises(EndlessLoop):
-                count(facts, engine="cpsat", time_limit=SET_ASIDE)
+                count(facts, engine="cpsat", time_limit=confirm)
         except (TimeLimitReached, PastCompiled):
             assume(False)  # a loop CP-SAT's passes take longer to reach: the case is set aside, as below
         try:  # the literal simulator lists the passes until one repeats: bounded, as every listing is
