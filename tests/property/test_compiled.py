@@ -11,7 +11,8 @@ generated looping and branching reactions, every verb that follows passes, on ev
 * a call the cap lets answer answers as the default limits do.
 
 Private unit: model/_passes.py Passes.reach (the one place a later pass is compiled), model/_limits.py
-Deadline.compiled_one, and solver/_core/chain.py Chain._follow's reading of a stopped count.
+Deadline.compiled_one, solver/_core/chain.py Chain._follow's reading of a stopped count, and model/_numbers.py
+counted (how the refusal says the cap).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from triggerstack.model import (
     compile_facts,
     outcome_json,
 )
+from triggerstack.model._numbers import counted
 from triggerstack.solver import EngineCannot, TimeLimitReached, best, count, explain, outcomes, sample
 
 from .strategies import SETTINGS, _relay, scenarios
@@ -102,7 +104,7 @@ def test_a_call_compiles_at_most_the_cap(doc: dict[str, Any], cap: int, verb: st
         except PastCompiled as exc:
             event("refused past the cap")
             assert made[0] <= cap, (made[0], cap)
-            assert "(raise it with --max-compiled)" in str(exc) and f"limit of {cap} distinct passes" in str(exc)
+            assert "(raise it with --max-compiled)" in str(exc) and f"limit of {counted(cap, 'distinct passes')}" in str(exc)
             return
         except EndlessLoop as exc:
             event("a loop named" + (", its count stopped" if "count stopped" in str(exc) else ""))
