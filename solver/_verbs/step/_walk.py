@@ -49,7 +49,7 @@ def _named_by(stepper: Stepper) -> Callable[[Key], Decision]:
     def named(key: Key) -> Decision:
         found = ref()
         assert found is not None  # a pass stepper is used through its stepper
-        return found._by_key.get(key) or found._add(key)  # Stepper._named, one call fewer: once per token a walk meets
+        return found._named(key)
 
     return named
 
@@ -197,28 +197,14 @@ class Stepper(Checked[Walk]):
     def _add(self, key: Key) -> Decision:
         """Give the decision that means ``key`` its id: its place in the layout; without a layout
         given, one that ``needs`` has no slot for (what an engine's hook fires, or a chain past
-        :data:`UNIVERSE`) gets the next id past the others.
-
-        A put, a removal or a target of a thing with a slot in the layout (nine in ten of what a
-        new board's walk makes) is worked out here, as :meth:`_layout_id` works it out, without its
-        three calls (issue 53: each new board makes about six); the rest go through it."""
-        kind, ids, i = key[0], self._ids, -1
-        if kind is PUT or kind is REMOVE:
-            slot = self._ability_slot.get(key[1])
-            if slot is not None and slot < ids.abilities:
-                i = slot if kind is PUT else ids.abilities + slot
-        elif kind is TARGET:
-            t = self._thing_slot.get(key[1])
-            if t is not None and t < ids.things:
-                i = ids.end_modes + 1 + t
-        if i < 0:
-            try:
-                i = self._layout_id(key)
-            except LayoutOverflow:
-                if self.layout is not None:
-                    raise
-                i = self.size
-                self.size += 1
+        :data:`UNIVERSE`) gets the next id past the others."""
+        try:
+            i = self._layout_id(key)
+        except LayoutOverflow:
+            if self.layout is not None:
+                raise
+            i = self.size
+            self.size += 1
         d = made(i, key)  # its readable form spelled from its meaning (once per process)
         self._by_text[d.text] = self._by_key[key] = self._by_id[i] = d
         return d
