@@ -83,7 +83,7 @@ def looping(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@settings(SETTINGS, max_examples=SETTINGS.max_examples // 3)  # each asks twice across passes: 84 s at 300
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 5)  # each asks twice across passes: 84 s at 300
 @given(
     doc=looping(),
     cap=st.integers(1, 40),
