@@ -307,7 +307,7 @@ def best_process(args: list[str], repeat: int) -> tuple[float, int]:
 
 def cli(run: Run) -> None:
     tool = str(BIN / "triggerstack")
-    rep = 3 if run.quick else 7
+    rep = 1 if run.quick else 7  # --quick: every process runs, once (nothing is judged, no best of several)
     for label, args in (
         ("python -c pass", [sys.executable, "-c", "pass"]),
         ("triggerstack --help", [tool, "--help"]),

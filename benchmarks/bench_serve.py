@@ -22,6 +22,7 @@ from typing import Any
 
 from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import LegalOutcomes
+from triggerstack.solver.serve._jobs import BLOCK
 
 HERE = Path(__file__).resolve().parent
 SCENARIO = HERE / "scenarios" / "mixed-10.json"
@@ -193,6 +194,14 @@ def inprocess_rate(n: int) -> float:
     return n / (time.perf_counter() - start)
 
 
+LOAD_QUICK = 0.5
+"""``--quick``'s seconds of HTTP load: enough for every client to be answered (2 s was 8 clients and
+the server busy on a 2-core machine for nothing more)."""
+BATCH_QUICK = BLOCK + 100
+"""``--quick``'s batch lines: two Dask blocks (the run's blocks are put back in order) and five
+--jobs chunks, the least that still tells a path that mixes its parts up (2,000 was 9 s of CPU)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: few requests, no goal judged")
@@ -204,8 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     floor = inprocess_rate(n)
     with Http() as url:
         http = max(http_rate(url, n) for _ in range(1 if args.quick else 3))
-        load = http_load(url, 2 if args.quick else 30)
-    batch = batch_rates(2000 if args.quick else 100_000)
+        load = http_load(url, LOAD_QUICK if args.quick else 30)
+    batch = batch_rates(BATCH_QUICK if args.quick else 100_000)
     ok_dask = batch["Dask, 2 local workers"] <= 1.5 * batch["--jobs 2"]
     goal_dask = (
         f"batch on Dask (2 workers) within 1.5× of --jobs 2: {batch['Dask, 2 local workers']:.1f} s vs "
@@ -218,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     goal_http = f"stdio ≥ 5× the HTTP service on the same requests: {stdio / http:.1f}×"
     ok_load = load["errors"] == 0 and load["differing"] == 0
     goal_load = (
-        f"8 concurrent HTTP clients for {2 if args.quick else 30} s: {load['answers']:,.0f} answers, "
+        f"8 concurrent HTTP clients for {LOAD_QUICK if args.quick else 30} s: {load['answers']:,.0f} answers, "
         f"{load['errors']:.0f} errors, {load['differing']:.0f} differing, p50 {load['p50_ms']:.1f} ms, "
         f"p99 {load['p99_ms']:.1f} ms"
     )

@@ -40,7 +40,7 @@ from triggerstack.solver._cli import _conformance
 from tests.doubles.mangling_engine import WAYS, record
 from tests.test_conformance import CASES
 
-from .conftest import JAVA, ROOT, load_script
+from .conftest import JAVA, ROOT, load_script, main
 
 MANGLER = ROOT / "tests" / "doubles" / "mangling_engine.py"
 TABLE: list[dict[str, Any]] = yaml.safe_load(
@@ -124,14 +124,23 @@ def _java_table(request: pytest.FixtureRequest, runs: list[dict[str, Any]]) -> d
 
 
 def _java_table_of(classes: Path, runs: list[dict[str, Any]]) -> dict[str, tuple[int, str]]:
-    """``runs`` in one JVM (tests/doubles/RunnerTable.java): each run's exit code and output, by name."""
+    """``runs`` in one JVM (tests/doubles/RunnerTable.java): each run's exit code and output, by name;
+    none writes to its error stream."""
+    said = _java_runs(classes, runs)
+    assert all(err == "" for _, _, err in said.values()), [err for _, _, err in said.values() if err]
+    return {name: (code, out) for name, (code, out, _) in said.items()}
+
+
+def _java_runs(classes: Path, runs: list[dict[str, Any]]) -> dict[str, tuple[int, str, str]]:
+    """``runs`` in one JVM (tests/doubles/RunnerTable.java): each run's exit code, output and error
+    stream (what ``ConformanceRunner.main`` prints to stderr), by name."""
     feed = "".join(json.dumps(run) + "\n" for run in runs)
     done = subprocess.run([*JAVA, "-cp", str(classes), "RunnerTable"], input=feed, capture_output=True, text=True,
                           encoding="utf-8", timeout=20 * SECONDS, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     results = [json.loads(line) for line in done.stdout.splitlines()]
-    assert all(r["err"] == "" for r in results), [r["err"] for r in results if r["err"]]
-    return {r["name"]: (r["code"], r["out"]) for r in results}
+    assert sorted(r["name"] for r in results) == sorted(run["name"] for run in runs)
+    return {r["name"]: (r["code"], r["out"], r["err"]) for r in results}
 
 
 def _holds(variation: dict[str, Any], code: int, lines: list[str]) -> None:
@@ -229,21 +238,22 @@ def _suite_files() -> dict[str, bytes]:
     }
 
 
-def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(java_classes: Path, tmp_path: Path) -> None:
+def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(
+    java_classes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The Java runner read the suite as it ran it and ended with a Java stack trace on the first file
     that was not a case, where the Python runner refused the folder naming every such file (exit 2,
     docs/conformance.md). Each way a file may be no case, beside a right case: both runners exit 2
     before starting the engine, print nothing, and name the file; where it is JSON of another shape,
-    with the same words."""
+    with the same words. The Java runs are one JVM's table (``ConformanceRunner.run`` with its output
+    and error streams, as ``main`` prints them: test_the_java_command_line_prints_the_run_and_exits_with_its_code),
+    the Python ones the command line in this process (``main``, as the console script runs it)."""
     engine = [sys.executable, "-c", "raise SystemExit(9)"]  # an engine started would fail every case: exit 1
 
-    def both(folder: Path) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
-        java = subprocess.run([*JAVA, "-cp", str(java_classes), "ConformanceRunner", str(folder), *engine],
-                              capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
-        python = subprocess.run([sys.executable, "-m", "triggerstack.solver", "conformance", "run", "--suite",
-                                 str(folder), "--engine", shlex.join(engine)],
-                                capture_output=True, text=True, timeout=10 * SECONDS, check=False)  # fmt: skip
-        return (java.returncode, java.stdout, java.stderr), (python.returncode, python.stdout, python.stderr)
+    def python_run(folder: Path) -> tuple[int, str, str]:
+        code = main(["conformance", "run", "--suite", str(folder), "--engine", shlex.join(engine)])
+        out, err = capsys.readouterr()
+        return code, out, err
 
     files = _suite_files()
     folders = []
@@ -253,8 +263,12 @@ def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(java_classes
         (folder / "a.json").write_bytes((ROOT / "conformance" / "cases" / "examples" / "ward.json").read_bytes())
         (folder / "sub" / "b.json").write_bytes(data)
         folders.append(folder)
-    with ThreadPoolExecutor(4) as pool:
-        runs = dict(zip(files, pool.map(both, folders), strict=True))
+    many = tmp_path / "many"
+    many.mkdir()
+    for i, (way, data) in enumerate(sorted(files.items())[:12]):
+        (many / f"{i:02}-{way}.json").write_bytes(data)
+    java_said = _java_runs(java_classes, [{"name": str(f), "args": [str(f), *engine]} for f in [*folders, many]])
+    runs = {way: (java_said[str(folder)], python_run(folder)) for way, folder in zip(files, folders, strict=True)}
     for (way, (java, python)), folder in zip(runs.items(), folders, strict=True):
         bad = str(folder / "sub" / "b.json")
         assert java[:2] == (2, "") and python[:2] == (2, ""), (way, java, python)
@@ -262,11 +276,7 @@ def test_both_runners_refuse_a_suite_file_that_is_no_case_naming_it(java_classes
         shape = re.search(r"not a case of the suite: (.*)", python[2])
         if shape:
             assert java[2].rstrip("\n").endswith(f"not a case of the suite: {shape[1]}"), (way, java[2])
-    many = tmp_path / "many"
-    many.mkdir()
-    for i, (way, data) in enumerate(sorted(files.items())[:12]):
-        (many / f"{i:02}-{way}.json").write_bytes(data)
-    java, python = both(many)
+    java, python = java_said[str(many)], python_run(many)
     assert java[2].count("; ") == python[2].count("; ") and "… and 2 more" in java[2] and "… and 2 more" in python[2]
 
 
@@ -302,7 +312,7 @@ _ODD = st.lists(
 ).map("".join)
 
 
-def _odd_suite(folder: Path, texts: list[str]) -> None:
+def _odd_suite(folder: Path, texts: list[str]) -> list[dict[str, Any]]:
     """Three cases whose own text is ``texts``: one that passes (its id), one whose illegal proposal
     names codes the engine does not (its codes said), and one with a legal proposal naming an
     ability the scenario lacks (the engine judges it illegal)."""
@@ -316,6 +326,20 @@ def _odd_suite(folder: Path, texts: list[str]) -> None:
     ]
     for k, c in enumerate(cases):
         (folder / f"{k}.json").write_text(json.dumps(c), encoding="utf-8")
+    return cases
+
+
+_RECORDED = """
+import sys
+sys.path.insert(0, {root!r})
+from tests.doubles.mangling_engine import Recorded
+service = Recorded(sys.argv[1])
+for line in sys.stdin:
+    sys.stdout.write(service.handle(line) + "\\n")
+    sys.stdout.flush()
+"""
+"""The server's answers, recorded in this process (tests/doubles/mangling_engine.py ``record``), given
+unchanged: an engine that starts in ~50 ms where ``serve --stdio`` takes ~0.8 s of CPU."""
 
 
 @settings(max_examples=3, deadline=None)
@@ -334,12 +358,17 @@ def test_both_runners_show_the_suites_own_text_alike(
 
     root = tmp_path_factory.mktemp("odd")
     folders = [root / str(k) for k in range(len(suites))]
+    (root / "engine.py").write_text(_RECORDED.format(root=str(ROOT)), encoding="utf-8")
     for folder, texts in zip(folders, suites, strict=True):
-        _odd_suite(folder, texts)
-    engine = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
+        # the three cases share a scenario: its answers are recorded once, the last case's proposals
+        # (the first's, the second's with other codes, and one more) every proposal any of them asks
+        record(_odd_suite(folder, texts), folder.with_suffix(".answers.json"))
     with ThreadPoolExecutor(2) as pool:
         pythons = list(pool.map(_python_run, folders))
-        java = _java_table_of(java_classes, [{"name": str(f), "args": [str(f), *engine]} for f in folders])
+        java = _java_table_of(java_classes, [
+            {"name": str(f), "args": [str(f), sys.executable, str(root / "engine.py"), str(f.with_suffix(".answers.json"))]}
+            for f in folders
+        ])  # fmt: skip
     for folder, (code, out) in zip(folders, pythons, strict=True):
         assert code in (0, 1) and out.count("\n") == 4, out  # three cases and the summary, a line each
         assert not any(UNSAFE.fullmatch(c) and c != "\n" for c in out), ascii(out)
