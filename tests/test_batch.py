@@ -39,10 +39,13 @@ def kind(v: dict[str, Any]) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_hundred_thousand_lines_every_one_judged_in_order(
+def test_twenty_thousand_lines_every_one_judged_in_order(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
 ) -> None:
-    n = 100_000
+    """Every line judged, in order: 20,000 lines are 79 messages of 256 lines (solver/serve/_batch.py
+    ``CHUNK``), dealt in turn to the workers. The 100,000-line figure is the
+    benchmark's (docs/benchmarks.md): at that size this test judged the same thing five times over."""
+    n = 20_000
     path = tmp_path / "batch.jsonl"
     path.write_text("\n".join(SHAPES[i % len(SHAPES)] for i in range(n)) + "\n")
     code, verdicts, err = run(
