@@ -12,11 +12,14 @@ the board's first pass. The shortcut is held to the path it replaces:
 * an environment drawing from a stream asks for them; a stream of another layout is refused;
 * a board read back sends its scenario as one byte string when it has no reactions: it is played
   from its facts alone, laid out and walked as the same board built from its scenario, and the
-  scenario read when asked for is the board's.
+  scenario read when asked for is the board's;
+* what its first pass asks of each waiting ability with nothing below it (whether it has a legal
+  choice, its announcer), sent with it, is what its pass stepper builds itself.
 
 Private unit: the rows sent with a board (solver/rl/_prepared, the hook of solver/_boards/_draw and
 _board) and where the environment takes them (solver/rl/_env, _tracker); a field sent later
-(model/_slots, model/_facts) and the stepper laid out from facts (solver/_verbs/step/_walk).
+(model/_slots, model/_facts), the stepper laid out from facts (solver/_verbs/step/_walk) and a pass
+stepper's answers and announcers (solver/_verbs/step/_pass, _announce).
 """
 
 from __future__ import annotations
