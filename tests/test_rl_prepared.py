@@ -12,11 +12,14 @@ the board's first pass. The shortcut is held to the path it replaces:
 * an environment drawing from a stream asks for them; a stream of another layout is refused;
 * a board read back sends its scenario as one byte string when it has no reactions: it is played
   from its facts alone, laid out and walked as the same board built from its scenario, and the
-  scenario read when asked for is the board's.
+  scenario read when asked for is the board's;
+* what its first pass asks of each waiting ability with nothing below it (whether it has a legal
+  choice, its announcer), sent with it, is what its pass stepper builds itself.
 
 Private unit: the rows sent with a board (solver/rl/_prepared, the hook of solver/_boards/_draw and
 _board) and where the environment takes them (solver/rl/_env, _tracker); a field sent later
-(model/_slots, model/_facts) and the stepper laid out from facts (solver/_verbs/step/_walk).
+(model/_slots, model/_facts), the stepper laid out from facts (solver/_verbs/step/_walk) and a pass
+stepper's answers and announcers (solver/_verbs/step/_pass, _announce).
 """
 
 from __future__ import annotations
@@ -218,3 +221,36 @@ def test_a_board_read_back_is_played_without_reading_its_scenario(
         assert not unread(facts, "scenario") and facts.memo.get((LATER, "scenario")) is None  # read once, kept
     assert later > BOARDS // 3 and (whole > 0 or not cards)  # both kinds met where the pool has ward
     assert ids > BOARDS // 2  # most boards are laid out and opened without reading their things whole
+
+
+@pytest.mark.parametrize("cards", POOLS)
+@pytest.mark.parametrize("players", [2, 3])
+def test_answers_and_announcers_sent_with_a_board_are_those_built_for_it(
+    cards: bool, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a board's first pass asks of each waiting ability with nothing below it — whether it
+    has a legal choice (603.3c–d), and its announcer — sent with the board are what its pass
+    stepper builds itself, equal field by field; an environment taking them offers, observes and
+    ends every walk as one building them (``_same_walk`` above), and builds no choice space for an
+    ability they answer. Every board of both pools, two and three players."""
+    stream = rl.boards(40 + players, BOARDS, **_asked(cards, players))
+    taken = TriggerStackEnv(stream, layout=LAYOUT)
+    monkeypatch.setattr(stream, "_drawing_ahead", lambda: _Worker(stream))
+    rng = random.Random(players)
+    sent = 0
+    for _ in range(BOARDS):
+        taken.reset()
+        facts, local = taken.stepper.facts, taken.stepper.pass_stepper(taken.stepper.facts)
+        built = TriggerStackEnv(compile_facts(facts.scenario), layout=LAYOUT)
+        built.reset()
+        theirs = built.stepper.pass_stepper(built.stepper.facts)
+        for a in facts.abilities:
+            key: tuple[int, frozenset[int]] = (a.index, frozenset())
+            if key in local._announcers:  # sent: the one built from its space, which is never built here
+                sent += 1
+                assert local._announcers[key] == theirs._announcer(facts.abilities[a.index], key)
+                assert key not in local._spaces
+            if key in local._has and a.forced_removal is None:
+                assert local._has[key] == theirs._has_choice(a, frozenset())
+        _same_walk(taken, built, rng)
+    assert sent > BOARDS // 4  # boards with a targeted or modal ability met

@@ -27,7 +27,7 @@ from .._errors import IllegalDecision
 from .._options import Options
 from .._verbs.step import ActionLayout, Decision, Stepper, Walk
 from ._observation import Observer
-from ._prepared import ask, take
+from ._prepared import ask, opened, take
 from ._render import FPS, MODES, check_mode, shown
 from ._rewards import Rewards, paid, scores_of
 from ._source import DRAWS, ScenarioSource, _Source
@@ -230,6 +230,7 @@ class TriggerStackEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type
         found = self._steppers.get(id(facts))
         if found is None:  # a generated board's own, built as it was drawn (Stepper.hand_over), or built now
             found = Stepper.taken(facts, self.options, self.layout) or Stepper(facts, self.options, self.layout)
+            opened(found, facts)  # what its first legal lists ask, if found where it was drawn
             if self._source.fixed is not None and any(f is facts for f in self._source.fixed):
                 self._steppers[id(facts)] = found  # a fixed source's facts live as long as the env
         return found

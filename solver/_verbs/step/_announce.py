@@ -141,6 +141,26 @@ def announcer_for(
     return Announcer(a.modal, multisets, modes, mode0, end_modes, target0, end_targets, divide0)
 
 
+_FlatReq = tuple[tuple[int, ...], int, int, int | None]
+Flat = tuple[bool, tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[_FlatReq, ...]], ...], int, int, int, int, int]
+"""An :class:`Announcer` as plain values (:func:`flat`): tuples of integers and booleans."""
+
+
+def flat(announcer: Announcer) -> Flat:
+    """``announcer`` as plain values, which pickle as they are (a board drawn in a worker process
+    brings its abilities' announcers: ``rl/_prepared.py``); :func:`unflat` makes it again."""
+    modes = tuple((m, tuple((r.pool, r.low, r.high, r.divide) for r in reqs)) for m, reqs in announcer.modes.items())
+    a = announcer
+    return (a.modal, tuple(a.multisets), modes, a.mode0, a.end_modes, a.target0, a.end_targets, a.divide0)
+
+
+def unflat(values: Flat) -> Announcer:
+    """The announcer :func:`flat` gave ``values`` of (equal to it)."""
+    modal, multisets, modes, mode0, end_modes, target0, end_targets, divide0 = values
+    made = {m: tuple(_Req(*r) for r in reqs) for m, reqs in modes}
+    return Announcer(modal, frozenset(multisets), made, mode0, end_modes, target0, end_targets, divide0)
+
+
 def announced_choice(
     a: AbilityFacts, tokens: tuple[int, ...], mode0: int, end_modes: int, target0: int, end_targets: int
 ) -> list[tuple[int, list[list[int]]]]:
