@@ -44,6 +44,7 @@ from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, 
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
 from .simulator import _instances as mode_instances
+from .simulator import legal_choices
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
 
@@ -501,26 +502,86 @@ m0 has no legal targets, though T0 may precede T1 (the property took every abili
 as one that can be below, and failed on a right answer)."""
 
 
+PUT_ONLY_ABOVE = {
+    "players": ["P0"],
+    "objects": [],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "modal": {"choose": [0, 1]},
+            "modes": [
+                {"id": "m0", "targets": [], "available": False},
+                {"id": "m1", "targets": [{"id": "r", "min": 1, "max": 1, "filter": {"kind": "ability"}}]},
+            ],
+        },
+        {
+            "id": "T1",
+            "controller": "P0",
+            "modal": {"choose": [0, 1]},
+            "modes": [
+                {"id": "m0", "targets": []},
+                {"id": "m1", "targets": [{"id": "r", "min": 1, "max": 1, "filter": {"kind": "ability"}}]},
+            ],
+        },
+    ],
+}
+"""T1's m1 can target only T0. T0 may precede T1 and is put on the stack in a legal outcome, but
+only above T1: put first, T0 has nothing to target with m1 (its m0 unavailable) and is removed.
+So m1 has no legal targets whenever T1 is put (603.3c), as explain says; the property took T0 as
+possibly below T1 (it may precede, and it is put in some outcome: two facts of different
+sequences) and failed on the right answer (a full-profile run of the suite drew it)."""
+
+
+def _stacks_met(facts: Facts) -> dict[int, set[frozenset[int]]]:
+    """For each ability of the pass, every set of abilities on the stack when it is put or removed,
+    in every sequence of 603.3b the literal simulator follows (tests/simulator.py ``simulate``:
+    each step a legal choice of one ability of the block, or its removal where it has none or may
+    choose no mode). A state is what is left of the block and which abilities are on the stack:
+    those alone decide what can be chosen next."""
+    met: dict[int, set[frozenset[int]]] = {}
+    seen: set[tuple[int, frozenset[int], frozenset[int]]] = set()
+
+    def step(bi: int, remaining: frozenset[int], on_stack: frozenset[int]) -> None:
+        if not remaining:
+            if bi + 1 < len(facts.blocks):
+                step(bi + 1, frozenset(facts.blocks[bi + 1].abilities), on_stack)
+            return
+        if (bi, remaining, on_stack) in seen:
+            return
+        seen.add((bi, remaining, on_stack))
+        for k in remaining:
+            a = facts.abilities[k]
+            met.setdefault(k, set()).add(on_stack)
+            choices = legal_choices(facts, a, on_stack)
+            if choices:
+                step(bi, remaining - {k}, on_stack | {k})
+            if not choices or 0 in a.choose:
+                step(bi, remaining - {k}, on_stack)
+
+    if facts.blocks:
+        step(0, frozenset(facts.blocks[0].abilities), frozenset())
+    return met
+
+
 @SETTINGS
 @given(doc=st.one_of(scenarios(max_abilities=3), crowded()))
 @example(doc=SHARED)
 @example(doc=NEVER_PLACED)
+@example(doc=PUT_ONLY_ABOVE)
 def test_a_mode_said_to_have_no_legal_targets_has_none(doc: dict[str, Any]) -> None:
     """603.3c, as explain words a mode no legal outcome chooses: "can't be chosen: it has no legal
     targets when A is put on the stack". The literal simulator (tests/simulator.py) looks for targets
-    of that mode alone with every ability A could target below it — each that may precede A and is
-    ever put on the stack (an ability explain says must be removed never is; the test of removals
-    holds that to check): it must find none."""
+    of that mode alone with each stack A meets in a sequence of 603.3b (:func:`_stacks_met`): it
+    must find none on any."""
     facts, told, _ = _legal(doc)
-    never = {r["id"] for r in told["abilities"] if r["removal"] == "must"}
+    met = _stacks_met(facts)
     for report in told["abilities"]:
         a = facts.abilities[facts.ability_index[report["id"]]]
-        below = frozenset(
-            b.index for b in facts.abilities if b is not a and b.id not in never and facts.may_precede(b.index, a.index)
-        )
         for k, m in enumerate(report["modes"]):
             if m["status"] == "illegal" and "it has no legal targets" in m["reason"]:
-                assert next(mode_instances(facts, a, k, below), None) is None, (a.id, m)
+                for below in met.get(a.index, set()):
+                    assert next(mode_instances(facts, a, k, below), None) is None, (a.id, m, below)
 
 
 BARRED_AND_WAITING = {
