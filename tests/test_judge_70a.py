@@ -11,7 +11,8 @@ source or have none; ``target_of`` over those things; ``event_player`` read by `
 event``; mode and requirement texts. Nor did one draw boards of real cards (``rl.boards``:
 ``card_ability``, X, ward). And step's why-not of a target (tests/test_judge_63a.py) and of a mode
 (tests/property/test_literal.py) was held to check in the first pass only, of boards without
-reactions. Here each is held in every pass, over those boards; they found no disagreement.
+reactions. Here each is held in every pass, over those boards (the why-not of a target by
+tests/test_judge_63a.py's own helper, which walks every pass); they found no disagreement.
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ import copy
 from typing import Any
 
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from triggerstack.model import EndlessLoop, Facts, Outcome, Scenario, compile_facts
-from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
+from triggerstack.model import Outcome, Scenario
+from triggerstack.solver import DecisionKind, Stepper, check
 
 from .property.strategies import SETTINGS, _link, scenarios
-from .property.test_agreement import size_bound
 from .property.test_literal import unusual
-from .test_judge_63a import UNFIT, _instances, _replaced
+from .test_judge_63a import _legal, text_tells_every_exclusion_the_json_gives, why_not_each_target_is_what_check_says
 from .test_judge_65a import every_reason_told, wider
 
 pytestmark = pytest.mark.usefixtures("cpu_clock")  # its time limits set inputs aside: the same ones on a busy machine
@@ -151,62 +151,16 @@ def wide(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-def _legal(doc: dict[str, Any] | Scenario, listed: int) -> tuple[Facts, Any, list[dict[str, Any]]]:
-    """The scenario's facts, explain's report and its first ``listed`` legal outcomes (JSON); a
-    scenario too large to answer in time, or whose passes loop (explain names the loop instead), is
-    set aside."""
-    facts = compile_facts(doc if isinstance(doc, Scenario) else Scenario.model_validate(doc))
-    assume(size_bound(facts) <= 400)
-    try:
-        told = explain(facts, time_limit=20)
-        assume("loop" not in told)
-        found = [o.model_dump(mode="json", exclude_none=True) for o in outcomes(facts, limit=listed, time_limit=20)]
-    except (TimeLimitReached, EndlessLoop):
-        assume(False)
-        raise
-    return facts, told, found
-
-
-@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 3, 10))  # each example walks six outcomes
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 3, 10))  # each example walks three outcomes
 @given(doc=st.one_of(wide(), scenarios(max_abilities=3, reactions=True)))
 def test_steps_why_not_a_target_in_any_pass_is_what_check_says_of_the_outcome_taking_it(doc: dict[str, Any]) -> None:
-    """docs/python.md, "Why not", in every pass of 603.3b (tests/test_judge_63a.py held the first
-    pass of boards without reactions): at every target a walk to a legal outcome clicks, each thing
-    of that pass it refuses for a rule (not "further on") breaks that rule — ``check`` of the outcome
-    with the thing in place of the target clicked names that code and rule of that ability."""
-    facts, _, found = _legal(doc, 6)
-    stepper = Stepper(facts)
-    for o in found[:3]:
-        decisions = stepper.decisions_for(Outcome.model_validate(o))
-        walk = stepper.start()
-        for d in decisions:
-            hand = stepper.in_hand(walk) if d.kind is DecisionKind.TARGET else None
-            if hand is not None:
-                entry = next(e for e in o["stack"] if e["ability"] == hand[0])
-                held = [t for _, h in _instances(entry) for ts in h.get("targets", {}).values() for t in ts]
-                assert walk.facts is not None
-                if held.count(d.subject) == 1:  # which of its places the walk is at is not read here
-                    offered = {x.text for x in stepper.legal(walk)}
-                    if stepper.pass_number(walk) > 1:
-                        event("a later pass's target refused")
-                    for x in [t.id for t in walk.facts.things]:
-                        if f"target {x}" in offered:
-                            continue
-                        why = stepper.why_illegal(walk, stepper.decision(f"target {x}"))
-                        if why.later or why.rule is None:
-                            continue
-                        changed = _replaced(o, hand[0], d.subject, x)
-                        verdict = check(facts, Outcome.model_validate(changed), time_limit=20)
-                        said = {(v.code, v.rule) for v in verdict.violations if v.ability == hand[0]}
-                        texts = [v.message for v in verdict.violations if v.ability == hand[0]]
-                        assert (why.code, why.rule) in said or (
-                            why.code is None and why.rule in {r for _, r in said}
-                        ), (
-                            why,
-                            texts,
-                            changed,
-                        )
-            walk = stepper.apply(walk, d)
+    """docs/python.md, "Why not", in every pass of 603.3b, over boards with reactions and the wide
+    ones (tests/test_judge_63a.py's helper, which its own boards without reactions run too): at
+    every target a walk to a legal outcome clicks, each thing of that pass it refuses for a rule
+    (not "further on") breaks that rule — ``check`` of the outcome with the thing in place of the
+    target clicked names that code and rule of that ability."""
+    facts, _, found = _legal(doc, 3)
+    why_not_each_target_is_what_check_says(facts, found)
 
 
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 3, 10))
@@ -215,17 +169,7 @@ def test_explain_text_tells_every_exclusion_the_json_gives_in_every_pass(doc: di
     """docs/cli.md, explain: "every excluded candidate and its rule", for the abilities reactions
     fire (explain's ``fired``) as for the first pass's, with modes' and requirements' texts."""
     _, told, _ = _legal(doc, 0)
-    text = told.text()
-    body = told.to_json()
-    for a in [*body["abilities"], *body.get("fired", [])]:
-        for m in a["modes"]:
-            for r in m["requirements"]:
-                for ex in r["excluded"]:
-                    plain = UNFIT.fullmatch(ex["reason"])
-                    if plain and plain.groups() == (ex["id"], r["id"]):
-                        continue
-                    told_as = f"{ex['reason']} (rule {ex['rule']}, {ex['code']})"
-                    assert f"excluded {ex['id']}: " in text and told_as in text, (a["id"], r["id"], ex, text)
+    text_tells_every_exclusion_the_json_gives(told)
 
 
 @settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 5, 5))  # each example checks every way
