@@ -19,6 +19,14 @@ The choice of a class is a choice of at least one of its things, as many as ``mi
 readers cannot see the difference, and nothing else reads those things. That keeps the search
 exact and small: with one reader, at most four classes per named requirement.
 
+What the judged requirement itself must differ from (its own ``different_from``, 115.3) is not read
+here: a thing that fits the filter for some legal choice of what it names is a candidate even where
+each such choice holds the thing in a requirement it must differ from. That is a relation between
+choices, judged with each choice like any two requirements that must differ (``check``: the
+proposal's own choices; ``explain`` and ``step``: every way of choosing it), not a misfit of the
+filter: read here, a choice of nothing for R with the thing for the judged requirement was told
+"fits r1's filter for no legal choice of targets for r0" where it fits whatever R holds.
+
 Nothing here relaxes the stack (601.2c, 603.3b): the engines judge each real choice with
 :meth:`~triggerstack.model._facts.Facts.fits_target_of` and what is on the stack at that moment;
 these candidates are the things some choice can reach when everything is available.
@@ -151,9 +159,6 @@ class LinkedSearch:
             if k not in picked and k not in (d, r) and _linked_pair(reqs, d, k)
             for x in reqs[k].candidates
         }
-        if _linked_pair(reqs, d, r):
-            taken.add(t)
-            later.add(t)
         pool = [c for c in self._fitting(d, picked, chosen) if c not in taken]
         top = req.most(len(pool))
         if req.min > top:

@@ -401,8 +401,41 @@ def _changed(lit: Literal, o: dict[str, Any], rnd: random.Random) -> dict[str, A
     return o
 
 
+MUST_DIFFER_NOT_MISFIT: dict[str, Any] = {
+    "players": [{"id": "P0", "hexproof": True}, {"id": "P1", "hexproof": True, "left_game": True}],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "P0",
+            "modal": {"choose": [0, 1], "repeat": True, "distinct_targets": True},
+            "modes": [
+                {
+                    "id": "m0",
+                    "available": False,
+                    "targets": [
+                        {"id": "r0", "min": 1, "max": 2, "filter": {"kind": "player"}},
+                        {
+                            "id": "r1",
+                            "filter": {"any": [{"kind": "player"}, {"type": "creature", "controller": {"target_of": "r0"}}]},
+                            "different_from": ["r0"],
+                        },
+                    ],
+                },
+                {"id": "m1", "targets": [], "available": False},
+            ],
+        },
+        {"id": "T1", "controller": "P0", "modal": {"choose": [0, 1]}, "modes": [{"id": "m1", "targets": []}]},
+    ],
+}
+"""Helper 71a's hunt: r0's only legal choice is P0, and r1 must differ from it. ``check`` of r1 = P0 with
+nothing for r0 said "P0 fits r1's filter for no legal choice of targets for r0" (target-filter): P0 is a
+player, which fits whatever r0 holds; the literal reading finds r0's count alone (model/_linked.py read
+r1's own 115.3 as part of its filter; tests/cases/115/a-must-differ-is-not-a-misfit-of-a-linked-filter.yaml)."""
+
+
 @SETTINGS
 @given(doc=DOCS, seed=st.integers(0, 2**16))
+@example(doc=MUST_DIFFER_NOT_MISFIT, seed=1978)
 def test_check_tells_every_violation_the_literal_reading_finds(doc: dict[str, Any], seed: int) -> None:
     """Ability and code for code; which ability an ``order`` violation blames, and whether a
     proposal breaking other rules also falls short of a "must target" effect, are left to ``check``."""
