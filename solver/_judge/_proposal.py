@@ -400,9 +400,9 @@ def _check_targets(
         distinct = tuple(known) if len(known) < 2 else tuple(sorted(set(known)))
         chosen[r.index] = distinct
         for t in distinct:
-            if t in r.excluded:
-                for reason in _targets.excluded(facts, a, r, t):
-                    report.add(a.id, reason.at(_place(inst, r)))
+            for bar in r.excluded.get(t, ()):  # what bars it whatever else is chosen (a linked misfit: below)
+                if bar is not Bar.LINKED:
+                    report.add(a.id, _targets.barred(facts, a, r, t, bar).at(_place(inst, r)))
             # every violation: a barred ability not yet on the stack breaks 601.2c as well (itself:
             # 115.5 alone, it is never on the stack before it is put there)
             if t != facts.first_waiting + a.index and not facts.is_on_stack_target(t, below):
@@ -441,15 +441,19 @@ def _check_links(
             if twice:
                 report.add(a.id, _targets.not_distinct(facts, twice, r.id, m.requirements[d].id).at(inst.where))
         if r.depends_on:
+            # 601.2c judged with the targets this proposal chose for what the description names: a
+            # thing that fits no legal choice of them (Bar.LINKED) is told so only where the choice
+            # made leaves it unfit too; fitting an illegal choice, the choice is what is wrong
             deps = {d: chosen[d] for d in r.depends_on}
             for t in mine:  # a thing barred by a rule misfits the description too (every violation)
                 told = r.excluded.get(t, ())
-                if (
-                    Bar.FILTER not in told
-                    and Bar.LINKED not in told
-                    and not facts.fits_target_of(a.index, inst.mode, r.index, t, deps)
-                ):
-                    report.add(a.id, _targets.linked_misfit(facts, t, m, r).at(_place(inst, r)))
+                if Bar.FILTER in told or facts.fits_target_of(a.index, inst.mode, r.index, t, deps):
+                    continue
+                if Bar.LINKED in told:
+                    reason = _targets.barred(facts, a, r, t, Bar.LINKED)
+                else:
+                    reason = _targets.linked_misfit(facts, t, m, r)
+                report.add(a.id, reason.at(_place(inst, r)))
 
 
 def _check_removal(facts: Facts, a: AbilityFacts, positions: Mapping[int, int], report: _Report) -> None:
