@@ -8,7 +8,9 @@ of the requirements it must differ from (115.3), and each of its own targets fit
 given what its names chose. So a requirement that may choose nothing is read as choosing nothing
 (under ``not`` that fits every thing), one that takes several targets as taking several ("controlled
 by one of them and owned by one of them" is met by two different players), and one with no
-candidate at all leaves only the other branches of an ``any``.
+candidate at all leaves only the other branches of an ``any`` — as does one with fewer candidates
+than its ``min``: it has no legal choice at all, so it is read as choosing nothing (else every thing
+would fit "for no legal choice" of it, a sentence true of nothing the filter says).
 
 What a filter learns of a chosen target is only its player (docs/formats.md: a player chosen for R
 is that player, an object gives its controller, or for ``owner`` its owner). So the search below
@@ -152,6 +154,12 @@ class LinkedSearch:
             return matches(reqs[r].filter, self.things[t], Context(self.ctx.you, self.ctx.is_opponent, chosen)) is True
         d = self.order[depth]
         req = reqs[d]
+        if req.min > req.most(len(req.candidates)):  # no legal choice at all: read as choosing nothing
+            picked[d], chosen[req.id] = (), ()
+            try:
+                return self._dfs(t, depth + 1, picked, chosen)
+            finally:
+                del picked[d], chosen[req.id]
         taken = {x for k in self.members if k in picked and _linked_pair(reqs, d, k) for x in picked[k]}
         later = {
             x
