@@ -109,15 +109,25 @@ class LinkedSearch:
                 self.readers[d].append((k, key))
         self._fits: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, ...]] = {}
         self._nodes = 0
+        self._choosable: bool | None = None
 
     def fits(self, t: int) -> bool:
         """Whether thing ``t`` fits ``r``'s filter for some legal choice of the requirements it
         names (see the module docstring)."""
         if not self.order:
             return matches(self.reqs[self.r].filter, self.things[t], self.ctx) is not False
-        return self._dfs(t, 0, {}, {})
+        if self._dfs(t, 0, {}, {}):
+            return True
+        if self._choosable is None:  # whatever the thing: is there a legal choice of them at all?
+            self._choosable = self._dfs(None, 0, {}, {})
+        if self._choosable:
+            return False
+        # none: what they name is read as nothing chosen, as for one with no candidate at all
+        nothing = {self.reqs[d].id: () for d in self.order}
+        view = Context(self.ctx.you, self.ctx.is_opponent, nothing)
+        return matches(self.reqs[self.r].filter, self.things[t], view) is True
 
-    def _key_of(self, t: int, d: int, c: int, linked: set[int]) -> tuple[object, ...]:
+    def _key_of(self, t: int | None, d: int, c: int, linked: set[int]) -> tuple[object, ...]:
         """What every reader of ``d`` sees of thing ``c``: ``r`` only whether it gives ``t``'s
         player, the others the player itself; a thing a linked requirement could choose is its own."""
         if c in linked:
@@ -125,7 +135,7 @@ class LinkedSearch:
         seen: list[object] = []
         for k, key in self.readers[d]:
             w = who(self.things[c], key)
-            seen.append(w == who(self.things[t], key) if k == self.r else w)
+            seen.append((t is not None and w == who(self.things[t], key)) if k == self.r else w)
         return tuple(seen)
 
     def _fitting(
@@ -144,13 +154,15 @@ class LinkedSearch:
         return found
 
     def _dfs(
-        self, t: int, depth: int, picked: dict[int, tuple[int, ...]], chosen: dict[str, tuple[Thing, ...]]
+        self, t: int | None, depth: int, picked: dict[int, tuple[int, ...]], chosen: dict[str, tuple[Thing, ...]]
     ) -> bool:
         self._nodes += 1
         if self._nodes % 1024 == 0:
             self.deadline.check("finding the candidates of a target_of requirement")
         reqs, r = self.reqs, self.r
         if depth == len(self.order):
+            if t is None:  # asked only whether they have a legal choice
+                return True
             return matches(reqs[r].filter, self.things[t], Context(self.ctx.you, self.ctx.is_opponent, chosen)) is True
         d = self.order[depth]
         req = reqs[d]
