@@ -298,66 +298,28 @@ def _said(facts: Facts, changed: dict[str, Any], ability: str) -> set[tuple[str,
 
 
 NAMES_NO_CHOICE: dict[str, Any] = {
-    "rules": "seed",
-    "players": [
-        {"id": "P0", "hexproof": True},
-        {"id": "P1", "hexproof": True, "left_game": True},
-        {"id": "P2", "hexproof": True, "left_game": True},
-    ],
-    "objects": [],
+    "players": ALWAYS_REMOVED_BELOW["players"],
     "triggers": [
         {
-            "id": "T0",
-            "text": "T0",
-            "controller": "P0",
-            "condition": "ability-triggered",
-            "illegal": "an effect",
-            "targets": [],
-        },
-        {
-            "id": "T1",
-            "text": "T0",
-            "controller": "P0",
-            "condition": "ability-triggered",
-            "illegal": "an effect",
-            "targets": [],
-        },
-        {
             "id": "T2",
-            "text": "T2",
             "controller": "P0",
-            "condition": "ability-triggered",
             "modal": {"choose": [0, 1], "repeat": True, "distinct_targets": True},
             "modes": [
-                {"id": "m0", "targets": [], "available": True},
+                {"id": "m0", "targets": []},
                 {
                     "id": "m1",
-                    "targets": [
-                        {
-                            "id": "r0",
-                            "min": 1,
-                            "max": 1,
-                            "filter": {
-                                "any": [{"kind": "player"}, {"type": "creature", "controller": {"target_of": "r1"}}]
-                            },
-                            "other_than_source": True,
-                        },
-                        {
-                            "id": "r1",
-                            "min": 1,
-                            "max": 2,
-                            "filter": {"type": "creature"},
-                            "different_from": ["r0"],
-                            "other_than_source": True,
-                        },
-                    ],
                     "available": False,
+                    "targets": [
+                        {"id": "r0", "filter": {"any": [{"kind": "player"}, {"type": "creature", "controller": {"target_of": "r1"}}]}},
+                        {"id": "r1", "min": 1, "max": 2, "filter": {"type": "creature"}, "different_from": ["r0"]},
+                    ],
                 },
             ],
-        },
+        }
     ],
 }
-"""Found by this property in a clean-clone run: r0 is "a player, or a creature controlled by r1's target", and r1
+"""Found by this property in a clean-clone run (the board trimmed to the ability it is about): r0 is "a player, or
+a creature controlled by r1's target", and r1
 (a creature) has no candidate. explain told P0 "fits r0's filter for no legal choice of targets for r1" (true only as
 r1 has none), where check of P0 for r0 finds r1's count: a requirement with no legal choice at all is read as choosing
 nothing (model/_linked.py; tests/cases/601.2c/a-linked-filter-naming-a-requirement-with-no-choice.yaml)."""
