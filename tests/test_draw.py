@@ -11,7 +11,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-from triggerstack.model import Outcome, Scenario
+from triggerstack.model import Outcome, Scenario, outcome_json
 from triggerstack.solver import check
 from triggerstack.solver.serve import Service
 
@@ -83,13 +83,7 @@ def test_the_reachable_count_from_the_start_is_the_count(name: str) -> None:
     after = stepper.apply(stepper.start(), first)
     count, exact = stepper.reachable(after, 100_000, Deadline(60))
     ends = _ends(stepper, after)
-    assert exact and count == sum(1 for o in legal if stepper.decisions_for(o)[0].id == first.id or _json(o) in ends)
-
-
-def _json(outcome: Outcome) -> str:
-    from triggerstack.model import outcome_json
-
-    return outcome_json(outcome)
+    assert exact and count == sum(1 for o in legal if stepper.decisions_for(o)[0].id == first.id or outcome_json(o) in ends)
 
 
 def _ends(stepper: object, walk: object) -> set[str]:
@@ -102,7 +96,7 @@ def _ends(stepper: object, walk: object) -> set[str]:
         w = pending.pop()
         legal = stepper.legal(w)  # type: ignore[attr-defined]
         if not legal:
-            ends.add(_json(stepper.outcome(w)))  # type: ignore[attr-defined]
+            ends.add(outcome_json(stepper.outcome(w)))  # type: ignore[attr-defined]
             continue
         pending.extend(stepper.apply_unchecked(w, d) for d in legal)  # type: ignore[attr-defined]
     return ends

@@ -149,8 +149,8 @@ Flat = tuple[bool, tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[_FlatReq,
 def flat(announcer: Announcer) -> Flat:
     """``announcer`` as plain values, which pickle as they are (a board drawn in a worker process
     brings its abilities' announcers: ``rl/_prepared.py``); :func:`unflat` makes it again."""
-    modes = tuple((m, tuple((r.pool, r.low, r.high, r.divide) for r in reqs)) for m, reqs in announcer.modes.items())
     a = announcer
+    modes = tuple((m, tuple((r.pool, r.low, r.high, r.divide) for r in reqs)) for m, reqs in a.modes.items())
     return (a.modal, tuple(a.multisets), modes, a.mode0, a.end_modes, a.target0, a.end_targets, a.divide0)
 
 
