@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 from triggerstack.model import Outcome, Scenario, compile_facts
 from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
+from triggerstack.solver._core.must import iter_legal_choices
+from triggerstack.solver._judge import _never as never
 
 from .property.strategies import SETTINGS, scenarios
 from .property.test_agreement import size_bound
@@ -398,3 +400,98 @@ def test_a_part_step_refuses_is_told_as_check_tells_that_division(doc: dict[str,
                 else:
                     assert (why.code, why.rule) in said.values(), (why, said, changed)
                     assert why.text.startswith(f"{amount} divided wrongly: {things[at]} given {x}"), (why, said)
+
+
+# -- every way, however many: the judge reads each way by what bears on it -------------------------
+
+TIED_TWO_WAYS = {
+    "players": ["A", "B"],
+    "objects": [
+        {"id": "a1", "controller": "A", "types": ["artifact", "creature"]},
+        {"id": "a2", "controller": "A", "types": ["creature"]},
+        {"id": "b1", "controller": "B", "types": ["artifact", "creature"]},
+        *({"id": f"b{k}", "controller": "B", "types": ["creature"]} for k in range(2, 8)),
+    ],
+    "triggers": [
+        {
+            "id": "T0",
+            "controller": "A",
+            "targets": [
+                {"id": "r0", "min": 1, "max": 1, "filter": {"kind": "player"}},
+                {"id": "r1", "min": 1, "max": 1, "filter": {"type": "artifact", "controller": {"target_of": "r0"}}},
+                {
+                    "id": "r2", "min": 1, "max": 1, "different_from": ["r1"],
+                    "filter": {"type": "creature", "controller": {"target_of": "r0"}},
+                },
+            ],
+        }
+    ],
+}
+"""a1 is never chosen for r2 two ways: with r0 = A, r1 must be a1 (115.3); with r0 = B, a1 is not
+B's (601.2c). Three free requirements beside them make 1,331 ways of each choice, and explain, which
+judged the first 512 ways (all with r0 = A) as every way, told 115.3 alone of a1, where a proposal
+with r0 = B is told r2's filter."""
+
+
+def _with_free(doc: dict[str, Any], free: int) -> dict[str, Any]:
+    """``doc`` with ``free`` more requirements on its one ability that no rule ties to the others:
+    any player or permanent, each, once."""
+    more = copy.deepcopy(doc)
+    more["triggers"][0]["targets"] += [
+        {"id": f"free{k}", "min": 1, "max": 1, "filter": EVERY_PERMANENT_OR_PLAYER} for k in range(free)
+    ]
+    return more
+
+
+def _reasons(told: Any) -> dict[str, Any]:
+    """What explain says of each requirement's targets: legal, and each exclusion in its words."""
+    return {
+        r["id"]: (r["legal"], sorted((x["id"], x["code"], x["rule"], x["reason"]) for x in r["excluded"]))
+        for m in told["abilities"][0]["modes"]
+        for r in m["requirements"]
+    }
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 10, 5))
+@given(doc=many_choices(), free=st.integers(2, 3))
+@example(doc=TIED_TWO_WAYS, free=3)
+def test_requirements_tied_to_nothing_change_no_reason(doc: dict[str, Any], free: int) -> None:
+    """A requirement no rule ties to the others (no 115.3, no ``target_of``, no must-target effect, no
+    700.2) multiplies the ways of choosing a thing without changing what ``check`` says of any:
+    explain's reasons for the other requirements' targets are the same with it as without, past the
+    512 ways the judge once read as every way."""
+    trigger = doc["triggers"][0]
+    assume("targets" in trigger)  # a mode's requirements may have to differ from every other's (700.2)
+    doc = {k: v for k, v in doc.items() if k != "must_target"}
+    facts = compile_facts(Scenario.model_validate(doc))
+    things = len(facts.things) - 1  # every player and permanent, not the ability itself
+    choices = sum(1 for _ in itertools.islice(iter_legal_choices(facts, facts.abilities[0], frozenset()), 401))
+    assume(choices * things**free <= never.CHOICES)  # every way is read (past it, none is said of every way)
+    alone = _reasons(explain(facts, time_limit=20))
+    beside = _reasons(explain(compile_facts(Scenario.model_validate(_with_free(doc, free))), time_limit=20))
+    assert {rid: beside[rid] for rid in alone} == alone
+
+
+@settings(SETTINGS, max_examples=max(SETTINGS.max_examples // 5, 5))
+@given(doc=many_choices(), data=st.data())
+def test_ways_alike_on_what_bears_on_them_are_judged_alike(doc: dict[str, Any], data: st.DataObject) -> None:
+    """The judge reads one way of choosing a thing for each set of targets of the requirements that
+    bear on it (``never.bearing``: the requirement, those it must differ from or that must differ
+    from it, those its filter names and each filter naming it): two legal choices alike on those,
+    with the same thing in place, are told the same by ``check``, in the same words."""
+    facts = compile_facts(Scenario.model_validate(doc))
+    a = facts.abilities[0]
+    m = data.draw(st.sampled_from(a.modes))
+    r = data.draw(st.sampled_from(m.requirements))
+    t = data.draw(st.integers(0, len(facts.things) - 1))
+    near = never.bearing(a, m, r)
+    assume(near is not None)
+    assert near is not None
+    told: dict[object, list[tuple[Any, ...]]] = {}
+    for choice in itertools.islice(iter_legal_choices(facts, a, frozenset()), 120):
+        for at, inst in enumerate(choice.modes):
+            if inst.mode != m.index:
+                continue
+            way = never.taking(choice, at, r, t)
+            said = sorted((x.code, x.rule, x.text) for x in never.judged(facts, a, way, frozenset()))
+            assert told.setdefault(never.borne(way, at, near), said) == said, way

@@ -166,7 +166,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_on_every_stack(doc: dict[st
 def _codes(facts: Any, a: Any, m: Any, r: Any, t: int, below: frozenset[int]) -> Counter[frozenset[tuple[str, str]]]:
     """The rules each way of choosing ``t`` on ``below`` breaks, as a multiset over the ways."""
     ways: set[Any] = set()
-    told = itertools.islice(_never_on(facts, a, m, r, t, below, ways, True), 200)
+    told = itertools.islice(_never_on(facts, a, m, r, t, below, ways, True, [], [0]), 200)
     return Counter(frozenset((x.code.value if x.code else "", x.rule.value if x.rule else "") for x in w) for w in told)
 
 

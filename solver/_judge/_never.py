@@ -60,13 +60,15 @@ def never_chosen(
     if b is not None and not any(b in below for below in every):  # what every way breaks, said at once
         return [_targets.not_on_stack(facts, a, t)]
     told: list[list[Reason]] = []
-    ways: set[tuple[frozenset[int], Choice]] = set()
+    ways: set[object] = set()
+    cut: list[bool] = []  # told once the streams read CHOICES legal choices: not every way was judged
+    read = [0]  # the legal choices the streams read, together
     # the stacks where a legal choice chooses m: a proposal choosing m elsewhere breaks more than
     # why the thing is never chosen (none: m is never chosen, and each stack says why)
     chosen = [below for below in every if _chooses(facts, a, m, below)]
     # each stack's first way before any stack's second: past WAYS, as many stacks as it allows
     # are judged (the first ways of one stack alone told 115.3 where a stack without T1 has none)
-    streams = [_never_on(facts, a, m, r, t, below, ways, bool(chosen)) for below in chosen or every]
+    streams = [_never_on(facts, a, m, r, t, below, ways, bool(chosen), cut, read) for below in chosen or every]
     while streams and len(told) < WAYS:
         going = []
         for stream in streams:
@@ -75,9 +77,38 @@ def never_chosen(
                 told.append(reasons)
                 going.append(stream)
             if len(told) >= WAYS:
+                cut.extend(True for s in streams if next(s, None) is not None)
                 break
         streams = going
-    return _whatever_else(told, a.id, f"choosing {facts.things[t].id}") if told else []
+    return _whatever_else(told, a.id, f"choosing {facts.things[t].id}", whole=not cut) if told else []
+
+
+CHOICES = 20_000
+"""The most legal choices :func:`never_chosen` reads to find the ways, over every stack (each read
+is ~15 µs; only a way whose bearing targets are new is judged, ~1 ms). Past them, or past
+:data:`WAYS` ways judged, not every way was judged, and each reason told is one some way gives
+(:func:`_whatever_else`), never one said of every way."""
+
+
+def bearing(a: AbilityFacts, m: ModeFacts, r: RequirementFacts) -> frozenset[int] | None:
+    """The requirements of ``m`` whose targets may change what ``check`` says of a legal choice with
+    a thing in place of ``r``'s last target: ``r`` itself, those it must differ from or that must
+    differ from it (115.3), those its filter names (``target_of``), and each filter naming ``r``
+    with every requirement that filter names (601.2c: it is read with the choice made). None where
+    every target may: the ability's modes must target different things (700.2) or it has a
+    must-target effect (601.2c counts those obeyed over the whole choice). Two choices alike on these
+    are one way of choosing the thing: ``check`` says the same of both. The first 512 of 625 legal
+    choices with r0 = A (r1, r2 free of r3) were judged as every way, and explain told 115.3 alone
+    of a1 for r3, where a proposal with r0 = B is told r3's filter."""
+    if a.must or a.distinct_targets:
+        return None
+    near = {r.index, *r.different_from, *r.depends_on}
+    for q in m.requirements:
+        if r.index in q.different_from:
+            near.add(q.index)
+        if r.index in q.depends_on:
+            near.update((q.index, *q.depends_on))
+    return frozenset(near)
 
 
 def stack_kinds(facts: Facts, a: AbilityFacts, stacks: Sequence[frozenset[int]], *own: int) -> list[frozenset[int]]:
@@ -140,12 +171,16 @@ def _never_on(
     r: RequirementFacts,
     t: int,
     below: frozenset[int],
-    ways: set[tuple[frozenset[int], Choice]],
+    ways: set[object],
     chosen: bool,
+    cut: list[bool],
+    read: list[int],
 ) -> Iterator[list[Reason]]:
     """What :func:`never_chosen` is told on one stack, ``below``, one way at a time: the reasons of
-    each way of choosing ``t`` there (each way added to ``ways``, told once). ``chosen``: a legal
-    choice there chooses ``m`` — a way taking an ability not on the stack is judged whole, as
+    each way of choosing ``t`` there (each way, by its :func:`bearing` targets, added to ``ways``,
+    told once; ``cut`` told once ``read`` — the choices every stack's stream read — passes
+    :data:`CHOICES`). ``chosen``: a
+    legal choice there chooses ``m`` — a way taking an ability not on the stack is judged whole, as
     ``check`` judges it (not yet on the stack, and what else it breaks: a must-target effect it leaves)."""
     b = facts.waiting_ability(t)
     if b is not None and b not in below and not chosen:
@@ -172,41 +207,60 @@ def _never_on(
     # each instance of m a choice makes (a mode chosen again, 700.2) is a way: the thing in the
     # first may break 115.3 beside that instance's own target, and in another only 700.2's distinct
     # targets — judging the first alone said 115.3 of every way
+    near = bearing(a, m, r)
     for choice in choices:
+        read[0] += 1
+        if read[0] > CHOICES:
+            cut.append(True)
+            return
         for at in (i for i, inst in enumerate(choice.modes) if inst.mode == m.index):
-            way = _taking(choice, at, r, t)
-            if (below, way) not in ways:
-                ways.add((below, way))
-                yield _judged(facts, a, way, below)
+            way = taking(choice, at, r, t)
+            key = (below, way) if near is None else (below, borne(way, at, near))
+            if key not in ways:
+                ways.add(key)
+                yield judged(facts, a, way, below)
 
 
-def _whatever_else(told: Sequence[list[Reason]], ability: str, way: str) -> list[Reason]:
+def borne(way: Choice, at: int, near: frozenset[int]) -> tuple[object, ...]:
+    """What of ``way`` (the thing in place in its mode instance ``at``) a judgment of it reads: the
+    modes chosen, and instance ``at``'s targets and division of each requirement in ``near``."""
+    inst = way.modes[at]
+    return (
+        tuple(x.mode for x in way.modes),
+        at,
+        tuple((q, inst.targets[q], inst.divide[q] if inst.divide else None) for q in sorted(near)),
+    )
+
+
+def _whatever_else(told: Sequence[list[Reason]], ability: str, way: str, whole: bool = True) -> list[Reason]:
     """Of what check says of several choices with the thing in place (``way``: ``choosing P0``),
     the reasons each of them gives (by code and rule): a reason of one choice alone — ``P0 chosen
     for both r2 and r0`` where r2 took P0 in the first choice but need not — is no reason the thing
     is never chosen. Where none is common to all (P0 for r0 breaks r1's description with r1 = P0,
     and 115.3 with r2 = P0, and the choice must take P0 for one of them), each way it breaks, once:
     the thing is never chosen because every choice with it breaks one of them. Each is told in the
-    words every choice breaking it is told (:func:`_in_words`)."""
-    common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told))
+    words every choice breaking it is told (:func:`_in_words`). Not ``whole`` (some ways were not
+    judged: :data:`CHOICES`, :data:`WAYS`): each reason any judged way gives, none said of every way."""
+    common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told)) if whole else set()
     keys = [k for k in dict.fromkeys((x.code, x.rule) for x in told[0]) if k in common]
     if not keys:
         keys = list(dict.fromkeys((x.code, x.rule) for reasons in told for x in reasons))
-    return [x for key in keys for x in _in_words(told, key, ability, way)]
+    return [x for key in keys for x in _in_words(told, key, ability, way, whole)]
 
 
 def _in_words(
-    told: Sequence[list[Reason]], key: tuple[Code | None, Rule | None], ability: str, way: str
+    told: Sequence[list[Reason]], key: tuple[Code | None, Rule | None], ability: str, way: str, whole: bool = True
 ) -> list[Reason]:
     """The reasons of code and rule ``key`` in the words each choice breaking it is told: the
     sentences every one of them says, or, where the words differ (``B is a target of both T0's
     mode m0 (1st of 3) and …`` names a thing of one choice, said to a judge asking why C is never
-    chosen), the code's own clause said of every way (:data:`EVERY_WAY`)."""
+    chosen), the code's own clause said of every way (:data:`EVERY_WAY`) — not ``whole``: the words
+    of the first way breaking it (true of that way; a way not judged may break it otherwise)."""
     said = [[x for x in reasons if (x.code, x.rule) == key] for reasons in told]
     said = [xs for xs in said if xs]
     texts = set.intersection(*({x.text for x in xs} for xs in said))
-    if texts:
-        return [x for x in dict.fromkeys(said[0]) if x.text in texts]
+    if texts or not whole:
+        return [x for x in dict.fromkeys(said[0]) if not texts or x.text in texts]
     code, rule = key
     assert code is not None and rule is not None, key  # a check's violation has both
     return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
@@ -261,7 +315,7 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     if not m.available:
         return _modes.mode_unavailable(a, m)
     if _mode_legal(facts, a, m.index, below):
-        told = [_judged(facts, a, next(iter_divided(a, choice)), below) for choice in _proposals(facts, a, m, below)]
+        told = [judged(facts, a, next(iter_divided(a, choice)), below) for choice in _proposals(facts, a, m, below)]
         reasons = _whatever_else(told, a.id, f"choosing {_modes.mode_named(a, m)}") if told else []
         if reasons:
             return reasons[0]
@@ -298,14 +352,14 @@ EACH = 8
 512 (:data:`WAYS`) for three."""
 
 
-def _judged(facts: Facts, a: AbilityFacts, choice: Choice, below: frozenset[int]) -> list[Reason]:
+def judged(facts: Facts, a: AbilityFacts, choice: Choice, below: frozenset[int]) -> list[Reason]:
     """Every violation ``check`` finds in ``a``'s entry making ``choice`` above ``below``."""
     report = _Report(RUNNING, None)
     _check_entry(facts, a, entry_of(facts, Placed(a.index, choice)), below, report)
     return [Reason(v.code, v.rule, v.message) for v in report.items]
 
 
-def _taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
+def taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
     """``choice`` with ``t`` in place of the last target of mode instance ``at``'s requirement ``r``
     (its part, if divided, given to ``t``), or as its only target (given the whole amount)."""
     inst = choice.modes[at]
