@@ -38,7 +38,7 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 from ._errors import ScenarioError, UsageError
-from ._limits import DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, Limits, seconds_of
+from ._limits import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, TIME_LIMIT_VARIABLE, Limits, seconds_of
 from ._text import found, typed
 
 
@@ -183,6 +183,13 @@ def limits_of(value: Any, name: str = "limits") -> Limits:
     :class:`Limits` whose every cap is a whole number 1 or more, as ``--max-…`` is on the command
     line (docs/cli.md, "Limits"). ``Limits(answer=nan)`` was no cap at all (no count is more than
     nan), ``Limits(abilities="5")`` or ``-1`` a refusal nobody could meet, a dict an AttributeError."""
+    if value is DEFAULT_LIMITS:  # the caps' defaults, each within its bounds (tests/test_options.py): every
+        return value  # Options() is built with them, a board's draw several times, and checking 13 caps was 6% of it
+    return checked_limits(value, name)
+
+
+def checked_limits(value: Any, name: str = "limits") -> Limits:
+    """:func:`limits_of` 's whole check, cap by cap (what it gives the default caps without asking)."""
     limits = instance_of(value, name, Limits, "Limits(...) (model/_limits.py), one whole number 1 or more per cap")
     caps = {
         f.name: whole_number(getattr(limits, f.name), f"{name}.{f.name}", least=1, most=f.metadata["most"])

@@ -169,3 +169,32 @@ def test_a_board_drawn_in_a_worker_arrives_with_the_facts_compiling_it_gives(car
             seen += 1
             targets += any(r.candidates for a in facts.abilities for m in a.modes for r in m.requirements)
     assert seen == 800 and targets > 200
+
+
+def test_the_example_stream_is_what_the_validated_path_gives() -> None:
+    """The first 200 boards of a seed in the training example's layout (examples/rl/train_maskable_ppo.py,
+    benchmarks/rl_drawn.py): one digest of each board's scenario, count and stepper's first choices
+    as the stream builds them (templates, facts compiled once, options built once a board) equals
+    the digest of the same boards built the validated way — each document validated and compiled
+    again, counted and laid out anew. A change of what a board means, or of a board's count, fails it."""
+    import hashlib
+    import json
+
+    from triggerstack.solver import count
+    from triggerstack.solver._verbs.step import Stepper
+
+    layout = ActionLayout(abilities=8, things=16, modes=4, divide=6, passes=2, players=2)
+    fast, valid = hashlib.sha256(), hashlib.sha256()
+    for board in draw(72, 200, players=2, abilities=(2, 6), layout=layout, max_outcomes=20_000):
+        assert board.compiled is not None
+        stepper = board.compiled[1]
+        assert stepper is not None
+        again = Scenario.model_validate(board.document)
+        laid = Stepper(compile_facts(again), stepper.options, layout)
+        for digest, scenario, n, walker in (
+            (fast, board.scenario, board.count, stepper),
+            (valid, again, count(again), laid),
+        ):
+            digest.update(json.dumps(scenario.model_dump(mode="json"), sort_keys=True).encode())
+            digest.update(repr((n, scenario.controls, walker.legal(walker.start()))).encode())
+    assert fast.hexdigest() == valid.hexdigest()

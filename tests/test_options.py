@@ -183,3 +183,16 @@ def test_the_default_time_limit_is_the_variables_or_60(monkeypatch: pytest.Monke
     assert Options().time_limit == 2.5 and Options(time_limit=1).time_limit == 1
     monkeypatch.delenv("TRIGGERSTACK_TIME_LIMIT")
     assert Options().time_limit == 60
+
+
+def test_the_default_caps_are_taken_unchecked_as_the_whole_check_takes_them() -> None:
+    """``limits_of`` takes the default caps without checking each (13 caps, every ``Options()``:
+    6% of a board's draw): they pass the whole check unchanged, and caps built anew are checked."""
+    from triggerstack.model._args import checked_limits, limits_of
+    from triggerstack.model._limits import DEFAULT_LIMITS
+
+    assert checked_limits(DEFAULT_LIMITS) is DEFAULT_LIMITS and limits_of(DEFAULT_LIMITS) is DEFAULT_LIMITS
+    assert Options().limits is DEFAULT_LIMITS
+    for refused in (0, 3.0, "3"):  # caps built anew: each checked
+        with pytest.raises(UsageError, match=r"limits\.passes"):
+            Options(limits=Limits(passes=refused))  # type: ignore[arg-type]

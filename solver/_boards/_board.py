@@ -160,6 +160,7 @@ class Asked:
 def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
     """The next board of ``rng`` 's stream."""
     options = Options(time_limit=COUNT_TIME)
+    played = Options()  # the options an environment has by default, its stepper's: built once a board, not once a draw
     missed = over = unfit = idle = 0
     sizes, seats, layout = asked.sizes, asked.seats, asked.layout
     for _ in range(DRAWS):
@@ -168,7 +169,7 @@ def _one(rng: random.Random, source: Pool, asked: Asked) -> Board:
         if drawn is None:
             missed += 1
             continue
-        laid = _laid_out(drawn, layout)
+        laid = _laid_out(drawn, layout, played)
         board = None if laid is None else _counted(drawn, laid, options, asked.max_outcomes)
         if board is not None and asked.seat is not None and not makes_the_first_choice(laid, asked.seat):
             idle += 1
@@ -211,9 +212,9 @@ def makes_the_first_choice(laid: tuple[Facts, Stepper | None] | None, seat: int)
     return bool(stepper.offered(walk)) and stepper.decider(walk) == players[seat].id
 
 
-def _laid_out(drawn: Drawn, layout: ActionLayout | None) -> tuple[Facts, Stepper | None] | None:
-    """The drawn board's facts and, with a layout, its stepper in that layout (with the options an
-    environment has by default: the one it takes); None when it does not fit the layout — as
+def _laid_out(drawn: Drawn, layout: ActionLayout | None, played: Options) -> tuple[Facts, Stepper | None] | None:
+    """The drawn board's facts and, with a layout, its stepper in that layout (with ``played``, the
+    options an environment has by default: the one it takes); None when it does not fit the layout — as
     ``layout.fits(Stepper(facts).needs)`` says, without building anything for a board with more
     players and objects than the layout has things (each is one, ``Stepper.thing_slots``)."""
     doc = drawn.document
@@ -223,7 +224,7 @@ def _laid_out(drawn: Drawn, layout: ActionLayout | None) -> tuple[Facts, Stepper
     if layout is None:
         return facts, None
     try:
-        stepper = Stepper(facts, Options(), layout)
+        stepper = Stepper(facts, played, layout)
     except LayoutOverflow:
         return None
     return None if stepper.beyond else (facts, stepper)  # beyond: it needs more passes than laid out
