@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import chain, islice, product
+from math import prod
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import RUNNING
@@ -202,7 +203,7 @@ def _never_on(
     choices = (
         chain([first], legal_ones)
         if first is not None
-        else (next(iter_divided(a, proposed)) for proposed in _proposals(facts, a, m, below))
+        else (next(iter_divided(a, proposed)) for proposed in _proposals(facts, a, m, below, cut))
     )
     # each instance of m a choice makes (a mode chosen again, 700.2) is a way: the thing in the
     # first may break 115.3 beside that instance's own target, and in another only 700.2's distinct
@@ -240,11 +241,12 @@ def _whatever_else(told: Sequence[list[Reason]], ability: str, way: str, whole: 
     and 115.3 with r2 = P0, and the choice must take P0 for one of them), each way it breaks, once:
     the thing is never chosen because every choice with it breaks one of them. Each is told in the
     words every choice breaking it is told (:func:`_in_words`). Not ``whole`` (some ways were not
-    judged: :data:`CHOICES`, :data:`WAYS`): each reason any judged way gives, none said of every way."""
-    common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told)) if whole else set()
+    judged: :data:`CHOICES`, :data:`WAYS`): each reason any judged way gives (those all of them give
+    first), none said of every way."""
+    common = set.intersection(*({(x.code, x.rule) for x in reasons} for reasons in told))
     keys = [k for k in dict.fromkeys((x.code, x.rule) for x in told[0]) if k in common]
-    if not keys:
-        keys = list(dict.fromkeys((x.code, x.rule) for reasons in told for x in reasons))
+    if not keys or not whole:  # not whole: those common to the ways judged first, then every other
+        keys = list(dict.fromkeys([*keys, *((x.code, x.rule) for reasons in told for x in reasons)]))
     return [x for key in keys for x in _in_words(told, key, ability, way, whole)]
 
 
@@ -315,8 +317,10 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     if not m.available:
         return _modes.mode_unavailable(a, m)
     if _mode_legal(facts, a, m.index, below):
-        told = [judged(facts, a, next(iter_divided(a, choice)), below) for choice in _proposals(facts, a, m, below)]
-        reasons = _whatever_else(told, a.id, f"choosing {_modes.mode_named(a, m)}") if told else []
+        cut: list[bool] = []
+        proposed = _proposals(facts, a, m, below, cut)
+        told = [judged(facts, a, next(iter_divided(a, choice)), below) for choice in proposed]
+        reasons = _whatever_else(told, a.id, f"choosing {_modes.mode_named(a, m)}", whole=not cut) if told else []
         if reasons:
             return reasons[0]
     if not a.modal and not has_legal_choice(facts, a, below):
@@ -324,20 +328,26 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     return _modes.mode_illegal(a, m)
 
 
-def _proposals(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int]) -> Iterator[Choice]:
+def _proposals(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int], cut: list[bool]
+) -> Iterator[Choice]:
     """The choices a judge would propose to choose ``m`` (:data:`WAYS` at most): ``m`` and the
     ability's other modes that can be chosen (in its order; ``m`` again where modes repeat) up to
     the fewest modes allowed (too few, where there are not enough: 700.2's count), each instance
     with targets legal for its mode alone — the first :data:`EACH` of them, every instance's
     varied (one proposal's other targets are no reason: ``B is a target of both …`` where another
     proposal shares C). None where a mode of it has no legal targets, or no number of modes but
-    none is allowed."""
+    none is allowed. ``cut`` is told where an instance has more than :data:`EACH` or the proposals
+    are more than :data:`WAYS`: they are not every proposal, and no reason is said of every one."""
     fewest = min((n for n in a.choose if n > 0), default=None)
     if fewest is None:
         return
     others = [x.index for x in a.modes if x is not m and x.available and _mode_legal(facts, a, x.index, below)]
     modes = sorted([m.index, *others, *([m.index] * fewest if a.repeat else [])][:fewest])
-    per = [list(islice(iter_mode_targets(facts, a, k, below), EACH)) for k in modes]
+    per = [list(islice(iter_mode_targets(facts, a, k, below), EACH + 1)) for k in modes]
+    if any(len(p) > EACH for p in per) or prod(len(p) for p in per) > WAYS:
+        cut.append(True)
+    per = [p[:EACH] for p in per]
     if all(per):
         seen: set[Choice] = set()
         for targets in islice(product(*per), WAYS):  # a repeated mode's instances are a multiset: sorted, once
