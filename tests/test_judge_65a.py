@@ -12,6 +12,9 @@ only is not why the thing is never chosen. So, for generated scenarios with many
 
 * where some violation is said of every way, each reason explain gives is said of every way;
 * where none is, each way is told one of explain's reasons (the thing breaks one way or another).
+
+Private unit: solver/_judge/_never's bearing, borne, taking and judged (a way read by the targets that
+bear on it), with solver/_core/must's iter_legal_choices, the legal choices those ways come from.
 """
 
 from __future__ import annotations
