@@ -212,6 +212,11 @@ class Passes:
         depth = limits.passes if max_passes is None else min(max_passes, limits.passes)
         return cls(first, next_pass, depth, limits.compiled)
 
+    @property
+    def compiled(self) -> int:
+        """How many distinct later passes this object has compiled (each kept)."""
+        return len(self._compiled)
+
     def signature(self, facts: Facts) -> str | None:
         """What a pass *is*, up to names: its scenario with each waiting ability named by its place
         and the abilities on the stack from earlier passes left out — or, where a fired ability

@@ -1,17 +1,22 @@
 """603.3b's loop: abilities that trigger while a pass is put on the stack (ward and other
-"becomes the target" abilities) go on the stack in further passes, above, until none trigger."""
+"becomes the target" abilities) go on the stack in further passes, above, until none trigger.
+
+Private unit: solver/_core/chain's AFTER_A_LOOP_COMPILED, the passes a loop's count goes through."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from triggerstack.model import EndlessLoop, Limits, Outcome, PastCompiled, Rule, Scenario, compile_facts, outcome_json
 from triggerstack.solver import check, count, outcomes
+from triggerstack.solver._core.chain import AFTER_A_LOOP_COMPILED
 
 from .conftest import main
+from .property.test_compiled import compiles
 
 CREATURES = [
     {"id": "src", "controller": "A", "types": ["creature"], "colors": ["red"]},
@@ -178,10 +183,26 @@ def test_a_loop_met_before_the_cap_is_named_with_the_flag_that_stopped_its_count
         count(ring(2, 1))
     assert complete.value.avoiding is not None and "count stopped" not in complete.value.message
     for s, cap in ((ring(2, 1), 10), (ring(3, 2), 1_000)):
-        with pytest.raises(EndlessLoop, match=r"at least \d+ outcomes") as stopped:
+        with pytest.raises(EndlessLoop, match=r"At least \d+ outcomes") as stopped:
             count(s, limits=Limits(compiled=cap))
         assert stopped.value.avoiding is None
         assert stopped.value.message.endswith("(the count stopped before it was complete: raise --max-compiled).")
+
+
+def test_once_a_loop_is_met_its_count_goes_through_a_budget_of_passes_and_says_it_is_at_least() -> None:
+    """Issue 52: once a loop is met, the outcomes that avoid it are counted through 64 more distinct
+    passes at most (solver/_core/chain.py, ``AFTER_A_LOOP_COMPILED``; docs/rules.md), not through
+    ``--max-compiled`` (1,000): ring(3, 2) compiled 1,000 passes (7 s of CPU) before its loop was
+    named. Every number the error gives of a count that stopped is a lower bound: "at least" the
+    outcomes and the other choices entering a loop (it said "17 other choices" as if all were
+    counted, and 7 with a lower cap)."""
+    with compiles() as made, pytest.raises(EndlessLoop) as stopped:
+        count(ring(3, 2))
+    assert made[0] <= AFTER_A_LOOP_COMPILED + 10, made[0]  # the loop is met within the first few passes
+    said = stopped.value.message
+    assert re.search(r"At least \d+ outcomes end", said) and stopped.value.avoiding is None, said
+    assert re.search(r"and at least \d+ other choices of earlier passes enter a loop", said), said
+    assert said.endswith("(the count stopped before it was complete: raise --max-compiled).")
 
 
 ECHO = {

@@ -105,12 +105,13 @@ def endless_loop(
         out += f" It is entered by the choice {compact(outcome_dict(choice))} in pass {pass_}"
         if others:
             many = others > 1
-            out += f", and {others} other choice{'s' if many else ''} of earlier passes "
+            least = "" if complete else "at least "  # where the count stopped, more may
+            out += f", and {least}{others} other choice{'s' if many else ''} of earlier passes "
             out += f"enter{'' if many else 's'} a loop"
         out += "."
     if complete and not avoiding and mandatory:
         return Reason(None, loop.rule, out)
-    n = f"{avoiding}" if complete else f"at least {avoiding}"
+    n = f"{avoiding}" if complete else f"At least {avoiding}"  # a sentence's start
     one = complete and avoiding == 1
     if mandatory:
         what = "avoids it, the only outcome check accepts" if one else "avoid it, every outcome check accepts"
