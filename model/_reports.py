@@ -194,6 +194,13 @@ class Explanation(_Report):
     loop: LoopReport | None = Field(
         default=None, description="Several passes: the endless loop they run into (then no count is given)"
     )
+    passes_not_told: str | None = Field(
+        default=None,
+        description=(
+            "Several passes: why the later passes are not told (no count, reactions or fired abilities where"
+            " absent): a cap of the work stopped following them, named with the flag that lets it go further"
+        ),
+    )
 
 
 SCHEMAS = ("scenario", "outcome", "score", "verdict", "explain")

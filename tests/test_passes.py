@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from triggerstack.model import EndlessLoop, Limits, Outcome, PastCompiled, Rule, Scenario, compile_facts, outcome_json
-from triggerstack.solver import check, count, outcomes
+from triggerstack.solver import check, count, explain, outcomes
 from triggerstack.solver._core.chain import AFTER_A_LOOP_COMPILED
 
 from .conftest import main
@@ -79,6 +79,19 @@ def test_ward_on_two_targeted_permanents() -> None:
         ("WT@T", "WB@T"),
         ("WB@T", "WT@T"),
     }
+
+
+def test_explain_says_when_a_cap_stops_it_telling_the_later_passes() -> None:
+    """A door never guesses: past ``--max-compiled`` explain still explains the first pass, and says
+    why the later ones are not told, naming the flag — it left out the count, the reactions and
+    the abilities they fire without a word (a board of 14 abilities whose count is 15,422,559)."""
+    s = relay(4)
+    whole = explain(s)
+    assert whole["count"] == 5 and whole["reactions"] and "passes_not_told" not in whole
+    cut = explain(s, limits=Limits(compiled=2))
+    assert "reactions" not in cut and "fired" not in cut and "count" not in cut
+    assert "--max-compiled" in cut["passes_not_told"], cut["passes_not_told"]
+    assert f"later passes not told: {cut['passes_not_told']}" in cut.text().splitlines()
 
 
 def test_a_reaction_fires_a_reaction() -> None:

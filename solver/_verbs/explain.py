@@ -447,8 +447,8 @@ def explain_chain(facts: Facts, chain: Chain, spending: Spending) -> Explanation
         told["loop"] = LoopReport(mandatory=loop.mandatory, rule=loop.rule.value, message=loop.message)
     except AnswerTooLarge:
         raise
-    except ScenarioError:  # past the pass bound, explain still explains the first pass
-        pass
+    except ScenarioError as stopped:  # past a bound, explain still explains the first pass, and says so
+        told["passes_not_told"] = str(stopped)
     return Explanation(**told)
 
 
@@ -542,6 +542,8 @@ def _text(e: Explanation) -> str:
         lines += [f"identical: {', '.join(group)}" for group in e.identical or ()]
     if e.loop:
         lines.append(f"endless: {e.loop.message} (rule {e.loop.rule})")
+    if e.passes_not_told:
+        lines.append(f"later passes not told: {e.passes_not_told}")
     for b in e.blocks:
         lines.append(
             f"block {b.index + 1} (part {b.part}, rule {b.rule}): {'+'.join(b.players)} "
