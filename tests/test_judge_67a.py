@@ -20,7 +20,8 @@ that thing — a non-modal ability's "mode can't be chosen" (603.3c) is not: che
 legal choice, so it is removed (603.3d). And an ``illegal`` mode's reason, judged on the largest
 stack, is what the judge says of it on each stack the ability is put on (that stack is one of them).
 
-Private unit: solver/_judge/_never's stack_kinds and _never_on, one kind of stack judged for all.
+Private unit: solver/_judge/_never's stack_kinds and _never_on (with a Reading of its own), one kind of
+stack judged for all.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, check,
 from triggerstack.solver._engines.product import ProductEngine
 from triggerstack.solver._engines.product.projection import project
 from triggerstack.solver._judge import mode_never_chosen
-from triggerstack.solver._judge._never import _never_on, stack_kinds
+from triggerstack.solver._judge._never import Reading, _never_on, stack_kinds
 
 from .property.strategies import SETTINGS
 from .test_judge_65a import every_reason_told, excluded_reasons
@@ -165,8 +166,7 @@ def test_a_reason_explain_gives_is_said_of_every_way_on_every_stack(doc: dict[st
 
 def _codes(facts: Any, a: Any, m: Any, r: Any, t: int, below: frozenset[int]) -> Counter[frozenset[tuple[str, str]]]:
     """The rules each way of choosing ``t`` on ``below`` breaks, as a multiset over the ways."""
-    ways: set[Any] = set()
-    told = itertools.islice(_never_on(facts, a, m, r, t, below, ways, True, [], [0]), 200)
+    told = itertools.islice(_never_on(facts, a, m, r, t, below, True, Reading()), 200)
     return Counter(frozenset((x.code.value if x.code else "", x.rule.value if x.rule else "") for x in w) for w in told)
 
 

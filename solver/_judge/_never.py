@@ -61,15 +61,13 @@ def never_chosen(
     if b is not None and not any(b in below for below in every):  # what every way breaks, said at once
         return [_targets.not_on_stack(facts, a, t)]
     told: list[list[Reason]] = []
-    ways: set[object] = set()
-    cut: list[bool] = []  # told once the streams read CHOICES legal choices: not every way was judged
-    read = [0]  # the legal choices the streams read, together
+    reading = Reading()
     # the stacks where a legal choice chooses m: a proposal choosing m elsewhere breaks more than
     # why the thing is never chosen (none: m is never chosen, and each stack says why)
     chosen = [below for below in every if _chooses(facts, a, m, below)]
     # each stack's first way before any stack's second: past WAYS, as many stacks as it allows
     # are judged (the first ways of one stack alone told 115.3 where a stack without T1 has none)
-    streams = [_never_on(facts, a, m, r, t, below, ways, bool(chosen), cut, read) for below in chosen or every]
+    streams = [_never_on(facts, a, m, r, t, below, bool(chosen), reading) for below in chosen or every]
     while streams and len(told) < WAYS:
         going = []
         for stream in streams:
@@ -78,10 +76,23 @@ def never_chosen(
                 told.append(reasons)
                 going.append(stream)
             if len(told) >= WAYS:
-                cut.extend(True for s in streams if next(s, None) is not None)
+                reading.cut = reading.cut or any(next(s, None) is not None for s in streams)
                 break
         streams = going
-    return _whatever_else(told, a.id, f"choosing {facts.things[t].id}", whole=not cut) if told else []
+    return _whatever_else(told, a.id, f"choosing {facts.things[t].id}", whole=not reading.cut) if told else []
+
+
+class Reading:
+    """What :func:`never_chosen`'s streams (one a stack) share as they read the ways: each way told,
+    by its :func:`bearing` targets (``ways``), the legal choices read (``read``, :data:`CHOICES` at
+    most), and whether some way was left unjudged (``cut``: then no reason is said of every way)."""
+
+    __slots__ = ("cut", "read", "ways")
+
+    def __init__(self) -> None:
+        self.ways: set[object] = set()
+        self.read = 0
+        self.cut = False
 
 
 CHOICES = 20_000
@@ -172,17 +183,14 @@ def _never_on(
     r: RequirementFacts,
     t: int,
     below: frozenset[int],
-    ways: set[object],
     chosen: bool,
-    cut: list[bool],
-    read: list[int],
+    reading: Reading,
 ) -> Iterator[list[Reason]]:
     """What :func:`never_chosen` is told on one stack, ``below``, one way at a time: the reasons of
-    each way of choosing ``t`` there (each way, by its :func:`bearing` targets, added to ``ways``,
-    told once; ``cut`` told once ``read`` — the choices every stack's stream read — passes
-    :data:`CHOICES`). ``chosen``: a
-    legal choice there chooses ``m`` — a way taking an ability not on the stack is judged whole, as
-    ``check`` judges it (not yet on the stack, and what else it breaks: a must-target effect it leaves)."""
+    each way of choosing ``t`` there, each way told once (``reading``, shared by every stack's
+    stream). ``chosen``: a legal choice there chooses ``m`` — a way taking an ability not on the
+    stack is judged whole, as ``check`` judges it (not yet on the stack, and what else it breaks: a
+    must-target effect it leaves)."""
     b = facts.waiting_ability(t)
     if b is not None and b not in below and not chosen:
         yield [_targets.not_on_stack(facts, a, t)]
@@ -203,22 +211,22 @@ def _never_on(
     choices = (
         chain([first], legal_ones)
         if first is not None
-        else (next(iter_divided(a, proposed)) for proposed in _proposals(facts, a, m, below, cut))
+        else (next(iter_divided(a, proposed)) for proposed in _proposals(facts, a, m, below, reading))
     )
     # each instance of m a choice makes (a mode chosen again, 700.2) is a way: the thing in the
     # first may break 115.3 beside that instance's own target, and in another only 700.2's distinct
     # targets — judging the first alone said 115.3 of every way
     near = bearing(a, m, r)
     for choice in choices:
-        read[0] += 1
-        if read[0] > CHOICES:
-            cut.append(True)
+        reading.read += 1
+        if reading.read > CHOICES:
+            reading.cut = True
             return
         for at in (i for i, inst in enumerate(choice.modes) if inst.mode == m.index):
             way = taking(choice, at, r, t)
             key = (below, way) if near is None else (below, borne(way, at, near))
-            if key not in ways:
-                ways.add(key)
+            if key not in reading.ways:
+                reading.ways.add(key)
                 yield judged(facts, a, way, below)
 
 
@@ -317,10 +325,10 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
     if not m.available:
         return _modes.mode_unavailable(a, m)
     if _mode_legal(facts, a, m.index, below):
-        cut: list[bool] = []
-        proposed = _proposals(facts, a, m, below, cut)
-        told = [judged(facts, a, next(iter_divided(a, choice)), below) for choice in proposed]
-        reasons = _whatever_else(told, a.id, f"choosing {_modes.mode_named(a, m)}", whole=not cut) if told else []
+        reading = Reading()
+        told = [judged(facts, a, next(iter_divided(a, c)), below) for c in _proposals(facts, a, m, below, reading)]
+        way = f"choosing {_modes.mode_named(a, m)}"
+        reasons = _whatever_else(told, a.id, way, whole=not reading.cut) if told else []
         if reasons:
             return reasons[0]
     if not a.modal and not has_legal_choice(facts, a, below):
@@ -329,7 +337,7 @@ def mode_never_chosen(facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozen
 
 
 def _proposals(
-    facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int], cut: list[bool]
+    facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int], reading: Reading
 ) -> Iterator[Choice]:
     """The choices a judge would propose to choose ``m`` (:data:`WAYS` at most): ``m`` and the
     ability's other modes that can be chosen (in its order; ``m`` again where modes repeat) up to
@@ -337,8 +345,8 @@ def _proposals(
     with targets legal for its mode alone — the first :data:`EACH` of them, every instance's
     varied (one proposal's other targets are no reason: ``B is a target of both …`` where another
     proposal shares C). None where a mode of it has no legal targets, or no number of modes but
-    none is allowed. ``cut`` is told where an instance has more than :data:`EACH` or the proposals
-    are more than :data:`WAYS`: they are not every proposal, and no reason is said of every one."""
+    none is allowed. ``reading.cut`` is told where an instance has more than :data:`EACH` or the
+    proposals are more than :data:`WAYS`: they are not every proposal, and no reason is said of every one."""
     fewest = min((n for n in a.choose if n > 0), default=None)
     if fewest is None:
         return
@@ -346,7 +354,7 @@ def _proposals(
     modes = sorted([m.index, *others, *([m.index] * fewest if a.repeat else [])][:fewest])
     per = [list(islice(iter_mode_targets(facts, a, k, below), EACH + 1)) for k in modes]
     if any(len(p) > EACH for p in per) or prod(len(p) for p in per) > WAYS:
-        cut.append(True)
+        reading.cut = True
     per = [p[:EACH] for p in per]
     if all(per):
         seen: set[Choice] = set()
