@@ -228,11 +228,14 @@ property says so (``by``), every verb it calls sharing them: with a limit of 20 
 example's worst case was their sum, and one idle run's slowest test took 118.6 s (issue 52)."""
 
 
-def _left(by: float) -> float:
-    """The CPU seconds an example has left before ``by``; past it, it is set aside."""
+def _left(by: float | None) -> float:
+    """The time limit of a call an example makes: 20 s, and no more than the CPU seconds it has left
+    before ``by`` (None: no budget); past ``by``, it is set aside."""
+    if by is None:
+        return 20.0
     left = by - time.process_time()
     assume(left > 0)
-    return left
+    return min(20.0, left)
 
 
 def _legal(
@@ -246,10 +249,9 @@ def _legal(
     facts = compile_facts(doc if isinstance(doc, Scenario) else Scenario.model_validate(doc))
     assume(size_bound(facts) <= 400)
     try:
-        told = explain(facts, time_limit=20 if by is None else min(20, _left(by)))
+        told = explain(facts, time_limit=_left(by))
         assume("loop" not in told)
-        limit = 20 if by is None else min(20, _left(by))
-        found = [_json(o) for o in outcomes(facts, limit=listed, time_limit=limit)] if listed else []
+        found = [_json(o) for o in outcomes(facts, limit=listed, time_limit=_left(by))] if listed else []
     except (TimeLimitReached, EndlessLoop):
         assume(False)
         raise
