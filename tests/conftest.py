@@ -95,6 +95,7 @@ if sys.platform == "linux":
 
     threading.Thread(target=_watch_memory, name="tests-memory-watch", daemon=True).start()
 
+
 @pytest.fixture
 def cpu_clock() -> Iterator[None]:
     """Within a test: every deadline reads the process's CPU time, not the wall's (model/_limits.py,
@@ -126,12 +127,14 @@ CASES = Path(__file__).resolve().parent / "cases"
 
 
 @contextlib.contextmanager
-def serving() -> Iterator[str]:
-    """A ``serve --http`` process on a free loopback port for the duration of a ``with``: its URL."""
+def serving(*flags: str) -> Iterator[str]:
+    """A ``serve --http`` process on a free loopback port for the duration of a ``with``, with
+    ``flags`` (its limits, say) after its own: its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port)], stderr=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "triggerstack.solver", "serve", "--http", str(port), *flags]
+    server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: server.poll() is not None or answers_health(url), "the server answers /health")
@@ -140,6 +143,7 @@ def serving() -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")

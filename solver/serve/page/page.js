@@ -109,17 +109,30 @@ async function load() {
     const explained = await call("explain", { scenario: state.scenario });
     renderExplain(explained);
     await showCards(state.scenario);
-    const count = explained.count;
-    const outcomes = explained.loop
-      ? `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`
-      : `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
-    $("#loaded").textContent = visible(`loaded: ${explained.abilities.length} waiting abilities, ${outcomes}`);
+    $("#loaded").textContent = visible(`loaded: ${explained.abilities.length} waiting abilities, ${outcomesOf(explained)}`);
     for (const id of ["#explain", "#build", "#check"]) $(id).hidden = false;
-    await refresh();
   } catch (problem) {
     for (const id of ["#explain", "#build", "#check"]) $(id).hidden = true;
     showError(problem);
+    return;
   }
+  // what explain said stays on the page when building fails (a limit of this server, say)
+  try {
+    await refresh();
+  } catch (problem) {
+    showError(problem);
+  }
+}
+
+// What explain says of the outcomes, in its own terms: a count, an endless loop, or the limit that
+// stopped it before the later passes (docs/fields.md, passes_not_told) — never a number it did not give.
+function outcomesOf(explained) {
+  const count = explained.count;
+  if (explained.loop) {
+    return `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`;
+  }
+  if (count === undefined || count === null) return "outcomes not counted: later passes not told (below)";
+  return `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
 }
 
 // -- 2. explain -------------------------------------------------------------------------------
@@ -151,6 +164,7 @@ function renderExplain(data) {
   const list = $("#abilities");
   list.replaceChildren();
   if (data.loop) list.append(element("p", { class: "assumed" }, `Endless: ${data.loop.message} — `, ruleLink(data.loop.rule)));
+  if (data.passes_not_told) list.append(element("p", { class: "assumed", id: "passes-not-told" }, `Later passes not told: ${data.passes_not_told}`));
   for (const r of data.reactions || []) {
     const fires = (r.fires || []).length ? `fires ${r.fires.join(", ")} in pass ${(r.passes || []).join(", ")}` : "fires nothing here";
     list.append(element("p", { class: "reaction" }, `Reaction ${r.id} (${r.when} of ${r.object}, by ${r.by}): ${fires} — `, ruleLink("603.3b")));
@@ -206,7 +220,9 @@ function pictureWidth(container) {
 async function refresh(vanished = []) {
   const body = { scenario: state.scenario, decisions: state.decisions };
   const drawn = { ...body, width: pictureWidth($("#stack")) };
-  const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", drawn), call("step/count", body)]);
+  // a count the server's limits stop is said as such; the walk itself goes on where it can
+  const counted = call("step/count", body).catch((problem) => ({ problem }));
+  const [walk, picture, reachable] = await Promise.all([call("step/legal", body), call("draw", drawn), counted]);
   state.over = walk.over;
   const pass = walk.in_pass > 1 ? `Pass ${walk.in_pass} (abilities that triggered while pass ${walk.in_pass - 1} was put on the stack) — ` : "";
   const hand = walk.in_hand ? ` announcing ${walk.in_hand}'s choices` : "";
@@ -221,7 +237,9 @@ async function refresh(vanished = []) {
     buttons.append(button);
   }
   showPicture($("#stack"), picture.svg);
-  $("#reachable").textContent = `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`;
+  $("#reachable").textContent = visible(reachable.problem
+    ? `outcomes still reachable not counted: ${reachable.problem.detail || reachable.problem.message || String(reachable.problem)}`
+    : `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`);
   $("#undo").disabled = state.decisions.length === 0;
   $("#use-built").disabled = !walk.over;
   showVanished(vanished);
