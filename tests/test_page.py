@@ -107,6 +107,11 @@ def test_every_example_builds_a_legal_outcome_by_clicks_and_shows_an_illegal_one
     scenario = Scenario.load(str(EXAMPLES / name / "scenario.yaml"))
     assert page.locator("#blocks li").count() >= 1
     assert page.locator("#abilities article").count() >= len(scenario.triggers)
+    told = explain(scenario)  # the loaded line says explain's counts, the merged one where it differs
+    loaded = str(page.text_content("#loaded"))
+    assert f" {told.count} legal outcome" in loaded, loaded
+    merged = told.count_merged_identical
+    assert (merged not in (None, told.count)) == (f"({merged} when identical abilities are interchangeable" in loaded), loaded
     for pick in (0, 1):
         before = _refreshed(page)
         page.click("#restart")

@@ -132,7 +132,10 @@ function outcomesOf(explained) {
     return `an endless loop (${explained.loop.mandatory ? "mandatory: the game is a draw, 104.4b" : "optional: unboundedly many outcomes"})`;
   }
   if (count === undefined || count === null) return "outcomes not counted: later passes not told (below)";
-  return `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}`;
+  const merged = explained.count_merged_identical;
+  const same = (explained.identical || []).map((group) => group.join(" = ")).join("; ");
+  const interchangeable = merged !== undefined && merged !== null && String(merged) !== String(count) ? ` (${merged} when identical abilities are interchangeable: ${same})` : "";
+  return `${count} legal outcome${count === "1" || count === 1 ? "" : "s"}${interchangeable}`;
 }
 
 // -- 2. explain -------------------------------------------------------------------------------
