@@ -27,15 +27,7 @@ from triggerstack.solver import check, explain  # noqa: E402
 
 from .conftest import EXAMPLE_NAMES, EXAMPLES, serving  # noqa: E402
 
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +51,7 @@ def page(browser: Any, base: str) -> Iterator[Any]:
     errors: list[str] = []
     tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.on(
-        "response",
-        lambda r: errors.append(f"{r.status} {r.url} {r.request.post_data}"[:600]) if r.status >= 400 else None,
-    )
+    tab.on("response", lambda r: errors.append(f"{r.status} {r.url} {r.request.post_data}"[:600]) if r.status >= 400 else None)
     tab.goto(base + "/")
     tab.errors = errors
     yield tab
@@ -100,9 +89,7 @@ def _check(page: Any) -> str:
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
-def test_every_example_builds_a_legal_outcome_by_clicks_and_shows_an_illegal_ones_violations(
-    page: Any, name: str
-) -> None:
+def test_every_example_builds_a_legal_outcome_by_clicks_and_shows_an_illegal_ones_violations(page: Any, name: str) -> None:
     _load(page, name)
     scenario = Scenario.load(str(EXAMPLES / name / "scenario.yaml"))
     assert page.locator("#blocks li").count() >= 1
@@ -142,9 +129,7 @@ def test_ertai_by_keyboard_alone_and_a_screenshot(page: Any, tmp_path: Path) -> 
         before = _refreshed(page)
         page.keyboard.press("Enter")  # the first legal decision; focus stays on the decisions
         _wait_refresh(page, before)
-        assert page.evaluate(
-            "document.activeElement.closest('#decisions') !== null || !document.querySelector('#decisions button')"
-        )
+        assert page.evaluate("document.activeElement.closest('#decisions') !== null || !document.querySelector('#decisions button')")
     assert "over" in str(page.text_content("#decider"))
     rules = page.locator("#abilities a").first.get_attribute("href")
     assert rules is not None and rules.startswith("/docs/rules.html#r")
@@ -261,8 +246,8 @@ def test_a_requirements_targets_are_clicked_in_any_order_and_why_not_says_when_a
 
 def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold(page: Any) -> None:
     """At 375 px the server draws the stack as wide as its box: the SVG is not scaled down, so its
-        text keeps 12-15 px; of Flametongue Kavu's excluded candidates three show (those a rule excludes
-    before those the filter does) and the rest fold."""
+    text keeps 12-15 px; of Flametongue Kavu's excluded candidates three show (those a rule excludes
+before those the filter does) and the rest fold."""
     page.set_viewport_size({"width": 375, "height": 800})
     _load(page, "flametongue-kavu")
     scale = page.evaluate(
@@ -274,9 +259,7 @@ def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     from triggerstack.solver import explain
 
-    requirement = explain(Scenario.load(str(EXAMPLES / "flametongue-kavu" / "scenario.yaml")))["abilities"][0]["modes"][
-        0
-    ]["requirements"][0]
+    requirement = explain(Scenario.load(str(EXAMPLES / "flametongue-kavu" / "scenario.yaml")))["abilities"][0]["modes"][0]["requirements"][0]
     reasons = requirement["excluded"] + requirement.get("ignored", [])
     folded = page.locator("#abilities details.more")
     others = {r["id"] for r in reasons} - {"scout", "knight", "blastoderm"}  # each thing once: FTK has two reasons
@@ -284,11 +267,7 @@ def test_the_picture_keeps_readable_text_at_phone_width_and_long_exclusions_fold
     assert folded.count() == 1 and f"{len(others)} others excluded" in str(folded.locator("summary").text_content())
     assert page.locator("#abilities details.more li").count() == len(reasons) - 3
     shown = page.locator("#abilities article li > ul:not(details ul) > li").all_text_contents()
-    assert [t.split(":")[0] for t in shown] == [
-        "scout",
-        "knight",
-        "blastoderm",
-    ]  # a rule's exclusions before the filter's
+    assert [t.split(":")[0] for t in shown] == ["scout", "knight", "blastoderm"]  # a rule's exclusions before the filter's
 
 
 def test_a_later_pass_is_said_while_it_is_built(page: Any) -> None:
@@ -310,37 +289,24 @@ def test_a_limit_that_stops_the_later_passes_is_said_where_explain_says_it(brows
     while explain's answer stays shown."""
     scenario = Scenario.model_validate(yaml.safe_load((EXAMPLES / "ward" / "scenario.yaml").read_text()))
     with serving("--max-passes", "1") as url:
-        told = httpx.post(
-            f"{url}/v1/explain", json={"scenario": scenario.model_dump(mode="json", exclude_none=True)}
-        ).json()
+        told = httpx.post(f"{url}/v1/explain", json={"scenario": scenario.model_dump(mode="json", exclude_none=True)}).json()
         assert told.get("count") is None and "--max-passes" in told["passes_not_told"]
         context = browser.new_context()
         tab = context.new_page()
         refused: list[str] = []  # the limit's answers; anything else is an error
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
-        tab.on(
-            "response",
-            lambda r: (
-                (refused if r.status == 422 and "/v1/step/" in r.url else errors).append(f"{r.status} {r.url}")
-                if r.status >= 400
-                else None
-            ),
-        )
+        tab.on("response", lambda r: (refused if r.status == 422 and "/v1/step/" in r.url else errors).append(f"{r.status} {r.url}") if r.status >= 400 else None)
         tab.goto(url + "/")
         _load(tab, "ward")
         loaded = str(tab.text_content("#loaded"))
         assert "undefined" not in loaded and "later passes not told" in loaded
         assert tab.text_content("#passes-not-told") == f"Later passes not told: {told['passes_not_told']}"
-        assert "not counted" in str(tab.text_content("#reachable")) and "--max-passes" in str(
-            tab.text_content("#reachable")
-        )
+        assert "not counted" in str(tab.text_content("#reachable")) and "--max-passes" in str(tab.text_content("#reachable"))
         while tab.locator("#decisions button").count() and tab.is_hidden("#error"):
             before = _refreshed(tab)
             tab.locator("#decisions button").first.click()
-            tab.wait_for_function(
-                f"Number(document.body.dataset.refreshed || 0) > {before} || !document.querySelector('#error').hidden"
-            )
+            tab.wait_for_function(f"Number(document.body.dataset.refreshed || 0) > {before} || !document.querySelector('#error').hidden")
         tab.wait_for_selector("#error:not([hidden])")
         assert "--max-passes" in str(tab.text_content("#error"))
         assert tab.is_visible("#explain") and tab.is_visible("#passes-not-told")
@@ -417,11 +383,7 @@ def test_the_titan_board_from_card_names_reaches_the_titan_ruling(page: Any, wid
     page.set_viewport_size({"width": width, "height": 900})
     judge, shown = _bench().titan_ruling(page)
     written = yaml.safe_load(shown["yaml"])
-    assert [(t["id"], t["source"]) for t in written["triggers"]] == [
-        ("IT", "titan"),
-        ("SWA", "warden_a"),
-        ("SWB", "warden_b"),
-    ]
+    assert [(t["id"], t["source"]) for t in written["triggers"]] == [("IT", "titan"), ("SWA", "warden_a"), ("SWB", "warden_b")]
     assert {o["id"]: (o["card"], o["controller"]) for o in written["objects"]} == {
         "titan": ("Inferno Titan", "A"),
         "warden_a": ("Soul Warden", "A"),
@@ -473,9 +435,7 @@ def test_a_bad_board_says_where_and_how_to_fix_it(page: Any) -> None:
     assert told[0].startswith("cards[1].card: Strict Proctor can't be placed on a board from names")
     page.click("#cards button[aria-label='remove Strict Proctor']")
     page.click("#build-board")
-    page.wait_for_function(
-        "document.querySelector('#board-error').textContent.includes('a spell cast needs the spell')"
-    )
+    page.wait_for_function("document.querySelector('#board-error').textContent.includes('a spell cast needs the spell')")
     assert page.locator("#build").is_hidden()
     page.fill("#players", "3")
     page.dispatch_event("#players", "change")
@@ -504,16 +464,12 @@ def test_nothing_a_card_says_runs_as_script(page: Any) -> None:
     assert page.locator("#cards td.name").all_text_contents() == [MARKUP]
     page.route("**/page/cards?*", lambda route: route.fulfill(json={"names": [], "near": MARKUP}))
     _added(page, ATTRIBUTE)
-    assert ATTRIBUTE in str(page.text_content("#card-miss")) and MARKUP in str(
-        page.text_content("#card-miss button.near")
-    )
+    assert ATTRIBUTE in str(page.text_content("#card-miss")) and MARKUP in str(page.text_content("#card-miss button.near"))
     page.click("#build-board")  # the server refuses the name: its problem shown as text
     page.wait_for_selector("#board-error:not([hidden])")
     assert "no card is named" in str(page.text_content("#board-error"))
     page.unroute("**/page/cards?*")
-    page.route(
-        "**/v1/card", lambda route: route.fulfill(json={"name": MARKUP, "oracle_text": f"{MARKUP}\n{ATTRIBUTE}"})
-    )
+    page.route("**/v1/card", lambda route: route.fulfill(json={"name": MARKUP, "oracle_text": f"{MARKUP}\n{ATTRIBUTE}"}))
     page.click("#cards button.remove")
     _added(page, "Inferno Titan")
     before = _refreshed(page)
@@ -530,12 +486,7 @@ RULES_IN_WORDS = {
     "triggers": [
         {"id": "T", "controller": "A", "illegal": "Hushbringer's effect (see 101.2)"},
         {"id": "702.11", "controller": "A"},
-        {
-            "id": "U",
-            "controller": "A",
-            "condition": "ability-triggered",
-            "targets": [{"id": "t", "filter": {"kind": "ability"}}],
-        },
+        {"id": "U", "controller": "A", "condition": "ability-triggered", "targets": [{"id": "t", "filter": {"kind": "ability"}}]},
         {"id": "V", "controller": "B"},
         {"id": "W", "controller": "A", "modal": {"choose": [0, 1]}, "modes": [{"id": "m", "text": "Draw (115.4)."}]},
     ],
