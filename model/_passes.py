@@ -20,7 +20,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from ._controllers import derive_controller
 from ._errors import PastCompiled, ScenarioError
@@ -30,7 +32,7 @@ from ._limits import DEFAULT_LIMITS, Limits, in_force, raised_by
 from ._numbers import counted
 from ._outcome import Outcome, outcome_of
 from ._scenario import Scenario
-from ._shapes import Filter, Reaction, Trigger, TriggerBody
+from ._shapes import Filter, MustTarget, Object, Reaction, Trigger, TriggerBody
 from ._things import Thing
 from ._types import PlayerId, ThingId
 
@@ -160,6 +162,14 @@ def _renamed(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _with_id(template: _M, ident: str) -> _M:
+    """A validated part with another id (itself valid: the parts of a fired ability's id are)."""
+    return template.model_copy(update={"id": ident})
+
+
 def join(parts: Sequence[Outcome]) -> Outcome:
     """The whole outcome (docs/rules.md, "An outcome"; docs/formats.md, Proposal and outcome) of consecutive
     passes: every pass's stack, bottom pass first, the removed abilities of every pass, and ``passes``, the entries
@@ -204,6 +214,8 @@ class Passes:
     _stackless: dict[int, str | None] = field(default_factory=dict, repr=False)
     _controllers: frozenset[PlayerId] | None = field(default=None, repr=False)
     _uncalled: int = field(default=0, repr=False)  # passes compiled with no call running
+    _fires: dict[str, tuple[Trigger, dict[str, Any]]] | None = field(default=None, repr=False)
+    _stack_objects: dict[str, Object] = field(default_factory=dict, repr=False)
 
     @classmethod
     def within(cls, first: Facts, next_pass: NextPass | None, limits: Limits, max_passes: int | None = None) -> Passes:
@@ -392,7 +404,62 @@ class Passes:
                 f"{counted(self.max_compiled, 'distinct passes')} in one call, each kept with its engine"
                 f"{raised_by('compiled')}" + (f"; still triggering: {fired}" if fired else "")
             )
-        return compile_facts(Scenario.model_validate(data, context={"later_pass": True}))
+        built = self._built(data) if self.next_pass is None else None
+        return compile_facts(built or Scenario.model_validate(data, context={"later_pass": True}))
+
+    def _built(self, data: Mapping[str, Any]) -> Scenario | None:
+        """The scenario of a later pass that :func:`by_reactions` fired, built from the first
+        scenario's validated parts rather than by validating its document again (that was 86% of
+        compiling a pass: the walk over a whole dumped document and pydantic's over every part).
+        What :func:`_with_triggers` wrote is the first scenario's fields, each fired ability a
+        reaction's validated body under the id ``REACTION@ABILITY``, each ability on the stack an
+        object of one shape, and the "must target" effects kept (validated again: few). Each
+        reference these make was checked when the first scenario was (a reaction's body, in its
+        place; the effects kept name only what is still there; the ids are new and distinct), so
+        only each waiting ability's controller is derived (603.3a), as validation derives it.
+        None (validate the document, which names the problem) where anything is not that.
+        ``tests/property/test_compiled.py`` holds it to the validated scenario on generated chains."""
+        s, own = self.first.scenario, len(self.first.scenario.objects)
+        try:
+            triggers = tuple(self._fired(t) for t in data["triggers"])
+            stacked = tuple(self._on_stack(o) for o in data["objects"][own:])
+            must = tuple(MustTarget.model_validate(m) for m in data["must_target"])
+        except (KeyError, ValidationError):
+            return None
+        fields = {"players": s.players, "objects": (*s.objects, *stacked), "triggers": triggers}
+        built = Scenario.model_construct(**{**dict(s), **fields, "must_target": must})
+        try:
+            built._controls = tuple(derive_controller(built, t, ("triggers", i)) for i, t in enumerate(triggers))
+        except ScenarioError:
+            return None
+        return built
+
+    def _fired(self, t: Mapping[str, Any]) -> Trigger:
+        """A fired ability ``{"id": "R@X", **body}``: reaction R's validated body with that id."""
+        reaction = self._reactions().get(t["id"].partition("@")[0])
+        if reaction is None or dict(t) != {"id": t["id"], **reaction[1]}:
+            raise KeyError(t["id"])  # not what by_reactions fires: the document is validated
+        return _with_id(reaction[0], t["id"])
+
+    def _reactions(self) -> dict[str, tuple[Trigger, dict[str, Any]]]:
+        """Each reaction's ability as a trigger (a placeholder id) and the body by_reactions dumps."""
+        if self._fires is None:
+            self._fires = {}
+            for r in self.first.scenario.reactions:
+                body = r.trigger.model_dump(by_alias=True)
+                self._fires[r.id] = (Trigger.model_validate({**body, "id": "_"}), body)
+        return self._fires
+
+    def _on_stack(self, o: Mapping[str, Any]) -> Object:
+        """An ability on the stack from an earlier pass, as :func:`_stacked` writes it."""
+        who = o["controller"]
+        shape = _stacked([("_", who)])[0]
+        if not isinstance(who, str) or dict(o) != {**shape, "id": o["id"]}:
+            raise KeyError(o.get("id"))
+        template = self._stack_objects.get(who)
+        if template is None:
+            template = self._stack_objects[who] = Object.model_validate(shape)
+        return _with_id(template, o["id"])
 
     def after(
         self, facts: Facts, placed: Outcome, below: tuple[StackItem, ...], depth: int, capped: bool = True

@@ -10,7 +10,7 @@ generated looping and branching reactions, every verb that follows passes, on ev
   the loop's error, whose count, where it stopped, says which flag lets it go further;
 * a call the cap lets answer answers as the default limits do.
 
-Private unit: model/_passes.py Passes.reach (the one place a later pass is compiled), model/_limits.py
+Private unit: model/_passes.py Passes.reach (the one place a later pass is compiled) and Passes._built, model/_limits.py
 Deadline.compiled_one, solver/_core/chain.py Chain._follow's reading of a stopped count, and model/_numbers.py
 counted (how the refusal says the cap).
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 from unittest import mock
 
@@ -37,6 +37,7 @@ from triggerstack.model import (
     outcome_json,
 )
 from triggerstack.model._numbers import counted
+from triggerstack.model._passes import Passes
 from triggerstack.solver import EngineCannot, TimeLimitReached, best, count, explain, outcomes, sample
 
 from .strategies import SETTINGS, _relay, scenarios
@@ -125,3 +126,31 @@ def test_a_call_compiles_at_most_the_cap(doc: dict[str, Any], cap: int, verb: st
         raise
     if verb != "explain":  # explain names the path it took, which may say how far it got
         assert answer == default
+
+
+@settings(SETTINGS, max_examples=SETTINGS.max_examples // 5)
+@given(doc=looping(), verb=st.sampled_from(["count", "explain"]))
+def test_a_later_pass_built_from_validated_parts_is_the_validated_scenario(doc: dict[str, Any], verb: str) -> None:
+    """Issue 52: a later pass that the scenario's reactions fired is built from the first pass's
+    validated parts (``Passes._built``), not by validating its document again — and is, field for
+    field and in the controllers derived (603.3a), the scenario validating that document gives,
+    at every pass a verb compiles; never declined for a pass ``by_reactions`` fired (a decline
+    would validate again, silently slower)."""
+    scenario = Scenario.model_validate(doc)
+    assume(scenario.reactions)
+    built_at = [0]
+    real = Passes._built
+
+    def checked(self: Passes, data: dict[str, Any]) -> Scenario | None:
+        built = real(self, data)
+        validated = Scenario.model_validate(data, context={"later_pass": True})
+        assert built is not None, "a pass the reactions fired was declined"
+        assert built.model_dump(by_alias=True) == validated.model_dump(by_alias=True)
+        assert built._controls == validated._controls
+        built_at[0] += 1
+        return built
+
+    # a loop, a cap: the passes compiled before it were checked
+    with mock.patch.object(Passes, "_built", checked), suppress(ScenarioError, EngineCannot, TimeLimitReached):
+        VERBS[verb](compile_facts(scenario), limits=Limits(compiled=40), time_limit=SECONDS)
+    event("later passes built" if built_at[0] else "no later pass")
