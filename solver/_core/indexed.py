@@ -154,7 +154,9 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
         same[id(p)] = (p, entry)
         stack.append(entry)
     abilities = facts.abilities
-    return Outcome(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
+    # built, not read: its entries are the kept ones and its ids the facts' (the door's checks cost a quarter of
+    # explain's walk over a board's later passes, on outcomes no caller had written)
+    return Outcome.model_construct(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
 
 
 def entry_of(facts: Facts, p: Placed) -> Entry:
