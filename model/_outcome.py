@@ -137,6 +137,29 @@ class Outcome(Document, _Value):
         return parse_outcome(load_document(path, limits), source=path, limits=limits)
 
 
+_STACK_AND_REMOVED = frozenset({"stack", "removed"})
+_EVERY_FIELD = frozenset({"stack", "removed", "passes"})
+_set = object.__setattr__
+
+
+def built_outcome(
+    stack: tuple[Entry, ...], removed: tuple[AbilityId, ...], *passes: tuple[Whole, ...] | None
+) -> Outcome:
+    """An outcome an engine built from parts that are values of the format already (the kept
+    entries of ``solver/_core/indexed.py``, the facts' ids, whole passes joined): what
+    ``Outcome.model_construct(stack=stack, removed=removed[, passes=passes])`` gives — the same
+    fields, fields set and private state — without pydantic's generic work per call (a fifth of a
+    walk that makes tens of thousands of outcomes, ``count --divide`` among them). Never for a
+    caller's values: those come through the door (``Outcome.model_validate``).
+    ``tests/test_outcome.py`` holds it to ``model_construct``."""
+    outcome = object.__new__(Outcome)
+    _set(outcome, "__dict__", {"stack": stack, "removed": removed, "passes": passes[0] if passes else None})
+    _set(outcome, "__pydantic_fields_set__", set(_EVERY_FIELD if passes else _STACK_AND_REMOVED))
+    _set(outcome, "__pydantic_extra__", None)
+    _set(outcome, "__pydantic_private__", {"_value": None})
+    return outcome
+
+
 def outcome_of(value: Any, name: str = "outcome") -> Outcome:
     """An outcome argument of a Python door (``check``'s proposal, ``canonical``'s, ``outcome_json``'s):
     an :class:`Outcome`, any other value refused naming ``name`` (``model/_args.py`` ``instance_of``)

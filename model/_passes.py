@@ -30,7 +30,7 @@ from ._facts import Facts, compile_facts, facts_of, reactions_of, scenario_of
 from ._filters import Context, matches, possible_kinds
 from ._limits import DEFAULT_LIMITS, Limits, in_force, raised_by
 from ._numbers import counted
-from ._outcome import Outcome, outcome_of
+from ._outcome import Outcome, built_outcome, outcome_of
 from ._scenario import Scenario
 from ._shapes import Filter, MustTarget, Object, Reaction, Trigger, TriggerBody
 from ._things import Thing
@@ -180,7 +180,7 @@ def join(parts: Sequence[Outcome]) -> Outcome:
     sizes = [len(o.stack) for o in parts]
     while len(sizes) > 1 and sizes[-1] == 0:
         sizes.pop()
-    return Outcome(stack=stack, removed=removed, passes=tuple(sizes) if len(sizes) > 1 else None)
+    return built_outcome(stack, removed, tuple(sizes) if len(sizes) > 1 else None)  # parts built, not read
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,7 @@
-"""Canonical outcome form (docs/formats.md, Proposal and outcome): idempotent, independent of listing order, byte-identical JSON."""
+"""Canonical outcome form (docs/formats.md, Proposal and outcome): idempotent, independent of listing order, byte-identical JSON.
+
+Private unit: model/_outcome.py built_outcome, the engines' constructor of an outcome from parts already built,
+held to pydantic's model_construct."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, canonical, outcome_json
+from triggerstack.model._outcome import built_outcome
 
 from .conftest import EXAMPLES
 
@@ -123,3 +127,16 @@ def test_omitted_passes_are_the_ones_the_ids_say() -> None:
         assert bare in set(legal)
         split = Outcome.model_validate({**o.model_dump(), "passes": [len(o.stack)]})
         assert split != o and split not in legal
+
+
+@given(outcome=outcomes(), passes=st.sampled_from([(), (None,), ((1, 2),)]))
+def test_an_outcome_built_from_parts_is_what_model_construct_gives(outcome: Outcome, passes: tuple[Any, ...]) -> None:
+    """The engines' outcomes (``built_outcome``) are ``Outcome.model_construct`` 's in every respect a
+    model has — fields, fields set, private state, extra — and so equal, hash, dump and compare alike."""
+    built = built_outcome(outcome.stack, outcome.removed, *passes)
+    named = {"passes": passes[0]} if passes else {}
+    made = Outcome.model_construct(stack=outcome.stack, removed=outcome.removed, **named)
+    assert built.__dict__ == made.__dict__ and built.model_fields_set == made.model_fields_set
+    assert built.__pydantic_private__ == made.__pydantic_private__ and built.__pydantic_extra__ == made.__pydantic_extra__
+    assert built == made and hash(built) == hash(made) and outcome_json(built) == outcome_json(made)
+    assert built.model_dump(exclude_unset=True) == made.model_dump(exclude_unset=True)

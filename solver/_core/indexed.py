@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, entry_shape, mode_shape
+from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, built_outcome, entry_shape, mode_shape
 from triggerstack.model._text import compact
 
 
@@ -156,7 +156,7 @@ def to_outcome(facts: Facts, outcome: IndexedOutcome) -> Outcome:
     abilities = facts.abilities
     # built, not read: its entries are the kept ones and its ids the facts' (the door's checks cost a quarter of
     # explain's walk over a board's later passes, on outcomes no caller had written)
-    return Outcome.model_construct(stack=tuple(stack), removed=tuple([abilities[k].id for k in outcome.removed]))
+    return built_outcome(tuple(stack), tuple([abilities[k].id for k in outcome.removed]))
 
 
 def entry_of(facts: Facts, p: Placed) -> Entry:

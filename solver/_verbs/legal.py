@@ -45,7 +45,7 @@ from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
 from triggerstack.model._limits import RUNNING, Deadline, bounded, deadline_for, lazily, raised_by
 from triggerstack.model._numbers import int_said
-from triggerstack.model._outcome import Entry, Outcome, Score, outcome_dict, outcome_of, proposal_of
+from triggerstack.model._outcome import Entry, Outcome, Score, built_outcome, outcome_dict, outcome_of, proposal_of
 from triggerstack.model._passes import Passes
 from triggerstack.model._scenario import Scenario
 from triggerstack.model._text import compact
@@ -190,12 +190,23 @@ class LegalOutcomes:
             tally: dict[Entry | None, int] = {}
             written: dict[Entry | None, dict[str, Any] | None] = {}
             spending = Spending(self.options.limits.answer, RUNNING, "dividing the count")
+            # Tallied by the entry object first: an engine's outcomes share one entry object per
+            # placed choice, so an entry is hashed by its value (the frozensets of its targets)
+            # once per object, not once per outcome (that was a quarter of the work).
+            seen: dict[int, tuple[Entry | None, list[int]]] = {}  # the entry kept: its id names no other
             for outcome in self.outcomes():
                 first = outcome.stack[0] if outcome.stack else None
-                if first not in tally:  # a new part of the answer: written and counted as it comes
-                    written[first] = None if first is None else outcome_dict(Outcome(stack=(first,)))["stack"][0]
-                    spending.spend(compact(written[first]))
-                tally[first] = tally.get(first, 0) + 1
+                hit = seen.get(id(first))
+                if hit is None:
+                    if first not in tally:  # a new part of the answer: written and counted as it comes
+                        alone = None if first is None else built_outcome((first,), ())
+                        written[first] = None if alone is None else outcome_dict(alone)["stack"][0]
+                        spending.spend(compact(written[first]))
+                        tally[first] = 0
+                    hit = seen[id(first)] = (first, [0])
+                hit[1][0] += 1
+            for first, (n,) in seen.values():
+                tally[first] += n
         shown = [(written[e], n) for e, n in tally.items()]
         shown.sort(key=lambda item: "" if item[0] is None else json.dumps(item[0], sort_keys=True))
         return shown
