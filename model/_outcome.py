@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -48,6 +48,9 @@ def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
         sizes.extend([0] * (level + 1 - len(sizes)))
         sizes[level] += 1
     return tuple(sizes) if len(sizes) > 1 else None
+
+
+_V = TypeVar("_V", bound="_Value")
 
 
 class _Value(Built, _Frozen):
@@ -158,6 +161,28 @@ def built_outcome(
     _set(outcome, "__pydantic_extra__", None)
     _set(outcome, "__pydantic_private__", {"_value": None})
     return outcome
+
+
+def built_mode(mode: str, targets: Targets, divide: Divisions) -> ModeChoice:
+    """``ModeChoice.model_construct(mode=..., targets=..., divide=...)`` without pydantic's generic
+    work (see :func:`built_outcome`; a judge's search builds tens of thousands)."""
+    return _built(ModeChoice, {"mode": mode, "targets": targets, "divide": divide})
+
+
+def built_entry(ability: AbilityId, modes: tuple[ModeChoice, ...] | None, targets: Targets, divide: Divisions) -> Entry:
+    """``Entry.model_construct(ability=..., modes=..., targets=..., divide=...)``, as :func:`built_mode`."""
+    return _built(Entry, {"ability": ability, "modes": modes, "targets": targets, "divide": divide})
+
+
+def _built(cls: type[_V], fields: dict[str, Any]) -> _V:
+    """A model of ``cls`` with every field given: what ``model_construct`` gives (the private
+    ``_value`` unset, no extra)."""
+    made = object.__new__(cls)
+    _set(made, "__dict__", fields)
+    _set(made, "__pydantic_fields_set__", set(fields))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", {"_value": None})
+    return made
 
 
 def outcome_of(value: Any, name: str = "outcome") -> Outcome:

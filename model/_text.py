@@ -11,6 +11,7 @@ JSON escape by :func:`visible`, in every format.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -240,6 +241,7 @@ def compact(value: Any) -> str:
     return _COMPACT.encode(value)
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of its two strings; a judge's search names a mode per check
 def called(id: str | None, text: str) -> str:
     """How every sentence names a mode or a target requirement: its id, then its own words in
     quotes where it has words that are not its id (:func:`quoted`) — a card's mode is ``m2 “Destroy

@@ -1,7 +1,7 @@
 """Canonical outcome form (docs/formats.md, Proposal and outcome): idempotent, independent of listing order, byte-identical JSON.
 
-Private unit: model/_outcome.py built_outcome, the engines' constructor of an outcome from parts already built,
-held to pydantic's model_construct."""
+Private unit: model/_outcome.py built_outcome, built_entry and built_mode, the engines' constructors from parts
+already built, held to pydantic's model_construct."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, canonical, outcome_json
-from triggerstack.model._outcome import built_outcome
+from triggerstack.model._outcome import Entry, ModeChoice, built_entry, built_mode, built_outcome
 
 from .conftest import EXAMPLES
 
@@ -140,3 +140,18 @@ def test_an_outcome_built_from_parts_is_what_model_construct_gives(outcome: Outc
     assert built.__pydantic_private__ == made.__pydantic_private__ and built.__pydantic_extra__ == made.__pydantic_extra__
     assert built == made and hash(built) == hash(made) and outcome_json(built) == outcome_json(made)
     assert built.model_dump(exclude_unset=True) == made.model_dump(exclude_unset=True)
+
+
+def _alike(built: Any, made: Any) -> None:
+    assert built.__dict__ == made.__dict__ and built.model_fields_set == made.model_fields_set
+    assert built.__pydantic_private__ == made.__pydantic_private__ and built.__pydantic_extra__ == made.__pydantic_extra__
+    assert built == made and hash(built) == hash(made)
+
+
+@given(outcome=outcomes())
+def test_an_entry_and_a_mode_built_from_parts_are_what_model_construct_gives(outcome: Outcome) -> None:
+    for e in outcome.stack:
+        modes = None if e.modes is None else tuple(built_mode(m.mode, m.targets, m.divide) for m in e.modes)
+        for m, b in zip(e.modes or (), modes or (), strict=True):
+            _alike(b, ModeChoice.model_construct(mode=m.mode, targets=m.targets, divide=m.divide))
+        _alike(built_entry(e.ability, modes, e.targets, e.divide), Entry.model_construct(ability=e.ability, modes=modes, targets=e.targets, divide=e.divide))

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from triggerstack.model._facts import Facts
-from triggerstack.model._outcome import Entry, ModeChoice, Outcome, Score, built_outcome, entry_shape, mode_shape
+from triggerstack.model._outcome import (
+    Entry,
+    Outcome,
+    Score,
+    built_entry,
+    built_mode,
+    built_outcome,
+    entry_shape,
+    mode_shape,
+)
 from triggerstack.model._text import compact
 
 
@@ -83,11 +92,11 @@ def _entry(facts: Facts, p: Placed) -> Entry:
             targets, divide = _targets(facts, p.ability, inst)
             mid = a.modes[inst.mode].id
             assert mid is not None
-            modes.append(ModeChoice.model_construct(mode=mid, targets=targets, divide=divide))
-        return Entry.model_construct(ability=a.id, modes=tuple(modes), targets={}, divide={})
+            modes.append(built_mode(mid, targets, divide))
+        return built_entry(a.id, tuple(modes), {}, {})
     (inst,) = p.choice.modes
     targets, divide = _targets(facts, p.ability, inst)
-    return Entry.model_construct(ability=a.id, modes=None, targets=targets, divide=divide)
+    return built_entry(a.id, None, targets, divide)
 
 
 def entry_json(facts: Facts, p: Placed) -> str:
