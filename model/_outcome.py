@@ -141,7 +141,6 @@ class Outcome(Document, _Value):
 
 
 _STACK_AND_REMOVED = frozenset({"stack", "removed"})
-_EVERY_FIELD = frozenset({"stack", "removed", "passes"})
 _set = object.__setattr__
 
 
@@ -155,12 +154,8 @@ def built_outcome(
     walk that makes tens of thousands of outcomes, ``count --divide`` among them). Never for a
     caller's values: those come through the door (``Outcome.model_validate``).
     ``tests/test_outcome.py`` holds it to ``model_construct``."""
-    outcome = object.__new__(Outcome)
-    _set(outcome, "__dict__", {"stack": stack, "removed": removed, "passes": passes[0] if passes else None})
-    _set(outcome, "__pydantic_fields_set__", set(_EVERY_FIELD if passes else _STACK_AND_REMOVED))
-    _set(outcome, "__pydantic_extra__", None)
-    _set(outcome, "__pydantic_private__", {"_value": None})
-    return outcome
+    fields = {"stack": stack, "removed": removed, "passes": passes[0] if passes else None}
+    return _built(Outcome, fields, None if passes else _STACK_AND_REMOVED)
 
 
 def built_mode(mode: str, targets: Targets, divide: Divisions) -> ModeChoice:
@@ -174,12 +169,12 @@ def built_entry(ability: AbilityId, modes: tuple[ModeChoice, ...] | None, target
     return _built(Entry, {"ability": ability, "modes": modes, "targets": targets, "divide": divide})
 
 
-def _built(cls: type[_V], fields: dict[str, Any]) -> _V:
-    """A model of ``cls`` with every field given: what ``model_construct`` gives (the private
-    ``_value`` unset, no extra)."""
+def _built(cls: type[_V], fields: dict[str, Any], given: frozenset[str] | None = None) -> _V:
+    """A model of ``cls`` with a value for every field: what ``model_construct`` given ``given``
+    of them (all, by default) gives — the private ``_value`` unset, no extra."""
     made = object.__new__(cls)
     _set(made, "__dict__", fields)
-    _set(made, "__pydantic_fields_set__", set(fields))
+    _set(made, "__pydantic_fields_set__", set(fields if given is None else given))
     _set(made, "__pydantic_extra__", None)
     _set(made, "__pydantic_private__", {"_value": None})
     return made

@@ -73,7 +73,12 @@ function showError(problem) {
     return;
   }
   box.hidden = false;
-  box.textContent = visible(problem.detail || problem.message || String(problem));
+  box.textContent = visible(said(problem));
+}
+
+// What a refusal says: the server's detail, else the error's message.
+function said(problem) {
+  return problem.detail || problem.message || String(problem);
 }
 
 // -- 1. loading -------------------------------------------------------------------------------
@@ -241,7 +246,7 @@ async function refresh(vanished = []) {
   }
   showPicture($("#stack"), picture.svg);
   $("#reachable").textContent = visible(reachable.problem
-    ? `outcomes still reachable not counted: ${reachable.problem.detail || reachable.problem.message || String(reachable.problem)}`
+    ? `outcomes still reachable not counted: ${said(reachable.problem)}`
     : `${reachable.exact ? "" : "at least "}${reachable.count} outcome${reachable.count === 1 ? "" : "s"} still reachable`);
   $("#undo").disabled = state.decisions.length === 0;
   $("#use-built").disabled = !walk.over;
