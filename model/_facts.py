@@ -92,8 +92,12 @@ class ModeFacts:
     linked: bool = field(init=False)
     """Whether its requirements bear on each other (must differ, or one's description names another's targets)."""
 
+    divided: bool = field(init=False)
+    """Whether a requirement of it divides an amount (601.2d)."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "linked", any(r.different_from or r.depends_on for r in self.requirements))
+        object.__setattr__(self, "divided", any(r.divide is not None for r in self.requirements))
 
     @property
     def called(self) -> str:

@@ -164,6 +164,11 @@ def _assign(
 
 def iter_divided(a: AbilityFacts, choice: Choice) -> Iterator[Choice]:
     """``choice`` with each way of dividing the amounts of its divided requirements (601.2d)."""
+    if not any(inst.divide for inst in choice.modes) and not any(
+        a.modes[inst.mode].divided for inst in choice.modes
+    ):  # nothing to divide: the choice itself (a judge's proposals, 147,000 in one explain)
+        yield choice
+        return
     options: list[list[tuple[tuple[int, ...], ...]]] = []
     for inst in choice.modes:
         reqs = a.modes[inst.mode].requirements

@@ -3,6 +3,8 @@ because it has no legal targets when its ability is put on the stack."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from triggerstack.model._facts import AbilityFacts, ModeFacts
 from triggerstack.model._rules import Code, Rule
 from triggerstack.model._text import typed
@@ -59,7 +61,14 @@ def _called(a: AbilityFacts, mode: str) -> str:
 def mode_named(a: AbilityFacts, m: ModeFacts) -> str:
     """How every sentence names ``a``'s mode ``m``: ``T0's mode m1 “…”``; a non-modal ability's one
     mode, which has no id and often no words, ``T0's mode`` (it was ``T0's mode  can't …``)."""
-    return " ".join(part for part in (f"{a.id}'s mode", m.called) if part)
+    return _mode_named(a.id, m.called)
+
+
+@lru_cache(maxsize=4096)
+def _mode_named(ability: str, called: str) -> str:
+    """:func:`mode_named` of an ability's id and a mode's words (a proposal's every target names
+    its mode: 240,000 times in one explain)."""
+    return " ".join(part for part in (f"{ability}'s mode", called) if part)
 
 
 def mode_unavailable(a: AbilityFacts, m: ModeFacts) -> Reason:

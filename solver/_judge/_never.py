@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import chain, islice, product
 from math import prod
+from weakref import WeakKeyDictionary
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._limits import RUNNING
@@ -15,7 +16,7 @@ from triggerstack.model._outcome import Entry, ModeChoice
 from triggerstack.model._rules import Code, Rule
 
 from .._core.choices import iter_divided, iter_mode_targets
-from .._core.indexed import Choice, ModeInstance, Placed, entry_of
+from .._core.indexed import Choice, ModeInstance, Placed, entry_made
 from .._core.must import iter_legal_choices
 from .._core.space import has_legal_choice
 from . import _modes, _removal, _targets
@@ -371,10 +372,27 @@ EACH = 8
 
 
 def judged(facts: Facts, a: AbilityFacts, choice: Choice, below: frozenset[int]) -> list[Reason]:
-    """Every violation ``check`` finds in ``a``'s entry making ``choice`` above ``below``."""
-    report = _Report(RUNNING, None)
-    _check_entry(facts, a, entry_of(facts, Placed(a.index, choice)), below, report)
-    return [Reason(v.code, v.rule, v.message) for v in report.items]
+    """Every violation ``check`` finds in ``a``'s entry making ``choice`` above ``below``: each
+    proposal judged once per scenario (:data:`JUDGMENTS`), however many of the things it takes ask."""
+    memo = _JUDGED.get(facts)
+    if memo is None or len(memo) >= JUDGMENTS:
+        memo = _JUDGED[facts] = {}
+    key = (a.index, choice, below)
+    found: tuple[Reason, ...] | None = memo.get(key)
+    if found is None:
+        report = _Report(RUNNING, None)
+        _check_entry(facts, a, entry_made(facts, Placed(a.index, choice)), below, report)
+        found = memo[key] = tuple(Reason(v.code, v.rule, v.message) for v in report.items)
+    return list(found)
+
+
+JUDGMENTS = 32_768
+"""The most judgments :func:`judged` keeps for one scenario (begun again past them): explain asks of
+each (mode, thing) the proposals taking it, and where no legal choice exists the same proposal
+answers several of them (modes_that_differ(9, 7) in tests/test_search_bounds.py: 26,672 asked,
+17,761 distinct). A judgment is a few sentences: ~30 MB at most."""
+
+_JUDGED: WeakKeyDictionary[Facts, dict[tuple[int, Choice, frozenset[int]], tuple[Reason, ...]]] = WeakKeyDictionary()
 
 
 def taking(choice: Choice, at: int, r: RequirementFacts, t: int) -> Choice:
