@@ -24,7 +24,8 @@ from triggerstack.model._words import CardType
 __all__ = ["SETTINGS", "scenarios"]
 
 SETTINGS = settings()
-"""The loaded profile (``tests/conftest.py``): 300 examples per property in full, 30 in dev."""
+"""The loaded profile (``tests/conftest.py``): 100 examples per property in ci (the default), 300 in
+full, 30 in dev."""
 
 FILTERS: list[Any] = [
     "any-target",
