@@ -258,6 +258,14 @@ def is_told(sentence: str, violation: tuple[str, str, str]) -> bool:
     return violation[2] == sentence or violation[2].endswith(": " + sentence)
 
 
+def clause_of_ways(sentence: str, thing: str) -> bool:
+    """Whether explain's ``sentence`` is a code's clause said of the ways of choosing ``thing`` — of
+    every way, or (not every way judged) of the ways judged, counted — not one way's own words."""
+    return f": in each way of choosing {thing}, " in sentence or (
+        f" ways judged of choosing {thing} (not every way was judged), " in sentence
+    )
+
+
 class _Said(set[tuple[str, str]]):
     """What check says of one way, by code and rule, with its sentences (``texts``)."""
 
@@ -284,7 +292,7 @@ def every_way_told(
     for got, text in said:
         assert given_ & got, (thing, ability, rid, given_, "none is said of", got, text)
     for code, rule, sentence in words:
-        if f": in each way of choosing {thing}, " in sentence:
+        if clause_of_ways(sentence, thing):
             continue
         for got, text in said:
             if (code, rule) in got:

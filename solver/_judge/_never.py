@@ -265,16 +265,28 @@ def _in_words(
     """The reasons of code and rule ``key`` in the words each choice breaking it is told: the
     sentences every one of them says, or, where the words differ (``B is a target of both T0's
     mode m0 (1st of 3) and …`` names a thing of one choice, said to a judge asking why C is never
-    chosen), the code's own clause said of every way (:data:`EVERY_WAY`) — not ``whole``: the words
-    of the first way breaking it (true of that way; a way not judged may break it otherwise)."""
+    chosen), the code's own clause said of every way (:data:`EVERY_WAY`) — not ``whole``, said of
+    the ways judged, counted (:func:`judged_ways`): the words of the first way breaking it, said
+    alone, told a judge asking why c1 is never chosen that "c0 is a target of T's mode m1, …, m9"
+    (stop 74: true of one way, where another shares c2)."""
     said = [[x for x in reasons if (x.code, x.rule) == key] for reasons in told]
     said = [xs for xs in said if xs]
     texts = set.intersection(*({x.text for x in xs} for xs in said))
-    if texts or not whole:
-        return [x for x in dict.fromkeys(said[0]) if not texts or x.text in texts]
+    if texts:
+        return [x for x in dict.fromkeys(said[0]) if x.text in texts]
     code, rule = key
     assert code is not None and rule is not None, key  # a check's violation has both
-    return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
+    if whole:
+        return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
+    return [Reason(code, rule, f"{ability}: {judged_ways(len(said), len(told), way)}, {EVERY_WAY[code]}")]
+
+
+def judged_ways(breaking: int, judged: int, way: str) -> str:
+    """How a reason is said of the ways judged where not every way was (:data:`WAYS`,
+    :data:`CHOICES`; ``way``: ``choosing c1``): ``in each of the 512 ways judged of choosing c1 (not
+    every way was judged)``, or ``in 3 of the 512 …`` where only some of them break it."""
+    some = "each" if breaking == judged else str(breaking)
+    return f"in {some} of the {judged} ways judged of {way} (not every way was judged)"
 
 
 EVERY_WAY: dict[Code, str] = {
