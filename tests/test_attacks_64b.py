@@ -57,7 +57,7 @@ from triggerstack.solver import (
 from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._jobs import answer_line
 
-from .conftest import EXAMPLES, answers_health, wait_until
+from .conftest import EXAMPLES, PATIENCE, answers_health, wait_until
 from .test_attacks_60f import _cli
 
 ERTAI = EXAMPLES / "ertai-resurrected" / "scenario.yaml"
@@ -409,7 +409,7 @@ def test_a_flood_of_bodies_that_never_end_never_keeps_health_out() -> None:
         for c in flood:
             c.close()
         server.should_exit = True
-        thread.join(timeout=20)
+        thread.join(timeout=PATIENCE)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from triggerstack.model import Limits, Scenario, ScenarioError
 from triggerstack.solver import Options, TimeLimitReached, count, explain, outcomes, sample
 
-from .conftest import EXAMPLES, cpu_within, main
+from .conftest import EXAMPLES, PATIENCE, cpu_within, main
 
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 
@@ -114,7 +114,7 @@ def test_endless_standard_input_is_refused_unread() -> None:
             stdin=zero,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=PATIENCE,
             check=False,
         )
     assert done.returncode == 2 and "more than 100000 bytes" in done.stderr and done.stdout == ""

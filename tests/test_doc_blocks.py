@@ -51,7 +51,7 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from .conftest import ROOT
+from .conftest import PATIENCE, ROOT
 from .doc_commands import block_commands, extras, prose, prose_commands, wrong
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -217,10 +217,10 @@ def test_a_stdio_session_answers_what_it_shows(block: Block) -> None:
         finally:
             server.stdin.close()
             try:
-                server.wait(timeout=60)
+                server.wait(timeout=PATIENCE)
             except subprocess.TimeoutExpired:
                 server.kill()
-            reader.join(timeout=60)
+            reader.join(timeout=PATIENCE)
         said = server.stderr.read()
     assert server.returncode == 0, said
 

@@ -18,7 +18,7 @@ from triggerstack.model._scenario import parse_scenario
 from triggerstack.solver import IllegalDecision, LegalOutcomes, Options, Stepper
 from triggerstack.solver.serve import Service
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, PATIENCE
 
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
 
@@ -242,9 +242,9 @@ def test_sigterm_ends_a_batch_and_the_stdio_server(tmp_path: Any) -> None:
         time.sleep(2)
         batch.send_signal(signal.SIGTERM)
         server.send_signal(signal.SIGTERM)
-        _, said = batch.communicate(timeout=20)
+        _, said = batch.communicate(timeout=PATIENCE)
         assert batch.returncode == 143 and "terminated" in said
-        server.communicate(timeout=20)
+        server.communicate(timeout=PATIENCE)
         assert server.returncode == 143
         out = tmp_path / "out"  # (on a loaded machine the signal may come before the folder is made)
         assert not out.exists() or not list(out.iterdir()), "nothing half-written"

@@ -22,7 +22,7 @@ pytest.importorskip("uvicorn")
 from triggerstack.model import Scenario  # noqa: E402
 from triggerstack.solver.serve import Service  # noqa: E402
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES, answers_health, wait_until  # noqa: E402
+from .conftest import EXAMPLE_NAMES, EXAMPLES, PATIENCE, answers_health, wait_until  # noqa: E402
 
 ERTAI = EXAMPLES / "ertai-resurrected"
 
@@ -47,7 +47,7 @@ def base() -> Iterator[str]:
         raise AssertionError(server.stderr.read() if server.stderr else "the server did not start")
     yield url
     server.terminate()
-    server.wait(timeout=10)
+    server.wait(timeout=PATIENCE)
     for stream in (server.stdout, server.stderr):
         if stream is not None:
             stream.close()

@@ -29,7 +29,7 @@ from triggerstack.solver.serve import _pool as pool  # noqa: E402
 from triggerstack.solver.serve import _rpc as rpc  # noqa: E402
 from triggerstack.solver.serve._connections import protocol  # noqa: E402
 
-from .conftest import EXAMPLES, ROOT, answers_health, wait_until  # noqa: E402
+from .conftest import EXAMPLES, PATIENCE, ROOT, answers_health, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.slow  # real servers, and requests that run into their limits
 
@@ -58,7 +58,7 @@ class _Server:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=PATIENCE)
 
 
 @pytest.fixture(scope="module")

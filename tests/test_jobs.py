@@ -23,7 +23,7 @@ import yaml
 from triggerstack.solver import Options
 from triggerstack.solver.serve._jobs import run
 
-from .conftest import ROOT, wait_until
+from .conftest import PATIENCE, ROOT, wait_until
 
 SCENARIOS = ROOT / "benchmarks" / "scenarios"
 
@@ -251,7 +251,7 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
         wait_until(lambda: len(_children(parent.pid)) >= 2, "the workers start")
         workers = _children(parent.pid)
         os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(timeout=10)
+        parent.wait(timeout=PATIENCE)
         wait_until(lambda: not any(_alive(w) for w in workers), "the workers end with their parent")
     finally:
         for w in _children(parent.pid) if parent.poll() is None else set():

@@ -13,7 +13,7 @@ import pytest
 from triggerstack.model import Outcome, Scenario, outcome_json
 from triggerstack.solver import LegalOutcomes, Options, TimeLimitReached, check, count, outcomes, sample, step
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES
+from .conftest import EXAMPLE_NAMES, EXAMPLES, PATIENCE
 
 NAMES = EXAMPLE_NAMES
 
@@ -143,7 +143,7 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
     from triggerstack.solver import TimeLimitReached
 
     seen: dict[str, Deadline] = {}
-    both_inside = threading.Barrier(2, timeout=20)
+    both_inside = threading.Barrier(2, timeout=PATIENCE)
 
     def next_pass(_scenario: Scenario, _placed: Outcome) -> list[dict[str, object]]:  # runs inside each call
         me = threading.current_thread().name
@@ -170,7 +170,7 @@ def test_two_threads_asking_one_scenario_never_share_a_deadline() -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=30)
+        t.join(timeout=PATIENCE)
     assert seen["quick"] is not seen["slow"]
     assert (seen["quick"].seconds, seen["slow"].seconds) == (0.1, 60.0)
     assert isinstance(answers["quick"], TimeLimitReached) and "0.1s" in str(answers["quick"])

@@ -26,6 +26,8 @@ import pytest
 from triggerstack.model import _parts
 from triggerstack.model._parts import cached, reclaim_parts, write_whole
 
+from .conftest import PATIENCE
+
 
 def _beside(folder: Path, target: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{target.name}."))
@@ -130,7 +132,7 @@ def test_a_build_killed_among_live_ones_is_removed_and_the_live_ones_kept(tmp_pa
         killed = writers[:2]
         for proc in killed:
             proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=30)
+            proc.wait(timeout=PATIENCE)
         before = _beside(tmp_path, target)
         assert any(n.endswith(".part-journal") for n in before), before
         assert cached(target, bytes) == b"whole"  # reading the cache reclaims

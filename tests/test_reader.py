@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from triggerstack.model import Limits, Outcome, Scenario, ScenarioError, Score
 from triggerstack.model._io import parse_text, read_file
 
-from .conftest import EXAMPLES, main
+from .conftest import EXAMPLES, PATIENCE, main
 
 CAP = Limits(bytes=20_000)
 LONG = "y" * 1_000
@@ -288,7 +288,7 @@ def test_check_batch_refuses_a_device_behind_a_link(tmp_path: Path) -> None:
         [sys.executable, "-m", "triggerstack.solver", "check", "--batch", str(link)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         check=False,
     )
     assert run.returncode == 2 and "a character device" in run.stderr, run.stderr

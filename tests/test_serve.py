@@ -24,7 +24,7 @@ from triggerstack.solver import LegalOutcomes, Options, best, check
 from triggerstack.solver.serve import Service
 from triggerstack.solver.serve._rpc import METHODS, discover
 
-from .conftest import EXAMPLE_NAMES, EXAMPLES, ROOT
+from .conftest import EXAMPLE_NAMES, EXAMPLES, PATIENCE, ROOT
 
 SERVE = [sys.executable, "-m", "triggerstack.solver", "serve", "--stdio"]
 ERTAI = str(EXAMPLES / "ertai-resurrected" / "scenario.yaml")
@@ -279,7 +279,7 @@ def test_the_stdio_server_answers_a_hostile_stream_in_order_and_ends_at_eof() ->
         {"jsonrpc": "2.0", "id": 6, "method": "unload", "params": {"handle": "s1"}},
     ]
     text = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests).replace("s1", handle).encode() + b"\xff\n\n"
-    out, err = server.communicate(text, timeout=60)  # closes every pipe
+    out, err = server.communicate(text, timeout=PATIENCE)  # closes every pipe
     assert server.returncode == 0 and err == b""
     answers = [json.loads(line) for line in [first.decode(), *out.decode().splitlines()]]
     assert len(answers) == 10  # every line but the notification and the blank one
@@ -343,5 +343,5 @@ def test_the_server_docs_list_every_method_and_error_code() -> None:
                 got = got.replace(real, doc)
             assert got == shown
         server.stdin.close()
-        assert server.wait(timeout=60) == 0
+        assert server.wait(timeout=PATIENCE) == 0
         server.stdout.close()

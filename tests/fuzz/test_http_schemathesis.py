@@ -33,6 +33,8 @@ from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 from triggerstack.solver.serve import app  # noqa: E402
 
+from ..conftest import PATIENCE  # noqa: E402
+
 MAX_ANSWER = 200_000
 TIME_LIMIT = 2.0
 MARGIN = 60.0
@@ -71,7 +73,7 @@ class _Server:
 
     def stop(self) -> None:
         self.process.terminate()
-        self.process.wait(timeout=30)
+        self.process.wait(timeout=PATIENCE)
 
 
 @pytest.fixture(scope="module")
