@@ -6,8 +6,7 @@ that the choice announced with it already breaks (``step``'s why)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain, islice, product
-from math import prod
+from itertools import chain, combinations, combinations_with_replacement, islice, product
 from weakref import WeakKeyDictionary
 
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
@@ -265,20 +264,28 @@ def _in_words(
     """The reasons of code and rule ``key`` in the words each choice breaking it is told: the
     sentences every one of them says, or, where the words differ (``B is a target of both T0's
     mode m0 (1st of 3) and …`` names a thing of one choice, said to a judge asking why C is never
-    chosen), the code's own clause said of every way (:data:`EVERY_WAY`) — not ``whole``, said of
-    the ways judged, counted (:func:`judged_ways`): the words of the first way breaking it, said
-    alone, told a judge asking why c1 is never chosen that "c0 is a target of T's mode m1, …, m9"
-    (stop 74: true of one way, where another shares c2)."""
+    chosen), the code's own clause said of every way (:data:`EVERY_WAY`). Not ``whole``: the clause
+    said of the ways judged, counted (:func:`judged_ways`), whatever their words — the first way's
+    words told a judge asking why c1 is never chosen that "c0 is a target of T's mode m1, …, m9"
+    (true of one way, where another shares c2), and words every way judged gives may not be those
+    of a way not judged (the first 512 of a product all keep its first instance's target; stop 74)."""
     said = [[x for x in reasons if (x.code, x.rule) == key] for reasons in told]
     said = [xs for xs in said if xs]
-    texts = set.intersection(*({x.text for x in xs} for xs in said))
-    if texts:
-        return [x for x in dict.fromkeys(said[0]) if x.text in texts]
     code, rule = key
     assert code is not None and rule is not None, key  # a check's violation has both
-    if whole:
-        return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
-    return [Reason(code, rule, f"{ability}: {judged_ways(len(said), len(told), way)}, {EVERY_WAY[code]}")]
+    texts = set.intersection(*({x.text for x in xs} for xs in said))
+    if not whole and not (code in OF_THE_ABILITY and texts and len(said) == len(told)):
+        # words every way judged gives may not be a way's not judged (the first 512 all share c0)
+        return [Reason(code, rule, f"{ability}: {judged_ways(len(said), len(told), way)}, {EVERY_WAY[code]}")]
+    if texts:
+        return [x for x in dict.fromkeys(said[0]) if x.text in texts]
+    return [Reason(code, rule, f"{ability}: in each way of {way}, {EVERY_WAY[code]}")]
+
+
+OF_THE_ABILITY = frozenset({Code.PLACED_BUT_ILLEGAL})
+"""What ``check`` says of the ability on a stack whatever its choice (603.3d: it has no legal choice
+there, and a choice breaking anything is told so): a way not judged that breaks anything breaks it
+in the same words, so where every way judged does, its words are said past the ways judged too."""
 
 
 def judged_ways(breaking: int, judged: int, way: str) -> str:
@@ -353,29 +360,50 @@ def _proposals(
     facts: Facts, a: AbilityFacts, m: ModeFacts, below: frozenset[int], reading: Reading
 ) -> Iterator[Choice]:
     """The choices a judge would propose to choose ``m`` (:data:`WAYS` at most): ``m`` and the
-    ability's other modes that can be chosen (in its order; ``m`` again where modes repeat) up to
-    the fewest modes allowed (too few, where there are not enough: 700.2's count), each instance
-    with targets legal for its mode alone — the first :data:`EACH` of them, every instance's
-    varied (one proposal's other targets are no reason: ``B is a target of both …`` where another
-    proposal shares C). None where a mode of it has no legal targets, or no number of modes but
-    none is allowed. ``reading.cut`` is told where an instance has more than :data:`EACH` or the
-    proposals are more than :data:`WAYS`: they are not every proposal, and no reason is said of every one."""
+    fewest modes allowed with it, each set of the ability's other modes that can be chosen (``m``
+    and the others again where modes repeat; all of them, too few, where there are not enough:
+    700.2's count), each instance with targets legal for its mode alone — the first :data:`EACH` of
+    them, every instance's varied (one proposal's other targets are no reason: ``B is a target of
+    both …`` where another proposal shares C). The other modes are varied too: the first others
+    alone told "c0 is a target of both T's mode m0 and T's mode m1" as what every way breaks,
+    where m0 with m2 shares it with m2 (stop 74). None where a mode of it has no legal targets, or
+    no number of modes but none is allowed. ``reading.cut`` is told where an instance has more than
+    :data:`EACH` or the proposals are more than :data:`WAYS`: they are not every proposal, and no
+    reason is said of every one."""
     fewest = min((n for n in a.choose if n > 0), default=None)
     if fewest is None:
         return
     others = [x.index for x in a.modes if x is not m and x.available and _mode_legal(facts, a, x.index, below)]
-    modes = sorted([m.index, *others, *([m.index] * fewest if a.repeat else [])][:fewest])
-    per = [list(islice(iter_mode_targets(facts, a, k, below), EACH + 1)) for k in modes]
-    if any(len(p) > EACH for p in per) or prod(len(p) for p in per) > WAYS:
-        reading.cut = True
-    per = [p[:EACH] for p in per]
-    if all(per):
-        seen: set[Choice] = set()
-        for targets in islice(product(*per), WAYS):  # a repeated mode's instances are a multiset: sorted, once
-            choice = Choice(tuple(sorted(ModeInstance(k, ts) for k, ts in zip(modes, targets, strict=True))))
-            if choice not in seen:
-                seen.add(choice)
-                yield choice
+    slots = fewest - 1
+    companions: Iterator[tuple[int, ...]]
+    if a.repeat:
+        companions = combinations_with_replacement(sorted([m.index, *others]), slots)
+    elif len(others) <= slots:
+        companions = iter([tuple(others)])
+    else:
+        companions = combinations(others, slots)
+    targets: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
+    seen: set[Choice] = set()
+    for sets, together in enumerate(companions):
+        if sets >= WAYS:  # sets of modes none of whose proposals is new: as many as the proposals at most
+            reading.cut = True
+            return
+        modes = sorted([m.index, *together])
+        for k in modes:
+            if k not in targets:
+                targets[k] = list(islice(iter_mode_targets(facts, a, k, below), EACH + 1))
+        per = [targets[k] for k in modes]
+        if any(len(p) > EACH for p in per):
+            reading.cut = True
+        for chosen in product(*(p[:EACH] for p in per)):  # a repeated mode's instances are a multiset: sorted, once
+            choice = Choice(tuple(sorted(ModeInstance(k, ts) for k, ts in zip(modes, chosen, strict=True))))
+            if choice in seen:
+                continue
+            if len(seen) >= WAYS:
+                reading.cut = True
+                return
+            seen.add(choice)
+            yield choice
 
 
 EACH = 8
