@@ -31,6 +31,7 @@ from triggerstack.model import Outcome, Scenario
 from triggerstack.solver import check, explain
 
 from .property.strategies import SETTINGS
+from .test_judge_65a import clause_of_ways
 
 FILTERS = ("any", "only", "but")
 """A mode's filter: any creature, only creature c0, or any creature but c0."""
@@ -57,13 +58,6 @@ def _board(kinds: list[str], choose: int, creatures: int) -> Scenario:
              for i, kind in enumerate(kinds)]  # fmt: skip
     trigger = {"id": "T", "source": "src", "modal": {"choose": [choose], "distinct_targets": True}, "modes": modes}
     return Scenario.model_validate({"players": ["A", "B"], "objects": objects, "triggers": [trigger]})
-
-
-def _clause(sentence: str, what: str) -> bool:
-    """A code's clause said of the ways of choosing ``what`` (every way, or the ways judged)."""
-    return f": in each way of choosing {what}, " in sentence or (
-        f" ways judged of choosing {what} (not every way was judged), " in sentence
-    )
 
 
 def _proposal(chosen: list[tuple[int, str]]) -> Outcome:
@@ -96,7 +90,7 @@ def test_no_reason_explain_gives_is_one_ways_words(board: tuple[list[str], int, 
             asked.append((f"T's mode {mode['id']}", None, mode["reason"]))
         asked += [(x["id"], x["id"], x["reason"]) for x in req["excluded"] if x["id"] in creatures]
         for what, thing, sentence in asked:
-            if "each mode must target a different one" not in sentence or _clause(sentence, what):
+            if "each mode must target a different one" not in sentence or clause_of_ways(sentence, what):
                 continue
             # in a way's own words: what check says of every way of choosing it that shares a target —
             # the mode with any others, each target fitting its mode (docs/formats.md, "Explanation")
