@@ -273,7 +273,8 @@ def per_prompt(boards: int, seed: int) -> int:
         f"* gaps: {dict(r.gaps)}",
         f"* phase's own errors: {dict(r.phase_errors)}",
         "",
-        "Each step at each prompt, milliseconds:",
+        "Each step at each prompt, milliseconds (`rest` counts the ways to finish on a reading of its own, with its "
+        "own stepper, so that nothing it walks is found ready by the loop at a later prompt):",
         "",
         *r.table(),
         "",

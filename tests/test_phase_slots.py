@@ -1,9 +1,11 @@
-"""A target or mode prompt's answers come from the walk's next decisions, not from every way to
-announce the ability (docs/phase.md, "The cost per prompt"): held here, at every such prompt of the
-recorded fixtures and of seeded live boards (divisions and modal abilities among them), to the
-definition — every legal announcement of the ability in hand that begins with the targets phase
+"""A target, mode or division prompt's answers come from the walk's next decisions, not from every
+way to announce the ability (docs/phase.md, "The cost per prompt"): held here, at every such prompt
+of the recorded fixtures and of seeded live boards (divisions and modal abilities among them), to
+the definition — every legal announcement of the ability in hand that begins with the targets phase
 holds, and what each takes at the slot asked (a target it lacks, or None where its requirement is
-full); at a mode prompt, the mode sets of every legal announcement (none: removed, 603.3c).
+full); at a mode prompt, the mode sets of every legal announcement (none: removed, 603.3c); at a
+division prompt, the divisions among exactly phase's targets of every legal announcement (of any
+mode), and the ways to finish placing the ability there (``Rest``'s, in the same order).
 
 Private unit: adapters/phase/_answers: a prompt's answers from the walk's next decisions.
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from triggerstack.adapters.phase import PhaseError, PhaseGap, answers, choices, read
+from triggerstack.adapters.phase import PhaseError, PhaseGap, Rest, answers, choices, read
 from triggerstack.adapters.phase._answers import _consistent, _current, _next_targets, prefix
 
 HERE = Path(__file__).resolve().parent / "data" / "phase"
@@ -54,8 +56,29 @@ def listed_modes(reading: Any) -> set[tuple[int, ...]]:
     return out
 
 
+def listed_divisions(reading: Any) -> tuple[set[tuple[int, ...]], list[Any]]:
+    """The oracle at a division prompt: the amounts (in phase's order of its targets) of each
+    division among exactly phase's targets that a legal announcement makes, and those announcements
+    in the walk's order."""
+    trigger = _current(reading)
+    things = [str(reading.index.thing(r)) for r in reading.prompt["data"]["targets"].items()]
+    amounts: set[tuple[int, ...]] = set()
+    entries = []
+    for entry in choices(reading, trigger):
+        splits = [*entry.divide.values(), *(v for m in entry.modes or () for v in m.divide.values())]
+        hit = [s for s in splits if set(s) == set(things)]
+        amounts.update(tuple(int(s[t]) for t in things) for s in hit)
+        if hit:
+            entries.append(entry)
+    return amounts, entries
+
+
 def agree(reading: Any) -> bool:
-    """Whether the answers at a target or mode prompt are the oracle's (True elsewhere)."""
+    """Whether the answers at a target, mode or division prompt are the oracle's (True elsewhere)."""
+    if reading.kind == "DistributeAmong":
+        got = [tuple(n for _, n in a["data"]["distribution"]) for a in answers(reading)]
+        want, entries = listed_divisions(reading)
+        return len(set(got)) == len(got) and set(got) == want and [e for _, e in Rest(reading)._entries] == entries
     if reading.kind == "TriggerTargetSelection":
         return walked(reading) == listed(reading)
     if reading.kind == "AbilityModeChoice":
@@ -71,7 +94,7 @@ def walked(reading: Any) -> set[Any]:
     return out
 
 
-def test_target_and_mode_answers_are_the_definitions_at_every_recorded_prompt() -> None:
+def test_target_mode_and_division_answers_are_the_definitions_at_every_recorded_prompt() -> None:
     seen = 0
     for path in sorted(HERE.glob("*.json.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -80,14 +103,14 @@ def test_target_and_mode_answers_are_the_definitions_at_every_recorded_prompt() 
         for state in states:
             r = read(state, since=first)
             first = first or r
-            if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
+            if r.kind in ("TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong"):
                 seen += 1
                 assert agree(r), (path.name, r.kind, r.prompt.json()["data"].get("selection"))
     assert seen >= 9
 
 
 @pytest.mark.slow
-def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
+def test_target_mode_and_division_answers_are_the_definitions_on_live_boards() -> None:
     """Seeded boards of the differential run and of the division run, each followed by a Session
     answering with random legal answers; at every target prompt both ways must agree."""
     from triggerstack.adapters.phase import Session, engine
@@ -97,7 +120,7 @@ def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
 
     eng = engine(POOL)
     rng = random.Random(59)
-    compared = multi = modes = 0
+    compared = multi = modes = divisions = 0
     for _ in range(24):
         seed = rng.randint(0, 2**31)
         brng = random.Random(seed)
@@ -107,12 +130,13 @@ def test_target_and_mode_answers_are_the_definitions_on_live_boards() -> None:
             session = Session(b.game)
             while b.at_prompt():
                 r = session.reading()
-                if r.kind in ("TriggerTargetSelection", "AbilityModeChoice"):
+                if r.kind in ("TriggerTargetSelection", "AbilityModeChoice", "DistributeAmong"):
                     compared += 1
                     multi += bool((r.prompt.json()["data"].get("selection") or {}).get("selected_slots"))
                     modes += r.kind == "AbilityModeChoice"
+                    divisions += r.kind == "DistributeAmong"
                     assert agree(r), (seed, r.kind, r.index.current, r.prompt.json()["data"].get("selection"))
                 session.apply(answers(r).draw(brng))
         except (PhaseError, PhaseGap):
             continue  # phase's own failures and gaps: another test's subject
-    assert compared >= 30 and multi >= 5 and modes >= 3, (compared, multi, modes)
+    assert compared >= 30 and multi >= 5 and modes >= 3 and divisions >= 3, (compared, multi, modes, divisions)

@@ -11,10 +11,11 @@ Each works from a :class:`~._board.Reading` alone, so it runs on recorded states
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from triggerstack.model import Outcome, compile_facts
+from triggerstack.model._facts import AbilityFacts, RequirementFacts
 from triggerstack.model._outcome import Entry
 from triggerstack.model._text import found as quoted
 from triggerstack.solver._verbs.step import Stepper, Walk
@@ -351,18 +352,122 @@ def _next_targets(reading: Reading, trigger: str, entry: Entry, chosen: list[str
 
 
 def _divisions(reading: Reading) -> Iterator[Action]:
+    """The division prompt's answers: each division among exactly phase's targets that some legal
+    announcement of the ability in hand makes (:func:`dividing`), once, in the walk's order."""
     trigger = _current(reading)
     refs = reading.prompt["data"]["targets"].items()
     things = [reading.index.thing(r) for r in refs]
+    if None in things:  # a target phase holds that is not in the scenario read: no announcement divides among it
+        return
+    stepper, walk = prefix(reading)
     seen: set[tuple[int, ...]] = set()
-    for entry in choices(reading, trigger):
-        for rid, split in entry.divide.items():
-            if set(split) == set(things) and set(entry.targets.get(rid, ())) == set(things):
-                amounts = tuple(int(split[str(t)]) for t in things)
-                if amounts not in seen:
-                    seen.add(amounts)
-                    pairs = [[r.json(), n] for r, n in zip(refs, amounts, strict=True)]
-                    yield {"type": "DistributeAmong", "data": {"distribution": pairs}}
+    for _, split in dividing(stepper, walk, trigger, [str(t) for t in things]):
+        amounts = tuple(split[str(t)] for t in things)
+        if amounts not in seen:
+            seen.add(amounts)
+            pairs = [[r.json(), n] for r, n in zip(refs, amounts, strict=True)]
+            yield {"type": "DistributeAmong", "data": {"distribution": pairs}}
+
+
+def dividing(stepper: Stepper, walk: Walk, trigger: str,
+             things: Collection[str]) -> Iterator[tuple[Walk, dict[str, int]]]:  # fmt: skip
+    """The ways to announce ``trigger``, put next after ``walk``, as far as a division among exactly
+    ``things`` (phase's division prompt): each walk just after the last ``divide N`` of a requirement
+    that divides among them (the ability placed, or its later requirements in hand), with that
+    division (thing → amount), each walk once, in the walk's order. Only what can lead there is
+    walked: a requirement that divides takes its targets among ``things`` (unless a later
+    requirement of the ability divides too), a way with no requirement left to divide stops, and
+    nothing after the division is walked — the walk offers only decisions that extend to a legal
+    outcome, so each division reached is one a legal announcement makes. (Listing every way to
+    announce the ability and keeping those that divide among ``things`` cost every choice of every
+    requirement: 50 ms to a second at a division prompt of the per-prompt run.)"""
+    put = _apply(stepper, walk, f"put {trigger}")
+    if put is None:
+        return
+    assert put.facts is not None
+    ability = put.facts.abilities[put.facts.ability_index[trigger]]
+    want = frozenset(things)
+    seen: set[tuple[object, ...]] = set()
+
+    def go(w: Walk) -> Iterator[tuple[Walk, dict[str, int]]]:
+        key = stepper.key(w)
+        if key in seen:
+            return
+        seen.add(key)
+        hand = stepper.in_hand(w)
+        if hand is None:  # announced without a division among ``things``
+            return
+        at = _said_so_far(ability, hand[1])
+        allowed: set[str] | None = None  # None: every decision the walk offers
+        if at is not None:  # (None: modes being chosen, any of which may lead to a requirement that divides)
+            reqs, parts = at
+            k = len(parts)  # the requirement in hand: the next one, unless the last begun is not done
+            if parts:
+                targets, amounts, ended = parts[-1]
+                r = reqs[k - 1]
+                if not ended or (r.divide is not None and len(amounts) < len(targets)):
+                    k -= 1
+                    if ended and set(targets) == want and len(amounts) + 1 == len(targets):
+                        for d in stepper.legal(w):  # the division asked, its last amount: said whole
+                            after = stepper.apply_unchecked(w, d)  # (the ability may be placed by it)
+                            if (key := stepper.key(after)) not in seen:
+                                seen.add(key)
+                                yield after, dict(zip(targets, [*amounts, int(d.text[len("divide ") :])], strict=True))
+                        return
+            if k >= len(reqs):
+                return
+            r, later = reqs[k], any(q.divide is not None for q in reqs[k + 1 :])
+            if r.divide is None and not later:
+                return  # no requirement left that divides
+            if r.divide is not None and not later:  # this one must be the division asked
+                targets, _, ended = parts[k] if k < len(parts) else ([], [], False)
+                if ended and set(targets) != want:
+                    return
+                if not ended:  # (ended: its amounts are being said, any of them)
+                    allowed = {f"target {t}" for t in want - set(targets)}
+                    if set(targets) == want:
+                        allowed.add("end targets")
+        for d in stepper.legal(w):
+            if allowed is None or d.text in allowed:
+                yield from go(stepper.apply_unchecked(w, d))
+
+    yield from go(put)
+
+
+def _said_so_far(ability: AbilityFacts, said: Sequence[str]) -> tuple[
+        list[RequirementFacts], list[tuple[list[str], list[int], bool]]] | None:  # fmt: skip
+    """Where an announcement of ``ability`` stands after the decisions ``said`` (after ``put``; the
+    grammar of docs/python.md, "One decision at a time"): None while its modes are chosen; else its
+    requirements (the chosen modes', in turn) and, for each one begun, the targets it took, the
+    amounts divided so far, and whether its targets ended."""
+    i = 0
+    if ability.modal:
+        modes: list[str] = []
+        while i < len(said) and said[i] != "end modes":
+            modes.append(said[i][len("mode ") :].rsplit(":", 1)[1])
+            i += 1
+        if i == len(said):
+            return None
+        i += 1
+        reqs = [r for m in modes for r in ability.modes[ability.mode_index[m]].requirements]
+    else:
+        reqs = list(ability.modes[0].requirements)
+    parts: list[tuple[list[str], list[int], bool]] = []
+    for _ in reqs:
+        if i == len(said):
+            break
+        targets: list[str] = []
+        while i < len(said) and said[i].startswith("target "):
+            targets.append(said[i][len("target ") :])
+            i += 1
+        ended = i < len(said) and said[i] == "end targets"
+        i += ended
+        amounts: list[int] = []
+        while ended and i < len(said) and said[i].startswith("divide "):
+            amounts.append(int(said[i][len("divide ") :]))
+            i += 1
+        parts.append((targets, amounts, ended))
+    return reqs, parts
 
 
 def _mode_sets(reading: Reading) -> Iterator[Action]:

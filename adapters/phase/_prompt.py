@@ -41,6 +41,7 @@ from ._answers import (
     _prompt_ids,
     _slot_actions,
     announced,
+    dividing,
     prefix,
     refuse,
 )
@@ -285,18 +286,20 @@ class Rest:
         if f"put {trigger}" in moves:
             texts = {m["id"]: m.get("text") for m in r.trigger(trigger).get("modes", ())}
             chosen, labels = _asked_slots(r) if r.kind == "TriggerTargetSelection" else ([], None)
-            division = {str(r.index.thing(x)) for x in r.prompt["data"]["targets"].items()} if (
-                r.kind == "DistributeAmong") else set()  # fmt: skip
-            for w, entry in announced(r, trigger, (stepper, walk)):
-                if r.kind == "TriggerTargetSelection":
-                    said = sorted(texts[m.mode] or "" for m in entry.modes or ())
-                    if entry.modes is not None and labels is not None and said != sorted(labels):
-                        continue
-                    if not _consistent(r, trigger, entry, chosen):
-                        continue
-                if r.kind == "DistributeAmong" and not any(set(split) == division for split in _splits(entry)):
-                    continue
-                out.append((w, entry))
+            if r.kind == "DistributeAmong":  # the ways that divide among phase's targets, walked to them
+                division = [str(r.index.thing(x)) for x in r.prompt["data"]["targets"].items()]
+                seen: set[tuple[object, ...]] = set()
+                for way, _ in dividing(stepper, walk, trigger, division):
+                    out += [(w, stepper.so_far(w).stack[-1]) for w in _finish(stepper, way, seen)]
+            else:
+                for w, entry in announced(r, trigger, (stepper, walk)):
+                    if r.kind == "TriggerTargetSelection":
+                        said = sorted(texts[m.mode] or "" for m in entry.modes or ())
+                        if entry.modes is not None and labels is not None and said != sorted(labels):
+                            continue
+                        if not _consistent(r, trigger, entry, chosen):
+                            continue
+                    out.append((w, entry))
         if r.kind == "AbilityModeChoice" and f"remove {trigger}" in moves:
             out.append((stepper.apply_unchecked(walk, moves[f"remove {trigger}"]), None))
         return out
@@ -517,12 +520,6 @@ def _to_end(stepper: Stepper, walk: Walk) -> Iterator[Walk]:
     while moves := stepper.legal(walk):
         walk = stepper.apply_unchecked(walk, moves[0])
     yield walk
-
-
-def _splits(entry: Entry) -> list[dict[str, int]]:
-    if entry.modes is None:
-        return list(entry.divide.values())
-    return [s for m in entry.modes for s in m.divide.values()]
 
 
 def _shown(entry: Entry) -> str:

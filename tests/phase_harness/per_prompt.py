@@ -17,7 +17,7 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Any
 
@@ -148,7 +148,10 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
         k = len(r.prompt["data"]["triggers"])
         secs = report.seconds
         report.orders.append((k, secs["count"][-1], secs["draw"][-1], secs["i-th"][-1]))
-    rest = Rest(r)
+    # On a reading of its own (its own stepper and memo): what Rest walks must not be found ready by
+    # the loop's next prompt, which the documented loop (read, answers, draw) would walk itself. It
+    # was: a division prompt's answers came from the ways Rest had listed at the target prompt before.
+    rest = Rest(replace(r, stepper=None, memo={}))
     _timed(report, "rest", rest.count)
     seen.append(rest)
     whole = read(game.state(), since=session._first)  # untimed: the comparison
