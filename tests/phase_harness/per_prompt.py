@@ -50,6 +50,10 @@ class PerPrompt:
     differences: list[str] = field(default_factory=list)
     final_outside_rest: list[str] = field(default_factory=list)
     finals_checked: int = 0
+    primed: list[str] = field(default_factory=list)
+    """Each prompt where what the run does beside the documented loop (count, i-th, check, the ways to
+    finish, the whole reading) added to the walks the loop keeps for its later prompts: a later
+    prompt would find them ready, and its figures would not be the loop's."""
     ours: list[tuple[str, str, float, float]] = field(default_factory=list)
     """Each prompt: its kind, how it was read ("first": the batch's first prompt, read whole; "followed":
     from the prompt and the stack alone; "whole": a later prompt read whole), our
@@ -141,6 +145,7 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
     if r.kind == "OrderTriggers":
         report.largest_order = max(report.largest_order, len(r.prompt["data"]["triggers"]))
     drawn = _timed(report, "draw", lambda: got.draw(rng))
+    kept = set(r.memo)  # what the loop itself keeps for its later prompts
     i = rng.randrange(n)
     _timed(report, "i-th", lambda: got[i])
     _timed(report, "check", lambda: drawn in got)
@@ -157,6 +162,8 @@ def _prompt(report: PerPrompt, session: Session, game: Any, rng: random.Random, 
     whole = read(game.state(), since=session._first)  # untimed: the comparison
     if _said(whole) != _said(r) or Rest(whole).count() != rest.count():
         report.differences.append(f"{r.kind}: followed {_said(r)} ({rest.count()}), whole {_said(whole)}")
+    if set(r.memo) != kept:
+        report.primed.append(f"{r.kind}: {sorted(map(str, set(r.memo) - kept))[:3]}")
     ours += report.seconds["answers"][-1] + report.seconds["draw"][-1]
     session.apply(drawn)
     how = "followed" if followed else "first" if first else "whole"
