@@ -2,7 +2,7 @@
 process, on ``--jobs 2`` and on a Dask cluster of two workers — even when a worker is killed
 mid-run (its blocks run again elsewhere: nothing lost, nothing twice).
 
-Private unit: batch's runner (solver/serve/_jobs.run), the signal handling it relies on (solver/_errors: catch_ending, restore, ClusterLost) and the verb table it serves."""
+Private unit: batch's runner (solver/serve/_jobs.run, and _result: how it waits for a block on Dask), the signal handling it relies on (solver/_errors: catch_ending, restore, ClusterLost) and the verb table it serves."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 from triggerstack.solver import Options
-from triggerstack.solver.serve._jobs import run
+from triggerstack.solver.serve._jobs import _result, run
 
 from .conftest import PATIENCE, ROOT, wait_until
 
@@ -144,6 +144,49 @@ def test_a_dask_cluster_gives_the_same_bytes_even_when_a_worker_dies(tmp_path: P
         timer.join()
         assert time.perf_counter() - started > 0.7, "the run outlived the worker"
         assert survived.read_bytes() == local.read_bytes()
+
+
+class _Racing:
+    """A Dask future as dask/distributed#8514 leaves one on a busy machine: asked for its result with a
+    timeout, the wait loses it (``UnboundLocalError`` from distributed's ``sync``); asked once it is
+    done, it answers. It is done after ``polls`` looks."""
+
+    def __init__(self, polls: int) -> None:
+        self.polls, self.asked = polls, 0
+
+    def done(self) -> bool:
+        self.polls -= 1
+        return self.polls <= 0
+
+    def result(self, timeout: float | None = None) -> list[str]:
+        self.asked += 1
+        if timeout is not None:
+            raise UnboundLocalError("cannot access local variable 'result' where it is not associated with a value")
+        assert self.polls <= 0, "asked for the result before it was done: the wait is the result's own"
+        return ['{"line":1,"result":{}}']
+
+
+class _Cluster:
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": {f"w{k}": {} for k in range(self.workers)}}
+
+
+def test_a_block_is_waited_for_by_its_state_and_asked_for_once_done() -> None:
+    """A loaded run failed the Dask test with the ``UnboundLocalError`` of #8514: the batch polled
+    ``future.result(timeout=0.5)``. Now it looks at whether the block is done and asks once; with no
+    worker it still gives up after ``no_worker`` seconds."""
+    from triggerstack.solver._errors import ClusterLost
+
+    future = _Racing(polls=5)
+    assert _result(future, _Cluster(2), no_worker=30) == ['{"line":1,"result":{}}'] and future.asked == 1
+    never = _Racing(polls=10**9)
+    started = time.monotonic()
+    with pytest.raises(ClusterLost, match=r"no worker for 0\.3 s"):
+        _result(never, _Cluster(0), no_worker=0.3)
+    assert never.asked == 0 and time.monotonic() - started < PATIENCE
 
 
 def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:

@@ -124,17 +124,19 @@ def _workers(client: Any) -> int:
     return len(client.scheduler_info().get("workers", {}))
 
 
+POLL = 0.05
+"""Seconds between two looks at whether a block is done (and whether the cluster has a worker)."""
+
+
 def _result(future: Any, client: Any, no_worker: float) -> list[str]:
     """A block's answers, waiting as long as it takes while the cluster has a worker, and at
-    most ``no_worker`` seconds while it has none."""
-    from distributed import TimeoutError as DaskTimeout
-
+    most ``no_worker`` seconds while it has none. It waits by looking at whether the future is
+    done (its state, here), and asks for the result once it is: never ``future.result(timeout=…)``,
+    whose wait can lose a result that races its timeout and raise ``UnboundLocalError`` from
+    distributed's ``sync`` (dask/distributed#8514, open) — a batch on a busy machine met it."""
     alone_since: float | None = None
-    while True:
-        try:
-            return cast(list[str], future.result(timeout=0.5))
-        except (DaskTimeout, TimeoutError):
-            pass
+    while not future.done():
+        time.sleep(POLL)
         if _workers(client):
             alone_since = None
             continue
@@ -142,6 +144,7 @@ def _result(future: Any, client: Any, no_worker: float) -> list[str]:
         alone_since = now if alone_since is None else alone_since
         if now - alone_since >= no_worker:
             raise ClusterLost(f"it has had no worker for {no_worker:g} s (start workers, or run without --scheduler)")
+    return cast(list[str], future.result())
 
 
 def _is_cluster_error(exc: BaseException) -> bool:
