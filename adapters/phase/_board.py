@@ -155,11 +155,11 @@ class Reading:
     abilities: dict[str, Node] = field(default_factory=dict)
     """Each waiting ability's phase JSON, by our id (a modal one's modes are matched to it once placed)."""
     stepper: Any = field(default=None, compare=False, repr=False)
+    """The batch's :class:`~triggerstack.solver.Stepper`, built on first use and shared by the readings
+    of one batch's later prompts (the scenario is the same: only what is placed and asked changes)."""
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """What the batch's walks have found (the prefix of what is placed, an ability's ways to be
     announced after it), shared like :attr:`stepper` by the readings of one batch's later prompts."""
-    """The batch's :class:`~triggerstack.solver.Stepper`, built on first use and shared by the readings
-    of one batch's later prompts (the scenario is the same: only what is placed and asked changes)."""
 
     @property
     def kind(self) -> str:
