@@ -125,7 +125,10 @@ def _workers(client: Any) -> int:
 
 
 POLL = 0.05
-"""Seconds between two looks at whether a block is done (and whether the cluster has a worker)."""
+"""Seconds between two looks at whether a block is done (the future's own state: no round trip)."""
+WORKERS_EVERY = 0.5
+"""Seconds between two questions to the scheduler of whether the cluster has a worker (a round trip:
+``Client.scheduler_info`` asks the scheduler each time on a synchronous client)."""
 
 
 def _result(future: Any, client: Any, no_worker: float) -> list[str]:
@@ -135,12 +138,16 @@ def _result(future: Any, client: Any, no_worker: float) -> list[str]:
     whose wait can lose a result that races its timeout and raise ``UnboundLocalError`` from
     distributed's ``sync`` (dask/distributed#8514, open) — a batch on a busy machine met it."""
     alone_since: float | None = None
+    asked = time.monotonic()
     while not future.done():
         time.sleep(POLL)
+        now = time.monotonic()
+        if now - asked < WORKERS_EVERY:
+            continue
+        asked = now
         if _workers(client):
             alone_since = None
             continue
-        now = time.monotonic()
         alone_since = now if alone_since is None else alone_since
         if now - alone_since >= no_worker:
             raise ClusterLost(f"it has had no worker for {no_worker:g} s (start workers, or run without --scheduler)")
