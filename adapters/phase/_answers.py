@@ -18,7 +18,7 @@ from triggerstack.model import Outcome, compile_facts
 from triggerstack.model._facts import AbilityFacts, RequirementFacts
 from triggerstack.model._outcome import Entry
 from triggerstack.model._text import found as quoted
-from triggerstack.solver._verbs.step import Stepper, Walk
+from triggerstack.solver._verbs.step import Decision, DecisionKind, Stepper, Walk
 
 from ._board import Reading
 from ._schema import Node, PhaseError, PhaseGap
@@ -412,7 +412,7 @@ def dividing(stepper: Stepper, walk: Walk, trigger: str,
                             after = stepper.apply_unchecked(w, d)  # (the ability may be placed by it)
                             if (key := stepper.key(after)) not in seen:
                                 seen.add(key)
-                                yield after, dict(zip(targets, [*amounts, int(d.text[len("divide ") :])], strict=True))
+                                yield after, dict(zip(targets, [*amounts, d.amount], strict=True))
                         return
             if k >= len(reqs):
                 return
@@ -437,16 +437,17 @@ def dividing(stepper: Stepper, walk: Walk, trigger: str,
 def _said_so_far(ability: AbilityFacts, said: Sequence[str]) -> tuple[
         list[RequirementFacts], list[tuple[list[str], list[int], bool]]] | None:  # fmt: skip
     """Where an announcement of ``ability`` stands after the decisions ``said`` (after ``put``; the
-    grammar of docs/python.md, "One decision at a time"): None while its modes are chosen; else its
-    requirements (the chosen modes', in turn) and, for each one begun, the targets it took, the
-    amounts divided so far, and whether its targets ended."""
+    grammar of docs/python.md, "One decision at a time", read by :meth:`Decision.parse`): None while
+    its modes are chosen; else its requirements (the chosen modes', in turn) and, for each one
+    begun, the targets it took, the amounts divided so far, and whether its targets ended."""
+    keys = [Decision.parse(text) for text in said]
     i = 0
     if ability.modal:
         modes: list[str] = []
-        while i < len(said) and said[i] != "end modes":
-            modes.append(said[i][len("mode ") :].rsplit(":", 1)[1])
+        while i < len(keys) and keys[i][0] is not DecisionKind.END_MODES:
+            modes.append(keys[i][2])
             i += 1
-        if i == len(said):
+        if i == len(keys):
             return None
         i += 1
         reqs = [r for m in modes for r in ability.modes[ability.mode_index[m]].requirements]
@@ -454,17 +455,17 @@ def _said_so_far(ability: AbilityFacts, said: Sequence[str]) -> tuple[
         reqs = list(ability.modes[0].requirements)
     parts: list[tuple[list[str], list[int], bool]] = []
     for _ in reqs:
-        if i == len(said):
+        if i == len(keys):
             break
         targets: list[str] = []
-        while i < len(said) and said[i].startswith("target "):
-            targets.append(said[i][len("target ") :])
+        while i < len(keys) and keys[i][0] is DecisionKind.TARGET:
+            targets.append(keys[i][1])
             i += 1
-        ended = i < len(said) and said[i] == "end targets"
+        ended = i < len(keys) and keys[i][0] is DecisionKind.END_TARGETS
         i += ended
         amounts: list[int] = []
-        while ended and i < len(said) and said[i].startswith("divide "):
-            amounts.append(int(said[i][len("divide ") :]))
+        while ended and i < len(keys) and keys[i][0] is DecisionKind.DIVIDE:
+            amounts.append(keys[i][3])
             i += 1
         parts.append((targets, amounts, ended))
     return reqs, parts
