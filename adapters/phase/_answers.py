@@ -252,9 +252,8 @@ def _with_modes(reading: Reading, trigger: str, stepper: Stepper, walk: Walk,
                 if key not in seen and (want is None or sorted(texts[m] for m in modes) == want):
                     seen.add(key)
                     yield modes, stepper.apply_unchecked(w, d)
-            elif d.text.startswith("mode ") and (want is None or len(modes) < len(want)):
-                mode = d.text[5:].rsplit(":", 1)[1]
-                yield from sets(stepper.apply_unchecked(w, d), [*modes, mode])
+            elif d.kind is DecisionKind.MODE and (want is None or len(modes) < len(want)):
+                yield from sets(stepper.apply_unchecked(w, d), [*modes, d.mode])
 
     yield from sets(put, [])
 
