@@ -43,9 +43,12 @@ class Exclusion(_Report):
 class Ignored(_Report):
     """A targeting property of a thing that does not function where it is."""
 
-    id: str = Field(description="The card whose own properties are ignored")
-    rule: str = Field(description="113.6: an object's abilities function only on the battlefield")
-    reason: str = Field(description="Which properties, and where the card is")
+    id: str = Field(description="The card, spell or other object whose own properties are ignored")
+    rule: str = Field(
+        description="113.6 (a card's abilities function only on the battlefield), or the keyword's own rule "
+        "where the object is no card or permanent spell (they protect only permanents and players)"
+    )
+    reason: str = Field(description="Which properties, and where the object is")
 
 
 class RequirementReport(_Report):

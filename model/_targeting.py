@@ -68,7 +68,8 @@ def is_self(r: Restriction, t: Thing) -> Bar | None:
 
 
 def has_left_the_game(_r: Restriction, t: Thing) -> Bar | None:
-    """800.4a: a player who has left the game is not a legal target."""
+    """800.4a: a player who has left the game is not a legal target, nor an object they own (it
+    left the game with them)."""
     return Bar.LEFT_GAME if t.left_game else None
 
 

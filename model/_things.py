@@ -43,7 +43,7 @@ class Thing(NamedTuple):
     protection: tuple[Filter, ...] = ()
     hexproof_from: tuple[Filter, ...] = ()
     cant_be_targeted_by: tuple[SourceRestriction, ...] = ()
-    left_game: bool = False  # a player who has left the game (800.4a)
+    left_game: bool = False  # a player who has left the game, or an object its owner took with them (800.4a)
 
     def __reduce__(self) -> tuple[type[Thing], tuple[Any, ...]]:
         """What it pickles as: its fields, ``counters`` as the dict it shows (a read-only mapping
@@ -56,9 +56,12 @@ class Thing(NamedTuple):
 
     @property
     def own_properties_function(self) -> bool:
-        """Whether its own hexproof, shroud, protection and hexproof from function: not on a card
-        outside the battlefield (113.6); ``cant_be_targeted_by`` may be another object's effect."""
-        return self.kind != "card"
+        """Whether its own hexproof, shroud, protection and hexproof from function: only on a
+        player or a permanent — not on a card outside the battlefield, nor on a spell on the stack
+        (113.6: a permanent card's abilities function only on the battlefield; the keywords protect
+        a permanent or a player, 702.11b–d, 702.16b, 702.18a), nor on an ability or an emblem.
+        ``cant_be_targeted_by`` may be another object's effect, and applies wherever the thing is."""
+        return self.kind in ("player", "permanent")
 
     @property
     def has_restrictions(self) -> bool:
@@ -97,7 +100,10 @@ def player_thing(player: Player) -> Thing:
     )
 
 
-def object_thing(obj: Object) -> Thing:
+def object_thing(obj: Object, left: frozenset[str] = frozenset()) -> Thing:
+    """The object as a thing; ``left``: the players who have left the game, whose objects left it
+    with them (800.4a: "all objects owned by that player leave the game"), so no ability can target
+    them — listed still, as the source an ability triggered from, or its last known information."""
     zone = obj.where  # read once: Object.has_controller and effective_* read it again each
     owner = obj.owner if obj.owner is not None else obj.controller  # Object.effective_owner
     controlled = zone in ("battlefield", "stack", "command")  # Object.has_controller (108.4)
@@ -124,10 +130,12 @@ def object_thing(obj: Object) -> Thing:
         protection=obj.protection,
         hexproof_from=obj.hexproof_from,
         cant_be_targeted_by=obj.cant_be_targeted_by,
+        left_game=owner in left,
     )
 
 
 def scenario_things(scenario: ScenarioFields) -> tuple[Thing, ...]:
     """Players and objects in canonical order (waiting abilities are added by ``facts``, which
     knows their controllers)."""
-    return tuple(player_thing(p) for p in scenario.players) + tuple(object_thing(o) for o in scenario.objects)
+    left = frozenset(p.id for p in scenario.players if p.left_game)
+    return tuple(player_thing(p) for p in scenario.players) + tuple(object_thing(o, left) for o in scenario.objects)

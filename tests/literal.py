@@ -47,8 +47,10 @@ class Thing:
     left: bool = False
 
     def functioning(self) -> bool:
-        """Its own hexproof, shroud, protection, hexproof from function (113.6: a card's not off the battlefield)."""
-        return self.kind != "card"
+        """Its own hexproof, shroud, protection, hexproof from function: the keywords protect a
+        permanent or a player (702.11b, 702.16b, 702.18a), and a card's do not function off the
+        battlefield (113.6) — nor a creature spell's on the stack."""
+        return self.kind in ("player", "permanent")
 
 
 class Literal:
@@ -84,6 +86,7 @@ class Literal:
                 set(o.get("types", [])), {s.lower() for s in o.get("subtypes", [])}, set(o.get("supertypes", [])),
                 set(o.get("colors", [])), set(o.get("tags", [])), nums, dict(o.get("counters", {})),
                 o.get("ability_kind"), o,
+                left=owner in self.players and self.things[owner].left,  # 800.4a: it left with its owner
             )  # fmt: skip
         self.triggers: list[dict[str, Any]] = list(doc.get("triggers", []))
         self.by_id = {t["id"]: t for t in self.triggers}

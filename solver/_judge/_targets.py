@@ -43,7 +43,9 @@ def barred(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int, bar: Bar)
         case Bar.SELF:
             return Reason.of(Code.TARGET_SELF, f"{a.id} can't target itself")
         case Bar.LEFT_GAME:
-            return Reason.of(Code.TARGET_RESTRICTED, f"{thing} has left the game", Rule.R800_4A)
+            gone = facts.things[t]
+            said = f"{thing} has left the game" + ("" if gone.is_player else f" with its owner {gone.owner}")
+            return Reason.of(Code.TARGET_RESTRICTED, said, Rule.R800_4A)
         case Bar.SHROUD:
             return Reason.of(Code.TARGET_SHROUD, f"{thing} has shroud")
         case Bar.HEXPROOF | Bar.HEXPROOF_PLAYER:
@@ -74,11 +76,32 @@ def cannot_choose(facts: Facts, a: AbilityFacts, r: RequirementFacts, t: int) ->
     return excluded(facts, a, r, t)[0].at(f"{facts.things[t].id} cannot be chosen for {a.id}'s target {typed(r.id)}")
 
 
+_KEYWORD_RULES = {"hexproof": Rule.R702_11B, "hexproof_from": Rule.R702_11D, "shroud": Rule.R702_18A}
+"""The rule that says what each keyword protects (a permanent or a player); protection's is 702.16b."""
+_WHERE = {"stack": "on the stack", "exile": "in exile", "command": "in the command zone"}
+"""How a zone is said where it is not "in the ZONE"."""
+
+
 def not_functioning(facts: Facts, t: int, own: Sequence[str]) -> Reason:
-    """113.6: ``t``'s ``own`` targeting properties do not function where it is, so they bar nothing."""
+    """``t``'s ``own`` targeting properties do not function where it is, so they bar nothing: a
+    card's off the battlefield and a permanent spell's on the stack (113.6: its abilities function
+    only on the battlefield); an instant or sorcery spell's, an ability's or an emblem's because
+    the keywords protect only permanents and players (the first property's rule: 702.11b–d,
+    702.16b, 702.18a)."""
     thing = facts.things[t]
-    said = f"{thing.id}'s own {', '.join(own)} do not function in the {thing.zone} (only on the battlefield)"
-    return Reason(None, Rule.R113_6, said)
+    verb = "does" if len(own) == 1 else "do"
+    zone = thing.zone or "stack"  # a thing with no zone is a player, whose own properties always function
+    where = _WHERE.get(zone, f"in the {zone}")
+    spell = thing.kind == "spell" and not thing.types & {"instant", "sorcery"}
+    if thing.kind == "card" or spell:
+        said = f"{thing.id}'s own {', '.join(own)} {verb} not function {where} (only on the battlefield)"
+        return Reason(None, Rule.R113_6, said)
+    what = {"spell": "an instant or sorcery spell", "ability": "an ability"}.get(thing.kind, f"a {thing.kind}")
+    said = (
+        f"{thing.id}'s own {', '.join(own)} {verb} not function: it is {what}, "
+        "and these keywords protect only permanents and players"
+    )
+    return Reason(None, _KEYWORD_RULES.get(own[0], Rule.R702_16B), said)
 
 
 def not_on_stack(facts: Facts, a: AbilityFacts, t: int) -> Reason:
