@@ -51,6 +51,13 @@ def opponent_relation(scenario: ScenarioFields) -> dict[PlayerId, frozenset[Play
     return {p: frozenset(q for q in everyone if q not in team_of.get(p, (p,))) for p in everyone}
 
 
+def has_parts(scenario: ScenarioFields) -> bool:
+    """Whether the scenario's rules put abilities in two parts (603.3b, ``seed``): ``cr-1p`` (101.4)
+    and ``2hg`` (805.7) have one APNAP pass, so an ability triggered by another's triggering is in
+    no part of its own there (docs/formats.md, ``condition``)."""
+    return scenario.rules not in ("2hg", "cr-1p")
+
+
 def build_blocks(
     scenario: ScenarioFields, controllers: Sequence[PlayerId | None], parts: Sequence[int]
 ) -> tuple[tuple[Block, ...], tuple[int | None, ...]]:

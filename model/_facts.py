@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from ._apnap import Block, build_blocks, opponent_relation
+from ._apnap import Block, build_blocks, has_parts, opponent_relation
 from ._args import instance_of
 from ._controllers import Control
 from ._filters import ANYTHING, Context, matches, possible_kinds, who
@@ -117,7 +117,7 @@ class AbilityFacts:
     source: int | None  # thing index of its source
     control: Control
     chooser: PlayerId
-    part: int
+    part: int  # 1 or 2 (603.3b); 1 where the rules have no parts (cr-1p, 2hg: ``_apnap.has_parts``)
     block: int | None  # None: never put on the stack (800.4d)
     illegal: str | None
     modal: bool
@@ -379,6 +379,8 @@ class _Compiling:
     block_of: Sequence[int | None]
     placeable: Sequence[bool]
     known: Known
+    parts: bool
+    """Whether the rules have the two parts of 603.3b (``has_parts``): an ability's part is 2 only there."""
 
     def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
         """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
@@ -421,7 +423,7 @@ class _Compiling:
             source=self.thing_index[t.source] if t.source is not None else None,
             control=control,
             chooser=t.chooser or control.player,
-            part=2 if t.condition == "ability-triggered" else 1,
+            part=2 if t.condition == "ability-triggered" and self.parts else 1,
             block=block_of[k],
             illegal=t.illegal,
             modal=t.modal is not None,
@@ -484,6 +486,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         block_of=block_of,
         placeable=placeable,
         known=Known.of(things),
+        parts=has_parts(scenario),
     )
     abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(
