@@ -170,6 +170,8 @@ def test_explain(path: Path) -> None:
         for key in ("controller", "controller_rule", "part", "block", "removal", "chooser"):
             if key in facts:
                 assert a[key] == facts[key], f"{aid}.{key}: {a[key]!r} ({a.get('controller_reason')})"
+        if "removal_says" in facts:  # the words of its removal's reason (603.3c-d) a judge reads
+            assert facts["removal_says"] in a["removal_reason"], f"{aid}: {a['removal_reason']}"
         if "assumed" in facts:  # the controller rests on an assumption explain states (603.3a, 603.10a)
             assert bool(a["controller_assumed"]) == facts["assumed"], f"{aid}: {a['controller_assumed']!r}"
         modes = {m["id"]: m for m in a["modes"]}
@@ -185,6 +187,9 @@ def test_explain(path: Path) -> None:
                 got.setdefault(e["id"], set()).add(e["code"])
             for thing, code in excluded.items():
                 assert code in got.get(thing, set()), f"{aid} {where}: {thing} excluded by {got.get(thing)}"
+        for where, ignored in facts.get("ignored", {}).items():  # a thing's own properties that do not function
+            said = {e["id"]: e["rule"] for e in _requirement(modes, where)["ignored"]}
+            assert said == {thing: str(rule) for thing, rule in ignored.items()}, f"{aid} {where}: {said}"
     if "blocks" in case["explain"].get("_", {}):
         assert [b["abilities"] for b in data["blocks"]] == case["explain"]["_"]["blocks"]
 

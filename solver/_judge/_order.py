@@ -109,7 +109,8 @@ def missing(aid: str, depth: int) -> Reason:
     """An ability of pass ``depth`` (0: the first) that is neither placed nor removed."""
     if not depth:
         return Reason.of(Code.MISSING_ABILITY, f"{aid} is neither on the stack nor removed")
-    later = f" (it triggered during pass {depth}, so it is put on the stack in pass {depth + 1})"
+    # it waits there: put on the stack, or removed (one whose controller left the game always is, 800.4d)
+    later = f" (it triggered during pass {depth}, so it waits in pass {depth + 1})"
     return Reason.of(Code.MISSING_ABILITY, f"{aid} is neither on the stack nor removed{later}", Rule.R603_3B)
 
 

@@ -92,11 +92,37 @@ def removal_depends() -> Reason:
     return _removal("it depends on what the earlier passes put on the stack")
 
 
-def may_be_removed(a: AbilityFacts) -> Reason:
-    """What ``explain`` says of an ability some legal outcomes remove."""
+def may_be_removed(facts: Facts, a: AbilityFacts) -> Reason:
+    """What ``explain`` says of an ability some legal outcomes remove (docs/rules.md, 603.3c–d): its
+    controller may choose no mode; or its legal choices need a waiting ability below it — one of an
+    earlier block, on the stack when its block starts in some outcomes and not in others, or one of
+    its own block, which it may be put above (then it targets it) or not (then it is removed). It said
+    "only if an ability it could target is on the stack when its block starts" of an ability whose
+    only targets were of its own block, which is never so, beside outcomes that put it above one."""
     if a.may_choose_zero:
         return _removal("its controller may choose no mode", Rule.R700_2, cite(Rule.R700_2))
-    return _removal("it has a legal choice only if an ability it could target is on the stack when its block starts")
+    earlier = [facts.abilities[b].id for b in sorted(a.earlier_targets)]
+    own = [facts.abilities[b].id for b in sorted(a.precedable_targets - a.earlier_targets)]
+    if earlier and own:
+        text = (
+            f"it has a legal choice when its block starts only if {_either(earlier)} is on the stack by then; "
+            f"otherwise it may be removed, or put above {_either(own)} of its own block and target it"
+        )
+    elif own:
+        text = (
+            f"it has no legal choice when its block starts, and has one once {_either(own)} of its own block "
+            "is below it: it may be removed, or put above it and target it"
+        )
+    elif earlier:
+        text = f"it has a legal choice only if {_either(earlier)} is on the stack when its block starts"
+    else:  # no waiting ability decides it: said as the outcomes show it, no cause named
+        text = "some legal outcomes put it on the stack and others remove it"
+    return _removal(text)
+
+
+def _either(names: Sequence[str]) -> str:
+    """``G``, ``G or H``, ``G, H or K``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def removed_always(a: AbilityFacts) -> Reason:

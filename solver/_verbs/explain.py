@@ -149,7 +149,7 @@ def _removal(facts: Facts, a: AbilityFacts, seen: Projection, certain: frozenset
         targets = {facts.waiting_ability(c) for m in a.modes for r in m.requirements for c in r.candidates}
         below = [facts.abilities[k].id for k in sorted(certain)] if certain & targets else []
         return "cannot", judge.cannot_be_removed(a, below)
-    return "may", judge.may_be_removed(a)
+    return "may", judge.may_be_removed(facts, a)
 
 
 def _excluded(facts: Facts, t: int, why: judge.Reason, spending: Spending) -> Exclusion:
@@ -466,13 +466,13 @@ def _bounds(r: RequirementReport) -> str:
 
 
 def only_unfit(r: RequirementReport) -> list[str]:
-    """The things a requirement excludes only because they do not fit its filter at all, each once:
-    the "others" its text counts. A thing excluded for another reason too (the ability itself, 115.5,
-    when it is no creature), or one that fits the filter but no legal choice of the rest (a
-    target-filter reason of its own), is listed with its reasons, and is no other."""
-    named = {e.id for e in r.excluded if not _unfit(r, e)}
-    unfit = [e.id for e in r.excluded if _unfit(r, e) and e.id not in named]
-    return list(dict.fromkeys(unfit))
+    """The things a requirement excludes because they do not fit its filter at all, each once: the
+    "others" its text counts, whatever else bars them (a judge read "excluded bcre: bcre has
+    hexproof" under "target opponent", where bcre is no player: the rule that keeps a thing out is
+    the description first; ``--json`` lists every rule that bars it). A thing that fits the filter
+    — the ability itself under "target ability" (115.5), one that fits it but no legal choice of the
+    rest (a target-filter reason of its own) — is listed with its reasons, and is no other."""
+    return list(dict.fromkeys(e.id for e in r.excluded if _unfit(r, e)))
 
 
 def _unfit(r: RequirementReport, e: Exclusion) -> bool:
@@ -481,19 +481,22 @@ def _unfit(r: RequirementReport, e: Exclusion) -> bool:
 
 
 def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
-    lines = [f"{indent}target {r.called} ({_bounds(r)}): {', '.join(r.legal) or 'no legal target'}"]
+    # with targets once on the stack below it, "no legal target" read as no legal choice at all (stop 76)
+    none = "none when its block starts" if r.legal_once_on_stack else "no legal target"
+    lines = [f"{indent}target {r.called} ({_bounds(r)}): {', '.join(r.legal) or none}"]
     if r.legal_once_on_stack:
         lines.append(f"{indent}  once on the stack below it: {', '.join(r.legal_once_on_stack)}")
     if r.different_from:
         lines.append(f"{indent}  different from {', '.join(r.different_from)} (115.3)")
     if r.depends_on_targets_of:
         lines.append(f"{indent}  filter depends on the targets of {', '.join(r.depends_on_targets_of)}")
+    unfit = only_unfit(r)
     reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
     for e in r.excluded:
-        if not _unfit(r, e):
+        if e.id not in unfit:
             reasons.setdefault(e.id, []).append(f"{e.reason} (rule {e.rule}, {e.code})")
     lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
-    if unfit := only_unfit(r):
+    if unfit:
         lines.append(f"{indent}  {len(unfit)} other{'s do' if len(unfit) > 1 else ' does'} not fit the filter")
     lines += [f"{indent}  ignored: {note.reason} (rule {note.rule})" for note in r.ignored]
     return lines

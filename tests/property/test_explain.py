@@ -30,7 +30,7 @@ from triggerstack.model import EndlessLoop, Passes, Scenario, ScenarioError, com
 from triggerstack.model._reports import Explanation
 from triggerstack.solver import TimeLimitReached, count, explain
 from triggerstack.solver._core.chain import Chain
-from triggerstack.solver._verbs.explain import _ability_lines
+from triggerstack.solver._verbs.explain import _ability_lines, _unfit
 
 from ..simulator import SimulatedEngine
 from .strategies import SETTINGS, scenarios
@@ -54,8 +54,8 @@ def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], 
         assume(count(facts, time_limit=20) <= 3000)  # counted, not listed: a long chain can be large
         wholes = list(Chain(Passes(facts), SimulatedEngine, max_listed=10**6))
     except EndlessLoop:  # the simulator's passes repeat: explain says so instead of a count
-        told = explain(facts)
-        assert told.get("loop") and "count" not in told, told.get("loop")
+        looped = explain(facts)
+        assert looped.get("loop") and "count" not in looped, looped.get("loop")
         assume(False)
         raise
     except (ScenarioError, TimeLimitReached):
@@ -81,7 +81,19 @@ def _projections(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Seen], 
             for k in p.outcome.removed:
                 seen.setdefault(f.abilities[k].id, Seen()).placed.add(False)
     first: set[str] = {a.id for a in facts.abilities}
-    return explain(facts).to_json(), seen, first
+    owns: set[str] = set()
+    for a in facts.abilities:  # "it has no legal choice when its block starts, and has one once G of its own
+        # block is below it" (603.3c-d): every outcome placing it has one of those below it (stop 76: it
+        # said "only if an ability it could target is on the stack when its block starts" of them)
+        own = {facts.abilities[b].id for b in a.precedable_targets - a.earlier_targets}
+        if own and not a.earlier_targets and not a.may_choose_zero and a.id in seen and len(seen[a.id].placed) == 2:
+            assert all(below & own for below in seen[a.id].below), (a.id, own, seen[a.id].below)
+            owns.add(a.id)
+    told = explain(facts).to_json()
+    for a in told["abilities"]:
+        if a["id"] in owns:  # and explain says so, naming them, never "on the stack when its block starts"
+            assert "of its own block is below it" in a["removal_reason"], (a["id"], a["removal_reason"])
+    return told, seen, first
 
 
 @settings(SETTINGS, max_examples=SETTINGS.max_examples // 2)
@@ -92,6 +104,8 @@ def test_explain_is_the_projection_of_the_outcomes(doc: dict[str, Any]) -> None:
     fired = data.get("fired") or []
     assert {a["id"] for a in fired} == set(seen) - first, "explain lists exactly the fired abilities"
     waiting = first | set(seen)
+    for a in data["abilities"]:  # an ability's part is its block's (cr-1p and 2hg have no part 2: stop 76)
+        assert a["block"] is None or a["part"] == data["blocks"][a["block"]]["part"], (a["id"], data["rules"])
     for a in [*data["abilities"], *fired]:
         s = seen[a["id"]]
         expected = "must" if s.placed == {False} else "cannot" if s.placed == {True} else "may"
@@ -136,7 +150,12 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
                 if text.startswith(("target ", "mode ", "must target", "removal:")):
                     break
                 if text.startswith("excluded "):
-                    said.append(text.removeprefix("excluded ").split(":")[0])
+                    thing = text.removeprefix("excluded ").split(":")[0]
+                    said.append(thing)
+                    # listed by a rule that bars it only where it fits the description: a thing that
+                    # does not is one of the others (a judge read "bcre has hexproof" under "target
+                    # opponent"; stop 76)
+                    assert not any(e.id == thing and _unfit(r, e) for e in r.excluded), (a.id, r.id, text)
                 elif re.fullmatch(r"\d+ others? do(es)? not fit the filter", text):
                     others = int(text.split()[0])
             assert len(said) == len(set(said)), f"a thing told twice: {said}"
