@@ -100,8 +100,8 @@ class Scenario:
     def applies(s, at, a): return a['id'] in L(at) if isinstance(at, list) or isinstance(at, str) and at != 'any-target' else s.Q(a, at)
     def ok(s, a, e):  # 115, 702, 800.4a: may ability a target e at all?
         op, Q = s.opp(a['ctl'], e['ctl']), (lambda f: s.Q(a, f))
-        if e['id'] in s.left or e['kind'] != 'card' and (e.get('shroud') or op and e.get('hexproof') or any(map(Q, L(e.get('protection'))))
-                                    or op and any(map(Q, L(e.get('hexproof_from'))))): return False  # 113.6: not on a card
+        if e.get('owner') in s.left or e['kind'] in ('player', 'permanent') and (e.get('shroud') or op and e.get('hexproof')
+                or any(map(Q, L(e.get('protection')))) or op and any(map(Q, L(e.get('hexproof_from'))))): return False  # 113.6, 800.4a
         return not any(s.by(r.get('controller') or 'any', a['ctl'], e['ctl']) and Q(r.get('source') or {})
                        for r in L(e.get('cant_be_targeted_by')))  # 601.2c: "can't be the target of", in any zone
     def rel(s, v, who, a, ch, key):
