@@ -64,7 +64,8 @@ def build_blocks(
     """The blocks in stack order, and each ability's block (``None``: never put on the stack).
 
     ``controllers[i]`` is ability i's controller (``None`` if it has left the game) and
-    ``parts[i]`` its part of 603.3b (2 when its trigger condition is another ability triggering).
+    ``parts[i]`` its part of 603.3b (2 when its trigger condition is another ability triggering and
+    the rules have parts, :func:`has_parts`; read only under those rules).
     """
     left = {p.id for p in scenario.players if p.left_game}
     if scenario.rules == "2hg":

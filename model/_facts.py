@@ -379,8 +379,9 @@ class _Compiling:
     block_of: Sequence[int | None]
     placeable: Sequence[bool]
     known: Known
-    parts: bool
-    """Whether the rules have the two parts of 603.3b (``has_parts``): an ability's part is 2 only there."""
+    parts: Sequence[int]
+    """Each ability's part of 603.3b, as its block was built from: 2 only where the rules have parts
+    (``has_parts``) and its trigger condition is another ability triggering."""
 
     def modes(self, k: int, t: Trigger, control: Control) -> tuple[ModeFacts, ...]:
         """The modes of trigger ``k`` (one implicit mode if it is not modal), each with its
@@ -423,7 +424,7 @@ class _Compiling:
             source=self.thing_index[t.source] if t.source is not None else None,
             control=control,
             chooser=t.chooser or control.player,
-            part=2 if t.condition == "ability-triggered" and self.parts else 1,
+            part=self.parts[k],
             block=block_of[k],
             illegal=t.illegal,
             modal=t.modal is not None,
@@ -469,11 +470,9 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
     controls = scenario.controls
     things = base + _waiting_things(scenario)
     thing_index: dict[str, int] = {t.id: i for i, t in enumerate(things)}
-    blocks, block_of = build_blocks(
-        scenario,
-        [None if c.left_game else c.player for c in controls],
-        [2 if t.condition == "ability-triggered" else 1 for t in scenario.triggers],
-    )
+    two = has_parts(scenario)  # 603.3b's parts: the blocks and each ability's part read the same list
+    parts = [2 if two and t.condition == "ability-triggered" else 1 for t in scenario.triggers]
+    blocks, block_of = build_blocks(scenario, [None if c.left_game else c.player for c in controls], parts)
     placeable = [not c.left_game and t.illegal is None for t, c in zip(scenario.triggers, controls, strict=True)]
     compiling = _Compiling(
         scenario=scenario,
@@ -486,7 +485,7 @@ def compile_facts(scenario: Scenario, limits: Limits | None = None, deadline: De
         block_of=block_of,
         placeable=placeable,
         known=Known.of(things),
-        parts=has_parts(scenario),
+        parts=parts,
     )
     abilities = [compiling.ability(k, t, c) for k, (t, c) in enumerate(zip(scenario.triggers, controls, strict=True))]
     return Facts(

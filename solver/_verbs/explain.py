@@ -491,9 +491,10 @@ def _requirement_lines(r: RequirementReport, indent: str) -> list[str]:
     if r.depends_on_targets_of:
         lines.append(f"{indent}  filter depends on the targets of {', '.join(r.depends_on_targets_of)}")
     unfit = only_unfit(r)
+    counted = set(unfit)
     reasons: dict[str, list[str]] = {}  # a thing with several reasons is one line
     for e in r.excluded:
-        if e.id not in unfit:
+        if e.id not in counted:
             reasons.setdefault(e.id, []).append(f"{e.reason} (rule {e.rule}, {e.code})")
     lines += [f"{indent}  excluded {thing}: {'; '.join(why)}" for thing, why in reasons.items()]
     if unfit:
