@@ -34,6 +34,7 @@ import copy
 import json
 import re
 import time
+from itertools import combinations, product
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ from triggerstack.model import EndlessLoop, Facts, Outcome, Scenario, compile_fa
 from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
 
 from .literal import Literal
-from .property.strategies import SETTINGS, scenarios
+from .property.strategies import SETTINGS, linked_boards, scenarios
 from .property.test_agreement import size_bound
 from .simulator import _instances as mode_instances
 from .simulator import legal_choices
@@ -398,9 +399,33 @@ def test_an_exclusion_explain_gives_is_what_check_says_of_choosing_it(doc: dict[
             said = _said(facts, json.loads(text), ability)
             # a thing barred for several reasons breaks each (every violation: test_two_changes and the
             # literal reading hold that); one no choice takes may break one way or another by the choice
-            assert reasons & said or _fits_the_choice_made(doc, json.loads(text), ability, reasons), (
-                ability, reasons, said, text,
-            )  # fmt: skip
+            changed = json.loads(text)
+            assert (
+                reasons & said
+                or _fits_the_choice_made(doc, changed, ability, reasons)
+                or _told_of_the_linked(doc, facts, changed, ability, reasons)
+            ), (ability, reasons, said, text)
+
+
+def _told_of_the_linked(
+    doc: dict[str, Any], facts: Facts, changed: dict[str, Any], ability: str, reasons: set[Any]
+) -> bool:
+    """Whether the change misfits a description linked to another requirement by ``target_of``,
+    and choosing those targets again so that every description fits breaks what explain said: its
+    ways are those (docs/formats.md, explain), each held to it by
+    :func:`test_every_way_of_choosing_an_excluded_thing_with_its_linked_targets_breaks_what_explain_says`."""
+    lit = Literal(doc)
+    entry = next(e for e in changed["stack"] if e["ability"] == ability)
+    for mode, holder in _instances(entry):
+        reqs = next(rs for m, rs, _ in lit.modes(ability) if m == mode)
+        for r in reqs:
+            for way in _relinked(lit, ability, reqs, holder, r["id"])[:8] if _linked_to(reqs, r["id"]) else []:
+                proposal = _copy(changed)
+                where = next(h for m, h in _instances(next(e for e in proposal["stack"] if e["ability"] == ability)) if m == mode)
+                where.setdefault("targets", {}).update(way)
+                if reasons & _said(facts, proposal, ability):
+                    return True
+    return False
 
 
 def _fits_the_choice_made(doc: dict[str, Any], changed: dict[str, Any], ability: str, reasons: set[Any]) -> bool:
@@ -423,6 +448,122 @@ def _fits_the_choice_made(doc: dict[str, Any], changed: dict[str, Any], ability:
             if any("target-filter" in lit.bars(ability, r, lit.things[x], chosen) for x in chosen[r["id"]]):
                 return False
     return True
+
+
+LINKED_ELSEWHERE: dict[str, Any] = {
+    "players": ["A", "B", "C"],
+    "objects": [
+        {"id": "acre", "types": ["creature"], "controller": "A"},
+        {"id": "bcre", "types": ["creature"], "controller": "B", "hexproof": True},
+        {"id": "ccre", "types": ["creature"], "controller": "C"},
+    ],
+    "triggers": [
+        {
+            "id": "T",
+            "controller": "A",
+            "targets": [
+                {"id": "p", "filter": {"kind": "player", "not": {"controller": "you"}}},
+                {"id": "q", "filter": {"type": "creature", "controller": {"target_of": "p"}}},
+            ],
+        }
+    ],
+}
+"""Stop 76's audit: "target opponent and target creature that player controls", B's only creature
+with hexproof. explain excluded B from p as "ccre does not fit the filter given the targets of p":
+it judged the legal choice (C, ccre) with B in place, keeping C's creature. A proposal taking B and
+bcre is told only bcre's hexproof."""
+
+
+def _named(filt: Any) -> set[str]:
+    """The requirements a description names with ``target_of``, anywhere in it."""
+    if isinstance(filt, dict):
+        return {v for k, v in filt.items() if k == "target_of" and isinstance(v, str)} | {
+            x for v in filt.values() for x in _named(v)
+        }
+    if isinstance(filt, list):
+        return {x for v in filt for x in _named(v)}
+    return set()
+
+
+def _linked_to(reqs: list[dict[str, Any]], rid: str) -> list[str]:
+    """The requirements linked to ``rid`` by ``target_of``, either way and through others."""
+    names = {r["id"]: _named(r.get("filter")) for r in reqs}
+    seen, pending = {rid}, [rid]
+    while pending:
+        k = pending.pop()
+        for q, named in names.items():
+            if q not in seen and (k in named or q in names[k]):
+                seen.add(q)
+                pending.append(q)
+    return [r["id"] for r in reqs if r["id"] in seen and r["id"] != rid]
+
+
+def _relinked(lit: Literal, ability: str, reqs: list[dict[str, Any]], holder: dict[str, Any], rid: str) -> list[Any]:
+    """Every way of choosing again the targets of the requirements linked to ``rid`` (as many of
+    each), found by trying every thing, with which every target of those and of ``rid`` fits its
+    description read with the others' targets (601.2c; the literal reading)."""
+    linked = _linked_to(reqs, rid)
+    targets: dict[str, list[str]] = holder.get("targets", {})
+    pools = [list(combinations(lit.order, len(targets.get(q, [])))) for q in linked]
+    ways = []
+    for picks in product(*pools):
+        chosen = {r["id"]: set(targets.get(r["id"], [])) for r in reqs}
+        chosen.update({q: set(pick) for q, pick in zip(linked, picks, strict=True)})
+        fit = all(
+            "target-filter" not in lit.bars(ability, r, lit.things[x], chosen)
+            for r in reqs
+            if r["id"] in (rid, *linked)
+            for x in chosen[r["id"]]
+        )
+        if fit:
+            ways.append({q: list(pick) for q, pick in zip(linked, picks, strict=True)})
+    return ways
+
+
+@SETTINGS
+@given(doc=st.one_of(linked_boards(), scenarios(max_abilities=3, linked=True)))
+@example(doc=LINKED_ELSEWHERE)
+def test_every_way_of_choosing_an_excluded_thing_with_its_linked_targets_breaks_what_explain_says(
+    doc: dict[str, Any],
+) -> None:
+    """explain's reasons for a thing no legal outcome takes (its "why not") are what every way of
+    taking it breaks (docs/formats.md: each reason every way breaks, or each way's): so a proposal
+    taking it with the targets its requirement is linked to by ``target_of`` chosen again, so that
+    every description there fits, breaks one of them. Judged ways are made from legal choices: one
+    kept the linked targets of the choice it came from, and blamed a filter no such proposal breaks
+    (:data:`LINKED_ELSEWHERE`)."""
+    facts, told, found = _legal(doc, listed=3)
+    lit = Literal(doc)
+    reports = {a["id"]: a for a in told["abilities"]}
+    tried = 0
+    for o in found:
+        for i, entry in enumerate(o["stack"]):
+            report = reports.get(entry["ability"])
+            if report is None:
+                continue
+            for j, (mode, _) in enumerate(_instances(entry)):
+                reqs = next(rs for m, rs, _ in lit.modes(entry["ability"]) if m == mode)
+                for r in _mode_report(report, mode)["requirements"]:
+                    if not _linked_to(reqs, r["id"]):
+                        continue
+                    said_of: dict[str, set[tuple[str, str]]] = {}
+                    for ex in r["excluded"]:
+                        if "not every way was judged" not in ex["reason"]:
+                            said_of.setdefault(ex["id"], set()).add((ex["code"], ex["rule"]))
+                    for thing, reasons in said_of.items():
+                        changed = _copy(o)
+                        where = _instances(changed["stack"][i])[j][1]
+                        chosen = list(where.get("targets", {}).get(r["id"], []))
+                        if not chosen or thing in chosen:
+                            continue
+                        where["targets"][r["id"]] = [*chosen[:-1], thing]
+                        for way in _relinked(lit, entry["ability"], reqs, where, r["id"])[:8]:
+                            proposal = _copy(changed)
+                            _instances(proposal["stack"][i])[j][1]["targets"].update(way)
+                            said = _said(facts, proposal, entry["ability"])
+                            tried += 1
+                            assert reasons & said, (entry["ability"], r["id"], thing, reasons, said, proposal)
+    event(f"linked ways tried: {min(tried, 10)}")
 
 
 @SETTINGS

@@ -14,7 +14,8 @@ whose description names it, a thing that fits that choice and one that does not.
 
 * ``check`` tells exactly the (ability, code) pairs the literal reading finds, no more, no fewer;
 * every reason ``explain`` or ``step``'s why-not gives for either thing that bars it whatever else is
-  chosen (its hexproof, shroud, protection, source, self or a restriction) is told by ``check`` of
+  chosen (its own hexproof, shroud, protection, source, self or a restriction, as the literal reading
+  finds it; explain also tells what bars the targets with which it fits) is told by ``check`` of
   that proposal, code and rule; and ``explain``'s "fits r's filter for no legal choice of targets
   for d" of the reader's thing is told (601.2c) where that thing misfits the choice made too.
 
@@ -218,8 +219,11 @@ def test_an_illegal_named_choice_is_judged_as_the_literal_reading_and_every_door
         # the doors: a reason that bars a thing whatever else is chosen is told of this proposal
         for rid, x in (("d", d[-1] if d else ""), ("r", r[0])):
             step = {steps[rid, x]} if (rid, x) in steps else set()
+            req = next(q for q in lit.modes("L")[0][1] if q["id"] == rid)
+            own = lit.bars("L", req, lit.things[x], {}) if x in lit.things else set()
             for code, rule in excluded.get((rid, x), set()) | step:
-                if code in THING_BARS:
+                # the thing's own bar: explain also tells what bars the targets that make it fit (d's hexproof)
+                if code in THING_BARS and code in own:
                     assert ("L", code, rule) in said, (p, rid, x, code, rule, said)
         if ("target-filter", "601.2c") in excluded.get(("r", r[0]), set()) and how == "misfits":
             assert ("L", "target-filter", "601.2c") in said, (p, said)

@@ -26,6 +26,7 @@ from ._never import broken_for_good as broken_for_good
 from ._never import mode_broken_for_good as mode_broken_for_good
 from ._never import mode_never_chosen as mode_never_chosen
 from ._never import never_chosen as never_chosen
+from ._never import refits as refits
 from ._order import already_done as already_done
 from ._order import announce_first as announce_first
 from ._order import announce_then as announce_then

@@ -13,8 +13,9 @@ from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, Requiremen
 from triggerstack.model._limits import RUNNING
 from triggerstack.model._outcome import Entry, ModeChoice
 from triggerstack.model._rules import Code, Rule
+from triggerstack.model._targeting import Bar
 
-from .._core.choices import iter_divided, iter_mode_targets
+from .._core.choices import _order, iter_divided, iter_mode_targets
 from .._core.indexed import Choice, ModeInstance, Placed, entry_made
 from .._core.must import iter_legal_choices
 from .._core.space import has_legal_choice
@@ -37,6 +38,7 @@ def never_chosen(
     r: RequirementFacts,
     t: int,
     stacks: Sequence[frozenset[int]] | None = None,
+    refitting: bool = False,
 ) -> list[Reason]:
     """Why no legal outcome chooses candidate ``t`` for ``a``'s requirement ``r`` of mode ``m``, in
     the words :func:`~._proposal.judge` gives a proposal that does, judged on each stack ``a`` can
@@ -53,7 +55,9 @@ def never_chosen(
     ``m`` are judged, if there are any. What all of those break
     (:func:`_whatever_else`): a reason of one stack alone — T2 above T1 is not on the stack, T2
     below T1 has T0 below too, which T1 must target — is no reason the thing is never chosen. Empty
-    when no such choice breaks a rule (the stack decides, not the choice)."""
+    when no such choice breaks a rule (the stack decides, not the choice), and, ``refitting``, when
+    no choice of the targets linked to ``r`` makes ``t`` fit (:func:`relinked`: a thing barred as
+    fitting for no legal choice of them is told so by its bar)."""
     if a.forced_removal is not None:
         return [_removal.never_put(a, placed=False)]
     every = stack_kinds(facts, a, [a.precedable_targets] if stacks is None else stacks, t)
@@ -79,20 +83,24 @@ def never_chosen(
                 reading.cut = reading.cut or any(next(s, None) is not None for s in streams)
                 break
         streams = going
+    if refitting and not reading.refit:
+        return []
     return _whatever_else(told, a.id, f"choosing {facts.things[t].id}", whole=not reading.cut) if told else []
 
 
 class Reading:
     """What :func:`never_chosen`'s streams (one a stack) share as they read the ways: each way told,
     by its :func:`bearing` targets (``ways``), the legal choices read (``read``, :data:`CHOICES` at
-    most), and whether some way was left unjudged (``cut``: then no reason is said of every way)."""
+    most), whether some way was left unjudged (``cut``: then no reason is said of every way), and
+    whether some way's linked targets were chosen again to fit (``refit``, :func:`relinked`)."""
 
-    __slots__ = ("cut", "read", "ways")
+    __slots__ = ("cut", "read", "refit", "ways")
 
     def __init__(self) -> None:
         self.ways: set[object] = set()
         self.read = 0
         self.cut = False
+        self.refit = False  # some way's linked targets were chosen again so that every filter fits
 
 
 CHOICES = 20_000
@@ -114,13 +122,139 @@ def bearing(a: AbilityFacts, m: ModeFacts, r: RequirementFacts) -> frozenset[int
     of a1 for r3, where a proposal with r0 = B is told r3's filter."""
     if a.must or a.distinct_targets:
         return None
-    near = {r.index, *r.different_from, *r.depends_on}
+    near = {r.index, *r.depends_on}
     for q in m.requirements:
-        if r.index in q.different_from:
-            near.add(q.index)
         if r.index in q.depends_on:
             near.update((q.index, *q.depends_on))
+    near.update(linked_to(m, r))  # re-chosen with the thing in place (:func:`relinked`)
+    for k in list(near):
+        near.update(m.requirements[k].different_from)
+        near.update(q.index for q in m.requirements if k in q.different_from)
     return frozenset(near)
+
+
+def linked_to(m: ModeFacts, r: RequirementFacts) -> frozenset[int]:
+    """The requirements of ``m`` linked to ``r`` by ``target_of``, either way and through others
+    (``r``'s filter names them, or theirs names ``r``, or one they are linked to): those whose
+    filters read the targets of another of them, ``r`` not among them."""
+    seen = {r.index}
+    pending = [r.index]
+    while pending:
+        k = pending.pop()
+        for q in m.requirements:
+            if (k in q.depends_on or q.index in m.requirements[k].depends_on) and q.index not in seen:
+                seen.add(q.index)
+                pending.append(q.index)
+    return frozenset(seen - {r.index})
+
+
+RELINKED = 16
+"""The most ways :func:`relinked` makes of one way: past them, not every way is judged (``cut``)."""
+
+
+def relinked(
+    facts: Facts,
+    a: AbilityFacts,
+    m: ModeFacts,
+    r: RequirementFacts,
+    t: int,
+    way: Choice,
+    at: int,
+    reading: Reading,
+) -> Iterator[Choice]:
+    """The ways a judge would propose from ``way`` (a legal choice with ``t`` in place of ``r``'s
+    last target in mode instance ``at``): the targets of the requirements linked to ``r`` by
+    ``target_of`` (:func:`linked_to`), and ``r``'s others, chosen again, as many of each, so that
+    every one fits its filter given the others (601.2c: a filter naming another requirement reads
+    its targets) — the legal choice's own targets first, where they fit. ``way`` itself where no
+    choice makes them all fit (then a filter is what it breaks). "Target opponent and target
+    creature that player controls" with B in place of C: the way that kept C's creature told "ccre
+    does not fit the filter given the targets of p", where B's only creature has hexproof, and a
+    proposal taking B and it is told so (:data:`RELINKED` at most, past them ``reading.cut``)."""
+    if not linked_to(m, r):
+        yield way
+        return
+    inst = way.modes[at]
+    counts = tuple(len(ts) for ts in inst.targets)
+    made = 0
+    if _fitting(facts, a, m, r, t, counts):
+        for chosen in _fits(facts, a, m, r, t, inst.targets):
+            if made == RELINKED:
+                reading.cut = True
+                return
+            made += 1
+            reading.refit = True
+            yield Choice((*way.modes[:at], ModeInstance(inst.mode, chosen, inst.divide), *way.modes[at + 1 :]))
+    if not made:
+        yield way
+
+
+def refits(facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int) -> bool:
+    """Whether some choice of the targets of the requirements linked to ``r`` by ``target_of``
+    (each as many as it may take, up to two past its fewest; ``r`` at least ``t``) makes ``t`` and
+    every one of them fit its filter (:func:`relinked` then has ways to judge)."""
+    linked = linked_to(m, r)
+    if not linked:
+        return False
+    ranges = [range(1)] * len(m.requirements)
+    for q in m.requirements:
+        if q is r or q.index in linked:  # the fewest it may take and two more, at most
+            lo = max(q.min, 1 if q is r else 0)
+            ranges[q.index] = range(lo, min(q.most(len(facts.things)), lo + 2) + 1)
+    return any(_fitting(facts, a, m, r, t, counts) for counts in product(*ranges))
+
+
+def _fitting(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, counts: tuple[int, ...]
+) -> bool:
+    """Whether :func:`_fits` finds any choice with ``counts`` targets of each requirement: it
+    depends on nothing else, and is asked once (kept with the facts)."""
+    linked = linked_to(m, r)
+    read = tuple(n for k, n in enumerate(counts) if k in linked or k == r.index)
+    key = ("refits", a.index, m.index, r.index, t, read)
+    found: bool | None = facts.memo.get(key)
+    if found is None:
+        empty = tuple(tuple(range(-n, 0)) for n in counts)  # no thing is preferred: only the counts are read
+        found = facts.memo[key] = next(_fits(facts, a, m, r, t, empty), None) is not None
+    return found
+
+
+def _fits(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, base: tuple[tuple[int, ...], ...]
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Each choice of targets of ``m`` that is ``base`` but for the requirements linked to ``r``
+    (and ``r``'s others), chosen again from every thing, as many of each as in ``base`` (``r``
+    taking ``t`` last), with which each of them fits its filter read with the others — those of
+    ``base`` first, where they fit."""
+    linked = linked_to(m, r)
+    order = [k for k in _order(m) if k in linked or k == r.index]
+    targets = list(base)
+    things = range(len(facts.things))
+
+    def fits(k: int, x: int) -> bool:
+        q = m.requirements[k]
+        if Bar.FILTER in q.excluded.get(x, ()):
+            return False
+        return facts.fits_target_of(a.index, m.index, k, x, {d: targets[d] for d in q.depends_on})
+
+    def assign(depth: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if depth == len(order):
+            yield tuple(targets)
+            return
+        k = order[depth]
+        mine = base[k]
+        fixed = (t,) if k == r.index else ()
+        if fixed and not fits(k, t):
+            return
+        n = len(mine) - len(fixed)
+        rest = [x for x in mine if x not in fixed and x >= 0][:n]
+        pool = [x for x in dict.fromkeys([*rest, *things]) if x not in fixed and fits(k, x)]
+        for pick in combinations(pool, n):
+            targets[k] = (*pick, *fixed)
+            yield from assign(depth + 1)
+        targets[k] = mine
+
+    yield from assign(0)
 
 
 def stack_kinds(facts: Facts, a: AbilityFacts, stacks: Sequence[frozenset[int]], *own: int) -> list[frozenset[int]]:
@@ -223,11 +357,11 @@ def _never_on(
             reading.cut = True
             return
         for at in (i for i, inst in enumerate(choice.modes) if inst.mode == m.index):
-            way = taking(choice, at, r, t)
-            key = (below, way) if near is None else (below, borne(way, at, near))
-            if key not in reading.ways:
-                reading.ways.add(key)
-                yield judged(facts, a, way, below)
+            for way in relinked(facts, a, m, r, t, taking(choice, at, r, t), at, reading):
+                key = (below, way) if near is None else (below, borne(way, at, near))
+                if key not in reading.ways:
+                    reading.ways.add(key)
+                    yield judged(facts, a, way, below)
 
 
 def borne(way: Choice, at: int, near: frozenset[int]) -> tuple[object, ...]:

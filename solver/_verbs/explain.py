@@ -43,6 +43,7 @@ from triggerstack.model._reports import (
     RequirementReport,
 )
 from triggerstack.model._rules import Code
+from triggerstack.model._targeting import Bar
 from triggerstack.model._text import shown_lines
 
 from .. import _judge as judge
@@ -182,6 +183,26 @@ def _never_chosen(
     return [_excluded(facts, t, why, spending) for why in reasons]
 
 
+def _barred(
+    facts: Facts, a: AbilityFacts, m: ModeFacts, r: RequirementFacts, t: int, stacks: Sequence[frozenset[int]]
+) -> list[judge.Reason]:
+    """Every reason the scenario gives that ``t`` is no candidate of ``r``: each rule that bars it
+    — and where one is that it fits ``r``'s filter for no legal choice of the targets the filter
+    names (``Bar.LINKED``), what ``check`` says of the choices that take it with those chosen again
+    so that it fits (the judge's :func:`~.._judge.never_chosen`): "target creature an opponent
+    controls, and its controller" with the opponent's only creature hexproof told the player "fits
+    for no legal choice of targets for q", code target-filter, where a proposal taking both is told
+    the creature's hexproof. Where no choice of them makes it fit, the bar is said."""
+    bars = r.excluded.get(t, ())
+    if Bar.LINKED not in bars or not judge.refits(facts, a, m, r, t):
+        return judge.excluded(facts, a, r, t)
+    found = judge.never_chosen(facts, a, m, r, t, stacks, refitting=True)
+    if not found:  # no choice of those makes it fit: the bar says so
+        return judge.excluded(facts, a, r, t)
+    own = [judge.barred(facts, a, r, t, bar) for bar in bars if bar is not Bar.LINKED]
+    return list(dict.fromkeys([*own, *found]))
+
+
 def _ignored(facts: Facts, t: int, own: Sequence[str], spending: Spending) -> Ignored:
     why = judge.not_functioning(facts, t, own)
     assert why.rule is not None
@@ -206,7 +227,7 @@ def _requirement(
         (now if b is None or b in certain else later).append(facts.things[t].id)
         spending.spend(facts.things[t].id)
     excluded = [
-        _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in judge.excluded(facts, a, r, t)
+        _excluded(facts, t, why, spending) for t in sorted(r.excluded) for why in _barred(facts, a, m, r, t, stacks)
     ]
     for t in r.candidates:
         if t not in chosen:

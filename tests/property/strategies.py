@@ -21,7 +21,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from triggerstack.model._words import CardType
 
-__all__ = ["SETTINGS", "scenarios"]
+__all__ = ["SETTINGS", "linked_boards", "scenarios"]
 
 SETTINGS = settings()
 """The loaded profile (``tests/conftest.py``): 100 examples per property in ci (the default), 300 in
@@ -293,6 +293,54 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False, 
             doc["triggers"] = [*triggers, relay["trigger"]]
             doc["reactions"] = [*doc["reactions"], *relay["reactions"]]
     return doc
+
+
+BARS: list[dict[str, Any]] = [
+    {},
+    {},
+    {"hexproof": True},
+    {"shroud": True},
+    {"protection": [{}]},
+    {"cant_be_targeted_by": [{"source": {}, "controller": "any"}]},
+]
+"""What keeps a thing from being a target besides a description (702.11, 702.18, 702.16, 115.1)."""
+
+
+@st.composite
+def linked_boards(draw: st.DrawFn) -> dict[str, Any]:
+    """A board of players and creatures, some barred (:data:`BARS`), and one or two abilities whose
+    requirements read each other's targets (docs/formats.md, target_of): "target opponent and target
+    creature that player controls", "target creature and its controller", and a chain of three —
+    where a thing fits its description only with the other targets chosen again (601.2c)."""
+    ids = [f"P{i}" for i in range(draw(st.integers(2, 4)))]
+    players: list[Any] = [{"id": p, **draw(st.sampled_from(BARS[:4]))} if i else p for i, p in enumerate(ids)]
+    objects = [
+        {"id": f"o{j}", "types": ["creature"], "controller": draw(st.sampled_from(ids)), **draw(st.sampled_from(BARS))}
+        for j in range(draw(st.integers(1, 5)))
+    ]
+    triggers = []
+    for k in range(draw(st.integers(1, 2))):
+        lo, hi = draw(st.sampled_from([(1, 1), (1, 1), (0, 1), (1, 2)]))
+        of_p, of_q = {"target_of": "p"}, {"target_of": "q"}
+        opponent: dict[str, Any] = {"kind": "player", "not": {"controller": "you"}}
+        shape = draw(st.integers(0, 2))
+        reqs: list[dict[str, Any]]
+        if shape == 0:  # target opponent and target creature that player controls
+            reqs = [{"id": "p", "filter": opponent}, {"id": "q", "filter": {"type": "creature", "controller": of_p}}]
+        elif shape == 1:  # target creature an opponent controls, and its controller
+            reqs = [
+                {"id": "q", "filter": {"type": "creature", "not": {"controller": "you"}}},
+                {"id": "p", "filter": {"kind": "player", "controller": of_q}},
+            ]
+        else:  # a chain: a player, a creature they control, another creature its controller controls
+            reqs = [
+                {"id": "p", "filter": opponent},
+                {"id": "q", "filter": {"type": "creature", "controller": of_p}},
+                {"id": "s", "filter": {"type": "creature", "controller": of_q}, "different_from": ["q"]},
+            ]
+        reqs[-1].update(min=lo, max=hi)
+        triggers.append({"id": f"T{k}", "controller": draw(st.sampled_from(ids)), "text": f"T{k}", "targets": reqs})
+    return {"players": players, "objects": objects, "triggers": triggers}
 
 
 @st.composite
