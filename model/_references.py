@@ -139,6 +139,16 @@ def _check_object(s: ScenarioFields, o: Object, loc: Loc, player: Callable[[str 
         raise ScenarioError(f"object {quoted(o.id)} needs a controller or an owner", loc)
     if o.ability_kind is not None and o.kind != "ability":
         raise ScenarioError("ability_kind is only for objects of kind ability", (*loc, "ability_kind"))
+    gone = {p.id for p in s.players if p.left_game}
+    if o.controller in gone and o.owner is not None and o.owner != o.controller and o.owner not in gone:
+        # 800.4a: effects giving the player control end, and what they still control is exiled (an
+        # ability ceases to exist): no object another player owns is theirs after they leave
+        raise ScenarioError(
+            f"{o.controller} has left the game, so {o.owner}'s {o.id} is not theirs (800.4a: the effects "
+            "that gave them control end, and what they still control is exiled): give the controller it "
+            "has now, or leave it out",
+            (*loc, "controller"),
+        )
     _check_target_restrictions(s, o, loc)
 
 

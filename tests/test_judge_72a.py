@@ -36,7 +36,7 @@ from triggerstack.model import EndlessLoop, Facts, Outcome, Scenario, compile_fa
 from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
 
 from .literal import Literal
-from .property.strategies import LINKED_BOUNDS, NAMED_FILTERS, SETTINGS, scenarios
+from .property.strategies import LINKED_BOUNDS, NAMED_FILTERS, SETTINGS, after_leaving, scenarios
 from .property.strategies import _linked_filter as linked_filter
 from .property.test_agreement import size_bound
 
@@ -102,7 +102,7 @@ def named_boards(draw: st.DrawFn) -> dict[str, Any]:
         t["controller"] = draw(st.sampled_from([p["id"] for p in players if not p.get("left_game")]))
     doc["triggers"] = [*doc["triggers"], t]
     doc.pop("must_target", None)  # "must target" over a changed choice is test_literal's
-    return doc
+    return after_leaving(doc)
 
 
 def _entry(o: dict[str, Any]) -> dict[str, Any] | None:

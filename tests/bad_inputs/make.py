@@ -142,6 +142,12 @@ def main() -> None:
     emit("not-utf8.json", b'{"players": ["\xff\xfe"]}', "not UTF-8")
     emit("empty.json", "", "malformed JSON")
     emit("empty.yaml", "", "the document is empty: expected a scenario")
+
+    def gone_with_anothers(doc: Any) -> None:  # 800.4a: what B controlled and A owns is no longer B's
+        doc["players"][1] = {"id": "B", "left_game": True}
+        doc["objects"][1]["owner"] = "A"
+
+    scenario("left-player-controls-anothers.json", gone_with_anothers, "objects[1].controller: B has left the game")
     for i, top in enumerate(("[]", '"scenario"', "42", "null", "true")):
         emit(f"top-level-{i}.json", top, "expected a scenario: a mapping with players, objects and triggers")
         emit(f"top-level-{i}.yaml", top, "expected a scenario: a mapping with players, objects and triggers")

@@ -21,7 +21,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from triggerstack.model._words import CardType
 
-__all__ = ["SETTINGS", "linked_boards", "scenarios"]
+__all__ = ["SETTINGS", "after_leaving", "linked_boards", "scenarios"]
 
 SETTINGS = settings()
 """The loaded profile (``tests/conftest.py``): 100 examples per property in ci (the default), 300 in
@@ -292,6 +292,17 @@ def scenarios(draw: st.DrawFn, max_abilities: int = 6, reactions: bool = False, 
             doc["objects"] = [*objects, *relay["objects"]]
             doc["triggers"] = [*triggers, relay["trigger"]]
             doc["reactions"] = [*doc["reactions"], *relay["reactions"]]
+    return after_leaving(doc)
+
+
+def after_leaving(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` as 800.4a leaves it: an object a player who left the game controls and another
+    player owns is no longer theirs (the scenario door refuses one that is): its owner controls it."""
+    gone = {p["id"] for p in doc.get("players", []) if isinstance(p, dict) and p.get("left_game")}
+    for o in doc.get("objects", []):
+        owner = o.get("owner")
+        if o.get("controller") in gone and owner is not None and owner not in gone:
+            o["controller"] = owner
     return doc
 
 

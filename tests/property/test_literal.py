@@ -32,7 +32,7 @@ from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, 
 
 from ..literal import Literal
 from ..test_judge_63a import crowded
-from .strategies import SETTINGS, scenarios
+from .strategies import SETTINGS, after_leaving, scenarios
 
 SMALL = 400
 """Legal outcomes at most of a scenario the literal reading lists (a larger one is set aside)."""
@@ -219,7 +219,7 @@ def unusual(draw: st.DrawFn) -> dict[str, Any]:
             }
             for _ in range(draw(st.integers(1, 2)))
         ]
-    return doc
+    return after_leaving(doc)
 
 
 DOCS = st.one_of(scenarios(max_abilities=4), scenarios(max_abilities=3, linked=True), crowded(), unusual(), unusual())
