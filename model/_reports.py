@@ -110,7 +110,10 @@ class AbilityReport(_Report):
     )
     chooser: str = Field(description="Who makes its choices (700.2e); the controller unless named")
     part: int = Field(description="Its part of 603.3b: 2 when its trigger condition is another ability triggering")
-    block: int | None = Field(description="Its block of 603.3b; null: it is never put on the stack (800.4d)")
+    block: int | None = Field(
+        description="Its block of 603.3b; null: it is never put on the stack (800.4d). A fired ability's is "
+        "its controller's block in one pass it goes into: its number there depends on what else fires"
+    )
     modal: ModalReport | None = Field(description="Its modal choice; null when it is not modal")
     modes: list[ModeReport] = Field(description="Its modes, each with its requirements")
     must_target: list[str] = Field(description="Things 'must target' effects name for it (601.2c)")

@@ -532,6 +532,8 @@ def _ability_lines(a: AbilityReport, title: str) -> list[str]:
     if a.chooser != a.controller:
         lines.append(f"  choices made by {a.chooser} (700.2e); legality judged from {a.controller}")
     where = f"block {a.block + 1}" if a.block is not None else "never put on the stack"  # 1-based, as drawn
+    if a.pass_ is not None and a.block is not None:  # its number in its pass depends on what else fires there
+        where = f"the block of {a.controller} in pass {a.pass_}"
     lines.append(f"  part {a.part}, {where}")
     if a.modal:
         m = a.modal

@@ -161,3 +161,37 @@ def test_every_thing_is_told_once_for_each_requirement(doc: dict[str, Any]) -> N
             assert len(said) == len(set(said)), f"a thing told twice: {said}"
             assert len(said) + others == len(every), (a.id, r.id, said, others, every)
             assert set(said) <= set(every)
+
+
+FIRED_EITHER_BLOCK: dict[str, Any] = {
+    "players": ["A", "B"],
+    "objects": [
+        {"id": "acre", "types": ["creature"], "controller": "A"},
+        {"id": "bcre", "types": ["creature"], "controller": "B"},
+    ],
+    "triggers": [
+        {"id": "TA", "controller": "A", "text": "Tap target creature.", "targets": [{"id": "t", "filter": {"type": "creature"}}]},
+        {"id": "TB", "controller": "B", "text": "Tap target creature.", "targets": [{"id": "t", "filter": {"type": "creature"}}]},
+    ],
+    "reactions": [
+        {"id": "RA", "object": "acre", "by": "opponent", "trigger": {"text": "A gains 1 life.", "source": "acre"}},
+        {"id": "RB", "object": "bcre", "by": "opponent", "trigger": {"text": "B gains 1 life.", "source": "bcre"}},
+    ],
+}
+
+
+def test_a_fired_ability_is_told_its_controllers_block_not_a_number_other_fired_abilities_decide() -> None:
+    """603.3b: in each pass, each player puts their abilities in APNAP order, so a fired ability's
+    block number in its pass depends on what else fires there: RB@TA (B's) is the second block of
+    pass 2 where TB fired RA (A's) too, and the first where it fired nothing. explain said "block 2"."""
+    from triggerstack.solver import outcomes
+
+    facts = compile_facts(Scenario.model_validate(FIRED_EITHER_BLOCK))
+    alone = [o for o in outcomes(facts) if [e.ability for e in o.stack[sum((o.passes or [0])[:1]) :]] == ["RB@TA"]]
+    beside = [o for o in outcomes(facts) if {"RA@TB", "RB@TA"} <= {e.ability for e in o.stack}]
+    assert alone and beside  # B's block is the first of pass 2 in one, the second in the other
+    told = explain(facts)
+    fired = next(a for a in told["fired"] if a["id"] == "RB@TA")
+    lines = _ability_lines(Explanation.model_validate(told).fired[[a["id"] for a in told["fired"]].index("RB@TA")], "RB@TA")
+    assert "  part 1, the block of B in pass 2" in lines, lines
+    assert fired["pass"] == 2
