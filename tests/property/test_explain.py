@@ -190,8 +190,8 @@ def test_a_fired_ability_is_told_its_controllers_block_not_a_number_other_fired_
     alone = [o for o in outcomes(facts) if [e.ability for e in o.stack[sum((o.passes or [0])[:1]) :]] == ["RB@TA"]]
     beside = [o for o in outcomes(facts) if {"RA@TB", "RB@TA"} <= {e.ability for e in o.stack}]
     assert alone and beside  # B's block is the first of pass 2 in one, the second in the other
-    told = explain(facts)
-    fired = next(a for a in told["fired"] if a["id"] == "RB@TA")
-    lines = _ability_lines(Explanation.model_validate(told).fired[[a["id"] for a in told["fired"]].index("RB@TA")], "RB@TA")
+    reports = Explanation.model_validate(explain(facts)).fired or []
+    fired = next(a for a in reports if a.id == "RB@TA")
+    assert fired.pass_ == 2
+    lines = _ability_lines(fired, "RB@TA")
     assert "  part 1, the block of B in pass 2" in lines, lines
-    assert fired["pass"] == 2
