@@ -189,6 +189,36 @@ def test_a_block_is_waited_for_by_its_state_and_asked_for_once_done() -> None:
     assert never.asked == 0 and time.monotonic() - started < PATIENCE
 
 
+class _Lost:
+    """A Dask future done on a worker killed since: asked for its result, distributed gathers it from
+    that worker and, finding it gone, waits for another to compute it again — with none, for ever
+    (here: for ``hang`` seconds, then an error no wait gives)."""
+
+    def __init__(self, hang: float) -> None:
+        self.hang, self.asked = hang, 0
+
+    def done(self) -> bool:
+        return True
+
+    def result(self, timeout: float | None = None) -> list[str]:
+        self.asked += 1
+        threading.Event().wait(timeout if timeout is not None else self.hang)
+        raise RuntimeError("the test's fake waited its whole time")
+
+
+def test_a_done_block_whose_worker_was_killed_fails_in_bounded_time() -> None:
+    """A clean-clone run hung for ever in the test that kills every worker: the block was done,
+    and fetching its answers waited for a worker to compute them again. The fetch is waited for as
+    the block is: at most ``no_worker`` seconds while the cluster has no worker."""
+    from triggerstack.solver._errors import ClusterLost
+
+    lost = _Lost(hang=PATIENCE)
+    started = time.monotonic()
+    with pytest.raises(ClusterLost, match=r"no worker for 0\.3 s"):
+        _result(lost, _Cluster(0), no_worker=0.3)
+    assert lost.asked == 1 and time.monotonic() - started < PATIENCE / 2
+
+
 def test_an_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     from triggerstack.solver._errors import ClusterLost

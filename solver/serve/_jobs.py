@@ -11,6 +11,7 @@ worker lost mid-run loses no line and writes none twice; a cluster without a wor
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import ipaddress
 import json
@@ -134,13 +135,21 @@ WORKERS_EVERY = 0.5
 def _result(future: Any, client: Any, no_worker: float) -> list[str]:
     """A block's answers, waiting as long as it takes while the cluster has a worker, and at
     most ``no_worker`` seconds while it has none. It waits by looking at whether the future is
-    done (its state, here), and asks for the result once it is: never ``future.result(timeout=…)``,
-    whose wait can lose a result that races its timeout and raise ``UnboundLocalError`` from
-    distributed's ``sync`` (dask/distributed#8514, open) — a batch on a busy machine met it."""
+    done (its state, here), and asks for the result once it is (:func:`_fetch`, waited for alike):
+    never ``future.result(timeout=…)``, whose wait can lose a result that races its timeout and
+    raise ``UnboundLocalError`` from distributed's ``sync`` (dask/distributed#8514, open) — a batch
+    on a busy machine met it."""
     alone_since: float | None = None
     asked = time.monotonic()
-    while not future.done():
-        time.sleep(POLL)
+    fetched: concurrent.futures.Future[list[str]] | None = None
+    while True:
+        if fetched is None and future.done():
+            fetched = _fetch(future)
+        if fetched is None:
+            time.sleep(POLL)
+        else:
+            with contextlib.suppress(concurrent.futures.TimeoutError):
+                return fetched.result(timeout=POLL)
         now = time.monotonic()
         if now - asked < WORKERS_EVERY:
             continue
@@ -151,7 +160,24 @@ def _result(future: Any, client: Any, no_worker: float) -> list[str]:
         alone_since = now if alone_since is None else alone_since
         if now - alone_since >= no_worker:
             raise ClusterLost(f"it has had no worker for {no_worker:g} s (start workers, or run without --scheduler)")
-    return cast(list[str], future.result())
+
+
+def _fetch(future: Any) -> concurrent.futures.Future[list[str]]:
+    """A done block's answers, fetched on a thread of their own: fetching gathers them from the
+    worker that holds them, and where that worker was killed after the block was done, Dask waits
+    for another to compute them again — for ever, with none left. A clean-clone run hung there, in
+    the test that kills every worker; :func:`_result` waits on this as on the block, at most
+    ``no_worker`` seconds while the cluster has no worker (the thread ends when the client does)."""
+    box: concurrent.futures.Future[list[str]] = concurrent.futures.Future()
+
+    def fetch() -> None:
+        try:
+            box.set_result(cast(list[str], future.result()))
+        except BaseException as exc:  # the block's own error, raised where it is waited for
+            box.set_exception(exc)
+
+    threading.Thread(target=fetch, name="triggerstack-dask-fetch", daemon=True).start()
+    return box
 
 
 def _is_cluster_error(exc: BaseException) -> bool:
