@@ -199,7 +199,10 @@ ALLOWED_RULE_NUMBERS: dict[str, tuple[frozenset[str] | None, str]] = {
         frozenset({"601.2d", "603.3a", "700.2d"}),
         "bad input: a document that contradicts the format (a ScenarioError naming the rule), not a choice",
     ),
-    "model/_references.py": (frozenset({"603.2"}), "bad input: a reference the document leaves unresolved"),
+    "model/_references.py": (
+        frozenset({"603.2", "800.4a"}),
+        "bad input: a reference the document leaves unresolved, or a state the rules do not allow",
+    ),
     "model/_limits.py": (frozenset({"603.3b"}), "what a cap stops: the tool's limit, not a rule broken"),
     "model/_passes.py": (frozenset({"603.3b"}), "the cap on passes: the tool's limit, not a rule broken"),
     "solver/_core/_loops.py": (frozenset({"603.3b"}), "what the deadline interrupted: the tool's limit"),

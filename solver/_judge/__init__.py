@@ -26,7 +26,6 @@ from ._never import broken_for_good as broken_for_good
 from ._never import mode_broken_for_good as mode_broken_for_good
 from ._never import mode_never_chosen as mode_never_chosen
 from ._never import never_chosen as never_chosen
-from ._never import refits as refits
 from ._order import already_done as already_done
 from ._order import announce_first as announce_first
 from ._order import announce_then as announce_then
@@ -54,6 +53,7 @@ from ._proposal import Violation as Violation
 from ._proposal import judge as judge
 from ._reason import Reason as Reason
 from ._reason import cite as cite
+from ._relinked import refits as refits
 from ._removal import cannot_be_removed as cannot_be_removed
 from ._removal import may_be_removed as may_be_removed
 from ._removal import must_be_put as must_be_put
