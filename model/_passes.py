@@ -404,8 +404,18 @@ class Passes:
                 f"{counted(self.max_compiled, 'distinct passes')} in one call, each kept with its engine"
                 f"{raised_by('compiled')}" + (f"; still triggering: {fired}" if fired else "")
             )
+        return compile_facts(self.scenario(data))
+
+    def scenario(self, data: dict[str, Any]) -> Scenario:
+        """The scenario of the later pass ``data`` (:func:`_with_triggers`' document): built from the
+        first scenario's validated parts where :func:`by_reactions` fired it (:meth:`_built`),
+        validated otherwise."""
         built = self._built(data) if self.next_pass is None else None
-        return compile_facts(built or Scenario.model_validate(data, context={"later_pass": True}))
+        return built or Scenario.model_validate(data, context={"later_pass": True})
+
+    def following(self, on_stack: Sequence[StackItem], waiting: Sequence[Mapping[str, Any]]) -> Scenario:
+        """:func:`next_scenario` of the first pass, built as :meth:`scenario` builds a pass."""
+        return self.scenario(_with_triggers(self._base(), waiting, _stacked(on_stack)))
 
     def _built(self, data: Mapping[str, Any]) -> Scenario | None:
         """The scenario of a later pass that :func:`by_reactions` fired, built from the first

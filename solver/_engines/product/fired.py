@@ -31,7 +31,7 @@ from random import Random
 from triggerstack.model._facts import AbilityFacts, Facts, compile_facts
 from triggerstack.model._limits import Deadline
 from triggerstack.model._outcome import Entry, Outcome
-from triggerstack.model._passes import Passes, join, next_scenario
+from triggerstack.model._passes import Passes, join
 
 from ..._core.engine import PassEngine
 from ..._core.indexed import IndexedOutcome, Placed, to_outcome
@@ -121,7 +121,7 @@ class FiredClasses:
         placed = [a for a in facts.abilities if a.block is not None]
         on_stack = [(a.id, a.controller) for a in placed]
         waiting = [{"id": f"{r.id}@{self.anchor}", **r.trigger.model_dump(by_alias=True)} for r in self.reactions]
-        rep = compile_facts(next_scenario(facts.scenario, on_stack, waiting))
+        rep = compile_facts(self.passes.following(on_stack, waiting))  # not validated again: model/_passes.py
         for a in rep.abilities:
             for m in a.modes:
                 for r in m.requirements:
