@@ -186,7 +186,7 @@ def no_choice_goes_on(a: AbilityFacts, decision: str, announced: Sequence[str], 
         None,
         Rule.R601_2C if targeting else Rule.R700_2,
         f"no legal choice of {a.id} goes on with {worded(a, decision)} after {said} "
-        "(counts, different targets, must-target effects or divisions rule it out)",
+        "(counts, different targets, what a description names, must-target effects or divisions rule it out)",
     )
 
 

@@ -66,6 +66,14 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@dataclass(slots=True)
+class _Part:
+    """One first entry of :meth:`LegalOutcomes.divide`: the entry as written, and its count."""
+
+    written: dict[str, Any] | None
+    n: int = 0
+
+
 @dataclass
 class _Learned:
     """What one scenario under one set of options has learned so far."""
@@ -187,27 +195,24 @@ class LegalOutcomes:
                     f"divide tallies the outcomes one by one: {int_said(total)} is more than the limit of {cap}"
                     + raised_by("outcomes")
                 )
-            tally: dict[Entry | None, int] = {}
-            written: dict[Entry | None, dict[str, Any] | None] = {}
+            parts: dict[Entry | None, _Part] = {}  # each first entry by value: what it writes, its count
             spending = Spending(self.options.limits.answer, RUNNING, "dividing the count")
             # Tallied by the entry object first: an engine's outcomes share one entry object per
             # placed choice, so an entry is hashed by its value (the frozensets of its targets)
             # once per object, not once per outcome (that was a quarter of the work).
-            seen: dict[int, tuple[Entry | None, list[int]]] = {}  # the entry kept: its id names no other
+            seen: dict[int, tuple[Entry | None, _Part]] = {}  # the entry kept: its id names no other
             for outcome in self.outcomes():
                 first = outcome.stack[0] if outcome.stack else None
                 hit = seen.get(id(first))
                 if hit is None:
-                    if first not in tally:  # a new part of the answer: written and counted as it comes
+                    part = parts.get(first)
+                    if part is None:  # a new part of the answer: written and counted as it comes
                         alone = None if first is None else built_outcome((first,), ())
-                        written[first] = None if alone is None else outcome_dict(alone)["stack"][0]
-                        spending.spend(compact(written[first]))
-                        tally[first] = 0
-                    hit = seen[id(first)] = (first, [0])
-                hit[1][0] += 1
-            for first, (n,) in seen.values():
-                tally[first] += n
-        shown = [(written[e], n) for e, n in tally.items()]
+                        part = parts[first] = _Part(None if alone is None else outcome_dict(alone)["stack"][0])
+                        spending.spend(compact(part.written))
+                    hit = seen[id(first)] = (first, part)
+                hit[1].n += 1
+        shown = [(p.written, p.n) for p in parts.values()]
         shown.sort(key=lambda item: "" if item[0] is None else json.dumps(item[0], sort_keys=True))
         return shown
 
