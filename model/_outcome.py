@@ -71,6 +71,15 @@ class _Value(Built, _Frozen):
             value = self._value = self.value()
         return value
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, its value computed again: pydantic copies the private ``_value`` as it
+        is, so a copy with ``update`` of a value hashed before was equal to the original and hashed
+        alike (an entry renamed to a fired ability's id, as ``fired.py`` renames them)."""
+        copied = super().model_copy(update=update, deep=deep)
+        if copied.__pydantic_private__ is not None:  # pydantic's copy holds a dict of its own
+            copied.__pydantic_private__["_value"] = None
+        return copied
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Value):
             return NotImplemented

@@ -8,13 +8,13 @@ with 603.3a), run once the shapes are valid. Each error names its place
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Mapping, Set
 from functools import cache
 from types import UnionType
 from typing import Any, Self, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, PrivateAttr, ValidationError, ValidationInfo, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, to_jsonable_python
 
 from ._controllers import Control
 from ._errors import MissingExtra, ScenarioError
@@ -135,6 +135,21 @@ class Scenario(Document, ScenarioFields):
         later = bool(info.context and info.context.get("later_pass"))
         self._controls = check_references(self, allow_fired=later)
         return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy; with ``update``, the scenario its fields and the update's make, read
+        as a document is (:meth:`model_validate`: ``ScenarioError`` naming the place). pydantic's
+        own took the update unread and kept what was derived from the fields it replaced: the
+        facts ``facts_of`` keeps, so ``count`` of a copy with two of the board wipe's triggers
+        said 768, the original's count, not 8, and each waiting ability's controller (603.3a)."""
+        if not update:
+            return super().model_copy(deep=deep)
+        fields = type(self).model_fields
+        data = self.model_dump(by_alias=True, exclude_unset=True)
+        for name, value in update.items():
+            field = fields.get(name)
+            data[(field.alias or name) if field is not None else name] = to_jsonable_python(value, by_alias=True)
+        return type(self).model_validate(data)
 
     def __getstate__(self) -> dict[Any, Any]:
         """The scenario without the facts ``facts_of`` kept on it: a scenario travels as its fields

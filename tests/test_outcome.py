@@ -1,7 +1,8 @@
 """Canonical outcome form (docs/formats.md, Proposal and outcome): idempotent, independent of listing order, byte-identical JSON.
 
 Private unit: model/_outcome.py built_outcome, built_entry and built_mode, the engines' constructors from parts
-already built, held to pydantic's model_construct."""
+already built, held to pydantic's model_construct; model/_passes.py _with_triggers, the "must target" effects
+kept with some of a scenario's triggers."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, canonical, outcome_json
 from triggerstack.model._outcome import Entry, ModeChoice, built_entry, built_mode, built_outcome
+from triggerstack.model._passes import _with_triggers
+from triggerstack.solver import count
 
 from .conftest import EXAMPLES
+from .property.strategies import scenarios
 
 SCENARIO = Scenario.load(str(EXAMPLES / "vindictive-lich" / "scenario.yaml"))
 TARGETS = ["D", "C", "B", "A", "lich", "L", "zz"]
@@ -91,6 +95,46 @@ def test_equal_by_value_however_listed(outcome: Outcome, rnd: object) -> None:
     assert shuffled == outcome and hash(shuffled) == hash(outcome)
     assert canonical(SCENARIO, outcome) == outcome and hash(canonical(SCENARIO, outcome)) == hash(outcome)
     assert len({outcome, shuffled, canonical(SCENARIO, shuffled)}) == 1
+
+
+@settings(max_examples=settings().max_examples // 2, deadline=None)
+@given(outcomes(), outcomes(), st.booleans())
+def test_a_copy_with_changes_is_the_value_it_lists_even_after_the_original_was_hashed(
+    outcome: Outcome, other: Outcome, deep: bool
+) -> None:
+    """A value is computed once and kept (model/_outcome.py ``_cached``); pydantic's
+    ``model_copy(update=...)`` copied that kept value with the fields, so a renamed copy of an
+    entry hashed before was equal to the original. Every kind of value, copied with the fields of
+    another, is what validating its fields gives."""
+    pairs = [(outcome, other), (outcome.stack[0], other.stack[0])]
+    if outcome.stack[0].modes and other.stack[0].modes:
+        pairs.append((outcome.stack[0].modes[0], other.stack[0].modes[0]))
+    for one, two in pairs:
+        hash(one), hash(two)  # each keeps its value
+        fields = dict(two)
+        copied = one.model_copy(update=fields, deep=deep)
+        fresh = type(one).model_validate(two.model_dump())
+        assert copied == fresh and hash(copied) == hash(fresh)
+        assert (copied == one) == (fresh == one)
+
+
+@settings(max_examples=settings().max_examples // 2, deadline=None)
+@given(scenarios(max_abilities=4), st.data())
+def test_a_scenario_copied_with_changes_is_the_scenario_its_fields_make(doc: dict[str, Any], data: st.DataObject) -> None:
+    """The same mechanism on a scenario: what is derived from its fields once (the facts
+    ``facts_of`` keeps, each waiting ability's controller) was copied by ``model_copy(update=...)``
+    with the fields the update replaced, so ``count`` of a copy with fewer triggers gave the
+    original's count. A copy with some of the triggers is counted and controlled as the document
+    of its fields validated anew."""
+    scenario = Scenario.model_validate(doc)
+    count(scenario)  # its facts compiled and kept
+    mask = data.draw(st.lists(st.booleans(), min_size=len(scenario.triggers), max_size=len(scenario.triggers)))
+    kept = [t for t, keep in zip(scenario.triggers, mask, strict=True) if keep]
+    must = _with_triggers(scenario.model_dump(by_alias=True), kept)["must_target"]  # those still naming what is there
+    copied = scenario.model_copy(update={"triggers": kept, "must_target": must})
+    fresh = Scenario.model_validate({**doc, "triggers": [t.model_dump(by_alias=True) for t in kept], "must_target": must})
+    assert count(copied) == count(fresh)
+    assert copied.controls == fresh.controls
 
 
 def test_what_differs_is_unequal() -> None:
