@@ -21,7 +21,7 @@ surface writes its JSON, the command line its :meth:`~Explanation.text`, and the
 from __future__ import annotations
 
 from collections.abc import Callable, KeysView, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, Self
 
 from pydantic import PrivateAttr
 from triggerstack.model import _reports as reports
@@ -71,6 +71,14 @@ class Explanation(Result, reports.Explanation):
 
     _drawing: Callable[[], str] | None = PrivateAttr(None)
     _json: dict[str, Any] | None = PrivateAttr(None)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, its JSON written again from its fields: pydantic copies the kept
+        ``_json`` with them, so ``copy["count"]`` said the original's count."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update and copied.__pydantic_private__ is not None:
+            copied.__pydantic_private__["_json"] = None
+        return copied
 
     def to_json(self) -> dict[str, Any]:
         if self._json is None:  # exactly what explain said: the fields it set

@@ -195,3 +195,17 @@ def test_a_fired_ability_is_told_its_controllers_block_not_a_number_other_fired_
     assert fired.pass_ == 2
     lines = _ability_lines(fired, "RB@TA")
     assert "  part 1, the block of B in pass 2" in lines, lines
+
+
+@settings(max_examples=settings().max_examples // 4, deadline=None)
+@given(doc=scenarios(max_abilities=3), n=st.integers(0, 10**6))
+def test_an_explanation_copied_with_changes_reads_as_what_it_now_holds(doc: dict[str, Any], n: int) -> None:
+    """An explanation read as a mapping keeps the JSON it wrote (``Explanation.to_json``), which
+    pydantic's ``model_copy(update=...)`` copied with the fields: a copy said the original's count
+    (the mechanism of tests/test_outcome.py's copies, on a result)."""
+    told = explain(Scenario.model_validate(doc))
+    was = dict(told.to_json())
+    copied = told.model_copy(update={"count": n})
+    assert copied["count"] == n and copied.get("count") == n and told["count"] == was["count"]
+    keys = list(copied.keys())  # iterating a pydantic model gives its (field, value) pairs
+    assert {k: copied[k] for k in keys if k != "count"} == {k: v for k, v in was.items() if k != "count"}
