@@ -9,7 +9,7 @@ importing the module that validates one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal, Self, Union
 
 from pydantic import (
@@ -176,8 +176,18 @@ class Filter(_Frozen):
 
     @model_validator(mode="after")
     def _keys(self) -> Self:
-        self._named = frozenset(name for name in type(self).model_fields if getattr(self, name) is not None)
+        self._named = self._given()
         return self
+
+    def _given(self) -> frozenset[str]:
+        return frozenset(name for name in type(self).model_fields if getattr(self, name) is not None)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, the keys it gives read again: pydantic copies them as they were."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            copied._named = copied._given()
+        return copied
 
     @property
     def given_keys(self) -> frozenset[str]:

@@ -2,7 +2,7 @@
 
 Private unit: model/_outcome.py built_outcome, built_entry and built_mode, the engines' constructors from parts
 already built, held to pydantic's model_construct; model/_passes.py _with_triggers, the "must target" effects
-kept with some of a scenario's triggers."""
+kept with some of a scenario's triggers; model/_shapes.py Filter, the keys a filter gives."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from triggerstack.model import Outcome, Scenario, canonical, outcome_json
 from triggerstack.model._outcome import Entry, ModeChoice, built_entry, built_mode, built_outcome
 from triggerstack.model._passes import _with_triggers
+from triggerstack.model._shapes import Filter
 from triggerstack.solver import count
 
 from .conftest import EXAMPLES
-from .property.strategies import scenarios
+from .property.strategies import FILTERS, scenarios
 
 SCENARIO = Scenario.load(str(EXAMPLES / "vindictive-lich" / "scenario.yaml"))
 TARGETS = ["D", "C", "B", "A", "lich", "L", "zz"]
@@ -135,6 +136,17 @@ def test_a_scenario_copied_with_changes_is_the_scenario_its_fields_make(doc: dic
     fresh = Scenario.model_validate({**doc, "triggers": [t.model_dump(by_alias=True) for t in kept], "must_target": must})
     assert count(copied) == count(fresh)
     assert copied.controls == fresh.controls
+
+
+@given(st.sampled_from(FILTERS), st.sampled_from(FILTERS))
+def test_a_filter_copied_with_changes_gives_the_keys_it_now_has(one: Any, two: Any) -> None:
+    """A filter keeps the keys it gives (``Filter.given_keys``, read when compiling), which
+    pydantic's copy copied as they were: a copy with another's fields gives that one's keys."""
+    if isinstance(one, str) or isinstance(two, str):
+        return  # a named filter ("any-target") is no mapping of keys
+    first, second = Filter.model_validate(one), Filter.model_validate(two)
+    fields = {name: getattr(second, name) for name in type(second).model_fields}
+    assert first.model_copy(update=fields).given_keys == second.given_keys
 
 
 def test_what_differs_is_unequal() -> None:
