@@ -128,14 +128,6 @@ def firing(scenario: Scenario, waiting: Sequence[str]) -> str:
     )
 
 
-def next_scenario(
-    first: Scenario, on_stack: Sequence[StackItem], waiting: Sequence[Trigger | Mapping[str, Any]]
-) -> Scenario:
-    """The scenario of a further pass: ``first`` 's players and objects, the abilities already on
-    the stack (bottom first) as objects, and ``waiting`` as its triggers."""
-    return with_triggers(first, waiting, _stacked(on_stack))
-
-
 def _stacked(on_stack: Sequence[StackItem]) -> list[dict[str, Any]]:
     return [{"id": aid, "kind": "ability", "ability_kind": "triggered", "controller": who} for aid, who in on_stack]
 
@@ -414,7 +406,9 @@ class Passes:
         return built or Scenario.model_validate(data, context={"later_pass": True})
 
     def following(self, on_stack: Sequence[StackItem], waiting: Sequence[Mapping[str, Any]]) -> Scenario:
-        """:func:`next_scenario` of the first pass, built as :meth:`scenario` builds a pass."""
+        """The scenario of a further pass: the first pass's players and objects, the abilities
+        already on the stack (bottom first) as objects, and ``waiting`` as its triggers — built as
+        :meth:`scenario` builds a pass."""
         return self.scenario(_with_triggers(self._base(), waiting, _stacked(on_stack)))
 
     def _built(self, data: Mapping[str, Any]) -> Scenario | None:
