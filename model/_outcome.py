@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ._args import instance_of
+from ._derived import Derived
 from ._errors import ScenarioError
 from ._facts import Facts, facts_of
 from ._io import load_document
@@ -53,11 +54,12 @@ def _inferred_passes(stack: Sequence[Entry]) -> tuple[int, ...] | None:
 _V = TypeVar("_V", bound="_Value")
 
 
-class _Value(Built, _Frozen):
+class _Value(Derived, Built, _Frozen):
     """Equal and hashed by what the outcome *is*, not how it is listed (docs/rules.md, "An outcome": modes are a
     multiset, a requirement's targets a set): ``value`` is computed once."""
 
     _value: Any = PrivateAttr(default=None)
+    _DERIVED: ClassVar[tuple[str, ...]] = ("_value",)  # computed again by a copy with changes
 
     def value(self) -> Any:
         raise NotImplementedError
@@ -70,15 +72,6 @@ class _Value(Built, _Frozen):
         if value is None:
             value = self._value = self.value()
         return value
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """pydantic's copy, its value computed again: pydantic copies the private ``_value`` as it
-        is, so a copy with ``update`` of a value hashed before was equal to the original and hashed
-        alike (an entry renamed to a fired ability's id, as ``fired.py`` renames them)."""
-        copied = super().model_copy(update=update, deep=deep)
-        if copied.__pydantic_private__ is not None:  # pydantic's copy holds a dict of its own
-            copied.__pydantic_private__["_value"] = None
-        return copied
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Value):

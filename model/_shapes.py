@@ -9,8 +9,8 @@ importing the module that validates one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, Literal, Self, Union
+from collections.abc import Iterator
+from typing import Annotated, Any, ClassVar, Literal, Self, Union
 
 from pydantic import (
     AfterValidator,
@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from ._derived import Derived
 from ._event import resolve_event
 from ._numbers import AtLeast0, AtLeast1, Whole
 from ._slots import interned
@@ -124,7 +125,7 @@ FilterField = Annotated[
 
 
 @interned
-class Filter(_Frozen):
+class Filter(Derived, _Frozen):
     """A conjunctive description of what may be chosen (docs/formats.md, Scenario).
 
     Without ``kind`` it inherits the domain of its enclosing filter, or matches permanents only
@@ -173,21 +174,17 @@ class Filter(_Frozen):
     all: tuple[FilterField, ...] | None = None
     """Matches what every one of these filters matches."""
     _named: frozenset[str] = PrivateAttr(default=frozenset())
+    _DERIVED: ClassVar[tuple[str, ...]] = ("_named",)
 
     @model_validator(mode="after")
     def _keys(self) -> Self:
-        self._named = self._given()
+        self._derive_again()
         return self
 
-    def _given(self) -> frozenset[str]:
-        return frozenset(name for name in type(self).model_fields if getattr(self, name) is not None)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """pydantic's copy, the keys it gives read again: pydantic copies them as they were."""
-        copied = super().model_copy(update=update, deep=deep)
-        if update:
-            copied._named = copied._given()
-        return copied
+    def _derive_again(self) -> None:
+        """The keys it gives, read as it is validated and as a copy with changes is made (model/_derived.py):
+        at once, since two filters are equal with what they keep (pydantic compares private attributes)."""
+        self._named = frozenset(name for name in type(self).model_fields if getattr(self, name) is not None)
 
     @property
     def given_keys(self) -> frozenset[str]:

@@ -21,11 +21,12 @@ surface writes its JSON, the command line its :meth:`~Explanation.text`, and the
 from __future__ import annotations
 
 from collections.abc import Callable, KeysView, Mapping, Sequence
-from typing import Any, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import PrivateAttr
 from triggerstack.model import _reports as reports
 from triggerstack.model._answer import AnswerTooLarge, Spending
+from triggerstack.model._derived import Derived
 from triggerstack.model._errors import EndlessLoop, ScenarioError
 from triggerstack.model._facts import AbilityFacts, Facts, ModeFacts, RequirementFacts
 from triggerstack.model._numbers import int_said, int_text
@@ -65,20 +66,13 @@ class Explain(Params):
     """What explain --json prints."""
 
 
-class Explanation(Result, reports.Explanation):
+class Explanation(Derived, Result, reports.Explanation):
     # the explain format itself (the same JSON Schema, published under the same name), answered as a verb
     __doc__ = reports.Explanation.__doc__
 
     _drawing: Callable[[], str] | None = PrivateAttr(None)
     _json: dict[str, Any] | None = PrivateAttr(None)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """pydantic's copy, its JSON written again from its fields: pydantic copies the kept
-        ``_json`` with them, so ``copy["count"]`` said the original's count."""
-        copied = super().model_copy(update=update, deep=deep)
-        if update and copied.__pydantic_private__ is not None:
-            copied.__pydantic_private__["_json"] = None
-        return copied
+    _DERIVED: ClassVar[tuple[str, ...]] = ("_json",)  # written again by a copy with changes
 
     def to_json(self) -> dict[str, Any]:
         if self._json is None:  # exactly what explain said: the fields it set
