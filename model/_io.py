@@ -214,7 +214,7 @@ def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
             return False
         kind = type(value)
         if kind is str or kind is bool or value is None:
-            if kind is str and not value.isascii() and not _encodes(value):
+            if kind is str and not value.isascii() and not printable(value):
                 return False
             continue
         if kind is int:
@@ -230,7 +230,7 @@ def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
             for k, v in value.items():
                 if type(k) is not str and not isinstance(k, str):
                     return False  # a key that is no text: refused at its place
-                if not k.isascii() and not _encodes(k):
+                if not k.isascii() and not printable(k):
                     return False
                 push((v, inner))
             values += len(value)  # the keys, each a value
@@ -239,7 +239,7 @@ def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
                 return False
             stack.extend(zip(value, repeat(inner)))
         elif isinstance(value, str):
-            if not value.isascii() and not _encodes(value):
+            if not value.isascii() and not printable(value):
                 return False
         elif isinstance(value, bool):
             continue
@@ -254,8 +254,9 @@ def _within(doc: Any, limits: Limits, written: bool = False) -> bool:
     return True
 
 
-def _encodes(text: str) -> bool:
-    """Whether ``text`` is valid Unicode (no lone surrogate, which no output could print)."""
+def printable(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: it can be written back as UTF-8 (a lone surrogate, which no
+    output could print, cannot). The one home of this question (the limits' walk, the RPC server's ids)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -39,7 +39,7 @@ from pydantic import (
 from triggerstack.model._answer import Answer, AnswerTooLarge, Raw
 from triggerstack.model._errors import ScenarioError
 from triggerstack.model._facts import Facts
-from triggerstack.model._io import load_document
+from triggerstack.model._io import load_document, printable
 from triggerstack.model._limits import Bound, bounded, deadline_for, seconds_field
 from triggerstack.model._numbers import counted, text_int
 from triggerstack.model._text import typed, visible
@@ -479,17 +479,8 @@ def _is_id(value: Any) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, str):
-        return value.isascii() or _printable(value)
+        return value.isascii() or printable(value)
     return value is None or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _printable(text: str) -> bool:
-    """Whether ``text`` can be written back as UTF-8 (a lone surrogate cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _json_kind(value: Any) -> str:
