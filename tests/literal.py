@@ -229,34 +229,44 @@ class Literal:
 
     def bars(self, ability: str, req: dict[str, Any], th: Thing, linked: dict[str, set[str]] | None) -> set[str]:
         """Every code that bars ``th`` from ``req`` of ``ability``, what is below aside."""
+        return {code for code, _rule in self.bar_rules(ability, req, th, linked)}
+
+    def bar_rules(
+        self, ability: str, req: dict[str, Any], th: Thing, linked: dict[str, set[str]] | None
+    ) -> set[tuple[str, str]]:
+        """Every bar of ``th`` from ``req`` of ``ability`` as its code and the rule it is (one code is
+        several rules: a permanent's hexproof 702.11b, a player's 702.11c, hexproof from a quality
+        702.11d; protection 702.16b, from everything 702.16j; a player gone 800.4a, an effect's "can't
+        be the target" 601.2c), what is below aside."""
         you = self.controller[ability]
         src = self.source(ability)
-        out: set[str] = set()
+        out: set[tuple[str, str]] = set()
         if th.id == ability:
-            out.add("target-self")
+            out.add(("target-self", "115.5"))
         if linked is None and "target_of" in repr(req.get("filter")):
             pass  # judged with the other targets
         elif not self.matches(req.get("filter", {}), th, you, linked):
-            out.add("target-filter")
+            out.add(("target-filter", "601.2c"))
         if req.get("other_than_source") and src is not None and th.id == src.id:
-            out.add("target-source")
+            out.add(("target-source", "115.3"))
         if th.left:
-            out.add("target-restricted")
+            out.add(("target-restricted", "800.4a"))
         whose = th.controller
         if th.functioning():
             d = th.doc
             if d.get("hexproof") and whose is not None and self.opponents(whose, you):
-                out.add("target-hexproof")
+                out.add(("target-hexproof", "702.11c" if th.kind == "player" else "702.11b"))
             if d.get("shroud"):
-                out.add("target-shroud")
-            if any(self.quality(q, src, whose) for q in d.get("protection", [])):
-                out.add("target-protection")
+                out.add(("target-shroud", "702.18a"))
+            protection = d.get("protection", [])
+            if any(self.quality(q, src, whose) for q in protection):
+                out.add(("target-protection", "702.16j" if any(q == {} for q in protection) else "702.16b"))
             if (
                 whose is not None
                 and self.opponents(whose, you)
                 and any(self.quality(q, src, whose) for q in d.get("hexproof_from", []))
             ):
-                out.add("target-hexproof")
+                out.add(("target-hexproof", "702.11d"))
         for c in th.doc.get("cant_be_targeted_by", []):
             who = c.get("controller", "any")
             ok_who = (
@@ -265,7 +275,7 @@ class Literal:
                 or (who == "opponent" and whose is not None and self.opponents(whose, you))
             )
             if ok_who and self.quality(c.get("source", {}), src, whose):
-                out.add("target-restricted")
+                out.add(("target-restricted", "601.2c"))
         return out
 
     def must(self, ability: str) -> list[str]:

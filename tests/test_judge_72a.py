@@ -30,7 +30,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import assume, event, given
+from hypothesis import assume, event, example, given
 from hypothesis import strategies as st
 from triggerstack.model import EndlessLoop, Facts, Outcome, Scenario, compile_facts
 from triggerstack.solver import DecisionKind, Stepper, TimeLimitReached, check, explain, outcomes
@@ -181,7 +181,62 @@ def _why_not(facts: Facts, o: dict[str, Any], things: dict[str, set[str]]) -> di
     return out
 
 
+LINKED_PLAYER_HEXPROOF: dict[str, Any] = {'rules': 'seed',
+     'players': [{'id': 'P0', 'hexproof': True}, {'id': 'P1', 'hexproof': True, 'left_game': True},
+                 {'id': 'P2', 'hexproof': True, 'left_game': True}, {'id': 'P3', 'hexproof': True}],
+     'objects': [{'id': 'o0',
+                  'kind': 'card',
+                  'zone': 'graveyard',
+                  'owner': 'P0',
+                  'types': ['creature'],
+                  'hexproof': True,
+                  'shroud': True,
+                  'protection': [{'color': 'red'}],
+                  'hexproof_from': [{'color': 'red'}]},
+                 {'id': 'o1',
+                  'kind': 'card',
+                  'zone': 'graveyard',
+                  'owner': 'P0',
+                  'types': ['creature'],
+                  'hexproof': True,
+                  'shroud': True,
+                  'protection': [{'color': 'red'}]},
+                 {'id': 'o2',
+                  'controller': 'P1',
+                  'types': ['creature'],
+                  'colors': [],
+                  'hexproof': True,
+                  'shroud': True},
+                 {'id': 'o3',
+                  'kind': 'card',
+                  'zone': 'graveyard',
+                  'owner': 'P0',
+                  'types': ['creature'],
+                  'hexproof': True,
+                  'shroud': True,
+                  'protection': [{'color': 'red'}]},
+                 {'id': 'cP0', 'controller': 'P0', 'types': ['creature']},
+                 {'id': 'gP0', 'kind': 'card', 'zone': 'graveyard', 'owner': 'P0', 'types': ['creature']},
+                 {'id': 'cP3', 'controller': 'P3', 'types': ['creature']},
+                 {'id': 'gP3', 'kind': 'card', 'zone': 'graveyard', 'owner': 'P3', 'types': ['creature']}],
+     'triggers': [{'id': 'L',
+                   'text': 'L',
+                   'targets': [{'id': 'r',
+                                'min': 1,
+                                'max': 1,
+                                'filter': {'type': 'creature', 'controller': {'target_of': 'd'}}},
+                               {'id': 'd',
+                                'min': 0,
+                                'max': None,
+                                'filter': {'any': [{'kind': 'player'}, {'type': 'creature'}]}}],
+                   'controller': 'P0'}]}
+"""Stop 79's CI: o2 (hexproof, 702.11b) for r, whose controller P1 (hexproof as a player, 702.11c)
+must be a target of d. Explain tells o2's own hexproof and, of the ways of choosing o2 where d
+takes P1, P1's: the same code under another rule, which a proposal with d = [o2] does not break."""
+
+
 @SETTINGS
+@example(doc=LINKED_PLAYER_HEXPROOF, seed=0)
 @given(doc=named_boards(), seed=st.integers(0, 2**16))
 def test_an_illegal_named_choice_is_judged_as_the_literal_reading_and_every_door_tells_it(
     doc: dict[str, Any], seed: int
@@ -220,10 +275,12 @@ def test_an_illegal_named_choice_is_judged_as_the_literal_reading_and_every_door
         for rid, x in (("d", d[-1] if d else ""), ("r", r[0])):
             step = {steps[rid, x]} if (rid, x) in steps else set()
             req = next(q for q in lit.modes("L")[0][1] if q["id"] == rid)
-            own = lit.bars("L", req, lit.things[x], {}) if x in lit.things else set()
+            own = lit.bar_rules("L", req, lit.things[x], {}) if x in lit.things else set()
             for code, rule in excluded.get((rid, x), set()) | step:
-                # the thing's own bar: explain also tells what bars the targets that make it fit (d's hexproof)
-                if code in THING_BARS and code in own:
+                # the thing's own bar, by code and rule: explain also tells what bars the targets that
+                # make it fit (d's hexproof), in some of the ways of choosing it — a player's hexproof
+                # is the code of a permanent's own under another rule (702.11c, 702.11b: stop 79's CI)
+                if code in THING_BARS and (code, rule) in own:
                     assert ("L", code, rule) in said, (p, rid, x, code, rule, said)
         if ("target-filter", "601.2c") in excluded.get(("r", r[0]), set()) and how == "misfits":
             assert ("L", "target-filter", "601.2c") in said, (p, said)
