@@ -329,8 +329,10 @@ def test_explain_tells_what_the_literal_reading_finds(doc: dict[str, Any]) -> No
                 picked = chosen.get((a, m, r["id"]), set())
                 assert set(r["legal"]) | set(r["legal_once_on_stack"]) == picked, (a, m, r["id"])
                 said: dict[str, set[str]] = {}
+                cited: dict[str, set[tuple[str, str]]] = {}
                 for e in r["excluded"]:
                     said.setdefault(e["id"], set()).add(e["code"])
+                    cited.setdefault(e["id"], set()).add((e["code"], e["rule"]))
                 linked = "target_of" in repr(by_id[r["id"]].get("filter"))
                 for x in lit.order:
                     bars = lit.bars(a, by_id[r["id"]], lit.things[x], None)
@@ -340,6 +342,9 @@ def test_explain_tells_what_the_literal_reading_finds(doc: dict[str, Any]) -> No
                     assert said.get(x, set()) >= bars and (not extra or (linked and extra == {"target-filter"})), (
                         a, m, r["id"], x, said.get(x), bars,
                     )  # fmt: skip
+                    # and each under its own rule (one code is several: a permanent's hexproof, a player's)
+                    rules = lit.bar_rules(a, by_id[r["id"]], lit.things[x], None)
+                    assert cited.get(x, set()) >= rules, (a, m, r["id"], x, cited.get(x), rules)
 
 
 def _changed(lit: Literal, o: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
