@@ -181,55 +181,41 @@ def _why_not(facts: Facts, o: dict[str, Any], things: dict[str, set[str]]) -> di
     return out
 
 
-LINKED_PLAYER_HEXPROOF: dict[str, Any] = {'rules': 'seed',
-     'players': [{'id': 'P0', 'hexproof': True}, {'id': 'P1', 'hexproof': True, 'left_game': True},
-                 {'id': 'P2', 'hexproof': True, 'left_game': True}, {'id': 'P3', 'hexproof': True}],
-     'objects': [{'id': 'o0',
-                  'kind': 'card',
-                  'zone': 'graveyard',
-                  'owner': 'P0',
-                  'types': ['creature'],
-                  'hexproof': True,
-                  'shroud': True,
-                  'protection': [{'color': 'red'}],
-                  'hexproof_from': [{'color': 'red'}]},
-                 {'id': 'o1',
-                  'kind': 'card',
-                  'zone': 'graveyard',
-                  'owner': 'P0',
-                  'types': ['creature'],
-                  'hexproof': True,
-                  'shroud': True,
-                  'protection': [{'color': 'red'}]},
-                 {'id': 'o2',
-                  'controller': 'P1',
-                  'types': ['creature'],
-                  'colors': [],
-                  'hexproof': True,
-                  'shroud': True},
-                 {'id': 'o3',
-                  'kind': 'card',
-                  'zone': 'graveyard',
-                  'owner': 'P0',
-                  'types': ['creature'],
-                  'hexproof': True,
-                  'shroud': True,
-                  'protection': [{'color': 'red'}]},
-                 {'id': 'cP0', 'controller': 'P0', 'types': ['creature']},
-                 {'id': 'gP0', 'kind': 'card', 'zone': 'graveyard', 'owner': 'P0', 'types': ['creature']},
-                 {'id': 'cP3', 'controller': 'P3', 'types': ['creature']},
-                 {'id': 'gP3', 'kind': 'card', 'zone': 'graveyard', 'owner': 'P3', 'types': ['creature']}],
-     'triggers': [{'id': 'L',
-                   'text': 'L',
-                   'targets': [{'id': 'r',
-                                'min': 1,
-                                'max': 1,
-                                'filter': {'type': 'creature', 'controller': {'target_of': 'd'}}},
-                               {'id': 'd',
-                                'min': 0,
-                                'max': None,
-                                'filter': {'any': [{'kind': 'player'}, {'type': 'creature'}]}}],
-                   'controller': 'P0'}]}
+def _graveyard_creature(oid: str, owner: str = "P0", **more: Any) -> dict[str, Any]:
+    return {"id": oid, "kind": "card", "zone": "graveyard", "owner": owner, "types": ["creature"], **more}
+
+
+_GUARDED = {"hexproof": True, "shroud": True, "protection": [{"color": "red"}]}
+LINKED_PLAYER_HEXPROOF: dict[str, Any] = {
+    "rules": "seed",
+    "players": [
+        {"id": "P0", "hexproof": True},
+        {"id": "P1", "hexproof": True, "left_game": True},
+        {"id": "P2", "hexproof": True, "left_game": True},
+        {"id": "P3", "hexproof": True},
+    ],
+    "objects": [
+        _graveyard_creature("o0", **_GUARDED, hexproof_from=[{"color": "red"}]),
+        _graveyard_creature("o1", **_GUARDED),
+        {"id": "o2", "controller": "P1", "types": ["creature"], "colors": [], "hexproof": True, "shroud": True},
+        _graveyard_creature("o3", **_GUARDED),
+        {"id": "cP0", "controller": "P0", "types": ["creature"]},
+        _graveyard_creature("gP0"),
+        {"id": "cP3", "controller": "P3", "types": ["creature"]},
+        _graveyard_creature("gP3", "P3"),
+    ],
+    "triggers": [
+        {
+            "id": "L",
+            "text": "L",
+            "targets": [
+                {"id": "r", "min": 1, "max": 1, "filter": {"type": "creature", "controller": {"target_of": "d"}}},
+                {"id": "d", "min": 0, "max": None, "filter": {"any": [{"kind": "player"}, {"type": "creature"}]}},
+            ],
+            "controller": "P0",
+        }
+    ],
+}
 """Stop 79's CI: o2 (hexproof, 702.11b) for r, whose controller P1 (hexproof as a player, 702.11c)
 must be a target of d. Explain tells o2's own hexproof and, of the ways of choosing o2 where d
 takes P1, P1's: the same code under another rule, which a proposal with d = [o2] does not break."""
