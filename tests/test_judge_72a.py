@@ -181,11 +181,11 @@ def _why_not(facts: Facts, o: dict[str, Any], things: dict[str, set[str]]) -> di
     return out
 
 
-def _graveyard_creature(oid: str, owner: str = "P0", **more: Any) -> dict[str, Any]:
+def _graveyard_creature(oid: str, *, owner: str = "P0", **more: Any) -> dict[str, Any]:
     return {"id": oid, "kind": "card", "zone": "graveyard", "owner": owner, "types": ["creature"], **more}
 
 
-_GUARDED = {"hexproof": True, "shroud": True, "protection": [{"color": "red"}]}
+_GUARDED: dict[str, Any] = {"hexproof": True, "shroud": True, "protection": [{"color": "red"}]}
 LINKED_PLAYER_HEXPROOF: dict[str, Any] = {
     "rules": "seed",
     "players": [
@@ -202,7 +202,7 @@ LINKED_PLAYER_HEXPROOF: dict[str, Any] = {
         {"id": "cP0", "controller": "P0", "types": ["creature"]},
         _graveyard_creature("gP0"),
         {"id": "cP3", "controller": "P3", "types": ["creature"]},
-        _graveyard_creature("gP3", "P3"),
+        _graveyard_creature("gP3", owner="P3"),
     ],
     "triggers": [
         {
