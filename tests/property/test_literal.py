@@ -328,11 +328,10 @@ def test_explain_tells_what_the_literal_reading_finds(doc: dict[str, Any]) -> No
             for r in mode["requirements"]:
                 picked = chosen.get((a, m, r["id"]), set())
                 assert set(r["legal"]) | set(r["legal_once_on_stack"]) == picked, (a, m, r["id"])
-                said: dict[str, set[str]] = {}
                 cited: dict[str, set[tuple[str, str]]] = {}
                 for e in r["excluded"]:
-                    said.setdefault(e["id"], set()).add(e["code"])
                     cited.setdefault(e["id"], set()).add((e["code"], e["rule"]))
+                said = {x: {code for code, _rule in pairs} for x, pairs in cited.items()}
                 linked = "target_of" in repr(by_id[r["id"]].get("filter"))
                 for x in lit.order:
                     bars = lit.bars(a, by_id[r["id"]], lit.things[x], None)
